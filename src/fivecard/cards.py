@@ -1,0 +1,360 @@
+"""Cards and notation: ranks, suits, jokers; reading and writing them.
+
+This module knows how cards are *spelled*. Whether a list of cards makes a
+valid hand under a rule set (count, duplicates, jokers) is the job of
+:mod:`fivecard.hand`.
+
+Accepted spellings (any letter case):
+
+* ranks ``2``-``9``, ``10`` or ``T``, ``J``, ``Q``, ``K``, ``A``;
+* suits ``C D H S`` and the symbols ``♣ ♦ ♥ ♠`` (also ``♧ ♢ ♡ ♤``, and the
+  emoji forms followed by U+FE0F);
+* a joker: ``JK``, ``Joker``, ``X``, ``*`` or ``🃏``;
+* a rank alone (``Q``, ``10``) is a rank-only card, for the ``semi`` rules.
+
+Cards are separated by spaces and/or commas (tabs count as spaces; a line
+break inside a hand is an error; a byte order mark at the start is dropped).
+A lone suit *symbol* after a lone rank joins it (``J ♦`` reads as ``J♦``), as
+typeset text sometimes splits them; a lone suit letter does not.
+
+There are two output forms, both of which parse back to the same card:
+``Card.code_str`` (ASCII, ``As Td 7c JK``; used in JSON) and ``str(card)``
+(``A♠ 10♦ 7♣ JK``; used for people).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from .errors import ParseError, quote
+
+__all__ = [
+    "Rank",
+    "Suit",
+    "Card",
+    "JOKER",
+    "RANK_WEIGHTS",
+    "JOKER_SYMBOL",
+    "parse_card",
+    "parse_cards",
+    "format_cards",
+    "full_deck",
+]
+
+
+class Rank(enum.IntEnum):
+    """A card rank; the value is the rank's height (2 ... 14, ace high)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def char(self) -> str:
+        """One ASCII character: ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
+        return _RANK_CHARS[self]
+
+    @property
+    def short(self) -> str:
+        """How people write it: ``2``-``10``, ``J``, ``Q``, ``K``, ``A``."""
+        return "10" if self == 10 else _RANK_CHARS[self]
+
+    @property
+    def word(self) -> str:
+        """``Ace``, ``Ten``, ``Two`` ..."""
+        return _RANK_WORDS[self - 2]
+
+    @property
+    def plural(self) -> str:
+        """``Aces``, ``Sixes``, ``Twos`` ..."""
+        return _RANK_WORDS[self - 2] + ("es" if self == 6 else "s")
+
+
+class Suit(enum.Enum):
+    """A suit. Suits are listed in fivecard's tie order for sorting: spades,
+    hearts, diamonds, clubs (suits never decide a showdown)."""
+
+    SPADES = "s"
+    HEARTS = "h"
+    DIAMONDS = "d"
+    CLUBS = "c"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self.value]
+
+    @property
+    def bit(self) -> int:
+        """The suit's bit in a card code (see :data:`RANK_WEIGHTS`)."""
+        return _SUIT_BITS[self.value]
+
+    @property
+    def order(self) -> int:
+        """Position in the sort order: spades 0, hearts 1, diamonds 2, clubs 3."""
+        return _SUIT_ORDER[self.value]
+
+
+_RANK_CHARS: Final = {r: "23456789TJQKA"[r - 2] for r in Rank}
+_RANK_WORDS: Final = (
+    "Two Three Four Five Six Seven Eight Nine Ten Jack Queen King Ace".split()
+)
+_SUIT_SYMBOLS: Final = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+_SUIT_BITS: Final = {"c": 1, "d": 2, "h": 4, "s": 8}
+_SUIT_ORDER: Final = {"s": 0, "h": 1, "d": 2, "c": 3}
+
+#: Weights of the 13 ranks (2 ... A) and of the joker, chosen so that the sums
+#: of the weights of any five of them (each used up to five times) are all
+#: different. A card's code is ``weight << 7 | suit bits``; the sum of five
+#: codes shifted right by 7 is then a unique key of the hand's rank multiset,
+#: and the bitwise AND of the five codes keeps a suit bit only for a flush (a
+#: joker carries all four suit bits, a rank-only card none). One table lookup
+#: per hand finishes the evaluation. Found by a greedy search; a test checks
+#: the uniqueness.
+RANK_WEIGHTS: Final[tuple[int, ...]] = (
+    0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545, 147031,
+)  # fmt: skip
+SUIT_SHIFT: Final = 7
+SUIT_MASK: Final = 15
+JOKER_INDEX: Final = 13
+JOKER_SYMBOL: Final = "JK"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A playing card: a rank and a suit, a rank alone (``semi`` rules), or a
+    joker (rank and suit both ``None``).
+
+    >>> Card.parse('10d')
+    Card.parse('Td')
+    >>> str(Card.parse('qS')), Card.parse('qS').code_str
+    ('Q♠', 'Qs')
+    """
+
+    rank: Rank | None
+    suit: Suit | None
+    code: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.rank is None:
+            if self.suit is not None:
+                raise ValueError("a joker has no suit")
+            code = RANK_WEIGHTS[JOKER_INDEX] << SUIT_SHIFT | SUIT_MASK
+        else:
+            bits = 0 if self.suit is None else self.suit.bit
+            code = RANK_WEIGHTS[self.rank - 2] << SUIT_SHIFT | bits
+        object.__setattr__(self, "code", code)
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read one card; see :func:`parse_card`."""
+        return parse_card(text)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank is None
+
+    @property
+    def code_str(self) -> str:
+        """Canonical ASCII form: ``As``, ``Td``, ``Q`` (rank only), ``JK``."""
+        if self.rank is None:
+            return JOKER_SYMBOL
+        return self.rank.char + ("" if self.suit is None else self.suit.value)
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Sorted order: rank high to low, then spades, hearts, diamonds,
+        clubs; rank-only cards after suited ones of a rank; jokers last."""
+        if self.rank is None:
+            return (0, 0)
+        return (self.rank, -(4 if self.suit is None else self.suit.order))
+
+    def __str__(self) -> str:
+        if self.rank is None:
+            return JOKER_SYMBOL
+        return self.rank.short + ("" if self.suit is None else self.suit.symbol)
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code_str!r})"
+
+
+JOKER: Final = Card(None, None)
+
+
+def full_deck(*, suits: bool = True, jokers: int = 0) -> tuple[Card, ...]:
+    """The cards of a deck in sorted order (ace of spades first), then jokers.
+
+    >>> len(full_deck()), len(full_deck(jokers=2)), len(full_deck(suits=False))
+    (52, 54, 13)
+    """
+    if suits:
+        cards = [_CARDS[r, s] for r in reversed(Rank) for s in Suit]
+    else:
+        cards = [_CARDS[r, None] for r in reversed(Rank)]
+    return tuple(cards) + (JOKER,) * jokers
+
+
+_CARDS: Final[dict[tuple[Rank, Suit | None], Card]] = {
+    (r, s): Card(r, s) for r in Rank for s in (*Suit, None)
+}
+
+# --- reading -----------------------------------------------------------------
+
+def _rank_spellings() -> dict[str, Rank]:
+    spellings: dict[str, Rank] = {}
+    for rank in Rank:
+        for spelling in (rank.char, rank.short):
+            spellings[spelling] = spellings[spelling.lower()] = rank
+    return spellings
+
+
+def _suit_spellings() -> dict[str, Suit]:
+    outlines = {Suit.SPADES: "♤", Suit.HEARTS: "♡", Suit.DIAMONDS: "♢", Suit.CLUBS: "♧"}
+    spellings: dict[str, Suit] = {}
+    for suit, outline in outlines.items():
+        for spelling in (suit.value, suit.value.upper(), suit.symbol, outline):
+            spellings[spelling] = suit
+            if not spelling.isascii():  # the emoji form: symbol + U+FE0F
+                spellings[spelling + "\ufe0f"] = suit
+    return spellings
+
+
+_RANK_SPELLINGS: Final = _rank_spellings()
+_SUIT_SPELLINGS: Final = _suit_spellings()
+_JOKER_SPELLINGS: Final = frozenset({"jk", "joker", "x", "*", "🃏"})
+
+
+def _tokens() -> dict[str, Card]:
+    """Every spelling of a card that the fast path recognises, letter case
+    variants included; anything else goes through the careful path."""
+    tokens: dict[str, Card] = {}
+    suits_of: dict[Suit | None, list[str]] = {None: [""]}
+    for spelling, suit in _SUIT_SPELLINGS.items():
+        suits_of.setdefault(suit, []).append(spelling)
+    for rank_spelling, rank in _RANK_SPELLINGS.items():
+        for maybe_suit, suit_spellings in suits_of.items():
+            for suit_spelling in suit_spellings:
+                tokens[rank_spelling + suit_spelling] = _CARDS[rank, maybe_suit]
+    for joker in ("JK", "Jk", "jK", "jk", "Joker", "JOKER", "joker", "X", "x", "*", "🃏"):
+        tokens[joker] = JOKER
+    return tokens
+
+
+_TOKENS: Final = _tokens()
+_SEPARATORS: Final = re.compile(r"[\s,]+")
+_RANK_HINT: Final = "a rank (2-10 or T, J, Q, K, A)"
+_SUIT_HINT: Final = "a suit (C, D, H, S or ♣ ♦ ♥ ♠)"
+
+
+def parse_card(text: str) -> Card:
+    """Read one card.
+
+    >>> parse_card('KD'), parse_card('10♦'), parse_card('q'), parse_card('Joker')
+    (Card.parse('Kd'), Card.parse('Td'), Card.parse('Q'), Card.parse('JK'))
+    >>> parse_card('1S')
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.ParseError: unknown rank '1' in card 1 ('1S')
+    """
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise ParseError(f"expected one card, got {len(cards)} in {quote(text)}")
+    return cards[0]
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by spaces and/or commas; no rule-set checks.
+
+    >>> parse_cards('KD, 9C, 4H')
+    (Card.parse('Kd'), Card.parse('9c'), Card.parse('4h'))
+    >>> [str(c) for c in parse_cards('A♥ 2♥ 3♠ 4♥ 5♣')]
+    ['A♥', '2♥', '3♠', '4♥', '5♣']
+
+    Raises :class:`~fivecard.errors.ParseError` naming the first bad token and
+    its position.
+    """
+    if "\n" not in text and "\r" not in text:
+        try:
+            return tuple([_TOKENS[t] for t in text.replace(",", " ").split()])
+        except KeyError:
+            pass
+    return _parse_carefully(text)
+
+
+def _parse_carefully(text: str) -> tuple[Card, ...]:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for bad in ("\n", "\r"):
+        if bad in text:
+            raise ParseError("line break inside a list of cards (write one hand per line)")
+    tokens = [t for t in _SEPARATORS.split(text) if t]
+    cards: list[Card] = []
+    position = 0
+    pending_rank: str | None = None
+    for token in tokens:
+        if pending_rank is not None and token in _SUIT_SPELLINGS and not token.isascii():
+            # "J ♦": a lone suit after a lone rank completes that card.
+            cards[-1] = _read_token(pending_rank + token, position, text)
+            pending_rank = None
+            continue
+        position += 1
+        card = _read_token(token, position, text)
+        cards.append(card)
+        pending_rank = token if card.suit is None and card.rank is not None else None
+    return tuple(cards)
+
+
+def _read_token(token: str, position: int, text: str) -> Card:
+    where = f"card {position} ({quote(token)})"
+    card = _TOKENS.get(token)
+    if card is not None:
+        return card
+    if token.lower() in _JOKER_SPELLINGS:
+        return JOKER
+    for ch in token:
+        if not ch.isprintable():
+            import unicodedata
+
+            name = unicodedata.name(ch, "control character")
+            raise ParseError(f"unexpected character U+{ord(ch):04X} ({name}) in {where}")
+    if token in _SUIT_SPELLINGS:
+        raise ParseError(f"suit without a rank in {where}")
+    for cut in (2, 1):  # the suit is the last character, or two with U+FE0F
+        rank_part, suit_part = token[:-cut], token[-cut:]
+        if suit_part in _SUIT_SPELLINGS:
+            if not rank_part:
+                break
+            raise ParseError(f"unknown rank {quote(rank_part)} in {where}")
+    for cut in (2, 1):
+        rank_part, suit_part = token[:cut], token[cut:]
+        if rank_part in _RANK_SPELLINGS:
+            raise ParseError(f"unknown suit {quote(suit_part)} in {where}")
+    raise ParseError(
+        f"unknown card {quote(token)} (card {position}): expected {_RANK_HINT} "
+        f"followed by {_SUIT_HINT}, a rank alone, or a joker (JK)"
+    )
+
+
+def format_cards(cards: tuple[Card, ...] | list[Card], *, ascii: bool = False) -> str:
+    """Cards separated by spaces, as ``A♠ 10♦`` or (``ascii=True``) ``As Td``.
+
+    >>> format_cards(parse_cards('as td jk'))
+    'A♠ 10♦ JK'
+    >>> format_cards(parse_cards('as td jk'), ascii=True)
+    'As Td JK'
+    """
+    if ascii:
+        return " ".join(c.code_str for c in cards)
+    return " ".join(map(str, cards))

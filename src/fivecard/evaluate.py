@@ -1,0 +1,281 @@
+"""Evaluation of one hand: category, score, strength, groups, description.
+
+Two paths share one lookup table (:mod:`fivecard.tables`):
+
+* :func:`evaluate` returns a rich :class:`Evaluation` for people and reports;
+* :func:`strength` / :func:`strength_function` / :func:`text_strength_function`
+  return only the strength, fast, for programs that score many hands.
+
+Strength is the hand's class number under its rule set, from 1 (weakest) up:
+higher is stronger, equal means a draw.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import _TOKENS, SUIT_MASK, SUIT_SHIFT, Card, Rank, Suit
+from .hand import Hand
+from .rules import Category, RuleSet, get_rules
+from .tables import KEY_SPACE, HandClass, tables_for
+
+__all__ = [
+    "Evaluation",
+    "evaluate",
+    "strength",
+    "strength_function",
+    "text_strength_function",
+    "as_hand",
+    "describe",
+]
+
+HandLike = Hand | str | Iterable[Card]
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """What a hand is worth under its rule set.
+
+    >>> e = evaluate('KH 4D KS 4C AS')
+    >>> e.category.name, e.score, e.strength, e.description
+    ('two_pair', 3, 4775, 'Two Pair, Kings and Fours, Ace kicker')
+    >>> print(' '.join(map(str, e.showdown)))
+    K♠ K♥ 4♦ 4♣ A♠
+    """
+
+    hand: Hand
+    strength: int
+    hand_class: HandClass
+    #: The hand's cards in showdown order (groups first, then kickers; the
+    #: wheel as 5 4 3 2 A); jokers stand where the card they became goes.
+    showdown: tuple[Card, ...]
+    #: The cards the jokers became, in the order the jokers appear in the hand
+    #: (empty without jokers). A joker that makes Five of a Kind is a rank
+    #: alone, since no card of that rank is left.
+    jokers: tuple[Card, ...] = ()
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.hand.rules
+
+    @property
+    def category(self) -> Category:
+        return self.hand_class.category
+
+    @property
+    def name(self) -> str:
+        """The category's display name, e.g. ``'Full House'``."""
+        return self.hand_class.category.label
+
+    @property
+    def score(self) -> int:
+        """The category's place in the rule set's ladder (1 = weakest)."""
+        return self.hand.rules.score(self.hand_class.category)
+
+    @property
+    def natural(self) -> bool:
+        """True when the hand holds no joker."""
+        return not any(c.is_joker for c in self.hand.cards)
+
+    @property
+    def key(self) -> tuple[Rank, ...]:
+        """What showdowns compare, left to right (see :class:`HandClass`)."""
+        return self.hand_class.key
+
+    @property
+    def groups(self) -> tuple[tuple[Rank, int], ...]:
+        """(rank, count) groups in showdown order."""
+        return self.hand_class.groups
+
+    @property
+    def description(self) -> str:
+        return describe(self.hand_class)
+
+    def sorted(self) -> tuple[Card, ...]:
+        return self.hand.sorted()
+
+
+def as_hand(hand: HandLike, rules: str | RuleSet | None = None) -> Hand:
+    """A :class:`Hand` from a hand, text or cards, under ``rules`` (default:
+    the hand's own rules, or ``standard``)."""
+    if isinstance(hand, Hand):
+        if rules is None or get_rules(rules) is hand.rules:
+            return hand
+        return Hand(hand.cards, get_rules(rules))
+    ruleset = get_rules(rules or "standard")
+    if isinstance(hand, str):
+        return Hand.parse(hand, rules=ruleset)
+    return Hand(tuple(hand), ruleset)
+
+
+def _index(codes: Sequence[int]) -> int:
+    a, b, c, d, e = codes
+    if a & b & c & d & e & SUIT_MASK:
+        return ((a + b + c + d + e) >> SUIT_SHIFT) + KEY_SPACE
+    return (a + b + c + d + e) >> SUIT_SHIFT
+
+
+def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluation:
+    """Evaluate a hand (a :class:`Hand`, text, or cards).
+
+    >>> evaluate('A♥ 2♥ 3♠ 4♥ 5♣').description
+    'Straight, Five high'
+    """
+    hand = as_hand(hand, rules)
+    tables = tables_for(hand.rules)
+    index = _index(hand.codes)
+    hand_class = tables.hand_class(tables.lookup[index])
+    jokers = _joker_cards(hand, tables.substitutes.get(index, ()), hand_class)
+    return Evaluation(
+        hand=hand,
+        strength=hand_class.strength,
+        hand_class=hand_class,
+        showdown=_arrange(hand, hand_class, jokers),
+        jokers=jokers,
+    )
+
+
+def strength(hand: HandLike, *, rules: str | RuleSet | None = None) -> int:
+    """The strength of a hand: 1 (weakest) ... number of classes (strongest).
+
+    >>> strength('AS KS QS JS TS'), strength('7d 5c 4h 3s 2d')
+    (7462, 1)
+    """
+    hand = as_hand(hand, rules)
+    return tables_for(hand.rules).lookup[_index(hand.codes)]
+
+
+def strength_function(rules: str | RuleSet = "standard") -> Callable[[Sequence[int]], int]:
+    """A fast function from five card codes (``Hand.codes``) to strength.
+
+    It does not check its input: pass codes of a valid :class:`Hand` (or of
+    cards from :data:`fivecard.cards` that make one). Codes that no valid hand
+    has give 0.
+
+    >>> f = strength_function()
+    >>> f(Hand.parse('AS KS QS JS TS').codes)
+    7462
+    """
+    lookup = tables_for(get_rules(rules)).lookup
+
+    def strength_of_codes(
+        codes: Sequence[int], lookup: array[int] = lookup, space: int = KEY_SPACE
+    ) -> int:
+        a, b, c, d, e = codes
+        if a & b & c & d & e & 15:
+            return lookup[((a + b + c + d + e) >> 7) + space]
+        return lookup[(a + b + c + d + e) >> 7]
+
+    return strength_of_codes
+
+
+def text_strength_function(rules: str | RuleSet = "standard") -> Callable[[str], int]:
+    """A fast function from a hand's text to its strength, with the same
+    checks and errors as :meth:`Hand.parse`.
+
+    >>> f = text_strength_function()
+    >>> f('8C TS KC 9H 4S'), f('7D 2S 5D 3S AC')
+    (578, 790)
+    >>> f('AS AS KD QD JD')
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.HandError: duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'
+    """
+    ruleset = get_rules(rules)
+    lookup = tables_for(ruleset).lookup
+    # Cards this rule set takes without further checks (not jokers, which may
+    # repeat, nor rank-only cards under suited rules).
+    codes = {
+        token: card.code
+        for token, card in _TOKENS.items()
+        if not card.is_joker and (card.suit is not None or not ruleset.suits)
+    }
+
+    def slow(text: str) -> int:
+        return lookup[_index(Hand.parse(text, rules=ruleset).codes)]
+
+    def strength_of_text(
+        text: str,
+        code: Callable[[str], int] = codes.__getitem__,
+        lookup: array[int] = lookup,
+        space: int = KEY_SPACE,
+        one_deck: bool = ruleset.one_deck,
+    ) -> int:
+        # Five known tokens separated by single spaces take this path; any
+        # other text (commas, other spacing, errors) goes through Hand.parse.
+        try:
+            a, b, c, d, e = map(code, text.split(" "))
+        except (KeyError, ValueError):
+            return slow(text)
+        if one_deck and (
+            a == b or a == c or a == d or a == e or b == c
+            or b == d or b == e or c == d or c == e or d == e
+        ):  # fmt: skip
+            return slow(text)  # raises: a card twice
+        if a & b & c & d & e & 15:
+            return lookup[((a + b + c + d + e) >> 7) + space]
+        return lookup[(a + b + c + d + e) >> 7]
+
+    return strength_of_text
+
+
+def _joker_cards(
+    hand: Hand, substitutes: tuple[Rank, ...], hand_class: HandClass
+) -> tuple[Card, ...]:
+    """Concrete cards for the ranks the jokers became: in the naturals' suit
+    when the hand is a flush, else the first suit (spades, hearts, diamonds,
+    clubs) whose card of that rank is not in the hand."""
+    if not substitutes:
+        return ()
+    naturals = [c for c in hand.cards if not c.is_joker]
+    used = set(naturals)
+    made: list[Card] = []
+    for rank in substitutes:
+        if hand_class.category.flush:
+            card = Card(rank, naturals[0].suit)
+        else:
+            free = [Card(rank, s) for s in Suit if Card(rank, s) not in used]
+            card = free[0] if free and hand.rules.suits else Card(rank, None)
+        used.add(card)
+        made.append(card)
+    return tuple(made)
+
+
+def _arrange(
+    hand: Hand, hand_class: HandClass, jokers: tuple[Card, ...]
+) -> tuple[Card, ...]:
+    """The hand's own cards in showdown order."""
+    pool: dict[Rank | None, list[Card]] = {}
+    for card in hand.sorted():
+        pool.setdefault(card.rank, []).append(card)
+    for became in jokers:
+        pool.setdefault(became.rank, []).append(pool[None].pop())
+    return tuple(pool[rank].pop(0) for rank in hand_class.order)
+
+
+def describe(hand_class: HandClass) -> str:
+    """A short description of a class of hands.
+
+    The category's ``detail`` template may use ``{0}``, ``{1}`` (the plural
+    names of the first two groups), ``{high}`` (the top card), ``{cards}``
+    (all ranks) and ``{kickers}`` (the single cards after the groups).
+    """
+    category = hand_class.category
+    if not category.detail:
+        return category.label
+    groups = hand_class.groups
+    plurals = [r.plural for r, _ in groups]
+    kickers = [r for r, n in groups if n == 1]
+    if len(kickers) == 1:
+        kicker_text = f"{kickers[0].word} kicker"
+    else:
+        kicker_text = "-".join(r.short for r in kickers) + " kickers"
+    detail = category.detail.format(
+        *plurals,
+        high=hand_class.key[0].word,
+        cards="-".join(r.short for r in hand_class.order),
+        kickers=kicker_text,
+    )
+    return f"{category.label}, {detail}"

@@ -1,0 +1,89 @@
+"""Output forms of evaluations and showdowns: JSON objects and terminal text.
+
+No poker logic lives here: it only lays out what :mod:`fivecard.evaluate` and
+:mod:`fivecard.showdown` decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import Card
+from .evaluate import Evaluation
+from .showdown import Showdown
+
+__all__ = ["evaluation_json", "showdown_json", "Painter"]
+
+
+def evaluation_json(evaluation: Evaluation, text: str | None = None) -> dict[str, Any]:
+    """The JSON object of one hand (a stable contract, see the README)."""
+    hand = evaluation.hand
+    return {
+        "input": text if text is not None else " ".join(c.code_str for c in hand.cards),
+        "cards": [c.code_str for c in hand.cards],
+        "sorted": [c.code_str for c in hand.sorted()],
+        "category": evaluation.category.name,
+        "name": evaluation.name,
+        "score": evaluation.score,
+        "strength": evaluation.strength,
+        "description": evaluation.description,
+    }
+
+
+def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[str, Any]:
+    """The JSON object of a showdown; hand numbers are 1-based."""
+    return {
+        "hands": [
+            evaluation_json(e, None if texts is None else texts[i])
+            for i, e in enumerate(result.evaluations)
+        ],
+        "winners": [i + 1 for i in result.winners],
+        "order": [[i + 1 for i in tier] for tier in result.order],
+        "explanation": result.explanation,
+    }
+
+
+class Painter:
+    """Cards as terminal text, red hearts and diamonds when ``color``."""
+
+    _RED = "\033[31m"
+    _BOLD = "\033[1m"
+    _RESET = "\033[0m"
+
+    def __init__(self, *, color: bool) -> None:
+        self.color = color
+
+    def card(self, card: Card) -> str:
+        text = str(card)
+        if self.color and card.suit is not None and card.suit.value in "hd":
+            return f"{self._RED}{text}{self._RESET}"
+        return text
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        """Cards separated by spaces, each padded to a fixed width so that
+        lines align."""
+        return " ".join(self.card(c) + " " * (3 - len(str(c))) for c in cards)
+
+    def bold(self, text: str) -> str:
+        return f"{self._BOLD}{text}{self._RESET}" if self.color else text
+
+    def evaluation(self, evaluation: Evaluation) -> str:
+        """``cards -> showdown order  description  (score s, strength n)``."""
+        return (
+            f"{self.cards(evaluation.hand.cards)} ->  "
+            f"{self.cards(evaluation.showdown)} {evaluation.description}"
+            f"  (score {evaluation.score}, strength {evaluation.strength:,})"
+        )
+
+    def showdown(self, result: Showdown) -> list[str]:
+        """One line per hand, marking the winners, then the explanation."""
+        lines = []
+        width = len(str(len(result.evaluations)))
+        for i, evaluation in enumerate(result.evaluations):
+            mark = "  <- wins" if i in result.winners else ""
+            if mark and result.is_draw:
+                mark = "  <- splits"
+            lines.append(f"Hand {i + 1:>{width}}: {self.evaluation(evaluation)}{mark}")
+        lines.append(self.bold(result.explanation))
+        return lines

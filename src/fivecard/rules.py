@@ -1,0 +1,200 @@
+"""Rule sets as data: a ladder of categories, a deck and a straight rule.
+
+A :class:`Category` says what a hand needs to belong to it (the sizes of its
+rank groups, a straight, a flush, particular ranks). A :class:`RuleSet` lists
+its categories weakest first; a hand belongs to the *highest* category whose
+needs it meets. Adding a category to a rule set is one entry in its ladder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from .cards import Card, Rank, full_deck
+from .errors import RulesError, quote
+
+__all__ = [
+    "Category",
+    "RuleSet",
+    "STANDARD",
+    "RULE_SETS",
+    "get_rules",
+    "rule_names",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    """One rung of a ladder.
+
+    ``shape`` is the sizes of the hand's rank groups, largest first
+    (``(2, 2, 1)`` for two pair); ``straight`` and ``flush`` are needed when
+    true; ``top`` is a required highest rank of the straight; ``holds`` ranks
+    the hand must contain. ``detail`` is the template of the description after
+    the name (see :func:`fivecard.evaluate.describe`).
+    """
+
+    name: str
+    label: str
+    shape: tuple[int, ...]
+    detail: str
+    straight: bool = False
+    flush: bool = False
+    top: int | None = None
+    holds: frozenset[int] = frozenset()
+
+    def accepts(
+        self,
+        shape: tuple[int, ...],
+        *,
+        straight_top: int | None,
+        flush: bool,
+        ranks: frozenset[int],
+    ) -> bool:
+        """Whether a hand with these properties meets this category's needs."""
+        return (
+            shape == self.shape
+            and (not self.straight or straight_top is not None)
+            and (not self.flush or flush)
+            and (self.top is None or straight_top == self.top)
+            and self.holds <= ranks
+        )
+
+
+_KICKERS = "{kickers}"
+
+HIGH_CARD: Final = Category("high_card", "High Card", (1, 1, 1, 1, 1), "{cards}")
+ONE_PAIR: Final = Category("one_pair", "One Pair", (2, 1, 1, 1), "{0}, " + _KICKERS)
+TWO_PAIR: Final = Category("two_pair", "Two Pair", (2, 2, 1), "{0} and {1}, " + _KICKERS)
+THREE_OF_A_KIND: Final = Category(
+    "three_of_a_kind", "Three of a Kind", (3, 1, 1), "{0}, " + _KICKERS
+)
+STRAIGHT: Final = Category(
+    "straight", "Straight", (1, 1, 1, 1, 1), "{high} high", straight=True
+)
+FLUSH: Final = Category("flush", "Flush", (1, 1, 1, 1, 1), "{cards}", flush=True)
+FULL_HOUSE: Final = Category("full_house", "Full House", (3, 2), "{0} over {1}")
+FOUR_OF_A_KIND: Final = Category(
+    "four_of_a_kind", "Four of a Kind", (4, 1), "{0}, " + _KICKERS
+)
+STRAIGHT_FLUSH: Final = Category(
+    "straight_flush",
+    "Straight Flush",
+    (1, 1, 1, 1, 1),
+    "{high} high",
+    straight=True,
+    flush=True,
+)
+ROYAL_FLUSH: Final = Category(
+    "royal_flush",
+    "Royal Flush",
+    (1, 1, 1, 1, 1),
+    "",
+    straight=True,
+    flush=True,
+    top=Rank.ACE,
+)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RuleSet:
+    """A rule set: its ladder (weakest first), deck and straight rule.
+
+    ``suits``: cards have suits and flushes exist. ``wheel``: A-2-3-4-5 is a
+    straight (5 high). ``jokers``: wild jokers in the deck (at most that many
+    per hand). ``one_deck``: hands are checked against a deck (no card twice).
+    Rule sets compare and hash by identity: there is one object per rule set.
+    """
+
+    name: str
+    summary: str
+    ladder: tuple[Category, ...]
+    aliases: tuple[str, ...] = ()
+    suits: bool = True
+    wheel: bool = True
+    jokers: int = 0
+    one_deck: bool = True
+    scores: dict[str, int] = field(init=False, repr=False, compare=False)
+    _by_shape: dict[tuple[int, ...], tuple[tuple[int, Category], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        names = [c.name for c in self.ladder]
+        if len(set(names)) != len(names):
+            raise ValueError(f"rule set {self.name}: a category appears twice")
+        object.__setattr__(
+            self, "scores", {c.name: i + 1 for i, c in enumerate(self.ladder)}
+        )
+        by_shape: dict[tuple[int, ...], list[tuple[int, Category]]] = {}
+        for index in range(len(self.ladder) - 1, -1, -1):
+            category = self.ladder[index]
+            by_shape.setdefault(category.shape, []).append((index, category))
+        object.__setattr__(self, "_by_shape", {k: tuple(v) for k, v in by_shape.items()})
+
+    def candidates(self, shape: tuple[int, ...]) -> tuple[tuple[int, Category], ...]:
+        """The categories (with their ladder index) a hand of this group shape
+        may belong to, strongest first."""
+        return self._by_shape.get(shape, ())
+
+    def score(self, category: Category) -> int:
+        """The category's score: its place in the ladder, 1 = weakest
+        (``standard``: seed 000's table, High Card 1 ... Royal Flush 10)."""
+        return self.scores[category.name]
+
+    def deck(self) -> tuple[Card, ...]:
+        """The cards a deal uses."""
+        return full_deck(jokers=self.jokers)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+STANDARD: Final = RuleSet(
+    name="standard",
+    summary="52 cards, ten straights from 5-high (A-2-3-4-5) to ace-high (seeds 000, 004)",
+    ladder=(
+        HIGH_CARD,
+        ONE_PAIR,
+        TWO_PAIR,
+        THREE_OF_A_KIND,
+        STRAIGHT,
+        FLUSH,
+        FULL_HOUSE,
+        FOUR_OF_A_KIND,
+        STRAIGHT_FLUSH,
+        ROYAL_FLUSH,
+    ),
+)
+
+#: Every rule set by its name.
+RULE_SETS: Final[dict[str, RuleSet]] = {r.name: r for r in (STANDARD,)}
+_BY_NAME: Final[dict[str, RuleSet]] = {
+    n: r for r in RULE_SETS.values() for n in (r.name, *r.aliases)
+}
+
+
+def rule_names() -> list[str]:
+    """The names of the rule sets (aliases not included)."""
+    return list(RULE_SETS)
+
+
+def get_rules(rules: str | RuleSet) -> RuleSet:
+    """The rule set of that name or alias (any case), or the rule set itself.
+
+    >>> get_rules('Standard').name
+    'standard'
+    >>> get_rules('texas')
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard
+    """
+    if isinstance(rules, RuleSet):
+        return rules
+    found = _BY_NAME.get(rules.strip().lower())
+    if found is None:
+        raise RulesError(
+            f"unknown rule set {quote(rules)}; choose one of: {', '.join(RULE_SETS)}"
+        )
+    return found

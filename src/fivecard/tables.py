@@ -1,0 +1,233 @@
+"""Hand classes and lookup tables, generated from a rule set's ladder.
+
+Every five-card hand is decided by its rank multiset and whether it is a
+flush. This module classifies every rank multiset a rule set allows (jokers
+included), numbers the distinct classes from 1 (weakest) to N (strongest),
+and fills one lookup table indexed by the hand's key (see
+:data:`fivecard.cards.RANK_WEIGHTS`). The single-hand path and the batch path
+both read this table, so they agree by construction.
+
+Tables are built on first use of a rule set and cached.
+"""
+
+from __future__ import annotations
+
+import itertools
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+from .cards import JOKER_INDEX, RANK_WEIGHTS, Rank
+from .rules import Category, RuleSet
+
+__all__ = [
+    "HandClass",
+    "Tables",
+    "tables_for",
+    "classify_ranks",
+    "classify_groups",
+    "KEY_SPACE",
+]
+
+#: Size of the key space: one more than the largest key of five weights.
+KEY_SPACE: Final = 5 * RANK_WEIGHTS[JOKER_INDEX] + 1
+
+_RANKS: Final = tuple(range(14, 1, -1))
+
+
+@dataclass(frozen=True, slots=True)
+class HandClass:
+    """A class of hands that all draw with each other.
+
+    ``key`` is what showdowns compare, left to right: the ranks of the groups
+    (largest group first, higher rank first among equal sizes), or only the
+    top card for straights. ``groups`` pairs each rank with its count, in that
+    order; ``order`` is the five ranks in showdown order (``5 4 3 2 A`` for
+    the wheel).
+    """
+
+    strength: int
+    category: Category
+    key: tuple[Rank, ...]
+    groups: tuple[tuple[Rank, int], ...]
+    order: tuple[Rank, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The classes of a rule set and its lookup table.
+
+    ``lookup`` has ``2 * KEY_SPACE`` entries: ``lookup[key]`` is the strength
+    of a hand that is not a flush, ``lookup[KEY_SPACE + key]`` of one that is;
+    0 marks keys no hand has. ``substitutes`` maps a lookup index of a hand
+    with jokers to the ranks the jokers stand for.
+    """
+
+    rules: RuleSet
+    shapes: tuple[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]], ...]
+    lookup: array[int]
+    substitutes: dict[int, tuple[Rank, ...]]
+    _made: dict[int, HandClass]
+
+    @property
+    def size(self) -> int:
+        """The number of classes (the highest strength)."""
+        return len(self.shapes)
+
+    def hand_class(self, strength: int) -> HandClass:
+        """The class of that strength (1 ... :attr:`size`)."""
+        made = self._made.get(strength)
+        if made is None:
+            if not 1 <= strength <= len(self.shapes):
+                raise IndexError(f"no class of strength {strength} in {self.rules.name}")
+            index, key, groups = self.shapes[strength - 1]
+            made = HandClass(
+                strength=strength,
+                category=self.rules.ladder[index],
+                key=tuple(Rank(r) for r in key),
+                groups=tuple((Rank(r), n) for r, n in groups),
+                order=tuple(Rank(r) for r, n in groups for _ in range(n)),
+            )
+            self._made[strength] = made
+        return made
+
+    def classes(self) -> Iterator[HandClass]:
+        """Every class, weakest first."""
+        return (self.hand_class(s) for s in range(1, self.size + 1))
+
+
+_Shape = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
+def classify_ranks(ranks: Iterable[int], flush: bool, rules: RuleSet) -> _Shape:
+    """Classify five natural ranks: ``(ladder index, key, groups)``."""
+    counts = Counter(int(r) for r in ranks)
+    groups = tuple(sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True))
+    return classify_groups(groups, flush, rules)
+
+
+def classify_groups(
+    groups: tuple[tuple[int, int], ...], flush: bool, rules: RuleSet
+) -> _Shape:
+    """Classify a hand given as (rank, count) groups, largest group first and
+    higher rank first among equal sizes: ``(ladder index, key, groups,
+    order)``; for the wheel, the groups and order put the ace last.
+
+    The one place where a ladder is read: the highest category whose needs
+    the hand meets wins.
+    """
+    straight_top = None
+    if len(groups) == 5:
+        top = groups[0][0]
+        if top - groups[4][0] == 4:
+            straight_top = top
+        elif rules.wheel and top == 14 and groups[1][0] == 5:
+            straight_top = 5
+            groups = groups[1:] + groups[:1]
+    shape = tuple([c for _, c in groups])
+    ranks = frozenset([r for r, _ in groups])
+    for index, category in rules.candidates(shape):
+        if category.accepts(shape, straight_top=straight_top, flush=flush, ranks=ranks):
+            if category.straight:
+                key: tuple[int, ...] = (straight_top,)  # type: ignore[assignment]
+            else:
+                key = tuple([r for r, _ in groups])
+            return index, key, groups
+    raise AssertionError(f"no category of {rules.name} takes {groups}")  # pragma: no cover
+
+
+def _max_count(rules: RuleSet) -> int:
+    # With suits a rank has four cards; rank-only hands may repeat a rank five times.
+    return 4 if rules.suits else 5
+
+
+def _best_with_jokers(
+    naturals: tuple[tuple[int, int], ...], flush_possible: bool, rules: RuleSet
+) -> tuple[_Shape, tuple[int, ...]]:
+    """The best hand the jokers can make, and the ranks they become.
+
+    A joker stands for a card not already in the hand: with suits, a rank has
+    four cards, so at most four of a rank, except that all five of a rank
+    (naturals plus jokers) is Five of a Kind. A flush needs the jokers to take
+    ranks of the naturals' suit that are not in the hand.
+    """
+    held = Counter(dict(naturals))
+    jokers = 5 - sum(held.values())
+    limit = _max_count(rules)
+    best: tuple[_Shape, tuple[int, ...]] | None = None
+    for subs in itertools.combinations_with_replacement(_RANKS, jokers):
+        counts = held + Counter(subs)
+        top_count = max(counts.values())
+        if top_count > limit and top_count != 5:
+            continue
+        groups = tuple(sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True))
+        for flush in (False, True) if flush_possible and len(counts) == 5 else (False,):
+            shape = classify_groups(groups, flush, rules)
+            if best is None or shape[:2] > best[0][:2]:
+                best = (shape, subs)
+    assert best is not None
+    return best
+
+
+def _patterns(size: int, limit: int) -> Iterator[tuple[tuple[int, int], ...]]:
+    """Every multiset of ``size`` ranks with at most ``limit`` of a rank, as
+    (rank, count) groups: largest group first, higher rank first."""
+
+    def shapes(left: int, most: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield ()
+        for part in range(min(left, most), 0, -1):
+            for rest in shapes(left - part, part):
+                yield (part, *rest)
+
+    def fill(
+        sizes: tuple[int, ...], free: tuple[int, ...]
+    ) -> Iterator[tuple[tuple[int, int], ...]]:
+        if not sizes:
+            yield ()
+            return
+        same = sum(1 for s in sizes if s == sizes[0])
+        for ranks in itertools.combinations(free, same):
+            rest = tuple(r for r in free if r not in ranks)
+            for tail in fill(sizes[same:], rest):
+                yield tuple((r, sizes[0]) for r in ranks) + tail
+
+    for shape in shapes(size, limit):
+        yield from fill(shape, _RANKS)
+
+
+@cache
+def tables_for(rules: RuleSet) -> Tables:
+    """Build (once) the classes and lookup table of a rule set."""
+    weights = RANK_WEIGHTS
+    limit = _max_count(rules)
+    found: list[tuple[int, bool, _Shape, tuple[int, ...]]] = []
+    for jokers in range(rules.jokers + 1):
+        joker_key = jokers * weights[JOKER_INDEX]
+        for naturals in _patterns(5 - jokers, limit):
+            key = joker_key + sum(weights[r - 2] * n for r, n in naturals)
+            distinct = all(n == 1 for _, n in naturals)
+            for flush in (False, True) if rules.suits and distinct else (False,):
+                if jokers:
+                    shape, subs = _best_with_jokers(naturals, flush, rules)
+                else:
+                    shape, subs = classify_groups(naturals, flush, rules), ()
+                found.append((key, flush, shape, subs))
+
+    distinct_classes = sorted({(s[0], s[1]): s for _, _, s, _ in found}.values())
+    number = {(s[0], s[1]): i + 1 for i, s in enumerate(distinct_classes)}
+    rank = {int(r): r for r in Rank}
+    lookup = array("H", bytes(4 * KEY_SPACE))
+    substitutes: dict[int, tuple[Rank, ...]] = {}
+    for key, flush, shape, subs in found:
+        index = key + KEY_SPACE if flush else key
+        lookup[index] = number[shape[0], shape[1]]
+        if subs:
+            substitutes[index] = tuple(rank[r] for r in subs)
+    if not rules.suits:
+        # No flushes: a hand's suit bits never matter.
+        lookup[KEY_SPACE:] = lookup[:KEY_SPACE]
+    return Tables(rules, tuple(distinct_classes), lookup, substitutes, {})

@@ -1,0 +1,66 @@
+"""Shared helpers for the tests."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator
+
+from fivecard import Card, Hand, Suit, full_deck
+
+SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+def ranked(text: str, *, offset: int = 0) -> Hand:
+    """A standard hand from ranks alone ('K, 4, 7, K, 9'): suits go round in
+    turn (starting ``offset`` places on), so the hand is never a flush and
+    never holds a card twice."""
+    cards: list[Card] = []
+    for i, token in enumerate(text.replace(",", " ").split()):
+        rank = Card.parse(token).rank
+        assert rank is not None
+        step = offset + i
+        while Card(rank, SUIT_CYCLE[step % 4]) in cards:
+            step += 1
+        cards.append(Card(rank, SUIT_CYCLE[step % 4]))
+    return Hand.of(cards)
+
+
+def all_hands() -> Iterator[tuple[Card, ...]]:
+    return itertools.combinations(full_deck(), 5)
+
+
+def reference_key(cards: tuple[Card, ...]) -> tuple[int, tuple[int, ...]]:
+    """An independent, naive standard evaluator: (category 1..10, tie-break).
+
+    Written from seed 000's table without the library's tables, to check them.
+    """
+    ranks = sorted((int(c.rank) for c in cards if c.rank is not None), reverse=True)
+    suits = {c.suit for c in cards}
+    counts = Counter(ranks)
+    by_group = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+    pattern = sorted(counts.values(), reverse=True)
+    flush = len(suits) == 1
+    straight_top = 0
+    if len(counts) == 5:
+        if ranks[0] - ranks[4] == 4:
+            straight_top = ranks[0]
+        elif ranks == [14, 5, 4, 3, 2]:
+            straight_top = 5
+    if straight_top and flush:
+        return (10 if straight_top == 14 else 9, (straight_top,))
+    if pattern == [4, 1]:
+        return (8, tuple(by_group))
+    if pattern == [3, 2]:
+        return (7, tuple(by_group))
+    if flush:
+        return (6, tuple(ranks))
+    if straight_top:
+        return (5, (straight_top,))
+    if pattern == [3, 1, 1]:
+        return (4, tuple(by_group))
+    if pattern == [2, 2, 1]:
+        return (3, tuple(by_group))
+    if pattern == [2, 1, 1, 1]:
+        return (2, tuple(by_group))
+    return (1, tuple(ranks))

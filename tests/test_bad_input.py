@@ -1,0 +1,106 @@
+"""Bad input: a clear error from the library, exit 2 and one stderr line from
+the command."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+from fivecard import FivecardError, Hand, HandError, ParseError, showdown
+from fivecard.cli import main
+
+BAD_HANDS = [
+    # (text, error class, words the message must contain)
+    ("AS KS QS JS AS", HandError, ["duplicate card A♠ (cards 1 and 5)"]),
+    ("AS KS QS JS", HandError, ["expected 5 cards, got 4", "'AS KS QS JS'"]),
+    ("AS KS QS JS TS 9S", HandError, ["expected 5 cards, got 6"]),
+    ("", HandError, ["no cards"]),
+    ("   ", HandError, ["no cards"]),
+    ("1S KD 3C 4H 5D", ParseError, ["unknown rank '1' in card 1 ('1S')"]),
+    ("KD 3C 1S 4H 5D", ParseError, ["unknown rank '1' in card 3 ('1S')"]),
+    ("11H KD 3C 4H 5D", ParseError, ["unknown rank '11' in card 1 ('11H')"]),
+    ("ZZ KD 3C 4H 5D", ParseError, ["unknown card 'ZZ' (card 1)"]),
+    ("AX KD 3C 4H 5D", ParseError, ["unknown suit 'X' in card 1 ('AX')"]),
+    ("10 KD 3C 4H 5D", HandError, ["card 1 ('10') has no suit", "--rules semi"]),
+    ("JK KD 3C 4H 5D", HandError, ["card 1 is a joker", "--rules joker"]),
+    ("AS KS\nQS JS TS", ParseError, ["line break"]),
+    ("AS KS\r\nQS JS TS", ParseError, ["line break"]),
+    ("AS KS \ufeffQS JS TS", ParseError, ["U+FEFF", "card 3"]),
+    ("\ufeff", HandError, ["no cards"]),
+    ("AS KS Q\tS JS TS", ParseError, ["suit without a rank in card 4 ('S')"]),
+    ("AS KS \x07QS JS TS", ParseError, ["U+0007", "card 3"]),
+    ("♠ KS QS JS TS", ParseError, ["suit without a rank in card 1"]),
+    ("x" * 1_000_000, ParseError, ["unknown card", "(1,000,000 characters)"]),
+    ("AS " * 300_000, HandError, ["expected 5 cards, got 300,000"]),
+]
+
+
+@pytest.mark.parametrize(("text", "error", "words"), BAD_HANDS, ids=lambda v: repr(v)[:30])
+def test_library_gives_a_clear_error(text: str, error: type[Exception], words: list[str]) -> None:
+    started = time.perf_counter()
+    with pytest.raises(error) as caught:
+        Hand.parse(text)
+    assert isinstance(caught.value, FivecardError)
+    assert isinstance(caught.value, ValueError)
+    message = str(caught.value)
+    for w in words:
+        assert w in message
+    assert len(message) < 400
+    assert time.perf_counter() - started < 5  # generous: a guard against hangs only
+
+
+def test_good_whitespace_and_bom_are_accepted() -> None:
+    assert Hand.parse("\ufeffAS KS QS JS TS") == Hand.parse("AS\tKS  QS,JS ,TS")
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(("text", "error", "words"), BAD_HANDS, ids=lambda v: repr(v)[:30])
+def test_command_exits_2_with_one_line(text: str, error: type[Exception], words: list[str]) -> None:
+    code, out, err = run(["classify", text])
+    assert code == 2
+    assert out == ""
+    assert err.startswith("fivecard: error: hand 1: ")
+    assert err.endswith("\n") and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_command_reads_hands_from_stdin() -> None:
+    code, out, err = run(["classify", "-"], stdin="AS KS QS JS TS\n\n2c 3d 4h 5s 7c\n")
+    assert code == 0 and err == ""
+    assert out.count("\n") == 2
+    code, out, err = run(["classify", "-"], stdin="x" * 1_000_000 + "\n")
+    assert code == 2 and err.count("\n") == 1 and "1,000,000 characters" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["compare", "AS KS QS JS TS", "AS 2D 3D 4D 5D"], "card A♠ is in hands 1 and 2"),
+        (["compare", "AS KS QS JS TS"], "at least 2 hands"),
+        (["compare", "AS KS QS JS TS", "2D 3D 4D 5D"], "hand 2: expected 5 cards"),
+        (["compare", "--decks", "0", "AS KS QS JS TS", "2D 3D 4D 5D 7C"], "at least 1"),
+        (["classify", "--rules", "texas", "AS KS QS JS TS"], "unknown rule set 'texas'"),
+        (["classify"], "arguments are required"),
+        (["frobnicate"], "invalid choice"),
+        (["compare", "--decks", "two", "AS KS QS JS TS", "2D 3D 4D 5D 7C"], "invalid int"),
+    ],
+)
+def test_command_usage_and_showdown_errors(argv: list[str], words: str) -> None:
+    code, out, err = run(argv)
+    assert code == 2, (out, err)
+    assert words in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_shared_card_allowed_with_more_decks() -> None:
+    result = showdown(["AS KS QS JS TS", "AS 2D 3D 4D 5D"], decks=2)
+    assert result.winners == (0,)
+    with pytest.raises(HandError, match="card A♠ is in hands 1, 2 and 3"):
+        showdown(["AS KS QS JS TS", "AS 2D 3D 4D 5D", "AS 2C 3C 4C 5C"], decks=2)

@@ -1,0 +1,91 @@
+"""The fivecard command, in process and as a real process."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+from fivecard.cli import main
+
+HAND_KEYS = {"input", "cards", "sorted", "category", "name", "score", "strength", "description"}
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_compare_project_euler_example_names_hand_2_and_why() -> None:
+    code, out, err = run(["compare", "8C TS KC 9H 4S", "7D 2S 5D 3S AC"])
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[1].startswith("Hand 2:") and lines[1].endswith("<- wins")
+    assert lines[-1] == "Hand 2 wins: both High Card; the first card decides, A beats K"
+
+
+def test_compare_json_contract() -> None:
+    code, out, _ = run(["compare", "--json", "8C TS KC 9H 4S", "7D 2S 5D 3S AC"])
+    data = json.loads(out)
+    assert code == 0
+    assert set(data) == {"hands", "winners", "order", "explanation"}
+    assert data["winners"] == [2] and data["order"] == [[2], [1]]
+    first = data["hands"][0]
+    assert set(first) == HAND_KEYS
+    assert first["input"] == "8C TS KC 9H 4S"
+    assert first["cards"] == ["8c", "Ts", "Kc", "9h", "4s"]
+    assert first["sorted"] == ["Kc", "Ts", "9h", "8c", "4s"]
+    assert (first["category"], first["name"], first["score"]) == ("high_card", "High Card", 1)
+    assert data["explanation"].startswith("Hand 2 wins")
+
+
+def test_compare_draw_and_split_in_json() -> None:
+    code, out, _ = run(
+        ["compare", "--json", "10D 10H 4H 4C 3S", "2c 3c 5d 7s 9s", "10S 10C 4S 4D 3H"]
+    )
+    data = json.loads(out)
+    assert data["winners"] == [1, 3] and data["order"] == [[1, 3], [2]]
+    assert data["explanation"].startswith("Hands 1 and 3 split: both Two Pair")
+
+
+def test_classify_json_is_a_list_per_hand() -> None:
+    code, out, _ = run(["classify", "--json", "KD, 9C, 4H, KS, 9D", "A♥ 2♥ 3♠ 4♥ 5♣"])
+    data = json.loads(out)
+    assert code == 0 and len(data) == 2
+    assert all(set(d) == HAND_KEYS for d in data)
+    assert data[0]["description"] == "Two Pair, Kings and Nines, Four kicker"
+    assert data[1]["sorted"] == ["Ah", "5c", "4h", "3s", "2h"]
+    assert data[1]["strength"] == 5854 and data[1]["score"] == 5
+
+
+def test_classify_text_has_symbols_and_no_colour_off_a_terminal() -> None:
+    code, out, _ = run(["classify", "AS KS QS JS TS"])
+    assert "A♠" in out and "Royal Flush" in out and "\033[" not in out
+    code, out, _ = run(["classify", "--color", "always", "AH KH QH JH TH"])
+    assert "\033[31mA♥" in out
+
+
+def test_rules_lists_the_rule_sets() -> None:
+    code, out, _ = run(["rules"])
+    assert code == 0 and out.startswith("standard")
+    code, out, _ = run(["rules", "--json"])
+    assert json.loads(out)[0]["categories"][0] == "royal_flush"
+
+
+def test_real_process_help_version_and_errors() -> None:
+    def proc(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "fivecard", *args], capture_output=True, text=True, check=False
+        )
+
+    helped = proc("--help")
+    assert helped.returncode == 0 and "classify" in helped.stdout and "compare" in helped.stdout
+    assert proc("compare", "--help").returncode == 0
+    assert proc("--version").stdout.startswith("fivecard ")
+    bad = proc("classify", "AS KS QS JS 1S")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == "fivecard: error: hand 1: unknown rank '1' in card 5 ('1S') of 'AS KS QS JS 1S'\n"
+    good = proc("compare", "8C TS KC 9H 4S", "7D 2S 5D 3S AC")
+    assert good.returncode == 0 and "Hand 2 wins" in good.stdout

@@ -9,12 +9,15 @@ Measures, best of R runs over the same N random hands (seeded):
      also fivecard.strength(Hand) and the rich fivecard.evaluate(Hand);
   2. parse from a string + strength: text_strength_function vs treys'
      Card.hand_to_binary + evaluate, on strings such as "As Kd 7h 7c 2s";
-  3. whole processes: `import fivecard` and `fivecard classify "AS KS QS JS TS"`.
+  3. whole processes: `import fivecard` and `fivecard classify "AS KS QS JS TS"`;
+  4. each rule set's whole deck through the single-hand path
+     (strength_function on every combination of card codes).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import shutil
 import subprocess
@@ -118,6 +121,27 @@ def main() -> None:
     print(f"  python -c pass                                  {bare:6.1f} ms")
     print(f"  python -c 'import fivecard'                     {imported:6.1f} ms (target <= 60)")
     print(f"  fivecard classify 'AS KS QS JS TS'              {classify:6.1f} ms (target <= 200)")
+    print()
+
+    print("4. whole deck per rule set, single-hand path (table build included once)")
+    decks = {
+        "standard": fivecard.full_deck(),
+        "ace-king": fivecard.full_deck(),
+        "semi": tuple(c.rank_only() for c in fivecard.full_deck()),
+        "joker": fivecard.full_deck(jokers=2),
+    }
+    for name, deck_cards in decks.items():
+        codes_of = [c.code for c in deck_cards]
+        started = time.perf_counter()
+        f = fivecard.strength_function(name)
+        built = time.perf_counter() - started
+        count = 0
+        for hand in itertools.combinations(codes_of, 5):
+            f(hand)
+            count += 1
+        total = time.perf_counter() - started
+        print(f"  {name:<9} {count:>9,} hands in {total:5.2f} s "
+              f"(table {built * 1000:4.0f} ms; {count / (total - built) / 1e6:4.2f} M hands/s)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ import sys
 
 from fivecard.cli import main
 
-HAND_KEYS = {"input", "cards", "sorted", "category", "name", "score", "strength", "description"}
+HAND_KEYS = {
+    "input", "cards", "sorted", "category", "name", "score", "strength", "description", "rules"
+}
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
@@ -60,6 +62,20 @@ def test_classify_json_is_a_list_per_hand() -> None:
     assert data[1]["strength"] == 5854 and data[1]["score"] == 5
 
 
+def test_json_under_each_rule_set() -> None:
+    code, out, _ = run(["classify", "--json", "--rules", "joker", "JK 2D 3S 4S 5S", "AS KS QS JS TS"])
+    wild, natural = json.loads(out)
+    assert set(wild) == HAND_KEYS | {"natural", "jokers"}
+    assert (wild["rules"], wild["natural"], wild["jokers"]) == ("joker", False, ["6s"])
+    assert (natural["natural"], natural["jokers"]) == (True, [])
+    code, out, _ = run(["compare", "--json", "--rules", "semi-poker", "Q Q Q Q 9", "Q Q Q Q 5"])
+    data = json.loads(out)
+    assert data["winners"] == [1] and data["hands"][0]["rules"] == "semi"
+    assert data["hands"][0]["cards"] == ["Q", "Q", "Q", "Q", "9"]
+    code, out, _ = run(["classify", "--json", "--rules", "russian", "AS KD 8C 7H 3S"])
+    assert json.loads(out)[0]["category"] == "ace_king" and json.loads(out)[0]["score"] == 2
+
+
 def test_classify_text_has_symbols_and_no_colour_off_a_terminal() -> None:
     code, out, _ = run(["classify", "AS KS QS JS TS"])
     assert "A♠" in out and "Royal Flush" in out and "\033[" not in out
@@ -70,6 +86,8 @@ def test_classify_text_has_symbols_and_no_colour_off_a_terminal() -> None:
 def test_rules_lists_the_rule_sets() -> None:
     code, out, _ = run(["rules"])
     assert code == 0 and out.startswith("standard")
+    for name in ("ace-king (also: russian)", "semi (also: semi-poker, no-suits)", "joker"):
+        assert name in out
     code, out, _ = run(["rules", "--json"])
     assert json.loads(out)[0]["categories"][0] == "royal_flush"
 

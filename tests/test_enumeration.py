@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -78,3 +79,104 @@ def test_rich_and_fast_paths_agree() -> None:
         assert e.strength == strength(hand) == f(hand.codes)
         assert e.category == tables_for(hand.rules).hand_class(e.strength).category
         assert sorted(e.showdown, key=id) == sorted(hand.cards, key=id)
+
+
+# --- the other rule sets ---------------------------------------------------------
+
+
+def category_table(rules: str, strengths: Counter[int]) -> dict[str, tuple[int, int]]:
+    tables = tables_for(get_rules(rules))
+    table: dict[str, list[int]] = {}
+    for s, n in strengths.items():
+        entry = table.setdefault(tables.hand_class(s).category.name, [0, 0])
+        entry[0] += 1
+        entry[1] += n
+    return {k: (v[0], v[1]) for k, v in table.items()}
+
+
+def test_ace_king_table(standard_strengths: Counter[int]) -> None:
+    """ace-king orders exactly as standard (same lookup table: see
+    test_rule_sets), so the standard strengths give its counts."""
+    table = category_table("ace-king", standard_strengths)
+    assert table["ace_king"] == (164, 167_280)
+    assert table["high_card"] == (1_113, 1_135_260)
+    assert {k: v for k, v in table.items() if k not in ("ace_king", "high_card")} == {
+        k: v for k, v in STANDARD_TABLE.items() if k != "high_card"
+    }
+
+
+def test_semi_dealt_from_52_cards_with_suits_hidden() -> None:
+    f = strength_function("semi")
+    strengths = Counter(
+        f(tuple(c.rank_only().code for c in cards)) for cards in all_hands()
+    )
+    table = category_table("semi", strengths)
+    assert {k: v[1] for k, v in table.items()} == {
+        "four_of_a_kind": 624,
+        "full_house": 3_744,
+        "straight": 9_216,
+        "three_of_a_kind": 54_912,
+        "two_pair": 123_552,
+        "one_pair": 1_098_240,
+        "high_card": 1_308_672,
+    }
+    assert len(strengths) == 6_175
+
+
+def test_semi_every_rank_multiset_is_its_own_class() -> None:
+    ranks = full_deck(suits=False)
+    assert len(ranks) == 13
+    strengths = [
+        strength(Hand.of(combo, rules="semi"))
+        for combo in itertools.combinations_with_replacement(ranks, 5)
+    ]
+    assert sorted(strengths) == list(range(1, 6_189))
+    table = category_table("semi", Counter(strengths))
+    assert table["five_of_a_kind"] == (13, 13)
+    assert table["straight"] == (9, 9)
+
+
+JOKER_TABLE = {  # RULES.md §4 joker, 54-card deck: (classes, hands)
+    "five_of_a_kind": (13, 78),
+    "royal_flush": (1, 84),
+    "straight_flush": (9, 540),
+    "four_of_a_kind": (156, 9_360),
+    "full_house": (156, 9_360),
+    "flush": (1_277, 11_388),
+    "straight": (10, 34_704),
+    "three_of_a_kind": (858, 232_968),
+    "two_pair": (858, 123_552),
+    "one_pair": (2_860, 1_437_936),
+    "high_card": (1_277, 1_302_540),
+}
+
+JOKER_53_HANDS = {
+    "five_of_a_kind": 13,
+    "royal_flush": 24,
+    "straight_flush": 180,
+    "four_of_a_kind": 3_120,
+    "full_house": 6_552,
+    "flush": 7_804,
+    "straight": 20_532,
+    "three_of_a_kind": 137_280,
+    "two_pair": 123_552,
+    "one_pair": 1_268_088,
+    "high_card": 1_302_540,
+}
+
+
+def test_joker_54_card_deck() -> None:
+    f = strength_function("joker")
+    deck = [c.code for c in full_deck(jokers=2)]
+    strengths = Counter(f(hand) for hand in itertools.combinations(deck, 5))
+    assert sum(strengths.values()) == 3_162_510
+    assert len(strengths) == 7_475 and 0 not in strengths
+    assert category_table("joker", strengths) == JOKER_TABLE
+
+
+def test_joker_53_card_deck() -> None:
+    f = strength_function("joker")
+    deck = [c.code for c in full_deck(jokers=1)]
+    strengths = Counter(f(hand) for hand in itertools.combinations(deck, 5))
+    assert sum(strengths.values()) == 2_869_685
+    assert {k: v[1] for k, v in category_table("joker", strengths).items()} == JOKER_53_HANDS

@@ -109,3 +109,41 @@ def test_card_like_text_is_cards_or_a_fivecard_error(text: str) -> None:
     except FivecardError:
         return
     assert parse_cards(format_cards(cards)) == cards
+
+
+# --- every rule set -----------------------------------------------------------------
+
+JOKER_DECK = full_deck(jokers=2)
+joker_hands = st.lists(
+    st.integers(0, len(JOKER_DECK) - 1), min_size=5, max_size=5, unique=True
+).map(lambda ix: Hand.of((JOKER_DECK[i] for i in ix), rules="joker"))
+semi_hands = st.lists(st.sampled_from(full_deck(suits=False)), min_size=5, max_size=5).map(
+    lambda cards: Hand.of(cards, rules="semi")
+)
+ace_king_hands = hands.map(lambda h: Hand.of(h.cards, rules="ace-king"))
+
+
+@given(st.one_of(joker_hands, semi_hands, ace_king_hands), st.data())
+def test_laws_hold_under_every_rule_set(hand: Hand, data: st.DataObject) -> None:
+    rules = hand.rules
+    other = data.draw({"joker": joker_hands, "semi": semi_hands, "ace-king": ace_king_hands}[rules.name])
+    third = data.draw({"joker": joker_hands, "semi": semi_hands, "ace-king": ace_king_hands}[rules.name])
+    a, b, c = (evaluate(h) for h in (hand, other, third))
+    pair = showdown([hand, other], decks=2)
+    assert (pair.winners == (0, 1)) == (a.strength == b.strength)
+    if a.strength != b.strength:
+        assert pair.winners == ((0,) if a.strength > b.strength else (1,))
+    if a.strength >= b.strength >= c.strength:
+        assert showdown([third, hand], decks=2).winners[0] == 1 or a.strength == c.strength
+    # Card order and suit names do not matter.
+    reversed_hand = Hand.of(reversed(hand.cards), rules=rules)
+    assert evaluate(reversed_hand).strength == a.strength
+    rename = dict(zip(Suit, [Suit.HEARTS, Suit.CLUBS, Suit.SPADES, Suit.DIAMONDS]))
+    renamed = Hand.of((Card(x.rank, rename[x.suit] if x.suit else None) for x in hand.cards), rules=rules)
+    assert evaluate(renamed).strength == a.strength
+    assert Hand.parse(format_cards(hand.cards, ascii=True), rules=rules) == hand
+    # The jokers became cards that, put in their place, make a hand as good.
+    if a.jokers and all(j.suit is not None for j in a.jokers):
+        naturals = [x for x in hand.cards if not x.is_joker]
+        replaced = Hand.of(naturals + list(a.jokers), rules="standard")
+        assert evaluate(replaced).strength == a.strength

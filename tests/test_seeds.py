@@ -6,7 +6,7 @@ Seeds live in the project's shared folder (``seeds/``); each test names its file
 from __future__ import annotations
 
 import pytest
-from helpers import ranked
+from helpers import SEED_002_BEATS, SEED_002_HANDS, ranked
 
 from fivecard import Hand, Rank, evaluate, showdown
 
@@ -152,28 +152,6 @@ def test_seed_004_suits_never_count() -> None:
 
 # --- seed 002, played with suits under the standard rules ---------------------------
 
-SEED_002_BEATS = [
-    ("Q, Q, Q, Q, 9", "7, 7, 7, 7, 3"),
-    ("Q, Q, Q, Q, 9", "Q, Q, Q, Q, 5"),
-    ("7, 7, J, J, 7", "3, 3, 9, 9, 3"),
-    ("7, 7, J, J, 7", "3, 3, K, K, 3"),
-    ("7, 8, 9, 10, J", "2, 3, 4, 5, 6"),
-    ("Q, A, 5, A, A", "2, 4, 2, K, 2"),
-    ("Q, A, 5, A, A", "A, 4, A, J, A"),
-    ("Q, A, 5, A, A", "A, 4, A, Q, A"),
-    ("9, 10, 3, 3, 10", "2, 2, 8, 6, 6"),
-    ("9, 10, 3, 3, 10", "2, 2, 7, 5, 5"),
-    ("9, 10, 3, 3, 10", "4, 10, 3, 3, 10"),
-    ("K, 4, 7, K, 9", "Q, Q, 8, 7, 6"),
-    ("K, 4, 7, K, 9", "K, K, 7, 5, 3"),
-    ("K, 4, 7, K, 9", "K, K, 9, 5, 3"),
-    ("K, 4, 7, K, 9", "K, K, 9, 7, 3"),
-    ("3, 4, 9, 8, 5", "2, 3, 4, 5, 7"),
-    ("3, 4, 9, 8, 5", "2, 3, 4, 5, 9"),
-    ("3, 4, 9, 8, 5", "2, 3, 4, 8, 9"),
-    ("3, 4, 9, 8, 5", "2, 3, 5, 8, 9"),
-    ("3, 4, 9, 8, 5", "2, 4, 5, 8, 9"),
-]
 
 
 @pytest.mark.parametrize(("winner", "loser"), SEED_002_BEATS)
@@ -185,15 +163,7 @@ def test_seed_002_beats_under_standard_rules(winner: str, loser: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "category"),
-    [
-        ("9, 9, 9, 9, 3", "four_of_a_kind"),
-        ("4, Q, 4, 4, Q", "full_house"),
-        ("2, 3, 4, 5, 6", "straight"),
-        ("Q, A, 5, A, A", "three_of_a_kind"),
-        ("9, 10, 3, 3, 10", "two_pair"),
-        ("K, 4, 7, K, 9", "one_pair"),
-        ("2, 3, 9, 8, 4", "high_card"),
-    ],
+    SEED_002_HANDS,
 )
 def test_seed_002_hand_examples(text: str, category: str) -> None:
     assert evaluate(ranked(text)).category.name == category

@@ -166,6 +166,10 @@ class Card:
     def is_joker(self) -> bool:
         return self.rank is None
 
+    def rank_only(self) -> Card:
+        """The card without its suit (jokers stay jokers)."""
+        return self if self.rank is None else _CARDS[self.rank, None]
+
     @property
     def code_str(self) -> str:
         """Canonical ASCII form: ``As``, ``Td``, ``Q`` (rank only), ``JK``."""

@@ -36,6 +36,9 @@ class Hand:
 
     def __post_init__(self) -> None:
         check_cards(self.cards, self.rules)
+        if not self.rules.suits and any(c.suit is not None for c in self.cards):
+            # Rules without suits accept suited cards and ignore the suits.
+            object.__setattr__(self, "cards", tuple(c.rank_only() for c in self.cards))
         object.__setattr__(self, "codes", tuple(c.code for c in self.cards))
 
     @classmethod

@@ -19,7 +19,7 @@ __all__ = ["evaluation_json", "showdown_json", "Painter"]
 def evaluation_json(evaluation: Evaluation, text: str | None = None) -> dict[str, Any]:
     """The JSON object of one hand (a stable contract, see the README)."""
     hand = evaluation.hand
-    return {
+    data: dict[str, Any] = {
         "input": text if text is not None else " ".join(c.code_str for c in hand.cards),
         "cards": [c.code_str for c in hand.cards],
         "sorted": [c.code_str for c in hand.sorted()],
@@ -28,7 +28,12 @@ def evaluation_json(evaluation: Evaluation, text: str | None = None) -> dict[str
         "score": evaluation.score,
         "strength": evaluation.strength,
         "description": evaluation.description,
+        "rules": evaluation.rules.name,
     }
+    if evaluation.rules.jokers:
+        data["natural"] = evaluation.natural
+        data["jokers"] = [c.code_str for c in evaluation.jokers]
+    return data
 
 
 def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[str, Any]:
@@ -70,9 +75,12 @@ class Painter:
 
     def evaluation(self, evaluation: Evaluation) -> str:
         """``cards -> showdown order  description  (score s, strength n)``."""
+        wild = ""
+        if evaluation.jokers:
+            wild = "  [JK as " + ", ".join(map(self.card, evaluation.jokers)) + "]"
         return (
             f"{self.cards(evaluation.hand.cards)} ->  "
-            f"{self.cards(evaluation.showdown)} {evaluation.description}"
+            f"{self.cards(evaluation.showdown)} {evaluation.description}{wild}"
             f"  (score {evaluation.score}, strength {evaluation.strength:,})"
         )
 

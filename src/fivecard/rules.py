@@ -18,6 +18,9 @@ __all__ = [
     "Category",
     "RuleSet",
     "STANDARD",
+    "ACE_KING_RULES",
+    "SEMI",
+    "JOKER_RULES",
     "RULE_SETS",
     "get_rules",
     "rule_names",
@@ -95,6 +98,14 @@ ROYAL_FLUSH: Final = Category(
     flush=True,
     top=Rank.ACE,
 )
+FIVE_OF_A_KIND: Final = Category("five_of_a_kind", "Five of a Kind", (5,), "{0}")
+ACE_KING: Final = Category(
+    "ace_king",
+    "Ace-King",
+    (1, 1, 1, 1, 1),
+    "{cards}",
+    holds=frozenset({Rank.ACE, Rank.KING}),
+)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -144,7 +155,7 @@ class RuleSet:
         return self.scores[category.name]
 
     def deck(self) -> tuple[Card, ...]:
-        """The cards a deal uses."""
+        """The cards a deal uses (``semi`` deals from 52 cards and ignores suits)."""
         return full_deck(jokers=self.jokers)
 
     def __str__(self) -> str:
@@ -168,8 +179,39 @@ STANDARD: Final = RuleSet(
     ),
 )
 
+ACE_KING_RULES: Final = RuleSet(
+    name="ace-king",
+    aliases=("russian",),
+    summary="standard, with Ace-King (an ace and a king, nothing better) "
+    "between High Card and One Pair; 11 categories (seed 003)",
+    ladder=(HIGH_CARD, ACE_KING, *STANDARD.ladder[1:]),
+)
+
+SEMI: Final = RuleSet(
+    name="semi",
+    aliases=("semi-poker", "no-suits"),
+    summary="ranks only (suits ignored): no flushes, ace high only (2-3-4-5-6 is "
+    "the lowest straight), Five of a Kind on top (seed 002)",
+    # The standard ladder without the categories that need a flush.
+    ladder=(*(c for c in STANDARD.ladder if not c.flush), FIVE_OF_A_KIND),
+    suits=False,
+    wheel=False,
+    one_deck=False,
+)
+
+JOKER_RULES: Final = RuleSet(
+    name="joker",
+    aliases=("joker-poker",),
+    summary="54 cards with two fully wild jokers; Five of a Kind above the royal "
+    "flush; natural and wild hands of equal value draw (seed 001)",
+    ladder=(*STANDARD.ladder, FIVE_OF_A_KIND),
+    jokers=2,
+)
+
 #: Every rule set by its name.
-RULE_SETS: Final[dict[str, RuleSet]] = {r.name: r for r in (STANDARD,)}
+RULE_SETS: Final[dict[str, RuleSet]] = {
+    r.name: r for r in (STANDARD, ACE_KING_RULES, SEMI, JOKER_RULES)
+}
 _BY_NAME: Final[dict[str, RuleSet]] = {
     n: r for r in RULE_SETS.values() for n in (r.name, *r.aliases)
 }
@@ -188,7 +230,7 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
     >>> get_rules('texas')
     Traceback (most recent call last):
     ...
-    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard
+    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker
     """
     if isinstance(rules, RuleSet):
         return rules

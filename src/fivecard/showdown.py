@@ -146,6 +146,13 @@ def explain(winner: Evaluation, loser: Evaluation) -> str:
         return f"{winner.name} beats {loser.name}"
     category = winner.category
     if winner.key == loser.key:
+        if winner.natural != loser.natural:
+            return (
+                f"both {winner.description}; a natural hand and a wild hand "
+                "of equal value draw"
+            )
+        if not winner.rules.suits:
+            return f"both {winner.description}"
         return f"both {winner.description}; suits never break ties"
     if category.straight:
         note = " (the ace plays low in 5-4-3-2-A)" if loser.key[0] == 5 else ""

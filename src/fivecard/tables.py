@@ -144,34 +144,6 @@ def _max_count(rules: RuleSet) -> int:
     return 4 if rules.suits else 5
 
 
-def _best_with_jokers(
-    naturals: tuple[tuple[int, int], ...], flush_possible: bool, rules: RuleSet
-) -> tuple[_Shape, tuple[int, ...]]:
-    """The best hand the jokers can make, and the ranks they become.
-
-    A joker stands for a card not already in the hand: with suits, a rank has
-    four cards, so at most four of a rank, except that all five of a rank
-    (naturals plus jokers) is Five of a Kind. A flush needs the jokers to take
-    ranks of the naturals' suit that are not in the hand.
-    """
-    held = Counter(dict(naturals))
-    jokers = 5 - sum(held.values())
-    limit = _max_count(rules)
-    best: tuple[_Shape, tuple[int, ...]] | None = None
-    for subs in itertools.combinations_with_replacement(_RANKS, jokers):
-        counts = held + Counter(subs)
-        top_count = max(counts.values())
-        if top_count > limit and top_count != 5:
-            continue
-        groups = tuple(sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True))
-        for flush in (False, True) if flush_possible and len(counts) == 5 else (False,):
-            shape = classify_groups(groups, flush, rules)
-            if best is None or shape[:2] > best[0][:2]:
-                best = (shape, subs)
-    assert best is not None
-    return best
-
-
 def _patterns(size: int, limit: int) -> Iterator[tuple[tuple[int, int], ...]]:
     """Every multiset of ``size`` ranks with at most ``limit`` of a rank, as
     (rank, count) groups: largest group first, higher rank first."""
@@ -199,22 +171,61 @@ def _patterns(size: int, limit: int) -> Iterator[tuple[tuple[int, int], ...]]:
         yield from fill(shape, _RANKS)
 
 
+def _best_with_jokers(
+    naturals: tuple[tuple[int, int], ...],
+    flush_possible: bool,
+    natural_hands: dict[tuple[int, bool], _Shape],
+    rules: RuleSet,
+) -> tuple[_Shape, tuple[int, ...]]:
+    """The best hand that jokers can make with these natural cards, and the
+    ranks they become (RULES §4 ``joker``).
+
+    A joker stands for a card not already in the hand, so the completed hand
+    is a natural hand: one of ``natural_hands`` (a flush only if the naturals
+    share a suit, since the jokers then take that suit's missing ranks). The
+    one exception: all five of one rank, naturals plus jokers, is Five of a
+    Kind where the ladder has it.
+    """
+    jokers = 5 - sum(n for _, n in naturals)
+    base = sum(RANK_WEIGHTS[r - 2] * n for r, n in naturals)
+    flushes = (False, True) if flush_possible else (False,)
+    best: tuple[_Shape, tuple[int, ...]] | None = None
+    for subs in itertools.combinations_with_replacement(_RANKS, jokers):
+        key = base + sum(RANK_WEIGHTS[r - 2] for r in subs)
+        for flush in flushes:
+            shape = natural_hands.get((key, flush))
+            if shape is not None and (best is None or shape[:2] > best[0][:2]):
+                best = (shape, subs)
+    if len(naturals) == 1 and rules.candidates((5,)):
+        rank = naturals[0][0]
+        five = classify_groups(((rank, 5),), False, rules)
+        if best is None or five[:2] > best[0][:2]:
+            best = (five, (rank,) * jokers)
+    assert best is not None, naturals
+    return best
+
+
 @cache
 def tables_for(rules: RuleSet) -> Tables:
     """Build (once) the classes and lookup table of a rule set."""
     weights = RANK_WEIGHTS
     limit = _max_count(rules)
-    found: list[tuple[int, bool, _Shape, tuple[int, ...]]] = []
-    for jokers in range(rules.jokers + 1):
+    natural_hands: dict[tuple[int, bool], _Shape] = {}
+    for groups in _patterns(5, limit):
+        key = sum(weights[r - 2] * n for r, n in groups)
+        natural_hands[key, False] = classify_groups(groups, False, rules)
+        if rules.suits and len(groups) == 5:
+            natural_hands[key, True] = classify_groups(groups, True, rules)
+    found: list[tuple[int, bool, _Shape, tuple[int, ...]]] = [
+        (key, flush, shape, ()) for (key, flush), shape in natural_hands.items()
+    ]
+    for jokers in range(1, rules.jokers + 1):
         joker_key = jokers * weights[JOKER_INDEX]
         for naturals in _patterns(5 - jokers, limit):
             key = joker_key + sum(weights[r - 2] * n for r, n in naturals)
-            distinct = all(n == 1 for _, n in naturals)
-            for flush in (False, True) if rules.suits and distinct else (False,):
-                if jokers:
-                    shape, subs = _best_with_jokers(naturals, flush, rules)
-                else:
-                    shape, subs = classify_groups(naturals, flush, rules), ()
+            suited = rules.suits and all(n == 1 for _, n in naturals)
+            for flush in (False, True) if suited else (False,):
+                shape, subs = _best_with_jokers(naturals, flush, natural_hands, rules)
                 found.append((key, flush, shape, subs))
 
     distinct_classes = sorted({(s[0], s[1]): s for _, _, s, _ in found}.values())

@@ -1,0 +1,230 @@
+"""The rule sets other than standard, with every example of seeds 001, 002, 003."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from helpers import SEED_002_BEATS, SEED_002_HANDS, ranked
+
+from fivecard import (
+    FivecardError,
+    Hand,
+    HandError,
+    RulesError,
+    evaluate,
+    get_rules,
+    rule_names,
+    showdown,
+)
+from fivecard.tables import tables_for
+
+S001 = "001_ae515224a2822e15.txt (Joker Poker)"
+S002 = "002_0b4722e24cce8e10.txt (Semi-Poker)"
+S003 = "003_a574fb5c76b1f31d.txt (Russian, Ace-King)"
+
+
+def winner(hands: Sequence[str | Hand], rules: str, *, decks: int = 1) -> tuple[int, ...]:
+    return showdown(hands, rules=rules, decks=decks).winners
+
+
+def test_names_and_aliases() -> None:
+    assert rule_names() == ["standard", "ace-king", "semi", "joker"]
+    for alias, name in [
+        ("russian", "ace-king"),
+        ("Semi-Poker", "semi"),
+        ("no-suits", "semi"),
+        ("joker-poker", "joker"),
+        ("JOKER", "joker"),
+    ]:
+        assert get_rules(alias).name == name
+    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker"):
+        get_rules("omaha")
+
+
+@pytest.mark.parametrize(
+    ("rules", "classes"), [("standard", 7_462), ("ace-king", 7_462), ("semi", 6_188), ("joker", 7_475)]
+)
+def test_strength_runs_from_1_to_the_number_of_classes(rules: str, classes: int) -> None:
+    tables = tables_for(get_rules(rules))
+    assert tables.size == classes
+    ladder = get_rules(rules).ladder
+    scores = [ladder.index(c.category) for c in tables.classes()]
+    assert scores == sorted(scores)  # strength order agrees with the ladder
+
+
+# --- seed 003: ace-king ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("better", "worse"),
+    [
+        ("A K J 3 2", "A K 10 9 8"),  # ace-king: the jack beats the ten
+        ("5 5 4 3 2", "4 4 A K Q"),  # the paired cards are compared
+        ("5 5 Q 3 2", "5 5 J 10 9"),  # queen beats jack
+        ("A A 2 2 3", "K K Q Q A"),  # the higher pair
+        ("A K Q J 10", "5 4 3 2 A"),  # the oldest and the youngest straight
+        ("3 3 3 2 2", "2 2 2 A A"),  # the three is more important than the pair
+        ("2 2 7 5 3", "A K Q J 9"),  # a pair beats ace-king
+        ("A K 4 3 2", "A Q J 10 8"),  # ace-king beats an empty hand
+    ],
+)
+def test_seed_003_examples(better: str, worse: str) -> None:
+    assert winner([ranked(better), ranked(worse, offset=1)], "ace-king", decks=2) == (0,)
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "score"),
+    [
+        ("AH KH QH JH 10H", "royal_flush", 11),
+        ("QD JD 10D 9D 8D", "straight_flush", 10),
+        ("JS JH JD JC 4S", "four_of_a_kind", 9),
+        ("6S 6H 6D KC KS", "full_house", 8),
+        ("2C 7C 9C JC KC", "flush", 7),
+        ("9S 8H 7D 6C 5S", "straight", 6),
+        ("5S 4H 3D 2C AS", "straight", 6),
+        ("9S 9H 9D QC 4S", "three_of_a_kind", 5),
+        ("AS AH 5D 5C 10S", "two_pair", 4),
+        ("8S 8H KD 4C 2S", "one_pair", 3),
+        ("AS KH 8D 7C 3S", "ace_king", 2),
+        ("4S 3H 2D AC KS", "ace_king", 2),  # no straight with an ace inside
+        ("3S 2H AD KC QS", "ace_king", 2),
+        ("JS 10H 7D 5C 2S", "high_card", 1),
+    ],
+)
+def test_seed_003_eleven_combinations(text: str, category: str, score: int) -> None:
+    result = evaluate(text, rules="russian")
+    assert (result.category.name, result.score) == (category, score)
+
+
+def test_seed_003_no_suit_priority() -> None:
+    result = showdown(["AH KH QH JH 10H", "AC KC QC JC 10C"], rules="ace-king")
+    assert result.is_draw
+
+
+def test_ace_king_orders_exactly_like_standard() -> None:
+    assert tables_for(get_rules("ace-king")).lookup == tables_for(get_rules("standard")).lookup
+
+
+# --- seed 002: semi ------------------------------------------------------------------
+
+
+
+@pytest.mark.parametrize(("better", "worse"), SEED_002_BEATS)
+def test_seed_002_every_beats_pair(better: str, worse: str) -> None:
+    """Rank-only hands, written as in the chat room; no deck check."""
+    assert winner([better, worse], "semi") == (0,)
+    assert winner([worse, better], "semi") == (1,)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    SEED_002_HANDS,
+)
+def test_seed_002_hands(text: str, category: str) -> None:
+    assert evaluate(text, rules="semi").category.name == category
+
+
+def test_seed_002_high_card_is_the_highest_card() -> None:
+    assert evaluate("2, 3, 9, 8, 4", rules="semi").description == "High Card, 9-8-4-3-2"
+
+
+def test_semi_specifics() -> None:
+    assert evaluate("A 2 3 4 5", rules="semi").category.name == "high_card"  # ace high only
+    assert winner(["2 3 4 5 6", "A K Q J 9"], "semi") == (0,)  # 2-6 is the lowest straight
+    assert evaluate("KS QS JS 9S 7S", rules="semi").category.name == "high_card"  # no flushes
+    five = evaluate("Q Q Q Q Q", rules="semi")
+    assert (five.category.name, five.score) == ("five_of_a_kind", 8)
+    assert winner(["2 2 2 2 2", "A A A A K"], "semi") == (0,)
+    # Suits are accepted and ignored; the hand shows ranks only.
+    assert [c.code_str for c in evaluate("QS QH 9D 9C 2S", rules="semi").hand.cards] == [
+        "Q", "Q", "9", "9", "2"
+    ]
+    assert showdown(["KS KH 2D 3C 4S", "KS KH 2D 3C 4S"], rules="semi").is_draw
+    with pytest.raises(HandError, match="joker"):
+        evaluate("JK 2 3 4 5", rules="semi")
+
+
+# --- seed 001: joker ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hands", "winners"),
+    [
+        # High card: A K Q 10 9 each is a tie.
+        (["AS KH QD 10C 9S", "AH KD QC 10S 9H"], (0, 1)),
+        # One pair: both Kings with A J 10 tie.
+        (["KS KH AD JC 10S", "KD KC AH JS 10H"], (0, 1)),
+        # Two pair: A A J J 10 loses to A A J J Q.
+        (["AS AH JD JC 10S", "AD AC JS JH QH"], (1,)),
+        # Three aces with Q and 9 in each hand tie (only possible with jokers).
+        (["AS AH AD QC 9S", "AC JK JK QH 9D"], (0, 1)),
+        # Straights: A-10 beats K-9; two A-10 straights tie.
+        (["AS KH QD JC 10S", "KD QC JS 10H 9H"], (0,)),
+        (["AS KH QD JC 10S", "AH KD QC JS 10H"], (0, 1)),
+        # Flushes: spades against diamonds of the same ranks tie.
+        (["AS JS 9S 5S 3S", "AD JD 9D 5D 3D"], (0, 1)),
+        # Full house: AAA99 loses to AAAQQ.
+        (["AS AH JK 9S 9H", "AD AC JK QS QH"], (1,)),
+        # Four queens beat four tens.
+        (["QS QH QD QC 2S", "10S 10H 10D 10C 3S"], (0,)),
+        # A straight flush in spades K-9 against one in diamonds: a tie.
+        (["KS QS JS 10S 9S", "KD QD JD 10D 9D"], (0, 1)),
+        # Royal against royal: a tie; a royal flush beats a straight flush.
+        (["AS KS QS JS 10S", "AD KD QD JD 10D"], (0, 1)),
+        (["AS KS QS JS 10S", "KD QD JD 10D 9D"], (0,)),
+        # Five of a kind beats a royal flush.
+        (["JK 7H 7D 7S 7C", "AS KS QS JS 10S"], (0,)),
+    ],
+)
+def test_seed_001_what_beats_what(hands: list[str], winners: tuple[int, ...]) -> None:
+    assert winner(hands, "joker") == winners
+
+
+def test_seed_001_natural_royal_flushes() -> None:
+    """The bonus for two natural royal flushes needs to know which are natural."""
+    natural = evaluate("AS KS QS JS 10S", rules="joker")
+    wild = evaluate("AH KH QH JK 10H", rules="joker")
+    assert natural.natural and not wild.natural
+    assert natural.strength == wild.strength
+    result = showdown(["AS KS QS JS 10S", "AH KH QH JK 10H"], rules="joker")
+    assert result.explanation == (
+        "Draw: both Royal Flush; a natural hand and a wild hand of equal value draw"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "description", "jokers"),
+    [
+        ("JK 2D 3S 4S 5S", "Straight, Six high", ["6s"]),
+        ("JK 7H 7D 7S 7C", "Five of a Kind, Sevens", ["7"]),
+        ("JK AS KS QS 9S", "Flush, A-K-Q-J-9", ["Js"]),
+        ("JK JK 2C 7D 9H", "Three of a Kind, Nines, 7-2 kickers", ["9s", "9d"]),
+        ("JK JK AS KS QS", "Royal Flush", ["Js", "Ts"]),
+        ("JK JK 7S 7H 7D", "Five of a Kind, Sevens", ["7c", "7"]),
+        ("JK 2S 3S 4S 5S", "Straight Flush, Six high", ["6s"]),
+        ("JK 5H 6D 8C 9S", "Straight, Nine high", ["7s"]),
+        ("JK KH KD 4C 4S", "Full House, Kings over Fours", ["Ks"]),
+    ],
+)
+def test_joker_examples(text: str, description: str, jokers: list[str]) -> None:
+    result = evaluate(text, rules="joker")
+    assert result.description == description
+    assert [c.code_str for c in result.jokers] == jokers
+    assert not result.natural
+
+
+def test_joker_errors() -> None:
+    with pytest.raises(HandError, match="card 3 is joker number 3; the joker rules allow at most 2"):
+        evaluate("JK JK JK 2C 7D", rules="joker")
+    with pytest.raises(HandError, match="--rules joker"):
+        evaluate("JK 2C 7D 9H KS")
+    with pytest.raises(HandError, match="3 jokers in hands 1 and 2"):
+        showdown(["JK JK 2C 7D 9H", "JK 2D 3S 4S 5S"], rules="joker")
+    assert showdown(["JK JK 2C 7D 9H", "JK 2D 3S 4S 5S"], rules="joker", decks=2).winners == (1,)
+
+
+def test_errors_are_one_family() -> None:
+    for bad in ("JK JK JK 2C 7D", "AS AS KD QD JD", "1S 2C 3D 4H 5S"):
+        with pytest.raises(FivecardError):
+            evaluate(bad, rules="joker")

@@ -40,6 +40,9 @@ examples:
   fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"
   fivecard compare --json "10D 10H 4H 4C 3S" "10S 10C 4S 4D 3H"
   echo "A♥ 2♥ 3♠ 4♥ 5♣" | fivecard classify -
+  fivecard classify --rules ace-king "AS KD 8C 7H 3S"
+  fivecard compare --rules semi "Q, Q, Q, Q, 9" "Q, Q, Q, Q, 5"
+  fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"
 
 exit codes: 0 success; 2 bad input or usage (one line on stderr).
 """

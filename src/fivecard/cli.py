@@ -15,15 +15,20 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .errors import FivecardError
+from .deal import DealTally, deal_rounds, new_seed
 from .evaluate import evaluate
+from .files import INPUT_FORMATS, OUTPUT_FORMATS, make_sink, open_source, output_format, result_json
 from .hand import Hand
 from .report import Painter, evaluation_json, showdown_json
-from .rules import RULE_SETS, get_rules
+from .rules import RULE_SETS, RuleSet, get_rules
 from .showdown import showdown
+from .solve import Tally, solve_rows
+from .stats import census
 
 __all__ = ["main"]
 
 EXIT_OK = 0
+EXIT_SOME_ROWS_BAD = 1
 EXIT_BAD_INPUT = 2
 
 _DESCRIPTION = """\
@@ -45,6 +50,31 @@ examples:
   fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"
 
 exit codes: 0 success; 2 bad input or usage (one line on stderr).
+"""
+
+
+_SOLVE_HELP = """\
+Solve every showdown of a file: one result per row, in input order.
+
+input (by extension, or by content; '-' reads standard input):
+  text  one showdown per line: hands separated by |, ; a tab or 'vs', or a line
+        of ten cards (Project Euler 54: the first five against the last five);
+        a line with one hand is classified only; blank lines and lines starting
+        with # are skipped but keep their line numbers
+  csv   a header is detected; one column per hand, or one column per card
+        (five per hand); other columns (labels) are kept but not read
+  xlsx  the same layouts, one row per showdown (seed 000's workbook); --sheet
+
+output (by -o's extension, or --format; default text):
+  text  an aligned table    jsonl  one JSON object per row (--json: to stdout)
+  csv   the input columns, then per hand its sorted cards, category, score,
+        strength and description, then winner, explanation and error
+  xlsx  the same as a workbook: seed 000's steps 1-3, ready to hand in
+
+Every row gives one output row: a bad row becomes an error row naming its line
+and the bad token; no row is dropped or shifted. A summary follows the rows
+(on stderr for machine formats). Exit code: 0 all rows solved, 1 some rows
+were errors, 2 bad usage, an unreadable input, or a bad row under --strict.
 """
 
 
@@ -112,6 +142,47 @@ def _build_parser() -> argparse.ArgumentParser:
         help="the hands come from N decks: up to N copies of a card (default 1)",
     )
 
+    solve = commands.add_parser(
+        "solve",
+        parents=[common],
+        help="solve a file or workbook of showdowns",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_SOLVE_HELP,
+    )
+    solve.add_argument("input", metavar="INPUT", help="a text, CSV or .xlsx file; '-' reads standard input")
+    solve.add_argument("-o", "--output", metavar="FILE", help="write here (format from its extension)")
+    solve.add_argument(
+        "--format", choices=OUTPUT_FORMATS, help="output format (default: by -o's extension, else text)"
+    )
+    solve.add_argument(
+        "--input-format", choices=INPUT_FORMATS, help="input format (default: by extension or content)"
+    )
+    solve.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: the first)")
+    solve.add_argument("--decks", type=int, default=1, metavar="N", help="hands of a row come from N decks")
+    solve.add_argument("--strict", action="store_true", help="stop at the first bad row (exit 2)")
+
+    deal_parser = commands.add_parser(
+        "deal",
+        parents=[common],
+        help="deal hands and settle the showdown",
+        description="Shuffle the rule set's deck (54 cards under joker; semi deals "
+        "from 52 and hides suits), deal five cards to each player, classify each "
+        "hand and settle the showdown. --rounds plays several rounds and keeps a "
+        "tally of wins per player. Without --seed the seed comes from the "
+        "operating system's randomness and is printed, so a deal can be replayed.",
+    )
+    deal_parser.add_argument("--players", type=int, required=True, metavar="N")
+    deal_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same deal")
+    deal_parser.add_argument("--rounds", type=int, default=1, metavar="K", help="rounds to play (default 1)")
+
+    commands.add_parser(
+        "stats",
+        parents=[common],
+        help="count every hand of the rule set's deck",
+        description="Enumerate every five-card hand of the rule set's deck and print, "
+        "per category, the distinct classes, the hands, the probability and the odds.",
+    )
+
     commands.add_parser(
         "rules",
         parents=[common],
@@ -166,6 +237,12 @@ def main(
         painter = Painter(color=_use_color(args.color, out))
         if args.command == "rules":
             return _rules(args.json, out)
+        if args.command == "solve":
+            return _solve(args, rules, painter, stdin, out, err)
+        if args.command == "deal":
+            return _deal(args, rules, painter, out)
+        if args.command == "stats":
+            return _stats(rules, args.json, out)
         texts = _read_hands(args.hands, stdin)
         if args.command == "classify":
             hands = []
@@ -188,6 +265,140 @@ def main(
     except FivecardError as exc:
         err.write(f"fivecard: error: {_one_line(str(exc))}\n")
         return EXIT_BAD_INPUT
+    return EXIT_OK
+
+
+def _solve(
+    args: argparse.Namespace,
+    rules: RuleSet,
+    painter: Painter,
+    stdin: TextIO,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    fmt = "jsonl" if args.json else output_format(
+        args.output, args.format, terminal=out.isatty()
+    )
+    source = open_source(
+        args.input,
+        input_format=args.input_format,
+        sheet=args.sheet,
+        stdin=stdin,
+        suits=rules.suits,
+    )
+    tally = Tally()
+    to_stdout = args.output in (None, "-")
+    sink, closers = make_sink(
+        fmt,
+        out,
+        args.output,
+        columns=source.columns,
+        hands=source.hands_per_row,
+        painter=painter,
+    )
+    show_progress = source.progress is not None and err.isatty()
+    try:
+        for solved in solve_rows(source.rows, rules=rules, decks=args.decks, strict=args.strict):
+            sink.write(solved)
+            tally.add(solved)
+            if show_progress and tally.rows % 20_000 == 0:
+                err.write(f"\rsolving: {source.progress():4.0%} ({tally.rows:,} rows)")
+                err.flush()
+        sink.close()
+    finally:
+        if show_progress:
+            err.write("\r\033[K")
+        for close in closers:
+            close()
+        source.close()
+    summary_stream = out if fmt == "text" and to_stdout else err
+    summary_stream.write(tally.summary() + "\n")
+    return EXIT_SOME_ROWS_BAD if tally.errors else EXIT_OK
+
+
+def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
+    seed = args.seed if args.seed is not None else new_seed()
+    tally = DealTally(args.players)
+    rounds = []
+    for played in deal_rounds(args.players, rules=rules, seed=seed, rounds=args.rounds):
+        tally.add(played)
+        if args.json:
+            rounds.append(
+                {
+                    "round": played.number,
+                    "hands": [evaluation_json(e) for e in played.evaluations],
+                    "winners": None if played.showdown is None else [i + 1 for i in played.showdown.winners],
+                    "order": None if played.showdown is None else [[i + 1 for i in t] for t in played.showdown.order],
+                    "explanation": None if played.showdown is None else played.showdown.explanation,
+                }
+            )
+            continue
+        out.write(f"Round {played.number}\n" if args.rounds > 1 else "")
+        for i, evaluation in enumerate(played.evaluations):
+            mark = ""
+            if played.showdown is not None and i in played.showdown.winners:
+                mark = "  <- splits" if played.showdown.is_draw else "  <- wins"
+            out.write(f"Hand {i + 1}: {painter.evaluation(evaluation)}{mark}\n")
+        if played.showdown is not None:
+            out.write(painter.bold(played.showdown.explanation) + "\n")
+        out.write("\n" if args.rounds > 1 else "")
+    if args.json:
+        _print_json(
+            {
+                "rules": rules.name,
+                "seed": seed,
+                "players": args.players,
+                "rounds": rounds,
+                "tally": [
+                    {"player": i + 1, "wins": tally.wins[i], "splits": tally.splits[i]}
+                    for i in range(args.players)
+                ],
+            },
+            out,
+        )
+        return EXIT_OK
+    if args.rounds > 1:
+        out.write(f"Tally after {args.rounds} rounds:\n")
+        for i in range(args.players):
+            wins, splits = tally.wins[i], tally.splits[i]
+            out.write(
+                f"  Hand {i + 1}: {wins} win{'' if wins == 1 else 's'}, "
+                f"{splits} split{'' if splits == 1 else 's'}\n"
+            )
+    out.write(f"(seed {seed}: --seed {seed} deals the same again)\n")
+    return EXIT_OK
+
+
+def _stats(rules: RuleSet, as_json: bool, out: TextIO) -> int:
+    counted = census(rules)
+    if as_json:
+        _print_json(
+            {
+                "rules": rules.name,
+                "hands": counted.hands,
+                "classes": counted.classes,
+                "categories": [
+                    {
+                        "category": c.category.name,
+                        "name": c.category.label,
+                        "classes": c.classes,
+                        "hands": c.hands,
+                        "probability": c.probability,
+                    }
+                    for c in counted.categories
+                ],
+            },
+            out,
+        )
+        return EXIT_OK
+    out.write(f"{rules.name}: every five-card hand of {len(rules.deck())} cards"
+              f"{' (suits hidden)' if not rules.suits else ''}\n")
+    out.write(f"{'category':<17} {'classes':>7} {'hands':>11} {'probability':>12}  odds\n")
+    for c in counted.categories:
+        out.write(
+            f"{c.category.label:<17} {c.classes:>7,} {c.hands:>11,} {c.probability:>12.6%}  {c.odds}\n"
+        )
+    out.write(f"{'total':<17} {counted.classes:>7,} {counted.hands:>11,} {1:>12.6%}\n")
     return EXIT_OK
 
 

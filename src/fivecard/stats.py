@@ -1,0 +1,82 @@
+"""Counting every hand of a rule set's deck: classes, hands, probability and
+odds per category (RULES.md §4's tables, computed, not copied)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+
+from .cards import Card
+from .evaluate import strength_function
+from .rules import Category, RuleSet, get_rules
+from .tables import tables_for
+
+__all__ = ["CategoryCount", "Census", "census", "odds", "dealt_cards"]
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryCount:
+    category: Category
+    classes: int
+    hands: int
+    probability: float
+
+    @property
+    def odds(self) -> str:
+        return odds(self.probability)
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    """Every five-card hand of a rule set's deck, counted by category
+    (strongest first)."""
+
+    rules: RuleSet
+    hands: int
+    classes: int
+    categories: tuple[CategoryCount, ...]
+
+
+def odds(probability: float) -> str:
+    """``'1 in 649,740'`` style odds.
+
+    >>> odds(4 / 2_598_960), odds(0.5), odds(0)
+    ('1 in 649,740', '1 in 2', 'never')
+    """
+    if probability <= 0:
+        return "never"
+    return f"1 in {1 / probability:,.0f}" if 1 / probability >= 10 else f"1 in {1 / probability:,.2f}".rstrip("0").rstrip(".")
+
+
+def dealt_cards(rules: RuleSet) -> tuple[Card, ...]:
+    """The cards a deal under ``rules`` uses, as the rules see them (``semi``:
+    the 52 cards with suits hidden)."""
+    deck = rules.deck()
+    return deck if rules.suits else tuple(c.rank_only() for c in deck)
+
+
+def census(rules: str | RuleSet = "standard") -> Census:
+    """Enumerate every five-card hand of the rule set's deck.
+
+    >>> c = census("standard")
+    >>> c.hands, c.classes, c.categories[0].category.name, c.categories[0].hands
+    (2598960, 7462, 'royal_flush', 4)
+    """
+    ruleset = get_rules(rules)
+    strength = strength_function(ruleset)
+    codes = [c.code for c in dealt_cards(ruleset)]
+    counts = Counter(map(strength, itertools.combinations(codes, 5)))
+    total = sum(counts.values())
+    tables = tables_for(ruleset)
+    hands: Counter[str] = Counter()
+    classes: Counter[str] = Counter()
+    for s, n in counts.items():
+        name = tables.hand_class(s).category.name
+        hands[name] += n
+        classes[name] += 1
+    categories = tuple(
+        CategoryCount(c, classes[c.name], hands[c.name], hands[c.name] / total)
+        for c in reversed(ruleset.ladder)
+    )
+    return Census(ruleset, total, len(counts), categories)

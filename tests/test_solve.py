@@ -1,0 +1,267 @@
+"""fivecard solve: every input and output format; nothing lost, nothing shifted."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from fivecard.cli import main
+from fivecard.files import open_source
+from fivecard.rows import TableLayout, split_line
+from fivecard.solve import Row, solve_row
+
+# Lines 1-12: data rows on lines 2, 3, 5, 6, 8, 9, 10, 12; lines 6, 9 and 12 are bad.
+MIXED = (
+    "# seed 000 and Project Euler 54\n"
+    "8C TS KC 9H 4S 7D 2S 5D 3S AC\n"
+    "A♦ K♦ Q♦ J♦ 10♦ | Q♣ 10♣ 7♣ 6♣ 4♣\n"
+    "\n"
+    "10♦ 10♥ 4♥ 4♣ 3♠ ; 10♠ 10♣ 4♠ 4♦ 3♥\n"
+    "1S KD 3C 4H 5D | 2C 3C 4C 5C 7D\n"
+    "   \n"
+    "KD, 9C, 4H, KS, 9D\n"
+    "AS KS QS JS | 2C 3C 4C 5C 7D\n"
+    "Q♠ Q♥ Q♦ 7♠ 4♣ vs J♠ J♣ J♦ A♦ K♣\n"
+    "# a comment\n"
+    "AS KS QS JS TS AS 2D 3D 4D 5D\n"
+)
+DATA_LINES = [2, 3, 5, 6, 8, 9, 10, 12]
+BAD_LINES = [6, 9, 12]
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write(tmp_path: Path, name: str, text: str, newline: str = "\n", bom: bool = False) -> str:
+    path = tmp_path / name
+    data = text.replace("\n", newline)
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data.encode("utf-8"))
+    return str(path)
+
+
+# --- splitting -----------------------------------------------------------------------
+
+
+def test_split_line_forms() -> None:
+    assert split_line("8C TS KC 9H 4S 7D 2S 5D 3S AC") == ["8C TS KC 9H 4S", "7D 2S 5D 3S AC"]
+    assert split_line("AS KS QS JS TS\t2C 3C 4C 5C 7D") == ["AS KS QS JS TS", "2C 3C 4C 5C 7D"]
+    assert split_line("A K Q J 9 VS 2 3 4 5 7") == ["A K Q J 9", "2 3 4 5 7"]
+    assert split_line("AS KS QS JS TS") == ["AS KS QS JS TS"]
+    assert len(split_line("AS KS QS JS TS 2C 3C 4C 5C 7D 8H 9H TH JH KH")) == 3
+
+
+def test_table_layout_card_columns_keep_their_places() -> None:
+    layout = TableLayout.detect(
+        [["id", "c1", "c2", "c3", "c4", "c5", "d1", "d2", "d3", "d4", "d5"],
+         ["1", "AS", "KS", "QS", "JS", "TS", "2C", "3C", "4C", "5C", "7D"]]
+    )
+    assert layout.header and layout.kinds[0] == "other"
+    # A missing card leaves its hand short; it never borrows from the next hand.
+    assert layout.hands(["2", "AS", "", "QS", "JS", "TS", "2C", "3C", "4C", "5C", "7D"]) == [
+        "AS QS JS TS", "2C 3C 4C 5C 7D"
+    ]
+
+
+# --- text input, every output format ----------------------------------------------
+
+
+def rows_of(fmt: str, out_path: Path | None, stdout: str) -> list[dict[str, str]]:
+    """The output rows as dicts with at least 'line' and 'error'."""
+    if fmt == "jsonl":
+        return [
+            {"line": str(d["line"]), "error": d.get("error") or ""}
+            for d in map(json.loads, stdout.splitlines())
+        ]
+    if fmt == "csv":
+        return list(csv.DictReader(io.StringIO(stdout)))
+    if fmt == "xlsx":
+        assert out_path is not None
+        book = openpyxl.load_workbook(out_path)
+        sheet = book.active
+        assert sheet is not None
+        values = [[("" if v is None else str(v)) for v in row] for row in sheet.iter_rows(values_only=True)]
+        header = [h.removeprefix("Step 3: ") for h in values[0]]
+        return [dict(zip(header, row)) for row in values[1:]]
+    body = stdout.splitlines()[1:-1]  # header line, rows, summary line
+    return [
+        {"line": line.split()[0], "error": "x" if line.split()[1] == "error:" else ""}
+        for line in body
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv", "xlsx"])
+def test_output_rows_equal_input_rows_with_bad_rows_mixed_in(tmp_path: Path, fmt: str) -> None:
+    source = write(tmp_path, "mixed.txt", MIXED, newline="\r\n", bom=True)
+    out_path = tmp_path / "result.xlsx" if fmt == "xlsx" else None
+    argv = ["solve", source, "--format", fmt] + (["-o", str(out_path)] if out_path else [])
+    code, out, err = run(argv)
+    assert code == 1  # some rows were errors
+    rows = rows_of(fmt, out_path, out)
+    assert [int(r["line"]) for r in rows] == DATA_LINES
+    assert [int(r["line"]) for r in rows if r["error"]] == BAD_LINES
+    summary = (out.splitlines()[-1] if fmt == "text" else err.strip())
+    assert summary == "8 rows: 5 solved, 3 errors, 1 classified only (one hand); hand 1 wins 2, hand 2 wins 1, draws 1"
+
+
+def test_jsonl_objects(tmp_path: Path) -> None:
+    code, out, _ = run(["solve", write(tmp_path, "m.txt", MIXED), "--json"])
+    objects = [json.loads(line) for line in out.splitlines()]
+    first = objects[0]
+    assert first["line"] == 2 and first["winners"] == [2] and first["order"] == [[2], [1]]
+    assert first["hands"][0]["input"] == "8C TS KC 9H 4S"
+    assert first["hands"][0]["category"] == "high_card"
+    assert first["explanation"] == "Hand 2 wins: both High Card; the first card decides, A beats K"
+    assert objects[3] == {
+        "line": 6,
+        "error": "hand 1: unknown rank '1' in card 1 ('1S') of '1S KD 3C 4H 5D'",
+    }
+    single = objects[4]
+    assert single["line"] == 8 and single["winners"] is None and len(single["hands"]) == 1
+    assert objects[5]["error"].startswith("hand 1: expected 5 cards, got 4")
+    assert objects[7]["error"].startswith("card A♠ is in hands 1 and 2")
+
+
+def test_strict_stops_at_the_first_bad_row(tmp_path: Path) -> None:
+    code, out, err = run(["solve", write(tmp_path, "m.txt", MIXED), "--strict", "--json"])
+    assert code == 2
+    assert err.startswith("fivecard: error: line 6: hand 1: unknown rank '1'")
+    assert len(out.splitlines()) == 3  # the rows before it were written
+
+
+def test_all_good_rows_exit_0_and_decks(tmp_path: Path) -> None:
+    path = write(tmp_path, "g.txt", "AS KS QS JS TS AS 2D 3D 4D 5D\n")
+    assert run(["solve", path])[0] == 1
+    code, out, _ = run(["solve", path, "--decks", "2", "--json"])
+    assert code == 0 and json.loads(out)["winners"] == [1]
+
+
+def test_stdin_text_and_rules(tmp_path: Path) -> None:
+    code, out, err = run(["solve", "-", "--rules", "semi", "--json"], stdin="Q, Q, Q, Q, 9 vs Q, Q, Q, Q, 5\n")
+    assert code == 0 and json.loads(out)["winners"] == [1]
+    assert "\r" not in err  # no progress bar on pipes
+
+
+def test_undecodable_bytes_fail_only_their_row(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(b"AS KS QS JS TS | 2C 3C 4C 5C 7D\nA\xa7 KS QS JS TS | 2C 3C 4C 5C 7D\n2H 3H 4H 5H 7C | AD KD QD JD TD\n")
+    code, out, _ = run(["solve", str(path), "--json"])
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert code == 1 and [x["line"] for x in lines] == [1, 2, 3]
+    assert "error" in lines[1] and "winners" in lines[2]
+
+
+# --- CSV -----------------------------------------------------------------------------
+
+
+def test_csv_one_column_per_hand_with_header(tmp_path: Path) -> None:
+    text = 'Round,Player 1,Player 2\n1,8C TS KC 9H 4S,7D 2S 5D 3S AC\n2,"KD, 9C, 4H, KS, 9D",1S 2C 3C 4C 5C\n\n3,AS KS QS JS TS,\n'
+    code, out, err = run(["solve", write(tmp_path, "hands.csv", text, newline="\r\n"), "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 1
+    assert [r["line"] for r in rows] == ["2", "3", "5"]
+    assert rows[0]["Round"] == "1" and rows[0]["winner"] == "2"
+    assert rows[0]["hand 1 sorted"] == "Kc Ts 9h 8c 4s" and rows[0]["hand 2 category"] == "High Card"
+    assert rows[1]["error"].startswith("hand 2: unknown rank '1'")
+    assert rows[2]["hand 1 category"] == "Royal Flush" and rows[2]["winner"] == ""  # classified only
+
+
+def test_csv_five_columns_per_hand(tmp_path: Path) -> None:
+    header = ",".join([f"p1c{i}" for i in range(1, 6)] + [f"p2c{i}" for i in range(1, 6)])
+    text = header + "\nKD,9C,4H,KS,9D,2C,3C,4C,5C,7D\n10♦,10♥,4♥,4♣,3♠,10♠,10♣,4♠,4♦,3♥\n"
+    code, out, _ = run(["solve", write(tmp_path, "cards.csv", text, bom=True), "--json"])
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert objects[0]["winners"] == [1] and objects[1]["winners"] == [1, 2]
+
+
+def test_csv_from_stdin_is_detected_by_content() -> None:
+    code, out, _ = run(["solve", "-", "--json"], stdin="a,b\nAS KS QS JS TS,2c 3c 4c 5c 7d\n")
+    assert code == 0 and json.loads(out)["line"] == 2
+
+
+# --- xlsx ----------------------------------------------------------------------------
+
+
+def make_workbook(path: Path) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Hands"
+    sheet.append(["Scenario"] + [f"P1 card {i}" for i in range(1, 6)] + [f"P2 card {i}" for i in range(1, 6)])
+    sheet.append([1, "A♦", "K♦", "Q♦", "J♦", "10♦", "Q♣", "10♣", "7♣", "6♣", "4♣"])
+    sheet.append([2, "KD", "9C", "4H", "KS", "9D", "2C", "3C", None, "5C", "7D"])  # an empty cell
+    sheet.append([None] * 11)  # an empty row
+    sheet.append([4, "10", "10", "4", "4", "3", "J", "J", "9", "9", "2"])  # numbers as cells
+    sheet.append(["merged", None, None, None, None, None, None, None, None, None, None])
+    sheet.merge_cells("A6:K6")  # a merged label row
+    sheet.append([6, "AS", "AH", "KC", "QD", "JS", "AC", "AD", "KH", "QS", "JD"])
+    other = book.create_sheet("Second")
+    other.append(["AS KS QS JS TS", "2C 3C 4C 5C 7D"])
+    book.save(path)
+
+
+def test_xlsx_in_and_out(tmp_path: Path) -> None:
+    source = tmp_path / "modeloff.xlsx"
+    make_workbook(source)
+    target = tmp_path / "answers.xlsx"
+    code, out, err = run(["solve", str(source), "-o", str(target)])
+    assert code == 1 and out == ""
+    assert err.startswith("5 rows: 2 solved, 3 errors")
+    book = openpyxl.load_workbook(target)
+    sheet = book.active
+    assert sheet is not None
+    values = [
+        [v if isinstance(v, int) or v is None else str(v) for v in row]
+        for row in sheet.iter_rows(values_only=True)
+    ]
+    header = [str(h) for h in values[0]]
+    assert header[:3] == ["line", "Scenario", "P1 card 1"]
+    assert "Step 1: hand 1 sorted" in header and "Step 2: hand 2 category" in header
+    assert "Step 3: winner" in header and "explanation" in header
+    col = {name: i for i, name in enumerate(header)}
+    rows = values[1:]
+    assert [r[0] for r in rows] == [2, 3, 5, 6, 7]
+    first = rows[0]
+    assert first[col["Step 1: hand 1 sorted"]] == "Ad Kd Qd Jd Td"
+    assert first[col["Step 2: hand 1 category"]] == "Royal Flush"
+    assert first[col["hand 1 score"]] == 10
+    assert first[col["Step 3: winner"]] == "1"
+    assert first[col["explanation"]] == "Hand 1 wins: Royal Flush beats Flush"
+    assert str(rows[1][col["error"]]).startswith("hand 2: expected 5 cards, got 4")
+    assert str(rows[2][col["error"]]).startswith("hand 1: card 1 ('10') has no suit")
+    assert rows[3][col["error"]] == "no hands in this row"  # the merged label row
+    assert str(rows[4][col["explanation"]]).startswith("Draw: both One Pair")
+    # The same workbook under semi: the number cells are ranks.
+    code, out, _ = run(["solve", str(source), "--rules", "semi", "--json"])
+    assert json.loads(out.splitlines()[2])["winners"] == [2]  # J-J-9-9 beats 10-10-4-4
+
+
+def test_xlsx_sheet_choice_and_errors(tmp_path: Path) -> None:
+    source = tmp_path / "book.xlsx"
+    make_workbook(source)
+    code, out, _ = run(["solve", str(source), "--sheet", "Second", "--json"])
+    assert code == 0 and json.loads(out)["line"] == 1
+    code, _, err = run(["solve", str(source), "--sheet", "Nope"])
+    assert code == 2 and "no sheet 'Nope' in the workbook; its sheets: 'Hands', 'Second'" in err
+    code, _, err = run(["solve", str(tmp_path / "missing.txt")])
+    assert code == 2 and err.count("\n") == 1 and "cannot read" in err
+    bad = write(tmp_path, "fake.xlsx", "not a workbook")
+    code, _, err = run(["solve", bad])
+    assert code == 2 and "cannot read the workbook" in err
+    code, _, err = run(["solve", str(source), "--format", "xlsx"])
+    assert code == 2 and "-o FILE.xlsx" in err
+
+
+def test_solve_row_library() -> None:
+    solved = solve_row(Row(7, ("x",), ("AS KS QS JS TS", "2C 3C 4C 5C 7D")))
+    assert solved.showdown is not None and solved.showdown.winners == (0,)
+    source = open_source("-", stdin=io.StringIO("AS KS QS JS TS | 2C 3C 4C 5C 7D\n"))
+    assert [r.hands for r in source.rows] == [("AS KS QS JS TS", "2C 3C 4C 5C 7D")]

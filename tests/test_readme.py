@@ -33,7 +33,8 @@ def sessions() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("command", "expected"), sessions(), ids=lambda v: v[:50])
-def test_readme_session(command: str, expected: str) -> None:
+def test_readme_session(command: str, expected: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(README.parent)  # sessions name files of the checkout
     argv = shlex.split(command)
     assert argv[0] == "fivecard"
     out, err = io.StringIO(), io.StringIO()

@@ -15,15 +15,11 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .errors import FivecardError
-from .deal import DealTally, deal_rounds, new_seed
 from .evaluate import evaluate
-from .files import INPUT_FORMATS, OUTPUT_FORMATS, make_sink, open_source, output_format, result_json
 from .hand import Hand
 from .report import Painter, evaluation_json, showdown_json
 from .rules import RULE_SETS, RuleSet, get_rules
 from .showdown import showdown
-from .solve import Tally, solve_rows
-from .stats import census
 
 __all__ = ["main"]
 
@@ -152,10 +148,14 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.add_argument("input", metavar="INPUT", help="a text, CSV or .xlsx file; '-' reads standard input")
     solve.add_argument("-o", "--output", metavar="FILE", help="write here (format from its extension)")
     solve.add_argument(
-        "--format", choices=OUTPUT_FORMATS, help="output format (default: by -o's extension, else text)"
+        "--format",
+        choices=("text", "jsonl", "csv", "xlsx"),
+        help="output format (default: by -o's extension, else text)",
     )
     solve.add_argument(
-        "--input-format", choices=INPUT_FORMATS, help="input format (default: by extension or content)"
+        "--input-format",
+        choices=("text", "csv", "xlsx"),
+        help="input format (default: by extension or content)",
     )
     solve.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: the first)")
     solve.add_argument("--decks", type=int, default=1, metavar="N", help="hands of a row come from N decks")
@@ -276,6 +276,9 @@ def _solve(
     out: TextIO,
     err: TextIO,
 ) -> int:
+    from .files import make_sink, open_source, output_format
+    from .solve import Tally, solve_rows
+
     fmt = "jsonl" if args.json else output_format(
         args.output, args.format, terminal=out.isatty()
     )
@@ -317,6 +320,8 @@ def _solve(
 
 
 def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
+    from .deal import DealTally, deal_rounds, new_seed
+
     seed = args.seed if args.seed is not None else new_seed()
     tally = DealTally(args.players)
     rounds = []
@@ -370,6 +375,8 @@ def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextI
 
 
 def _stats(rules: RuleSet, as_json: bool, out: TextIO) -> int:
+    from .stats import census  # numpy: imported only by the commands that count
+
     counted = census(rules)
     if as_json:
         _print_json(

@@ -13,11 +13,21 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import FivecardError, HandError
-from .evaluate import Evaluation, HandLike, as_hand, evaluate
+from .evaluate import Evaluation, HandLike, as_hand, describe, evaluate
 from .hand import Hand
 from .rules import RuleSet
+from .tables import HandClass
 
-__all__ = ["Showdown", "showdown", "compare", "explain", "check_decks"]
+__all__ = [
+    "Showdown",
+    "showdown",
+    "settle",
+    "compare",
+    "explain",
+    "explain_classes",
+    "explain_showdown",
+    "check_decks",
+]
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 _GROUP_NOUNS = {2: "pair", 3: "three of a kind", 4: "four of a kind", 5: "five of a kind"}
@@ -88,7 +98,13 @@ def settle(evaluations: tuple[Evaluation, ...]) -> Showdown:
     order = tuple(
         tuple(i for i, e in enumerate(evaluations) if e.strength == s) for s in strengths
     )
-    return Showdown(evaluations, order[0], order, _explain_showdown(evaluations, order))
+    explanation = explain_showdown(
+        [e.hand_class for e in evaluations],
+        order,
+        rules=evaluations[0].rules,
+        naturals=[e.natural for e in evaluations],
+    )
+    return Showdown(evaluations, order[0], order, explanation)
 
 
 def check_decks(hands: Sequence[Hand], *, decks: int = 1) -> None:
@@ -142,28 +158,47 @@ def explain(winner: Evaluation, loser: Evaluation) -> str:
     >>> explain(evaluate('9S 8D 7H 6C 5D'), evaluate('9H 8C 7S 6D 5C'))
     'both Straight, Nine high; suits never break ties'
     """
+    return explain_classes(
+        winner.hand_class,
+        loser.hand_class,
+        rules=winner.rules,
+        naturals=(winner.natural, loser.natural),
+    )
+
+
+def explain_classes(
+    winner: HandClass,
+    loser: HandClass,
+    *,
+    rules: RuleSet,
+    naturals: tuple[bool, bool] = (True, True),
+) -> str:
+    """:func:`explain` for two classes of hands (and whether each hand is
+    natural): the explanation depends on nothing else, so the batch path
+    writes it once per distinct case."""
     if winner.category != loser.category:
-        return f"{winner.name} beats {loser.name}"
+        return f"{winner.category.label} beats {loser.category.label}"
     category = winner.category
+    name = category.label
     if winner.key == loser.key:
-        if winner.natural != loser.natural:
+        if naturals[0] != naturals[1]:
             return (
-                f"both {winner.description}; a natural hand and a wild hand "
+                f"both {describe(winner)}; a natural hand and a wild hand "
                 "of equal value draw"
             )
-        if not winner.rules.suits:
-            return f"both {winner.description}"
-        return f"both {winner.description}; suits never break ties"
+        if not rules.suits:
+            return f"both {describe(winner)}"
+        return f"both {describe(winner)}; suits never break ties"
     if category.straight:
         note = " (the ace plays low in 5-4-3-2-A)" if loser.key[0] == 5 else ""
         return (
-            f"both {winner.name}; the top card decides, "
+            f"both {name}; the top card decides, "
             f"{winner.key[0].short} beats {loser.key[0].short}{note}"
         )
     groups = winner.groups
     step = next(i for i, (w, l) in enumerate(zip(winner.key, loser.key)) if w != l)
     shared = [r.plural for r, n in groups[:step] if n > 1]
-    both = f"both {winner.name}" + (f" of {_and(shared)}" if shared else "")
+    both = f"both {name}" + (f" of {_and(shared)}" if shared else "")
     size = groups[step][1]
     w, l = winner.key[step], loser.key[step]
     if size == 1:
@@ -182,27 +217,35 @@ def _hands(indices: Sequence[int]) -> str:
     return "Hands " + _and(numbers)
 
 
-def _explain_showdown(
-    evaluations: tuple[Evaluation, ...], order: tuple[tuple[int, ...], ...]
+def explain_showdown(
+    classes: Sequence[HandClass],
+    order: Sequence[Sequence[int]],
+    *,
+    rules: RuleSet,
+    naturals: Sequence[bool] | None = None,
 ) -> str:
+    """The explanation of a showdown, from the hands' classes (0-based
+    ``order``, best first, ties grouped) and whether each hand is natural."""
+    natural = list(naturals) if naturals is not None else [True] * len(classes)
+
+    def why(a: int, b: int) -> str:
+        return explain_classes(classes[a], classes[b], rules=rules, naturals=(natural[a], natural[b]))
+
     winners = order[0]
-    best = evaluations[winners[0]]
     if len(winners) > 1:
-        tie = explain(best, evaluations[winners[1]])
-        if len(winners) < len(evaluations):
+        if len(winners) < len(classes):
             head = f"{_hands(winners)} split"
         elif len(winners) == 2:
             head = "Draw"
         else:
             head = f"Draw between all {len(winners)} hands"
-        text = f"{head}: {tie}"
+        text = f"{head}: {why(winners[0], winners[1])}"
     else:
         text = f"{_hands(winners)} wins"
     if len(order) > 1:
         runner_up = order[1]
-        reason = explain(best, evaluations[runner_up[0]])
-        if len(evaluations) > 2:
+        reason = why(winners[0], runner_up[0])
+        if len(classes) > 2:
             reason += f" (next best: {_hands(runner_up).lower()})"
         text += ("; " if len(winners) > 1 else ": ") + reason
     return text
-

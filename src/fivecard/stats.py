@@ -3,12 +3,10 @@ odds per category (RULES.md §4's tables, computed, not copied)."""
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from dataclasses import dataclass
 
 from .cards import Card
-from .evaluate import strength_function
 from .rules import Category, RuleSet, get_rules
 from .tables import tables_for
 
@@ -57,16 +55,18 @@ def dealt_cards(rules: RuleSet) -> tuple[Card, ...]:
 
 
 def census(rules: str | RuleSet = "standard") -> Census:
-    """Enumerate every five-card hand of the rule set's deck.
+    """Enumerate every five-card hand of the rule set's deck (with the batch
+    path: :func:`fivecard.batch.census_counts`).
 
     >>> c = census("standard")
     >>> c.hands, c.classes, c.categories[0].category.name, c.categories[0].hands
     (2598960, 7462, 'royal_flush', 4)
     """
+    from .batch import census_counts  # numpy, only when counting
+
     ruleset = get_rules(rules)
-    strength = strength_function(ruleset)
-    codes = [c.code for c in dealt_cards(ruleset)]
-    counts = Counter(map(strength, itertools.combinations(codes, 5)))
+    per_strength = census_counts(ruleset)
+    counts = {s: int(n) for s, n in enumerate(per_strength) if n}
     total = sum(counts.values())
     tables = tables_for(ruleset)
     hands: Counter[str] = Counter()

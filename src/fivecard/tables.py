@@ -155,20 +155,21 @@ def _patterns(size: int, limit: int) -> Iterator[tuple[tuple[int, int], ...]]:
             for rest in shapes(left - part, part):
                 yield (part, *rest)
 
-    def fill(
-        sizes: tuple[int, ...], free: tuple[int, ...]
-    ) -> Iterator[tuple[tuple[int, int], ...]]:
-        if not sizes:
-            yield ()
-            return
-        same = sum(1 for s in sizes if s == sizes[0])
-        for ranks in itertools.combinations(free, same):
-            rest = tuple(r for r in free if r not in ranks)
-            for tail in fill(sizes[same:], rest):
-                yield tuple((r, sizes[0]) for r in ranks) + tail
-
     for shape in shapes(size, limit):
-        yield from fill(shape, _RANKS)
+        # Blocks of equal group sizes: (2, 1, 1, 1) is one pair, three singles.
+        blocks = [(n, shape.count(n)) for n in sorted(set(shape), reverse=True)]
+        partials: list[tuple[tuple[int, int], ...]] = [()]
+        for group_size, count in blocks:
+            grown: list[tuple[tuple[int, int], ...]] = []
+            for partial in partials:
+                taken = {r for r, _ in partial}
+                free = [r for r in _RANKS if r not in taken]
+                grown.extend(
+                    partial + tuple([(r, group_size) for r in ranks])
+                    for ranks in itertools.combinations(free, count)
+                )
+            partials = grown
+        yield from partials
 
 
 def _best_with_jokers(

@@ -1,0 +1,317 @@
+"""Vectorised evaluation of many hands at once, with numpy.
+
+The batch path reads the same lookup table as the single-hand path
+(:mod:`fivecard.tables`) and applies the same arithmetic to whole arrays, so
+the two agree exactly (the tests check every hand of every deck). Encoding
+validates every row: a bad row is reported by its index with the same message
+the single-hand path gives, and is never scored.
+
+>>> import numpy as np
+>>> from fivecard import batch
+>>> hands = batch.encode(["8C TS KC 9H 4S", "7D 2S 5D 3S AC", "AS AS KD QD JD"])
+>>> hands.errors
+{2: "duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'"}
+>>> batch.strengths(hands).tolist()
+[578, 790, 0]
+>>> pairs = np.array([[578, 790], [4469, 4469]])
+>>> batch.settle(pairs).tolist()
+[[False, True], [True, True]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import Card, full_deck
+from .errors import FivecardError
+from .hand import Hand
+from .rules import RuleSet, get_rules
+from .tables import KEY_SPACE, tables_for
+
+__all__ = [
+    "CARDS",
+    "Encoded",
+    "encode",
+    "encode_indices",
+    "strengths",
+    "strengths_of_codes",
+    "categories",
+    "settle",
+    "combinations",
+    "census_counts",
+]
+
+Codes = npt.NDArray[np.int32]
+
+#: Deck indices of the batch API: 0 = A♠, 1 = A♥, 2 = A♦, 3 = A♣, 4 = K♠ ...
+#: 51 = 2♣ (sorted order), then 52 and 53 the two jokers.
+CARDS: Final[tuple[Card, ...]] = full_deck(jokers=2)
+_CODES: Final = np.array([c.code for c in CARDS], dtype=np.int32)
+_CHUNK: Final = 1 << 15  # rows per step: the working arrays stay in cache
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """Hands as an ``(N, 5)`` array of card codes under a rule set.
+
+    ``errors`` maps the index of every bad row to its message (the single-hand
+    path's); those rows hold zeros and are never scored.
+    """
+
+    rules: RuleSet
+    codes: Codes
+    errors: dict[int, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @property
+    def valid(self) -> npt.NDArray[np.bool_]:
+        mask = np.ones(len(self.codes), dtype=bool)
+        if self.errors:
+            mask[list(self.errors)] = False
+        return mask
+
+
+# --- encoding ----------------------------------------------------------------------
+
+
+def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Byte -> rank weight code (or -1) and byte -> suit bit (or -1), for the
+    two-character ASCII tokens of the fast path (``As``, ``td``, ``9C``)."""
+    ranks = np.full(256, -1, dtype=np.int32)
+    suits = np.full(256, -1, dtype=np.int32)
+    for card in full_deck():
+        assert card.rank is not None and card.suit is not None
+        rank_code = card.code & ~15
+        for ch in {card.rank.char, card.rank.char.lower()}:
+            ranks[ord(ch)] = rank_code
+        for ch in {card.suit.value, card.suit.value.upper()}:
+            suits[ord(ch)] = card.suit.bit
+    return ranks, suits
+
+
+_RANK_LUT, _SUIT_LUT = _luts()
+_RANK_AT: Final = [0, 3, 6, 9, 12]
+_SUIT_AT: Final = [1, 4, 7, 10, 13]
+_GAP_AT: Final = [2, 5, 8, 11]
+_PAIRS: Final = [(i, j) for i in range(5) for j in range(i + 1, 5)]
+
+
+def _slow(texts: Sequence[str], rows: Sequence[int], rules: RuleSet, encoded: Encoded) -> None:
+    """The single-hand path for the rows the fast path does not take: other
+    spellings, jokers, and every bad row (for its exact message)."""
+    for row in rows:
+        try:
+            hand = Hand.parse(texts[row], rules=rules)
+        except FivecardError as exc:
+            encoded.errors[int(row)] = str(exc)
+            encoded.codes[row] = 0
+        else:
+            encoded.codes[row] = hand.codes
+
+
+def encode(hands: Sequence[str], *, rules: str | RuleSet = "standard") -> Encoded:
+    """Encode hand texts into an :class:`Encoded` batch in one vectorised
+    pass; rows spelled ``As Kd 7h 7c 2s`` (two ASCII characters a card, single
+    spaces) take the fast path, any other row the single-hand parser."""
+    ruleset = get_rules(rules)
+    texts = list(hands)
+    n = len(texts)
+    encoded = Encoded(ruleset, np.zeros((n, 5), dtype=np.int32))
+    if n == 0:
+        return encoded
+    joined = "\n".join(texts) + "\n"
+    data = joined.encode("utf-8")
+    lines = np.zeros((0, 15), dtype=np.uint8)
+    fast = np.zeros(n, dtype=bool)
+    if len(data) == 15 * n and len(joined) == len(data):
+        lines = np.frombuffer(data, dtype=np.uint8).reshape(n, 15)
+        fast = lines[:, 14] == 10
+    if not fast.all():  # rows of other lengths: find the 14-character ones
+        lines = np.zeros((0, 15), dtype=np.uint8)
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+        fast = lengths == 14
+        chosen = [texts[i] for i in np.flatnonzero(fast)]
+        raw = ("".join(chosen)).encode("utf-8", "replace")
+        if len(raw) != 14 * len(chosen):  # non-ASCII among them: leave them all to the slow path
+            fast[:] = False
+        else:
+            lines = np.frombuffer(raw, dtype=np.uint8).reshape(len(chosen), 14)
+    rows = np.flatnonzero(fast)
+    if len(rows):
+        block = lines if len(lines) == len(rows) else lines[rows]
+        ranks = _RANK_LUT[block[:, _RANK_AT]]
+        suits = _SUIT_LUT[block[:, _SUIT_AT]]
+        ok = np.all(ranks >= 0, axis=1) & np.all(suits >= 0, axis=1)
+        ok &= np.all(block[:, _GAP_AT] == 32, axis=1)
+        codes = ranks | suits if ruleset.suits else ranks
+        if ruleset.one_deck:
+            for i, j in _PAIRS:
+                ok &= codes[:, i] != codes[:, j]
+        encoded.codes[rows[ok]] = codes[ok]
+        fast[rows[~ok]] = False
+    _slow(texts, np.flatnonzero(~fast).tolist(), ruleset, encoded)
+    return encoded
+
+
+def encode_indices(
+    indices: npt.ArrayLike, *, rules: str | RuleSet = "standard"
+) -> Encoded:
+    """Encode an ``(N, 5)`` array of deck indices (see :data:`CARDS`),
+    checking every row as the single-hand path does (range, duplicates,
+    jokers)."""
+    ruleset = get_rules(rules)
+    index = np.asarray(indices)
+    if index.ndim != 2 or index.shape[1] != 5:
+        raise FivecardError(f"expected an (N, 5) array of card indices, got shape {index.shape}")
+    n = len(index)
+    encoded = Encoded(ruleset, np.zeros((n, 5), dtype=np.int32))
+    in_range = np.all((index >= 0) & (index < len(CARDS)), axis=1)
+    bad = ~in_range
+    for row in np.flatnonzero(bad):
+        column = int(np.flatnonzero((index[row] < 0) | (index[row] >= len(CARDS)))[0])
+        encoded.errors[int(row)] = (
+            f"card index {int(index[row, column])} in card {column + 1} is not 0-{len(CARDS) - 1}"
+        )
+    safe = np.where(in_range[:, None], index, 0)
+    jokers = (safe >= 52).sum(axis=1)
+    suspect = in_range & (jokers > ruleset.jokers)
+    if ruleset.one_deck:
+        cards = np.where(safe >= 52, -1 - np.arange(5), safe)  # jokers may repeat
+        for i, j in _PAIRS:
+            suspect |= in_range & (cards[:, i] == cards[:, j])
+    for row in np.flatnonzero(suspect):
+        try:
+            Hand.of((CARDS[int(i)] for i in index[row]), rules=ruleset)
+        except FivecardError as exc:
+            encoded.errors[int(row)] = str(exc)
+    good = in_range & ~suspect
+    codes = _CODES[safe[good]]
+    if not ruleset.suits:
+        codes &= ~15
+    encoded.codes[good] = codes
+    return encoded
+
+
+# --- evaluation --------------------------------------------------------------------
+
+
+@cache
+def _lookup(rules: RuleSet) -> npt.NDArray[np.uint16]:
+    """The rule set's lookup table as a numpy view (no copy)."""
+    return np.frombuffer(tables_for(rules).lookup, dtype=np.uint16)
+
+
+def strengths_of_codes(codes: Codes, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.uint16]:
+    """Strengths of an ``(N, 5)`` array of valid card codes, in cache-sized
+    chunks: sum the codes (the rank key) and AND them (the flush test), then
+    one lookup. No checks: see :func:`encode`."""
+    lookup = _lookup(get_rules(rules))
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    n = len(codes)
+    out = np.empty(n, dtype=np.uint16)
+    key = np.empty(min(n, _CHUNK), dtype=np.int32)
+    flush = np.empty(min(n, _CHUNK), dtype=np.int32)
+    for start in range(0, n, _CHUNK):
+        c = codes[start : start + _CHUNK]
+        k, f = key[: len(c)], flush[: len(c)]
+        np.add(c[:, 0], c[:, 1], out=k)
+        np.bitwise_and(c[:, 0], c[:, 1], out=f)
+        for column in (2, 3, 4):
+            np.add(k, c[:, column], out=k)
+            np.bitwise_and(f, c[:, column], out=f)
+        np.right_shift(k, 7, out=k)
+        np.bitwise_and(f, 15, out=f)
+        np.minimum(f, 1, out=f)
+        np.multiply(f, KEY_SPACE, out=f)
+        np.add(k, f, out=k)
+        np.take(lookup, k, out=out[start : start + len(c)])
+    return out
+
+
+def strengths(hands: Encoded) -> npt.NDArray[np.uint16]:
+    """Strength per hand of an encoded batch (0 for bad rows): exactly the
+    single-hand path's numbers."""
+    out = strengths_of_codes(hands.codes, rules=hands.rules)
+    if hands.errors:
+        out[list(hands.errors)] = 0
+    return out
+
+
+@cache
+def _category_of(rules: RuleSet) -> npt.NDArray[np.int8]:
+    tables = tables_for(rules)
+    ladder = rules.ladder
+    index = [-1] + [ladder.index(tables.hand_class(s).category) for s in range(1, tables.size + 1)]
+    return np.array(index, dtype=np.int8)
+
+
+def categories(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.int8]:
+    """The ladder index of each strength's category (0 = the weakest, -1 for
+    strength 0); ``rules.ladder[i].name`` names it."""
+    return _category_of(get_rules(rules))[np.asarray(strength, dtype=np.int64)]
+
+
+def settle(strength: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Winners of aligned showdowns: for an ``(N, H)`` array of strengths (a
+    row per showdown, a column per hand), a mask of the hands that win each
+    row (several on a split)."""
+    table = np.asarray(strength)
+    winners: npt.NDArray[np.bool_] = table == table.max(axis=1, keepdims=True)
+    return winners
+
+
+# --- enumeration -------------------------------------------------------------------
+
+
+def combinations(n: int, k: int = 5) -> npt.NDArray[np.uint8]:
+    """Every k-subset of ``range(n)`` as rows in lexicographic order (as
+    ``itertools.combinations``), built column by column with ``np.repeat``."""
+    columns = [np.arange(n, dtype=np.uint8)]
+    for _ in range(k - 1):
+        last = columns[-1].astype(np.int64)
+        extra = n - 1 - last  # how many larger values can follow each row
+        total = int(extra.sum())
+        starts = np.repeat(last + 1 - (np.cumsum(extra) - extra), extra)
+        columns = [np.repeat(c, extra) for c in columns]
+        columns.append((starts + np.arange(total)).astype(np.uint8))
+    return np.stack(columns, axis=1)
+
+
+def census_counts(rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
+    """How many hands of the rule set's dealt deck have each strength
+    (index = strength; ``semi``: 52 cards with suits hidden).
+
+    Walks the combinations as :func:`combinations` does, but carries each
+    partial hand's code sum and AND instead of its cards: two arrays, not five.
+    """
+    ruleset = get_rules(rules)
+    codes = np.array([c.code for c in ruleset.deck()], dtype=np.int32)
+    if not ruleset.suits:
+        codes &= ~15  # suits hidden
+    n = len(codes)
+    suits = (codes & 15).astype(np.uint8)
+    last = np.arange(n, dtype=np.uint8)
+    key, flush = codes.copy(), suits.copy()
+    for _ in range(4):
+        extra = (n - 1 - last.astype(np.int64))
+        ends = np.cumsum(extra)
+        follow = np.arange(int(ends[-1]), dtype=np.int64)
+        follow -= np.repeat(ends - extra - last - 1, extra)
+        last = follow.astype(np.uint8)
+        key = np.repeat(key, extra)
+        key += codes[last]
+        flush = np.repeat(flush, extra)
+        flush &= suits[last]
+    key >>= 7
+    key += np.minimum(flush, 1).astype(np.int32) * KEY_SPACE
+    index = key
+    size = tables_for(ruleset).size
+    return np.bincount(_lookup(ruleset)[index], minlength=size + 1).astype(np.int64)

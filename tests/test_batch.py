@@ -137,3 +137,12 @@ def test_random_text_batches_agree(texts: list[str]) -> None:
             assert encoded.errors[i] == str(exc)
         else:
             assert found[i] == expected
+
+
+def test_sorted_texts_match_hand_sorted() -> None:
+    rng = random.Random(11)
+    for rules, deck in (("joker", full_deck(jokers=2)), ("semi", full_deck()), ("standard", full_deck())):
+        hands = [Hand.of(rng.sample(deck, 5), rules=rules) for _ in range(2_000)]
+        encoded = batch.encode([format_cards(h.cards, ascii=True) for h in hands], rules=rules)
+        expected = [" ".join(c.code_str for c in h.sorted()) for h in hands]
+        assert batch.sorted_texts(encoded) == expected

@@ -262,6 +262,6 @@ def test_xlsx_sheet_choice_and_errors(tmp_path: Path) -> None:
 
 def test_solve_row_library() -> None:
     solved = solve_row(Row(7, ("x",), ("AS KS QS JS TS", "2C 3C 4C 5C 7D")))
-    assert solved.showdown is not None and solved.showdown.winners == (0,)
+    assert solved.winners == (0,) and solved.explanation == "Hand 1 wins: Royal Flush beats High Card"
     source = open_source("-", stdin=io.StringIO("AS KS QS JS TS | 2C 3C 4C 5C 7D\n"))
     assert [r.hands for r in source.rows] == [("AS KS QS JS TS", "2C 3C 4C 5C 7D")]

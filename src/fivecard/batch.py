@@ -28,7 +28,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from .cards import Card, full_deck
+from .cards import RANK_WEIGHTS, Card, full_deck
 from .errors import FivecardError
 from .hand import Hand
 from .rules import RuleSet, get_rules
@@ -43,6 +43,7 @@ __all__ = [
     "strengths_of_codes",
     "categories",
     "settle",
+    "sorted_texts",
     "combinations",
     "census_counts",
 ]
@@ -198,6 +199,59 @@ def encode_indices(
         codes &= ~15
     encoded.codes[good] = codes
     return encoded
+
+
+@cache
+def _sort_tables(width: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]]:
+    """For sorting cards by code: the rank-weight part of a code (code >> 7)
+    to the card's place among ranks (ace 0 ... two 12, joker 13), and each
+    place * 5 + suit place (spades 0 ... clubs 3, none 4) to its text and a
+    space (``width + 1`` bytes)."""
+    place = np.full(RANK_WEIGHTS[-1] + 1, 13, dtype=np.int16)
+    for rank in range(2, 15):
+        place[RANK_WEIGHTS[rank - 2]] = 14 - rank
+    tokens = np.full((14 * 5, width + 1), ord("?"), dtype=np.uint8)
+    tokens[:, width] = ord(" ")
+    for card in (*full_deck(), *full_deck(suits=False), CARDS[-1]):
+        text = card.code_str.encode()
+        if len(text) == width:
+            rank_place = 13 if card.rank is None else 14 - card.rank
+            suit_place = 4 if card.suit is None else card.suit.order
+            tokens[rank_place * 5 + (0 if card.rank is None else suit_place), :width] = list(text)
+    return place, tokens
+
+
+_SUIT_PLACE: Final = np.array([4] * 16, dtype=np.int16)
+for _suit in full_deck()[:4]:
+    assert _suit.suit is not None
+    _SUIT_PLACE[_suit.suit.bit] = _suit.suit.order
+
+
+def sorted_texts(hands: Encoded) -> list[str]:
+    """Each hand's cards in sorted order (rank high to low, then spades,
+    hearts, diamonds, clubs; jokers last), canonical and space separated, as
+    :meth:`fivecard.hand.Hand.sorted` gives them; "" for bad rows."""
+    if len(hands.codes) == 0:
+        return []
+    line = sorted_bytes(hands)
+    out: list[str] = line.view(f"S{line.shape[1]}").ravel().astype(str).tolist()
+    for row in hands.errors:
+        out[row] = ""
+    return out
+
+
+def sorted_bytes(hands: Encoded) -> npt.NDArray[np.uint8]:
+    """:func:`sorted_texts` as an ``(N, width)`` array of ASCII bytes."""
+    n = len(hands.codes)
+    width = 2 if hands.rules.suits else 1
+    place, tokens = _sort_tables(width)
+    codes = hands.codes
+    rank_place = place[codes >> 7]
+    keys = rank_place * 5 + _SUIT_PLACE[codes & 15]
+    keys[rank_place == 13] = 65  # a joker: last, whatever its suit bits
+    keys.sort(axis=1)
+    line: npt.NDArray[np.uint8] = tokens[keys].reshape(n, 5 * (width + 1))[:, :-1]
+    return line
 
 
 # --- evaluation --------------------------------------------------------------------

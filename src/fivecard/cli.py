@@ -291,6 +291,9 @@ def _solve(
     )
     tally = Tally()
     to_stdout = args.output in (None, "-")
+    if _express(args, fmt, source, out):
+        source.close()
+        return _express_solve(args, rules, source, out, err, tally)
     sink, closers = make_sink(
         fmt,
         out,
@@ -298,6 +301,7 @@ def _solve(
         columns=source.columns,
         hands=source.hands_per_row,
         painter=painter,
+        rules=rules,
     )
     show_progress = source.progress is not None and err.isatty()
     try:
@@ -316,6 +320,54 @@ def _solve(
         source.close()
     summary_stream = out if fmt == "text" and to_stdout else err
     summary_stream.write(tally.summary() + "\n")
+    return EXIT_SOME_ROWS_BAD if tally.errors else EXIT_OK
+
+
+def _express(args: argparse.Namespace, fmt: str, source: Any, out: TextIO) -> bool:
+    """The express lane (a text file to CSV) applies: see fivecard.express."""
+    return (
+        fmt == "csv"
+        and args.input != "-"
+        and source.columns == ["input"]
+        and not args.strict
+        and (not (args.output in (None, "-")) or hasattr(out, "buffer"))
+    )
+
+
+def _express_solve(
+    args: argparse.Namespace,
+    rules: RuleSet,
+    source: Any,
+    out: TextIO,
+    err: TextIO,
+    tally: Any,
+) -> int:
+    import csv
+    import io
+
+    from .express import express_csv
+    from .files import FileError, _result_header
+
+    header = io.StringIO()
+    csv.writer(header, lineterminator="\n").writerow(_result_header(source.columns, source.hands_per_row))
+    to_file = args.output not in (None, "-")
+    try:
+        target: Any = open(args.output, "wb") if to_file else out.buffer  # noqa: SIM115
+    except OSError as exc:
+        raise FileError(f"cannot write {args.output!r}: {exc.strerror or exc}") from None
+    try:
+        with open(args.input, "rb") as raw:
+            out.flush()
+            target.write(header.getvalue().encode())
+            express_csv(
+                raw, target, rules=rules, decks=args.decks, hands=source.hands_per_row, tally=tally
+            )
+    finally:
+        if to_file:
+            target.close()
+        else:
+            target.flush()
+    err.write(tally.summary() + "\n")
     return EXIT_SOME_ROWS_BAD if tally.errors else EXIT_OK
 
 

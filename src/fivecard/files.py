@@ -19,7 +19,8 @@ from typing import IO, Any, Final, Protocol
 from .errors import FivecardError, ParseError
 from .report import evaluation_json
 from .rows import HAND, OTHER, TableLayout, cell_kind, is_skipped, split_line
-from .solve import Row, Solved
+from .rules import RuleSet
+from .solve import Row, Solved, class_info
 
 __all__ = [
     "Source",
@@ -260,19 +261,20 @@ class Sink(Protocol):
 
 
 def _winners_text(solved: Solved) -> str:
-    if solved.showdown is None:
+    if solved.winners is None:
         return ""
-    return ",".join(str(i + 1) for i in solved.showdown.winners)
+    return ",".join(str(i + 1) for i in solved.winners)
 
 
 class TextSink:
     """An aligned table for people: line, each hand (showdown order and
     category), winner(s), explanation."""
 
-    def __init__(self, out: IO[str], hands: int, painter: Any) -> None:
+    def __init__(self, out: IO[str], hands: int, painter: Any, rules: RuleSet) -> None:
         self.out = out
         self.painter = painter
         self.hands = hands
+        self.rules = rules
         cells = ["line".rjust(6)] + [f"hand {i + 1}".ljust(36) for i in range(hands)]
         out.write("  ".join(cells) + "  winner  explanation\n")
 
@@ -282,44 +284,45 @@ class TextSink:
             self.out.write(f"{line}  error: {solved.error}\n")
             return
         cells = [line]
-        for e in solved.evaluations:
+        evaluations = [h.evaluation(self.rules) for h in solved.hands]
+        for e in evaluations:
             cells.append(f"{self.painter.cards(e.showdown)} {e.name:<16}")
-        for _ in range(len(solved.evaluations), self.hands):
+        for _ in range(len(evaluations), self.hands):
             cells.append(" " * 36)
         winner = _winners_text(solved) or "-"
-        explanation = solved.showdown.explanation if solved.showdown else solved.evaluations[0].description
+        explanation = solved.explanation or evaluations[0].description
         self.out.write("  ".join(cells) + f"  {winner:<6}  {explanation}\n")
 
     def close(self) -> None:
         self.out.flush()
 
 
-def result_json(solved: Solved) -> dict[str, Any]:
+def result_json(solved: Solved, rules: RuleSet) -> dict[str, Any]:
     """The JSON object of one row (``solve --json``)."""
     if solved.error is not None:
         return {"line": solved.line, "error": solved.error}
-    texts = solved.row.hands
     data: dict[str, Any] = {
         "line": solved.line,
-        "hands": [evaluation_json(e, texts[i]) for i, e in enumerate(solved.evaluations)],
+        "hands": [evaluation_json(h.evaluation(rules), h.text) for h in solved.hands],
     }
-    if solved.showdown is None:
+    if solved.winners is None or solved.order is None:
         data.update(winners=None, order=None, explanation=None)
     else:
         data.update(
-            winners=[i + 1 for i in solved.showdown.winners],
-            order=[[i + 1 for i in tier] for tier in solved.showdown.order],
-            explanation=solved.showdown.explanation,
+            winners=[i + 1 for i in solved.winners],
+            order=[[i + 1 for i in tier] for tier in solved.order],
+            explanation=solved.explanation,
         )
     return data
 
 
 class JsonlSink:
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], rules: RuleSet) -> None:
         self.out = out
+        self.rules = rules
 
     def write(self, solved: Solved) -> None:
-        self.out.write(json.dumps(result_json(solved), ensure_ascii=False) + "\n")
+        self.out.write(json.dumps(result_json(solved, self.rules), ensure_ascii=False) + "\n")
 
     def close(self) -> None:
         self.out.flush()
@@ -338,34 +341,29 @@ def _result_header(columns: Sequence[str], hands: int) -> list[str]:
     return header + ["winner", "explanation", "error"]
 
 
-def _result_cells(solved: Solved, width: int, hands: int) -> list[Any]:
+def _result_cells(solved: Solved, width: int, hands: int, rules: RuleSet) -> list[Any]:
     """One output row: the input cells (padded to the input's width), five
     cells per hand, then winner(s), explanation and error."""
     cells: list[Any] = [solved.line, *solved.row.cells]
     cells += [""] * (1 + width - len(cells))
-    for e in solved.evaluations:
-        cells += [
-            " ".join(c.code_str for c in e.hand.sorted()),
-            e.name,
-            e.score,
-            e.strength,
-            e.description,
-        ]
-    cells += [""] * (5 * max(0, hands - len(solved.evaluations)))
-    explanation = solved.showdown.explanation if solved.showdown else ""
-    return cells + [_winners_text(solved), explanation, solved.error or ""]
+    for h in solved.hands:
+        info = class_info(rules, h.strength)
+        cells += [h.sorted, info.name, info.score, info.strength, info.description]
+    cells += [""] * (5 * max(0, hands - len(solved.hands)))
+    return cells + [_winners_text(solved), solved.explanation or "", solved.error or ""]
 
 
 class CsvSink:
-    def __init__(self, out: IO[str], columns: Sequence[str], hands: int) -> None:
+    def __init__(self, out: IO[str], columns: Sequence[str], hands: int, rules: RuleSet) -> None:
         self.writer = csv.writer(out, lineterminator="\n")
         self.out = out
         self.width = len(columns)
         self.hands = hands
+        self.rules = rules
         self.writer.writerow(_result_header(columns, hands))
 
     def write(self, solved: Solved) -> None:
-        self.writer.writerow(_result_cells(solved, self.width, self.hands))
+        self.writer.writerow(_result_cells(solved, self.width, self.hands, self.rules))
 
     def close(self) -> None:
         self.out.flush()
@@ -376,10 +374,13 @@ class XlsxSink:
     for each hand (1: sorted cards, 2: category and score) and per row
     (3: winner) with the explanation."""
 
-    def __init__(self, target: str | IO[bytes], columns: Sequence[str], hands: int) -> None:
+    def __init__(
+        self, target: str | IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet
+    ) -> None:
         import openpyxl
         from openpyxl.styles import Font
 
+        self.rules = rules
         self.target = target
         self.book = openpyxl.Workbook(write_only=True)
         self.sheet = self.book.create_sheet("fivecard")
@@ -401,7 +402,7 @@ class XlsxSink:
         self.sheet.append(row)
 
     def write(self, solved: Solved) -> None:
-        self.sheet.append(_result_cells(solved, self.width, self.hands))
+        self.sheet.append(_result_cells(solved, self.width, self.hands, self.rules))
 
     def close(self) -> None:
         try:
@@ -431,6 +432,7 @@ def make_sink(
     columns: Sequence[str],
     hands: int,
     painter: Any,
+    rules: RuleSet,
 ) -> tuple[Sink, list[Any]]:
     """A writer for the format, and what to close after it."""
     if fmt == "xlsx":
@@ -441,7 +443,7 @@ def make_sink(
             target = out.buffer
         else:
             raise FileError("xlsx output needs a file: use -o FILE.xlsx")
-        return XlsxSink(target, columns, hands), []
+        return XlsxSink(target, columns, hands, rules), []
     closers: list[Any] = []
     if path and path != "-":
         try:
@@ -452,7 +454,7 @@ def make_sink(
         out = handle
     assert out is not None
     if fmt == "jsonl":
-        return JsonlSink(out), closers
+        return JsonlSink(out, rules), closers
     if fmt == "csv":
-        return CsvSink(out, columns, hands), closers
-    return TextSink(out, hands, painter), closers
+        return CsvSink(out, columns, hands, rules), closers
+    return TextSink(out, hands, painter, rules), closers

@@ -5,16 +5,37 @@ input order. Nothing is dropped or shifted: rows out = rows in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import Final
 
+from .cards import JOKER, Card, full_deck
 from .errors import FivecardError
-from .evaluate import Evaluation, evaluate
+from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand
 from .rules import RuleSet, get_rules
-from .showdown import Showdown, check_decks, settle
+from .showdown import check_decks, explain_showdown
+from .tables import tables_for
 
-__all__ = ["Row", "Solved", "Tally", "solve_row", "solve_rows", "RowError"]
+__all__ = [
+    "Row",
+    "HandResult",
+    "Solved",
+    "ClassInfo",
+    "Tally",
+    "solve_row",
+    "solve_rows",
+    "class_info",
+    "RowError",
+]
+
+CHUNK_ROWS: Final = 4096
+_CARD_OF_CODE: Final[dict[int, Card]] = {
+    c.code: c for c in (*full_deck(), *full_deck(suits=False), JOKER)
+}
+_JOKER_CODE: Final = JOKER.code
 
 
 class RowError(FivecardError):
@@ -34,42 +55,82 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand of a solved row: its text as written, its card codes, its
+    strength and its cards sorted (canonical, space separated)."""
+
+    text: str
+    codes: tuple[int, ...]
+    strength: int
+    sorted: str
+
+    def evaluation(self, rules: RuleSet) -> Evaluation:
+        """The rich evaluation (for text and JSON output)."""
+        return evaluate(Hand(tuple(_CARD_OF_CODE[c] for c in self.codes), rules))
+
+    @property
+    def natural(self) -> bool:
+        return _JOKER_CODE not in self.codes
+
+
+@dataclass(frozen=True, slots=True)
 class Solved:
-    """The result of one row: evaluations of its hands and, for two or more
-    hands, the showdown; or an error message naming the problem."""
+    """The result of one row: its hands and, for two or more hands, the
+    winners, the order (0-based, best first, ties grouped) and the
+    explanation; or an error message naming the problem."""
 
     row: Row
-    evaluations: tuple[Evaluation, ...] = ()
-    showdown: Showdown | None = None
+    hands: tuple[HandResult, ...] = ()
+    winners: tuple[int, ...] | None = None
+    order: tuple[tuple[int, ...], ...] | None = None
+    explanation: str | None = None
     error: str | None = None
 
     @property
     def line(self) -> int:
         return self.row.line
 
+    @property
+    def is_draw(self) -> bool:
+        return self.winners is not None and len(self.winners) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    """What every hand of one strength shares, for output."""
+
+    category: str
+    name: str
+    score: int
+    strength: int
+    description: str
+
+
+@cache
+def _class_infos(rules: RuleSet) -> list[ClassInfo | None]:
+    return [None] * (tables_for(rules).size + 1)
+
+
+def class_info(rules: RuleSet, strength: int) -> ClassInfo:
+    """The category, score and description of a strength (cached)."""
+    infos = _class_infos(rules)
+    info = infos[strength]
+    if info is None:
+        hand_class = tables_for(rules).hand_class(strength)
+        info = ClassInfo(
+            hand_class.category.name,
+            hand_class.category.label,
+            rules.score(hand_class.category),
+            strength,
+            describe(hand_class),
+        )
+        infos[strength] = info
+    return info
+
 
 def solve_row(row: Row, *, rules: str | RuleSet = "standard", decks: int = 1) -> Solved:
     """Solve one row; a bad row gives a :class:`Solved` with ``error`` set."""
-    if row.error is not None:
-        return Solved(row, error=row.error)
-    if not row.hands:
-        return Solved(row, error="no hands in this row")
-    ruleset = get_rules(rules)
-    hands: list[Hand] = []
-    for number, text in enumerate(row.hands, 1):
-        try:
-            hands.append(Hand.parse(text, rules=ruleset))
-        except FivecardError as exc:
-            prefix = f"hand {number}: " if len(row.hands) > 1 else ""
-            return Solved(row, error=f"{prefix}{exc}")
-    try:
-        check_decks(hands, decks=decks)
-    except FivecardError as exc:
-        return Solved(row, error=str(exc))
-    evaluations = tuple(evaluate(h) for h in hands)
-    if len(evaluations) == 1:
-        return Solved(row, evaluations)
-    return Solved(row, evaluations, settle(evaluations))
+    return next(_solve_chunk([row], get_rules(rules), decks))
 
 
 def solve_rows(
@@ -79,14 +140,91 @@ def solve_rows(
     decks: int = 1,
     strict: bool = False,
 ) -> Iterator[Solved]:
-    """Solve rows lazily, in order. With ``strict``, the first bad row raises
+    """Solve rows lazily, in order, a chunk at a time through the batch path
+    (:mod:`fivecard.batch`). With ``strict``, the first bad row raises
     :class:`RowError` naming its line instead."""
     ruleset = get_rules(rules)
+    iterator = iter(rows)
+    while chunk := list(itertools.islice(iterator, CHUNK_ROWS)):
+        for solved in _solve_chunk(chunk, ruleset, decks):
+            if strict and solved.error is not None:
+                raise RowError(f"line {solved.line}: {solved.error}")
+            yield solved
+
+
+def _solve_chunk(rows: Sequence[Row], rules: RuleSet, decks: int) -> Iterator[Solved]:
+    from . import batch  # numpy, only for bulk work
+
+    texts = [text for row in rows for text in row.hands if row.error is None]
+    encoded = batch.encode(texts, rules=rules)
+    strengths = batch.strengths(encoded).tolist()
+    codes = encoded.codes.tolist()
+    sorted_texts = batch.sorted_texts(encoded)
+    position = 0
     for row in rows:
-        solved = solve_row(row, rules=ruleset, decks=decks)
-        if strict and solved.error is not None:
-            raise RowError(f"line {row.line}: {solved.error}")
-        yield solved
+        if row.error is not None:
+            yield Solved(row, error=row.error)
+            continue
+        first, position = position, position + len(row.hands)
+        if first == position:
+            yield Solved(row, error="no hands in this row")
+            continue
+        bad = next((i for i in range(first, position) if i in encoded.errors), None)
+        if bad is not None:
+            prefix = f"hand {bad - first + 1}: " if len(row.hands) > 1 else ""
+            yield Solved(row, error=prefix + encoded.errors[bad])
+            continue
+        hands = tuple(
+            HandResult(texts[i], tuple(codes[i]), strengths[i], sorted_texts[i])
+            for i in range(first, position)
+        )
+        if len(hands) == 1:
+            yield Solved(row, hands)
+            continue
+        problem = _deck_problem(hands, rules, decks)
+        if problem is not None:
+            yield Solved(row, error=problem)
+            continue
+        yield _settle(row, hands, rules)
+
+
+def _deck_problem(hands: Sequence[HandResult], rules: RuleSet, decks: int) -> str | None:
+    """The single-hand path's deck check, run only when a card repeats or
+    jokers abound (the common row needs no Hand objects)."""
+    if not rules.one_deck:
+        return None
+    codes = [c for h in hands for c in h.codes]
+    naturals = [c for c in codes if c != _JOKER_CODE]
+    if len(set(naturals)) == len(naturals) and len(codes) - len(naturals) <= rules.jokers:
+        return None
+    try:
+        check_decks(
+            [Hand(tuple(_CARD_OF_CODE[c] for c in h.codes), rules) for h in hands], decks=decks
+        )
+    except FivecardError as exc:
+        return str(exc)
+    return None
+
+
+def _settle(row: Row, hands: tuple[HandResult, ...], rules: RuleSet) -> Solved:
+    levels = sorted({h.strength for h in hands}, reverse=True)
+    order = tuple(tuple(i for i, h in enumerate(hands) if h.strength == s) for s in levels)
+    explanation = _explanation(
+        tuple(h.strength for h in hands), tuple(h.natural for h in hands), rules
+    )
+    return Solved(row, hands, order[0], order, explanation)
+
+
+@lru_cache(maxsize=1 << 16)  # bounded: memory must not grow with the input
+def _explanation(
+    strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet
+) -> str:
+    tables = tables_for(rules)
+    levels = sorted(set(strengths), reverse=True)
+    order = [[i for i, s in enumerate(strengths) if s == level] for level in levels]
+    return explain_showdown(
+        [tables.hand_class(s) for s in strengths], order, rules=rules, naturals=naturals
+    )
 
 
 @dataclass(slots=True)
@@ -105,13 +243,13 @@ class Tally:
         if solved.error is not None:
             self.errors += 1
             return
-        self.most_hands = max(self.most_hands, len(solved.evaluations))
-        if solved.showdown is None:
+        self.most_hands = max(self.most_hands, len(solved.hands))
+        if solved.winners is None:
             self.classified += 1
-        elif solved.showdown.is_draw:
+        elif solved.is_draw:
             self.draws += 1
         else:
-            position = solved.showdown.winners[0]
+            position = solved.winners[0]
             self.wins[position] = self.wins.get(position, 0) + 1
 
     @property

@@ -36,6 +36,7 @@ __all__ = [
 KEY_SPACE: Final = 5 * RANK_WEIGHTS[JOKER_INDEX] + 1
 
 _RANKS: Final = tuple(range(14, 1, -1))
+_RANK_OF: Final = (None, None, *Rank)  # _RANK_OF[14] is Rank.ACE
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +88,9 @@ class Tables:
             made = HandClass(
                 strength=strength,
                 category=self.rules.ladder[index],
-                key=tuple(Rank(r) for r in key),
-                groups=tuple((Rank(r), n) for r, n in groups),
-                order=tuple(Rank(r) for r, n in groups for _ in range(n)),
+                key=tuple([_RANK_OF[r] for r in key]),
+                groups=tuple([(_RANK_OF[r], n) for r, n in groups]),
+                order=tuple([_RANK_OF[r] for r, n in groups for _ in range(n)]),
             )
             self._made[strength] = made
         return made

@@ -44,6 +44,8 @@ __all__ = [
     "categories",
     "settle",
     "sorted_texts",
+    "sorted_bytes",
+    "sorted_from_keys",
     "combinations",
     "census_counts",
 ]
@@ -83,22 +85,26 @@ class Encoded:
 # --- encoding ----------------------------------------------------------------------
 
 
-def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """Byte -> rank weight code (or -1) and byte -> suit bit (or -1), for the
+def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
+    """Byte -> rank weight code (or -1), byte -> suit bit (or -1), and byte ->
+    sort place (rank: (14 - rank) * 5; suit: its order), for the
     two-character ASCII tokens of the fast path (``As``, ``td``, ``9C``)."""
     ranks = np.full(256, -1, dtype=np.int32)
     suits = np.full(256, -1, dtype=np.int32)
+    places = np.zeros(256, dtype=np.uint8)
     for card in full_deck():
         assert card.rank is not None and card.suit is not None
         rank_code = card.code & ~15
         for ch in {card.rank.char, card.rank.char.lower()}:
             ranks[ord(ch)] = rank_code
+            places[ord(ch)] = (14 - card.rank) * 5
         for ch in {card.suit.value, card.suit.value.upper()}:
             suits[ord(ch)] = card.suit.bit
-    return ranks, suits
+            places[ord(ch)] = card.suit.order
+    return ranks, suits, places
 
 
-_RANK_LUT, _SUIT_LUT = _luts()
+_RANK_LUT, _SUIT_LUT, _PLACE_LUT = _luts()
 _RANK_AT: Final = [0, 3, 6, 9, 12]
 _SUIT_AT: Final = [1, 4, 7, 10, 13]
 _GAP_AT: Final = [2, 5, 8, 11]
@@ -118,6 +124,54 @@ def _slow(texts: Sequence[str], rows: Sequence[int], rules: RuleSet, encoded: En
             encoded.codes[row] = hand.codes
 
 
+@cache
+def _token_codes(suits: bool) -> npt.NDArray[np.int32]:
+    """Two ASCII bytes read as one little-endian uint16 -> card code, or -1:
+    the fast path's whole parser is one lookup in this table (256 KiB)."""
+    table = np.full(1 << 16, -1, dtype=np.int32)
+    ranks, suit_bits = _RANK_LUT, _SUIT_LUT
+    for first in np.flatnonzero(ranks >= 0).tolist():
+        for second in np.flatnonzero(suit_bits >= 0).tolist():
+            code = int(ranks[first]) | (int(suit_bits[second]) if suits else 0)
+            table[first | second << 8] = code
+    return table
+
+
+@cache
+def _token_places() -> npt.NDArray[np.uint8]:
+    """Two ASCII bytes as a uint16 -> the card's sort key (see
+    :func:`_sort_tables`): rank place * 5 + suit place."""
+    table = np.zeros(1 << 16, dtype=np.uint8)
+    for first in np.flatnonzero(_RANK_LUT >= 0).tolist():
+        for second in np.flatnonzero(_SUIT_LUT >= 0).tolist():
+            table[first | second << 8] = _PLACE_LUT[first] + _PLACE_LUT[second]
+    return table
+
+
+def token_view(data: bytes, n: int, stride: int, offset: int = 0) -> npt.NDArray[np.uint16]:
+    """The five two-byte tokens of ``n`` rows laid ``stride`` bytes apart in
+    ``data`` (from ``offset``), each read as one uint16, without copying."""
+    return np.ndarray((n, 5), dtype="<u2", buffer=data, offset=offset, strides=(stride, 3))
+
+
+def _fixed_width_codes(
+    data: bytes, n: int, stride: int, rules: RuleSet, offset: int = 0
+) -> tuple[Codes, npt.NDArray[np.bool_]]:
+    """Parse ``n`` rows of ``As Kd 7h 7c 2s`` laid ``stride`` bytes apart in
+    ``data``: card codes and which rows are well formed (known cards, single
+    spaces, no card twice where the rule set has one deck)."""
+    if n == 0:
+        return np.zeros((0, 5), dtype=np.int32), np.zeros(0, dtype=bool)
+    tokens = token_view(data, n, stride, offset)
+    gaps = np.ndarray((n, 4), dtype=np.uint8, buffer=data, offset=offset + 2, strides=(stride, 3))
+    codes = _token_codes(rules.suits)[tokens]
+    ok = np.all(codes >= 0, axis=1) & np.all(gaps == 32, axis=1)
+    if rules.one_deck:
+        for i, j in _PAIRS:
+            ok &= codes[:, i] != codes[:, j]
+    return codes, ok
+
+
 def encode(hands: Sequence[str], *, rules: str | RuleSet = "standard") -> Encoded:
     """Encode hand texts into an :class:`Encoded` batch in one vectorised
     pass; rows spelled ``As Kd 7h 7c 2s`` (two ASCII characters a card, single
@@ -125,40 +179,30 @@ def encode(hands: Sequence[str], *, rules: str | RuleSet = "standard") -> Encode
     ruleset = get_rules(rules)
     texts = list(hands)
     n = len(texts)
-    encoded = Encoded(ruleset, np.zeros((n, 5), dtype=np.int32))
     if n == 0:
-        return encoded
-    joined = "\n".join(texts) + "\n"
-    data = joined.encode("utf-8")
-    lines = np.zeros((0, 15), dtype=np.uint8)
-    fast = np.zeros(n, dtype=bool)
-    if len(data) == 15 * n and len(joined) == len(data):
-        lines = np.frombuffer(data, dtype=np.uint8).reshape(n, 15)
-        fast = lines[:, 14] == 10
-    if not fast.all():  # rows of other lengths: find the 14-character ones
-        lines = np.zeros((0, 15), dtype=np.uint8)
+        return Encoded(ruleset, np.zeros((0, 5), dtype=np.int32))
+    data = "\n".join(texts).encode("utf-8")
+    if len(data) == 15 * n - 1 and (
+        n == 1 or bool(np.all(np.ndarray((n - 1,), np.uint8, data, 14, (15,)) == 10))
+    ):
+        # Every row is 14 ASCII bytes: parse them where they lie.
+        rows = np.arange(n)
+        codes, ok = _fixed_width_codes(data, n, 15, ruleset)
+    else:  # rows of other lengths: gather the 14-character ones
         lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
-        fast = lengths == 14
-        chosen = [texts[i] for i in np.flatnonzero(fast)]
-        raw = ("".join(chosen)).encode("utf-8", "replace")
-        if len(raw) != 14 * len(chosen):  # non-ASCII among them: leave them all to the slow path
-            fast[:] = False
-        else:
-            lines = np.frombuffer(raw, dtype=np.uint8).reshape(len(chosen), 14)
-    rows = np.flatnonzero(fast)
-    if len(rows):
-        block = lines if len(lines) == len(rows) else lines[rows]
-        ranks = _RANK_LUT[block[:, _RANK_AT]]
-        suits = _SUIT_LUT[block[:, _SUIT_AT]]
-        ok = np.all(ranks >= 0, axis=1) & np.all(suits >= 0, axis=1)
-        ok &= np.all(block[:, _GAP_AT] == 32, axis=1)
-        codes = ranks | suits if ruleset.suits else ranks
-        if ruleset.one_deck:
-            for i, j in _PAIRS:
-                ok &= codes[:, i] != codes[:, j]
-        encoded.codes[rows[ok]] = codes[ok]
-        fast[rows[~ok]] = False
-    _slow(texts, np.flatnonzero(~fast).tolist(), ruleset, encoded)
+        rows = np.flatnonzero(lengths == 14)
+        raw = "".join([texts[i] for i in rows.tolist()]).encode("utf-8", "replace")
+        if len(raw) != 14 * len(rows):  # non-ASCII among them: all to the slow path
+            rows = rows[:0]
+            raw = b""
+        codes, ok = _fixed_width_codes(raw, len(rows), 14, ruleset)
+    if len(rows) == n and bool(ok.all()):
+        return Encoded(ruleset, codes)
+    encoded = Encoded(ruleset, np.zeros((n, 5), dtype=np.int32))
+    encoded.codes[rows[ok]] = codes[ok]
+    slow = np.ones(n, dtype=bool)
+    slow[rows[ok]] = False
+    _slow(texts, np.flatnonzero(slow).tolist(), ruleset, encoded)
     return encoded
 
 
@@ -242,14 +286,21 @@ def sorted_texts(hands: Encoded) -> list[str]:
 
 def sorted_bytes(hands: Encoded) -> npt.NDArray[np.uint8]:
     """:func:`sorted_texts` as an ``(N, width)`` array of ASCII bytes."""
-    n = len(hands.codes)
-    width = 2 if hands.rules.suits else 1
-    place, tokens = _sort_tables(width)
+    place, _ = _sort_tables(2)
     codes = hands.codes
     rank_place = place[codes >> 7]
     keys = rank_place * 5 + _SUIT_PLACE[codes & 15]
     keys[rank_place == 13] = 65  # a joker: last, whatever its suit bits
-    keys.sort(axis=1)
+    return sorted_from_keys(keys, suits=hands.rules.suits)
+
+
+def sorted_from_keys(keys: npt.NDArray[np.integer], *, suits: bool) -> npt.NDArray[np.uint8]:
+    """Sort each row of card sort keys (rank place * 5 + suit place, see
+    :func:`_sort_tables`) and spell the cards: an ``(N, width)`` byte array."""
+    n = len(keys)
+    width = 2 if suits else 1
+    _, tokens = _sort_tables(width)
+    keys = np.sort(keys, axis=1)
     line: npt.NDArray[np.uint8] = tokens[keys].reshape(n, 5 * (width + 1))[:, :-1]
     return line
 

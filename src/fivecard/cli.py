@@ -63,8 +63,8 @@ input (by extension, or by content; '-' reads standard input):
 
 output (by -o's extension, or --format; default text):
   text  an aligned table    jsonl  one JSON object per row (--json: to stdout)
-  csv   the input columns, then per hand its sorted cards, category, score,
-        strength and description, then winner, explanation and error
+  csv   the input columns, then per hand its sorted cards, category and
+        score, then winner, explanation and error (jsonl has every detail)
   xlsx  the same as a workbook: seed 000's steps 1-3, ready to hand in
 
 Every row gives one output row: a bad row becomes an error row naming its line

@@ -30,7 +30,7 @@ from .solve import Row, Tally, _explanation, _solve_chunk, class_info
 __all__ = ["express_csv", "csv_field"]
 
 _LINE: Final = 29  # "8C TS KC 9H 4S 7D 2S 5D 3S AC"
-_READ: Final = 1 << 20
+_READ: Final = 1 << 19
 _POWERS: Final = 10 ** np.arange(1, 19, dtype=np.int64)
 
 
@@ -51,16 +51,13 @@ def _piece_table(rules: RuleSet) -> npt.NDArray[np.object_]:
 
 
 def _pieces(rules: RuleSet, strengths: npt.NDArray[np.int64]) -> npt.NDArray[np.object_]:
-    """Per strength: b",name,score,strength,description" (CSV-ready), made
-    the first time a strength is met."""
+    """Per strength: b",category,score" (CSV-ready, the columns of
+    :func:`fivecard.files._result_cells`), made the first time a strength is met."""
     table = _piece_table(rules)
     for strength in np.unique(strengths).tolist():
         if table[strength] is None:
             info = class_info(rules, strength)
-            table[strength] = (
-                f",{csv_field(info.name)},{info.score},{info.strength},"
-                f"{csv_field(info.description)}"
-            ).encode()
+            table[strength] = f",{csv_field(info.name)},{info.score}".encode()
     return table
 
 
@@ -183,9 +180,8 @@ def express_csv(
     progress: Callable[[], None] | None = None,
 ) -> None:
     """Solve a text input (bytes) to CSV rows (bytes) after the header; the
-    same rows the general path writes (columns: line, input, five per hand
+    same rows the general path writes (columns: line, input, three per hand
     for ``hands`` hands, winner, explanation, error)."""
-    rank_lut, suit_lut = batch._RANK_LUT, batch._SUIT_LUT
     number = 0
     carry = b""
     while True:
@@ -212,37 +208,39 @@ def express_csv(
         grid = np.full((count, 6), b"", dtype=object)
         fast = np.flatnonzero(length == _LINE)
         if hands == 2 and len(fast):
-            if len(fast) == count and len(buf) == count * (_LINE + 1) and starts[0] == 0:
-                lines = buf.reshape(count, _LINE + 1)[:, :_LINE]  # all alike: no gather
-            else:
-                lines = buf[starts[fast, None] + np.arange(_LINE)]
-            both = np.concatenate([lines[:, 0:14], lines[:, 15:29]])
-            ranks = rank_lut[both[:, batch._RANK_AT]]
-            suits = suit_lut[both[:, batch._SUIT_AT]]
-            ok = np.all(ranks >= 0, axis=1) & np.all(suits >= 0, axis=1)
-            ok &= np.all(both[:, batch._GAP_AT] == 32, axis=1)
-            codes = ranks | suits if rules.suits else ranks
             m = len(fast)
-            ok = ok[:m] & ok[m:] & (lines[:, 14] == 32)
+            if m == count and len(buf) == count * (_LINE + 1) and starts[0] == 0:
+                data, stride = chunk, _LINE + 1  # all alike: parse in place
+            else:
+                data, stride = buf[starts[fast, None] + np.arange(_LINE)].tobytes(), _LINE
+            codes_1, ok = batch._fixed_width_codes(data, m, stride, rules)
+            codes_2, ok_2 = batch._fixed_width_codes(data, m, stride, rules, offset=15)
+            ok &= ok_2 & (np.ndarray((m,), np.uint8, data, 14, (stride,)) == 32)
             if rules.one_deck:
-                row_codes = np.concatenate([codes[:m], codes[m:]], axis=1)
-                for i in range(10):
-                    for j in range(i + 1, 10):
-                        ok &= row_codes[:, i] != row_codes[:, j]
+                for i in range(5):
+                    for j in range(5):
+                        ok &= codes_1[:, i] != codes_2[:, j]
             keep = np.flatnonzero(ok)
             fast = fast[keep]
             if len(fast):
                 k = len(fast)
-                encoded = batch.Encoded(rules, np.concatenate([codes[:m][keep], codes[m:][keep]]))
+                encoded = batch.Encoded(rules, np.concatenate([codes_1[keep], codes_2[keep]]))
                 strengths = batch.strengths(encoded).astype(np.int64)
-                sorted_cards = batch.sorted_bytes(encoded)
+                place = batch._token_places()
+                places = np.concatenate(
+                    [place[batch.token_view(data, m, stride)[keep]],
+                     place[batch.token_view(data, m, stride, 15)[keep]]]
+                )
+                if not rules.suits:
+                    places = places - places % 5 + 4  # ranks only
+                sorted_cards = batch.sorted_from_keys(places, suits=rules.suits)
                 a, b = strengths[:k], strengths[k:]
                 pieces = _pieces(rules, strengths)
                 width = sorted_cards.shape[1]
                 # Fixed-width parts as byte matrices: ",input,sorted1" and ",sorted2".
                 first = np.empty((k, 2 + _LINE + width), dtype=np.uint8)
                 first[:, 0] = first[:, _LINE + 1] = ord(",")
-                first[:, 1 : _LINE + 1] = lines[keep]
+                first[:, 1 : _LINE + 1] = np.ndarray((m, _LINE), np.uint8, data, 0, (stride, 1))[keep]
                 first[:, _LINE + 2 :] = sorted_cards[:k]
                 second = np.empty((k, 1 + width), dtype=np.uint8)
                 second[:, 0] = ord(",")

@@ -36,7 +36,8 @@ INPUT_FORMATS: Final = ("text", "csv", "xlsx")
 OUTPUT_FORMATS: Final = ("text", "jsonl", "csv", "xlsx")
 _SAMPLE_ROWS: Final = 50
 _XLSX_MAGIC: Final = b"PK\x03\x04"
-_PROGRESS_BYTES: Final = 1 << 20  # a progress bar for inputs from 1 MiB
+_PROGRESS_BYTES: Final = 1 << 20
+_PER_HAND: Final = 3  # CSV and xlsx cells per hand: sorted cards, category, score  # a progress bar for inputs from 1 MiB
 
 
 class FileError(FivecardError):
@@ -331,25 +332,20 @@ class JsonlSink:
 def _result_header(columns: Sequence[str], hands: int) -> list[str]:
     header = ["line", *columns]
     for i in range(1, hands + 1):
-        header += [
-            f"hand {i} sorted",
-            f"hand {i} category",
-            f"hand {i} score",
-            f"hand {i} strength",
-            f"hand {i} description",
-        ]
+        header += [f"hand {i} sorted", f"hand {i} category", f"hand {i} score"]
     return header + ["winner", "explanation", "error"]
 
 
 def _result_cells(solved: Solved, width: int, hands: int, rules: RuleSet) -> list[Any]:
-    """One output row: the input cells (padded to the input's width), five
-    cells per hand, then winner(s), explanation and error."""
+    """One output row: the input cells (padded to the input's width), three
+    cells per hand (sorted cards, category, score), then winner(s),
+    explanation and error."""
     cells: list[Any] = [solved.line, *solved.row.cells]
     cells += [""] * (1 + width - len(cells))
     for h in solved.hands:
         info = class_info(rules, h.strength)
-        cells += [h.sorted, info.name, info.score, info.strength, info.description]
-    cells += [""] * (5 * max(0, hands - len(solved.hands)))
+        cells += [h.sorted, info.name, info.score]
+    cells += [""] * (_PER_HAND * max(0, hands - len(solved.hands)))
     return cells + [_winners_text(solved), solved.explanation or "", solved.error or ""]
 
 

@@ -183,6 +183,54 @@ def _build_parser() -> argparse.ArgumentParser:
         "per category, the distinct classes, the hands, the probability and the odds.",
     )
 
+    advise_parser = commands.add_parser(
+        "advise",
+        parents=[common],
+        help="which cards to keep: exact odds of every choice",
+        description="For each of the 32 ways to keep some of the five cards, enumerate "
+        "every draw exactly (all C(47, k) completions from the 47 unseen cards, 54-card "
+        "deck under joker) and give the chance to beat, draw with and lose to the dealer, "
+        "and of each final category. The dealer's hand is modelled as a random five of "
+        "the cards the player has not seen. With --paytable, each choice's expected "
+        "return per coin under a video-poker pay table instead.",
+    )
+    advise_parser.add_argument("hand", metavar="HAND")
+    advise_parser.add_argument(
+        "--paytable",
+        metavar="NAME|FILE",
+        help="'jacks-or-better' (9/6) or a JSON file: "
+        '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"}',
+    )
+    advise_parser.add_argument("--all", action="store_true", help="show all 32 choices (default: the best 10)")
+
+    play_parser = commands.add_parser(
+        "play",
+        parents=[common],
+        help="play five-card draw against the dealer and two computer players",
+        description="Five-card draw against the dealer with two computer players (seed 004). "
+        "Each round everyone antes 10 into the pot and bets 10 against the house; keep "
+        "any cards and exchange the rest once, or fold; the dealer's five cards are "
+        "turned up one at a time; each hand still in plays the dealer for the house bet "
+        "(1:1; a draw returns it) and the best of them takes the pot (ties split it, odd "
+        "chips to the earliest seat; if all fold it carries over). Answer with the "
+        "positions of the cards to keep (1 3 4), a (all), n (none), h (the advisor's "
+        "hint), f (fold) or q (quit). Reads piped input too.",
+    )
+    play_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same game")
+    play_parser.add_argument(
+        "--fold-below",
+        type=float,
+        default=0.30,
+        metavar="P",
+        help="computer players fold when their best chance to beat the dealer is below P (default 0.30)",
+    )
+    play_parser.add_argument(
+        "--deck",
+        metavar="CARDS",
+        help="deal the first round from these cards in this order instead of shuffling "
+        "(demonstrations and tests)",
+    )
+
     commands.add_parser(
         "rules",
         parents=[common],
@@ -243,6 +291,10 @@ def main(
             return _deal(args, rules, painter, out)
         if args.command == "stats":
             return _stats(rules, args.json, out)
+        if args.command == "advise":
+            return _advise(args, rules, painter, out)
+        if args.command == "play":
+            return _play(args, rules, painter, stdin, out)
         texts = _read_hands(args.hands, stdin)
         if args.command == "classify":
             hands = []
@@ -459,6 +511,54 @@ def _stats(rules: RuleSet, as_json: bool, out: TextIO) -> int:
         )
     out.write(f"{'total':<17} {counted.classes:>7,} {counted.hands:>11,} {1:>12.6%}\n")
     return EXIT_OK
+
+
+def _advise(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
+    from .advise import advice_json, advise, load_paytable
+
+    table = load_paytable(args.paytable) if args.paytable else None
+    hand = Hand.parse(args.hand, rules=rules)
+    advice = advise(hand, paytable=table)
+    if args.json:
+        _print_json(advice_json(advice), out)
+        return EXIT_OK
+    against = (
+        f"expected return per coin under {table.name}"
+        if table
+        else f"against the dealer: a random five of the {len(advice.unseen)} cards you have not seen"
+    )
+    out.write(f"Hand: {painter.cards(hand.cards).rstrip()} ({rules.name}); {against}.\n")
+    top = "category of the final hand (most likely)"
+    out.write(f"    {'keep':<20} " + ("return " if table else "  win   draw   lose ") + f"  {top}\n")
+    shown = advice.choices if args.all else advice.choices[:10]
+    ladder = {c.name: c.label for c in rules.ladder}
+    for i, choice in enumerate(shown):
+        keep = " ".join(painter.card(c) + " " * (3 - len(str(c))) for c in choice.keep) or "(nothing)"
+        pad = " " * (20 - len(" ".join(str(c) + " " * (3 - len(str(c))) for c in choice.keep) or "(nothing)"))
+        if choice.ev is not None:
+            numbers = f"{choice.ev:7.4f}"
+        else:
+            numbers = f"{choice.win:6.1%} {choice.draw:6.1%} {choice.lose:6.1%}"
+        likely = max(choice.categories, key=lambda k: choice.categories[k])
+        mark = " *" if i == 0 else "  "
+        out.write(f"{mark}  {keep}{pad} {numbers}   {ladder[likely]} {choice.categories[likely]:.1%}\n")
+    out.write(f"Recommended (*): {advice.reason}.\n")
+    dealer = f" and {advice.dealer_hands:,} dealer hands" if advice.dealer_hands else ""
+    out.write(f"(exact: {advice.completions:,} draws{dealer} enumerated)\n")
+    return EXIT_OK
+
+
+def _play(
+    args: argparse.Namespace, rules: RuleSet, painter: Painter, stdin: TextIO, out: TextIO
+) -> int:
+    from .cards import parse_cards
+    from .game import Game
+    from .play import play
+
+    stacked = [parse_cards(args.deck)] if args.deck else []
+    game = Game(rules=rules, seed=args.seed, fold_below=args.fold_below, stacked=stacked)
+    delay = 0.35 if out.isatty() and stdin.isatty() else 0.0
+    return play(game, stdin=stdin, out=out, painter=painter, delay=delay)
 
 
 def _rules(as_json: bool, out: TextIO) -> int:

@@ -1,0 +1,446 @@
+"""Five-card draw against a dealer, with computer players (seed 004): the
+engine, a state machine with validated actions and event records. It never
+prints; ``fivecard play`` (and a future web page) drive it.
+
+The rules (also in the README):
+
+* Seats: the player (seat 0) and two computer players; the dealer is the
+  house. Stacks start at 1,000 chips; a seat that cannot pay 20 sits out.
+* Each round every seat puts 10 into the table pot (ante) and bets 10 against
+  the house, and gets five cards from one shuffled deck (54 cards under
+  ``joker``; ``semi`` deals from 52 and hides suits).
+* In seat order each seat folds (losing ante and house bet) or keeps any of
+  its cards and exchanges the rest once (0-5 cards) from the same deck.
+* The dealer then gets five cards, turned up one at a time.
+* Showdown: each seat still in plays the dealer: a higher hand wins the house
+  bet 1:1, a lower hand loses it, a draw returns it. The best hand among the
+  seats still in takes the pot; a tie splits it, odd chips to the earliest
+  seat. If every seat folds, the pot carries to the next round.
+* Computer players keep what the advisor recommends and fold when its best
+  chance to beat the dealer is below ``fold_below`` (30% by default). Under
+  these rules folding never saves chips (the house bet is lost either way),
+  so this is a cautious player's habit, not the best play.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from .advise import Advice, advise
+from .cards import Card
+from .errors import FivecardError
+from .evaluate import Evaluation, evaluate
+from .hand import HAND_SIZE, Hand
+from .rules import RuleSet, get_rules
+from .showdown import explain
+
+__all__ = [
+    "Game",
+    "GameError",
+    "RoundStarted",
+    "Folded",
+    "Exchanged",
+    "DealerCard",
+    "SeatResult",
+    "RoundSettled",
+    "split_pot",
+    "ANTE",
+    "BET",
+]
+
+ANTE: Final = 10
+BET: Final = 10
+STACK: Final = 1_000
+FOLD_BELOW: Final = 0.30
+NAMES: Final = ("You", "Computer 1", "Computer 2")
+
+
+class GameError(FivecardError):
+    """An action that the game's state does not allow."""
+
+
+# --- events ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round: int
+    seats: tuple[int, ...]  # the seats dealt in
+    pot: int  # after the antes, carried chips included
+    carried: int
+    stacks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    seat: int
+    advice: Advice | None = None  # a computer's reason
+
+
+@dataclass(frozen=True, slots=True)
+class Exchanged:
+    seat: int
+    kept: tuple[Card, ...]
+    discarded: tuple[Card, ...]
+    drawn: tuple[Card, ...]
+    hand: Hand
+    advice: Advice | None = None  # a computer's reason
+
+
+@dataclass(frozen=True, slots=True)
+class DealerCard:
+    card: Card
+    position: int  # 1 ... 5
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    evaluation: Evaluation | None  # None: folded
+    against_dealer: str  # "win", "draw", "lose" or "fold"
+    house: int  # chips won (+) or lost (-) on the house bet
+    pot: int  # chips taken from the pot
+    explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSettled:
+    round: int
+    dealer: Evaluation
+    results: tuple[SeatResult, ...]
+    pot: int
+    pot_winners: tuple[int, ...]
+    pot_explanation: str
+    carried: int  # chips carried to the next round (everyone folded)
+    stacks: tuple[int, ...]
+
+
+def split_pot(pot: int, winners: Sequence[int]) -> dict[int, int]:
+    """Share a pot among tied winners; odd chips go to the earliest seats.
+
+    >>> split_pot(25, [2, 0])
+    {0: 13, 2: 12}
+    """
+    ordered = sorted(winners)
+    share, odd = divmod(pot, len(ordered))
+    return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(ordered)}
+
+
+# --- the engine --------------------------------------------------------------------
+
+
+@dataclass
+class _Round:
+    number: int
+    deck: list[Card]
+    hands: dict[int, Hand]
+    to_act: list[int]
+    folded: set[int] = field(default_factory=set)
+    dealer: list[Card] = field(default_factory=list)
+
+
+class Game:
+    """The table: seats, stacks, pot and the round in play.
+
+    Phases: ``"idle"`` (between rounds), ``"draw"`` (seats decide in turn:
+    :attr:`turn`), ``"dealer"`` (the dealer's cards are turned up), then
+    ``"showdown"`` (ready to settle). Each action has ``can_…`` (a bool),
+    ``verify_…`` (raises :class:`GameError` saying why not) and the action
+    itself, which returns an event record.
+    """
+
+    def __init__(
+        self,
+        *,
+        rules: str | RuleSet = "standard",
+        seed: int | None = None,
+        names: Sequence[str] = NAMES,
+        stack: int = STACK,
+        fold_below: float = FOLD_BELOW,
+        stacked: Sequence[Sequence[Card]] = (),
+    ) -> None:
+        """``stacked``: card orders the first rounds deal from instead of a
+        shuffle (demonstrations and tests); later rounds shuffle."""
+        self.rules = get_rules(rules)
+        self.seed = seed if seed is not None else secrets.randbits(63)
+        self.rng = random.Random(self.seed)
+        self.names = tuple(names)
+        self.stacks = [stack] * len(self.names)
+        self.fold_below = fold_below
+        self.pot = 0
+        self.rounds = 0
+        self.current: _Round | None = None
+        self.house = 0  # the house's net result, for the books
+        self.stacked = [list(d) for d in stacked]
+
+    # -- state ------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        if self.current is None:
+            return "idle"
+        if self.current.to_act:
+            return "draw"
+        if len(self.current.dealer) < HAND_SIZE:
+            return "dealer"
+        return "showdown"
+
+    @property
+    def turn(self) -> int | None:
+        """The seat that must act now (in the draw phase)."""
+        return self.current.to_act[0] if self.current and self.current.to_act else None
+
+    def hand(self, seat: int) -> Hand | None:
+        """A seat's hand in the round in play (None: not dealt in)."""
+        return None if self.current is None else self.current.hands.get(seat)
+
+    def folded(self, seat: int) -> bool:
+        return self.current is not None and seat in self.current.folded
+
+    def is_computer(self, seat: int) -> bool:
+        return seat != 0
+
+    def can_play(self, seat: int) -> bool:
+        """Whether a seat can pay the ante and the house bet."""
+        return self.stacks[seat] >= ANTE + BET
+
+    @property
+    def dealer_cards(self) -> tuple[Card, ...]:
+        return () if self.current is None else tuple(self.current.dealer)
+
+    # -- starting a round ------------------------------------------------------
+
+    def verify_start(self) -> None:
+        if self.current is not None:
+            raise GameError(f"round {self.current.number} is still in play")
+        if not self.can_play(0):
+            raise GameError(f"{self.names[0]} cannot pay the ante and the bet ({ANTE + BET} chips)")
+
+    def can_start(self) -> bool:
+        return _can(self.verify_start)
+
+    def start_round(self) -> RoundStarted:
+        """Collect antes and bets and deal."""
+        self.verify_start()
+        seats = tuple(s for s in range(len(self.names)) if self.can_play(s))
+        if self.stacked:
+            cards = self.stacked.pop(0)
+            _check_stacked(cards, self.rules, len(seats))
+        else:
+            cards = list(self.rules.deck())
+            self.rng.shuffle(cards)
+        carried = self.pot
+        hands = {}
+        for seat in seats:
+            hands[seat] = Hand(tuple(cards[:HAND_SIZE]), self.rules)
+            del cards[:HAND_SIZE]
+            self.stacks[seat] -= ANTE + BET
+            self.pot += ANTE
+        self.rounds += 1
+        self.current = _Round(self.rounds, cards, hands, list(seats))
+        return RoundStarted(self.rounds, seats, self.pot, carried, tuple(self.stacks))
+
+    # -- the draw ----------------------------------------------------------------
+
+    def _verify_turn(self, seat: int) -> _Round:
+        current = self.current
+        if current is None or not current.to_act:
+            raise GameError("no seat is to act now")
+        if current.to_act[0] != seat:
+            raise GameError(f"it is {self.names[current.to_act[0]]}'s turn, not {self.names[seat]}'s")
+        return current
+
+    def verify_fold(self, seat: int) -> None:
+        self._verify_turn(seat)
+
+    def can_fold(self, seat: int) -> bool:
+        return _can(lambda: self.verify_fold(seat))
+
+    def fold(self, seat: int, *, advice: Advice | None = None) -> Folded:
+        current = self._verify_turn(seat)
+        current.to_act.pop(0)
+        current.folded.add(seat)
+        self.house += BET
+        return Folded(seat, advice)
+
+    def verify_exchange(self, seat: int, keep: Sequence[int]) -> None:
+        """``keep``: positions (0-4) of the cards kept."""
+        current = self._verify_turn(seat)
+        if any(not 0 <= p < HAND_SIZE for p in keep):
+            raise GameError(f"card positions are 1-{HAND_SIZE}")
+        if len(set(keep)) != len(keep):
+            raise GameError("a card position is given twice")
+        if HAND_SIZE - len(keep) > len(current.deck):
+            raise GameError("not enough cards left in the deck")
+
+    def can_exchange(self, seat: int, keep: Sequence[int]) -> bool:
+        return _can(lambda: self.verify_exchange(seat, keep))
+
+    def exchange(self, seat: int, keep: Sequence[int], *, advice: Advice | None = None) -> Exchanged:
+        """Keep the cards at positions ``keep`` (0-4) and draw the rest."""
+        self.verify_exchange(seat, keep)
+        current = self.current
+        assert current is not None
+        current.to_act.pop(0)
+        old = current.hands[seat]
+        kept = tuple(old.cards[p] for p in sorted(keep))
+        discarded = tuple(c for p, c in enumerate(old.cards) if p not in keep)
+        drawn = tuple(current.deck[: len(discarded)])
+        del current.deck[: len(discarded)]
+        hand = Hand(kept + drawn, self.rules)
+        current.hands[seat] = hand
+        return Exchanged(seat, kept, discarded, drawn, hand, advice)
+
+    def hint(self, seat: int) -> Advice:
+        """The advisor's view of a seat's hand (exact enumeration)."""
+        if self.current is None or seat not in self.current.hands:
+            raise GameError(f"{self.names[seat]} holds no hand now")
+        return advise(self.current.hands[seat])
+
+    def computer_acts(self) -> Folded | Exchanged:
+        """The computer seat to act keeps what the advisor recommends, or
+        folds when its best chance against the dealer is below fold_below."""
+        seat = self.turn
+        if seat is None or not self.is_computer(seat):
+            raise GameError("no computer player is to act now")
+        advice = self.hint(seat)
+        best = advice.recommended
+        if best.win < self.fold_below:
+            return self.fold(seat, advice=advice)
+        hand = self.hand(seat)
+        assert hand is not None
+        positions = _positions(hand.cards, best.keep)
+        return self.exchange(seat, positions, advice=advice)
+
+    # -- the dealer --------------------------------------------------------------
+
+    def verify_reveal(self) -> None:
+        if self.phase != "dealer":
+            raise GameError(f"the dealer's cards come after the draw (now: {self.phase})")
+
+    def can_reveal(self) -> bool:
+        return _can(self.verify_reveal)
+
+    def reveal_dealer_card(self) -> DealerCard:
+        """Turn up the dealer's next card."""
+        self.verify_reveal()
+        current = self.current
+        assert current is not None
+        card = current.deck.pop(0)
+        current.dealer.append(card)
+        return DealerCard(card, len(current.dealer))
+
+    # -- the showdown ------------------------------------------------------------
+
+    def verify_settle(self) -> None:
+        if self.phase != "showdown":
+            raise GameError(f"the showdown comes after the dealer's five cards (now: {self.phase})")
+
+    def can_settle(self) -> bool:
+        return _can(self.verify_settle)
+
+    def settle(self) -> RoundSettled:
+        """Pay the house bets and the pot; explain every comparison."""
+        self.verify_settle()
+        current = self.current
+        assert current is not None
+        dealer = evaluate(Hand(tuple(current.dealer), self.rules))
+        live = [s for s in current.hands if s not in current.folded]
+        evaluations = {s: evaluate(current.hands[s]) for s in current.hands}
+        results = []
+        best = max((evaluations[s].strength for s in live), default=None)
+        pot_winners = tuple(s for s in live if evaluations[s].strength == best)
+        pot = self.pot
+        shares = split_pot(pot, pot_winners) if pot_winners else {}
+        for seat in sorted(current.hands):
+            name = self.names[seat]
+            if seat in current.folded:
+                results.append(SeatResult(seat, None, "fold", -BET, 0, f"{name} folded"))
+                continue
+            mine = evaluations[seat]
+            if mine.strength > dealer.strength:
+                outcome, house = "win", BET
+                verb = "beat" if seat == 0 else "beats"
+                why = f"{name} {verb} the dealer: {explain(mine, dealer)}"
+            elif mine.strength < dealer.strength:
+                outcome, house = "lose", -BET
+                why = f"the dealer beats {name}: {explain(dealer, mine)}"
+            else:
+                outcome, house = "draw", 0
+                why = f"{name} and the dealer draw: {explain(mine, dealer)}"
+            self.stacks[seat] += BET + house + shares.get(seat, 0)
+            self.house -= house
+            results.append(SeatResult(seat, mine, outcome, house, shares.get(seat, 0), why))
+        if pot_winners:
+            self.pot = 0
+            carried = 0
+            pot_text = _pot_explanation(pot, pot_winners, live, evaluations, self.names, shares)
+        else:
+            carried = pot
+            pot_text = f"everyone folded: the pot of {pot} carries to the next round"
+        self.current = None
+        return RoundSettled(
+            current.number, dealer, tuple(results), pot, pot_winners, pot_text, carried,
+            tuple(self.stacks),
+        )
+
+
+def _pot_explanation(
+    pot: int,
+    winners: tuple[int, ...],
+    live: list[int],
+    evaluations: dict[int, Evaluation],
+    names: tuple[str, ...],
+    shares: dict[int, int],
+) -> str:
+    if len(winners) > 1:
+        who = " and ".join(names[s] for s in winners)
+        text = f"{who} split the pot of {pot} ({', '.join(str(shares[s]) for s in winners)})"
+        tie = explain(evaluations[winners[0]], evaluations[winners[1]])
+        text += f": {tie}"
+    else:
+        verb = "take" if winners[0] == 0 else "takes"
+        text = f"{names[winners[0]]} {verb} the pot of {pot}"
+    others = [s for s in live if s not in winners]
+    if others:
+        runner = max(others, key=lambda s: evaluations[s].strength)
+        text += ("; " if len(winners) > 1 else ": ") + (
+            f"{explain(evaluations[winners[0]], evaluations[runner])} ({names[runner]})"
+        )
+    elif len(winners) == 1:
+        text += " (the only hand still in)"
+    return text
+
+
+def _check_stacked(cards: list[Card], rules: RuleSet, seats: int) -> None:
+    needed = HAND_SIZE * (seats + 1)
+    if len(cards) < needed:
+        raise GameError(f"a stacked deck needs at least {needed} cards, got {len(cards)}")
+    naturals = [c for c in cards if not c.is_joker]
+    if rules.one_deck and len(set(naturals)) != len(naturals):
+        raise GameError("a stacked deck holds a card twice")
+    if len(cards) - len(naturals) > rules.jokers:
+        raise GameError(f"a stacked deck holds more jokers than the {rules.name} rules have")
+
+
+def _positions(cards: tuple[Card, ...], keep: tuple[Card, ...]) -> list[int]:
+    """Positions of the kept cards (a rank-only hand may hold a card twice)."""
+    left = list(keep)
+    positions = []
+    for i, card in enumerate(cards):
+        if card in left:
+            left.remove(card)
+            positions.append(i)
+    return positions
+
+
+def _can(check: Callable[[], None]) -> bool:
+    try:
+        check()
+    except GameError:
+        return False
+    return True

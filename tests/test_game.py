@@ -73,7 +73,7 @@ def test_actions_are_validated() -> None:
     with pytest.raises(GameError, match="still in play"):
         game.verify_start()
     assert game.turn == 0 and not game.can_fold(1)
-    with pytest.raises(GameError, match="It is You's turn|it is You's turn"):
+    with pytest.raises(GameError, match="it is You's turn"):
         game.verify_fold(1)
     with pytest.raises(GameError, match="positions are 1-5"):
         game.exchange(0, [5])

@@ -533,8 +533,9 @@ def _advise(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: Tex
     shown = advice.choices if args.all else advice.choices[:10]
     ladder = {c.name: c.label for c in rules.ladder}
     for i, choice in enumerate(shown):
-        keep = " ".join(painter.card(c) + " " * (3 - len(str(c))) for c in choice.keep) or "(nothing)"
-        pad = " " * (20 - len(" ".join(str(c) + " " * (3 - len(str(c))) for c in choice.keep) or "(nothing)"))
+        # Painter.cards pads every card to three columns: 4 per card, less one.
+        keep = painter.cards(choice.keep) if choice.keep else "(nothing)"
+        pad = " " * (20 - (4 * len(choice.keep) - 1 if choice.keep else len(keep)))
         if choice.ev is not None:
             numbers = f"{choice.ev:7.4f}"
         else:

@@ -265,3 +265,23 @@ def test_solve_row_library() -> None:
     assert solved.winners == (0,) and solved.explanation == "Hand 1 wins: Royal Flush beats High Card"
     source = open_source("-", stdin=io.StringIO("AS KS QS JS TS | 2C 3C 4C 5C 7D\n"))
     assert [r.hands for r in source.rows] == [("AS KS QS JS TS", "2C 3C 4C 5C 7D")]
+
+
+def test_fast_json_equals_the_rich_evaluation(tmp_path: Path) -> None:
+    """hand_json builds the JSON object from the class; it must equal the
+    rich evaluation's, for every rule set."""
+    from fivecard.files import hand_json
+    from fivecard.report import evaluation_json
+    from fivecard.rules import get_rules
+    from fivecard.solve import solve_rows
+
+    import random
+
+    rng = random.Random(3)
+    deck = ["AS", "KD", "QH", "JC", "TS", "9D", "8H", "7C", "6S", "5D", "4H", "3C", "2S", "AH", "KC", "10D"]
+    rows = [Row(i, ("x",), (" ".join(rng.sample(deck, 5)), "A♥ 2♥ 3♠ 4♥ 5♣")) for i in range(1, 300)]
+    for name in ("standard", "ace-king", "semi", "joker"):
+        rules = get_rules(name)
+        for solved in solve_rows(rows, rules=rules, decks=2):
+            for h in solved.hands:
+                assert hand_json(h, rules) == evaluation_json(h.evaluation(rules), h.text)

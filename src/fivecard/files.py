@@ -20,7 +20,7 @@ from .errors import FivecardError, ParseError
 from .report import evaluation_json
 from .rows import HAND, OTHER, TableLayout, cell_kind, is_skipped, split_line
 from .rules import RuleSet
-from .solve import Row, Solved, class_info
+from .solve import CODE_TEXT, HandResult, Row, Solved, class_info
 
 __all__ = [
     "Source",
@@ -298,14 +298,31 @@ class TextSink:
         self.out.flush()
 
 
+def hand_json(hand: HandResult, rules: RuleSet) -> dict[str, Any]:
+    """:func:`fivecard.report.evaluation_json` of a solved hand, from its
+    class (shared by every hand of that strength) and its cards; only joker
+    hands need the full evaluation (what the jokers became)."""
+    if rules.jokers:
+        return evaluation_json(hand.evaluation(rules), hand.text)
+    info = class_info(rules, hand.strength)
+    return {
+        "input": hand.text,
+        "cards": [CODE_TEXT[c] for c in hand.codes],
+        "sorted": hand.sorted.split(),
+        "category": info.category,
+        "name": info.name,
+        "score": info.score,
+        "strength": info.strength,
+        "description": info.description,
+        "rules": rules.name,
+    }
+
+
 def result_json(solved: Solved, rules: RuleSet) -> dict[str, Any]:
     """The JSON object of one row (``solve --json``)."""
     if solved.error is not None:
         return {"line": solved.line, "error": solved.error}
-    data: dict[str, Any] = {
-        "line": solved.line,
-        "hands": [evaluation_json(h.evaluation(rules), h.text) for h in solved.hands],
-    }
+    data: dict[str, Any] = {"line": solved.line, "hands": [hand_json(h, rules) for h in solved.hands]}
     if solved.winners is None or solved.order is None:
         data.update(winners=None, order=None, explanation=None)
     else:

@@ -36,6 +36,8 @@ _CARD_OF_CODE: Final[dict[int, Card]] = {
     c.code: c for c in (*full_deck(), *full_deck(suits=False), JOKER)
 }
 _JOKER_CODE: Final = JOKER.code
+#: Card code -> canonical text (``As``, ``Q``, ``JK``).
+CODE_TEXT: Final[dict[int, str]] = {code: card.code_str for code, card in _CARD_OF_CODE.items()}
 
 
 class RowError(FivecardError):

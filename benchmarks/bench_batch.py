@@ -9,7 +9,8 @@ one run on the same data.
      categories, winner and a category-level explanation
      (benchmarks/treys_solve.py); and `fivecard stats` (whole process);
   a) all 2,598,960 standard hands from card codes (and fivecard's peak memory);
-  b) 1,000,000 random hands from strings such as "As Kd 7h 7c 2s";
+  b) 1,000,000 random hands from strings such as "As Kd 7h 7c 2s" (poker-equity,
+     a Rust batch API, gets its own notation "AsKd7h7c2s", prepared untimed);
   c) the whole 54-card joker deck (3,162,510 hands).
 
 The peers evaluate one hand per Python call; their loops are timed the same
@@ -29,6 +30,7 @@ from pathlib import Path
 
 import eval7
 import numpy as np
+import poker_equity
 from phevaluator import evaluate_cards
 from treys import Card as TreysCard
 from treys import Evaluator
@@ -141,8 +143,12 @@ def main() -> None:
                 best(lambda: [e7_eval([e7_card(t) for t in s.split()]) for s in strings], 1))
     ph_b = line("phevaluator evaluate_cards(*text.split())", len(strings),
                 best(lambda: [evaluate_cards(*s.split()) for s in strings], 1))
+    native = [s.replace(" ", "") for s in strings]  # its own notation: "AsKd7h7c2s"
+    pe_b = line("poker-equity score_batch('high', ...) (Rust batch)", len(native),
+                best(lambda: poker_equity.score_batch("high", native), args.repeat))
     print(f"  fivecard / treys {ours_b / tr_b:.1f}x (target >= 15x), / eval7 {ours_b / e7_b:.1f}x,"
-          f" / phevaluator {ours_b / ph_b:.1f}x; target >= 10 M/s\n")
+          f" / phevaluator {ours_b / ph_b:.1f}x, / poker-equity {ours_b / pe_b:.1f}x (target >= 3x);"
+          " target >= 10 M/s\n")
 
     # c) the joker deck
     print("c) the whole 54-card joker deck")

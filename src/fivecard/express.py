@@ -70,11 +70,10 @@ def _class_arrays(rules: RuleSet) -> tuple[npt.NDArray[np.int64], npt.NDArray[np
     tables = tables_for(rules)
     keys = np.zeros((tables.size + 1, 5), dtype=np.int64)
     sizes = np.zeros((tables.size + 1, 5), dtype=np.int64)
-    for strength in range(1, tables.size + 1):
-        hand_class = tables.hand_class(strength)
-        for i, rank in enumerate(hand_class.key):
-            keys[strength, i] = int(rank)
-            sizes[strength, i] = hand_class.groups[i][1] if not hand_class.category.straight else 1
+    for strength, (index, key, groups) in enumerate(tables.shapes, 1):
+        keys[strength, : len(key)] = key
+        straight = rules.ladder[index].straight
+        sizes[strength, : len(key)] = [1] if straight else [n for _, n in groups]
     return batch._category_of(rules).astype(np.int64), keys, sizes
 
 

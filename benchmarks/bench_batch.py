@@ -101,7 +101,7 @@ def main() -> None:
 
     script = (
         "import numpy as np, resource, time; from fivecard import batch;"
-        "c = batch._CODES[batch.combinations(52)];"
+        "c = batch.CODES[batch.combinations(52)];"
         "t = time.perf_counter(); s = batch.strengths_of_codes(c); t = time.perf_counter() - t;"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
     )
@@ -110,7 +110,7 @@ def main() -> None:
     # a) the whole standard deck from card codes
     print("a) all 2,598,960 standard hands from card codes")
     combos = batch.combinations(52)
-    codes = batch._CODES[combos]
+    codes = batch.CODES[combos]
     n = len(codes)
     ours = line("fivecard batch.strengths_of_codes", n, best(lambda: batch.strengths_of_codes(codes), args.repeat))
     e7_cards = [eval7.Card(t) for t in texts52]
@@ -153,7 +153,7 @@ def main() -> None:
     # c) the joker deck
     print("c) the whole 54-card joker deck")
     started = time.perf_counter()
-    joker_codes = batch._CODES[batch.combinations(54)]
+    joker_codes = batch.CODES[batch.combinations(54)]
     built = time.perf_counter() - started
     line("fivecard strengths_of_codes(rules='joker')", len(joker_codes),
          best(lambda: batch.strengths_of_codes(joker_codes, rules="joker"), args.repeat))

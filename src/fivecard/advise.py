@@ -241,7 +241,7 @@ def advise(
     if len(pool) < 5:
         raise FivecardError(f"need at least 5 unseen cards to draw from, got {len(pool)}")
     pool_codes = np.array([c.code for c in pool], dtype=np.int32)
-    category_of = batch._category_of(ruleset)
+    category_of = batch.category_table(ruleset)
     ladder = ruleset.ladder
     payout = paytable.payout(ruleset) if paytable is not None else None
     dealer = _dealer_counts(pool_codes, ruleset) if paytable is None else None

@@ -48,6 +48,11 @@ __all__ = [
     "sorted_from_keys",
     "combinations",
     "census_counts",
+    "CODES",
+    "category_table",
+    "fixed_width_codes",
+    "token_places",
+    "token_view",
 ]
 
 Codes = npt.NDArray[np.int32]
@@ -55,7 +60,8 @@ Codes = npt.NDArray[np.int32]
 #: Deck indices of the batch API: 0 = A♠, 1 = A♥, 2 = A♦, 3 = A♣, 4 = K♠ ...
 #: 51 = 2♣ (sorted order), then 52 and 53 the two jokers.
 CARDS: Final[tuple[Card, ...]] = full_deck(jokers=2)
-_CODES: Final = np.array([c.code for c in CARDS], dtype=np.int32)
+#: The card code of each deck index (``CODES[i] == CARDS[i].code``).
+CODES: Final = np.array([c.code for c in CARDS], dtype=np.int32)
 _CHUNK: Final = 1 << 15  # rows per step: the working arrays stay in cache
 
 
@@ -105,8 +111,8 @@ def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[n
 
 
 _RANK_LUT, _SUIT_LUT, _PLACE_LUT = _luts()
-_RANK_AT: Final = [0, 3, 6, 9, 12]
-_SUIT_AT: Final = [1, 4, 7, 10, 13]
+RANK_AT: Final = [0, 3, 6, 9, 12]
+SUIT_AT: Final = [1, 4, 7, 10, 13]
 _GAP_AT: Final = [2, 5, 8, 11]
 _PAIRS: Final = [(i, j) for i in range(5) for j in range(i + 1, 5)]
 
@@ -138,7 +144,7 @@ def _token_codes(suits: bool) -> npt.NDArray[np.int32]:
 
 
 @cache
-def _token_places() -> npt.NDArray[np.uint8]:
+def token_places() -> npt.NDArray[np.uint8]:
     """Two ASCII bytes as a uint16 -> the card's sort key (see
     :func:`_sort_tables`): rank place * 5 + suit place."""
     table = np.zeros(1 << 16, dtype=np.uint8)
@@ -154,7 +160,7 @@ def token_view(data: bytes, n: int, stride: int, offset: int = 0) -> npt.NDArray
     return np.ndarray((n, 5), dtype="<u2", buffer=data, offset=offset, strides=(stride, 3))
 
 
-def _fixed_width_codes(
+def fixed_width_codes(
     data: bytes, n: int, stride: int, rules: RuleSet, offset: int = 0
 ) -> tuple[Codes, npt.NDArray[np.bool_]]:
     """Parse ``n`` rows of ``As Kd 7h 7c 2s`` laid ``stride`` bytes apart in
@@ -187,7 +193,7 @@ def encode(hands: Sequence[str], *, rules: str | RuleSet = "standard") -> Encode
     ):
         # Every row is 14 ASCII bytes: parse them where they lie.
         rows = np.arange(n)
-        codes, ok = _fixed_width_codes(data, n, 15, ruleset)
+        codes, ok = fixed_width_codes(data, n, 15, ruleset)
     else:  # rows of other lengths: gather the 14-character ones
         lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
         rows = np.flatnonzero(lengths == 14)
@@ -195,7 +201,7 @@ def encode(hands: Sequence[str], *, rules: str | RuleSet = "standard") -> Encode
         if len(raw) != 14 * len(rows):  # non-ASCII among them: all to the slow path
             rows = rows[:0]
             raw = b""
-        codes, ok = _fixed_width_codes(raw, len(rows), 14, ruleset)
+        codes, ok = fixed_width_codes(raw, len(rows), 14, ruleset)
     if len(rows) == n and bool(ok.all()):
         return Encoded(ruleset, codes)
     encoded = Encoded(ruleset, np.zeros((n, 5), dtype=np.int32))
@@ -238,7 +244,7 @@ def encode_indices(
         except FivecardError as exc:
             encoded.errors[int(row)] = str(exc)
     good = in_range & ~suspect
-    codes = _CODES[safe[good]]
+    codes = CODES[safe[good]]
     if not ruleset.suits:
         codes &= ~15
     encoded.codes[good] = codes
@@ -351,7 +357,8 @@ def strengths(hands: Encoded) -> npt.NDArray[np.uint16]:
 
 
 @cache
-def _category_of(rules: RuleSet) -> npt.NDArray[np.int8]:
+def category_table(rules: RuleSet) -> npt.NDArray[np.int8]:
+    """The ladder index of every strength (index 0: -1, no hand)."""
     tables = tables_for(rules)
     ladder = rules.ladder
     index = [-1] + [ladder.index(tables.hand_class(s).category) for s in range(1, tables.size + 1)]
@@ -361,7 +368,7 @@ def _category_of(rules: RuleSet) -> npt.NDArray[np.int8]:
 def categories(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.int8]:
     """The ladder index of each strength's category (0 = the weakest, -1 for
     strength 0); ``rules.ladder[i].name`` names it."""
-    return _category_of(get_rules(rules))[np.asarray(strength, dtype=np.int64)]
+    return category_table(get_rules(rules))[np.asarray(strength, dtype=np.int64)]
 
 
 def settle(strength: npt.ArrayLike) -> npt.NDArray[np.bool_]:

@@ -256,7 +256,7 @@ def _tokens() -> dict[str, Card]:
     return tokens
 
 
-_TOKENS: Final = _tokens()
+TOKENS: Final = _tokens()
 _SEPARATORS: Final = re.compile(r"[\s,]+")
 _RANK_HINT: Final = "a rank (2-10 or T, J, Q, K, A)"
 _SUIT_HINT: Final = "a suit (C, D, H, S or ♣ ♦ ♥ ♠)"
@@ -291,7 +291,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if "\n" not in text and "\r" not in text:
         try:
-            return tuple([_TOKENS[t] for t in text.replace(",", " ").split()])
+            return tuple([TOKENS[t] for t in text.replace(",", " ").split()])
         except KeyError:
             pass
     return _parse_carefully(text)
@@ -322,7 +322,7 @@ def _parse_carefully(text: str) -> tuple[Card, ...]:
 
 def _read_token(token: str, position: int, text: str) -> Card:
     where = f"card {position} ({quote(token)})"
-    card = _TOKENS.get(token)
+    card = TOKENS.get(token)
     if card is not None:
         return card
     if token.lower() in _JOKER_SPELLINGS:

@@ -398,10 +398,10 @@ def _express_solve(
     import io
 
     from .express import express_csv
-    from .files import FileError, _result_header
+    from .files import FileError, result_header
 
     header = io.StringIO()
-    csv.writer(header, lineterminator="\n").writerow(_result_header(source.columns, source.hands_per_row))
+    csv.writer(header, lineterminator="\n").writerow(result_header(source.columns, source.hands_per_row))
     to_file = args.output not in (None, "-")
     try:
         target: Any = open(args.output, "wb") if to_file else out.buffer  # noqa: SIM115

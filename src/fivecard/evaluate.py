@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import _TOKENS, SUIT_MASK, SUIT_SHIFT, Card, Rank, Suit
+from .cards import TOKENS, SUIT_MASK, SUIT_SHIFT, Card, Rank, Suit
 from .hand import Hand
 from .rules import Category, RuleSet, get_rules
 from .tables import KEY_SPACE, HandClass, tables_for
@@ -189,7 +189,7 @@ def text_strength_function(rules: str | RuleSet = "standard") -> Callable[[str],
     # repeat, nor rank-only cards under suited rules).
     codes = {
         token: card.code
-        for token, card in _TOKENS.items()
+        for token, card in TOKENS.items()
         if not card.is_joker and (card.suit is not None or not ruleset.suits)
     }
 

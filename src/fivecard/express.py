@@ -25,7 +25,7 @@ import numpy.typing as npt
 from . import batch
 from .rows import is_skipped, split_line
 from .rules import RuleSet
-from .solve import Row, Tally, _explanation, _solve_chunk, class_info
+from .solve import Row, Tally, explanation_of, solve_chunk, class_info
 
 __all__ = ["express_csv", "csv_field"]
 
@@ -47,12 +47,12 @@ def csv_field(text: str) -> str:
 
 @cache
 def _piece_table(rules: RuleSet) -> npt.NDArray[np.object_]:
-    return np.full(len(batch._category_of(rules)), None, dtype=object)
+    return np.full(len(batch.category_table(rules)), None, dtype=object)
 
 
 def _pieces(rules: RuleSet, strengths: npt.NDArray[np.int64]) -> npt.NDArray[np.object_]:
     """Per strength: b",category,score" (CSV-ready, the columns of
-    :func:`fivecard.files._result_cells`), made the first time a strength is met."""
+    :func:`fivecard.files.result_cells`), made the first time a strength is met."""
     table = _piece_table(rules)
     for strength in np.unique(strengths).tolist():
         if table[strength] is None:
@@ -74,7 +74,7 @@ def _class_arrays(rules: RuleSet) -> tuple[npt.NDArray[np.int64], npt.NDArray[np
         keys[strength, : len(key)] = key
         straight = rules.ladder[index].straight
         sizes[strength, : len(key)] = [1] if straight else [n for _, n in groups]
-    return batch._category_of(rules).astype(np.int64), keys, sizes
+    return batch.category_table(rules).astype(np.int64), keys, sizes
 
 
 def _explanation_keys(
@@ -122,7 +122,7 @@ def _tails(
         if text is None:
             a, b = int(first[row]), int(second[row])
             winners = "1,2" if a == b else ("1" if a > b else "2")
-            explanation = _explanation((a, b), (True, True), rules)
+            explanation = explanation_of((a, b), (True, True), rules)
             text = known[key] = f",{csv_field(winners)},{csv_field(explanation)},\n".encode()
         texts[i] = text
     tails: npt.NDArray[np.object_] = texts[inverse.ravel()]
@@ -148,7 +148,7 @@ def _general_rows(
     lines: list[tuple[int, str]], rules: RuleSet, decks: int, width: int, hands: int, tally: Tally
 ) -> list[bytes]:
     """The general path for lines the express lane does not take."""
-    from .files import _result_cells
+    from .files import result_cells
 
     rows = []
     for number, line in lines:
@@ -159,9 +159,9 @@ def _general_rows(
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     out = []
-    for solved in _solve_chunk(rows, rules, decks):
+    for solved in solve_chunk(rows, rules, decks):
         tally.add(solved)
-        writer.writerow(_result_cells(solved, width, hands, rules))
+        writer.writerow(result_cells(solved, width, hands, rules))
         out.append(buffer.getvalue().encode())
         buffer.seek(0)
         buffer.truncate()
@@ -212,8 +212,8 @@ def express_csv(
                 data, stride = chunk, _LINE + 1  # all alike: parse in place
             else:
                 data, stride = buf[starts[fast, None] + np.arange(_LINE)].tobytes(), _LINE
-            codes_1, ok = batch._fixed_width_codes(data, m, stride, rules)
-            codes_2, ok_2 = batch._fixed_width_codes(data, m, stride, rules, offset=15)
+            codes_1, ok = batch.fixed_width_codes(data, m, stride, rules)
+            codes_2, ok_2 = batch.fixed_width_codes(data, m, stride, rules, offset=15)
             ok &= ok_2 & (np.ndarray((m,), np.uint8, data, 14, (stride,)) == 32)
             if rules.one_deck:
                 for i in range(5):
@@ -225,7 +225,7 @@ def express_csv(
                 k = len(fast)
                 encoded = batch.Encoded(rules, np.concatenate([codes_1[keep], codes_2[keep]]))
                 strengths = batch.strengths(encoded).astype(np.int64)
-                place = batch._token_places()
+                place = batch.token_places()
                 places = np.concatenate(
                     [place[batch.token_view(data, m, stride)[keep]],
                      place[batch.token_view(data, m, stride, 15)[keep]]]

@@ -30,6 +30,11 @@ __all__ = [
     "INPUT_FORMATS",
     "OUTPUT_FORMATS",
     "FileError",
+    "result_cells",
+    "result_header",
+    "hand_json",
+    "result_json",
+    "output_format",
 ]
 
 INPUT_FORMATS: Final = ("text", "csv", "xlsx")
@@ -346,14 +351,16 @@ class JsonlSink:
         self.out.flush()
 
 
-def _result_header(columns: Sequence[str], hands: int) -> list[str]:
+def result_header(columns: Sequence[str], hands: int) -> list[str]:
+    """The CSV and xlsx header: line, the input's columns, three per hand,
+    winner, explanation, error."""
     header = ["line", *columns]
     for i in range(1, hands + 1):
         header += [f"hand {i} sorted", f"hand {i} category", f"hand {i} score"]
     return header + ["winner", "explanation", "error"]
 
 
-def _result_cells(solved: Solved, width: int, hands: int, rules: RuleSet) -> list[Any]:
+def result_cells(solved: Solved, width: int, hands: int, rules: RuleSet) -> list[Any]:
     """One output row: the input cells (padded to the input's width), three
     cells per hand (sorted cards, category, score), then winner(s),
     explanation and error."""
@@ -373,10 +380,10 @@ class CsvSink:
         self.width = len(columns)
         self.hands = hands
         self.rules = rules
-        self.writer.writerow(_result_header(columns, hands))
+        self.writer.writerow(result_header(columns, hands))
 
     def write(self, solved: Solved) -> None:
-        self.writer.writerow(_result_cells(solved, self.width, self.hands, self.rules))
+        self.writer.writerow(result_cells(solved, self.width, self.hands, self.rules))
 
     def close(self) -> None:
         self.out.flush()
@@ -399,7 +406,7 @@ class XlsxSink:
         self.sheet = self.book.create_sheet("fivecard")
         self.width = len(columns)
         self.hands = hands
-        header = _result_header(columns, hands)
+        header = result_header(columns, hands)
         steps = {"sorted": "Step 1: ", "category": "Step 2: ", "winner": "Step 3: "}
         labelled = [
             next((steps[k] + h for k in steps if h.endswith(k)), h) for h in header
@@ -415,7 +422,7 @@ class XlsxSink:
         self.sheet.append(row)
 
     def write(self, solved: Solved) -> None:
-        self.sheet.append(_result_cells(solved, self.width, self.hands, self.rules))
+        self.sheet.append(result_cells(solved, self.width, self.hands, self.rules))
 
     def close(self) -> None:
         try:

@@ -29,6 +29,9 @@ __all__ = [
     "solve_rows",
     "class_info",
     "RowError",
+    "CODE_TEXT",
+    "explanation_of",
+    "solve_chunk",
 ]
 
 CHUNK_ROWS: Final = 4096
@@ -132,7 +135,7 @@ def class_info(rules: RuleSet, strength: int) -> ClassInfo:
 
 def solve_row(row: Row, *, rules: str | RuleSet = "standard", decks: int = 1) -> Solved:
     """Solve one row; a bad row gives a :class:`Solved` with ``error`` set."""
-    return next(_solve_chunk([row], get_rules(rules), decks))
+    return next(solve_chunk([row], get_rules(rules), decks))
 
 
 def solve_rows(
@@ -148,13 +151,14 @@ def solve_rows(
     ruleset = get_rules(rules)
     iterator = iter(rows)
     while chunk := list(itertools.islice(iterator, CHUNK_ROWS)):
-        for solved in _solve_chunk(chunk, ruleset, decks):
+        for solved in solve_chunk(chunk, ruleset, decks):
             if strict and solved.error is not None:
                 raise RowError(f"line {solved.line}: {solved.error}")
             yield solved
 
 
-def _solve_chunk(rows: Sequence[Row], rules: RuleSet, decks: int) -> Iterator[Solved]:
+def solve_chunk(rows: Sequence[Row], rules: RuleSet, decks: int) -> Iterator[Solved]:
+    """Solve a chunk of rows with one batch encode and evaluation."""
     from . import batch  # numpy, only for bulk work
 
     texts = [text for row in rows for text in row.hands if row.error is None]
@@ -211,16 +215,18 @@ def _deck_problem(hands: Sequence[HandResult], rules: RuleSet, decks: int) -> st
 def _settle(row: Row, hands: tuple[HandResult, ...], rules: RuleSet) -> Solved:
     levels = sorted({h.strength for h in hands}, reverse=True)
     order = tuple(tuple(i for i, h in enumerate(hands) if h.strength == s) for s in levels)
-    explanation = _explanation(
+    explanation = explanation_of(
         tuple(h.strength for h in hands), tuple(h.natural for h in hands), rules
     )
     return Solved(row, hands, order[0], order, explanation)
 
 
 @lru_cache(maxsize=1 << 16)  # bounded: memory must not grow with the input
-def _explanation(
+def explanation_of(
     strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet
 ) -> str:
+    """The showdown explanation of hands of these strengths (and whether each
+    is natural): it depends on nothing else, so it is cached."""
     tables = tables_for(rules)
     levels = sorted(set(strengths), reverse=True)
     order = [[i for i, s in enumerate(strengths) if s == level] for level in levels]

@@ -105,3 +105,19 @@ def test_a_file_without_a_final_newline(tmp_path: Path) -> None:
 def test_csv_field() -> None:
     assert csv_field('say "hi", x') == '"say ""hi"", x"'
     assert csv_field("1,2") == '"1,2"'
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "AS KS QS JS TS\n",  # the first rows hold one hand: the header has one hand a row
+        "AS KS QS JS TS | 2C 3C 4C 5C 7D | 8H 8D 9S 9C KH\n",  # three hands
+        "AS " * 100_000 + "\n",  # one absurd row: 20,000 hands (the header stops at 10)
+    ],
+)
+def test_lines_after_other_layouts_are_never_lost(tmp_path: Path, head: str) -> None:
+    path = tmp_path / "layouts.txt"
+    path.write_text(head + "8C TS KC 9H 4S 7D 2S 5D 3S AC\n" * 3)
+    express = express_csv_text(path, tmp_path, "standard", 1)
+    assert express == general_csv(path, "standard", 1)
+    assert express.count("\n4,") == 1 and "4 rows:" in express

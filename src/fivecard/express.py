@@ -205,8 +205,9 @@ def express_csv(
         count = len(ends)
         # One row of byte pieces per line, joined in line order at the end.
         grid = np.full((count, 6), b"", dtype=object)
-        fast = np.flatnonzero(length == _LINE)
-        if hands == 2 and len(fast):
+        # Ten-card lines take the lane when the header has two hands a row.
+        fast = np.flatnonzero(length == _LINE) if hands == 2 else np.zeros(0, dtype=np.int64)
+        if len(fast):
             m = len(fast)
             if m == count and len(buf) == count * (_LINE + 1) and starts[0] == 0:
                 data, stride = chunk, _LINE + 1  # all alike: parse in place

@@ -42,6 +42,7 @@ OUTPUT_FORMATS: Final = ("text", "jsonl", "csv", "xlsx")
 _SAMPLE_ROWS: Final = 50
 _XLSX_MAGIC: Final = b"PK\x03\x04"
 _PROGRESS_BYTES: Final = 1 << 20
+_MOST_HANDS: Final = 10  # header columns for at most this many hands (one deck: 10)
 _PER_HAND: Final = 3  # CSV and xlsx cells per hand: sorted cards, category, score  # a progress bar for inputs from 1 MiB
 
 
@@ -170,7 +171,7 @@ def _text_source(handle: IO[str]) -> Source:
     reader = rows()
     sample = list(itertools.islice(reader, _SAMPLE_ROWS))
     hands = max((len(r.hands) for r in sample), default=1)
-    return Source(itertools.chain(sample, reader), ["input"], max(hands, 1))
+    return Source(itertools.chain(sample, reader), ["input"], min(max(hands, 1), _MOST_HANDS))
 
 
 def _table_rows(
@@ -206,7 +207,7 @@ def _table_rows(
                 continue
             yield Row(number, tuple(cells), tuple(hands))
 
-    return rows(), columns, max(len(layout.units), 1)
+    return rows(), columns, min(max(len(layout.units), 1), _MOST_HANDS)
 
 
 def _csv_source(handle: IO[str], sample: str, suits: bool) -> Source:

@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fivecard import full_deck
 from fivecard.cli import main
@@ -121,3 +123,38 @@ def test_lines_after_other_layouts_are_never_lost(tmp_path: Path, head: str) -> 
     express = express_csv_text(path, tmp_path, "standard", 1)
     assert express == general_csv(path, "standard", 1)
     assert express.count("\n4,") == 1 and "4 rows:" in express
+
+
+LINE_PARTS = [
+    "8C TS KC 9H 4S 7D 2S 5D 3S AC",  # a clean Project Euler line
+    "8c ts kc 9h 4s 7d 2s 5d 3s ac",
+    "8C TS KC 9H 4S 7D 2S 5D 3S 8C",  # a card twice
+    "8C TS KC 9H 4S 7D 2S 5D 3S A♣",
+    "8C TS KC 9H 4S 7D 2S 5D 3S AX",  # 29 characters, a bad suit
+    "8C TS KC 9H 4S 7D 2S 5D 3S  A",
+    "8C TS KC 9H 4S|7D 2S 5D 3S AC",  # 29 characters, a separator
+    "JK TS KC 9H 4S 7D 2S 5D 3S AC",
+    "AS KS QS JS TS",
+    "# comment",
+    "",
+    "   ",
+    "8C TS KC 9H 4S 7D 2S 5D 3S AC ",
+    "x" * 29,
+    "é" * 29,
+]
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(st.sampled_from(LINE_PARTS), min_size=1, max_size=30),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+    st.sampled_from(["standard", "joker", "semi"]),
+    st.booleans(),
+)
+def test_express_equals_general_on_random_files(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], newline: str, rules: str, final: bool
+) -> None:
+    tmp_path = tmp_path_factory.mktemp("fuzz")
+    path = tmp_path / "fuzz.txt"
+    path.write_bytes((newline.join(lines) + (newline if final else "")).encode("utf-8"))
+    assert express_csv_text(path, tmp_path, rules, 1) == general_csv(path, rules, 1)

@@ -188,11 +188,16 @@ def express_csv(
         data = carry + block
         if not data:
             break
-        cut = data.rfind(b"\n") + 1 if block else len(data)
+        # Lines end at \n, \r\n or \r, as the general path reads them; a \r
+        # at the very end may be half of a \r\n still to come.
+        end = len(data) - 1 if block and data.endswith(b"\r") else len(data)
+        cut = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1 if block else len(data)
         if cut == 0:
             carry = data
             continue
         chunk, carry = data[:cut], data[cut:]
+        if b"\r" in chunk:
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         if not chunk.endswith(b"\n"):
             chunk += b"\n"
         buf = np.frombuffer(chunk, dtype=np.uint8)

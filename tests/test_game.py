@@ -81,8 +81,11 @@ def test_actions_are_validated() -> None:
         game.exchange(0, [1, 1])
     with pytest.raises(GameError, match="after the draw"):
         game.reveal_dealer_card()
+    assert not game.can_computer_act()
     with pytest.raises(GameError, match="no computer player"):
         game.computer_acts()
+    game.exchange(0, [0, 1, 2, 3, 4])
+    assert game.can_computer_act() and game.turn == 1
     with pytest.raises(GameError, match="after the dealer"):
         game.settle()
 

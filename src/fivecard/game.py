@@ -301,12 +301,20 @@ class Game:
             raise GameError(f"{self.names[seat]} holds no hand now")
         return advise(self.current.hands[seat])
 
-    def computer_acts(self) -> Folded | Exchanged:
-        """The computer seat to act keeps what the advisor recommends, or
-        folds when its best chance against the dealer is below fold_below."""
+    def verify_computer_acts(self) -> None:
         seat = self.turn
         if seat is None or not self.is_computer(seat):
             raise GameError("no computer player is to act now")
+
+    def can_computer_act(self) -> bool:
+        return _can(self.verify_computer_acts)
+
+    def computer_acts(self) -> Folded | Exchanged:
+        """The computer seat to act keeps what the advisor recommends, or
+        folds when its best chance against the dealer is below fold_below."""
+        self.verify_computer_acts()
+        seat = self.turn
+        assert seat is not None
         advice = self.hint(seat)
         best = advice.recommended
         if best.win < self.fold_below:

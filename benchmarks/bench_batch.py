@@ -73,6 +73,23 @@ def line(label: str, hands: int, seconds: float) -> float:
     return rate
 
 
+def peers_on_the_deck(combos: np.ndarray, texts52: list[str]) -> tuple[float, float, float]:
+    """eval7, treys and phevaluator over the whole deck, one call a hand (their
+    hand lists are large, so they live only in this function)."""
+    e7_cards = [eval7.Card(t) for t in texts52]
+    e7_hands = [[e7_cards[i] for i in row] for row in combos.tolist()]
+    e7_eval = eval7.evaluate
+    e7 = line("eval7 evaluate (one call a hand)", len(e7_hands), best(lambda: [e7_eval(h) for h in e7_hands], 1))
+    tr_cards = [TreysCard.new(t) for t in texts52]
+    tr_hands = [[tr_cards[i] for i in row] for row in combos.tolist()]
+    tr_eval = Evaluator().evaluate
+    tr = line("treys Evaluator().evaluate", len(tr_hands), best(lambda: [tr_eval(h, []) for h in tr_hands], 1))
+    ph_hands = [[texts52[i] for i in row] for row in combos[::10].tolist()]
+    ph = line("phevaluator evaluate_cards (every 10th hand)", len(ph_hands),
+              best(lambda: [evaluate_cards(*h) for h in ph_hands], 1))
+    return e7, tr, ph
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -112,19 +129,9 @@ def main() -> None:
     combos = batch.combinations(52)
     codes = batch.CODES[combos]
     n = len(codes)
+    batch.strengths_of_codes(codes)  # warm up: the table, the output pages
     ours = line("fivecard batch.strengths_of_codes", n, best(lambda: batch.strengths_of_codes(codes), args.repeat))
-    e7_cards = [eval7.Card(t) for t in texts52]
-    e7_hands = [[e7_cards[i] for i in row] for row in combos.tolist()]
-    e7_eval = eval7.evaluate
-    e7 = line("eval7 evaluate (one call a hand)", n, best(lambda: [e7_eval(h) for h in e7_hands], 1))
-    tr_cards = [TreysCard.new(t) for t in texts52]
-    tr_hands = [[tr_cards[i] for i in row] for row in combos.tolist()]
-    tr_eval = Evaluator().evaluate
-    tr = line("treys Evaluator().evaluate", n, best(lambda: [tr_eval(h, []) for h in tr_hands], 1))
-    ph_hands = [[texts52[i] for i in row] for row in combos[::10].tolist()]
-    ph = line("phevaluator evaluate_cards (every 10th hand)", len(ph_hands),
-              best(lambda: [evaluate_cards(*h) for h in ph_hands], 1))
-    del e7_hands, tr_hands, ph_hands
+    e7, tr, ph = peers_on_the_deck(combos, texts52)
     print(f"  fivecard / eval7 {ours / e7:.1f}x, / treys {ours / tr:.1f}x, / phevaluator {ours / ph:.1f}x;"
           f" target >= 100 M/s and >= 20x eval7; peak RSS of a process doing only this: {peak:.0f} MB"
           " (target <= 200)\n")
@@ -136,6 +143,8 @@ def main() -> None:
     ours_b = line("fivecard batch.encode + batch.strengths", len(strings),
                   best(lambda: batch.strengths(batch.encode(strings)), args.repeat))
     new = TreysCard.new
+    tr_eval = Evaluator().evaluate
+    e7_eval = eval7.evaluate
     tr_b = line("treys Card.new per card + evaluate", len(strings),
                 best(lambda: [tr_eval([new(t) for t in s.split()], []) for s in strings], 1))
     e7_card = eval7.Card

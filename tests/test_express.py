@@ -46,7 +46,7 @@ def express_csv_text(path: Path, tmp_path: Path, rules: str, decks: int) -> str:
 def mixed_file(tmp_path: Path, seed: int, rows: int = 3_000, newline: str = "\n") -> Path:
     rng = random.Random(seed)
     lines = []
-    for i in range(rows):
+    for _ in range(rows):
         cards = rng.sample(CARDS, 10)
         kind = rng.random()
         if kind < 0.80:

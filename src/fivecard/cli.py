@@ -331,9 +331,7 @@ def _solve(
     from .files import make_sink, open_source, output_format
     from .solve import Tally, solve_rows
 
-    fmt = "jsonl" if args.json else output_format(
-        args.output, args.format, terminal=out.isatty()
-    )
+    fmt = "jsonl" if args.json else output_format(args.output, args.format)
     source = open_source(
         args.input,
         input_format=args.input_format,

@@ -432,7 +432,7 @@ class XlsxSink:
             raise FileError(f"cannot write the workbook: {exc.strerror or exc}") from None
 
 
-def output_format(path: str | None, requested: str | None, *, terminal: bool) -> str:
+def output_format(path: str | None, requested: str | None) -> str:
     """The output format: ``requested``, else by the output file's extension,
     else text (the default on a terminal, and for standard output)."""
     if requested:

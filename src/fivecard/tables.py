@@ -132,8 +132,8 @@ def classify_groups(
     ranks = frozenset([r for r, _ in groups])
     for index, category in rules.candidates(shape):
         if category.accepts(shape, straight_top=straight_top, flush=flush, ranks=ranks):
-            if category.straight:
-                key: tuple[int, ...] = (straight_top,)  # type: ignore[assignment]
+            if category.straight and straight_top is not None:
+                key: tuple[int, ...] = (straight_top,)
             else:
                 key = tuple([r for r, _ in groups])
             return index, key, groups

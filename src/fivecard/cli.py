@@ -409,9 +409,24 @@ def _express_solve(
         with open(args.input, "rb") as raw:
             out.flush()
             target.write(header.getvalue().encode())
+            size = os.path.getsize(args.input) or 1
+            show = err.isatty() and size >= 1 << 20
+
+            def progress() -> None:
+                err.write(f"\rsolving: {raw.tell() / size:4.0%} ({tally.rows:,} rows)")
+                err.flush()
+
             express_csv(
-                raw, target, rules=rules, decks=args.decks, hands=source.hands_per_row, tally=tally
+                raw,
+                target,
+                rules=rules,
+                decks=args.decks,
+                hands=source.hands_per_row,
+                tally=tally,
+                progress=progress if show else None,
             )
+            if show:
+                err.write("\r\033[K")
     finally:
         if to_file:
             target.close()

@@ -107,3 +107,17 @@ def test_real_process_help_version_and_errors() -> None:
     assert bad.stderr == "fivecard: error: hand 1: unknown rank '1' in card 5 ('1S') of 'AS KS QS JS 1S'\n"
     good = proc("compare", "8C TS KC 9H 4S", "7D 2S 5D 3S AC")
     assert good.returncode == 0 and "Hand 2 wins" in good.stdout
+
+
+def test_a_closed_pipe_is_not_a_traceback(tmp_path: object) -> None:
+    lines = "\n".join(["AS KS QS JS TS 2C 3C 4C 5C 7D"] * 20_000) + "\n"
+    proc = subprocess.run(
+        f"{sys.executable} -m fivecard solve - | head -n 1",
+        shell=True,
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.stdout.startswith("  line")
+    assert "Traceback" not in proc.stderr and "Error" not in proc.stderr

@@ -26,6 +26,8 @@ __all__ = ["main"]
 EXIT_OK = 0
 EXIT_SOME_ROWS_BAD = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # Ctrl-C
+EXIT_BROKEN_PIPE = 141  # the output pipe closed early
 
 _DESCRIPTION = """\
 Read, classify and settle five-card poker hands, and say why.
@@ -44,6 +46,10 @@ examples:
   fivecard classify --rules ace-king "AS KD 8C 7H 3S"
   fivecard compare --rules semi "Q, Q, Q, Q, 9" "Q, Q, Q, Q, 5"
   fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"
+  fivecard solve examples/showdowns.csv -o answers.xlsx
+  fivecard deal --players 4 --rounds 3
+  fivecard advise "AS AH 7C 4D 2S"
+  fivecard play
 
 exit codes: 0 success; 2 bad input or usage (one line on stderr).
 """
@@ -90,15 +96,16 @@ def _rules_help() -> str:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    common = _Parser(add_help=False)
-    common.add_argument("--rules", default="standard", metavar="R", help=_rules_help())
-    common.add_argument("--json", action="store_true", help="print JSON instead of text")
-    common.add_argument(
+    base = _Parser(add_help=False)  # options of every command
+    base.add_argument("--rules", default="standard", metavar="R", help=_rules_help())
+    base.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
         help="colour red suits: auto (on a terminal, unless NO_COLOR is set), always, never",
     )
+    common = _Parser(add_help=False, parents=[base])  # and of every command with JSON output
+    common.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     parser = _Parser(
         prog="fivecard",
@@ -205,7 +212,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     play_parser = commands.add_parser(
         "play",
-        parents=[common],
+        parents=[base],
         help="play five-card draw against the dealer and two computer players",
         description="Five-card draw against the dealer with two computer players (seed 004). "
         "Each round everyone antes 10 into the pot and bets 10 against the house; keep "
@@ -269,6 +276,29 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run the command; return its exit code (never raises on bad input)."""
+    try:
+        return _main(argv, stdin=stdin, stdout=stdout, stderr=stderr)
+    except BrokenPipeError:
+        # The reader went away (`fivecard ... | head`): stop quietly, the way
+        # command-line tools do, with the shell's code for SIGPIPE.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # not a real file descriptor (tests)
+            pass
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        (stderr or sys.stderr).write("\nfivecard: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _main(
+    argv: Sequence[str] | None,
+    *,
+    stdin: TextIO | None,
+    stdout: TextIO | None,
+    stderr: TextIO | None,
+) -> int:
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
     err = stderr or sys.stderr

@@ -211,18 +211,6 @@ def _combinations(n: int, k: int) -> npt.NDArray[np.uint8]:
     return batch.combinations(n, k)
 
 
-def _dealer_counts(codes: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.int64]:
-    """Dealer hands per strength: every five of the unseen cards."""
-    size = tables_for(rules).size
-    counts = np.zeros(size + 1, dtype=np.int64)
-    combos = _combinations(len(codes), 5)
-    step = 1 << 19
-    for start in range(0, len(combos), step):
-        found = batch.strengths_of_codes(codes[combos[start : start + step]], rules=rules)
-        counts += np.bincount(found, minlength=size + 1)
-    return counts
-
-
 def advise(
     hand: HandLike,
     *,
@@ -244,7 +232,8 @@ def advise(
     category_of = batch.category_table(ruleset)
     ladder = ruleset.ladder
     payout = paytable.payout(ruleset) if paytable is not None else None
-    dealer = _dealer_counts(pool_codes, ruleset) if paytable is None else None
+    # Dealer hands per strength: every five of the unseen cards.
+    dealer = batch.hand_counts(pool_codes, rules=ruleset) if paytable is None else None
     if dealer is not None:
         dealer_total = int(dealer.sum())
         below = np.concatenate(([0], np.cumsum(dealer)[:-1])) / dealer_total

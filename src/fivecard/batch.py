@@ -48,6 +48,7 @@ __all__ = [
     "sorted_from_keys",
     "combinations",
     "census_counts",
+    "hand_counts",
     "CODES",
     "category_table",
     "fixed_width_codes",
@@ -111,9 +112,6 @@ def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[n
 
 
 _RANK_LUT, _SUIT_LUT, _PLACE_LUT = _luts()
-RANK_AT: Final = [0, 3, 6, 9, 12]
-SUIT_AT: Final = [1, 4, 7, 10, 13]
-_GAP_AT: Final = [2, 5, 8, 11]
 _PAIRS: Final = [(i, j) for i in range(5) for j in range(i + 1, 5)]
 
 
@@ -402,23 +400,24 @@ def combinations(n: int, k: int = 5) -> npt.NDArray[np.uint8]:
     return np.stack(columns, axis=1)
 
 
-def census_counts(rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
-    """How many hands of the rule set's dealt deck have each strength
-    (index = strength; ``semi``: 52 cards with suits hidden).
+def hand_counts(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
+    """How many five-card hands of these cards (card codes, each a distinct
+    card) have each strength (index = strength).
 
     Walks the combinations as :func:`combinations` does, but carries each
     partial hand's code sum and AND instead of its cards: two arrays, not five.
     """
     ruleset = get_rules(rules)
-    codes = np.array([c.code for c in ruleset.deck()], dtype=np.int32)
-    if not ruleset.suits:
-        codes &= ~15  # suits hidden
+    codes = np.asarray(codes, dtype=np.int32)
     n = len(codes)
+    size = tables_for(ruleset).size
+    if n < 5:
+        return np.zeros(size + 1, dtype=np.int64)
     suits = (codes & 15).astype(np.uint8)
     last = np.arange(n, dtype=np.uint8)
     key, flush = codes.copy(), suits.copy()
     for _ in range(4):
-        extra = (n - 1 - last.astype(np.int64))
+        extra = n - 1 - last.astype(np.int64)
         ends = np.cumsum(extra)
         follow = np.arange(int(ends[-1]), dtype=np.int64)
         follow -= np.repeat(ends - extra - last - 1, extra)
@@ -429,6 +428,13 @@ def census_counts(rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
         flush &= suits[last]
     key >>= 7
     key += np.minimum(flush, 1).astype(np.int32) * KEY_SPACE
-    index = key
-    size = tables_for(ruleset).size
-    return np.bincount(_lookup(ruleset)[index], minlength=size + 1).astype(np.int64)
+    return np.bincount(_lookup(ruleset)[key], minlength=size + 1).astype(np.int64)
+
+
+def census_counts(rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
+    """How many hands of the rule set's dealt deck have each strength
+    (index = strength; ``semi``: 52 cards with suits hidden)."""
+    from .stats import dealt_cards
+
+    ruleset = get_rules(rules)
+    return hand_counts([c.code for c in dealt_cards(ruleset)], rules=ruleset)

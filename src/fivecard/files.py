@@ -200,12 +200,7 @@ def _table_rows(
                 continue
             if len(cells) == 1 and is_skipped(cells[0]):
                 continue
-            try:
-                hands = layout.hands(cells)
-            except FivecardError as exc:  # pragma: no cover - hands() only joins text
-                yield Row(number, tuple(cells), error=str(exc))
-                continue
-            yield Row(number, tuple(cells), tuple(hands))
+            yield Row(number, tuple(cells), tuple(layout.hands(cells)))
 
     return rows(), columns, min(max(len(layout.units), 1), _MOST_HANDS)
 

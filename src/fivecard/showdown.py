@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import JOKER, Card
 from .errors import FivecardError, HandError
 from .evaluate import Evaluation, HandLike, as_hand, describe, evaluate
 from .hand import Hand
@@ -119,7 +119,7 @@ def check_decks(hands: Sequence[Hand], *, decks: int = 1) -> None:
     for number, hand in enumerate(hands, 1):
         for card in hand.cards:
             where.setdefault(card, []).append(number)
-    jokers = where.pop(Card(None, None), [])
+    jokers = where.pop(JOKER, [])
     if len(jokers) > rules.jokers * decks:
         raise HandError(
             f"{len(jokers)} jokers in hands {_and(sorted(set(jokers)))}, but "

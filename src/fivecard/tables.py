@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -27,7 +26,6 @@ __all__ = [
     "HandClass",
     "Tables",
     "tables_for",
-    "classify_ranks",
     "classify_groups",
     "KEY_SPACE",
 ]
@@ -101,13 +99,6 @@ class Tables:
 
 
 _Shape = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
-
-
-def classify_ranks(ranks: Iterable[int], flush: bool, rules: RuleSet) -> _Shape:
-    """Classify five natural ranks: ``(ladder index, key, groups)``."""
-    counts = Counter(int(r) for r in ranks)
-    groups = tuple(sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True))
-    return classify_groups(groups, flush, rules)
 
 
 def classify_groups(

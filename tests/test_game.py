@@ -10,7 +10,21 @@ import pytest
 
 from fivecard import parse_cards
 from fivecard.cli import main
-from fivecard.game import DealerCard, Exchanged, Folded, Game, GameError, RoundSettled, split_pot
+from collections.abc import Callable
+from typing import Any
+
+from fivecard.errors import FivecardError
+from fivecard.game import (
+    DealerCard,
+    Exchanged,
+    Folded,
+    Game,
+    GameError,
+    RoundSettled,
+    RoundVoided,
+    keep_positions,
+    split_pot,
+)
 from fivecard.play import parse_keep
 
 TOTAL = 3_000
@@ -112,7 +126,7 @@ def test_split_pot_odd_chips_go_to_the_earliest_seat() -> None:
 
 
 def test_carried_pot_when_everyone_folds() -> None:
-    game = Game(seed=9, fold_below=1.01)  # the computers always fold
+    game = Game(seed=9, fold_below=1)  # the computers always fold
     settled = play_round(game, "fold")
     assert settled.pot_winners == () and settled.carried == 30
     assert "carries" in settled.pot_explanation
@@ -128,6 +142,152 @@ def test_a_seat_that_cannot_pay_sits_out() -> None:
     game.stacks[0] = 0
     game.current = None
     assert not game.can_start()
+
+
+# --- voiding a round (quitting) ----------------------------------------------------
+
+
+def table(game: Game) -> tuple[tuple[int, ...], int, int]:
+    return tuple(game.stacks), game.pot, game.house
+
+
+# Actions through one round, each followed by the phase it leaves.
+ROUND: list[tuple[str, Callable[[Game], object], str]] = [
+    ("start", Game.start_round, "draw"),
+    ("you fold", lambda g: g.fold(0), "draw"),
+    ("computer 1", Game.computer_acts, "draw"),
+    ("computer 2", Game.computer_acts, "dealer"),
+    ("dealer card 1", Game.reveal_dealer_card, "dealer"),
+    ("dealer card 2", Game.reveal_dealer_card, "dealer"),
+    ("dealer card 3", Game.reveal_dealer_card, "dealer"),
+    ("dealer card 4", Game.reveal_dealer_card, "dealer"),
+    ("dealer card 5", Game.reveal_dealer_card, "showdown"),
+]
+
+
+@pytest.mark.parametrize("fold_below", [0.0, 1.0], ids=["computers play", "computers fold"])
+@pytest.mark.parametrize("stop", range(1, len(ROUND) + 1), ids=[step[0] for step in ROUND])
+def test_void_gives_back_every_chip_of_the_round_in_any_phase(stop: int, fold_below: float) -> None:
+    game = Game(seed=9, fold_below=fold_below)
+    before = table(game)
+    for _, action, phase in ROUND[:stop]:
+        action(game)
+        assert game.phase == phase and books(game) == TOTAL
+        assert game.can_void()
+    assert game.house == 10 * len(game.current.folded if game.current else ())  # house bets of folds
+    voided = game.void_round()
+    assert isinstance(voided, RoundVoided)
+    assert voided.round == 1 and voided.returned == (20, 20, 20) and voided.pot == 0
+    assert table(game) == before and voided.stacks == (1_000, 1_000, 1_000)
+    assert game.phase == "idle" and game.current is None and books(game) == TOTAL
+    assert game.played == 0 and not game.can_void()
+    assert game.start_round().round == 2  # the game goes on; a voided round keeps its number
+
+
+def test_void_is_refused_when_no_round_is_in_play() -> None:
+    game = Game(seed=2)
+    assert not game.can_void()
+    with pytest.raises(GameError, match="no round is in play"):
+        game.verify_void()
+    play_round(game, "all")
+    assert game.phase == "idle" and game.played == 1 and not game.can_void()
+    settled = table(game)
+    with pytest.raises(GameError, match="a settled round stands"):
+        game.void_round()
+    assert table(game) == settled and books(game) == TOTAL
+
+
+def test_void_leaves_a_carried_pot_in_the_pot() -> None:
+    game = Game(seed=9, fold_below=1)  # the computers always fold
+    assert play_round(game, "fold").carried == 30
+    after_first = table(game)
+    started = game.start_round()
+    assert started.pot == 60 and started.carried == 30
+    game.fold(0)
+    game.computer_acts()
+    assert books(game) == TOTAL
+    voided = game.void_round()
+    assert voided.round == 2 and voided.returned == (20, 20, 20) and voided.pot == 30
+    assert table(game) == after_first == ((980, 980, 980), 30, 30)
+    assert books(game) == TOTAL and game.played == 1
+
+
+def test_void_gives_nothing_to_a_seat_sitting_out() -> None:
+    game = Game(seed=3)
+    game.stacks[2] = 15
+    game.start_round()
+    voided = game.void_round()
+    assert voided.returned == (20, 20, 0) and voided.stacks == (1_000, 1_000, 15)
+
+
+# --- the constructor checks its arguments -----------------------------------------
+
+
+@pytest.mark.parametrize("bad", [2, 1.01, -0.1, float("nan"), float("inf"), float("-inf"), "x", None, True])
+def test_fold_below_must_be_a_number_from_0_to_1(bad: Any) -> None:
+    with pytest.raises(GameError, match="fold_below must be a number from 0 to 1, got") as caught:
+        Game(fold_below=bad)
+    assert isinstance(caught.value, FivecardError) and isinstance(caught.value, ValueError)
+    assert "--" not in str(caught.value)  # the library does not speak of command-line flags
+
+
+def test_fold_below_at_the_limits() -> None:
+    assert Game(fold_below=0).fold_below == 0.0 and Game(fold_below=1).fold_below == 1.0
+
+
+FULL = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH KH QH JH TH 9H 8H"  # 20 cards, just enough
+
+
+@pytest.mark.parametrize(
+    ("rules", "deck", "message"),
+    [
+        ("standard", "AH " + FULL[3:], r"holds A♥ twice \(cards 1 and 14\)"),
+        ("standard", FULL[:-3], "has 19 cards; 3 seats and the dealer need at least 20"),
+        ("standard", "", "has 0 cards"),
+        ("standard", FULL[:-3] + " JK", "card 20 of the stacked deck is a joker, which the standard rules do not use"),
+        ("joker", "JK JK JK " + FULL[9:], "holds 3 jokers; the joker rules have 2"),
+        ("standard", FULL[:-3] + " Q", r"card 20 of the stacked deck \('Q'\) has no suit"),
+        ("semi", "A A A A A " + FULL[15:], r"holds five Aces \(card 5 is the fifth\); a deck has four"),
+    ],
+    ids=["duplicate", "too few", "empty", "joker", "three jokers", "no suit", "five aces"],
+)
+def test_a_stacked_deck_is_checked_when_the_game_is_made(rules: str, deck: str, message: str) -> None:
+    with pytest.raises(GameError, match=message) as caught:
+        Game(rules=rules, stacked=[parse_cards(deck)])
+    assert str(caught.value).startswith(("the stacked deck", "card ")) and "--" not in str(caught.value)
+    with pytest.raises(GameError, match="stacked deck 2 "):
+        Game(rules=rules, stacked=[parse_cards(FULL), parse_cards(deck)])
+
+
+def test_a_short_stacked_deck_keeps_the_dealers_cards() -> None:
+    game = Game(seed=1, stacked=[parse_cards(FULL)])
+    game.start_round()
+    assert not game.can_exchange(0, [1, 2, 3, 4])
+    with pytest.raises(GameError, match="cannot draw 1: 0 cards left in the deck besides the dealer's five"):
+        game.exchange(0, [1, 2, 3, 4])
+    game.exchange(0, [0, 1, 2, 3, 4])
+    while game.can_computer_act():  # the computers keep what they can
+        event = game.computer_acts()
+        assert isinstance(event, Folded) or not event.drawn
+    while game.can_reveal():
+        game.reveal_dealer_card()
+    assert "Q♥ J♥ 10♥ 9♥ 8♥" == " ".join(map(str, game.dealer_cards))
+    game.settle()
+    assert books(game) == TOTAL
+
+
+def test_rank_only_stacked_deck_under_semi() -> None:
+    deck = parse_cards("A A A A K K K K Q Q Q Q J J J J 10 10 10 10 9 9")
+    game = Game(rules="semi", seed=1, stacked=[deck])
+    game.start_round()
+    hand = game.hand(0)
+    assert hand is not None and " ".join(map(str, hand.cards)) == "A A A A K"
+
+
+def test_keep_positions_with_repeated_ranks() -> None:
+    cards = parse_cards("Q 5 Q K 9")
+    assert keep_positions(cards, parse_cards("Q Q 9")) == [0, 2, 4]
+    assert keep_positions(cards, ()) == []
 
 
 def test_parse_keep() -> None:
@@ -161,7 +321,7 @@ def test_play_piped_complete_game_with_bad_input() -> None:
 def test_play_split_and_carried_pots_through_the_command() -> None:
     code, out, _ = run(["play", "--seed", "1", "--deck", SPLIT_DECK], "a\nq\n")
     assert "You and Computer 1 split the pot of 30 (15, 15)" in out
-    code, out, _ = run(["play", "--seed", "1", "--fold-below", "1.01"], "f\n\nq\n")
+    code, out, _ = run(["play", "--seed", "1", "--fold-below", "1"], "f\n\nq\n")
     assert "the pot of 30 carries to the next round" in out
     assert "pot 60 (30 carried)" in out
 

@@ -17,13 +17,27 @@ The rules (also in the README):
   seats still in takes the pot; a tie splits it, odd chips to the earliest
   seat. If every seat folds, the pot carries to the next round.
 * Computer players keep what the advisor recommends and fold when its best
-  chance to beat the dealer is below ``fold_below`` (30% by default). Under
-  these rules folding never saves chips (the house bet is lost either way),
-  so this is a cautious player's habit, not the best play.
+  chance to beat the dealer is below ``fold_below`` (a number from 0 to 1,
+  30% by default). Under these rules folding never saves chips (the house
+  bet is lost either way), so this is a cautious player's habit, not the
+  best play.
+* Quitting mid-round voids the round (:meth:`Game.void_round`): every chip
+  put in during it (antes into the pot and house bets, including the house
+  bet of a seat that folded earlier in the round) goes back to its seat, so
+  the stacks are exactly what they were before the round started. A pot
+  carried from an earlier all-fold round stays in the pot, unclaimed. A
+  round can be voided at any time until it is settled; a settled round
+  stands. Voided rounds keep their number but are not counted in
+  :attr:`Game.played`.
+
+The books balance after every action: ``sum(stacks) + pot + house`` plus the
+house bets still in play is the chips the seats started with (``house`` is
+the house's net result).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -31,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .advise import Advice, advise
-from .cards import Card
+from .cards import Card, Rank
 from .errors import FivecardError
 from .evaluate import Evaluation, evaluate
 from .hand import HAND_SIZE, Hand
@@ -47,7 +61,9 @@ __all__ = [
     "DealerCard",
     "SeatResult",
     "RoundSettled",
+    "RoundVoided",
     "split_pot",
+    "keep_positions",
     "ANTE",
     "BET",
 ]
@@ -119,6 +135,14 @@ class RoundSettled:
     stacks: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class RoundVoided:
+    round: int
+    returned: tuple[int, ...]  # chips given back to each seat (0: not dealt in)
+    pot: int  # the pot after the void: only chips carried from earlier rounds
+    stacks: tuple[int, ...]
+
+
 def split_pot(pot: int, winners: Sequence[int]) -> dict[int, int]:
     """Share a pot among tied winners; odd chips go to the earliest seats.
 
@@ -139,6 +163,7 @@ class _Round:
     deck: list[Card]
     hands: dict[int, Hand]
     to_act: list[int]
+    before: tuple[tuple[int, ...], int, int]  # stacks, pot and house at the start
     folded: set[int] = field(default_factory=set)
     dealer: list[Card] = field(default_factory=list)
 
@@ -150,7 +175,13 @@ class Game:
     :attr:`turn`), ``"dealer"`` (the dealer's cards are turned up), then
     ``"showdown"`` (ready to settle). Each action has ``can_…`` (a bool),
     ``verify_…`` (raises :class:`GameError` saying why not) and the action
-    itself, which returns an event record.
+    itself, which returns an event record. :meth:`void_round` (quitting)
+    ends the round in play in any phase and gives every chip of it back.
+
+    The constructor checks its arguments (:class:`GameError`): ``fold_below``
+    is a number from 0 to 1 and each ``stacked`` deck has enough cards for
+    every seat and the dealer, no card twice and no more jokers than the
+    rules have.
     """
 
     def __init__(
@@ -166,13 +197,21 @@ class Game:
         """``stacked``: card orders the first rounds deal from instead of a
         shuffle (demonstrations and tests); later rounds shuffle."""
         self.rules = get_rules(rules)
+        if isinstance(fold_below, bool) or not isinstance(fold_below, (int, float)):
+            raise GameError(f"fold_below must be a number from 0 to 1, got {fold_below!r}")
+        if not (math.isfinite(fold_below) and 0 <= fold_below <= 1):
+            raise GameError(f"fold_below must be a number from 0 to 1, got {fold_below!r}")
+        self.names = tuple(names)
+        for number, deck in enumerate(stacked, 1):
+            where = "the stacked deck" if len(stacked) == 1 else f"stacked deck {number}"
+            _check_stacked(list(deck), self.rules, len(self.names), where)
         self.seed = seed if seed is not None else secrets.randbits(63)
         self.rng = random.Random(self.seed)
-        self.names = tuple(names)
         self.stacks = [stack] * len(self.names)
-        self.fold_below = fold_below
+        self.fold_below = float(fold_below)
         self.pot = 0
-        self.rounds = 0
+        self.rounds = 0  # rounds started (a round's number), voided ones included
+        self.played = 0  # rounds settled
         self.current: _Round | None = None
         self.house = 0  # the house's net result, for the books
         self.stacked = [list(d) for d in stacked]
@@ -228,8 +267,7 @@ class Game:
         self.verify_start()
         seats = tuple(s for s in range(len(self.names)) if self.can_play(s))
         if self.stacked:
-            cards = self.stacked.pop(0)
-            _check_stacked(cards, self.rules, len(seats))
+            cards = self.stacked.pop(0)  # checked by the constructor
         else:
             cards = list(self.rules.deck())
             self.rng.shuffle(cards)
@@ -238,11 +276,40 @@ class Game:
         for seat in seats:
             hands[seat] = Hand(tuple(cards[:HAND_SIZE]), self.rules)
             del cards[:HAND_SIZE]
+        # The round (with what it can give back) is recorded before any chip
+        # moves, so that it can be voided even if interrupted from here on.
+        before = (tuple(self.stacks), self.pot, self.house)
+        self.current = _Round(self.rounds + 1, cards, hands, list(seats), before)
+        self.rounds += 1
+        for seat in seats:
             self.stacks[seat] -= ANTE + BET
             self.pot += ANTE
-        self.rounds += 1
-        self.current = _Round(self.rounds, cards, hands, list(seats))
         return RoundStarted(self.rounds, seats, self.pot, carried, tuple(self.stacks))
+
+    # -- voiding a round (quitting) ----------------------------------------------
+
+    def verify_void(self) -> None:
+        if self.current is None:
+            raise GameError("no round is in play to void (a settled round stands)")
+
+    def can_void(self) -> bool:
+        return _can(self.verify_void)
+
+    def void_round(self) -> RoundVoided:
+        """End the round in play without a showdown and give every chip put
+        in during it back to its seat: antes, house bets, and the house bets
+        of seats that folded. The stacks, the pot (only chips carried from an
+        earlier round) and the house are what they were before the round."""
+        self.verify_void()
+        current = self.current
+        assert current is not None
+        stacks, pot, house = current.before
+        returned = tuple(before - now for before, now in zip(stacks, self.stacks))
+        self.stacks[:] = stacks
+        self.pot = pot
+        self.house = house
+        self.current = None
+        return RoundVoided(current.number, returned, self.pot, tuple(self.stacks))
 
     # -- the draw ----------------------------------------------------------------
 
@@ -274,8 +341,11 @@ class Game:
             raise GameError(f"card positions are 1-{HAND_SIZE}")
         if len(set(keep)) != len(keep):
             raise GameError("a card position is given twice")
-        if HAND_SIZE - len(keep) > len(current.deck):
-            raise GameError("not enough cards left in the deck")
+        drawn, left = HAND_SIZE - len(keep), len(current.deck) - HAND_SIZE
+        if drawn > left:  # the dealer's five cards are set aside
+            raise GameError(
+                f"cannot draw {drawn}: {max(left, 0)} cards left in the deck besides the dealer's five"
+            )
 
     def can_exchange(self, seat: int, keep: Sequence[int]) -> bool:
         return _can(lambda: self.verify_exchange(seat, keep))
@@ -316,12 +386,18 @@ class Game:
         seat = self.turn
         assert seat is not None
         advice = self.hint(seat)
-        best = advice.recommended
-        if best.win < self.fold_below:
-            return self.fold(seat, advice=advice)
         hand = self.hand(seat)
         assert hand is not None
-        positions = _positions(hand.cards, best.keep)
+        best = advice.recommended
+        positions = keep_positions(hand.cards, best.keep)
+        if not self.can_exchange(seat, positions):  # a short stacked deck
+            best = next(
+                c for c in advice.choices
+                if self.can_exchange(seat, keep_positions(hand.cards, c.keep))
+            )
+            positions = keep_positions(hand.cards, best.keep)
+        if best.win < self.fold_below:
+            return self.fold(seat, advice=advice)
         return self.exchange(seat, positions, advice=advice)
 
     # -- the dealer --------------------------------------------------------------
@@ -391,6 +467,7 @@ class Game:
             carried = pot
             pot_text = f"everyone folded: the pot of {pot} carries to the next round"
         self.current = None
+        self.played += 1
         return RoundSettled(
             current.number, dealer, tuple(results), pot, pot_winners, pot_text, carried,
             tuple(self.stacks),
@@ -424,19 +501,51 @@ def _pot_explanation(
     return text
 
 
-def _check_stacked(cards: list[Card], rules: RuleSet, seats: int) -> None:
+def _check_stacked(cards: list[Card], rules: RuleSet, seats: int, where: str) -> None:
+    """A stacked deck must be one the rules could deal: enough cards for the
+    seats and the dealer, no card twice (nor a rank more than four times),
+    jokers only as many as the rules have, suits where the rules need them."""
     needed = HAND_SIZE * (seats + 1)
     if len(cards) < needed:
-        raise GameError(f"a stacked deck needs at least {needed} cards, got {len(cards)}")
-    naturals = [c for c in cards if not c.is_joker]
-    if rules.one_deck and len(set(naturals)) != len(naturals):
-        raise GameError("a stacked deck holds a card twice")
-    if len(cards) - len(naturals) > rules.jokers:
-        raise GameError(f"a stacked deck holds more jokers than the {rules.name} rules have")
+        raise GameError(
+            f"{where} has {len(cards)} card{'s' if len(cards) != 1 else ''}; "
+            f"{seats} seats and the dealer need at least {needed}"
+        )
+    seen: dict[Card, int] = {}
+    ranks: dict[Rank, int] = {}
+    jokers = 0
+    for position, card in enumerate(cards, 1):
+        if card.is_joker:
+            jokers += 1
+            if rules.jokers == 0:
+                raise GameError(
+                    f"card {position} of {where} is a joker, which the {rules.name} rules do not use"
+                )
+            if jokers > rules.jokers:
+                raise GameError(f"{where} holds {jokers} jokers; the {rules.name} rules have {rules.jokers}")
+            continue
+        if rules.suits and card.suit is None:
+            raise GameError(
+                f"card {position} of {where} ({str(card)!r}) has no suit, which the {rules.name} rules need"
+            )
+        if card.suit is not None:
+            first = seen.setdefault(card, position)
+            if first != position:
+                raise GameError(f"{where} holds {card} twice (cards {first} and {position})")
+        assert card.rank is not None
+        ranks[card.rank] = ranks.get(card.rank, 0) + 1
+        if ranks[card.rank] > 4:
+            raise GameError(f"{where} holds five {card.rank.plural} (card {position} is the fifth); a deck has four")
 
 
-def _positions(cards: tuple[Card, ...], keep: tuple[Card, ...]) -> list[int]:
-    """Positions of the kept cards (a rank-only hand may hold a card twice)."""
+def keep_positions(cards: Sequence[Card], keep: Sequence[Card]) -> list[int]:
+    """Positions (0-based) in ``cards`` of the cards to keep (a rank-only
+    hand may hold a card twice).
+
+    >>> from fivecard import parse_cards
+    >>> keep_positions(parse_cards("Q 5 Q K 9"), parse_cards("Q Q"))
+    [0, 2]
+    """
     left = list(keep)
     positions = []
     for i, card in enumerate(cards):

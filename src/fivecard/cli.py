@@ -220,13 +220,15 @@ def _build_parser() -> argparse.ArgumentParser:
         "turned up one at a time; each hand still in plays the dealer for the house bet "
         "(1:1; a draw returns it) and the best of them takes the pot (ties split it, odd "
         "chips to the earliest seat; if all fold it carries over). Answer with the "
-        "positions of the cards to keep (1 3 4), a (all), n (none), h (the advisor's "
-        "hint), f (fold) or q (quit). Reads piped input too.",
+        "positions of the cards to keep, shown as [1]-[5] (type 1 3 4), a (all), n "
+        "(none), h (the advisor's hint), f (fold) or q (quit). Quitting, the end of "
+        "input or Ctrl-C in the middle of a round voids it: every chip of it goes "
+        "back, and the standings are printed. Reads piped input too.",
     )
     play_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same game")
     play_parser.add_argument(
         "--fold-below",
-        type=float,
+        type=_probability,
         default=0.30,
         metavar="P",
         help="computer players fold when their best chance to beat the dealer is below P (default 0.30)",
@@ -592,6 +594,21 @@ def _advise(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: Tex
     return EXIT_OK
 
 
+def _probability(text: str) -> float:
+    """``--fold-below``: a finite number from 0 to 1."""
+    import math
+
+    from .errors import quote
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= 1):
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {quote(text)}")
+    return value
+
+
 def _play(
     args: argparse.Namespace, rules: RuleSet, painter: Painter, stdin: TextIO, out: TextIO
 ) -> int:
@@ -599,8 +616,12 @@ def _play(
     from .game import Game
     from .play import play
 
-    stacked = [parse_cards(args.deck)] if args.deck else []
-    game = Game(rules=rules, seed=args.seed, fold_below=args.fold_below, stacked=stacked)
+    # Everything is checked before the first line is printed.
+    try:
+        stacked = [parse_cards(args.deck)] if args.deck is not None else []
+        game = Game(rules=rules, seed=args.seed, fold_below=args.fold_below, stacked=stacked)
+    except FivecardError as exc:
+        raise type(exc)(f"--deck: {exc}") from None
     delay = 0.35 if out.isatty() and stdin.isatty() else 0.0
     return play(game, stdin=stdin, out=out, painter=painter, delay=delay)
 

@@ -1,6 +1,14 @@
 """``fivecard play``: the draw game in a terminal, or from piped input.
 
 Only input and output live here; the game is :mod:`fivecard.game`.
+
+The hand is shown with bracketed positions, ``[1] Q  [2] 5  [3] 2 ...``, so
+that a position cannot be read as a rank (``semi`` hides suits); the player
+types the positions of the cards to keep, and the hint says what to type for
+each suggested hold. Quitting (``q``), the end of input or Ctrl-C in the
+middle of a round voids it (:meth:`~fivecard.game.Game.void_round`: every
+chip of the round goes back) and prints the standings; Ctrl-C then goes on
+as a :class:`KeyboardInterrupt` (``fivecard`` exits with 130).
 """
 
 from __future__ import annotations
@@ -9,16 +17,19 @@ import time
 from typing import TextIO
 
 from .advise import Advice
-from .cards import format_cards
-from .game import ANTE, BET, Exchanged, Game, GameError, RoundSettled
+from .cards import Card, format_cards
+from .evaluate import evaluate
+from .game import ANTE, BET, Exchanged, Game, GameError, RoundSettled, keep_positions
 from .report import Painter
 
-__all__ = ["play", "parse_keep", "HELP"]
+__all__ = ["play", "parse_keep", "hold", "HELP", "PROMPT"]
 
 HELP = (
     "Type the positions of the cards to keep (e.g. 1 3 4), a to keep all five, "
     "n to exchange all five, h for the advisor's hint, f to fold, q to quit."
 )
+QUIT_NOTE = "Quitting in the middle of a round voids it: every chip of it goes back."
+PROMPT = "Keep which cards? Type their positions [1]-[5] (e.g. 1 3 4), or a, n, h, f, q: "
 
 
 def parse_keep(text: str) -> list[int] | str | None:
@@ -47,19 +58,27 @@ class _Table:
         self.game, self.stdin, self.out, self.paint, self.delay = game, stdin, out, painter, delay
         self.echo = not stdin.isatty()
 
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.midline = False  # output ends inside a line (a prompt, the dealer's cards)
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
         self.out.flush()
+        if text:
+            self.midline = not text.endswith("\n")
+
+    def say(self, text: str = "") -> None:
+        self.write(text + "\n")
 
     def ask(self, prompt: str) -> str | None:
-        self.out.write(prompt)
-        self.out.flush()
+        self.write(prompt)
         line = self.stdin.readline()
         if not line:
             self.say()
             return None
         if self.echo:
-            self.out.write(line if line.endswith("\n") else line + "\n")
+            self.write(line if line.endswith("\n") else line + "\n")
+        else:
+            self.midline = False  # the terminal echoed the line and its Enter
         return line
 
     def name(self, seat: int) -> str:
@@ -71,19 +90,19 @@ class _Table:
     def hint(self, advice: Advice) -> None:
         self.say(f"Hint: {advice.reason}")
         for choice in advice.choices[:3]:
-            keep = format_cards(choice.keep) if choice.keep else "(nothing)"
-            self.say(f"  keep {keep:<20} win {choice.win:6.1%}  draw {choice.draw:5.1%}  lose {choice.lose:6.1%}")
+            self.say(
+                f"  {hold(advice.hand.cards, choice.keep):<34} win {choice.win:6.1%}  "
+                f"draw {choice.draw:5.1%}  lose {choice.lose:6.1%}"
+            )
 
     def player_turn(self) -> bool:
         """The player's decision; False when the player quits."""
         hand = self.game.hand(0)
         assert hand is not None
-        cards = "  ".join(f"{i + 1} {self.paint.card(c)}" for i, c in enumerate(hand.cards))
-        from .evaluate import evaluate
-
+        cards = "  ".join(f"[{i + 1}] {self.paint.card(c)}" for i, c in enumerate(hand.cards))
         self.say(f"Your hand: {cards}   ({evaluate(hand).description})")
         while True:
-            line = self.ask("Keep which cards? (1-5, a, n, h, f, q) ")
+            line = self.ask(PROMPT)
             if line is None:
                 return False
             answer = parse_keep(line)
@@ -114,8 +133,6 @@ class _Table:
                 self.say("You keep all five cards.")
             else:
                 drawn = " ".join(self.paint.card(c) for c in event.drawn)
-                from .evaluate import evaluate
-
                 self.say(
                     f"You draw {drawn}: {self.paint.cards(event.hand.cards).rstrip()}"
                     f"   ({evaluate(event.hand).description})"
@@ -144,11 +161,10 @@ class _Table:
                 self.report_exchange(event)
             else:
                 self.say(f"{self.name(event.seat)} folds.")
-        self.out.write("Dealer:")
+        self.write("Dealer:")
         while self.game.can_reveal():
             card = self.game.reveal_dealer_card().card
-            self.out.write(" " + self.paint.card(card))
-            self.out.flush()
+            self.write(" " + self.paint.card(card))
             if self.delay:
                 time.sleep(self.delay)
         self.say()
@@ -168,30 +184,69 @@ class _Table:
         self.say(self.paint.bold(f"Pot: {settled.pot_explanation}."))
         self.say(f"Stacks: {self.stacks()}.")
 
+    def void(self) -> None:
+        """Void the round in play, if any, and say what went back."""
+        if not self.game.can_void():
+            return
+        voided = self.game.void_round()
+        back = ", ".join(f"{self.name(s)} {c:,}" for s, c in enumerate(voided.returned) if c)
+        self.say(f"Round {voided.round} is void: every chip of it goes back ({back}).")
+
+    def standings(self) -> None:
+        game = self.game
+        carried = f"; {game.pot:,} carried in the pot, unclaimed" if game.pot else ""
+        self.say(f"After {game.played} round{'s' if game.played != 1 else ''}: {self.stacks()}{carried}.")
+
     def run(self) -> int:
         game = self.game
         self.say(
             f"Five-card draw against the dealer ({game.rules.name} rules, seed {game.seed}). "
             f"Stacks {self.stacks()}."
         )
-        self.say(HELP)
-        while True:
-            if not game.can_start():
-                try:
-                    game.verify_start()
-                except GameError as exc:
-                    self.say(f"Game over: {exc}.")
-                break
-            if not self.round():
-                break
-            line = self.ask("Enter for the next round, q to quit: ")
-            if line is None or line.strip().lower() in ("q", "quit"):
-                break
-        self.say(f"After {game.rounds} round{'s' if game.rounds != 1 else ''}: {self.stacks()}.")
+        self.say(f"{HELP} {QUIT_NOTE}")
+        try:
+            while True:
+                if not game.can_start():
+                    try:
+                        game.verify_start()
+                    except GameError as exc:
+                        self.say(f"Game over: {exc}.")
+                    break
+                if not self.round():
+                    break
+                line = self.ask("Enter for the next round, q to quit: ")
+                if line is None or line.strip().lower() in ("q", "quit"):
+                    break
+        except KeyboardInterrupt:
+            if self.midline:
+                self.say()
+            self.void()
+            self.standings()
+            raise
+        self.void()
+        self.standings()
         return 0
+
+
+def hold(cards: tuple[Card, ...], keep: tuple[Card, ...]) -> str:
+    """A hold as the hint shows it: the cards and what to type for it.
+
+    >>> from fivecard import parse_cards
+    >>> hand = parse_cards("AS 7C AH 4D 2S")
+    >>> hold(hand, parse_cards("AS AH")), hold(hand, ()), hold(hand, hand)
+    ('keep A♠ A♥ (type: 1 3)', 'keep nothing (type: n)', 'keep A♠ 7♣ A♥ 4♦ 2♠ (type: a)')
+    """
+    if not keep:
+        return "keep nothing (type: n)"
+    if len(keep) == len(cards):
+        return f"keep {format_cards(keep)} (type: a)"
+    typed = " ".join(str(p + 1) for p in keep_positions(cards, keep))
+    return f"keep {format_cards(keep)} (type: {typed})"
 
 
 def play(game: Game, *, stdin: TextIO, out: TextIO, painter: Painter, delay: float = 0.0) -> int:
     """Run the game until the player quits, input ends or the player cannot
-    pay; returns the exit code."""
+    pay; returns the exit code. Quitting or the end of input in the middle
+    of a round voids it. On Ctrl-C the round in play is voided and the
+    standings printed, then the :class:`KeyboardInterrupt` goes on."""
     return _Table(game, stdin, out, painter, delay).run()

@@ -1,0 +1,233 @@
+"""`fivecard play`: quitting, the end of input and Ctrl-C void the round in
+play and print the standings; options are checked before any output; the
+hand line and the hint name the positions to type."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fivecard.cli import main
+from fivecard.play import PROMPT
+
+START = "After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000."
+VOID_1 = "Round 1 is void: every chip of it goes back (You 20, Computer 1 20, Computer 2 20)."
+
+
+def run(argv: list[str], stdin: str | io.StringIO = "", stdout: io.StringIO | None = None) -> tuple[int, str, str]:
+    out, err = stdout or io.StringIO(), io.StringIO()
+    source = stdin if isinstance(stdin, io.StringIO) else io.StringIO(stdin)
+    code = main(argv, stdin=source, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def last_line(text: str) -> str:
+    return text.rstrip("\n").splitlines()[-1]
+
+
+# --- q and the end of input -------------------------------------------------------
+
+
+@pytest.mark.parametrize("answers", ["q\n", "quit\n", "", "h\n"], ids=["q", "quit", "EOF", "EOF after a hint"])
+def test_quitting_at_the_first_prompt_gives_every_chip_back(answers: str) -> None:
+    code, out, err = run(["play", "--seed", "1"], answers)
+    assert code == 0 and err == ""
+    assert VOID_1 in out and "Dealer:" not in out
+    assert last_line(out) == START
+
+
+def test_quit_after_a_fold_keeps_the_settled_round() -> None:
+    code, out, _ = run(["play", "--seed", "1"], "f\n\nq\n")
+    assert code == 0 and "You fold" in out
+    settled = re.findall(r"^Stacks: (.*)\.$", out, re.M)
+    assert len(settled) == 1 and settled[0].startswith("You 980, ")
+    assert "Round 2 is void: every chip of it goes back (You 20, Computer 1 20, Computer 2 20)." in out
+    assert last_line(out) == f"After 1 round: {settled[0]}."
+
+
+def test_quit_keeps_a_carried_pot_unclaimed() -> None:
+    code, out, _ = run(["play", "--seed", "1", "--fold-below", "1"], "f\n\nq\n")
+    assert "pot 60 (30 carried)" in out and "Round 2 is void" in out
+    assert last_line(out) == (
+        "After 1 round: You 980, Computer 1 980, Computer 2 980; 30 carried in the pot, unclaimed."
+    )
+
+
+def test_quit_between_rounds_voids_nothing() -> None:
+    code, out, _ = run(["play", "--seed", "1"], "a\nq\n")
+    assert code == 0 and "is void" not in out
+    settled = re.findall(r"^Stacks: (.*)\.$", out, re.M)
+    assert last_line(out) == f"After 1 round: {settled[0]}."
+
+
+# --- Ctrl-C -----------------------------------------------------------------------
+
+
+class CtrlCInput(io.StringIO):
+    """Piped answers; Ctrl-C at the prompt after the last one."""
+
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed's StringIO
+        line = super().readline(size)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+class CtrlCOutput(io.StringIO):
+    """Ctrl-C while the dealer's second card is being turned up."""
+
+    def write(self, text: str) -> int:
+        if "Dealer:" in self.getvalue() and "Dealer has" not in self.getvalue() and text.startswith(" "):
+            if self.getvalue().endswith(("♠", "♥", "♦", "♣")):
+                raise KeyboardInterrupt
+        return super().write(text)
+
+
+def test_ctrl_c_at_the_first_prompt_voids_and_prints_the_standings() -> None:
+    code, out, err = run(["play", "--seed", "1"], CtrlCInput(""))
+    assert code == 130
+    assert out.endswith(f"{PROMPT}\n{VOID_1}\n{START}\n")  # a new line after the prompt first
+    assert err == "\nfivecard: interrupted\n"
+
+
+def test_ctrl_c_during_the_dealers_cards_voids_the_round_after_folds() -> None:
+    code, out, err = run(["play", "--seed", "1", "--fold-below", "1"], "f\n", CtrlCOutput())
+    assert code == 130 and "Traceback" not in err
+    assert "Computer 2 folds." in out and "Dealer has" not in out
+    assert re.search(r"^Dealer: \S+\n" + re.escape(VOID_1) + "\n", out, re.M)
+    assert last_line(out) == START
+
+
+def test_ctrl_c_between_rounds_keeps_the_settled_round() -> None:
+    code, out, _ = run(["play", "--seed", "1"], CtrlCInput("a\n"))
+    assert code == 130 and "is void" not in out
+    settled = re.findall(r"^Stacks: (.*)\.$", out, re.M)
+    assert last_line(out) == f"After 1 round: {settled[0]}."
+
+
+def test_ctrl_c_in_a_real_process() -> None:
+    """SIGINT at the first prompt, stdin a pipe kept open: the standings,
+    exit code 130, no traceback."""
+    source = Path(__file__).resolve().parent.parent / "src"
+    env = dict(os.environ, PYTHONPATH=str(source), NO_COLOR="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fivecard", "play", "--seed", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdout is not None
+    try:
+        seen = b""
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            while PROMPT.encode() not in seen:
+                if not selector.select(timeout=120):  # a guard against hanging, not a timing test
+                    pytest.fail(f"no prompt; output so far: {seen!r}")
+                chunk = os.read(process.stdout.fileno(), 4096)
+                if not chunk:
+                    pytest.fail(f"the game ended early: {seen!r}")
+                seen += chunk
+        process.send_signal(signal.SIGINT)
+        rest, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    out = (seen + rest).decode()
+    assert process.returncode == 130
+    assert "Traceback" not in err.decode() and "fivecard: interrupted" in err.decode()
+    assert VOID_1 in out and out.rstrip("\n").splitlines()[-1] == START
+
+
+# --- options are checked before any output -----------------------------------------
+
+DECK = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH KH QH JH TH 9H 8H"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--fold-below", "2"], "argument --fold-below: expected a number from 0 to 1, got '2'"),
+        (["--fold-below", "nan"], "got 'nan'"),
+        (["--fold-below", "inf"], "got 'inf'"),
+        (["--fold-below", "-0.1"], "got '-0.1'"),
+        (["--fold-below", "x"], "got 'x'"),
+        (["--deck", "AH " + DECK[3:]], "--deck: the stacked deck holds A♥ twice (cards 1 and 14)"),
+        (["--deck", "AS KS QS"], "--deck: the stacked deck has 3 cards; 3 seats and the dealer need at least 20"),
+        (["--deck", DECK.replace("QH", "QX")], "--deck: unknown suit 'X' in card 16 ('QX')"),
+        (["--deck", ""], "--deck: the stacked deck has 0 cards"),
+        (["--deck", DECK[:-3] + " JK"], "card 20 of the stacked deck is a joker, which the standard rules do not use"),
+        (["--rules", "joker", "--deck", "JK JK JK " + DECK], "the stacked deck holds 3 jokers; the joker rules have 2"),
+        (["--seed", "x"], "argument --seed: invalid int value: 'x'"),
+    ],
+    ids=lambda v: " ".join(v)[:40] if isinstance(v, list) else "",
+)
+def test_bad_options_are_one_line_on_stderr_and_nothing_on_stdout(options: list[str], message: str) -> None:
+    code, out, err = run(["play", *options], "a\n")
+    assert code == 2 and out == ""
+    assert err.startswith("fivecard: error: ") and err.endswith("\n") and err.count("\n") == 1
+    assert message in err
+
+
+@pytest.mark.parametrize("seed", ["-5", "0", str(10**40)])
+def test_any_integer_seed_plays(seed: str) -> None:
+    code, out, err = run(["play", "--seed", seed], "a\nq\n")
+    assert code == 0 and err == "" and f"seed {seed})" in out and "Dealer has" in out
+    assert run(["play", "--seed", seed], "a\nq\n")[1] == out
+
+
+def test_a_stacked_deck_that_just_fits() -> None:
+    code, out, _ = run(["play", "--seed", "1", "--deck", DECK], "n\na\nq\n")
+    assert code == 0
+    assert "Sorry: cannot draw 5: 0 cards left in the deck besides the dealer's five." in out
+    assert "Dealer: Q♥ J♥ 10♥ 9♥ 8♥" in out and "You take the pot of 30" in out
+
+
+# --- positions ----------------------------------------------------------------------
+
+
+def hand_line(out: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith("Your hand: "))
+
+
+def test_semi_hand_line_shows_positions_that_cannot_be_read_as_ranks() -> None:
+    code, out, _ = run(["play", "--seed", "1", "--rules", "semi"], "q\n")
+    assert hand_line(out) == "Your hand: [1] 2  [2] Q  [3] 5  [4] 9  [5] A   (High Card, A-Q-9-5-2)"
+    assert f"{PROMPT}q\n" in out and "Type their positions [1]-[5]" in PROMPT
+
+
+def test_hand_line_with_colour() -> None:
+    _, out, _ = run(["play", "--seed", "1", "--color", "always"], "q\n")
+    assert hand_line(out).startswith("Your hand: [1] \x1b[31m2♥\x1b[0m  [2] \x1b[31mQ♥\x1b[0m  [3] ")
+
+
+@pytest.mark.parametrize("rules", ["standard", "semi", "joker"])
+def test_the_hint_names_the_positions_to_type(rules: str) -> None:
+    code, out, _ = run(["play", "--seed", "1", "--rules", rules], "h\nq\n")
+    cards = re.findall(r"\[\d\] (\S+)", hand_line(out))
+    holds = re.findall(r"^  keep (.+?) \(type: ([1-5 ]+|a|n)\) +win ", out, re.M)
+    assert len(holds) == 3
+    for kept, typed in holds:
+        if typed == "n":
+            assert kept == "nothing"
+        elif typed == "a":
+            assert kept.split() == cards
+        else:
+            assert kept.split() == [cards[int(p) - 1] for p in typed.split()]
+
+
+def test_hint_format_for_a_pair() -> None:
+    deck = "AS AH 7C 4D 2S  KD QD JD TD 9D  8D 7D 6D 5D 3D  KC QC JC TC 9C  8C 6C 5C 3C 2C"
+    code, out, _ = run(["play", "--seed", "1", "--deck", deck], "h\nq\n")
+    assert hand_line(out).startswith("Your hand: [1] A♠  [2] A♥  [3] 7♣  [4] 4♦  [5] 2♠")
+    assert "\n  keep A♠ A♥ (type: 1 2)   " in out

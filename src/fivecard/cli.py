@@ -231,7 +231,8 @@ def _build_parser() -> argparse.ArgumentParser:
         type=_probability,
         default=0.30,
         metavar="P",
-        help="computer players fold when their best chance to beat the dealer is below P (default 0.30)",
+        help="computer players fold when their best chance to beat the dealer is below P, "
+        "a number from 0 to 1 (default 0.30)",
     )
     play_parser.add_argument(
         "--deck",
@@ -616,11 +617,14 @@ def _play(
     from .game import Game
     from .play import play
 
-    # Everything is checked before the first line is printed.
+    # Everything is checked before the first line is printed (--fold-below by
+    # the parser, --deck when the Game is made).
     try:
         stacked = [parse_cards(args.deck)] if args.deck is not None else []
         game = Game(rules=rules, seed=args.seed, fold_below=args.fold_below, stacked=stacked)
     except FivecardError as exc:
+        if args.deck is None:
+            raise
         raise type(exc)(f"--deck: {exc}") from None
     delay = 0.35 if out.isatty() and stdin.isatty() else 0.0
     return play(game, stdin=stdin, out=out, painter=painter, delay=delay)

@@ -57,7 +57,6 @@ class _Table:
     def __init__(self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float) -> None:
         self.game, self.stdin, self.out, self.paint, self.delay = game, stdin, out, painter, delay
         self.echo = not stdin.isatty()
-
         self.midline = False  # output ends inside a line (a prompt, the dealer's cards)
 
     def write(self, text: str) -> None:

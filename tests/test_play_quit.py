@@ -231,3 +231,11 @@ def test_hint_format_for_a_pair() -> None:
     code, out, _ = run(["play", "--seed", "1", "--deck", deck], "h\nq\n")
     assert hand_line(out).startswith("Your hand: [1] A♠  [2] A♥  [3] 7♣  [4] 4♦  [5] 2♠")
     assert "\n  keep A♠ A♥ (type: 1 2)   " in out
+
+
+def test_the_readme_transcript_is_what_the_game_prints() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```text\n\$ printf 'h\\nq\\n' \| fivecard (play [^\n]*)\n(.*?)```", readme, re.S)
+    assert block is not None
+    code, out, _ = run(block.group(1).split(), "h\nq\n")
+    assert code == 0 and out == block.group(2)

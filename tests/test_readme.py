@@ -37,9 +37,9 @@ def test_readme_session(command: str, expected: str, monkeypatch: pytest.MonkeyP
     monkeypatch.chdir(README.parent)  # sessions name files of the checkout
     argv = shlex.split(command)
     assert argv[0] == "fivecard"
-    out, err = io.StringIO(), io.StringIO()
-    main(argv[1:], stdin=io.StringIO(""), stdout=out, stderr=err)
-    assert (out.getvalue() + err.getvalue()).rstrip("\n") == expected
+    screen = io.StringIO()  # standard output and error, in the order a terminal shows them
+    main(argv[1:], stdin=io.StringIO(""), stdout=screen, stderr=screen)
+    assert screen.getvalue().rstrip("\n") == expected
 
 
 def test_readme_has_sessions() -> None:

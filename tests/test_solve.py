@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 
 from fivecard.cli import main
-from fivecard.files import open_source
+from fivecard.sources import open_source
 from fivecard.rows import TableLayout, split_line
 from fivecard.solve import Row, solve_row
 
@@ -63,11 +63,11 @@ def test_table_layout_card_columns_keep_their_places() -> None:
         [["id", "c1", "c2", "c3", "c4", "c5", "d1", "d2", "d3", "d4", "d5"],
          ["1", "AS", "KS", "QS", "JS", "TS", "2C", "3C", "4C", "5C", "7D"]]
     )
-    assert layout.header and layout.kinds[0] == "other"
+    assert layout.header == 0 and layout.kinds[0] == "other"
     # A missing card leaves its hand short; it never borrows from the next hand.
-    assert layout.hands(["2", "AS", "", "QS", "JS", "TS", "2C", "3C", "4C", "5C", "7D"]) == [
+    assert layout.hands(["2", "AS", "", "QS", "JS", "TS", "2C", "3C", "4C", "5C", "7D"]) == (
         "AS QS JS TS", "2C 3C 4C 5C 7D"
-    ]
+    )
 
 
 # --- text input, every output format ----------------------------------------------
@@ -170,7 +170,7 @@ def test_csv_one_column_per_hand_with_header(tmp_path: Path) -> None:
     assert rows[0]["Round"] == "1" and rows[0]["winner"] == "2"
     assert rows[0]["hand 1 sorted"] == "Kc Ts 9h 8c 4s" and rows[0]["hand 2 category"] == "High Card"
     assert rows[1]["error"].startswith("hand 2: unknown rank '1'")
-    assert rows[2]["hand 1 category"] == "Royal Flush" and rows[2]["winner"] == ""  # classified only
+    assert rows[2]["error"] == "hand 2 is empty"  # an empty hand cell is an error of its hand
 
 
 def test_csv_five_columns_per_hand(tmp_path: Path) -> None:
@@ -214,7 +214,9 @@ def test_xlsx_in_and_out(tmp_path: Path) -> None:
     target = tmp_path / "answers.xlsx"
     code, out, err = run(["solve", str(source), "-o", str(target)])
     assert code == 1 and out == ""
-    assert err.startswith("5 rows: 2 solved, 3 errors")
+    note, summary = err.splitlines()
+    assert note.endswith("header on line 1; hands: B-F (a card each), G-K (a card each); labels: A (Scenario)")
+    assert summary.startswith("5 rows: 2 solved, 3 errors")
     book = openpyxl.load_workbook(target)
     sheet = book.active
     assert sheet is not None
@@ -263,14 +265,14 @@ def test_xlsx_sheet_choice_and_errors(tmp_path: Path) -> None:
 def test_solve_row_library() -> None:
     solved = solve_row(Row(7, ("x",), ("AS KS QS JS TS", "2C 3C 4C 5C 7D")))
     assert solved.winners == (0,) and solved.explanation == "Hand 1 wins: Royal Flush beats High Card"
-    source = open_source("-", stdin=io.StringIO("AS KS QS JS TS | 2C 3C 4C 5C 7D\n"))
+    source = open_source("-", stdin=io.BytesIO(b"AS KS QS JS TS | 2C 3C 4C 5C 7D\n"))
     assert [r.hands for r in source.rows] == [("AS KS QS JS TS", "2C 3C 4C 5C 7D")]
 
 
 def test_fast_json_equals_the_rich_evaluation(tmp_path: Path) -> None:
     """hand_json builds the JSON object from the class; it must equal the
     rich evaluation's, for every rule set."""
-    from fivecard.files import hand_json
+    from fivecard.sinks import hand_json
     from fivecard.report import evaluation_json
     from fivecard.rules import get_rules
     from fivecard.solve import solve_rows

@@ -238,6 +238,11 @@ def _suit_spellings() -> dict[str, Suit]:
 _RANK_SPELLINGS: Final = _rank_spellings()
 _SUIT_SPELLINGS: Final = _suit_spellings()
 _JOKER_SPELLINGS: Final = frozenset({"jk", "joker", "x", "*", "🃏"})
+#: How ranks, suits and jokers may be written (jokers in lower case); the
+#: table reader uses them to tell card-like cells from labels.
+RANK_SPELLINGS: Final = _RANK_SPELLINGS
+SUIT_SPELLINGS: Final = _SUIT_SPELLINGS
+JOKER_SPELLINGS: Final = _JOKER_SPELLINGS
 
 
 def _tokens() -> dict[str, Card]:

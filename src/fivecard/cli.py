@@ -165,6 +165,13 @@ def _build_parser() -> argparse.ArgumentParser:
         help="input format (default: by extension or content)",
     )
     solve.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: the first)")
+    solve.add_argument(
+        "--hands",
+        metavar="COLUMNS",
+        help="a table's hand columns, in hand order: letters or numbers (B,C,D), ranges of "
+        "one-card columns (B-F,G-K) or header names ('Player 1,Player 2'); default: "
+        "decided by the cells' shape, and said on stderr",
+    )
     solve.add_argument("--decks", type=int, default=1, metavar="N", help="hands of a row come from N decks")
     solve.add_argument("--strict", action="store_true", help="stop at the first bad row (exit 2)")
 
@@ -267,7 +274,7 @@ def _use_color(choice: str, stream: TextIO) -> bool:
 
 
 def _print_json(data: Any, out: TextIO) -> None:
-    json.dump(data, out, ensure_ascii=False, indent=2)
+    json.dump(data, out, ensure_ascii=not _can_show(out), indent=2)
     out.write("\n")
 
 
@@ -279,20 +286,61 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run the command; return its exit code (never raises on bad input)."""
+    if stdin is None and stdout is None and stderr is None:
+        _console_streams()
+    err = stderr or sys.stderr
     try:
-        return _main(argv, stdin=stdin, stdout=stdout, stderr=stderr)
+        code = _main(argv, stdin=stdin, stdout=stdout, stderr=stderr)
+        (stdout or sys.stdout).flush()  # a full disk shows here, not at exit
+        return code
     except BrokenPipeError:
         # The reader went away (`fivecard ... | head`): stop quietly, the way
         # command-line tools do, with the shell's code for SIGPIPE.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):  # not a real file descriptor (tests)
-            pass
+        _drop_stdout()
         return EXIT_BROKEN_PIPE
-    except KeyboardInterrupt:
-        (stderr or sys.stderr).write("\nfivecard: interrupted\n")
+    except KeyboardInterrupt as exc:
+        err.write("\nfivecard: interrupted" + "".join(f"; {n}" for n in getattr(exc, "__notes__", [])) + "\n")
         return EXIT_INTERRUPTED
+    except OSError as exc:  # standard output failed: a full disk, a closed terminal
+        _drop_stdout()
+        err.write(f"fivecard: error: cannot write the output: {exc.strerror or exc}\n")
+        return EXIT_BAD_INPUT
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that what is still
+    buffered cannot fail again when Python exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file descriptor (tests)
+        pass
+
+
+def _console_streams() -> None:
+    """Whatever the locale says: read standard input as UTF-8 (undecodable
+    bytes spoil only their own line), and never fail on a character the
+    terminal cannot show (cards fall back to ASCII: see _can_show)."""
+    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+        try:
+            stream.reconfigure(errors=errors)  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+    try:
+        sys.stdin.reconfigure(encoding="utf-8-sig", errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
+def _can_show(stream: TextIO) -> bool:
+    """Whether the stream's encoding has the suit symbols (else cards are
+    written As, Td and JSON escapes what it cannot show)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        "♠♥♦♣🃏".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _main(
@@ -315,7 +363,7 @@ def _main(
         return EXIT_BAD_INPUT
     try:
         rules = get_rules(args.rules)
-        painter = Painter(color=_use_color(args.color, out))
+        painter = Painter(color=_use_color(args.color, out), ascii=not _can_show(out))
         if args.command == "rules":
             return _rules(args.json, out)
         if args.command == "solve":
@@ -348,7 +396,10 @@ def _main(
             else:
                 out.write("\n".join(painter.showdown(result)) + "\n")
     except FivecardError as exc:
-        err.write(f"fivecard: error: {_one_line(str(exc))}\n")
+        err.write(f"fivecard: error: {_one_line(_with_notes(exc))}\n")
+        return EXIT_BAD_INPUT
+    except _UsageError as exc:
+        err.write(f"fivecard: error: {exc}\n")
         return EXIT_BAD_INPUT
     return EXIT_OK
 
@@ -361,112 +412,141 @@ def _solve(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    from .files import make_sink, open_source, output_format
+    from .errors import FileError
+    from .sinks import BINARY_FORMATS, make_sink, output_format
     from .solve import Tally, solve_rows
+    from .sources import binary_stdin, open_source
+    from .target import Target, refuse_same_file, write_error
 
+    if args.json and args.format not in (None, "jsonl"):
+        raise _UsageError(f"--json writes JSON Lines; it cannot be combined with --format {args.format}")
+    if args.json and args.output not in (None, "-"):
+        raise _UsageError("--json writes to standard output; for a file use -o FILE.jsonl")
     fmt = "jsonl" if args.json else output_format(args.output, args.format)
-    source = open_source(
-        args.input,
-        input_format=args.input_format,
-        sheet=args.sheet,
-        stdin=stdin,
-        suits=rules.suits,
-    )
-    tally = Tally()
     to_stdout = args.output in (None, "-")
-    if _express(args, fmt, source, out):
-        source.close()
-        return _express_solve(args, rules, source, out, err, tally)
-    sink, closers = make_sink(
-        fmt,
-        out,
-        args.output,
-        columns=source.columns,
-        hands=source.hands_per_row,
-        painter=painter,
-        rules=rules,
-    )
-    show_progress = source.progress is not None and err.isatty()
+    if fmt in BINARY_FORMATS and to_stdout:
+        if out.isatty():
+            raise FileError(f"{fmt} is a binary format and is not written to a terminal: use -o FILE.{fmt}")
+        if getattr(out, "buffer", None) is None:
+            raise FileError(f"{fmt} output needs a file: use -o FILE.{fmt}")
+    refuse_same_file(args.output, args.input, stdin)
+    target = Target(args.output, out, binary=fmt in BINARY_FORMATS, utf8=fmt != "text")
+    tally = Tally()
+    progress = _Progress(err, tally)
+    source = None
     try:
-        for solved in solve_rows(source.rows, rules=rules, decks=args.decks, strict=args.strict):
-            sink.write(solved)
-            tally.add(solved)
-            if show_progress and tally.rows % 20_000 == 0:
-                err.write(f"\rsolving: {source.progress():4.0%} ({tally.rows:,} rows)")
-                err.flush()
-        sink.close()
+        source = open_source(
+            args.input,
+            input_format=args.input_format,
+            sheet=args.sheet,
+            stdin=binary_stdin(stdin) if args.input == "-" else None,
+            suits=rules.suits,
+            hands=args.hands,
+        )
+        if source.note:
+            err.write(f"fivecard: {source.note}\n")
+        progress.follow(source.progress)
+        express = (
+            fmt == "csv" and source.blocks is not None and not args.strict and target.binary is not None
+        )
+        if express:
+            notes = _express_solve(args, rules, source, target, tally, progress)
+        else:
+            sink = make_sink(
+                fmt,
+                text=None if fmt in BINARY_FORMATS else target.text,
+                binary=target.binary if fmt in BINARY_FORMATS else None,
+                columns=source.columns,
+                hands=source.hands_per_row,
+                painter=painter,
+                rules=rules,
+            )
+            for solved in solve_rows(source.rows, rules=rules, decks=args.decks, strict=args.strict):
+                sink.write(solved)
+                tally.add(solved)
+                if tally.rows % 20_000 == 0:
+                    progress()
+            sink.close()
+            notes = sink.notes()
+        progress.clear()
+        target.commit()
+    except BaseException as exc:
+        progress.clear()
+        note = target.abort()
+        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+            failure = write_error(exc, target.name)
+            if note:
+                failure.add_note(note)
+            raise failure from None
+        if note:
+            exc.add_note(note)
+        raise
     finally:
-        if show_progress:
-            err.write("\r\033[K")
-        for close in closers:
-            close()
-        source.close()
+        if source is not None:
+            source.close()
+    for note in notes:
+        err.write(f"fivecard: note: {note}\n")
     summary_stream = out if fmt == "text" and to_stdout else err
     summary_stream.write(tally.summary() + "\n")
     return EXIT_SOME_ROWS_BAD if tally.errors else EXIT_OK
 
 
-def _express(args: argparse.Namespace, fmt: str, source: Any, out: TextIO) -> bool:
-    """The express lane (a text file to CSV) applies: see fivecard.express."""
-    return (
-        fmt == "csv"
-        and args.input != "-"
-        and source.columns == ["input"]
-        and not args.strict
-        and (not (args.output in (None, "-")) or hasattr(out, "buffer"))
-    )
+class _Progress:
+    """A progress line on stderr while a big input (1 MiB or more) is solved,
+    on a terminal only."""
+
+    def __init__(self, err: TextIO, tally: Any) -> None:
+        self.fraction: Any = None
+        self.err = err
+        self.tally = tally
+        self.shown = False
+
+    def follow(self, fraction: Any) -> None:
+        """Show the fraction read, from this callable (None: not known)."""
+        self.fraction = fraction if fraction is not None and self.err.isatty() else None
+
+    def __call__(self) -> None:
+        if self.fraction is not None:
+            self.err.write(f"\rsolving: {self.fraction():4.0%} ({self.tally.rows:,} rows)")
+            self.err.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.err.write("\r\033[K")
+            self.shown = False
 
 
 def _express_solve(
     args: argparse.Namespace,
     rules: RuleSet,
     source: Any,
-    out: TextIO,
-    err: TextIO,
+    target: Any,
     tally: Any,
-) -> int:
+    progress: _Progress,
+) -> list[str]:
+    """The express lane (a text input to CSV): see fivecard.express."""
     import csv
     import io
 
     from .express import express_csv
-    from .files import FileError, result_header
+    from .sinks import csv_cells, overflow_note, result_header
 
     header = io.StringIO()
-    csv.writer(header, lineterminator="\n").writerow(result_header(source.columns, source.hands_per_row))
-    to_file = args.output not in (None, "-")
-    try:
-        target: Any = open(args.output, "wb") if to_file else out.buffer  # noqa: SIM115
-    except OSError as exc:
-        raise FileError(f"cannot write {args.output!r}: {exc.strerror or exc}") from None
-    try:
-        with open(args.input, "rb") as raw:
-            out.flush()
-            target.write(header.getvalue().encode())
-            size = os.path.getsize(args.input) or 1
-            show = err.isatty() and size >= 1 << 20
-
-            def progress() -> None:
-                err.write(f"\rsolving: {raw.tell() / size:4.0%} ({tally.rows:,} rows)")
-                err.flush()
-
-            express_csv(
-                raw,
-                target,
-                rules=rules,
-                decks=args.decks,
-                hands=source.hands_per_row,
-                tally=tally,
-                progress=progress if show else None,
-            )
-            if show:
-                err.write("\r\033[K")
-    finally:
-        if to_file:
-            target.close()
-        else:
-            target.flush()
-    err.write(tally.summary() + "\n")
-    return EXIT_SOME_ROWS_BAD if tally.errors else EXIT_OK
+    columns = result_header(source.columns, source.hands_per_row)
+    csv.writer(header, lineterminator="\n").writerow(csv_cells(columns))
+    binary = target.binary
+    binary.write(header.getvalue().encode())
+    express_csv(
+        source.blocks,
+        binary,
+        rules=rules,
+        decks=args.decks,
+        hands=source.hands_per_row,
+        tally=tally,
+        progress=progress,
+    )
+    return overflow_note(tally.most_hands, source.hands_per_row, "the error column, three cells a hand")
 
 
 def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
@@ -653,6 +733,11 @@ def _rules(as_json: bool, out: TextIO) -> int:
         )
         out.write(f"  {ladder}\n")
     return EXIT_OK
+
+
+def _with_notes(exc: BaseException) -> str:
+    """The message and the notes added on the way out (what was written)."""
+    return "; ".join([str(exc), *getattr(exc, "__notes__", [])])
 
 
 def _one_line(message: str) -> str:

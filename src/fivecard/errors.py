@@ -12,6 +12,7 @@ __all__ = [
     "ParseError",
     "HandError",
     "RulesError",
+    "FileError",
     "quote",
 ]
 
@@ -33,6 +34,11 @@ class HandError(FivecardError):
 
 class RulesError(FivecardError):
     """An unknown rule set name or an option the rule set does not allow."""
+
+
+class FileError(FivecardError):
+    """A file that cannot be read or written: missing, the wrong format,
+    damaged, too big, a zip bomb, or a full disk."""
 
 
 def quote(text: str, limit: int = _QUOTE_LIMIT) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import IO, Final
 
@@ -23,14 +23,14 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch
-from .rows import is_skipped, split_line
+from .rows import Row, line_row
 from .rules import RuleSet
-from .solve import Row, Tally, explanation_of, solve_chunk, class_info
+from .solve import Tally, class_info, explanation_of, solve_chunk
+from .sources import Block, block_rows
 
 __all__ = ["express_csv", "csv_field"]
 
 _LINE: Final = 29  # "8C TS KC 9H 4S 7D 2S 5D 3S AC"
-_READ: Final = 1 << 19
 _POWERS: Final = 10 ** np.arange(1, 19, dtype=np.int64)
 
 
@@ -52,7 +52,7 @@ def _piece_table(rules: RuleSet) -> npt.NDArray[np.object_]:
 
 def _pieces(rules: RuleSet, strengths: npt.NDArray[np.int64]) -> npt.NDArray[np.object_]:
     """Per strength: b",category,score" (CSV-ready, the columns of
-    :func:`fivecard.files.result_cells`), made the first time a strength is met."""
+    :func:`fivecard.sinks.result_cells`), made the first time a strength is met."""
     table = _piece_table(rules)
     for strength in np.unique(strengths).tolist():
         if table[strength] is None:
@@ -145,23 +145,17 @@ def _numbers(values: npt.NDArray[np.int64]) -> npt.NDArray[np.object_]:
 
 
 def _general_rows(
-    lines: list[tuple[int, str]], rules: RuleSet, decks: int, width: int, hands: int, tally: Tally
+    rows: list[Row], rules: RuleSet, decks: int, width: int, hands: int, tally: Tally
 ) -> list[bytes]:
     """The general path for lines the express lane does not take."""
-    from .files import result_cells
+    from .sinks import csv_cells, result_cells
 
-    rows = []
-    for number, line in lines:
-        try:
-            rows.append(Row(number, (line,), tuple(split_line(line))))
-        except Exception as exc:  # a FivecardError from split_line
-            rows.append(Row(number, (line,), error=str(exc)))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     out = []
     for solved in solve_chunk(rows, rules, decks):
         tally.add(solved)
-        writer.writerow(result_cells(solved, width, hands, rules))
+        writer.writerow(csv_cells(result_cells(solved, width, hands, rules)))
         out.append(buffer.getvalue().encode())
         buffer.seek(0)
         buffer.truncate()
@@ -169,7 +163,7 @@ def _general_rows(
 
 
 def express_csv(
-    raw: IO[bytes],
+    blocks: Iterable[Block],
     out: IO[bytes],
     *,
     rules: RuleSet,
@@ -178,34 +172,17 @@ def express_csv(
     tally: Tally,
     progress: Callable[[], None] | None = None,
 ) -> None:
-    """Solve a text input (bytes) to CSV rows (bytes) after the header; the
-    same rows the general path writes (columns: line, input, three per hand
-    for ``hands`` hands, winner, explanation, error)."""
-    number = 0
-    carry = b""
-    while True:
-        block = raw.read(_READ)
-        data = carry + block
-        if not data:
-            break
-        # Lines end at \n, \r\n or \r, as the general path reads them; a \r
-        # at the very end may be half of a \r\n still to come.
-        end = len(data) - 1 if block and data.endswith(b"\r") else len(data)
-        cut = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1 if block else len(data)
-        if cut == 0:
-            carry = data
-            continue
-        chunk, carry = data[:cut], data[cut:]
-        if b"\r" in chunk:
-            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        if not chunk.endswith(b"\n"):
-            chunk += b"\n"
+    """Solve the lines of a text input (:class:`~fivecard.sources.Block` s)
+    to CSV rows (bytes) after the header; the same rows the general path
+    writes (columns: line, input, three per hand for ``hands`` hands, winner,
+    explanation, error)."""
+    for block in blocks:
+        chunk = block.data
+        number = block.first - 1
         buf = np.frombuffer(chunk, dtype=np.uint8)
         ends = np.flatnonzero(buf == 10)
         starts = np.concatenate(([0], ends[:-1] + 1))
-        stop = ends - (buf[np.maximum(ends - 1, 0)] == 13) * (ends > starts)
-        if number == 0 and chunk.startswith(b"\xef\xbb\xbf"):
-            starts[0] += 3
+        stop = ends
         length = stop - starts
         count = len(ends)
         # One row of byte pieces per line, joined in line order at the end.
@@ -263,18 +240,18 @@ def express_csv(
                 tally.draws += int((a == b).sum())
         done = np.zeros(count, dtype=bool)
         done[fast] = True
-        others = []
+        others: list[tuple[int, Row]] = []
         for i in np.flatnonzero(~done).tolist():
-            text = chunk[starts[i] : stop[i]].decode("utf-8", "replace")
-            if not is_skipped(text):
-                others.append((i, text))
+            if block.long and i in block.long:
+                row: Row | None = next(block_rows(Block(number + i + 1, b"\n", {0: block.long[i]})))
+            else:
+                row = line_row(number + i + 1, chunk[starts[i] : stop[i]].decode("utf-8", "replace"))
+            if row is not None:
+                others.append((i, row))
         if others:
-            general = _general_rows(
-                [(number + i + 1, text) for i, text in others], rules, decks, 1, hands, tally
-            )
-            for (i, _), row in zip(others, general):
-                grid[i, 0] = row
+            general = _general_rows([row for _, row in others], rules, decks, 1, hands, tally)
+            for (i, _), text in zip(others, general):
+                grid[i, 0] = text
         out.write(b"".join(grid.ravel().tolist()))
-        number += count
         if progress is not None:
             progress()

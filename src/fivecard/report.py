@@ -56,11 +56,16 @@ class Painter:
     _BOLD = "\033[1m"
     _RESET = "\033[0m"
 
-    def __init__(self, *, color: bool) -> None:
+    def __init__(self, *, color: bool, ascii: bool = False) -> None:
         self.color = color
+        self.ascii = ascii  # for a terminal without the suit symbols: As, Td
+
+    def text(self, card: Card) -> str:
+        """The card as people read it: ``A♠``, or ``As`` in ASCII."""
+        return card.code_str if self.ascii else str(card)
 
     def card(self, card: Card) -> str:
-        text = str(card)
+        text = self.text(card)
         if self.color and card.suit is not None and card.suit.value in "hd":
             return f"{self._RED}{text}{self._RESET}"
         return text
@@ -68,7 +73,7 @@ class Painter:
     def cards(self, cards: Sequence[Card]) -> str:
         """Cards separated by spaces, each padded to a fixed width so that
         lines align."""
-        return " ".join(self.card(c) + " " * (3 - len(str(c))) for c in cards)
+        return " ".join(self.card(c) + " " * (3 - len(self.text(c))) for c in cards)
 
     def bold(self, text: str) -> str:
         return f"{self._BOLD}{text}{self._RESET}" if self.color else text

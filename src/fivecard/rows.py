@@ -9,9 +9,13 @@ Text lines (:func:`split_line`):
 * a line with one hand is classified only.
 
 Table rows (:class:`TableLayout`): each column holds one card, one hand, or
-something else (a label such as a round number, kept but not read). The
-layout is decided once per table, from its first rows: see
-:meth:`TableLayout.detect`.
+something else (a label such as a round number, kept but not read). Which is
+which is decided from the *shape* of the cells (card-like tokens), never from
+whether they parse, so a typo makes an error row instead of turning a hand
+column into a label column; see :meth:`TableLayout.detect`, or state the
+layout with :meth:`TableLayout.from_spec`.
+
+Every splitter here is linear in the length of its input.
 """
 
 from __future__ import annotations
@@ -21,13 +25,53 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import parse_cards
-from .errors import FivecardError, ParseError
+from .cards import JOKER_SPELLINGS, RANK_SPELLINGS, SUIT_SPELLINGS
+from .errors import FivecardError, ParseError, quote
 
-__all__ = ["split_line", "is_skipped", "cell_kind", "TableLayout", "CARD", "HAND", "OTHER"]
+__all__ = [
+    "Row",
+    "split_line",
+    "is_skipped",
+    "line_row",
+    "cell_shape",
+    "column_letter",
+    "TableLayout",
+    "LayoutError",
+    "CARD",
+    "HAND",
+    "OTHER",
+    "MAX_HANDS",
+]
 
-_HAND_SEPARATORS: Final = re.compile(r"\s*(?:\||;|\t|\s+vs\.?\s+)\s*", re.IGNORECASE)
-_CARD_SEPARATORS: Final = re.compile(r"[\s,]+")
+#: The most hands one row may hold (one deck holds ten; more is a typo or an
+#: attack, and an error row, not a memory blow-up).
+MAX_HANDS: Final = 1_000
+
+# Hand separators: |, ;, a tab, or the word "vs" between spaces. Every
+# alternative is one or two characters after a one-character look-behind, so
+# splitting is linear however the line is spaced.
+_HAND_BREAKS: Final = re.compile(r"[|;\t]|(?<=\s)vs\.?(?=\s)", re.IGNORECASE)
+
+CARD: Final = "card"
+HAND: Final = "hand"
+OTHER: Final = "other"
+
+
+class LayoutError(FivecardError):
+    """A table layout the user stated that does not fit the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of input: its line (or spreadsheet row) number, its original
+    cells (a text line is one cell), and the hand texts read from it, one per
+    hand position (``""`` for an empty hand); or ``error`` when the row could
+    not even be split into hands."""
+
+    line: int
+    cells: tuple[str, ...]
+    hands: tuple[str, ...] = ()
+    error: str | None = None
 
 
 def is_skipped(line: str) -> bool:
@@ -37,7 +81,7 @@ def is_skipped(line: str) -> bool:
 
 
 def split_line(line: str) -> list[str]:
-    """The hands of one line of text.
+    """The hands of one line of text, one string per hand position.
 
     >>> split_line('8C TS KC 9H 4S 7D 2S 5D 3S AC')
     ['8C TS KC 9H 4S', '7D 2S 5D 3S AC']
@@ -45,148 +89,342 @@ def split_line(line: str) -> list[str]:
     ['KD, 9C, 4H, KS, 9D', '2C 3C 4C 5C 7D', 'AS KS QS JS TS']
     >>> split_line('Q, A, 5, A, A vs K, 4, 7, K, 9')
     ['Q, A, 5, A, A', 'K, 4, 7, K, 9']
+    >>> split_line('AS KS QS JS TS | | 2C 3C 4C 5C 7D')  # hand 2 is empty
+    ['AS KS QS JS TS', '', '2C 3C 4C 5C 7D']
 
     Raises :class:`~fivecard.errors.ParseError` when the line holds no whole
-    number of hands.
+    number of hands, or more than :data:`MAX_HANDS`.
     """
     line = line.strip().lstrip("\ufeff")
-    parts = _HAND_SEPARATORS.split(line)
-    if len(parts) > 1:
-        return [p.strip() for p in parts]
-    tokens = [t for t in _CARD_SEPARATORS.split(line) if t]
+    breaks = 0
+    for match in _HAND_BREAKS.finditer(line):
+        breaks += 1
+        if breaks >= MAX_HANDS:
+            raise ParseError(f"more than {MAX_HANDS:,} hands in one line")
+    if breaks:
+        return [part.strip() for part in _HAND_BREAKS.split(line)]
+    tokens = line.replace(",", " ").split()
     if len(tokens) > 5 and len(tokens) % 5 == 0:
+        if len(tokens) // 5 > MAX_HANDS:
+            raise ParseError(f"{len(tokens) // 5:,} hands in one line; at most {MAX_HANDS:,}")
         return [" ".join(tokens[i : i + 5]) for i in range(0, len(tokens), 5)]
     if len(tokens) > 5:
         raise ParseError(
-            f"{len(tokens)} cards is not a whole number of hands; write five cards "
+            f"{len(tokens):,} cards is not a whole number of hands; write five cards "
             "per hand, or separate hands with |, ;, a tab or 'vs'"
         )
     return [line]
 
 
-CARD: Final = "card"
-HAND: Final = "hand"
-OTHER: Final = "other"
-
-
-def cell_kind(cell: str, *, suits: bool = True) -> str | None:
-    """What a cell holds: a card, a hand (2+ cards), other text, or nothing.
-    With ``suits`` (every rule set but ``semi``), a rank alone such as ``7``
-    is not a card: most likely a number (a round, an id)."""
-    if not cell.strip():
+def line_row(number: int, line: str) -> Row | None:
+    """The :class:`Row` of one line of text (``None`` for a blank or comment
+    line): its hands, or the error that splitting it gave."""
+    if is_skipped(line):
         return None
     try:
-        cards = parse_cards(cell)
-    except FivecardError:
+        return Row(number, (line,), tuple(split_line(line)))
+    except FivecardError as exc:
+        return Row(number, (line,), error=str(exc))
+
+
+# --- the shape of a cell ---------------------------------------------------------------
+
+_RANKISH: Final = frozenset("23456789tjqka1")
+_LONE_SUITS: Final = frozenset(s for s in SUIT_SPELLINGS if not s.isascii())
+
+
+def _card_like(token: str) -> bool:
+    """Whether a token is shaped like a card, right or mistyped: a joker, a
+    rank alone, or a rank-like character (or ``10``) and one letter or suit
+    symbol (``8O`` and ``1S`` are card-like typos; ``Round`` is not)."""
+    token = token.replace("\ufe0f", "")
+    if len(token) > 5:
+        return False
+    low = token.lower()
+    if low in JOKER_SPELLINGS or token in RANK_SPELLINGS or token in _LONE_SUITS:
+        return True
+    head = 2 if low.startswith("10") else 1
+    rest = token[head:]
+    return low[0] in _RANKISH and len(rest) == 1 and (rest.isalpha() or rest in SUIT_SPELLINGS)
+
+
+def _rank_alone(token: str) -> bool:
+    return token in RANK_SPELLINGS
+
+
+def cell_shape(cell: str, *, suits: bool = True) -> str | None:
+    """What a cell looks like it holds: a card, a hand (2+ card-like tokens,
+    most of its tokens card-like), other text, or nothing. With ``suits``
+    (every rule set but ``semi``), a rank alone such as ``7`` is not a card:
+    most likely a number (a round, an id).
+
+    >>> [cell_shape(c) for c in ('AS', 'KD, 9C, 4H, KS, 8O', '7', 'Round 1', '')]
+    ['card', 'hand', 'other', 'other', None]
+    """
+    tokens = cell.replace(",", " ").split()
+    if not tokens:
+        return None
+    if len(tokens) > 64:  # no hand is written with so many tokens
         return OTHER
-    if suits and any(c.suit is None and not c.is_joker for c in cards):
-        return OTHER
-    if len(cards) == 1:
+    cards = like = 0
+    previous_rank = False
+    for token in tokens:
+        if previous_rank and token in _LONE_SUITS:  # "J ♦": one card
+            previous_rank = False
+            continue
+        cards += 1
+        like += _card_like(token)
+        previous_rank = _rank_alone(token)
+    if cards == 1:
+        if not like or (suits and _rank_alone(tokens[0])):
+            return OTHER
         return CARD
-    return HAND if cards else None
+    return HAND if like * 2 > cards else OTHER
 
 
-def _column_kinds(
-    rows: Sequence[Sequence[str]], width: int, *, suits: bool
-) -> tuple[str, ...]:
-    """Each column's kind: the one most of its non-empty cells have (so a typo
-    does not turn a card column into a label column). If the card columns do
-    not make whole hands of five, the leftmost card columns holding only
-    numbers, or some cells that are not cards, are labels (a round number
-    that happens to read as a rank)."""
+def column_letter(index: int) -> str:
+    """A spreadsheet column's letters from its 0-based index.
+
+    >>> column_letter(0), column_letter(25), column_letter(26), column_letter(16383)
+    ('A', 'Z', 'AA', 'XFD')
+    """
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def _column_index(text: str) -> int | None:
+    """0-based index of a column given as letters (``B``, ``aa``) or a
+    1-based number (``2``); None when it is neither."""
+    if text.isdigit():
+        return int(text) - 1 if 0 < int(text) <= 1 << 20 else None
+    if text.isascii() and text.isalpha() and len(text) <= 4:
+        index = 0
+        for ch in text.upper():
+            index = index * 26 + ord(ch) - 64
+        return index - 1
+    return None
+
+
+# --- table layouts ----------------------------------------------------------------------
+
+
+def _shapes(row: Sequence[str], suits: bool) -> list[str | None]:
+    return [cell_shape(cell, suits=suits) for cell in row]
+
+
+def _data_like(shapes: Sequence[str | None]) -> bool:
+    """A row that holds hands: a hand-shaped cell, or five card-shaped cells."""
+    return HAND in shapes or shapes.count(CARD) >= 5
+
+
+def _column_kinds(rows: Sequence[Sequence[str | None]], width: int) -> list[str]:
+    """Each column's kind: the shape most of its non-empty cells have (a
+    card or a hand wins a tie against other text). If the card columns do
+    not make whole hands of five, the leftmost card columns holding some
+    cells that are not cards are labels (a round number that happens to
+    look like a rank)."""
     kinds = []
     others = []
     for column in range(width):
         votes: dict[str, int] = {}
-        for row in rows:
-            kind = cell_kind(row[column], suits=suits) if column < len(row) else None
-            if kind is not None:
-                votes[kind] = votes.get(kind, 0) + 1
+        for shapes in rows:
+            shape = shapes[column] if column < len(shapes) else None
+            if shape is not None:
+                votes[shape] = votes.get(shape, 0) + 1
         kinds.append(max(votes, key=lambda k: (votes[k], k != OTHER)) if votes else OTHER)
         others.append(votes.get(OTHER, 0))
-    extra = sum(1 for k in kinds if k == CARD) % 5
+    extra = kinds.count(CARD) % 5
     for column in range(width):
         if not extra:
             break
-        numeric = all(
-            not row[column].strip() or row[column].strip().isdigit()
-            for row in rows
-            if column < len(row)
-        )
-        if kinds[column] == CARD and (numeric or others[column]):
+        if kinds[column] == CARD and others[column]:
             kinds[column] = OTHER
             extra -= 1
-    return tuple(kinds)
+    return kinds
+
+
+def _name_pattern(name: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(name.casefold().split()))
+
+
+def _name_empty_columns(
+    kinds: list[str], header: Sequence[str], rows: Sequence[Sequence[str | None]]
+) -> None:
+    """A column with no cells in the first rows takes the kind of a column
+    whose header is named alike but for its numbers (``Player 2`` beside
+    ``Player 1``), so an empty hand stays a hand."""
+    named: dict[str, str] = {}
+    for column, kind in enumerate(kinds):
+        if kind != OTHER and column < len(header) and header[column].strip():
+            named.setdefault(_name_pattern(header[column]), kind)
+    for column in range(len(kinds)):
+        empty = all(column >= len(r) or r[column] is None for r in rows)
+        if empty and column < len(header) and header[column].strip():
+            kinds[column] = named.get(_name_pattern(header[column]), kinds[column])
 
 
 @dataclass(frozen=True, slots=True)
 class TableLayout:
-    """Which columns of a table hold cards and hands.
+    """Which columns of a table hold hands, and where the table starts.
 
-    ``kinds`` gives each column's kind (``CARD``, ``HAND`` or ``OTHER``);
-    ``header`` says whether the table's first row is a header.
+    ``units`` lists each hand's columns, in hand order: one column holding a
+    whole hand, or up to five columns holding one card each. ``header`` is
+    the index (in the rows given to :meth:`detect`) of the header row, or
+    None; rows before it are titles and notes, skipped. ``width`` is the
+    number of columns.
     """
 
-    kinds: tuple[str, ...]
-    header: bool
+    units: tuple[tuple[int, ...], ...]
+    width: int
+    header: int | None = None
+    stated: bool = False
 
     @classmethod
     def detect(cls, rows: Sequence[Sequence[str]], *, suits: bool = True) -> TableLayout:
-        """Decide the layout from the first rows of a table.
+        """Decide the layout from the first rows of a table, by shape.
 
-        Each column takes the kind most of its non-empty cells have; a column
-        of mostly non-cards is a label. The first row is a header when a cell
-        of a card or hand column is neither (``Card 1``, ``Player 2``).
+        The first row that holds hands (a hand-shaped cell, or five
+        card-shaped ones) starts the data; the row just above it, if any, is
+        the header, and rows above that are titles. Each column then takes
+        the shape most of its data cells have.
 
-        >>> layout = TableLayout.detect([['Round', 'Player 1', 'Player 2'],
-        ...                              ['1', 'AS KS QS JS TS', '2c 3c 4c 5c 7d']])
-        >>> layout.header, layout.kinds
-        (True, ('other', 'hand', 'hand'))
+        >>> layout = TableLayout.detect([['Showdowns of March'],
+        ...                              ['Round', 'Player 1', 'Player 2'],
+        ...                              ['1', 'AS KS QS JS TS', '2c 3c 4c 5c 8O']])
+        >>> layout.header, layout.units
+        (1, ((1,), (2,)))
         """
-        if not rows:
-            return cls((), False)
-        width = max(len(r) for r in rows)
-        kinds = _column_kinds(rows[1:] if len(rows) > 1 else rows, width, suits=suits)
-        first = [cell_kind(c, suits=suits) for c in rows[0]]
-        if len(rows) > 1:
-            # A header: some cell of a card or hand column is not a card or hand.
-            header = any(
-                k in (CARD, HAND) and column < len(first) and first[column] == OTHER
-                for column, k in enumerate(kinds)
-            )
-        else:
-            header = not any(k in (CARD, HAND) for k in first)
-        if not header and len(rows) > 1:
-            kinds = _column_kinds(rows, width, suits=suits)
-        return cls(kinds, header)
+        width = max((len(r) for r in rows), default=0)
+        shapes = [_shapes(r, suits) for r in rows]
+        first = next((i for i, s in enumerate(shapes) if _data_like(s)), None)
+        if first is None:  # nothing that looks like hands: read every row as data
+            first = 0
+        header = first - 1 if first > 0 else None
+        kinds = _column_kinds(shapes[first:], width)
+        if header is not None:
+            _name_empty_columns(kinds, rows[header], shapes[first:])
+        return cls(_units(kinds), width, header)
+
+    @classmethod
+    def from_spec(
+        cls, spec: str, rows: Sequence[Sequence[str]], *, suits: bool = True
+    ) -> TableLayout:
+        """The layout the user states: hands separated by commas, each a
+        column (letters ``B`` or a number ``2``, as a spreadsheet shows them)
+        holding a whole hand, a range ``B-F`` of columns holding one card
+        each, or a header name (``Player 1``). The header is the row above
+        the first row whose hand cells look like cards, as in :meth:`detect`.
+
+        >>> TableLayout.from_spec('B, C-G', [['x', 'AS KS QS JS TS', 'AS', 'KS', 'QS', 'JS', 'TS']]).units
+        ((1,), (2, 3, 4, 5, 6))
+        """
+        items = [item.strip() for item in spec.split(",")]
+        if not spec.strip() or not all(items):
+            raise LayoutError(f"no hand columns in {quote(spec)}: name them like B,C,D or B-F,G-K")
+        width = max((len(r) for r in rows), default=0)
+        shapes = [_shapes(r, suits) for r in rows]
+        units = [_unit(item, rows, shapes) for item in items]
+        seen: dict[int, str] = {}
+        for item, unit in zip(items, units):
+            for column in unit:
+                if column in seen:
+                    raise LayoutError(
+                        f"column {column_letter(column)} is named twice in {quote(spec)} "
+                        f"({quote(seen[column])} and {quote(item)})"
+                    )
+                seen[column] = item
+        columns = {c for unit in units for c in unit}
+
+        def holds_hands(row: Sequence[str | None]) -> bool:
+            return any(row[c] in (CARD, HAND) for c in columns if c < len(row))
+
+        first = next((i for i, s in enumerate(shapes) if holds_hands(s)), 0)
+        header = first - 1 if first > 0 else None
+        width = max(width, max(columns) + 1)
+        return cls(tuple(units), width, header, stated=True)
 
     @property
-    def units(self) -> list[tuple[int, ...]]:
-        """The columns of each hand, in order: a hand column alone, or card
-        columns five at a time."""
-        units: list[tuple[int, ...]] = []
-        group: list[int] = []
-        for column, kind in enumerate(self.kinds):
-            if kind == HAND:
-                units.append((column,))
-            elif kind == CARD:
-                group.append(column)
-                if len(group) == 1:
-                    units.append(())  # placeholder: filled when the group ends
-                if len(group) == 5:
-                    units[units.index(())] = tuple(group)
-                    group = []
-        if group:
-            units[units.index(())] = tuple(group)
-        return units
+    def kinds(self) -> tuple[str, ...]:
+        """Each column's kind: ``CARD``, ``HAND`` or ``OTHER`` (a label)."""
+        kinds = [OTHER] * self.width
+        for unit in self.units:
+            for column in unit:
+                kinds[column] = HAND if len(unit) == 1 else CARD
+        return tuple(kinds)
 
-    def hands(self, cells: Sequence[str]) -> list[str]:
-        """The hands of one row, in column order. A hand whose cells are all
-        empty is left out; one with some empty cells comes out short, and the
-        hand check reports it (cards never move from one hand to another)."""
+    def hands(self, cells: Sequence[str]) -> tuple[str, ...]:
+        """The hands of one row, one per hand position, ``""`` where a hand's
+        cells are all empty. A hand with some empty cells comes out short,
+        and the hand check reports it: cards never move between hands."""
         hands = []
         for unit in self.units:
-            parts = [cells[c].strip() for c in unit if c < len(cells) and cells[c].strip()]
-            if parts:
-                hands.append(" ".join(parts))
-        return hands
+            parts = [cells[c].strip() for c in unit if c < len(cells)]
+            hands.append(" ".join(p for p in parts if p))
+        return tuple(hands)
+
+    def describe(self, names: Sequence[str]) -> str:
+        """Which columns hold hands and which labels, for people:
+        ``hands: B (Player 1), C (Player 2); labels: A (Round)``."""
+
+        def name(column: int) -> str:
+            label = names[column].strip() if column < len(names) else ""
+            return column_letter(column) + (f" ({label})" if label else "")
+
+        hands = []
+        for unit in self.units:
+            if len(unit) == 1:
+                hands.append(name(unit[0]))
+            else:
+                hands.append(f"{column_letter(unit[0])}-{column_letter(unit[-1])} (a card each)")
+        used = {c for unit in self.units for c in unit}
+        labels = [name(c) for c in range(self.width) if c not in used]
+        text = "hands: " + (", ".join(hands) if hands else "none")
+        return text + "; labels: " + (", ".join(labels) if labels else "none")
+
+
+def _units(kinds: Sequence[str]) -> tuple[tuple[int, ...], ...]:
+    """The columns of each hand, in order: a hand column alone, or card
+    columns five at a time (a short last group is a short hand)."""
+    units: list[tuple[int, ...]] = []
+    group: list[int] = []
+    for column, kind in enumerate(kinds):
+        if kind == HAND:
+            units.append((column,))
+        elif kind == CARD:
+            if not group:
+                units.append(())  # placeholder: this hand's place in the order
+            group.append(column)
+            if len(group) == 5:
+                units[units.index(())] = tuple(group)
+                group = []
+    if group:
+        units[units.index(())] = tuple(group)
+    return tuple(units)
+
+
+def _unit(item: str, rows: Sequence[Sequence[str]], shapes: Sequence[Sequence[str | None]]) -> tuple[int, ...]:
+    """The columns of one item of a stated layout (see :meth:`TableLayout.from_spec`)."""
+    for row, row_shapes in zip(rows, shapes):  # a header name, in the rows above the data
+        if _data_like(row_shapes):
+            break
+        matches = [i for i, cell in enumerate(row) if cell.strip().casefold() == item.casefold()]
+        if matches:
+            return (matches[0],)
+    ends = item.split("-")
+    columns = [_column_index(e.strip()) for e in ends]
+    if len(ends) <= 2 and all(c is not None for c in columns):
+        first, last = columns[0], columns[-1]
+        assert first is not None and last is not None
+        if last < first:
+            raise LayoutError(f"column range {quote(item)} runs backwards")
+        if last - first >= 16:
+            raise LayoutError(f"column range {quote(item)} is {last - first + 1} columns; a hand has five cards")
+        return tuple(range(first, last + 1))
+    raise LayoutError(
+        f"unknown hand column {quote(item)}: give a column letter (B), a number (2), "
+        "a range of card columns (B-F) or a header name"
+    )

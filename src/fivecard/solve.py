@@ -15,6 +15,7 @@ from .cards import JOKER, Card, full_deck
 from .errors import FivecardError
 from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand
+from .rows import Row
 from .rules import RuleSet, get_rules
 from .showdown import check_decks, explain_showdown
 from .tables import tables_for
@@ -45,18 +46,6 @@ CODE_TEXT: Final[dict[int, str]] = {code: card.code_str for code, card in _CARD_
 
 class RowError(FivecardError):
     """A bad row met under ``strict``: the message names its line."""
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One row of input: its line (or spreadsheet row) number, its original
-    cells (a text line is one cell), and the hand texts read from it; or
-    ``error`` when the row could not even be split into hands."""
-
-    line: int
-    cells: tuple[str, ...]
-    hands: tuple[str, ...] = ()
-    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,20 +150,18 @@ def solve_chunk(rows: Sequence[Row], rules: RuleSet, decks: int) -> Iterator[Sol
     """Solve a chunk of rows with one batch encode and evaluation."""
     from . import batch  # numpy, only for bulk work
 
-    texts = [text for row in rows for text in row.hands if row.error is None]
+    problems = [_row_problem(row) for row in rows]
+    texts = [text for row, problem in zip(rows, problems) if problem is None for text in row.hands]
     encoded = batch.encode(texts, rules=rules)
     strengths = batch.strengths(encoded).tolist()
     codes = encoded.codes.tolist()
     sorted_texts = batch.sorted_texts(encoded)
     position = 0
-    for row in rows:
-        if row.error is not None:
-            yield Solved(row, error=row.error)
+    for row, problem in zip(rows, problems):
+        if problem is not None:
+            yield Solved(row, error=problem)
             continue
         first, position = position, position + len(row.hands)
-        if first == position:
-            yield Solved(row, error="no hands in this row")
-            continue
         bad = next((i for i in range(first, position) if i in encoded.errors), None)
         if bad is not None:
             prefix = f"hand {bad - first + 1}: " if len(row.hands) > 1 else ""
@@ -192,6 +179,22 @@ def solve_chunk(rows: Sequence[Row], rules: RuleSet, decks: int) -> Iterator[Sol
             yield Solved(row, error=problem)
             continue
         yield _settle(row, hands, rules)
+
+
+def _row_problem(row: Row) -> str | None:
+    """Why a row cannot be solved before its cards are read: its own error,
+    no hands, or an empty hand (later hands keep their numbers)."""
+    if row.error is not None:
+        return row.error
+    empty = [i + 1 for i, text in enumerate(row.hands) if not text.strip()]
+    if len(empty) == len(row.hands):
+        return "no hands in this row"
+    if len(empty) == 1:
+        return f"hand {empty[0]} is empty"
+    if empty:
+        listed = ", ".join(map(str, empty[:-1])) + f" and {empty[-1]}"
+        return f"hands {listed} are empty"
+    return None
 
 
 def _deck_problem(hands: Sequence[HandResult], rules: RuleSet, decks: int) -> str | None:

@@ -1,0 +1,518 @@
+"""Reading the rows of an input: text, CSV or ``.xlsx``, from a file, a pipe or
+standard input.
+
+Nothing is lost and nothing hangs:
+
+* an input is opened and read **once**: its format is sniffed from the first
+  bytes kept in memory, so pipes, FIFOs and ``/dev/stdin`` lose nothing (a
+  workbook from a pipe is spooled to a temporary file, since a zip needs
+  seeking);
+* lines end at ``\\n``, ``\\r\\n`` or ``\\r``; a line (or CSV record) longer
+  than :data:`MAX_LINE` bytes is an error row, read past without being held;
+* a CSV quote left open fails its own row only: a quoted cell may span at
+  most :data:`RECORD_LINES` lines, else that row is an error and reading goes
+  on from the next line; a cell past :data:`~fivecard.workbook.MAX_CELL`
+  characters or a row past :data:`~fivecard.workbook.MAX_TABLE_COLUMNS`
+  cells is an error row;
+* a table's layout is decided by shape on its first rows
+  (:class:`~fivecard.rows.TableLayout`), or stated.
+
+Every reader is linear in the length of its input.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import itertools
+import os
+import stat
+import tempfile
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Final
+
+from .rows import HAND, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
+from .errors import FileError, quote
+from .workbook import MAX_TABLE_COLUMNS, Record, open_workbook
+
+__all__ = [
+    "Block",
+    "Source",
+    "open_source",
+    "read_blocks",
+    "block_rows",
+    "INPUT_FORMATS",
+    "MAX_LINE",
+    "RECORD_LINES",
+    "FileError",
+]
+
+INPUT_FORMATS: Final = ("text", "csv", "xlsx")
+#: The longest line (or CSV record) read, in bytes; a longer one is an error row.
+MAX_LINE: Final = 1 << 20
+#: The most lines one CSV record (a quoted cell with line breaks) may span.
+RECORD_LINES: Final = 32
+_HEAD: Final = 4096
+_BLOCK: Final = 1 << 19
+_SAMPLE_ROWS: Final = 50
+_MOST_HANDS: Final = 10  # header columns of a text input: at most this many hands
+_XLSX_MAGIC: Final = b"PK\x03\x04"
+_BOM: Final = b"\xef\xbb\xbf"
+_MAX_SPOOL: Final = 1 << 30  # a workbook read from a pipe
+_PROGRESS_BYTES: Final = 1 << 20
+
+
+# --- lines ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Whole lines of an input: ``data`` holds them, each ending in ``\\n``
+    (``\\r\\n`` and ``\\r`` made ``\\n``), the first numbered ``first``.
+    ``long`` maps the index (in this block) of each line over the limit to
+    its length and first bytes; its text in ``data`` is empty."""
+
+    first: int
+    data: bytes
+    long: dict[int, tuple[int, bytes]] = field(default_factory=dict)
+
+
+def read_blocks(
+    raw: IO[bytes], head: bytes = b"", *, limit: int = MAX_LINE, size: int = _BLOCK
+) -> Iterator[Block]:
+    """Cut a byte stream (after ``head``, bytes already read from it) into
+    blocks of whole lines, in bounded memory: a line longer than ``limit``
+    bytes is read past and reported by its length and first bytes (or, if
+    it holds only spaces, given as a blank line). A UTF-8 byte order mark at
+    the start is dropped."""
+    step = min(size, limit)  # so that only a block's first line can run past the limit
+    reads = itertools.chain(
+        (head[i : i + step] for i in range(0, len(head), step)),
+        iter(functools.partial(raw.read, step), b""),
+        [b""],  # the end
+    )
+    number = 1
+    carry = b""  # the start of a line whose end is not read yet
+    skip: tuple[int, bytes, bool] | None = None  # a line over the limit: length so far, first bytes, blank
+    started = False
+    for block in reads:
+        final = not block
+        data, carry = carry + block, b""
+        if not started:
+            if not final and len(data) < 3 and _BOM.startswith(data):
+                carry = data  # too short to tell a byte order mark yet
+                continue
+            data, started = data.removeprefix(_BOM), True
+        long: dict[int, tuple[int, bytes]] = {}
+        if skip is not None:
+            ends = [i for i in (data.find(b"\n"), data.find(b"\r")) if i >= 0]
+            end = min(ends) if ends else len(data)
+            length, prefix, blank = skip[0] + end, skip[1], skip[2] and not data[:end].strip()
+            if not ends and not final:
+                skip = (length, prefix, blank)
+                continue
+            if not blank:  # a long line of spaces is a blank line like any other
+                long[0] = (length, prefix)
+            data = data[end:] or b"\n"  # the input may end inside the long line
+            skip = None
+        if not final and data.endswith(b"\r"):
+            carry, data = b"\r", data[:-1]  # maybe half of a \r\n still to come
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if final and data and not data.endswith(b"\n"):
+            data += b"\n"  # the last line has no line end
+        cut = data.rfind(b"\n") + 1
+        data, carry = data[:cut], data[cut:] + carry
+        first_end = data.find(b"\n")
+        if first_end > limit and not long:  # the first line began in the carry
+            if data[:first_end].strip():
+                long[0] = (first_end, data[:100])
+            data = data[first_end:]
+        if len(carry) > limit:
+            skip, carry = (len(carry), carry[:100], not carry.strip()), b""
+        if data:
+            yield Block(number, data, long)
+            number += data.count(b"\n")
+
+
+def _long_error(length: int) -> str:
+    return f"a line of {length:,} bytes; a line holds at most {MAX_LINE:,} bytes"
+
+
+def _long_cell(prefix: bytes) -> str:
+    return prefix.decode("utf-8", "replace") + "..."
+
+
+def block_rows(block: Block) -> Iterator[Row]:
+    """The rows of a block of text lines (blank and comment lines skipped)."""
+    lines = block.data.split(b"\n")
+    lines.pop()
+    long = block.long
+    for i, raw in enumerate(lines):
+        number = block.first + i
+        if long and i in long:
+            length, prefix = long[i]
+            yield Row(number, (_long_cell(prefix),), error=_long_error(length))
+            continue
+        row = line_row(number, raw.decode("utf-8", "replace"))
+        if row is not None:
+            yield row
+
+
+def _lines(blocks: Iterable[Block]) -> Iterator[tuple[int, str, str | None]]:
+    """Each line: its number, its text and, for a line over the limit, the error."""
+    for block in blocks:
+        lines = block.data.split(b"\n")
+        lines.pop()
+        for i, raw in enumerate(lines):
+            if block.long and i in block.long:
+                length, prefix = block.long[i]
+                yield block.first + i, _long_cell(prefix), _long_error(length)
+            else:
+                yield block.first + i, raw.decode("utf-8", "replace"), None
+
+
+# --- opening an input ---------------------------------------------------------------------
+
+
+@dataclass
+class _Input:
+    name: str
+    raw: IO[bytes]
+    head: bytes
+    size: int | None  # bytes, for a regular file
+    close: Callable[[], None]
+
+
+def _open_input(path: str, stdin: IO[bytes] | None) -> _Input:
+    if path == "-":
+        if stdin is None:
+            raise FileError("no standard input")
+        return _Input("standard input", stdin, _read_head(stdin, "standard input"), None, lambda: None)
+    try:
+        raw = open(path, "rb")  # noqa: SIM115 - closed by Source.close
+    except OSError as exc:
+        raise FileError(f"cannot read {quote(path)}: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(raw.fileno()).st_mode
+        size = os.fstat(raw.fileno()).st_size if stat.S_ISREG(mode) else None
+        return _Input(path, raw, _read_head(raw, path), size, raw.close)
+    except BaseException:
+        raw.close()
+        raise
+
+
+def _read_head(raw: IO[bytes], name: str) -> bytes:
+    """The first bytes, for sniffing; kept and read again from memory."""
+    parts: list[bytes] = []
+    have = 0
+    try:
+        while have < _HEAD and (part := raw.read(_HEAD - have)):
+            parts.append(part)
+            have += len(part)
+    except OSError as exc:
+        raise FileError(f"cannot read {quote(name)}: {exc.strerror or exc}") from None
+    return b"".join(parts)
+
+
+def _format_of(path: str, head: bytes) -> str:
+    suffix = Path(path).suffix.lower() if path != "-" else ""
+    if suffix in (".xlsx", ".xlsm") or head.startswith(_XLSX_MAGIC):
+        return "xlsx"
+    if suffix in (".csv", ".tsv"):
+        return "csv"
+    if suffix in (".txt", ".text", ".dat", ".log"):
+        return "text"
+    return "csv" if _looks_like_csv(head.decode("utf-8", "replace")) else "text"
+
+
+def _looks_like_csv(text: str) -> bool:
+    """Content sniffing: CSV when the first row has commas, none of the text
+    format's hand separators, and a cell that is not a single card (a header,
+    a label or a whole hand). A line of single cards means the same either
+    way, so it reads as text."""
+    first = next((line for line in text.splitlines() if not is_skipped(line)), "")
+    if "," not in first or any(s in first for s in ("|", ";", "\t", " vs ")):
+        return False
+    cells = next(csv.reader([first]), [])
+    return any(cell_shape(c, suits=False) in (HAND, OTHER) for c in cells)
+
+
+# --- sources -----------------------------------------------------------------------------
+
+
+@dataclass
+class Source:
+    """The rows of an input, and what writers and people need to know:
+    the input's column names (tables), how many hands a row holds (a
+    table's hand columns; for text, the most among the first rows), how a
+    table was read (``note``), and the progress of reading when it is known.
+
+    A text input also offers its lines as :class:`Block` s (``blocks``), for
+    readers that take whole blocks at once; use either ``rows`` or
+    ``blocks``, not both.
+    """
+
+    rows: Iterator[Row]
+    columns: list[str]
+    hands_per_row: int
+    format: str
+    name: str
+    note: str | None = None
+    blocks: Iterator[Block] | None = None
+    progress: Callable[[], float] | None = None
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        for closer in self.closers:
+            closer()
+
+
+def open_source(
+    path: str,
+    *,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    stdin: IO[bytes] | None = None,
+    suits: bool = True,
+    hands: str | None = None,
+) -> Source:
+    """Open an input (``-`` for standard input, given as a binary stream)
+    once, and detect its format by extension or content unless
+    ``input_format`` says. ``suits``: whether the rule set has suits (a lone
+    rank in a table cell is then a number, not a card). ``hands``: the
+    table's hand columns, as :meth:`~fivecard.rows.TableLayout.from_spec`
+    reads them (default: decided by shape)."""
+    opened = _open_input(path, stdin)
+    try:
+        fmt = input_format or _format_of(path, opened.head)
+        if sheet is not None and fmt != "xlsx":
+            raise FileError(f"--sheet names a sheet of a workbook, but {quote(opened.name)} is read as {fmt}")
+        if fmt == "xlsx":
+            source = _xlsx_source(opened, sheet, suits, hands)
+        elif fmt == "csv":
+            source = _table_source(_csv_records(opened), opened.name, "CSV", suits, hands)
+        else:
+            if hands is not None:
+                raise FileError("hand columns can be named only for a table (CSV or xlsx); a text line holds its hands in order")
+            source = _text_source(opened)
+    except BaseException:
+        opened.close()
+        raise
+    source.closers.append(opened.close)
+    if opened.size is not None and opened.size >= _PROGRESS_BYTES and fmt != "xlsx":
+        size, raw = opened.size, opened.raw
+        source.progress = lambda: min(raw.tell() / size, 1.0)
+    return source
+
+
+def _text_source(opened: _Input) -> Source:
+    blocks = read_blocks(opened.raw, opened.head)
+    sampled: list[Block] = []
+    seen = 0
+    most = 1
+    for block in blocks:
+        sampled.append(block)
+        for row in block_rows(block):
+            seen += 1
+            most = max(most, len(row.hands))
+            if seen >= _SAMPLE_ROWS:
+                break
+        if seen >= _SAMPLE_ROWS:
+            break
+    lines = itertools.chain(sampled, blocks)
+    rows = (row for block in lines for row in block_rows(block))
+    return Source(rows, ["input"], min(most, _MOST_HANDS), "text", opened.name, blocks=lines)
+
+
+# --- CSV --------------------------------------------------------------------------------
+
+
+def _dialect(sample: str) -> Any:
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        return csv.excel
+
+
+def _csv_records(opened: _Input) -> Iterator[Record]:
+    """The records of a CSV input; a record is one line, or several when a
+    quoted cell holds line breaks (at most :data:`RECORD_LINES`)."""
+    dialect = _dialect(opened.head.decode("utf-8-sig", "replace"))
+    mark = dialect.quotechar or '"'
+    lines = _lines(read_blocks(opened.raw, opened.head))
+    back: deque[tuple[int, str, str | None]] = deque()
+
+    def next_line() -> tuple[int, str, str | None] | None:
+        return back.popleft() if back else next(lines, None)
+
+    while (item := next_line()) is not None:
+        number, text, error = item
+        if error is not None:
+            yield Record(number, [text], error)
+            continue
+        if text.count(mark) % 2 == 0:
+            yield _record(number, text, dialect)
+            continue
+        taken: list[tuple[int, str, str | None]] = []
+        size = len(text)
+        closed = False
+        while len(taken) < RECORD_LINES - 1 and size <= MAX_LINE:
+            more = next_line()
+            if more is None:
+                break
+            taken.append(more)
+            if more[2] is not None:
+                break
+            size += len(more[1]) + 1
+            if more[1].count(mark) % 2:
+                closed = size <= MAX_LINE
+                break
+        if closed:
+            yield _record(number, "\n".join([text] + [t for _, t, _ in taken]), dialect)
+            continue
+        yield Record(
+            number,
+            [text],
+            f"unclosed quote ({mark}) in {quote(text)}: a quoted cell must end on its line "
+            f"or within {RECORD_LINES} lines",
+        )
+        back.extendleft(reversed(taken))
+
+
+def _record(number: int, text: str, dialect: Any) -> Record:
+    try:
+        cells = next(csv.reader([text], dialect), [])
+    except csv.Error as exc:
+        reason = str(exc)
+        if "field limit" in reason:
+            reason = f"a cell holds more than {csv.field_size_limit():,} characters"
+        return Record(number, [text[:100]], f"bad CSV: {reason}")
+    if len(cells) > MAX_TABLE_COLUMNS and any(c.strip() for c in cells[MAX_TABLE_COLUMNS:]):
+        return Record(
+            number,
+            cells[:MAX_TABLE_COLUMNS],
+            f"{len(cells):,} cells; a table row holds at most {MAX_TABLE_COLUMNS:,}",
+        )
+    return Record(number, cells[:MAX_TABLE_COLUMNS])
+
+
+# --- xlsx -------------------------------------------------------------------------------
+
+
+def _xlsx_source(opened: _Input, sheet: str | None, suits: bool, hands: str | None) -> Source:
+    if opened.size is not None:
+        workbook_file: IO[bytes] = opened.raw
+    else:  # a pipe: a zip must be read with seeks
+        spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below or with the source
+        try:
+            spool.write(opened.head)
+            total = len(opened.head)
+            while chunk := opened.raw.read(_BLOCK):
+                total += len(chunk)
+                if total > _MAX_SPOOL:
+                    raise FileError(f"a workbook read from a pipe may hold at most {_MAX_SPOOL >> 20:,} MiB")
+                spool.write(chunk)
+        except BaseException:
+            spool.close()
+            raise
+        workbook_file = spool
+    workbook_file.seek(0)
+    try:
+        book = open_workbook(workbook_file)
+        name, records = book.rows(sheet)
+    except BaseException:
+        if workbook_file is not opened.raw:
+            workbook_file.close()
+        raise
+    source = _table_source(records, opened.name, f"xlsx, sheet {quote(name)}", suits, hands)
+    source.format = "xlsx"
+    source.closers.append(book.close)
+    if workbook_file is not opened.raw:
+        source.closers.append(workbook_file.close)
+    return source
+
+
+# --- tables ------------------------------------------------------------------------------
+
+
+def _blank(record: Record) -> bool:
+    cells = record.cells
+    return record.error is None and (
+        not any(c.strip() for c in cells) or (len(cells) == 1 and is_skipped(cells[0]))
+    )
+
+
+def _table_source(
+    records: Iterator[Record], name: str, kind: str, suits: bool, hands: str | None
+) -> Source:
+    """Rows of a table (CSV or sheet): decide the layout on the first rows,
+    then read every row with it. Empty rows are skipped like blank lines;
+    title rows above the header are skipped and reported."""
+    sample: list[Record] = []
+    for record in records:
+        if not _blank(record):
+            sample.append(record)
+            if len(sample) >= _SAMPLE_ROWS:
+                break
+    good = [r for r in sample if r.error is None]
+    cells = [r.cells for r in good]
+    if hands is not None:
+        layout = TableLayout.from_spec(hands, cells, suits=suits)
+    else:
+        layout = TableLayout.detect(cells, suits=suits)
+    width = min(layout.width, MAX_TABLE_COLUMNS)
+    skip: set[int] = set()
+    header: list[str] = []
+    if layout.header is not None:
+        header = good[layout.header].cells
+        skip = {id(r) for r in good[: layout.header + 1]}
+    columns = [
+        (header[i].strip() if i < len(header) else "") or f"column {i + 1}" for i in range(width)
+    ]
+    note = f"{name}: read as {kind}"
+    if layout.header is not None:
+        titles = [r.number for r in good[: layout.header]]
+        if titles:
+            which = f"line {titles[0]}" if len(titles) == 1 else f"lines {titles[0]}-{titles[-1]}"
+            note += f"; {which} above the header skipped"
+        note += f"; header on line {good[layout.header].number}"
+    else:
+        note += "; no header"
+    note += "; " + layout.describe(header)
+
+    def rows() -> Iterator[Row]:
+        for record in itertools.chain(sample, records):
+            if id(record) in skip or _blank(record):
+                continue
+            if record.error is not None:
+                yield Row(record.number, tuple(record.cells[:width]), error=record.error)
+                continue
+            extra = [c for c in record.cells[width:] if c.strip()]
+            if extra:
+                yield Row(
+                    record.number,
+                    tuple(record.cells[:width]),
+                    error=f"{len(extra):,} cell{'s' if len(extra) > 1 else ''} past the table's "
+                    f"{width:,} columns ({', '.join(quote(c, 20) for c in extra[:3])}"
+                    f"{', ...' if len(extra) > 3 else ''})",
+                )
+                continue
+            yield Row(record.number, tuple(record.cells), layout.hands(record.cells))
+
+    return Source(rows(), columns, max(len(layout.units), 1), "csv", name, note=note)
+
+
+def binary_stdin(stream: Any) -> IO[bytes] | None:
+    """The bytes beneath a text stream (``sys.stdin.buffer``), or the text
+    re-encoded as UTF-8 for a stream without them (tests, embedding)."""
+    raw = getattr(stream, "buffer", None)
+    if raw is not None:
+        return raw  # type: ignore[no-any-return]
+    if stream is None:
+        return None
+    return io.BytesIO(stream.read().encode("utf-8", "surrogateescape"))

@@ -1,0 +1,236 @@
+"""Where output goes, so that nothing is lost: a file is written atomically,
+never over its own input.
+
+* :func:`refuse_same_file` stops an output that is the input (the same file
+  by any path, link or ``-`` redirection) before anything is read.
+* :class:`Target` writes a file to a temporary file beside it and renames it
+  over the file only when the run succeeds; on an error, Ctrl-C or a full
+  disk the temporary file is removed and the earlier file (or no file)
+  remains. A device or a pipe named as the output (``/dev/null``, a FIFO) is
+  written directly; standard output is written as it goes, except binary
+  output (``.xlsx``), which is built in a temporary file first and copied out
+  whole, and never to a terminal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import signal
+import stat
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Any
+
+from .errors import FileError, quote
+
+__all__ = ["Target", "refuse_same_file", "write_error"]
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def refuse_same_file(output: str | None, input_path: str, stdin: Any) -> None:
+    """Raise :class:`FileError` when ``output`` is the input file: the same
+    path, another spelling, a link, or the file behind standard input."""
+    if output in (None, "-"):
+        return
+    assert output is not None
+    target = _stat(output)
+    if target is None or not stat.S_ISREG(target.st_mode):
+        return
+    if input_path == "-":
+        try:
+            source = os.fstat(stdin.fileno())
+        except (AttributeError, OSError, ValueError):
+            return
+        what = "standard input"
+    else:
+        found = _stat(input_path)
+        if found is None:
+            return
+        source, what = found, quote(input_path)
+    if (source.st_dev, source.st_ino) == (target.st_dev, target.st_ino):
+        raise FileError(
+            f"the output {quote(output)} is the input ({what}); writing it would destroy "
+            "the input: choose another output file"
+        )
+
+
+def write_error(exc: OSError, name: str) -> FileError:
+    """A :class:`FileError` for a failed write, e.g. a full disk."""
+    return FileError(f"cannot write {name}: {exc.strerror or exc}")
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C for a few instructions (a temporary file must not be
+    left behind between its creation and its registration)."""
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, ValueError, OSError):  # not the main thread, or no signals here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class Target:
+    """An output: the file ``path``, or standard output ``out`` (a text
+    stream, with its bytes beneath as ``out.buffer`` when it has them).
+    Write text to :attr:`text` or bytes to :attr:`binary`, not both; then
+    :meth:`commit` on success, or :meth:`abort`."""
+
+    def __init__(self, path: str | None, out: IO[str] | None, *, binary: bool, utf8: bool = False) -> None:
+        """``utf8``: text goes out as UTF-8 even where standard output's
+        encoding is another (machine formats: CSV, JSON Lines)."""
+        self.path = path if path not in (None, "-") else None
+        self.out = out
+        self._temp: str | None = None
+        self._existed = False
+        self._text: IO[str] | None = None
+        self._wrapped = False  # _text wraps standard output's bytes
+        self._stream: IO[bytes] | None = None
+        if self.path is None:
+            if binary:
+                if _isatty(out):
+                    raise FileError("a workbook is binary and is not written to a terminal")
+                if getattr(out, "buffer", None) is None:
+                    raise FileError("a workbook is binary and needs a file")
+                self._open_temp(tempfile.gettempdir(), "fivecard-")
+            elif utf8 and getattr(out, "buffer", None) is not None and not _is_utf8(out):
+                assert out is not None
+                out.flush()
+                self._text = io.TextIOWrapper(out.buffer, encoding="utf-8", errors="replace", newline="")  # type: ignore[attr-defined]
+                self._wrapped = True
+            else:
+                self._text = out
+            return
+        found = _stat(self.path)
+        self._existed = found is not None
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            try:  # a device or a pipe: written directly
+                self._stream = open(self.path, "wb")  # noqa: SIM115 - closed by commit/abort
+            except OSError as exc:
+                raise write_error(exc, quote(self.path)) from None
+            return
+        folder = os.path.dirname(os.path.abspath(self.path))
+        self._open_temp(folder, "." + os.path.basename(self.path) + ".")
+
+    def _open_temp(self, folder: str, prefix: str) -> None:
+        try:
+            with _signals_held():
+                handle, self._temp = tempfile.mkstemp(prefix=prefix, suffix=".part", dir=folder)
+        except OSError as exc:
+            raise write_error(exc, quote(self.path) if self.path else "a temporary file") from None
+        self._stream = os.fdopen(handle, "w+b")
+
+    @property
+    def name(self) -> str:
+        return quote(self.path) if self.path else "standard output"
+
+    @property
+    def text(self) -> IO[str]:
+        """The output as text (UTF-8)."""
+        if self._text is None:
+            assert self._stream is not None
+            self._text = io.TextIOWrapper(self._stream, encoding="utf-8", errors="replace", newline="")
+        return self._text
+
+    @property
+    def binary(self) -> IO[bytes] | None:
+        """The output as bytes, or None for a text stream without bytes beneath."""
+        if self._stream is not None:
+            return self._stream
+        buffer = getattr(self.out, "buffer", None)
+        if buffer is not None and self.out is not None:
+            self.out.flush()
+        return buffer
+
+    def commit(self) -> None:
+        """Finish: flush, and put the file in place (or copy a built
+        workbook to standard output)."""
+        try:
+            if self._text is not None:
+                self._text.flush()
+                if self._wrapped:
+                    self._text.detach()  # type: ignore[attr-defined]  # standard output stays open
+                    self._wrapped = False
+            if self._stream is None:
+                return
+            self._stream.flush()
+            if self._temp is not None and self.path is None:  # a workbook for standard output
+                buffer = getattr(self.out, "buffer", None)
+                assert buffer is not None
+                self._stream.seek(0)
+                shutil.copyfileobj(self._stream, buffer)
+                buffer.flush()
+            self._stream.close()
+            if self._temp is not None:
+                with _signals_held():
+                    if self.path is None:
+                        os.unlink(self._temp)
+                    else:
+                        os.chmod(self._temp, _mode(self.path))
+                        os.replace(self._temp, self.path)
+                    self._temp = None
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise write_error(exc, self.name) from None
+
+    def abort(self) -> str:
+        """Give up: remove the temporary file. Returns what the user should
+        know of the output, e.g. ``nothing was written ('out.csv' is unchanged)``."""
+        if self._wrapped and self._text is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._text.detach()  # type: ignore[attr-defined]
+            self._wrapped = False
+        if self._stream is not None:
+            if self._text is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self._text.detach()  # type: ignore[attr-defined]  # the file is dropped anyway
+            with contextlib.suppress(OSError, ValueError):
+                self._stream.close()
+        if self._temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._temp)
+            self._temp = None
+            if self.path is None:
+                return "nothing was written"
+            if self._existed:
+                return f"nothing was written ({self.name} is unchanged)"
+            return f"nothing was written ({self.name} was not created)"
+        return ""  # a device, a pipe or standard output: what went out stays out
+
+
+def _is_utf8(stream: object) -> bool:
+    encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("_", "-")
+    return encoding in ("utf-8", "utf8", "utf-8-sig")
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if isatty is not None else False
+    except (OSError, ValueError):
+        return False
+
+
+def _mode(path: str) -> int:
+    """The permissions of the file being replaced, or the default for a new
+    file (0666 less the umask), instead of a temporary file's 0600."""
+    found = _stat(path)
+    if found is not None:
+        return stat.S_IMODE(found.st_mode)
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

@@ -303,7 +303,7 @@ def main(
         return EXIT_INTERRUPTED
     except OSError as exc:  # standard output failed: a full disk, a closed terminal
         _drop_stdout()
-        err.write(f"fivecard: error: cannot write the output: {exc.strerror or exc}\n")
+        err.write(f"fivecard: error: cannot write standard output: {exc.strerror or exc}\n")
         return EXIT_BAD_INPUT
 
 
@@ -434,6 +434,7 @@ def _solve(
     tally = Tally()
     progress = _Progress(err, tally)
     source = None
+    sink = None
     try:
         source = open_source(
             args.input,
@@ -472,6 +473,8 @@ def _solve(
         target.commit()
     except BaseException as exc:
         progress.clear()
+        if sink is not None:
+            sink.discard()
         note = target.abort()
         if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
             failure = write_error(exc, target.name)

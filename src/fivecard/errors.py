@@ -14,9 +14,12 @@ __all__ = [
     "RulesError",
     "FileError",
     "quote",
+    "PATH_QUOTE",
 ]
 
 _QUOTE_LIMIT = 60
+#: File names are quoted whole (up to a path's length).
+PATH_QUOTE = 4096
 
 
 class FivecardError(ValueError):

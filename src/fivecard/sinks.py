@@ -68,6 +68,8 @@ def inert(text: str) -> str:
 class Sink(Protocol):
     def write(self, solved: Solved) -> None: ...
     def close(self) -> None: ...
+    def discard(self) -> None:
+        """Give up the output (after an error): release what it holds."""
     def notes(self) -> list[str]: ...
 
 
@@ -119,6 +121,9 @@ class TextSink:
     def close(self) -> None:
         self.out.flush()
 
+    def discard(self) -> None:
+        pass
+
     def notes(self) -> list[str]:
         return overflow_note(self.widest, self.hands, "the explanation")
 
@@ -169,6 +174,9 @@ class JsonlSink:
 
     def close(self) -> None:
         self.out.flush()
+
+    def discard(self) -> None:
+        pass
 
     def notes(self) -> list[str]:
         return []
@@ -222,6 +230,9 @@ class CsvSink:
 
     def close(self) -> None:
         self.out.flush()
+
+    def discard(self) -> None:
+        pass
 
     def notes(self) -> list[str]:
         return overflow_note(self.widest, self.hands, "the error column, three cells a hand")
@@ -283,9 +294,29 @@ class XlsxSink:
         self.rows += 1
 
     def close(self) -> None:
+        import zipfile
+
+        from openpyxl.writer.excel import ExcelWriter
+
         if self.sheets == 0:
             self._new_sheet()
-        self.book.save(self.target)
+        archive = zipfile.ZipFile(self.target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+        try:
+            ExcelWriter(self.book, archive).save()
+        except BaseException:
+            try:  # a failed zip must not try again when it is collected
+                archive.close()
+            except Exception:  # noqa: BLE001 - the first error is the one to report
+                pass
+            raise
+
+    def discard(self) -> None:
+        """Close the sheets' temporary files without writing a workbook."""
+        for sheet in self.book.worksheets:
+            try:
+                sheet.close()
+            except Exception:  # noqa: BLE001 - openpyxl's own state; nothing is written anyway
+                pass
 
     def notes(self) -> list[str]:
         notes = overflow_note(self.widest, self.hands, "the error column, three cells a hand")

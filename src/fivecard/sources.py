@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from .rows import HAND, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
-from .errors import FileError, quote
+from .errors import PATH_QUOTE, FileError, quote
 from .workbook import MAX_TABLE_COLUMNS, Record, open_workbook
 
 __all__ = [
@@ -196,7 +196,7 @@ def _open_input(path: str, stdin: IO[bytes] | None) -> _Input:
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed by Source.close
     except OSError as exc:
-        raise FileError(f"cannot read {quote(path)}: {exc.strerror or exc}") from None
+        raise FileError(f"cannot read {quote(path, PATH_QUOTE)}: {exc.strerror or exc}") from None
     try:
         mode = os.fstat(raw.fileno()).st_mode
         size = os.fstat(raw.fileno()).st_size if stat.S_ISREG(mode) else None
@@ -215,7 +215,7 @@ def _read_head(raw: IO[bytes], name: str) -> bytes:
             parts.append(part)
             have += len(part)
     except OSError as exc:
-        raise FileError(f"cannot read {quote(name)}: {exc.strerror or exc}") from None
+        raise FileError(f"cannot read {quote(name, PATH_QUOTE)}: {exc.strerror or exc}") from None
     return b"".join(parts)
 
 
@@ -291,7 +291,7 @@ def open_source(
     try:
         fmt = input_format or _format_of(path, opened.head)
         if sheet is not None and fmt != "xlsx":
-            raise FileError(f"--sheet names a sheet of a workbook, but {quote(opened.name)} is read as {fmt}")
+            raise FileError(f"a sheet is named, but {quote(opened.name, PATH_QUOTE)} is read as {fmt}, not as a workbook")
         if fmt == "xlsx":
             source = _xlsx_source(opened, sheet, suits, hands)
         elif fmt == "csv":
@@ -340,15 +340,23 @@ def _dialect(sample: str) -> Any:
 
 
 def _csv_records(opened: _Input) -> Iterator[Record]:
-    """The records of a CSV input; a record is one line, or several when a
-    quoted cell holds line breaks (at most :data:`RECORD_LINES`)."""
+    """The records of a CSV input. A record is one line, or several when a
+    quoted cell holds line breaks: at most :data:`RECORD_LINES` lines, none
+    of them (but the last) a row of its own, and no more cells than the
+    widest record so far. Otherwise the line that opened the quote is an
+    error row, and reading goes on from the next line."""
     dialect = _dialect(opened.head.decode("utf-8-sig", "replace"))
     mark = dialect.quotechar or '"'
+    delimiter = dialect.delimiter
     lines = _lines(read_blocks(opened.raw, opened.head))
     back: deque[tuple[int, str, str | None]] = deque()
+    width = 0  # the most cells of a record so far
 
     def next_line() -> tuple[int, str, str | None] | None:
         return back.popleft() if back else next(lines, None)
+
+    def row_of_its_own(text: str) -> bool:
+        return width > 1 and mark not in text and text.count(delimiter) + 1 >= width
 
     while (item := next_line()) is not None:
         number, text, error = item
@@ -356,11 +364,13 @@ def _csv_records(opened: _Input) -> Iterator[Record]:
             yield Record(number, [text], error)
             continue
         if text.count(mark) % 2 == 0:
-            yield _record(number, text, dialect)
+            record = _record(number, text, dialect)
+            width = max(width, len(record.cells)) if record.error is None else width
+            yield record
             continue
         taken: list[tuple[int, str, str | None]] = []
         size = len(text)
-        closed = False
+        joined_record: Record | None = None
         while len(taken) < RECORD_LINES - 1 and size <= MAX_LINE:
             more = next_line()
             if more is None:
@@ -370,16 +380,21 @@ def _csv_records(opened: _Input) -> Iterator[Record]:
                 break
             size += len(more[1]) + 1
             if more[1].count(mark) % 2:
-                closed = size <= MAX_LINE
+                if size <= MAX_LINE:
+                    joined = _record(number, "\n".join([text] + [t for _, t, _ in taken]), dialect)
+                    if joined.error is None and (not width or len(joined.cells) <= width):
+                        joined_record = joined
                 break
-        if closed:
-            yield _record(number, "\n".join([text] + [t for _, t, _ in taken]), dialect)
+            if row_of_its_own(more[1]):
+                break
+        if joined_record is not None:
+            yield joined_record
             continue
         yield Record(
             number,
             [text],
             f"unclosed quote ({mark}) in {quote(text)}: a quoted cell must end on its line "
-            f"or within {RECORD_LINES} lines",
+            f"(or, holding line breaks, within {RECORD_LINES} lines)",
         )
         back.extendleft(reversed(taken))
 
@@ -422,14 +437,17 @@ def _xlsx_source(opened: _Input, sheet: str | None, suits: bool, hands: str | No
             raise
         workbook_file = spool
     workbook_file.seek(0)
+    book = None
     try:
         book = open_workbook(workbook_file)
         name, records = book.rows(sheet)
     except BaseException:
+        if book is not None:
+            book.close()
         if workbook_file is not opened.raw:
             workbook_file.close()
         raise
-    source = _table_source(records, opened.name, f"xlsx, sheet {quote(name)}", suits, hands)
+    source = _table_source(records, opened.name, f"xlsx, sheet {quote(name, PATH_QUOTE)}", suits, hands)
     source.format = "xlsx"
     source.closers.append(book.close)
     if workbook_file is not opened.raw:

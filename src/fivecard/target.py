@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any
 
-from .errors import FileError, quote
+from .errors import PATH_QUOTE, FileError, quote
 
 __all__ = ["Target", "refuse_same_file", "write_error"]
 
@@ -55,10 +55,10 @@ def refuse_same_file(output: str | None, input_path: str, stdin: Any) -> None:
         found = _stat(input_path)
         if found is None:
             return
-        source, what = found, quote(input_path)
+        source, what = found, quote(input_path, PATH_QUOTE)
     if (source.st_dev, source.st_ino) == (target.st_dev, target.st_ino):
         raise FileError(
-            f"the output {quote(output)} is the input ({what}); writing it would destroy "
+            f"the output {quote(output, PATH_QUOTE)} is the input ({what}); writing it would destroy "
             "the input: choose another output file"
         )
 
@@ -99,6 +99,7 @@ class Target:
         self._text: IO[str] | None = None
         self._wrapped = False  # _text wraps standard output's bytes
         self._stream: IO[bytes] | None = None
+        self._device: IO[bytes] | None = None
         if self.path is None:
             if binary:
                 if _isatty(out):
@@ -117,10 +118,14 @@ class Target:
         found = _stat(self.path)
         self._existed = found is not None
         if found is not None and not stat.S_ISREG(found.st_mode):
-            try:  # a device or a pipe: written directly
-                self._stream = open(self.path, "wb")  # noqa: SIM115 - closed by commit/abort
+            try:  # a device or a pipe: written directly (a workbook, once built)
+                self._device = open(self.path, "wb")  # noqa: SIM115 - closed by commit/abort
             except OSError as exc:
-                raise write_error(exc, quote(self.path)) from None
+                raise write_error(exc, quote(self.path, PATH_QUOTE)) from None
+            if binary:
+                self._open_temp(tempfile.gettempdir(), "fivecard-")
+            else:
+                self._stream = self._device
             return
         folder = os.path.dirname(os.path.abspath(self.path))
         self._open_temp(folder, "." + os.path.basename(self.path) + ".")
@@ -130,12 +135,12 @@ class Target:
             with _signals_held():
                 handle, self._temp = tempfile.mkstemp(prefix=prefix, suffix=".part", dir=folder)
         except OSError as exc:
-            raise write_error(exc, quote(self.path) if self.path else "a temporary file") from None
+            raise write_error(exc, quote(self.path, PATH_QUOTE) if self.path else "a temporary file") from None
         self._stream = os.fdopen(handle, "w+b")
 
     @property
     def name(self) -> str:
-        return quote(self.path) if self.path else "standard output"
+        return quote(self.path, PATH_QUOTE) if self.path else "standard output"
 
     @property
     def text(self) -> IO[str]:
@@ -167,20 +172,25 @@ class Target:
             if self._stream is None:
                 return
             self._stream.flush()
-            if self._temp is not None and self.path is None:  # a workbook for standard output
-                buffer = getattr(self.out, "buffer", None)
-                assert buffer is not None
+            copy_to = self._device if self.path is not None else getattr(self.out, "buffer", None)
+            if self._temp is not None and (self.path is None or self._device is not None):
+                # a workbook built aside, for standard output or a device
+                assert copy_to is not None
                 self._stream.seek(0)
-                shutil.copyfileobj(self._stream, buffer)
-                buffer.flush()
+                shutil.copyfileobj(self._stream, copy_to)
+                copy_to.flush()
+                self._stream.close()
+                if self._device is not None:
+                    self._device.close()
+                with _signals_held():
+                    os.unlink(self._temp)
+                    self._temp = None
+                return
             self._stream.close()
             if self._temp is not None:
                 with _signals_held():
-                    if self.path is None:
-                        os.unlink(self._temp)
-                    else:
-                        os.chmod(self._temp, _mode(self.path))
-                        os.replace(self._temp, self.path)
+                    os.chmod(self._temp, _mode(self.path))  # type: ignore[arg-type]
+                    os.replace(self._temp, self.path)  # type: ignore[arg-type]
                     self._temp = None
         except BrokenPipeError:
             raise
@@ -200,11 +210,14 @@ class Target:
                     self._text.detach()  # type: ignore[attr-defined]  # the file is dropped anyway
             with contextlib.suppress(OSError, ValueError):
                 self._stream.close()
+        if self._device is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._device.close()
         if self._temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self._temp)
             self._temp = None
-            if self.path is None:
+            if self.path is None or self._device is not None:
                 return "nothing was written"
             if self._existed:
                 return f"nothing was written ({self.name} is unchanged)"

@@ -1,0 +1,532 @@
+"""Nothing lost, nothing silently wrong (issue 9): each reproduction of the
+issue, and the class of fault it stands for, through `fivecard solve`."""
+
+from __future__ import annotations
+
+import csv
+import errno
+import io
+import json
+import os
+import subprocess
+import sys
+import threading
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from fivecard import sinks, sources
+from fivecard.cli import main
+from fivecard.rows import TableLayout, split_line
+
+ROYAL = "AS KS QS JS TS"
+LOW = "2C 3C 4C 5C 7D"
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def solve_json(path: Path | str, *extra: str) -> tuple[int, list[dict[str, object]], str]:
+    code, out, err = run(["solve", str(path), "--json", *extra])
+    return code, [json.loads(line) for line in out.splitlines()], err
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def proc(*args: str, **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "fivecard", *args], capture_output=True, check=False, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+# --- 1. table layout by shape ------------------------------------------------------------
+
+
+def test_an_empty_hand_cell_is_an_error_of_that_hand(tmp_path: Path) -> None:
+    text = 'Round,Player 1,Player 2,Player 3\n1,"KD, 9C, 10H, 4S, 2D",,"QS, QD, 3C, 5H, 8D"\n'
+    code, rows, err = solve_json(write(tmp_path, "t.csv", text))
+    assert code == 1
+    assert rows == [{"line": 2, "error": "hand 2 is empty"}]
+    assert "hands: B (Player 1), C (Player 2), D (Player 3); labels: A (Round)" in err
+
+
+def test_later_hands_keep_their_numbers_when_one_is_empty(tmp_path: Path) -> None:
+    text = f"Round,Player 1,Player 2,Player 3\n1,{ROYAL},{LOW},\n2,{ROYAL},,{LOW}\n3,{LOW},2H 2D 5S 6S 7S,{ROYAL}\n"
+    code, rows, _ = solve_json(write(tmp_path, "t.csv", text))
+    assert [r.get("error") for r in rows] == ["hand 3 is empty", "hand 2 is empty", None]
+    assert rows[2]["winners"] == [3]
+    code, rows, _ = solve_json(write(tmp_path, "t.txt", f"{ROYAL} | | {LOW}\n"))
+    assert rows == [{"line": 1, "error": "hand 2 is empty"}]
+
+
+def test_a_mistyped_hand_is_an_error_row_not_a_label(tmp_path: Path) -> None:
+    text = 'Round,Player 1,Player 2,Player 3\n1,"KD, 9C, 10H, 4S, 2D","AH, AS, 7C, 7H, 2C","QS, QD, QC, 5H, 8O"\n'
+    code, rows, err = solve_json(write(tmp_path, "t.csv", text))
+    assert code == 1
+    assert rows == [{"line": 2, "error": "hand 3: unknown suit 'O' in card 5 ('8O') of 'QS, QD, QC, 5H, 8O'"}]
+    assert "hands: B (Player 1), C (Player 2), D (Player 3)" in err
+
+
+def test_a_column_of_typos_is_still_a_hand_column() -> None:
+    layout = TableLayout.detect([["1", "8O 9X 1S ZZ KS", "AS KS QS JS TS"]] * 3)
+    assert layout.kinds == ("other", "hand", "hand")
+
+
+def test_a_title_row_above_the_header_costs_nothing(tmp_path: Path) -> None:
+    text = f"Showdowns of March 2026\n\nRound,Player 1,Player 2\n1,{ROYAL},{LOW}\n2,{LOW},{ROYAL}\n"
+    code, rows, err = solve_json(write(tmp_path, "t.csv", text))
+    assert code == 0 and [r["winners"] for r in rows] == [[1], [2]]
+    assert [r["line"] for r in rows] == [4, 5]
+    assert "line 1 above the header skipped; header on line 3; hands: B (Player 1), C (Player 2)" in err
+    code, out, _ = run(["solve", str(tmp_path / "t.csv"), "--format", "csv"])
+    header = next(csv.reader(io.StringIO(out)))
+    assert header[:4] == ["line", "Round", "Player 1", "Player 2"]
+
+
+def test_a_first_data_row_with_a_typo_is_not_taken_for_a_header(tmp_path: Path) -> None:
+    code, rows, _ = solve_json(write(tmp_path, "t.csv", f"1,8O KS QS JS TS,{LOW}\n2,{ROYAL},{LOW}\n"))
+    assert [r["line"] for r in rows] == [1, 2]
+    assert "unknown suit 'O'" in str(rows[0]["error"])
+
+
+def test_the_layout_can_be_stated(tmp_path: Path) -> None:
+    text = f"id,note,A,B\n1,{LOW},{ROYAL},{LOW}\n"
+    path = write(tmp_path, "t.csv", text)
+    _, rows, err = solve_json(path)
+    assert "hands: B (note), C (A), D (B)" in err  # the note column looks like a hand
+    _, rows, err = solve_json(path, "--hands", "C,D")
+    assert rows[0]["winners"] == [1] and len(rows[0]["hands"]) == 2  # type: ignore[arg-type]
+    assert "hands: C (A), D (B); labels: A (id), B (note)" in err
+    _, same, _ = solve_json(path, "--hands", "A, b")  # header names before letters
+    _, numbers, _ = solve_json(path, "--hands", "3,4")
+    assert rows == same == numbers
+    cards = "h,c1,c2,c3,c4,c5,d1,d2,d3,d4,d5\n1,AS,KS,QS,JS,TS,2C,3C,4C,5C,7D\n"
+    _, rows, err = solve_json(write(tmp_path, "c.csv", cards), "--hands", "B-F,G-K")
+    assert rows[0]["winners"] == [1] and "hands: B-F (a card each), G-K (a card each)" in err
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("Z9", "unknown hand column 'Z9'"),
+        ("C,C", "column C is named twice"),
+        ("F-B", "runs backwards"),
+        (",", "no hand columns"),
+    ],
+)
+def test_a_stated_layout_that_does_not_fit_is_one_line(tmp_path: Path, spec: str, words: str) -> None:
+    code, out, err = run(["solve", str(write(tmp_path, "t.csv", f"a,b,c\n1,{ROYAL},{LOW}\n")), "--hands", spec])
+    assert code == 2 and out == "" and words in err and err.count("\n") == 1
+
+
+def test_hands_only_for_tables(tmp_path: Path) -> None:
+    code, _, err = run(["solve", str(write(tmp_path, "t.txt", f"{ROYAL} | {LOW}\n")), "--hands", "B"])
+    assert code == 2 and "only for a table" in err
+
+
+def test_xlsx_follows_the_same_rules(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Showdowns of March"])
+    sheet.append(["Round", "Player 1", "Player 2", "Player 3"])
+    sheet.append([1, "KD, 9C, 10H, 4S, 2D", None, "QS, QD, 3C, 5H, 8D"])
+    sheet.append([2, "KD, 9C, 10H, 4S, 2D", "AH, AS, 7C, 7H, 2C", "QS, QD, QC, 5H, 8O"])
+    sheet.append([3, "KD, 9C, 10H, 4S, 2D", "AH, AS, 7C, 7H, 2C", "QS, QD, QC, 5H, 8D"])
+    book.save(tmp_path / "b.xlsx")
+    code, rows, err = solve_json(tmp_path / "b.xlsx")
+    assert [r["line"] for r in rows] == [3, 4, 5]
+    assert rows[0]["error"] == "hand 2 is empty"
+    assert str(rows[1]["error"]).startswith("hand 3: unknown suit 'O'")
+    assert rows[2]["winners"] == [3]
+    assert "line 1 above the header skipped; header on line 2" in err
+
+
+# --- 2. inputs read once; outputs atomic, never over the input -----------------------------
+
+
+def test_an_output_that_is_the_input_is_refused_before_reading(tmp_path: Path) -> None:
+    path = write(tmp_path, "same.txt", f"{ROYAL} | {LOW}\n")
+    before = path.read_bytes()
+    (tmp_path / "link.txt").symlink_to(path)
+    os.link(path, tmp_path / "hard.txt")
+    for output in (str(path), str(tmp_path / "." / "same.txt"), str(tmp_path / "link.txt"), str(tmp_path / "hard.txt")):
+        code, out, err = run(["solve", str(path), "-o", output])
+        assert code == 2 and "is the input" in err and err.count("\n") == 1
+    assert path.read_bytes() == before
+    with path.open("rb") as stdin:  # solve - -o same.txt < same.txt
+        done = subprocess.run(
+            [sys.executable, "-m", "fivecard", "solve", "-", "-o", str(path)], stdin=stdin, capture_output=True, check=False
+        )
+    assert done.returncode == 2 and b"is the input (standard input)" in done.stderr
+    assert path.read_bytes() == before
+
+
+def _table(rows: int) -> str:
+    return "".join(f"{ROYAL} | {LOW}\n" for _ in range(rows))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "xlsx", "txt"])
+def test_strict_leaves_the_earlier_file(tmp_path: Path, fmt: str) -> None:
+    source = write(tmp_path, "in.txt", _table(5000) + "1S KS QS JS TS | 2C 3C 4C 5C 7D\n")
+    target = tmp_path / f"out.{fmt}"
+    target.write_bytes(b"earlier result")
+    code, _, err = run(["solve", str(source), "-o", str(target), "--strict"])
+    assert code == 2
+    assert err.startswith("fivecard: error: line 5001: hand 1: unknown rank '1'")
+    assert f"nothing was written ('{target}' is unchanged)" in err
+    assert target.read_bytes() == b"earlier result"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", target.name]
+    target.unlink()
+    code, _, err = run(["solve", str(source), "-o", str(target), "--strict"])
+    assert f"nothing was written ('{target}' was not created)" in err and not target.exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "xlsx"])
+def test_ctrl_c_or_a_full_disk_leave_the_earlier_file(tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = write(tmp_path, "in.txt", _table(20_000))
+    target = tmp_path / f"out.{fmt}"
+    target.write_bytes(b"earlier result")
+    import fivecard.solve
+
+    real = fivecard.solve.solve_chunk
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        yield from list(real(*args, **kwargs))[:10]  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fivecard.solve, "solve_chunk", interrupted)
+    code, _, err = run(["solve", str(source), "-o", str(target), "--input-format", "text", "--format", fmt, "--strict"])
+    assert code == 130 and "interrupted; nothing was written" in err
+    assert target.read_bytes() == b"earlier result"
+    monkeypatch.undo()
+
+    class Full(io.FileIO):
+        def write(self, data: object) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: io.BufferedRandom(Full(fd, "r+")))
+    code, _, err = run(["solve", str(source), "-o", str(target), "--format", fmt])
+    monkeypatch.undo()
+    assert code == 2 and err.count("\n") == 1
+    assert "No space left on device" in err and "nothing was written" in err
+    assert target.read_bytes() == b"earlier result"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", target.name]
+
+
+def test_a_new_file_gets_ordinary_permissions(tmp_path: Path) -> None:
+    source = write(tmp_path, "in.txt", _table(3))
+    assert run(["solve", str(source), "-o", str(tmp_path / "out.csv")])[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "out.csv").stat().st_mode & 0o777 == 0o666 & ~umask
+    (tmp_path / "kept.csv").write_text("x")
+    (tmp_path / "kept.csv").chmod(0o640)
+    assert run(["solve", str(source), "-o", str(tmp_path / "kept.csv")])[0] == 0
+    assert (tmp_path / "kept.csv").stat().st_mode & 0o777 == 0o640
+
+
+def test_devices_and_full_disks_are_one_line() -> None:
+    lines = _table(2000).encode()
+    for args in (["-o", "/dev/full"], ["--format", "xlsx", "-o", "/dev/full"]):
+        done = proc("solve", "-", *args, input=lines)
+        assert done.returncode == 2 and done.stderr.count(b"\n") == 1, done.stderr
+        assert b"No space left on device" in done.stderr
+    with open("/dev/full", "wb") as full:
+        for argv in (["solve", "-"], ["classify", ROYAL], ["solve", "-", "--json"]):
+            done = subprocess.run([sys.executable, "-m", "fivecard", *argv], input=lines, stdout=full, stderr=subprocess.PIPE, check=False)
+            assert done.returncode == 2, argv
+            assert done.stderr == b"fivecard: error: cannot write standard output: No space left on device\n"
+    assert proc("solve", "-", "-o", "/dev/null", input=lines).returncode == 0
+
+
+def test_pipes_and_dev_stdin_lose_nothing(tmp_path: Path) -> None:
+    text = "".join(f"{ROYAL} | {LOW}\n" if i % 7 else "# comment\n" for i in range(3000))
+    expected = [i + 1 for i in range(3000) if i % 7]
+    assert len(text) > 4096 * 10
+    for argv in (["solve", "/dev/stdin", "--json"], ["solve", "-", "--json"]):
+        done = proc(*argv, input=text.encode())
+        assert [json.loads(x)["line"] for x in done.stdout.splitlines()] == expected
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with fifo.open("w") as handle:
+            handle.write(text)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    done = proc("solve", str(fifo), "--json", timeout=60)
+    writer.join()
+    assert [json.loads(x)["line"] for x in done.stdout.splitlines()] == expected
+    workbook = tmp_path / "w.xlsx"
+    run(["solve", str(write(tmp_path, "x.txt", text)), "-o", str(workbook)])
+    done = proc("solve", "-", "--json", input=workbook.read_bytes())  # a workbook through a pipe
+    assert len(done.stdout.splitlines()) == len(expected)
+
+
+def test_an_unclosed_quote_or_a_huge_cell_fails_its_row_only(tmp_path: Path) -> None:
+    text = f'Round,P1,P2\n1,"{ROYAL},{LOW}\n2,{ROYAL},{LOW}\n3,"x{"y" * 200_000}",{ROYAL}\n4,{LOW},{ROYAL}\n'
+    text += f'5,"{ROYAL}\n",{LOW}\n6,{ROYAL},{LOW}\n'  # a quoted cell may hold a line break
+    target = tmp_path / "out.csv"
+    target.write_text("earlier")
+    code, _, err = run(["solve", str(write(tmp_path, "t.csv", text)), "-o", str(target)])
+    assert code == 1
+    rows = list(csv.DictReader(target.open(encoding="utf-8")))
+    assert [r["line"] for r in rows] == ["2", "3", "4", "5", "6", "8"]
+    assert rows[0]["error"].startswith("unclosed quote")
+    assert rows[2]["error"] == "bad CSV: a cell holds more than 131,072 characters"
+    assert [r["winner"] for r in rows] == ["", "1", "", "2", "1", "1"]
+
+
+def test_output_columns_fit_the_widest_row(tmp_path: Path) -> None:
+    text = _table(60) + f"{ROYAL} | {LOW} | 2H 2D 5S 6S 7S\n" + _table(1)
+    source = write(tmp_path, "t.txt", text)
+    code, out, err = run(["solve", str(source), "--format", "csv"])
+    rows = list(csv.reader(io.StringIO(out)))
+    header, wide = rows[0], rows[61]
+    assert header[-3:] == ["winner", "explanation", "error"]
+    named = dict(zip(header, wide))
+    assert named["winner"] == "1" and named["explanation"].startswith("Hand 1 wins")
+    assert wide[len(header) :] == ["7s 6s 5s 2h 2d", "One Pair", "2"]
+    assert "hand 3 follow the error column" in err
+    target = tmp_path / "t.xlsx"
+    assert run(["solve", str(source), "-o", str(target)])[0] == 0
+    sheet = openpyxl.load_workbook(target).active
+    assert sheet is not None
+    values = list(sheet.iter_rows(values_only=True))
+    named_columns = len([v for v in values[0] if v is not None])
+    assert values[61][named_columns - 3] == "1"
+    assert values[61][named_columns:] == ("7s 6s 5s 2h 2d", "One Pair", 2)
+
+
+def test_workbooks_past_a_sheets_rows_go_on_in_more_sheets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sinks, "MAX_ROWS", 4)  # a header and three rows a sheet
+    source = write(tmp_path, "t.txt", _table(8))
+    code, _, err = run(["solve", str(source), "-o", str(tmp_path / "t.xlsx")])
+    book = openpyxl.load_workbook(tmp_path / "t.xlsx")
+    assert book.sheetnames == ["fivecard", "fivecard (2)", "fivecard (3)"]
+    lines = [row[0] for sheet in book.worksheets for row in sheet.iter_rows(min_row=2, values_only=True)]
+    assert lines == list(range(1, 9))
+    assert all(sheet["A1"].value == "line" for sheet in book.worksheets)
+    assert "3 sheets" in err
+
+
+def test_binary_output_is_never_written_to_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out, err = Terminal(), io.StringIO()
+    code = main(["solve", "-", "--format", "xlsx"], stdin=io.StringIO(f"{ROYAL} | {LOW}\n"), stdout=out, stderr=err)
+    assert code == 2 and "not written to a terminal" in err.getvalue() and out.getvalue() == ""
+
+
+def test_a_closed_pipe_is_141_for_every_format() -> None:
+    lines = _table(30_000)
+    for fmt in ("text", "jsonl", "csv", "xlsx"):
+        done = subprocess.run(
+            f"{sys.executable} -m fivecard solve - --format {fmt} | head -c 100 > /dev/null; echo ${{PIPESTATUS[0]}}",
+            shell=True, executable="/bin/bash", input=lines.encode(), capture_output=True, check=False,
+        )
+        assert done.stdout.strip() == b"141", (fmt, done.stderr)
+        assert done.stderr == b"", (fmt, done.stderr)
+
+
+# --- 3. linear time, bounded memory, inert output --------------------------------------------
+
+
+def test_splitting_is_linear_in_runs_of_spaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fivecard.rows as rows_module
+
+    calls = 0
+    real = rows_module._HAND_BREAKS
+
+    class Counting:
+        def finditer(self, text: str) -> object:
+            nonlocal calls
+            calls += 1
+            return real.finditer(text)
+
+        def split(self, text: str) -> list[str]:
+            return real.split(text)
+
+    for spaces in (800, 10_000, 2_000_000):
+        line = f"{ROYAL}{' ' * spaces}{LOW}"
+        assert split_line(line) == [ROYAL, LOW]  # ten cards: two hands
+        assert split_line(f"{ROYAL}{' ' * spaces}|{' ' * spaces}{LOW}") == [ROYAL, LOW]
+        assert split_line(f"{ROYAL}{' ' * spaces}vs{' ' * spaces}{LOW}") == [ROYAL, LOW]
+    monkeypatch.setattr(rows_module, "_HAND_BREAKS", Counting())
+    split_line(" " * 1_000_000)
+    assert calls == 1
+
+
+def test_many_separators_are_an_error_row_not_a_blow_up(tmp_path: Path) -> None:
+    code, rows, _ = solve_json(write(tmp_path, "t.txt", "|" * 1_000_000 + "\n" + f"{ROYAL} | {LOW}\n"))
+    assert rows[0] == {"line": 1, "error": "more than 1,000 hands in one line"}
+    assert rows[1]["winners"] == [1]
+
+
+def test_a_line_past_the_limit_is_an_error_row_and_reading_goes_on(tmp_path: Path) -> None:
+    big = "AS " * 400_000  # 1.2 MB
+    spaces = " " * 2_000_000
+    text = f"{ROYAL} | {LOW}\n{big}\n{spaces}\n{LOW} | {ROYAL}\n"
+    code, rows, _ = solve_json(write(tmp_path, "t.txt", text))
+    assert [r["line"] for r in rows] == [1, 2, 4]  # line 3 is blank, however long
+    assert rows[1]["error"] == "a line of 1,200,000 bytes; a line holds at most 1,048,576 bytes"
+    assert rows[2]["winners"] == [2]
+    code, out, _ = run(["solve", str(tmp_path / "t.txt"), "--format", "csv"])
+    assert [r["line"] for r in csv.DictReader(io.StringIO(out))] == ["1", "2", "4"]  # the express lane too
+
+
+def test_output_cells_are_never_formulas(tmp_path: Path) -> None:
+    labels = ["=cmd|' /C calc'!A0", "+1", "-2", "@SUM(A1)", "\tx", "bell\x07here", "nul\x00"]
+    text = "label,P1,P2\n" + "".join(f'"{label}",{ROYAL},{LOW}\n' for label in labels)
+    source = write(tmp_path, "t.csv", text)
+    code, out, _ = run(["solve", str(source), "--format", "csv"])
+    cells = [row[1] for row in csv.reader(io.StringIO(out))][1:]
+    assert cells == ["'=cmd|' /C calc'!A0", "'+1", "'-2", "'@SUM(A1)", "'\tx", "bell␇here", "nul␀"]
+    assert run(["solve", str(source), "-o", str(tmp_path / "t.xlsx")])[0] == 0
+    with zipfile.ZipFile(tmp_path / "t.xlsx") as archive:
+        xml = archive.read("xl/worksheets/sheet1.xml").decode()
+    assert "<f>" not in xml and "<f " not in xml
+    sheet = openpyxl.load_workbook(tmp_path / "t.xlsx").active
+    assert sheet is not None
+    assert [row[1] for row in sheet.iter_rows(min_row=2, values_only=True)] == [
+        "=cmd|' /C calc'!A0", "+1", "-2", "@SUM(A1)", "\tx", "bell␇here", "nul␀"
+    ]
+
+
+def test_a_control_character_does_not_spoil_a_workbook(tmp_path: Path) -> None:
+    source = write(tmp_path, "t.txt", f"{ROYAL} | {LOW}\nA\x07 KS QS JS TS | {LOW}\n")
+    code, _, _ = run(["solve", str(source), "-o", str(tmp_path / "t.xlsx")])
+    assert code == 1
+    rows = list(openpyxl.load_workbook(tmp_path / "t.xlsx").worksheets[0].iter_rows(values_only=True))
+    assert len(rows) == 3 and "U+0007" in str(rows[2][-1]) and "␇" in str(rows[2][1])
+
+
+# --- workbooks nobody vouches for ----------------------------------------------------------
+
+
+def _xlsx(tmp_path: Path, sheet_xml: str | bytes, strings: str | None = None, *, name: str = "w.xlsx") -> Path:
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            "xl/workbook.xml",
+            '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+            '<sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        )
+        archive.writestr(
+            "xl/_rels/workbook.xml.rels",
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            '<Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+        )
+        archive.writestr("xl/worksheets/sheet1.xml", sheet_xml)
+        if strings is not None:
+            archive.writestr("xl/sharedStrings.xml", strings)
+    return path
+
+
+def _sheet(rows: str) -> str:
+    return f'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{rows}</sheetData></worksheet>'
+
+
+def _row(number: int, *cells: str) -> str:
+    return f'<row r="{number}">' + "".join(
+        f'<c r="{chr(65 + i)}{number}" t="inlineStr"><is><t>{c}</t></is></c>' for i, c in enumerate(cells)
+    ) + "</row>"
+
+
+def test_a_hand_written_workbook_reads(tmp_path: Path) -> None:
+    path = _xlsx(tmp_path, _sheet(_row(1, "a", "b") + _row(3, ROYAL, LOW)))
+    code, rows, _ = solve_json(path)
+    assert code == 0 and [r["line"] for r in rows] == [3]
+
+
+def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path: Path) -> None:
+    path = _xlsx(tmp_path, _sheet(_row(1, ROYAL, LOW)).replace("<sheetData>", "<sheetData>" + " " * 60_000_000))
+    assert path.stat().st_size < 200_000
+    code, out, err = run(["solve", str(path)])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "refused as a likely zip bomb" in err
+
+
+@pytest.mark.parametrize(
+    ("sheet", "strings", "words"),
+    [
+        (_sheet('<row r="1"><c r="A1" t="s"><v>7</v></c></row>'), "<sst><si><t>x</t></si></sst>", "no shared string '7'"),
+        (_sheet('<row r="1"><c r="A1"><v>AS</v></c></row>'), None, "'AS' is not a number"),
+        (_sheet('<row r="1"><c r="ZZZZ1"><v>1</v></c></row>'), None, "bad cell reference 'ZZZZ1'"),
+        (_sheet('<row r="99999999"><c r="A1"><v>1</v></c></row>'), None, "bad row number '99999999'"),
+        (_sheet("<row><c><v>1</v></c></row>").replace("</sheetData>", ""), None, "is damaged"),
+        ('<!DOCTYPE x [<!ENTITY a "aaaa">]>' + _sheet("<row><c><v>1</v></c></row>"), None, "declares a document type"),
+    ],
+)
+def test_a_broken_workbook_is_one_line(tmp_path: Path, sheet: str, strings: str | None, words: str) -> None:
+    target = tmp_path / "out.csv"
+    target.write_text("earlier")
+    code, _, err = run(["solve", str(_xlsx(tmp_path, sheet, strings)), "-o", str(target)])
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert words in err
+    assert target.read_text() == "earlier"
+
+
+def test_a_workbook_without_sheets_or_not_a_workbook(tmp_path: Path) -> None:
+    path = tmp_path / "empty.xlsx"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("xl/workbook.xml", "<workbook><sheets/></workbook>")
+    code, _, err = run(["solve", str(path)])
+    assert code == 2 and "the workbook has no sheets" in err
+    code, _, err = run(["solve", str(write(tmp_path, "fake.xlsx", "PK\x03\x04 no zip"))])
+    assert code == 2 and "cannot read the workbook" in err
+
+
+def test_cells_past_the_widest_table_fail_their_row(tmp_path: Path) -> None:
+    far = '<row r="2"><c r="A2" t="inlineStr"><is><t>' + ROYAL + '</t></is></c><c r="XFD2"><v>1</v></c></row>'
+    path = _xlsx(tmp_path, _sheet(_row(1, ROYAL, LOW) + far + _row(3, LOW, ROYAL)))
+    code, rows, _ = solve_json(path)
+    assert [r["line"] for r in rows] == [1, 2, 3]
+    assert "cell XFD2 is past column 1,024" in str(rows[1]["error"])
+
+
+def test_big_workbooks_stream(tmp_path: Path) -> None:
+    """Rows far apart and a long sheet read in one pass, without padding."""
+    rows = "".join(_row(n, ROYAL, LOW) for n in range(1, 20_000, 97)) + _row(1_048_576, LOW, ROYAL)
+    code, found, _ = solve_json(_xlsx(tmp_path, _sheet(rows)))
+    assert code == 0 and found[-1]["line"] == 1_048_576 and len(found) == len(range(1, 20_000, 97)) + 1
+
+
+# --- 5. no traceback whatever the encodings -------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "utf-8"])
+def test_any_stdout_encoding(encoding: str) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    done = proc("classify", "A♠ K♠ Q♠ J♠ 10♠", env=env)
+    assert done.returncode == 0 and done.stderr == b""
+    if encoding == "utf-8":
+        assert "A♠".encode() in done.stdout
+    else:
+        assert b"As  Ks  Qs  Js  Ts" in done.stdout
+    done = proc("classify", "--json", "A♠ K♠ Q♠ J♠ 10♠", env=env)
+    assert json.loads(done.stdout)[0]["input"] == "A♠ K♠ Q♠ J♠ 10♠"
+    done = proc("solve", "-", "--json", input="A♠ K♠ Q♠ J♠ 10♠ | 2C 3C 4C 5C 7D\n".encode(), env=env)
+    assert json.loads(done.stdout.decode("utf-8"))["hands"][0]["input"] == "A♠ K♠ Q♠ J♠ 10♠"
+    done = proc("classify", "AS KS QS JS 1♠", env=env)
+    assert done.returncode == 2 and done.stderr.count(b"\n") == 1 and b"Traceback" not in done.stderr
+
+
+def test_any_stdin_encoding() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = proc("classify", "-", input="A♠ K♠ Q♠ J♠ 10♠\n".encode(), env=env)
+    assert done.returncode == 0 and b"Royal Flush" in done.stdout
+    done = proc("classify", "-", input=b"A\xa7 KS QS JS TS\n")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1

@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from fivecard.cli import main
 
 HAND_KEYS = {
@@ -121,3 +123,73 @@ def test_a_closed_pipe_is_not_a_traceback(tmp_path: object) -> None:
     )
     assert proc.stdout.startswith("  line")
     assert "Traceback" not in proc.stderr and "Error" not in proc.stderr
+
+
+def test_the_package_loads_its_names_on_first_use() -> None:
+    """`import fivecard` is nearly free, so a Ctrl-C while the command starts
+    lands in main(); every public name still resolves, and loading the
+    module `evaluate` or `showdown` does not hide the function of that name."""
+    import fivecard
+
+    code = (
+        "import sys, fivecard, fivecard.cli\n"
+        "heavy = [m for m in ('fivecard.tables', 'fivecard.evaluate', 'numpy', 'argparse') if m in sys.modules]\n"
+        "print(heavy)\n"
+        "import fivecard.evaluate, fivecard.showdown\n"
+        "print(callable(fivecard.evaluate), callable(fivecard.showdown))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["[]", "True True"]
+    assert set(fivecard.__all__) == set(fivecard._HOME)
+    for name in fivecard.__all__:
+        assert getattr(fivecard, name) is not None
+
+
+def test_ctrl_c_while_the_command_starts_is_one_line() -> None:
+    """A Ctrl-C at any moment after the entry point is loaded, the heavy
+    imports included, ends with exit code 130 and one line, never a traceback."""
+    import random
+    import signal
+    import time
+
+    script = (
+        "import os, sys\n"
+        "from fivecard.cli import main\n"
+        "os.write(2, b'ready\\n')\n"
+        "sys.exit(main(['stats', '--rules', 'joker']))\n"
+    )
+    rng = random.Random(9)
+    outcomes = set()
+    for _ in range(12):
+        child = subprocess.Popen(
+            [sys.executable, "-c", script], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        assert child.stderr is not None
+        assert child.stderr.readline() == b"ready\n"
+        time.sleep(rng.uniform(0.002, 0.25))
+        child.send_signal(signal.SIGINT)
+        rest = child.stderr.read()
+        code = child.wait(timeout=60)
+        outcomes.add(code)
+        assert b"Traceback" not in rest, rest
+        assert code in (0, 130), (code, rest)
+        if code == 130:
+            assert rest == b"\nfivecard: interrupted\n", rest
+    assert 130 in outcomes
+
+
+def test_ctrl_c_in_the_heavy_imports_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real = builtins.__import__
+
+    def interrupted(name: str, *args: object, **kwargs: object) -> object:
+        if name == "commands":
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.delitem(sys.modules, "fivecard.commands", raising=False)
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    err = io.StringIO()
+    assert main(["rules"], stderr=err, stdout=io.StringIO()) == 130
+    assert err.getvalue() == "\nfivecard: interrupted\n"

@@ -1,0 +1,751 @@
+"""The ``fivecard`` command: translates arguments to library calls and results
+to text or JSON. It holds no poker logic.
+
+Exit codes: 0 success, 2 bad input or bad usage (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from . import __version__
+from .errors import FivecardError
+from .evaluate import evaluate
+from .hand import Hand
+from .report import Painter, evaluation_json, showdown_json
+from .rules import RULE_SETS, RuleSet, get_rules
+from .showdown import showdown
+
+__all__ = ["main"]
+
+EXIT_OK = 0
+EXIT_SOME_ROWS_BAD = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # Ctrl-C
+EXIT_BROKEN_PIPE = 141  # the output pipe closed early
+
+_DESCRIPTION = """\
+Read, classify and settle five-card poker hands, and say why.
+
+Cards are written rank then suit: 2-9, 10 or T, J, Q, K, A and C D H S or
+♣ ♦ ♥ ♠, in any case, separated by spaces and/or commas: "KD, 9C, 4H, KS, 9D",
+"8C TS KC 9H 4S", "10♦ A♥ ...". Quote each hand.
+"""
+
+_EPILOG = """\
+examples:
+  fivecard classify "AS KS QS JS TS" "KD, 9C, 4H, KS, 9D"
+  fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"
+  fivecard compare --json "10D 10H 4H 4C 3S" "10S 10C 4S 4D 3H"
+  echo "A♥ 2♥ 3♠ 4♥ 5♣" | fivecard classify -
+  fivecard classify --rules ace-king "AS KD 8C 7H 3S"
+  fivecard compare --rules semi "Q, Q, Q, Q, 9" "Q, Q, Q, Q, 5"
+  fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"
+  fivecard solve examples/showdowns.csv -o answers.xlsx
+  fivecard deal --players 4 --rounds 3
+  fivecard advise "AS AH 7C 4D 2S"
+  fivecard play
+
+exit codes: 0 success; 2 bad input or usage (one line on stderr).
+"""
+
+
+_SOLVE_HELP = """\
+Solve every showdown of a file: one result per row, in input order.
+
+input (by extension, or by content; '-' reads standard input):
+  text  one showdown per line: hands separated by |, ; a tab or 'vs', or a line
+        of ten cards (Project Euler 54: the first five against the last five);
+        a line with one hand is classified only; blank lines and lines starting
+        with # are skipped but keep their line numbers
+  csv   a header is detected; one column per hand, or one column per card
+        (five per hand); other columns (labels) are kept but not read
+  xlsx  the same layouts, one row per showdown (seed 000's workbook); --sheet
+
+output (by -o's extension, or --format; default text):
+  text  an aligned table    jsonl  one JSON object per row (--json: to stdout)
+  csv   the input columns, then per hand its sorted cards, category and
+        score, then winner, explanation and error (jsonl has every detail)
+  xlsx  the same as a workbook: seed 000's steps 1-3, ready to hand in
+
+Every row gives one output row: a bad row becomes an error row naming its line
+and the bad token; no row is dropped or shifted. A summary follows the rows
+(on stderr for machine formats). Exit code: 0 all rows solved, 1 some rows
+were errors, 2 bad usage, an unreadable input, or a bad row under --strict.
+"""
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error becomes one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _rules_help() -> str:
+    return "rule set: " + ", ".join(RULE_SETS) + " (default: standard; see 'fivecard rules')"
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    base = _Parser(add_help=False)  # options of every command
+    base.add_argument("--rules", default="standard", metavar="R", help=_rules_help())
+    base.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour red suits: auto (on a terminal, unless NO_COLOR is set), always, never",
+    )
+    common = _Parser(add_help=False, parents=[base])  # and of every command with JSON output
+    common.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    parser = _Parser(
+        prog="fivecard",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"fivecard {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    classify = commands.add_parser(
+        "classify",
+        parents=[common],
+        help="sort and classify hands",
+        description="Sort and classify each hand: category, score (the category's "
+        "place in the ladder), strength (1 = weakest class; equal strengths draw) "
+        "and a description. HAND '-' reads hands from standard input, one per line.",
+    )
+    classify.add_argument("hands", nargs="+", metavar="HAND", help="a hand, e.g. 'KD 9C 4H KS 9D'")
+
+    compare = commands.add_parser(
+        "compare",
+        parents=[common],
+        help="settle a showdown of two or more hands and say why",
+        description="Settle a showdown: every winner (several on a split), the full "
+        "order, and why. Hands of one showdown come from one deck, so they may not "
+        "share a card unless --decks allows it. HAND '-' reads hands from standard "
+        "input, one per line.",
+    )
+    compare.add_argument("hands", nargs="+", metavar="HAND", help="a hand")
+    compare.add_argument(
+        "--decks",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the hands come from N decks: up to N copies of a card (default 1)",
+    )
+
+    solve = commands.add_parser(
+        "solve",
+        parents=[common],
+        help="solve a file or workbook of showdowns",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_SOLVE_HELP,
+    )
+    solve.add_argument("input", metavar="INPUT", help="a text, CSV or .xlsx file; '-' reads standard input")
+    solve.add_argument("-o", "--output", metavar="FILE", help="write here (format from its extension)")
+    solve.add_argument(
+        "--format",
+        choices=("text", "jsonl", "csv", "xlsx"),
+        help="output format (default: by -o's extension, else text)",
+    )
+    solve.add_argument(
+        "--input-format",
+        choices=("text", "csv", "xlsx"),
+        help="input format (default: by extension or content)",
+    )
+    solve.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: the first)")
+    solve.add_argument(
+        "--hands",
+        metavar="COLUMNS",
+        help="a table's hand columns, in hand order: letters or numbers (B,C,D), ranges of "
+        "one-card columns (B-F,G-K) or header names ('Player 1,Player 2'); default: "
+        "decided by the cells' shape, and said on stderr",
+    )
+    solve.add_argument("--decks", type=int, default=1, metavar="N", help="hands of a row come from N decks")
+    solve.add_argument("--strict", action="store_true", help="stop at the first bad row (exit 2)")
+
+    deal_parser = commands.add_parser(
+        "deal",
+        parents=[common],
+        help="deal hands and settle the showdown",
+        description="Shuffle the rule set's deck (54 cards under joker; semi deals "
+        "from 52 and hides suits), deal five cards to each player, classify each "
+        "hand and settle the showdown. --rounds plays several rounds and keeps a "
+        "tally of wins per player. Without --seed the seed comes from the "
+        "operating system's randomness and is printed, so a deal can be replayed.",
+    )
+    deal_parser.add_argument("--players", type=int, required=True, metavar="N")
+    deal_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same deal")
+    deal_parser.add_argument("--rounds", type=int, default=1, metavar="K", help="rounds to play (default 1)")
+
+    commands.add_parser(
+        "stats",
+        parents=[common],
+        help="count every hand of the rule set's deck",
+        description="Enumerate every five-card hand of the rule set's deck and print, "
+        "per category, the distinct classes, the hands, the probability and the odds.",
+    )
+
+    advise_parser = commands.add_parser(
+        "advise",
+        parents=[common],
+        help="which cards to keep: exact odds of every choice",
+        description="For each of the 32 ways to keep some of the five cards, enumerate "
+        "every draw exactly (all C(47, k) completions from the 47 unseen cards, 54-card "
+        "deck under joker) and give the chance to beat, draw with and lose to the dealer, "
+        "and of each final category. The dealer's hand is modelled as a random five of "
+        "the cards the player has not seen. With --paytable, each choice's expected "
+        "return per coin under a video-poker pay table instead.",
+    )
+    advise_parser.add_argument("hand", metavar="HAND")
+    advise_parser.add_argument(
+        "--paytable",
+        metavar="NAME|FILE",
+        help="'jacks-or-better' (9/6) or a JSON file: "
+        '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"}',
+    )
+    advise_parser.add_argument("--all", action="store_true", help="show all 32 choices (default: the best 10)")
+
+    play_parser = commands.add_parser(
+        "play",
+        parents=[base],
+        help="play five-card draw against the dealer and two computer players",
+        description="Five-card draw against the dealer with two computer players (seed 004). "
+        "Each round everyone antes 10 into the pot and bets 10 against the house; keep "
+        "any cards and exchange the rest once, or fold; the dealer's five cards are "
+        "turned up one at a time; each hand still in plays the dealer for the house bet "
+        "(1:1; a draw returns it) and the best of them takes the pot (ties split it, odd "
+        "chips to the earliest seat; if all fold it carries over). Answer with the "
+        "positions of the cards to keep, shown as [1]-[5] (type 1 3 4), a (all), n "
+        "(none), h (the advisor's hint), f (fold) or q (quit). Quitting, the end of "
+        "input or Ctrl-C in the middle of a round voids it: every chip of it goes "
+        "back, and the standings are printed. Reads piped input too.",
+    )
+    play_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same game")
+    play_parser.add_argument(
+        "--fold-below",
+        type=_probability,
+        default=0.30,
+        metavar="P",
+        help="computer players fold when their best chance to beat the dealer is below P, "
+        "a number from 0 to 1 (default 0.30)",
+    )
+    play_parser.add_argument(
+        "--deck",
+        metavar="CARDS",
+        help="deal the first round from these cards in this order instead of shuffling "
+        "(demonstrations and tests)",
+    )
+
+    commands.add_parser(
+        "rules",
+        parents=[common],
+        help="list the rule sets",
+        description="List the rule sets with their categories.",
+    )
+    return parser
+
+
+def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
+    texts: list[str] = []
+    for argument in arguments:
+        if argument == "-":
+            texts.extend(line.rstrip("\r\n") for line in stdin if line.strip())
+        else:
+            texts.append(argument)
+    return texts
+
+
+def _use_color(choice: str, stream: TextIO) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def _print_json(data: Any, out: TextIO) -> None:
+    json.dump(data, out, ensure_ascii=not _can_show(out), indent=2)
+    out.write("\n")
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the command; return its exit code (never raises on bad input)."""
+    if stdin is None and stdout is None and stderr is None:
+        _console_streams()
+    err = stderr or sys.stderr
+    try:
+        code = _main(argv, stdin=stdin, stdout=stdout, stderr=stderr)
+        (stdout or sys.stdout).flush()  # a full disk shows here, not at exit
+        return code
+    except BrokenPipeError:
+        # The reader went away (`fivecard ... | head`): stop quietly, the way
+        # command-line tools do, with the shell's code for SIGPIPE.
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt as exc:
+        err.write("\nfivecard: interrupted" + "".join(f"; {n}" for n in getattr(exc, "__notes__", [])) + "\n")
+        return EXIT_INTERRUPTED
+    except OSError as exc:  # standard output failed: a full disk, a closed terminal
+        _drop_stdout()
+        err.write(f"fivecard: error: cannot write standard output: {exc.strerror or exc}\n")
+        return EXIT_BAD_INPUT
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that what is still
+    buffered cannot fail again when Python exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file descriptor (tests)
+        pass
+
+
+def _console_streams() -> None:
+    """Whatever the locale says: read standard input as UTF-8 (undecodable
+    bytes spoil only their own line), and never fail on a character the
+    terminal cannot show (cards fall back to ASCII: see _can_show)."""
+    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+        try:
+            stream.reconfigure(errors=errors)  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+    try:
+        sys.stdin.reconfigure(encoding="utf-8-sig", errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
+def _can_show(stream: TextIO) -> bool:
+    """Whether the stream's encoding has the suit symbols (else cards are
+    written As, Td and JSON escapes what it cannot show)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        "♠♥♦♣🃏".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _main(
+    argv: Sequence[str] | None,
+    *,
+    stdin: TextIO | None,
+    stdout: TextIO | None,
+    stderr: TextIO | None,
+) -> int:
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help or --version
+        return int(exc.code or 0)
+    except _UsageError as exc:
+        err.write(f"fivecard: error: {exc}\n")
+        return EXIT_BAD_INPUT
+    try:
+        rules = get_rules(args.rules)
+        painter = Painter(color=_use_color(args.color, out), ascii=not _can_show(out))
+        if args.command == "rules":
+            return _rules(args.json, out)
+        if args.command == "solve":
+            return _solve(args, rules, painter, stdin, out, err)
+        if args.command == "deal":
+            return _deal(args, rules, painter, out)
+        if args.command == "stats":
+            return _stats(rules, args.json, out)
+        if args.command == "advise":
+            return _advise(args, rules, painter, out)
+        if args.command == "play":
+            return _play(args, rules, painter, stdin, out)
+        texts = _read_hands(args.hands, stdin)
+        if args.command == "classify":
+            hands = []
+            for number, text in enumerate(texts, 1):
+                try:
+                    hands.append(evaluate(Hand.parse(text, rules=rules)))
+                except FivecardError as exc:
+                    raise type(exc)(f"hand {number}: {exc}") from None
+            if args.json:
+                _print_json([evaluation_json(e, t) for e, t in zip(hands, texts)], out)
+            else:
+                for evaluation in hands:
+                    out.write(painter.evaluation(evaluation) + "\n")
+        else:
+            result = showdown(texts, rules=rules, decks=args.decks)
+            if args.json:
+                _print_json(showdown_json(result, texts), out)
+            else:
+                out.write("\n".join(painter.showdown(result)) + "\n")
+    except FivecardError as exc:
+        err.write(f"fivecard: error: {_one_line(_with_notes(exc))}\n")
+        return EXIT_BAD_INPUT
+    except _UsageError as exc:
+        err.write(f"fivecard: error: {exc}\n")
+        return EXIT_BAD_INPUT
+    return EXIT_OK
+
+
+def _solve(
+    args: argparse.Namespace,
+    rules: RuleSet,
+    painter: Painter,
+    stdin: TextIO,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    from .errors import FileError
+    from .sinks import BINARY_FORMATS, make_sink, output_format
+    from .solve import Tally, solve_rows
+    from .sources import binary_stdin, open_source
+    from .target import Target, refuse_same_file, write_error
+
+    if args.json and args.format not in (None, "jsonl"):
+        raise _UsageError(f"--json writes JSON Lines; it cannot be combined with --format {args.format}")
+    if args.json and args.output not in (None, "-"):
+        raise _UsageError("--json writes to standard output; for a file use -o FILE.jsonl")
+    fmt = "jsonl" if args.json else output_format(args.output, args.format)
+    to_stdout = args.output in (None, "-")
+    if fmt in BINARY_FORMATS and to_stdout:
+        if out.isatty():
+            raise FileError(f"{fmt} is a binary format and is not written to a terminal: use -o FILE.{fmt}")
+        if getattr(out, "buffer", None) is None:
+            raise FileError(f"{fmt} output needs a file: use -o FILE.{fmt}")
+    refuse_same_file(args.output, args.input, stdin)
+    target = Target(args.output, out, binary=fmt in BINARY_FORMATS, utf8=fmt != "text")
+    tally = Tally()
+    progress = _Progress(err, tally)
+    source = None
+    sink = None
+    try:
+        source = open_source(
+            args.input,
+            input_format=args.input_format,
+            sheet=args.sheet,
+            stdin=binary_stdin(stdin) if args.input == "-" else None,
+            suits=rules.suits,
+            hands=args.hands,
+        )
+        if source.note:
+            err.write(f"fivecard: {source.note}\n")
+        progress.follow(source.progress)
+        express = (
+            fmt == "csv" and source.blocks is not None and not args.strict and target.binary is not None
+        )
+        if express:
+            notes = _express_solve(args, rules, source, target, tally, progress)
+        else:
+            sink = make_sink(
+                fmt,
+                text=None if fmt in BINARY_FORMATS else target.text,
+                binary=target.binary if fmt in BINARY_FORMATS else None,
+                columns=source.columns,
+                hands=source.hands_per_row,
+                painter=painter,
+                rules=rules,
+            )
+            for solved in solve_rows(source.rows, rules=rules, decks=args.decks, strict=args.strict):
+                sink.write(solved)
+                tally.add(solved)
+                if tally.rows % 20_000 == 0:
+                    progress()
+            sink.close()
+            notes = sink.notes()
+        progress.clear()
+        target.commit()
+    except BaseException as exc:
+        progress.clear()
+        if sink is not None:
+            sink.discard()
+        note = target.abort()
+        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+            failure = write_error(exc, target.name)
+            if note:
+                failure.add_note(note)
+            raise failure from None
+        if note:
+            exc.add_note(note)
+        raise
+    finally:
+        if source is not None:
+            source.close()
+    for note in notes:
+        err.write(f"fivecard: note: {note}\n")
+    summary_stream = out if fmt == "text" and to_stdout else err
+    summary_stream.write(tally.summary() + "\n")
+    return EXIT_SOME_ROWS_BAD if tally.errors else EXIT_OK
+
+
+class _Progress:
+    """A progress line on stderr while a big input (1 MiB or more) is solved,
+    on a terminal only."""
+
+    def __init__(self, err: TextIO, tally: Any) -> None:
+        self.fraction: Any = None
+        self.err = err
+        self.tally = tally
+        self.shown = False
+
+    def follow(self, fraction: Any) -> None:
+        """Show the fraction read, from this callable (None: not known)."""
+        self.fraction = fraction if fraction is not None and self.err.isatty() else None
+
+    def __call__(self) -> None:
+        if self.fraction is not None:
+            self.err.write(f"\rsolving: {self.fraction():4.0%} ({self.tally.rows:,} rows)")
+            self.err.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.err.write("\r\033[K")
+            self.shown = False
+
+
+def _express_solve(
+    args: argparse.Namespace,
+    rules: RuleSet,
+    source: Any,
+    target: Any,
+    tally: Any,
+    progress: _Progress,
+) -> list[str]:
+    """The express lane (a text input to CSV): see fivecard.express."""
+    import csv
+    import io
+
+    from .express import express_csv
+    from .sinks import csv_cells, overflow_note, result_header
+
+    header = io.StringIO()
+    columns = result_header(source.columns, source.hands_per_row)
+    csv.writer(header, lineterminator="\n").writerow(csv_cells(columns))
+    binary = target.binary
+    binary.write(header.getvalue().encode())
+    express_csv(
+        source.blocks,
+        binary,
+        rules=rules,
+        decks=args.decks,
+        hands=source.hands_per_row,
+        tally=tally,
+        progress=progress,
+    )
+    return overflow_note(tally.most_hands, source.hands_per_row, "the error column, three cells a hand")
+
+
+def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
+    from .deal import DealTally, deal_rounds, new_seed
+
+    seed = args.seed if args.seed is not None else new_seed()
+    tally = DealTally(args.players)
+    rounds = []
+    for played in deal_rounds(args.players, rules=rules, seed=seed, rounds=args.rounds):
+        tally.add(played)
+        if args.json:
+            rounds.append(
+                {
+                    "round": played.number,
+                    "hands": [evaluation_json(e) for e in played.evaluations],
+                    "winners": None if played.showdown is None else [i + 1 for i in played.showdown.winners],
+                    "order": None if played.showdown is None else [[i + 1 for i in t] for t in played.showdown.order],
+                    "explanation": None if played.showdown is None else played.showdown.explanation,
+                }
+            )
+            continue
+        out.write(f"Round {played.number}\n" if args.rounds > 1 else "")
+        for i, evaluation in enumerate(played.evaluations):
+            mark = ""
+            if played.showdown is not None and i in played.showdown.winners:
+                mark = "  <- splits" if played.showdown.is_draw else "  <- wins"
+            out.write(f"Hand {i + 1}: {painter.evaluation(evaluation)}{mark}\n")
+        if played.showdown is not None:
+            out.write(painter.bold(played.showdown.explanation) + "\n")
+        out.write("\n" if args.rounds > 1 else "")
+    if args.json:
+        _print_json(
+            {
+                "rules": rules.name,
+                "seed": seed,
+                "players": args.players,
+                "rounds": rounds,
+                "tally": [
+                    {"player": i + 1, "wins": tally.wins[i], "splits": tally.splits[i]}
+                    for i in range(args.players)
+                ],
+            },
+            out,
+        )
+        return EXIT_OK
+    if args.rounds > 1:
+        out.write(f"Tally after {args.rounds} rounds:\n")
+        for i in range(args.players):
+            wins, splits = tally.wins[i], tally.splits[i]
+            out.write(
+                f"  Hand {i + 1}: {wins} win{'' if wins == 1 else 's'}, "
+                f"{splits} split{'' if splits == 1 else 's'}\n"
+            )
+    out.write(f"(seed {seed}: --seed {seed} deals the same again)\n")
+    return EXIT_OK
+
+
+def _stats(rules: RuleSet, as_json: bool, out: TextIO) -> int:
+    from .stats import census  # numpy: imported only by the commands that count
+
+    counted = census(rules)
+    if as_json:
+        _print_json(
+            {
+                "rules": rules.name,
+                "hands": counted.hands,
+                "classes": counted.classes,
+                "categories": [
+                    {
+                        "category": c.category.name,
+                        "name": c.category.label,
+                        "classes": c.classes,
+                        "hands": c.hands,
+                        "probability": c.probability,
+                    }
+                    for c in counted.categories
+                ],
+            },
+            out,
+        )
+        return EXIT_OK
+    out.write(f"{rules.name}: every five-card hand of {len(rules.deck())} cards"
+              f"{' (suits hidden)' if not rules.suits else ''}\n")
+    out.write(f"{'category':<17} {'classes':>7} {'hands':>11} {'probability':>12}  odds\n")
+    for c in counted.categories:
+        out.write(
+            f"{c.category.label:<17} {c.classes:>7,} {c.hands:>11,} {c.probability:>12.6%}  {c.odds}\n"
+        )
+    out.write(f"{'total':<17} {counted.classes:>7,} {counted.hands:>11,} {1:>12.6%}\n")
+    return EXIT_OK
+
+
+def _advise(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
+    from .advise import advice_json, advise, load_paytable
+
+    table = load_paytable(args.paytable) if args.paytable else None
+    hand = Hand.parse(args.hand, rules=rules)
+    advice = advise(hand, paytable=table)
+    if args.json:
+        _print_json(advice_json(advice), out)
+        return EXIT_OK
+    against = (
+        f"expected return per coin under {table.name}"
+        if table
+        else f"against the dealer: a random five of the {len(advice.unseen)} cards you have not seen"
+    )
+    out.write(f"Hand: {painter.cards(hand.cards).rstrip()} ({rules.name}); {against}.\n")
+    top = "category of the final hand (most likely)"
+    out.write(f"    {'keep':<20} " + ("return " if table else "  win   draw   lose ") + f"  {top}\n")
+    shown = advice.choices if args.all else advice.choices[:10]
+    ladder = {c.name: c.label for c in rules.ladder}
+    for i, choice in enumerate(shown):
+        # Painter.cards pads every card to three columns: 4 per card, less one.
+        keep = painter.cards(choice.keep) if choice.keep else "(nothing)"
+        pad = " " * (20 - (4 * len(choice.keep) - 1 if choice.keep else len(keep)))
+        if choice.ev is not None:
+            numbers = f"{choice.ev:7.4f}"
+        else:
+            numbers = f"{choice.win:6.1%} {choice.draw:6.1%} {choice.lose:6.1%}"
+        likely = max(choice.categories, key=lambda k: choice.categories[k])
+        mark = " *" if i == 0 else "  "
+        out.write(f"{mark}  {keep}{pad} {numbers}   {ladder[likely]} {choice.categories[likely]:.1%}\n")
+    out.write(f"Recommended (*): {advice.reason}.\n")
+    dealer = f" and {advice.dealer_hands:,} dealer hands" if advice.dealer_hands else ""
+    out.write(f"(exact: {advice.completions:,} draws{dealer} enumerated)\n")
+    return EXIT_OK
+
+
+def _probability(text: str) -> float:
+    """``--fold-below``: a finite number from 0 to 1."""
+    import math
+
+    from .errors import quote
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= 1):
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {quote(text)}")
+    return value
+
+
+def _play(
+    args: argparse.Namespace, rules: RuleSet, painter: Painter, stdin: TextIO, out: TextIO
+) -> int:
+    from .cards import parse_cards
+    from .game import Game
+    from .play import play
+
+    # Everything is checked before the first line is printed (--fold-below by
+    # the parser, --deck when the Game is made).
+    try:
+        stacked = [parse_cards(args.deck)] if args.deck is not None else []
+        game = Game(rules=rules, seed=args.seed, fold_below=args.fold_below, stacked=stacked)
+    except FivecardError as exc:
+        if args.deck is None:
+            raise
+        raise type(exc)(f"--deck: {exc}") from None
+    delay = 0.35 if out.isatty() and stdin.isatty() else 0.0
+    return play(game, stdin=stdin, out=out, painter=painter, delay=delay)
+
+
+def _rules(as_json: bool, out: TextIO) -> int:
+    if as_json:
+        _print_json(
+            [
+                {
+                    "name": r.name,
+                    "aliases": list(r.aliases),
+                    "summary": r.summary,
+                    "categories": [c.name for c in reversed(r.ladder)],
+                }
+                for r in RULE_SETS.values()
+            ],
+            out,
+        )
+        return EXIT_OK
+    for ruleset in RULE_SETS.values():
+        aliases = f" (also: {', '.join(ruleset.aliases)})" if ruleset.aliases else ""
+        out.write(f"{ruleset.name}{aliases}: {ruleset.summary}\n")
+        ladder = ", ".join(
+            f"{ruleset.score(c)} {c.label}" for c in reversed(ruleset.ladder)
+        )
+        out.write(f"  {ladder}\n")
+    return EXIT_OK
+
+
+def _with_notes(exc: BaseException) -> str:
+    """The message and the notes added on the way out (what was written)."""
+    return "; ".join([str(exc), *getattr(exc, "__notes__", [])])
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

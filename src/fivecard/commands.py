@@ -58,13 +58,16 @@ exit codes: 0 success; 2 bad input or usage (one line on stderr).
 _SOLVE_HELP = """\
 Solve every showdown of a file: one result per row, in input order.
 
-input (by extension, or by content; '-' reads standard input):
+input (by extension, or by content; '-' reads standard input; read once, so
+pipes and FIFOs work; UTF-8):
   text  one showdown per line: hands separated by |, ; a tab or 'vs', or a line
         of ten cards (Project Euler 54: the first five against the last five);
         a line with one hand is classified only; blank lines and lines starting
         with # are skipped but keep their line numbers
-  csv   a header is detected; one column per hand, or one column per card
-        (five per hand); other columns (labels) are kept but not read
+  csv   one column per hand, or one column per card (five per hand); other
+        columns (labels) are kept but not read; decided by the cells' shape and
+        said on stderr (--hands states it); a title row above the header is
+        skipped
   xlsx  the same layouts, one row per showdown (seed 000's workbook); --sheet
 
 output (by -o's extension, or --format; default text):
@@ -73,10 +76,14 @@ output (by -o's extension, or --format; default text):
         score, then winner, explanation and error (jsonl has every detail)
   xlsx  the same as a workbook: seed 000's steps 1-3, ready to hand in
 
-Every row gives one output row: a bad row becomes an error row naming its line
-and the bad token; no row is dropped or shifted. A summary follows the rows
-(on stderr for machine formats). Exit code: 0 all rows solved, 1 some rows
-were errors, 2 bad usage, an unreadable input, or a bad row under --strict.
+Nothing lost: every data row gives one output row; a bad row (a typo, an empty
+hand, a line over 1 MiB, an unclosed quote, a cell over 131,072 characters)
+becomes an error row naming its line and the problem; no row is dropped or
+shifted. An output file appears only when the run succeeds (after an error,
+--strict or Ctrl-C the earlier file stays), never over its own input. Output
+cells are never formulas. A summary follows the rows (on stderr for machine
+formats). Exit code: 0 all rows solved, 1 some rows were errors, 2 bad usage,
+an unreadable input or output, or a bad row under --strict.
 """
 
 

@@ -1,0 +1,175 @@
+"""Robustness numbers of `fivecard solve` (issue 9), measured on whole
+processes: hostile lines, zip-bomb workbooks, and Ctrl-C at random moments.
+
+    .venv/bin/python benchmarks/bench_robustness.py [--tries 10] [--lines 3000000]
+
+Each case runs `fivecard solve` under /usr/bin/time and prints its wall time,
+peak memory (RSS) and exit code; the Ctrl-C part interrupts a big solve at
+random moments and checks what is left: the earlier output untouched (or no
+output), no temporary file, exit code 130, one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+FIVECARD = [sys.executable, "-m", "fivecard"]
+SHEET_HEAD = b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+SHEET_TAIL = b"</sheetData></worksheet>"
+
+
+def timed(argv: list[str]) -> tuple[float, int, int, str]:
+    """Wall seconds, peak RSS in MB, exit code and stderr's last line."""
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "%e %M", *argv], capture_output=True, text=True, check=False
+    )
+    lines = done.stderr.strip().splitlines()
+    seconds, kilobytes = lines[-1].split()
+    message = next((x for x in reversed(lines[:-1]) if x.startswith("fivecard")), "")
+    return float(seconds), int(kilobytes) // 1024, done.returncode, message[:150]
+
+
+def workbook(path: Path, sheet: list[bytes] | bytes, strings: list[bytes] | None = None) -> None:
+    """A workbook whose parts are written from chunks (compressed as they come)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        archive.writestr(
+            "xl/workbook.xml",
+            '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+            '<sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        )
+        archive.writestr(
+            "xl/_rels/workbook.xml.rels",
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            '<Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+        )
+        for name, chunks in (("xl/worksheets/sheet1.xml", sheet), ("xl/sharedStrings.xml", strings)):
+            if chunks is None:
+                continue
+            with archive.open(name, "w", force_zip64=True) as part:
+                for chunk in [chunks] if isinstance(chunks, bytes) else chunks:
+                    part.write(chunk)
+
+
+def repeat(piece: bytes, total: int) -> list[bytes]:
+    block = piece * max(1, (1 << 24) // len(piece))
+    return [block] * max(1, total // len(block))
+
+
+def hostile_inputs(folder: Path) -> None:
+    print("== hostile inputs: fivecard solve FILE -o out.csv")
+    good = b"AS KS QS JS TS | 2C 3C 4C 5C 7D\n"
+    cases: dict[str, Path] = {}
+    cases["a 2 MB line of spaces (+1 good line)"] = folder / "spaces.txt"
+    cases["a 2 MB line of spaces (+1 good line)"].write_bytes(b" " * 2_000_000 + b"\n" + good)
+    cases["a 1,000,000-space gap inside a hand line"] = folder / "gap.txt"
+    cases["a 1,000,000-space gap inside a hand line"].write_bytes(b"AS KS QS JS TS" + b" " * 1_000_000 + b"| 2C 3C 4C 5C 7D\n")
+    cases["a 1 MB line of | (+1 good line)"] = folder / "bars.txt"
+    cases["a 1 MB line of | (+1 good line)"].write_bytes(b"|" * 1_000_000 + b"\n" + good)
+    cases["a 100 MB line without a line end"] = folder / "long.txt"
+    cases["a 100 MB line without a line end"].write_bytes(b"AS " * 33_333_333)
+    cases["an unclosed quote in every CSV line (100k)"] = folder / "quotes.csv"
+    cases["an unclosed quote in every CSV line (100k)"].write_bytes(b'a,b\n' + b'1,"AS KS QS JS TS,2C 3C 4C 5C 7D\n' * 100_000)
+    for name, path in cases.items():
+        seconds, megabytes, code, message = timed([*FIVECARD, "solve", str(path), "-o", str(folder / "out.csv")])
+        print(f"{name:<45} {seconds:6.2f} s {megabytes:6,} MB  exit {code}  {message}")
+
+
+def bombs(folder: Path) -> None:
+    print("== hostile workbooks: fivecard solve FILE.xlsx")
+    row = b'<row><c t="inlineStr"><is><t>AS KS QS JS TS</t></is></c></row>'
+    cells_in_a_row = [b"<row>"] + repeat(b'<c t="inlineStr"><is><t>x</t></is></c>', 5_000_000 * 38) + [b"</row>"]
+    cases: dict[str, tuple[list[bytes] | bytes, list[bytes] | None]] = {
+        "4 GB of whitespace in a sheet": ([SHEET_HEAD, *repeat(b" ", 4_000_000_000), SHEET_TAIL], None),
+        "a 1 GB shared string": (
+            [SHEET_HEAD, b'<row><c t="s"><v>0</v></c></row>', SHEET_TAIL],
+            [b"<sst><si><t>", *repeat(b"A", 1_000_000_000), b"</t></si></sst>"],
+        ),
+        "30 M shared strings": (
+            [SHEET_HEAD, row, SHEET_TAIL],
+            [b"<sst>", *repeat(b"<si><t>x</t></si>", 30_000_000 * 17), b"</sst>"],
+        ),
+        "5 M cells in a row": ([SHEET_HEAD, *cells_in_a_row, SHEET_TAIL], None),
+        "a cell at XFD1048576, then 1 row": (
+            SHEET_HEAD + b'<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>' + SHEET_TAIL, None
+        ),
+    }
+    for name, (sheet, strings) in cases.items():
+        path = folder / "bomb.xlsx"
+        workbook(path, sheet, strings)
+        seconds, megabytes, code, message = timed([*FIVECARD, "solve", str(path), "-o", str(folder / "out.csv")])
+        size = path.stat().st_size
+        print(f"{name:<35} file {size / 1e6:7.2f} MB  {seconds:6.2f} s {megabytes:6,} MB  exit {code}  {message}")
+
+
+def interrupts(folder: Path, lines: int, tries: int) -> None:
+    print(f"== Ctrl-C at a random moment of `fivecard solve` of {lines:,} lines (seed 1)")
+    source = folder / "euler.txt"
+    subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("make_euler_file.py")), str(lines), str(source)],
+        check=True, capture_output=True,
+    )
+    rng = random.Random(1)
+    for fmt in ("csv", "jsonl"):
+        target = folder / f"out.{fmt}"
+        started = time.perf_counter()
+        subprocess.run([*FIVECARD, "solve", str(source), "-o", str(target)], check=False, capture_output=True)
+        full = time.perf_counter() - started
+        print(f"-o out.{fmt}: an uninterrupted run takes {full:.2f} s")
+        for attempt in range(1, tries + 1):
+            earlier = attempt % 2 == 0
+            if earlier:
+                target.write_bytes(b"the earlier result\n")
+            elif target.exists():
+                target.unlink()
+            before = hashlib.sha256(target.read_bytes()).hexdigest() if earlier else None
+            child = subprocess.Popen(
+                [*FIVECARD, "solve", str(source), "-o", str(target)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+            delay = rng.uniform(0.05, full * 1.1)
+            time.sleep(delay)
+            child.send_signal(signal.SIGINT)
+            _, err = child.communicate(timeout=300)
+            left = sorted(p.name for p in folder.iterdir() if p.name.endswith(".part"))
+            if child.returncode == 130:
+                kept = (hashlib.sha256(target.read_bytes()).hexdigest() == before) if earlier else not target.exists()
+                state = "earlier file unchanged" if earlier else "no file created"
+                verdict = f"{state}: {kept}"
+            else:
+                verdict = f"finished before the signal; output complete: {target.stat().st_size > 1000}"
+            message = err.decode().strip().splitlines()
+            print(
+                f"  try {attempt:2}: SIGINT after {delay:5.2f} s -> exit {child.returncode}; {verdict}; "
+                f"temporary files left: {len(left)}; stderr: {message[-1] if message else ''!r}"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tries", type=int, default=10)
+    parser.add_argument("--lines", type=int, default=3_000_000)
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: hostile, bombs, interrupts")
+    args = parser.parse_args()
+    skip = set(filter(None, re.split(r"[, ]+", args.skip)))
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        if "hostile" not in skip:
+            hostile_inputs(folder)
+        if "bombs" not in skip:
+            bombs(folder)
+        if "interrupts" not in skip:
+            interrupts(folder, args.lines, args.tries)
+
+
+if __name__ == "__main__":
+    main()

@@ -205,10 +205,12 @@ def _build_parser() -> argparse.ArgumentParser:
     advise_parser.add_argument(
         "--paytable",
         metavar="NAME|FILE",
-        help="'jacks-or-better' (9/6) or a JSON file: "
+        help="'jacks-or-better' (9/6) or a JSON file of at most 1 MiB: "
         '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"}',
     )
-    advise_parser.add_argument("--all", action="store_true", help="show all 32 choices (default: the best 10)")
+    advise_parser.add_argument(
+        "--all", action="store_true", help="show all 32 choices (default: the best 10; --json always has all 32)"
+    )
 
     play_parser = commands.add_parser(
         "play",
@@ -561,8 +563,8 @@ def _stats(rules: RuleSet, as_json: bool, out: TextIO) -> int:
 def _advise(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
     from .advise import advice_json, advise, load_paytable
 
-    table = load_paytable(args.paytable) if args.paytable else None
     hand = Hand.parse(args.hand, rules=rules)
+    table = load_paytable(args.paytable) if args.paytable is not None else None
     advice = advise(hand, paytable=table)
     if args.json:
         _print_json(advice_json(advice), out)

@@ -178,9 +178,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "tally of wins per player. Without --seed the seed comes from the "
         "operating system's randomness and is printed, so a deal can be replayed.",
     )
-    deal_parser.add_argument("--players", type=int, required=True, metavar="N")
+    deal_parser.add_argument(
+        "--players", type=int, required=True, metavar="N", help="players, 1 to 10 (five cards each)"
+    )
     deal_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same deal")
-    deal_parser.add_argument("--rounds", type=int, default=1, metavar="K", help="rounds to play (default 1)")
+    deal_parser.add_argument("--rounds", type=int, default=1, metavar="K", help="rounds to play, 1 or more (default 1)")
 
     commands.add_parser(
         "stats",

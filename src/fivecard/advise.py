@@ -8,13 +8,22 @@ the dealer, the dealer's hand is modelled as a random five of the same unseen
 cards (the cards the player has not seen), counted once per advice as hands
 per strength, so each completed hand is scored by a lookup. With a pay table,
 each choice's expected return per coin is computed instead.
+
+A pay table is a built-in one by name or a small JSON file
+(:func:`load_paytable`); a file is read once, at most
+:data:`PAYTABLE_LIMIT` bytes of it, and checked in full.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
+import math
+import os
+import re
+import stat
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -25,15 +34,18 @@ import numpy.typing as npt
 
 from . import batch
 from .cards import Card, Rank, format_cards
-from .errors import FivecardError, quote
+from .errors import FivecardError, HandError, quote
 from .evaluate import HandLike, as_hand
 from .hand import Hand
-from .rules import RuleSet
+from .rules import RULE_SETS, RuleSet
 from .tables import tables_for
 
 __all__ = [
     "PayTable",
+    "PayTableError",
     "PAYTABLES",
+    "PAYTABLE_LIMIT",
+    "CATEGORY_NAMES",
     "Choice",
     "Advice",
     "advise",
@@ -43,15 +55,89 @@ __all__ = [
 ]
 
 
+class PayTableError(FivecardError):
+    """A pay table that cannot be read or is not valid."""
+
+
+def _category_names() -> tuple[str, ...]:
+    def height(name: str) -> tuple[float, float, str]:
+        places = [r.scores[name] / len(r.ladder) for r in RULE_SETS.values() if name in r.scores]
+        return (-max(places), -min(places), name)
+
+    return tuple(sorted({c.name for r in RULE_SETS.values() for c in r.ladder}, key=height))
+
+
+#: The machine names a pay table may pay: every rule set's categories,
+#: strongest first.
+CATEGORY_NAMES: Final[tuple[str, ...]] = _category_names()
+
+_NAME_LIMIT: Final = 80
+
+
+def _json_text(value: object) -> str:
+    """A value as JSON spells it (``NaN``, ``true``, ``"800"``), shortened."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 60 else f"{text[:30]}...{text[-30:]} ({len(text):,} characters)"
+
+
+def _checked_pays(pays: object) -> dict[str, float]:
+    if not isinstance(pays, Mapping):
+        raise PayTableError(
+            f'"pays" must be an object of category: payout per coin, got {_json_text(pays)}'
+        )
+    checked = {}
+    for category, pay in pays.items():
+        if category not in CATEGORY_NAMES:
+            raise PayTableError(
+                f"unknown category {_json_text(category)} in \"pays\"; "
+                f"the categories are {', '.join(CATEGORY_NAMES)}"
+            )
+        number: float | None = None
+        if isinstance(pay, (int, float)) and not isinstance(pay, bool):
+            try:
+                number = float(pay)
+            except OverflowError:  # an int beyond any float
+                number = None
+        if number is None or not math.isfinite(number) or number < 0:
+            raise PayTableError(
+                f'"pays" of "{category}" must be a finite number from 0 up, got {_json_text(pay)}'
+            )
+        checked[category] = number + 0.0  # no -0.0
+    return checked
+
+
 @dataclass(frozen=True, slots=True)
 class PayTable:
     """A video-poker pay table: what each category pays per coin bet (the
     coin included, as video poker machines quote it); ``min_pair`` is the
-    lowest pair that pays (``J`` for Jacks or Better)."""
+    lowest pair that pays (``J`` for Jacks or Better).
+
+    Checked when made: ``name`` one line of text, ``pays`` category machine
+    names (:data:`CATEGORY_NAMES`) to finite numbers from 0 up, ``min_pair``
+    a rank or ``None``; else a :class:`PayTableError`.
+    """
 
     name: str
     pays: dict[str, float]
     min_pair: Rank | None = None
+
+    def __post_init__(self) -> None:
+        if (
+            not isinstance(self.name, str)
+            or not self.name.strip()
+            or not self.name.isprintable()
+            or len(self.name) > _NAME_LIMIT
+        ):
+            raise PayTableError(
+                f'"name" must be one line of text (at most {_NAME_LIMIT} characters), '
+                f"got {_json_text(self.name)}"
+            )
+        object.__setattr__(self, "pays", _checked_pays(self.pays))
+        if self.min_pair is not None and not isinstance(self.min_pair, Rank):
+            raise PayTableError(f'"min_pair" must be a rank, got {_json_text(self.min_pair)}')
 
     def payout(self, rules: RuleSet) -> npt.NDArray[np.float64]:
         """The payout of each strength under ``rules``."""
@@ -87,36 +173,180 @@ JACKS_OR_BETTER: Final = PayTable(
 PAYTABLES: Final[dict[str, PayTable]] = {"jacks-or-better": JACKS_OR_BETTER}
 
 
+#: The most bytes of a pay table file read (a table is a few hundred).
+PAYTABLE_LIMIT: Final = 1 << 20
+_DEPTH_LIMIT: Final = 20  # a pay table nests 2 deep
+_KEYS: Final = ("name", "pays", "min_pair")
+_RANKS: Final = "2-10, J, Q, K, A"
+_PATH_QUOTE: Final = 300  # file names are quoted whole unless absurdly long
+# A JSON string (possessive: linear even when unterminated) or a bracket.
+_STRING_OR_BRACKET: Final = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]', re.DOTALL)
+
+
 def load_paytable(name_or_path: str) -> PayTable:
     """A built-in pay table by name, or one from a JSON file::
 
         {"name": "My table", "pays": {"royal_flush": 250, "one_pair": 1},
          "min_pair": "J"}
 
-    ``pays`` maps category machine names to the payout per coin; categories
-    left out pay nothing; ``min_pair`` (optional) is the lowest paying pair.
+    ``pays`` maps category machine names (:data:`CATEGORY_NAMES`) to the
+    payout per coin, a finite number from 0 up; categories left out pay
+    nothing; ``min_pair`` (optional) is the lowest paying pair; ``name``
+    (optional, default the file's name) is shown with the advice. Other keys
+    are errors (a misspelt key would otherwise be ignored).
+
+    The file is opened once and at most :data:`PAYTABLE_LIMIT` bytes are
+    read: a larger file, or an endless device, is an error. A directory is
+    an error. A named pipe (FIFO) is opened without waiting for a writer and
+    then read to its end: one whose writer is already there works (``<(cmd)``,
+    ``/dev/stdin``); one with no writer yet is an error ("empty"), not a
+    wait. Every error is a :class:`PayTableError` that quotes the file and
+    says what is wrong and where.
+
+    >>> load_paytable("jacks-or-better").pays["royal_flush"]
+    800.0
     """
-    if name_or_path.lower() in PAYTABLES:
-        return PAYTABLES[name_or_path.lower()]
-    path = Path(name_or_path)
-    if not path.exists():
-        raise FivecardError(
-            f"unknown pay table {quote(name_or_path)}: not a built-in name "
-            f"({', '.join(PAYTABLES)}) nor a file"
-        )
+    builtin = PAYTABLES.get(name_or_path.strip().lower())
+    if builtin is not None:
+        return builtin
+    data = _read_paytable(name_or_path)
+    where = f"bad pay table file {quote(name_or_path, _PATH_QUOTE)}"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        pays = {str(k): float(v) for k, v in data["pays"].items()}
-        min_pair = data.get("min_pair")
-        rank = None
-        if min_pair is not None:
-            card = Card.parse(str(min_pair))
-            if card.rank is None:
-                raise ValueError("min_pair must be a rank")
-            rank = card.rank
-        return PayTable(str(data.get("name", path.stem)), pays, rank)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise FivecardError(f"bad pay table file {quote(str(path))}: {exc}") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise PayTableError(
+            f"{where}: not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line} "
+            f"(byte {exc.start + 1:,})"
+        ) from None
+    try:
+        parsed = _parse_json(text)
+        return _paytable_of(parsed, Path(name_or_path).stem or name_or_path)
+    except PayTableError as exc:
+        raise PayTableError(f"{where}: {exc}") from None
+
+
+def _read_paytable(path: str) -> bytes:
+    """At most ``PAYTABLE_LIMIT`` bytes of the file: opened once, and
+    without blocking on a FIFO that has no writer."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (FileNotFoundError, ValueError):  # ValueError: a NUL in the name
+        raise PayTableError(
+            f"unknown pay table {quote(path, _PATH_QUOTE)}: not a built-in name "
+            f"({', '.join(PAYTABLES)}) nor a file"
+        ) from None
+    except OSError as exc:
+        raise PayTableError(
+            f"cannot read pay table file {quote(path, _PATH_QUOTE)}: {exc.strerror or exc}"
+        ) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise PayTableError(f"bad pay table file {quote(path, _PATH_QUOTE)}: a directory, not a file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)  # a FIFO's writer may be slow: wait for its data
+        with open(fd, "rb", closefd=False) as handle:
+            data = handle.read(PAYTABLE_LIMIT + 1)
+    except OSError as exc:
+        raise PayTableError(
+            f"cannot read pay table file {quote(path, _PATH_QUOTE)}: {exc.strerror or exc}"
+        ) from None
+    finally:
+        os.close(fd)
+    if len(data) > PAYTABLE_LIMIT:
+        raise PayTableError(
+            f"bad pay table file {quote(path, _PATH_QUOTE)}: larger than the limit of "
+            f"{PAYTABLE_LIMIT:,} bytes (1 MiB) for a pay table"
+        )
+    if not data:
+        pipe = " (a pipe with no writer)" if stat.S_ISFIFO(mode) else ""
+        raise PayTableError(f"bad pay table file {quote(path, _PATH_QUOTE)}: empty{pipe}")
+    return data
+
+
+def _position(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - text.rfind("\n", 0, offset)  # rfind is -1 on line 1
+    return f"line {line}, column {column}"
+
+
+def _parse_json(text: str) -> Any:
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > _DEPTH_LIMIT:
+                raise PayTableError(
+                    f"JSON nested deeper than {_DEPTH_LIMIT} levels at {_position(text, match.start())}"
+                )
+        elif token in ("]", "}"):
+            depth -= 1
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in found:
+                raise PayTableError(f"key {_json_text(key)} appears twice in one object")
+            found[key] = value
+        return found
+
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=no_duplicates,
+            # Integers past any float read as such (then refused as not
+            # finite), not as a slow conversion or a digit-limit error.
+            parse_int=lambda digits: int(digits) if len(digits) <= 300 else float(digits),
+        )
+    except json.JSONDecodeError as exc:
+        raise PayTableError(
+            f"not valid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except PayTableError:
+        raise
+    except ValueError as exc:  # none known; still one line, not a traceback
+        raise PayTableError(f"not valid JSON: {exc}") from None
+    except RecursionError:  # not reached after the depth check; never a traceback
+        raise PayTableError(f"JSON nested deeper than {_DEPTH_LIMIT} levels") from None
+
+
+def _paytable_of(data: Any, default_name: str) -> PayTable:
+    if not isinstance(data, dict):
+        raise PayTableError(
+            f"the top level must be an object {{\"pays\": ...}}, got {_json_text(data)}"
+        )
+    for key in data:
+        if key not in _KEYS:
+            close = difflib.get_close_matches(key, _KEYS, n=1)
+            hint = f' (did you mean "{close[0]}"?)' if close else ""
+            raise PayTableError(
+                f"unknown key {_json_text(key)}{hint}; the keys are "
+                + ", ".join(f'"{k}"' for k in _KEYS)
+            )
+    if "pays" not in data:
+        raise PayTableError('no "pays": the object needs "pays": {category: payout per coin}')
+    name = data.get("name", default_name)
+    if not isinstance(name, str):
+        raise PayTableError(f'"name" must be a string, got {_json_text(name)}')
+    rank = None
+    if data.get("min_pair") is not None:
+        rank = _rank_of(data["min_pair"])
+    return PayTable(name, data["pays"], rank)
+
+
+def _rank_of(value: object) -> Rank:
+    problem = f'"min_pair" must be a rank ({_RANKS}), got {_json_text(value)}'
+    if not isinstance(value, str):
+        raise PayTableError(problem)
+    try:
+        card = Card.parse(value)
+    except FivecardError:
+        raise PayTableError(problem) from None
+    if card.rank is None or card.suit is not None:
+        raise PayTableError(problem)
+    return card.rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +412,9 @@ class Advice:
 
 def unseen_cards(hand: Hand) -> tuple[Card, ...]:
     """The cards of the rule set's deck that the player has not seen. Under
-    ``semi`` (suits hidden) one card of each rank held is removed per copy."""
+    ``semi`` (suits hidden) one card of each rank held is removed per copy;
+    a ``semi`` hand holding more of a rank than the deck has (five of a
+    kind, typed) is a :class:`~fivecard.errors.HandError`."""
     rules = hand.rules
     if rules.suits:
         held = Counter(hand.cards)
@@ -194,6 +426,14 @@ def unseen_cards(hand: Hand) -> tuple[Card, ...]:
                 left.append(card)
         return tuple(left)
     counts = Counter(c.rank for c in hand.cards)
+    in_deck = Counter(c.rank for c in rules.deck())
+    for rank, copies in counts.items():
+        if rank is not None and copies > in_deck[rank]:
+            raise HandError(
+                f"the hand {quote(format_cards(hand.cards))} holds {copies} cards of rank "
+                f"{rank.short}, more than the {in_deck[rank]} of the {len(rules.deck())}-card "
+                f"deck a {rules.name} deal uses, so which cards are unseen is not defined"
+            )
     left = []
     for card in rules.deck():
         rank_only = card.rank_only()

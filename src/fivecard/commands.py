@@ -192,9 +192,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "tally of wins per player. Without --seed the seed comes from the "
         "operating system's randomness and is printed, so a deal can be replayed.",
     )
-    deal_parser.add_argument("--players", type=int, required=True, metavar="N")
+    deal_parser.add_argument(
+        "--players", type=int, required=True, metavar="N", help="players, 1 to 10 (five cards each)"
+    )
     deal_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same deal")
-    deal_parser.add_argument("--rounds", type=int, default=1, metavar="K", help="rounds to play (default 1)")
+    deal_parser.add_argument("--rounds", type=int, default=1, metavar="K", help="rounds to play, 1 or more (default 1)")
 
     commands.add_parser(
         "stats",
@@ -219,10 +221,12 @@ def _build_parser() -> argparse.ArgumentParser:
     advise_parser.add_argument(
         "--paytable",
         metavar="NAME|FILE",
-        help="'jacks-or-better' (9/6) or a JSON file: "
+        help="'jacks-or-better' (9/6) or a JSON file of at most 1 MiB: "
         '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"}',
     )
-    advise_parser.add_argument("--all", action="store_true", help="show all 32 choices (default: the best 10)")
+    advise_parser.add_argument(
+        "--all", action="store_true", help="show all 32 choices (default: the best 10; --json always has all 32)"
+    )
 
     play_parser = commands.add_parser(
         "play",
@@ -560,24 +564,41 @@ def _express_solve(
 
 
 def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
-    from .deal import DealTally, deal_rounds, new_seed
+    from collections.abc import Iterator
 
+    from .deal import DealTally, check_players, check_rounds, deal_rounds, new_seed
+    from .report import deal_round_json, deal_tally_json, write_json_object
+
+    # The counts first, before anything is allocated, dealt or written.
+    for flag, check in (
+        ("--players", lambda: check_players(args.players, rules)),
+        ("--rounds", lambda: check_rounds(args.rounds)),
+    ):
+        try:
+            check()
+        except FivecardError as exc:
+            raise type(exc)(f"argument {flag}: {exc}") from None
     seed = args.seed if args.seed is not None else new_seed()
-    tally = DealTally(args.players)
-    rounds = []
-    for played in deal_rounds(args.players, rules=rules, seed=seed, rounds=args.rounds):
+    tally = DealTally(args.players, rules)
+    dealt = deal_rounds(args.players, rules=rules, seed=seed, rounds=args.rounds)
+    if args.json:
+        # Streamed: each round is written as it is dealt, the tally last.
+        def counted() -> Iterator[dict[str, Any]]:
+            for played in dealt:
+                tally.add(played)
+                yield deal_round_json(played)
+
+        def fields() -> Iterator[tuple[str, Any]]:
+            yield "rules", rules.name
+            yield "seed", seed
+            yield "players", args.players
+            yield "rounds", counted()
+            yield "tally", deal_tally_json(tally)
+
+        write_json_object(out, fields())
+        return EXIT_OK
+    for played in dealt:
         tally.add(played)
-        if args.json:
-            rounds.append(
-                {
-                    "round": played.number,
-                    "hands": [evaluation_json(e) for e in played.evaluations],
-                    "winners": None if played.showdown is None else [i + 1 for i in played.showdown.winners],
-                    "order": None if played.showdown is None else [[i + 1 for i in t] for t in played.showdown.order],
-                    "explanation": None if played.showdown is None else played.showdown.explanation,
-                }
-            )
-            continue
         out.write(f"Round {played.number}\n" if args.rounds > 1 else "")
         for i, evaluation in enumerate(played.evaluations):
             mark = ""
@@ -587,21 +608,6 @@ def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextI
         if played.showdown is not None:
             out.write(painter.bold(played.showdown.explanation) + "\n")
         out.write("\n" if args.rounds > 1 else "")
-    if args.json:
-        _print_json(
-            {
-                "rules": rules.name,
-                "seed": seed,
-                "players": args.players,
-                "rounds": rounds,
-                "tally": [
-                    {"player": i + 1, "wins": tally.wins[i], "splits": tally.splits[i]}
-                    for i in range(args.players)
-                ],
-            },
-            out,
-        )
-        return EXIT_OK
     if args.rounds > 1:
         out.write(f"Tally after {args.rounds} rounds:\n")
         for i in range(args.players):
@@ -652,8 +658,8 @@ def _stats(rules: RuleSet, as_json: bool, out: TextIO) -> int:
 def _advise(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
     from .advise import advice_json, advise, load_paytable
 
-    table = load_paytable(args.paytable) if args.paytable else None
     hand = Hand.parse(args.hand, rules=rules)
+    table = load_paytable(args.paytable) if args.paytable is not None else None
     advice = advise(hand, paytable=table)
     if args.json:
         _print_json(advice_json(advice), out)

@@ -1,14 +1,23 @@
 """Dealing: shuffle a rule set's deck and give each player five cards,
 reproducible from a seed. Without a seed, a fresh one is drawn from the
-operating system's randomness (and reported, so a deal can be replayed)."""
+operating system's randomness (and reported, so a deal can be replayed).
+
+Counts are checked before anything is allocated or dealt: a player count
+must be from 1 to the rule set's maximum (:func:`max_players`), a round
+count at least 1; any other value is a :class:`~fivecard.errors.FivecardError`
+that quotes it and gives the allowed range, however large it is.
+"""
 
 from __future__ import annotations
 
+import operator
 import random
 import secrets
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
+from typing import SupportsIndex
 
+from .cards import Card
 from .errors import FivecardError
 from .evaluate import Evaluation, evaluate
 from .hand import HAND_SIZE, Hand
@@ -16,7 +25,16 @@ from .rules import RuleSet, get_rules
 from .showdown import Showdown, settle
 from .stats import dealt_cards
 
-__all__ = ["Round", "DealTally", "deal", "deal_rounds", "new_seed", "max_players"]
+__all__ = [
+    "Round",
+    "DealTally",
+    "deal",
+    "deal_rounds",
+    "new_seed",
+    "max_players",
+    "check_players",
+    "check_rounds",
+]
 
 
 def new_seed() -> int:
@@ -24,24 +42,68 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-def max_players(rules: RuleSet) -> int:
-    return len(rules.deck()) // HAND_SIZE
+def max_players(rules: str | RuleSet) -> int:
+    """The most players one deck of the rule set can deal five cards to.
+
+    >>> max_players("standard"), max_players("joker")
+    (10, 10)
+    """
+    return len(get_rules(rules).deck()) // HAND_SIZE
+
+
+def _whole_number(value: object, what: str) -> int:
+    if isinstance(value, SupportsIndex) and not isinstance(value, bool):
+        return operator.index(value)
+    raise FivecardError(f"{what} must be a whole number, got {value!r:.60}")
+
+
+def check_players(players: int, rules: str | RuleSet = "standard") -> RuleSet:
+    """Check a player count against the rule set (before anything is dealt)
+    and return the rule set.
+
+    >>> check_players(300_000_000)
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.FivecardError: players must be from 1 to 10 under the standard rules (52 cards), got 300000000
+    """
+    ruleset = get_rules(rules)
+    count = _whole_number(players, "players")
+    most = max_players(ruleset)
+    if not 1 <= count <= most:
+        raise FivecardError(
+            f"players must be from 1 to {most} under the {ruleset.name} "
+            f"rules ({len(ruleset.deck())} cards), got {count}"
+        )
+    return ruleset
+
+
+def check_rounds(rounds: int) -> None:
+    """Check a round count: at least 1 (there is no upper limit: rounds are
+    dealt one at a time).
+
+    >>> check_rounds(0)
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.FivecardError: rounds must be at least 1, got 0
+    """
+    count = _whole_number(rounds, "rounds")
+    if count < 1:
+        raise FivecardError(f"rounds must be at least 1, got {count}")
+
+
+def _deal_from(cards: tuple[Card, ...], players: int, ruleset: RuleSet, rng: random.Random) -> tuple[Hand, ...]:
+    deck = list(cards)
+    rng.shuffle(deck)
+    return tuple(
+        Hand(tuple(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]), ruleset) for i in range(players)
+    )
 
 
 def deal(players: int, *, rules: str | RuleSet = "standard", rng: random.Random) -> tuple[Hand, ...]:
     """Shuffle the rule set's deck with ``rng`` and deal five cards to each
     player (``semi``: from 52 cards, suits then ignored)."""
-    ruleset = get_rules(rules)
-    if not 1 <= players <= max_players(ruleset):
-        raise FivecardError(
-            f"players must be from 1 to {max_players(ruleset)} under the {ruleset.name} "
-            f"rules ({len(ruleset.deck())} cards), got {players}"
-        )
-    deck = list(dealt_cards(ruleset))
-    rng.shuffle(deck)
-    return tuple(
-        Hand(tuple(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]), ruleset) for i in range(players)
-    )
+    ruleset = check_players(players, rules)
+    return _deal_from(dealt_cards(ruleset), players, ruleset, rng)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,17 +115,25 @@ class Round:
 
 @dataclass(slots=True)
 class DealTally:
-    """Wins per player over rounds: sole wins and shared (split) wins."""
+    """Wins per player over rounds: sole wins and shared (split) wins. The
+    player count is checked against ``rules`` before the tally is made."""
 
     players: int
-    wins: list[int] = field(default_factory=list)
-    splits: list[int] = field(default_factory=list)
+    rules: InitVar[str | RuleSet] = "standard"
+    wins: list[int] = field(init=False)
+    splits: list[int] = field(init=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, rules: str | RuleSet) -> None:
+        check_players(self.players, rules)
         self.wins = [0] * self.players
         self.splits = [0] * self.players
 
     def add(self, played: Round) -> None:
+        if len(played.evaluations) != self.players:
+            raise FivecardError(
+                f"round {played.number} has {len(played.evaluations)} hands; "
+                f"the tally counts {self.players} players"
+            )
         if played.showdown is None:
             return
         winners = played.showdown.winners
@@ -78,11 +148,18 @@ def deal_rounds(
     players: int, *, rules: str | RuleSet = "standard", seed: int, rounds: int = 1
 ) -> Iterator[Round]:
     """Deal ``rounds`` rounds from one seeded generator (a fresh shuffle each
-    round) and settle each showdown."""
-    if rounds < 1:
-        raise FivecardError(f"rounds must be at least 1, got {rounds}")
+    round) and settle each showdown. The counts are checked when this is
+    called, before the first round; rounds are then dealt one at a time as
+    they are read, so any number of rounds takes the same memory."""
+    ruleset = check_players(players, rules)
+    check_rounds(rounds)
+    return _rounds(players, ruleset, seed, rounds)
+
+
+def _rounds(players: int, ruleset: RuleSet, seed: int, rounds: int) -> Iterator[Round]:
     rng = random.Random(seed)
+    cards = dealt_cards(ruleset)
     for number in range(1, rounds + 1):
-        evaluations = tuple(evaluate(h) for h in deal(players, rules=rules, rng=rng))
+        evaluations = tuple(evaluate(h) for h in _deal_from(cards, players, ruleset, rng))
         showdown = settle(evaluations) if len(evaluations) > 1 else None
         yield Round(number, evaluations, showdown)

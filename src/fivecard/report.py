@@ -6,14 +6,25 @@ No poker logic lives here: it only lays out what :mod:`fivecard.evaluate` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .cards import Card
 from .evaluate import Evaluation
 from .showdown import Showdown
 
-__all__ = ["evaluation_json", "showdown_json", "Painter"]
+if TYPE_CHECKING:
+    from .deal import DealTally, Round
+
+__all__ = [
+    "evaluation_json",
+    "showdown_json",
+    "deal_round_json",
+    "deal_tally_json",
+    "write_json_object",
+    "Painter",
+]
 
 
 def evaluation_json(evaluation: Evaluation, text: str | None = None) -> dict[str, Any]:
@@ -47,6 +58,73 @@ def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[
         "order": [[i + 1 for i in tier] for tier in result.order],
         "explanation": result.explanation,
     }
+
+
+def deal_round_json(played: Round) -> dict[str, Any]:
+    """The JSON object of one dealt round: ``{"round", "hands", "winners",
+    "order", "explanation"}``, as a showdown's; with one player (no
+    showdown) the last three are ``null``."""
+    if played.showdown is not None:
+        return {"round": played.number, **showdown_json(played.showdown)}
+    return {
+        "round": played.number,
+        "hands": [evaluation_json(e) for e in played.evaluations],
+        "winners": None,
+        "order": None,
+        "explanation": None,
+    }
+
+
+def deal_tally_json(tally: DealTally) -> list[dict[str, Any]]:
+    """Wins and split wins per player (1-based)."""
+    return [
+        {"player": i + 1, "wins": tally.wins[i], "splits": tally.splits[i]}
+        for i in range(tally.players)
+    ]
+
+
+def _indented(value: Any, level: int) -> str:
+    # JSON text never holds a raw line break (strings escape it), so
+    # indenting every line after the first nests the value ``level`` deep.
+    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + "  " * level)
+
+
+def write_json_object(out: TextIO, fields: Iterable[tuple[str, Any]]) -> None:
+    """Write the object of ``fields`` (key, value pairs) and a line break,
+    byte for byte as ``json.dump(dict(fields), out, ensure_ascii=False,
+    indent=2)`` would, but a value that is an iterator is written as an
+    array one item at a time, so memory does not grow with it. ``fields`` is
+    read lazily: a value may depend on an earlier iterator having been read
+    to its end (a tally after the rounds).
+
+    >>> import sys
+    >>> def fields():
+    ...     seen = []
+    ...     yield "squares", (seen.append(n) or n * n for n in range(3))
+    ...     yield "count", len(seen)
+    >>> write_json_object(sys.stdout, fields())
+    {
+      "squares": [
+        0,
+        1,
+        4
+      ],
+      "count": 3
+    }
+    """
+    separator = "{"
+    for key, value in fields:
+        out.write(f"{separator}\n  {json.dumps(key, ensure_ascii=False)}: ")
+        separator = ","
+        if not isinstance(value, Iterator):
+            out.write(_indented(value, 1))
+            continue
+        opening = "["
+        for item in value:
+            out.write(f"{opening}\n    {_indented(item, 2)}")
+            opening = ","
+        out.write("[]" if opening == "[" else "\n  ]")
+    out.write("{}\n" if separator == "{" else "\n}\n")
 
 
 class Painter:

@@ -1,0 +1,263 @@
+"""Pay tables: read bounded, checked in full, every error one clear
+FivecardError naming the file and the fault (issue 9); and advise's other
+inputs fail cleanly."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+
+from fivecard import FivecardError, Hand
+from fivecard.advise import (
+    CATEGORY_NAMES,
+    JACKS_OR_BETTER,
+    PAYTABLE_LIMIT,
+    PayTable,
+    PayTableError,
+    advise,
+    load_paytable,
+    unseen_cards,
+)
+from fivecard.cards import Rank
+from fivecard.cli import main
+
+CATEGORIES = ", ".join(CATEGORY_NAMES)
+FINITE = "must be a finite number from 0 up, got"
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(""), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)  # files by short names: messages compared whole
+    return tmp_path
+
+
+BAD_TABLES: list[tuple[str, bytes, str]] = [
+    ("nan", b'{"pays": {"one_pair": NaN}}', f'"pays" of "one_pair" {FINITE} NaN'),
+    ("infinity", b'{"pays": {"royal_flush": Infinity}}', f'"pays" of "royal_flush" {FINITE} Infinity'),
+    ("minus-infinity", b'{"pays": {"flush": -Infinity}}', f'"pays" of "flush" {FINITE} -Infinity'),
+    ("overflowing float", b'{"pays": {"flush": 1e999}}', f'"pays" of "flush" {FINITE} Infinity'),
+    ("5,000-digit int", b'{"pays": {"flush": ' + b"9" * 5000 + b"}}", f'"pays" of "flush" {FINITE} Infinity'),
+    ("negative", b'{"pays": {"straight": -1}}', f'"pays" of "straight" {FINITE} -1'),
+    ("negative float", b'{"pays": {"straight": -0.5}}', f'"pays" of "straight" {FINITE} -0.5'),
+    ("string", b'{"pays": {"royal_flush": "800"}}', f'"pays" of "royal_flush" {FINITE} "800"'),
+    ("true", b'{"pays": {"royal_flush": true}}', f'"pays" of "royal_flush" {FINITE} true'),
+    ("false", b'{"pays": {"royal_flush": false}}', f'"pays" of "royal_flush" {FINITE} false'),
+    ("null", b'{"pays": {"royal_flush": null}}', f'"pays" of "royal_flush" {FINITE} null'),
+    ("array pay", b'{"pays": {"royal_flush": [800]}}', f'"pays" of "royal_flush" {FINITE} [800]'),
+    ("unknown category", b'{"pays": {"royal": 800}}', f'unknown category "royal" in "pays"; the categories are {CATEGORIES}'),
+    ("category label", b'{"pays": {"Royal Flush": 800}}', f'unknown category "Royal Flush" in "pays"; the categories are {CATEGORIES}'),
+    ("unknown key", b'{"pay": {"royal_flush": 800}}', 'unknown key "pay" (did you mean "pays"?); the keys are "name", "pays", "min_pair"'),
+    ("unknown key, no hint", b'{"pays": {}, "coins": 5}', 'unknown key "coins"; the keys are "name", "pays", "min_pair"'),
+    ("no pays", b'{"name": "x"}', 'no "pays": the object needs "pays": {category: payout per coin}'),
+    ("pays not an object", b'{"pays": [800, 50]}', '"pays" must be an object of category: payout per coin, got [800, 50]'),
+    ("pays a number", b'{"pays": 800}', '"pays" must be an object of category: payout per coin, got 800'),
+    ("top level an array", b'[{"pays": {}}]', 'the top level must be an object {"pays": ...}, got [{"pays": {}}]'),
+    ("top level a string", b'"jacks-or-better"', 'the top level must be an object {"pays": ...}, got "jacks-or-better"'),
+    ("top level null", b"null", 'the top level must be an object {"pays": ...}, got null'),
+    ("min_pair a card", b'{"pays": {}, "min_pair": "JS"}', '"min_pair" must be a rank (2-10, J, Q, K, A), got "JS"'),
+    ("min_pair a number", b'{"pays": {}, "min_pair": 11}', '"min_pair" must be a rank (2-10, J, Q, K, A), got 11'),
+    ("min_pair a joker", b'{"pays": {}, "min_pair": "JK"}', '"min_pair" must be a rank (2-10, J, Q, K, A), got "JK"'),
+    ("min_pair a word", b'{"pays": {}, "min_pair": "jacks"}', '"min_pair" must be a rank (2-10, J, Q, K, A), got "jacks"'),
+    ("name a number", b'{"pays": {}, "name": 5}', '"name" must be a string, got 5'),
+    ("name two lines", b'{"pays": {}, "name": "a\\nb"}', '"name" must be one line of text (at most 80 characters), got "a\\nb"'),
+    ("name empty", b'{"pays": {}, "name": " "}', '"name" must be one line of text (at most 80 characters), got " "'),
+    ("duplicate key", b'{"pays": {"one_pair": 1, "one_pair": 2}}', 'key "one_pair" appears twice in one object'),
+    ("bad JSON", b'{"pays": {"royal_flush": 800,\n  "flush" 6}}', "not valid JSON: Expecting ':' delimiter at line 2, column 11"),
+    ("unterminated", b'{"name": "x', "not valid JSON: Unterminated string starting at line 1, column 10"),
+    ("trailing data", b'{"pays": {}} {}', "not valid JSON: Extra data at line 1, column 14"),
+    ("empty", b"", "empty"),
+    ("not UTF-8", b'{"name": "\xff"}', "not UTF-8 text: byte 0xff at line 1 (byte 11)"),
+    ("UTF-16", '{"pays": {}}'.encode("utf-16"), "not UTF-8 text: byte 0xff at line 1 (byte 1)"),
+    ("nested 100,000 deep", b"[" * 100_000, "JSON nested deeper than 20 levels at line 1, column 21"),
+    ("nested deep in pays", b'{"pays": {"flush": ' + b"[" * 30 + b"]" * 30 + b"}}", "JSON nested deeper than 20 levels at line 1, column 38"),
+]
+
+
+@pytest.mark.parametrize(("content", "problem"), [t[1:] for t in BAD_TABLES], ids=[t[0] for t in BAD_TABLES])
+def test_bad_pay_table_files(in_tmp: Path, content: bytes, problem: str) -> None:
+    (in_tmp / "table.json").write_bytes(content)
+    with pytest.raises(PayTableError) as caught:
+        load_paytable("table.json")
+    assert str(caught.value) == f"bad pay table file 'table.json': {problem}"
+    assert isinstance(caught.value, FivecardError) and isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize(("content", "problem"), [t[1:] for t in BAD_TABLES[:3]], ids=[t[0] for t in BAD_TABLES[:3]])
+def test_bad_pay_table_from_the_command(in_tmp: Path, content: bytes, problem: str) -> None:
+    (in_tmp / "table.json").write_bytes(content)
+    code, out, err = run(["advise", "--paytable", "table.json", "AS AH 7C 4D 2S"])
+    assert (code, out, err) == (2, "", f"fivecard: error: bad pay table file 'table.json': {problem}\n")
+
+
+def test_a_2_mib_file_is_refused_at_the_limit(in_tmp: Path) -> None:
+    padding = " " * (2 << 20)  # valid JSON, but no pay table is this large
+    (in_tmp / "big.json").write_text('{"pays": {"one_pair": 1}}' + padding)
+    with pytest.raises(PayTableError) as caught:
+        load_paytable("big.json")
+    assert str(caught.value) == (
+        "bad pay table file 'big.json': larger than the limit of 1,048,576 bytes (1 MiB) for a pay table"
+    )
+    # Exactly at the limit is still read.
+    (in_tmp / "limit.json").write_text('{"pays": {"one_pair": 1}}'.ljust(PAYTABLE_LIMIT))
+    assert load_paytable("limit.json").pays == {"one_pair": 1.0}
+
+
+def test_an_endless_device_is_refused_at_the_limit() -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero on this platform")
+    with pytest.raises(PayTableError, match=r"'/dev/zero': larger than the limit of 1,048,576 bytes"):
+        load_paytable("/dev/zero")
+    code, out, err = run(["advise", "--paytable", "/dev/zero", "AS AH 7C 4D 2S"])
+    assert code == 2 and out == "" and err.count("\n") == 1 and "1 MiB" in err
+
+
+def test_a_directory_is_refused(in_tmp: Path) -> None:
+    (in_tmp / "tables").mkdir()
+    with pytest.raises(PayTableError) as caught:
+        load_paytable("tables")
+    assert str(caught.value) == "bad pay table file 'tables': a directory, not a file"
+
+
+def test_a_missing_file_or_unknown_name(in_tmp: Path) -> None:
+    for name in ("deuces-wild", "missing.json", ""):
+        with pytest.raises(PayTableError) as caught:
+            load_paytable(name)
+        assert str(caught.value) == (
+            f"unknown pay table {name!r}: not a built-in name (jacks-or-better) nor a file"
+        )
+    code, _, err = run(["advise", "--paytable", "", "AS AH 7C 4D 2S"])
+    assert code == 2 and "unknown pay table ''" in err  # an empty name is not "no table"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_file(in_tmp: Path) -> None:
+    path = in_tmp / "secret.json"
+    path.write_text('{"pays": {}}')
+    path.chmod(0)
+    with pytest.raises(PayTableError, match=r"cannot read pay table file 'secret.json': Permission denied"):
+        load_paytable("secret.json")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this platform")
+def test_a_fifo_with_no_writer_is_an_error_not_a_wait(in_tmp: Path) -> None:
+    os.mkfifo(in_tmp / "pipe")
+    outcome: list[BaseException | PayTable] = []
+
+    def load() -> None:
+        try:
+            outcome.append(load_paytable("pipe"))
+        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+            outcome.append(exc)
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(timeout=120)  # a guard against hanging for ever, not a speed test
+    if worker.is_alive():  # it waits for a writer: give it one, then fail
+        with open(in_tmp / "pipe", "w", encoding="utf-8"):
+            pass
+        worker.join()
+        pytest.fail("load_paytable waited for a writer on the FIFO")
+    [result] = outcome
+    assert isinstance(result, PayTableError)
+    assert str(result) == "bad pay table file 'pipe': empty (a pipe with no writer)"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="reopening a pipe by name needs Linux")
+def test_a_pipe_with_its_writer_is_read() -> None:
+    """As ``--paytable <(cat table.json)`` or ``--paytable /dev/stdin``."""
+    read_end, write_end = os.pipe()
+    try:
+        with os.fdopen(write_end, "w", encoding="utf-8") as writer:
+            writer.write('{"name": "Piped", "pays": {"one_pair": 1}}')
+        assert stat.S_ISFIFO(os.fstat(read_end).st_mode)
+        table = load_paytable(f"/proc/self/fd/{read_end}")
+    finally:
+        os.close(read_end)
+    assert (table.name, table.pays) == ("Piped", {"one_pair": 1.0})
+
+
+def test_a_good_file(in_tmp: Path) -> None:
+    (in_tmp / "mine.json").write_bytes(
+        b'\xef\xbb\xbf{"name": "Mine", "pays": {"royal_flush": 250, "flush": 5.5, "one_pair": 1, "high_card": -0},'
+        b' "min_pair": "10"}'
+    )
+    table = load_paytable("mine.json")
+    assert table.name == "Mine" and table.min_pair is Rank.TEN
+    assert table.pays == {"royal_flush": 250.0, "flush": 5.5, "one_pair": 1.0, "high_card": 0.0}
+    assert str(table.pays["high_card"]) == "0.0"  # not -0.0
+    (in_tmp / "plain.json").write_text(json.dumps({"pays": {"five_of_a_kind": 1000}, "min_pair": None}))
+    plain = load_paytable("plain.json")
+    assert (plain.name, plain.min_pair) == ("plain", None)  # the name defaults to the file's
+
+
+def test_built_in_names_any_case() -> None:
+    for name in ("jacks-or-better", "Jacks-or-Better", " JACKS-OR-BETTER "):
+        assert load_paytable(name) is JACKS_OR_BETTER
+
+
+@pytest.mark.parametrize(
+    ("name", "pays", "min_pair", "problem"),
+    [
+        ("x", {"one_pair": float("nan")}, None, '"pays" of "one_pair" must be a finite number from 0 up, got NaN'),
+        ("x", {"one_pair": -2}, None, '"pays" of "one_pair" must be a finite number from 0 up, got -2'),
+        ("x", {"one_pair": 10**400}, None, '"pays" of "one_pair" must be a finite number from 0 up, got 100000000000000000000000000000...000000000000000000000000000000 (401 characters)'),
+        ("x", {"pair": 1}, None, f'unknown category "pair" in "pays"; the categories are {CATEGORIES}'),
+        ("x", [("one_pair", 1)], None, '"pays" must be an object of category: payout per coin, got [["one_pair", 1]]'),
+        ("", {}, None, '"name" must be one line of text (at most 80 characters), got ""'),
+        ("x" * 81, {}, None, '"name" must be one line of text (at most 80 characters), got "xxxxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxxx" (83 characters)'),
+        ("x", {}, "J", '"min_pair" must be a rank, got "J"'),
+    ],
+)
+def test_pay_tables_made_in_code_are_checked(name: str, pays: object, min_pair: object, problem: str) -> None:
+    with pytest.raises(PayTableError) as caught:
+        PayTable(name, pays, min_pair)  # type: ignore[arg-type]
+    assert str(caught.value) == problem
+
+
+# --- advise's other inputs -------------------------------------------------------
+
+
+def test_jokers_and_semi_hands_are_advised() -> None:
+    joker = advise("JK JK 7S 7C 2D", rules="joker", paytable=JACKS_OR_BETTER)
+    assert joker.recommended.ev == 25 and len(joker.unseen) == 49
+    semi = advise("Q Q 9 5 2", rules="semi")
+    assert len(semi.unseen) == 47 and [c.code_str for c in semi.recommended.keep] == ["Q", "Q"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["JK AH 7C 4D 2S"], "card 1 is a joker, which the standard rules do not use"),
+        (["--rules", "joker", "JK JK JK 2S 3S"], "the joker rules allow at most 2 per hand"),
+        (["--rules", "semi", "Q Q Q Q Q"], "the hand 'Q Q Q Q Q' holds 5 cards of rank Q, more than the 4 of the 52-card deck"),
+        (["AS AS 7C 4D 2S"], "duplicate card A♠ (cards 1 and 2)"),
+        (["AS AH 7C 4D"], "expected 5 cards, got 4"),
+    ],
+)
+def test_bad_hands_fail_cleanly(argv: list[str], problem: str) -> None:
+    code, out, err = run(["advise", *argv])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("fivecard: error: ") and problem in err
+
+
+def test_a_semi_hand_beyond_the_deck_is_refused_by_the_library() -> None:
+    with pytest.raises(FivecardError, match="so which cards are unseen is not defined"):
+        unseen_cards(Hand.parse("9 9 9 9 9", rules="semi"))
+
+
+def test_all_with_json_lists_every_choice_either_way() -> None:
+    _, plain, _ = run(["advise", "--json", "AS KS QS JS 2D"])
+    _, every, _ = run(["advise", "--json", "--all", "AS KS QS JS 2D"])
+    assert plain == every and len(json.loads(plain)["choices"]) == 32

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
-from .errors import FivecardError
+from .errors import FivecardError, in_context
 from .evaluate import evaluate
 from .hand import Hand
 from .report import Painter, evaluation_json, showdown_json
@@ -332,7 +332,7 @@ def _main(
                 try:
                     hands.append(evaluate(Hand.parse(text, rules=rules)))
                 except FivecardError as exc:
-                    raise type(exc)(f"hand {number}: {exc}") from None
+                    raise in_context(exc, f"hand {number}: ") from None
             if args.json:
                 _print_json([evaluation_json(e, t) for e, t in zip(hands, texts)], out)
             else:
@@ -345,7 +345,13 @@ def _main(
             else:
                 out.write("\n".join(painter.showdown(result)) + "\n")
     except FivecardError as exc:
-        err.write(f"fivecard: error: {_one_line(str(exc))}\n")
+        # The library says in words which setting would take the input; the
+        # command adds the flag that sets it.
+        hint = ""
+        if exc.option is not None:
+            name, value = exc.option
+            hint = f" ({'allow more with' if name == 'decks' else 'use'} --{name} {value})"
+        err.write(f"fivecard: error: {_one_line(str(exc))}{hint}\n")
         return EXIT_BAD_INPUT
     return EXIT_OK
 

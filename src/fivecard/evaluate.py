@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import TOKENS, SUIT_MASK, SUIT_SHIFT, Card, Rank, Suit
+from .cards import JOKER, TOKENS, SUIT_MASK, SUIT_SHIFT, Card, Rank, Suit
 from .errors import kind_of
 from .hand import Hand, HandLike, as_hand
 from .rules import Category, RuleSet, get_rules
@@ -77,7 +77,7 @@ class Evaluation:
     @property
     def natural(self) -> bool:
         """True when the hand holds no joker."""
-        return not any(c.is_joker for c in self.hand.cards)
+        return JOKER.code not in self.hand.codes
 
     @property
     def key(self) -> tuple[Rank, ...]:

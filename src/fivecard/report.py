@@ -75,23 +75,48 @@ class Painter:
 
     def evaluation(self, evaluation: Evaluation) -> str:
         """``cards -> showdown order  description  (score s, strength n)``."""
-        wild = ""
-        if evaluation.jokers:
-            wild = "  [JK as " + ", ".join(map(self.card, evaluation.jokers)) + "]"
-        return (
-            f"{self.cards(evaluation.hand.cards)} ->  "
-            f"{self.cards(evaluation.showdown)} {evaluation.description}{wild}"
-            f"  (score {evaluation.score}, strength {evaluation.strength:,})"
-        )
+        return self._evaluation(evaluation, {}, {})
+
+    def _evaluation(
+        self,
+        evaluation: Evaluation,
+        card_texts: dict[Card, str],
+        tails: dict[int, str],
+    ) -> str:
+        """:meth:`evaluation`, reusing each card's text and each strength's
+        description (the caches of one call of :meth:`showdown`)."""
+        texts = []
+        for cards in (evaluation.hand.cards, evaluation.showdown):
+            for card in cards:
+                text = card_texts.get(card)
+                if text is None:
+                    text = card_texts[card] = self.card(card) + " " * (3 - len(str(card)))
+                texts.append(text)
+        tail = tails.get(evaluation.strength) if not evaluation.jokers else None
+        if tail is None:
+            wild = ""
+            if evaluation.jokers:
+                wild = "  [JK as " + ", ".join(map(self.card, evaluation.jokers)) + "]"
+            tail = (
+                f" {evaluation.description}{wild}"
+                f"  (score {evaluation.score}, strength {evaluation.strength:,})"
+            )
+            if not evaluation.jokers:
+                tails[evaluation.strength] = tail
+        return " ".join(texts[:5]) + " ->  " + " ".join(texts[5:]) + tail
 
     def showdown(self, result: Showdown) -> list[str]:
-        """One line per hand, marking the winners, then the explanation."""
+        """One line per hand, marking the winners, then the explanation
+        (linear in the number of hands)."""
         lines = []
         width = len(str(len(result.evaluations)))
+        winners = set(result.winners)
+        win_mark = "  <- splits" if result.is_draw else "  <- wins"
+        card_texts: dict[Card, str] = {}
+        tails: dict[int, str] = {}
         for i, evaluation in enumerate(result.evaluations):
-            mark = "  <- wins" if i in result.winners else ""
-            if mark and result.is_draw:
-                mark = "  <- splits"
-            lines.append(f"Hand {i + 1:>{width}}: {self.evaluation(evaluation)}{mark}")
+            mark = win_mark if i in winners else ""
+            line = self._evaluation(evaluation, card_texts, tails)
+            lines.append(f"Hand {i + 1:>{width}}: {line}{mark}")
         lines.append(self.bold(result.explanation))
         return lines

@@ -79,14 +79,16 @@ def _rules_of(items: Sequence[object], rules: str | RuleSet | None) -> RuleSet:
     if rules is not None:
         return get_rules(rules)
     found: RuleSet | None = None
+    first = 0
     for number, item in enumerate(items, 1):
         if isinstance(item, (Hand, Evaluation)):
             if found is None:
-                found = item.rules
+                found, first = item.rules, number
             elif item.rules is not found:
                 raise HandError(
-                    f"hand {number} is under the {item.rules.name} rules, an earlier one under "
-                    f"the {found.name} rules: all hands of a showdown must be under one rule set"
+                    f"hand {first} is under the {found.name} rules and hand {number} under the "
+                    f"{item.rules.name} rules; all hands of a showdown must be under one rule "
+                    "set (pass rules= to play them all under one)"
                 )
     return found or STANDARD
 
@@ -138,7 +140,7 @@ def compare(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -
 
 
 def showdown(
-    hands: Sequence[Contender],
+    hands: Iterable[Contender],
     *,
     rules: str | RuleSet | None = None,
     decks: int = 1,
@@ -191,7 +193,7 @@ def settle(evaluations: Sequence[Evaluation]) -> Showdown:
 
 
 def check_decks(
-    hands: Sequence[Contender],
+    hands: Iterable[Contender],
     *,
     decks: int = 1,
     rules: str | RuleSet | None = None,

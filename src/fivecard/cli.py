@@ -340,8 +340,8 @@ def _main(
                     out.write(painter.evaluation(evaluation) + "\n")
         else:
             result = showdown(texts, rules=rules, decks=args.decks)
-            if args.json:
-                _print_json(showdown_json(result, texts), out)
+            if args.json:  # one write: json.dump writes each token on its own
+                out.write(json.dumps(showdown_json(result, texts), ensure_ascii=False, indent=2) + "\n")
             else:
                 out.write("\n".join(painter.showdown(result)) + "\n")
     except FivecardError as exc:

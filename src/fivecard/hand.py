@@ -81,13 +81,15 @@ class Hand:
             raise in_context(exc, after=f" in {quote(text)}") from None
 
     @classmethod
-    def of(cls, hand: HandLike, *, rules: str | RuleSet | None = None) -> Hand:
-        """A hand from any of its forms (see :func:`as_hand`).
+    def of(cls, cards: HandLike, *, rules: str | RuleSet | None = None) -> Hand:
+        """A hand of these cards (Cards and/or card strings), or from any
+        other form of a hand (see :func:`as_hand`), under ``rules`` (default:
+        a Hand's own, else ``standard``).
 
         >>> Hand.of(['AS', 'KD', Card.parse('7c'), '7H', '2S'])
         Hand.parse('As Kd 7c 7h 2s')
         """
-        return as_hand(hand, rules)
+        return as_hand(cards, rules)
 
     def sorted(self) -> tuple[Card, ...]:
         """The cards by rank, high to low (ace high), then spades, hearts,

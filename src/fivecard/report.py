@@ -37,10 +37,34 @@ def evaluation_json(evaluation: Evaluation, text: str | None = None) -> dict[str
 
 
 def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[str, Any]:
-    """The JSON object of a showdown; hand numbers are 1-based."""
+    """The JSON object of a showdown; hand numbers are 1-based. Hands of one
+    strength share the fields that depend on it alone (linear time)."""
+    shared: dict[int, dict[str, Any]] = {}
+
+    def hand_json(evaluation: Evaluation, text: str | None) -> dict[str, Any]:
+        if evaluation.rules.jokers:
+            return evaluation_json(evaluation, text)
+        fields = shared.get(evaluation.strength)
+        if fields is None:
+            fields = shared[evaluation.strength] = {
+                "category": evaluation.category.name,
+                "name": evaluation.name,
+                "score": evaluation.score,
+                "strength": evaluation.strength,
+                "description": evaluation.description,
+                "rules": evaluation.rules.name,
+            }
+        cards = evaluation.hand.cards
+        return {
+            "input": text if text is not None else " ".join(c.code_str for c in cards),
+            "cards": [c.code_str for c in cards],
+            "sorted": [c.code_str for c in evaluation.hand.sorted()],
+            **fields,
+        }
+
     return {
         "hands": [
-            evaluation_json(e, None if texts is None else texts[i])
+            hand_json(e, None if texts is None else texts[i])
             for i, e in enumerate(result.evaluations)
         ],
         "winners": [i + 1 for i in result.winners],

@@ -217,7 +217,7 @@ def test_joker_examples(text: str, description: str, jokers: list[str]) -> None:
 def test_joker_errors() -> None:
     with pytest.raises(HandError, match="card 3 is joker number 3; the joker rules allow at most 2"):
         evaluate("JK JK JK 2C 7D", rules="joker")
-    with pytest.raises(HandError, match="--rules joker"):
+    with pytest.raises(HandError, match="jokers are wild under the joker rules"):
         evaluate("JK 2C 7D 9H KS")
     with pytest.raises(HandError, match="3 jokers in hands 1 and 2"):
         showdown(["JK JK 2C 7D 9H", "JK 2D 3S 4S 5S"], rules="joker")

@@ -3,8 +3,10 @@
 The batch path reads the same lookup table as the single-hand path
 (:mod:`fivecard.tables`) and applies the same arithmetic to whole arrays, so
 the two agree exactly (the tests check every hand of every deck). Encoding
-validates every row: a bad row is reported by its index with the same message
-the single-hand path gives, and is never scored.
+validates every row: a bad row (a bad hand, or not text at all) is reported by
+its index with the same message the single-hand path gives, and is never
+scored; the other rows are unaffected. Arrays of card codes are checked in the
+same vectorised pass that scores them.
 
 >>> import numpy as np
 >>> from fivecard import batch
@@ -20,7 +22,7 @@ the single-hand path gives, and is never scored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
@@ -28,8 +30,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from .cards import RANK_WEIGHTS, Card, full_deck
-from .errors import FivecardError
+from .cards import JOKER, RANK_WEIGHTS, SUIT_MASK, SUIT_SHIFT, Card, full_deck
+from .errors import FivecardError, kind_of
 from .hand import Hand
 from .rules import RuleSet, get_rules
 from .tables import KEY_SPACE, tables_for
@@ -115,14 +117,25 @@ _RANK_LUT, _SUIT_LUT, _PLACE_LUT = _luts()
 _PAIRS: Final = [(i, j) for i in range(5) for j in range(i + 1, 5)]
 
 
-def _slow(texts: Sequence[str], rows: Sequence[int], rules: RuleSet, encoded: Encoded) -> None:
+def _slow(
+    texts: Sequence[str],
+    rows: Sequence[int],
+    rules: RuleSet,
+    encoded: Encoded,
+    problems: Mapping[int, str],
+) -> None:
     """The single-hand path for the rows the fast path does not take: other
-    spellings, jokers, and every bad row (for its exact message)."""
+    spellings, jokers, and every bad row (for its exact message); rows in
+    ``problems`` (not text) are errors already."""
     for row in rows:
+        problem = problems.get(row)
+        if problem is not None:
+            encoded.errors[row] = problem
+            continue
         try:
             hand = Hand.parse(texts[row], rules=rules)
         except FivecardError as exc:
-            encoded.errors[int(row)] = str(exc)
+            encoded.errors[row] = str(exc)
             encoded.codes[row] = 0
         else:
             encoded.codes[row] = hand.codes
@@ -184,19 +197,54 @@ def fixed_width_codes(
 def encode(hands: Sequence[str], *, rules: str | RuleSet = "standard") -> Encoded:
     """Encode hand texts into an :class:`Encoded` batch in one vectorised
     pass; rows spelled ``As Kd 7h 7c 2s`` (two ASCII characters a card, single
-    spaces) take the fast path, any other row the single-hand parser."""
+    spaces) take the fast path, any other row the single-hand parser.
+
+    A row that is not text (``None``, a number, bytes) or that holds
+    characters no text encoding has (lone surrogates, from undecodable bytes)
+    is an error row like any bad hand; a single text instead of a sequence is
+    a :class:`TypeError`.
+    """
     ruleset = get_rules(rules)
+    if isinstance(hands, (str, bytes, bytearray, Mapping)) or not isinstance(hands, Iterable):
+        hint = " (for one hand, pass a list of one)" if isinstance(hands, str) else ""
+        raise TypeError(f"encode takes a sequence of hand texts, got {kind_of(hands)}{hint}")
     texts = list(hands)
-    n = len(texts)
-    if n == 0:
+    if not texts:
         return Encoded(ruleset, np.zeros((0, 5), dtype=np.int32))
-    data = "\n".join(texts).encode("utf-8")
+    try:
+        data = "\n".join(texts).encode("utf-8")
+    except (TypeError, UnicodeEncodeError):  # rows that are not text, or not encodable
+        problems = {
+            row: f"expected a hand as text, got {kind_of(text)}"
+            for row, text in enumerate(texts)
+            if not isinstance(text, str)
+        }
+        texts = ["" if row in problems else text for row, text in enumerate(texts)]
+        # A lone surrogate becomes '?', which no card has: its row goes to the
+        # single-hand parser, which names the character.
+        return _encode(texts, "\n".join(texts).encode("utf-8", "replace"), ruleset, problems)
+    return _encode(texts, data, ruleset, {})
+
+
+def _encode(
+    texts: list[str], data: bytes, rules: RuleSet, problems: dict[int, str]
+) -> Encoded:
+    """:func:`encode` of texts joined by newlines into ``data`` (one byte per
+    character where the fast path may read them)."""
+    n = len(texts)
+    lengths: npt.NDArray[np.int64] | None = None
     if len(data) == 15 * n - 1 and (
         n == 1 or bool(np.all(np.ndarray((n - 1,), np.uint8, data, 14, (15,)) == 10))
     ):
         # Every row is 14 ASCII bytes: parse them where they lie.
         rows = np.arange(n)
-        codes, ok = fixed_width_codes(data, n, 15, ruleset)
+        codes, ok = fixed_width_codes(data, n, 15, rules)
+        if bool(ok.all()):
+            return Encoded(rules, codes)
+        # A text with a line break in it can shift the rows after it: keep
+        # only rows whose own text lies where it was read.
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+        ok &= (lengths == 14) & (np.cumsum(lengths + 1) == 15 * (rows + 1))
     else:  # rows of other lengths: gather the 14-character ones
         lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
         rows = np.flatnonzero(lengths == 14)
@@ -204,14 +252,12 @@ def encode(hands: Sequence[str], *, rules: str | RuleSet = "standard") -> Encode
         if len(raw) != 14 * len(rows):  # non-ASCII among them: all to the slow path
             rows = rows[:0]
             raw = b""
-        codes, ok = fixed_width_codes(raw, len(rows), 14, ruleset)
-    if len(rows) == n and bool(ok.all()):
-        return Encoded(ruleset, codes)
-    encoded = Encoded(ruleset, np.zeros((n, 5), dtype=np.int32))
+        codes, ok = fixed_width_codes(raw, len(rows), 14, rules)
+    encoded = Encoded(rules, np.zeros((n, 5), dtype=np.int32))
     encoded.codes[rows[ok]] = codes[ok]
     slow = np.ones(n, dtype=bool)
     slow[rows[ok]] = False
-    _slow(texts, np.flatnonzero(slow).tolist(), ruleset, encoded)
+    _slow(texts, np.flatnonzero(slow).tolist(), rules, encoded, problems)
     return encoded
 
 
@@ -220,18 +266,22 @@ def encode_indices(
 ) -> Encoded:
     """Encode an ``(N, 5)`` array of deck indices (see :data:`CARDS`),
     checking every row as the single-hand path does (range, duplicates,
-    jokers)."""
+    jokers): a bad row is an error row. An array that is not of integers is a
+    :class:`TypeError`; one of another shape a
+    :class:`~fivecard.errors.FivecardError`."""
     ruleset = get_rules(rules)
     index = np.asarray(indices)
+    if index.dtype.kind not in "iu" and not (index.size == 0 and index.dtype.kind == "f"):
+        raise TypeError(f"expected an (N, 5) array of card indices (integers), got dtype {index.dtype}")
     if index.ndim != 2 or index.shape[1] != 5:
         raise FivecardError(f"expected an (N, 5) array of card indices, got shape {index.shape}")
     n = len(index)
     encoded = Encoded(ruleset, np.zeros((n, 5), dtype=np.int32))
-    in_range = np.all((index >= 0) & (index < len(CARDS)), axis=1)
-    bad = ~in_range
-    for row in np.flatnonzero(bad):
-        column = int(np.flatnonzero((index[row] < 0) | (index[row] >= len(CARDS)))[0])
-        encoded.errors[int(row)] = (
+    outside: npt.NDArray[np.bool_] = (index < 0) | (index >= len(CARDS))
+    in_range = np.logical_not(outside.any(axis=1))
+    for row in np.flatnonzero(~in_range).tolist():
+        column = int(np.argmax(outside[row]))
+        encoded.errors[row] = (
             f"card index {int(index[row, column])} in card {column + 1} is not 0-{len(CARDS) - 1}"
         )
     safe = np.where(in_range[:, None], index, 0)
@@ -241,11 +291,11 @@ def encode_indices(
         cards = np.where(safe >= 52, -1 - np.arange(5), safe)  # jokers may repeat
         for i, j in _PAIRS:
             suspect |= in_range & (cards[:, i] == cards[:, j])
-    for row in np.flatnonzero(suspect):
+    for row in np.flatnonzero(suspect).tolist():
         try:
             Hand.of((CARDS[int(i)] for i in index[row]), rules=ruleset)
         except FivecardError as exc:
-            encoded.errors[int(row)] = str(exc)
+            encoded.errors[row] = str(exc)
     good = in_range & ~suspect
     codes = CODES[safe[good]]
     if not ruleset.suits:
@@ -323,37 +373,134 @@ def _lookup(rules: RuleSet) -> npt.NDArray[np.uint16]:
     return np.frombuffer(tables_for(rules).lookup, dtype=np.uint16)
 
 
-def strengths_of_codes(codes: Codes, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.uint16]:
-    """Strengths of an ``(N, 5)`` array of valid card codes, in cache-sized
-    chunks: sum the codes (the rank key) and AND them (the flush test), then
-    one lookup. No checks: see :func:`encode`."""
-    lookup = _lookup(get_rules(rules))
-    codes = np.ascontiguousarray(codes, dtype=np.int32)
+#: The largest card code (the joker's).
+_MAX_CODE: Final = int(CODES.max())
+#: The mark of a checked card code: five codes sum to less than it.
+_CHECKED: Final = 1 << 28
+_CHECKED_KEYS: Final = 5 * (_CHECKED >> SUIT_SHIFT)  # what five marks add to a key
+
+
+@cache
+def _checked_codes() -> npt.NDArray[np.int32]:
+    """Every number up to one past the largest card code -> the code with the
+    :data:`_CHECKED` bit if it is a card code (of a suited or rank-only card
+    or the joker), else 0. Looking codes up here checks them and lays them out
+    for the sums at once. The table spans 75 MB of address space but is
+    allocated zeroed: only the pages of the 66 card codes take memory."""
+    table = np.zeros(_MAX_CODE + 2, dtype=np.int32)
+    for card in (*full_deck(), *full_deck(suits=False), JOKER):
+        table[card.code] = card.code | _CHECKED
+    return table
+
+
+@cache
+def _checked_lookup(rules: RuleSet) -> npt.NDArray[np.uint16]:
+    """The lookup table shifted by :data:`_CHECKED_KEYS` (a key of checked
+    codes indexes it directly); the zeros before it take no memory."""
+    table = np.zeros(_CHECKED_KEYS + 2 * KEY_SPACE, dtype=np.uint16)
+    table[_CHECKED_KEYS:] = _lookup(rules)
+    return table
+
+
+def strengths_of_codes(
+    codes: npt.ArrayLike, *, rules: str | RuleSet = "standard", check: bool = True
+) -> npt.NDArray[np.uint16]:
+    """Strengths of an ``(N, 5)`` array of card codes (``Card.code``, see
+    :data:`CODES`), in cache-sized chunks: look the codes up (which checks
+    them), sum them (the rank key) and AND them (the flush test), then one
+    lookup. Codes of cards that make no valid hand under the rule set (a card
+    twice, a joker under ``standard``) give 0.
+
+    Raises :class:`~fivecard.errors.FivecardError` naming the first row that
+    holds a number that is not a card code, and a :class:`TypeError` for an
+    array that is not of integers. ``check=False`` skips the per-card check
+    (about a third of the time) for codes taken from :data:`CODES` or
+    ``Hand.codes``; other numbers then give meaningless strengths.
+
+    >>> strengths_of_codes([[c.code for c in Hand.parse('AS KS QS JS TS').cards]]).tolist()
+    [7462]
+    >>> strengths_of_codes([[1, 2, 4, 8, 16]])
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.FivecardError: row 0: 16 is not a card code (card 5 of the row; see batch.CODES)
+    """
+    ruleset = get_rules(rules)
+    return _strengths(_code_array(codes, "card codes", _MAX_CODE), ruleset, checked=check)
+
+
+def _code_array(values: npt.ArrayLike, what: str, largest: int) -> Codes:
+    """An ``(N, 5)`` C-contiguous int32 array of ``values``: a TypeError for
+    other than integers, a FivecardError for another shape, or for numbers
+    that int32 would wrap (outside 0 ... ``largest``)."""
+    try:
+        array = np.asarray(values)
+    except ValueError as exc:  # ragged rows
+        raise FivecardError(f"expected an (N, 5) array of {what}: {exc}") from None
+    if array.dtype.kind not in "iu" and not (array.size == 0 and array.dtype.kind == "f"):
+        raise TypeError(f"expected an (N, 5) array of {what} (integers), got dtype {array.dtype}")
+    if array.ndim != 2 or array.shape[1] != 5:
+        raise FivecardError(f"expected an (N, 5) array of {what}, got shape {array.shape}")
+    if array.dtype != np.int32 and array.size:
+        outside = (array < 0) | (array > largest)
+        if outside.any():
+            row, column = (int(i) for i in np.argwhere(outside)[0])
+            raise FivecardError(_not_a_code(row, column, array[row, column], what))
+    return np.ascontiguousarray(array, dtype=np.int32)
+
+
+def _not_a_code(row: int, column: int, value: object, what: str) -> str:
+    if what == "card codes":
+        return f"row {row}: {value} is not a card code (card {column + 1} of the row; see batch.CODES)"
+    return f"row {row}: {value} is not a card index 0-{len(CARDS) - 1} (card {column + 1} of the row)"
+
+
+def _strengths(codes: Codes, rules: RuleSet, *, checked: bool) -> npt.NDArray[np.uint16]:
+    """Strengths of an ``(N, 5)`` C-contiguous int32 array of codes, chunk by
+    chunk; ``checked``: look each code up in :func:`_checked_codes` (and
+    raise on the first that is not a card code), else trust them."""
     n = len(codes)
     out = np.empty(n, dtype=np.uint16)
-    key = np.empty(min(n, _CHUNK), dtype=np.int32)
-    flush = np.empty(min(n, _CHUNK), dtype=np.int32)
+    if checked:
+        valid, lookup = _checked_codes(), _checked_lookup(rules)
+    else:
+        lookup = _lookup(rules)
+    size = min(n, _CHUNK)
+    work = np.empty((5, size), dtype=np.int32)  # the chunk, a row per card
+    key = np.empty(size, dtype=np.int32)
+    flush = np.empty(size, dtype=np.int32)
     for start in range(0, n, _CHUNK):
-        c = codes[start : start + _CHUNK]
-        k, f = key[: len(c)], flush[: len(c)]
-        np.add(c[:, 0], c[:, 1], out=k)
-        np.bitwise_and(c[:, 0], c[:, 1], out=f)
+        chunk = codes[start : start + _CHUNK]
+        m = len(chunk)
+        if m < size:
+            work = np.empty((5, m), dtype=np.int32)
+        if checked:  # negative codes read as uint32 are too large: clipped to a 0
+            np.take(valid, chunk.T.view(np.uint32), mode="clip", out=work)
+        else:
+            np.copyto(work, chunk.T)
+        k, f = key[:m], flush[:m]
+        np.add(work[0], work[1], out=k)
+        np.bitwise_and(work[0], work[1], out=f)
         for column in (2, 3, 4):
-            np.add(k, c[:, column], out=k)
-            np.bitwise_and(f, c[:, column], out=f)
-        np.right_shift(k, 7, out=k)
-        np.bitwise_and(f, 15, out=f)
+            np.add(k, work[column], out=k)
+            np.bitwise_and(f, work[column], out=f)
+        if checked and m and int(f.min()) < _CHECKED:  # a row without the mark
+            rows, columns = np.nonzero(valid[np.minimum(chunk.view(np.uint32), _MAX_CODE + 1)] == 0)
+            row, column = int(rows[0]), int(columns[0])
+            raise FivecardError(_not_a_code(start + row, column, chunk[row, column], "card codes"))
+        np.right_shift(k, SUIT_SHIFT, out=k)
+        np.bitwise_and(f, SUIT_MASK, out=f)
         np.minimum(f, 1, out=f)
         np.multiply(f, KEY_SPACE, out=f)
         np.add(k, f, out=k)
-        np.take(lookup, k, out=out[start : start + len(c)])
+        np.take(lookup, k, out=out[start : start + m], mode="clip")  # unchecked: no IndexError
     return out
 
 
 def strengths(hands: Encoded) -> npt.NDArray[np.uint16]:
     """Strength per hand of an encoded batch (0 for bad rows): exactly the
     single-hand path's numbers."""
-    out = strengths_of_codes(hands.codes, rules=hands.rules)
+    codes = np.ascontiguousarray(hands.codes, dtype=np.int32)
+    out = _strengths(codes, hands.rules, checked=False)  # encode made them
     if hands.errors:
         out[list(hands.errors)] = 0
     return out

@@ -40,6 +40,7 @@ __all__ = [
     "JOKER_SYMBOL",
     "parse_card",
     "parse_cards",
+    "parse_card_at",
     "format_cards",
     "full_deck",
 ]
@@ -302,6 +303,35 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     return _parse_carefully(text)
 
 
+def parse_card_at(text: str, position: int) -> Card:
+    """Read one card given on its own as card ``position`` of a hand (an item
+    of a list such as ``['AS', 'KD', ...]``); errors name that position.
+
+    >>> parse_card_at('10♦', 3), parse_card_at(' kd ', 1)
+    (Card.parse('Td'), Card.parse('Kd'))
+    >>> parse_card_at('1S', 3)
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.ParseError: unknown rank '1' in card 3 ('1S')
+    >>> parse_card_at('AS KD', 2)
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.ParseError: card 2 ('AS KD') holds 2 cards; a list of cards takes one card per item
+    """
+    card = TOKENS.get(text)
+    if card is not None:
+        return card
+    tokens = [t for t in _SEPARATORS.split(text.removeprefix("\ufeff")) if t]
+    if len(tokens) == 2 and tokens[1] in _SUIT_SPELLINGS and not tokens[1].isascii():
+        tokens = [tokens[0] + tokens[1]]  # "J ♦", as in a list of cards
+    if len(tokens) != 1:
+        what = "no card" if not tokens else f"{len(tokens)} cards"
+        raise ParseError(
+            f"card {position} ({quote(text)}) holds {what}; a list of cards takes one card per item"
+        )
+    return _read_token(tokens[0], position, text)
+
+
 def _parse_carefully(text: str) -> tuple[Card, ...]:
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -336,7 +366,10 @@ def _read_token(token: str, position: int, text: str) -> Card:
         if not ch.isprintable():
             import unicodedata
 
-            name = unicodedata.name(ch, "control character")
+            if unicodedata.category(ch) == "Cs":  # from undecodable bytes
+                name = "a lone surrogate, not a character"
+            else:
+                name = unicodedata.name(ch, "control character")
             raise ParseError(f"unexpected character U+{ord(ch):04X} ({name}) in {where}")
     if token in _SUIT_SPELLINGS:
         raise ParseError(f"suit without a rank in {where}")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
-from .errors import FivecardError
+from .errors import FivecardError, in_context
 from .evaluate import evaluate
 from .hand import Hand
 from .report import Painter, evaluation_json, showdown_json
@@ -394,7 +394,7 @@ def _main(
                 try:
                     hands.append(evaluate(Hand.parse(text, rules=rules)))
                 except FivecardError as exc:
-                    raise type(exc)(f"hand {number}: {exc}") from None
+                    raise in_context(exc, f"hand {number}: ") from None
             if args.json:
                 _print_json([evaluation_json(e, t) for e, t in zip(hands, texts)], out)
             else:
@@ -402,12 +402,12 @@ def _main(
                     out.write(painter.evaluation(evaluation) + "\n")
         else:
             result = showdown(texts, rules=rules, decks=args.decks)
-            if args.json:
-                _print_json(showdown_json(result, texts), out)
+            if args.json:  # one write: json.dump writes each token on its own
+                out.write(json.dumps(showdown_json(result, texts), ensure_ascii=not _can_show(out), indent=2) + "\n")
             else:
                 out.write("\n".join(painter.showdown(result)) + "\n")
     except FivecardError as exc:
-        err.write(f"fivecard: error: {_one_line(_with_notes(exc))}\n")
+        err.write(f"fivecard: error: {_one_line(_with_notes(exc))}{_hint(exc)}\n")
         return EXIT_BAD_INPUT
     except _UsageError as exc:
         err.write(f"fivecard: error: {exc}\n")
@@ -749,6 +749,15 @@ def _rules(as_json: bool, out: TextIO) -> int:
         )
         out.write(f"  {ladder}\n")
     return EXIT_OK
+
+
+def _hint(exc: FivecardError) -> str:
+    """The library says in words which setting would take the input; the
+    command adds the flag that sets it."""
+    if exc.option is None:
+        return ""
+    name, value = exc.option
+    return f" ({'allow more with' if name == 'decks' else 'use'} --{name} {value})"
 
 
 def _with_notes(exc: BaseException) -> str:

@@ -13,11 +13,12 @@ higher is stronger, equal means a draw.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import TOKENS, SUIT_MASK, SUIT_SHIFT, Card, Rank, Suit
-from .hand import Hand
+from .cards import JOKER, TOKENS, SUIT_MASK, SUIT_SHIFT, Card, Rank, Suit
+from .errors import kind_of
+from .hand import Hand, HandLike, as_hand
 from .rules import Category, RuleSet, get_rules
 from .tables import KEY_SPACE, HandClass, tables_for
 
@@ -28,10 +29,9 @@ __all__ = [
     "strength_function",
     "text_strength_function",
     "as_hand",
+    "HandLike",
     "describe",
 ]
-
-HandLike = Hand | str | Iterable[Card]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ class Evaluation:
     @property
     def natural(self) -> bool:
         """True when the hand holds no joker."""
-        return not any(c.is_joker for c in self.hand.cards)
+        return JOKER.code not in self.hand.codes
 
     @property
     def key(self) -> tuple[Rank, ...]:
@@ -97,19 +97,6 @@ class Evaluation:
         return self.hand.sorted()
 
 
-def as_hand(hand: HandLike, rules: str | RuleSet | None = None) -> Hand:
-    """A :class:`Hand` from a hand, text or cards, under ``rules`` (default:
-    the hand's own rules, or ``standard``)."""
-    if isinstance(hand, Hand):
-        if rules is None or get_rules(rules) is hand.rules:
-            return hand
-        return Hand(hand.cards, get_rules(rules))
-    ruleset = get_rules(rules or "standard")
-    if isinstance(hand, str):
-        return Hand.parse(hand, rules=ruleset)
-    return Hand(tuple(hand), ruleset)
-
-
 def _index(codes: Sequence[int]) -> int:
     a, b, c, d, e = codes
     if a & b & c & d & e & SUIT_MASK:
@@ -118,10 +105,13 @@ def _index(codes: Sequence[int]) -> int:
 
 
 def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluation:
-    """Evaluate a hand (a :class:`Hand`, text, or cards).
+    """Evaluate a hand: text, a sequence of cards or card strings, or a
+    :class:`Hand` (see :func:`~fivecard.hand.as_hand`).
 
     >>> evaluate('A♥ 2♥ 3♠ 4♥ 5♣').description
     'Straight, Five high'
+    >>> evaluate(['AS', 'AD', 'KH', '7C', '2D']).description
+    'One Pair, Aces, K-7-2 kickers'
     """
     hand = as_hand(hand, rules)
     tables = tables_for(hand.rules)
@@ -173,7 +163,8 @@ def strength_function(rules: str | RuleSet = "standard") -> Callable[[Sequence[i
 
 def text_strength_function(rules: str | RuleSet = "standard") -> Callable[[str], int]:
     """A fast function from a hand's text to its strength, with the same
-    checks and errors as :meth:`Hand.parse`.
+    checks and errors as :meth:`Hand.parse` (a :class:`TypeError` for
+    anything but text).
 
     >>> f = text_strength_function()
     >>> f('8C TS KC 9H 4S'), f('7D 2S 5D 3S AC')
@@ -194,6 +185,8 @@ def text_strength_function(rules: str | RuleSet = "standard") -> Callable[[str],
     }
 
     def slow(text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"expected a hand as text such as 'AS KD 7C 7H 2S', got {kind_of(text)}")
         return lookup[_index(Hand.parse(text, rules=ruleset).codes)]
 
     def strength_of_text(
@@ -207,8 +200,8 @@ def text_strength_function(rules: str | RuleSet = "standard") -> Callable[[str],
         # other text (commas, other spacing, errors) goes through Hand.parse.
         try:
             a, b, c, d, e = map(code, text.split(" "))
-        except (KeyError, ValueError):
-            return slow(text)
+        except (KeyError, ValueError, AttributeError, TypeError):
+            return slow(text)  # Hand.parse: the exact error, or the value
         if one_deck and (
             a == b or a == c or a == d or a == e or b == c
             or b == d or b == e or c == d or c == e or d == e

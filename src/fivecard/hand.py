@@ -2,20 +2,29 @@
 
 Reading text into cards is :mod:`fivecard.cards`' job; this module checks the
 cards in the context of a rule set (python-chess style: syntax, then context).
+
+Every public function that takes a hand takes it in any of the forms people
+pass (a :data:`HandLike`); :func:`as_hand` is the one place that turns them
+into a :class:`Hand`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Union
 
-from .cards import Card, parse_cards
-from .errors import HandError, ParseError, quote
+from .cards import Card, parse_card_at, parse_cards
+from .errors import HandError, ParseError, in_context, kind_of, quote
 from .rules import STANDARD, RuleSet, get_rules
 
-__all__ = ["Hand", "check_cards", "HAND_SIZE"]
+__all__ = ["Hand", "HandLike", "as_hand", "check_cards", "HAND_SIZE"]
 
 HAND_SIZE = 5
+_EXPECTED = (
+    "expected a hand (a string such as 'AS KD 7C 7H 2S', a sequence of cards "
+    "or card strings, or a Hand)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +44,15 @@ class Hand:
     codes: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, RuleSet):
+            object.__setattr__(self, "rules", get_rules(self.rules))
+        if type(self.cards) is not tuple:
+            if isinstance(self.cards, (str, bytes)) or not isinstance(self.cards, Iterable):
+                raise TypeError(
+                    f"Hand(...) takes a tuple of Cards, got {kind_of(self.cards)}; "
+                    "Hand.parse reads text and Hand.of takes any form of a hand"
+                )
+            object.__setattr__(self, "cards", tuple(self.cards))
         check_cards(self.cards, self.rules)
         if not self.rules.suits and any(c.suit is not None for c in self.cards):
             # Rules without suits accept suited cards and ignore the suits.
@@ -45,21 +63,33 @@ class Hand:
     def parse(cls, text: str, *, rules: str | RuleSet = STANDARD) -> Hand:
         """Read a hand from text such as ``'8C TS KC 9H 4S'`` or
         ``'A♥ 2♥ 3♠ 4♥ 5♣'``; raise a :class:`~fivecard.errors.FivecardError`
-        that quotes the text when it is not a valid hand."""
+        that quotes the text when it is not a valid hand (a
+        :class:`TypeError` when it is not text)."""
+        if not isinstance(text, str):
+            raise TypeError(
+                f"Hand.parse reads text such as 'AS KD 7C 7H 2S', got {kind_of(text)}"
+                + ("" if isinstance(text, bytes) else "; Hand.of takes any form of a hand")
+            )
         ruleset = get_rules(rules)
         try:
             cards = parse_cards(text)
         except ParseError as exc:
-            raise ParseError(f"{exc} of {quote(text)}") from None
+            raise in_context(exc, after=f" of {quote(text)}") from None
         try:
             return cls(cards, ruleset)
         except HandError as exc:
-            raise HandError(f"{exc} in {quote(text)}") from None
+            raise in_context(exc, after=f" in {quote(text)}") from None
 
     @classmethod
-    def of(cls, cards: Iterable[Card], *, rules: str | RuleSet = STANDARD) -> Hand:
-        """A hand of these cards under a rule set."""
-        return cls(tuple(cards), get_rules(rules))
+    def of(cls, cards: HandLike, *, rules: str | RuleSet | None = None) -> Hand:
+        """A hand of these cards (Cards and/or card strings), or from any
+        other form of a hand (see :func:`as_hand`), under ``rules`` (default:
+        a Hand's own, else ``standard``).
+
+        >>> Hand.of(['AS', 'KD', Card.parse('7c'), '7H', '2S'])
+        Hand.parse('As Kd 7c 7h 2s')
+        """
+        return as_hand(cards, rules)
 
     def sorted(self) -> tuple[Card, ...]:
         """The cards by rank, high to low (ace high), then spades, hearts,
@@ -96,12 +126,18 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet) -> None:
     jokers = 0
     seen: dict[Card, int] = {}
     for position, card in enumerate(cards, 1):
+        if not isinstance(card, Card):
+            raise TypeError(
+                f"card {position} is {kind_of(card)}, not a Card; Hand.of also "
+                "reads card strings"
+            )
         if card.is_joker:
             jokers += 1
             if rules.jokers == 0:
                 raise HandError(
                     f"card {position} is a joker, which the {rules.name} rules do "
-                    "not use (for wild jokers use the joker rules: --rules joker)"
+                    "not use (jokers are wild under the joker rules)",
+                    option=("rules", "joker"),
                 )
             if jokers > rules.jokers:
                 raise HandError(
@@ -112,7 +148,8 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet) -> None:
         if rules.suits and card.suit is None:
             raise HandError(
                 f"card {position} ({str(card)!r}) has no suit; rank-only cards "
-                "need the semi rules (--rules semi)"
+                "are played under the semi rules",
+                option=("rules", "semi"),
             )
         if rules.one_deck:
             first = seen.setdefault(card, position)
@@ -120,3 +157,64 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet) -> None:
                 raise HandError(
                     f"duplicate card {card} (cards {first} and {position})"
                 )
+
+
+#: What the library takes where a hand is expected: text, a sequence (any
+#: iterable but text) of cards and/or card strings, or a :class:`Hand`.
+HandLike = Union[Hand, str, Iterable[Union[Card, str]]]
+
+
+def as_hand(hand: HandLike, rules: str | RuleSet | None = None) -> Hand:
+    """A :class:`Hand` from any form of a hand, under ``rules`` (default: a
+    Hand's own rules, else ``standard``).
+
+    * text: ``'AS KD 7C 7H 2S'`` (see :meth:`Hand.parse`);
+    * a sequence or other iterable of :class:`Card` objects and/or card
+      strings, one card each: ``['AS', 'KD', '7C', '7H', '2S']``;
+    * a :class:`Hand` (checked again if ``rules`` names other rules).
+
+    Anything else is a :class:`TypeError` that says what it got; bytes are
+    never read as text (decode them first).
+
+    >>> as_hand(('AS', 'KD', '7C', '7H', '2S')) == as_hand('AS KD 7C 7H 2S')
+    True
+    >>> as_hand(5)
+    Traceback (most recent call last):
+    ...
+    TypeError: expected a hand (a string such as 'AS KD 7C 7H 2S', a sequence of cards or card strings, or a Hand), got int 5
+    >>> as_hand(['AS KD', '7C', '7H', '2S', '3S'])
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.ParseError: card 1 ('AS KD') holds 2 cards; a list of cards takes one card per item
+    """
+    if isinstance(hand, Hand):
+        if rules is None:
+            return hand
+        ruleset = get_rules(rules)
+        return hand if ruleset is hand.rules else Hand(hand.cards, ruleset)
+    ruleset = STANDARD if rules is None else get_rules(rules)
+    if isinstance(hand, str):
+        return Hand.parse(hand, rules=ruleset)
+    return Hand(_cards_of(hand), ruleset)
+
+
+def _cards_of(items: object) -> tuple[Card, ...]:
+    """The cards of a sequence of cards and/or card strings."""
+    if (
+        isinstance(items, (bytes, bytearray, memoryview, Mapping))
+        or not isinstance(items, Iterable)
+    ):
+        hint = " (decode bytes to text first)" if isinstance(items, (bytes, bytearray)) else ""
+        raise TypeError(f"{_EXPECTED}, got {kind_of(items)}{hint}")
+    cards: list[Card] = []
+    for position, item in enumerate(items, 1):
+        if isinstance(item, Card):
+            cards.append(item)
+        elif isinstance(item, str):
+            cards.append(parse_card_at(item, position))
+        else:
+            raise TypeError(
+                f"card {position} is {kind_of(item)}; expected a Card or a card "
+                "string such as 'AS'"
+            )
+    return tuple(cards)

@@ -48,10 +48,34 @@ def evaluation_json(evaluation: Evaluation, text: str | None = None) -> dict[str
 
 
 def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[str, Any]:
-    """The JSON object of a showdown; hand numbers are 1-based."""
+    """The JSON object of a showdown; hand numbers are 1-based. Hands of one
+    strength share the fields that depend on it alone (linear time)."""
+    shared: dict[int, dict[str, Any]] = {}
+
+    def hand_json(evaluation: Evaluation, text: str | None) -> dict[str, Any]:
+        if evaluation.rules.jokers:
+            return evaluation_json(evaluation, text)
+        fields = shared.get(evaluation.strength)
+        if fields is None:
+            fields = shared[evaluation.strength] = {
+                "category": evaluation.category.name,
+                "name": evaluation.name,
+                "score": evaluation.score,
+                "strength": evaluation.strength,
+                "description": evaluation.description,
+                "rules": evaluation.rules.name,
+            }
+        cards = evaluation.hand.cards
+        return {
+            "input": text if text is not None else " ".join(c.code_str for c in cards),
+            "cards": [c.code_str for c in cards],
+            "sorted": [c.code_str for c in evaluation.hand.sorted()],
+            **fields,
+        }
+
     return {
         "hands": [
-            evaluation_json(e, None if texts is None else texts[i])
+            hand_json(e, None if texts is None else texts[i])
             for i, e in enumerate(result.evaluations)
         ],
         "winners": [i + 1 for i in result.winners],
@@ -158,23 +182,48 @@ class Painter:
 
     def evaluation(self, evaluation: Evaluation) -> str:
         """``cards -> showdown order  description  (score s, strength n)``."""
-        wild = ""
-        if evaluation.jokers:
-            wild = "  [JK as " + ", ".join(map(self.card, evaluation.jokers)) + "]"
-        return (
-            f"{self.cards(evaluation.hand.cards)} ->  "
-            f"{self.cards(evaluation.showdown)} {evaluation.description}{wild}"
-            f"  (score {evaluation.score}, strength {evaluation.strength:,})"
-        )
+        return self._evaluation(evaluation, {}, {})
+
+    def _evaluation(
+        self,
+        evaluation: Evaluation,
+        card_texts: dict[Card, str],
+        tails: dict[int, str],
+    ) -> str:
+        """:meth:`evaluation`, reusing each card's text and each strength's
+        description (the caches of one call of :meth:`showdown`)."""
+        texts = []
+        for cards in (evaluation.hand.cards, evaluation.showdown):
+            for card in cards:
+                text = card_texts.get(card)
+                if text is None:
+                    text = card_texts[card] = self.card(card) + " " * (3 - len(str(card)))
+                texts.append(text)
+        tail = tails.get(evaluation.strength) if not evaluation.jokers else None
+        if tail is None:
+            wild = ""
+            if evaluation.jokers:
+                wild = "  [JK as " + ", ".join(map(self.card, evaluation.jokers)) + "]"
+            tail = (
+                f" {evaluation.description}{wild}"
+                f"  (score {evaluation.score}, strength {evaluation.strength:,})"
+            )
+            if not evaluation.jokers:
+                tails[evaluation.strength] = tail
+        return " ".join(texts[:5]) + " ->  " + " ".join(texts[5:]) + tail
 
     def showdown(self, result: Showdown) -> list[str]:
-        """One line per hand, marking the winners, then the explanation."""
+        """One line per hand, marking the winners, then the explanation
+        (linear in the number of hands)."""
         lines = []
         width = len(str(len(result.evaluations)))
+        winners = set(result.winners)
+        win_mark = "  <- splits" if result.is_draw else "  <- wins"
+        card_texts: dict[Card, str] = {}
+        tails: dict[int, str] = {}
         for i, evaluation in enumerate(result.evaluations):
-            mark = "  <- wins" if i in result.winners else ""
-            if mark and result.is_draw:
-                mark = "  <- splits"
-            lines.append(f"Hand {i + 1:>{width}}: {self.evaluation(evaluation)}{mark}")
+            mark = win_mark if i in winners else ""
+            line = self._evaluation(evaluation, card_texts, tails)
+            lines.append(f"Hand {i + 1:>{width}}: {line}{mark}")
         lines.append(self.bold(result.explanation))
         return lines

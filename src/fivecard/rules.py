@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .cards import Card, Rank, full_deck
-from .errors import RulesError, quote
+from .errors import RulesError, kind_of, quote
 
 __all__ = [
     "Category",
@@ -231,9 +231,17 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
     Traceback (most recent call last):
     ...
     fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker
+    >>> get_rules(3)
+    Traceback (most recent call last):
+    ...
+    TypeError: expected a rule set name (standard, ace-king, semi, joker) or a RuleSet, got int 3
     """
     if isinstance(rules, RuleSet):
         return rules
+    if not isinstance(rules, str):
+        raise TypeError(
+            f"expected a rule set name ({', '.join(RULE_SETS)}) or a RuleSet, got {kind_of(rules)}"
+        )
     found = _BY_NAME.get(rules.strip().lower())
     if found is None:
         raise RulesError(

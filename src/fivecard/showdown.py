@@ -8,14 +8,16 @@ decides. Suits never break a tie.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from typing import Union
 
 from .cards import JOKER, Card
-from .errors import FivecardError, HandError
-from .evaluate import Evaluation, HandLike, as_hand, describe, evaluate
-from .hand import Hand
-from .rules import RuleSet
+from .errors import FivecardError, HandError, in_context, kind_of
+from .evaluate import Evaluation, describe, evaluate
+from .hand import Hand, HandLike, as_hand
+from .rules import STANDARD, RuleSet, get_rules
 from .tables import HandClass
 
 __all__ = [
@@ -31,11 +33,15 @@ __all__ = [
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 _GROUP_NOUNS = {2: "pair", 3: "three of a kind", 4: "four of a kind", 5: "five of a kind"}
+_LISTED = 10  # hand numbers an error message lists before "and N more"
+
+#: A hand in any of its forms, or one already evaluated.
+Contender = Union[Evaluation, HandLike]
 
 
 @dataclass(frozen=True, slots=True)
 class Showdown:
-    """The result of a showdown of two or more hands.
+    """The result of a showdown of one or more hands.
 
     ``winners`` and ``order`` hold 0-based positions in ``evaluations``:
     ``winners`` every hand that wins (several on a split), ``order`` all hands
@@ -54,50 +60,129 @@ class Showdown:
         return len(self.winners) > 1
 
 
-def compare(a: Evaluation, b: Evaluation) -> int:
-    """1 if ``a`` beats ``b``, -1 if ``b`` beats ``a``, 0 for a draw."""
-    return (a.strength > b.strength) - (a.strength < b.strength)
+def _contenders(hands: object, what: str) -> list[object]:
+    """The items of a sequence of hands; a single hand or text is a
+    TypeError (not a sequence of five one-character hands)."""
+    if isinstance(hands, (str, bytes, bytearray, Hand, Evaluation, Mapping)) or not isinstance(
+        hands, Iterable
+    ):
+        raise TypeError(
+            f"{what} takes a sequence of hands, such as ['AS KD 7C 7H 2S', '2C 3C 4C 5C 6C'], "
+            f"got {kind_of(hands)}"
+        )
+    return list(hands)
+
+
+def _rules_of(items: Sequence[object], rules: str | RuleSet | None) -> RuleSet:
+    """``rules`` if given; else the rule set the hands and evaluations passed
+    carry (they must agree); else ``standard``."""
+    if rules is not None:
+        return get_rules(rules)
+    found: RuleSet | None = None
+    first = 0
+    for number, item in enumerate(items, 1):
+        if isinstance(item, (Hand, Evaluation)):
+            if found is None:
+                found, first = item.rules, number
+            elif item.rules is not found:
+                raise HandError(
+                    f"hand {first} is under the {found.name} rules and hand {number} under the "
+                    f"{item.rules.name} rules; all hands of a showdown must be under one rule "
+                    "set (pass rules= to play them all under one)"
+                )
+    return found or STANDARD
+
+
+def _hand(item: object, rules: RuleSet) -> Hand:
+    if isinstance(item, Evaluation):
+        item = item.hand
+    return as_hand(item, rules)  # type: ignore[arg-type]  # checked there
+
+
+def _hands(items: Sequence[object], rules: RuleSet) -> list[Hand]:
+    """Each item as a Hand under ``rules``; errors say which hand."""
+    hands = []
+    for number, item in enumerate(items, 1):
+        try:
+            hands.append(_hand(item, rules))
+        except (FivecardError, TypeError) as exc:
+            raise in_context(exc, f"hand {number}: ") from None
+    return hands
+
+
+def _evaluations(items: Sequence[object], rules: str | RuleSet | None) -> list[Evaluation]:
+    """Each item evaluated under one rule set (evaluations already under it
+    are used as they are)."""
+    ruleset = _rules_of(items, rules)
+    found: list[Evaluation] = []
+    for item, hand in zip(items, _hands(items, ruleset)):
+        if isinstance(item, Evaluation) and item.rules is ruleset:
+            found.append(item)
+        else:
+            found.append(evaluate(hand))
+    return found
+
+
+def compare(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -> int:
+    """1 if ``a`` beats ``b``, -1 if ``b`` beats ``a``, 0 for a draw.
+
+    Each is a hand in any form (text, cards or card strings, a
+    :class:`Hand`) or an :class:`Evaluation`; both are played under
+    ``rules`` (default: the rules of the hands or evaluations passed, else
+    ``standard``). The two are not checked against one deck (see
+    :func:`showdown`), so ``functools.cmp_to_key(compare)`` sorts any hands.
+
+    >>> compare('AS AD KH 7C 2D', 'AH AC QS JD 9H'), compare(['2C', '3C', '4C', '5C', '7D'], '2D 3D 4D 5D 7C')
+    (1, 0)
+    """
+    first, second = _evaluations([a, b], rules)
+    return (first.strength > second.strength) - (first.strength < second.strength)
 
 
 def showdown(
-    hands: Sequence[HandLike],
+    hands: Iterable[Contender],
     *,
     rules: str | RuleSet | None = None,
     decks: int = 1,
 ) -> Showdown:
-    """Settle a showdown of two or more hands (:class:`Hand`, text or cards).
+    """Settle a showdown of one or more hands, each in any form (text, cards
+    or card strings, a :class:`Hand`) or an :class:`Evaluation`.
 
-    Hands of one showdown come from one deck, so they may not share a card;
-    ``decks=N`` allows up to N copies of a card across the hands.
+    ``rules`` applies to every hand (default: the rules of the hands or
+    evaluations passed, else ``standard``). Hands of one showdown come from
+    one deck, so they may not share a card; ``decks=N`` allows up to N copies
+    of a card across the hands. One hand wins alone; no hands is an error.
 
     >>> result = showdown(['8C TS KC 9H 4S', '7D 2S 5D 3S AC'])
     >>> result.winners
     (1,)
     >>> result.explanation
     'Hand 2 wins: both High Card; the first card decides, A beats K'
+    >>> showdown(['8C TS KC 9H 4S']).explanation
+    'Hand 1 wins: the only hand'
     """
-    if len(hands) < 2:
-        raise HandError(f"a showdown needs at least 2 hands, got {len(hands)}")
-    parsed: list[Hand] = []
-    for number, hand in enumerate(hands, 1):
-        try:
-            parsed.append(as_hand(hand, rules))
-        except FivecardError as exc:
-            raise type(exc)(f"hand {number}: {exc}") from None
-    ruleset = parsed[0].rules
-    if any(h.rules is not ruleset for h in parsed):
-        raise HandError("all hands of a showdown must be under one rule set")
+    items = _contenders(hands, "showdown")
+    if not items:
+        raise HandError("a showdown needs at least one hand, got none")
+    ruleset = _rules_of(items, rules)
+    parsed = _hands(items, ruleset)
     check_decks(parsed, decks=decks)
-    evaluations = tuple(evaluate(h) for h in parsed)
+    evaluations = tuple(
+        item if isinstance(item, Evaluation) and item.rules is ruleset else evaluate(hand)
+        for item, hand in zip(items, parsed)
+    )
     return settle(evaluations)
 
 
-def settle(evaluations: tuple[Evaluation, ...]) -> Showdown:
-    """The showdown of hands already evaluated (and checked together)."""
-    strengths = sorted({e.strength for e in evaluations}, reverse=True)
-    order = tuple(
-        tuple(i for i, e in enumerate(evaluations) if e.strength == s) for s in strengths
-    )
+def settle(evaluations: Sequence[Evaluation]) -> Showdown:
+    """The showdown of hands already evaluated (and checked together): one
+    sort, O(n log n) in the number of hands."""
+    evaluations = tuple(evaluations)
+    if not evaluations:
+        raise HandError("a showdown needs at least one hand, got none")
+    strengths = [e.strength for e in evaluations]
+    best_first = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
+    order = tuple(tuple(tier) for _, tier in groupby(best_first, key=strengths.__getitem__))
     explanation = explain_showdown(
         [e.hand_class for e in evaluations],
         order,
@@ -107,35 +192,60 @@ def settle(evaluations: tuple[Evaluation, ...]) -> Showdown:
     return Showdown(evaluations, order[0], order, explanation)
 
 
-def check_decks(hands: Sequence[Hand], *, decks: int = 1) -> None:
-    """Raise :class:`~fivecard.errors.HandError` if the hands could not have
-    been dealt from ``decks`` decks of their rule set."""
+def check_decks(
+    hands: Iterable[Contender],
+    *,
+    decks: int = 1,
+    rules: str | RuleSet | None = None,
+) -> None:
+    """Raise :class:`~fivecard.errors.HandError` if the hands (in any form,
+    as for :func:`showdown`) could not have been dealt from ``decks`` decks
+    of their rule set. One pass over the cards."""
+    if isinstance(decks, bool) or not isinstance(decks, int):
+        raise TypeError(f"decks must be a whole number, got {kind_of(decks)}")
     if decks < 1:
         raise HandError(f"the number of decks must be at least 1, got {decks}")
-    if not hands or not hands[0].rules.one_deck:
+    items = _contenders(hands, "check_decks")
+    if not items:
         return
-    rules = hands[0].rules
+    ruleset = _rules_of(items, rules)
+    if all(isinstance(h, Hand) and h.rules is ruleset for h in items):
+        parsed: Sequence[Hand] = items  # type: ignore[assignment]  # checked just above
+    else:
+        parsed = _hands(items, ruleset)
+    if not ruleset.one_deck:
+        return
     where: dict[Card, list[int]] = {}
-    for number, hand in enumerate(hands, 1):
+    for number, hand in enumerate(parsed, 1):
         for card in hand.cards:
             where.setdefault(card, []).append(number)
+    more = "unless you say they come from more decks"
     jokers = where.pop(JOKER, [])
-    if len(jokers) > rules.jokers * decks:
+    if len(jokers) > ruleset.jokers * decks:
         raise HandError(
-            f"{len(jokers)} jokers in hands {_and(sorted(set(jokers)))}, but "
-            f"{_decks(decks)} of the {rules.name} rules hold{'s' if decks == 1 else ''} "
-            f"only {rules.jokers * decks}"
+            f"{len(jokers)} jokers in hands {_listed(sorted(set(jokers)))}, but "
+            f"{_decks(decks)} of the {ruleset.name} rules hold{'s' if decks == 1 else ''} "
+            f"only {ruleset.jokers * decks}, {more}",
+            option=("decks", "N"),
         )
     for card, numbers in where.items():
         if len(numbers) > decks:
             counts = Counter(numbers)
-            hands_text = _and([f"{n}" + (f" (x{counts[n]})" if counts[n] > 1 else "")
-                               for n in sorted(counts)])
+            hands_text = _listed([f"{n}" + (f" (x{counts[n]})" if counts[n] > 1 else "")
+                                  for n in sorted(counts)])
             raise HandError(
                 f"card {card} is in hands {hands_text}; hands of one showdown come "
                 f"from {_decks(decks)}, which hold{'s' if decks == 1 else ''} "
-                f"{'one' if decks == 1 else decks} of it (allow more with --decks N)"
+                f"{'one' if decks == 1 else decks} of it, {more}",
+                option=("decks", "N"),
             )
+
+
+def _listed(items: Sequence[object]) -> str:
+    """Like :func:`_and`, but at most a few items and then how many more."""
+    if len(items) <= _LISTED:
+        return _and(items)
+    return ", ".join(str(i) for i in items[: _LISTED - 1]) + f" and {len(items) - _LISTED + 1:,} more"
 
 
 def _decks(n: int) -> str:
@@ -149,20 +259,25 @@ def _and(items: Sequence[object]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def explain(winner: Evaluation, loser: Evaluation) -> str:
-    """Why ``winner`` beats (or draws with) ``loser``, naming the deciding
-    step: the category, a group, or a kicker.
+def explain(winner: Contender, loser: Contender, *, rules: str | RuleSet | None = None) -> str:
+    """Why one hand beats (or draws with) another, naming the deciding step:
+    the category, a group, or a kicker. Each is a hand in any form or an
+    :class:`Evaluation`, under ``rules`` as for :func:`compare`; if
+    ``loser`` is in fact the stronger, the text explains its win.
 
     >>> explain(evaluate('AS AD KH 7C 2D'), evaluate('AH AC QS JD 9H'))
     'both One Pair of Aces; the third card decides, K beats Q'
-    >>> explain(evaluate('9S 8D 7H 6C 5D'), evaluate('9H 8C 7S 6D 5C'))
+    >>> explain('9S 8D 7H 6C 5D', ['9H', '8C', '7S', '6D', '5C'])
     'both Straight, Nine high; suits never break ties'
     """
+    first, second = _evaluations([winner, loser], rules)
+    if second.strength > first.strength:
+        first, second = second, first
     return explain_classes(
-        winner.hand_class,
-        loser.hand_class,
-        rules=winner.rules,
-        naturals=(winner.natural, loser.natural),
+        first.hand_class,
+        second.hand_class,
+        rules=first.rules,
+        naturals=(first.natural, second.natural),
     )
 
 
@@ -210,7 +325,7 @@ def explain_classes(
     return f"{both}; the {noun} decides, {w.plural} beat {l.plural}"
 
 
-def _hands(indices: Sequence[int]) -> str:
+def _numbers(indices: Sequence[int]) -> str:
     numbers = [i + 1 for i in indices]
     if len(numbers) == 1:
         return f"Hand {numbers[0]}"
@@ -232,20 +347,22 @@ def explain_showdown(
         return explain_classes(classes[a], classes[b], rules=rules, naturals=(natural[a], natural[b]))
 
     winners = order[0]
+    if len(classes) == 1:
+        return "Hand 1 wins: the only hand"
     if len(winners) > 1:
         if len(winners) < len(classes):
-            head = f"{_hands(winners)} split"
+            head = f"{_numbers(winners)} split"
         elif len(winners) == 2:
             head = "Draw"
         else:
             head = f"Draw between all {len(winners)} hands"
         text = f"{head}: {why(winners[0], winners[1])}"
     else:
-        text = f"{_hands(winners)} wins"
+        text = f"{_numbers(winners)} wins"
     if len(order) > 1:
         runner_up = order[1]
         reason = why(winners[0], runner_up[0])
         if len(classes) > 2:
-            reason += f" (next best: {_hands(runner_up).lower()})"
+            reason += f" (next best: {_numbers(runner_up).lower()})"
         text += ("; " if len(winners) > 1 else ": ") + reason
     return text

@@ -193,3 +193,33 @@ def test_ctrl_c_in_the_heavy_imports_is_caught(monkeypatch: pytest.MonkeyPatch) 
     err = io.StringIO()
     assert main(["rules"], stderr=err, stdout=io.StringIO()) == 130
     assert err.getvalue() == "\nfivecard: interrupted\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["stats", "--color", "always"], "unrecognized arguments: --color"),
+        (["rules", "--rules", "joker"], "unrecognized arguments: --rules"),
+        (["classify", "--json", "--color", "never", "AS KS QS JS TS"], "--color colours text output; it does nothing with --json"),
+        (["deal", "--players", "2", "--json", "--color", "always"], "does nothing with --json"),
+        (["solve", "-", "--json", "--format", "csv"], "cannot be combined with --format csv"),
+        (["solve", "-", "--json", "-o", "x.jsonl"], "--json writes to standard output"),
+        (["solve", "-", "--color", "always", "--format", "csv"], "does nothing for csv output"),
+        (["advise", "--all", "--json", "AS AH 7C 4D 2S"], "--json lists all 32 choices"),
+        (["compare", "--rules", "semi", "--decks", "2", "Q Q Q Q 9", "Q Q Q Q 5"], "--decks does nothing under the semi rules"),
+        (["compare", "--decks", "0", "AS KS QS JS TS", "2D 3D 4D 5D 7C"], "at least 1"),
+    ],
+)
+def test_options_mean_something(argv: list[str], words: str) -> None:
+    code, out, err = run(argv, stdin="AS KS QS JS TS | 2C 3C 4C 5C 7D\n")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert words in err, err
+
+
+def test_options_that_apply_still_work() -> None:
+    assert run(["stats", "--json"])[0] == 0
+    assert run(["rules", "--json"])[0] == 0
+    code, out, _ = run(["classify", "--color", "always", "AH KH QH JH TH"])
+    assert code == 0 and "\033[31m" in out
+    code, out, _ = run(["solve", "-", "--color", "always"], stdin="AH KH QH JH TH | 2C 3C 4C 5C 7D\n")
+    assert code == 0 and "\033[31m" in out

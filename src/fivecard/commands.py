@@ -103,16 +103,20 @@ def _rules_help() -> str:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    base = _Parser(add_help=False)  # options of every command
-    base.add_argument("--rules", default="standard", metavar="R", help=_rules_help())
-    base.add_argument(
+    # Each command is offered only the options that do something for it.
+    ruled = _Parser(add_help=False)
+    ruled.add_argument("--rules", default="standard", metavar="R", help=_rules_help())
+    colored = _Parser(add_help=False)
+    colored.add_argument(
         "--color",
         choices=("auto", "always", "never"),
-        default="auto",
-        help="colour red suits: auto (on a terminal, unless NO_COLOR is set), always, never",
+        help="colour red suits in text output: auto (the default: on a terminal, unless "
+        "NO_COLOR is set), always, never",
     )
-    common = _Parser(add_help=False, parents=[base])  # and of every command with JSON output
-    common.add_argument("--json", action="store_true", help="print JSON instead of text")
+    jsoned = _Parser(add_help=False)
+    jsoned.add_argument("--json", action="store_true", help="print JSON instead of text")
+    base = _Parser(add_help=False, parents=[ruled, colored])  # commands that show cards
+    common = _Parser(add_help=False, parents=[ruled, colored, jsoned])  # ... and have JSON
 
     parser = _Parser(
         prog="fivecard",
@@ -147,7 +151,6 @@ def _build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--decks",
         type=int,
-        default=1,
         metavar="N",
         help="the hands come from N decks: up to N copies of a card (default 1)",
     )
@@ -179,7 +182,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "one-card columns (B-F,G-K) or header names ('Player 1,Player 2'); default: "
         "decided by the cells' shape, and said on stderr",
     )
-    solve.add_argument("--decks", type=int, default=1, metavar="N", help="hands of a row come from N decks")
+    solve.add_argument("--decks", type=int, metavar="N", help="hands of a row come from N decks (default 1)")
     solve.add_argument("--strict", action="store_true", help="stop at the first bad row (exit 2)")
 
     deal_parser = commands.add_parser(
@@ -200,7 +203,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser(
         "stats",
-        parents=[common],
+        parents=[ruled, jsoned],
         help="count every hand of the rule set's deck",
         description="Enumerate every five-card hand of the rule set's deck and print, "
         "per category, the distinct classes, the hands, the probability and the odds.",
@@ -225,7 +228,7 @@ def _build_parser() -> argparse.ArgumentParser:
         '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"}',
     )
     advise_parser.add_argument(
-        "--all", action="store_true", help="show all 32 choices (default: the best 10; --json always has all 32)"
+        "--all", action="store_true", help="show all 32 choices (default: the best 10; --json always has all 32, so it takes no --all)"
     )
 
     play_parser = commands.add_parser(
@@ -261,7 +264,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser(
         "rules",
-        parents=[common],
+        parents=[jsoned],
         help="list the rule sets",
         description="List the rule sets with their categories.",
     )
@@ -278,10 +281,31 @@ def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
     return texts
 
 
-def _use_color(choice: str, stream: TextIO) -> bool:
-    if choice != "auto":
+def _use_color(choice: str | None, stream: TextIO) -> bool:
+    if choice not in (None, "auto"):
         return choice == "always"
     return stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def _decks(args: argparse.Namespace) -> int:
+    return 1 if args.decks is None else int(args.decks)
+
+
+def _check_options(args: argparse.Namespace, rules: RuleSet) -> None:
+    """Refuse options that would do nothing, or contradict each other."""
+    color = getattr(args, "color", None)
+    if color is not None and getattr(args, "json", False):
+        raise _UsageError("--color colours text output; it does nothing with --json")
+    if args.command == "solve" and color is not None:
+        from .sinks import output_format
+
+        fmt = output_format(args.output, args.format)
+        if fmt != "text":
+            raise _UsageError(f"--color colours the text table; it does nothing for {fmt} output")
+    if args.command == "advise" and args.all and args.json:
+        raise _UsageError("--json lists all 32 choices; --all is for the text table")
+    if getattr(args, "decks", None) not in (None, 1) and not rules.one_deck:
+        raise _UsageError(f"--decks does nothing under the {rules.name} rules, whose hands are not dealt from a deck")
 
 
 def _print_json(data: Any, out: TextIO) -> None:
@@ -373,8 +397,9 @@ def _main(
         err.write(f"fivecard: error: {exc}\n")
         return EXIT_BAD_INPUT
     try:
-        rules = get_rules(args.rules)
-        painter = Painter(color=_use_color(args.color, out), ascii=not _can_show(out))
+        rules = get_rules(getattr(args, "rules", "standard"))
+        _check_options(args, rules)
+        painter = Painter(color=_use_color(getattr(args, "color", None), out), ascii=not _can_show(out))
         if args.command == "rules":
             return _rules(args.json, out)
         if args.command == "solve":
@@ -401,7 +426,7 @@ def _main(
                 for evaluation in hands:
                     out.write(painter.evaluation(evaluation) + "\n")
         else:
-            result = showdown(texts, rules=rules, decks=args.decks)
+            result = showdown(texts, rules=rules, decks=_decks(args))
             if args.json:  # one write: json.dump writes each token on its own
                 out.write(json.dumps(showdown_json(result, texts), ensure_ascii=not _can_show(out), indent=2) + "\n")
             else:
@@ -473,7 +498,7 @@ def _solve(
                 painter=painter,
                 rules=rules,
             )
-            for solved in solve_rows(source.rows, rules=rules, decks=args.decks, strict=args.strict):
+            for solved in solve_rows(source.rows, rules=rules, decks=_decks(args), strict=args.strict):
                 sink.write(solved)
                 tally.add(solved)
                 if tally.rows % 20_000 == 0:
@@ -555,7 +580,7 @@ def _express_solve(
         source.blocks,
         binary,
         rules=rules,
-        decks=args.decks,
+        decks=_decks(args),
         hands=source.hands_per_row,
         tally=tally,
         progress=progress,

@@ -530,3 +530,15 @@ def test_any_stdin_encoding() -> None:
     assert done.returncode == 0 and b"Royal Flush" in done.stdout
     done = proc("classify", "-", input=b"A\xa7 KS QS JS TS\n")
     assert done.returncode == 2 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1
+
+
+def test_every_reader_of_standard_input_is_bounded() -> None:
+    code, out, err = run(["classify", "-"], stdin=f"{ROYAL}\n\n" + "A" * 2_000_000 + "\n")
+    assert code == 2 and out == ""
+    assert err == "fivecard: error: hand 2: a line of 2,000,000 bytes; a line holds at most 1,048,576 bytes\n"
+    code, out, _ = run(["compare", "-"], stdin=f"{ROYAL}\r\n{LOW}\r")  # any line ends
+    assert code == 0 and out.splitlines()[-1].startswith("Hand 1 wins")
+    code, out, _ = run(["play", "--seed", "1"], stdin="x" * 100_000 + "\nq\n")
+    assert code == 0
+    assert "Sorry, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not an answer." in out
+    assert out.rstrip().endswith("After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000.")

@@ -272,12 +272,23 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
+    """The hands of the arguments; ``-`` reads standard input, a hand a line
+    (blank lines skipped; a line over 1 MiB is an error naming its hand)."""
+    from .sources import FileError, MAX_LINE, binary_stdin, read_lines
+
     texts: list[str] = []
     for argument in arguments:
-        if argument == "-":
-            texts.extend(line.rstrip("\r\n") for line in stdin if line.strip())
-        else:
+        if argument != "-":
             texts.append(argument)
+            continue
+        raw = binary_stdin(stdin)
+        if raw is None:
+            raise FileError("no standard input")
+        for _, text, error in read_lines(raw):
+            if error is not None:
+                raise FileError(f"hand {len(texts) + 1}: {error}")
+            if text.strip():
+                texts.append(text)
     return texts
 
 

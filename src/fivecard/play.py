@@ -22,6 +22,8 @@ from .evaluate import evaluate
 from .game import ANTE, BET, Exchanged, Game, GameError, RoundSettled, keep_positions
 from .report import Painter
 
+_ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
+
 __all__ = ["play", "parse_keep", "hold", "HELP", "PROMPT"]
 
 HELP = (
@@ -70,10 +72,14 @@ class _Table:
 
     def ask(self, prompt: str) -> str | None:
         self.write(prompt)
-        line = self.stdin.readline()
+        line = self.stdin.readline(_ANSWER)
         if not line:
             self.say()
             return None
+        if len(line) == _ANSWER and not line.endswith("\n"):  # no answer is this long
+            while (rest := self.stdin.readline(_ANSWER)) and not rest.endswith("\n"):
+                pass
+            line = line[:40] + "...\n"
         if self.echo:
             self.write(line if line.endswith("\n") else line + "\n")
         else:

@@ -44,6 +44,7 @@ __all__ = [
     "Source",
     "open_source",
     "read_blocks",
+    "read_lines",
     "block_rows",
     "INPUT_FORMATS",
     "MAX_LINE",
@@ -161,6 +162,13 @@ def block_rows(block: Block) -> Iterator[Row]:
         row = line_row(number, raw.decode("utf-8", "replace"))
         if row is not None:
             yield row
+
+
+def read_lines(raw: IO[bytes], head: bytes = b"") -> Iterator[tuple[int, str, str | None]]:
+    """Each line of a byte stream, in bounded memory: its number, its text
+    (UTF-8; undecodable bytes replaced) and, for a line over
+    :data:`MAX_LINE` bytes, the error (its text is then its first bytes)."""
+    return _lines(read_blocks(raw, head))
 
 
 def _lines(blocks: Iterable[Block]) -> Iterator[tuple[int, str, str | None]]:

@@ -27,19 +27,29 @@ __all__ = [
 ]
 
 
-def evaluation_json(evaluation: Evaluation, text: str | None = None) -> dict[str, Any]:
-    """The JSON object of one hand (a stable contract, see the README)."""
-    hand = evaluation.hand
-    data: dict[str, Any] = {
-        "input": text if text is not None else " ".join(c.code_str for c in hand.cards),
-        "cards": [c.code_str for c in hand.cards],
-        "sorted": [c.code_str for c in hand.sorted()],
+def _class_fields(evaluation: Evaluation) -> dict[str, Any]:
+    """The fields of a hand's JSON object that depend on its class alone."""
+    return {
         "category": evaluation.category.name,
         "name": evaluation.name,
         "score": evaluation.score,
         "strength": evaluation.strength,
         "description": evaluation.description,
         "rules": evaluation.rules.name,
+    }
+
+
+def evaluation_json(
+    evaluation: Evaluation, text: str | None = None, fields: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON object of one hand (a stable contract, see the README);
+    ``fields``: its class's fields, when already made."""
+    cards = evaluation.hand.cards
+    data: dict[str, Any] = {
+        "input": text if text is not None else " ".join(c.code_str for c in cards),
+        "cards": [c.code_str for c in cards],
+        "sorted": [c.code_str for c in evaluation.hand.sorted()],
+        **(fields or _class_fields(evaluation)),
     }
     if evaluation.rules.jokers:
         data["natural"] = evaluation.natural
@@ -53,25 +63,10 @@ def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[
     shared: dict[int, dict[str, Any]] = {}
 
     def hand_json(evaluation: Evaluation, text: str | None) -> dict[str, Any]:
-        if evaluation.rules.jokers:
-            return evaluation_json(evaluation, text)
         fields = shared.get(evaluation.strength)
         if fields is None:
-            fields = shared[evaluation.strength] = {
-                "category": evaluation.category.name,
-                "name": evaluation.name,
-                "score": evaluation.score,
-                "strength": evaluation.strength,
-                "description": evaluation.description,
-                "rules": evaluation.rules.name,
-            }
-        cards = evaluation.hand.cards
-        return {
-            "input": text if text is not None else " ".join(c.code_str for c in cards),
-            "cards": [c.code_str for c in cards],
-            "sorted": [c.code_str for c in evaluation.hand.sorted()],
-            **fields,
-        }
+            fields = shared[evaluation.strength] = _class_fields(evaluation)
+        return evaluation_json(evaluation, text, fields)
 
     return {
         "hands": [

@@ -542,3 +542,35 @@ def test_every_reader_of_standard_input_is_bounded() -> None:
     assert code == 0
     assert "Sorry, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not an answer." in out
     assert out.rstrip().endswith("After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000.")
+
+
+def test_ctrl_c_at_random_moments_of_a_real_run(tmp_path: Path) -> None:
+    """A whole process interrupted while it reads, solves or writes (a
+    workbook's zip included): exit 130, one line, no traceback, and the
+    earlier file untouched, with no temporary file left."""
+    import random
+    import signal
+    import time
+
+    source = write(tmp_path, "in.txt", _table(30_000))
+    rng = random.Random(4)
+    interrupted = 0
+    for attempt, fmt in enumerate(["xlsx", "csv", "xlsx", "jsonl", "xlsx", "txt"]):
+        target = tmp_path / f"out.{fmt}"
+        target.write_bytes(b"earlier")
+        child = subprocess.Popen(
+            [sys.executable, "-m", "fivecard", "solve", str(source), "-o", str(target)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        time.sleep(rng.uniform(0.3, 2.5))
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=120)
+        assert b"Traceback" not in err and b"Exception" not in err, err
+        assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
+        if child.returncode == 130:
+            interrupted += 1
+            assert err.endswith(f"nothing was written ('{target}' is unchanged)\n".encode()), err
+            assert target.read_bytes() == b"earlier"
+        else:
+            assert child.returncode == 0 and target.read_bytes() != b"earlier", (attempt, err)
+    assert interrupted >= 2

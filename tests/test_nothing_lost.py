@@ -574,3 +574,12 @@ def test_ctrl_c_at_random_moments_of_a_real_run(tmp_path: Path) -> None:
         else:
             assert child.returncode == 0 and target.read_bytes() != b"earlier", (attempt, err)
     assert interrupted >= 2
+
+
+def test_an_output_through_a_link_writes_the_linked_file(tmp_path: Path) -> None:
+    source = write(tmp_path, "in.txt", _table(2))
+    real = tmp_path / "real.csv"
+    real.write_text("earlier")
+    (tmp_path / "link.csv").symlink_to(real)
+    assert run(["solve", str(source), "-o", str(tmp_path / "link.csv")])[0] == 0
+    assert (tmp_path / "link.csv").is_symlink() and real.read_text().startswith("line,input")

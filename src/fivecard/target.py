@@ -93,6 +93,8 @@ class Target:
         """``utf8``: text goes out as UTF-8 even where standard output's
         encoding is another (machine formats: CSV, JSON Lines)."""
         self.path = path if path not in (None, "-") else None
+        # The file written: a symbolic link's target, so the link stays a link.
+        self._real = os.path.realpath(self.path) if self.path is not None else None
         self.out = out
         self._temp: str | None = None
         self._existed = False
@@ -127,8 +129,8 @@ class Target:
             else:
                 self._stream = self._device
             return
-        folder = os.path.dirname(os.path.abspath(self.path))
-        self._open_temp(folder, "." + os.path.basename(self.path) + ".")
+        assert self._real is not None
+        self._open_temp(os.path.dirname(self._real), "." + os.path.basename(self._real) + ".")
 
     def _open_temp(self, folder: str, prefix: str) -> None:
         try:
@@ -189,8 +191,9 @@ class Target:
             self._stream.close()
             if self._temp is not None:
                 with _signals_held():
-                    os.chmod(self._temp, _mode(self.path))  # type: ignore[arg-type]
-                    os.replace(self._temp, self.path)  # type: ignore[arg-type]
+                    assert self._real is not None
+                    os.chmod(self._temp, _mode(self._real))
+                    os.replace(self._temp, self._real)
                     self._temp = None
         except BrokenPipeError:
             raise

@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 
 from fivecard.cli import main
-from fivecard.sources import open_source
+from fivecard.sources import open_source, read_blocks
 from fivecard.rows import TableLayout, split_line
 from fivecard.solve import Row, solve_row
 
@@ -156,6 +156,25 @@ def test_undecodable_bytes_fail_only_their_row(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 1 and [x["line"] for x in lines] == [1, 2, 3]
     assert "error" in lines[1] and "winners" in lines[2]
+
+
+def test_a_long_line_ended_by_a_lone_cr_at_a_read_boundary_keeps_the_next_line() -> None:
+    """Found by fuzzing: a line over the limit whose \\r line end was the
+    last byte of a read swallowed the next line, or lost its own error row."""
+    blocks = [(b.first, b.data, b.long) for b in read_blocks(io.BytesIO(b"x" * 15 + b"\rAS\n"), limit=10, size=8)]
+    assert [(first, data) for first, data, _ in blocks] == [(1, b"\n"), (2, b"AS\n")]
+    assert blocks[0][2][0][0] == 15
+    blocks = [(b.first, b.data, b.long) for b in read_blocks(io.BytesIO(b"x" * 23 + b"\rAS\rB\r"), limit=10, size=8)]
+    assert [(first, data) for first, data, _ in blocks] == [(1, b"\n"), (2, b"AS\nB\n")]
+    assert blocks[0][2][0][0] == 23
+    # The same with the real limits: 4,096 bytes of sniffing, then reads of 512 KiB.
+    text = b"x" * (4096 + 3 * (1 << 19) - 1) + b"\rAS KS QS JS TS\r2c 3c 4c 5c 7d\r"
+    out, err = io.StringIO(), io.StringIO()
+    stdin = io.TextIOWrapper(io.BytesIO(text))
+    code = main(["solve", "-", "--json"], stdin=stdin, stdout=out, stderr=err)
+    rows = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [row["line"] for row in rows] == [1, 2, 3] and code == 1
+    assert "a line of 1,576,959 bytes" in rows[0]["error"]
 
 
 # --- CSV -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 
 from fivecard.cli import main
 from fivecard.sources import open_source, read_blocks
-from fivecard.rows import TableLayout, split_line
+from fivecard.rows import TableLayout, cell_shape, split_line
 from fivecard.solve import Row, solve_row
 
 # Lines 1-12: data rows on lines 2, 3, 5, 6, 8, 9, 10, 12; lines 6, 9 and 12 are bad.
@@ -156,6 +156,17 @@ def test_undecodable_bytes_fail_only_their_row(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 1 and [x["line"] for x in lines] == [1, 2, 3]
     assert "error" in lines[1] and "winners" in lines[2]
+
+
+def test_a_cell_of_a_lone_emoji_variation_selector_is_other_text() -> None:
+    """Found by fuzzing: a token of U+FE0F alone (the emoji form's second
+    character) made cell_shape raise IndexError, and solve print a traceback."""
+    assert cell_shape("\ufe0f") == "other"
+    assert cell_shape("AS \ufe0f") == "other"  # one card-like token of two
+    assert cell_shape("A♠\ufe0f K♠ Q♠ J♠ 10♠") == "hand"
+    code, out, err = run(["solve", "-", "--json"], stdin="a,b\n1,AS KS QS JS TS\n2,\ufe0f\n")
+    assert code == 1 and "Traceback" not in err
+    assert [json.loads(line)["line"] for line in out.splitlines()] == [2, 3]
 
 
 def test_a_long_line_ended_by_a_lone_cr_at_a_read_boundary_keeps_the_next_line() -> None:

@@ -138,7 +138,7 @@ def _card_like(token: str) -> bool:
     rank alone, or a rank-like character (or ``10``) and one letter or suit
     symbol (``8O`` and ``1S`` are card-like typos; ``Round`` is not)."""
     token = token.replace("\ufe0f", "")
-    if len(token) > 5:
+    if not token or len(token) > 5:  # "\ufe0f" alone: nothing left
         return False
     low = token.lower()
     if low in JOKER_SPELLINGS or token in RANK_SPELLINGS or token in _LONE_SUITS:

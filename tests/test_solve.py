@@ -158,6 +158,17 @@ def test_undecodable_bytes_fail_only_their_row(tmp_path: Path) -> None:
     assert "error" in lines[1] and "winners" in lines[2]
 
 
+def test_the_layout_note_is_one_line_of_plain_text() -> None:
+    """Found by fuzzing: header cells went into the note on stderr as they
+    were, so a quoted header with a line break split the note's line, and
+    control characters (a terminal's escape sequences) reached the terminal."""
+    layout = TableLayout.detect([["a"], ["AS KS QS JS TS", "note"]])
+    assert layout.describe(["Player\n1", "Round\x1b[31m\t2"]) == "hands: A (Player 1); labels: B (Round [31m 2)"
+    code, _, err = run(["solve", "-", "--json", "--input-format", "csv"], stdin='"Round\n(of March)",Player\x1b[2J 1\n1,AS KS QS JS TS\n')
+    assert code == 0 and err.count("\n") == 2 and "\x1b" not in err
+    assert "hands: B (Player [2J 1); labels: A (Round (of March))" in err
+
+
 def test_a_cell_of_a_lone_emoji_variation_selector_is_other_text() -> None:
     """Found by fuzzing: a token of U+FE0F alone (the emoji form's second
     character) made cell_shape raise IndexError, and solve print a traceback."""

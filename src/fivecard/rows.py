@@ -371,7 +371,9 @@ class TableLayout:
         ``hands: B (Player 1), C (Player 2); labels: A (Round)``."""
 
         def name(column: int) -> str:
-            label = names[column].strip() if column < len(names) else ""
+            label = names[column] if column < len(names) else ""
+            # One line of plain text: line breaks and control characters as spaces.
+            label = " ".join("".join(c if c.isprintable() else " " for c in label).split())
             return column_letter(column) + (f" ({label})" if label else "")
 
         hands = []

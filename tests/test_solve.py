@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -156,6 +157,29 @@ def test_undecodable_bytes_fail_only_their_row(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 1 and [x["line"] for x in lines] == [1, 2, 3]
     assert "error" in lines[1] and "winners" in lines[2]
+
+
+def test_numbers_in_other_digits_are_errors_not_tracebacks(tmp_path: Path) -> None:
+    """Found by fuzzing: '¹' passes str.isdigit() but not int(), so --hands ¹,
+    and a sheet whose row number, style or shared-string index was '¹',
+    raised ValueError (a traceback from solve)."""
+    code, out, err = run(["solve", "-", "--hands", "¹", "--json"], stdin="a,b\n1,AS KS QS JS TS\n")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "unknown hand column '¹'" in err
+
+    def solve_sheet(row: str) -> tuple[int, str, str]:
+        path = tmp_path / "odd.xlsx"
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("xl/workbook.xml", '<workbook><sheets><sheet name="S" r:id="r1"/></sheets></workbook>')
+            archive.writestr("xl/worksheets/sheet1.xml", f"<worksheet><sheetData>{row}</sheetData></worksheet>")
+        return run(["solve", str(path), "--json"])
+
+    hand = '<c r="B1" t="str"><v>AS KS QS JS TS</v></c>'
+    code, out, _ = solve_sheet(f'<row r="¹"><c r="A1"><v>7</v></c>{hand}</row>')  # no row number: the next
+    assert code == 0 and json.loads(out)["line"] == 1
+    code, out, _ = solve_sheet(f'<row r="1"><c r="A1" s="¹"><v>7</v></c>{hand}</row>')  # no style
+    assert code == 0 and json.loads(out)["line"] == 1
+    code, out, err = solve_sheet(f'<row r="1"><c r="A1" t="s"><v>¹</v></c>{hand}</row>')
+    assert code == 2 and out == "" and "no shared string '¹'" in err and err.count("\n") == 1
 
 
 def test_the_layout_note_is_one_line_of_plain_text() -> None:

@@ -199,7 +199,7 @@ def column_letter(index: int) -> str:
 def _column_index(text: str) -> int | None:
     """0-based index of a column given as letters (``B``, ``aa``) or a
     1-based number (``2``); None when it is neither."""
-    if text.isdigit():
+    if text.isdecimal():
         return int(text) - 1 if 0 < int(text) <= 1 << 20 else None
     if text.isascii() and text.isalpha() and len(text) <= 4:
         index = 0

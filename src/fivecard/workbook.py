@@ -248,13 +248,13 @@ class Workbook:
         where: list[str] = []
 
         def start(name: str, attrs: dict[str, str]) -> None:
-            if name == "numFmt" and attrs.get("numFmtId", "").isdigit():
+            if name == "numFmt" and attrs.get("numFmtId", "").isdecimal():
                 formats[int(attrs["numFmtId"])] = attrs.get("formatCode", "")
             elif name == "cellXfs":
                 where.append(name)
             elif name == "xf" and where:
                 code = attrs.get("numFmtId", "0")
-                styles.append(int(code) if code.isdigit() else 0)
+                styles.append(int(code) if code.isdecimal() else 0)
 
         def end(name: str) -> None:
             if name == "cellXfs":
@@ -329,7 +329,7 @@ class _SheetReader:
     def start(self, name: str, attrs: dict[str, str]) -> None:
         if name == "row":
             r = attrs.get("r", "")
-            number = int(r) if r.isdigit() and len(r) <= 8 else self.number + 1
+            number = int(r) if r.isdecimal() and len(r) <= 8 else self.number + 1
             if number <= self.number or number > MAX_ROWS:
                 self.number += 1
                 self.fail(f"bad row number {quote(r)} (rows go up, to {MAX_ROWS:,} at most)")
@@ -342,7 +342,7 @@ class _SheetReader:
                 self.fail(f"bad cell reference {quote(self.ref)}")
             self.column, self.kind = column, attrs.get("t", "n")
             style = attrs.get("s", "0")
-            self.style = int(style) if style.isdigit() else 0
+            self.style = int(style) if style.isdecimal() else 0
         elif name in ("v", "t") and self.in_row:
             self.text.on = True
 
@@ -371,7 +371,7 @@ class _SheetReader:
     def value(self, text: str) -> str:
         kind = self.kind
         if kind == "s":
-            if not text.strip().isdigit() or int(text) >= len(self.strings):
+            if not text.strip().isdecimal() or int(text) >= len(self.strings):
                 self.fail(f"cell {self.ref}: no shared string {quote(text)}")
             value = self.strings[int(text)]
             if value.startswith("\x00"):  # a string over the limit, by its length

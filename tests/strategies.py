@@ -106,16 +106,22 @@ def text_files(draw: st.DrawFn, max_lines: int = 12) -> TextFile:
     bom = draw(st.booleans())
     if bom:
         chunks.append(BOM.encode())
+    end = ""
     for i in range(count):
         line = draw(text_lines()).replace("\r", " ").replace("\n", " ")
         raw = line.encode("utf-8")
         if draw(st.integers(0, 9)) == 0:
             where = draw(st.integers(0, len(raw)))
             raw = raw[:where] + draw(st.sampled_from(BAD_UTF8)) + raw[where:]
+        last = i == count - 1
+        if last and not raw and not draw(st.booleans()):
+            break  # an empty last line without a line end is no line
         lines.append(raw.decode("utf-8", "replace"))
         chunks.append(raw)
-        if i < count - 1 or draw(st.booleans()):
-            chunks.append(draw(st.sampled_from(LINE_ENDS)).encode())
+        if not last or draw(st.booleans()):
+            # After \r, an empty line ends in \r too: \r then \n would be one line end.
+            end = "\r" if end == "\r" and not raw else draw(st.sampled_from(LINE_ENDS))
+            chunks.append(end.encode())
     if lines and not bom and lines[0].startswith(BOM):
         lines[0] = lines[0][1:]  # the input's first bytes are a byte order mark after all
     return TextFile(b"".join(chunks), tuple(lines))
@@ -149,7 +155,7 @@ table_cells = st.one_of(
     st.sampled_from(CARDS + TYPOS),
     st.sampled_from(("Round 1", "Player 1", "Player 2", "id", "7", "12.5", "=1+1", "@x", "+x", "-x", "#")),
     hand_texts(max_tokens=6),
-    st.text(st.characters(blacklist_characters=",;\t'"), max_size=12),
+    st.text(st.characters(codec="utf-8", blacklist_characters=",;\t'"), max_size=12),
     st.sampled_from(("AS\nKS", "line\r\nbreak", 'say "hi"', '"', '""', " \n ")),
 ).map(lambda cell: cell.replace(",", " ").replace(";", " ").replace("\t", " ").replace("'", "`"))
 
@@ -310,7 +316,7 @@ cell_refs = st.one_of(
 )
 row_numbers = st.one_of(
     st.integers(0, 12).map(str),
-    st.sampled_from(("", "x", "-1", "1048576", "1048577", "99999999", "999999999999", "१", "1.5")),
+    st.sampled_from(("", "x", "-1", "1048576", "1048577", "99999999", "999999999999", "१", "¹", "1.5")),
 )
 
 
@@ -321,13 +327,13 @@ def sheet_cells(draw: st.DrawFn) -> str:
     kind = draw(st.sampled_from(("", "s", "b", "str", "inlineStr", "e", "d", "n", "zz")))
     value = draw(
         st.one_of(
-            st.sampled_from(("0", "1", "2", "99", "-1", " 1", "1e308", "1e999", "nan", "", "x", "AS KS")),
+            st.sampled_from(("0", "1", "2", "99", "-1", " 1", "³", "1e308", "1e999", "nan", "", "x", "AS KS")),
             st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8),
         )
     )
     value = value.replace("&", "&amp;").replace("<", "&lt;")
     attrs = (f' r="{ref}"' if draw(st.booleans()) else "") + (f' t="{kind}"' if kind else "")
-    attrs += draw(st.sampled_from(("", ' s="1"', ' s="x"', ' s="999"')))
+    attrs += draw(st.sampled_from(("", ' s="1"', ' s="x"', ' s="999"', ' s="²"')))
     if kind == "inlineStr":
         return f"<c{attrs}><is><t>{value}</t></is></c>"
     forms = (f"<c{attrs}><v>{value}</v></c>", f"<c{attrs}/>", f"<x:c{attrs}><x:v>{value}</x:v></x:c>")

@@ -132,7 +132,7 @@ def test_split_line_gives_hands_or_a_parse_error(line: str) -> None:
         assert "hands" in str(exc) or "cards" in str(exc)
         return
     assert 1 <= len(hands) <= MAX_HANDS
-    assert all(isinstance(h, str) and h == h.strip() and not any(c in h for c in "|;\t") for h in hands)
+    assert all(isinstance(h, str) and not any(c in h for c in "|;\t") for h in hands)
 
 
 @fuzz(150)
@@ -236,7 +236,7 @@ def block_lines(
     return out, prefixes
 
 
-@fuzz(300)
+@fuzz(200)
 @given(st.one_of(random_bytes, text_files().map(lambda f: f.data)), st.data())
 @example(b"x" * 15 + b"\rAS\n", None)  # a lone \r where a read ends, after a line over the limit
 @example(b"x" * 23 + b"\rAS\rB\r", None)
@@ -272,7 +272,7 @@ def check_rows(rows: Iterator[Row]) -> list[Row]:
 
 HAND_SPECS = st.one_of(
     st.none(),
-    st.sampled_from(("B", "B,C", "B-F,G-K", "Player 1,Player 2", "A", "", "Z-A", "XFD", "2")),
+    st.sampled_from(("B", "B,C", "B-F,G-K", "Player 1,Player 2", "A", "", "Z-A", "XFD", "2", "¹", "٢")),
     st.text(max_size=6),
 )
 #: Any input: random bytes, text files, CSV tables made or written by hand.
@@ -311,7 +311,7 @@ def test_open_source_gives_rows_or_a_fivecard_error(
         assert len(rows) <= data.count(b"\n") + data.count(b"\r") + 1
 
 
-@fuzz(150)
+@fuzz(100)
 @given(st.one_of(raw_xlsx(), xlsx_books().map(lambda b: b.data), random_bytes))
 def test_open_workbook_gives_rows_or_a_fivecard_error(data: bytes) -> None:
     try:
@@ -417,7 +417,7 @@ def skipped(line: str) -> bool:
     return not line.strip() or line.strip().startswith("#")
 
 
-@fuzz(100)
+@fuzz(75)
 @given(text_files(), st.sampled_from(RULES))
 def test_cli_text_rows_out_equal_rows_in(file: TextFile, rules: str) -> None:
     code, out, err = run_cli(["solve", "-", "--json", "--input-format", "text", "--rules", rules], file.data)
@@ -530,10 +530,17 @@ def test_cli_csv_with_stated_hands_gives_one_row_per_data_row(table: CsvTable) -
     assert json_lines(out) == csv_data_lines(table)
 
 
-def maybe_blank(line: str) -> bool:
-    """Whether a line could be a blank or comment record: only spaces, or a
-    "#" first, once quotes and delimiters are taken out."""
-    return skipped(re.sub(r"[\",;\t]", " ", line))
+def gives_no_row(line: str) -> bool:
+    """Whether a line, read as a record of its own, is blank or a lone
+    comment cell. (A line with an odd number of quotes is never one: it
+    starts or ends a record of several lines.)"""
+    if line.count('"') % 2:
+        return False
+    try:
+        cells = next(csv.reader([line]), [])
+    except csv.Error:
+        return False
+    return not any(c.strip() for c in cells) or (len(cells) == 1 and skipped(cells[0]))
 
 
 @fuzz(100)
@@ -553,14 +560,13 @@ def test_cli_csv_by_hand_covers_every_line(data: bytes, hands: list[str]) -> Non
     header = int(found.group(1)) if found else 0
     lines = re.split(r"\r\n|\r|\n", data.decode())
     for n in numbers:
-        assert 1 <= n <= len(lines)
-        assert not maybe_blank(lines[n - 1]) or '"' in lines[n - 1]  # (a lone quote may start a record)
+        assert 1 <= n <= len(lines) and not gives_no_row(lines[n - 1])
         assert n > header or n in errors
     previous = 0
     for number, line in enumerate(lines, 1):
         if number in numbers:
             previous = number
-        elif number > header and not maybe_blank(line):
+        elif number > header and not gives_no_row(line):
             assert previous and number - previous < RECORD_LINES, (number, numbers)
 
 

@@ -182,6 +182,25 @@ def test_numbers_in_other_digits_are_errors_not_tracebacks(tmp_path: Path) -> No
     assert code == 2 and out == "" and "no shared string '¹'" in err and err.count("\n") == 1
 
 
+def test_a_workbook_part_whose_zip_header_is_damaged_is_a_file_error(tmp_path: Path) -> None:
+    """Found by fuzzing: a part whose local zip header does not match the
+    zip's directory raised zipfile.BadZipFile when a sheet was read (the
+    shared strings and the sheet are opened then, not when the workbook is
+    opened): a traceback from solve."""
+    sheet = '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>'
+    for part in ("xl/sharedStrings.xml", "xl/worksheets/sheet1.xml"):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            archive.writestr("xl/workbook.xml", '<workbook><sheets><sheet name="S" r:id="r1"/></sheets></workbook>')
+            archive.writestr("xl/sharedStrings.xml", "<sst><si><t>AS KS QS JS TS</t></si></sst>")
+            archive.writestr("xl/worksheets/sheet1.xml", sheet)
+        path = tmp_path / "damaged.xlsx"  # the first copy of the name is the part's own header
+        path.write_bytes(out.getvalue().replace(part.encode(), part.encode()[:-1] + b"X", 1))
+        code, stdout, err = run(["solve", str(path), "--json"])
+        assert code == 2 and stdout == "" and err.count("\n") == 1
+        assert f"the workbook's part {part} is damaged: File name in directory" in err
+
+
 def test_the_layout_note_is_one_line_of_plain_text() -> None:
     """Found by fuzzing: header cells went into the note on stderr as they
     were, so a quoted header with a line break split the note's line, and

@@ -176,6 +176,8 @@ class Workbook:
             return self._archive.open(part)
         except KeyError:
             raise FileError(f"the workbook has no part {part}") from None
+        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError, zlib.error) as exc:
+            raise FileError(f"the workbook's part {part} is damaged: {_reason(exc)}") from None
 
     def _read_sheets(self) -> dict[str, str]:
         """Sheet name -> its part, from the workbook and its relationships."""

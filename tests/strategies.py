@@ -308,6 +308,11 @@ _STRINGS = (
     "<si><t>AS KS QS JS TS</t></si><si><r><t>2c 3c </t></r><r><t>4c 5c 7d</t></r></si>"
     "<si><t>x</t><rPh><t>ignored</t></rPh></si></sst>"
 )
+_STYLES = (
+    '<?xml version="1.0"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+    '<numFmts><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/><numFmt numFmtId="x" formatCode="0"/></numFmts>'
+    '<cellXfs><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="²"/></cellXfs></styleSheet>'
+)  # style 1 and 2 are dates
 _DOCTYPE = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">]><x>&a;</x>'
 
 cell_refs = st.one_of(
@@ -327,13 +332,13 @@ def sheet_cells(draw: st.DrawFn) -> str:
     kind = draw(st.sampled_from(("", "s", "b", "str", "inlineStr", "e", "d", "n", "zz")))
     value = draw(
         st.one_of(
-            st.sampled_from(("0", "1", "2", "99", "-1", " 1", "³", "1e308", "1e999", "nan", "", "x", "AS KS")),
+            st.sampled_from(("0", "1", "60", "-1", " 1", "³", "1e308", "1e999", "nan", "2958466", "", "AS KS")),
             st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8),
         )
     )
     value = value.replace("&", "&amp;").replace("<", "&lt;")
     attrs = (f' r="{ref}"' if draw(st.booleans()) else "") + (f' t="{kind}"' if kind else "")
-    attrs += draw(st.sampled_from(("", ' s="1"', ' s="x"', ' s="999"', ' s="²"')))
+    attrs += draw(st.sampled_from(("", ' s="1"', ' s="2"', ' s="3"', ' s="x"', ' s="999"', ' s="²"')))
     if kind == "inlineStr":
         return f"<c{attrs}><is><t>{value}</t></is></c>"
     forms = (f"<c{attrs}><v>{value}</v></c>", f"<c{attrs}/>", f"<x:c{attrs}><x:v>{value}</x:v></x:c>")
@@ -376,6 +381,7 @@ def raw_xlsx(draw: st.DrawFn) -> bytes:
         "xl/workbook.xml": _WORKBOOK.encode(),
         "xl/_rels/workbook.xml.rels": _RELS.encode(),
         "xl/sharedStrings.xml": _STRINGS.encode(),
+        "xl/styles.xml": _STYLES.encode(),
         "xl/worksheets/sheet1.xml": draw(sheet_xml()),
     }
     for name in draw(st.lists(st.sampled_from(sorted(parts)), max_size=2, unique=True)):
@@ -394,6 +400,9 @@ def raw_xlsx(draw: st.DrawFn) -> bytes:
         for name, data in parts.items():
             archive.writestr(name, data)
     data = out.getvalue()
+    if parts and draw(st.integers(0, 5)) == 0:  # a part's own header names another part
+        renamed = draw(st.sampled_from(sorted(parts))).encode()
+        data = data.replace(renamed, renamed[:-1] + b"X", 1)
     if draw(st.integers(0, 5)) == 0:  # a damaged archive: flip or cut bytes
         where = draw(st.integers(0, len(data) - 1))
         data = data[:where] + bytes([data[where] ^ draw(st.integers(1, 255))]) + data[where + 1 :]

@@ -201,6 +201,22 @@ def test_a_workbook_part_whose_zip_header_is_damaged_is_a_file_error(tmp_path: P
         assert f"the workbook's part {part} is damaged: File name in directory" in err
 
 
+def test_a_zip_of_a_version_zipfile_cannot_read_is_a_file_error(tmp_path: Path) -> None:
+    """Found by fuzzing: a zip whose directory asks for a newer zip version
+    made zipfile raise NotImplementedError, which open_workbook let out: a
+    traceback from solve."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("xl/workbook.xml", '<workbook><sheets><sheet name="S" r:id="r1"/></sheets></workbook>')
+    data = bytearray(out.getvalue())
+    data[data.index(b"PK\x01\x02") + 6] = 84  # the version needed to extract: 8.4
+    path = tmp_path / "v84.xlsx"
+    path.write_bytes(bytes(data))
+    code, stdout, err = run(["solve", str(path), "--json"])
+    assert code == 2 and stdout == "" and err.count("\n") == 1
+    assert "cannot read the workbook: not an .xlsx file (zip file version 8.4)" in err
+
+
 def test_the_layout_note_is_one_line_of_plain_text() -> None:
     """Found by fuzzing: header cells went into the note on stderr as they
     were, so a quoted header with a line break split the note's line, and

@@ -425,7 +425,7 @@ def open_workbook(source: IO[bytes]) -> Workbook:
     """Check and open a workbook from a seekable binary file."""
     try:
         archive = zipfile.ZipFile(source)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as exc:  # NotImplementedError too
         raise FileError(f"cannot read the workbook: not an .xlsx file ({_reason(exc)})") from None
     try:
         _check_archive(archive)

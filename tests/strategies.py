@@ -403,6 +403,10 @@ def raw_xlsx(draw: st.DrawFn) -> bytes:
     if parts and draw(st.integers(0, 5)) == 0:  # a part's own header names another part
         renamed = draw(st.sampled_from(sorted(parts))).encode()
         data = data.replace(renamed, renamed[:-1] + b"X", 1)
+    if b"PK\x01\x02" in data and draw(st.integers(0, 5)) == 0:
+        # A directory entry that needs a newer zip version, or another compression method.
+        field = data.index(b"PK\x01\x02") + draw(st.sampled_from((6, 10)))
+        data = data[:field] + bytes([draw(st.integers(0, 255))]) + data[field + 1 :]
     if draw(st.integers(0, 5)) == 0:  # a damaged archive: flip or cut bytes
         where = draw(st.integers(0, len(data) - 1))
         data = data[:where] + bytes([data[where] ^ draw(st.integers(1, 255))]) + data[where + 1 :]

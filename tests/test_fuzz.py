@@ -84,7 +84,7 @@ RULES = ("standard", "ace-king", "semi", "joker")
 # --- the library: only FivecardError -----------------------------------------------------
 
 
-@fuzz(150)
+@fuzz(100)
 @given(any_text, st.sampled_from(RULES))
 @example("AS KS QS JS TS", "standard")
 @example("\ufeff10♦ J ♦ Q♦\ufe0f K♦ A♦", "standard")
@@ -101,7 +101,7 @@ def test_hand_parse_gives_a_hand_or_a_fivecard_error(text: str, rules: str) -> N
 GOOD_HANDS = st.sampled_from(("AS KS QS JS TS", "2c 3c 4c 5c 7d", "as ks qs js ts"))
 
 
-@fuzz(100)
+@fuzz(75)
 @given(st.lists(st.one_of(any_text, GOOD_HANDS)), st.sampled_from(RULES))
 def test_batch_encode_never_raises_and_agrees_with_the_single_hand_path(texts: list[str], rules: str) -> None:
     """Bad rows go to ``errors`` with the single-hand path's message; good
@@ -123,7 +123,7 @@ def test_batch_encode_never_raises_and_agrees_with_the_single_hand_path(texts: l
 SEPARATOR_RUNS = st.lists(st.sampled_from(("AS", " ", "|", ";", "\t", " vs ", "vs", ",", "  "))).map("".join)
 
 
-@fuzz(150)
+@fuzz(100)
 @given(st.one_of(any_text, SEPARATOR_RUNS))
 def test_split_line_gives_hands_or_a_parse_error(line: str) -> None:
     try:
@@ -135,7 +135,7 @@ def test_split_line_gives_hands_or_a_parse_error(line: str) -> None:
     assert all(isinstance(h, str) and not any(c in h for c in "|;\t") for h in hands)
 
 
-@fuzz(150)
+@fuzz(100)
 @given(any_text, st.booleans())
 @example("\ufe0f", True)  # found by fuzzing: IndexError
 def test_cell_shape_is_one_of_four(cell: str, suits: bool) -> None:
@@ -147,7 +147,7 @@ def test_cell_shape_is_one_of_four(cell: str, suits: bool) -> None:
 LAYOUT_SPECS = ("B", "B,C", "B-F", "Player 1", "A, B ,C", "Z-A", "A-Z", "XFD", "0", "1048577", "", ",", "B,B")
 
 
-@fuzz(60)
+@fuzz(50)
 @given(st.lists(st.lists(table_cells, max_size=6), max_size=8), st.booleans(), st.sampled_from(LAYOUT_SPECS))
 def test_table_layout_gives_a_layout_or_a_fivecard_error(
     rows: list[list[str]], suits: bool, spec: str
@@ -236,7 +236,7 @@ def block_lines(
     return out, prefixes
 
 
-@fuzz(200)
+@fuzz(150)
 @given(st.one_of(random_bytes, text_files().map(lambda f: f.data)), st.data())
 @example(b"x" * 15 + b"\rAS\n", None)  # a lone \r where a read ends, after a line over the limit
 @example(b"x" * 23 + b"\rAS\rB\r", None)
@@ -281,7 +281,7 @@ INPUTS = st.one_of(
 )
 
 
-@fuzz(120)
+@fuzz(90)
 @given(
     INPUTS,
     st.sampled_from((None, "text", "csv", "xlsx")),
@@ -417,7 +417,7 @@ def skipped(line: str) -> bool:
     return not line.strip() or line.strip().startswith("#")
 
 
-@fuzz(75)
+@fuzz(60)
 @given(text_files(), st.sampled_from(RULES))
 def test_cli_text_rows_out_equal_rows_in(file: TextFile, rules: str) -> None:
     code, out, err = run_cli(["solve", "-", "--json", "--input-format", "text", "--rules", rules], file.data)
@@ -458,28 +458,28 @@ def every_format(data: bytes, suffix: str, extra: Sequence[str] = ()) -> dict[st
     return counts
 
 
-@fuzz(25)
+@fuzz(20)
 @given(text_files(max_lines=8))
 def test_cli_every_output_format_has_the_same_rows_from_text(file: TextFile) -> None:
     rows = sum(not skipped(line) for line in file.lines)
     assert every_format(file.data, ".txt") == dict.fromkeys(("text", "jsonl", "csv", "xlsx"), rows)
 
 
-@fuzz(25)
+@fuzz(20)
 @given(csv_tables(max_rows=6))
 def test_cli_every_output_format_has_the_same_rows_from_csv(table: CsvTable) -> None:
     counts = every_format(table.data, ".csv", ["--hands", "B,C"])
     assert counts == dict.fromkeys(counts, len(csv_data_lines(table)))
 
 
-@fuzz(15)
+@fuzz(10)
 @given(xlsx_books(max_rows=5))
 def test_cli_every_output_format_has_the_same_rows_from_xlsx(book: XlsxBook) -> None:
     counts = every_format(book.data, ".xlsx", ["--hands", "B,C"])
     assert counts == dict.fromkeys(counts, len(xlsx_data_lines(book)))
 
 
-@fuzz(60)
+@fuzz(40)
 @given(text_files())
 def test_cli_csv_express_lane_writes_what_the_general_path_writes(file: TextFile) -> None:
     """A text input to a CSV file takes the express lane; to a text stream
@@ -520,7 +520,7 @@ def spans_few_lines(table: CsvTable) -> bool:
     return all(sum(c.count("\n") + c.count("\r") for c in r) < RECORD_LINES - 1 for r in table.records)
 
 
-@fuzz(100)
+@fuzz(75)
 @given(csv_tables().filter(spans_few_lines))
 def test_cli_csv_with_stated_hands_gives_one_row_per_data_row(table: CsvTable) -> None:
     code, out, err = run_cli(["solve", "-", "--json", "--hands", "B,C", "--input-format", "csv"], table.data)
@@ -554,7 +554,7 @@ def blank_record_end(lines: Sequence[str], start: int) -> int:
     return 0
 
 
-@fuzz(100)
+@fuzz(75)
 @given(raw_csv_texts(delimiters=","), st.sampled_from((["--hands", "B,C"], [])))
 def test_cli_csv_by_hand_covers_every_line(data: bytes, hands: list[str]) -> None:
     """CSV with stray and open quotes: every line after the header that is
@@ -596,7 +596,7 @@ def xlsx_data_lines(book: XlsxBook) -> list[int]:
     return [i + 1 for i in range(1, len(rows)) if not blank(rows[i])]
 
 
-@fuzz(40)
+@fuzz(30)
 @given(xlsx_books())
 def test_cli_xlsx_rows_out_equal_rows_in(book: XlsxBook) -> None:
     with tempfile.TemporaryDirectory() as folder:
@@ -624,7 +624,7 @@ OPTIONS = st.lists(
 ).map(lambda pairs: [part for pair in pairs for part in pair])
 
 
-@fuzz(150)
+@fuzz(100)
 @given(st.one_of(INPUTS, raw_xlsx()), OPTIONS)
 def test_cli_solve_exits_0_1_or_2_with_clean_stderr(data: bytes, options: list[str]) -> None:
     run_cli(["solve", "-", *options], data)
@@ -640,7 +640,7 @@ HAND_OPTIONS = st.lists(
 )
 
 
-@fuzz(100)
+@fuzz(60)
 @given(
     st.sampled_from(("classify", "compare")),
     st.lists(st.one_of(any_text, st.just("-")), min_size=1, max_size=4),
@@ -744,7 +744,7 @@ LINES = {
 
 @pytest.mark.parametrize("make", LINES.values(), ids=LINES.keys())
 def test_split_line_is_linear(make: Callable[[int], str]) -> None:
-    small, big = scaled(make, 2_000)
+    small, big = scaled(make, 1_000)
     assert_linear(lambda: split_line(small), lambda: split_line(big))
 
 
@@ -760,7 +760,7 @@ GARBAGE = {
 
 @pytest.mark.parametrize("make", GARBAGE.values(), ids=GARBAGE.keys())
 def test_hand_parse_and_cell_shape_are_linear(make: Callable[[int], str]) -> None:
-    small, big = scaled(make, 2_000)
+    small, big = scaled(make, 1_000)
     assert_linear(lambda: Hand.parse(small), lambda: Hand.parse(big))
     assert_linear(lambda: cell_shape(small), lambda: cell_shape(big))
     assert_linear(lambda: batch.encode([small]), lambda: batch.encode([big]))
@@ -782,7 +782,7 @@ BYTES = {
 
 @pytest.mark.parametrize("make", BYTES.values(), ids=BYTES.keys())
 def test_read_blocks_is_linear(make: Callable[[int], bytes]) -> None:
-    small, big = scaled(make, 1 << 18)
+    small, big = scaled(make, 1 << 17)
     assert_linear(read_all(small, 1024, 4096), read_all(big, 1024, 4096))
 
 
@@ -807,7 +807,7 @@ CSV = {
 
 @pytest.mark.parametrize("make", CSV.values(), ids=CSV.keys())
 def test_csv_records_are_linear(make: Callable[[int], bytes]) -> None:
-    small, big = scaled(make, 400)
+    small, big = scaled(make, 200)
     assert_linear(csv_rows(small), csv_rows(big))
 
 
@@ -837,13 +837,13 @@ def workbook_rows(data: bytes) -> Callable[[], object]:
 
 @pytest.mark.parametrize("shared", [False, True], ids=["inline strings", "shared strings"])
 def test_open_workbook_is_linear(shared: bool) -> None:
-    small, big = scaled(lambda n: sheet_book(n, shared), 150)
+    small, big = scaled(lambda n: sheet_book(n, shared), 80)
     assert_linear(workbook_rows(small), workbook_rows(big))
 
 
 def test_cli_solve_is_linear() -> None:
     lines = [b"AS KS QS JS TS | 2c 3c 4c 5c 7d", b"# note", b"", b"1S KD 3C 4H 5D vs x", b"AS AS"]
-    small, big = scaled(lambda n: b"\n".join(lines * n), 100)
+    small, big = scaled(lambda n: b"\n".join(lines * n), 40)
     assert_linear(
         lambda: run_cli(["solve", "-", "--json", "--input-format", "text"], small),
         lambda: run_cli(["solve", "-", "--json", "--input-format", "text"], big),

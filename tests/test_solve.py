@@ -5,14 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import openpyxl
 import pytest
 
 from fivecard.cli import main
-from fivecard.sources import open_source
-from fivecard.rows import TableLayout, split_line
+from fivecard.sources import open_source, read_blocks
+from fivecard.rows import TableLayout, cell_shape, split_line
 from fivecard.solve import Row, solve_row
 
 # Lines 1-12: data rows on lines 2, 3, 5, 6, 8, 9, 10, 12; lines 6, 9 and 12 are bad.
@@ -156,6 +157,105 @@ def test_undecodable_bytes_fail_only_their_row(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in out.splitlines()]
     assert code == 1 and [x["line"] for x in lines] == [1, 2, 3]
     assert "error" in lines[1] and "winners" in lines[2]
+
+
+def test_numbers_in_other_digits_are_errors_not_tracebacks(tmp_path: Path) -> None:
+    """Found by fuzzing: '¹' passes str.isdigit() but not int(), so --hands ¹,
+    and a sheet whose row number, style or shared-string index was '¹',
+    raised ValueError (a traceback from solve)."""
+    code, out, err = run(["solve", "-", "--hands", "¹", "--json"], stdin="a,b\n1,AS KS QS JS TS\n")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "unknown hand column '¹'" in err
+
+    def solve_sheet(row: str) -> tuple[int, str, str]:
+        path = tmp_path / "odd.xlsx"
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("xl/workbook.xml", '<workbook><sheets><sheet name="S" r:id="r1"/></sheets></workbook>')
+            archive.writestr("xl/worksheets/sheet1.xml", f"<worksheet><sheetData>{row}</sheetData></worksheet>")
+        return run(["solve", str(path), "--json"])
+
+    hand = '<c r="B1" t="str"><v>AS KS QS JS TS</v></c>'
+    code, out, _ = solve_sheet(f'<row r="¹"><c r="A1"><v>7</v></c>{hand}</row>')  # no row number: the next
+    assert code == 0 and json.loads(out)["line"] == 1
+    code, out, _ = solve_sheet(f'<row r="1"><c r="A1" s="¹"><v>7</v></c>{hand}</row>')  # no style
+    assert code == 0 and json.loads(out)["line"] == 1
+    code, out, err = solve_sheet(f'<row r="1"><c r="A1" t="s"><v>¹</v></c>{hand}</row>')
+    assert code == 2 and out == "" and "no shared string '¹'" in err and err.count("\n") == 1
+
+
+def test_a_workbook_part_whose_zip_header_is_damaged_is_a_file_error(tmp_path: Path) -> None:
+    """Found by fuzzing: a part whose local zip header does not match the
+    zip's directory raised zipfile.BadZipFile when a sheet was read (the
+    shared strings and the sheet are opened then, not when the workbook is
+    opened): a traceback from solve."""
+    sheet = '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>'
+    for part in ("xl/sharedStrings.xml", "xl/worksheets/sheet1.xml"):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            archive.writestr("xl/workbook.xml", '<workbook><sheets><sheet name="S" r:id="r1"/></sheets></workbook>')
+            archive.writestr("xl/sharedStrings.xml", "<sst><si><t>AS KS QS JS TS</t></si></sst>")
+            archive.writestr("xl/worksheets/sheet1.xml", sheet)
+        path = tmp_path / "damaged.xlsx"  # the first copy of the name is the part's own header
+        path.write_bytes(out.getvalue().replace(part.encode(), part.encode()[:-1] + b"X", 1))
+        code, stdout, err = run(["solve", str(path), "--json"])
+        assert code == 2 and stdout == "" and err.count("\n") == 1
+        assert f"the workbook's part {part} is damaged: File name in directory" in err
+
+
+def test_a_zip_of_a_version_zipfile_cannot_read_is_a_file_error(tmp_path: Path) -> None:
+    """Found by fuzzing: a zip whose directory asks for a newer zip version
+    made zipfile raise NotImplementedError, which open_workbook let out: a
+    traceback from solve."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("xl/workbook.xml", '<workbook><sheets><sheet name="S" r:id="r1"/></sheets></workbook>')
+    data = bytearray(out.getvalue())
+    data[data.index(b"PK\x01\x02") + 6] = 84  # the version needed to extract: 8.4
+    path = tmp_path / "v84.xlsx"
+    path.write_bytes(bytes(data))
+    code, stdout, err = run(["solve", str(path), "--json"])
+    assert code == 2 and stdout == "" and err.count("\n") == 1
+    assert "cannot read the workbook: not an .xlsx file (zip file version 8.4)" in err
+
+
+def test_the_layout_note_is_one_line_of_plain_text() -> None:
+    """Found by fuzzing: header cells went into the note on stderr as they
+    were, so a quoted header with a line break split the note's line, and
+    control characters (a terminal's escape sequences) reached the terminal."""
+    layout = TableLayout.detect([["a"], ["AS KS QS JS TS", "note"]])
+    assert layout.describe(["Player\n1", "Round\x1b[31m\t2"]) == "hands: A (Player 1); labels: B (Round [31m 2)"
+    code, _, err = run(["solve", "-", "--json", "--input-format", "csv"], stdin='"Round\n(of March)",Player\x1b[2J 1\n1,AS KS QS JS TS\n')
+    assert code == 0 and err.count("\n") == 2 and "\x1b" not in err
+    assert "hands: B (Player [2J 1); labels: A (Round (of March))" in err
+
+
+def test_a_cell_of_a_lone_emoji_variation_selector_is_other_text() -> None:
+    """Found by fuzzing: a token of U+FE0F alone (the emoji form's second
+    character) made cell_shape raise IndexError, and solve print a traceback."""
+    assert cell_shape("\ufe0f") == "other"
+    assert cell_shape("AS \ufe0f") == "other"  # one card-like token of two
+    assert cell_shape("A♠\ufe0f K♠ Q♠ J♠ 10♠") == "hand"
+    code, out, err = run(["solve", "-", "--json"], stdin="a,b\n1,AS KS QS JS TS\n2,\ufe0f\n")
+    assert code == 1 and "Traceback" not in err
+    assert [json.loads(line)["line"] for line in out.splitlines()] == [2, 3]
+
+
+def test_a_long_line_ended_by_a_lone_cr_at_a_read_boundary_keeps_the_next_line() -> None:
+    """Found by fuzzing: a line over the limit whose \\r line end was the
+    last byte of a read swallowed the next line, or lost its own error row."""
+    blocks = [(b.first, b.data, b.long) for b in read_blocks(io.BytesIO(b"x" * 15 + b"\rAS\n"), limit=10, size=8)]
+    assert [(first, data) for first, data, _ in blocks] == [(1, b"\n"), (2, b"AS\n")]
+    assert blocks[0][2][0][0] == 15
+    blocks = [(b.first, b.data, b.long) for b in read_blocks(io.BytesIO(b"x" * 23 + b"\rAS\rB\r"), limit=10, size=8)]
+    assert [(first, data) for first, data, _ in blocks] == [(1, b"\n"), (2, b"AS\nB\n")]
+    assert blocks[0][2][0][0] == 23
+    # The same with the real limits: 4,096 bytes of sniffing, then reads of 512 KiB.
+    text = b"x" * (4096 + 3 * (1 << 19) - 1) + b"\rAS KS QS JS TS\r2c 3c 4c 5c 7d\r"
+    out, err = io.StringIO(), io.StringIO()
+    stdin = io.TextIOWrapper(io.BytesIO(text))
+    code = main(["solve", "-", "--json"], stdin=stdin, stdout=out, stderr=err)
+    rows = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [row["line"] for row in rows] == [1, 2, 3] and code == 1
+    assert "a line of 1,576,959 bytes" in rows[0]["error"]
 
 
 # --- CSV -----------------------------------------------------------------------------

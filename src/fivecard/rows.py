@@ -138,7 +138,7 @@ def _card_like(token: str) -> bool:
     rank alone, or a rank-like character (or ``10``) and one letter or suit
     symbol (``8O`` and ``1S`` are card-like typos; ``Round`` is not)."""
     token = token.replace("\ufe0f", "")
-    if len(token) > 5:
+    if not token or len(token) > 5:  # "\ufe0f" alone: nothing left
         return False
     low = token.lower()
     if low in JOKER_SPELLINGS or token in RANK_SPELLINGS or token in _LONE_SUITS:
@@ -199,7 +199,7 @@ def column_letter(index: int) -> str:
 def _column_index(text: str) -> int | None:
     """0-based index of a column given as letters (``B``, ``aa``) or a
     1-based number (``2``); None when it is neither."""
-    if text.isdigit():
+    if text.isdecimal():
         return int(text) - 1 if 0 < int(text) <= 1 << 20 else None
     if text.isascii() and text.isalpha() and len(text) <= 4:
         index = 0
@@ -371,7 +371,9 @@ class TableLayout:
         ``hands: B (Player 1), C (Player 2); labels: A (Round)``."""
 
         def name(column: int) -> str:
-            label = names[column].strip() if column < len(names) else ""
+            label = names[column] if column < len(names) else ""
+            # One line of plain text: line breaks and control characters as spaces.
+            label = " ".join("".join(c if c.isprintable() else " " for c in label).split())
             return column_letter(column) + (f" ({label})" if label else "")
 
         hands = []

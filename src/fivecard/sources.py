@@ -100,8 +100,12 @@ def read_blocks(
     carry = b""  # the start of a line whose end is not read yet
     skip: tuple[int, bytes, bool] | None = None  # a line over the limit: length so far, first bytes, blank
     started = False
+    after_cr = False  # the last read ended in \r: a \n first in this one ends the same line
     for block in reads:
         final = not block
+        if after_cr and block.startswith(b"\n"):
+            block = block[1:]
+        after_cr = block.endswith(b"\r")
         data, carry = carry + block, b""
         if not started:
             if not final and len(data) < 3 and _BOM.startswith(data):
@@ -120,8 +124,6 @@ def read_blocks(
                 long[0] = (length, prefix)
             data = data[end:] or b"\n"  # the input may end inside the long line
             skip = None
-        if not final and data.endswith(b"\r"):
-            carry, data = b"\r", data[:-1]  # maybe half of a \r\n still to come
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         if final and data and not data.endswith(b"\n"):

@@ -176,6 +176,8 @@ class Workbook:
             return self._archive.open(part)
         except KeyError:
             raise FileError(f"the workbook has no part {part}") from None
+        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError, zlib.error) as exc:
+            raise FileError(f"the workbook's part {part} is damaged: {_reason(exc)}") from None
 
     def _read_sheets(self) -> dict[str, str]:
         """Sheet name -> its part, from the workbook and its relationships."""
@@ -248,13 +250,13 @@ class Workbook:
         where: list[str] = []
 
         def start(name: str, attrs: dict[str, str]) -> None:
-            if name == "numFmt" and attrs.get("numFmtId", "").isdigit():
+            if name == "numFmt" and attrs.get("numFmtId", "").isdecimal():
                 formats[int(attrs["numFmtId"])] = attrs.get("formatCode", "")
             elif name == "cellXfs":
                 where.append(name)
             elif name == "xf" and where:
                 code = attrs.get("numFmtId", "0")
-                styles.append(int(code) if code.isdigit() else 0)
+                styles.append(int(code) if code.isdecimal() else 0)
 
         def end(name: str) -> None:
             if name == "cellXfs":
@@ -329,7 +331,7 @@ class _SheetReader:
     def start(self, name: str, attrs: dict[str, str]) -> None:
         if name == "row":
             r = attrs.get("r", "")
-            number = int(r) if r.isdigit() and len(r) <= 8 else self.number + 1
+            number = int(r) if r.isdecimal() and len(r) <= 8 else self.number + 1
             if number <= self.number or number > MAX_ROWS:
                 self.number += 1
                 self.fail(f"bad row number {quote(r)} (rows go up, to {MAX_ROWS:,} at most)")
@@ -342,7 +344,7 @@ class _SheetReader:
                 self.fail(f"bad cell reference {quote(self.ref)}")
             self.column, self.kind = column, attrs.get("t", "n")
             style = attrs.get("s", "0")
-            self.style = int(style) if style.isdigit() else 0
+            self.style = int(style) if style.isdecimal() else 0
         elif name in ("v", "t") and self.in_row:
             self.text.on = True
 
@@ -371,7 +373,7 @@ class _SheetReader:
     def value(self, text: str) -> str:
         kind = self.kind
         if kind == "s":
-            if not text.strip().isdigit() or int(text) >= len(self.strings):
+            if not text.strip().isdecimal() or int(text) >= len(self.strings):
                 self.fail(f"cell {self.ref}: no shared string {quote(text)}")
             value = self.strings[int(text)]
             if value.startswith("\x00"):  # a string over the limit, by its length
@@ -423,7 +425,7 @@ def open_workbook(source: IO[bytes]) -> Workbook:
     """Check and open a workbook from a seekable binary file."""
     try:
         archive = zipfile.ZipFile(source)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as exc:  # NotImplementedError too
         raise FileError(f"cannot read the workbook: not an .xlsx file ({_reason(exc)})") from None
     try:
         _check_archive(archive)

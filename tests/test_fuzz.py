@@ -850,16 +850,9 @@ def test_cli_solve_is_linear() -> None:
     )
 
 
-# --- known bugs ---------------------------------------------------------------------------------
+# --- tables not delimited by commas (once a bug: csv.Sniffer wanted every line alike) ------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="sources._dialect: csv.Sniffer needs the delimiter the same number of times on "
-    "(nearly) every line of the sample, so a title row, ragged rows or a quoted line break "
-    "make it fail, and the fallback is the comma: a table delimited by ';' or tabs is then "
-    "read as one cell a row, every row an error",
-)
 @pytest.mark.parametrize(
     "text",
     [

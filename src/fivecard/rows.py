@@ -95,7 +95,7 @@ def split_line(line: str) -> list[str]:
     Raises :class:`~fivecard.errors.ParseError` when the line holds no whole
     number of hands, or more than :data:`MAX_HANDS`.
     """
-    line = line.strip().lstrip("\ufeff")
+    line = line.lstrip("\ufeff").strip()
     breaks = 0
     for match in _HAND_BREAKS.finditer(line):
         breaks += 1
@@ -224,11 +224,13 @@ def _data_like(shapes: Sequence[str | None]) -> bool:
 def _column_kinds(rows: Sequence[Sequence[str | None]], width: int) -> list[str]:
     """Each column's kind: the shape most of its non-empty cells have (a
     card or a hand wins a tie against other text). If the card columns do
-    not make whole hands of five, the leftmost card columns holding some
-    cells that are not cards are labels (a round number that happens to
-    look like a rank)."""
+    not make whole hands of five, the card columns least like cards are
+    labels until they do: first those holding some cells that are not cards
+    (a round number that happens to look like a rank), then the sparsest (a
+    stray ``x`` at the end of a ragged row), the leftmost first."""
     kinds = []
     others = []
+    cards = []
     for column in range(width):
         votes: dict[str, int] = {}
         for shapes in rows:
@@ -237,13 +239,13 @@ def _column_kinds(rows: Sequence[Sequence[str | None]], width: int) -> list[str]
                 votes[shape] = votes.get(shape, 0) + 1
         kinds.append(max(votes, key=lambda k: (votes[k], k != OTHER)) if votes else OTHER)
         others.append(votes.get(OTHER, 0))
+        cards.append(votes.get(CARD, 0))
     extra = kinds.count(CARD) % 5
-    for column in range(width):
-        if not extra:
-            break
-        if kinds[column] == CARD and others[column]:
-            kinds[column] = OTHER
-            extra -= 1
+    candidates = sorted(
+        (c for c in range(width) if kinds[c] == CARD), key=lambda c: (not others[c], cards[c], c)
+    )
+    for column in candidates[:extra]:
+        kinds[column] = OTHER
     return kinds
 
 

@@ -342,19 +342,56 @@ def _text_source(opened: _Input) -> Source:
 # --- CSV --------------------------------------------------------------------------------
 
 
-def _dialect(sample: str) -> Any:
-    try:
-        return csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        return csv.excel
+class _Table(csv.Dialect):
+    """A CSV dialect: double quotes, doubled to escape, spaces after a
+    delimiter skipped (``1, "AS KS"``)."""
+
+    delimiter = ","
+    quotechar = '"'
+    doublequote = True
+    skipinitialspace = True
+    lineterminator = "\n"
+    quoting = csv.QUOTE_MINIMAL
+    strict = False
+
+
+def _outside_quotes(line: str, delimiter: str) -> int:
+    """How often the delimiter occurs outside double quotes."""
+    if '"' not in line:
+        return line.count(delimiter)
+    return sum(part.count(delimiter) for part in line.split('"')[::2])
+
+
+def _dialect(sample: str) -> type[csv.Dialect]:
+    r"""The delimiter, among ``,``, ``;`` and tab: the one that occurs the
+    same number of times (outside quotes) on the most lines of the sample,
+    so that a title row, a ragged row or commas inside hands do not sway it.
+
+    >>> _dialect('Title\nRound;Hand 1;Hand 2\n1;KD, 9C, 4H, KS, 9D;AS KS QS JS TS\n').delimiter
+    ';'
+    """
+    lines = [line for line in sample.splitlines() if line.strip()]
+    if len(lines) > 1 and not sample.endswith(("\n", "\r")):
+        lines.pop()  # cut short by the sample's end
+    best, best_score = ",", 0
+    for delimiter in (",", ";", "\t"):
+        counts = [_outside_quotes(line, delimiter) for line in lines]
+        found = [c for c in counts if c]
+        if not found:
+            continue
+        usual = max(set(found), key=lambda c: (found.count(c), c))
+        score = counts.count(usual)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return type("_Sniffed", (_Table,), {"delimiter": best})
 
 
 def _csv_records(opened: _Input) -> Iterator[Record]:
     """The records of a CSV input. A record is one line, or several when a
     quoted cell holds line breaks: at most :data:`RECORD_LINES` lines, none
-    of them (but the last) a row of its own, and no more cells than the
-    widest record so far. Otherwise the line that opened the quote is an
-    error row, and reading goes on from the next line."""
+    of them (but the last) a row of its own (no quote, and as many cells as
+    the widest record so far). Otherwise the line that opened the quote is
+    an error row, and reading goes on from the next line."""
     dialect = _dialect(opened.head.decode("utf-8-sig", "replace"))
     mark = dialect.quotechar or '"'
     delimiter = dialect.delimiter
@@ -392,7 +429,7 @@ def _csv_records(opened: _Input) -> Iterator[Record]:
             if more[1].count(mark) % 2:
                 if size <= MAX_LINE:
                     joined = _record(number, "\n".join([text] + [t for _, t, _ in taken]), dialect)
-                    if joined.error is None and (not width or len(joined.cells) <= width):
+                    if joined.error is None:
                         joined_record = joined
                 break
             if row_of_its_own(more[1]):

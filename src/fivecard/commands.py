@@ -274,13 +274,13 @@ def _build_parser() -> argparse.ArgumentParser:
 def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
     """The hands of the arguments; ``-`` reads standard input, a hand a line
     (blank lines skipped; a line over 1 MiB is an error naming its hand)."""
-    from .sources import FileError, MAX_LINE, binary_stdin, read_lines
-
     texts: list[str] = []
     for argument in arguments:
         if argument != "-":
             texts.append(argument)
             continue
+        from .sources import FileError, binary_stdin, read_lines
+
         raw = binary_stdin(stdin)
         if raw is None:
             raise FileError("no standard input")

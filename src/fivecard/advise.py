@@ -487,7 +487,7 @@ def advise(
         codes = np.empty((len(draws), 5), dtype=np.int32)
         codes[:, : len(kept)] = [c.code for c in kept]
         codes[:, len(kept) :] = pool_codes[draws]
-        found = batch.strengths_of_codes(codes, rules=ruleset)
+        found = batch.strengths_of_codes(codes, rules=ruleset, check=False)  # cards of a Hand and the deck
         completions += len(found)
         counts = np.bincount(category_of[found], minlength=len(ladder)) / len(found)
         categories = {c.name: float(counts[i]) for i, c in enumerate(ladder)}

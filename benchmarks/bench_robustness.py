@@ -112,7 +112,7 @@ def bombs(folder: Path) -> None:
         print(f"{name:<35} file {size / 1e6:7.2f} MB  {seconds:6.2f} s {megabytes:6,} MB  exit {code}  {message}")
 
 
-def interrupts(folder: Path, lines: int, tries: int) -> None:
+def interrupts(folder: Path, lines: int, tries: int, formats: list[str]) -> None:
     """(xlsx gets a tenth of the lines: openpyxl writes some 50,000 rows a second.)"""
     print(f"== Ctrl-C at a random moment of `fivecard solve` of {lines:,} lines (seed 1)")
     source = folder / "euler.txt"
@@ -125,7 +125,7 @@ def interrupts(folder: Path, lines: int, tries: int) -> None:
         for _ in range(max(1, lines // 10)):
             part.write(whole.readline())
     rng = random.Random(1)
-    for fmt in ("csv", "jsonl", "xlsx"):
+    for fmt in formats:
         if fmt == "xlsx":
             source = small
         target = folder / f"out.{fmt}"
@@ -148,7 +148,9 @@ def interrupts(folder: Path, lines: int, tries: int) -> None:
             child.send_signal(signal.SIGINT)
             _, err = child.communicate(timeout=300)
             left = sorted(p.name for p in folder.iterdir() if p.name.endswith(".part"))
-            if child.returncode == 130:
+            if child.returncode == 130 and b"written in full" in err:
+                verdict = f"the output was complete and in place when the signal came: {target.stat().st_size > 1000}"
+            elif child.returncode == 130:
                 kept = (hashlib.sha256(target.read_bytes()).hexdigest() == before) if earlier else not target.exists()
                 state = "earlier file unchanged" if earlier else "no file created"
                 verdict = f"{state}: {kept}"
@@ -166,6 +168,7 @@ def main() -> None:
     parser.add_argument("--tries", type=int, default=10)
     parser.add_argument("--lines", type=int, default=3_000_000)
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: hostile, bombs, interrupts")
+    parser.add_argument("--formats", default="csv,jsonl,xlsx", help="output formats to interrupt (csv,jsonl,xlsx)")
     args = parser.parse_args()
     skip = set(filter(None, re.split(r"[, ]+", args.skip)))
     with tempfile.TemporaryDirectory() as name:
@@ -175,7 +178,7 @@ def main() -> None:
         if "bombs" not in skip:
             bombs(folder)
         if "interrupts" not in skip:
-            interrupts(folder, args.lines, args.tries)
+            interrupts(folder, args.lines, args.tries, args.formats.split(","))
 
 
 if __name__ == "__main__":

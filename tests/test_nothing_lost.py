@@ -583,3 +583,28 @@ def test_an_output_through_a_link_writes_the_linked_file(tmp_path: Path) -> None
     (tmp_path / "link.csv").symlink_to(real)
     assert run(["solve", str(source), "-o", str(tmp_path / "link.csv")])[0] == 0
     assert (tmp_path / "link.csv").is_symlink() and real.read_text().startswith("line,input")
+
+
+def test_a_ctrl_c_during_the_rename_is_raised_after_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rename that puts an output in place is done or not done: a Ctrl-C
+    while it happens is raised after it, and the message says what is true."""
+    import signal
+
+    from fivecard.target import Target
+
+    out = tmp_path / "o.csv"
+    out.write_text("earlier")
+    target = Target(str(out), None, binary=False)
+    target.text.write("new")
+    real_replace = os.replace
+
+    def replace_then_ctrl_c(source: str, destination: str) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # arrives while the rename is held
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        target.commit()
+    assert out.read_text() == "new"
+    assert target.abort() == f"'{out}' was written in full before that"
+    assert [p.name for p in tmp_path.iterdir()] == ["o.csv"]

@@ -21,6 +21,7 @@ import shutil
 import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -70,17 +71,27 @@ def write_error(exc: OSError, name: str) -> FileError:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C for a few instructions (a temporary file must not be
-    left behind between its creation and its registration)."""
+    """Hold Ctrl-C for a few instructions (a temporary file must not be left
+    behind between its creation and its registration; a rename is done or
+    not done, never half-reported). A Ctrl-C meanwhile is raised after.
+
+    Masking the signal would not do: with numpy loaded, other threads take
+    it and Python still raises at once; a handler that only notes it does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
     try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    except (AttributeError, ValueError, OSError):  # not the main thread, or no signals here
+        previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    except (ValueError, OSError):  # signals cannot be handled here
         yield
         return
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, previous)
+        if caught and previous is not signal.SIG_IGN:
+            raise KeyboardInterrupt
 
 
 class Target:
@@ -102,6 +113,7 @@ class Target:
         self._wrapped = False  # _text wraps standard output's bytes
         self._stream: IO[bytes] | None = None
         self._device: IO[bytes] | None = None
+        self._done = False  # the output is complete and in place
         if self.path is None:
             if binary:
                 if _isatty(out):
@@ -187,6 +199,7 @@ class Target:
                 with _signals_held():
                     os.unlink(self._temp)
                     self._temp = None
+                    self._done = True
                 return
             self._stream.close()
             if self._temp is not None:
@@ -195,6 +208,7 @@ class Target:
                     os.chmod(self._temp, _mode(self._real))
                     os.replace(self._temp, self._real)
                     self._temp = None
+                    self._done = True
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -203,6 +217,8 @@ class Target:
     def abort(self) -> str:
         """Give up: remove the temporary file. Returns what the user should
         know of the output, e.g. ``nothing was written ('out.csv' is unchanged)``."""
+        if self._done:  # a Ctrl-C just after the output was put in place
+            return f"{self.name} was written in full before that"
         if self._wrapped and self._text is not None:
             with contextlib.suppress(OSError, ValueError):
                 self._text.detach()  # type: ignore[attr-defined]

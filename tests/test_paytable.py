@@ -141,11 +141,19 @@ def test_a_missing_file_or_unknown_name(in_tmp: Path) -> None:
     assert code == 2 and "unknown pay table ''" in err  # an empty name is not "no table"
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
-def test_an_unreadable_file(in_tmp: Path) -> None:
+def test_an_unreadable_file(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = in_tmp / "secret.json"
     path.write_text('{"pays": {}}')
     path.chmod(0)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # root reads any file: refuse it as the system would
+        real_open = os.open
+
+        def refused(name: object, *args: object, **kwargs: object) -> int:
+            if str(name).endswith("secret.json"):
+                raise PermissionError(13, "Permission denied", str(name))
+            return real_open(name, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "open", refused)
     with pytest.raises(PayTableError, match=r"cannot read pay table file 'secret.json': Permission denied"):
         load_paytable("secret.json")
 

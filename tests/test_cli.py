@@ -208,6 +208,7 @@ def test_ctrl_c_in_the_heavy_imports_is_caught(monkeypatch: pytest.MonkeyPatch) 
         (["advise", "--all", "--json", "AS AH 7C 4D 2S"], "--json lists all 32 choices"),
         (["compare", "--rules", "semi", "--decks", "2", "Q Q Q Q 9", "Q Q Q Q 5"], "--decks does nothing under the semi rules"),
         (["compare", "--decks", "0", "AS KS QS JS TS", "2D 3D 4D 5D 7C"], "at least 1"),
+        (["solve", "-", "--decks", "0"], "--decks must be at least 1, got 0"),
     ],
 )
 def test_options_mean_something(argv: list[str], words: str) -> None:

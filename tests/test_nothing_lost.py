@@ -84,7 +84,7 @@ def test_a_title_row_above_the_header_costs_nothing(tmp_path: Path) -> None:
     code, rows, err = solve_json(write(tmp_path, "t.csv", text))
     assert code == 0 and [r["winners"] for r in rows] == [[1], [2]]
     assert [r["line"] for r in rows] == [4, 5]
-    assert "line 1 above the header skipped; header on line 3; hands: B (Player 1), C (Player 2)" in err
+    assert "line 1 above the header skipped as a title; header on line 3; hands: B (Player 1), C (Player 2)" in err
     code, out, _ = run(["solve", str(tmp_path / "t.csv"), "--format", "csv"])
     header = next(csv.reader(io.StringIO(out)))
     assert header[:4] == ["line", "Round", "Player 1", "Player 2"]
@@ -146,7 +146,7 @@ def test_xlsx_follows_the_same_rules(tmp_path: Path) -> None:
     assert rows[0]["error"] == "hand 2 is empty"
     assert str(rows[1]["error"]).startswith("hand 3: unknown suit 'O'")
     assert rows[2]["winners"] == [3]
-    assert "line 1 above the header skipped; header on line 2" in err
+    assert "line 1 above the header skipped as a title; header on line 2" in err
 
 
 # --- 2. inputs read once; outputs atomic, never over the input -----------------------------
@@ -166,6 +166,12 @@ def test_an_output_that_is_the_input_is_refused_before_reading(tmp_path: Path) -
             [sys.executable, "-m", "fivecard", "solve", "-", "-o", str(path)], stdin=stdin, capture_output=True, check=False
         )
     assert done.returncode == 2 and b"is the input (standard input)" in done.stderr
+    assert path.read_bytes() == before
+    with path.open("ab") as stdout:  # solve same.txt >> same.txt would read its own output for ever
+        done = subprocess.run(
+            [sys.executable, "-m", "fivecard", "solve", str(path)], stdout=stdout, stderr=subprocess.PIPE, check=False, timeout=60
+        )
+    assert done.returncode == 2 and b"the output (standard output) is the input" in done.stderr
     assert path.read_bytes() == before
 
 
@@ -608,3 +614,100 @@ def test_a_ctrl_c_during_the_rename_is_raised_after_it(tmp_path: Path, monkeypat
     assert out.read_text() == "new"
     assert target.abort() == f"'{out}' was written in full before that"
     assert [p.name for p in tmp_path.iterdir()] == ["o.csv"]
+
+
+# --- found in review --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("empty", ["", "fold", "n/a"])
+def test_a_first_data_row_without_cards_is_a_row_not_the_header(tmp_path: Path, empty: str) -> None:
+    text = f"Round,Player 1,Player 2\n1,{empty},{empty}\n2,{ROYAL},{LOW}\n"
+    code, rows, err = solve_json(write(tmp_path, "t.csv", text))
+    assert [r["line"] for r in rows] == [2, 3]
+    assert "error" in rows[0] and rows[1]["winners"] == [1]
+    assert "header on line 1; hands: B (Player 1), C (Player 2); labels: A (Round)" in err
+
+
+def test_a_title_without_a_header_is_skipped_but_a_number_row_is_data(tmp_path: Path) -> None:
+    _, rows, err = solve_json(write(tmp_path, "a.csv", f"Showdowns\n1,{ROYAL},{LOW}\n"))
+    assert [r["line"] for r in rows] == [2] and "line 1 skipped as a title; no header" in err
+    _, rows, _ = solve_json(write(tmp_path, "b.csv", f"1,,\n2,{ROYAL},{LOW}\n"))
+    assert rows[0] == {"line": 1, "error": "no hands in this row"}
+
+
+def test_a_semicolon_table_with_commas_in_its_hands(tmp_path: Path) -> None:
+    text = "1;KD, 9C, 4H, 3S, 9D;AS, KS, QS, JS, TS\n2;2C, 3C, 4C, 5C, 7D;AH, KH, QH, JH, TH\n"
+    code, rows, err = solve_json(write(tmp_path, "t.csv", text))
+    assert code == 0 and [r["winners"] for r in rows] == [[2], [2]]
+    assert "hands: B, C; labels: A" in err
+
+
+def test_cells_past_a_tables_columns_follow_the_error_column(tmp_path: Path) -> None:
+    rows = "".join(f"{i},{ROYAL},{LOW}\n" for i in range(1, 61))
+    text = f"Round,P1,P2\n{rows}61,{LOW},{ROYAL},note: re-dealt,,\n"
+    code, out, err = run(["solve", str(write(tmp_path, "t.csv", text)), "--format", "csv"])
+    lines = list(csv.reader(io.StringIO(out)))
+    assert code == 0 and lines[-1][len(lines[0]) - 3 :] == ["2", "Hand 2 wins: Royal Flush beats High Card", "", "note: re-dealt"]
+    assert "a cell past the table's 3 columns: they follow the error column" in err
+
+
+def test_a_workbook_part_in_an_unknown_encoding_is_one_line(tmp_path: Path) -> None:
+    for encoding in ("x-foo", "shift_jis"):
+        sheet = f'<?xml version="1.0" encoding="{encoding}"?>' + _sheet(_row(1, ROYAL, LOW))
+        code, _, err = run(["solve", str(_xlsx(tmp_path, sheet, name=f"{encoding}.xlsx"))])
+        assert code == 2 and err.count("\n") == 1 and "is damaged" in err
+
+
+def test_a_workbook_row_of_too_many_characters_fails_its_row(tmp_path: Path) -> None:
+    import random
+    import string
+
+    rng = random.Random(1)  # text that does not pack well, so no zip-bomb check refuses it first
+    texts = ["".join(rng.choices(string.ascii_letters, k=100_000)) for _ in range(12)]
+    big = "".join(f'<c r="{chr(66 + i)}2" t="inlineStr"><is><t>{t}</t></is></c>' for i, t in enumerate(texts))
+    rows = _row(1, ROYAL, LOW) + f'<row r="2">{big}</row>' + _row(3, LOW, ROYAL)
+    code, found, _ = solve_json(_xlsx(tmp_path, _sheet(rows)))
+    assert [r["line"] for r in found] == [1, 2, 3]
+    assert found[1] == {"line": 2, "error": "a row of more than 1,048,576 characters; a row holds at most that"}
+
+
+def test_a_quote_inside_a_cell_is_a_plain_character(tmp_path: Path) -> None:
+    text = f'label,P1,P2\nO"Brien,{ROYAL},{LOW}\n1,"{ROYAL},{LOW}\n2,{ROYAL},{LOW}\n'
+    code, rows, _ = solve_json(write(tmp_path, "t.csv", text))
+    assert [r["line"] for r in rows] == [2, 3, 4]
+    assert rows[0]["winners"] == [1] and str(rows[1]["error"]).startswith("unclosed quote")
+
+
+def test_text_lines_take_what_classify_takes() -> None:
+    code, out, err = run(["solve", "-", "--json"], stdin="KD 9C, 4H KS 9D 2C 3C 4C 5C 7D\nJ ♦ 2C 3C 4C 5C\n")
+    found = [json.loads(line) for line in out.splitlines()]
+    assert found[0]["winners"] == [1]  # commas between cards: a text line, not CSV
+    assert found[1]["hands"][0]["sorted"] == ["Jd", "5c", "4c", "3c", "2c"]  # a lone suit joins its rank
+
+
+def test_standard_streams_closed_or_full() -> None:
+    done = subprocess.run(
+        f"{sys.executable} -m fivecard classify '{ROYAL}' >&-", shell=True, capture_output=True, check=False
+    )
+    assert done.returncode == 2 and b"standard output is closed" in done.stderr and b"Traceback" not in done.stderr
+    done = subprocess.run(
+        f"{sys.executable} -m fivecard classify AS 2>/dev/full", shell=True, capture_output=True, check=False
+    )
+    assert done.returncode == 2
+    done = subprocess.run(
+        f"{sys.executable} -m fivecard solve - -o /dev/null 2>&-", shell=True, input=_table(3).encode(),
+        capture_output=True, check=False,
+    )
+    assert done.returncode == 0
+
+
+@pytest.mark.parametrize(("spec", "words"), [("B,ZZZZ", "unknown hand column 'ZZZZ'"), ("B,1025", "within the first 1,024 columns")])
+def test_hand_columns_past_the_widest_table(tmp_path: Path, spec: str, words: str) -> None:
+    code, out, err = run(["solve", str(write(tmp_path, "t.csv", f"a,b,c\n1,{ROYAL},{LOW}\n")), "--hands", spec])
+    assert code == 2 and words in err and len(err) < 400
+
+
+def test_the_semi_game_shows_ranks_only() -> None:
+    code, out, _ = run(["play", "--rules", "semi", "--seed", "3", "--color", "never"], stdin="n\nq\n")
+    drawn = next(line for line in out.splitlines() if line.startswith("You draw"))
+    assert not any(symbol in drawn for symbol in "♠♥♦♣")

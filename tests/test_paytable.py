@@ -28,7 +28,7 @@ from fivecard.cards import Rank
 from fivecard.cli import main
 
 CATEGORIES = ", ".join(CATEGORY_NAMES)
-FINITE = "must be a finite number from 0 up, got"
+FINITE = "must be a number from 0 to 1,000,000, got"
 
 
 def run(argv: list[str]) -> tuple[int, str, str]:
@@ -218,9 +218,10 @@ def test_built_in_names_any_case() -> None:
 @pytest.mark.parametrize(
     ("name", "pays", "min_pair", "problem"),
     [
-        ("x", {"one_pair": float("nan")}, None, '"pays" of "one_pair" must be a finite number from 0 up, got NaN'),
-        ("x", {"one_pair": -2}, None, '"pays" of "one_pair" must be a finite number from 0 up, got -2'),
-        ("x", {"one_pair": 10**400}, None, '"pays" of "one_pair" must be a finite number from 0 up, got 100000000000000000000000000000...000000000000000000000000000000 (401 characters)'),
+        ("x", {"one_pair": float("nan")}, None, '"pays" of "one_pair" must be a number from 0 to 1,000,000, got NaN'),
+        ("x", {"one_pair": -2}, None, '"pays" of "one_pair" must be a number from 0 to 1,000,000, got -2'),
+        ("x", {"one_pair": 1e300}, None, '"pays" of "one_pair" must be a number from 0 to 1,000,000, got 1e+300'),
+        ("x", {"one_pair": 10**400}, None, '"pays" of "one_pair" must be a number from 0 to 1,000,000, got 100000000000000000000000000000...000000000000000000000000000000 (401 characters)'),
         ("x", {"pair": 1}, None, f'unknown category "pair" in "pays"; the categories are {CATEGORIES}'),
         ("x", [("one_pair", 1)], None, '"pays" must be an object of category: payout per coin, got [["one_pair", 1]]'),
         ("", {}, None, '"name" must be one line of text (at most 80 characters), got ""'),

@@ -54,6 +54,9 @@ __all__ = [
     "unseen_cards",
 ]
 
+#: The most a category may pay per coin (a progressive royal pays some 4,000).
+MAX_PAY: Final = 1_000_000
+
 
 class PayTableError(FivecardError):
     """A pay table that cannot be read or is not valid."""
@@ -101,9 +104,9 @@ def _checked_pays(pays: object) -> dict[str, float]:
                 number = float(pay)
             except OverflowError:  # an int beyond any float
                 number = None
-        if number is None or not math.isfinite(number) or number < 0:
+        if number is None or not math.isfinite(number) or not 0 <= number <= MAX_PAY:
             raise PayTableError(
-                f'"pays" of "{category}" must be a finite number from 0 up, got {_json_text(pay)}'
+                f'"pays" of "{category}" must be a number from 0 to {MAX_PAY:,}, got {_json_text(pay)}'
             )
         checked[category] = number + 0.0  # no -0.0
     return checked
@@ -116,7 +119,7 @@ class PayTable:
     lowest pair that pays (``J`` for Jacks or Better).
 
     Checked when made: ``name`` one line of text, ``pays`` category machine
-    names (:data:`CATEGORY_NAMES`) to finite numbers from 0 up, ``min_pair``
+    names (:data:`CATEGORY_NAMES`) to numbers from 0 to :data:`MAX_PAY`, ``min_pair``
     a rank or ``None``; else a :class:`PayTableError`.
     """
 
@@ -190,7 +193,7 @@ def load_paytable(name_or_path: str) -> PayTable:
          "min_pair": "J"}
 
     ``pays`` maps category machine names (:data:`CATEGORY_NAMES`) to the
-    payout per coin, a finite number from 0 up; categories left out pay
+    payout per coin, a number from 0 to 1,000,000; categories left out pay
     nothing; ``min_pair`` (optional) is the lowest paying pair; ``name``
     (optional, default the file's name) is shown with the advice. Other keys
     are errors (a misspelt key would otherwise be ignored).

@@ -293,8 +293,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     ['A♥', '2♥', '3♠', '4♥', '5♣']
 
     Raises :class:`~fivecard.errors.ParseError` naming the first bad token and
-    its position.
+    its position, and :class:`TypeError` for anything but text.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"expected text such as 'AS KD 7C', got {type(text).__name__} {text!r:.60}")
     if "\n" not in text and "\r" not in text:
         try:
             return tuple([TOKENS[t] for t in text.replace(",", " ").split()])

@@ -3,18 +3,25 @@
 It imports nothing heavy before it can catch a Ctrl-C: the command itself
 (:mod:`fivecard.commands`) loads inside :func:`main`, so an interrupt while
 the program starts is exit code 130 and one line, like an interrupt later.
+A Ctrl-C can also break an import from inside (numpy turns it into an
+``ImportError``), so any failure after a Ctrl-C counts as the interrupt.
 """
 
 from __future__ import annotations
 
 import sys
 
+import _signal  # type: ignore[import-not-found]  # signal's built-in half: no enum to import first
+
 TYPE_CHECKING = False  # nothing more is imported before main() runs
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from types import FrameType
     from typing import TextIO
 
 __all__ = ["main"]
+
+_INTERRUPTED = 130
 
 
 def main(
@@ -26,12 +33,32 @@ def main(
 ) -> int:
     """Run the command; return its exit code (never raises on bad input).
     See :func:`fivecard.commands.main`."""
+    pressed: list[int] = []
+
+    def on_ctrl_c(number: int, frame: FrameType | None) -> None:
+        pressed.append(number)
+        raise KeyboardInterrupt
+
+    try:
+        previous = _signal.signal(_signal.SIGINT, on_ctrl_c)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
     try:
         from .commands import main as run
-    except KeyboardInterrupt:
-        (stderr or sys.stderr).write("\nfivecard: interrupted\n")
-        return 130
-    return run(argv, stdin=stdin, stdout=stdout, stderr=stderr)
+
+        return run(argv, stdin=stdin, stdout=stdout, stderr=stderr)
+    except BaseException as exc:
+        if not (pressed or isinstance(exc, KeyboardInterrupt)):
+            raise
+        notes = "".join(f"; {note}" for note in getattr(exc, "__notes__", []))
+        try:
+            (stderr or sys.stderr).write(f"\nfivecard: interrupted{notes}\n")
+        except (OSError, ValueError, AttributeError):
+            pass
+        return _INTERRUPTED
+    finally:
+        if previous is not None:
+            _signal.signal(_signal.SIGINT, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,12 +1,16 @@
 """The ``fivecard`` command: translates arguments to library calls and results
 to text or JSON. It holds no poker logic.
 
-Exit codes: 0 success, 2 bad input or bad usage (one line on stderr).
+Exit codes: 0 success; 1 ``solve`` finished but some rows were errors; 2 bad
+input, bad usage or an unwritable output (one line on stderr); 130
+interrupted (Ctrl-C); 141 the output pipe closed early.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import os
 import sys
@@ -51,7 +55,8 @@ examples:
   fivecard advise "AS AH 7C 4D 2S"
   fivecard play
 
-exit codes: 0 success; 2 bad input or usage (one line on stderr).
+exit codes: 0 success; 1 solve finished but some rows were errors; 2 bad input,
+usage or output (one line on stderr); 130 interrupted; 141 the output pipe closed.
 """
 
 
@@ -279,7 +284,8 @@ def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
         if argument != "-":
             texts.append(argument)
             continue
-        from .sources import FileError, binary_stdin, read_lines
+        from .errors import FileError
+        from .sources import binary_stdin, read_lines
 
         raw = binary_stdin(stdin)
         if raw is None:
@@ -315,7 +321,10 @@ def _check_options(args: argparse.Namespace, rules: RuleSet) -> None:
             raise _UsageError(f"--color colours the text table; it does nothing for {fmt} output")
     if args.command == "advise" and args.all and args.json:
         raise _UsageError("--json lists all 32 choices; --all is for the text table")
-    if getattr(args, "decks", None) not in (None, 1) and not rules.one_deck:
+    decks = getattr(args, "decks", None)
+    if decks is not None and decks < 1:
+        raise _UsageError(f"--decks must be at least 1, got {decks}")
+    if decks not in (None, 1) and not rules.one_deck:
         raise _UsageError(f"--decks does nothing under the {rules.name} rules, whose hands are not dealt from a deck")
 
 
@@ -334,10 +343,11 @@ def main(
     """Run the command; return its exit code (never raises on bad input)."""
     if stdin is None and stdout is None and stderr is None:
         _console_streams()
-    err = stderr or sys.stderr
+    out: TextIO = stdout or sys.stdout or _Closed()  # type: ignore[assignment]
+    err: TextIO = _Quiet(stderr or sys.stderr)  # type: ignore[assignment]
     try:
-        code = _main(argv, stdin=stdin, stdout=stdout, stderr=stderr)
-        (stdout or sys.stdout).flush()  # a full disk shows here, not at exit
+        code = _main(argv, stdin=stdin or sys.stdin or io.StringIO(), stdout=out, stderr=err)
+        out.flush()  # a full disk shows here, not at exit
         return code
     except BrokenPipeError:
         # The reader went away (`fivecard ... | head`): stop quietly, the way
@@ -347,10 +357,57 @@ def main(
     except KeyboardInterrupt as exc:
         err.write("\nfivecard: interrupted" + "".join(f"; {n}" for n in getattr(exc, "__notes__", [])) + "\n")
         return EXIT_INTERRUPTED
-    except OSError as exc:  # standard output failed: a full disk, a closed terminal
+    except OSError as exc:  # standard output failed: a full disk, a closed stream
         _drop_stdout()
         err.write(f"fivecard: error: cannot write standard output: {exc.strerror or exc}\n")
         return EXIT_BAD_INPUT
+
+
+class _Closed(io.TextIOBase):
+    """Standard output when the shell closed it (``>&-``): every write fails
+    the way a closed descriptor does."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "Bad file descriptor (standard output is closed)")
+
+    def isatty(self) -> bool:
+        return False
+
+
+class _Quiet:
+    """Standard error that never fails the run: where messages cannot be
+    written (closed, a full disk) they are dropped, and the exit code still
+    tells what happened."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
+
+    def write(self, text: str) -> int:
+        if self.stream is not None:
+            try:
+                self.stream.write(text)
+                self.stream.flush()
+            except (OSError, ValueError):
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream is not None and self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def _drop(self) -> None:
+        stream, self.stream = self.stream, None
+        try:  # what is still buffered must not fail again when Python exits
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())  # type: ignore[union-attr]
+        except (OSError, ValueError, AttributeError):
+            pass
 
 
 def _drop_stdout() -> None:
@@ -476,7 +533,7 @@ def _solve(
             raise FileError(f"{fmt} is a binary format and is not written to a terminal: use -o FILE.{fmt}")
         if getattr(out, "buffer", None) is None:
             raise FileError(f"{fmt} output needs a file: use -o FILE.{fmt}")
-    refuse_same_file(args.output, args.input, stdin)
+    refuse_same_file(args.output, args.input, stdin, out)
     target = Target(args.output, out, binary=fmt in BINARY_FORMATS, utf8=fmt != "text")
     tally = Tally()
     progress = _Progress(err, tally)

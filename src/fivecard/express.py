@@ -26,7 +26,7 @@ from . import batch
 from .rows import Row, line_row
 from .rules import RuleSet
 from .solve import Tally, class_info, explanation_of, solve_chunk
-from .sources import Block, block_rows
+from .sources import Block, long_row
 
 __all__ = ["express_csv", "csv_field"]
 
@@ -243,7 +243,8 @@ def express_csv(
         others: list[tuple[int, Row]] = []
         for i in np.flatnonzero(~done).tolist():
             if block.long and i in block.long:
-                row: Row | None = next(block_rows(Block(number + i + 1, b"\n", {0: block.long[i]})))
+                size, prefix = block.long[i]
+                row: Row | None = long_row(number + i + 1, size, prefix)
             else:
                 row = line_row(number + i + 1, chunk[starts[i] : stop[i]].decode("utf-8", "replace"))
             if row is not None:

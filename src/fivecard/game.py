@@ -271,6 +271,8 @@ class Game:
         else:
             cards = list(self.rules.deck())
             self.rng.shuffle(cards)
+        if not self.rules.suits:  # semi: every card dealt, drawn or turned up is a rank
+            cards = [c.rank_only() for c in cards]
         carried = self.pot
         hands = {}
         for seat in seats:

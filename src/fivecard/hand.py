@@ -198,6 +198,9 @@ def as_hand(hand: HandLike, rules: str | RuleSet | None = None) -> Hand:
     return Hand(_cards_of(hand), ruleset)
 
 
+_MOST_ITEMS = 1_000  # items read from an iterable of cards
+
+
 def _cards_of(items: object) -> tuple[Card, ...]:
     """The cards of a sequence of cards and/or card strings."""
     if (
@@ -208,6 +211,8 @@ def _cards_of(items: object) -> tuple[Card, ...]:
         raise TypeError(f"{_EXPECTED}, got {kind_of(items)}{hint}")
     cards: list[Card] = []
     for position, item in enumerate(items, 1):
+        if position > _MOST_ITEMS:  # an endless iterator must not run for ever
+            raise HandError(f"more than {_MOST_ITEMS} cards given for one hand")
         if isinstance(item, Card):
             cards.append(item)
         elif isinstance(item, str):

@@ -167,10 +167,14 @@ class Painter:
             return f"{self._RED}{text}{self._RESET}"
         return text
 
+    def padded(self, card: Card) -> str:
+        """The card padded to three columns, so that lines of cards align."""
+        return self.card(card) + " " * (3 - len(self.text(card)))
+
     def cards(self, cards: Sequence[Card]) -> str:
         """Cards separated by spaces, each padded to a fixed width so that
         lines align."""
-        return " ".join(self.card(c) + " " * (3 - len(self.text(c))) for c in cards)
+        return " ".join(map(self.padded, cards))
 
     def bold(self, text: str) -> str:
         return f"{self._BOLD}{text}{self._RESET}" if self.color else text
@@ -192,7 +196,7 @@ class Painter:
             for card in cards:
                 text = card_texts.get(card)
                 if text is None:
-                    text = card_texts[card] = self.card(card) + " " * (3 - len(str(card)))
+                    text = card_texts[card] = self.padded(card)
                 texts.append(text)
         tail = tails.get(evaluation.strength) if not evaluation.jokers else None
         if tail is None:

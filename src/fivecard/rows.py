@@ -41,11 +41,14 @@ __all__ = [
     "HAND",
     "OTHER",
     "MAX_HANDS",
+    "MAX_TABLE_COLUMNS",
 ]
 
 #: The most hands one row may hold (one deck holds ten; more is a typo or an
 #: attack, and an error row, not a memory blow-up).
 MAX_HANDS: Final = 1_000
+#: The widest table read: a cell past this column makes its row an error.
+MAX_TABLE_COLUMNS: Final = 1_024
 
 # Hand separators: |, ;, a tab, or the word "vs" between spaces. Every
 # alternative is one or two characters after a one-character look-behind, so
@@ -103,7 +106,7 @@ def split_line(line: str) -> list[str]:
             raise ParseError(f"more than {MAX_HANDS:,} hands in one line")
     if breaks:
         return [part.strip() for part in _HAND_BREAKS.split(line)]
-    tokens = line.replace(",", " ").split()
+    tokens = _joined(line.replace(",", " ").split())
     if len(tokens) > 5 and len(tokens) % 5 == 0:
         if len(tokens) // 5 > MAX_HANDS:
             raise ParseError(f"{len(tokens) // 5:,} hands in one line; at most {MAX_HANDS:,}")
@@ -114,6 +117,20 @@ def split_line(line: str) -> list[str]:
             "per hand, or separate hands with |, ;, a tab or 'vs'"
         )
     return [line]
+
+
+def _joined(tokens: list[str]) -> list[str]:
+    """Tokens with a lone suit symbol joined to the lone rank before it
+    (``J ♦`` is one card, as :func:`~fivecard.cards.parse_cards` reads it)."""
+    if not any(t in _LONE_SUITS for t in tokens):
+        return tokens
+    out: list[str] = []
+    for token in tokens:
+        if token in _LONE_SUITS and out and out[-1] in RANK_SPELLINGS:
+            out[-1] += token
+        else:
+            out.append(token)
+    return out
 
 
 def line_row(number: int, line: str) -> Row | None:
@@ -198,15 +215,17 @@ def column_letter(index: int) -> str:
 
 def _column_index(text: str) -> int | None:
     """0-based index of a column given as letters (``B``, ``aa``) or a
-    1-based number (``2``); None when it is neither."""
-    if text.isdecimal():
-        return int(text) - 1 if 0 < int(text) <= 1 << 20 else None
-    if text.isascii() and text.isalpha() and len(text) <= 4:
+    1-based number (``2``), up to :data:`MAX_TABLE_COLUMNS`; None when it
+    is neither."""
+    index = None
+    if text.isascii() and text.isdecimal() and len(text) <= 6:
+        index = int(text) - 1
+    elif text.isascii() and text.isalpha() and len(text) <= 3:
         index = 0
         for ch in text.upper():
             index = index * 26 + ord(ch) - 64
-        return index - 1
-    return None
+        index -= 1
+    return index if index is not None and 0 <= index < MAX_TABLE_COLUMNS else None
 
 
 # --- table layouts ----------------------------------------------------------------------
@@ -249,6 +268,24 @@ def _column_kinds(rows: Sequence[Sequence[str | None]], width: int) -> list[str]
     return kinds
 
 
+def _find_header(rows: Sequence[Sequence[str]], hand_columns: set[int]) -> tuple[int | None, int]:
+    """Among the rows above the first row of cards: the header's index (or
+    None) and the index of the first data row (see :meth:`TableLayout.detect`)."""
+    for i, row in enumerate(rows):
+        filled = {c for c, cell in enumerate(row) if cell.strip()}
+        if (len(filled) >= 2 and filled & hand_columns) or (hand_columns and hand_columns <= filled):
+            return i, i + 1
+    start = 0
+    while start < len(rows) and _title_like(rows[start]):
+        start += 1
+    return None, start
+
+
+def _title_like(row: Sequence[str]) -> bool:
+    filled = [cell.strip() for cell in row if cell.strip()]
+    return len(filled) == 1 and not filled[0].replace(".", "", 1).isdecimal()
+
+
 def _name_pattern(name: str) -> str:
     return re.sub(r"\d+", "#", " ".join(name.casefold().split()))
 
@@ -276,40 +313,49 @@ class TableLayout:
     ``units`` lists each hand's columns, in hand order: one column holding a
     whole hand, or up to five columns holding one card each. ``header`` is
     the index (in the rows given to :meth:`detect`) of the header row, or
-    None; rows before it are titles and notes, skipped. ``width`` is the
-    number of columns.
+    None; ``start`` the index of the first data row: rows before it other
+    than the header are titles and notes, skipped. ``width`` is the number
+    of columns.
     """
 
     units: tuple[tuple[int, ...], ...]
     width: int
     header: int | None = None
     stated: bool = False
+    #: The first data row (rows before it: titles and the header).
+    start: int = 0
 
     @classmethod
     def detect(cls, rows: Sequence[Sequence[str]], *, suits: bool = True) -> TableLayout:
         """Decide the layout from the first rows of a table, by shape.
 
         The first row that holds hands (a hand-shaped cell, or five
-        card-shaped ones) starts the data; the row just above it, if any, is
-        the header, and rows above that are titles. Each column then takes
-        the shape most of its data cells have.
+        card-shaped ones) shows the columns: each column takes the shape
+        most of its cells have from there on. Above that row, the header is
+        the first row that names hand columns (two cells or more, one of
+        them over a hand column, or a name over every hand column); rows
+        above the header are titles; rows below it are data (a row with no
+        cards is an error row, never a header). Without such a row there is
+        no header, and only leading rows of one non-numeric cell are titles.
 
         >>> layout = TableLayout.detect([['Showdowns of March'],
         ...                              ['Round', 'Player 1', 'Player 2'],
-        ...                              ['1', 'AS KS QS JS TS', '2c 3c 4c 5c 8O']])
-        >>> layout.header, layout.units
-        (1, ((1,), (2,)))
+        ...                              ['1', '', ''],
+        ...                              ['2', 'AS KS QS JS TS', '2c 3c 4c 5c 8O']])
+        >>> layout.header, layout.start, layout.units
+        (1, 2, ((1,), (2,)))
         """
         width = max((len(r) for r in rows), default=0)
         shapes = [_shapes(r, suits) for r in rows]
         first = next((i for i, s in enumerate(shapes) if _data_like(s)), None)
         if first is None:  # nothing that looks like hands: read every row as data
             first = 0
-        header = first - 1 if first > 0 else None
         kinds = _column_kinds(shapes[first:], width)
+        hand_columns = {c for c, k in enumerate(kinds) if k != OTHER}
+        header, start = _find_header(rows[:first], hand_columns)
         if header is not None:
             _name_empty_columns(kinds, rows[header], shapes[first:])
-        return cls(_units(kinds), width, header)
+        return cls(_units(kinds), width, header, start=start)
 
     @classmethod
     def from_spec(
@@ -345,9 +391,9 @@ class TableLayout:
             return any(row[c] in (CARD, HAND) for c in columns if c < len(row))
 
         first = next((i for i, s in enumerate(shapes) if holds_hands(s)), 0)
-        header = first - 1 if first > 0 else None
+        header, start = _find_header(rows[:first], columns)
         width = max(width, max(columns) + 1)
-        return cls(tuple(units), width, header, stated=True)
+        return cls(tuple(units), width, header, stated=True, start=start)
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -382,8 +428,10 @@ class TableLayout:
         for unit in self.units:
             if len(unit) == 1:
                 hands.append(name(unit[0]))
-            else:
+            elif unit[-1] - unit[0] == len(unit) - 1:
                 hands.append(f"{column_letter(unit[0])}-{column_letter(unit[-1])} (a card each)")
+            else:
+                hands.append("+".join(map(column_letter, unit)) + " (a card each)")
         used = {c for unit in self.units for c in unit}
         labels = [name(c) for c in range(self.width) if c not in used]
         text = "hands: " + (", ".join(hands) if hands else "none")
@@ -430,5 +478,6 @@ def _unit(item: str, rows: Sequence[Sequence[str]], shapes: Sequence[Sequence[st
         return tuple(range(first, last + 1))
     raise LayoutError(
         f"unknown hand column {quote(item)}: give a column letter (B), a number (2), "
-        "a range of card columns (B-F) or a header name"
+        f"a range of card columns (B-F) or a header name, within the first "
+        f"{MAX_TABLE_COLUMNS:,} columns (A-{column_letter(MAX_TABLE_COLUMNS - 1)})"
     )

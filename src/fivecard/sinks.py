@@ -90,6 +90,14 @@ def overflow_note(widest: int, hands: int, where: str) -> list[str]:
     ]
 
 
+def past_note(past: int, width: int) -> list[str]:
+    """What to tell when rows of a table had cells past its columns."""
+    if past <= 0:
+        return []
+    cells = "a cell" if past == 1 else f"up to {past} cells"
+    return [f"some rows have {cells} past the table's {width} columns: they follow the error column"]
+
+
 class TextSink:
     """An aligned table for people: line, each hand (showdown order and
     category), winner(s), explanation."""
@@ -200,7 +208,8 @@ def result_cells(solved: Solved, width: int, hands: int, rules: RuleSet) -> list
     """One output row: the input cells (padded to the input's width), three
     cells per hand (sorted cards, category, score) for the header's
     ``hands``, then winner(s), explanation and error, then three cells for
-    each further hand of the row. (CSV writes them :func:`inert`; a workbook
+    each further hand of the row (text input) or the row's cells past the
+    table's columns (a table). (CSV writes them :func:`inert`; a workbook
     writes texts as text cells.)"""
     cells: list[Any] = [solved.line, *solved.row.cells[:width]]
     cells += [""] * (1 + width - len(cells))
@@ -211,7 +220,7 @@ def result_cells(solved: Solved, width: int, hands: int, rules: RuleSet) -> list
     split = _PER_HAND * hands
     cells += per_hand[:split] + [""] * (split - len(per_hand[:split]))
     tail = [_winners_text(solved), solved.explanation or "", solved.error or ""]
-    return cells + tail + per_hand[split:]
+    return cells + tail + per_hand[split:] + list(solved.row.cells[width:])
 
 
 class CsvSink:
@@ -222,10 +231,12 @@ class CsvSink:
         self.hands = hands
         self.rules = rules
         self.widest = 0
+        self.past = 0  # the most cells of a row past the table's columns
         self.writer.writerow(csv_cells(result_header(columns, hands)))
 
     def write(self, solved: Solved) -> None:
         self.widest = max(self.widest, len(solved.hands))
+        self.past = max(self.past, len(solved.row.cells) - self.width)
         self.writer.writerow(csv_cells(result_cells(solved, self.width, self.hands, self.rules)))
 
     def close(self) -> None:
@@ -235,7 +246,9 @@ class CsvSink:
         pass
 
     def notes(self) -> list[str]:
-        return overflow_note(self.widest, self.hands, "the error column, three cells a hand")
+        return overflow_note(self.widest, self.hands, "the error column, three cells a hand") + past_note(
+            self.past, self.width
+        )
 
 
 class XlsxSink:
@@ -259,6 +272,7 @@ class XlsxSink:
         self.header = [next((steps[k] + h for k in steps if h.endswith(k)), h) for h in header]
         self.sheets = 0
         self.rows = MAX_ROWS  # a sheet is started before the first row
+        self.past = 0
 
     def _new_sheet(self) -> None:
         from openpyxl.styles import Font
@@ -289,6 +303,7 @@ class XlsxSink:
         if self.rows >= MAX_ROWS:
             self._new_sheet()
         self.widest = max(self.widest, len(solved.hands))
+        self.past = max(self.past, len(solved.row.cells) - self.width)
         cells = result_cells(solved, self.width, self.hands, self.rules)
         self.sheet.append([self._cell(v) for v in cells])
         self.rows += 1
@@ -320,6 +335,7 @@ class XlsxSink:
 
     def notes(self) -> list[str]:
         notes = overflow_note(self.widest, self.hands, "the error column, three cells a hand")
+        notes += past_note(self.past, self.width)
         if self.sheets > 1:
             notes.append(
                 f"{self.sheets} sheets: a sheet holds {MAX_ROWS:,} rows, so the rows go on "

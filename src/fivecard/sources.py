@@ -12,7 +12,7 @@ Nothing is lost and nothing hangs:
 * a CSV quote left open fails its own row only: a quoted cell may span at
   most :data:`RECORD_LINES` lines, else that row is an error and reading goes
   on from the next line; a cell past :data:`~fivecard.workbook.MAX_CELL`
-  characters or a row past :data:`~fivecard.workbook.MAX_TABLE_COLUMNS`
+  characters or a row past :data:`~fivecard.rows.MAX_TABLE_COLUMNS`
   cells is an error row;
 * a table's layout is decided by shape on its first rows
   (:class:`~fivecard.rows.TableLayout`), or stated.
@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
 
-from .rows import HAND, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
+from .rows import MAX_TABLE_COLUMNS, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
 from .errors import PATH_QUOTE, FileError, quote
-from .workbook import MAX_TABLE_COLUMNS, Record, open_workbook
+from .workbook import Record, open_workbook
 
 __all__ = [
     "Block",
@@ -46,6 +46,8 @@ __all__ = [
     "read_blocks",
     "read_lines",
     "block_rows",
+    "block_lines",
+    "long_row",
     "INPUT_FORMATS",
     "MAX_LINE",
     "RECORD_LINES",
@@ -150,20 +152,31 @@ def _long_cell(prefix: bytes) -> str:
     return prefix.decode("utf-8", "replace") + "..."
 
 
+def long_row(number: int, length: int, prefix: bytes) -> Row:
+    """The error row of a line over the limit."""
+    return Row(number, (_long_cell(prefix),), error=_long_error(length))
+
+
 def block_rows(block: Block) -> Iterator[Row]:
     """The rows of a block of text lines (blank and comment lines skipped)."""
-    lines = block.data.split(b"\n")
-    lines.pop()
-    long = block.long
-    for i, raw in enumerate(lines):
-        number = block.first + i
-        if long and i in long:
-            length, prefix = long[i]
-            yield Row(number, (_long_cell(prefix),), error=_long_error(length))
-            continue
-        row = line_row(number, raw.decode("utf-8", "replace"))
+    for number, text, error in block_lines(block):
+        row = Row(number, (text,), error=error) if error is not None else line_row(number, text)
         if row is not None:
             yield row
+
+
+def block_lines(block: Block) -> Iterator[tuple[int, str, str | None]]:
+    """Each line of a block: its number, its text (UTF-8; undecodable bytes
+    replaced) and, for a line over the limit, the error (its text is then
+    its first bytes and ``...``)."""
+    lines = block.data.split(b"\n")
+    lines.pop()
+    for i, raw in enumerate(lines):
+        if block.long and i in block.long:
+            length, prefix = block.long[i]
+            yield block.first + i, _long_cell(prefix), _long_error(length)
+        else:
+            yield block.first + i, raw.decode("utf-8", "replace"), None
 
 
 def read_lines(raw: IO[bytes], head: bytes = b"") -> Iterator[tuple[int, str, str | None]]:
@@ -174,16 +187,9 @@ def read_lines(raw: IO[bytes], head: bytes = b"") -> Iterator[tuple[int, str, st
 
 
 def _lines(blocks: Iterable[Block]) -> Iterator[tuple[int, str, str | None]]:
-    """Each line: its number, its text and, for a line over the limit, the error."""
+    """Each line of the blocks, as :func:`block_lines` gives them."""
     for block in blocks:
-        lines = block.data.split(b"\n")
-        lines.pop()
-        for i, raw in enumerate(lines):
-            if block.long and i in block.long:
-                length, prefix = block.long[i]
-                yield block.first + i, _long_cell(prefix), _long_error(length)
-            else:
-                yield block.first + i, raw.decode("utf-8", "replace"), None
+        yield from block_lines(block)
 
 
 # --- opening an input ---------------------------------------------------------------------
@@ -241,15 +247,29 @@ def _format_of(path: str, head: bytes) -> str:
 
 
 def _looks_like_csv(text: str) -> bool:
-    """Content sniffing: CSV when the first row has commas, none of the text
-    format's hand separators, and a cell that is not a single card (a header,
-    a label or a whole hand). A line of single cards means the same either
-    way, so it reads as text."""
-    first = next((line for line in text.splitlines() if not is_skipped(line)), "")
-    if "," not in first or any(s in first for s in ("|", ";", "\t", " vs ")):
+    r"""Content sniffing, on the first lines (up to ten): CSV when some line
+    has commas and a comma-separated cell that is a label or a header (not
+    a card or a hand: text lines may put commas between cards), and no line
+    has the text format's hand separators. A title line without commas does
+    not count either way.
+
+    >>> _looks_like_csv('Showdowns\nRound,Player 1,Player 2\n1,AS KS QS JS TS,2C 3C 4C 5C 7D\n')
+    True
+    >>> _looks_like_csv('KD 9C, 4H KS 9D\nAS, KS, QS, JS, TS\n')
+    False
+    """
+    lines = [line for line in text.splitlines() if not is_skipped(line)]
+    if len(lines) > 1 and not text.endswith(("\n", "\r")):
+        lines.pop()  # cut short by the sample's end
+    lines = lines[:10]
+    if any(s in line for line in lines for s in ("|", ";", "\t", " vs ")):
         return False
-    cells = next(csv.reader([first]), [])
-    return any(cell_shape(c, suits=False) in (HAND, OTHER) for c in cells)
+    for line in lines:
+        if "," in line:
+            cells = next(csv.reader([line]), [])
+            if any(cell_shape(c, suits=False) == OTHER for c in cells):
+                return True
+    return False
 
 
 # --- sources -----------------------------------------------------------------------------
@@ -270,7 +290,6 @@ class Source:
     rows: Iterator[Row]
     columns: list[str]
     hands_per_row: int
-    format: str
     name: str
     note: str | None = None
     blocks: Iterator[Block] | None = None
@@ -336,7 +355,7 @@ def _text_source(opened: _Input) -> Source:
             break
     lines = itertools.chain(sampled, blocks)
     rows = (row for block in lines for row in block_rows(block))
-    return Source(rows, ["input"], min(most, _MOST_HANDS), "text", opened.name, blocks=lines)
+    return Source(rows, ["input"], min(most, _MOST_HANDS), opened.name, blocks=lines)
 
 
 # --- CSV --------------------------------------------------------------------------------
@@ -365,25 +384,40 @@ def _outside_quotes(line: str, delimiter: str) -> int:
 def _dialect(sample: str) -> type[csv.Dialect]:
     r"""The delimiter, among ``,``, ``;`` and tab: the one that occurs the
     same number of times (outside quotes) on the most lines of the sample,
-    so that a title row, a ragged row or commas inside hands do not sway it.
+    so that a title row, a ragged row or commas inside hands do not sway it;
+    between equals, the one whose cells look least like loose text (``1;KD,
+    9C, 4H, 3S, 9D;...`` splits on ``;`` into a number and hands, on ``,``
+    into cells such as ``1;KD``).
 
     >>> _dialect('Title\nRound;Hand 1;Hand 2\n1;KD, 9C, 4H, KS, 9D;AS KS QS JS TS\n').delimiter
+    ';'
+    >>> _dialect('1;KD, 9C, 4H, 3S, 9D;AS, KS, QS, JS, TS\n2;2C, 3C, 4C, 5C, 7D;AH, KH, QH, JH, TH\n').delimiter
     ';'
     """
     lines = [line for line in sample.splitlines() if line.strip()]
     if len(lines) > 1 and not sample.endswith(("\n", "\r")):
         lines.pop()  # cut short by the sample's end
-    best, best_score = ",", 0
+    lines = lines[:20]
+    best, best_score = ",", (0, 0.0)
     for delimiter in (",", ";", "\t"):
         counts = [_outside_quotes(line, delimiter) for line in lines]
         found = [c for c in counts if c]
         if not found:
             continue
         usual = max(set(found), key=lambda c: (found.count(c), c))
-        score = counts.count(usual)
+        agreeing = [line for line, c in zip(lines, counts) if c == usual]
+        cells = [cell for line in agreeing for cell in next(csv.reader([line], delimiter=delimiter), [])]
+        loose = sum(1 for cell in cells if _loose(cell)) / max(len(cells), 1)
+        score = (len(agreeing), -loose)
         if score > best_score:
             best, best_score = delimiter, score
     return type("_Sniffed", (_Table,), {"delimiter": best})
+
+
+def _loose(cell: str) -> bool:
+    """A cell that is text, not a number, a card or a hand."""
+    text = cell.strip()
+    return bool(text) and not text.replace(".", "", 1).isdecimal() and cell_shape(text, suits=False) == OTHER
 
 
 def _csv_records(opened: _Input) -> Iterator[Record]:
@@ -410,7 +444,7 @@ def _csv_records(opened: _Input) -> Iterator[Record]:
         if error is not None:
             yield Record(number, [text], error)
             continue
-        if text.count(mark) % 2 == 0:
+        if not _open_at_end(text, delimiter):
             record = _record(number, text, dialect)
             width = max(width, len(record.cells)) if record.error is None else width
             yield record
@@ -426,11 +460,11 @@ def _csv_records(opened: _Input) -> Iterator[Record]:
             if more[2] is not None:
                 break
             size += len(more[1]) + 1
-            if more[1].count(mark) % 2:
-                if size <= MAX_LINE:
-                    joined = _record(number, "\n".join([text] + [t for _, t, _ in taken]), dialect)
-                    if joined.error is None:
-                        joined_record = joined
+            whole = "\n".join([text] + [t for _, t, _ in taken])
+            if size <= MAX_LINE and not _open_at_end(whole, delimiter):
+                joined = _record(number, whole, dialect)
+                if joined.error is None:
+                    joined_record = joined
                 break
             if row_of_its_own(more[1]):
                 break
@@ -444,6 +478,39 @@ def _csv_records(opened: _Input) -> Iterator[Record]:
             f"(or, holding line breaks, within {RECORD_LINES} lines)",
         )
         back.extendleft(reversed(taken))
+
+
+def _open_at_end(text: str, delimiter: str) -> bool:
+    """Whether a CSV record's text ends inside a quoted cell, read as the
+    csv module reads it: a quote opens a cell only at the cell's start
+    (after spaces), ``""`` inside is a quote, and a quote elsewhere is a
+    plain character (``O"Brien``).
+
+    >>> _open_at_end('1,"AS KS', ','), _open_at_end('O"Brien,AS KS', ','), _open_at_end('1, "a""b",c', ',')
+    (True, False, False)
+    """
+    if '"' not in text:
+        return False
+    i, end = 0, len(text)
+    while i <= end:
+        while i < end and text[i] == " ":
+            i += 1
+        if i < end and text[i] == '"':  # a quoted cell: find its closing quote
+            i += 1
+            while True:
+                close = text.find('"', i)
+                if close < 0:
+                    return True
+                if text.startswith('""', close):
+                    i = close + 2
+                    continue
+                i = close + 1
+                break
+        next_cell = text.find(delimiter, i)
+        if next_cell < 0:
+            return False
+        i = next_cell + 1
+    return False
 
 
 def _record(number: int, text: str, dialect: Any) -> Record:
@@ -495,7 +562,6 @@ def _xlsx_source(opened: _Input, sheet: str | None, suits: bool, hands: str | No
             workbook_file.close()
         raise
     source = _table_source(records, opened.name, f"xlsx, sheet {quote(name, PATH_QUOTE)}", suits, hands)
-    source.format = "xlsx"
     source.closers.append(book.close)
     if workbook_file is not opened.raw:
         source.closers.append(workbook_file.close)
@@ -531,20 +597,17 @@ def _table_source(
     else:
         layout = TableLayout.detect(cells, suits=suits)
     width = min(layout.width, MAX_TABLE_COLUMNS)
-    skip: set[int] = set()
-    header: list[str] = []
-    if layout.header is not None:
-        header = good[layout.header].cells
-        skip = {id(r) for r in good[: layout.header + 1]}
+    skip = {id(r) for r in good[: layout.start]}  # titles and the header
+    header = good[layout.header].cells if layout.header is not None else []
     columns = [
         (header[i].strip() if i < len(header) else "") or f"column {i + 1}" for i in range(width)
     ]
     note = f"{name}: read as {kind}"
+    titles = [r.number for r in good[: layout.start] if layout.header is None or r is not good[layout.header]]
+    if titles:
+        which = f"line {titles[0]}" if len(titles) == 1 else f"lines {titles[0]}-{titles[-1]}"
+        note += f"; {which} {'above the header ' if layout.header is not None else ''}skipped as a title"
     if layout.header is not None:
-        titles = [r.number for r in good[: layout.header]]
-        if titles:
-            which = f"line {titles[0]}" if len(titles) == 1 else f"lines {titles[0]}-{titles[-1]}"
-            note += f"; {which} above the header skipped"
         note += f"; header on line {good[layout.header].number}"
     else:
         note += "; no header"
@@ -557,19 +620,12 @@ def _table_source(
             if record.error is not None:
                 yield Row(record.number, tuple(record.cells[:width]), error=record.error)
                 continue
-            extra = [c for c in record.cells[width:] if c.strip()]
-            if extra:
-                yield Row(
-                    record.number,
-                    tuple(record.cells[:width]),
-                    error=f"{len(extra):,} cell{'s' if len(extra) > 1 else ''} past the table's "
-                    f"{width:,} columns ({', '.join(quote(c, 20) for c in extra[:3])}"
-                    f"{', ...' if len(extra) > 3 else ''})",
-                )
-                continue
-            yield Row(record.number, tuple(record.cells), layout.hands(record.cells))
+            cells = record.cells
+            while len(cells) > width and not cells[-1].strip():
+                cells = cells[:-1]  # empty cells past the table's columns (a trailing delimiter)
+            yield Row(record.number, tuple(cells), layout.hands(cells))
 
-    return Source(rows(), columns, max(len(layout.units), 1), "csv", name, note=note)
+    return Source(rows(), columns, max(len(layout.units), 1), name, note=note)
 
 
 def binary_stdin(stream: Any) -> IO[bytes] | None:

@@ -37,13 +37,21 @@ def _stat(path: str) -> os.stat_result | None:
         return None
 
 
-def refuse_same_file(output: str | None, input_path: str, stdin: Any) -> None:
-    """Raise :class:`FileError` when ``output`` is the input file: the same
-    path, another spelling, a link, or the file behind standard input."""
+def refuse_same_file(output: str | None, input_path: str, stdin: Any, stdout: Any = None) -> None:
+    """Raise :class:`FileError` when the output is the input file: the same
+    path, another spelling, a link, the file behind standard input, or
+    standard output redirected to the input (``solve in.txt >> in.txt``
+    would read its own output back for ever)."""
     if output in (None, "-"):
-        return
-    assert output is not None
-    target = _stat(output)
+        try:
+            target: os.stat_result | None = os.fstat(stdout.fileno())
+        except (AttributeError, OSError, ValueError):  # not a file (tests, a closed stream)
+            return
+        output_name = "standard output"
+    else:
+        assert output is not None
+        target = _stat(output)
+        output_name = quote(output, PATH_QUOTE)
     if target is None or not stat.S_ISREG(target.st_mode):
         return
     if input_path == "-":
@@ -59,7 +67,7 @@ def refuse_same_file(output: str | None, input_path: str, stdin: Any) -> None:
         source, what = found, quote(input_path, PATH_QUOTE)
     if (source.st_dev, source.st_ino) == (target.st_dev, target.st_ino):
         raise FileError(
-            f"the output {quote(output, PATH_QUOTE)} is the input ({what}); writing it would destroy "
+            f"the output ({output_name}) is the input ({what}); writing it would destroy "
             "the input: choose another output file"
         )
 

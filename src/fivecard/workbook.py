@@ -10,8 +10,9 @@ column a cell claims: a small file could cost minutes and gigabytes. Here:
   refused as a zip bomb;
 * XML with a document type declaration (entities) is refused;
 * row numbers go up to 1,048,576 and columns to XFD (16,384), as in Excel;
-  a row's cells past :data:`MAX_TABLE_COLUMNS`, or a cell of more than
-  :data:`MAX_CELL` characters, make that row an error, and reading goes on;
+  a row's cells past :data:`MAX_TABLE_COLUMNS`, a cell of more than
+  :data:`MAX_CELL` characters or a row of more than :data:`MAX_ROW` make
+  that row an error, and reading goes on (a row in memory stays small);
 * the shared-strings table is the only thing held whole, and it is bounded.
 
 Cells come out as text: numbers as written (``7``, not ``7.0``), dates as
@@ -31,6 +32,7 @@ from typing import IO, Final
 from xml.parsers import expat
 
 from .errors import FileError, FivecardError, quote
+from .rows import MAX_TABLE_COLUMNS
 
 __all__ = [
     "FileError",
@@ -45,10 +47,10 @@ __all__ = [
 
 MAX_ROWS: Final = 1_048_576  # Excel's rows per sheet
 _MAX_COLUMNS: Final = 16_384  # Excel's columns (A ... XFD)
-#: The widest table read: a cell past this column makes its row an error.
-MAX_TABLE_COLUMNS: Final = 1_024
 #: Characters in one cell (the csv module's field limit).
 MAX_CELL: Final = 131_072
+#: Characters in one row, as a text line or CSV record holds at most.
+MAX_ROW: Final = 1 << 20
 #: Unpacked / packed size of one part; Apache POI refuses past 100 too.
 MAX_RATIO: Final = 100
 _RATIO_FLOOR: Final = 1 << 20  # parts smaller than this unpacked are not ratio-checked
@@ -121,7 +123,7 @@ class _Xml:
     def feed(self, data: bytes, final: bool = False) -> None:
         try:
             self.parser.Parse(data, final)
-        except expat.ExpatError as exc:
+        except (expat.ExpatError, LookupError, ValueError) as exc:  # bad XML, an unknown encoding
             raise FileError(f"the workbook's part {self.part} is damaged: {_reason(exc)}") from None
 
     def parse(self, stream: IO[bytes]) -> None:
@@ -320,6 +322,7 @@ class _SheetReader:
         self.style = 0
         self.ref = ""
         self.in_row = False
+        self.row_size = 0  # characters of the row's cells so far
 
     def take(self) -> list[Record]:
         done, self.done = self.done, []
@@ -336,7 +339,7 @@ class _SheetReader:
                 self.number += 1
                 self.fail(f"bad row number {quote(r)} (rows go up, to {MAX_ROWS:,} at most)")
             self.number, self.cells, self.problem, self.column = number, {}, None, -1
-            self.in_row = True
+            self.in_row, self.row_size = True, 0
         elif name == "c" and self.in_row:
             self.ref = attrs.get("r", "")
             column = _column(self.ref.rstrip("0123456789")) if self.ref else self.column + 1
@@ -362,8 +365,13 @@ class _SheetReader:
                     self.problem = self.problem or (
                         f"cell {self.ref} is past column {MAX_TABLE_COLUMNS:,}, the widest table read"
                     )
-            elif value:
-                self.cells[self.column] = self.value(value)
+            elif value and self.row_size <= MAX_ROW:
+                self.row_size += len(value)
+                if self.row_size > MAX_ROW:  # its cells are dropped: only the error stays
+                    self.problem = f"a row of more than {MAX_ROW:,} characters; a row holds at most that"
+                    self.cells.clear()
+                else:
+                    self.cells[self.column] = self.value(value)
         elif name == "row" and self.in_row:
             self.in_row = False
             width = max(self.cells, default=-1) + 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 import zipfile
 from pathlib import Path
 
@@ -108,7 +109,10 @@ def test_output_rows_equal_input_rows_with_bad_rows_mixed_in(tmp_path: Path, fmt
     rows = rows_of(fmt, out_path, out)
     assert [int(r["line"]) for r in rows] == DATA_LINES
     assert [int(r["line"]) for r in rows if r["error"]] == BAD_LINES
-    summary = (out.splitlines()[-1] if fmt == "text" else err.strip())
+    summary = out.splitlines()[-1] if fmt == "text" else err.strip()
+    if out_path is not None:  # a file: "wrote FILE: " and the summary
+        assert summary.startswith(f"wrote {out_path}: ")
+        summary = summary.removeprefix(f"wrote {out_path}: ")
     assert summary == "8 rows: 5 solved, 3 errors, 1 classified only (one hand); hand 1 wins 2, hand 2 wins 1, draws 1"
 
 
@@ -268,7 +272,7 @@ def test_csv_one_column_per_hand_with_header(tmp_path: Path) -> None:
     assert code == 1
     assert [r["line"] for r in rows] == ["2", "3", "5"]
     assert rows[0]["Round"] == "1" and rows[0]["winner"] == "2"
-    assert rows[0]["hand 1 sorted"] == "Kc Ts 9h 8c 4s" and rows[0]["hand 2 category"] == "High Card"
+    assert rows[0]["hand 1 sorted"] == "KC TS 9H 8C 4S"  # spelled as written and rows[0]["hand 2 category"] == "High Card"
     assert rows[1]["error"].startswith("hand 2: unknown rank '1'")
     assert rows[2]["error"] == "hand 2 is empty"  # an empty hand cell is an error of its hand
 
@@ -316,7 +320,7 @@ def test_xlsx_in_and_out(tmp_path: Path) -> None:
     assert code == 1 and out == ""
     note, summary = err.splitlines()
     assert note.endswith("header on line 1; hands: B-F (a card each), G-K (a card each); labels: A (Scenario)")
-    assert summary.startswith("5 rows: 2 solved, 3 errors")
+    assert summary.startswith(f"wrote {target}: 5 rows: 2 solved, 3 errors")
     book = openpyxl.load_workbook(target)
     sheet = book.active
     assert sheet is not None
@@ -332,10 +336,12 @@ def test_xlsx_in_and_out(tmp_path: Path) -> None:
     rows = values[1:]
     assert [r[0] for r in rows] == [2, 3, 5, 6, 7]
     first = rows[0]
-    assert first[col["Step 1: hand 1 sorted"]] == "Ad Kd Qd Jd Td"
+    assert first[col["Step 1: hand 1 sorted"]] == "A♦ K♦ Q♦ J♦ 10♦"  # spelled as written
+    assert first[col["Scenario"]] == 1  # a number stays a number
     assert first[col["Step 2: hand 1 category"]] == "Royal Flush"
     assert first[col["hand 1 score"]] == 10
-    assert first[col["Step 3: winner"]] == "1"
+    assert first[col["Step 3: winner"]] == 1
+    assert sheet.freeze_panes == "A2"
     assert first[col["explanation"]] == "Hand 1 wins: Royal Flush beats Flush"
     assert str(rows[1][col["error"]]).startswith("hand 2: expected 5 cards, got 4")
     assert str(rows[2][col["error"]]).startswith("hand 1: card 1 ('10') has no suit")
@@ -370,20 +376,72 @@ def test_solve_row_library() -> None:
 
 
 def test_fast_json_equals_the_rich_evaluation(tmp_path: Path) -> None:
-    """hand_json builds the JSON object from the class; it must equal the
-    rich evaluation's, for every rule set."""
-    from fivecard.sinks import hand_json
-    from fivecard.report import evaluation_json
-    from fivecard.rules import get_rules
-    from fivecard.solve import solve_rows
-
+    """The JSON Lines writer builds each hand's object from its class and
+    card spellings; it must equal the rich evaluation's, for every rule set
+    (jokers, 10s, suit symbols, commas in the input)."""
     import random
 
+    from fivecard.hand import Hand
+    from fivecard.report import evaluation_json
+    from fivecard.evaluate import evaluate
+
     rng = random.Random(3)
-    deck = ["AS", "KD", "QH", "JC", "TS", "9D", "8H", "7C", "6S", "5D", "4H", "3C", "2S", "AH", "KC", "10D"]
-    rows = [Row(i, ("x",), (" ".join(rng.sample(deck, 5)), "A♥ 2♥ 3♠ 4♥ 5♣")) for i in range(1, 300)]
+    deck = ["AS", "KD", "QH", "JC", "TS", "9D", "8H", "7C", "6S", "5D", "4H", "3C", "2S", "AH", "KC", "10D", "JK", "A♦"]
+    lines = []
+    for _ in range(300):
+        first = rng.sample(deck, 5)
+        lines.append(", ".join(first) + " | A♥ 2♥ 3♠ 4♥ 5♣")
+    source = tmp_path / "hands.txt"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     for name in ("standard", "ace-king", "semi", "joker"):
-        rules = get_rules(name)
-        for solved in solve_rows(rows, rules=rules, decks=2):
-            for h in solved.hands:
-                assert hand_json(h, rules) == evaluation_json(h.evaluation(rules), h.text)
+        code, out, err = run(["solve", str(source), "--json", "--rules", name, "--decks", "2" if name != "semi" else "1"])
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert len(rows) == 300
+        checked = 0
+        for row in rows:
+            if "error" in row:
+                continue
+            for hand in row["hands"]:
+                expected = evaluation_json(evaluate(Hand.parse(hand["input"], rules=name)), hand["input"])
+                assert hand == expected
+                checked += 1
+        assert checked > 100, (name, err)
+
+def test_parquet_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parquet (pyarrow): typed columns, every row, as JSON Lines says;
+    without pyarrow, one line saying what to install."""
+    import pyarrow.parquet as pq
+
+    source = write(tmp_path, "mixed.txt", MIXED)
+    target = tmp_path / "out.parquet"
+    code, out, err = run(["solve", source, "-o", str(target)])
+    assert code == 1 and out == "" and err.startswith(f"wrote {target}: 8 rows")
+    table = pq.read_table(target)
+    assert str(table.schema.field("line").type) == "int64"
+    assert str(table.schema.field("hand 1 score").type) == "int16"
+    rows = table.to_pylist()
+    _, jsonl, _ = run(["solve", source, "--json"])
+    expected = [json.loads(line) for line in jsonl.splitlines()]
+    assert [r["line"] for r in rows] == [e["line"] for e in expected] == DATA_LINES
+    for row, want in zip(rows, expected):
+        assert row["error"] == want.get("error")
+        if "error" not in want:
+            assert row["hand 1 strength"] == want["hands"][0]["strength"]
+            assert row["explanation"] == want["explanation"]
+            winners = want["winners"]
+            assert row["winner"] == (None if winners is None else ",".join(map(str, winners)))
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if it were not installed
+    code, _, err = run(["solve", source, "-o", str(tmp_path / "again.parquet")])
+    assert code == 2 and err.count("\n") == 1 and "pip install 'fivecard[parquet]'" in err
+    assert not (tmp_path / "again.parquet").exists()
+
+
+def test_csv_bom_for_excel(tmp_path: Path) -> None:
+    source = write(tmp_path, "suits.txt", "A♠ K♠ Q♠ J♠ 10♠ | 2♣ 3♣ 4♣ 5♣ 7♦\n")
+    target = tmp_path / "out.csv"
+    assert run(["solve", source, "-o", str(target), "--bom"])[0] == 0
+    data = target.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfline,input,")
+    assert "A♠ K♠ Q♠ J♠ 10♠" in data.decode("utf-8-sig")  # sorted cards spelled as written
+    assert run(["solve", source, "-o", str(tmp_path / "plain.csv")])[0] == 0
+    assert (tmp_path / "plain.csv").read_bytes().startswith(b"line,")

@@ -171,8 +171,15 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.add_argument("-o", "--output", metavar="FILE", help="write here (format from its extension)")
     solve.add_argument(
         "--format",
-        choices=("text", "jsonl", "csv", "xlsx"),
-        help="output format (default: by -o's extension, else text)",
+        choices=("text", "jsonl", "csv", "xlsx", "parquet"),
+        help="output format (default: by -o's extension, else text); parquet needs the "
+        "optional pyarrow (pip install 'fivecard[parquet]')",
+    )
+    solve.add_argument(
+        "--bom",
+        action="store_true",
+        help="start CSV output with a UTF-8 byte order mark, so that Excel reads suit "
+        "symbols and other non-ASCII text right",
     )
     solve.add_argument(
         "--input-format",
@@ -314,7 +321,7 @@ def _check_options(args: argparse.Namespace, rules: RuleSet) -> None:
     if color is not None and getattr(args, "json", False):
         raise _UsageError("--color colours text output; it does nothing with --json")
     if args.command == "solve" and color is not None:
-        from .sinks import output_format
+        from .solve import output_format
 
         fmt = output_format(args.output, args.format)
         if fmt != "text":
@@ -516,144 +523,76 @@ def _solve(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    from .errors import FileError
-    from .sinks import BINARY_FORMATS, make_sink, output_format
-    from .solve import Tally, solve_rows
-    from .sources import binary_stdin, open_source
-    from .target import Target, refuse_same_file, write_error
+    from .solve import solve_file
+    from .solve import output_format
 
     if args.json and args.format not in (None, "jsonl"):
         raise _UsageError(f"--json writes JSON Lines; it cannot be combined with --format {args.format}")
     if args.json and args.output not in (None, "-"):
         raise _UsageError("--json writes to standard output; for a file use -o FILE.jsonl")
     fmt = "jsonl" if args.json else output_format(args.output, args.format)
-    to_stdout = args.output in (None, "-")
-    if fmt in BINARY_FORMATS and to_stdout:
-        if out.isatty():
-            raise FileError(f"{fmt} is a binary format and is not written to a terminal: use -o FILE.{fmt}")
-        if getattr(out, "buffer", None) is None:
-            raise FileError(f"{fmt} output needs a file: use -o FILE.{fmt}")
-    refuse_same_file(args.output, args.input, stdin, out)
-    target = Target(args.output, out, binary=fmt in BINARY_FORMATS, utf8=fmt != "text")
-    tally = Tally()
-    progress = _Progress(err, tally)
-    source = None
-    sink = None
+    progress = _Progress(err)
     try:
-        source = open_source(
+        solution = solve_file(
             args.input,
+            args.output,
+            format=fmt,
             input_format=args.input_format,
             sheet=args.sheet,
-            stdin=binary_stdin(stdin) if args.input == "-" else None,
-            suits=rules.suits,
             hands=args.hands,
+            rules=rules,
+            decks=_decks(args),
+            strict=args.strict,
+            bom=getattr(args, "bom", False),
+            painter=painter,
+            stdin=stdin,
+            stdout=out,
+            on_layout=lambda note: None if err.write(f"fivecard: {note}\n") else None,
+            progress=progress,
         )
-        if source.note:
-            err.write(f"fivecard: {source.note}\n")
-        progress.follow(source.progress)
-        express = (
-            fmt == "csv" and source.blocks is not None and not args.strict and target.binary is not None
-        )
-        if express:
-            notes = _express_solve(args, rules, source, target, tally, progress)
-        else:
-            sink = make_sink(
-                fmt,
-                text=None if fmt in BINARY_FORMATS else target.text,
-                binary=target.binary if fmt in BINARY_FORMATS else None,
-                columns=source.columns,
-                hands=source.hands_per_row,
-                painter=painter,
-                rules=rules,
-            )
-            for solved in solve_rows(source.rows, rules=rules, decks=_decks(args), strict=args.strict):
-                sink.write(solved)
-                tally.add(solved)
-                if tally.rows % 20_000 == 0:
-                    progress()
-            sink.close()
-            notes = sink.notes()
-        progress.clear()
-        target.commit()
-    except BaseException as exc:
-        progress.clear()
-        if sink is not None:
-            sink.discard()
-        note = target.abort()
-        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
-            failure = write_error(exc, target.name)
-            if note:
-                failure.add_note(note)
-            raise failure from None
-        if note:
-            exc.add_note(note)
-        raise
     finally:
-        if source is not None:
-            source.close()
-    for note in notes:
+        progress.clear()
+    for note in solution.notes:
         err.write(f"fivecard: note: {note}\n")
-    summary_stream = out if fmt == "text" and to_stdout else err
-    summary_stream.write(tally.summary() + "\n")
+    tally = solution.tally
+    to_stdout = args.output in (None, "-")
+    if to_stdout:
+        (out if fmt == "text" else err).write(tally.summary() + "\n")
+    else:
+        err.write(f"wrote {args.output}: {tally.summary()}\n")
     return EXIT_SOME_ROWS_BAD if tally.errors else EXIT_OK
 
 
 class _Progress:
-    """A progress line on stderr while a big input (1 MiB or more) is solved,
-    on a terminal only."""
+    """A progress line on stderr while a big input (1 MiB or more) is
+    solved, on a terminal only: the share read, the rows, the rate and the
+    time left."""
 
-    def __init__(self, err: TextIO, tally: Any) -> None:
-        self.fraction: Any = None
+    def __init__(self, err: TextIO) -> None:
+        import time
+
         self.err = err
-        self.tally = tally
+        self.clock = time.monotonic
+        self.started = self.clock()
         self.shown = False
+        self.on = err.isatty()
 
-    def follow(self, fraction: Any) -> None:
-        """Show the fraction read, from this callable (None: not known)."""
-        self.fraction = fraction if fraction is not None and self.err.isatty() else None
-
-    def __call__(self) -> None:
-        if self.fraction is not None:
-            self.err.write(f"\rsolving: {self.fraction():4.0%} ({self.tally.rows:,} rows)")
-            self.err.flush()
-            self.shown = True
+    def __call__(self, tally: Any, fraction: float | None) -> None:
+        if not self.on or fraction is None:
+            return
+        elapsed = self.clock() - self.started
+        rate = tally.rows / elapsed if elapsed > 0 else 0.0
+        left = elapsed * (1 - fraction) / fraction if fraction > 0 else 0.0
+        self.err.write(
+            f"\rsolving: {fraction:4.0%} ({tally.rows:,} rows, {rate:,.0f} rows/s, {left:,.0f} s left)"
+        )
+        self.err.flush()
+        self.shown = True
 
     def clear(self) -> None:
         if self.shown:
             self.err.write("\r\033[K")
             self.shown = False
-
-
-def _express_solve(
-    args: argparse.Namespace,
-    rules: RuleSet,
-    source: Any,
-    target: Any,
-    tally: Any,
-    progress: _Progress,
-) -> list[str]:
-    """The express lane (a text input to CSV): see fivecard.express."""
-    import csv
-    import io
-
-    from .express import express_csv
-    from .sinks import csv_cells, overflow_note, result_header
-
-    header = io.StringIO()
-    columns = result_header(source.columns, source.hands_per_row)
-    csv.writer(header, lineterminator="\n").writerow(csv_cells(columns))
-    binary = target.binary
-    binary.write(header.getvalue().encode())
-    express_csv(
-        source.blocks,
-        binary,
-        rules=rules,
-        decks=_decks(args),
-        hands=source.hands_per_row,
-        tally=tally,
-        progress=progress,
-    )
-    return overflow_note(tally.most_hands, source.hands_per_row, "the error column, three cells a hand")
 
 
 def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:

@@ -1,47 +1,60 @@
-"""Solving many showdowns, one row at a time: each row of a file becomes one
-result (a showdown, a classified hand, or an error that names the row), in
-input order. Nothing is dropped or shifted: rows out = rows in.
+"""Solving many showdowns: a file (text, CSV or ``.xlsx``) to a file in any
+output format, or rows to results, through the one bulk pipeline
+(:mod:`fivecard.pipeline`, then a writer of :mod:`fivecard.writers`).
+
+Each row of an input becomes one result (a showdown, a classified hand, or an
+error that names the row), in input order. Nothing is dropped or shifted:
+rows out = rows in.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from typing import Final
+from typing import IO, Any, Final
 
 from .cards import JOKER, Card, full_deck
 from .errors import FivecardError
-from .evaluate import Evaluation, describe, evaluate
+from .evaluate import Evaluation, evaluate
 from .hand import Hand
 from .rows import Row
 from .rules import RuleSet, get_rules
-from .showdown import check_decks, explain_showdown
-from .tables import tables_for
 
 __all__ = [
     "Row",
     "HandResult",
     "Solved",
-    "ClassInfo",
-    "Tally",
     "solve_row",
     "solve_rows",
-    "class_info",
+    "solve_file",
+    "Solution",
     "RowError",
     "CODE_TEXT",
-    "explanation_of",
-    "solve_chunk",
 ]
 
-CHUNK_ROWS: Final = 4096
 _CARD_OF_CODE: Final[dict[int, Card]] = {
     c.code: c for c in (*full_deck(), *full_deck(suits=False), JOKER)
 }
 _JOKER_CODE: Final = JOKER.code
 #: Card code -> canonical text (``As``, ``Q``, ``JK``).
 CODE_TEXT: Final[dict[int, str]] = {code: card.code_str for code, card in _CARD_OF_CODE.items()}
+
+
+OUTPUT_FORMATS: Final = ("text", "jsonl", "csv", "xlsx", "parquet")
+BINARY_FORMATS: Final = ("xlsx", "parquet")
+
+
+def output_format(path: str | None, requested: str | None) -> str:
+    """The output format: ``requested``, else by the output file's extension,
+    else text (the default on a terminal, and for standard output)."""
+    if requested:
+        return requested
+    if path and path != "-":
+        suffix = path.rpartition(".")[2].lower() if "." in path else ""
+        return {"jsonl": "jsonl", "json": "jsonl", "csv": "csv", "xlsx": "xlsx", "parquet": "parquet"}.get(
+            suffix, "text"
+        )
+    return "text"
 
 
 class RowError(FivecardError):
@@ -59,7 +72,7 @@ class HandResult:
     sorted: str
 
     def evaluation(self, rules: RuleSet) -> Evaluation:
-        """The rich evaluation (for text and JSON output)."""
+        """The rich evaluation."""
         return evaluate(Hand(tuple(_CARD_OF_CODE[c] for c in self.codes), rules))
 
     @property
@@ -85,46 +98,38 @@ class Solved:
         return self.row.line
 
     @property
-    def is_draw(self) -> bool:
+    def is_split(self) -> bool:
+        """More than one hand shares the win."""
         return self.winners is not None and len(self.winners) > 1
 
 
-@dataclass(frozen=True, slots=True)
-class ClassInfo:
-    """What every hand of one strength shares, for output."""
-
-    category: str
-    name: str
-    score: int
-    strength: int
-    description: str
-
-
-@cache
-def _class_infos(rules: RuleSet) -> list[ClassInfo | None]:
-    return [None] * (tables_for(rules).size + 1)
-
-
-def class_info(rules: RuleSet, strength: int) -> ClassInfo:
-    """The category, score and description of a strength (cached)."""
-    infos = _class_infos(rules)
-    info = infos[strength]
-    if info is None:
-        hand_class = tables_for(rules).hand_class(strength)
-        info = ClassInfo(
-            hand_class.category.name,
-            hand_class.category.label,
-            rules.score(hand_class.category),
-            strength,
-            describe(hand_class),
+def _solved(chunk: Any, i: int, row: Row) -> Solved:
+    """Row ``i`` of a :class:`~fivecard.pipeline.Chunk` as a :class:`Solved`."""
+    error = chunk.error.get(i)
+    if error is not None:
+        return Solved(row, error=error)
+    hands = []
+    for k in chunk.hands_of(i):
+        codes = tuple(chunk.codes[k].tolist())
+        cards = sorted((_CARD_OF_CODE[c] for c in codes), key=lambda c: c.sort_key, reverse=True)
+        hands.append(
+            HandResult(
+                chunk.texts[k].decode("utf-8", "replace"),
+                codes,
+                int(chunk.strength[k]),
+                " ".join(c.code_str for c in cards),
+            )
         )
-        infos[strength] = info
-    return info
+    number = int(chunk.outcome[i])
+    if number < 0:
+        return Solved(row, tuple(hands))
+    outcome = chunk.outcomes[number]
+    return Solved(row, tuple(hands), outcome.winners, outcome.order, outcome.explanation)
 
 
 def solve_row(row: Row, *, rules: str | RuleSet = "standard", decks: int = 1) -> Solved:
     """Solve one row; a bad row gives a :class:`Solved` with ``error`` set."""
-    return next(solve_chunk([row], get_rules(rules), decks))
+    return next(solve_rows([row], rules=rules, decks=decks))
 
 
 def solve_rows(
@@ -134,149 +139,190 @@ def solve_rows(
     decks: int = 1,
     strict: bool = False,
 ) -> Iterator[Solved]:
-    """Solve rows lazily, in order, a chunk at a time through the batch path
-    (:mod:`fivecard.batch`). With ``strict``, the first bad row raises
-    :class:`RowError` naming its line instead."""
+    """Solve rows lazily, in order, a chunk at a time through the bulk
+    pipeline. With ``strict``, the first bad row raises :class:`RowError`
+    naming its line instead."""
+    from .pipeline import chunks_of_rows
+
     ruleset = get_rules(rules)
-    iterator = iter(rows)
-    while chunk := list(itertools.islice(iterator, CHUNK_ROWS)):
-        for solved in solve_chunk(chunk, ruleset, decks):
+    kept: list[Row] = []
+
+    def keep(rows: Iterable[Row]) -> Iterator[Row]:
+        for row in rows:
+            kept.append(row)
+            yield row
+
+    for chunk in chunks_of_rows(keep(rows), ruleset, decks):
+        batch_rows, kept[:] = list(kept), []
+        for i, row in enumerate(batch_rows):
+            solved = _solved(chunk, i, row)
             if strict and solved.error is not None:
                 raise RowError(f"line {solved.line}: {solved.error}")
             yield solved
 
 
-def solve_chunk(rows: Sequence[Row], rules: RuleSet, decks: int) -> Iterator[Solved]:
-    """Solve a chunk of rows with one batch encode and evaluation."""
-    from . import batch  # numpy, only for bulk work
+@dataclass
+class Solution:
+    """What :func:`solve_file` did: the rows' totals (``tally``), what the
+    user should know of the input's layout and the output (``notes``), and
+    the output's format."""
 
-    problems = [_row_problem(row) for row in rows]
-    texts = [text for row, problem in zip(rows, problems) if problem is None for text in row.hands]
-    encoded = batch.encode(texts, rules=rules)
-    strengths = batch.strengths(encoded).tolist()
-    codes = encoded.codes.tolist()
-    sorted_texts = batch.sorted_texts(encoded)
-    position = 0
-    for row, problem in zip(rows, problems):
-        if problem is not None:
-            yield Solved(row, error=problem)
-            continue
-        first, position = position, position + len(row.hands)
-        bad = next((i for i in range(first, position) if i in encoded.errors), None)
-        if bad is not None:
-            prefix = f"hand {bad - first + 1}: " if len(row.hands) > 1 else ""
-            yield Solved(row, error=prefix + encoded.errors[bad])
-            continue
-        hands = tuple(
-            HandResult(texts[i], tuple(codes[i]), strengths[i], sorted_texts[i])
-            for i in range(first, position)
-        )
-        if len(hands) == 1:
-            yield Solved(row, hands)
-            continue
-        problem = _deck_problem(hands, rules, decks)
-        if problem is not None:
-            yield Solved(row, error=problem)
-            continue
-        yield _settle(row, hands, rules)
+    tally: Any
+    format: str
+    notes: list[str] = field(default_factory=list)
+    layout: str | None = None
 
 
-def _row_problem(row: Row) -> str | None:
-    """Why a row cannot be solved before its cards are read: its own error,
-    no hands, or an empty hand (later hands keep their numbers)."""
-    if row.error is not None:
-        return row.error
-    empty = [i + 1 for i, text in enumerate(row.hands) if not text.strip()]
-    if len(empty) == len(row.hands):
-        return "no hands in this row"
-    if len(empty) == 1:
-        return f"hand {empty[0]} is empty"
-    if empty:
-        listed = ", ".join(map(str, empty[:-1])) + f" and {empty[-1]}"
-        return f"hands {listed} are empty"
-    return None
+def solve_file(
+    input: str,
+    output: str | None = None,
+    *,
+    format: str | None = None,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    hands: str | None = None,
+    rules: str | RuleSet = "standard",
+    decks: int = 1,
+    strict: bool = False,
+    bom: bool = False,
+    painter: Any = None,
+    stdin: Any = None,
+    stdout: Any = None,
+    on_layout: Callable[[str], None] | None = None,
+    progress: Callable[[Any, float | None], None] | None = None,
+) -> Solution:
+    """Solve every row of ``input`` (a path, or ``-`` for ``stdin``) into
+    ``output`` (a path; ``None`` or ``-`` for ``stdout``) in ``format``
+    (``text``, ``csv``, ``jsonl``, ``xlsx``, ``parquet``; default: by the
+    output's extension, else text).
 
+    The output is written to a temporary file beside it and put in place
+    only when every row is written; on an error or Ctrl-C the earlier file
+    (or no file) remains, and the exception's notes say so. ``strict``: the
+    first bad row stops the run (:class:`RowError`). ``on_layout`` hears how
+    a table was read before any row is; ``progress`` is called after each
+    chunk with the tally and the fraction of the input read (or None).
 
-def _deck_problem(hands: Sequence[HandResult], rules: RuleSet, decks: int) -> str | None:
-    """The single-hand path's deck check, run only when a card repeats or
-    jokers abound (the common row needs no Hand objects)."""
-    if not rules.one_deck:
-        return None
-    codes = [c for h in hands for c in h.codes]
-    naturals = [c for c in codes if c != _JOKER_CODE]
-    if len(set(naturals)) == len(naturals) and len(codes) - len(naturals) <= rules.jokers:
-        return None
+    >>> import io, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), 'hands.txt')
+    >>> _ = open(path, 'w').write('8C TS KC 9H 4S 7D 2S 5D 3S AC\\n')
+    >>> out = io.StringIO()
+    >>> solve_file(path, format='jsonl', stdout=out).tally.summary()
+    '1 row: 1 solved, 0 errors; hand 1 wins 0, hand 2 wins 1, draws 0'
+    >>> out.getvalue()[:52]
+    '{"line": 1, "hands": [{"input": "8C TS KC 9H 4S", "c'
+    """
+    import sys
+
+    from .errors import FileError
+    from .target import Target, refuse_same_file, write_error
+
+    ruleset = get_rules(rules)
+    fmt = output_format(output, format)
+    if fmt not in OUTPUT_FORMATS:
+        raise FileError(f"unknown output format {fmt!r}; choose from {', '.join(OUTPUT_FORMATS)}")
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    to_stdout = output in (None, "-")
+    if fmt in BINARY_FORMATS and to_stdout:
+        if stdout.isatty():
+            raise FileError(f"{fmt} is a binary format and is not written to a terminal: use -o FILE.{fmt}")
+        if getattr(stdout, "buffer", None) is None:
+            raise FileError(f"{fmt} output needs a file: use -o FILE.{fmt}")
+    refuse_same_file(output, input, stdin, stdout)
+    target = Target(output, stdout, binary=fmt in BINARY_FORMATS, utf8=fmt != "text")
+    source = None
+    writer = None
+    solution = Solution(None, fmt)
     try:
-        check_decks(
-            [Hand(tuple(_CARD_OF_CODE[c] for c in h.codes), rules) for h in hands], decks=decks
+        # The heavy imports come after the output is opened: a Ctrl-C during
+        # them is reported like any other ("nothing was written").
+        from .pipeline import chunks_of_blocks, chunks_of_rows
+        from .report import Painter
+        from .sources import binary_stdin, open_source
+        from .writers import Tally, make_writer
+
+        tally = solution.tally = Tally()
+        source = open_source(
+            input,
+            input_format=input_format,
+            sheet=sheet,
+            stdin=binary_stdin(stdin) if input == "-" else None,
+            suits=ruleset.suits,
+            hands=hands,
         )
-    except FivecardError as exc:
-        return str(exc)
-    return None
-
-
-def _settle(row: Row, hands: tuple[HandResult, ...], rules: RuleSet) -> Solved:
-    levels = sorted({h.strength for h in hands}, reverse=True)
-    order = tuple(tuple(i for i, h in enumerate(hands) if h.strength == s) for s in levels)
-    explanation = explanation_of(
-        tuple(h.strength for h in hands), tuple(h.natural for h in hands), rules
-    )
-    return Solved(row, hands, order[0], order, explanation)
-
-
-@lru_cache(maxsize=1 << 16)  # bounded: memory must not grow with the input
-def explanation_of(
-    strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet
-) -> str:
-    """The showdown explanation of hands of these strengths (and whether each
-    is natural): it depends on nothing else, so it is cached."""
-    tables = tables_for(rules)
-    levels = sorted(set(strengths), reverse=True)
-    order = [[i for i, s in enumerate(strengths) if s == level] for level in levels]
-    return explain_showdown(
-        [tables.hand_class(s) for s in strengths], order, rules=rules, naturals=naturals
-    )
-
-
-@dataclass(slots=True)
-class Tally:
-    """Running totals for the summary after a run."""
-
-    rows: int = 0
-    errors: int = 0
-    classified: int = 0
-    draws: int = 0
-    wins: dict[int, int] = field(default_factory=dict)  # 0-based position -> sole wins
-    most_hands: int = 0
-
-    def add(self, solved: Solved) -> None:
-        self.rows += 1
-        if solved.error is not None:
-            self.errors += 1
-            return
-        self.most_hands = max(self.most_hands, len(solved.hands))
-        if solved.winners is None:
-            self.classified += 1
-        elif solved.is_draw:
-            self.draws += 1
+        solution.layout = source.note
+        if source.note and on_layout is not None:
+            on_layout(source.note)
+        writer = make_writer(
+            fmt,
+            binary=_bytes_out(target, fmt),
+            columns=source.columns,
+            hands=source.hands_per_row,
+            painter=painter or Painter(color=False),
+            rules=ruleset,
+            bom=bom,
+        )
+        if source.blocks is not None:
+            chunks = chunks_of_blocks(source.blocks, ruleset, decks)
         else:
-            position = solved.winners[0]
-            self.wins[position] = self.wins.get(position, 0) + 1
+            chunks = chunks_of_rows(source.rows, ruleset, decks)
+        for chunk in chunks:
+            if strict and chunk.error:
+                i = min(chunk.error)
+                writer.write(chunk.head(i))  # what streams out before the bad row stays out
+                raise RowError(f"line {int(chunk.line[i])}: {chunk.error[i]}")
+            writer.write(chunk)
+            tally.add(chunk)
+            if progress is not None:
+                progress(tally, source.progress() if source.progress is not None else None)
+        writer.close()
+        solution.notes = writer.notes()
+        target.commit()
+    except BaseException as exc:
+        if writer is not None:
+            writer.discard()
+        note = target.abort()
+        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+            failure = write_error(exc, target.name)
+            if note:
+                failure.add_note(note)
+            raise failure from None
+        if note:
+            exc.add_note(note)
+        raise
+    finally:
+        if source is not None:
+            source.close()
+    return solution
 
-    @property
-    def solved(self) -> int:
-        return self.rows - self.errors
 
-    def summary(self) -> str:
-        """E.g. ``1,000 rows: 1,000 solved, 0 errors; hand 1 wins 376, hand 2
-        wins 624, draws 0``."""
-        text = f"{self.rows:,} row{'' if self.rows == 1 else 's'}: {self.solved:,} solved, "
-        text += f"{self.errors:,} error{'' if self.errors == 1 else 's'}"
-        if self.classified:
-            text += f", {self.classified:,} classified only (one hand)"
-        if self.most_hands > 1:
-            wins = ", ".join(
-                f"hand {p + 1} wins {self.wins.get(p, 0):,}" for p in range(self.most_hands)
-            )
-            text += f"; {wins}, draws {self.draws:,}"
-        return text
+class _TextBytes:
+    """Bytes (UTF-8) written to a text stream whose encoding may be another
+    (a terminal's): decoded and written as text."""
+
+    def __init__(self, text: IO[str]) -> None:
+        self.text = text
+
+    def write(self, data: bytes) -> int:
+        self.text.write(data.decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self) -> None:
+        self.text.flush()
+
+
+def _bytes_out(target: Any, fmt: str) -> Any:
+    """Where a writer's bytes go: the output's bytes, or its text (the text
+    table to a stream of another encoding, or one without bytes)."""
+    from .target import _is_utf8
+
+    binary = target.binary
+    if fmt in ("xlsx", "parquet"):
+        return binary
+    if target.path is not None:
+        return binary
+    out = target.out
+    if binary is not None and (fmt != "text" or _is_utf8(out)):
+        return binary
+    return _TextBytes(target.text)

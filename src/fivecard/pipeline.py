@@ -1,0 +1,469 @@
+"""The bulk pipeline: rows in, a columnar result out, a chunk at a time.
+
+Every bulk path (``solve`` in every format, ``classify`` of many hands, the
+library's :func:`fivecard.solve.solve_rows`) goes through here:
+
+1. **read** a chunk of rows: a block of text lines, or rows of a table;
+2. **encode** every hand of the chunk at once (lines of two-character cards
+   laid out like ``8C TS KC 9H 4S 7D 2S 5D 3S AC`` are parsed where they lie,
+   as whole byte arrays; any other row through the single-hand parser, for its
+   exact message);
+3. **evaluate**: one table lookup per hand (:mod:`fivecard.batch`);
+4. **settle** each row: winners, order and explanation are an
+   :class:`Outcome`, computed once per distinct case (who wins and the
+   deciding step; a two-hand row's case is found with array arithmetic);
+5. the result, a :class:`Chunk` of columns (strengths, codes, hand texts,
+   errors by row, an outcome per row), goes to one writer per format
+   (:mod:`fivecard.writers`).
+
+Nothing is dropped or shifted: a chunk holds one row per input row, a bad row
+as an error that names the problem.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from . import batch
+from .cards import JOKER, Card, full_deck
+from .errors import FivecardError
+from .hand import Hand
+from .rows import Row, line_row
+from .rules import RuleSet
+from .showdown import check_decks, explain_showdown
+from .sources import Block, long_row
+from .tables import tables_for
+
+__all__ = ["Chunk", "Outcome", "chunks_of_rows", "chunks_of_blocks", "CHUNK_ROWS"]
+
+#: Rows per chunk read from a table (text blocks hold about 500 KiB of lines).
+CHUNK_ROWS: Final = 1 << 15
+_MOST_FIXED: Final = 20  # hands of a fixed-width line parsed as arrays
+_JOKER_CODE: Final = JOKER.code
+I64 = npt.NDArray[np.int64]
+_CARD_OF_CODE: Final[dict[int, Card]] = {
+    c.code: c for c in (*full_deck(), *full_deck(suits=False), JOKER)
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a showdown of two or more hands ends: the winners and the order
+    (0-based hand positions, best first, ties grouped) and why."""
+
+    winners: tuple[int, ...]
+    order: tuple[tuple[int, ...], ...]
+    explanation: str
+    #: What fixes this outcome (equal keys, equal outcomes): writers cache
+    #: what they make of an outcome by it.
+    key: Hashable
+
+    @property
+    def is_split(self) -> bool:
+        """More than one hand shares the win."""
+        return len(self.winners) > 1
+
+
+@dataclass(slots=True)
+class Chunk:
+    """A chunk of solved rows, as columns.
+
+    Per row (``n``): ``line`` (its line or spreadsheet row number), its input
+    (``lines``, a text line's bytes, or ``cells``, a table row's cells),
+    ``count`` hands from hand index ``start``, ``error`` (row -> message; such
+    a row has no hands) and ``outcome`` (an index into ``outcomes``, -1 for
+    a row of one hand or an error).
+
+    Per hand (``h``): ``texts`` (the hand as written, UTF-8 bytes), ``codes``
+    (``(h, 5)`` card codes) and ``strength``.
+    """
+
+    rules: RuleSet
+    line: I64
+    lines: list[bytes] | None
+    cells: list[tuple[str, ...]] | None
+    count: I64
+    start: I64
+    error: dict[int, str]
+    texts: npt.NDArray[np.object_]
+    codes: npt.NDArray[np.int32]
+    strength: I64
+    outcome: I64
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+    def row_cells(self, i: int) -> tuple[str, ...]:
+        """Row ``i``'s input cells (a text line is one cell)."""
+        if self.cells is not None:
+            return self.cells[i]
+        assert self.lines is not None
+        return (self.lines[i].decode("utf-8", "replace"),)
+
+    def hands_of(self, i: int) -> range:
+        """The hand indices of row ``i``."""
+        first = int(self.start[i])
+        return range(first, first + int(self.count[i]))
+
+    def head(self, rows: int) -> Chunk:
+        """The chunk's first ``rows`` rows (and their hands)."""
+        hands = int(self.start[rows]) if rows < len(self) else len(self.strength)
+        kept = np.flatnonzero(self.outcome[:rows] >= 0)
+        return Chunk(
+            self.rules,
+            self.line[:rows],
+            None if self.lines is None else self.lines[:rows],
+            None if self.cells is None else self.cells[:rows],
+            self.count[:rows],
+            self.start[:rows],
+            {i: e for i, e in self.error.items() if i < rows},
+            self.texts[:hands],
+            self.codes[:hands],
+            self.strength[:hands],
+            self.outcome[:rows],
+            self.outcomes if len(kept) else [],
+        )
+
+    @property
+    def natural(self) -> npt.NDArray[np.bool_]:
+        """Per hand: holds no joker."""
+        if not self.rules.jokers:
+            return np.ones(len(self.strength), dtype=bool)
+        result: npt.NDArray[np.bool_] = ~(self.codes == _JOKER_CODE).any(axis=1)
+        return result
+
+
+# --- reading rows ---------------------------------------------------------------------------
+
+
+def chunks_of_rows(
+    rows: Iterable[Row], rules: RuleSet, decks: int = 1, *, size: int = CHUNK_ROWS
+) -> Iterator[Chunk]:
+    """Solve rows (of a table, or lines already split) a chunk at a time."""
+    iterator = iter(rows)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield _solve(
+            rules,
+            decks,
+            np.fromiter((r.line for r in chunk), dtype=np.int64, count=len(chunk)),
+            None,
+            [r.cells for r in chunk],
+            {i: r for i, r in enumerate(chunk)},
+            [],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Fixed:
+    """Lines of ``hands`` hands of two-character cards at single spaces,
+    parsed where they lie: their row indices, codes ``(m, hands, 5)`` and
+    the bytes of each hand."""
+
+    rows: I64
+    codes: npt.NDArray[np.int32]
+    texts: npt.NDArray[np.object_]
+
+
+def chunks_of_blocks(blocks: Iterable[Block], rules: RuleSet, decks: int = 1) -> Iterator[Chunk]:
+    """Solve the lines of a text input, a block of lines at a time. Blank and
+    comment lines are not rows (their numbers are kept by the others)."""
+    for block in blocks:
+        chunk = _solve_block(block, rules, decks)
+        if len(chunk):
+            yield chunk
+
+
+def _solve_block(block: Block, rules: RuleSet, decks: int) -> Chunk:
+    data = block.data
+    buf = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    starts = np.concatenate(([0], ends[:-1] + 1)).astype(np.int64)
+    length = ends - starts
+    count = len(ends)
+    fixed: list[_Fixed] = []
+    taken = np.zeros(count, dtype=bool)
+    candidates = (length % 15 == 14) & (length < 15 * _MOST_FIXED)
+    if block.long:
+        candidates[list(block.long)] = False
+    for hands in np.unique(length[candidates] // 15 + 1).tolist():
+        rows = np.flatnonzero(candidates & (length == 15 * hands - 1))
+        width = 15 * hands - 1
+        if len(rows) == count and len(data) == count * (width + 1):
+            raw, stride = data, width + 1  # every line alike: read in place
+        else:
+            raw, stride = buf[starts[rows, None] + np.arange(width)].tobytes(), width
+        m = len(rows)
+        codes = np.empty((m, hands, 5), dtype=np.int32)
+        ok = np.ones(m, dtype=bool)
+        for j in range(hands):
+            codes[:, j], good = batch.fixed_width_codes(raw, m, stride, rules, offset=15 * j)
+            ok &= good
+            if j:
+                ok &= np.ndarray((m,), np.uint8, raw, 15 * j - 1, (stride,)) == 32
+        if rules.one_deck and hands > 1:
+            every = np.sort(codes.reshape(m, 5 * hands), axis=1)
+            ok &= ~(every[:, 1:] == every[:, :-1]).any(axis=1)
+        keep = np.flatnonzero(ok)
+        if not len(keep):
+            continue
+        texts = np.empty((len(keep), hands), dtype=object)
+        for j in range(hands):
+            texts[:, j] = (
+                np.ndarray((m,), f"S14", raw, 15 * j, (stride,))[keep].tolist()
+            )
+        fixed.append(_Fixed(rows[keep], codes[keep], texts))
+        taken[rows[keep]] = True
+    lines = data.split(b"\n")
+    lines.pop()
+    first = block.first
+    general: dict[int, Row] = {}
+    skipped: list[int] = []
+    for i in np.flatnonzero(~taken).tolist():
+        if block.long and i in block.long:
+            size, prefix = block.long[i]
+            general[i] = long_row(first + i, size, prefix)
+            lines[i] = general[i].cells[0].encode()
+            continue
+        row = line_row(first + i, lines[i].decode("utf-8", "replace"))
+        if row is None:
+            skipped.append(i)
+        else:
+            general[i] = row
+    numbers = np.arange(first, first + count, dtype=np.int64)
+    if skipped:  # drop blank and comment lines, renumbering what refers to rows
+        keep_rows = np.ones(count, dtype=bool)
+        keep_rows[skipped] = False
+        new_index = np.cumsum(keep_rows) - 1
+        numbers = numbers[keep_rows]
+        lines = [text for text, kept in zip(lines, keep_rows.tolist()) if kept]
+        general = {int(new_index[i]): row for i, row in general.items()}
+        fixed = [_Fixed(new_index[f.rows], f.codes, f.texts) for f in fixed]
+    return _solve(rules, decks, numbers, lines, None, general, fixed)
+
+
+# --- solving a chunk ------------------------------------------------------------------------
+
+
+def _solve(
+    rules: RuleSet,
+    decks: int,
+    line: I64,
+    lines: list[bytes] | None,
+    cells: list[tuple[str, ...]] | None,
+    general: dict[int, Row],
+    fixed: list[_Fixed],
+) -> Chunk:
+    n = len(line)
+    count = np.zeros(n, dtype=np.int64)
+    error: dict[int, str] = {}
+    for f in fixed:
+        count[f.rows] = f.codes.shape[1]
+    # The general rows: split already; encode all their hands at once.
+    texts: list[str] = []
+    owners: list[int] = []
+    for i, row in general.items():
+        problem = _row_problem(row)
+        if problem is not None:
+            error[i] = problem
+            continue
+        texts.extend(row.hands)
+        owners.append(i)
+    encoded = batch.encode(texts, rules=rules) if texts else None
+    general_codes: dict[int, tuple[int, int]] = {}  # row -> (first, count) in encoded
+    position = 0
+    for i in owners:
+        hands = len(general[i].hands)
+        first, position = position, position + hands
+        assert encoded is not None
+        bad = next((k for k in range(first, position) if k in encoded.errors), None)
+        if bad is not None:
+            prefix = f"hand {bad - first + 1}: " if hands > 1 else ""
+            error[i] = prefix + encoded.errors[bad]
+            continue
+        if hands > 1:
+            problem = _deck_problem(encoded.codes[first:position], rules, decks)
+            if problem is not None:
+                error[i] = problem
+                continue
+        general_codes[i] = (first, hands)
+        count[i] = hands
+    start = np.cumsum(count) - count
+    h = int(count.sum())
+    codes = np.zeros((h, 5), dtype=np.int32)
+    hand_texts = np.empty(h, dtype=object)
+    for f in fixed:
+        k = f.codes.shape[1]
+        at = (start[f.rows, None] + np.arange(k)).ravel()
+        codes[at] = f.codes.reshape(-1, 5)
+        hand_texts[at] = f.texts.ravel()
+    if general_codes:
+        assert encoded is not None
+        rows = np.fromiter(general_codes, dtype=np.int64, count=len(general_codes))
+        spans = np.array(list(general_codes.values()), dtype=np.int64).reshape(-1, 2)
+        at = np.repeat(start[rows] - spans[:, 0], spans[:, 1]) + np.concatenate(
+            [np.arange(a, a + c) for a, c in spans.tolist()]
+        )
+        source = np.concatenate([np.arange(a, a + c) for a, c in spans.tolist()])
+        codes[at] = encoded.codes[source]
+        encoded_texts = np.array([t.encode("utf-8", "surrogateescape") for t in texts], dtype=object)
+        hand_texts[at] = encoded_texts[source]
+    strength = batch._strengths(codes, rules, checked=False).astype(np.int64)
+    chunk = Chunk(
+        rules, line, lines, cells, count, start, error, hand_texts, codes, strength,
+        np.full(n, -1, dtype=np.int64),
+    )
+    _settle(chunk)
+    return chunk
+
+
+def _row_problem(row: Row) -> str | None:
+    """Why a row cannot be solved before its cards are read: its own error,
+    no hands, or an empty hand (later hands keep their numbers)."""
+    if row.error is not None:
+        return row.error
+    empty = [i + 1 for i, text in enumerate(row.hands) if not text.strip()]
+    if len(empty) == len(row.hands):
+        return "no hands in this row"
+    if len(empty) == 1:
+        return f"hand {empty[0]} is empty"
+    if empty:
+        listed = ", ".join(map(str, empty[:-1])) + f" and {empty[-1]}"
+        return f"hands {listed} are empty"
+    return None
+
+
+def _deck_problem(codes: npt.NDArray[np.int32], rules: RuleSet, decks: int) -> str | None:
+    """The single-hand path's deck check, run only when a card repeats or
+    jokers abound (the common row needs no Hand objects)."""
+    if not rules.one_deck:
+        return None
+    values = codes.ravel().tolist()
+    naturals = [c for c in values if c != _JOKER_CODE]
+    if len(set(naturals)) == len(naturals) and len(values) - len(naturals) <= rules.jokers:
+        return None
+    try:
+        check_decks(
+            [Hand(tuple(_CARD_OF_CODE[c] for c in row), rules) for row in codes.tolist()],
+            decks=decks,
+        )
+    except FivecardError as exc:
+        return str(exc)
+    return None
+
+
+# --- settling -------------------------------------------------------------------------------
+
+
+@cache
+def _outcome_cache(rules: RuleSet) -> dict[Hashable, Outcome]:
+    return {}
+
+
+_CACHE_LIMIT: Final = 1 << 16  # distinct outcomes kept: memory must not grow with the input
+
+
+def _outcome(key: Hashable, strengths: Sequence[int], naturals: Sequence[bool], rules: RuleSet) -> Outcome:
+    known = _outcome_cache(rules)
+    found = known.get(key)
+    if found is None:
+        levels = sorted(set(strengths), reverse=True)
+        order = tuple(tuple(i for i, s in enumerate(strengths) if s == level) for level in levels)
+        explanation = explanation_of(tuple(strengths), tuple(naturals), rules)
+        found = Outcome(order[0], order, explanation, key)
+        if len(known) >= _CACHE_LIMIT:
+            known.clear()
+        known[key] = found
+    return found
+
+
+@lru_cache(maxsize=1 << 16)  # bounded: memory must not grow with the input
+def explanation_of(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet) -> str:
+    """The showdown explanation of hands of these strengths (and whether each
+    is natural): it depends on nothing else, so it is cached."""
+    tables = tables_for(rules)
+    levels = sorted(set(strengths), reverse=True)
+    order = [[i for i, s in enumerate(strengths) if s == level] for level in levels]
+    return explain_showdown(
+        [tables.hand_class(s) for s in strengths], order, rules=rules, naturals=naturals
+    )
+
+
+def _settle(chunk: Chunk) -> None:
+    """Fill the chunk's outcomes: two-hand rows by array arithmetic over
+    their case keys; rows of three or more hands one by one (cached)."""
+    rules = chunk.rules
+    natural = chunk.natural
+    index: dict[Hashable, int] = {}
+    outcomes = chunk.outcomes
+    pairs = np.flatnonzero(chunk.count == 2)
+    if len(pairs):
+        first, second = chunk.start[pairs], chunk.start[pairs] + 1
+        a, b = chunk.strength[first], chunk.strength[second]
+        keys = _pair_keys(a, b, rules)
+        if rules.jokers:
+            keys |= natural[first].astype(np.int64) << 44 | natural[second].astype(np.int64) << 45
+        unique, at, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        ids = np.empty(len(unique), dtype=np.int64)
+        for u, (key, row) in enumerate(zip(unique.tolist(), at.tolist())):
+            i, j = int(first[row]), int(second[row])
+            outcome = _outcome(key, (int(a[row]), int(b[row])), (bool(natural[i]), bool(natural[j])), rules)
+            ids[u] = index.setdefault(key, len(outcomes))
+            if ids[u] == len(outcomes):
+                outcomes.append(outcome)
+        chunk.outcome[pairs] = ids[inverse.ravel()]
+    for row in np.flatnonzero(chunk.count > 2).tolist():
+        span = chunk.hands_of(row)
+        strengths = tuple(chunk.strength[span.start : span.stop].tolist())
+        naturals = tuple(natural[span.start : span.stop].tolist())
+        key = (strengths, naturals)
+        number = index.get(key)
+        if number is None:
+            number = index[key] = len(outcomes)
+            outcomes.append(_outcome(key, strengths, naturals, rules))
+        chunk.outcome[row] = number
+
+
+@cache
+def _class_arrays(rules: RuleSet) -> tuple[I64, I64, I64]:
+    """Per strength: the ladder index, the compared key (5 ranks, padded) and
+    the group sizes at each key position."""
+    tables = tables_for(rules)
+    keys = np.zeros((tables.size + 1, 5), dtype=np.int64)
+    sizes = np.zeros((tables.size + 1, 5), dtype=np.int64)
+    for strength, (index, key, groups) in enumerate(tables.shapes, 1):
+        keys[strength, : len(key)] = key
+        straight = rules.ladder[index].straight
+        sizes[strength, : len(key)] = [1] if straight else [n for _, n in groups]
+    return batch.category_table(rules).astype(np.int64), keys, sizes
+
+
+def _pair_keys(first: I64, second: I64, rules: RuleSet) -> I64:
+    """One integer per two-hand showdown that fixes its outcome: who wins,
+    and the deciding step (categories; or the step, the two values and the
+    groups named before it); for a draw, the class."""
+    category, keys, sizes = _class_arrays(rules)
+    best, worst = np.maximum(first, second), np.minimum(first, second)
+    winner = np.where(first > second, 1, 2)
+    kw, kl = keys[best], keys[worst]
+    step = np.argmax(kw != kl, axis=1)
+    rows = np.arange(len(first))
+    value_w, value_l = kw[rows, step], kl[rows, step]
+    named_1 = np.where((step > 0) & (sizes[best, 0] >= 2), kw[:, 0], 0)
+    named_2 = np.where((step > 1) & (sizes[best, 1] >= 2), kw[:, 1], 0)
+    same = category[best] == category[worst]
+    decided = np.where(
+        same,
+        (3 << 40) | (winner << 36) | (category[best] << 28) | (step << 24)
+        | (value_w << 20) | (value_l << 16) | (named_1 << 12) | (named_2 << 8),
+        (2 << 40) | (winner << 36) | (category[best] << 28) | (category[worst] << 20),
+    )
+    result: I64 = np.where(first == second, (1 << 40) | best, decided)
+    return result

@@ -1,0 +1,1064 @@
+"""Writing a columnar result (:class:`~fivecard.pipeline.Chunk`): one writer
+per format, each formatting whole columns at once.
+
+What a row's cells hold is made once per distinct value and reused: a
+strength's category, score and description, an outcome's winners and
+explanation, a card's spelling. Cards are spelled by table lookups over the
+card codes; texts that need escaping (a ``,`` in a CSV cell, a ``"`` in a
+JSON string, a cell a spreadsheet would run as a formula) are found by
+scanning the bytes of a whole column, and only those are escaped one by one.
+
+The cells a CSV file or a workbook receives are inert: no cell is ever a
+formula (a text starting with ``=``, ``+``, ``-`` or ``@`` gets a leading
+``'`` in CSV and is a text cell in a workbook), and control characters, which
+a workbook cannot hold, are shown as their Unicode pictures (U+0007 as
+``␇``). A row with more hands than the header names keeps every named column
+in place: the extra hands' cells follow the error column, and
+:meth:`Writer.notes` says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Hashable, Sequence
+from functools import cache
+from typing import IO, Any, Final, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import JOKER, RANK_WEIGHTS, SUIT_SHIFT, Card, full_deck
+from .evaluate import describe, evaluate
+from .hand import Hand
+from .pipeline import Chunk, Outcome
+from .report import Painter, evaluation_json
+from .rules import RuleSet
+from .solve import BINARY_FORMATS, OUTPUT_FORMATS, output_format
+from .tables import tables_for
+from .workbook import MAX_ROWS
+
+__all__ = [
+    "Writer",
+    "make_writer",
+    "OUTPUT_FORMATS",
+    "BINARY_FORMATS",
+    "inert",
+    "csv_field",
+    "result_header",
+    "output_format",
+    "overflow_note",
+    "ClassInfo",
+    "class_info",
+    "Tally",
+    "MAX_ROWS",
+]
+
+_PER_HAND: Final = 3  # CSV and xlsx cells per hand: sorted cards, category, score
+_CONTROL: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+_XLSX_CELL: Final = 32_767  # characters a workbook cell holds
+_POWERS: Final = 10 ** np.arange(1, 19, dtype=np.int64)
+Objects = npt.NDArray[np.object_]
+I64 = npt.NDArray[np.int64]
+
+
+# --- cells made safe --------------------------------------------------------------------------
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return "\u2421" if code == 0x7F else chr(0x2400 + code)
+
+
+def inert(text: str) -> str:
+    """A cell's text made safe for a spreadsheet: control characters as their
+    pictures, and a leading ``'`` before what a spreadsheet would run as a
+    formula.
+
+    >>> inert('=cmd|" /C calc"!A0'), inert('AS KS'), inert('bell\\x07')
+    ('\\'=cmd|" /C calc"!A0', 'AS KS', 'bell␇')
+    """
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(_picture, text)
+    if text.startswith(_FORMULA_START):
+        return "'" + text
+    return text
+
+
+def csv_field(text: str) -> str:
+    """A field as the csv module writes it (minimal quoting).
+
+    >>> csv_field('High Card, K-10-9-8-4'), csv_field('Royal Flush')
+    ('"High Card, K-10-9-8-4"', 'Royal Flush')
+    """
+    if any(ch in text for ch in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _csv_cell(text: str) -> bytes:
+    return csv_field(inert(text)).encode()
+
+
+def _json_text(text: str) -> bytes:
+    return json.dumps(text, ensure_ascii=False).encode()
+
+
+def _byte_set(characters: bytes) -> npt.NDArray[np.bool_]:
+    table = np.zeros(256, dtype=bool)
+    table[list(characters)] = True
+    table[0x80:] = True  # not ASCII: checked (and undecodable bytes replaced) one by one
+    return table
+
+
+_CSV_SPECIAL: Final = _byte_set(b',"\r\n' + bytes(range(0x20)) + b"\x7f")
+_CSV_LEADING: Final = _byte_set(b"=+-@\t\r")
+_JSON_SPECIAL: Final = _byte_set(b'"\\' + bytes(range(0x20)))
+_NO_LEADING: Final = np.zeros(256, dtype=bool)
+
+
+def _escaped(
+    values: Sequence[bytes],
+    special: npt.NDArray[np.bool_],
+    leading: npt.NDArray[np.bool_],
+    fix: Callable[[str], bytes],
+    wrap: bytes = b"",
+) -> Objects:
+    """Each value as a cell: ``wrap + value + wrap`` when none of its bytes
+    is ``special`` and its first is not ``leading`` (found by one scan of all
+    the values' bytes); else ``fix`` of its text."""
+    n = len(values)
+    out = np.empty(n, dtype=object)
+    if not n:
+        return out
+    joined = b"\n".join(values)
+    data = np.frombuffer(joined, dtype=np.uint8)
+    lengths = np.fromiter(map(len, values), dtype=np.int64, count=n)
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    flagged = np.zeros(n, dtype=bool)
+    if leading.any():
+        nonempty = lengths > 0
+        flagged[nonempty] = leading[data[starts[nonempty]]]
+    hits = np.flatnonzero(special[data])
+    if len(hits):
+        rows = np.searchsorted(starts, hits, side="right") - 1
+        flagged[rows[hits < starts[rows] + lengths[rows]]] = True  # not the "\n" between values
+    plain = np.array(values, dtype=object) if not wrap else None
+    if wrap:
+        plain = np.array(values, dtype=object)
+        plain = wrap + plain + wrap
+    assert plain is not None
+    out[:] = plain
+    for i in np.flatnonzero(flagged).tolist():
+        out[i] = fix(values[i].decode("utf-8", "replace"))
+    return out
+
+
+def _numbers(values: I64) -> Objects:
+    """Whole numbers as ASCII bytes, built digit by digit for each width."""
+    out = np.empty(len(values), dtype=object)
+    widths = np.searchsorted(_POWERS, values, side="right") + 1
+    for width in np.unique(widths).tolist():
+        at = np.flatnonzero(widths == width)
+        number = values[at]
+        matrix = np.empty((len(at), width), dtype=np.uint8)
+        for column in range(width - 1, -1, -1):
+            matrix[:, column] = ord("0") + number % 10
+            number = number // 10
+        out[at] = matrix.view(f"S{width}").ravel().tolist()
+    return out
+
+
+# --- what every hand of a strength shares -----------------------------------------------------
+
+
+class ClassInfo:
+    """What every hand of one strength shares, for output."""
+
+    __slots__ = ("category", "name", "score", "strength", "description")
+
+    def __init__(self, category: str, name: str, score: int, strength: int, description: str) -> None:
+        self.category = category
+        self.name = name
+        self.score = score
+        self.strength = strength
+        self.description = description
+
+
+@cache
+def _class_infos(rules: RuleSet) -> list[ClassInfo | None]:
+    return [None] * (tables_for(rules).size + 1)
+
+
+def class_info(rules: RuleSet, strength: int) -> ClassInfo:
+    """The category, score and description of a strength (cached)."""
+    infos = _class_infos(rules)
+    info = infos[strength]
+    if info is None:
+        hand_class = tables_for(rules).hand_class(strength)
+        info = ClassInfo(
+            hand_class.category.name,
+            hand_class.category.label,
+            rules.score(hand_class.category),
+            strength,
+            describe(hand_class),
+        )
+        infos[strength] = info
+    return info
+
+
+class _PerStrength:
+    """A piece made from a strength's class the first time it is met."""
+
+    def __init__(self, rules: RuleSet, make: Callable[[ClassInfo], Any]) -> None:
+        self.rules = rules
+        self.make = make
+        self.table: Objects = np.full(tables_for(rules).size + 1, None, dtype=object)
+
+    def __call__(self, strengths: I64) -> Objects:
+        table = self.table
+        for strength in np.unique(strengths).tolist():
+            if table[strength] is None:
+                table[strength] = self.make(class_info(self.rules, strength))
+        result: Objects = table[strengths]
+        return result
+
+
+class _PerOutcome:
+    """A piece made from an outcome the first time it is met (bounded)."""
+
+    def __init__(self, make: Callable[[Outcome], Any], none: Any) -> None:
+        self.make = make
+        self.none = none
+        self.known: dict[Hashable, Any] = {}
+
+    def __call__(self, chunk: Chunk) -> Objects:
+        made = np.empty(len(chunk.outcomes) + 1, dtype=object)
+        for i, outcome in enumerate(chunk.outcomes):
+            piece = self.known.get(outcome.key)
+            if piece is None:
+                if len(self.known) >= 1 << 16:
+                    self.known.clear()
+                piece = self.known[outcome.key] = self.make(outcome)
+            made[i] = piece
+        made[-1] = self.none  # index -1: no outcome
+        result: Objects = made[chunk.outcome]
+        return result
+
+
+# --- cards ------------------------------------------------------------------------------------
+
+_SMALL: Final = len(RANK_WEIGHTS) * 16  # a card as rank index * 16 + suit bits
+_WEIGHTS: Final = np.array(RANK_WEIGHTS, dtype=np.int64)
+_ALL_CARDS: Final = (*full_deck(), *full_deck(suits=False), JOKER)
+
+
+@cache
+def _small_table() -> npt.NDArray[np.int64]:
+    """A card code's rank weight (code >> 7) -> rank index * 16."""
+    table = np.zeros(int(_WEIGHTS[-1]) + 1, dtype=np.int64)
+    table[_WEIGHTS] = np.arange(len(_WEIGHTS)) * 16
+    return table
+
+
+def _small(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+    index: npt.NDArray[np.int64] = _small_table()[codes >> SUIT_SHIFT] + (codes & 15)
+    return index
+
+
+@cache
+def _sort_places() -> npt.NDArray[np.int64]:
+    """Small card index -> sort place (rank high to low, then spades, hearts,
+    diamonds, clubs, rank alone; jokers last): :meth:`Hand.sorted`'s order."""
+    places = np.full(_SMALL, 99, dtype=np.int64)
+    for card in _ALL_CARDS:
+        rank_place = 13 if card.rank is None else 14 - card.rank
+        suit_place = 4 if card.suit is None else card.suit.order
+        places[_small(np.array([card.code], dtype=np.int32))[0]] = rank_place * 5 + suit_place
+    return places
+
+
+def _sort_order(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+    """Per hand, the positions of its cards in sorted order."""
+    order: npt.NDArray[np.int64] = np.argsort(_sort_places()[_small(codes)], axis=1, kind="stable")
+    return order
+
+
+@cache
+def _spellings(kind: str) -> tuple[Objects, npt.NDArray[np.int64]]:
+    """Small card index -> its spelling as bytes (``canonical``: ``As``;
+    ``unicode``/``ascii``: padded to three columns for a table), and the
+    byte length of each."""
+    table = np.full(_SMALL, b"?", dtype=object)
+    for card in _ALL_CARDS:
+        if kind == "canonical":
+            text = card.code_str
+        else:
+            text = card.code_str if kind == "ascii" else str(card)
+            text += " " * (3 - len(text))
+        table[_small(np.array([card.code], dtype=np.int32))[0]] = text.encode()
+    lengths = np.fromiter((len(t) for t in table.tolist()), dtype=np.int64, count=_SMALL)
+    return table, lengths
+
+
+@cache
+def _spelling_matrix(kind: str, width: int) -> npt.NDArray[np.uint8]:
+    """:func:`_spellings` of the cards spelled in ``width`` bytes, as a
+    byte matrix (other cards: zeros)."""
+    table, _ = _spellings(kind)
+    matrix = np.zeros((_SMALL, max(width, 1)), dtype=np.uint8)
+    for i, text in enumerate(table.tolist()):
+        if len(text) == width:
+            matrix[i, :width] = list(text)
+    return matrix[:, :width]
+
+
+def _spelled_matrix(
+    codes: npt.NDArray[np.int32], kind: str, before: bytes, between: bytes, after: bytes
+) -> npt.NDArray[np.uint8] | None:
+    """:func:`_spelled` as an ``(h, width)`` byte matrix, when every card
+    spelling used has one length (else None)."""
+    _, lengths = _spellings(kind)
+    small = _small(codes)
+    h = len(codes)
+    used = lengths[small]
+    width = int(used.max()) if h else 1
+    if h and int(used.min()) != width:
+        return None
+    cards = _spelling_matrix(kind, width)[small]  # (h, 5, width)
+    total = len(before) + 5 * width + 4 * len(between) + len(after)
+    matrix = np.empty((h, total), dtype=np.uint8)
+    matrix[:, : len(before)] = np.frombuffer(before, np.uint8)
+    at = len(before)
+    for k in range(5):
+        matrix[:, at : at + width] = cards[:, k]
+        at += width
+        sep = between if k < 4 else after
+        matrix[:, at : at + len(sep)] = np.frombuffer(sep, np.uint8)
+        at += len(sep)
+    return matrix
+
+
+def _rows_of(matrix: npt.NDArray[np.uint8]) -> Objects:
+    """Each row of a byte matrix as bytes."""
+    out = np.empty(len(matrix), dtype=object)
+    if len(matrix):
+        out[:] = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").ravel().tolist()
+    return out
+
+
+def _spelled(
+    codes: npt.NDArray[np.int32], kind: str, before: bytes, between: bytes, after: bytes
+) -> Objects:
+    """Each hand's cards spelled and joined: ``before + c1 + between + ...
+    + c5 + after``."""
+    matrix = _spelled_matrix(codes, kind, before, between, after)
+    if matrix is not None:
+        return _rows_of(matrix)
+    table, _ = _spellings(kind)
+    out = np.empty(len(codes), dtype=object)
+    for i, row in enumerate(table[_small(codes)].tolist()):
+        out[i] = before + between.join(row) + after
+    return out
+
+
+def _written_sorted(chunk: Chunk, order: npt.NDArray[np.int64]) -> Objects:
+    """Each hand's cards sorted, spelled as the input spelled them (``10h``
+    stays ``10h``, ``A♥`` stays ``A♥``), one space apart. A hand written in
+    some other way than five tokens (cards run together, a lone suit symbol)
+    is spelled the way people read cards (``10♥``)."""
+    texts = chunk.texts
+    h = len(texts)
+    out = np.empty(h, dtype=object)
+    if not h:
+        return out
+    lengths = np.fromiter(map(len, texts.tolist()), dtype=np.int64, count=h)
+    fixed = np.flatnonzero(lengths == 14)
+    if len(fixed):
+        raw = b"".join(texts[fixed].tolist())
+        gaps = np.ndarray((len(fixed), 4), np.uint8, raw, 2, (14, 3))
+        good = (gaps == 32).all(axis=1)
+        fixed_rows = fixed[good]
+        if len(fixed_rows):
+            raw = b"".join(texts[fixed_rows].tolist()) if not good.all() else raw
+            tokens = np.ndarray((len(fixed_rows), 5), "<u2", raw, 0, (14, 3))
+            picked = np.take_along_axis(tokens, order[fixed_rows], axis=1)
+            matrix = np.full((len(fixed_rows), 15), 32, dtype=np.uint8)
+            matrix.reshape(-1, 5, 3)[:, :, :2] = picked.view(np.uint8).reshape(-1, 5, 2)
+            out[fixed_rows] = matrix[:, :14].copy().view("S14").ravel().tolist()
+        rest = np.ones(h, dtype=bool)
+        rest[fixed_rows] = False
+        others = np.flatnonzero(rest)
+    else:
+        others = np.arange(h)
+    if len(others):
+        people, _ = _spellings("unicode")
+        small = _small(chunk.codes[others])
+        for i, text, positions, cards in zip(
+            others.tolist(), texts[others].tolist(), order[others].tolist(), small.tolist()
+        ):
+            tokens = text.replace(b",", b" ").split()
+            if len(tokens) == 5:
+                out[i] = b" ".join(tokens[p] for p in positions)
+            else:
+                out[i] = b" ".join(people[cards[p]].rstrip() for p in positions)
+    return out
+
+
+@cache
+def _showdown_places(rules: RuleSet) -> npt.NDArray[np.int64]:
+    """Per strength and rank place (ace 0 ... two 12): where the rank's
+    cards stand in showdown order (groups first, the wheel's ace last)."""
+    tables = tables_for(rules)
+    places = np.full((tables.size + 1, 14), 9, dtype=np.int64)
+    for strength in range(1, tables.size + 1):
+        order = tables.hand_class(strength).order
+        for position in range(4, -1, -1):
+            places[strength, 14 - order[position]] = position
+    return places
+
+
+def _showdown_order(chunk: Chunk) -> npt.NDArray[np.int64]:
+    """Per hand (without jokers), the positions of its cards in showdown
+    order: a group's cards in sorted order."""
+    small = _small(chunk.codes)
+    rank_place = 12 - small // 16  # weights index 12 (ace) -> place 0; a joker -1
+    suit_place = _sort_places()[small] % 5
+    position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
+    order: npt.NDArray[np.int64] = np.argsort(position * 8 + suit_place, axis=1, kind="stable")
+    return order
+
+
+# --- tallies ----------------------------------------------------------------------------------
+
+
+class Tally:
+    """Running totals for the summary after a run."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.errors = 0
+        self.classified = 0
+        self.draws = 0
+        self.wins: dict[int, int] = {}  # 0-based position -> sole wins
+        self.most_hands = 0
+
+    def add(self, chunk: Chunk) -> None:
+        self.rows += len(chunk)
+        self.errors += len(chunk.error)
+        if not len(chunk):
+            return
+        self.most_hands = max(self.most_hands, int(chunk.count.max()))
+        self.classified += int((chunk.count == 1).sum())
+        if chunk.outcomes:
+            sole = np.array([o.winners[0] if len(o.winners) == 1 else -1 for o in chunk.outcomes])
+            seen = chunk.outcome[chunk.outcome >= 0]
+            who = sole[seen]
+            self.draws += int((who < 0).sum())
+            for position, wins in enumerate(np.bincount(who[who >= 0]).tolist()):
+                if wins:
+                    self.wins[position] = self.wins.get(position, 0) + wins
+
+    @property
+    def solved(self) -> int:
+        return self.rows - self.errors
+
+    def summary(self) -> str:
+        """E.g. ``1,000 rows: 1,000 solved, 0 errors; hand 1 wins 376, hand 2
+        wins 624, draws 0``."""
+        text = f"{self.rows:,} row{'' if self.rows == 1 else 's'}: {self.solved:,} solved, "
+        text += f"{self.errors:,} error{'' if self.errors == 1 else 's'}"
+        if self.classified:
+            text += f", {self.classified:,} classified only (one hand)"
+        if self.most_hands > 1:
+            wins = ", ".join(
+                f"hand {p + 1} wins {self.wins.get(p, 0):,}" for p in range(self.most_hands)
+            )
+            text += f"; {wins}, draws {self.draws:,}"
+        return text
+
+
+# --- writers ----------------------------------------------------------------------------------
+
+
+class Writer(Protocol):
+    def write(self, chunk: Chunk) -> None: ...
+    def close(self) -> None: ...
+    def discard(self) -> None:
+        """Give up the output (after an error): release what it holds."""
+    def notes(self) -> list[str]: ...
+
+
+def overflow_note(widest: int, hands: int, where: str) -> list[str]:
+    """What to tell when rows held more hands than the header names."""
+    if widest <= hands:
+        return []
+    extra = f"hand {hands + 1}" if widest == hands + 1 else f"hands {hands + 1}-{widest}"
+    return [
+        f"some rows hold up to {widest} hands, more than the {hands} the first rows held: "
+        f"the cells of {extra} follow {where}"
+    ]
+
+
+def past_note(past: int, width: int) -> list[str]:
+    """What to tell when rows of a table had cells past its columns."""
+    if past <= 0:
+        return []
+    cells = "a cell" if past == 1 else f"up to {past} cells"
+    return [f"some rows have {cells} past the table's {width} columns: they follow the error column"]
+
+
+def _winners_text(outcome: Outcome) -> str:
+    return ",".join(str(i + 1) for i in outcome.winners)
+
+
+def result_header(columns: Sequence[str], hands: int) -> list[str]:
+    """The CSV and xlsx header: line, the input's columns, three per hand,
+    winner, explanation, error."""
+    header = ["line", *columns]
+    for i in range(1, hands + 1):
+        header += [f"hand {i} sorted", f"hand {i} category", f"hand {i} score"]
+    return header + ["winner", "explanation", "error"]
+
+
+def _join_rows(grid: Objects) -> bytes:
+    return b"".join(grid.ravel().tolist())
+
+
+class _Base:
+    """What the writers share: the table's width and hands, and what
+    rows past them held."""
+
+    def __init__(self, columns: Sequence[str], hands: int, rules: RuleSet) -> None:
+        self.width = len(columns)
+        self.hands = hands
+        self.rules = rules
+        self.widest = 0
+        self.past = 0  # the most cells of a row past the table's columns
+
+    def _measure(self, chunk: Chunk) -> None:
+        if len(chunk):
+            self.widest = max(self.widest, int(chunk.count.max()))
+        if chunk.cells is not None:
+            self.past = max(self.past, max((len(c) for c in chunk.cells), default=0) - self.width)
+
+    def discard(self) -> None:
+        pass
+
+
+class CsvWriter(_Base):
+    """CSV, UTF-8: the input's cells, three cells per hand (sorted cards as
+    written, category, score), winner(s), explanation, error."""
+
+    def __init__(self, out: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet, *, bom: bool = False) -> None:
+        super().__init__(columns, hands, rules)
+        self.out = out
+        if bom:
+            out.write(b"\xef\xbb\xbf")
+        out.write(b",".join(_csv_cell(c) for c in result_header(columns, hands)) + b"\n")
+        self.classes = _PerStrength(rules, lambda i: f",{csv_field(i.name)},{i.score}".encode())
+        self.tails = _PerOutcome(
+            lambda o: f",{csv_field(_winners_text(o))},{_csv_cell(o.explanation).decode()},".encode(), b",,,"
+        )
+
+    def write(self, chunk: Chunk) -> None:
+        self._measure(chunk)
+        n = len(chunk)
+        if not n:
+            return
+        grid = np.empty((n, 4 + self.hands), dtype=object)
+        grid[:, 0] = _numbers(chunk.line)
+        grid[:, 1] = _input_cells(chunk, self.width, b",", _CSV_SPECIAL, _CSV_LEADING, _csv_cell, b"")
+        order = _sort_order(chunk.codes)
+        hand_cells = b"," + _written_sorted(chunk, order) + self.classes(chunk.strength)
+        for j in range(self.hands):
+            grid[:, 2 + j] = b",,,"
+            rows = np.flatnonzero(chunk.count > j)
+            grid[rows, 2 + j] = hand_cells[chunk.start[rows] + j]
+        grid[:, 2 + self.hands] = self.tails(chunk)
+        grid[:, 3 + self.hands] = b"\n"
+        for i, message in chunk.error.items():
+            grid[i, 3 + self.hands] = _csv_cell(message) + b"\n"
+        more = np.flatnonzero(chunk.count > self.hands)
+        for i in more.tolist():
+            span = chunk.hands_of(i)
+            extra = b"".join(hand_cells[span.start + self.hands : span.stop].tolist())
+            grid[i, 3 + self.hands] = extra + b"\n"
+        if chunk.cells is not None and self.past > 0:
+            for i, cells in enumerate(chunk.cells):
+                if len(cells) > self.width:
+                    tail = b"".join(b"," + _csv_cell(c) for c in cells[self.width :])
+                    grid[i, 3 + self.hands] = grid[i, 3 + self.hands][:-1] + tail + b"\n"
+        self.out.write(_join_rows(grid))
+
+    def close(self) -> None:
+        self.out.flush()
+
+    def notes(self) -> list[str]:
+        return overflow_note(self.widest, self.hands, "the error column, three cells a hand") + past_note(
+            self.past, self.width
+        )
+
+
+def _input_cells(
+    chunk: Chunk,
+    width: int,
+    separator: bytes,
+    special: npt.NDArray[np.bool_],
+    leading: npt.NDArray[np.bool_],
+    fix: Callable[[str], bytes],
+    wrap: bytes,
+) -> Objects:
+    """Per row: its input cells (``width`` of them, padded), each escaped,
+    after a separator each."""
+    if chunk.lines is not None:
+        column = _escaped(chunk.lines, special, leading, fix, wrap)
+        result: Objects = separator + column
+        return result
+    assert chunk.cells is not None
+    out = np.empty(len(chunk), dtype=object)
+    out[:] = b""
+    for j in range(width):
+        values = [c[j].encode("utf-8", "replace") if j < len(c) else b"" for c in chunk.cells]
+        out = out + separator + _escaped(values, special, leading, fix, wrap)
+    return out
+
+
+class JsonlWriter(_Base):
+    """JSON Lines: one object per row (the README's contract)."""
+
+    def __init__(self, out: IO[bytes], rules: RuleSet) -> None:
+        super().__init__((), 0, rules)
+        self.out = out
+        extra = ', "natural": true, "jokers": []' if rules.jokers else ""
+        self.classes = _PerStrength(
+            rules,
+            lambda i: (
+                f', "category": "{i.category}", "name": {json.dumps(i.name)}, "score": {i.score}, '
+                f'"strength": {i.strength}, "description": {json.dumps(i.description)}, '
+                f'"rules": {json.dumps(rules.name)}{extra}}}'
+            ).encode(),
+        )
+        self.tails = _PerOutcome(
+            lambda o: (
+                f'], "winners": {json.dumps([i + 1 for i in o.winners])}, '
+                f'"order": {json.dumps([[i + 1 for i in t] for t in o.order])}, '
+                f'"explanation": {json.dumps(o.explanation, ensure_ascii=False)}}}\n'
+            ).encode(),
+            b'], "winners": null, "order": null, "explanation": null}\n',
+        )
+
+    def write(self, chunk: Chunk) -> None:
+        n = len(chunk)
+        if not n:
+            return
+        objects = hand_objects(chunk, self.classes)
+        most = int(chunk.count.max())
+        grid = np.empty((n, 2 + 5 * max(most, 1)), dtype=object)
+        grid[:, 0] = b'{"line": ' + _numbers(chunk.line) + b', "hands": ['
+        grid[:, 1:-1] = b""
+        for j in range(most):
+            rows = np.flatnonzero(chunk.count > j)
+            at = 1 + 5 * j
+            if j:
+                grid[rows, at] = b", "
+            grid[rows, at + 1 : at + 5] = objects[chunk.start[rows] + j]
+        grid[:, -1] = self.tails(chunk)
+        for i, message in chunk.error.items():
+            grid[i, 0] = f'{{"line": {int(chunk.line[i])}, "error": '.encode()
+            grid[i, 1] = json.dumps(message, ensure_ascii=False).encode()
+            grid[i, -1] = b"}\n"
+        self.out.write(_join_rows(grid))
+
+    def close(self) -> None:
+        self.out.flush()
+
+    def notes(self) -> list[str]:
+        return []
+
+
+def hand_objects(chunk: Chunk, classes: _PerStrength, indent: str | None = None) -> Objects:
+    """Per hand, its JSON object (see :func:`fivecard.report.evaluation_json`)
+    in four pieces (to be joined):
+    compact, or for ``indent`` (the indent of the object's lines) as
+    ``json.dumps(..., indent=2)`` lays it out. A hand with jokers is made
+    from its full evaluation (what the jokers became)."""
+    if indent is None:
+        opening, key_sep, item_open, item_sep, item_close = b"{", b", ", b'["', b'", "', b'"]'
+    else:
+        pad = indent.encode()
+        opening = b"{\n" + pad + b"  "
+        key_sep = b",\n" + pad + b"  "
+        item_open = b"[\n" + pad + b'    "'
+        item_sep = b'",\n' + pad + b'    "'
+        item_close = b'"\n' + pad + b"  ]"
+    order = _sort_order(chunk.codes)
+    sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
+    texts = _escaped(chunk.texts.tolist(), _JSON_SPECIAL, _NO_LEADING, _json_text, b'"')
+    cards = _spelled_matrix(chunk.codes, "canonical", key_sep + b'"cards": ' + item_open, item_sep, item_close)
+    ordered = _spelled_matrix(sorted_codes, "canonical", key_sep + b'"sorted": ' + item_open, item_sep, item_close)
+    if cards is not None and ordered is not None:
+        middle = _rows_of(np.hstack([cards, ordered]))
+    else:
+        middle = _spelled(chunk.codes, "canonical", key_sep + b'"cards": ' + item_open, item_sep, item_close) + (
+            _spelled(sorted_codes, "canonical", key_sep + b'"sorted": ' + item_open, item_sep, item_close)
+        )
+    objects = np.empty((len(chunk.codes), 4), dtype=object)
+    objects[:, 0] = opening + b'"input": '
+    objects[:, 1] = texts
+    objects[:, 2] = middle
+    objects[:, 3] = classes(chunk.strength)
+    if chunk.rules.jokers:
+        for k in np.flatnonzero(~chunk.natural).tolist():
+            hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
+            data = evaluation_json(evaluate(hand), chunk.texts[k].decode("utf-8", "replace"))
+            if indent is None:
+                objects[k] = [json.dumps(data, ensure_ascii=False).encode(), b"", b"", b""]
+            else:
+                text = json.dumps(data, ensure_ascii=False, indent=2)
+                objects[k] = [text.replace("\n", "\n" + indent).encode(), b"", b"", b""]
+    return objects
+
+
+_CARD_OF: Final = {c.code: c for c in _ALL_CARDS}
+
+
+def _card(code: int) -> Card:
+    return _CARD_OF[code]
+
+
+class TextWriter(_Base):
+    """An aligned table for people: line, each hand (showdown order and
+    category), winner(s), explanation."""
+
+    def __init__(self, out: IO[bytes], hands: int, painter: Painter, rules: RuleSet) -> None:
+        super().__init__((), hands, rules)
+        self.out = out
+        self.painter = painter
+        cells = ["line".rjust(6)] + [f"hand {i + 1}".ljust(36) for i in range(hands)]
+        out.write(("  ".join(cells) + "  winner  explanation\n").encode())
+        self.labels = _PerStrength(rules, lambda i: f" {i.name:<16}".encode())
+        self.descriptions = _PerStrength(rules, lambda i: f"-       {i.description}".encode())
+        self.tails = _PerOutcome(lambda o: f"{_winners_text(o):<6}  {o.explanation}".encode(), b"")
+
+    def write(self, chunk: Chunk) -> None:
+        self._measure(chunk)
+        n = len(chunk)
+        if not n:
+            return
+        shown = _people_cards(chunk, self.painter, _showdown_order(chunk)) + self.labels(chunk.strength)
+        grid = np.empty((n, self.hands + 3), dtype=object)
+        grid[:, 0] = np.char.rjust(chunk.line.astype("S20"), 6).astype(object)
+        blank = b"  " + b" " * 36
+        for j in range(self.hands):
+            grid[:, 1 + j] = blank
+            rows = np.flatnonzero(chunk.count > j)
+            grid[rows, 1 + j] = b"  " + shown[chunk.start[rows] + j]
+        tails = self.tails(chunk)
+        one = np.flatnonzero(chunk.count == 1)
+        if len(one):
+            tails[one] = self.descriptions(chunk.strength[chunk.start[one]])
+        grid[:, 1 + self.hands] = b"  " + tails
+        grid[:, 2 + self.hands] = b"\n"
+        for i in np.flatnonzero(chunk.count > self.hands).tolist():
+            span = chunk.hands_of(i)
+            grid[i, 2 + self.hands] = b"".join(
+                f"  | hand {k + 1}: ".encode() + shown[span.start + k].rstrip()
+                for k in range(self.hands, len(span))
+            ) + b"\n"
+        for i, message in chunk.error.items():
+            grid[i, 1:] = b""
+            grid[i, 1] = f"  error: {message}\n".encode()
+        self.out.write(_join_rows(grid))
+
+    def close(self) -> None:
+        self.out.flush()
+
+    def notes(self) -> list[str]:
+        return overflow_note(self.widest, self.hands, "the explanation")
+
+
+def _people_cards(chunk: Chunk, painter: Painter, order: npt.NDArray[np.int64]) -> Objects:
+    """Per hand, its cards in showdown ``order`` as people read them (padded
+    to three columns each, red hearts and diamonds with colour); a hand with
+    jokers from its full evaluation."""
+    codes = np.take_along_axis(chunk.codes, order, axis=1)
+    if painter.color:
+        out = np.empty(len(codes), dtype=object)
+        cards = [[_card(c) for c in row] for row in codes.tolist()]
+        out[:] = [painter.cards(row).encode() for row in cards] if cards else []
+    else:
+        out = _spelled(codes, "ascii" if painter.ascii else "unicode", b"", b" ", b"")
+    if chunk.rules.jokers:
+        for k in np.flatnonzero(~chunk.natural).tolist():
+            hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
+            out[k] = painter.cards(evaluate(hand).showdown).encode()
+    return out
+
+
+_NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,14}")
+
+
+def _sheet_value(text: str) -> str | int:
+    """An input cell for a workbook: a whole number of up to 15 digits (a
+    round, an id) as a number, any other text as it is."""
+    bare = text.strip() if text[:1].isspace() or text[-1:].isspace() else text
+    return int(bare) if _NUMBER.fullmatch(bare) else text
+
+
+class XlsxWriter(_Base):
+    """A workbook ready to hand in: the input columns, then the steps of the
+    ModelOff 2012 case for each hand (1: sorted cards, 2: category and
+    score) and per row (3: winner) with the explanation. Numbers (line,
+    round, score, a single winner) are number cells; every text is a text
+    cell (never a formula). The header row is bold and frozen, the columns
+    sized to their contents. Past a sheet's 1,048,576 rows the rows go on in
+    another sheet (``fivecard (2)`` ...), each with the header."""
+
+    def __init__(self, target: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet) -> None:
+        import openpyxl  # deferred: only .xlsx work pays for importing it
+
+        super().__init__(columns, hands, rules)
+        self.target = target
+        self.book = openpyxl.Workbook(write_only=True)
+        header = result_header(columns, hands)
+        steps = {"sorted": "Step 1: ", "category": "Step 2: ", "winner": "Step 3: "}
+        self.header = [next((steps[k] + h for k in steps if h.endswith(k)), h) for h in header]
+        self.widths = [len(h) for h in self.header]
+        self.sheets = 0
+        self.rows = MAX_ROWS  # a sheet is started before the first row
+        self.classes = _PerStrength(rules, lambda i: (i.name, i.score))
+        self.tails = _PerOutcome(
+            lambda o: (o.winners[0] + 1 if len(o.winners) == 1 else _winners_text(o), self._text(o.explanation)),
+            ("", ""),
+        )
+
+    def _new_sheet(self) -> None:
+        from openpyxl.styles import Font
+
+        self._finish_sheet()
+        self.sheets += 1
+        self.sheet = self.book.create_sheet("fivecard" if self.sheets == 1 else f"fivecard ({self.sheets})")
+        self.sheet.freeze_panes = "A2"
+        bold = Font(bold=True)
+        self.sheet.append([self._cell(text, font=bold) for text in self.header])
+        self.rows = 1
+
+    def _finish_sheet(self) -> None:
+        """Column widths go before a write-only sheet's rows: they are set
+        on each sheet from the widths of the header and the first rows."""
+
+    def _cell(self, value: Any, font: Any = None) -> Any:
+        from openpyxl.cell import WriteOnlyCell
+
+        cell = WriteOnlyCell(self.sheet, value=self._text(value) if isinstance(value, str) else value)
+        if isinstance(value, str):
+            cell.data_type = "s"  # a text cell, even when it starts with "="
+        if font is not None:
+            cell.font = font
+        return cell
+
+    @staticmethod
+    def _text(value: str) -> str:
+        text = _CONTROL.sub(_picture, value) if _CONTROL.search(value) else value
+        if len(text) > _XLSX_CELL:  # Excel's limit; openpyxl would cut it without a word
+            text = text[: _XLSX_CELL - 1] + "…"
+        return text
+
+    def _value(self, value: Any) -> Any:
+        """A text that a workbook would take for a formula is a text cell."""
+        if isinstance(value, str) and (value.startswith("=") or _CONTROL.search(value) or len(value) > _XLSX_CELL):
+            return self._cell(value)
+        return value
+
+    def write(self, chunk: Chunk) -> None:
+        self._measure(chunk)
+        if not len(chunk):
+            return
+        order = _sort_order(chunk.codes)
+        written = [t.decode("utf-8", "replace") for t in _written_sorted(chunk, order).tolist()]
+        classes = self.classes(chunk.strength).tolist()
+        tails = self.tails(chunk).tolist()
+        starts = chunk.start.tolist()
+        counts = chunk.count.tolist()
+        lines = chunk.line.tolist()
+        value = self._value
+        for i in range(len(chunk)):
+            if self.rows >= MAX_ROWS:
+                self._new_sheet()
+            cells = chunk.row_cells(i)
+            row: list[Any] = [lines[i]]
+            row += [value(_sheet_value(c)) for c in cells[: self.width]]
+            row += [""] * (1 + self.width - len(row))
+            per_hand: list[Any] = []
+            for k in range(starts[i], starts[i] + counts[i]):
+                name, score = classes[k]
+                per_hand += [value(written[k]), name, score]
+            split = _PER_HAND * self.hands
+            row += per_hand[:split] + [""] * (split - len(per_hand[:split]))
+            winner, explanation = tails[i]
+            row += [winner, explanation, value(chunk.error.get(i, ""))]
+            row += per_hand[split:] + [value(c) for c in cells[self.width :]]
+            if self.rows < 200:
+                for j, v in enumerate(row[: len(self.widths)]):
+                    if isinstance(v, str) and len(v) > self.widths[j]:
+                        self.widths[j] = min(len(v), 60)
+            self.sheet.append(row)
+            self.rows += 1
+
+    def close(self) -> None:
+        import zipfile
+
+        from openpyxl.utils import get_column_letter
+        from openpyxl.writer.excel import ExcelWriter
+
+        if self.sheets == 0:
+            self._new_sheet()
+        for sheet in self.book.worksheets:
+            for j, width in enumerate(self.widths, 1):
+                sheet.column_dimensions[get_column_letter(j)].width = width + 2
+        archive = zipfile.ZipFile(self.target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+        try:
+            ExcelWriter(self.book, archive).save()
+        except BaseException:
+            try:  # a failed zip must not try again when it is collected
+                archive.close()
+            except Exception:  # noqa: BLE001 - the first error is the one to report
+                pass
+            raise
+
+    def discard(self) -> None:
+        """Close the sheets' temporary files without writing a workbook."""
+        for sheet in self.book.worksheets:
+            try:
+                sheet.close()
+            except Exception:  # noqa: BLE001 - openpyxl's own state; nothing is written anyway
+                pass
+
+    def notes(self) -> list[str]:
+        notes = overflow_note(self.widest, self.hands, "the error column, three cells a hand")
+        notes += past_note(self.past, self.width)
+        if self.sheets > 1:
+            notes.append(
+                f"{self.sheets} sheets: a sheet holds {MAX_ROWS:,} rows, so the rows go on "
+                f"in 'fivecard (2)' and after"
+            )
+        return notes
+
+
+class ParquetWriter(_Base):
+    """Apache Parquet (with the optional ``pyarrow``): a row per input row,
+    typed columns: line, the input's cells, per hand its sorted cards,
+    category, score and strength, then winner(s), explanation and error."""
+
+    def __init__(self, target: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet) -> None:
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            from .errors import FileError
+
+            raise FileError(
+                "Parquet output needs pyarrow: pip install 'fivecard[parquet]'"
+            ) from None
+        super().__init__(columns, hands, rules)
+        self.pa = pa
+        self.names = ["line", *columns]
+        fields = [pa.field("line", pa.int64())] + [pa.field(c, pa.string()) for c in columns]
+        for i in range(1, hands + 1):
+            fields += [
+                pa.field(f"hand {i} sorted", pa.string()),
+                pa.field(f"hand {i} category", pa.string()),
+                pa.field(f"hand {i} score", pa.int16()),
+                pa.field(f"hand {i} strength", pa.int32()),
+            ]
+        fields += [
+            pa.field("winner", pa.string()),
+            pa.field("explanation", pa.string()),
+            pa.field("error", pa.string()),
+        ]
+        self.schema = pa.schema(fields)
+        self.file = pq.ParquetWriter(target, self.schema, compression="zstd")
+        info = [class_info(rules, s) for s in range(1, tables_for(rules).size + 1)]
+        self.labels = np.array([""] + [i.name for i in info], dtype=object)
+        self.scores = np.array([0] + [i.score for i in info], dtype=np.int16)
+        self.tails = _PerOutcome(lambda o: (_winners_text(o), o.explanation), (None, None))
+
+    def write(self, chunk: Chunk) -> None:
+        pa = self.pa
+        self._measure(chunk)
+        n = len(chunk)
+        if not n:
+            return
+        order = _sort_order(chunk.codes)
+        written = _written_sorted(chunk, order)
+        arrays: list[Any] = [pa.array(chunk.line, pa.int64())]
+        if chunk.lines is not None and self.width == 1:
+            arrays.append(pa.array([t.decode("utf-8", "replace") for t in chunk.lines], pa.string()))
+        else:
+            for j in range(self.width):
+                arrays.append(pa.array([chunk.row_cells(i)[j] if j < len(chunk.row_cells(i)) else None
+                                        for i in range(n)], pa.string()))
+        for j in range(self.hands):
+            rows = np.flatnonzero(chunk.count > j)
+            hand = chunk.start[rows] + j
+            mask = np.ones(n, dtype=bool)
+            mask[rows] = False
+            strength = np.zeros(n, dtype=np.int64)
+            strength[rows] = chunk.strength[hand]
+            sorted_cells = np.full(n, None, dtype=object)
+            sorted_cells[rows] = written[hand]
+            arrays.append(pa.array(sorted_cells, pa.binary()).cast(pa.string()))
+            arrays.append(pa.array(self.labels[strength], pa.string(), mask=mask))
+            arrays.append(pa.array(self.scores[strength], pa.int16(), mask=mask))
+            arrays.append(pa.array(strength.astype(np.int32), pa.int32(), mask=mask))
+        tails = self.tails(chunk)
+        arrays.append(pa.array([t[0] for t in tails.tolist()], pa.string()))
+        arrays.append(pa.array([t[1] for t in tails.tolist()], pa.string()))
+        errors = np.full(n, None, dtype=object)
+        for i, message in chunk.error.items():
+            errors[i] = message
+        arrays.append(pa.array(errors, pa.string()))
+        self.file.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+
+    def close(self) -> None:
+        self.file.close()
+
+    def discard(self) -> None:
+        try:
+            self.file.close()
+        except Exception:  # noqa: BLE001 - nothing is kept anyway
+            pass
+
+    def notes(self) -> list[str]:
+        notes = []
+        if self.widest > self.hands:
+            notes.append(
+                f"some rows hold up to {self.widest} hands, more than the {self.hands} the first rows "
+                "held: a Parquet file has fixed columns, so only the first "
+                f"{self.hands} are written"
+            )
+        return notes
+
+
+def make_writer(
+    fmt: str,
+    *,
+    binary: IO[bytes],
+    columns: Sequence[str],
+    hands: int,
+    painter: Painter,
+    rules: RuleSet,
+    bom: bool = False,
+) -> Writer:
+    """A writer for the format."""
+    if fmt == "xlsx":
+        return XlsxWriter(binary, columns, hands, rules)
+    if fmt == "parquet":
+        return ParquetWriter(binary, columns, hands, rules)
+    if fmt == "jsonl":
+        return JsonlWriter(binary, rules)
+    if fmt == "csv":
+        return CsvWriter(binary, columns, hands, rules, bom=bom)
+    return TextWriter(binary, hands, painter, rules)

@@ -119,7 +119,7 @@ class TextSink:
         cells = [line]
         evaluations = [h.evaluation(self.rules) for h in solved.hands]
         self.widest = max(self.widest, len(evaluations))
-        shown = [f"{self.painter.cards(e.showdown)} {e.name:<16}" for e in evaluations]
+        shown = [f"{self.painter.cards(e.showdown)} {e.label:<16}" for e in evaluations]
         cells += shown[: self.hands] + [" " * 36] * (self.hands - len(shown))
         winner = _winners_text(solved) or "-"
         explanation = solved.explanation or evaluations[0].description

@@ -24,7 +24,7 @@ from fivecard import (
     RulesError,
     batch,
     check_decks,
-    compare,
+    cmp_hands,
     evaluate,
     explain,
     full_deck,
@@ -81,8 +81,8 @@ ONE_HAND: dict[str, Callable[[Any], object]] = {
     "strength": strength,
     "as_hand": lambda h: as_hand(h).codes,
     "Hand.of": lambda h: Hand.of(h).codes,
-    "compare a": lambda h: compare(h, OTHER),
-    "compare b": lambda h: compare(OTHER, h),
+    "cmp_hands a": lambda h: cmp_hands(h, OTHER),
+    "cmp_hands b": lambda h: cmp_hands(OTHER, h),
     "explain": lambda h: explain(h, OTHER),
     "showdown": lambda h: showdown([h, OTHER]).winners,
     "showdown alone": lambda h: showdown([h]).explanation,
@@ -126,7 +126,7 @@ def test_errors_in_a_showdown_name_the_hand() -> None:
     with pytest.raises(TypeError, match=r"^hand 2: expected a hand .* got int 5$"):
         showdown([TEXT, 5])  # type: ignore[list-item]
     with pytest.raises(ParseError, match=r"^hand 2: card 1 \('AS KD'\) holds 2 cards"):
-        compare(TEXT, ["AS KD", "7C", "7H", "2S", "3S"])
+        cmp_hands(TEXT, ["AS KD", "7C", "7H", "2S", "3S"])
     with pytest.raises(HandError, match=r"^hand 1: expected 5 cards, got 4"):
         check_decks([["AS", "KD", "7C", "7H"]])
 
@@ -153,7 +153,8 @@ def test_showdown_takes_a_sequence_of_hands(hands: Any, words: str) -> None:
 def test_a_showdown_of_one_hand_and_of_none() -> None:
     for form in FORMS.values():
         result = showdown([form()])
-        assert result.winners == (0,) and result.order == ((0,),) and not result.is_draw
+        assert result.winners == (0,) and result.order == ((0,),)
+        assert not result.is_draw and not result.is_split
         assert result.explanation == "Hand 1 wins: the only hand"
     with pytest.raises(HandError, match="at least one hand, got none"):
         showdown([])
@@ -169,14 +170,14 @@ def test_the_command_compares_one_hand() -> None:
     assert "<- wins" in out.getvalue() and err.getvalue() == ""
 
 
-def test_compare_and_explain_take_hands_and_evaluations() -> None:
+def test_cmp_hands_and_explain_take_hands_and_evaluations() -> None:
     good, bad = evaluate(TEXT), evaluate(OTHER)
     pairs: list[tuple[Any, Any]] = [(good, bad), (TEXT, bad), (good, OTHER.split()), (Hand.parse(TEXT), OTHER)]
     for a, b in pairs:
-        assert compare(a, b) == 1 and compare(b, a) == -1
+        assert cmp_hands(a, b) == 1 and cmp_hands(b, a) == -1
         assert explain(a, b) == explain(b, a) == "One Pair beats High Card"
-    assert compare(TEXT, "AH KC 7D 7S 2C") == 0
-    assert sorted([OTHER, TEXT, "2D 2H 3S 3D 4C"], key=functools.cmp_to_key(compare)) == [
+    assert cmp_hands(TEXT, "AH KC 7D 7S 2C") == 0
+    assert sorted([OTHER, TEXT, "2D 2H 3S 3D 4C"], key=functools.cmp_to_key(cmp_hands)) == [
         OTHER,
         TEXT,
         "2D 2H 3S 3D 4C",
@@ -185,7 +186,7 @@ def test_compare_and_explain_take_hands_and_evaluations() -> None:
 
 def test_rules_come_from_the_hands_or_the_argument() -> None:
     wild = Hand.parse("JK 7H 7D 7S 7C", rules="joker")
-    assert compare(wild, "AS KS QS JS TS") == 1  # the text is read under the joker rules
+    assert cmp_hands(wild, "AS KS QS JS TS") == 1  # the text is read under the joker rules
     assert showdown([wild, "JK 2D 3S 4S 5S"]).evaluations[1].rules.name == "joker"
     with pytest.raises(HandError, match="one rule set"):
         showdown([wild, Hand.parse(TEXT)])

@@ -49,6 +49,7 @@ _HOME = {
     "rule_names": "rules",
     "Showdown": "showdown",
     "check_decks": "showdown",
+    "cmp_hands": "showdown",
     "compare": "showdown",
     "explain": "showdown",
     "showdown": "showdown",
@@ -70,6 +71,7 @@ __all__ = [
     "Showdown",
     "Suit",
     "check_decks",
+    "cmp_hands",
     "compare",
     "describe",
     "evaluate",
@@ -101,7 +103,7 @@ if TYPE_CHECKING:
     )
     from .hand import Hand
     from .rules import RULE_SETS, Category, RuleSet, get_rules, rule_names
-    from .showdown import Showdown, check_decks, compare, explain, showdown
+    from .showdown import Showdown, check_decks, cmp_hands, compare, explain, showdown
 
 
 class _Package(types.ModuleType):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -116,22 +117,6 @@ _SUIT_SYMBOLS: Final = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 _SUIT_BITS: Final = {"c": 1, "d": 2, "h": 4, "s": 8}
 _SUIT_ORDER: Final = {"s": 0, "h": 1, "d": 2, "c": 3}
 
-#: Weights of the 13 ranks (2 ... A) and of the joker, chosen so that the sums
-#: of the weights of any five of them (each used up to five times) are all
-#: different. A card's code is ``weight << 7 | suit bits``; the sum of five
-#: codes shifted right by 7 is then a unique key of the hand's rank multiset,
-#: and the bitwise AND of the five codes keeps a suit bit only for a flush (a
-#: joker carries all four suit bits, a rank-only card none). One table lookup
-#: per hand finishes the evaluation. Found by a greedy search; a test checks
-#: the uniqueness.
-RANK_WEIGHTS: Final[tuple[int, ...]] = (
-    0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545, 147031,
-)  # fmt: skip
-SUIT_SHIFT: Final = 7
-SUIT_MASK: Final = 15
-JOKER_INDEX: Final = 13
-JOKER_SYMBOL: Final = "JK"
-
 
 @dataclass(frozen=True, slots=True)
 class Card:
@@ -149,14 +134,9 @@ class Card:
     code: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.rank is None:
-            if self.suit is not None:
-                raise ValueError("a joker has no suit")
-            code = RANK_WEIGHTS[JOKER_INDEX] << SUIT_SHIFT | SUIT_MASK
-        else:
-            bits = 0 if self.suit is None else self.suit.bit
-            code = RANK_WEIGHTS[self.rank - 2] << SUIT_SHIFT | bits
-        object.__setattr__(self, "code", code)
+        if self.rank is None and self.suit is not None:
+            raise ValueError("a joker has no suit")
+        object.__setattr__(self, "code", code_of(self.rank, self.suit))
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -195,7 +175,116 @@ class Card:
         return f"Card.parse({self.code_str!r})"
 
 
+# --- the card codec (package-internal) -------------------------------------------
+#
+# The one place for the arithmetic between a card's forms: the Card, its code,
+# its text (TOKENS, CODE_TEXT, token_codes), its sort place, and the lookup
+# index of five codes. evaluate and hand use it (batch and solve can switch to
+# it); none of it is part of the public API (``fivecard.__all__``).
+
+#: Weights of the 13 ranks (2 ... A) and of the joker, chosen so that the sums
+#: of the weights of any five of them (each used up to five times) are all
+#: different. A card's code is ``weight << 7 | suit bits``; the sum of five
+#: codes shifted right by 7 is then a unique key of the hand's rank multiset,
+#: and the bitwise AND of the five codes keeps a suit bit only for a flush (a
+#: joker carries all four suit bits, a rank-only card none). One table lookup
+#: per hand finishes the evaluation. Found by a greedy search; a test checks
+#: the uniqueness.
+RANK_WEIGHTS: Final[tuple[int, ...]] = (
+    0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545, 147031,
+)  # fmt: skip
+SUIT_SHIFT: Final = 7
+SUIT_MASK: Final = 15
+JOKER_INDEX: Final = 13
+JOKER_SYMBOL: Final = "JK"
+#: Size of the key space of five codes: one more than the largest key (five
+#: jokers). A flush's lookup index is its key plus this (see :func:`lookup_index`).
+KEY_SPACE: Final = 5 * RANK_WEIGHTS[JOKER_INDEX] + 1
+
+
+def code_of(rank: Rank | None, suit: Suit | None) -> int:
+    """The code of a card (``Card.code``): its rank's weight shifted left
+    by :data:`SUIT_SHIFT`, or'ed with its suit bit (none for a rank-only
+    card, all four for the joker, whose rank is ``None``)."""
+    if rank is None:
+        return RANK_WEIGHTS[JOKER_INDEX] << SUIT_SHIFT | SUIT_MASK
+    return RANK_WEIGHTS[rank - 2] << SUIT_SHIFT | (0 if suit is None else suit.bit)
+
+
+def lookup_index(codes: Sequence[int]) -> int:
+    """Where five card codes are looked up in a rule set's table
+    (:attr:`fivecard.tables.Tables.lookup`): the sum of the codes shifted
+    right by :data:`SUIT_SHIFT` (the key of the rank multiset), plus
+    :data:`KEY_SPACE` when the five share a suit bit (a flush).
+
+    The one statement of this arithmetic; the fast strength functions of
+    :mod:`fivecard.evaluate` inline it (a test holds them to it).
+
+    >>> lookup_index([code_of(Rank.ACE, Suit.SPADES)] * 5) == 5 * RANK_WEIGHTS[12] + KEY_SPACE
+    True
+    """
+    a, b, c, d, e = codes
+    if a & b & c & d & e & SUIT_MASK:
+        return ((a + b + c + d + e) >> SUIT_SHIFT) + KEY_SPACE
+    return (a + b + c + d + e) >> SUIT_SHIFT
+
+
 JOKER: Final = Card(None, None)
+
+_CARDS: Final[dict[tuple[Rank, Suit | None], Card]] = {
+    (r, s): Card(r, s) for r in Rank for s in (*Suit, None)
+}
+
+#: Every distinct card in sorted order (see :attr:`Card.sort_key`): for each
+#: rank from the ace down, its four suits (spades, hearts, diamonds, clubs)
+#: and then the rank alone; the joker last. A card's position here is its
+#: *sort place*: ``(14 - rank) * 5 + suit order`` (4 for none), the joker 65.
+ALL_CARDS: Final[tuple[Card, ...]] = tuple(
+    sorted((*_CARDS.values(), JOKER), key=lambda c: c.sort_key, reverse=True)
+)
+#: Card code -> the card (every card of :data:`ALL_CARDS`).
+CARD_OF_CODE: Final[dict[int, Card]] = {c.code: c for c in ALL_CARDS}
+#: Card code -> canonical ASCII text (``As``, ``Q``, ``JK``: ``Card.code_str``).
+CODE_TEXT: Final[dict[int, str]] = {c.code: c.code_str for c in ALL_CARDS}
+#: Card code -> sort place (ascending is sorted order, ace of spades first).
+SORT_PLACE: Final[dict[int, int]] = {c.code: i for i, c in enumerate(ALL_CARDS)}
+
+
+def card_of_code(code: int) -> Card:
+    """The card of a code; a :class:`~fivecard.errors.ParseError` for a
+    number that is no card's code.
+
+    >>> card_of_code(Card.parse('Td').code), card_of_code(JOKER.code)
+    (Card.parse('Td'), Card.parse('JK'))
+    >>> card_of_code(16)
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.ParseError: 16 is not a card code
+    """
+    card = CARD_OF_CODE.get(code)
+    if card is None:
+        raise ParseError(f"{code!r} is not a card code")
+    return card
+
+
+def sort_place(card: Card) -> int:
+    """The card's place in sorted order (see :data:`SORT_PLACE`): a key for
+    ``sorted(cards, key=sort_place)``, best card first."""
+    return SORT_PLACE[card.code]
+
+
+def token_codes(*, suits: bool) -> dict[str, int]:
+    """Text -> code for the spellings of the cards a hand may hold with no
+    check but for duplicates (the fast text path): no jokers, and under rules
+    with suits (``suits=True``) no rank-only cards."""
+    return {
+        token: card.code
+        for token, card in TOKENS.items()
+        if not card.is_joker and (card.suit is not None or not suits)
+    }
+
+
+# --- decks -----------------------------------------------------------------------
 
 
 def full_deck(*, suits: bool = True, jokers: int = 0) -> tuple[Card, ...]:
@@ -210,10 +299,6 @@ def full_deck(*, suits: bool = True, jokers: int = 0) -> tuple[Card, ...]:
         cards = [_CARDS[r, None] for r in reversed(Rank)]
     return tuple(cards) + (JOKER,) * jokers
 
-
-_CARDS: Final[dict[tuple[Rank, Suit | None], Card]] = {
-    (r, s): Card(r, s) for r in Rank for s in (*Suit, None)
-}
 
 # --- reading -----------------------------------------------------------------
 

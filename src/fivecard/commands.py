@@ -635,7 +635,7 @@ def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextI
         for i, evaluation in enumerate(played.evaluations):
             mark = ""
             if played.showdown is not None and i in played.showdown.winners:
-                mark = "  <- splits" if played.showdown.is_draw else "  <- wins"
+                mark = "  <- splits" if played.showdown.is_split else "  <- wins"
             out.write(f"Hand {i + 1}: {painter.evaluation(evaluation)}{mark}\n")
         if played.showdown is not None:
             out.write(painter.bold(played.showdown.explanation) + "\n")

@@ -12,15 +12,27 @@ higher is stronger, equal means a draw.
 
 from __future__ import annotations
 
+import warnings
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import JOKER, TOKENS, SUIT_MASK, SUIT_SHIFT, Card, Rank, Suit
-from .errors import kind_of
-from .hand import Hand, HandLike, as_hand
-from .rules import Category, RuleSet, get_rules
-from .tables import KEY_SPACE, HandClass, tables_for
+from .cards import (
+    CODE_TEXT,
+    JOKER,
+    KEY_SPACE,
+    SUIT_MASK,
+    SUIT_SHIFT,
+    Card,
+    Rank,
+    Suit,
+    lookup_index,
+    token_codes,
+)
+from .errors import HandError, kind_of
+from .hand import Hand, HandLike, as_hand, resolve_rules
+from .rules import STANDARD, Category, RuleSet
+from .tables import HandClass, tables_for
 
 __all__ = [
     "Evaluation",
@@ -34,15 +46,30 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Evaluation:
     """What a hand is worth under its rule set.
 
+    Evaluations are ordered by strength, as a showdown orders hands: ``a <
+    b`` when ``b`` wins, ``a == b`` when they draw (whatever their cards),
+    so ``sorted``, ``max`` and ``==`` work as a player expects. Only
+    evaluations under one rule set compare: ordering two under different
+    rule sets raises a :class:`~fivecard.errors.HandError`, and they are
+    never equal. ``str()`` is the description; ``repr()`` pastes back.
+
     >>> e = evaluate('KH 4D KS 4C AS')
-    >>> e.category.name, e.score, e.strength, e.description
-    ('two_pair', 3, 4775, 'Two Pair, Kings and Fours, Ace kicker')
+    >>> e.category_id, e.label, e.score, e.strength
+    ('two_pair', 'Two Pair', 3, 4775)
+    >>> print(e)
+    Two Pair, Kings and Fours, Ace kicker
+    >>> e
+    evaluate('Kh 4d Ks 4c As')
     >>> print(' '.join(map(str, e.showdown)))
     K♠ K♥ 4♦ 4♣ A♠
+    >>> e > evaluate('AS AD KH 7C 2D'), e == evaluate('KD 4S KC 4H AH')
+    (True, True)
+    >>> [str(x) for x in sorted(map(evaluate, ['2S 2D 3H 4C 5S', 'AS KS QS JS 9S', '7C 7S 4D 4H 2C']))]
+    ['One Pair, Twos, 5-4-3 kickers', 'Two Pair, Sevens and Fours, Two kicker', 'Flush, A-K-Q-J-9']
     """
 
     hand: Hand
@@ -62,11 +89,33 @@ class Evaluation:
 
     @property
     def category(self) -> Category:
+        """The category (``category.name`` is its id, ``category.label``
+        its display label; see :attr:`category_id` and :attr:`label`)."""
         return self.hand_class.category
 
     @property
+    def category_id(self) -> str:
+        """The category's id, e.g. ``'full_house'`` (the ``category`` key of
+        the JSON output)."""
+        return self.hand_class.category.name
+
+    @property
+    def label(self) -> str:
+        """The category's display label, e.g. ``'Full House'`` (the ``name``
+        key of the JSON output)."""
+        return self.hand_class.category.label
+
+    @property
     def name(self) -> str:
-        """The category's display name, e.g. ``'Full House'``."""
+        """Deprecated (kept for one more release, with a
+        :class:`DeprecationWarning`): the display label, :attr:`label`; the
+        id is :attr:`category_id`."""
+        warnings.warn(
+            "Evaluation.name is deprecated: use .label for the display label "
+            "('Two Pair') or .category_id for the id ('two_pair')",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self.hand_class.category.label
 
     @property
@@ -96,17 +145,61 @@ class Evaluation:
     def sorted(self) -> tuple[Card, ...]:
         return self.hand.sorted()
 
+    def __str__(self) -> str:
+        return describe(self.hand_class)
 
-def _index(codes: Sequence[int]) -> int:
-    a, b, c, d, e = codes
-    if a & b & c & d & e & SUIT_MASK:
-        return ((a + b + c + d + e) >> SUIT_SHIFT) + KEY_SPACE
-    return (a + b + c + d + e) >> SUIT_SHIFT
+    def __repr__(self) -> str:
+        text = " ".join([CODE_TEXT[c] for c in self.hand.codes])
+        if self.hand.rules is STANDARD:
+            return f"evaluate({text!r})"
+        return f"evaluate({text!r}, rules={self.hand.rules.name!r})"
+
+    # Ordered by strength, within one rule set.
+
+    def _other(self, other: Evaluation) -> int:
+        """The other evaluation's strength, if the two may be ordered."""
+        if other.hand.rules is not self.hand.rules:
+            raise HandError(
+                f"cannot order {self!r} and {other!r}: they are under the "
+                f"{self.hand.rules.name} and the {other.hand.rules.name} rules; "
+                "evaluations compare only under one rule set (evaluate both with the same rules=)"
+            )
+        return other.strength
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Evaluation):
+            return NotImplemented
+        return self.strength == other.strength and self.hand.rules is other.hand.rules
+
+    def __hash__(self) -> int:
+        return hash((self.strength, self.hand.rules.name))
+
+    def __lt__(self, other: Evaluation) -> bool:
+        if not isinstance(other, Evaluation):
+            return NotImplemented
+        return self.strength < self._other(other)
+
+    def __le__(self, other: Evaluation) -> bool:
+        if not isinstance(other, Evaluation):
+            return NotImplemented
+        return self.strength <= self._other(other)
+
+    def __gt__(self, other: Evaluation) -> bool:
+        if not isinstance(other, Evaluation):
+            return NotImplemented
+        return self.strength > self._other(other)
+
+    def __ge__(self, other: Evaluation) -> bool:
+        if not isinstance(other, Evaluation):
+            return NotImplemented
+        return self.strength >= self._other(other)
 
 
 def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluation:
     """Evaluate a hand: text, a sequence of cards or card strings, or a
-    :class:`Hand` (see :func:`~fivecard.hand.as_hand`).
+    :class:`Hand` (see :func:`~fivecard.hand.as_hand`), under ``rules``
+    (default: a Hand's own, else ``standard``; see
+    :func:`~fivecard.hand.resolve_rules`).
 
     >>> evaluate('A♥ 2♥ 3♠ 4♥ 5♣').description
     'Straight, Five high'
@@ -115,7 +208,7 @@ def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluatio
     """
     hand = as_hand(hand, rules)
     tables = tables_for(hand.rules)
-    index = _index(hand.codes)
+    index = lookup_index(hand.codes)
     hand_class = tables.hand_class(tables.lookup[index])
     jokers = _joker_cards(hand, tables.substitutes.get(index, ()), hand_class)
     return Evaluation(
@@ -128,17 +221,19 @@ def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluatio
 
 
 def strength(hand: HandLike, *, rules: str | RuleSet | None = None) -> int:
-    """The strength of a hand: 1 (weakest) ... number of classes (strongest).
+    """The strength of a hand: 1 (weakest) ... number of classes (strongest),
+    under ``rules`` as for :func:`evaluate`.
 
     >>> strength('AS KS QS JS TS'), strength('7d 5c 4h 3s 2d')
     (7462, 1)
     """
     hand = as_hand(hand, rules)
-    return tables_for(hand.rules).lookup[_index(hand.codes)]
+    return tables_for(hand.rules).lookup[lookup_index(hand.codes)]
 
 
-def strength_function(rules: str | RuleSet = "standard") -> Callable[[Sequence[int]], int]:
-    """A fast function from five card codes (``Hand.codes``) to strength.
+def strength_function(rules: str | RuleSet | None = None) -> Callable[[Sequence[int]], int]:
+    """A fast function from five card codes (``Hand.codes``) to strength
+    under ``rules`` (default: ``standard``).
 
     It does not check its input: pass codes of a valid :class:`Hand` (or of
     cards from :data:`fivecard.cards` that make one). Codes that no valid hand
@@ -148,23 +243,27 @@ def strength_function(rules: str | RuleSet = "standard") -> Callable[[Sequence[i
     >>> f(Hand.parse('AS KS QS JS TS').codes)
     7462
     """
-    lookup = tables_for(get_rules(rules)).lookup
+    lookup = tables_for(resolve_rules(rules)).lookup
 
     def strength_of_codes(
-        codes: Sequence[int], lookup: array[int] = lookup, space: int = KEY_SPACE
+        codes: Sequence[int],
+        lookup: array[int] = lookup,
+        space: int = KEY_SPACE,
+        shift: int = SUIT_SHIFT,
+        mask: int = SUIT_MASK,
     ) -> int:
-        a, b, c, d, e = codes
-        if a & b & c & d & e & 15:
-            return lookup[((a + b + c + d + e) >> 7) + space]
-        return lookup[(a + b + c + d + e) >> 7]
+        a, b, c, d, e = codes  # cards.lookup_index, inlined for speed
+        if a & b & c & d & e & mask:
+            return lookup[((a + b + c + d + e) >> shift) + space]
+        return lookup[(a + b + c + d + e) >> shift]
 
     return strength_of_codes
 
 
-def text_strength_function(rules: str | RuleSet = "standard") -> Callable[[str], int]:
-    """A fast function from a hand's text to its strength, with the same
-    checks and errors as :meth:`Hand.parse` (a :class:`TypeError` for
-    anything but text).
+def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str], int]:
+    """A fast function from a hand's text to its strength under ``rules``
+    (default: ``standard``), with the same checks and errors as
+    :meth:`Hand.parse` (a :class:`TypeError` for anything but text).
 
     >>> f = text_strength_function()
     >>> f('8C TS KC 9H 4S'), f('7D 2S 5D 3S AC')
@@ -174,26 +273,24 @@ def text_strength_function(rules: str | RuleSet = "standard") -> Callable[[str],
     ...
     fivecard.errors.HandError: duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'
     """
-    ruleset = get_rules(rules)
+    ruleset = resolve_rules(rules)
     lookup = tables_for(ruleset).lookup
     # Cards this rule set takes without further checks (not jokers, which may
     # repeat, nor rank-only cards under suited rules).
-    codes = {
-        token: card.code
-        for token, card in TOKENS.items()
-        if not card.is_joker and (card.suit is not None or not ruleset.suits)
-    }
+    codes = token_codes(suits=ruleset.suits)
 
     def slow(text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"expected a hand as text such as 'AS KD 7C 7H 2S', got {kind_of(text)}")
-        return lookup[_index(Hand.parse(text, rules=ruleset).codes)]
+        return lookup[lookup_index(Hand.parse(text, rules=ruleset).codes)]
 
     def strength_of_text(
         text: str,
         code: Callable[[str], int] = codes.__getitem__,
         lookup: array[int] = lookup,
         space: int = KEY_SPACE,
+        shift: int = SUIT_SHIFT,
+        mask: int = SUIT_MASK,
         one_deck: bool = ruleset.one_deck,
     ) -> int:
         # Five known tokens separated by single spaces take this path; any
@@ -207,9 +304,9 @@ def text_strength_function(rules: str | RuleSet = "standard") -> Callable[[str],
             or b == d or b == e or c == d or c == e or d == e
         ):  # fmt: skip
             return slow(text)  # raises: a card twice
-        if a & b & c & d & e & 15:
-            return lookup[((a + b + c + d + e) >> 7) + space]
-        return lookup[(a + b + c + d + e) >> 7]
+        if a & b & c & d & e & mask:  # cards.lookup_index, inlined for speed
+            return lookup[((a + b + c + d + e) >> shift) + space]
+        return lookup[(a + b + c + d + e) >> shift]
 
     return strength_of_text
 

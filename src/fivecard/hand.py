@@ -14,11 +14,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
-from .cards import Card, parse_card_at, parse_cards
+from .cards import CODE_TEXT, Card, parse_card_at, parse_cards, sort_place
 from .errors import HandError, ParseError, in_context, kind_of, quote
 from .rules import STANDARD, RuleSet, get_rules
 
-__all__ = ["Hand", "HandLike", "as_hand", "check_cards", "HAND_SIZE"]
+__all__ = ["Hand", "HandLike", "as_hand", "check_cards", "resolve_rules", "HAND_SIZE"]
 
 HAND_SIZE = 5
 _EXPECTED = (
@@ -45,7 +45,7 @@ class Hand:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, RuleSet):
-            object.__setattr__(self, "rules", get_rules(self.rules))
+            object.__setattr__(self, "rules", resolve_rules(self.rules))
         if type(self.cards) is not tuple:
             if isinstance(self.cards, (str, bytes)) or not isinstance(self.cards, Iterable):
                 raise TypeError(
@@ -60,9 +60,10 @@ class Hand:
         object.__setattr__(self, "codes", tuple(c.code for c in self.cards))
 
     @classmethod
-    def parse(cls, text: str, *, rules: str | RuleSet = STANDARD) -> Hand:
+    def parse(cls, text: str, *, rules: str | RuleSet | None = None) -> Hand:
         """Read a hand from text such as ``'8C TS KC 9H 4S'`` or
-        ``'A♥ 2♥ 3♠ 4♥ 5♣'``; raise a :class:`~fivecard.errors.FivecardError`
+        ``'A♥ 2♥ 3♠ 4♥ 5♣'``, under ``rules`` (default: ``standard``, as text
+        carries no rules); raise a :class:`~fivecard.errors.FivecardError`
         that quotes the text when it is not a valid hand (a
         :class:`TypeError` when it is not text)."""
         if not isinstance(text, str):
@@ -70,7 +71,7 @@ class Hand:
                 f"Hand.parse reads text such as 'AS KD 7C 7H 2S', got {kind_of(text)}"
                 + ("" if isinstance(text, bytes) else "; Hand.of takes any form of a hand")
             )
-        ruleset = get_rules(rules)
+        ruleset = resolve_rules(rules)
         try:
             cards = parse_cards(text)
         except ParseError as exc:
@@ -84,7 +85,7 @@ class Hand:
     def of(cls, cards: HandLike, *, rules: str | RuleSet | None = None) -> Hand:
         """A hand of these cards (Cards and/or card strings), or from any
         other form of a hand (see :func:`as_hand`), under ``rules`` (default:
-        a Hand's own, else ``standard``).
+        a Hand's own, else ``standard``; see :func:`resolve_rules`).
 
         >>> Hand.of(['AS', 'KD', Card.parse('7c'), '7H', '2S'])
         Hand.parse('As Kd 7c 7h 2s')
@@ -94,7 +95,7 @@ class Hand:
     def sorted(self) -> tuple[Card, ...]:
         """The cards by rank, high to low (ace high), then spades, hearts,
         diamonds, clubs; jokers last (RULES §2)."""
-        return tuple(sorted(self.cards, key=lambda c: c.sort_key, reverse=True))
+        return tuple(sorted(self.cards, key=sort_place))
 
     def sorted_str(self) -> str:
         return " ".join(map(str, self.sorted()))
@@ -103,7 +104,7 @@ class Hand:
         return " ".join(map(str, self.cards))
 
     def __repr__(self) -> str:
-        text = " ".join(c.code_str for c in self.cards)
+        text = " ".join([CODE_TEXT[c] for c in self.codes])
         if self.rules is STANDARD:
             return f"Hand.parse({text!r})"
         return f"Hand.parse({text!r}, rules={self.rules.name!r})"
@@ -164,9 +165,26 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet) -> None:
 HandLike = Union[Hand, str, Iterable[Union[Card, str]]]
 
 
+def resolve_rules(rules: str | RuleSet | None, carried: RuleSet | None = None) -> RuleSet:
+    """The one meaning of ``rules=`` across the library: a name (any case,
+    or an alias) or a :class:`~fivecard.rules.RuleSet` is that rule set, for
+    every hand passed; ``None``, the default of every public function, is the
+    rule set the hands passed carry (``carried``: a Hand's or an
+    Evaluation's own), else ``standard`` (text and cards carry none).
+
+    >>> resolve_rules(None).name, resolve_rules('Joker-Poker').name
+    ('standard', 'joker')
+    >>> resolve_rules(None, Hand.parse('Q Q Q Q 9', rules='semi').rules).name
+    'semi'
+    """
+    if rules is not None:
+        return get_rules(rules)
+    return STANDARD if carried is None else carried
+
+
 def as_hand(hand: HandLike, rules: str | RuleSet | None = None) -> Hand:
     """A :class:`Hand` from any form of a hand, under ``rules`` (default: a
-    Hand's own rules, else ``standard``).
+    Hand's own rules, else ``standard``; see :func:`resolve_rules`).
 
     * text: ``'AS KD 7C 7H 2S'`` (see :meth:`Hand.parse`);
     * a sequence or other iterable of :class:`Card` objects and/or card
@@ -188,11 +206,9 @@ def as_hand(hand: HandLike, rules: str | RuleSet | None = None) -> Hand:
     fivecard.errors.ParseError: card 1 ('AS KD') holds 2 cards; a list of cards takes one card per item
     """
     if isinstance(hand, Hand):
-        if rules is None:
-            return hand
-        ruleset = get_rules(rules)
+        ruleset = resolve_rules(rules, hand.rules)
         return hand if ruleset is hand.rules else Hand(hand.cards, ruleset)
-    ruleset = STANDARD if rules is None else get_rules(rules)
+    ruleset = resolve_rules(rules)
     if isinstance(hand, str):
         return Hand.parse(hand, rules=ruleset)
     return Hand(_cards_of(hand), ruleset)

@@ -31,7 +31,7 @@ def _class_fields(evaluation: Evaluation) -> dict[str, Any]:
     """The fields of a hand's JSON object that depend on its class alone."""
     return {
         "category": evaluation.category.name,
-        "name": evaluation.name,
+        "name": evaluation.label,
         "score": evaluation.score,
         "strength": evaluation.strength,
         "description": evaluation.description,
@@ -217,7 +217,7 @@ class Painter:
         lines = []
         width = len(str(len(result.evaluations)))
         winners = set(result.winners)
-        win_mark = "  <- splits" if result.is_draw else "  <- wins"
+        win_mark = "  <- splits" if result.is_split else "  <- wins"
         card_texts: dict[Card, str] = {}
         tails: dict[int, str] = {}
         for i, evaluation in enumerate(result.evaluations):

@@ -7,6 +7,7 @@ decides. Suits never break a tie.
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -16,14 +17,15 @@ from typing import Union
 from .cards import JOKER, Card
 from .errors import FivecardError, HandError, in_context, kind_of
 from .evaluate import Evaluation, describe, evaluate
-from .hand import Hand, HandLike, as_hand
-from .rules import STANDARD, RuleSet, get_rules
+from .hand import Hand, HandLike, as_hand, resolve_rules
+from .rules import RuleSet
 from .tables import HandClass
 
 __all__ = [
     "Showdown",
     "showdown",
     "settle",
+    "cmp_hands",
     "compare",
     "explain",
     "explain_classes",
@@ -46,7 +48,12 @@ class Showdown:
     ``winners`` and ``order`` hold 0-based positions in ``evaluations``:
     ``winners`` every hand that wins (several on a split), ``order`` all hands
     best first with tied hands grouped. ``explanation`` says why, naming the
-    deciding step.
+    deciding step. :attr:`is_split`: several hands share the win;
+    :attr:`is_draw`: every hand does (no hand loses).
+
+    >>> result = showdown(['AS AD KH 7C 2D', 'AH AC KS 7D 2C', '2S 3S 4S 5S 7H'])
+    >>> result.winners, result.is_split, result.is_draw
+    ((0, 1), True, False)
     """
 
     evaluations: tuple[Evaluation, ...]
@@ -55,9 +62,17 @@ class Showdown:
     explanation: str
 
     @property
-    def is_draw(self) -> bool:
-        """True when more than one hand shares the win."""
+    def is_split(self) -> bool:
+        """True when more than one hand shares the win (a draw or a split
+        among some of the hands)."""
         return len(self.winners) > 1
+
+    @property
+    def is_draw(self) -> bool:
+        """True when every hand ties: more than one hand and none loses.
+        (It used to be true for any shared win, which is now
+        :attr:`is_split`.)"""
+        return len(self.winners) > 1 and len(self.winners) == len(self.evaluations)
 
 
 def _contenders(hands: object, what: str) -> list[object]:
@@ -75,9 +90,9 @@ def _contenders(hands: object, what: str) -> list[object]:
 
 def _rules_of(items: Sequence[object], rules: str | RuleSet | None) -> RuleSet:
     """``rules`` if given; else the rule set the hands and evaluations passed
-    carry (they must agree); else ``standard``."""
+    carry (they must agree); else ``standard`` (see :func:`resolve_rules`)."""
     if rules is not None:
-        return get_rules(rules)
+        return resolve_rules(rules)
     found: RuleSet | None = None
     first = 0
     for number, item in enumerate(items, 1):
@@ -90,7 +105,7 @@ def _rules_of(items: Sequence[object], rules: str | RuleSet | None) -> RuleSet:
                     f"{item.rules.name} rules; all hands of a showdown must be under one rule "
                     "set (pass rules= to play them all under one)"
                 )
-    return found or STANDARD
+    return resolve_rules(None, found)
 
 
 def _hand(item: object, rules: RuleSet) -> Hand:
@@ -123,20 +138,37 @@ def _evaluations(items: Sequence[object], rules: str | RuleSet | None) -> list[E
     return found
 
 
-def compare(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -> int:
-    """1 if ``a`` beats ``b``, -1 if ``b`` beats ``a``, 0 for a draw.
+def cmp_hands(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -> int:
+    """Compare two hands, ``cmp`` style: 1 if ``a`` beats ``b``, -1 if ``b``
+    beats ``a``, 0 for a draw. (A showdown of any number of hands, with its
+    explanation, is :func:`showdown`.)
 
     Each is a hand in any form (text, cards or card strings, a
     :class:`Hand`) or an :class:`Evaluation`; both are played under
     ``rules`` (default: the rules of the hands or evaluations passed, else
     ``standard``). The two are not checked against one deck (see
-    :func:`showdown`), so ``functools.cmp_to_key(compare)`` sorts any hands.
+    :func:`showdown`), so ``functools.cmp_to_key(cmp_hands)`` sorts any hands
+    (as ``sorted(map(evaluate, hands))`` sorts their evaluations).
 
-    >>> compare('AS AD KH 7C 2D', 'AH AC QS JD 9H'), compare(['2C', '3C', '4C', '5C', '7D'], '2D 3D 4D 5D 7C')
+    >>> cmp_hands('AS AD KH 7C 2D', 'AH AC QS JD 9H'), cmp_hands(['2C', '3C', '4C', '5C', '7D'], '2D 3D 4D 5D 7C')
     (1, 0)
     """
     first, second = _evaluations([a, b], rules)
     return (first.strength > second.strength) - (first.strength < second.strength)
+
+
+def compare(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -> int:
+    """Deprecated (kept for one more release, with a
+    :class:`DeprecationWarning`): :func:`cmp_hands`, under a name that cannot
+    be taken for the ``compare`` command (a showdown, :func:`showdown` in the
+    library)."""
+    warnings.warn(
+        "fivecard.compare is deprecated: use fivecard.cmp_hands for the -1/0/1 "
+        "comparison of two hands (fivecard.showdown settles a showdown)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return cmp_hands(a, b, rules=rules)
 
 
 def showdown(
@@ -259,18 +291,20 @@ def _and(items: Sequence[object]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def explain(winner: Contender, loser: Contender, *, rules: str | RuleSet | None = None) -> str:
+def explain(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -> str:
     """Why one hand beats (or draws with) another, naming the deciding step:
-    the category, a group, or a kicker. Each is a hand in any form or an
-    :class:`Evaluation`, under ``rules`` as for :func:`compare`; if
-    ``loser`` is in fact the stronger, the text explains its win.
+    the category, a group, or a kicker. The two may come in either order:
+    the text always explains the stronger one's win. Each is a hand in any
+    form or an :class:`Evaluation`, under ``rules`` as for :func:`cmp_hands`.
 
     >>> explain(evaluate('AS AD KH 7C 2D'), evaluate('AH AC QS JD 9H'))
+    'both One Pair of Aces; the third card decides, K beats Q'
+    >>> explain('AH AC QS JD 9H', 'AS AD KH 7C 2D')
     'both One Pair of Aces; the third card decides, K beats Q'
     >>> explain('9S 8D 7H 6C 5D', ['9H', '8C', '7S', '6D', '5C'])
     'both Straight, Nine high; suits never break ties'
     """
-    first, second = _evaluations([winner, loser], rules)
+    first, second = _evaluations([a, b], rules)
     if second.strength > first.strength:
         first, second = second, first
     return explain_classes(
@@ -290,7 +324,12 @@ def explain_classes(
 ) -> str:
     """:func:`explain` for two classes of hands (and whether each hand is
     natural): the explanation depends on nothing else, so the batch path
-    writes it once per distinct case."""
+    writes it once per distinct case. Like :func:`explain`, it orders its
+    arguments: passed the weaker class first, it still explains the
+    stronger one's win."""
+    if loser.strength > winner.strength:
+        winner, loser = loser, winner
+        naturals = (naturals[1], naturals[0])
     if winner.category != loser.category:
         return f"{winner.category.label} beats {loser.category.label}"
     category = winner.category

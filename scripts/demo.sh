@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick start, step 1: set up, then solve the showdowns of the seed documents
-# (examples/seed-showdowns.txt) and print the table.
+# Quick start, step 1: set up, then solve the showdowns of the rule books
+# (examples/rulebook-showdowns.txt) and print the table.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-.venv/bin/fivecard solve examples/seed-showdowns.txt "$@"
+.venv/bin/fivecard solve examples/rulebook-showdowns.txt "$@"

@@ -1,6 +1,13 @@
 """The ``fivecard`` command: translates arguments to library calls and results
 to text or JSON. It holds no poker logic.
 
+Each subcommand registers itself (:func:`_command`, :func:`_register`): its
+name, one line for ``fivecard --help``, its description and examples, the
+options it takes and the function that runs it. The parser, the dispatch
+and the shell completion scripts (:mod:`fivecard.completion`) are all built
+from that registry. Registering imports nothing: a command imports what it
+needs (numpy, openpyxl) only when it runs.
+
 Exit codes: 0 success; 1 ``solve`` finished but some rows were errors; 2 bad
 input, bad usage or an unwritable output (one line on stderr); 130
 interrupted (Ctrl-C); 141 the output pipe closed early.
@@ -9,12 +16,14 @@ interrupted (Ctrl-C); 141 the output pipe closed early.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import io
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
@@ -33,6 +42,24 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # Ctrl-C
 EXIT_BROKEN_PIPE = 141  # the output pipe closed early
 
+#: What each exit code means, as every ``--help`` lists them.
+_EXIT_CODES: dict[int, str] = {
+    EXIT_OK: "success",
+    EXIT_SOME_ROWS_BAD: "solve finished, but some rows were errors (each an error row)",
+    EXIT_BAD_INPUT: "bad usage or input, or an unwritable output: one line on stderr",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_BROKEN_PIPE: "the output pipe closed early (| head)",
+}
+_USUAL_EXITS = (EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE)
+
+
+def _exit_codes_help(codes: Sequence[int] = tuple(_EXIT_CODES), meanings: dict[int, str] | None = None) -> str:
+    lines = ["exit codes:"]
+    for code in codes:
+        lines.append(f"  {code:<4} {(meanings or {}).get(code, _EXIT_CODES[code])}")
+    return "\n".join(lines)
+
+
 _DESCRIPTION = """\
 Read, classify and settle five-card poker hands, and say why.
 
@@ -41,23 +68,27 @@ Cards are written rank then suit: 2-9, 10 or T, J, Q, K, A and C D H S or
 "8C TS KC 9H 4S", "10♦ A♥ ...". Quote each hand.
 """
 
-_EPILOG = """\
-examples:
-  fivecard classify "AS KS QS JS TS" "KD, 9C, 4H, KS, 9D"
-  fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"
-  fivecard compare --json "10D 10H 4H 4C 3S" "10S 10C 4S 4D 3H"
-  echo "A♥ 2♥ 3♠ 4♥ 5♣" | fivecard classify -
-  fivecard classify --rules ace-king "AS KD 8C 7H 3S"
-  fivecard compare --rules semi "Q, Q, Q, Q, 9" "Q, Q, Q, Q, 5"
-  fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"
-  fivecard solve examples/showdowns.csv -o answers.xlsx
-  fivecard deal --players 4 --rounds 3
-  fivecard advise "AS AH 7C 4D 2S"
-  fivecard play
+_EXAMPLES = (
+    'fivecard classify "AS KS QS JS TS" "KD, 9C, 4H, KS, 9D"',
+    'fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"',
+    'fivecard compare --json "10D 10H 4H 4C 3S" "10S 10C 4S 4D 3H"',
+    'echo "A♥ 2♥ 3♠ 4♥ 5♣" | fivecard classify -',
+    'fivecard classify --rules ace-king "AS KD 8C 7H 3S"',
+    'fivecard compare --rules semi "Q, Q, Q, Q, 9" "Q, Q, Q, Q, 5"',
+    'fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"',
+    "fivecard solve examples/showdowns.csv -o answers.xlsx",
+    "fivecard deal --players 4 --rounds 3",
+    'fivecard advise "AS AH 7C 4D 2S"',
+    "fivecard play",
+)
 
-exit codes: 0 success; 1 solve finished but some rows were errors; 2 bad input,
-usage or output (one line on stderr); 130 interrupted; 141 the output pipe closed.
-"""
+_EPILOG = (
+    "examples:\n"
+    + "".join(f"  {line}\n" for line in _EXAMPLES)
+    + "\n'fivecard COMMAND --help' tells more, with examples; 'fivecard completion\n"
+    "bash|zsh|fish' prints a shell completion script (see its --help).\n\n"
+    + _exit_codes_help()
+)
 
 
 _SOLVE_HELP = """\
@@ -73,13 +104,14 @@ pipes and FIFOs work; UTF-8):
         columns (labels) are kept but not read; decided by the cells' shape and
         said on stderr (--hands states it); a title row above the header is
         skipped
-  xlsx  the same layouts, one row per showdown (seed 000's workbook); --sheet
+  xlsx  the same layouts, one row per showdown (as in the ModelOff 2012
+        workbook); --sheet
 
 output (by -o's extension, or --format; default text):
   text  an aligned table    jsonl  one JSON object per row (--json: to stdout)
   csv   the input columns, then per hand its sorted cards, category and
         score, then winner, explanation and error (jsonl has every detail)
-  xlsx  the same as a workbook: seed 000's steps 1-3, ready to hand in
+  xlsx  the same as a workbook: the ModelOff 2012 steps 1-3, ready to hand in
 
 Nothing lost: every data row gives one output row; a bad row (a typo, an empty
 hand, a line over 1 MiB, an unclosed quote, a cell over 131,072 characters)
@@ -87,8 +119,7 @@ becomes an error row naming its line and the problem; no row is dropped or
 shifted. An output file appears only when the run succeeds (after an error,
 --strict or Ctrl-C the earlier file stays), never over its own input. Output
 cells are never formulas. A summary follows the rows (on stderr for machine
-formats). Exit code: 0 all rows solved, 1 some rows were errors, 2 bad usage,
-an unreadable input or output, or a bad row under --strict.
+formats).
 """
 
 
@@ -103,183 +134,173 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{message} (see '{self.prog} --help')")
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help text: a plain paragraph is wrapped to the terminal's width; a
+    paragraph with indented lines (a list, the examples, the exit codes) is
+    kept as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.strip("\n").split("\n\n"):
+            lines = paragraph.splitlines()
+            if any(line.startswith(" ") for line in lines):
+                paragraphs.append("\n".join(indent + line for line in lines))
+            else:
+                paragraphs.append(super()._fill_text(paragraph, width, indent))
+        return "\n\n".join(paragraphs)
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        # argparse measures the command names without their indent, so that
+        # a long one ('completion') would push its help to the next line.
+        if isinstance(action, argparse._SubParsersAction) and action.help is not argparse.SUPPRESS:
+            for name in action.choices:
+                longest = len(name) + self._current_indent + self._indent_increment
+                self._action_max_length = max(self._action_max_length, longest)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One run of a command: its parsed arguments and what it may use."""
+
+    args: argparse.Namespace
+    rules: RuleSet
+    painter: Painter
+    stdin: TextIO
+    out: TextIO
+    err: TextIO
+    parser: argparse.ArgumentParser
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class _Command:
+    """A subcommand, as registered."""
+
+    name: str
+    help: str  # its line in 'fivecard --help'
+    description: str
+    examples: tuple[str, ...]  # whole command lines, each run by the tests
+    run: Callable[[_Call], int]
+    arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
+    shared: tuple[str, ...] = ()  # options of several commands: "rules", "color", "json"
+    check: Callable[[argparse.Namespace, RuleSet], None] | None = None  # before it runs
+    exit_codes: tuple[int, ...] = _USUAL_EXITS
+    exit_meanings: tuple[tuple[int, str], ...] = ()  # a code's meaning for this command
+
+    def epilog(self) -> str:
+        examples = "".join(f"\n  {line}" for line in self.examples)
+        return f"examples:{examples}\n\n" + _exit_codes_help(self.exit_codes, dict(self.exit_meanings))
+
+
+#: The subcommands by name, in the order 'fivecard --help' lists them.
+_COMMANDS: dict[str, _Command] = {}
+
+
+def _register(command: _Command) -> _Command:
+    if command.name in _COMMANDS:
+        raise ValueError(f"command {command.name!r} is registered twice")
+    _COMMANDS[command.name] = command
+    return command
+
+
+def _command(
+    name: str,
+    *,
+    help: str,
+    description: str,
+    examples: Sequence[str],
+    arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments,
+    shared: Sequence[str] = (),
+    check: Callable[[argparse.Namespace, RuleSet], None] | None = None,
+    exit_codes: Sequence[int] = _USUAL_EXITS,
+    exit_meanings: dict[int, str] | None = None,
+) -> Callable[[Callable[[_Call], int]], Callable[[_Call], int]]:
+    """Register the decorated function as the subcommand ``name``."""
+
+    def register(run: Callable[[_Call], int]) -> Callable[[_Call], int]:
+        _register(
+            _Command(
+                name=name,
+                help=help,
+                description=description,
+                examples=tuple(examples),
+                run=run,
+                arguments=arguments,
+                shared=tuple(shared),
+                check=check,
+                exit_codes=tuple(exit_codes),
+                exit_meanings=tuple((exit_meanings or {}).items()),
+            )
+        )
+        return run
+
+    return register
+
+
+def _complete(action: argparse.Action, *, words: Sequence[str] = (), files: bool = False) -> None:
+    """What shell completion offers for an option's value or an argument
+    (besides its ``choices``): these words, and/or file names."""
+    action.complete_words = tuple(words)  # type: ignore[attr-defined]
+    action.complete_files = files  # type: ignore[attr-defined]
+
+
 def _rules_help() -> str:
     return "rule set: " + ", ".join(RULE_SETS) + " (default: standard; see 'fivecard rules')"
 
 
-def _build_parser() -> argparse.ArgumentParser:
-    # Each command is offered only the options that do something for it.
-    ruled = _Parser(add_help=False)
-    ruled.add_argument("--rules", default="standard", metavar="R", help=_rules_help())
-    colored = _Parser(add_help=False)
-    colored.add_argument(
+def _add_rules(parser: argparse.ArgumentParser) -> None:
+    action = parser.add_argument("--rules", default="standard", metavar="R", help=_rules_help())
+    _complete(action, words=[n for r in RULE_SETS.values() for n in (r.name, *r.aliases)])
+
+
+def _add_color(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         help="colour red suits in text output: auto (the default: on a terminal, unless "
-        "NO_COLOR is set), always, never",
+        "NO_COLOR is set or TERM is dumb), always, never",
     )
-    jsoned = _Parser(add_help=False)
-    jsoned.add_argument("--json", action="store_true", help="print JSON instead of text")
-    base = _Parser(add_help=False, parents=[ruled, colored])  # commands that show cards
-    common = _Parser(add_help=False, parents=[ruled, colored, jsoned])  # ... and have JSON
 
+
+def _add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+#: The options several commands share; each command is offered only the
+#: options that do something for it.
+_SHARED: dict[str, Callable[[argparse.ArgumentParser], None]] = {
+    "rules": _add_rules,
+    "color": _add_color,
+    "json": _add_json,
+}
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    """The parser of every registered command."""
     parser = _Parser(
         prog="fivecard",
         description=_DESCRIPTION,
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"fivecard {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-
-    classify = commands.add_parser(
-        "classify",
-        parents=[common],
-        help="sort and classify hands",
-        description="Sort and classify each hand: category, score (the category's "
-        "place in the ladder), strength (1 = weakest class; equal strengths draw) "
-        "and a description. HAND '-' reads hands from standard input, one per line.",
-    )
-    classify.add_argument("hands", nargs="+", metavar="HAND", help="a hand, e.g. 'KD 9C 4H KS 9D'")
-
-    compare = commands.add_parser(
-        "compare",
-        parents=[common],
-        help="settle a showdown of two or more hands and say why",
-        description="Settle a showdown: every winner (several on a split), the full "
-        "order, and why. Hands of one showdown come from one deck, so they may not "
-        "share a card unless --decks allows it. HAND '-' reads hands from standard "
-        "input, one per line.",
-    )
-    compare.add_argument("hands", nargs="+", metavar="HAND", help="a hand")
-    compare.add_argument(
-        "--decks",
-        type=int,
-        metavar="N",
-        help="the hands come from N decks: up to N copies of a card (default 1)",
-    )
-
-    solve = commands.add_parser(
-        "solve",
-        parents=[common],
-        help="solve a file or workbook of showdowns",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=_SOLVE_HELP,
-    )
-    solve.add_argument("input", metavar="INPUT", help="a text, CSV or .xlsx file; '-' reads standard input")
-    solve.add_argument("-o", "--output", metavar="FILE", help="write here (format from its extension)")
-    solve.add_argument(
-        "--format",
-        choices=("text", "jsonl", "csv", "xlsx", "parquet"),
-        help="output format (default: by -o's extension, else text); parquet needs the "
-        "optional pyarrow (pip install 'fivecard[parquet]')",
-    )
-    solve.add_argument(
-        "--bom",
-        action="store_true",
-        help="start CSV output with a UTF-8 byte order mark, so that Excel reads suit "
-        "symbols and other non-ASCII text right",
-    )
-    solve.add_argument(
-        "--input-format",
-        choices=("text", "csv", "xlsx"),
-        help="input format (default: by extension or content)",
-    )
-    solve.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: the first)")
-    solve.add_argument(
-        "--hands",
-        metavar="COLUMNS",
-        help="a table's hand columns, in hand order: letters or numbers (B,C,D), ranges of "
-        "one-card columns (B-F,G-K) or header names ('Player 1,Player 2'); default: "
-        "decided by the cells' shape, and said on stderr",
-    )
-    solve.add_argument("--decks", type=int, metavar="N", help="hands of a row come from N decks (default 1)")
-    solve.add_argument("--strict", action="store_true", help="stop at the first bad row (exit 2)")
-
-    deal_parser = commands.add_parser(
-        "deal",
-        parents=[common],
-        help="deal hands and settle the showdown",
-        description="Shuffle the rule set's deck (54 cards under joker; semi deals "
-        "from 52 and hides suits), deal five cards to each player, classify each "
-        "hand and settle the showdown. --rounds plays several rounds and keeps a "
-        "tally of wins per player. Without --seed the seed comes from the "
-        "operating system's randomness and is printed, so a deal can be replayed.",
-    )
-    deal_parser.add_argument(
-        "--players", type=int, required=True, metavar="N", help="players, 1 to 10 (five cards each)"
-    )
-    deal_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same deal")
-    deal_parser.add_argument("--rounds", type=int, default=1, metavar="K", help="rounds to play, 1 or more (default 1)")
-
-    commands.add_parser(
-        "stats",
-        parents=[ruled, jsoned],
-        help="count every hand of the rule set's deck",
-        description="Enumerate every five-card hand of the rule set's deck and print, "
-        "per category, the distinct classes, the hands, the probability and the odds.",
-    )
-
-    advise_parser = commands.add_parser(
-        "advise",
-        parents=[common],
-        help="which cards to keep: exact odds of every choice",
-        description="For each of the 32 ways to keep some of the five cards, enumerate "
-        "every draw exactly (all C(47, k) completions from the 47 unseen cards, 54-card "
-        "deck under joker) and give the chance to beat, draw with and lose to the dealer, "
-        "and of each final category. The dealer's hand is modelled as a random five of "
-        "the cards the player has not seen. With --paytable, each choice's expected "
-        "return per coin under a video-poker pay table instead.",
-    )
-    advise_parser.add_argument("hand", metavar="HAND")
-    advise_parser.add_argument(
-        "--paytable",
-        metavar="NAME|FILE",
-        help="'jacks-or-better' (9/6) or a JSON file of at most 1 MiB: "
-        '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"}',
-    )
-    advise_parser.add_argument(
-        "--all", action="store_true", help="show all 32 choices (default: the best 10; --json always has all 32, so it takes no --all)"
-    )
-
-    play_parser = commands.add_parser(
-        "play",
-        parents=[base],
-        help="play five-card draw against the dealer and two computer players",
-        description="Five-card draw against the dealer with two computer players (seed 004). "
-        "Each round everyone antes 10 into the pot and bets 10 against the house; keep "
-        "any cards and exchange the rest once, or fold; the dealer's five cards are "
-        "turned up one at a time; each hand still in plays the dealer for the house bet "
-        "(1:1; a draw returns it) and the best of them takes the pot (ties split it, odd "
-        "chips to the earliest seat; if all fold it carries over). Answer with the "
-        "positions of the cards to keep, shown as [1]-[5] (type 1 3 4), a (all), n "
-        "(none), h (the advisor's hint), f (fold) or q (quit). Quitting, the end of "
-        "input or Ctrl-C in the middle of a round voids it: every chip of it goes "
-        "back, and the standings are printed. Reads piped input too.",
-    )
-    play_parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same game")
-    play_parser.add_argument(
-        "--fold-below",
-        type=_probability,
-        default=0.30,
-        metavar="P",
-        help="computer players fold when their best chance to beat the dealer is below P, "
-        "a number from 0 to 1 (default 0.30)",
-    )
-    play_parser.add_argument(
-        "--deck",
-        metavar="CARDS",
-        help="deal the first round from these cards in this order instead of shuffling "
-        "(demonstrations and tests)",
-    )
-
-    commands.add_parser(
-        "rules",
-        parents=[jsoned],
-        help="list the rule sets",
-        description="List the rule sets with their categories.",
-    )
+    for command in _COMMANDS.values():
+        sub = commands.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description,
+            epilog=command.epilog(),
+            formatter_class=_Formatter,
+        )
+        for option in command.shared:
+            _SHARED[option](sub)
+        command.arguments(sub)
     return parser
 
 
@@ -306,9 +327,14 @@ def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
 
 
 def _use_color(choice: str | None, stream: TextIO) -> bool:
+    """``--color``: always, never, or (auto) on a terminal that shows colour,
+    unless the user said no: ``NO_COLOR`` set to anything but the empty
+    string (no-color.org), or ``TERM=dumb``."""
     if choice not in (None, "auto"):
         return choice == "always"
-    return stream.isatty() and "NO_COLOR" not in os.environ
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return stream.isatty()
 
 
 def _decks(args: argparse.Namespace) -> int:
@@ -316,18 +342,11 @@ def _decks(args: argparse.Namespace) -> int:
 
 
 def _check_options(args: argparse.Namespace, rules: RuleSet) -> None:
-    """Refuse options that would do nothing, or contradict each other."""
+    """Refuse shared options that would do nothing, or contradict each other
+    (a command's own options: its ``check``)."""
     color = getattr(args, "color", None)
     if color is not None and getattr(args, "json", False):
         raise _UsageError("--color colours text output; it does nothing with --json")
-    if args.command == "solve" and color is not None:
-        from .solve import output_format
-
-        fmt = output_format(args.output, args.format)
-        if fmt != "text":
-            raise _UsageError(f"--color colours the text table; it does nothing for {fmt} output")
-    if args.command == "advise" and args.all and args.json:
-        raise _UsageError("--json lists all 32 choices; --all is for the text table")
     decks = getattr(args, "decks", None)
     if decks is not None and decks < 1:
         raise _UsageError(f"--decks must be at least 1, got {decks}")
@@ -464,54 +483,108 @@ def _main(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     parser = _build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # bare 'fivecard': the help, as pip and docker give it
+        out.write(parser.format_help())
+        return EXIT_OK
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stdout(out):  # --help and --version print there
+            args = parser.parse_args(argv)
     except SystemExit as exc:  # --help or --version
         return int(exc.code or 0)
     except _UsageError as exc:
         err.write(f"fivecard: error: {exc}\n")
         return EXIT_BAD_INPUT
     try:
+        command = _COMMANDS[args.command]
         rules = get_rules(getattr(args, "rules", "standard"))
         _check_options(args, rules)
+        if command.check is not None:
+            command.check(args, rules)
         painter = Painter(color=_use_color(getattr(args, "color", None), out), ascii=not _can_show(out))
-        if args.command == "rules":
-            return _rules(args.json, out)
-        if args.command == "solve":
-            return _solve(args, rules, painter, stdin, out, err)
-        if args.command == "deal":
-            return _deal(args, rules, painter, out)
-        if args.command == "stats":
-            return _stats(rules, args.json, out)
-        if args.command == "advise":
-            return _advise(args, rules, painter, out)
-        if args.command == "play":
-            return _play(args, rules, painter, stdin, out)
-        texts = _read_hands(args.hands, stdin)
-        if args.command == "classify":
-            hands = []
-            for number, text in enumerate(texts, 1):
-                try:
-                    hands.append(evaluate(Hand.parse(text, rules=rules)))
-                except FivecardError as exc:
-                    raise in_context(exc, f"hand {number}: ") from None
-            if args.json:
-                _print_json([evaluation_json(e, t) for e, t in zip(hands, texts)], out)
-            else:
-                for evaluation in hands:
-                    out.write(painter.evaluation(evaluation) + "\n")
-        else:
-            result = showdown(texts, rules=rules, decks=_decks(args))
-            if args.json:  # one write: json.dump writes each token on its own
-                out.write(json.dumps(showdown_json(result, texts), ensure_ascii=not _can_show(out), indent=2) + "\n")
-            else:
-                out.write("\n".join(painter.showdown(result)) + "\n")
+        return command.run(
+            _Call(args=args, rules=rules, painter=painter, stdin=stdin, out=out, err=err, parser=parser)
+        )
     except FivecardError as exc:
         err.write(f"fivecard: error: {_one_line(_with_notes(exc))}{_hint(exc)}\n")
         return EXIT_BAD_INPUT
     except _UsageError as exc:
         err.write(f"fivecard: error: {exc}\n")
         return EXIT_BAD_INPUT
+
+
+def _hands_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "hands", nargs="+", metavar="HAND", help="a hand, e.g. 'KD 9C 4H KS 9D'; '-' reads standard input"
+    )
+
+
+@_command(
+    "classify",
+    help="sort and classify hands",
+    description="Sort and classify each hand: category, score (the category's "
+    "place in the ladder), strength (1 = weakest class; equal strengths draw) "
+    "and a description. HAND '-' reads hands from standard input, one per line.",
+    examples=(
+        'fivecard classify "AS KS QS JS TS" "KD, 9C, 4H, KS, 9D"',
+        'fivecard classify --json "A♥ 2♥ 3♠ 4♥ 5♣"',
+        'fivecard classify --rules ace-king "AS KD 8C 7H 3S"',
+        'echo "8C TS KC 9H 4S" | fivecard classify -',
+    ),
+    shared=("rules", "color", "json"),
+    arguments=_hands_arguments,
+)
+def _classify(call: _Call) -> int:
+    args, rules, painter, out = call.args, call.rules, call.painter, call.out
+    texts = _read_hands(args.hands, call.stdin)
+    hands = []
+    for number, text in enumerate(texts, 1):
+        try:
+            hands.append(evaluate(Hand.parse(text, rules=rules)))
+        except FivecardError as exc:
+            raise in_context(exc, f"hand {number}: ") from None
+    if args.json:
+        _print_json([evaluation_json(e, t) for e, t in zip(hands, texts)], out)
+    else:
+        for evaluation in hands:
+            out.write(painter.evaluation(evaluation) + "\n")
+    return EXIT_OK
+
+
+def _compare_arguments(parser: argparse.ArgumentParser) -> None:
+    _hands_arguments(parser)
+    parser.add_argument(
+        "--decks",
+        type=int,
+        metavar="N",
+        help="the hands come from N decks: up to N copies of a card (default 1)",
+    )
+
+
+@_command(
+    "compare",
+    help="settle a showdown of two or more hands and say why",
+    description="Settle a showdown: every winner (several on a split), the full "
+    "order, and why. Hands of one showdown come from one deck, so they may not "
+    "share a card unless --decks allows it. HAND '-' reads hands from standard "
+    "input, one per line.",
+    examples=(
+        'fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"',
+        'fivecard compare --json "10D 10H 4H 4C 3S" "2c 3c 5d 7s 9s" "10S 10C 4S 4D 3H"',
+        'fivecard compare --rules semi "Q, Q, Q, Q, 9" "Q, Q, Q, Q, 5"',
+        'fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"',
+    ),
+    shared=("rules", "color", "json"),
+    arguments=_compare_arguments,
+)
+def _compare(call: _Call) -> int:
+    args, rules, painter, out = call.args, call.rules, call.painter, call.out
+    texts = _read_hands(args.hands, call.stdin)
+    result = showdown(texts, rules=rules, decks=_decks(args))
+    if args.json:  # one write: json.dump writes each token on its own
+        out.write(json.dumps(showdown_json(result, texts), ensure_ascii=not _can_show(out), indent=2) + "\n")
+    else:
+        out.write("\n".join(painter.showdown(result)) + "\n")
     return EXIT_OK
 
 
@@ -595,12 +668,117 @@ class _Progress:
             self.shown = False
 
 
-def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
+def _solve_arguments(parser: argparse.ArgumentParser) -> None:
+    _complete(
+        parser.add_argument("input", metavar="INPUT", help="a text, CSV or .xlsx file; '-' reads standard input"),
+        files=True,
+    )
+    _complete(
+        parser.add_argument("-o", "--output", metavar="FILE", help="write here (format from its extension)"),
+        files=True,
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "jsonl", "csv", "xlsx", "parquet"),
+        help="output format (default: by -o's extension, else text); parquet needs the "
+        "optional pyarrow (pip install 'fivecard[parquet]')",
+    )
+    parser.add_argument(
+        "--bom",
+        action="store_true",
+        help="start CSV output with a UTF-8 byte order mark, so that Excel reads suit "
+        "symbols and other non-ASCII text right",
+    )
+    parser.add_argument(
+        "--input-format",
+        choices=("text", "csv", "xlsx"),
+        help="input format (default: by extension or content)",
+    )
+    parser.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: the first)")
+    parser.add_argument(
+        "--hands",
+        metavar="COLUMNS",
+        help="a table's hand columns, in hand order: letters or numbers (B,C,D), ranges of "
+        "one-card columns (B-F,G-K) or header names ('Player 1,Player 2'); default: "
+        "decided by the cells' shape, and said on stderr",
+    )
+    parser.add_argument("--decks", type=int, metavar="N", help="hands of a row come from N decks (default 1)")
+    parser.add_argument("--strict", action="store_true", help="stop at the first bad row (exit 2)")
+
+
+def _check_solve(args: argparse.Namespace, rules: RuleSet) -> None:
+    from .solve import output_format
+
+    fmt = "jsonl" if args.json else output_format(args.output, args.format)
+    if args.color is not None and fmt != "text":
+        raise _UsageError(f"--color colours the text table; it does nothing for {fmt} output")
+    if args.bom and fmt != "csv":
+        raise _UsageError(f"--bom starts a CSV file for Excel; it does nothing for {fmt} output")
+
+
+def _run_solve(call: _Call) -> int:
+    return _solve(call.args, call.rules, call.painter, call.stdin, call.out, call.err)
+
+
+_register(
+    _Command(
+        name="solve",
+        help="solve a file or workbook of showdowns",
+        description=_SOLVE_HELP,
+        examples=(
+            "fivecard solve examples/showdowns.csv",
+            "fivecard solve examples/rulebook-showdowns.txt -o answers.xlsx",
+            "fivecard solve examples/showdowns.csv --hands B,C -o answers.csv",
+            "fivecard solve --json --rules joker examples/rulebook-showdowns.txt",
+        ),
+        run=_run_solve,
+        arguments=_solve_arguments,
+        shared=("rules", "color", "json"),
+        check=_check_solve,
+        exit_codes=tuple(_EXIT_CODES),
+        exit_meanings=(
+            (EXIT_OK, "every row was solved"),
+            (EXIT_SOME_ROWS_BAD, "the run finished, but some rows were errors (each an error row)"),
+            (EXIT_BAD_INPUT, "bad usage, an unreadable input or unwritable output, or a bad\n"
+             "       row under --strict: one line on stderr; an earlier output file stays"),
+        ),
+    )
+)
+
+
+def _deal_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players", type=int, default=2, metavar="N", help="players, 1 to 10 (five cards each; default 2)"
+    )
+    parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same deal")
+    parser.add_argument("--rounds", type=int, default=1, metavar="K", help="rounds to play, 1 or more (default 1)")
+
+
+@_command(
+    "deal",
+    help="deal hands and settle the showdown",
+    description="Shuffle the rule set's deck (54 cards under joker; semi deals "
+    "from 52 and hides suits), deal five cards to each player (two players "
+    "unless --players says otherwise), classify each hand and settle the "
+    "showdown. --rounds plays several rounds and keeps a tally of wins per "
+    "player, as Semi-Poker's host does. Without --seed the seed comes from the "
+    "operating system's randomness and is printed, so a deal can be replayed.",
+    examples=(
+        "fivecard deal",
+        "fivecard deal --players 4 --rounds 3",
+        "fivecard deal --rules joker --seed 7",
+        "fivecard deal --json --players 3 --seed 1",
+    ),
+    shared=("rules", "color", "json"),
+    arguments=_deal_arguments,
+)
+def _deal(call: _Call) -> int:
     from collections.abc import Iterator
 
     from .deal import DealTally, check_players, check_rounds, deal_rounds, new_seed
     from .report import deal_round_json, deal_tally_json, write_json_object
 
+    args, rules, painter, out = call.args, call.rules, call.painter, call.out
     # The counts first, before anything is allocated, dealt or written.
     for flag, check in (
         ("--players", lambda: check_players(args.players, rules)),
@@ -652,11 +830,24 @@ def _deal(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextI
     return EXIT_OK
 
 
-def _stats(rules: RuleSet, as_json: bool, out: TextIO) -> int:
+@_command(
+    "stats",
+    help="count every hand of the rule set's deck",
+    description="Enumerate every five-card hand of the rule set's deck and print, "
+    "per category, the distinct classes, the hands, the probability and the odds.",
+    examples=(
+        "fivecard stats",
+        "fivecard stats --rules joker",
+        "fivecard stats --json --rules semi",
+    ),
+    shared=("rules", "json"),
+)
+def _stats(call: _Call) -> int:
     from .stats import census  # numpy: imported only by the commands that count
 
+    rules, out = call.rules, call.out
     counted = census(rules)
-    if as_json:
+    if call.args.json:
         _print_json(
             {
                 "rules": rules.name,
@@ -687,9 +878,52 @@ def _stats(rules: RuleSet, as_json: bool, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _advise(args: argparse.Namespace, rules: RuleSet, painter: Painter, out: TextIO) -> int:
+def _advise_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("hand", metavar="HAND", help="the five cards dealt, e.g. 'AS AH 7C 4D 2S'")
+    _complete(
+        parser.add_argument(
+            "--paytable",
+            metavar="NAME|FILE",
+            help="a video-poker pay table: 'jacks-or-better' (9/6) or a JSON file of at most 1 MiB: "
+            '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"}',
+        ),
+        words=("jacks-or-better",),
+        files=True,
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="show all 32 choices (default: the best 10; --json always has all 32, so it takes no --all)",
+    )
+
+
+def _check_advise(args: argparse.Namespace, rules: RuleSet) -> None:
+    if args.all and args.json:
+        raise _UsageError("--json lists all 32 choices; --all is for the text table")
+
+
+@_command(
+    "advise",
+    help="which cards to keep: exact odds of every choice",
+    description="For each of the 32 ways to keep some of the five cards, enumerate "
+    "every draw exactly (all C(47, k) completions from the 47 unseen cards, 54-card "
+    "deck under joker) and give the chance to beat, draw with and lose to the dealer, "
+    "and of each final category. The dealer's hand is modelled as a random five of "
+    "the cards the player has not seen. With --paytable, each choice's expected "
+    "return per coin under a video-poker pay table instead.",
+    examples=(
+        'fivecard advise "AS AH 7C 4D 2S"',
+        'fivecard advise --paytable jacks-or-better "JH JD 7C 4S 2S"',
+        'fivecard advise --all --rules joker "JK 9S TS 4D 2C"',
+    ),
+    shared=("rules", "color", "json"),
+    arguments=_advise_arguments,
+    check=_check_advise,
+)
+def _advise(call: _Call) -> int:
     from .advise import advice_json, advise, load_paytable
 
+    args, rules, painter, out = call.args, call.rules, call.painter, call.out
     hand = Hand.parse(args.hand, rules=rules)
     table = load_paytable(args.paytable) if args.paytable is not None else None
     advice = advise(hand, paytable=table)
@@ -738,28 +972,80 @@ def _probability(text: str) -> float:
     return value
 
 
-def _play(
-    args: argparse.Namespace, rules: RuleSet, painter: Painter, stdin: TextIO, out: TextIO
-) -> int:
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, metavar="S", help="a seed: the same seed, the same game")
+    parser.add_argument(
+        "--fold-below",
+        type=_probability,
+        default=0.30,
+        metavar="P",
+        help="computer players fold when their best chance to beat the dealer is below P, "
+        "a number from 0 to 1 (default 0.30)",
+    )
+    parser.add_argument(
+        "--deck",
+        metavar="CARDS",
+        help="deal the first round from these cards in this order instead of shuffling "
+        "(demonstrations and tests)",
+    )
+
+
+@_command(
+    "play",
+    help="five-card draw against the dealer and two computer players",
+    description="Five-card draw against the dealer with two computer players, as in "
+    "Poker vs Dealer. "
+    "Each round everyone antes 10 into the pot and bets 10 against the house; keep "
+    "any cards and exchange the rest once, or fold; the dealer's five cards are "
+    "turned up one at a time; each hand still in plays the dealer for the house bet "
+    "(1:1; a draw returns it) and the best of them takes the pot (ties split it, odd "
+    "chips to the earliest seat; if all fold it carries over). Answer with the "
+    "positions of the cards to keep, shown as [1]-[5] (type 1 3 4), a (all), n "
+    "(none), h (the advisor's hint), f (fold) or q (quit). Quitting, the end of "
+    "input or Ctrl-C in the middle of a round voids it: every chip of it goes "
+    "back, and the standings are printed. Reads piped input too.",
+    examples=(
+        "fivecard play",
+        "fivecard play --rules semi --seed 1",
+        "fivecard play --fold-below 0.5 --rules joker",
+    ),
+    shared=("rules", "color"),
+    arguments=_play_arguments,
+    exit_meanings={
+        EXIT_OK: "the game ended: you quit, the input ended or you ran out of chips",
+        EXIT_INTERRUPTED: "interrupted (Ctrl-C): the round in play is void, the standings printed",
+    },
+)
+def _play(call: _Call) -> int:
     from .cards import parse_cards
     from .game import Game
     from .play import play
 
+    args, stdin, out = call.args, call.stdin, call.out
     # Everything is checked before the first line is printed (--fold-below by
     # the parser, --deck when the Game is made).
     try:
         stacked = [parse_cards(args.deck)] if args.deck is not None else []
-        game = Game(rules=rules, seed=args.seed, fold_below=args.fold_below, stacked=stacked)
+        game = Game(rules=call.rules, seed=args.seed, fold_below=args.fold_below, stacked=stacked)
     except FivecardError as exc:
         if args.deck is None:
             raise
         raise type(exc)(f"--deck: {exc}") from None
     delay = 0.35 if out.isatty() and stdin.isatty() else 0.0
-    return play(game, stdin=stdin, out=out, painter=painter, delay=delay)
+    return play(game, stdin=stdin, out=out, painter=call.painter, delay=delay)
 
 
-def _rules(as_json: bool, out: TextIO) -> int:
-    if as_json:
+@_command(
+    "rules",
+    help="list the rule sets",
+    description="List the rule sets (with their aliases) and their categories, "
+    "strongest first, each with its score.",
+    examples=("fivecard rules", "fivecard rules --json"),
+    shared=("json",),
+)
+def _rules(call: _Call) -> int:
+    out = call.out
+    if call.args.json:
         _print_json(
             [
                 {
@@ -780,6 +1066,33 @@ def _rules(as_json: bool, out: TextIO) -> int:
             f"{ruleset.score(c)} {c.label}" for c in reversed(ruleset.ladder)
         )
         out.write(f"  {ladder}\n")
+    return EXIT_OK
+
+
+def _completion_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
+
+
+@_command(
+    "completion",
+    help="print a shell completion script (bash, zsh, fish)",
+    description="Print a script that completes fivecard's commands, options, "
+    "rule sets, formats and file names in the shell, made from the command's "
+    "own options. Install it once (a new shell then completes; 'source "
+    "<(fivecard completion bash)' in ~/.bashrc works too). For zsh, the "
+    "directory must be on fpath before compinit runs: 'fpath=(~/.zfunc $fpath)' "
+    "in ~/.zshrc.",
+    examples=(
+        "fivecard completion bash > ~/.local/share/bash-completion/completions/fivecard",
+        "fivecard completion zsh > ~/.zfunc/_fivecard",
+        "fivecard completion fish > ~/.config/fish/completions/fivecard.fish",
+    ),
+    arguments=_completion_arguments,
+)
+def _completion(call: _Call) -> int:
+    from .completion import completion_script
+
+    call.out.write(completion_script(call.args.shell, call.parser))
     return EXIT_OK
 
 

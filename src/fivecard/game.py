@@ -1,6 +1,6 @@
-"""Five-card draw against a dealer, with computer players (seed 004): the
-engine, a state machine with validated actions and event records. It never
-prints; ``fivecard play`` (and a future web page) drive it.
+"""Five-card draw against a dealer, with computer players (as in Poker vs
+Dealer): the engine, a state machine with validated actions and event
+records. It never prints; ``fivecard play`` (and a future web page) drive it.
 
 The rules (also in the README):
 

@@ -151,7 +151,7 @@ class RuleSet:
 
     def score(self, category: Category) -> int:
         """The category's score: its place in the ladder, 1 = weakest
-        (``standard``: seed 000's table, High Card 1 ... Royal Flush 10)."""
+        (``standard``: the ModelOff 2012 table, High Card 1 ... Royal Flush 10)."""
         return self.scores[category.name]
 
     def deck(self) -> tuple[Card, ...]:
@@ -164,7 +164,7 @@ class RuleSet:
 
 STANDARD: Final = RuleSet(
     name="standard",
-    summary="52 cards, ten straights from 5-high (A-2-3-4-5) to ace-high (seeds 000, 004)",
+    summary="52 cards, ten straights from 5-high (A-2-3-4-5) to ace-high (ModelOff 2012, Poker vs Dealer)",
     ladder=(
         HIGH_CARD,
         ONE_PAIR,
@@ -183,7 +183,7 @@ ACE_KING_RULES: Final = RuleSet(
     name="ace-king",
     aliases=("russian",),
     summary="standard, with Ace-King (an ace and a king, nothing better) "
-    "between High Card and One Pair; 11 categories (seed 003)",
+    "between High Card and One Pair; 11 categories (Russian poker)",
     ladder=(HIGH_CARD, ACE_KING, *STANDARD.ladder[1:]),
 )
 
@@ -191,7 +191,7 @@ SEMI: Final = RuleSet(
     name="semi",
     aliases=("semi-poker", "no-suits"),
     summary="ranks only (suits ignored): no flushes, ace high only (2-3-4-5-6 is "
-    "the lowest straight), Five of a Kind on top (seed 002)",
+    "the lowest straight), Five of a Kind on top (Semi-Poker)",
     # The standard ladder without the categories that need a flush.
     ladder=(*(c for c in STANDARD.ladder if not c.flush), FIVE_OF_A_KIND),
     suits=False,
@@ -203,7 +203,7 @@ JOKER_RULES: Final = RuleSet(
     name="joker",
     aliases=("joker-poker",),
     summary="54 cards with two fully wild jokers; Five of a Kind above the royal "
-    "flush; natural and wild hands of equal value draw (seed 001)",
+    "flush; natural and wild hands of equal value draw (Joker Poker)",
     ladder=(*STANDARD.ladder, FIVE_OF_A_KIND),
     jokers=2,
 )

@@ -1,0 +1,398 @@
+"""The command as a shell user meets it: bare ``fivecard``, defaults, the
+examples and exit codes of every ``--help`` (each example is run), the
+traditions named in words, colour off where the user says so, shell
+completion, and subcommands that register themselves."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fivecard import commands
+from fivecard.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+SUBCOMMANDS = ["classify", "compare", "solve", "deal", "stats", "advise", "play", "rules", "completion"]
+
+
+class Terminal(io.StringIO):
+    """Standard output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def run(argv: list[str], stdin: str = "", out: io.StringIO | None = None) -> tuple[int, str, str]:
+    out = out if out is not None else io.StringIO()
+    err = io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def help_of(*command: str) -> str:
+    code, out, err = run([*command, "--help"])
+    assert (code, err) == (0, "")
+    return out
+
+
+def section(text: str, title: str) -> list[str]:
+    """The indented lines under ``title:`` in a help text."""
+    lines = text.splitlines()
+    start = lines.index(f"{title}:") + 1
+    found = []
+    for line in lines[start:]:
+        if not line.startswith("  "):
+            break
+        found.append(line.strip())
+    return found
+
+
+# Bare `fivecard` -----------------------------------------------------------
+
+
+def test_bare_fivecard_prints_the_help_and_succeeds() -> None:
+    code, out, err = run([])
+    assert (code, err) == (0, "")
+    assert out == help_of()
+    assert out.startswith("usage: fivecard")
+    for name in SUBCOMMANDS:
+        assert f"    {name}" in out
+
+
+def test_bare_fivecard_as_a_process() -> None:
+    done = subprocess.run([sys.executable, "-m", "fivecard"], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("usage: fivecard") and "examples:" in done.stdout
+
+
+def test_a_missing_command_after_an_option_is_still_a_usage_error() -> None:
+    code, out, err = run(["--bogus"])
+    assert code == 2 and out == "" and err.startswith("fivecard: error: ")
+
+
+def test_help_goes_to_the_given_standard_output() -> None:
+    code, out, err = run(["deal", "--help"])
+    assert code == 0 and out.startswith("usage: fivecard deal") and err == ""
+    code, out, err = run(["--version"])
+    assert code == 0 and out.startswith("fivecard ") and err == ""
+
+
+# deal's default -------------------------------------------------------------
+
+
+def test_deal_deals_to_two_players_by_default() -> None:
+    code, out, err = run(["deal", "--seed", "1"])
+    assert (code, err) == (0, "")
+    assert out == run(["deal", "--players", "2", "--seed", "1"])[1]
+    lines = out.splitlines()
+    assert [line[:7] for line in lines[:2]] == ["Hand 1:", "Hand 2:"]
+    assert re.match(r"Hands? \d.* (wins|split)", lines[2])  # the showdown, settled
+    assert lines[3].startswith("(seed 1:") and len(lines) == 4
+    code, out, _ = run(["deal", "--json", "--seed", "1", "--rounds", "3"])
+    data = json.loads(out)
+    assert data["players"] == 2 and len(data["rounds"]) == 3
+    assert all(len(r["hands"]) == 2 and r["winners"] for r in data["rounds"])
+    assert "--players N" in help_of("deal") and "default 2" in help_of("deal")
+
+
+# Examples and exit codes in every --help -----------------------------------
+
+
+def all_examples() -> list[tuple[str, str]]:
+    found = []
+    for command in ["", *SUBCOMMANDS]:
+        for line in section(help_of(*command.split()), "examples"):
+            found.append((command or "fivecard", line))
+    return found
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_every_subcommand_help_has_examples_and_exit_codes(command: str) -> None:
+    text = help_of(command)
+    examples = section(text, "examples")
+    assert 2 <= len(examples) <= 4
+    assert all(f"fivecard {command}" in line for line in examples)
+    codes = [int(line.split()[0]) for line in section(text, "exit codes") if line.split()[0].isdigit()]
+    expected = [0, 1, 2, 130, 141] if command == "solve" else [0, 2, 130, 141]
+    assert codes == expected
+
+
+def test_the_program_help_lists_every_exit_code_the_readme_lists() -> None:
+    codes = [int(line.split()[0]) for line in section(help_of(), "exit codes")]
+    assert codes == [0, 1, 2, 130, 141]
+    assert codes == sorted(commands._EXIT_CODES)
+    readme = README.read_text(encoding="utf-8")
+    listed = re.search(r"\*\*Exit codes:\*\*(.*?)\n\n", readme, re.S)
+    assert listed is not None
+    assert sorted({int(n) for n in re.findall(r"\b(\d+) ", listed.group(1))}) == codes
+
+
+def example_argv(line: str) -> tuple[list[str], str]:
+    """An example line as arguments and standard input: 'fivecard ARGS',
+    'echo TEXT | fivecard ARGS' and '... > FILE' (its output is not kept)."""
+    words = shlex.split(line)
+    stdin = ""
+    if words[0] == "echo":
+        bar = words.index("|")
+        stdin = " ".join(words[1:bar]) + "\n"
+        words = words[bar + 1 :]
+    if ">" in words:
+        words = words[: words.index(">")]
+    assert words[0] == "fivecard", line
+    assert not {"|", "<", ">", ";", "&&"} & set(words), f"an example the test cannot run: {line}"
+    return words[1:], stdin
+
+
+@pytest.mark.parametrize(("command", "line"), all_examples(), ids=lambda v: v[:60])
+def test_every_help_example_runs(
+    command: str, line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)  # examples name files of examples/ and may write answers.*
+    argv, stdin = example_argv(line)
+    code, out, err = run(argv, stdin)
+    assert code in (0, 1), (line, err)
+    assert out or any(tmp_path.glob("answers.*")), line
+    assert "Traceback" not in err
+
+
+# The traditions by name -----------------------------------------------------
+
+SEED_NUMBER = re.compile(r"\bseeds? \d{3}\b|\bseed-", re.I)
+
+
+def test_help_and_messages_name_the_traditions_not_seed_files() -> None:
+    texts = [help_of(), *(help_of(c) for c in SUBCOMMANDS), run(["rules"])[1], run(["rules", "--json"])[1]]
+    for text in texts:
+        assert not SEED_NUMBER.search(text), SEED_NUMBER.search(text)
+    everything = "\n".join(texts)
+    for name in ("ModelOff 2012", "Semi-Poker", "Joker Poker", "Poker vs Dealer", "Project Euler 54"):
+        assert name in everything
+
+
+def test_readme_and_examples_name_the_traditions() -> None:
+    for path in [README, *sorted((ROOT / "examples").iterdir()), ROOT / "scripts" / "demo.sh"]:
+        text = path.read_text(encoding="utf-8")
+        assert not SEED_NUMBER.search(text), (path, SEED_NUMBER.search(text))
+
+
+# Colour ----------------------------------------------------------------------
+
+RED_ACE = "\033[31mA♥"
+
+
+@pytest.mark.parametrize(
+    ("environ", "option", "coloured"),
+    [
+        ({}, [], True),
+        ({"TERM": "dumb"}, [], False),
+        ({"NO_COLOR": "1"}, [], False),
+        ({"NO_COLOR": ""}, [], True),  # no-color.org: set and not empty
+        ({"TERM": "dumb"}, ["--color", "always"], True),
+        ({"NO_COLOR": "1"}, ["--color", "always"], True),
+        ({"TERM": "xterm-256color"}, ["--color", "never"], False),
+        ({"TERM": "dumb"}, ["--color", "auto"], False),
+    ],
+)
+def test_colour_on_a_terminal_follows_the_user(
+    environ: dict[str, str], option: list[str], coloured: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    code, out, _ = run(["classify", *option, "AH KH QH JH TH"], out=Terminal())
+    assert code == 0 and "A♥" in out
+    assert (RED_ACE in out) is coloured
+    assert ("\033[" in out) is coloured
+
+
+def test_no_colour_off_a_terminal_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    code, out, _ = run(["deal", "--seed", "3"])
+    assert code == 0 and "\033[" not in out
+
+
+# Shell completion ---------------------------------------------------------------
+
+
+def script(shell: str) -> str:
+    code, out, err = run(["completion", shell])
+    assert (code, err) == (0, "")
+    return out
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_each_script_offers_every_command_and_option(shell: str) -> None:
+    text = script(shell)
+    parser = commands._build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(subparsers.choices) == SUBCOMMANDS
+    for name, sub in subparsers.choices.items():
+        assert re.search(rf"\b{name}\b", text), name
+        for action in sub._actions:
+            for flag in action.option_strings:
+                spelled = {"fish": f"-{'l' if flag.startswith('--') else 's'} {flag.lstrip('-')}"}.get(shell, flag)
+                assert spelled in text, (name, flag)
+    for word in ("joker-poker", "jacks-or-better", "jsonl", "xlsx", "always"):
+        assert word in text
+
+
+def test_unknown_shell_is_a_usage_error() -> None:
+    code, out, err = run(["completion", "tcsh"])
+    assert code == 2 and out == "" and "invalid choice: 'tcsh'" in err
+
+
+def bash(script_path: Path, body: str) -> str:
+    done = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", f"source {shlex.quote(str(script_path))}\n{body}"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    return done.stdout
+
+
+def test_bash_script_is_valid_registers_and_completes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "fivecard.bash"
+    path.write_text(script("bash"), encoding="utf-8")
+    assert subprocess.run(["bash", "-n", str(path)], check=False).returncode == 0
+    assert bash(path, "complete -p fivecard") == "complete -F _fivecard fivecard\n"
+    (tmp_path / "hands.csv").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    body = (
+        't() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _fivecard; '
+        'echo "${COMPREPLY[*]}"; }\n'
+        't fivecard ""\n'
+        "t fivecard co\n"
+        "t fivecard deal --rules j\n"
+        "t fivecard deal --rules = se\n"
+        't fivecard solve --format ""\n'
+        "t fivecard solve han\n"
+        "t fivecard solve -o han\n"
+        't fivecard completion ""\n'
+        "t fivecard stats --\n"
+        "t fivecard classify AS\n"
+        "t fivecard advise --paytable ja\n"
+    )
+    assert bash(path, body).splitlines() == [
+        " ".join(SUBCOMMANDS),
+        "compare completion",
+        "joker joker-poker",
+        "semi semi-poker",
+        "text jsonl csv xlsx",
+        "hands.csv",
+        "hands.csv",
+        "bash zsh fish",
+        "--help --rules --json",
+        "",
+        "jacks-or-better",
+    ]
+
+
+def test_zsh_script(tmp_path: Path) -> None:
+    text = script("zsh")
+    assert text.startswith("#compdef fivecard\n")
+    assert "compdef _fivecard fivecard" in text and "_describe -t commands" in text
+    assert "'--rules=[rule set]:R:(standard ace-king russian semi semi-poker no-suits joker joker-poker)'" in text
+    assert "'(-o --output)-o+[write here]:FILE:_files'" in text
+    assert text.count("'") % 2 == 0
+    if shutil.which("zsh") is None:
+        return  # the structure above is what can be checked without zsh
+    path = tmp_path / "_fivecard"
+    path.write_text(text, encoding="utf-8")
+    assert subprocess.run(["zsh", "-n", str(path)], check=False).returncode == 0
+    registered = subprocess.run(
+        ["zsh", "-f", "-c", f"autoload -Uz compinit && compinit -u -D; source {path}; print -r -- $_comps[fivecard]"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert registered.stdout == "_fivecard\n", registered.stderr
+
+
+def test_fish_script(tmp_path: Path) -> None:
+    text = script("fish")
+    assert "complete -c fivecard -f\n" in text
+    assert "complete -c fivecard -n __fish_use_subcommand -a deal -d 'deal hands and settle the showdown'" in text
+    assert "-n '__fish_seen_subcommand_from solve' -s o -l output -r -F" in text
+    if shutil.which("fish") is None:
+        return  # the structure above is what can be checked without fish
+    path = tmp_path / "fivecard.fish"
+    path.write_text(text, encoding="utf-8")
+    assert subprocess.run(["fish", "--no-config", "-n", str(path)], check=False).returncode == 0
+
+    def complete(line: str) -> list[str]:
+        done = subprocess.run(
+            ["fish", "--no-config", "-c", f"source {path}; complete -C {shlex.quote(line)}"],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=tmp_path,
+        )
+        return [row.split("\t")[0] for row in done.stdout.splitlines()]
+
+    assert complete("fivecard co") == ["compare", "completion"]
+    assert complete("fivecard deal --rules j") == ["joker", "joker-poker"]
+    assert complete("fivecard solve --format j") == ["jsonl"]
+    assert complete("fivecard completion ") == ["bash", "fish", "zsh"]
+
+
+# Subcommands register themselves ---------------------------------------------
+
+
+def test_the_parser_and_the_dispatch_come_from_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert list(commands._COMMANDS) == SUBCOMMANDS
+    seen: list[str] = []
+
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("word", metavar="WORD")
+
+    def echo(call: commands._Call) -> int:
+        seen.append(call.args.word)
+        call.out.write(f"{call.rules.name} {call.args.word}\n")
+        return 0
+
+    monkeypatch.setitem(
+        commands._COMMANDS,
+        "echo",
+        commands._Command(
+            name="echo",
+            help="say a word",
+            description="Say a word.",
+            examples=("fivecard echo hello", "fivecard echo --rules joker hi"),
+            run=echo,
+            arguments=arguments,
+            shared=("rules",),
+        ),
+    )
+    assert run(["echo", "--rules", "semi", "hi"]) == (0, "semi hi\n", "")
+    assert seen == ["hi"]
+    assert "echo" in run([])[1] and "fivecard echo hello" in help_of("echo")
+    assert "echo" in script("bash")
+    with pytest.raises(ValueError, match="registered twice"):
+        commands._register(commands._COMMANDS["deal"])
+
+
+def test_classifying_a_hand_imports_nothing_heavy() -> None:
+    code = (
+        "import sys\n"
+        "from fivecard.cli import main\n"
+        "main(['classify', 'AS KS QS JS TS'])\n"
+        "print([m for m in ('numpy', 'openpyxl', 'fivecard.completion') if m in sys.modules], file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "Royal Flush" in done.stdout
+    assert done.stderr == "[]\n"

@@ -292,7 +292,7 @@ def test_bash_script_is_valid_registers_and_completes(tmp_path: Path, monkeypatc
         "compare completion",
         "joker joker-poker",
         "semi semi-poker",
-        "text jsonl csv xlsx",
+        "text jsonl csv xlsx parquet",
         "hands.csv",
         "hands.csv",
         "bash zsh fish",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,37 @@ def test_every_format_says_the_same(tmp_path: Path) -> None:
             assert line.split("error: ", 1)[1] == j["error"]
         elif j["explanation"]:
             assert line.endswith(str(j["explanation"]))
+
+
+@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_classify_of_standard_input_equals_classify_of_arguments(rules: str, as_json: bool) -> None:
+    """Hands from standard input go through the bulk pipeline, hands as
+    arguments through the single-hand library: the same output, byte for
+    byte (every spelling, jokers, blank lines skipped)."""
+    rng = random.Random(rules)
+    deck = [c.code_str for c in full_deck()] + ["JK"] * (2 if rules == "joker" else 0)
+    spellings: list[Callable[[str], str]] = [str, str.upper, str.lower, lambda c: c.replace("T", "10"), lambda c: c[0] + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}.get(c[1:], c[1:])]
+    hands = []
+    for _ in range(300):
+        cards = rng.sample(deck[:52], 5)
+        if rules == "joker" and rng.random() < 0.4:
+            cards[rng.randrange(5)] = "JK"
+        spell = rng.choice(spellings)
+        hands.append(" ".join(spell(c) if c != "JK" else c for c in cards))
+    options = ["--rules", rules] + (["--json"] if as_json else [])
+    out_a, out_b = io.StringIO(), io.StringIO()
+    code_a = main(["classify", *options, *hands], stdin=io.StringIO(""), stdout=out_a, stderr=io.StringIO())
+    stdin = io.StringIO("\n".join(hands[:150]) + "\n\n" + "\n".join(hands[150:]) + "\n")
+    code_b = main(["classify", *options, "-"], stdin=stdin, stdout=out_b, stderr=io.StringIO())
+    assert code_a == code_b == 0
+    assert out_a.getvalue() == out_b.getvalue()
+
+
+def test_classify_of_standard_input_stops_at_a_bad_hand() -> None:
+    err = io.StringIO()
+    out = io.StringIO()
+    code = main(["classify", "-"], stdin=io.StringIO("AS KS QS JS TS\n\nJK 7H 7D 7S 7C\n"), stdout=out, stderr=err)
+    assert code == 2 and out.getvalue() == ""
+    assert err.getvalue().startswith("fivecard: error: hand 2: card 1 is a joker")
+    assert err.getvalue().rstrip().endswith("(use --rules joker)")

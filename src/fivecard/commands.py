@@ -22,7 +22,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
@@ -536,7 +536,19 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
 )
 def _classify(call: _Call) -> int:
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
-    texts = _read_hands(args.hands, call.stdin)
+    if "-" in args.hands:  # many hands: the bulk pipeline, a chunk at a time
+        from .solve import classify_stream
+
+        classify_stream(
+            _hand_sources(args.hands, call.stdin),
+            out,
+            rules=rules,
+            painter=painter,
+            as_json=args.json,
+            ascii=not _can_show(out),
+        )
+        return EXIT_OK
+    texts = args.hands  # a few hands: the single-hand library, no numpy to load
     hands = []
     for number, text in enumerate(texts, 1):
         try:
@@ -549,6 +561,22 @@ def _classify(call: _Call) -> int:
         for evaluation in hands:
             out.write(painter.evaluation(evaluation) + "\n")
     return EXIT_OK
+
+
+def _hand_sources(arguments: Sequence[str], stdin: TextIO) -> Iterator[Any]:
+    """The hands of the arguments, and for ``-`` the bytes of standard input
+    (a hand a line)."""
+    from .errors import FileError
+    from .sources import binary_stdin
+
+    for argument in arguments:
+        if argument != "-":
+            yield argument
+            continue
+        raw = binary_stdin(stdin)
+        if raw is None:
+            raise FileError("no standard input")
+        yield raw
 
 
 def _compare_arguments(parser: argparse.ArgumentParser) -> None:

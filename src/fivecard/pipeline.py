@@ -172,16 +172,20 @@ class _Fixed:
     texts: npt.NDArray[np.object_]
 
 
-def chunks_of_blocks(blocks: Iterable[Block], rules: RuleSet, decks: int = 1) -> Iterator[Chunk]:
+def chunks_of_blocks(
+    blocks: Iterable[Block], rules: RuleSet, decks: int = 1, *, one_hand: bool = False
+) -> Iterator[Chunk]:
     """Solve the lines of a text input, a block of lines at a time. Blank and
-    comment lines are not rows (their numbers are kept by the others)."""
+    comment lines are not rows (their numbers are kept by the others).
+    ``one_hand``: each line is one hand (``classify``), and only blank lines
+    are skipped."""
     for block in blocks:
-        chunk = _solve_block(block, rules, decks)
+        chunk = _solve_block(block, rules, decks, one_hand)
         if len(chunk):
             yield chunk
 
 
-def _solve_block(block: Block, rules: RuleSet, decks: int) -> Chunk:
+def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = False) -> Chunk:
     data = block.data
     buf = np.frombuffer(data, dtype=np.uint8)
     ends = np.flatnonzero(buf == 10)
@@ -190,7 +194,7 @@ def _solve_block(block: Block, rules: RuleSet, decks: int) -> Chunk:
     count = len(ends)
     fixed: list[_Fixed] = []
     taken = np.zeros(count, dtype=bool)
-    candidates = (length % 15 == 14) & (length < 15 * _MOST_FIXED)
+    candidates = (length % 15 == 14) & (length < (15 if one_hand else 15 * _MOST_FIXED))
     if block.long:
         candidates[list(block.long)] = False
     for hands in np.unique(length[candidates] // 15 + 1).tolist():
@@ -232,7 +236,11 @@ def _solve_block(block: Block, rules: RuleSet, decks: int) -> Chunk:
             general[i] = long_row(first + i, size, prefix)
             lines[i] = general[i].cells[0].encode()
             continue
-        row = line_row(first + i, lines[i].decode("utf-8", "replace"))
+        text = lines[i].decode("utf-8", "replace")
+        if one_hand:
+            row = Row(first + i, (text,), (text,)) if text.strip() else None
+        else:
+            row = line_row(first + i, text)
         if row is None:
             skipped.append(i)
         else:
@@ -269,6 +277,7 @@ def _solve(
     # The general rows: split already; encode all their hands at once.
     texts: list[str] = []
     owners: list[int] = []
+    sizes: list[int] = []
     for i, row in general.items():
         problem = _row_problem(row)
         if problem is not None:
@@ -276,25 +285,38 @@ def _solve(
             continue
         texts.extend(row.hands)
         owners.append(i)
+        sizes.append(len(row.hands))
+    rows = np.array(owners, dtype=np.int64)
+    size = np.array(sizes, dtype=np.int64)
+    first = np.cumsum(size) - size  # each row's first hand in ``texts``
+    ok = np.ones(len(rows), dtype=bool)
     encoded = batch.encode(texts, rules=rules) if texts else None
-    general_codes: dict[int, tuple[int, int]] = {}  # row -> (first, count) in encoded
-    position = 0
-    for i in owners:
-        hands = len(general[i].hands)
-        first, position = position, position + hands
-        assert encoded is not None
-        bad = next((k for k in range(first, position) if k in encoded.errors), None)
-        if bad is not None:
-            prefix = f"hand {bad - first + 1}: " if hands > 1 else ""
-            error[i] = prefix + encoded.errors[bad]
-            continue
-        if hands > 1:
-            problem = _deck_problem(encoded.codes[first:position], rules, decks)
-            if problem is not None:
-                error[i] = problem
-                continue
-        general_codes[i] = (first, hands)
-        count[i] = hands
+    if encoded is not None and encoded.errors:
+        bad = np.array(sorted(encoded.errors), dtype=np.int64)
+        where = np.searchsorted(first, bad, side="right") - 1
+        seen: set[int] = set()
+        for k, w in zip(bad.tolist(), where.tolist()):
+            if w in seen:
+                continue  # a row's first bad hand names it
+            seen.add(w)
+            ok[w] = False
+            prefix = f"hand {k - int(first[w]) + 1}: " if sizes[w] > 1 else ""
+            error[owners[w]] = prefix + encoded.errors[k]
+    if encoded is not None and rules.one_deck:
+        for hands in np.unique(size[ok & (size > 1)]).tolist():
+            group = np.flatnonzero(ok & (size == hands))
+            every = encoded.codes[first[group, None] + np.arange(hands)].reshape(len(group), 5 * hands)
+            every = np.sort(every, axis=1)
+            jokers = (every == _JOKER_CODE).sum(axis=1)
+            suspect = ((every[:, 1:] == every[:, :-1]) & (every[:, 1:] != _JOKER_CODE)).any(axis=1)
+            suspect |= jokers > rules.jokers
+            for w in group[suspect].tolist():
+                span = encoded.codes[int(first[w]) : int(first[w]) + hands]
+                problem = _deck_problem(span, rules, decks)
+                if problem is not None:
+                    ok[w] = False
+                    error[owners[w]] = problem
+    count[rows[ok]] = size[ok]
     start = np.cumsum(count) - count
     h = int(count.sum())
     codes = np.zeros((h, 5), dtype=np.int32)
@@ -304,17 +326,15 @@ def _solve(
         at = (start[f.rows, None] + np.arange(k)).ravel()
         codes[at] = f.codes.reshape(-1, 5)
         hand_texts[at] = f.texts.ravel()
-    if general_codes:
+    if ok.any():
         assert encoded is not None
-        rows = np.fromiter(general_codes, dtype=np.int64, count=len(general_codes))
-        spans = np.array(list(general_codes.values()), dtype=np.int64).reshape(-1, 2)
-        at = np.repeat(start[rows] - spans[:, 0], spans[:, 1]) + np.concatenate(
-            [np.arange(a, a + c) for a, c in spans.tolist()]
-        )
-        source = np.concatenate([np.arange(a, a + c) for a, c in spans.tolist()])
+        kept = size[ok]
+        within = np.arange(int(kept.sum())) - np.repeat(np.cumsum(kept) - kept, kept)
+        source = np.repeat(first[ok], kept) + within
+        at = np.repeat(start[rows[ok]], kept) + within
         codes[at] = encoded.codes[source]
-        encoded_texts = np.array([t.encode("utf-8", "surrogateescape") for t in texts], dtype=object)
-        hand_texts[at] = encoded_texts[source]
+        chosen = source.tolist()
+        hand_texts[at] = [texts[k].encode("utf-8", "replace") for k in chosen]
     strength = batch._strengths(codes, rules, checked=False).astype(np.int64)
     chunk = Chunk(
         rules, line, lines, cells, count, start, error, hand_texts, codes, strength,

@@ -27,6 +27,7 @@ __all__ = [
     "solve_row",
     "solve_rows",
     "solve_file",
+    "classify_stream",
     "Solution",
     "RowError",
     "CODE_TEXT",
@@ -295,6 +296,74 @@ def solve_file(
         if source is not None:
             source.close()
     return solution
+
+
+def classify_stream(
+    hands: Iterable[str | IO[bytes]],
+    out: IO[str],
+    *,
+    rules: str | RuleSet = "standard",
+    painter: Any = None,
+    as_json: bool = False,
+    ascii: bool = False,
+) -> int:
+    """Classify hands through the bulk pipeline, a chunk at a time, in
+    bounded memory: each item of ``hands`` is a hand (text) or a byte stream
+    of hands, one a line (blank lines skipped). Writes a line per hand, or a
+    JSON array (``ascii``: non-ASCII escaped). A bad hand stops the run with
+    a :class:`FivecardError` naming it (``hand N: ...``); hands are written
+    32,768 at a time, so a shorter run with a bad hand writes nothing (a
+    longer one has written the hands before the bad hand's batch). Returns
+    the number of hands."""
+    from .errors import FileError, in_context
+    from .pipeline import chunks_of_blocks, chunks_of_rows
+    from .report import Painter
+    from .sources import read_blocks
+    from .target import _is_utf8
+    from .writers import ClassifyWriter
+
+    ruleset = get_rules(rules)
+    binary = getattr(out, "buffer", None)
+    if binary is not None and _is_utf8(out):
+        out.flush()
+        sink: Any = binary
+    else:
+        sink = _TextBytes(out)
+    writer = ClassifyWriter(sink, painter or Painter(color=False), ruleset, as_json=as_json, ascii=ascii)
+
+    def chunks() -> Iterator[Any]:
+        for item in hands:
+            if isinstance(item, str):
+                yield from chunks_of_rows([Row(1, (item,), (item,))], ruleset)
+            else:
+                yield from chunks_of_blocks(read_blocks(item), ruleset, one_hand=True)
+
+    done = 0
+    pending: list[Any] = []  # held until 32,768 hands are read: a short run with a bad hand writes nothing
+    held = 0
+    for chunk in chunks():
+        if chunk.error:  # the single-hand parser's own error (with its hints)
+            i = min(chunk.error)
+            number = done + i + 1
+            text = chunk.row_cells(i)[0]
+            if chunk.error[i].startswith("a line of "):
+                raise FileError(f"hand {number}: {chunk.error[i]}")
+            try:
+                Hand.parse(text, rules=ruleset)
+            except FivecardError as exc:
+                raise in_context(exc, f"hand {number}: ") from None
+            raise FivecardError(f"hand {number}: {chunk.error[i]}")
+        pending.append(chunk)
+        held += len(chunk)
+        done += len(chunk)
+        if held >= 1 << 15:
+            for ready in pending:
+                writer.write(ready)
+            pending, held = [], 0
+    for ready in pending:
+        writer.write(ready)
+    writer.close()
+    return done
 
 
 class _TextBytes:

@@ -105,6 +105,10 @@ def _json_text(text: str) -> bytes:
     return json.dumps(text, ensure_ascii=False).encode()
 
 
+def _json_ascii(text: str) -> bytes:
+    return json.dumps(text).encode()
+
+
 def _byte_set(characters: bytes) -> npt.NDArray[np.bool_]:
     table = np.zeros(256, dtype=bool)
     table[list(characters)] = True
@@ -631,15 +635,7 @@ class JsonlWriter(_Base):
     def __init__(self, out: IO[bytes], rules: RuleSet) -> None:
         super().__init__((), 0, rules)
         self.out = out
-        extra = ', "natural": true, "jokers": []' if rules.jokers else ""
-        self.classes = _PerStrength(
-            rules,
-            lambda i: (
-                f', "category": "{i.category}", "name": {json.dumps(i.name)}, "score": {i.score}, '
-                f'"strength": {i.strength}, "description": {json.dumps(i.description)}, '
-                f'"rules": {json.dumps(rules.name)}{extra}}}'
-            ).encode(),
-        )
+        self.classes = _class_json(rules, None)
         self.tails = _PerOutcome(
             lambda o: (
                 f'], "winners": {json.dumps([i + 1 for i in o.winners])}, '
@@ -678,7 +674,9 @@ class JsonlWriter(_Base):
         return []
 
 
-def hand_objects(chunk: Chunk, classes: _PerStrength, indent: str | None = None) -> Objects:
+def hand_objects(
+    chunk: Chunk, classes: _PerStrength, indent: str | None = None, *, ascii: bool = False
+) -> Objects:
     """Per hand, its JSON object (see :func:`fivecard.report.evaluation_json`)
     in four pieces (to be joined):
     compact, or for ``indent`` (the indent of the object's lines) as
@@ -695,7 +693,8 @@ def hand_objects(chunk: Chunk, classes: _PerStrength, indent: str | None = None)
         item_close = b'"\n' + pad + b"  ]"
     order = _sort_order(chunk.codes)
     sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
-    texts = _escaped(chunk.texts.tolist(), _JSON_SPECIAL, _NO_LEADING, _json_text, b'"')
+    fix = _json_ascii if ascii else _json_text
+    texts = _escaped(chunk.texts.tolist(), _JSON_SPECIAL, _NO_LEADING, fix, b'"')
     cards = _spelled_matrix(chunk.codes, "canonical", key_sep + b'"cards": ' + item_open, item_sep, item_close)
     ordered = _spelled_matrix(sorted_codes, "canonical", key_sep + b'"sorted": ' + item_open, item_sep, item_close)
     if cards is not None and ordered is not None:
@@ -714,9 +713,9 @@ def hand_objects(chunk: Chunk, classes: _PerStrength, indent: str | None = None)
             hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
             data = evaluation_json(evaluate(hand), chunk.texts[k].decode("utf-8", "replace"))
             if indent is None:
-                objects[k] = [json.dumps(data, ensure_ascii=False).encode(), b"", b"", b""]
+                objects[k] = [json.dumps(data, ensure_ascii=ascii).encode(), b"", b"", b""]
             else:
-                text = json.dumps(data, ensure_ascii=False, indent=2)
+                text = json.dumps(data, ensure_ascii=ascii, indent=2)
                 objects[k] = [text.replace("\n", "\n" + indent).encode(), b"", b"", b""]
     return objects
 
@@ -779,10 +778,12 @@ class TextWriter(_Base):
         return overflow_note(self.widest, self.hands, "the explanation")
 
 
-def _people_cards(chunk: Chunk, painter: Painter, order: npt.NDArray[np.int64]) -> Objects:
-    """Per hand, its cards in showdown ``order`` as people read them (padded
-    to three columns each, red hearts and diamonds with colour); a hand with
-    jokers from its full evaluation."""
+def _people_cards(
+    chunk: Chunk, painter: Painter, order: npt.NDArray[np.int64], *, showdown: bool = True
+) -> Objects:
+    """Per hand, its cards in ``order`` as people read them (padded to three
+    columns each, red hearts and diamonds with colour); for the showdown
+    order, a hand with jokers from its full evaluation."""
     codes = np.take_along_axis(chunk.codes, order, axis=1)
     if painter.color:
         out = np.empty(len(codes), dtype=object)
@@ -790,11 +791,83 @@ def _people_cards(chunk: Chunk, painter: Painter, order: npt.NDArray[np.int64]) 
         out[:] = [painter.cards(row).encode() for row in cards] if cards else []
     else:
         out = _spelled(codes, "ascii" if painter.ascii else "unicode", b"", b" ", b"")
-    if chunk.rules.jokers:
+    if chunk.rules.jokers and showdown:
         for k in np.flatnonzero(~chunk.natural).tolist():
             hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
             out[k] = painter.cards(evaluate(hand).showdown).encode()
     return out
+
+
+def _class_json(rules: RuleSet, indent: str | None) -> _PerStrength:
+    """Per strength: the end of a hand's JSON object, from its category on
+    (compact, or indented as ``json.dumps(..., indent=2)`` nested at
+    ``indent``)."""
+    if indent is None:
+        sep, close = ", ", "}"
+    else:
+        sep, close = ",\n" + indent + "  ", "\n" + indent + "}"
+    extra = f'{sep}"natural": true{sep}"jokers": []' if rules.jokers else ""
+    return _PerStrength(
+        rules,
+        lambda i: (
+            f'{sep}"category": "{i.category}"{sep}"name": {json.dumps(i.name)}{sep}"score": {i.score}'
+            f'{sep}"strength": {i.strength}{sep}"description": {json.dumps(i.description)}'
+            f'{sep}"rules": {json.dumps(rules.name)}{extra}{close}'
+        ).encode(),
+    )
+
+
+class ClassifyWriter:
+    """``classify`` of many hands: a line per hand (its cards, ``->``, the
+    showdown order, the description, score and strength), or with
+    ``as_json`` a JSON array of the hands' objects laid out as
+    ``json.dump(..., indent=2)`` lays it out (``ascii``: non-ASCII escaped)."""
+
+    def __init__(self, out: IO[bytes], painter: Painter, rules: RuleSet, *, as_json: bool, ascii: bool) -> None:
+        self.out = out
+        self.painter = painter
+        self.rules = rules
+        self.as_json = as_json
+        self.ascii = ascii
+        self.written = 0
+        if as_json:
+            self.classes = _class_json(rules, "  ")
+        else:
+            self.tails = _PerStrength(
+                rules, lambda i: f" {i.description}  (score {i.score}, strength {i.strength:,})".encode()
+            )
+
+    def write(self, chunk: Chunk) -> None:
+        h = len(chunk.strength)
+        if not h:
+            return
+        if self.as_json:
+            objects = hand_objects(chunk, self.classes, "  ", ascii=self.ascii)
+            grid = np.empty((h, 5), dtype=object)
+            grid[:, 0] = b",\n  "
+            if not self.written:
+                grid[0, 0] = b"[\n  "
+            grid[:, 1:] = objects
+            self.out.write(_join_rows(grid))
+        else:
+            identity = np.broadcast_to(np.arange(5), (h, 5))
+            grid = np.empty((h, 5), dtype=object)
+            grid[:, 0] = _people_cards(chunk, self.painter, identity, showdown=False)
+            grid[:, 1] = b" ->  "
+            grid[:, 2] = _people_cards(chunk, self.painter, _showdown_order(chunk))
+            grid[:, 3] = self.tails(chunk.strength)
+            grid[:, 4] = b"\n"
+            if chunk.rules.jokers:
+                for k in np.flatnonzero(~chunk.natural).tolist():
+                    hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
+                    grid[k, :] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b"", b"\n"]
+            self.out.write(_join_rows(grid))
+        self.written += h
+
+    def close(self) -> None:
+        if self.as_json:
+            self.out.write(b"\n]\n" if self.written else b"[]\n")
+        self.out.flush()
 
 
 _NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,14}")

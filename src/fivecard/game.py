@@ -50,7 +50,7 @@ from .errors import FivecardError
 from .evaluate import Evaluation, evaluate
 from .hand import HAND_SIZE, Hand
 from .rules import RuleSet, get_rules
-from .showdown import explain
+from .showdown import Showdown, explain, settle
 
 __all__ = [
     "Game",
@@ -438,8 +438,9 @@ class Game:
         live = [s for s in current.hands if s not in current.folded]
         evaluations = {s: evaluate(current.hands[s]) for s in current.hands}
         results = []
-        best = max((evaluations[s].strength for s in live), default=None)
-        pot_winners = tuple(s for s in live if evaluations[s].strength == best)
+        # The pot: the live hands' showdown, settled as every showdown is.
+        pot_result = settle([evaluations[s] for s in live]) if live else None
+        pot_winners = tuple(live[i] for i in pot_result.winners) if pot_result else ()
         pot = self.pot
         shares = split_pot(pot, pot_winners) if pot_winners else {}
         for seat in sorted(current.hands):
@@ -464,7 +465,8 @@ class Game:
         if pot_winners:
             self.pot = 0
             carried = 0
-            pot_text = _pot_explanation(pot, pot_winners, live, evaluations, self.names, shares)
+            assert pot_result is not None
+            pot_text = _pot_explanation(pot, pot_result, live, self.names, shares)
         else:
             carried = pot
             pot_text = f"everyone folded: the pot of {pot} carries to the next round"
@@ -478,25 +480,27 @@ class Game:
 
 def _pot_explanation(
     pot: int,
-    winners: tuple[int, ...],
+    result: Showdown,
     live: list[int],
-    evaluations: dict[int, Evaluation],
     names: tuple[str, ...],
     shares: dict[int, int],
 ) -> str:
+    """Who takes the pot and why, in the seats' names, from the live hands'
+    :class:`~fivecard.showdown.Showdown` (positions among ``live``)."""
+    evaluations = result.evaluations
+    winners = tuple(live[i] for i in result.winners)
     if len(winners) > 1:
         who = " and ".join(names[s] for s in winners)
         text = f"{who} split the pot of {pot} ({', '.join(str(shares[s]) for s in winners)})"
-        tie = explain(evaluations[winners[0]], evaluations[winners[1]])
+        tie = explain(evaluations[result.winners[0]], evaluations[result.winners[1]])
         text += f": {tie}"
     else:
         verb = "take" if winners[0] == 0 else "takes"
         text = f"{names[winners[0]]} {verb} the pot of {pot}"
-    others = [s for s in live if s not in winners]
-    if others:
-        runner = max(others, key=lambda s: evaluations[s].strength)
+    if len(result.order) > 1:
+        runner = result.order[1][0]
         text += ("; " if len(winners) > 1 else ": ") + (
-            f"{explain(evaluations[winners[0]], evaluations[runner])} ({names[runner]})"
+            f"{explain(evaluations[result.winners[0]], evaluations[runner])} ({names[live[runner]]})"
         )
     elif len(winners) == 1:
         text += " (the only hand still in)"

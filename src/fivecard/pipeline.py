@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from typing import Final
 
 import numpy as np
@@ -37,11 +37,11 @@ from .errors import FivecardError
 from .hand import Hand
 from .rows import Row, line_row
 from .rules import RuleSet
-from .showdown import check_decks, explain_showdown
+from .showdown import Outcome, check_decks, outcome
 from .sources import Block, long_row
 from .tables import tables_for
 
-__all__ = ["Chunk", "Outcome", "chunks_of_rows", "chunks_of_blocks", "CHUNK_ROWS"]
+__all__ = ["Chunk", "chunks_of_rows", "chunks_of_blocks", "CHUNK_ROWS"]
 
 #: Rows per chunk read from a table (text blocks hold about 500 KiB of lines).
 CHUNK_ROWS: Final = 1 << 15
@@ -53,24 +53,6 @@ _CARD_OF_CODE: Final[dict[int, Card]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a showdown of two or more hands ends: the winners and the order
-    (0-based hand positions, best first, ties grouped) and why."""
-
-    winners: tuple[int, ...]
-    order: tuple[tuple[int, ...], ...]
-    explanation: str
-    #: What fixes this outcome (equal keys, equal outcomes): writers cache
-    #: what they make of an outcome by it.
-    key: Hashable
-
-    @property
-    def is_split(self) -> bool:
-        """More than one hand shares the win."""
-        return len(self.winners) > 1
-
-
 @dataclass(slots=True)
 class Chunk:
     """A chunk of solved rows, as columns.
@@ -79,7 +61,8 @@ class Chunk:
     (``lines``, a text line's bytes, or ``cells``, a table row's cells),
     ``count`` hands from hand index ``start``, ``error`` (row -> message; such
     a row has no hands) and ``outcome`` (an index into ``outcomes``, -1 for
-    a row of one hand or an error).
+    a row of one hand or an error; ``outcome_keys`` names what fixes each
+    outcome, for writers to cache what they make of it).
 
     Per hand (``h``): ``texts`` (the hand as written, UTF-8 bytes), ``codes``
     (``(h, 5)`` card codes) and ``strength``.
@@ -97,6 +80,11 @@ class Chunk:
     strength: I64
     outcome: I64
     outcomes: list[Outcome] = field(default_factory=list)
+    outcome_keys: list[Hashable] = field(default_factory=list)
+    #: Per hand written as five two-character cards at single spaces (the
+    #: common case, parsed as arrays): its five tokens (two bytes each, as
+    #: little-endian uint16), else zeros.
+    tokens: npt.NDArray[np.uint16] | None = None
 
     def __len__(self) -> int:
         return len(self.line)
@@ -130,6 +118,8 @@ class Chunk:
             self.strength[:hands],
             self.outcome[:rows],
             self.outcomes if len(kept) else [],
+            self.outcome_keys if len(kept) else [],
+            None if self.tokens is None else self.tokens[:hands],
         )
 
     @property
@@ -170,6 +160,7 @@ class _Fixed:
     rows: I64
     codes: npt.NDArray[np.int32]
     texts: npt.NDArray[np.object_]
+    tokens: npt.NDArray[np.uint16]
 
 
 def chunks_of_blocks(
@@ -219,11 +210,11 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
         if not len(keep):
             continue
         texts = np.empty((len(keep), hands), dtype=object)
+        tokens = np.empty((len(keep), hands, 5), dtype=np.uint16)
         for j in range(hands):
-            texts[:, j] = (
-                np.ndarray((m,), f"S14", raw, 15 * j, (stride,))[keep].tolist()
-            )
-        fixed.append(_Fixed(rows[keep], codes[keep], texts))
+            texts[:, j] = np.ndarray((m,), "S14", raw, 15 * j, (stride,))[keep].tolist()
+            tokens[:, j] = batch.token_view(raw, m, stride, 15 * j)[keep]
+        fixed.append(_Fixed(rows[keep], codes[keep], texts, tokens))
         taken[rows[keep]] = True
     lines = data.split(b"\n")
     lines.pop()
@@ -253,7 +244,7 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
         numbers = numbers[keep_rows]
         lines = [text for text, kept in zip(lines, keep_rows.tolist()) if kept]
         general = {int(new_index[i]): row for i, row in general.items()}
-        fixed = [_Fixed(new_index[f.rows], f.codes, f.texts) for f in fixed]
+        fixed = [_Fixed(new_index[f.rows], f.codes, f.texts, f.tokens) for f in fixed]
     return _solve(rules, decks, numbers, lines, None, general, fixed)
 
 
@@ -321,11 +312,14 @@ def _solve(
     h = int(count.sum())
     codes = np.zeros((h, 5), dtype=np.int32)
     hand_texts = np.empty(h, dtype=object)
+    tokens = np.zeros((h, 5), dtype=np.uint16) if fixed else None
     for f in fixed:
         k = f.codes.shape[1]
         at = (start[f.rows, None] + np.arange(k)).ravel()
         codes[at] = f.codes.reshape(-1, 5)
         hand_texts[at] = f.texts.ravel()
+        assert tokens is not None
+        tokens[at] = f.tokens.reshape(-1, 5)
     if ok.any():
         assert encoded is not None
         kept = size[ok]
@@ -338,7 +332,7 @@ def _solve(
     strength = batch._strengths(codes, rules, checked=False).astype(np.int64)
     chunk = Chunk(
         rules, line, lines, cells, count, start, error, hand_texts, codes, strength,
-        np.full(n, -1, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64), tokens=tokens,
     )
     _settle(chunk)
     return chunk
@@ -391,29 +385,15 @@ _CACHE_LIMIT: Final = 1 << 16  # distinct outcomes kept: memory must not grow wi
 
 
 def _outcome(key: Hashable, strengths: Sequence[int], naturals: Sequence[bool], rules: RuleSet) -> Outcome:
+    """:func:`fivecard.showdown.outcome`, found by the case's key."""
     known = _outcome_cache(rules)
     found = known.get(key)
     if found is None:
-        levels = sorted(set(strengths), reverse=True)
-        order = tuple(tuple(i for i, s in enumerate(strengths) if s == level) for level in levels)
-        explanation = explanation_of(tuple(strengths), tuple(naturals), rules)
-        found = Outcome(order[0], order, explanation, key)
+        found = outcome(tuple(strengths), tuple(naturals), rules)
         if len(known) >= _CACHE_LIMIT:
             known.clear()
         known[key] = found
     return found
-
-
-@lru_cache(maxsize=1 << 16)  # bounded: memory must not grow with the input
-def explanation_of(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet) -> str:
-    """The showdown explanation of hands of these strengths (and whether each
-    is natural): it depends on nothing else, so it is cached."""
-    tables = tables_for(rules)
-    levels = sorted(set(strengths), reverse=True)
-    order = [[i for i, s in enumerate(strengths) if s == level] for level in levels]
-    return explain_showdown(
-        [tables.hand_class(s) for s in strengths], order, rules=rules, naturals=naturals
-    )
 
 
 def _settle(chunk: Chunk) -> None:
@@ -434,10 +414,11 @@ def _settle(chunk: Chunk) -> None:
         ids = np.empty(len(unique), dtype=np.int64)
         for u, (key, row) in enumerate(zip(unique.tolist(), at.tolist())):
             i, j = int(first[row]), int(second[row])
-            outcome = _outcome(key, (int(a[row]), int(b[row])), (bool(natural[i]), bool(natural[j])), rules)
+            found = _outcome(key, (int(a[row]), int(b[row])), (bool(natural[i]), bool(natural[j])), rules)
             ids[u] = index.setdefault(key, len(outcomes))
             if ids[u] == len(outcomes):
-                outcomes.append(outcome)
+                outcomes.append(found)
+                chunk.outcome_keys.append(key)
         chunk.outcome[pairs] = ids[inverse.ravel()]
     for row in np.flatnonzero(chunk.count > 2).tolist():
         span = chunk.hands_of(row)
@@ -448,6 +429,7 @@ def _settle(chunk: Chunk) -> None:
         if number is None:
             number = index[key] = len(outcomes)
             outcomes.append(_outcome(key, strengths, naturals, rules))
+            chunk.outcome_keys.append(key)
         chunk.outcome[row] = number
 
 

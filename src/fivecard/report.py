@@ -27,16 +27,34 @@ __all__ = [
 ]
 
 
+def class_fields(category: str, name: str, score: int, strength: int, description: str, rules: str) -> dict[str, Any]:
+    """The fields of a hand's JSON object that depend on its class alone, in
+    the contract's order (the bulk writers make their JSON from this too)."""
+    return {
+        "category": category,
+        "name": name,
+        "score": score,
+        "strength": strength,
+        "description": description,
+        "rules": rules,
+    }
+
+
+def wild_fields(natural: bool, jokers: list[str]) -> dict[str, Any]:
+    """The fields a hand's JSON object has under a rule set with jokers."""
+    return {"natural": natural, "jokers": jokers}
+
+
 def _class_fields(evaluation: Evaluation) -> dict[str, Any]:
     """The fields of a hand's JSON object that depend on its class alone."""
-    return {
-        "category": evaluation.category.name,
-        "name": evaluation.label,
-        "score": evaluation.score,
-        "strength": evaluation.strength,
-        "description": evaluation.description,
-        "rules": evaluation.rules.name,
-    }
+    return class_fields(
+        evaluation.category_id,
+        evaluation.label,
+        evaluation.score,
+        evaluation.strength,
+        evaluation.description,
+        evaluation.rules.name,
+    )
 
 
 def evaluation_json(
@@ -52,8 +70,7 @@ def evaluation_json(
         **(fields or _class_fields(evaluation)),
     }
     if evaluation.rules.jokers:
-        data["natural"] = evaluation.natural
-        data["jokers"] = [c.code_str for c in evaluation.jokers]
+        data.update(wild_fields(evaluation.natural, [c.code_str for c in evaluation.jokers]))
     return data
 
 

@@ -11,6 +11,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import groupby
 from typing import Union
 
@@ -22,6 +23,8 @@ from .rules import RuleSet
 from .tables import HandClass
 
 __all__ = [
+    "Outcome",
+    "outcome",
     "Showdown",
     "showdown",
     "settle",
@@ -42,21 +45,14 @@ Contender = Union[Evaluation, HandLike]
 
 
 @dataclass(frozen=True, slots=True)
-class Showdown:
-    """The result of a showdown of one or more hands.
+class Outcome:
+    """How a showdown of one or more hands ends, whoever settles it (a call,
+    the bulk pipeline, a game): ``winners`` every hand that wins (several on
+    a split) and ``order`` all hands best first with tied hands grouped, as
+    0-based positions; ``explanation`` says why, naming the deciding step.
+    :attr:`is_split`: several hands share the win; :attr:`is_draw`: every
+    hand does (no hand loses). Made by :func:`outcome`."""
 
-    ``winners`` and ``order`` hold 0-based positions in ``evaluations``:
-    ``winners`` every hand that wins (several on a split), ``order`` all hands
-    best first with tied hands grouped. ``explanation`` says why, naming the
-    deciding step. :attr:`is_split`: several hands share the win;
-    :attr:`is_draw`: every hand does (no hand loses).
-
-    >>> result = showdown(['AS AD KH 7C 2D', 'AH AC KS 7D 2C', '2S 3S 4S 5S 7H'])
-    >>> result.winners, result.is_split, result.is_draw
-    ((0, 1), True, False)
-    """
-
-    evaluations: tuple[Evaluation, ...]
     winners: tuple[int, ...]
     order: tuple[tuple[int, ...], ...]
     explanation: str
@@ -72,7 +68,42 @@ class Showdown:
         """True when every hand ties: more than one hand and none loses.
         (It used to be true for any shared win, which is now
         :attr:`is_split`.)"""
-        return len(self.winners) > 1 and len(self.winners) == len(self.evaluations)
+        return len(self.winners) > 1 and len(self.order) == 1
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown(Outcome):
+    """The :class:`Outcome` of a showdown with the hands' ``evaluations``.
+
+    >>> result = showdown(['AS AD KH 7C 2D', 'AH AC KS 7D 2C', '2S 3S 4S 5S 7H'])
+    >>> result.winners, result.is_split, result.is_draw
+    ((0, 1), True, False)
+    """
+
+    evaluations: tuple[Evaluation, ...] = ()
+
+
+@lru_cache(maxsize=1 << 16)  # bounded: memory must not grow with the input
+def outcome(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet) -> Outcome:
+    """The one place a showdown's result is made: from the hands' strengths
+    (and whether each is natural, for wild cards), the order (one sort,
+    O(n log n)), the winners and the explanation. It depends on nothing
+    else, so it is cached.
+
+    >>> outcome((578, 790), (True, True), evaluate('AS KS QS JS TS').rules).explanation
+    'Hand 2 wins: both High Card; the first card decides, A beats K'
+    """
+    from .tables import tables_for
+
+    if not strengths:
+        raise HandError("a showdown needs at least one hand, got none")
+    best_first = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
+    order = tuple(tuple(tier) for _, tier in groupby(best_first, key=strengths.__getitem__))
+    tables = tables_for(rules)
+    explanation = explain_showdown(
+        [tables.hand_class(s) for s in strengths], order, rules=rules, naturals=naturals
+    )
+    return Outcome(order[0], order, explanation)
 
 
 def _contenders(hands: object, what: str) -> list[object]:
@@ -212,16 +243,10 @@ def settle(evaluations: Sequence[Evaluation]) -> Showdown:
     evaluations = tuple(evaluations)
     if not evaluations:
         raise HandError("a showdown needs at least one hand, got none")
-    strengths = [e.strength for e in evaluations]
-    best_first = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
-    order = tuple(tuple(tier) for _, tier in groupby(best_first, key=strengths.__getitem__))
-    explanation = explain_showdown(
-        [e.hand_class for e in evaluations],
-        order,
-        rules=evaluations[0].rules,
-        naturals=[e.natural for e in evaluations],
+    result = outcome(
+        tuple(e.strength for e in evaluations), tuple(e.natural for e in evaluations), evaluations[0].rules
     )
-    return Showdown(evaluations, order[0], order, explanation)
+    return Showdown(result.winners, result.order, result.explanation, evaluations)
 
 
 def check_decks(

@@ -31,8 +31,9 @@ import numpy.typing as npt
 from .cards import JOKER, RANK_WEIGHTS, SUIT_SHIFT, Card, full_deck
 from .evaluate import describe, evaluate
 from .hand import Hand
-from .pipeline import Chunk, Outcome
-from .report import Painter, evaluation_json
+from .pipeline import Chunk
+from .report import Painter, class_fields, evaluation_json, wild_fields
+from .showdown import Outcome
 from .rules import RuleSet
 from .solve import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 from .tables import tables_for
@@ -102,11 +103,12 @@ def _csv_cell(text: str) -> bytes:
 
 
 def _json_text(text: str) -> bytes:
-    return json.dumps(text, ensure_ascii=False).encode()
+    """A JSON string's inside (no quotes)."""
+    return json.dumps(text, ensure_ascii=False)[1:-1].encode()
 
 
 def _json_ascii(text: str) -> bytes:
-    return json.dumps(text).encode()
+    return json.dumps(text)[1:-1].encode()
 
 
 def _byte_set(characters: bytes) -> npt.NDArray[np.bool_]:
@@ -159,18 +161,24 @@ def _escaped(
     return out
 
 
-def _numbers(values: I64) -> Objects:
-    """Whole numbers as ASCII bytes, built digit by digit for each width."""
+def _numbers(values: I64, before: bytes = b"", after: bytes = b"") -> Objects:
+    """Whole numbers as ASCII bytes (between ``before`` and ``after``),
+    built digit by digit for each width."""
     out = np.empty(len(values), dtype=object)
     widths = np.searchsorted(_POWERS, values, side="right") + 1
+    b, a = len(before), len(after)
     for width in np.unique(widths).tolist():
         at = np.flatnonzero(widths == width)
         number = values[at]
-        matrix = np.empty((len(at), width), dtype=np.uint8)
-        for column in range(width - 1, -1, -1):
+        matrix = np.empty((len(at), b + width + a), dtype=np.uint8)
+        if b:
+            matrix[:, :b] = np.frombuffer(before, np.uint8)
+        if a:
+            matrix[:, b + width :] = np.frombuffer(after, np.uint8)
+        for column in range(b + width - 1, b - 1, -1):
             matrix[:, column] = ord("0") + number % 10
             number = number // 10
-        out[at] = matrix.view(f"S{width}").ravel().tolist()
+        out[at] = matrix.view(f"S{b + width + a}").ravel().tolist()
     return out
 
 
@@ -178,16 +186,24 @@ def _numbers(values: I64) -> Objects:
 
 
 class ClassInfo:
-    """What every hand of one strength shares, for output."""
+    """What every hand of one strength shares, for output (the description
+    is made when first asked for)."""
 
-    __slots__ = ("category", "name", "score", "strength", "description")
+    __slots__ = ("category", "name", "score", "strength", "_class", "_description")
 
-    def __init__(self, category: str, name: str, score: int, strength: int, description: str) -> None:
-        self.category = category
-        self.name = name
+    def __init__(self, hand_class: Any, score: int) -> None:
+        self.category: str = hand_class.category.name
+        self.name: str = hand_class.category.label
         self.score = score
-        self.strength = strength
-        self.description = description
+        self.strength: int = hand_class.strength
+        self._class = hand_class
+        self._description: str | None = None
+
+    @property
+    def description(self) -> str:
+        if self._description is None:
+            self._description = describe(self._class)
+        return self._description
 
 
 @cache
@@ -201,14 +217,7 @@ def class_info(rules: RuleSet, strength: int) -> ClassInfo:
     info = infos[strength]
     if info is None:
         hand_class = tables_for(rules).hand_class(strength)
-        info = ClassInfo(
-            hand_class.category.name,
-            hand_class.category.label,
-            rules.score(hand_class.category),
-            strength,
-            describe(hand_class),
-        )
-        infos[strength] = info
+        info = infos[strength] = ClassInfo(hand_class, rules.score(hand_class.category))
     return info
 
 
@@ -219,12 +228,15 @@ class _PerStrength:
         self.rules = rules
         self.make = make
         self.table: Objects = np.full(tables_for(rules).size + 1, None, dtype=object)
+        self.made = np.zeros(len(self.table), dtype=bool)
 
     def __call__(self, strengths: I64) -> Objects:
         table = self.table
-        for strength in np.unique(strengths).tolist():
-            if table[strength] is None:
+        missing = ~self.made[strengths]
+        if missing.any():
+            for strength in np.unique(strengths[missing]).tolist():
                 table[strength] = self.make(class_info(self.rules, strength))
+                self.made[strength] = True
         result: Objects = table[strengths]
         return result
 
@@ -239,12 +251,12 @@ class _PerOutcome:
 
     def __call__(self, chunk: Chunk) -> Objects:
         made = np.empty(len(chunk.outcomes) + 1, dtype=object)
-        for i, outcome in enumerate(chunk.outcomes):
-            piece = self.known.get(outcome.key)
+        for i, (outcome, key) in enumerate(zip(chunk.outcomes, chunk.outcome_keys)):
+            piece = self.known.get(key)
             if piece is None:
                 if len(self.known) >= 1 << 16:
                     self.known.clear()
-                piece = self.known[outcome.key] = self.make(outcome)
+                piece = self.known[key] = self.make(outcome)
             made[i] = piece
         made[-1] = self.none  # index -1: no outcome
         result: Objects = made[chunk.outcome]
@@ -307,22 +319,24 @@ def _spellings(kind: str) -> tuple[Objects, npt.NDArray[np.int64]]:
 
 
 @cache
-def _spelling_matrix(kind: str, width: int) -> npt.NDArray[np.uint8]:
-    """:func:`_spellings` of the cards spelled in ``width`` bytes, as a
-    byte matrix (other cards: zeros)."""
+def _piece_matrix(kind: str, width: int, between: bytes) -> npt.NDArray[np.uint8]:
+    """Per small card index: its spelling (``width`` bytes; other cards:
+    zeros) and then ``between``, as a byte matrix."""
     table, _ = _spellings(kind)
-    matrix = np.zeros((_SMALL, max(width, 1)), dtype=np.uint8)
+    matrix = np.zeros((_SMALL, width + len(between)), dtype=np.uint8)
+    matrix[:, width:] = np.frombuffer(between, np.uint8)
     for i, text in enumerate(table.tolist()):
         if len(text) == width:
             matrix[i, :width] = list(text)
-    return matrix[:, :width]
+    return matrix
 
 
 def _spelled_matrix(
     codes: npt.NDArray[np.int32], kind: str, before: bytes, between: bytes, after: bytes
 ) -> npt.NDArray[np.uint8] | None:
     """:func:`_spelled` as an ``(h, width)`` byte matrix, when every card
-    spelling used has one length (else None)."""
+    spelling used has one length (else None): one gather of the cards'
+    pieces."""
     _, lengths = _spellings(kind)
     small = _small(codes)
     h = len(codes)
@@ -330,18 +344,13 @@ def _spelled_matrix(
     width = int(used.max()) if h else 1
     if h and int(used.min()) != width:
         return None
-    cards = _spelling_matrix(kind, width)[small]  # (h, 5, width)
-    total = len(before) + 5 * width + 4 * len(between) + len(after)
-    matrix = np.empty((h, total), dtype=np.uint8)
-    matrix[:, : len(before)] = np.frombuffer(before, np.uint8)
-    at = len(before)
-    for k in range(5):
-        matrix[:, at : at + width] = cards[:, k]
-        at += width
-        sep = between if k < 4 else after
-        matrix[:, at : at + len(sep)] = np.frombuffer(sep, np.uint8)
-        at += len(sep)
-    return matrix
+    step = width + len(between)
+    cards = _piece_matrix(kind, width, between)[small].reshape(h, 5 * step)[:, : 5 * step - len(between)]
+    if not before and not after:
+        return cards
+    edges = [np.broadcast_to(np.frombuffer(before, np.uint8), (h, len(before)))] if before else []
+    ends = [np.broadcast_to(np.frombuffer(after, np.uint8), (h, len(after)))] if after else []
+    return np.hstack([*edges, cards, *ends])
 
 
 def _rows_of(matrix: npt.NDArray[np.uint8]) -> Objects:
@@ -367,47 +376,59 @@ def _spelled(
     return out
 
 
-def _written_sorted(chunk: Chunk, order: npt.NDArray[np.int64]) -> Objects:
+def _written_sorted(chunk: Chunk, order: npt.NDArray[np.int64], prefix: bytes = b"") -> Objects:
     """Each hand's cards sorted, spelled as the input spelled them (``10h``
-    stays ``10h``, ``A♥`` stays ``A♥``), one space apart. A hand written in
-    some other way than five tokens (cards run together, a lone suit symbol)
-    is spelled the way people read cards (``10♥``)."""
+    stays ``10h``, ``A♥`` stays ``A♥``), one space apart, after ``prefix``.
+    A hand written in some other way than five tokens (cards run together, a
+    lone suit symbol) is spelled the way people read cards (``10♥``)."""
     texts = chunk.texts
     h = len(texts)
     out = np.empty(h, dtype=object)
     if not h:
         return out
-    lengths = np.fromiter(map(len, texts.tolist()), dtype=np.int64, count=h)
-    fixed = np.flatnonzero(lengths == 14)
-    if len(fixed):
-        raw = b"".join(texts[fixed].tolist())
-        gaps = np.ndarray((len(fixed), 4), np.uint8, raw, 2, (14, 3))
-        good = (gaps == 32).all(axis=1)
-        fixed_rows = fixed[good]
-        if len(fixed_rows):
-            raw = b"".join(texts[fixed_rows].tolist()) if not good.all() else raw
-            tokens = np.ndarray((len(fixed_rows), 5), "<u2", raw, 0, (14, 3))
-            picked = np.take_along_axis(tokens, order[fixed_rows], axis=1)
-            matrix = np.full((len(fixed_rows), 15), 32, dtype=np.uint8)
-            matrix.reshape(-1, 5, 3)[:, :, :2] = picked.view(np.uint8).reshape(-1, 5, 2)
-            out[fixed_rows] = matrix[:, :14].copy().view("S14").ravel().tolist()
-        rest = np.ones(h, dtype=bool)
-        rest[fixed_rows] = False
-        others = np.flatnonzero(rest)
-    else:
-        others = np.arange(h)
+    done = np.zeros(h, dtype=bool)
+    if chunk.tokens is not None:  # hands read as arrays: their tokens at hand
+        done = chunk.tokens[:, 0] != 0
+        rows = np.flatnonzero(done)
+        _put_tokens(out, rows, chunk.tokens[rows], order[rows], prefix)
+    others = np.flatnonzero(~done)
+    if len(others):
+        lengths = np.fromiter(map(len, texts[others].tolist()), dtype=np.int64, count=len(others))
+        fixed = others[lengths == 14]
+        if len(fixed):
+            raw = b"".join(texts[fixed].tolist())
+            good = (np.ndarray((len(fixed), 4), np.uint8, raw, 2, (14, 3)) == 32).all(axis=1)
+            tokens = np.ndarray((len(fixed), 5), "<u2", raw, 0, (14, 3))[good]
+            _put_tokens(out, fixed[good], tokens, order[fixed[good]], prefix)
+            done[fixed[good]] = True
+        others = np.flatnonzero(~done)
     if len(others):
         people, _ = _spellings("unicode")
         small = _small(chunk.codes[others])
         for i, text, positions, cards in zip(
             others.tolist(), texts[others].tolist(), order[others].tolist(), small.tolist()
         ):
-            tokens = text.replace(b",", b" ").split()
-            if len(tokens) == 5:
-                out[i] = b" ".join(tokens[p] for p in positions)
+            tokens_of = text.replace(b",", b" ").split()
+            if len(tokens_of) == 5:
+                out[i] = prefix + b" ".join(tokens_of[p] for p in positions)
             else:
-                out[i] = b" ".join(people[cards[p]].rstrip() for p in positions)
+                out[i] = prefix + b" ".join(people[cards[p]].rstrip() for p in positions)
     return out
+
+
+def _put_tokens(
+    out: Objects, rows: I64, tokens: npt.NDArray[np.uint16], order: npt.NDArray[np.int64], prefix: bytes
+) -> None:
+    """``out[rows]``: ``prefix`` and the two-byte tokens in ``order``."""
+    if not len(rows):
+        return
+    picked = np.take_along_axis(tokens, order, axis=1)
+    p = len(prefix)
+    matrix = np.full((len(rows), p + 15), 32, dtype=np.uint8)
+    if p:
+        matrix[:, :p] = np.frombuffer(prefix, np.uint8)
+    matrix[:, p:].reshape(-1, 5, 3)[:, :, :2] = picked.view(np.uint8).reshape(-1, 5, 2)
+    out[rows] = np.ascontiguousarray(matrix[:, : p + 14]).view(f"S{p + 14}").ravel().tolist()
 
 
 @cache
@@ -563,7 +584,8 @@ class CsvWriter(_Base):
         out.write(b",".join(_csv_cell(c) for c in result_header(columns, hands)) + b"\n")
         self.classes = _PerStrength(rules, lambda i: f",{csv_field(i.name)},{i.score}".encode())
         self.tails = _PerOutcome(
-            lambda o: f",{csv_field(_winners_text(o))},{_csv_cell(o.explanation).decode()},".encode(), b",,,"
+            lambda o: f",{csv_field(_winners_text(o))},{_csv_cell(o.explanation).decode()},\n".encode(),
+            b",,,\n",
         )
 
     def write(self, chunk: Chunk) -> None:
@@ -571,29 +593,32 @@ class CsvWriter(_Base):
         n = len(chunk)
         if not n:
             return
-        grid = np.empty((n, 4 + self.hands), dtype=object)
+        hands = self.hands
+        grid = np.empty((n, 3 + 2 * hands), dtype=object)
         grid[:, 0] = _numbers(chunk.line)
         grid[:, 1] = _input_cells(chunk, self.width, b",", _CSV_SPECIAL, _CSV_LEADING, _csv_cell, b"")
-        order = _sort_order(chunk.codes)
-        hand_cells = b"," + _written_sorted(chunk, order) + self.classes(chunk.strength)
-        for j in range(self.hands):
-            grid[:, 2 + j] = b",,,"
+        written = _written_sorted(chunk, _sort_order(chunk.codes), b",")
+        classes = self.classes(chunk.strength)
+        for j in range(hands):
+            grid[:, 2 + 2 * j] = b",,,"
+            grid[:, 3 + 2 * j] = b""
             rows = np.flatnonzero(chunk.count > j)
-            grid[rows, 2 + j] = hand_cells[chunk.start[rows] + j]
-        grid[:, 2 + self.hands] = self.tails(chunk)
-        grid[:, 3 + self.hands] = b"\n"
+            at = chunk.start[rows] + j
+            grid[rows, 2 + 2 * j] = written[at]
+            grid[rows, 3 + 2 * j] = classes[at]
+        last = 2 + 2 * hands
+        grid[:, last] = self.tails(chunk)
         for i, message in chunk.error.items():
-            grid[i, 3 + self.hands] = _csv_cell(message) + b"\n"
-        more = np.flatnonzero(chunk.count > self.hands)
-        for i in more.tolist():
+            grid[i, last] = b",,," + _csv_cell(message) + b"\n"
+        for i in np.flatnonzero(chunk.count > hands).tolist():
             span = chunk.hands_of(i)
-            extra = b"".join(hand_cells[span.start + self.hands : span.stop].tolist())
-            grid[i, 3 + self.hands] = extra + b"\n"
+            extra = b"".join(written[k] + classes[k] for k in range(span.start + hands, span.stop))
+            grid[i, last] = grid[i, last][:-1] + extra + b"\n"
         if chunk.cells is not None and self.past > 0:
             for i, cells in enumerate(chunk.cells):
                 if len(cells) > self.width:
                     tail = b"".join(b"," + _csv_cell(c) for c in cells[self.width :])
-                    grid[i, 3 + self.hands] = grid[i, 3 + self.hands][:-1] + tail + b"\n"
+                    grid[i, last] = grid[i, last][:-1] + tail + b"\n"
         self.out.write(_join_rows(grid))
 
     def close(self) -> None:
@@ -636,6 +661,7 @@ class JsonlWriter(_Base):
         super().__init__((), 0, rules)
         self.out = out
         self.classes = _class_json(rules, None)
+        self.joined = _class_json(rules, None, after=", ")  # a hand with another after it
         self.tails = _PerOutcome(
             lambda o: (
                 f'], "winners": {json.dumps([i + 1 for i in o.winners])}, '
@@ -649,17 +675,17 @@ class JsonlWriter(_Base):
         n = len(chunk)
         if not n:
             return
-        objects = hand_objects(chunk, self.classes)
+        last = np.zeros(len(chunk.strength), dtype=bool)
+        last[(chunk.start + chunk.count - 1)[chunk.count > 0]] = True
+        classes = np.where(last, self.classes(chunk.strength), self.joined(chunk.strength))
+        objects = hand_objects(chunk, classes)
         most = int(chunk.count.max())
-        grid = np.empty((n, 2 + 5 * max(most, 1)), dtype=object)
-        grid[:, 0] = b'{"line": ' + _numbers(chunk.line) + b', "hands": ['
+        grid = np.empty((n, 2 + 2 * max(most, 1)), dtype=object)
+        grid[:, 0] = _numbers(chunk.line, b'{"line": ', b', "hands": [')
         grid[:, 1:-1] = b""
         for j in range(most):
             rows = np.flatnonzero(chunk.count > j)
-            at = 1 + 5 * j
-            if j:
-                grid[rows, at] = b", "
-            grid[rows, at + 1 : at + 5] = objects[chunk.start[rows] + j]
+            grid[rows, 1 + 2 * j : 3 + 2 * j] = objects[chunk.start[rows] + j]
         grid[:, -1] = self.tails(chunk)
         for i, message in chunk.error.items():
             grid[i, 0] = f'{{"line": {int(chunk.line[i])}, "error": '.encode()
@@ -675,13 +701,14 @@ class JsonlWriter(_Base):
 
 
 def hand_objects(
-    chunk: Chunk, classes: _PerStrength, indent: str | None = None, *, ascii: bool = False
+    chunk: Chunk, classes: Objects, indent: str | None = None, *, ascii: bool = False
 ) -> Objects:
     """Per hand, its JSON object (see :func:`fivecard.report.evaluation_json`)
-    in four pieces (to be joined):
-    compact, or for ``indent`` (the indent of the object's lines) as
-    ``json.dumps(..., indent=2)`` lays it out. A hand with jokers is made
-    from its full evaluation (what the jokers became)."""
+    in two pieces to be joined: from ``{`` to the sorted cards, and
+    ``classes`` (per hand: the rest, from its class). Compact, or for
+    ``indent`` (the indent of the object's lines) as ``json.dumps(...,
+    indent=2)`` lays it out. A hand with jokers is made from its full
+    evaluation (what the jokers became)."""
     if indent is None:
         opening, key_sep, item_open, item_sep, item_close = b"{", b", ", b'["', b'", "', b'"]'
     else:
@@ -691,32 +718,49 @@ def hand_objects(
         item_open = b"[\n" + pad + b'    "'
         item_sep = b'",\n' + pad + b'    "'
         item_close = b'"\n' + pad + b"  ]"
+    h = len(chunk.codes)
     order = _sort_order(chunk.codes)
     sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
-    fix = _json_ascii if ascii else _json_text
-    texts = _escaped(chunk.texts.tolist(), _JSON_SPECIAL, _NO_LEADING, fix, b'"')
-    cards = _spelled_matrix(chunk.codes, "canonical", key_sep + b'"cards": ' + item_open, item_sep, item_close)
-    ordered = _spelled_matrix(sorted_codes, "canonical", key_sep + b'"sorted": ' + item_open, item_sep, item_close)
+    head = opening + b'"input": "'
+    cards_head = b'"' + key_sep + b'"cards": ' + item_open
+    sorted_head = key_sep + b'"sorted": ' + item_open
+    cards = _spelled_matrix(chunk.codes, "canonical", cards_head, item_sep, item_close)
+    ordered = _spelled_matrix(sorted_codes, "canonical", sorted_head, item_sep, item_close)
+    first = np.empty(h, dtype=object)
+    done = np.zeros(h, dtype=bool)
     if cards is not None and ordered is not None:
-        middle = _rows_of(np.hstack([cards, ordered]))
+        middle = np.hstack([cards, ordered])
+        if chunk.tokens is not None:  # hands read as arrays: plain ASCII, 14 bytes
+            rows = np.flatnonzero(chunk.tokens[:, 0] != 0)
+            text = np.full((len(rows), 15), 32, dtype=np.uint8)
+            text.reshape(-1, 5, 3)[:, :, :2] = chunk.tokens[rows].view(np.uint8).reshape(-1, 5, 2)
+            fused = np.hstack([np.broadcast_to(np.frombuffer(head, np.uint8), (len(rows), len(head))),
+                               text[:, :14], middle[rows]])
+            first[rows] = _rows_of(fused)
+            done[rows] = True
+        rest = _rows_of(middle[~done])
     else:
-        middle = _spelled(chunk.codes, "canonical", key_sep + b'"cards": ' + item_open, item_sep, item_close) + (
-            _spelled(sorted_codes, "canonical", key_sep + b'"sorted": ' + item_open, item_sep, item_close)
+        rest = _spelled(chunk.codes[~done], "canonical", cards_head, item_sep, item_close) + (
+            _spelled(sorted_codes[~done], "canonical", sorted_head, item_sep, item_close)
         )
-    objects = np.empty((len(chunk.codes), 4), dtype=object)
-    objects[:, 0] = opening + b'"input": '
-    objects[:, 1] = texts
-    objects[:, 2] = middle
-    objects[:, 3] = classes(chunk.strength)
+    others = np.flatnonzero(~done)
+    if len(others):
+        fix = _json_ascii if ascii else _json_text
+        texts = _escaped(chunk.texts[others].tolist(), _JSON_SPECIAL, _NO_LEADING, fix, b"")
+        first[others] = head + texts + rest
+    objects = np.empty((h, 2), dtype=object)
+    objects[:, 0] = first
+    objects[:, 1] = classes
     if chunk.rules.jokers:
         for k in np.flatnonzero(~chunk.natural).tolist():
             hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
             data = evaluation_json(evaluate(hand), chunk.texts[k].decode("utf-8", "replace"))
             if indent is None:
-                objects[k] = [json.dumps(data, ensure_ascii=ascii).encode(), b"", b"", b""]
+                text_of = json.dumps(data, ensure_ascii=ascii)
             else:
-                text = json.dumps(data, ensure_ascii=ascii, indent=2)
-                objects[k] = [text.replace("\n", "\n" + indent).encode(), b"", b"", b""]
+                text_of = json.dumps(data, ensure_ascii=ascii, indent=2).replace("\n", "\n" + indent)
+            tail = classes[k][-2:] if classes[k].endswith(b", ") else b""
+            objects[k] = [text_of.encode() + tail, b""]
     return objects
 
 
@@ -798,23 +842,23 @@ def _people_cards(
     return out
 
 
-def _class_json(rules: RuleSet, indent: str | None) -> _PerStrength:
-    """Per strength: the end of a hand's JSON object, from its category on
-    (compact, or indented as ``json.dumps(..., indent=2)`` nested at
-    ``indent``)."""
+def _class_json(rules: RuleSet, indent: str | None, after: str = "") -> _PerStrength:
+    """Per strength: the end of a natural hand's JSON object, from its
+    category on (:func:`fivecard.report.class_fields`; compact, or indented
+    as ``json.dumps(..., indent=2)`` nested at ``indent``)."""
     if indent is None:
         sep, close = ", ", "}"
     else:
         sep, close = ",\n" + indent + "  ", "\n" + indent + "}"
-    extra = f'{sep}"natural": true{sep}"jokers": []' if rules.jokers else ""
-    return _PerStrength(
-        rules,
-        lambda i: (
-            f'{sep}"category": "{i.category}"{sep}"name": {json.dumps(i.name)}{sep}"score": {i.score}'
-            f'{sep}"strength": {i.strength}{sep}"description": {json.dumps(i.description)}'
-            f'{sep}"rules": {json.dumps(rules.name)}{extra}{close}'
-        ).encode(),
-    )
+
+    def make(info: ClassInfo) -> bytes:
+        fields = class_fields(info.category, info.name, info.score, info.strength, info.description, rules.name)
+        if rules.jokers:
+            fields.update(wild_fields(True, []))
+        text = "".join(f"{sep}{json.dumps(k)}: {json.dumps(v)}" for k, v in fields.items())
+        return (text + close + after).encode()
+
+    return _PerStrength(rules, make)
 
 
 class ClassifyWriter:
@@ -842,8 +886,8 @@ class ClassifyWriter:
         if not h:
             return
         if self.as_json:
-            objects = hand_objects(chunk, self.classes, "  ", ascii=self.ascii)
-            grid = np.empty((h, 5), dtype=object)
+            objects = hand_objects(chunk, self.classes(chunk.strength), "  ", ascii=self.ascii)
+            grid = np.empty((h, 3), dtype=object)
             grid[:, 0] = b",\n  "
             if not self.written:
                 grid[0, 0] = b"[\n  "

@@ -1,0 +1,108 @@
+"""The bulk pipeline's numbers (issue 10), whole processes, one run each
+beside the plain treys script:
+
+    .venv/bin/pip install -e '.[bench,test]'
+    .venv/bin/python benchmarks/bench_pipeline.py [--lines 1000000] [--xlsx-rows 100000]
+
+  1. ``fivecard solve`` of a Project-Euler-style file to CSV, JSON Lines, the
+     text table and Parquet (wall time and peak RSS), and the treys script;
+  2. ``fivecard classify -`` of one hand a line;
+  3. flat memory: each of those at a quarter of the lines, beside the full run;
+  4. xlsx: rows read from a workbook and written to a workbook, beside
+     openpyxl's own floor for the same cells (read-only load, write-only save).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+_TIMER = (
+    "import resource, subprocess, sys, time; t = time.perf_counter();"
+    "subprocess.run(sys.argv[2:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,"
+    " stdin=open(sys.argv[1], 'rb') if sys.argv[1] != '-' else None);"
+    "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+_FLOOR = """
+import sys, time, openpyxl
+t = time.perf_counter()
+book = openpyxl.load_workbook(sys.argv[1], read_only=True)
+out = openpyxl.Workbook(write_only=True)
+sheet = out.create_sheet()
+for row in book.worksheets[0].iter_rows(values_only=True):
+    # the same cells fivecard writes: the input's, three per hand, winner, explanation
+    sheet.append([1, *row, "A♠ K♠ Q♠ J♠ 10♠", "Royal Flush", 10, "2♣ 3♣ 4♣ 5♣ 7♦",
+                  "High Card", 1, 1, "Hand 1 wins: Royal Flush beats High Card", ""])
+out.save(sys.argv[2])
+print(time.perf_counter() - t)
+"""
+
+
+def run(argv: list[str], stdin: str = "-") -> tuple[float, float]:
+    """Wall time (s) and peak RSS (MB) of one whole process."""
+    out = subprocess.run([sys.executable, "-c", _TIMER, stdin, *argv], check=True, capture_output=True, text=True)
+    elapsed, peak_kb = out.stdout.split()
+    return float(elapsed), float(peak_kb) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--xlsx-rows", type=int, default=100_000)
+    args = parser.parse_args()
+    fivecard = str(Path(sys.executable).parent / "fivecard")
+    targets = {"csv": 1.2, "jsonl": 2.0, "text": 2.0, "parquet": 1.0}
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        euler, quarter = tmp / "euler.txt", tmp / "quarter.txt"
+        make = HERE / "make_euler_file.py"
+        subprocess.run([sys.executable, str(make), str(args.lines), str(euler)], check=True)
+        subprocess.run([sys.executable, str(make), str(args.lines // 4), str(quarter)], check=True)
+        print(f"1. fivecard solve of {args.lines:,} Project Euler lines (whole process; quarter = {args.lines // 4:,} lines)")
+        for fmt, target in targets.items():
+            seconds, rss = run([fivecard, "solve", str(euler), "-o", str(tmp / f"out.{fmt}")])
+            _, rss_q = run([fivecard, "solve", str(quarter), "-o", str(tmp / f"q.{fmt}")])
+            print(f"   to {fmt:<8} {seconds:6.2f} s (target <= {target} s)  peak RSS {rss:5.0f} MB"
+                  f" (quarter: {rss_q:4.0f} MB)")
+        seconds, rss = run([sys.executable, str(HERE / "treys_solve.py"), str(euler), str(tmp / "treys.csv")])
+        print(f"   treys script to CSV {seconds:6.2f} s  peak RSS {rss:5.0f} MB")
+
+        hands, hands_q = tmp / "hands.txt", tmp / "hands_q.txt"
+        rng = random.Random(5)
+        deck = [r + s for r in "23456789TJQKA" for s in "CDHS"]
+        with open(hands, "w") as out:
+            out.writelines(" ".join(rng.sample(deck, 5)) + "\n" for _ in range(args.lines))
+        with open(hands_q, "w") as out:
+            out.writelines(" ".join(rng.sample(deck, 5)) + "\n" for _ in range(args.lines // 4))
+        seconds, rss = run([fivecard, "classify", "-"], str(hands))
+        _, rss_q = run([fivecard, "classify", "-"], str(hands_q))
+        print(f"\n2. fivecard classify - of {args.lines:,} hands: {seconds:6.2f} s (target <= 2.5 s)"
+              f"  peak RSS {rss:5.0f} MB (quarter: {rss_q:4.0f} MB)")
+        seconds, rss = run([fivecard, "classify", "--json", "-"], str(hands))
+        print(f"   classify --json -: {seconds:6.2f} s  peak RSS {rss:5.0f} MB")
+
+        import openpyxl
+
+        book = tmp / "in.xlsx"
+        workbook = openpyxl.Workbook(write_only=True)
+        sheet = workbook.create_sheet("Hands")
+        sheet.append(["Round", "Player 1", "Player 2"])
+        for number in range(1, args.xlsx_rows + 1):
+            cards = rng.sample(deck, 10)
+            sheet.append([number, " ".join(cards[:5]), " ".join(cards[5:])])
+        workbook.save(book)
+        seconds, rss = run([fivecard, "solve", str(book), "-o", str(tmp / "out.xlsx")])
+        floor = float(subprocess.run([sys.executable, "-c", _FLOOR, str(book), str(tmp / "floor.xlsx")],
+                                     check=True, capture_output=True, text=True).stdout)
+        print(f"\n4. {args.xlsx_rows:,} rows xlsx -> xlsx: fivecard {seconds:6.2f} s (peak RSS {rss:4.0f} MB);"
+              f" openpyxl read-only + write-only floor {floor:6.2f} s: {seconds / floor:.2f}x (target <= 1.5x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -22,7 +22,8 @@ def advice_once() -> Iterator[None]:
     the game's advisor remembers it: the first test to deal a hand computes
     its advice, the others reuse it."""
     import fivecard.game
+    from fivecard.advise import advise
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fivecard.game, "advise", functools.cache(fivecard.game.advise))
+        patch.setattr(fivecard.game, "advise", functools.cache(advise))
         yield

@@ -587,7 +587,7 @@ def test_ctrl_c_at_random_moments_of_a_real_run(tmp_path: Path) -> None:
             [sys.executable, "-m", "fivecard", "solve", str(source), "-o", str(target)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
-        time.sleep(rng.uniform(0.3, 0.8))  # after start-up: reading, solving, writing
+        time.sleep(rng.uniform(0.3, 0.6))  # after start-up: reading, solving, writing
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=120)
         assert b"Traceback" not in err and b"Exception" not in err, err

@@ -1,7 +1,6 @@
 """Test settings: hypothesis without per-example deadlines (a busy CI machine
-must not turn slowness into failures; speed is measured by benchmarks); work
-that gives the same result every time done once per run: the advice on each
-hand the draw game deals, and the command's argument parser."""
+must not turn slowness into failures; speed is measured by benchmarks), and
+the advice on each hand the draw game deals computed once per run."""
 
 from __future__ import annotations
 
@@ -29,16 +28,3 @@ def advice_once() -> Iterator[None]:
         patch.setattr(fivecard.game, "advise", functools.cache(advise))
         yield
 
-
-@pytest.fixture(autouse=True, scope="session")
-def parser_once() -> Iterator[None]:
-    """The tests run the command in process about a thousand times; a process
-    builds its argument parser once, and so does the test run (building it
-    is most of a small run's time). A parser keeps nothing of what it
-    parsed."""
-    import fivecard.commands
-
-    with pytest.MonkeyPatch.context() as patch:
-        if hasattr(fivecard.commands, "_build_parser"):
-            patch.setattr(fivecard.commands, "_build_parser", functools.cache(fivecard.commands._build_parser))
-        yield

@@ -192,6 +192,8 @@ def kinds_of_hand(indices: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
     return np.concatenate([row[present], np.random.default_rng(3).integers(0, len(indices), 100_000)])
 
 
+# Kinds: 6,175 multisets of five ranks and 1,287 suited ones of five different
+# ranks; with jokers, 1,820 + 715 of four naturals and 455 + 286 of three.
 @pytest.mark.parametrize(("rules", "kinds"), [("ace-king", 7_462), ("semi", 7_462), ("joker", 10_738)])
 def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules: str, kinds: int) -> None:
     """The other rule sets: their lookup tables on one hand of every kind the

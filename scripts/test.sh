@@ -1,7 +1,32 @@
 #!/usr/bin/env bash
 # Quick start, step 2: set up with the test tools, check types, run every test
 # (unit, property, whole-deck, README and docstring examples).
-FIVECARD_EXTRAS=test
-source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# Set up (scripts/setup.sh) unless .venv has the test tools installed since
+# pyproject.toml and setup.sh last changed (the install is editable: changes
+# to the code need none).
+stamp=.venv/.fivecard-test-tools
+if ! { [ -x .venv/bin/python ] && [ "$stamp" -nt pyproject.toml ] && [ "$stamp" -nt scripts/setup.sh ]; }; then
+    FIVECARD_EXTRAS=test
+    source scripts/setup.sh
+    touch "$stamp"
+fi
+
 .venv/bin/python -m mypy
 .venv/bin/python -m pytest "$@"
+
+# In CI (CI set), when the code differs from where it left the main branch in
+# the code the fuzz tests drive (src/, tests/test_fuzz.py, tests/strategies.py),
+# fuzz again with ten times the examples and fresh random inputs.
+if [ -n "${CI:-}" ] && [ -z "${FIVECARD_FUZZ:-}" ] && [ $# -eq 0 ]; then
+    base=""
+    for main in ${FIVECARD_MAIN:-} origin/HEAD origin/main main; do
+        if base=$(git merge-base HEAD "$main" 2>/dev/null); then break; fi
+    done
+    if [ -n "$base" ] && [ -n "$(git diff --name-only "$base" -- src tests/test_fuzz.py tests/strategies.py)" ]; then
+        echo "fuzzing the changed code (FIVECARD_FUZZ=10)" >&2
+        FIVECARD_FUZZ=10 .venv/bin/python -m pytest -q tests/test_fuzz.py
+    fi
+fi

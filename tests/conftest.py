@@ -1,7 +1,30 @@
 """Test settings: hypothesis without per-example deadlines (a busy CI machine
-must not turn slowness into failures; speed is measured by benchmarks)."""
+must not turn slowness into failures; speed is measured by benchmarks), and
+the advice on each hand the draw game deals computed once per run."""
 
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import settings
 
 settings.register_profile("fivecard", deadline=None)
 settings.load_profile("fivecard")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def advice_once() -> Iterator[None]:
+    """The game's computers and hints ask the advisor, an exact enumeration
+    (0.1-1 s a hand; checked against brute force in test_advise), about the
+    same seeded hands in many tests. Advice depends on the hand alone, so
+    the game's advisor remembers it: the first test to deal a hand computes
+    its advice, the others reuse it."""
+    import fivecard.game
+    from fivecard.advise import advise
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fivecard.game, "advise", functools.cache(advise))
+        yield
+

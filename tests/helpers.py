@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
-from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
 
-from fivecard import Card, Hand, Suit, full_deck
+import numpy as np
+import numpy.typing as npt
+
+from fivecard import Card, Hand, Suit, batch
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
@@ -26,44 +28,107 @@ def ranked(text: str, *, offset: int = 0) -> Hand:
     return Hand.of(cards)
 
 
-def all_hands() -> Iterator[tuple[Card, ...]]:
-    return itertools.combinations(full_deck(), 5)
+@dataclass(frozen=True)
+class WholeDeck:
+    """Every five-card hand of a rule set's dealt deck (``semi``: the 52
+    cards with suits hidden; ``joker``: 54 cards), scored once by the batch
+    path and shared by the tests (:func:`whole_deck`)."""
+
+    rules: str
+    #: Deck indices (``batch.CARDS``) of each hand, in the order of
+    #: ``itertools.combinations(range(n), 5)``.
+    indices: npt.NDArray[np.uint8]
+    #: The code of each deck index as the rule set sees it (rank-only for semi).
+    codes: npt.NDArray[np.int32]
+    #: The batch path's strength of each hand.
+    strengths: npt.NDArray[np.uint16]
 
 
-def reference_key(cards: tuple[Card, ...]) -> tuple[int, tuple[int, ...]]:
-    """An independent, naive standard evaluator: (category 1..10, tie-break).
+@cache
+def whole_deck(rules: str) -> WholeDeck:
+    """The whole deck of ``rules``, enumerated and scored once per test run."""
+    n = 54 if rules == "joker" else 52
+    codes = batch.CODES[:n] if rules != "semi" else batch.CODES[:n] & ~15
+    indices = batch.combinations(n)
+    return WholeDeck(rules, indices, codes, batch.strengths_of_codes(codes[indices], rules=rules))
 
-    Written from seed 000's table without the library's tables, to check them.
+
+#: Rank (2 ... 14) and suit (0 ... 3) of each of the 52 deck indices, read
+#: from the cards themselves (not from their codes).
+RANKS = np.array([int(c.rank) for c in batch.CARDS[:52] if c.rank is not None], dtype=np.int8)
+SUITS = np.array([list(Suit).index(c.suit) for c in batch.CARDS[:52] if c.suit is not None], dtype=np.int8)
+
+Column = npt.NDArray[np.int8]
+
+
+def high_to_low(columns: list[Column]) -> list[Column]:
+    """Five columns sorted row by row, largest first: every pair compared
+    and exchanged in turn (after round i, column i holds the largest of
+    columns i ... 4)."""
+    c = list(columns)
+    for i in range(5):
+        for j in range(i + 1, 5):
+            c[i], c[j] = np.maximum(c[i], c[j]), np.minimum(c[i], c[j])
+    return c
+
+
+def reference_keys(
+    ranks: npt.NDArray[np.int8], suits: npt.NDArray[np.int8] | None, *, wheel: bool = True
+) -> npt.NDArray[np.int64]:
+    """An independent, naive evaluator, vectorised: for an ``(N, 5)`` array of
+    ranks 2 ... 14 (and of suits, or None for rank-only hands), a key per hand
+    that orders hands as seed 000's table does (category, then the ranks in
+    group order), computed without the library's codes or tables.
+
+    Categories: high card 1, pair 2, two pair 3, three of a kind 4, straight
+    5, flush 6, full house 7, four of a kind 8, straight flush 9, royal flush
+    10, five of a kind 11 (a rule set without flushes skips 6, 9 and 10 and
+    keeps the order). ``wheel``: A-2-3-4-5 is the lowest straight.
     """
-    ranks = sorted((int(c.rank) for c in cards if c.rank is not None), reverse=True)
-    suits = {c.suit for c in cards}
-    counts = Counter(ranks)
-    by_group = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    pattern = sorted(counts.values(), reverse=True)
-    flush = len(suits) == 1
-    straight_top = 0
-    if len(counts) == 5:
-        if ranks[0] - ranks[4] == 4:
-            straight_top = ranks[0]
-        elif ranks == [14, 5, 4, 3, 2]:
-            straight_top = 5
-    if straight_top and flush:
-        return (10 if straight_top == 14 else 9, (straight_top,))
-    if pattern == [4, 1]:
-        return (8, tuple(by_group))
-    if pattern == [3, 2]:
-        return (7, tuple(by_group))
-    if flush:
-        return (6, tuple(ranks))
-    if straight_top:
-        return (5, (straight_top,))
-    if pattern == [3, 1, 1]:
-        return (4, tuple(by_group))
-    if pattern == [2, 2, 1]:
-        return (3, tuple(by_group))
-    if pattern == [2, 1, 1, 1]:
-        return (2, tuple(by_group))
-    return (1, tuple(ranks))
+    r = high_to_low([ranks[:, k].astype(np.int8) for k in range(5)])
+    counts = [sum(((r[i] == r[j]).astype(np.int8) for j in range(5)), np.zeros(len(ranks), np.int8)) for i in range(5)]
+    grouped = [g & 15 for g in high_to_low([n * 16 + x for n, x in zip(counts, r)])]  # bigger groups first
+    most = np.maximum.reduce(counts)
+    paired = sum(((n == 2).astype(np.int8) for n in counts), np.zeros(len(ranks), np.int8))  # 2 or 4 cards in pairs
+    flush = np.zeros(len(ranks), dtype=bool)
+    if suits is not None:
+        flush = np.logical_and.reduce([suits[:, k] == suits[:, 0] for k in range(1, 5)])
+    top = np.where((most == 1) & (r[0] - r[4] == 4), r[0], 0)
+    if wheel:
+        top = np.where(np.logical_and.reduce([x == w for x, w in zip(r, (14, 5, 4, 3, 2))]), 5, top)
+    straight = top > 0
+    category = np.select(
+        [
+            most == 5,
+            straight & flush & (top == 14),
+            straight & flush,
+            most == 4,
+            (most == 3) & (paired == 2),
+            flush,
+            straight,
+            most == 3,
+            paired == 4,
+            paired == 2,
+        ],
+        [11, 10, 9, 8, 7, 6, 5, 4, 3, 2],
+        default=1,
+    ).astype(np.int64)
+    digits = [np.where(straight, top, grouped[0])] + [np.where(straight, 0, g) for g in grouped[1:]]
+    key = category
+    for d in digits:
+        key = key * 16 + d
+    return key
+
+
+def assert_same_order(keys: npt.NDArray[np.int64], strengths: npt.NDArray[np.uint16]) -> None:
+    """Strength is a strictly increasing function of the reference key: for
+    any two hands, the stronger by one is the stronger by the other, and
+    equal is equal. (Sorted by strength, the keys rise where the strengths
+    rise and stay where they stay.)"""
+    order = np.argsort(strengths, kind="stable")
+    s, k = strengths[order].astype(np.int64), keys[order]
+    wrong = np.flatnonzero(np.sign(np.diff(k)) != np.sign(np.diff(s)))
+    assert not len(wrong), f"rows {order[wrong[0]]} and {order[wrong[0] + 1]} are ordered differently"
 
 
 #: Seed 002's "beats" table (002_0b4722e24cce8e10.txt): (better, worse), ranks only.

@@ -4,7 +4,6 @@ the command."""
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 
@@ -39,7 +38,6 @@ BAD_HANDS = [
 
 @pytest.mark.parametrize(("text", "error", "words"), BAD_HANDS, ids=lambda v: repr(v)[:30])
 def test_library_gives_a_clear_error(text: str, error: type[Exception], words: list[str]) -> None:
-    started = time.perf_counter()
     with pytest.raises(error) as caught:
         Hand.parse(text)
     assert isinstance(caught.value, FivecardError)
@@ -48,7 +46,6 @@ def test_library_gives_a_clear_error(text: str, error: type[Exception], words: l
     for w in words:
         assert w in message
     assert len(message) < 400
-    assert time.perf_counter() - started < 5  # generous: a guard against hangs only
 
 
 def test_good_whitespace_and_bom_are_accepted() -> None:

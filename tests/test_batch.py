@@ -1,5 +1,5 @@
-"""The batch path against the single-hand path: every hand of every deck, and
-the same errors on bad rows."""
+"""The batch path against the single-hand path: texts in every spelling, and
+the same errors on bad rows (every hand of every deck: test_enumeration)."""
 
 from __future__ import annotations
 
@@ -20,34 +20,6 @@ def test_combinations_match_itertools() -> None:
     for n, k in [(7, 3), (10, 5), (54, 2)]:
         expected = np.array(list(itertools.combinations(range(n), k)), dtype=np.uint8)
         assert (batch.combinations(n, k) == expected).all()
-
-
-@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker"])
-def test_whole_deck_batch_equals_single_hand(rules: str) -> None:
-    """Every hand of the rule set's deck (semi: the 52 cards, suits hidden)."""
-    n = 54 if rules == "joker" else 52
-    combos = batch.combinations(n)
-    encoded = batch.encode_indices(combos, rules=rules)
-    assert not encoded.errors
-    found = batch.strengths(encoded)
-    single = strength_function(rules)
-    expected = np.fromiter(
-        (single(tuple(row)) for row in encoded.codes.tolist()), dtype=np.uint16, count=len(combos)
-    )
-    assert (found == expected).all()
-    counts = np.bincount(found, minlength=tables_for(encoded.rules).size + 1)
-    assert (counts == batch.census_counts(rules)).all()
-    assert len(found) == {"joker": 3_162_510}.get(rules, 2_598_960)
-
-
-def test_every_semi_rank_multiset() -> None:
-    ranks = [c.code_str for c in full_deck(suits=False)]
-    texts = [" ".join(m) for m in itertools.combinations_with_replacement(ranks, 5)]
-    encoded = batch.encode(texts, rules="semi")
-    assert not encoded.errors and len(texts) == 6_188
-    found = batch.strengths(encoded)
-    assert sorted(found.tolist()) == list(range(1, 6_189))
-    assert found.tolist() == [strength(t, rules="semi") for t in texts]
 
 
 def test_strings_fast_and_slow_paths_agree_with_single_hands() -> None:

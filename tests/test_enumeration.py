@@ -1,45 +1,67 @@
-"""Whole-deck counts of RULES.md §4 (standard), asserted by full enumeration."""
+"""Every hand of every deck, once: RULES.md §4's counts, the order against an
+independent evaluator, and the single-hand path, the batch path and the
+census agreeing hand for hand.
+
+Each deck is enumerated and scored once, vectorised (``helpers.whole_deck``),
+and shared by these tests; the single-hand path (a Python function per hand)
+runs once over the standard deck, and over one hand of every kind (ranks and
+suitedness) of the other rule sets' decks.
+"""
 
 from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 from helpers import (
     JOKER_53_HANDS,
     JOKER_TABLE,
+    RANKS,
     SEMI_52_HANDS,
     STANDARD_TABLE,
-    all_hands,
-    reference_key,
+    SUITS,
+    assert_same_order,
+    high_to_low,
+    reference_keys,
+    whole_deck,
 )
 
-from fivecard import Hand, evaluate, full_deck, get_rules, strength, strength_function
+from fivecard import Hand, batch, evaluate, full_deck, get_rules, strength, strength_function
 from fivecard.tables import tables_for
 
 
+def category_table(rules: str, strengths: npt.NDArray[np.integer]) -> dict[str, tuple[int, int]]:
+    """(classes, hands) per category of these strengths, by the rules' classes."""
+    tables = tables_for(get_rules(rules))
+    counts = np.bincount(strengths, minlength=tables.size + 1)
+    table: dict[str, list[int]] = {}
+    for s in np.flatnonzero(counts).tolist():
+        entry = table.setdefault(tables.hand_class(s).category.name, [0, 0])
+        entry[0] += 1
+        entry[1] += int(counts[s])
+    return {k: (v[0], v[1]) for k, v in table.items()}
 
-@pytest.fixture(scope="module")
-def standard_strengths() -> Counter[int]:
-    """How many of the 2,598,960 hands have each strength."""
-    f = strength_function("standard")
-    return Counter(f(tuple(c.code for c in cards)) for cards in all_hands())
+
+# --- standard (and ace-king, which orders exactly as standard) ------------------------
 
 
-def test_every_standard_hand_is_counted_in_rules_table(standard_strengths: Counter[int]) -> None:
-    tables = tables_for(get_rules("standard"))
-    assert sum(standard_strengths.values()) == 2_598_960
-    assert 0 not in standard_strengths
-    assert set(standard_strengths) == set(range(1, 7_463))  # 7,462 strengths, all used
-    hands: Counter[str] = Counter()
-    classes: Counter[str] = Counter()
-    for s, n in standard_strengths.items():
-        name = tables.hand_class(s).category.name
-        hands[name] += n
-        classes[name] += 1
-    assert {k: (classes[k], hands[k]) for k in STANDARD_TABLE} == STANDARD_TABLE
+def test_every_standard_hand_is_counted_in_rules_table() -> None:
+    found = whole_deck("standard").strengths
+    assert len(found) == 2_598_960
+    assert set(np.unique(found).tolist()) == set(range(1, 7_463))  # 7,462 strengths, all used
+    assert category_table("standard", found) == STANDARD_TABLE
+
+
+def test_every_standard_hand_is_ordered_as_an_independent_reference_orders_it() -> None:
+    """A naive evaluator written from seed 000's table (helpers.reference_keys)
+    orders all 2,598,960 hands as the library does: every pair of hands."""
+    deck = whole_deck("standard")
+    keys = reference_keys(RANKS[deck.indices], SUITS[deck.indices])
+    assert len(np.unique(keys)) == 7_462
+    assert_same_order(keys, deck.strengths)
 
 
 def test_strength_order_agrees_with_category_order() -> None:
@@ -49,19 +71,6 @@ def test_strength_order_agrees_with_category_order() -> None:
     assert scores == sorted(scores)
     assert tables.hand_class(1).key == (7, 5, 4, 3, 2)  # the weakest hand
     assert tables.hand_class(7_462).category.name == "royal_flush"
-
-
-def test_strength_agrees_with_an_independent_reference_on_random_pairs() -> None:
-    """A naive evaluator written from seed 000's table orders hands the same."""
-    rng = random.Random(2012)
-    deck = full_deck()
-    for _ in range(20_000):
-        a, b = rng.sample(deck, 5), rng.sample(deck, 5)
-        expected = (reference_key(tuple(a)) > reference_key(tuple(b))) - (
-            reference_key(tuple(a)) < reference_key(tuple(b))
-        )
-        sa, sb = strength(Hand.of(a)), strength(Hand.of(b))
-        assert (sa > sb) - (sa < sb) == expected, (a, b)
 
 
 def test_rich_and_fast_paths_agree() -> None:
@@ -76,23 +85,12 @@ def test_rich_and_fast_paths_agree() -> None:
         assert sorted(e.showdown, key=id) == sorted(hand.cards, key=id)
 
 
-# --- the other rule sets ---------------------------------------------------------
-
-
-def category_table(rules: str, strengths: Counter[int]) -> dict[str, tuple[int, int]]:
-    tables = tables_for(get_rules(rules))
-    table: dict[str, list[int]] = {}
-    for s, n in strengths.items():
-        entry = table.setdefault(tables.hand_class(s).category.name, [0, 0])
-        entry[0] += 1
-        entry[1] += n
-    return {k: (v[0], v[1]) for k, v in table.items()}
-
-
-def test_ace_king_table(standard_strengths: Counter[int]) -> None:
-    """ace-king orders exactly as standard (same lookup table: see
-    test_rule_sets), so the standard strengths give its counts."""
-    table = category_table("ace-king", standard_strengths)
+def test_ace_king_table() -> None:
+    """ace-king orders every hand exactly as standard (the same lookup table:
+    see test_rule_sets); its counts move Ace-King out of High Card."""
+    found = whole_deck("ace-king").strengths
+    assert np.array_equal(found, whole_deck("standard").strengths)
+    table = category_table("ace-king", found)
     assert table["ace_king"] == (164, 167_280)
     assert table["high_card"] == (1_113, 1_135_260)
     assert {k: v for k, v in table.items() if k not in ("ace_king", "high_card")} == {
@@ -100,44 +98,119 @@ def test_ace_king_table(standard_strengths: Counter[int]) -> None:
     }
 
 
+# --- semi --------------------------------------------------------------------------------
+
+
 def test_semi_dealt_from_52_cards_with_suits_hidden() -> None:
-    f = strength_function("semi")
-    strengths = Counter(
-        f(tuple(c.rank_only().code for c in cards)) for cards in all_hands()
-    )
-    table = category_table("semi", strengths)
+    deck = whole_deck("semi")
+    table = category_table("semi", deck.strengths)
     assert {k: v[1] for k, v in table.items()} == {k: v for k, v in SEMI_52_HANDS.items() if v}
-    assert len(strengths) == 6_175
+    assert len(np.unique(deck.strengths)) == 6_175
+    # Ordered as the naive evaluator orders rank-only hands (no flushes, no wheel).
+    assert_same_order(reference_keys(RANKS[deck.indices], None, wheel=False), deck.strengths)
 
 
 def test_semi_every_rank_multiset_is_its_own_class() -> None:
+    """All 6,188 multisets of five ranks (five of a kind included), as text
+    through the batch path and one by one: each its own strength, ordered as
+    the naive evaluator orders them."""
     ranks = full_deck(suits=False)
-    assert len(ranks) == 13
-    strengths = [
-        strength(Hand.of(combo, rules="semi"))
-        for combo in itertools.combinations_with_replacement(ranks, 5)
-    ]
-    assert sorted(strengths) == list(range(1, 6_189))
-    table = category_table("semi", Counter(strengths))
+    multisets = list(itertools.combinations_with_replacement(ranks, 5))
+    found = batch.strengths(batch.encode([" ".join(c.code_str for c in m) for m in multisets], rules="semi"))
+    assert sorted(found.tolist()) == list(range(1, 6_189))
+    assert found.tolist() == [strength(Hand.of(m, rules="semi")) for m in multisets]
+    heights = np.array([[int(c.rank) for c in m if c.rank is not None] for m in multisets])
+    assert_same_order(reference_keys(heights, None, wheel=False), found)
+    table = category_table("semi", found)
     assert table["five_of_a_kind"] == (13, 13)
     assert table["straight"] == (9, 9)
 
 
-
+# --- joker -------------------------------------------------------------------------------
 
 
 def test_joker_54_card_deck() -> None:
-    f = strength_function("joker")
-    deck = [c.code for c in full_deck(jokers=2)]
-    strengths = Counter(f(hand) for hand in itertools.combinations(deck, 5))
-    assert sum(strengths.values()) == 3_162_510
-    assert len(strengths) == 7_475 and 0 not in strengths
-    assert category_table("joker", strengths) == JOKER_TABLE
+    found = whole_deck("joker").strengths
+    assert len(found) == 3_162_510
+    assert len(np.unique(found)) == 7_475 and 0 not in found
+    assert category_table("joker", found) == JOKER_TABLE
 
 
 def test_joker_53_card_deck() -> None:
-    f = strength_function("joker")
-    deck = [c.code for c in full_deck(jokers=1)]
-    strengths = Counter(f(hand) for hand in itertools.combinations(deck, 5))
-    assert sum(strengths.values()) == 2_869_685
-    assert {k: v[1] for k, v in category_table("joker", strengths).items()} == JOKER_53_HANDS
+    """The hands of the 54-card deck without its second joker are the 53-card
+    deck's; batch.hand_counts counts them from the 53 codes alone."""
+    deck = whole_deck("joker")
+    found = deck.strengths[~(deck.indices == 53).any(axis=1)]
+    assert len(found) == 2_869_685
+    assert {k: v[1] for k, v in category_table("joker", found).items()} == JOKER_53_HANDS
+    counts = batch.hand_counts(deck.codes[:53], rules="joker")
+    assert np.array_equal(counts, np.bincount(found, minlength=len(counts)))
+
+
+def test_encode_indices_takes_every_joker_hand() -> None:
+    """Every hand of the 54-card deck with one joker or both (the deck indices
+    52 and 53): no error, the codes of batch.CODES, the same strengths."""
+    deck = whole_deck("joker")
+    rows = deck.indices[(deck.indices >= 52).any(axis=1)]
+    assert len(rows) == 2 * 270_725 + 22_100
+    encoded = batch.encode_indices(rows, rules="joker")
+    assert not encoded.errors
+    assert np.array_equal(encoded.codes, batch.CODES[rows])
+    assert np.array_equal(batch.strengths(encoded), deck.strengths[(deck.indices >= 52).any(axis=1)])
+
+
+# --- every path, every hand ----------------------------------------------------------------
+
+
+def test_the_single_hand_path_equals_the_batch_path_on_every_standard_hand() -> None:
+    """strength_function (the per-hand path behind strength and evaluate) on
+    all 2,598,960 hands, in itertools order, against the batch path."""
+    deck = whole_deck("standard")
+    single = strength_function("standard")
+    hands = itertools.combinations(deck.codes.tolist(), 5)
+    found = np.fromiter(map(single, hands), dtype=np.uint16, count=len(deck.strengths))
+    assert np.array_equal(found, deck.strengths)
+
+
+def kinds_of_hand(indices: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
+    """A row of each kind of hand, and 100,000 rows at random. A hand's kind
+    is what any rule set can see of it: its ranks (a joker its own rank) and
+    whether its natural cards share a suit."""
+    ranks = np.append(RANKS, [15, 15]).astype(np.int8)  # 52 and 53: the jokers
+    suits = np.append(SUITS, [4, 4]).astype(np.int8)
+    kind = np.zeros(len(indices), dtype=np.int32)
+    for column in high_to_low([ranks[indices[:, k]] for k in range(5)]):
+        kind = kind * 16 + column
+    suit = [suits[indices[:, k]] for k in range(5)]
+    lowest = np.minimum.reduce(suit)  # a natural's suit: jokers are 4
+    suited = np.logical_and.reduce([(s == lowest) | (s == 4) for s in suit])
+    kind = kind * 2 + suited
+    row = np.zeros(1 << 21, dtype=np.intp)
+    row[kind] = np.arange(len(indices))  # some row of each kind
+    present = np.zeros(1 << 21, dtype=bool)
+    present[kind] = True
+    return np.concatenate([row[present], np.random.default_rng(3).integers(0, len(indices), 100_000)])
+
+
+# Kinds: 6,175 multisets of five ranks and 1,287 suited ones of five different
+# ranks; with jokers, 1,820 + 715 of four naturals and 455 + 286 of three.
+@pytest.mark.parametrize(("rules", "kinds"), [("ace-king", 7_462), ("semi", 7_462), ("joker", 10_738)])
+def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules: str, kinds: int) -> None:
+    """The other rule sets: their lookup tables on one hand of every kind the
+    deck holds (the strength depends on nothing else) and 100,000 more."""
+    deck = whole_deck(rules)
+    rows = kinds_of_hand(deck.indices)
+    assert len(rows) == kinds + 100_000
+    single = strength_function(rules)
+    found = [single(hand) for hand in deck.codes[deck.indices[rows]].tolist()]
+    assert found == deck.strengths[rows].tolist()
+
+
+@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker"])
+def test_the_census_counts_every_hand(rules: str) -> None:
+    """batch.census_counts (which walks the deck its own way) counts each
+    strength as often as the whole deck has it."""
+    deck = whole_deck(rules)
+    counts = batch.census_counts(rules)
+    assert np.array_equal(counts, np.bincount(deck.strengths, minlength=tables_for(get_rules(rules)).size + 1))
+    assert counts[0] == 0

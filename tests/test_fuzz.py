@@ -721,11 +721,16 @@ def seconds(run: Callable[[], object]) -> float:
 def assert_linear(small: Callable[[], object], big: Callable[[], object]) -> None:
     """``big`` runs on an input GROWTH times ``small``'s: its work must not
     grow faster than the input (Python steps within STEPS_BOUND times, time
-    within TIME_BOUND times)."""
+    within TIME_BOUND times in one of three measures)."""
     steps = python_steps(small), python_steps(big)
     assert steps[1] <= STEPS_BOUND * max(steps[0], 1), f"Python steps {steps[0]:,} -> {steps[1]:,}"
-    times = seconds(small), seconds(big)
-    assert times[1] <= TIME_BOUND * times[0], f"seconds {times[0]:.6f} -> {times[1]:.6f}"
+    measured = []
+    for _ in range(3):  # a busy machine can slow one measure; slower code is slower every time
+        times = seconds(small), seconds(big)
+        if times[1] <= TIME_BOUND * times[0]:
+            return
+        measured.append(f"{times[0]:.6f} -> {times[1]:.6f}")
+    raise AssertionError(f"seconds {', '.join(measured)}")
 
 
 def scaled(make: Callable[[int], Any], n: int) -> tuple[Any, Any]:

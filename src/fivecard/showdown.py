@@ -25,6 +25,7 @@ from .tables import HandClass
 __all__ = [
     "Outcome",
     "outcome",
+    "outcome_of",
     "Showdown",
     "showdown",
     "settle",
@@ -85,24 +86,29 @@ class Showdown(Outcome):
 
 @lru_cache(maxsize=1 << 16)  # bounded: memory must not grow with the input
 def outcome(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet) -> Outcome:
-    """The one place a showdown's result is made: from the hands' strengths
-    (and whether each is natural, for wild cards), the order (one sort,
-    O(n log n)), the winners and the explanation. It depends on nothing
-    else, so it is cached.
+    """A showdown's result from the hands' strengths (and whether each is
+    natural, for wild cards): it depends on nothing else, so it is cached.
 
     >>> outcome((578, 790), (True, True), evaluate('AS KS QS JS TS').rules).explanation
     'Hand 2 wins: both High Card; the first card decides, A beats K'
     """
     from .tables import tables_for
 
+    tables = tables_for(rules)
+    return outcome_of(strengths, [tables.hand_class(s) for s in strengths], naturals, rules)
+
+
+def outcome_of(
+    strengths: Sequence[int], classes: Sequence[HandClass], naturals: Sequence[bool], rules: RuleSet
+) -> Outcome:
+    """The one place a showdown's result is made, from the hands' strengths,
+    classes and whether each is natural: the order (one sort, O(n log n)),
+    the winners and the explanation."""
     if not strengths:
         raise HandError("a showdown needs at least one hand, got none")
     best_first = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
     order = tuple(tuple(tier) for _, tier in groupby(best_first, key=strengths.__getitem__))
-    tables = tables_for(rules)
-    explanation = explain_showdown(
-        [tables.hand_class(s) for s in strengths], order, rules=rules, naturals=naturals
-    )
+    explanation = explain_showdown(classes, order, rules=rules, naturals=naturals)
     return Outcome(order[0], order, explanation)
 
 
@@ -243,8 +249,11 @@ def settle(evaluations: Sequence[Evaluation]) -> Showdown:
     evaluations = tuple(evaluations)
     if not evaluations:
         raise HandError("a showdown needs at least one hand, got none")
-    result = outcome(
-        tuple(e.strength for e in evaluations), tuple(e.natural for e in evaluations), evaluations[0].rules
+    result = outcome_of(
+        [e.strength for e in evaluations],
+        [e.hand_class for e in evaluations],
+        [e.natural for e in evaluations],
+        evaluations[0].rules,
     )
     return Showdown(result.winners, result.order, result.explanation, evaluations)
 

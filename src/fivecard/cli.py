@@ -34,10 +34,12 @@ def main(
     """Run the command; return its exit code (never raises on bad input).
     See :func:`fivecard.commands.main`."""
     pressed: list[int] = []
+    raising: list[bool] = []  # empty while the command's modules load
 
     def on_ctrl_c(number: int, frame: FrameType | None) -> None:
         pressed.append(number)
-        raise KeyboardInterrupt
+        if raising:  # while modules load it is only noted: an exception
+            raise KeyboardInterrupt  # inside importlib's machinery is reported, not raised
 
     try:
         previous = _signal.signal(_signal.SIGINT, on_ctrl_c)
@@ -46,6 +48,9 @@ def main(
     try:
         from .commands import main as run
 
+        if pressed:
+            raise KeyboardInterrupt
+        raising.append(True)
         return run(argv, stdin=stdin, stdout=stdout, stderr=stderr)
     except BaseException as exc:
         if not (pressed or isinstance(exc, KeyboardInterrupt)):

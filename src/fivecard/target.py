@@ -17,11 +17,11 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import shutil
 import signal
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -199,8 +199,7 @@ class Target:
                 # a workbook built aside, for standard output or a device
                 assert copy_to is not None
                 self._stream.seek(0)
-                shutil.copyfileobj(self._stream, copy_to)
-                copy_to.flush()
+                _copy(self._stream, copy_to)
                 self._stream.close()
                 if self._device is not None:
                     self._device.close()
@@ -250,6 +249,22 @@ class Target:
                 return f"nothing was written ({self.name} is unchanged)"
             return f"nothing was written ({self.name} was not created)"
         return ""  # a device, a pipe or standard output: what went out stays out
+
+
+def _copy(source: IO[bytes], target: IO[bytes]) -> None:
+    """Copy every byte (a short write to a pipe is written on, so a reader
+    that goes away is a BrokenPipeError, never a cut output and exit 0)."""
+    while block := source.read(1 << 16):
+        view = memoryview(block)
+        while view:
+            written = target.write(view)
+            if written is None:  # a non-blocking stream that took nothing yet
+                time.sleep(0.01)
+                continue
+            if written == 0:
+                raise BrokenPipeError("the reader took no more")
+            view = view[written:]
+    target.flush()
 
 
 def _is_utf8(stream: object) -> bool:

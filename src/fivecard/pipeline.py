@@ -64,8 +64,9 @@ class Chunk:
     a row of one hand or an error; ``outcome_keys`` names what fixes each
     outcome, for writers to cache what they make of it).
 
-    Per hand (``h``): ``texts`` (the hand as written, UTF-8 bytes), ``codes``
-    (``(h, 5)`` card codes) and ``strength``.
+    Per hand (``h``): ``texts`` (the hand as written, UTF-8 bytes; ``None``
+    for a hand read as an array, whose ``tokens`` spell it: see
+    :meth:`hand_texts`), ``codes`` (``(h, 5)`` card codes) and ``strength``.
     """
 
     rules: RuleSet
@@ -88,6 +89,21 @@ class Chunk:
 
     def __len__(self) -> int:
         return len(self.line)
+
+    def hand_texts(self, index: npt.NDArray[np.int64] | None = None) -> list[bytes]:
+        """The hands (all, or those of ``index``) as written."""
+        at = np.arange(len(self.strength)) if index is None else index
+        texts: list[bytes | None] = self.texts[at].tolist()
+        missing = [i for i, t in enumerate(texts) if t is None]
+        if missing:
+            assert self.tokens is not None
+            tokens = self.tokens[at[missing]]
+            matrix = np.full((len(missing), 15), 32, dtype=np.uint8)
+            matrix.reshape(-1, 5, 3)[:, :, :2] = tokens.view(np.uint8).reshape(-1, 5, 2)
+            made = np.ascontiguousarray(matrix[:, :14]).view("S14").ravel().tolist()
+            for i, text in zip(missing, made):
+                texts[i] = text
+        return texts  # type: ignore[return-value]  # every None was filled
 
     def row_cells(self, i: int) -> tuple[str, ...]:
         """Row ``i``'s input cells (a text line is one cell)."""
@@ -159,7 +175,6 @@ class _Fixed:
 
     rows: I64
     codes: npt.NDArray[np.int32]
-    texts: npt.NDArray[np.object_]
     tokens: npt.NDArray[np.uint16]
 
 
@@ -209,12 +224,10 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
         keep = np.flatnonzero(ok)
         if not len(keep):
             continue
-        texts = np.empty((len(keep), hands), dtype=object)
         tokens = np.empty((len(keep), hands, 5), dtype=np.uint16)
         for j in range(hands):
-            texts[:, j] = np.ndarray((m,), "S14", raw, 15 * j, (stride,))[keep].tolist()
             tokens[:, j] = batch.token_view(raw, m, stride, 15 * j)[keep]
-        fixed.append(_Fixed(rows[keep], codes[keep], texts, tokens))
+        fixed.append(_Fixed(rows[keep], codes[keep], tokens))
         taken[rows[keep]] = True
     lines = data.split(b"\n")
     lines.pop()
@@ -244,7 +257,7 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
         numbers = numbers[keep_rows]
         lines = [text for text, kept in zip(lines, keep_rows.tolist()) if kept]
         general = {int(new_index[i]): row for i, row in general.items()}
-        fixed = [_Fixed(new_index[f.rows], f.codes, f.texts, f.tokens) for f in fixed]
+        fixed = [_Fixed(new_index[f.rows], f.codes, f.tokens) for f in fixed]
     return _solve(rules, decks, numbers, lines, None, general, fixed)
 
 
@@ -317,7 +330,6 @@ def _solve(
         k = f.codes.shape[1]
         at = (start[f.rows, None] + np.arange(k)).ravel()
         codes[at] = f.codes.reshape(-1, 5)
-        hand_texts[at] = f.texts.ravel()
         assert tokens is not None
         tokens[at] = f.tokens.reshape(-1, 5)
     if ok.any():
@@ -434,38 +446,53 @@ def _settle(chunk: Chunk) -> None:
 
 
 @cache
-def _class_arrays(rules: RuleSet) -> tuple[I64, I64, I64]:
-    """Per strength: the ladder index, the compared key (5 ranks, padded) and
-    the group sizes at each key position."""
+def _class_arrays(rules: RuleSet) -> tuple[I64, I64, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per strength: the ladder index; the compared key packed four bits a
+    rank, the first rank highest (``key[0] << 16 | key[1] << 12 ...``); and
+    whether the first and the second key position name a group (a pair or
+    more, so that later steps say "both Two Pair of Kings and ...")."""
     tables = tables_for(rules)
-    keys = np.zeros((tables.size + 1, 5), dtype=np.int64)
-    sizes = np.zeros((tables.size + 1, 5), dtype=np.int64)
+    packed = np.zeros(tables.size + 1, dtype=np.int64)
+    first = np.zeros(tables.size + 1, dtype=bool)
+    second = np.zeros(tables.size + 1, dtype=bool)
     for strength, (index, key, groups) in enumerate(tables.shapes, 1):
-        keys[strength, : len(key)] = key
-        straight = rules.ladder[index].straight
-        sizes[strength, : len(key)] = [1] if straight else [n for _, n in groups]
-    return batch.category_table(rules).astype(np.int64), keys, sizes
+        packed[strength] = sum(rank << (16 - 4 * i) for i, rank in enumerate(key))
+        if not rules.ladder[index].straight:
+            first[strength] = groups[0][1] >= 2
+            second[strength] = len(groups) > 1 and groups[1][1] >= 2
+    return batch.category_table(rules).astype(np.int64), packed, first, second
+
+
+@cache
+def _first_difference() -> npt.NDArray[np.int8]:
+    """An XOR of two packed keys -> the key position (0-4) of their first
+    difference, from the left."""
+    table = np.zeros(1 << 20, dtype=np.int8)
+    for position in range(5):
+        low = 1 << (16 - 4 * position)
+        table[low : low << 4] = position
+    return table
 
 
 def _pair_keys(first: I64, second: I64, rules: RuleSet) -> I64:
     """One integer per two-hand showdown that fixes its outcome: who wins,
     and the deciding step (categories; or the step, the two values and the
     groups named before it); for a draw, the class."""
-    category, keys, sizes = _class_arrays(rules)
+    category, packed, big_first, big_second = _class_arrays(rules)
     best, worst = np.maximum(first, second), np.minimum(first, second)
     winner = np.where(first > second, 1, 2)
-    kw, kl = keys[best], keys[worst]
-    step = np.argmax(kw != kl, axis=1)
-    rows = np.arange(len(first))
-    value_w, value_l = kw[rows, step], kl[rows, step]
-    named_1 = np.where((step > 0) & (sizes[best, 0] >= 2), kw[:, 0], 0)
-    named_2 = np.where((step > 1) & (sizes[best, 1] >= 2), kw[:, 1], 0)
-    same = category[best] == category[worst]
+    kw, kl = packed[best], packed[worst]
+    step = _first_difference()[kw ^ kl].astype(np.int64)
+    shift = 16 - 4 * step
+    value_w, value_l = (kw >> shift) & 15, (kl >> shift) & 15
+    named_1 = np.where((step > 0) & big_first[best], kw >> 16, 0)
+    named_2 = np.where((step > 1) & big_second[best], (kw >> 12) & 15, 0)
+    cat_w, cat_l = category[best], category[worst]
     decided = np.where(
-        same,
-        (3 << 40) | (winner << 36) | (category[best] << 28) | (step << 24)
+        cat_w == cat_l,
+        (3 << 40) | (winner << 36) | (cat_w << 28) | (step << 24)
         | (value_w << 20) | (value_l << 16) | (named_1 << 12) | (named_2 << 8),
-        (2 << 40) | (winner << 36) | (category[best] << 28) | (category[worst] << 20),
+        (2 << 40) | (winner << 36) | (cat_w << 28) | (cat_l << 20),
     )
     result: I64 = np.where(first == second, (1 << 40) | best, decided)
     return result

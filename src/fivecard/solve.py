@@ -106,16 +106,20 @@ class Solved:
 
 def _solved(chunk: Any, i: int, row: Row) -> Solved:
     """Row ``i`` of a :class:`~fivecard.pipeline.Chunk` as a :class:`Solved`."""
+    import numpy as np
+
     error = chunk.error.get(i)
     if error is not None:
         return Solved(row, error=error)
     hands = []
-    for k in chunk.hands_of(i):
+    span = chunk.hands_of(i)
+    written = chunk.hand_texts(np.arange(span.start, span.stop))
+    for k in span:
         codes = tuple(chunk.codes[k].tolist())
         cards = sorted((_CARD_OF_CODE[c] for c in codes), key=lambda c: c.sort_key, reverse=True)
         hands.append(
             HandResult(
-                chunk.texts[k].decode("utf-8", "replace"),
+                written[k - span.start].decode("utf-8", "replace"),
                 codes,
                 int(chunk.strength[k]),
                 " ".join(c.code_str for c in cards),

@@ -746,7 +746,7 @@ def hand_objects(
     others = np.flatnonzero(~done)
     if len(others):
         fix = _json_ascii if ascii else _json_text
-        texts = _escaped(chunk.texts[others].tolist(), _JSON_SPECIAL, _NO_LEADING, fix, b"")
+        texts = _escaped(chunk.hand_texts(others), _JSON_SPECIAL, _NO_LEADING, fix, b"")
         first[others] = head + texts + rest
     objects = np.empty((h, 2), dtype=object)
     objects[:, 0] = first
@@ -754,7 +754,7 @@ def hand_objects(
     if chunk.rules.jokers:
         for k in np.flatnonzero(~chunk.natural).tolist():
             hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-            data = evaluation_json(evaluate(hand), chunk.texts[k].decode("utf-8", "replace"))
+            data = evaluation_json(evaluate(hand), chunk.hand_texts(np.array([k]))[0].decode("utf-8", "replace"))
             if indent is None:
                 text_of = json.dumps(data, ensure_ascii=ascii)
             else:

@@ -230,6 +230,13 @@ class _PerStrength:
         self.table: Objects = np.full(tables_for(rules).size + 1, None, dtype=object)
         self.made = np.zeros(len(self.table), dtype=bool)
 
+    def piece(self, strength: int) -> Any:
+        """The piece of one strength."""
+        if not self.made[strength]:
+            self.table[strength] = self.make(class_info(self.rules, strength))
+            self.made[strength] = True
+        return self.table[strength]
+
     def __call__(self, strengths: I64) -> Objects:
         table = self.table
         missing = ~self.made[strengths]
@@ -661,7 +668,8 @@ class JsonlWriter(_Base):
         super().__init__((), 0, rules)
         self.out = out
         self.classes = _class_json(rules, None)
-        self.joined = _class_json(rules, None, after=", ")  # a hand with another after it
+        # a hand with another after it: its class piece and ", "
+        self.joined = _PerStrength(rules, lambda i: self.classes.piece(i.strength) + b", ")
         self.tails = _PerOutcome(
             lambda o: (
                 f'], "winners": {json.dumps([i + 1 for i in o.winners])}, '
@@ -719,27 +727,39 @@ def hand_objects(
         item_sep = b'",\n' + pad + b'    "'
         item_close = b'"\n' + pad + b"  ]"
     h = len(chunk.codes)
-    order = _sort_order(chunk.codes)
-    sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
+    small = _small(chunk.codes)
+    order: npt.NDArray[np.int64] = np.argsort(_sort_places()[small], axis=1, kind="stable")
+    sorted_small = np.take_along_axis(small, order, axis=1)
     head = opening + b'"input": "'
     cards_head = b'"' + key_sep + b'"cards": ' + item_open
     sorted_head = key_sep + b'"sorted": ' + item_open
-    cards = _spelled_matrix(chunk.codes, "canonical", cards_head, item_sep, item_close)
-    ordered = _spelled_matrix(sorted_codes, "canonical", sorted_head, item_sep, item_close)
+    _, lengths = _spellings("canonical")
+    used = lengths[small]
     first = np.empty(h, dtype=object)
     done = np.zeros(h, dtype=bool)
-    if cards is not None and ordered is not None:
-        middle = np.hstack([cards, ordered])
+    width = int(used.max()) if h else 1
+    if not h or int(used.min()) == width:  # one spelling width: one byte matrix
+        pieces = _piece_matrix("canonical", width, item_sep)
+        step = width + len(item_sep)
+        cards_width = 5 * step - len(item_sep)
+        parts = [head, b"?" * 14, cards_head, b"?" * cards_width, item_close, sorted_head,
+                 b"?" * cards_width, item_close]
+        at = np.cumsum([0] + [len(part) for part in parts])
+        matrix = np.empty((h, int(at[-1])), dtype=np.uint8)
+        for k in (0, 2, 4, 5, 7):
+            matrix[:, at[k] : at[k + 1]] = np.frombuffer(parts[k], np.uint8)
+        matrix[:, at[3] : at[4]] = pieces[small].reshape(h, 5 * step)[:, :cards_width]
+        matrix[:, at[6] : at[7]] = pieces[sorted_small].reshape(h, 5 * step)[:, :cards_width]
         if chunk.tokens is not None:  # hands read as arrays: plain ASCII, 14 bytes
             rows = np.flatnonzero(chunk.tokens[:, 0] != 0)
             text = np.full((len(rows), 15), 32, dtype=np.uint8)
             text.reshape(-1, 5, 3)[:, :, :2] = chunk.tokens[rows].view(np.uint8).reshape(-1, 5, 2)
-            fused = np.hstack([np.broadcast_to(np.frombuffer(head, np.uint8), (len(rows), len(head))),
-                               text[:, :14], middle[rows]])
-            first[rows] = _rows_of(fused)
+            matrix[rows, at[1] : at[2]] = text[:, :14]
+            first[rows] = _rows_of(matrix[rows])
             done[rows] = True
-        rest = _rows_of(middle[~done])
+        rest = _rows_of(matrix[~done, at[2] :])
     else:
+        sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
         rest = _spelled(chunk.codes[~done], "canonical", cards_head, item_sep, item_close) + (
             _spelled(sorted_codes[~done], "canonical", sorted_head, item_sep, item_close)
         )
@@ -846,17 +866,17 @@ def _class_json(rules: RuleSet, indent: str | None, after: str = "") -> _PerStre
     """Per strength: the end of a natural hand's JSON object, from its
     category on (:func:`fivecard.report.class_fields`; compact, or indented
     as ``json.dumps(..., indent=2)`` nested at ``indent``)."""
-    if indent is None:
-        sep, close = ", ", "}"
-    else:
-        sep, close = ",\n" + indent + "  ", "\n" + indent + "}"
 
     def make(info: ClassInfo) -> bytes:
         fields = class_fields(info.category, info.name, info.score, info.strength, info.description, rules.name)
         if rules.jokers:
             fields.update(wild_fields(True, []))
-        text = "".join(f"{sep}{json.dumps(k)}: {json.dumps(v)}" for k, v in fields.items())
-        return (text + close + after).encode()
+        if indent is None:
+            text = ", " + json.dumps(fields, ensure_ascii=False)[1:-1] + "}"
+        else:
+            body = json.dumps(fields, ensure_ascii=False, indent=2)[1:-2].replace("\n", "\n" + indent)
+            text = "," + body + "\n" + indent + "}"
+        return (text + after).encode()
 
     return _PerStrength(rules, make)
 

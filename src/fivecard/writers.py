@@ -161,11 +161,12 @@ def _escaped(
     return out
 
 
-def _numbers(values: I64, before: bytes = b"", after: bytes = b"") -> Objects:
-    """Whole numbers as ASCII bytes (between ``before`` and ``after``),
-    built digit by digit for each width."""
+def _numbers(values: I64, before: bytes = b"", after: bytes = b"", *, pad: int = 0) -> Objects:
+    """Whole numbers as ASCII bytes (between ``before`` and ``after``,
+    right-aligned in ``pad`` columns), built digit by digit for each width."""
     out = np.empty(len(values), dtype=object)
-    widths = np.searchsorted(_POWERS, values, side="right") + 1
+    digits = np.searchsorted(_POWERS, values, side="right") + 1
+    widths = np.maximum(digits, pad)
     b, a = len(before), len(after)
     for width in np.unique(widths).tolist():
         at = np.flatnonzero(widths == width)
@@ -176,8 +177,10 @@ def _numbers(values: I64, before: bytes = b"", after: bytes = b"") -> Objects:
         if a:
             matrix[:, b + width :] = np.frombuffer(after, np.uint8)
         for column in range(b + width - 1, b - 1, -1):
-            matrix[:, column] = ord("0") + number % 10
+            matrix[:, column] = np.where(number > 0, ord("0") + number % 10, ord(" "))
             number = number // 10
+        if width:  # a zero is "0"
+            matrix[:, b + width - 1] = np.where(values[at] == 0, ord("0"), matrix[:, b + width - 1])
         out[at] = matrix.view(f"S{b + width + a}").ravel().tolist()
     return out
 
@@ -812,7 +815,7 @@ class TextWriter(_Base):
             return
         shown = _people_cards(chunk, self.painter, _showdown_order(chunk)) + self.labels(chunk.strength)
         grid = np.empty((n, self.hands + 3), dtype=object)
-        grid[:, 0] = np.char.rjust(chunk.line.astype("S20"), 6).astype(object)
+        grid[:, 0] = _numbers(chunk.line, pad=6)
         blank = b"  " + b" " * 36
         for j in range(self.hands):
             grid[:, 1 + j] = blank

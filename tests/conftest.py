@@ -1,14 +1,25 @@
 """Test settings: hypothesis without per-example deadlines (a busy CI machine
-must not turn slowness into failures; speed is measured by benchmarks), and
-the advice on each hand the draw game deals computed once per run."""
+must not turn slowness into failures; speed is measured by benchmarks); a
+table cache of the session's own (unless FIVECARD_CACHE chooses one), so the
+tests neither read nor write the user's cache; and the advice on each hand
+the draw game deals computed once per run."""
 
 from __future__ import annotations
 
+import atexit
 import functools
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
+
+if "FIVECARD_CACHE" not in os.environ:
+    _cache = tempfile.mkdtemp(prefix="fivecard-test-cache-")
+    atexit.register(shutil.rmtree, _cache, ignore_errors=True)
+    os.environ["FIVECARD_CACHE"] = _cache
 
 settings.register_profile("fivecard", deadline=None)
 settings.load_profile("fivecard")

@@ -273,25 +273,55 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
     ...
     fivecard.errors.HandError: duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'
     """
+    from struct import Struct
+    from struct import error as StructError
+
     ruleset = resolve_rules(rules)
-    lookup = tables_for(ruleset).lookup
+    tables = tables_for(ruleset)
+    lookup = tables.lookup
     # Cards this rule set takes without further checks (not jokers, which may
     # repeat, nor rank-only cards under suited rules).
     codes = token_codes(suits=ruleset.suits)
+    # spread[strength]: no hand of that class holds a rank twice, so none can
+    # hold a card twice; only the others need the duplicate check (and 0, no
+    # hand, never passes it).
+    if ruleset.one_deck:
+        ladder = ruleset.ladder
+        spread_classes = bytes([len(c.shape) == 5 for c in ladder]) + bytes(256 - len(ladder))
+        spread = list(tables.ladder_indices().translate(spread_classes))
+    else:
+        spread = [0] + [1] * tables.size
+
+    # The usual spelling, five two-letter cards between single spaces ("AS KD
+    # 7C 7H 2S"), is read as bytes: one list index per card gives a number
+    # that sums to the rank key (low bits) and the count of each suit (base 6
+    # above them: five of a suit is a flush).
+    weight_bits = (5 * (max(codes.values()) >> SUIT_SHIFT)).bit_length()
+    suit_counts = {0: 0, 1: 1, 2: 6, 4: 36, 8: 216}
+    invalid = 1 << 40  # any sum with it is past the flush table: IndexError
+    pair_values = [invalid] * 65536
+    for token, code in codes.items():
+        if len(token) == 2 and token.isascii():
+            first, second = token.encode()
+            pair_values[first | second << 8] = (code >> SUIT_SHIFT) + (
+                suit_counts[code & SUIT_MASK] << weight_bits
+            )
+    flush_offset = [0] * (5 * 216 + 1)
+    if ruleset.suits:
+        for count in (5, 30, 180, 1080):
+            flush_offset[count] = KEY_SPACE
 
     def slow(text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"expected a hand as text such as 'AS KD 7C 7H 2S', got {kind_of(text)}")
         return lookup[lookup_index(Hand.parse(text, rules=ruleset).codes)]
 
-    def strength_of_text(
+    def by_token(
         text: str,
         code: Callable[[str], int] = codes.__getitem__,
         lookup: array[int] = lookup,
+        spread: list[int] = spread,
         space: int = KEY_SPACE,
-        shift: int = SUIT_SHIFT,
-        mask: int = SUIT_MASK,
-        one_deck: bool = ruleset.one_deck,
     ) -> int:
         # Five known tokens separated by single spaces take this path; any
         # other text (commas, other spacing, errors) goes through Hand.parse.
@@ -299,14 +329,46 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
             a, b, c, d, e = map(code, text.split(" "))
         except (KeyError, ValueError, AttributeError, TypeError):
             return slow(text)  # Hand.parse: the exact error, or the value
-        if one_deck and (
-            a == b or a == c or a == d or a == e or b == c
-            or b == d or b == e or c == d or c == e or d == e
-        ):  # fmt: skip
-            return slow(text)  # raises: a card twice
-        if a & b & c & d & e & mask:  # cards.lookup_index, inlined for speed
-            return lookup[((a + b + c + d + e) >> shift) + space]
-        return lookup[(a + b + c + d + e) >> shift]
+        if a & b & c & d & e & SUIT_MASK:
+            strength = lookup[((a + b + c + d + e) >> SUIT_SHIFT) + space]
+        else:
+            strength = lookup[(a + b + c + d + e) >> SUIT_SHIFT]
+        if spread[strength] or (strength and (
+            a != b and a != c and a != d and a != e and b != c
+            and b != d and b != e and c != d and c != e and d != e
+        )):  # fmt: skip
+            return strength
+        return slow(text)  # raises: a card twice
+
+    def strength_of_text(
+        text: str,
+        unpack: Callable[[bytes], tuple[int, ...]] = Struct("<HBHBHBHBH").unpack,
+        value: list[int] = pair_values,
+        lookup: array[int] = lookup,
+        flush: list[int] = flush_offset,
+        spread: list[int] = spread,
+        key_mask: int = (1 << weight_bits) - 1,
+        suit_shift: int = weight_bits,
+    ) -> int:
+        try:
+            u, s1, v, s2, w, s3, x, s4, y = unpack(text.encode())
+            a = value[u]
+            b = value[v]
+            c = value[w]
+            d = value[x]
+            e = value[y]
+            total = a + b + c + d + e
+            strength = lookup[(total & key_mask) + flush[total >> suit_shift]]
+        except (AttributeError, ValueError, TypeError, IndexError, StructError):
+            return by_token(text)  # not text, not 14 ASCII bytes, other cards
+        if s1 != 32 or s2 != 32 or s3 != 32 or s4 != 32:
+            return by_token(text)  # not single spaces between the cards
+        if spread[strength] or (strength and (
+            a != b and a != c and a != d and a != e and b != c
+            and b != d and b != e and c != d and c != e and d != e
+        )):  # fmt: skip
+            return strength
+        return slow(text)  # raises: a card twice
 
     return strength_of_text
 

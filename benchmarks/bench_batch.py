@@ -35,7 +35,8 @@ from phevaluator import evaluate_cards
 from treys import Card as TreysCard
 from treys import Evaluator
 
-from fivecard import batch, full_deck
+from fivecard import full_deck
+from fivecard.bulk import batch
 
 HERE = Path(__file__).resolve().parent
 

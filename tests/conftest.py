@@ -32,10 +32,10 @@ def advice_once() -> Iterator[None]:
     same seeded hands in many tests. Advice depends on the hand alone, so
     the game's advisor remembers it: the first test to deal a hand computes
     its advice, the others reuse it."""
-    import fivecard.game
-    from fivecard.advise import advise
+    import fivecard.play.game
+    from fivecard.play.advise import advise
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fivecard.game, "advise", functools.cache(advise))
+        patch.setattr(fivecard.play.game, "advise", functools.cache(advise))
         yield
 

@@ -8,7 +8,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from fivecard import Card, Hand, Suit, batch
+from fivecard import Card, Hand, Suit
+from fivecard.bulk import batch
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 

@@ -34,21 +34,21 @@ from fivecard import (
     strength_function,
     text_strength_function,
 )
-from fivecard import cards as codec
-from fivecard import hand as hand_module
+from fivecard.core import cards as codec
+from fivecard.core import hand as hand_module
 from fivecard.cli import main
-from fivecard.evaluate import Evaluation
-from fivecard.report import evaluation_json
-from fivecard.showdown import explain_classes
-from fivecard.tables import KEY_SPACE, tables_for
+from fivecard.core.evaluate import Evaluation
+from fivecard.core.report import evaluation_json
+from fivecard.core.showdown import explain_classes
+from fivecard.core.tables import KEY_SPACE, tables_for
 
 PAIR_OF_ACES = "AS AD KH 7C 2D"
 LOWER_ACES = "AH AC QS JD 9H"  # loses to PAIR_OF_ACES on the third card
 SAME_ACES = "AH AC KS 7D 2C"  # draws with PAIR_OF_ACES
 
 # The modules named like the functions they define (fivecard.evaluate is the function).
-evaluate_module = importlib.import_module("fivecard.evaluate")
-showdown_module = importlib.import_module("fivecard.showdown")
+evaluate_module = importlib.import_module("fivecard.core.evaluate")
+showdown_module = importlib.import_module("fivecard.core.showdown")
 
 
 # --- 1. evaluations are ordered by strength ---------------------------------------

@@ -7,7 +7,8 @@ import io
 
 import pytest
 
-from fivecard import FivecardError, Hand, HandError, ParseError, showdown
+from fivecard import FivecardError, Hand, HandError, ParseError
+from fivecard import showdown
 from fivecard.cli import main
 
 BAD_HANDS = [

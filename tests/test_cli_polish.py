@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from fivecard import commands
+from fivecard.cli import commands
 from fivecard.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -391,7 +391,7 @@ def test_classifying_a_hand_imports_nothing_heavy() -> None:
         "import sys\n"
         "from fivecard.cli import main\n"
         "main(['classify', 'AS KS QS JS TS'])\n"
-        "print([m for m in ('numpy', 'openpyxl', 'fivecard.completion') if m in sys.modules], file=sys.stderr)\n"
+        "print([m for m in ('numpy', 'openpyxl', 'fivecard.cli.completion') if m in sys.modules], file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "Royal Flush" in done.stdout

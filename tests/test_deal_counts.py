@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from fivecard import FivecardError
 from fivecard.cli import main
-from fivecard.deal import DealTally, check_players, check_rounds, deal, deal_rounds, max_players
-from fivecard.rules import get_rules
-from fivecard.tables import tables_for
-from fivecard.report import deal_round_json, evaluation_json, write_json_object
+from fivecard.play.deal import DealTally, check_players, check_rounds, deal, deal_rounds, max_players
+from fivecard.core.rules import get_rules
+from fivecard.core.tables import tables_for
+from fivecard.core.report import deal_round_json, evaluation_json, write_json_object
 
 
 def run(argv: list[str], stdout: io.StringIO | None = None) -> tuple[int, str, str]:

@@ -29,8 +29,10 @@ from helpers import (
     whole_deck,
 )
 
-from fivecard import Hand, batch, evaluate, full_deck, get_rules, strength, strength_function
-from fivecard.tables import tables_for
+from fivecard import Hand, full_deck, get_rules, strength, strength_function
+from fivecard.bulk import batch
+from fivecard import evaluate
+from fivecard.core.tables import tables_for
 
 
 def category_table(rules: str, strengths: npt.NDArray[np.integer]) -> dict[str, tuple[int, int]]:

@@ -34,11 +34,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from fivecard import FivecardError, Hand, batch
+from fivecard import FivecardError, Hand
+from fivecard.bulk import batch
 from fivecard.cli import main
-from fivecard.rows import CARD, HAND, MAX_HANDS, OTHER, Row, TableLayout, cell_shape, split_line
-from fivecard.sources import RECORD_LINES, open_source, read_blocks
-from fivecard.workbook import MAX_ROWS, open_workbook
+from fivecard.bulk.rows import CARD, HAND, MAX_HANDS, OTHER, Row, TableLayout, cell_shape, split_line
+from fivecard.bulk.sources import RECORD_LINES, open_source, read_blocks
+from fivecard.bulk.workbook import MAX_ROWS, open_workbook
 
 from strategies import (
     CsvTable,

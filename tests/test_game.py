@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fivecard.errors import FivecardError
-from fivecard.game import (
+from fivecard.play.game import (
     DealerCard,
     Exchanged,
     Folded,
@@ -25,7 +25,7 @@ from fivecard.game import (
     keep_positions,
     split_pot,
 )
-from fivecard.play import parse_keep
+from fivecard.cli.table import parse_keep
 
 TOTAL = 3_000
 

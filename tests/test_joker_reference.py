@@ -12,9 +12,10 @@ import numpy as np
 import numpy.typing as npt
 from helpers import RANKS
 
-from fivecard import batch, get_rules
-from fivecard.cards import JOKER
-from fivecard.tables import KEY_SPACE, tables_for
+from fivecard import get_rules
+from fivecard.bulk import batch
+from fivecard.core.cards import JOKER
+from fivecard.core.tables import KEY_SPACE, tables_for
 
 STANDARD_CLASSES = 7_462
 ROWS = 2_048  # hands per step: the hands x substitutes arrays stay small

@@ -22,7 +22,6 @@ from fivecard import (
     HandError,
     ParseError,
     RulesError,
-    batch,
     check_decks,
     cmp_hands,
     evaluate,
@@ -32,12 +31,13 @@ from fivecard import (
     strength,
     text_strength_function,
 )
-from fivecard.advise import advise
+from fivecard.bulk import batch
+from fivecard.play.advise import advise
 from fivecard.cli import main
 from fivecard.errors import in_context, kind_of
-from fivecard.evaluate import Evaluation
-from fivecard.hand import as_hand
-from fivecard.showdown import settle
+from fivecard.core.evaluate import Evaluation
+from fivecard.core.hand import as_hand
+from fivecard.core.showdown import settle
 
 TEXT = "AS KD 7C 7H 2S"
 OTHER = "2C 3C 4C 5C 7D"  # shares no card with TEXT, loses to it

@@ -18,9 +18,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from fivecard import sources, writers
+from fivecard.bulk import sources
+from fivecard.bulk import writers
 from fivecard.cli import main
-from fivecard.rows import TableLayout, split_line
+from fivecard.bulk.rows import TableLayout, split_line
 
 ROYAL = "AS KS QS JS TS"
 LOW = "2C 3C 4C 5C 7D"
@@ -364,7 +365,7 @@ def test_a_closed_pipe_is_141_for_every_format() -> None:
 
 
 def test_splitting_is_linear_in_runs_of_spaces(monkeypatch: pytest.MonkeyPatch) -> None:
-    import fivecard.rows as rows_module
+    import fivecard.bulk.rows as rows_module
 
     calls = 0
     real = rows_module._HAND_BREAKS
@@ -610,7 +611,7 @@ def test_a_ctrl_c_during_the_rename_is_raised_after_it(tmp_path: Path, monkeypat
     while it happens is raised after it, and the message says what is true."""
     import signal
 
-    from fivecard.target import Target
+    from fivecard.bulk.target import Target
 
     out = tmp_path / "o.csv"
     out.write_text("earlier")

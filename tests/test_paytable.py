@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from fivecard import FivecardError, Hand
-from fivecard.advise import (
+from fivecard.play.advise import (
     CATEGORY_NAMES,
     JACKS_OR_BETTER,
     PAYTABLE_LIMIT,
@@ -24,7 +24,7 @@ from fivecard.advise import (
     load_paytable,
     unseen_cards,
 )
-from fivecard.cards import Rank
+from fivecard.core.cards import Rank
 from fivecard.cli import main
 
 CATEGORIES = ", ".join(CATEGORY_NAMES)

@@ -15,11 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fivecard import evaluate, full_deck, showdown
+from fivecard import full_deck
+from fivecard import evaluate
+from fivecard import showdown
 from fivecard.cli import main
 from fivecard.errors import FivecardError
-from fivecard.rows import line_row
-from fivecard.writers import csv_field
+from fivecard.bulk.rows import line_row
+from fivecard.bulk.writers import csv_field
 
 CARDS = [c.code_str.upper() for c in full_deck()]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from fivecard.cli import main
-from fivecard.play import PROMPT
+from fivecard.cli.table import PROMPT
 
 START = "After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000."
 VOID_1 = "Round 1 is void: every chip of it goes back (You 20, Computer 1 20, Computer 2 20)."

@@ -17,7 +17,7 @@ from fivecard import (
     rule_names,
     showdown,
 )
-from fivecard.tables import tables_for
+from fivecard.core.tables import tables_for
 
 S001 = "001_ae515224a2822e15.txt (Joker Poker)"
 S002 = "002_0b4722e24cce8e10.txt (Semi-Poker)"

@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 from helpers import SEED_002_BEATS, SEED_002_HANDS, ranked
 
-from fivecard import Hand, Rank, evaluate, showdown
+from fivecard import Hand, Rank
+from fivecard import evaluate
+from fivecard import showdown
 
 S000 = "000_f570d88e87ae92b3.txt (ModelOff 2012)"
 S002 = "002_0b4722e24cce8e10.txt (Semi-Poker; ranks only, played here with suits)"

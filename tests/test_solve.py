@@ -13,9 +13,9 @@ import openpyxl
 import pytest
 
 from fivecard.cli import main
-from fivecard.sources import open_source, read_blocks
-from fivecard.rows import TableLayout, cell_shape, split_line
-from fivecard.solve import Row, solve_row
+from fivecard.bulk.sources import open_source, read_blocks
+from fivecard.bulk.rows import TableLayout, cell_shape, split_line
+from fivecard.bulk.solve import Row, solve_row
 
 # Lines 1-12: data rows on lines 2, 3, 5, 6, 8, 9, 10, 12; lines 6, 9 and 12 are bad.
 MIXED = (
@@ -381,9 +381,9 @@ def test_fast_json_equals_the_rich_evaluation(tmp_path: Path) -> None:
     (jokers, 10s, suit symbols, commas in the input)."""
     import random
 
-    from fivecard.hand import Hand
-    from fivecard.report import evaluation_json
-    from fivecard.evaluate import evaluate
+    from fivecard.core.hand import Hand
+    from fivecard.core.report import evaluation_json
+    from fivecard.core.evaluate import evaluate
 
     rng = random.Random(3)
     deck = ["AS", "KD", "QH", "JC", "TS", "9D", "8H", "7C", "6S", "5D", "4H", "3C", "2S", "AH", "KC", "10D", "JK", "A♦"]

@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 
 import fivecard
-from fivecard import get_rules, tablecache, tables
-from fivecard.cards import lookup_index as _index
-from fivecard.rules import RULE_SETS, RuleSet
-from fivecard.tables import Tables, build_tables
+from fivecard import get_rules
+from fivecard.core import tablecache
+from fivecard.core import tables
+from fivecard.core.cards import lookup_index as _index
+from fivecard.core.rules import RULE_SETS, RuleSet
+from fivecard.core.tables import Tables, build_tables
 
 # The cached function behind tables_for's once-per-process memo: these tests
 # must see the disk every time, and must not replace the tables other tests hold.

@@ -23,36 +23,36 @@ __version__ = "0.1.0"
 
 #: Each public name and the module that defines it.
 _HOME = {
-    "Card": "cards",
-    "JOKER": "cards",
-    "Rank": "cards",
-    "Suit": "cards",
-    "format_cards": "cards",
-    "full_deck": "cards",
-    "parse_card": "cards",
-    "parse_cards": "cards",
+    "Card": "core.cards",
+    "JOKER": "core.cards",
+    "Rank": "core.cards",
+    "Suit": "core.cards",
+    "format_cards": "core.cards",
+    "full_deck": "core.cards",
+    "parse_card": "core.cards",
+    "parse_cards": "core.cards",
     "FivecardError": "errors",
     "HandError": "errors",
     "ParseError": "errors",
     "RulesError": "errors",
-    "Evaluation": "evaluate",
-    "describe": "evaluate",
-    "evaluate": "evaluate",
-    "strength": "evaluate",
-    "strength_function": "evaluate",
-    "text_strength_function": "evaluate",
-    "Hand": "hand",
-    "RULE_SETS": "rules",
-    "Category": "rules",
-    "RuleSet": "rules",
-    "get_rules": "rules",
-    "rule_names": "rules",
-    "Showdown": "showdown",
-    "check_decks": "showdown",
-    "cmp_hands": "showdown",
-    "compare": "showdown",
-    "explain": "showdown",
-    "showdown": "showdown",
+    "Evaluation": "core.evaluate",
+    "describe": "core.evaluate",
+    "evaluate": "core.evaluate",
+    "strength": "core.evaluate",
+    "strength_function": "core.evaluate",
+    "text_strength_function": "core.evaluate",
+    "Hand": "core.hand",
+    "RULE_SETS": "core.rules",
+    "Category": "core.rules",
+    "RuleSet": "core.rules",
+    "get_rules": "core.rules",
+    "rule_names": "core.rules",
+    "Showdown": "core.showdown",
+    "check_decks": "core.showdown",
+    "cmp_hands": "core.showdown",
+    "compare": "core.showdown",
+    "explain": "core.showdown",
+    "showdown": "core.showdown",
 }
 
 __all__ = [
@@ -91,9 +91,9 @@ __all__ = [
 if TYPE_CHECKING:
     from typing import Any
 
-    from .cards import JOKER, Card, Rank, Suit, format_cards, full_deck, parse_card, parse_cards
+    from .core.cards import JOKER, Card, Rank, Suit, format_cards, full_deck, parse_card, parse_cards
     from .errors import FivecardError, HandError, ParseError, RulesError
-    from .evaluate import (
+    from .core.evaluate import (
         Evaluation,
         describe,
         evaluate,
@@ -101,9 +101,51 @@ if TYPE_CHECKING:
         strength_function,
         text_strength_function,
     )
-    from .hand import Hand
-    from .rules import RULE_SETS, Category, RuleSet, get_rules, rule_names
-    from .showdown import Showdown, check_decks, cmp_hands, compare, explain, showdown
+    from .core.hand import Hand
+    from .core.rules import RULE_SETS, Category, RuleSet, get_rules, rule_names
+    from .core.showdown import Showdown, check_decks, cmp_hands, compare, explain, showdown
+
+
+#: The modules of the first release, before the layers (one release of grace).
+_MOVED = {
+    **dict.fromkeys(("cards", "hand", "rules", "tables", "evaluate", "showdown", "report"), "core"),
+    **dict.fromkeys(("batch", "pipeline", "rows", "sources", "workbook", "writers", "target", "solve", "stats"), "bulk"),
+    **dict.fromkeys(("deal", "advise", "game"), "play"),
+    "commands": "cli",
+}
+
+
+class _Moved:
+    """``import fivecard.batch`` (the old place) gives ``fivecard.bulk.batch``
+    with a DeprecationWarning: a finder for the moved modules' old names."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> Any:
+        package, _, module = name.rpartition(".")
+        if package != __name__ or module not in _MOVED:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(name, _Moved, origin=f"{__name__}.{_MOVED[module]}.{module}")  # type: ignore[arg-type]  # a loader by protocol
+
+    @staticmethod
+    def create_module(spec: Any) -> types.ModuleType:
+        import warnings
+
+        new = spec.origin
+        warnings.warn(f"{spec.name} is deprecated: it is now {new}", DeprecationWarning, stacklevel=4)
+        module = import_module(new)
+        spec.loader_state = module.__spec__  # the import system sets __spec__ next: put it back
+        return module
+
+    @staticmethod
+    def exec_module(module: types.ModuleType) -> None:
+        alias = module.__spec__
+        if alias is not None and alias.loader_state is not None:
+            module.__spec__ = alias.loader_state
+
+
+sys.meta_path.append(_Moved)
 
 
 class _Package(types.ModuleType):
@@ -122,6 +164,8 @@ sys.modules[__name__].__class__ = _Package
 def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
+        if name in _MOVED:  # fivecard.batch, the old place of fivecard.bulk.batch
+            return import_module(f".{name}", __name__)
         raise AttributeError(f"module 'fivecard' has no attribute {name!r}")
     value = getattr(import_module(f".{home}", __name__), name)
     globals()[name] = value

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .cards import Card, Rank, full_deck
-from .errors import RulesError, kind_of, quote
+from ..errors import RulesError, kind_of, quote
 
 __all__ = [
     "Category",
@@ -35,7 +35,7 @@ class Category:
     (``(2, 2, 1)`` for two pair); ``straight`` and ``flush`` are needed when
     true; ``top`` is a required highest rank of the straight; ``holds`` ranks
     the hand must contain. ``detail`` is the template of the description after
-    the name (see :func:`fivecard.evaluate.describe`).
+    the name (see :func:`fivecard.core.evaluate.describe`).
     """
 
     name: str
@@ -157,6 +157,13 @@ class RuleSet:
     def deck(self) -> tuple[Card, ...]:
         """The cards a deal uses (``semi`` deals from 52 cards and ignores suits)."""
         return full_deck(jokers=self.jokers)
+
+    def dealt(self) -> tuple[Card, ...]:
+        """The cards a deal uses as the rules see them (``semi``: the 52
+        cards with their suits hidden): the one definition of the dealt deck
+        (dealing, the game, counting every hand)."""
+        deck = self.deck()
+        return deck if self.suits else tuple(c.rank_only() for c in deck)
 
     def __str__(self) -> str:
         return self.name

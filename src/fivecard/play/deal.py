@@ -17,13 +17,12 @@ from collections.abc import Iterator
 from dataclasses import InitVar, dataclass, field
 from typing import SupportsIndex
 
-from .cards import Card
-from .errors import FivecardError
-from .evaluate import Evaluation, evaluate
-from .hand import HAND_SIZE, Hand
-from .rules import RuleSet, get_rules
-from .showdown import Showdown, settle
-from .stats import dealt_cards
+from ..core.cards import Card
+from ..errors import FivecardError
+from ..core.evaluate import Evaluation, evaluate
+from ..core.hand import HAND_SIZE, Hand
+from ..core.rules import RuleSet, get_rules
+from ..core.showdown import Showdown, settle
 
 __all__ = [
     "Round",
@@ -103,7 +102,7 @@ def deal(players: int, *, rules: str | RuleSet = "standard", rng: random.Random)
     """Shuffle the rule set's deck with ``rng`` and deal five cards to each
     player (``semi``: from 52 cards, suits then ignored)."""
     ruleset = check_players(players, rules)
-    return _deal_from(dealt_cards(ruleset), players, ruleset, rng)
+    return _deal_from(ruleset.dealt(), players, ruleset, rng)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +157,7 @@ def deal_rounds(
 
 def _rounds(players: int, ruleset: RuleSet, seed: int, rounds: int) -> Iterator[Round]:
     rng = random.Random(seed)
-    cards = dealt_cards(ruleset)
+    cards = ruleset.dealt()
     for number in range(1, rounds + 1):
         evaluations = tuple(evaluate(h) for h in _deal_from(cards, players, ruleset, rng))
         showdown = settle(evaluations) if len(evaluations) > 1 else None

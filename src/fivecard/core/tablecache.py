@@ -1,6 +1,6 @@
 """The user's cache of built tables, so that a process need not build them.
 
-Building a rule set's tables (:mod:`fivecard.tables`) takes 60-250 ms; loading
+Building a rule set's tables (:mod:`fivecard.core.tables`) takes 60-250 ms; loading
 them from a file takes about a millisecond. Files live in
 ``$FIVECARD_CACHE`` if that is set (an empty value or ``off`` turns the cache
 off), else in ``$XDG_CACHE_HOME/fivecard``, else in ``~/.cache/fivecard``.
@@ -75,7 +75,7 @@ def _sources() -> int:
 
 
 def _full_key(key: tuple[object, ...]) -> tuple[object, ...]:
-    from . import __version__
+    from .. import __version__
 
     return (_FORMAT, __version__, _sources(), sys.byteorder, key)
 

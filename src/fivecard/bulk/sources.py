@@ -11,11 +11,11 @@ Nothing is lost and nothing hangs:
   than :data:`MAX_LINE` bytes is an error row, read past without being held;
 * a CSV quote left open fails its own row only: a quoted cell may span at
   most :data:`RECORD_LINES` lines, else that row is an error and reading goes
-  on from the next line; a cell past :data:`~fivecard.workbook.MAX_CELL`
-  characters or a row past :data:`~fivecard.rows.MAX_TABLE_COLUMNS`
+  on from the next line; a cell past :data:`~fivecard.bulk.workbook.MAX_CELL`
+  characters or a row past :data:`~fivecard.bulk.rows.MAX_TABLE_COLUMNS`
   cells is an error row;
 * a table's layout is decided by shape on its first rows
-  (:class:`~fivecard.rows.TableLayout`), or stated.
+  (:class:`~fivecard.bulk.rows.TableLayout`), or stated.
 
 Every reader is linear in the length of its input.
 """
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from .rows import MAX_TABLE_COLUMNS, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
-from .errors import PATH_QUOTE, FileError, quote
+from ..errors import PATH_QUOTE, FileError, quote
 from .workbook import Record, open_workbook
 
 __all__ = [
@@ -314,7 +314,7 @@ def open_source(
     once, and detect its format by extension or content unless
     ``input_format`` says. ``suits``: whether the rule set has suits (a lone
     rank in a table cell is then a number, not a card). ``hands``: the
-    table's hand columns, as :meth:`~fivecard.rows.TableLayout.from_spec`
+    table's hand columns, as :meth:`~fivecard.bulk.rows.TableLayout.from_spec`
     reads them (default: decided by shape)."""
     opened = _open_input(path, stdin)
     try:

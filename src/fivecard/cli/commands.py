@@ -4,7 +4,7 @@ to text or JSON. It holds no poker logic.
 Each subcommand registers itself (:func:`_command`, :func:`_register`): its
 name, one line for ``fivecard --help``, its description and examples, the
 options it takes and the function that runs it. The parser, the dispatch
-and the shell completion scripts (:mod:`fivecard.completion`) are all built
+and the shell completion scripts (:mod:`fivecard.cli.completion`) are all built
 from that registry. Registering imports nothing: a command imports what it
 needs (numpy, openpyxl) only when it runs.
 
@@ -26,13 +26,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
-from .errors import FivecardError, in_context
-from .evaluate import evaluate
-from .hand import Hand
-from .report import Painter, evaluation_json, showdown_json
-from .rules import RULE_SETS, RuleSet, get_rules
-from .showdown import showdown
+from .. import __version__
+from ..errors import FivecardError, in_context
+from ..core.evaluate import evaluate
+from ..core.hand import Hand
+from ..core.report import Painter, evaluation_json, showdown_json
+from ..core.rules import RULE_SETS, RuleSet, get_rules
+from ..core.showdown import showdown
 
 __all__ = ["main"]
 
@@ -312,8 +312,8 @@ def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
         if argument != "-":
             texts.append(argument)
             continue
-        from .errors import FileError
-        from .sources import binary_stdin, read_lines
+        from ..errors import FileError
+        from ..bulk.sources import binary_stdin, read_lines
 
         raw = binary_stdin(stdin)
         if raw is None:
@@ -537,7 +537,7 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
 def _classify(call: _Call) -> int:
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     if "-" in args.hands:  # many hands: the bulk pipeline, a chunk at a time
-        from .solve import classify_stream
+        from ..bulk.solve import classify_stream
 
         classify_stream(
             _hand_sources(args.hands, call.stdin),
@@ -566,8 +566,8 @@ def _classify(call: _Call) -> int:
 def _hand_sources(arguments: Sequence[str], stdin: TextIO) -> Iterator[Any]:
     """The hands of the arguments, and for ``-`` the bytes of standard input
     (a hand a line)."""
-    from .errors import FileError
-    from .sources import binary_stdin
+    from ..errors import FileError
+    from ..bulk.sources import binary_stdin
 
     for argument in arguments:
         if argument != "-":
@@ -624,8 +624,8 @@ def _solve(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    from .solve import solve_file
-    from .solve import output_format
+    from ..bulk.solve import solve_file
+    from ..bulk.formats import output_format
 
     if args.json and args.format not in (None, "jsonl"):
         raise _UsageError(f"--json writes JSON Lines; it cannot be combined with --format {args.format}")
@@ -735,7 +735,7 @@ def _solve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_solve(args: argparse.Namespace, rules: RuleSet) -> None:
-    from .solve import output_format
+    from ..bulk.formats import output_format
 
     fmt = "jsonl" if args.json else output_format(args.output, args.format)
     if args.color is not None and fmt != "text":
@@ -803,8 +803,8 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
 def _deal(call: _Call) -> int:
     from collections.abc import Iterator
 
-    from .deal import DealTally, check_players, check_rounds, deal_rounds, new_seed
-    from .report import deal_round_json, deal_tally_json, write_json_object
+    from ..play.deal import DealTally, check_players, check_rounds, deal_rounds, new_seed
+    from ..core.report import deal_round_json, deal_tally_json, write_json_object
 
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     # The counts first, before anything is allocated, dealt or written.
@@ -871,7 +871,7 @@ def _deal(call: _Call) -> int:
     shared=("rules", "json"),
 )
 def _stats(call: _Call) -> int:
-    from .stats import census  # numpy: imported only by the commands that count
+    from ..bulk.stats import census  # numpy: imported only by the commands that count
 
     rules, out = call.rules, call.out
     counted = census(rules)
@@ -949,7 +949,7 @@ def _check_advise(args: argparse.Namespace, rules: RuleSet) -> None:
     check=_check_advise,
 )
 def _advise(call: _Call) -> int:
-    from .advise import advice_json, advise, load_paytable
+    from ..play.advise import advice_json, advise, load_paytable
 
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     hand = Hand.parse(args.hand, rules=rules)
@@ -989,7 +989,7 @@ def _probability(text: str) -> float:
     """``--fold-below``: a finite number from 0 to 1."""
     import math
 
-    from .errors import quote
+    from ..errors import quote
 
     try:
         value = float(text)
@@ -1045,9 +1045,9 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
     },
 )
 def _play(call: _Call) -> int:
-    from .cards import parse_cards
-    from .game import Game
-    from .play import play
+    from ..core.cards import parse_cards
+    from ..play.game import Game
+    from .table import play
 
     args, stdin, out = call.args, call.stdin, call.out
     # Everything is checked before the first line is printed (--fold-below by

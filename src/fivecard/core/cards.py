@@ -2,7 +2,7 @@
 
 This module knows how cards are *spelled*. Whether a list of cards makes a
 valid hand under a rule set (count, duplicates, jokers) is the job of
-:mod:`fivecard.hand`.
+:mod:`fivecard.core.hand`.
 
 Accepted spellings (any letter case):
 
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from .errors import ParseError, quote
+from ..errors import ParseError, quote
 
 __all__ = [
     "Rank",
@@ -213,12 +213,12 @@ def code_of(rank: Rank | None, suit: Suit | None) -> int:
 
 def lookup_index(codes: Sequence[int]) -> int:
     """Where five card codes are looked up in a rule set's table
-    (:attr:`fivecard.tables.Tables.lookup`): the sum of the codes shifted
+    (:attr:`fivecard.core.tables.Tables.lookup`): the sum of the codes shifted
     right by :data:`SUIT_SHIFT` (the key of the rank multiset), plus
     :data:`KEY_SPACE` when the five share a suit bit (a flush).
 
     The one statement of this arithmetic; the fast strength functions of
-    :mod:`fivecard.evaluate` inline it (a test holds them to it).
+    :mod:`fivecard.core.evaluate` inline it (a test holds them to it).
 
     >>> lookup_index([code_of(Rank.ACE, Suit.SPADES)] * 5) == 5 * RANK_WEIGHTS[12] + KEY_SPACE
     True

@@ -4,11 +4,11 @@ Every five-card hand is decided by its rank multiset and whether it is a
 flush. This module classifies every rank multiset a rule set allows (jokers
 included), numbers the distinct classes from 1 (weakest) to N (strongest),
 and fills one lookup table indexed by the hand's key (see
-:data:`fivecard.cards.RANK_WEIGHTS`). The single-hand path and the batch path
+:data:`fivecard.core.cards.RANK_WEIGHTS`). The single-hand path and the batch path
 both read this table, so they agree by construction.
 
 Tables are built the first time a rule set is used and kept in the user's
-cache directory (:mod:`fivecard.tablecache`), so later processes load them in
+cache directory (:mod:`fivecard.core.tablecache`), so later processes load them in
 about a millisecond instead of building them again (60-250 ms); a cache that
 is missing, stale, corrupt or unwritable only means building them again.
 """
@@ -306,7 +306,7 @@ def _order(groups: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
 @cache
 def tables_for(rules: RuleSet) -> Tables:
     """The classes and lookup table of a rule set: made once per process,
-    from the user's cache when it holds them (see :mod:`fivecard.tablecache`),
+    from the user's cache when it holds them (see :mod:`fivecard.core.tablecache`),
     else built and stored there."""
     key = _cache_key(rules)
     tables = _from_payload(rules, tablecache.load(rules.name, key))

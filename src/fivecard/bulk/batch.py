@@ -1,7 +1,7 @@
 """Vectorised evaluation of many hands at once, with numpy.
 
 The batch path reads the same lookup table as the single-hand path
-(:mod:`fivecard.tables`) and applies the same arithmetic to whole arrays, so
+(:mod:`fivecard.core.tables`) and applies the same arithmetic to whole arrays, so
 the two agree exactly (the tests check every hand of every deck). Encoding
 validates every row: a bad row (a bad hand, or not text at all) is reported by
 its index with the same message the single-hand path gives, and is never
@@ -9,7 +9,7 @@ scored; the other rows are unaffected. Arrays of card codes are checked in the
 same vectorised pass that scores them.
 
 >>> import numpy as np
->>> from fivecard import batch
+>>> from fivecard.bulk import batch
 >>> hands = batch.encode(["8C TS KC 9H 4S", "7D 2S 5D 3S AC", "AS AS KD QD JD"])
 >>> hands.errors
 {2: "duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'"}
@@ -30,11 +30,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from .cards import JOKER, RANK_WEIGHTS, SUIT_MASK, SUIT_SHIFT, Card, full_deck
-from .errors import FivecardError, kind_of
-from .hand import Hand
-from .rules import RuleSet, get_rules
-from .tables import KEY_SPACE, tables_for
+from ..core.cards import JOKER, RANK_WEIGHTS, SUIT_MASK, SUIT_SHIFT, Card, full_deck
+from ..errors import FivecardError, kind_of
+from ..core.hand import Hand
+from ..core.rules import RuleSet, get_rules
+from ..core.tables import KEY_SPACE, tables_for
 
 __all__ = [
     "CARDS",
@@ -333,7 +333,7 @@ for _suit in full_deck()[:4]:
 def sorted_texts(hands: Encoded) -> list[str]:
     """Each hand's cards in sorted order (rank high to low, then spades,
     hearts, diamonds, clubs; jokers last), canonical and space separated, as
-    :meth:`fivecard.hand.Hand.sorted` gives them; "" for bad rows."""
+    :meth:`fivecard.core.hand.Hand.sorted` gives them; "" for bad rows."""
     if len(hands.codes) == 0:
         return []
     line = sorted_bytes(hands)
@@ -581,7 +581,6 @@ def hand_counts(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> n
 def census_counts(rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
     """How many hands of the rule set's dealt deck have each strength
     (index = strength; ``semi``: 52 cards with suits hidden)."""
-    from .stats import dealt_cards
 
     ruleset = get_rules(rules)
-    return hand_counts([c.code for c in dealt_cards(ruleset)], rules=ruleset)
+    return hand_counts([c.code for c in ruleset.dealt()], rules=ruleset)

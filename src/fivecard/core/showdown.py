@@ -16,7 +16,7 @@ from itertools import groupby
 from typing import Union
 
 from .cards import JOKER, Card
-from .errors import FivecardError, HandError, in_context, kind_of
+from ..errors import FivecardError, HandError, in_context, kind_of
 from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand, HandLike, as_hand, resolve_rules
 from .rules import RuleSet

@@ -1,6 +1,6 @@
 """A hand: five cards that are valid together under a rule set.
 
-Reading text into cards is :mod:`fivecard.cards`' job; this module checks the
+Reading text into cards is :mod:`fivecard.core.cards`' job; this module checks the
 cards in the context of a rule set (python-chess style: syntax, then context).
 
 Every public function that takes a hand takes it in any of the forms people
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from .cards import CODE_TEXT, Card, parse_card_at, parse_cards, sort_place
-from .errors import HandError, ParseError, in_context, kind_of, quote
+from ..errors import HandError, ParseError, in_context, kind_of, quote
 from .rules import STANDARD, RuleSet, get_rules
 
 __all__ = ["Hand", "HandLike", "as_hand", "check_cards", "resolve_rules", "HAND_SIZE"]
@@ -167,7 +167,7 @@ HandLike = Union[Hand, str, Iterable[Union[Card, str]]]
 
 def resolve_rules(rules: str | RuleSet | None, carried: RuleSet | None = None) -> RuleSet:
     """The one meaning of ``rules=`` across the library: a name (any case,
-    or an alias) or a :class:`~fivecard.rules.RuleSet` is that rule set, for
+    or an alias) or a :class:`~fivecard.core.rules.RuleSet` is that rule set, for
     every hand passed; ``None``, the default of every public function, is the
     rule set the hands passed carry (``carried``: a Hand's or an
     Evaluation's own), else ``standard`` (text and cards carry none).

@@ -1,6 +1,6 @@
 """Solving many showdowns: a file (text, CSV or ``.xlsx``) to a file in any
 output format, or rows to results, through the one bulk pipeline
-(:mod:`fivecard.pipeline`, then a writer of :mod:`fivecard.writers`).
+(:mod:`fivecard.bulk.pipeline`, then a writer of :mod:`fivecard.bulk.writers`).
 
 Each row of an input becomes one result (a showdown, a classified hand, or an
 error that names the row), in input order. Nothing is dropped or shifted:
@@ -13,12 +13,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Final
 
-from .cards import JOKER, Card, full_deck
-from .errors import FivecardError
-from .evaluate import Evaluation, evaluate
-from .hand import Hand
+from ..core.cards import JOKER, Card, full_deck
+from ..errors import FivecardError
+from ..core.evaluate import Evaluation, evaluate
+from ..core.hand import Hand
 from .rows import Row
-from .rules import RuleSet, get_rules
+from ..core.rules import RuleSet, get_rules
+from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 
 __all__ = [
     "Row",
@@ -39,23 +40,6 @@ _CARD_OF_CODE: Final[dict[int, Card]] = {
 _JOKER_CODE: Final = JOKER.code
 #: Card code -> canonical text (``As``, ``Q``, ``JK``).
 CODE_TEXT: Final[dict[int, str]] = {code: card.code_str for code, card in _CARD_OF_CODE.items()}
-
-
-OUTPUT_FORMATS: Final = ("text", "jsonl", "csv", "xlsx", "parquet")
-BINARY_FORMATS: Final = ("xlsx", "parquet")
-
-
-def output_format(path: str | None, requested: str | None) -> str:
-    """The output format: ``requested``, else by the output file's extension,
-    else text (the default on a terminal, and for standard output)."""
-    if requested:
-        return requested
-    if path and path != "-":
-        suffix = path.rpartition(".")[2].lower() if "." in path else ""
-        return {"jsonl": "jsonl", "json": "jsonl", "csv": "csv", "xlsx": "xlsx", "parquet": "parquet"}.get(
-            suffix, "text"
-        )
-    return "text"
 
 
 class RowError(FivecardError):
@@ -105,7 +89,7 @@ class Solved:
 
 
 def _solved(chunk: Any, i: int, row: Row) -> Solved:
-    """Row ``i`` of a :class:`~fivecard.pipeline.Chunk` as a :class:`Solved`."""
+    """Row ``i`` of a :class:`~fivecard.bulk.pipeline.Chunk` as a :class:`Solved`."""
     import numpy as np
 
     error = chunk.error.get(i)
@@ -219,7 +203,7 @@ def solve_file(
     """
     import sys
 
-    from .errors import FileError
+    from ..errors import FileError
     from .target import Target, refuse_same_file, write_error
 
     ruleset = get_rules(rules)
@@ -243,7 +227,7 @@ def solve_file(
         # The heavy imports come after the output is opened: a Ctrl-C during
         # them is reported like any other ("nothing was written").
         from .pipeline import chunks_of_blocks, chunks_of_rows
-        from .report import Painter
+        from ..core.report import Painter
         from .sources import binary_stdin, open_source
         from .writers import Tally, make_writer
 
@@ -319,9 +303,9 @@ def classify_stream(
     32,768 at a time, so a shorter run with a bad hand writes nothing (a
     longer one has written the hands before the bad hand's batch). Returns
     the number of hands."""
-    from .errors import FileError, in_context
+    from ..errors import FileError, in_context
     from .pipeline import chunks_of_blocks, chunks_of_rows
-    from .report import Painter
+    from ..core.report import Painter
     from .sources import read_blocks
     from .target import _is_utf8
     from .writers import ClassifyWriter

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import JOKER_SPELLINGS, RANK_SPELLINGS, SUIT_SPELLINGS
-from .errors import FivecardError, ParseError, quote
+from ..core.cards import JOKER_SPELLINGS, RANK_SPELLINGS, SUIT_SPELLINGS
+from ..errors import FivecardError, ParseError, quote
 
 __all__ = [
     "Row",
@@ -121,7 +121,7 @@ def split_line(line: str) -> list[str]:
 
 def _joined(tokens: list[str]) -> list[str]:
     """Tokens with a lone suit symbol joined to the lone rank before it
-    (``J ♦`` is one card, as :func:`~fivecard.cards.parse_cards` reads it)."""
+    (``J ♦`` is one card, as :func:`~fivecard.core.cards.parse_cards` reads it)."""
     if not any(t in _LONE_SUITS for t in tokens):
         return tokens
     out: list[str] = []

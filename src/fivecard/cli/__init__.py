@@ -1,7 +1,7 @@
 """The ``fivecard`` command's entry point.
 
 It imports nothing heavy before it can catch a Ctrl-C: the command itself
-(:mod:`fivecard.commands`) loads inside :func:`main`, so an interrupt while
+(:mod:`fivecard.cli.commands`) loads inside :func:`main`, so an interrupt while
 the program starts is exit code 130 and one line, like an interrupt later.
 A Ctrl-C can also break an import from inside (numpy turns it into an
 ``ImportError``), so any failure after a Ctrl-C counts as the interrupt.
@@ -32,7 +32,7 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run the command; return its exit code (never raises on bad input).
-    See :func:`fivecard.commands.main`."""
+    See :func:`fivecard.cli.commands.main`."""
     pressed: list[int] = []
     raising: list[bool] = []  # empty while the command's modules load
 

@@ -1,12 +1,12 @@
 """``fivecard play``: the draw game in a terminal, or from piped input.
 
-Only input and output live here; the game is :mod:`fivecard.game`.
+Only input and output live here; the game is :mod:`fivecard.play.game`.
 
 The hand is shown with bracketed positions, ``[1] Q  [2] 5  [3] 2 ...``, so
 that a position cannot be read as a rank (``semi`` hides suits); the player
 types the positions of the cards to keep, and the hint says what to type for
 each suggested hold. Quitting (``q``), the end of input or Ctrl-C in the
-middle of a round voids it (:meth:`~fivecard.game.Game.void_round`: every
+middle of a round voids it (:meth:`~fivecard.play.game.Game.void_round`: every
 chip of the round goes back) and prints the standings; Ctrl-C then goes on
 as a :class:`KeyboardInterrupt` (``fivecard`` exits with 130).
 """
@@ -16,11 +16,11 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
-from .advise import Advice
-from .cards import Card, format_cards
-from .evaluate import evaluate
-from .game import ANTE, BET, Exchanged, Game, GameError, RoundSettled, keep_positions
-from .report import Painter
+from ..play.advise import Advice
+from ..core.cards import Card, format_cards
+from ..core.evaluate import evaluate
+from ..play.game import ANTE, BET, Exchanged, Game, GameError, RoundSettled, keep_positions
+from ..core.report import Painter
 
 _ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
 

@@ -45,12 +45,12 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .advise import Advice, advise
-from .cards import Card, Rank
-from .errors import FivecardError
-from .evaluate import Evaluation, evaluate
-from .hand import HAND_SIZE, Hand
-from .rules import RuleSet, get_rules
-from .showdown import Showdown, explain, settle
+from ..core.cards import Card, Rank
+from ..errors import FivecardError
+from ..core.evaluate import Evaluation, evaluate
+from ..core.hand import HAND_SIZE, Hand
+from ..core.rules import RuleSet, get_rules
+from ..core.showdown import Showdown, explain, settle
 
 __all__ = [
     "Game",
@@ -486,7 +486,7 @@ def _pot_explanation(
     shares: dict[int, int],
 ) -> str:
     """Who takes the pot and why, in the seats' names, from the live hands'
-    :class:`~fivecard.showdown.Showdown` (positions among ``live``)."""
+    :class:`~fivecard.core.showdown.Showdown` (positions among ``live``)."""
     evaluations = result.evaluations
     winners = tuple(live[i] for i in result.winners)
     if len(winners) > 1:

@@ -1,7 +1,7 @@
 """Output forms of evaluations and showdowns: JSON objects and terminal text.
 
-No poker logic lives here: it only lays out what :mod:`fivecard.evaluate` and
-:mod:`fivecard.showdown` decided.
+No poker logic lives here: it only lays out what :mod:`fivecard.core.evaluate` and
+:mod:`fivecard.core.showdown` decided.
 """
 
 from __future__ import annotations
@@ -15,7 +15,27 @@ from .evaluate import Evaluation
 from .showdown import Showdown
 
 if TYPE_CHECKING:
-    from .deal import DealTally, Round
+    from typing import Protocol
+
+    class Round(Protocol):
+        """A dealt round (:class:`fivecard.play.deal.Round`)."""
+
+        @property
+        def number(self) -> int: ...
+        @property
+        def evaluations(self) -> tuple[Evaluation, ...]: ...
+        @property
+        def showdown(self) -> Showdown | None: ...
+
+    class DealTally(Protocol):
+        """Wins per player (:class:`fivecard.play.deal.DealTally`)."""
+
+        @property
+        def players(self) -> int: ...
+        @property
+        def wins(self) -> list[int]: ...
+        @property
+        def splits(self) -> list[int]: ...
 
 __all__ = [
     "evaluation_json",

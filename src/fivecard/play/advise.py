@@ -32,13 +32,13 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from . import batch
-from .cards import Card, Rank, format_cards
-from .errors import FivecardError, HandError, quote
-from .evaluate import HandLike, as_hand
-from .hand import Hand
-from .rules import RULE_SETS, RuleSet
-from .tables import tables_for
+from ..bulk import batch
+from ..core.cards import Card, Rank, format_cards
+from ..errors import FivecardError, HandError, quote
+from ..core.evaluate import HandLike, as_hand
+from ..core.hand import Hand
+from ..core.rules import RULE_SETS, RuleSet
+from ..core.tables import tables_for
 
 __all__ = [
     "PayTable",

@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 from typing import IO, Any
 
-from .errors import PATH_QUOTE, FileError, quote
+from ..errors import PATH_QUOTE, FileError, quote
 
 __all__ = ["Target", "refuse_same_file", "write_error"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import Card
-from .rules import Category, RuleSet, get_rules
-from .tables import tables_for
+from ..core.cards import Card
+from ..core.rules import Category, RuleSet, get_rules
+from ..core.tables import tables_for
 
 __all__ = ["CategoryCount", "Census", "census", "odds", "dealt_cards"]
 
@@ -50,13 +50,12 @@ def odds(probability: float) -> str:
 def dealt_cards(rules: RuleSet) -> tuple[Card, ...]:
     """The cards a deal under ``rules`` uses, as the rules see them (``semi``:
     the 52 cards with suits hidden)."""
-    deck = rules.deck()
-    return deck if rules.suits else tuple(c.rank_only() for c in deck)
+    return rules.dealt()
 
 
 def census(rules: str | RuleSet = "standard") -> Census:
     """Enumerate every five-card hand of the rule set's deck (with the batch
-    path: :func:`fivecard.batch.census_counts`).
+    path: :func:`fivecard.bulk.batch.census_counts`).
 
     >>> c = census("standard")
     >>> c.hands, c.classes, c.categories[0].category.name, c.categories[0].hands

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import IO, Final
 from xml.parsers import expat
 
-from .errors import FileError, FivecardError, quote
+from ..errors import FileError, FivecardError, quote
 from .rows import MAX_TABLE_COLUMNS
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Writing a columnar result (:class:`~fivecard.pipeline.Chunk`): one writer
+"""Writing a columnar result (:class:`~fivecard.bulk.pipeline.Chunk`): one writer
 per format, each formatting whole columns at once.
 
 What a row's cells hold is made once per distinct value and reused: a
@@ -28,15 +28,15 @@ from typing import IO, Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .cards import JOKER, RANK_WEIGHTS, SUIT_SHIFT, Card, full_deck
-from .evaluate import describe, evaluate
-from .hand import Hand
+from ..core.cards import JOKER, RANK_WEIGHTS, SUIT_SHIFT, Card, full_deck
+from ..core.evaluate import describe, evaluate
+from ..core.hand import Hand
 from .pipeline import Chunk
-from .report import Painter, class_fields, evaluation_json, wild_fields
-from .showdown import Outcome
-from .rules import RuleSet
-from .solve import BINARY_FORMATS, OUTPUT_FORMATS, output_format
-from .tables import tables_for
+from ..core.report import Painter, class_fields, evaluation_json, wild_fields
+from ..core.showdown import Outcome
+from ..core.rules import RuleSet
+from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
+from ..core.tables import tables_for
 from .workbook import MAX_ROWS
 
 __all__ = [
@@ -714,7 +714,7 @@ class JsonlWriter(_Base):
 def hand_objects(
     chunk: Chunk, classes: Objects, indent: str | None = None, *, ascii: bool = False
 ) -> Objects:
-    """Per hand, its JSON object (see :func:`fivecard.report.evaluation_json`)
+    """Per hand, its JSON object (see :func:`fivecard.core.report.evaluation_json`)
     in two pieces to be joined: from ``{`` to the sorted cards, and
     ``classes`` (per hand: the rest, from its class). Compact, or for
     ``indent`` (the indent of the object's lines) as ``json.dumps(...,
@@ -867,7 +867,7 @@ def _people_cards(
 
 def _class_json(rules: RuleSet, indent: str | None, after: str = "") -> _PerStrength:
     """Per strength: the end of a natural hand's JSON object, from its
-    category on (:func:`fivecard.report.class_fields`; compact, or indented
+    category on (:func:`fivecard.core.report.class_fields`; compact, or indented
     as ``json.dumps(..., indent=2)`` nested at ``indent``)."""
 
     def make(info: ClassInfo) -> bytes:
@@ -1097,7 +1097,7 @@ class ParquetWriter(_Base):
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
-            from .errors import FileError
+            from ..errors import FileError
 
             raise FileError(
                 "Parquet output needs pyarrow: pip install 'fivecard[parquet]'"

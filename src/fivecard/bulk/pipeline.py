@@ -1,20 +1,20 @@
 """The bulk pipeline: rows in, a columnar result out, a chunk at a time.
 
 Every bulk path (``solve`` in every format, ``classify`` of many hands, the
-library's :func:`fivecard.solve.solve_rows`) goes through here:
+library's :func:`fivecard.bulk.solve.solve_rows`) goes through here:
 
 1. **read** a chunk of rows: a block of text lines, or rows of a table;
 2. **encode** every hand of the chunk at once (lines of two-character cards
    laid out like ``8C TS KC 9H 4S 7D 2S 5D 3S AC`` are parsed where they lie,
    as whole byte arrays; any other row through the single-hand parser, for its
    exact message);
-3. **evaluate**: one table lookup per hand (:mod:`fivecard.batch`);
+3. **evaluate**: one table lookup per hand (:mod:`fivecard.bulk.batch`);
 4. **settle** each row: winners, order and explanation are an
    :class:`Outcome`, computed once per distinct case (who wins and the
    deciding step; a two-hand row's case is found with array arithmetic);
 5. the result, a :class:`Chunk` of columns (strengths, codes, hand texts,
    errors by row, an outcome per row), goes to one writer per format
-   (:mod:`fivecard.writers`).
+   (:mod:`fivecard.bulk.writers`).
 
 Nothing is dropped or shifted: a chunk holds one row per input row, a bad row
 as an error that names the problem.
@@ -32,14 +32,14 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch
-from .cards import JOKER, Card, full_deck
-from .errors import FivecardError
-from .hand import Hand
+from ..core.cards import JOKER, Card, full_deck
+from ..errors import FivecardError
+from ..core.hand import Hand
 from .rows import Row, line_row
-from .rules import RuleSet
-from .showdown import Outcome, check_decks, outcome
+from ..core.rules import RuleSet
+from ..core.showdown import Outcome, check_decks, outcome
 from .sources import Block, long_row
-from .tables import tables_for
+from ..core.tables import tables_for
 
 __all__ = ["Chunk", "chunks_of_rows", "chunks_of_blocks", "CHUNK_ROWS"]
 
@@ -397,7 +397,7 @@ _CACHE_LIMIT: Final = 1 << 16  # distinct outcomes kept: memory must not grow wi
 
 
 def _outcome(key: Hashable, strengths: Sequence[int], naturals: Sequence[bool], rules: RuleSet) -> Outcome:
-    """:func:`fivecard.showdown.outcome`, found by the case's key."""
+    """:func:`fivecard.core.showdown.outcome`, found by the case's key."""
     known = _outcome_cache(rules)
     found = known.get(key)
     if found is None:

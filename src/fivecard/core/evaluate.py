@@ -1,6 +1,6 @@
 """Evaluation of one hand: category, score, strength, groups, description.
 
-Two paths share one lookup table (:mod:`fivecard.tables`):
+Two paths share one lookup table (:mod:`fivecard.core.tables`):
 
 * :func:`evaluate` returns a rich :class:`Evaluation` for people and reports;
 * :func:`strength` / :func:`strength_function` / :func:`text_strength_function`
@@ -29,7 +29,7 @@ from .cards import (
     lookup_index,
     token_codes,
 )
-from .errors import HandError, kind_of
+from ..errors import HandError, kind_of
 from .hand import Hand, HandLike, as_hand, resolve_rules
 from .rules import STANDARD, Category, RuleSet
 from .tables import HandClass, tables_for
@@ -197,9 +197,9 @@ class Evaluation:
 
 def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluation:
     """Evaluate a hand: text, a sequence of cards or card strings, or a
-    :class:`Hand` (see :func:`~fivecard.hand.as_hand`), under ``rules``
+    :class:`Hand` (see :func:`~fivecard.core.hand.as_hand`), under ``rules``
     (default: a Hand's own, else ``standard``; see
-    :func:`~fivecard.hand.resolve_rules`).
+    :func:`~fivecard.core.hand.resolve_rules`).
 
     >>> evaluate('A♥ 2♥ 3♠ 4♥ 5♣').description
     'Straight, Five high'
@@ -236,7 +236,7 @@ def strength_function(rules: str | RuleSet | None = None) -> Callable[[Sequence[
     under ``rules`` (default: ``standard``).
 
     It does not check its input: pass codes of a valid :class:`Hand` (or of
-    cards from :data:`fivecard.cards` that make one). Codes that no valid hand
+    cards from :data:`fivecard.core.cards` that make one). Codes that no valid hand
     has give 0.
 
     >>> f = strength_function()

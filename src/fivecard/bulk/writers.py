@@ -35,6 +35,7 @@ from .pipeline import Chunk
 from ..core.report import Painter, class_fields, evaluation_json, wild_fields
 from ..core.showdown import Outcome
 from ..core.rules import RuleSet
+from .batch import category_table as batch_category_table
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 from ..core.tables import tables_for
 from .workbook import MAX_ROWS
@@ -605,7 +606,7 @@ class CsvWriter(_Base):
             return
         hands = self.hands
         grid = np.empty((n, 3 + 2 * hands), dtype=object)
-        grid[:, 0] = _numbers(chunk.line)
+        grid[:, 0] = _numbers(chunk.line, after=b",")
         grid[:, 1] = _input_cells(chunk, self.width, b",", _CSV_SPECIAL, _CSV_LEADING, _csv_cell, b"")
         written = _written_sorted(chunk, _sort_order(chunk.codes), b",")
         classes = self.classes(chunk.strength)
@@ -650,17 +651,16 @@ def _input_cells(
     wrap: bytes,
 ) -> Objects:
     """Per row: its input cells (``width`` of them, padded), each escaped,
-    after a separator each."""
+    with a separator between them."""
     if chunk.lines is not None:
-        column = _escaped(chunk.lines, special, leading, fix, wrap)
-        result: Objects = separator + column
-        return result
+        return _escaped(chunk.lines, special, leading, fix, wrap)
     assert chunk.cells is not None
     out = np.empty(len(chunk), dtype=object)
     out[:] = b""
     for j in range(width):
         values = [c[j].encode("utf-8", "replace") if j < len(c) else b"" for c in chunk.cells]
-        out = out + separator + _escaped(values, special, leading, fix, wrap)
+        column = _escaped(values, special, leading, fix, wrap)
+        out = out + column if j == 0 else out + separator + column
     return out
 
 
@@ -1106,24 +1106,37 @@ class ParquetWriter(_Base):
         self.pa = pa
         self.names = ["line", *columns]
         fields = [pa.field("line", pa.int64())] + [pa.field(c, pa.string()) for c in columns]
+        label = pa.dictionary(pa.int8(), pa.string())
         for i in range(1, hands + 1):
             fields += [
                 pa.field(f"hand {i} sorted", pa.string()),
-                pa.field(f"hand {i} category", pa.string()),
+                pa.field(f"hand {i} category", label),
                 pa.field(f"hand {i} score", pa.int16()),
                 pa.field(f"hand {i} strength", pa.int32()),
             ]
         fields += [
-            pa.field("winner", pa.string()),
-            pa.field("explanation", pa.string()),
+            pa.field("winner", pa.dictionary(pa.int32(), pa.string())),
+            pa.field("explanation", pa.dictionary(pa.int32(), pa.string())),
             pa.field("error", pa.string()),
         ]
         self.schema = pa.schema(fields)
-        self.file = pq.ParquetWriter(target, self.schema, compression="zstd")
-        info = [class_info(rules, s) for s in range(1, tables_for(rules).size + 1)]
-        self.labels = np.array([""] + [i.name for i in info], dtype=object)
-        self.scores = np.array([0] + [i.score for i in info], dtype=np.int16)
-        self.tails = _PerOutcome(lambda o: (_winners_text(o), o.explanation), (None, None))
+        # Dictionary pages only where values repeat (categories, outcomes):
+        # trying them on every input line costs more than it saves.
+        repeated = [f.name for f in fields if pa.types.is_dictionary(f.type)]
+        self.file = pq.ParquetWriter(target, self.schema, compression="snappy", use_dictionary=repeated)
+        self.ladder = np.asarray(batch_category_table(rules), dtype=np.int8)
+        self.labels = pa.array([c.label for c in rules.ladder], pa.string())
+        self.scores = np.array([0] + [rules.score(c) for c in rules.ladder], dtype=np.int16)
+
+    def _texts(self, values: Sequence[bytes | None]) -> Any:
+        """A string column from UTF-8 bytes (None: null); bytes that are not
+        UTF-8 are read with replacement characters, as every writer does."""
+        pa = self.pa
+        column = pa.array(values, pa.binary())
+        try:
+            return column.cast(pa.string())
+        except pa.lib.ArrowInvalid:
+            return pa.array([None if v is None else v.decode("utf-8", "replace") for v in values], pa.string())
 
     def write(self, chunk: Chunk) -> None:
         pa = self.pa
@@ -1131,15 +1144,14 @@ class ParquetWriter(_Base):
         n = len(chunk)
         if not n:
             return
-        order = _sort_order(chunk.codes)
-        written = _written_sorted(chunk, order)
+        written = _written_sorted(chunk, _sort_order(chunk.codes))
         arrays: list[Any] = [pa.array(chunk.line, pa.int64())]
         if chunk.lines is not None and self.width == 1:
-            arrays.append(pa.array([t.decode("utf-8", "replace") for t in chunk.lines], pa.string()))
+            arrays.append(self._texts(chunk.lines))
         else:
             for j in range(self.width):
-                arrays.append(pa.array([chunk.row_cells(i)[j] if j < len(chunk.row_cells(i)) else None
-                                        for i in range(n)], pa.string()))
+                cells = [chunk.row_cells(i) for i in range(n)]
+                arrays.append(pa.array([c[j] if j < len(c) else None for c in cells], pa.string()))
         for j in range(self.hands):
             rows = np.flatnonzero(chunk.count > j)
             hand = chunk.start[rows] + j
@@ -1149,13 +1161,18 @@ class ParquetWriter(_Base):
             strength[rows] = chunk.strength[hand]
             sorted_cells = np.full(n, None, dtype=object)
             sorted_cells[rows] = written[hand]
-            arrays.append(pa.array(sorted_cells, pa.binary()).cast(pa.string()))
-            arrays.append(pa.array(self.labels[strength], pa.string(), mask=mask))
-            arrays.append(pa.array(self.scores[strength], pa.int16(), mask=mask))
+            arrays.append(self._texts(sorted_cells.tolist()))
+            category = pa.array(np.maximum(self.ladder[strength], 0), pa.int8(), mask=mask)
+            arrays.append(pa.DictionaryArray.from_arrays(category, self.labels))
+            score = self.scores[self.ladder[strength].astype(np.int64) + 1]
+            arrays.append(pa.array(score, pa.int16(), mask=mask))
             arrays.append(pa.array(strength.astype(np.int32), pa.int32(), mask=mask))
-        tails = self.tails(chunk)
-        arrays.append(pa.array([t[0] for t in tails.tolist()], pa.string()))
-        arrays.append(pa.array([t[1] for t in tails.tolist()], pa.string()))
+        none = chunk.outcome < 0
+        index = pa.array(np.where(none, 0, chunk.outcome).astype(np.int32), pa.int32(), mask=none)
+        winners = pa.array([_winners_text(o) for o in chunk.outcomes] or [""], pa.string())
+        explanations = pa.array([o.explanation for o in chunk.outcomes] or [""], pa.string())
+        arrays.append(pa.DictionaryArray.from_arrays(index, winners))
+        arrays.append(pa.DictionaryArray.from_arrays(index, explanations))
         errors = np.full(n, None, dtype=object)
         for i, message in chunk.error.items():
             errors[i] = message

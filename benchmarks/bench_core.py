@@ -1,36 +1,51 @@
-"""Core speed: fivecard beside treys on the same hands, in one run.
+"""Core speed: fivecard beside treys and poker-equity on the same hands, in one run.
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/bench_core.py [--hands N] [--repeat R]
+    .venv/bin/python benchmarks/bench_core.py [--hands N] [--repeat R] [--runs P]
 
 Measures, best of R runs over the same N random hands (seeded):
   1. strength of an already-parsed hand: fivecard's strength_function on
      card codes vs treys' Evaluator().evaluate on its card ints;
      also fivecard.strength(Hand) and the rich fivecard.evaluate(Hand);
-  2. parse from a string + strength: text_strength_function vs treys'
-     Card.hand_to_binary + evaluate, on strings such as "As Kd 7h 7c 2s";
-  3. whole processes: `import fivecard` and `fivecard classify "AS KS QS JS TS"`;
+  2. parse from a string + strength, one string per call, on strings such as
+     "As Kd 7h 7c 2s": text_strength_function vs poker-equity's per-hand call
+     (score_batch("high", [text]): its Rust evaluator takes the same strings)
+     and treys' Card.hand_to_binary + evaluate;
+  3. whole processes, best and median of P runs: `python -c pass`,
+     `import fivecard`, and `fivecard classify "AS KS QS JS TS"` with the
+     table cache warm (what every run after the first sees), cold (the
+     first run ever: it builds the table and writes the cache) and off
+     (FIVECARD_CACHE=off: the table built in every process);
   4. each rule set's whole deck through the single-hand path
-     (strength_function on every combination of card codes).
+     (strength_function on every combination of card codes), with the time
+     to get its table from a warm cache and to build it.
+
+The table cache is a temporary directory for the whole run (the user's own is
+neither read nor written).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+import poker_equity
 from treys import Card as TreysCard
 from treys import Evaluator
 
 import fivecard
+from fivecard.core import tables
 
 T = TypeVar("T")
 
@@ -46,21 +61,40 @@ def best_rate(fn: Callable[[T], object], items: Sequence[T], repeat: int) -> flo
     return len(items) / best
 
 
-def best_process_ms(argv: list[str], repeat: int) -> float:
+def best_loop_rate(loop: Callable[[], object], count: int, repeat: int) -> float:
+    """Items per second of a loop over ``count`` items, best of ``repeat`` runs."""
     best = float("inf")
     for _ in range(repeat):
         started = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True)
+        loop()
         best = min(best, time.perf_counter() - started)
-    return best * 1000
+    return count / best
+
+
+def process_ms(cases: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, tuple[float, float]]:
+    """Best and median wall time (ms) of each whole process (argv, environment)
+    over ``runs`` runs, taken in turn so that a busy moment hits all alike."""
+    times: dict[str, list[float]] = {label: [] for label in cases}
+    for _ in range(runs):
+        for label, (argv, env) in cases.items():
+            started = time.perf_counter()
+            subprocess.run(argv, check=True, capture_output=True, env=env)
+            times[label].append(time.perf_counter() - started)
+    return {label: (min(t) * 1000, statistics.median(t) * 1000) for label, t in times.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=20, help="runs of each whole process")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["FIVECARD_CACHE"] = cache
+        run(args, cache)
 
+
+def run(args: argparse.Namespace, cache: str) -> None:
     rng = random.Random(54)
     deck = fivecard.full_deck()
     hands = [fivecard.Hand.of(rng.sample(deck, 5)) for _ in range(args.hands)]
@@ -74,9 +108,13 @@ def main() -> None:
     treys_eval = evaluator.evaluate
     to_binary = TreysCard.hand_to_binary
 
-    # Same answers first: treys ranks 1 = best, so its order is reversed.
-    for h, t in zip(hands[:20_000], treys_cards[:20_000]):
-        assert ours(h.codes) == 7463 - treys_eval(t, []), h
+    score_batch = poker_equity.score_batch
+
+    # Same answers first: treys ranks 1 = best and poker-equity 0 = best, so
+    # their orders are reversed.
+    for h, t, s in zip(hands[:20_000], treys_cards[:20_000], texts[:20_000]):
+        assert ours(h.codes) == ours_text(s) == 7463 - treys_eval(t, []), h
+        assert ours_text(s) == 7462 - score_batch("high", [s])[0], s
 
     print(f"fivecard {fivecard.__version__}, Python {sys.version.split()[0]}, "
           f"{args.hands:,} random hands, best of {args.repeat}")
@@ -99,8 +137,20 @@ def main() -> None:
     print(f"  ratio fivecard / treys: {fast / treys_rate:.2f}x (target >= 2x)")
     print()
 
-    print("2. parse a string + strength")
-    text_rate = row("fivecard text_strength_function(text)", best_rate(ours_text, texts, args.repeat))
+    print("2. parse a string + strength, one string per call")
+
+    def ours_loop() -> None:
+        for text in texts:
+            ours_text(text)
+
+    def peq_loop() -> None:
+        for text in texts:
+            score_batch("high", [text])
+
+    text_rate = row("fivecard text_strength_function(text)", best_loop_rate(ours_loop, len(texts), args.repeat))
+    peq_rate = row(
+        'poker-equity score_batch("high", [text])', best_loop_rate(peq_loop, len(texts), args.repeat)
+    )
     row(
         "fivecard evaluate(text) (rich object)",
         best_rate(fivecard.evaluate, texts, max(1, args.repeat // 2)),
@@ -109,21 +159,43 @@ def main() -> None:
         "treys evaluate(Card.hand_to_binary(text.split()), [])",
         best_rate(lambda s: treys_eval(to_binary(s.split()), []), texts, args.repeat),
     )
+    print(f"  ratio fivecard / poker-equity: {text_rate / peq_rate:.2f}x (target >= 1x)")
     print(f"  ratio fivecard / treys: {text_rate / treys_text:.2f}x (target >= 3x)")
     print()
 
-    print("3. whole processes (best of 10)")
+    compiled = "off: PYTHONDONTWRITEBYTECODE is set" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "on"
+    print(f"3. whole processes (best / median of {args.runs}; .pyc bytecode cache {compiled})")
     python = sys.executable
-    bare = best_process_ms([python, "-c", "pass"], 10)
-    imported = best_process_ms([python, "-c", "import fivecard"], 10)
     command = shutil.which("fivecard") or str(Path(python).parent / "fivecard")
-    classify = best_process_ms([command, "classify", "AS KS QS JS TS"], 10)
-    print(f"  python -c pass                                  {bare:6.1f} ms")
-    print(f"  python -c 'import fivecard'                     {imported:6.1f} ms (target <= 60)")
-    print(f"  fivecard classify 'AS KS QS JS TS'              {classify:6.1f} ms (target <= 200)")
+    classify = [command, "classify", "AS KS QS JS TS"]
+    warm = dict(os.environ)
+    subprocess.run(classify, check=True, capture_output=True, env=warm)  # fills the cache
+    off = {**os.environ, "FIVECARD_CACHE": "off"}
+    measured = process_ms(
+        {
+            "pass": ([python, "-c", "pass"], warm),
+            "import": ([python, "-c", "import fivecard"], warm),
+            "warm": (classify, warm),
+            "off": (classify, off),
+        },
+        args.runs,
+    )
+    cold = []
+    for i in range(max(1, args.runs // 4)):
+        fresh = {**os.environ, "FIVECARD_CACHE": os.path.join(cache, f"cold{i}")}
+        cold.append(process_ms({"cold": (classify, fresh)}, 1)["cold"][0])
+    lines = [
+        ("python -c pass", measured["pass"], ""),
+        ("python -c 'import fivecard'", measured["import"], " (target <= 60)"),
+        ("fivecard classify 'AS KS QS JS TS'", measured["warm"], " (target <= 100)"),
+        ("  the same, FIVECARD_CACHE=off", measured["off"], ""),
+        (f"  the same, first run (cold cache; {len(cold)} runs)", (min(cold), statistics.median(cold)), ""),
+    ]
+    for label, (best, median), target in lines:
+        print(f"  {label:<46} {best:6.1f} / {median:6.1f} ms{target}")
     print()
 
-    print("4. whole deck per rule set, single-hand path (table build included once)")
+    print("4. whole deck per rule set, single-hand path (table from a warm cache, and built)")
     decks = {
         "standard": fivecard.full_deck(),
         "ace-king": fivecard.full_deck(),
@@ -131,17 +203,24 @@ def main() -> None:
         "joker": fivecard.full_deck(jokers=2),
     }
     for name, deck_cards in decks.items():
-        codes_of = [c.code for c in deck_cards]
+        rules = fivecard.get_rules(name)
+        tables.tables_for(rules)  # fills the cache
         started = time.perf_counter()
-        f = fivecard.strength_function(name)
+        tables.tables_for.__wrapped__(rules)  # loaded again, past the per-process memo
+        loaded = time.perf_counter() - started
+        started = time.perf_counter()
+        tables.build_tables(rules)
         built = time.perf_counter() - started
+        codes_of = [c.code for c in deck_cards]
+        f = fivecard.strength_function(name)
         count = 0
+        started = time.perf_counter()
         for hand in itertools.combinations(codes_of, 5):
             f(hand)
             count += 1
         total = time.perf_counter() - started
-        print(f"  {name:<9} {count:>9,} hands in {total:5.2f} s "
-              f"(table {built * 1000:4.0f} ms; {count / (total - built) / 1e6:4.2f} M hands/s)")
+        print(f"  {name:<9} {count:>9,} hands in {total:5.2f} s ({count / total / 1e6:4.2f} M hands/s;"
+              f" table loaded in {loaded * 1000:4.1f} ms, built in {built * 1000:4.0f} ms)")
 
 
 if __name__ == "__main__":

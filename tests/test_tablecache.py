@@ -85,8 +85,14 @@ def test_loaded_tables_equal_built_ones(name: str, cache: Path, builds: list[str
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_the_compact_classes_unpack_to_what_classify_gives(name: str) -> None:
     rules = get_rules(name)
-    found = tables._found(rules)
-    assert build_tables(rules).shapes == tuple(tables._classes(found))
+    expected = tuple(tables._classes(tables._found(rules)))
+    made = build_tables(rules)
+    assert made.shapes == expected  # all at once
+    for strength, (index, key, groups) in enumerate(expected, 1):  # one at a time
+        hand_class = made.hand_class(strength)
+        assert hand_class.category == rules.ladder[index]
+        assert hand_class.key == key and hand_class.groups == groups
+        assert hand_class.order == tuple(r for r, n in groups for _ in range(n))
 
 
 def damage(path: Path, how: str) -> None:

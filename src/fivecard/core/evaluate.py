@@ -324,10 +324,14 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
         space: int = KEY_SPACE,
     ) -> int:
         # Five known tokens separated by single spaces take this path; any
-        # other text (commas, other spacing, errors) goes through Hand.parse.
+        # other text (commas, other spacing, errors) goes through Hand.parse
+        # (called after the except clause: its error is raised alone).
         try:
             a, b, c, d, e = map(code, text.split(" "))
+            known = True
         except (KeyError, ValueError, AttributeError, TypeError):
+            known = False
+        if not known:
             return slow(text)  # Hand.parse: the exact error, or the value
         if a & b & c & d & e & SUIT_MASK:
             strength = lookup[((a + b + c + d + e) >> SUIT_SHIFT) + space]
@@ -350,19 +354,23 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
         key_mask: int = (1 << weight_bits) - 1,
         suit_shift: int = weight_bits,
     ) -> int:
+        # The usual spelling: 14 ASCII bytes, cards at 0, 3, 6, 9 and 12, and
+        # spaces between. Anything else is read token by token.
         try:
-            u, s1, v, s2, w, s3, x, s4, y = unpack(text.encode())
-            a = value[u]
-            b = value[v]
-            c = value[w]
-            d = value[x]
-            e = value[y]
-            total = a + b + c + d + e
-            strength = lookup[(total & key_mask) + flush[total >> suit_shift]]
+            usual = text.isascii()
+            if usual:
+                u, s1, v, s2, w, s3, x, s4, y = unpack(text.encode())
+                a = value[u]
+                b = value[v]
+                c = value[w]
+                d = value[x]
+                e = value[y]
+                total = a + b + c + d + e
+                strength = lookup[(total & key_mask) + flush[total >> suit_shift]]
         except (AttributeError, ValueError, TypeError, IndexError, StructError):
-            return by_token(text)  # not text, not 14 ASCII bytes, other cards
-        if s1 != 32 or s2 != 32 or s3 != 32 or s4 != 32:
-            return by_token(text)  # not single spaces between the cards
+            usual = False  # not text, not 14 bytes, other cards
+        if not usual or s1 != 32 or s2 != 32 or s3 != 32 or s4 != 32:
+            return by_token(text)
         if spread[strength] or (strength and (
             a != b and a != c and a != d and a != e and b != c
             and b != d and b != e and c != d and c != e and d != e

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 from typing import Final
 
 from . import tablecache
@@ -91,7 +92,20 @@ class Tables:
     def shapes(self) -> tuple[_Shape, ...]:
         """Every class as ``(ladder index, key, groups)``, weakest first (as
         :func:`classify_groups` gives them)."""
-        return tuple(self._shape(s) for s in range(1, self.size + 1))
+        made: list[_Shape] = []
+        indices = self.records[::_RECORD]
+        start = 0
+        while start < len(indices):  # one category at a time (their classes are in a row)
+            index = indices[start]
+            end = indices.rindex(index) + 1
+            rows = self.records[start * _RECORD : end * _RECORD]
+            category = self.rules.ladder[index]
+            ranks = list(zip(*(rows[1 + p :: _RECORD] for p in _starts(category.shape))))
+            keys = [(r,) for r in rows[1::_RECORD]] if category.straight else ranks
+            groups = [tuple(zip(r, category.shape)) for r in ranks]
+            made.extend(zip([index] * len(keys), keys, groups))
+            start = end
+        return tuple(made)
 
     def ladder_indices(self) -> bytes:
         """Each class's category as its index in the ladder, by strength
@@ -104,17 +118,12 @@ class Tables:
         start = (strength - 1) * _RECORD
         index = self.records[start]
         order = self.records[start + 1 : start + _RECORD]
-        groups: list[tuple[int, int]] = []
-        for rank in order:
-            if groups and groups[-1][0] == rank:
-                groups[-1] = (rank, groups[-1][1] + 1)
-            else:
-                groups.append((rank, 1))
-        if self.rules.ladder[index].straight:
-            key: tuple[int, ...] = (order[0],)
-        else:
-            key = tuple([r for r, _ in groups])
-        return index, key, tuple(groups)
+        # A class's groups have its category's shape (the ladder is read by
+        # shape): the group ranks stand at the shape's starting positions.
+        category = self.rules.ladder[index]
+        ranks = _group_ranks(category.shape)(order)
+        groups = tuple(zip(ranks, category.shape))
+        return index, (order[0],) if category.straight else ranks, groups
 
     def hand_class(self, strength: int) -> HandClass:
         """The class of that strength (1 ... :attr:`size`)."""
@@ -137,6 +146,22 @@ class Tables:
 
 
 _Shape = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
+def _starts(shape: tuple[int, ...]) -> list[int]:
+    """Where each group of that shape starts among five ranks in showdown order."""
+    return list(itertools.accumulate(shape[:-1], initial=0))
+
+
+@cache
+def _group_ranks(shape: tuple[int, ...]) -> Callable[[bytes], tuple[int, ...]]:
+    """From five ranks in showdown order, the rank of each group of that shape."""
+    starts = _starts(shape)
+    if len(starts) == 1:
+        return lambda order: (order[0],)
+    return itemgetter(*starts)
+
+
 #: What the cache keeps (see :func:`_build`).
 _Payload = tuple[bytes, bytes, bytes, dict[int, tuple[int, ...]]]
 

@@ -66,14 +66,14 @@ def spelled_hands(draw: st.DrawFn) -> str:
 
 
 @pytest.mark.parametrize("rules", rule_names())
-@settings(max_examples=400)
+@settings(max_examples=150)
 @given(text=st.one_of(spelled_hands(), any_text))
 def test_agrees_with_the_parser(rules: str, text: str) -> None:
     assert fast(text, rules) == parsed(text, rules)
 
 
 @pytest.mark.parametrize("rules", rule_names())
-@settings(max_examples=200)
+@settings(max_examples=80)
 @given(cards=st.permutations(DECK), lower=st.booleans())
 def test_deals_in_the_usual_spelling(rules: str, cards: list[Card], lower: bool) -> None:
     text = " ".join(c.code_str for c in cards[:5])  # "As Kd 7c 7h 2s"
@@ -82,7 +82,7 @@ def test_deals_in_the_usual_spelling(rules: str, cards: list[Card], lower: bool)
 
 
 @pytest.mark.parametrize("rules", ["standard", "ace-king", "joker"])
-@settings(max_examples=150)
+@settings(max_examples=60)
 @given(cards=st.permutations(DECK), spelling=st.randoms(use_true_random=False))
 def test_a_card_twice_in_any_spelling_is_refused(rules: str, cards: list[Card], spelling: object) -> None:
     import random

@@ -279,6 +279,21 @@ _SHARED: dict[str, Callable[[argparse.ArgumentParser], None]] = {
 }
 
 
+_PARSERS: dict[tuple[int, ...], argparse.ArgumentParser] = {}
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The parser of the registered commands, built once (a process that
+    calls :func:`main` many times, such as a test run or an embedding, pays
+    for argparse once)."""
+    key = tuple(id(c) for c in _COMMANDS.values())
+    parser = _PARSERS.get(key)
+    if parser is None:
+        _PARSERS.clear()
+        parser = _PARSERS[key] = _build_parser()
+    return parser
+
+
 def _build_parser() -> argparse.ArgumentParser:
     """The parser of every registered command."""
     parser = _Parser(
@@ -482,7 +497,7 @@ def _main(
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    parser = _build_parser()
+    parser = _parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:  # bare 'fivecard': the help, as pip and docker give it
         out.write(parser.format_help())

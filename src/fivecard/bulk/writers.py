@@ -754,13 +754,16 @@ def hand_objects(
         matrix[:, at[3] : at[4]] = pieces[small].reshape(h, 5 * step)[:, :cards_width]
         matrix[:, at[6] : at[7]] = pieces[sorted_small].reshape(h, 5 * step)[:, :cards_width]
         if chunk.tokens is not None:  # hands read as arrays: plain ASCII, 14 bytes
-            rows = np.flatnonzero(chunk.tokens[:, 0] != 0)
-            text = np.full((len(rows), 15), 32, dtype=np.uint8)
-            text.reshape(-1, 5, 3)[:, :, :2] = chunk.tokens[rows].view(np.uint8).reshape(-1, 5, 2)
+            tokened = chunk.tokens[:, 0] != 0
+            every = bool(tokened.all())
+            rows = slice(None) if every else np.flatnonzero(tokened)
+            tokens = chunk.tokens[rows]
+            text = np.full((len(tokens), 15), 32, dtype=np.uint8)
+            text.reshape(-1, 5, 3)[:, :, :2] = tokens.view(np.uint8).reshape(-1, 5, 2)
             matrix[rows, at[1] : at[2]] = text[:, :14]
-            first[rows] = _rows_of(matrix[rows])
+            first[rows] = _rows_of(matrix if every else matrix[rows])
             done[rows] = True
-        rest = _rows_of(matrix[~done, at[2] :])
+        rest = _rows_of(matrix[~done, at[2] :]) if not done.all() else np.empty(0, dtype=object)
     else:
         sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
         rest = _spelled(chunk.codes[~done], "canonical", cards_head, item_sep, item_close) + (

@@ -62,7 +62,9 @@ class Chunk:
     ``count`` hands from hand index ``start``, ``error`` (row -> message; such
     a row has no hands) and ``outcome`` (an index into ``outcomes``, -1 for
     a row of one hand or an error; ``outcome_keys`` names what fixes each
-    outcome, for writers to cache what they make of it).
+    outcome, for writers to cache what they make of it). ``outcomes`` is
+    shared by the chunks of a run (it only grows), so a case met in many
+    chunks is one outcome.
 
     Per hand (``h``): ``texts`` (the hand as written, UTF-8 bytes; ``None``
     for a hand read as an array, whose ``tokens`` spell it: see
@@ -133,8 +135,8 @@ class Chunk:
             self.codes[:hands],
             self.strength[:hands],
             self.outcome[:rows],
-            self.outcomes if len(kept) else [],
-            self.outcome_keys if len(kept) else [],
+            self.outcomes,
+            self.outcome_keys,
             None if self.tokens is None else self.tokens[:hands],
         )
 
@@ -388,33 +390,64 @@ def _deck_problem(codes: npt.NDArray[np.int32], rules: RuleSet, decks: int) -> s
 # --- settling -------------------------------------------------------------------------------
 
 
-@cache
-def _outcome_cache(rules: RuleSet) -> dict[Hashable, Outcome]:
-    return {}
+class _Outcomes:
+    """The outcomes met so far under one rule set, numbered: chunks refer to
+    them by number, so a case met in many chunks is settled once and writers
+    format it once. Two-hand cases are found by their integer keys with one
+    sorted search; at most :data:`_CACHE_LIMIT` are kept (then a fresh
+    register starts: chunks made before keep theirs)."""
+
+    def __init__(self) -> None:
+        self.outcomes: list[Outcome] = []
+        self.keys: list[Hashable] = []
+        self.numbers: dict[Hashable, int] = {}
+        self.sorted_keys = np.zeros(0, dtype=np.int64)  # the integer keys, sorted
+        self.sorted_numbers = np.zeros(0, dtype=np.int64)
+
+    def add(self, key: Hashable, strengths: Sequence[int], naturals: Sequence[bool], rules: RuleSet) -> int:
+        number = self.numbers.get(key)
+        if number is None:
+            number = self.numbers[key] = len(self.outcomes)
+            self.outcomes.append(outcome(tuple(strengths), tuple(naturals), rules))
+            self.keys.append(key)
+        return number
+
+    def find(self, keys: I64) -> I64:
+        """The numbers of integer keys, or -1 for keys not met yet."""
+        found = np.full(len(keys), -1, dtype=np.int64)
+        if len(self.sorted_keys):
+            at = np.minimum(np.searchsorted(self.sorted_keys, keys), len(self.sorted_keys) - 1)
+            hit = self.sorted_keys[at] == keys
+            found[hit] = self.sorted_numbers[at[hit]]
+        return found
+
+    def index(self) -> None:
+        """Sort the integer keys for :meth:`find`."""
+        pairs = [(k, n) for k, n in self.numbers.items() if isinstance(k, int)]
+        keys = np.fromiter((k for k, _ in pairs), dtype=np.int64, count=len(pairs))
+        order = np.argsort(keys)
+        self.sorted_keys = keys[order]
+        self.sorted_numbers = np.fromiter((n for _, n in pairs), dtype=np.int64, count=len(pairs))[order]
 
 
 _CACHE_LIMIT: Final = 1 << 16  # distinct outcomes kept: memory must not grow with the input
+_REGISTERS: dict[RuleSet, _Outcomes] = {}
 
 
-def _outcome(key: Hashable, strengths: Sequence[int], naturals: Sequence[bool], rules: RuleSet) -> Outcome:
-    """:func:`fivecard.core.showdown.outcome`, found by the case's key."""
-    known = _outcome_cache(rules)
-    found = known.get(key)
-    if found is None:
-        found = outcome(tuple(strengths), tuple(naturals), rules)
-        if len(known) >= _CACHE_LIMIT:
-            known.clear()
-        known[key] = found
-    return found
+def _register(rules: RuleSet) -> _Outcomes:
+    register = _REGISTERS.get(rules)
+    if register is None or len(register.outcomes) >= _CACHE_LIMIT:
+        register = _REGISTERS[rules] = _Outcomes()
+    return register
 
 
 def _settle(chunk: Chunk) -> None:
     """Fill the chunk's outcomes: two-hand rows by array arithmetic over
-    their case keys; rows of three or more hands one by one (cached)."""
+    their case keys (new cases settled one by one, the others found by one
+    sorted search); rows of three or more hands one by one (cached)."""
     rules = chunk.rules
     natural = chunk.natural
-    index: dict[Hashable, int] = {}
-    outcomes = chunk.outcomes
+    register = _register(rules)
     pairs = np.flatnonzero(chunk.count == 2)
     if len(pairs):
         first, second = chunk.start[pairs], chunk.start[pairs] + 1
@@ -422,27 +455,23 @@ def _settle(chunk: Chunk) -> None:
         keys = _pair_keys(a, b, rules)
         if rules.jokers:
             keys |= natural[first].astype(np.int64) << 44 | natural[second].astype(np.int64) << 45
-        unique, at, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        ids = np.empty(len(unique), dtype=np.int64)
-        for u, (key, row) in enumerate(zip(unique.tolist(), at.tolist())):
-            i, j = int(first[row]), int(second[row])
-            found = _outcome(key, (int(a[row]), int(b[row])), (bool(natural[i]), bool(natural[j])), rules)
-            ids[u] = index.setdefault(key, len(outcomes))
-            if ids[u] == len(outcomes):
-                outcomes.append(found)
-                chunk.outcome_keys.append(key)
-        chunk.outcome[pairs] = ids[inverse.ravel()]
+        numbers = register.find(keys)
+        new = np.flatnonzero(numbers < 0)
+        if len(new):
+            _, at = np.unique(keys[new], return_index=True)
+            for row in new[at].tolist():
+                i, j = int(first[row]), int(second[row])
+                register.add(int(keys[row]), (int(a[row]), int(b[row])), (bool(natural[i]), bool(natural[j])), rules)
+            register.index()
+            numbers = register.find(keys)
+        chunk.outcome[pairs] = numbers
     for row in np.flatnonzero(chunk.count > 2).tolist():
         span = chunk.hands_of(row)
         strengths = tuple(chunk.strength[span.start : span.stop].tolist())
         naturals = tuple(natural[span.start : span.stop].tolist())
-        key = (strengths, naturals)
-        number = index.get(key)
-        if number is None:
-            number = index[key] = len(outcomes)
-            outcomes.append(_outcome(key, strengths, naturals, rules))
-            chunk.outcome_keys.append(key)
-        chunk.outcome[row] = number
+        chunk.outcome[row] = register.add((strengths, naturals), strengths, naturals, rules)
+    chunk.outcomes = register.outcomes
+    chunk.outcome_keys = register.keys
 
 
 @cache

@@ -253,24 +253,28 @@ class _PerStrength:
 
 
 class _PerOutcome:
-    """A piece made from an outcome the first time it is met (bounded)."""
+    """A piece made from an outcome the first time it is met (per register
+    of outcomes: chunks share theirs, see :class:`~fivecard.bulk.pipeline.Chunk`)."""
 
     def __init__(self, make: Callable[[Outcome], Any], none: Any) -> None:
         self.make = make
         self.none = none
-        self.known: dict[Hashable, Any] = {}
+        self.source: list[Outcome] | None = None
+        self.made: Objects = np.empty(0, dtype=object)
 
     def __call__(self, chunk: Chunk) -> Objects:
-        made = np.empty(len(chunk.outcomes) + 1, dtype=object)
-        for i, (outcome, key) in enumerate(zip(chunk.outcomes, chunk.outcome_keys)):
-            piece = self.known.get(key)
-            if piece is None:
-                if len(self.known) >= 1 << 16:
-                    self.known.clear()
-                piece = self.known[key] = self.make(outcome)
-            made[i] = piece
-        made[-1] = self.none  # index -1: no outcome
-        result: Objects = made[chunk.outcome]
+        if chunk.outcomes is not self.source:
+            self.source = chunk.outcomes
+            self.made = np.empty(0, dtype=object)
+        have = len(self.made) - 1
+        if have < len(chunk.outcomes):
+            made = np.empty(len(chunk.outcomes) + 1, dtype=object)
+            made[: max(have, 0)] = self.made[: max(have, 0)]
+            for i in range(max(have, 0), len(chunk.outcomes)):
+                made[i] = self.make(chunk.outcomes[i])
+            made[-1] = self.none  # index -1: no outcome
+            self.made = made
+        result: Objects = self.made[chunk.outcome]
         return result
 
 
@@ -487,10 +491,12 @@ class Tally:
             return
         self.most_hands = max(self.most_hands, int(chunk.count.max()))
         self.classified += int((chunk.count == 1).sum())
-        if chunk.outcomes:
-            sole = np.array([o.winners[0] if len(o.winners) == 1 else -1 for o in chunk.outcomes])
-            seen = chunk.outcome[chunk.outcome >= 0]
-            who = sole[seen]
+        seen = chunk.outcome[chunk.outcome >= 0]
+        if len(seen):
+            used, inverse = np.unique(seen, return_inverse=True)
+            outcomes = chunk.outcomes
+            sole = np.array([outcomes[u].winners[0] if len(outcomes[u].winners) == 1 else -1 for u in used.tolist()])
+            who = sole[inverse.ravel()]
             self.draws += int((who < 0).sum())
             for position, wins in enumerate(np.bincount(who[who >= 0]).tolist()):
                 if wins:

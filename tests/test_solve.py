@@ -445,3 +445,18 @@ def test_csv_bom_for_excel(tmp_path: Path) -> None:
     assert "A♠ K♠ Q♠ J♠ 10♠" in data.decode("utf-8-sig")  # sorted cards spelled as written
     assert run(["solve", source, "-o", str(tmp_path / "plain.csv")])[0] == 0
     assert (tmp_path / "plain.csv").read_bytes().startswith(b"line,")
+
+
+def test_parquet_keeps_hands_past_the_header(tmp_path: Path) -> None:
+    """A Parquet file has fixed columns: hands past the header's (sized by
+    the first rows) go to the 'more' column, never lost."""
+    import pyarrow.parquet as pq
+
+    lines = ["AS KS QS JS TS | 2C 3C 4C 5C 7D"] * 60 + ["AH KH QH JH TH | 2D 3D 4D 5D 7S | 9C 9D 9H 9S 8C"]
+    source = write(tmp_path, "wide.txt", "\n".join(lines) + "\n")
+    target = tmp_path / "wide.parquet"
+    code, _, err = run(["solve", source, "-o", str(target)])
+    assert code == 0 and "'more' column" in err
+    rows = pq.read_table(target).to_pylist()
+    assert len(rows) == 61 and rows[0]["more"] is None
+    assert rows[-1]["more"] == "hand 3: 9S 9H 9D 9C 8C, Four of a Kind, 8"

@@ -1127,6 +1127,9 @@ class ParquetWriter(_Base):
             pa.field("winner", pa.dictionary(pa.int32(), pa.string())),
             pa.field("explanation", pa.dictionary(pa.int32(), pa.string())),
             pa.field("error", pa.string()),
+            # what a row holds past the columns: further hands ("hand 3: sorted,
+            # category, score; ..."), then cells past the table's columns
+            pa.field("more", pa.string()),
         ]
         self.schema = pa.schema(fields)
         # Dictionary pages only where values repeat (categories, outcomes):
@@ -1186,6 +1189,21 @@ class ParquetWriter(_Base):
         for i, message in chunk.error.items():
             errors[i] = message
         arrays.append(pa.array(errors, pa.string()))
+        more = np.full(n, None, dtype=object)
+        for i in np.flatnonzero(chunk.count > self.hands).tolist():
+            span = chunk.hands_of(i)
+            texts = []
+            for k in range(span.start + self.hands, span.stop):
+                info = class_info(self.rules, int(chunk.strength[k]))
+                cards = written[k].decode("utf-8", "replace")
+                texts.append(f"hand {k - span.start + 1}: {cards}, {info.name}, {info.score}")
+            more[i] = "; ".join(texts)
+        if chunk.cells is not None:
+            for i, row_cells in enumerate(chunk.cells):
+                if len(row_cells) > self.width:
+                    extra = ", ".join(row_cells[self.width :])
+                    more[i] = extra if more[i] is None else f"{more[i]}; {extra}"
+        arrays.append(pa.array(more, pa.string()))
         self.file.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
 
     def close(self) -> None:
@@ -1198,14 +1216,10 @@ class ParquetWriter(_Base):
             pass
 
     def notes(self) -> list[str]:
-        notes = []
-        if self.widest > self.hands:
-            notes.append(
-                f"some rows hold up to {self.widest} hands, more than the {self.hands} the first rows "
-                "held: a Parquet file has fixed columns, so only the first "
-                f"{self.hands} are written"
-            )
-        return notes
+        return overflow_note(self.widest, self.hands, "in the 'more' column") + [
+            note.replace("they follow the error column", "they are in the 'more' column")
+            for note in past_note(self.past, self.width)
+        ]
 
 
 def make_writer(

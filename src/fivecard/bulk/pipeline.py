@@ -41,7 +41,7 @@ from ..core.showdown import Outcome, check_decks, outcome
 from .sources import Block, long_row
 from ..core.tables import tables_for
 
-__all__ = ["Chunk", "chunks_of_rows", "chunks_of_blocks", "CHUNK_ROWS"]
+__all__ = ["Chunk", "chunks_of_rows", "chunks_of_blocks", "chunk_of_codes", "CHUNK_ROWS"]
 
 #: Rows per chunk read from a table (text blocks hold about 500 KiB of lines).
 CHUNK_ROWS: Final = 1 << 15
@@ -263,6 +263,51 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
     return _solve(rules, decks, numbers, lines, None, general, fixed)
 
 
+def chunk_of_codes(codes: npt.NDArray[np.int32], rules: RuleSet, first: int = 1) -> Chunk:
+    """Solve rows of dealt hands: ``codes`` is ``(rows, hands, 5)`` card codes
+    of valid hands (a deal), numbered from ``first``. Each hand's text is its
+    canonical spelling (``As Kd 7h 7c 2s``)."""
+    rows, hands = codes.shape[:2]
+    count = np.full(rows, hands, dtype=np.int64)
+    flat = np.ascontiguousarray(codes.reshape(-1, 5), dtype=np.int32)
+    texts = np.empty(len(flat), dtype=object)
+    tokens = None
+    known, spelled = _canonical_tokens()
+    if rules.suits:  # every canonical spelling has two characters: the tokens spell it
+        tokens = spelled[np.searchsorted(known, flat)]
+    else:
+        texts[:] = [" ".join(_CARD_OF_CODE[c].code_str for c in row).encode() for row in flat.tolist()]
+    chunk = Chunk(
+        rules,
+        np.arange(first, first + rows, dtype=np.int64),
+        None,
+        [()] * rows,
+        count,
+        np.arange(rows, dtype=np.int64) * hands,
+        {},
+        texts,
+        flat,
+        batch._strengths(flat, rules, checked=False).astype(np.int64),
+        np.full(rows, -1, dtype=np.int64),
+        tokens=tokens,
+    )
+    _settle(chunk)
+    return chunk
+
+
+@cache
+def _canonical_tokens() -> tuple[I64, npt.NDArray[np.uint16]]:
+    """Card codes (sorted) and their two-character canonical spellings as
+    little-endian uint16 tokens (rank-only cards: 0)."""
+    codes = sorted(_CARD_OF_CODE)
+    spelled = np.zeros(len(codes), dtype=np.uint16)
+    for i, code in enumerate(codes):
+        text = _CARD_OF_CODE[code].code_str.encode()
+        if len(text) == 2:
+            spelled[i] = text[0] | text[1] << 8
+    return np.array(codes, dtype=np.int64), spelled
+
+
 # --- solving a chunk ------------------------------------------------------------------------
 
 
@@ -403,10 +448,12 @@ class _Outcomes:
         self.numbers: dict[Hashable, int] = {}
         self.sorted_keys = np.zeros(0, dtype=np.int64)  # the integer keys, sorted
         self.sorted_numbers = np.zeros(0, dtype=np.int64)
+        self.many = 0  # outcomes of three or more hands (keyed by their strengths: rarely met twice)
 
     def add(self, key: Hashable, strengths: Sequence[int], naturals: Sequence[bool], rules: RuleSet) -> int:
         number = self.numbers.get(key)
         if number is None:
+            self.many += not isinstance(key, int)
             number = self.numbers[key] = len(self.outcomes)
             self.outcomes.append(outcome(tuple(strengths), tuple(naturals), rules))
             self.keys.append(key)
@@ -431,12 +478,13 @@ class _Outcomes:
 
 
 _CACHE_LIMIT: Final = 1 << 16  # distinct outcomes kept: memory must not grow with the input
+_MANY_LIMIT: Final = 1 << 10  # outcomes of three or more hands kept
 _REGISTERS: dict[RuleSet, _Outcomes] = {}
 
 
 def _register(rules: RuleSet) -> _Outcomes:
     register = _REGISTERS.get(rules)
-    if register is None or len(register.outcomes) >= _CACHE_LIMIT:
+    if register is None or len(register.outcomes) >= _CACHE_LIMIT or register.many >= _MANY_LIMIT:
         register = _REGISTERS[rules] = _Outcomes()
     return register
 

@@ -946,6 +946,90 @@ class ClassifyWriter:
         self.out.flush()
 
 
+class DealWriter:
+    """``deal``'s rounds from chunks of dealt rounds
+    (:func:`fivecard.play.deal.dealt_chunks`): per round (``Round N`` when
+    there are several) a line per hand as ``classify`` writes it, the
+    winners marked, and the explanation; or, with ``as_json``, each round's
+    JSON object laid out as :func:`fivecard.core.report.write_json_object`
+    lays out an item of its rounds array (returned, not written)."""
+
+    def __init__(self, painter: Painter, rules: RuleSet, *, several: bool) -> None:
+        self.painter = painter
+        self.rules = rules
+        self.several = several
+        self.tails = _PerStrength(
+            rules, lambda i: f" {i.description}  (score {i.score}, strength {i.strength:,})".encode()
+        )
+        self.classes = _class_json(rules, " " * 8)
+        self.marks = _PerOutcome(lambda o: sum(1 << w for w in o.winners) | (1 << 62 if o.is_split else 0), 0)
+        self.explanations = _PerOutcome(lambda o: self.painter.bold(o.explanation).encode() + b"\n", b"")
+        self.json_tails = _PerOutcome(
+            lambda o: self._json_tail(
+                {"winners": [w + 1 for w in o.winners], "order": [[w + 1 for w in t] for t in o.order],
+                 "explanation": o.explanation}
+            ),
+            self._json_tail({"winners": None, "order": None, "explanation": None}),
+        )
+
+    @staticmethod
+    def _json_tail(fields: dict[str, Any]) -> bytes:
+        body = json.dumps(fields, ensure_ascii=False, indent=2)[1:-2].replace("\n", "\n    ")
+        return ("," + body + "\n    }").encode()
+
+    def text(self, chunk: Chunk) -> bytes:
+        h = len(chunk.strength)
+        if not h:
+            return b""
+        players = int(chunk.count[0])
+        identity = np.broadcast_to(np.arange(5), (h, 5))
+        grid = np.empty((h, 7), dtype=object)
+        position = np.tile(np.arange(players), len(chunk))
+        grid[:, 0] = [f"Hand {p + 1}: ".encode() for p in range(players)] * len(chunk)
+        grid[:, 1] = _people_cards(chunk, self.painter, identity, showdown=False)
+        grid[:, 2] = b" ->  "
+        grid[:, 3] = _people_cards(chunk, self.painter, _showdown_order(chunk))
+        grid[:, 4] = self.tails(chunk.strength)
+        marks = np.repeat(self.marks(chunk).astype(np.int64), players)
+        won = (marks >> position) & 1 == 1
+        split = (marks >> 62) & 1 == 1
+        grid[:, 5] = np.where(won, np.where(split, b"  <- splits", b"  <- wins"), b"")
+        grid[:, 6] = b"\n"
+        if chunk.rules.jokers:
+            for k in np.flatnonzero(~chunk.natural).tolist():
+                hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
+                grid[k, 1:5] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b""]
+        lines = grid.reshape(len(chunk), players * 7)
+        rounds = np.empty((len(chunk), 4), dtype=object)
+        if self.several:
+            rounds[:, 0] = _numbers(chunk.line, b"Round ", b"\n")
+        else:
+            rounds[:, 0] = b""
+        rounds[:, 1] = [b"".join(row) for row in lines.tolist()]
+        rounds[:, 2] = self.explanations(chunk)
+        rounds[:, 3] = b"\n" if self.several else b""
+        return _join_rows(rounds)
+
+    def json_items(self, chunk: Chunk) -> list[str]:
+        """Each round's JSON text (an item of the rounds array)."""
+        h = len(chunk.strength)
+        if not h:
+            return []
+        players = int(chunk.count[0])
+        objects = hand_objects(chunk, self.classes(chunk.strength), " " * 8)
+        grid = np.empty((h, 3), dtype=object)
+        grid[:, 0] = b",\n        "
+        grid[::players, 0] = b""
+        grid[:, 1:] = objects
+        hands = grid.reshape(len(chunk), players * 3)
+        heads = _numbers(chunk.line, b'{\n      "round": ', b',\n      "hands": [\n        ')
+        tails = self.json_tails(chunk)
+        return [
+            (head + b"".join(row) + b"\n      ]" + tail).decode()
+            for head, row, tail in zip(heads.tolist(), hands.tolist(), tails.tolist())
+        ]
+
+
 _NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,14}")
 
 

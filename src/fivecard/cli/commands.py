@@ -818,8 +818,9 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
 def _deal(call: _Call) -> int:
     from collections.abc import Iterator
 
-    from ..play.deal import DealTally, check_players, check_rounds, deal_rounds, new_seed
-    from ..core.report import deal_round_json, deal_tally_json, write_json_object
+    from ..bulk.writers import DealWriter
+    from ..core.report import RawJson, deal_tally_json, write_json_object
+    from ..play.deal import DealTally, check_players, check_rounds, dealt_chunks, new_seed
 
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     # The counts first, before anything is allocated, dealt or written.
@@ -833,13 +834,14 @@ def _deal(call: _Call) -> int:
             raise type(exc)(f"argument {flag}: {exc}") from None
     seed = args.seed if args.seed is not None else new_seed()
     tally = DealTally(args.players, rules)
-    dealt = deal_rounds(args.players, rules=rules, seed=seed, rounds=args.rounds)
+    writer = DealWriter(painter, rules, several=args.rounds > 1)
+    chunks = dealt_chunks(args.players, rules=rules, seed=seed, rounds=args.rounds)
     if args.json:
         # Streamed: each round is written as it is dealt, the tally last.
-        def counted() -> Iterator[dict[str, Any]]:
-            for played in dealt:
-                tally.add(played)
-                yield deal_round_json(played)
+        def counted() -> Iterator[RawJson]:
+            for chunk in chunks:
+                tally.add_chunk(chunk)
+                yield from (RawJson(item) for item in writer.json_items(chunk))
 
         def fields() -> Iterator[tuple[str, Any]]:
             yield "rules", rules.name
@@ -850,17 +852,9 @@ def _deal(call: _Call) -> int:
 
         write_json_object(out, fields())
         return EXIT_OK
-    for played in dealt:
-        tally.add(played)
-        out.write(f"Round {played.number}\n" if args.rounds > 1 else "")
-        for i, evaluation in enumerate(played.evaluations):
-            mark = ""
-            if played.showdown is not None and i in played.showdown.winners:
-                mark = "  <- splits" if played.showdown.is_split else "  <- wins"
-            out.write(f"Hand {i + 1}: {painter.evaluation(evaluation)}{mark}\n")
-        if played.showdown is not None:
-            out.write(painter.bold(played.showdown.explanation) + "\n")
-        out.write("\n" if args.rounds > 1 else "")
+    for chunk in chunks:
+        tally.add_chunk(chunk)
+        out.write(writer.text(chunk).decode("utf-8"))
     if args.rounds > 1:
         out.write(f"Tally after {args.rounds} rounds:\n")
         for i in range(args.players):

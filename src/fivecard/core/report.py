@@ -43,6 +43,7 @@ __all__ = [
     "deal_round_json",
     "deal_tally_json",
     "write_json_object",
+    "RawJson",
     "Painter",
 ]
 
@@ -145,6 +146,12 @@ def _indented(value: Any, level: int) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + "  " * level)
 
 
+class RawJson(str):
+    """An item of an array :func:`write_json_object` writes as it is: JSON
+    text already laid out as an item of an array of the object (the bulk
+    writers make it, e.g. ``deal``'s rounds)."""
+
+
 def write_json_object(out: TextIO, fields: Iterable[tuple[str, Any]]) -> None:
     """Write the object of ``fields`` (key, value pairs) and a line break,
     byte for byte as ``json.dump(dict(fields), out, ensure_ascii=False,
@@ -177,7 +184,8 @@ def write_json_object(out: TextIO, fields: Iterable[tuple[str, Any]]) -> None:
             continue
         opening = "["
         for item in value:
-            out.write(f"{opening}\n    {_indented(item, 2)}")
+            text = item if isinstance(item, RawJson) else _indented(item, 2)
+            out.write(f"{opening}\n    {text}")
             opening = ","
         out.write("[]" if opening == "[" else "\n  ]")
     out.write("{}\n" if separator == "{" else "\n}\n")

@@ -84,7 +84,7 @@ class Showdown(Outcome):
     evaluations: tuple[Evaluation, ...] = ()
 
 
-@lru_cache(maxsize=1 << 16)  # bounded: memory must not grow with the input
+@lru_cache(maxsize=1 << 12)  # bounded: memory must not grow with the input
 def outcome(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet) -> Outcome:
     """A showdown's result from the hands' strengths (and whether each is
     natural, for wild cards): it depends on nothing else, so it is cached.

@@ -15,7 +15,7 @@ import random
 import secrets
 from collections.abc import Iterator
 from dataclasses import InitVar, dataclass, field
-from typing import SupportsIndex
+from typing import Any, SupportsIndex
 
 from ..core.cards import Card
 from ..errors import FivecardError
@@ -25,6 +25,7 @@ from ..core.rules import RuleSet, get_rules
 from ..core.showdown import Showdown, settle
 
 __all__ = [
+    "dealt_chunks",
     "Round",
     "DealTally",
     "deal",
@@ -127,6 +128,23 @@ class DealTally:
         self.wins = [0] * self.players
         self.splits = [0] * self.players
 
+    def add_chunk(self, chunk: Any) -> None:
+        """Count the showdowns of a chunk of dealt rounds
+        (:func:`dealt_chunks`)."""
+        seen = chunk.outcome[chunk.outcome >= 0]
+        if not len(seen):
+            return
+        import numpy as np
+
+        used, counts = np.unique(seen, return_counts=True)
+        for number, times in zip(used.tolist(), counts.tolist()):
+            winners = chunk.outcomes[number].winners
+            for i in winners:
+                if len(winners) == 1:
+                    self.wins[i] += times
+                else:
+                    self.splits[i] += times
+
     def add(self, played: Round) -> None:
         if len(played.evaluations) != self.players:
             raise FivecardError(
@@ -153,6 +171,38 @@ def deal_rounds(
     ruleset = check_players(players, rules)
     check_rounds(rounds)
     return _rounds(players, ruleset, seed, rounds)
+
+
+def dealt_chunks(
+    players: int, *, rules: str | RuleSet = "standard", seed: int, rounds: int = 1, size: int = 512
+) -> Iterator[Any]:
+    """The rounds :func:`deal_rounds` deals (the same cards for the same
+    seed), solved ``size`` rounds at a time through the bulk pipeline: each
+    a :class:`~fivecard.bulk.pipeline.Chunk` whose rows are rounds (numbered
+    from 1) and whose hands are the players'."""
+    ruleset = check_players(players, rules)
+    check_rounds(rounds)
+    return _chunks(players, ruleset, seed, rounds, size)
+
+
+def _chunks(players: int, ruleset: RuleSet, seed: int, rounds: int, size: int) -> Iterator[Any]:
+    import numpy as np
+
+    from ..bulk.pipeline import chunk_of_codes
+
+    rng = random.Random(seed)
+    codes = [c.code for c in ruleset.dealt()]
+    dealt = players * HAND_SIZE
+    done = 0
+    while done < rounds:
+        m = min(size, rounds - done)
+        table = np.empty((m, dealt), dtype=np.int32)
+        for row in range(m):
+            deck = list(codes)
+            rng.shuffle(deck)  # the permutation depends on the length alone: as for the cards
+            table[row] = deck[:dealt]
+        yield chunk_of_codes(table.reshape(m, players, HAND_SIZE), ruleset, done + 1)
+        done += m
 
 
 def _rounds(players: int, ruleset: RuleSet, seed: int, rounds: int) -> Iterator[Round]:

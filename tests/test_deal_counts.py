@@ -255,9 +255,9 @@ def test_deal_json_memory_is_flat_in_rounds() -> None:
     peak(10)  # imports and tables first
     for _ in tables_for(get_rules("standard")).classes():
         pass  # and every hand class the evaluator memoizes (bounded: 7,462)
-    small, large = peak(1_000), peak(5_000)
-    # Rounds are dealt and written 512 at a time. Kept in a list, 4,000 more
-    # rounds would take about 17.6 MB more (4.4 kB a round); streamed, the
+    small, large = peak(600), peak(3_000)
+    # Rounds are dealt and written 512 at a time. Kept in a list, 2,400 more
+    # rounds would take about 10.6 MB more (4.4 kB a round); streamed, the
     # peak moves only with how full the bounded caches of outcomes are (at
     # most 1,024 outcomes of three or more hands in the pipeline's register,
     # 4,096 in showdown.outcome's: a few MB).

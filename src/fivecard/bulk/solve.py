@@ -256,7 +256,9 @@ def solve_file(
             chunks = chunks_of_blocks(source.blocks, ruleset, decks)
         else:
             chunks = chunks_of_rows(source.rows, ruleset, decks)
-        for chunk in chunks:
+        # A regular file is read ahead in a second thread; a pipe is read in
+        # turn (a read that waits on its writer must not outlive a Ctrl-C).
+        for chunk in _ahead(chunks) if source.regular else chunks:
             if strict and chunk.error:
                 i = min(chunk.error)
                 writer.write(chunk.head(i))  # what streams out before the bad row stays out
@@ -352,6 +354,54 @@ def classify_stream(
         writer.write(ready)
     writer.close()
     return done
+
+
+def _ahead(chunks: Iterator[Any]) -> Iterator[Any]:
+    """The chunks, read and solved one ahead in a second thread while the
+    caller writes the one before (numpy lets go of the interpreter for its
+    array work, so the two overlap on a machine with two cores). An error
+    in reading is raised here, in order; the thread stops when the caller
+    does (it is a daemon, and waits on a queue of one). The chunks share
+    the run's register of outcomes, which only grows: a writer may see
+    outcomes of the next chunk already, never lose one of its own."""
+    import queue
+    import threading
+
+    handoff: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for chunk in chunks:
+                while not stop.is_set():
+                    try:
+                        handoff.put(("chunk", chunk), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            handoff.put(("end", None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, raised there
+            handoff.put(("error", exc))
+
+    worker = threading.Thread(target=produce, name="fivecard-read", daemon=True)
+    worker.start()
+    try:
+        while True:
+            kind, item = handoff.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        try:  # a chunk it waits to hand over: take it, so that it sees the stop
+            handoff.get_nowait()
+        except queue.Empty:
+            pass
+        worker.join(timeout=1.0)  # a read blocked on a pipe is left to the daemon's end
 
 
 class _TextBytes:

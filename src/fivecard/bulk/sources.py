@@ -295,6 +295,8 @@ class Source:
     blocks: Iterator[Block] | None = None
     progress: Callable[[], float] | None = None
     closers: list[Callable[[], None]] = field(default_factory=list)
+    #: Read from a regular file (a read never waits on a writer, as a pipe's can).
+    regular: bool = False
 
     def close(self) -> None:
         for closer in self.closers:
@@ -333,6 +335,7 @@ def open_source(
         opened.close()
         raise
     source.closers.append(opened.close)
+    source.regular = opened.size is not None
     if opened.size is not None and opened.size >= _PROGRESS_BYTES and fmt != "xlsx":
         size, raw = opened.size, opened.raw
         source.progress = lambda: min(raw.tell() / size, 1.0)

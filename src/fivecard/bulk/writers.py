@@ -267,10 +267,11 @@ class _PerOutcome:
             self.source = chunk.outcomes
             self.made = np.empty(0, dtype=object)
         have = len(self.made) - 1
-        if have < len(chunk.outcomes):
-            made = np.empty(len(chunk.outcomes) + 1, dtype=object)
+        known = len(chunk.outcomes)  # once: the reading thread may add more meanwhile
+        if have < known:
+            made = np.empty(known + 1, dtype=object)
             made[: max(have, 0)] = self.made[: max(have, 0)]
-            for i in range(max(have, 0), len(chunk.outcomes)):
+            for i in range(max(have, 0), known):
                 made[i] = self.make(chunk.outcomes[i])
             made[-1] = self.none  # index -1: no outcome
             self.made = made

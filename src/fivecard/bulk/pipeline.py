@@ -26,7 +26,7 @@ import itertools
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -84,6 +84,8 @@ class Chunk:
     outcome: I64
     outcomes: list[Outcome] = field(default_factory=list)
     outcome_keys: list[Hashable] = field(default_factory=list)
+    #: What a writer made of the chunk ahead (see ``prepare`` of the writers).
+    prepared: dict[str, Any] = field(default_factory=dict)
     #: Per hand written as five two-character cards at single spaces (the
     #: common case, parsed as arrays): its five tokens (two bytes each, as
     #: little-endian uint16), else zeros.
@@ -137,7 +139,7 @@ class Chunk:
             self.outcome[:rows],
             self.outcomes,
             self.outcome_keys,
-            None if self.tokens is None else self.tokens[:hands],
+            tokens=None if self.tokens is None else self.tokens[:hands],
         )
 
     @property

@@ -258,7 +258,7 @@ def solve_file(
             chunks = chunks_of_rows(source.rows, ruleset, decks)
         # A regular file is read ahead in a second thread; a pipe is read in
         # turn (a read that waits on its writer must not outlive a Ctrl-C).
-        for chunk in _ahead(chunks) if source.regular else chunks:
+        for chunk in _ahead(chunks, getattr(writer, "prepare", None)) if source.regular else chunks:
             if strict and chunk.error:
                 i = min(chunk.error)
                 writer.write(chunk.head(i))  # what streams out before the bad row stays out
@@ -356,7 +356,7 @@ def classify_stream(
     return done
 
 
-def _ahead(chunks: Iterator[Any]) -> Iterator[Any]:
+def _ahead(chunks: Iterator[Any], prepare: Callable[[Any], None] | None = None) -> Iterator[Any]:
     """The chunks, read and solved one ahead in a second thread while the
     caller writes the one before (numpy lets go of the interpreter for its
     array work, so the two overlap on a machine with two cores). An error
@@ -373,6 +373,8 @@ def _ahead(chunks: Iterator[Any]) -> Iterator[Any]:
     def produce() -> None:
         try:
             for chunk in chunks:
+                if prepare is not None:
+                    prepare(chunk)  # the writer's work that depends on the chunk alone
                 while not stop.is_set():
                     try:
                         handoff.put(("chunk", chunk), timeout=0.1)

@@ -606,6 +606,13 @@ class CsvWriter(_Base):
             b",,,\n",
         )
 
+    def _prepared(self, chunk: Chunk) -> tuple[Objects, Objects, Objects]:
+        return (
+            _numbers(chunk.line, after=b","),
+            _input_cells(chunk, self.width, b",", _CSV_SPECIAL, _CSV_LEADING, _csv_cell, b""),
+            _written_sorted(chunk, _sort_order(chunk.codes), b","),
+        )
+
     def write(self, chunk: Chunk) -> None:
         self._measure(chunk)
         n = len(chunk)
@@ -613,9 +620,9 @@ class CsvWriter(_Base):
             return
         hands = self.hands
         grid = np.empty((n, 3 + 2 * hands), dtype=object)
-        grid[:, 0] = _numbers(chunk.line, after=b",")
-        grid[:, 1] = _input_cells(chunk, self.width, b",", _CSV_SPECIAL, _CSV_LEADING, _csv_cell, b"")
-        written = _written_sorted(chunk, _sort_order(chunk.codes), b",")
+        numbers, inputs, written = self._prepared(chunk)
+        grid[:, 0] = numbers
+        grid[:, 1] = inputs
         classes = self.classes(chunk.strength)
         for j in range(hands):
             grid[:, 2 + 2 * j] = b",,,"
@@ -689,6 +696,18 @@ class JsonlWriter(_Base):
             b'], "winners": null, "order": null, "explanation": null}\n',
         )
 
+    @staticmethod
+    def _prepared(chunk: Chunk) -> tuple[Objects, Objects]:
+        return _numbers(chunk.line, b'{"line": ', b', "hands": ['), _hand_heads(chunk)
+
+    def prepare(self, chunk: Chunk) -> None:
+        """What :meth:`write` needs that depends on the chunk alone, made
+        ahead by the reading thread (the hands' byte matrices: numpy work,
+        which overlaps the writing; CSV's pieces are Python objects, which
+        would only contend for the interpreter, so CSV has no prepare)."""
+        if len(chunk):
+            chunk.prepared["jsonl"] = self._prepared(chunk)
+
     def write(self, chunk: Chunk) -> None:
         n = len(chunk)
         if not n:
@@ -696,10 +715,11 @@ class JsonlWriter(_Base):
         last = np.zeros(len(chunk.strength), dtype=bool)
         last[(chunk.start + chunk.count - 1)[chunk.count > 0]] = True
         classes = np.where(last, self.classes(chunk.strength), self.joined(chunk.strength))
-        objects = hand_objects(chunk, classes)
+        prepared = chunk.prepared.get("jsonl") or self._prepared(chunk)
+        objects = hand_objects(chunk, classes, heads=prepared[1])
         most = int(chunk.count.max())
         grid = np.empty((n, 2 + 2 * max(most, 1)), dtype=object)
-        grid[:, 0] = _numbers(chunk.line, b'{"line": ', b', "hands": [')
+        grid[:, 0] = prepared[0]
         grid[:, 1:-1] = b""
         for j in range(most):
             rows = np.flatnonzero(chunk.count > j)
@@ -718,15 +738,10 @@ class JsonlWriter(_Base):
         return []
 
 
-def hand_objects(
-    chunk: Chunk, classes: Objects, indent: str | None = None, *, ascii: bool = False
-) -> Objects:
-    """Per hand, its JSON object (see :func:`fivecard.core.report.evaluation_json`)
-    in two pieces to be joined: from ``{`` to the sorted cards, and
-    ``classes`` (per hand: the rest, from its class). Compact, or for
-    ``indent`` (the indent of the object's lines) as ``json.dumps(...,
-    indent=2)`` lays it out. A hand with jokers is made from its full
-    evaluation (what the jokers became)."""
+def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False) -> Objects:
+    """Per hand, the first piece of its JSON object (see :func:`hand_objects`):
+    from ``{`` to its sorted cards. A function of the chunk alone, so the
+    reading thread can make it ahead."""
     if indent is None:
         opening, key_sep, item_open, item_sep, item_close = b"{", b", ", b'["', b'", "', b'"]'
     else:
@@ -781,6 +796,21 @@ def hand_objects(
         fix = _json_ascii if ascii else _json_text
         texts = _escaped(chunk.hand_texts(others), _JSON_SPECIAL, _NO_LEADING, fix, b"")
         first[others] = head + texts + rest
+    return first
+
+
+def hand_objects(
+    chunk: Chunk, classes: Objects, indent: str | None = None, *, ascii: bool = False,
+    heads: Objects | None = None,
+) -> Objects:
+    """Per hand, its JSON object (see :func:`fivecard.report.evaluation_json`)
+    in two pieces to be joined: from ``{`` to the sorted cards (``heads``,
+    when made already), and ``classes`` (per hand: the rest, from its
+    class). Compact, or for ``indent`` (the indent of the object's lines) as
+    ``json.dumps(..., indent=2)`` lays it out. A hand with jokers is made
+    from its full evaluation (what the jokers became)."""
+    h = len(chunk.codes)
+    first = heads if heads is not None else _hand_heads(chunk, indent, ascii=ascii)
     objects = np.empty((h, 2), dtype=object)
     objects[:, 0] = first
     objects[:, 1] = classes

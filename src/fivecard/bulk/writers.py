@@ -1265,12 +1265,20 @@ class ParquetWriter(_Base):
         except pa.lib.ArrowInvalid:
             return pa.array([None if v is None else v.decode("utf-8", "replace") for v in values], pa.string())
 
+    def prepare(self, chunk: Chunk) -> None:
+        """The chunk's Arrow table, made ahead by the reading thread (Arrow
+        builds its arrays without holding the interpreter)."""
+        if len(chunk):
+            chunk.prepared["parquet"] = self._table(chunk)
+
     def write(self, chunk: Chunk) -> None:
-        pa = self.pa
         self._measure(chunk)
+        if len(chunk):
+            self.file.write_table(chunk.prepared.get("parquet") or self._table(chunk))
+
+    def _table(self, chunk: Chunk) -> Any:
+        pa = self.pa
         n = len(chunk)
-        if not n:
-            return
         written = _written_sorted(chunk, _sort_order(chunk.codes))
         arrays: list[Any] = [pa.array(chunk.line, pa.int64())]
         if chunk.lines is not None and self.width == 1:
@@ -1296,8 +1304,9 @@ class ParquetWriter(_Base):
             arrays.append(pa.array(strength.astype(np.int32), pa.int32(), mask=mask))
         none = chunk.outcome < 0
         index = pa.array(np.where(none, 0, chunk.outcome).astype(np.int32), pa.int32(), mask=none)
-        winners = pa.array([_winners_text(o) for o in chunk.outcomes] or [""], pa.string())
-        explanations = pa.array([o.explanation for o in chunk.outcomes] or [""], pa.string())
+        outcomes = chunk.outcomes[: int(chunk.outcome.max(initial=-1)) + 1]  # those this chunk uses
+        winners = pa.array([_winners_text(o) for o in outcomes] or [""], pa.string())
+        explanations = pa.array([o.explanation for o in outcomes] or [""], pa.string())
         arrays.append(pa.DictionaryArray.from_arrays(index, winners))
         arrays.append(pa.DictionaryArray.from_arrays(index, explanations))
         errors = np.full(n, None, dtype=object)
@@ -1319,7 +1328,7 @@ class ParquetWriter(_Base):
                     extra = ", ".join(row_cells[self.width :])
                     more[i] = extra if more[i] is None else f"{more[i]}; {extra}"
         arrays.append(pa.array(more, pa.string()))
-        self.file.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+        return pa.Table.from_arrays(arrays, schema=self.schema)
 
     def close(self) -> None:
         self.file.close()

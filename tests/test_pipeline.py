@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -257,3 +257,32 @@ def test_classify_of_standard_input_stops_at_a_bad_hand() -> None:
     assert code == 2 and out.getvalue() == ""
     assert err.getvalue().startswith("fivecard: error: hand 2: card 1 is a joker")
     assert err.getvalue().rstrip().endswith("(use --rules joker)")
+
+
+def test_reading_ahead_keeps_order_raises_in_place_and_stops_with_its_reader() -> None:
+    """The read-ahead thread of solve hands over every chunk in order, an
+    error where it happened (after the chunks before it), and stops when the
+    reader stops early."""
+    import threading
+
+    from fivecard.bulk.solve import _ahead
+
+    def items(fail_at: int | None) -> Iterator[int]:
+        for i in range(10):
+            if i == fail_at:
+                raise OSError("disk gone")
+            yield i
+
+    prepared: list[int] = []
+    assert list(_ahead(items(None), prepared.append)) == list(range(10))
+    assert prepared == list(range(10))
+    seen = []
+    with pytest.raises(OSError, match="disk gone"):
+        for item in _ahead(items(4)):
+            seen.append(item)
+    assert seen == [0, 1, 2, 3]
+    before = threading.active_count()
+    reader = _ahead(iter(range(1_000_000)))
+    assert next(reader) == 0
+    reader.close()  # the caller stops: the thread ends too
+    assert threading.active_count() <= before

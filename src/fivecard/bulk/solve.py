@@ -9,7 +9,7 @@ rows out = rows in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Final
 
@@ -356,7 +356,7 @@ def classify_stream(
     return done
 
 
-def _ahead(chunks: Iterator[Any], prepare: Callable[[Any], None] | None = None) -> Iterator[Any]:
+def _ahead(chunks: Iterator[Any], prepare: Callable[[Any], None] | None = None) -> Generator[Any, None, None]:
     """The chunks, read and solved one ahead in a second thread while the
     caller writes the one before (numpy lets go of the interpreter for its
     array work, so the two overlap on a machine with two cores). An error

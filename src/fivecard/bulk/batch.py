@@ -343,14 +343,20 @@ def sorted_texts(hands: Encoded) -> list[str]:
     return out
 
 
+def sort_keys(codes: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """Each card code's sort place (:data:`fivecard.core.cards.SORT_PLACE`:
+    rank place * 5 + suit place, 0 for the ace of spades, the joker 65): a
+    key for sorting, and a small index for tables of what each card is."""
+    place, _ = _sort_tables(2)
+    rank_place = place[codes >> SUIT_SHIFT].astype(np.int64)
+    keys: npt.NDArray[np.int64] = rank_place * 5 + _SUIT_PLACE[codes & SUIT_MASK]
+    keys[rank_place == 13] = 65  # a joker: last, whatever its suit bits
+    return keys
+
+
 def sorted_bytes(hands: Encoded) -> npt.NDArray[np.uint8]:
     """:func:`sorted_texts` as an ``(N, width)`` array of ASCII bytes."""
-    place, _ = _sort_tables(2)
-    codes = hands.codes
-    rank_place = place[codes >> 7]
-    keys = rank_place * 5 + _SUIT_PLACE[codes & 15]
-    keys[rank_place == 13] = 65  # a joker: last, whatever its suit bits
-    return sorted_from_keys(keys, suits=hands.rules.suits)
+    return sorted_from_keys(sort_keys(hands.codes), suits=hands.rules.suits)
 
 
 def sorted_from_keys(keys: npt.NDArray[np.integer], *, suits: bool) -> npt.NDArray[np.uint8]:

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch
-from ..core.cards import JOKER, Card, full_deck
+from ..core.cards import CARD_OF_CODE, JOKER
 from ..errors import FivecardError
 from ..core.hand import Hand
 from .rows import Row, line_row
@@ -48,9 +48,6 @@ CHUNK_ROWS: Final = 1 << 15
 _MOST_FIXED: Final = 20  # hands of a fixed-width line parsed as arrays
 _JOKER_CODE: Final = JOKER.code
 I64 = npt.NDArray[np.int64]
-_CARD_OF_CODE: Final[dict[int, Card]] = {
-    c.code: c for c in (*full_deck(), *full_deck(suits=False), JOKER)
-}
 
 
 @dataclass(slots=True)
@@ -278,7 +275,7 @@ def chunk_of_codes(codes: npt.NDArray[np.int32], rules: RuleSet, first: int = 1)
     if rules.suits:  # every canonical spelling has two characters: the tokens spell it
         tokens = spelled[np.searchsorted(known, flat)]
     else:
-        texts[:] = [" ".join(_CARD_OF_CODE[c].code_str for c in row).encode() for row in flat.tolist()]
+        texts[:] = [" ".join(CARD_OF_CODE[c].code_str for c in row).encode() for row in flat.tolist()]
     chunk = Chunk(
         rules,
         np.arange(first, first + rows, dtype=np.int64),
@@ -301,10 +298,10 @@ def chunk_of_codes(codes: npt.NDArray[np.int32], rules: RuleSet, first: int = 1)
 def _canonical_tokens() -> tuple[I64, npt.NDArray[np.uint16]]:
     """Card codes (sorted) and their two-character canonical spellings as
     little-endian uint16 tokens (rank-only cards: 0)."""
-    codes = sorted(_CARD_OF_CODE)
+    codes = sorted(CARD_OF_CODE)
     spelled = np.zeros(len(codes), dtype=np.uint16)
     for i, code in enumerate(codes):
-        text = _CARD_OF_CODE[code].code_str.encode()
+        text = CARD_OF_CODE[code].code_str.encode()
         if len(text) == 2:
             spelled[i] = text[0] | text[1] << 8
     return np.array(codes, dtype=np.int64), spelled
@@ -426,7 +423,7 @@ def _deck_problem(codes: npt.NDArray[np.int32], rules: RuleSet, decks: int) -> s
         return None
     try:
         check_decks(
-            [Hand(tuple(_CARD_OF_CODE[c] for c in row), rules) for row in codes.tolist()],
+            [Hand(tuple(CARD_OF_CODE[c] for c in row), rules) for row in codes.tolist()],
             decks=decks,
         )
     except FivecardError as exc:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Final
 
-from ..core.cards import JOKER, Card, full_deck
+from ..core.cards import CARD_OF_CODE, CODE_TEXT, JOKER, sort_place
 from ..errors import FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import Hand
@@ -34,14 +34,6 @@ __all__ = [
     "CODE_TEXT",
 ]
 
-_CARD_OF_CODE: Final[dict[int, Card]] = {
-    c.code: c for c in (*full_deck(), *full_deck(suits=False), JOKER)
-}
-_JOKER_CODE: Final = JOKER.code
-#: Card code -> canonical text (``As``, ``Q``, ``JK``).
-CODE_TEXT: Final[dict[int, str]] = {code: card.code_str for code, card in _CARD_OF_CODE.items()}
-
-
 class RowError(FivecardError):
     """A bad row met under ``strict``: the message names its line."""
 
@@ -58,11 +50,11 @@ class HandResult:
 
     def evaluation(self, rules: RuleSet) -> Evaluation:
         """The rich evaluation."""
-        return evaluate(Hand(tuple(_CARD_OF_CODE[c] for c in self.codes), rules))
+        return evaluate(Hand(tuple(CARD_OF_CODE[c] for c in self.codes), rules))
 
     @property
     def natural(self) -> bool:
-        return _JOKER_CODE not in self.codes
+        return JOKER.code not in self.codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +92,7 @@ def _solved(chunk: Any, i: int, row: Row) -> Solved:
     written = chunk.hand_texts(np.arange(span.start, span.stop))
     for k in span:
         codes = tuple(chunk.codes[k].tolist())
-        cards = sorted((_CARD_OF_CODE[c] for c in codes), key=lambda c: c.sort_key, reverse=True)
+        cards = sorted((CARD_OF_CODE[c] for c in codes), key=sort_place)
         hands.append(
             HandResult(
                 written[k - span.start].decode("utf-8", "replace"),

@@ -28,13 +28,14 @@ from typing import IO, Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import JOKER, RANK_WEIGHTS, SUIT_SHIFT, Card, full_deck
+from ..core.cards import ALL_CARDS, CARD_OF_CODE, SORT_PLACE, Card
 from ..core.evaluate import describe, evaluate
 from ..core.hand import Hand
 from .pipeline import Chunk
 from ..core.report import Painter, class_fields, evaluation_json, wild_fields
 from ..core.showdown import Outcome
 from ..core.rules import RuleSet
+from . import batch
 from .batch import category_table as batch_category_table
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 from ..core.tables import tables_for
@@ -281,65 +282,38 @@ class _PerOutcome:
 
 # --- cards ------------------------------------------------------------------------------------
 
-_SMALL: Final = len(RANK_WEIGHTS) * 16  # a card as rank index * 16 + suit bits
-_WEIGHTS: Final = np.array(RANK_WEIGHTS, dtype=np.int64)
-_ALL_CARDS: Final = (*full_deck(), *full_deck(suits=False), JOKER)
-
-
-@cache
-def _small_table() -> npt.NDArray[np.int64]:
-    """A card code's rank weight (code >> 7) -> rank index * 16."""
-    table = np.zeros(int(_WEIGHTS[-1]) + 1, dtype=np.int64)
-    table[_WEIGHTS] = np.arange(len(_WEIGHTS)) * 16
-    return table
-
-
-def _small(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
-    index: npt.NDArray[np.int64] = _small_table()[codes >> SUIT_SHIFT] + (codes & 15)
-    return index
-
-
-@cache
-def _sort_places() -> npt.NDArray[np.int64]:
-    """Small card index -> sort place (rank high to low, then spades, hearts,
-    diamonds, clubs, rank alone; jokers last): :meth:`Hand.sorted`'s order."""
-    places = np.full(_SMALL, 99, dtype=np.int64)
-    for card in _ALL_CARDS:
-        rank_place = 13 if card.rank is None else 14 - card.rank
-        suit_place = 4 if card.suit is None else card.suit.order
-        places[_small(np.array([card.code], dtype=np.int32))[0]] = rank_place * 5 + suit_place
-    return places
+_PLACES: Final = len(ALL_CARDS)  # a card as its sort place (batch.sort_keys)
 
 
 def _sort_order(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
     """Per hand, the positions of its cards in sorted order."""
-    order: npt.NDArray[np.int64] = np.argsort(_sort_places()[_small(codes)], axis=1, kind="stable")
+    order: npt.NDArray[np.int64] = np.argsort(batch.sort_keys(codes), axis=1, kind="stable")
     return order
 
 
 @cache
 def _spellings(kind: str) -> tuple[Objects, npt.NDArray[np.int64]]:
-    """Small card index -> its spelling as bytes (``canonical``: ``As``;
+    """Sort place -> the card's spelling as bytes (``canonical``: ``As``;
     ``unicode``/``ascii``: padded to three columns for a table), and the
     byte length of each."""
-    table = np.full(_SMALL, b"?", dtype=object)
-    for card in _ALL_CARDS:
+    table = np.full(_PLACES, b"?", dtype=object)
+    for card in ALL_CARDS:
         if kind == "canonical":
             text = card.code_str
         else:
             text = card.code_str if kind == "ascii" else str(card)
             text += " " * (3 - len(text))
-        table[_small(np.array([card.code], dtype=np.int32))[0]] = text.encode()
-    lengths = np.fromiter((len(t) for t in table.tolist()), dtype=np.int64, count=_SMALL)
+        table[SORT_PLACE[card.code]] = text.encode()
+    lengths = np.fromiter((len(t) for t in table.tolist()), dtype=np.int64, count=_PLACES)
     return table, lengths
 
 
 @cache
 def _piece_matrix(kind: str, width: int, between: bytes) -> npt.NDArray[np.uint8]:
-    """Per small card index: its spelling (``width`` bytes; other cards:
+    """Per sort place: its spelling (``width`` bytes; other cards:
     zeros) and then ``between``, as a byte matrix."""
     table, _ = _spellings(kind)
-    matrix = np.zeros((_SMALL, width + len(between)), dtype=np.uint8)
+    matrix = np.zeros((_PLACES, width + len(between)), dtype=np.uint8)
     matrix[:, width:] = np.frombuffer(between, np.uint8)
     for i, text in enumerate(table.tolist()):
         if len(text) == width:
@@ -354,7 +328,7 @@ def _spelled_matrix(
     spelling used has one length (else None): one gather of the cards'
     pieces."""
     _, lengths = _spellings(kind)
-    small = _small(codes)
+    small = batch.sort_keys(codes)
     h = len(codes)
     used = lengths[small]
     width = int(used.max()) if h else 1
@@ -387,7 +361,7 @@ def _spelled(
         return _rows_of(matrix)
     table, _ = _spellings(kind)
     out = np.empty(len(codes), dtype=object)
-    for i, row in enumerate(table[_small(codes)].tolist()):
+    for i, row in enumerate(table[batch.sort_keys(codes)].tolist()):
         out[i] = before + between.join(row) + after
     return out
 
@@ -420,7 +394,7 @@ def _written_sorted(chunk: Chunk, order: npt.NDArray[np.int64], prefix: bytes = 
         others = np.flatnonzero(~done)
     if len(others):
         people, _ = _spellings("unicode")
-        small = _small(chunk.codes[others])
+        small = batch.sort_keys(chunk.codes[others])
         for i, text, positions, cards in zip(
             others.tolist(), texts[others].tolist(), order[others].tolist(), small.tolist()
         ):
@@ -463,9 +437,8 @@ def _showdown_places(rules: RuleSet) -> npt.NDArray[np.int64]:
 def _showdown_order(chunk: Chunk) -> npt.NDArray[np.int64]:
     """Per hand (without jokers), the positions of its cards in showdown
     order: a group's cards in sorted order."""
-    small = _small(chunk.codes)
-    rank_place = 12 - small // 16  # weights index 12 (ace) -> place 0; a joker -1
-    suit_place = _sort_places()[small] % 5
+    small = batch.sort_keys(chunk.codes)
+    rank_place, suit_place = small // 5, small % 5  # ace 0 ... two 12; a joker 13
     position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
     order: npt.NDArray[np.int64] = np.argsort(position * 8 + suit_place, axis=1, kind="stable")
     return order
@@ -752,8 +725,8 @@ def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False)
         item_sep = b'",\n' + pad + b'    "'
         item_close = b'"\n' + pad + b"  ]"
     h = len(chunk.codes)
-    small = _small(chunk.codes)
-    order: npt.NDArray[np.int64] = np.argsort(_sort_places()[small], axis=1, kind="stable")
+    small = batch.sort_keys(chunk.codes)
+    order: npt.NDArray[np.int64] = np.argsort(small, axis=1, kind="stable")
     sorted_small = np.take_along_axis(small, order, axis=1)
     head = opening + b'"input": "'
     cards_head = b'"' + key_sep + b'"cards": ' + item_open
@@ -827,11 +800,8 @@ def hand_objects(
     return objects
 
 
-_CARD_OF: Final = {c.code: c for c in _ALL_CARDS}
-
-
 def _card(code: int) -> Card:
-    return _CARD_OF[code]
+    return CARD_OF_CODE[code]
 
 
 class TextWriter(_Base):

@@ -41,7 +41,7 @@ from ..core.showdown import Outcome, check_decks, outcome
 from .sources import Block, long_row
 from ..core.tables import tables_for
 
-__all__ = ["Chunk", "chunks_of_rows", "chunks_of_blocks", "chunk_of_codes", "CHUNK_ROWS"]
+__all__ = ["Chunk", "chunks_of_rows", "chunks_of_blocks", "chunk_of_codes", "token_text", "CHUNK_ROWS"]
 
 #: Rows per chunk read from a table (text blocks hold about 500 KiB of lines).
 CHUNK_ROWS: Final = 1 << 15
@@ -98,10 +98,7 @@ class Chunk:
         missing = [i for i, t in enumerate(texts) if t is None]
         if missing:
             assert self.tokens is not None
-            tokens = self.tokens[at[missing]]
-            matrix = np.full((len(missing), 15), 32, dtype=np.uint8)
-            matrix.reshape(-1, 5, 3)[:, :, :2] = tokens.view(np.uint8).reshape(-1, 5, 2)
-            made = np.ascontiguousarray(matrix[:, :14]).view("S14").ravel().tolist()
+            made = token_text(self.tokens[at[missing]]).view("S14").ravel().tolist()
             for i, text in zip(missing, made):
                 texts[i] = text
         return texts  # type: ignore[return-value]  # every None was filled
@@ -146,6 +143,14 @@ class Chunk:
             return np.ones(len(self.strength), dtype=bool)
         result: npt.NDArray[np.bool_] = ~(self.codes == _JOKER_CODE).any(axis=1)
         return result
+
+
+def token_text(tokens: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint8]:
+    """Hands of five two-byte tokens (little-endian uint16) spelled as text,
+    one space between cards: an ``(n, 14)`` byte matrix."""
+    matrix = np.full((len(tokens), 15), 32, dtype=np.uint8)
+    matrix.reshape(-1, 5, 3)[:, :, :2] = np.ascontiguousarray(tokens).view(np.uint8).reshape(-1, 5, 2)
+    return np.ascontiguousarray(matrix[:, :14])
 
 
 # --- reading rows ---------------------------------------------------------------------------

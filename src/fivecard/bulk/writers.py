@@ -31,7 +31,7 @@ import numpy.typing as npt
 from ..core.cards import ALL_CARDS, CARD_OF_CODE, SORT_PLACE, Card
 from ..core.evaluate import describe, evaluate
 from ..core.hand import Hand
-from .pipeline import Chunk
+from .pipeline import Chunk, token_text
 from ..core.report import Painter, class_fields, evaluation_json, wild_fields
 from ..core.showdown import Outcome
 from ..core.rules import RuleSet
@@ -412,13 +412,10 @@ def _put_tokens(
     """``out[rows]``: ``prefix`` and the two-byte tokens in ``order``."""
     if not len(rows):
         return
-    picked = np.take_along_axis(tokens, order, axis=1)
-    p = len(prefix)
-    matrix = np.full((len(rows), p + 15), 32, dtype=np.uint8)
-    if p:
-        matrix[:, :p] = np.frombuffer(prefix, np.uint8)
-    matrix[:, p:].reshape(-1, 5, 3)[:, :, :2] = picked.view(np.uint8).reshape(-1, 5, 2)
-    out[rows] = np.ascontiguousarray(matrix[:, : p + 14]).view(f"S{p + 14}").ravel().tolist()
+    text = token_text(np.take_along_axis(tokens, order, axis=1))
+    if prefix:
+        text = np.hstack([np.broadcast_to(np.frombuffer(prefix, np.uint8), (len(rows), len(prefix))), text])
+    out[rows] = text.view(f"S{text.shape[1]}").ravel().tolist()
 
 
 @cache
@@ -753,9 +750,7 @@ def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False)
             every = bool(tokened.all())
             rows = slice(None) if every else np.flatnonzero(tokened)
             tokens = chunk.tokens[rows]
-            text = np.full((len(tokens), 15), 32, dtype=np.uint8)
-            text.reshape(-1, 5, 3)[:, :, :2] = tokens.view(np.uint8).reshape(-1, 5, 2)
-            matrix[rows, at[1] : at[2]] = text[:, :14]
+            matrix[rows, at[1] : at[2]] = token_text(tokens)
             first[rows] = _rows_of(matrix if every else matrix[rows])
             done[rows] = True
         rest = _rows_of(matrix[~done, at[2] :]) if not done.all() else np.empty(0, dtype=object)

@@ -436,6 +436,30 @@ def test_parquet_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not (tmp_path / "again.parquet").exists()
 
 
+def test_parquet_cells_are_the_csv_cells(tmp_path: Path) -> None:
+    """Every Parquet cell holds what the CSV cell holds: lines read as
+    arrays (all alike, or mixed with others), hands written otherwise, a row
+    of one hand, bytes that are not UTF-8, errors."""
+    import csv
+
+    import pyarrow.parquet as pq
+
+    euler = ["8C TS KC 9H 4S 7D 2S 5D 3S AC", "5C AD 5D AC 9C 7C 5H 8D TD KS", "2H 2D 4C 4D 4S 3C 3D 3S 9S 9D"]
+    for lines in (euler * 40, euler * 40 + MIXED.splitlines() + ["2H 2D 4C 4D 4S", "AS KS @ QS JS | 2C 3C 4C 5C 7D"]):
+        path = tmp_path / "in.txt"
+        path.write_bytes("\n".join(lines).encode().replace(b"@", b"\xff") + b"\n")
+        assert run(["solve", str(path), "-o", str(tmp_path / "out.csv")])[0] in (0, 1)
+        assert run(["solve", str(path), "-o", str(tmp_path / "out.parquet")])[0] in (0, 1)
+        with open(tmp_path / "out.csv", newline="", encoding="utf-8") as f:
+            expected = list(csv.DictReader(f))
+        rows = pq.read_table(tmp_path / "out.parquet").to_pylist()
+        assert len(rows) == len(expected) > 100
+        for row, want in zip(rows, expected):
+            for key, value in want.items():
+                got = row[key]
+                assert ("" if got is None else str(got)) == value, (key, row, want)
+
+
 def test_csv_bom_for_excel(tmp_path: Path) -> None:
     source = write(tmp_path, "suits.txt", "A♠ K♠ Q♠ J♠ 10♠ | 2♣ 3♣ 4♣ 5♣ 7♦\n")
     target = tmp_path / "out.csv"

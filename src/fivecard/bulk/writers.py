@@ -418,6 +418,15 @@ def _put_tokens(
     out[rows] = text.view(f"S{text.shape[1]}").ravel().tolist()
 
 
+def _token_sorted(chunk: Chunk, order: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8] | None:
+    """:func:`_written_sorted` as an ``(h, 14)`` byte matrix, when every hand
+    was read as five two-character tokens (else None)."""
+    tokens = chunk.tokens
+    if tokens is None or not len(tokens) or not bool((tokens[:, 0] != 0).all()):
+        return None
+    return token_text(np.take_along_axis(tokens, order, axis=1))
+
+
 @cache
 def _showdown_places(rules: RuleSet) -> npt.NDArray[np.int64]:
     """Per strength and rank place (ace 0 ... two 12): where the rank's
@@ -1176,6 +1185,23 @@ class XlsxWriter(_Base):
         return notes
 
 
+class _OutcomeTexts:
+    """The texts of the run's outcomes (a dictionary's values), made once
+    each as the register of outcomes grows."""
+
+    def __init__(self, make: Callable[[Outcome], str]) -> None:
+        self.make = make
+        self.source: list[Outcome] | None = None
+        self.texts: list[str] = []
+
+    def __call__(self, chunk: Chunk, used: int) -> list[str]:
+        """The texts of the first ``used`` outcomes of the chunk's register."""
+        if chunk.outcomes is not self.source:
+            self.source, self.texts = chunk.outcomes, []
+        self.texts.extend(self.make(o) for o in chunk.outcomes[len(self.texts) : used])
+        return self.texts[:used]
+
+
 class ParquetWriter(_Base):
     """Apache Parquet (with the optional ``pyarrow``): a row per input row,
     typed columns: line, the input's cells, per hand its sorted cards,
@@ -1215,20 +1241,43 @@ class ParquetWriter(_Base):
         # Dictionary pages only where values repeat (categories, outcomes):
         # trying them on every input line costs more than it saves.
         repeated = [f.name for f in fields if pa.types.is_dictionary(f.type)]
-        self.file = pq.ParquetWriter(target, self.schema, compression="snappy", use_dictionary=repeated)
+        # Statistics (min and max per page) where a reader filters by them:
+        # the numbers; those of free text cost more to make than they save.
+        numbers = [f.name for f in fields if pa.types.is_integer(f.type)]
+        self.file = pq.ParquetWriter(
+            target, self.schema, compression="snappy", use_dictionary=repeated, write_statistics=numbers
+        )
         self.ladder = np.asarray(batch_category_table(rules), dtype=np.int8)
         self.labels = pa.array([c.label for c in rules.ladder], pa.string())
         self.scores = np.array([0] + [rules.score(c) for c in rules.ladder], dtype=np.int16)
+        self.winners = _OutcomeTexts(_winners_text)
+        self.explanations = _OutcomeTexts(lambda o: o.explanation)
 
-    def _texts(self, values: Sequence[bytes | None]) -> Any:
-        """A string column from UTF-8 bytes (None: null); bytes that are not
-        UTF-8 are read with replacement characters, as every writer does."""
+    def _texts(self, data: bytes, lengths: I64, valid: npt.NDArray[np.bool_] | None = None) -> Any:
+        """A string column from UTF-8 bytes laid end to end (``lengths``
+        each; ``valid``: False for a null), built from the buffers without a
+        Python object per value; bytes that are not UTF-8 are read with
+        replacement characters, as every writer does."""
         pa = self.pa
-        column = pa.array(values, pa.binary())
+        n = len(lengths)
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        mask = None if valid is None or valid.all() else pa.py_buffer(np.packbits(valid, bitorder="little"))
+        nulls = 0 if mask is None else n - int(valid.sum())  # type: ignore[union-attr]
+        column = pa.Array.from_buffers(
+            pa.large_binary(), n, [mask, pa.py_buffer(offsets), pa.py_buffer(data)], null_count=nulls
+        )
         try:
-            return column.cast(pa.string())
+            return column.cast(pa.large_string()).cast(pa.string())
         except pa.lib.ArrowInvalid:
+            values = column.to_pylist()
             return pa.array([None if v is None else v.decode("utf-8", "replace") for v in values], pa.string())
+
+    def _object_texts(self, values: Sequence[bytes | None]) -> Any:
+        """A string column from values (UTF-8 bytes, or None for a null)."""
+        lengths = np.fromiter((0 if v is None else len(v) for v in values), dtype=np.int64, count=len(values))
+        valid = np.fromiter((v is not None for v in values), dtype=bool, count=len(values))
+        return self._texts(b"".join(v for v in values if v is not None), lengths, valid)
 
     def prepare(self, chunk: Chunk) -> None:
         """The chunk's Arrow table, made ahead by the reading thread (Arrow
@@ -1244,24 +1293,31 @@ class ParquetWriter(_Base):
     def _table(self, chunk: Chunk) -> Any:
         pa = self.pa
         n = len(chunk)
-        written = _written_sorted(chunk, _sort_order(chunk.codes))
+        order = _sort_order(chunk.codes)
+        spelled = _token_sorted(chunk, order)  # (h, 14) bytes, when every hand was read as tokens
+        written = _written_sorted(chunk, order) if spelled is None else None
         arrays: list[Any] = [pa.array(chunk.line, pa.int64())]
         if chunk.lines is not None and self.width == 1:
-            arrays.append(self._texts(chunk.lines))
+            lengths = np.fromiter(map(len, chunk.lines), dtype=np.int64, count=n)
+            arrays.append(self._texts(b"".join(chunk.lines), lengths))
         else:
             for j in range(self.width):
                 cells = [chunk.row_cells(i) for i in range(n)]
                 arrays.append(pa.array([c[j] if j < len(c) else None for c in cells], pa.string()))
         for j in range(self.hands):
-            rows = np.flatnonzero(chunk.count > j)
+            has = chunk.count > j
+            rows = np.flatnonzero(has)
             hand = chunk.start[rows] + j
-            mask = np.ones(n, dtype=bool)
-            mask[rows] = False
+            mask = ~has
             strength = np.zeros(n, dtype=np.int64)
             strength[rows] = chunk.strength[hand]
-            sorted_cells = np.full(n, None, dtype=object)
-            sorted_cells[rows] = written[hand]
-            arrays.append(self._texts(sorted_cells.tolist()))
+            if spelled is not None:
+                arrays.append(self._texts(spelled[hand].tobytes(), np.where(has, 14, 0), has))
+            else:
+                assert written is not None
+                sorted_cells = np.full(n, None, dtype=object)
+                sorted_cells[rows] = written[hand]
+                arrays.append(self._object_texts(sorted_cells.tolist()))
             category = pa.array(np.maximum(self.ladder[strength], 0), pa.int8(), mask=mask)
             arrays.append(pa.DictionaryArray.from_arrays(category, self.labels))
             score = self.scores[self.ladder[strength].astype(np.int64) + 1]
@@ -1269,30 +1325,38 @@ class ParquetWriter(_Base):
             arrays.append(pa.array(strength.astype(np.int32), pa.int32(), mask=mask))
         none = chunk.outcome < 0
         index = pa.array(np.where(none, 0, chunk.outcome).astype(np.int32), pa.int32(), mask=none)
-        outcomes = chunk.outcomes[: int(chunk.outcome.max(initial=-1)) + 1]  # those this chunk uses
-        winners = pa.array([_winners_text(o) for o in outcomes] or [""], pa.string())
-        explanations = pa.array([o.explanation for o in outcomes] or [""], pa.string())
+        used = int(chunk.outcome.max(initial=-1)) + 1  # the outcomes this chunk may use
+        winners = pa.array(self.winners(chunk, used) or [""], pa.string())
+        explanations = pa.array(self.explanations(chunk, used) or [""], pa.string())
         arrays.append(pa.DictionaryArray.from_arrays(index, winners))
         arrays.append(pa.DictionaryArray.from_arrays(index, explanations))
         errors = np.full(n, None, dtype=object)
         for i, message in chunk.error.items():
             errors[i] = message
-        arrays.append(pa.array(errors, pa.string()))
+        arrays.append(pa.array(errors, pa.string()) if chunk.error else pa.nulls(n, pa.string()))
         more = np.full(n, None, dtype=object)
+        held = False
         for i in np.flatnonzero(chunk.count > self.hands).tolist():
+            held = True
             span = chunk.hands_of(i)
             texts = []
             for k in range(span.start + self.hands, span.stop):
                 info = class_info(self.rules, int(chunk.strength[k]))
-                cards = written[k].decode("utf-8", "replace")
+                if written is None:
+                    assert spelled is not None
+                    spelling = spelled[k].tobytes()
+                else:
+                    spelling = written[k]
+                cards = spelling.decode("utf-8", "replace")
                 texts.append(f"hand {k - span.start + 1}: {cards}, {info.name}, {info.score}")
             more[i] = "; ".join(texts)
         if chunk.cells is not None:
             for i, row_cells in enumerate(chunk.cells):
                 if len(row_cells) > self.width:
+                    held = True
                     extra = ", ".join(row_cells[self.width :])
                     more[i] = extra if more[i] is None else f"{more[i]}; {extra}"
-        arrays.append(pa.array(more, pa.string()))
+        arrays.append(pa.array(more, pa.string()) if held else pa.nulls(n, pa.string()))
         return pa.Table.from_arrays(arrays, schema=self.schema)
 
     def close(self) -> None:

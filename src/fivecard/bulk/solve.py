@@ -171,6 +171,7 @@ def solve_file(
     stdout: Any = None,
     on_layout: Callable[[str], None] | None = None,
     progress: Callable[[Any, float | None], None] | None = None,
+    workers: int | None = None,
 ) -> Solution:
     """Solve every row of ``input`` (a path, or ``-`` for ``stdin``) into
     ``output`` (a path; ``None`` or ``-`` for ``stdout``) in ``format``
@@ -183,6 +184,9 @@ def solve_file(
     first bad row stops the run (:class:`RowError`). ``on_layout`` hears how
     a table was read before any row is; ``progress`` is called after each
     chunk with the tally and the fraction of the input read (or None).
+    ``workers``: processes for a big text file written as text, CSV or JSON
+    Lines (default: one per core, each given at least 4 MiB; ``1``: this
+    process only; see :mod:`fivecard.bulk.parallel`): the output is the same.
 
     >>> import io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), 'hands.txt')
@@ -202,6 +206,8 @@ def solve_file(
     fmt = output_format(output, format)
     if fmt not in OUTPUT_FORMATS:
         raise FileError(f"unknown output format {fmt!r}; choose from {', '.join(OUTPUT_FORMATS)}")
+    if workers is not None and workers < 1:
+        raise FivecardError(f"workers must be 1 or more, not {workers}")
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     to_stdout = output in (None, "-")
@@ -235,30 +241,41 @@ def solve_file(
         solution.layout = source.note
         if source.note and on_layout is not None:
             on_layout(source.note)
-        writer = make_writer(
-            fmt,
-            binary=_bytes_out(target, fmt),
-            columns=source.columns,
-            hands=source.hands_per_row,
-            painter=painter or Painter(color=False),
-            rules=ruleset,
-            bom=bom,
-        )
-        if source.blocks is not None:
-            chunks = chunks_of_blocks(source.blocks, ruleset, decks)
+        sink = _bytes_out(target, fmt)
+        painter = painter or Painter(color=False)
+
+        def writer_to(out: Any, header: bool = True) -> Any:
+            return make_writer(
+                fmt, binary=out, columns=source.columns, hands=source.hands_per_row, painter=painter,
+                rules=ruleset, bom=bom, header=header,
+            )
+
+        writer = writer_to(sink)
+        parts = _parts(input, fmt, source, strict, workers)
+        if len(parts) > 1:
+            from .parallel import solve_parts
+
+            solve_parts(
+                parts, path=input, rules=ruleset, decks=decks, writer=writer,
+                make_writer=lambda out: writer_to(out, header=False), sink=sink, folder=target.folder,
+                tally=tally, progress=progress,
+            )
         else:
-            chunks = chunks_of_rows(source.rows, ruleset, decks)
-        # A regular file is read ahead in a second thread; a pipe is read in
-        # turn (a read that waits on its writer must not outlive a Ctrl-C).
-        for chunk in _ahead(chunks, getattr(writer, "prepare", None)) if source.regular else chunks:
-            if strict and chunk.error:
-                i = min(chunk.error)
-                writer.write(chunk.head(i))  # what streams out before the bad row stays out
-                raise RowError(f"line {int(chunk.line[i])}: {chunk.error[i]}")
-            writer.write(chunk)
-            tally.add(chunk)
-            if progress is not None:
-                progress(tally, source.progress() if source.progress is not None else None)
+            if source.blocks is not None:
+                chunks = chunks_of_blocks(source.blocks, ruleset, decks)
+            else:
+                chunks = chunks_of_rows(source.rows, ruleset, decks)
+            # A regular file is read ahead in a second thread; a pipe is read in
+            # turn (a read that waits on its writer must not outlive a Ctrl-C).
+            for chunk in _ahead(chunks, getattr(writer, "prepare", None)) if source.regular else chunks:
+                if strict and chunk.error:
+                    i = min(chunk.error)
+                    writer.write(chunk.head(i))  # what streams out before the bad row stays out
+                    raise RowError(f"line {int(chunk.line[i])}: {chunk.error[i]}")
+                writer.write(chunk)
+                tally.add(chunk)
+                if progress is not None:
+                    progress(tally, source.progress() if source.progress is not None else None)
         writer.close()
         solution.notes = writer.notes()
         target.commit()
@@ -278,6 +295,18 @@ def solve_file(
         if source is not None:
             source.close()
     return solution
+
+
+def _parts(path: str, fmt: str, source: Any, strict: bool, workers: int | None) -> list[Any]:
+    """The parts to solve in processes of their own (one part: this process
+    solves it all)."""
+    if workers == 1 or strict or path == "-" or source.blocks is None or not source.regular:
+        return []
+    from .parallel import FORMATS, available, plan
+
+    if fmt not in FORMATS or not available():
+        return []
+    return plan(path, workers)
 
 
 def classify_stream(

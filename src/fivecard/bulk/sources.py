@@ -85,23 +85,31 @@ class Block:
 
 
 def read_blocks(
-    raw: IO[bytes], head: bytes = b"", *, limit: int = MAX_LINE, size: int = _BLOCK
+    raw: IO[bytes],
+    head: bytes = b"",
+    *,
+    limit: int = MAX_LINE,
+    size: int = _BLOCK,
+    first: int = 1,
+    start: bool = True,
 ) -> Iterator[Block]:
     """Cut a byte stream (after ``head``, bytes already read from it) into
     blocks of whole lines, in bounded memory: a line longer than ``limit``
     bytes is read past and reported by its length and first bytes (or, if
     it holds only spaces, given as a blank line). A UTF-8 byte order mark at
-    the start is dropped."""
+    the start is dropped. The first line is numbered ``first``; ``start``:
+    the stream is the start of the input (not a part that begins at one of
+    its line starts, whose first bytes are never a byte order mark)."""
     step = min(size, limit)  # so that only a block's first line can run past the limit
     reads = itertools.chain(
         (head[i : i + step] for i in range(0, len(head), step)),
         iter(functools.partial(raw.read, step), b""),
         [b""],  # the end
     )
-    number = 1
+    number = first
     carry = b""  # the start of a line whose end is not read yet
     skip: tuple[int, bytes, bool] | None = None  # a line over the limit: length so far, first bytes, blank
-    started = False
+    started = not start
     after_cr = False  # the last read ended in \r: a \n first in this one ends the same line
     for block in reads:
         final = not block

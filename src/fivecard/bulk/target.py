@@ -161,6 +161,14 @@ class Target:
         self._stream = os.fdopen(handle, "w+b")
 
     @property
+    def folder(self) -> str:
+        """Where files made on the way to this output go: beside the file,
+        or (standard output, a device) the temporary folder."""
+        if self._real is not None and self._device is None:
+            return os.path.dirname(self._real)
+        return tempfile.gettempdir()
+
+    @property
     def name(self) -> str:
         return quote(self.path, PATH_QUOTE) if self.path else "standard output"
 

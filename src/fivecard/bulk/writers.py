@@ -482,6 +482,16 @@ class Tally:
                 if wins:
                     self.wins[position] = self.wins.get(position, 0) + wins
 
+    def merge(self, other: Tally) -> None:
+        """Add the totals of rows tallied elsewhere (another part of the input)."""
+        self.rows += other.rows
+        self.errors += other.errors
+        self.classified += other.classified
+        self.draws += other.draws
+        for position, wins in other.wins.items():
+            self.wins[position] = self.wins.get(position, 0) + wins
+        self.most_hands = max(self.most_hands, other.most_hands)
+
     @property
     def solved(self) -> int:
         return self.rows - self.errors
@@ -505,6 +515,9 @@ class Tally:
 
 
 class Writer(Protocol):
+    widest: int  # the most hands a row held
+    past: int  # the most cells a row held past the table's columns
+
     def write(self, chunk: Chunk) -> None: ...
     def close(self) -> None: ...
     def discard(self) -> None:
@@ -573,12 +586,16 @@ class CsvWriter(_Base):
     """CSV, UTF-8: the input's cells, three cells per hand (sorted cards as
     written, category, score), winner(s), explanation, error."""
 
-    def __init__(self, out: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet, *, bom: bool = False) -> None:
+    def __init__(
+        self, out: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet, *, bom: bool = False,
+        header: bool = True,
+    ) -> None:
         super().__init__(columns, hands, rules)
         self.out = out
-        if bom:
+        if bom and header:
             out.write(b"\xef\xbb\xbf")
-        out.write(b",".join(_csv_cell(c) for c in result_header(columns, hands)) + b"\n")
+        if header:
+            out.write(b",".join(_csv_cell(c) for c in result_header(columns, hands)) + b"\n")
         self.classes = _PerStrength(rules, lambda i: f",{csv_field(i.name)},{i.score}".encode())
         self.tails = _PerOutcome(
             lambda o: f",{csv_field(_winners_text(o))},{_csv_cell(o.explanation).decode()},\n".encode(),
@@ -812,12 +829,13 @@ class TextWriter(_Base):
     """An aligned table for people: line, each hand (showdown order and
     category), winner(s), explanation."""
 
-    def __init__(self, out: IO[bytes], hands: int, painter: Painter, rules: RuleSet) -> None:
+    def __init__(self, out: IO[bytes], hands: int, painter: Painter, rules: RuleSet, *, header: bool = True) -> None:
         super().__init__((), hands, rules)
         self.out = out
         self.painter = painter
-        cells = ["line".rjust(6)] + [f"hand {i + 1}".ljust(36) for i in range(hands)]
-        out.write(("  ".join(cells) + "  winner  explanation\n").encode())
+        if header:
+            cells = ["line".rjust(6)] + [f"hand {i + 1}".ljust(36) for i in range(hands)]
+            out.write(("  ".join(cells) + "  winner  explanation\n").encode())
         self.labels = _PerStrength(rules, lambda i: f" {i.name:<16}".encode())
         self.descriptions = _PerStrength(rules, lambda i: f"-       {i.description}".encode())
         self.tails = _PerOutcome(lambda o: f"{_winners_text(o):<6}  {o.explanation}".encode(), b"")
@@ -1384,8 +1402,11 @@ def make_writer(
     painter: Painter,
     rules: RuleSet,
     bom: bool = False,
+    header: bool = True,
 ) -> Writer:
-    """A writer for the format."""
+    """A writer for the format. ``header``: write the header (not for a
+    part of the rows that follows another, see :mod:`fivecard.bulk.parallel`;
+    text, CSV and JSON Lines only)."""
     if fmt == "xlsx":
         return XlsxWriter(binary, columns, hands, rules)
     if fmt == "parquet":
@@ -1393,5 +1414,5 @@ def make_writer(
     if fmt == "jsonl":
         return JsonlWriter(binary, rules)
     if fmt == "csv":
-        return CsvWriter(binary, columns, hands, rules, bom=bom)
-    return TextWriter(binary, hands, painter, rules)
+        return CsvWriter(binary, columns, hands, rules, bom=bom, header=header)
+    return TextWriter(binary, hands, painter, rules, header=header)

@@ -665,6 +665,7 @@ def _solve(
             stdout=out,
             on_layout=lambda note: None if err.write(f"fivecard: {note}\n") else None,
             progress=progress,
+            workers=args.workers,
         )
     finally:
         progress.clear()
@@ -747,6 +748,13 @@ def _solve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--decks", type=int, metavar="N", help="hands of a row come from N decks (default 1)")
     parser.add_argument("--strict", action="store_true", help="stop at the first bad row (exit 2)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="processes for a big text file written as text, CSV or JSON Lines (default: one "
+        "per core, each given at least 4 MiB; 1: one process); the output is the same",
+    )
 
 
 def _check_solve(args: argparse.Namespace, rules: RuleSet) -> None:
@@ -757,6 +765,8 @@ def _check_solve(args: argparse.Namespace, rules: RuleSet) -> None:
         raise _UsageError(f"--color colours the text table; it does nothing for {fmt} output")
     if args.bom and fmt != "csv":
         raise _UsageError(f"--bom starts a CSV file for Excel; it does nothing for {fmt} output")
+    if args.workers is not None and args.workers < 1:
+        raise _UsageError(f"--workers must be 1 or more, not {args.workers}")
 
 
 def _run_solve(call: _Call) -> int:

@@ -15,6 +15,12 @@ if ! { [ -x .venv/bin/python ] && [ "$stamp" -nt pyproject.toml ] && [ "$stamp" 
 fi
 
 .venv/bin/python -m mypy
+if [ $# -eq 0 ]; then
+    # every test, on up to four cores (pytest-xdist); arguments, if any, say otherwise
+    jobs=$(nproc 2>/dev/null || echo 1)
+    [ "$jobs" -gt 4 ] && jobs=4
+    set -- -n "$jobs"
+fi
 .venv/bin/python -m pytest "$@"
 
 # In CI (CI set), when the code differs from where it left the main branch in

@@ -146,11 +146,13 @@ class Chunk:
 
 
 def token_text(tokens: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint8]:
-    """Hands of five two-byte tokens (little-endian uint16) spelled as text,
-    one space between cards: an ``(n, 14)`` byte matrix."""
-    matrix = np.full((len(tokens), 15), 32, dtype=np.uint8)
-    matrix.reshape(-1, 5, 3)[:, :, :2] = np.ascontiguousarray(tokens).view(np.uint8).reshape(-1, 5, 2)
-    return np.ascontiguousarray(matrix[:, :14])
+    """Rows of two-byte tokens (little-endian uint16; five a hand) spelled as
+    text, one space between cards: for ``(n, t)`` tokens an ``(n, 3t - 1)``
+    byte matrix (a hand: ``(n, 14)``)."""
+    n, t = tokens.shape
+    matrix = np.full((n, 3 * t), 32, dtype=np.uint8)
+    matrix.reshape(n, t, 3)[:, :, :2] = np.ascontiguousarray(tokens).view(np.uint8).reshape(n, t, 2)
+    return np.ascontiguousarray(matrix[:, : 3 * t - 1])
 
 
 # --- reading rows ---------------------------------------------------------------------------

@@ -614,6 +614,9 @@ class CsvWriter(_Base):
         n = len(chunk)
         if not n:
             return
+        if _all_tokens(chunk, self.hands):
+            self.out.write(self._tokened(chunk))
+            return
         hands = self.hands
         grid = np.empty((n, 3 + 2 * hands), dtype=object)
         numbers, inputs, written = self._prepared(chunk)
@@ -642,6 +645,25 @@ class CsvWriter(_Base):
                     grid[i, last] = grid[i, last][:-1] + tail + b"\n"
         self.out.write(_join_rows(grid))
 
+    def _tokened(self, chunk: Chunk) -> bytes:
+        """The rows of a chunk of lines that each hold the header's hands as
+        two-character cards at single spaces (see :func:`_all_tokens`): such
+        a line needs no escaping, and each row's line number, line and first
+        hand's sorted cards are one byte matrix row."""
+        hands = self.hands
+        spelled = _token_sorted(chunk, _sort_order(chunk.codes))
+        assert spelled is not None and chunk.tokens is not None
+        classes = self.classes(chunk.strength)
+        grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
+        grid[:, 0] = _line_heads(chunk.line, chunk.tokens.reshape(len(chunk), 5 * hands), spelled[::hands])
+        grid[:, 1] = classes[::hands]
+        comma = np.full((len(chunk), 1), ord(","), dtype=np.uint8)
+        for j in range(1, hands):
+            grid[:, 2 * j] = _rows_of(np.hstack([comma, spelled[j::hands]]))
+            grid[:, 2 * j + 1] = classes[j::hands]
+        grid[:, -1] = self.tails(chunk)
+        return _join_rows(grid)
+
     def close(self) -> None:
         self.out.flush()
 
@@ -649,6 +671,43 @@ class CsvWriter(_Base):
         return overflow_note(self.widest, self.hands, "the error column, three cells a hand") + past_note(
             self.past, self.width
         )
+
+
+def _all_tokens(chunk: Chunk, hands: int) -> bool:
+    """Whether every row of the chunk is a text line of exactly ``hands``
+    hands read as arrays (two-character cards at single spaces, nothing
+    else on the line): the common shape, whose rows are laid out as byte
+    matrices."""
+    return (
+        chunk.lines is not None
+        and chunk.tokens is not None
+        and not chunk.error
+        and bool((chunk.count == hands).all())
+        and bool((chunk.tokens[:, 0] != 0).all())
+    )
+
+
+def _line_heads(line: I64, tokens: npt.NDArray[np.uint16], first: npt.NDArray[np.uint8]) -> Objects:
+    """Per row: ``N,<its line>,<first>``: its line number, its line (its
+    hands' tokens at single spaces) and a byte matrix row (a CSV row's
+    start, up to its first hand's category)."""
+    out = np.empty(len(line), dtype=object)
+    text = token_text(tokens)  # the line: every token of the row, single spaces
+    digits = np.searchsorted(_POWERS, line, side="right") + 1
+    for width in np.unique(digits).tolist():
+        at = np.flatnonzero(digits == width)
+        size = width + 1 + text.shape[1] + 1 + first.shape[1]
+        matrix = np.empty((len(at), size), dtype=np.uint8)
+        number = line[at]
+        for column in range(width - 1, -1, -1):
+            matrix[:, column] = ord("0") + number % 10
+            number = number // 10
+        matrix[:, width] = ord(",")
+        matrix[:, width + 1 : width + 1 + text.shape[1]] = text[at]
+        matrix[:, -first.shape[1] - 1] = ord(",")
+        matrix[:, -first.shape[1] :] = first[at]
+        out[at] = matrix.view(f"S{size}").ravel().tolist()
+    return out
 
 
 def _input_cells(

@@ -515,10 +515,8 @@ def strengths(hands: Encoded) -> npt.NDArray[np.uint16]:
 @cache
 def category_table(rules: RuleSet) -> npt.NDArray[np.int8]:
     """The ladder index of every strength (index 0: -1, no hand)."""
-    tables = tables_for(rules)
-    ladder = rules.ladder
-    index = [-1] + [ladder.index(tables.hand_class(s).category) for s in range(1, tables.size + 1)]
-    return np.array(index, dtype=np.int8)
+    # the table's own index bytes (0xff, read as -1, for strength 0)
+    return np.frombuffer(tables_for(rules).ladder_indices(), dtype=np.int8).copy()
 
 
 def categories(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.int8]:

@@ -26,7 +26,7 @@ import itertools
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -70,7 +70,7 @@ class Chunk:
 
     rules: RuleSet
     line: I64
-    lines: list[bytes] | None
+    lines: Sequence[bytes] | None
     cells: list[tuple[str, ...]] | None
     count: I64
     start: I64
@@ -211,7 +211,7 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
     candidates = (length % 15 == 14) & (length < (15 if one_hand else 15 * _MOST_FIXED))
     if block.long:
         candidates[list(block.long)] = False
-    for hands in np.unique(length[candidates] // 15 + 1).tolist():
+    for hands in np.flatnonzero(np.bincount(length[candidates] // 15 + 1)).tolist():
         rows = np.flatnonzero(candidates & (length == 15 * hands - 1))
         width = 15 * hands - 1
         if len(rows) == count and len(data) == count * (width + 1):
@@ -226,20 +226,25 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
             ok &= good
             if j:
                 ok &= np.ndarray((m,), np.uint8, raw, 15 * j - 1, (stride,)) == 32
-        if rules.one_deck and hands > 1:
-            every = np.sort(codes.reshape(m, 5 * hands), axis=1)
-            ok &= ~(every[:, 1:] == every[:, :-1]).any(axis=1)
-        keep = np.flatnonzero(ok)
-        if not len(keep):
-            continue
-        tokens = np.empty((len(keep), hands, 5), dtype=np.uint16)
+        if rules.one_deck:  # a card twice in one hand is not ok already; across hands:
+            for j, k in itertools.combinations(range(hands), 2):
+                ok &= ~(codes[:, j, :, None] == codes[:, k, None, :]).any(axis=(1, 2))
+        tokens = np.empty((m, hands, 5), dtype=np.uint16)
         for j in range(hands):
-            tokens[:, j] = batch.token_view(raw, m, stride, 15 * j)[keep]
-        fixed.append(_Fixed(rows[keep], codes[keep], tokens))
-        taken[rows[keep]] = True
+            tokens[:, j] = batch.token_view(raw, m, stride, 15 * j)
+        if not ok.all():
+            keep = np.flatnonzero(ok)
+            if not len(keep):
+                continue
+            rows, codes, tokens = rows[keep], codes[keep], tokens[keep]
+        fixed.append(_Fixed(rows, codes, tokens))
+        taken[rows] = True
+    first = block.first
+    if taken.all():  # every line read as arrays: its text is split off only if a writer asks
+        numbers = np.arange(first, first + count, dtype=np.int64)
+        return _solve(rules, decks, numbers, _Lines(data, count), None, {}, fixed)
     lines = data.split(b"\n")
     lines.pop()
-    first = block.first
     general: dict[int, Row] = {}
     skipped: list[int] = []
     for i in np.flatnonzero(~taken).tolist():
@@ -267,6 +272,36 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
         general = {int(new_index[i]): row for i, row in general.items()}
         fixed = [_Fixed(new_index[f.rows], f.codes, f.tokens) for f in fixed]
     return _solve(rules, decks, numbers, lines, None, general, fixed)
+
+
+class _Lines(Sequence[bytes]):
+    """A block's lines without their line ends, split off when first read."""
+
+    __slots__ = ("_data", "_count", "_split")
+
+    def __init__(self, data: bytes, count: int) -> None:
+        self._data = data
+        self._count = count
+        self._split: list[bytes] | None = None
+
+    def _lines(self) -> list[bytes]:
+        if self._split is None:
+            self._split = self._data.split(b"\n")
+            self._split.pop()
+        return self._split
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> bytes: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[bytes]: ...
+    def __getitem__(self, index: int | slice) -> bytes | list[bytes]:
+        return self._lines()[index]
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._lines())
 
 
 def chunk_of_codes(codes: npt.NDArray[np.int32], rules: RuleSet, first: int = 1) -> Chunk:
@@ -321,7 +356,7 @@ def _solve(
     rules: RuleSet,
     decks: int,
     line: I64,
-    lines: list[bytes] | None,
+    lines: Sequence[bytes] | None,
     cells: list[tuple[str, ...]] | None,
     general: dict[int, Row],
     fixed: list[_Fixed],
@@ -376,15 +411,20 @@ def _solve(
     count[rows[ok]] = size[ok]
     start = np.cumsum(count) - count
     h = int(count.sum())
-    codes = np.zeros((h, 5), dtype=np.int32)
     hand_texts = np.empty(h, dtype=object)
-    tokens = np.zeros((h, 5), dtype=np.uint16) if fixed else None
-    for f in fixed:
-        k = f.codes.shape[1]
-        at = (start[f.rows, None] + np.arange(k)).ravel()
-        codes[at] = f.codes.reshape(-1, 5)
-        assert tokens is not None
-        tokens[at] = f.tokens.reshape(-1, 5)
+    tokens: npt.NDArray[np.uint16] | None
+    if len(fixed) == 1 and len(fixed[0].rows) == n:  # every row read as arrays, in order
+        codes = fixed[0].codes.reshape(-1, 5)
+        tokens = fixed[0].tokens.reshape(-1, 5)
+    else:
+        codes = np.zeros((h, 5), dtype=np.int32)
+        tokens = np.zeros((h, 5), dtype=np.uint16) if fixed else None
+        for f in fixed:
+            k = f.codes.shape[1]
+            at = (start[f.rows, None] + np.arange(k)).ravel()
+            codes[at] = f.codes.reshape(-1, 5)
+            assert tokens is not None
+            tokens[at] = f.tokens.reshape(-1, 5)
     if ok.any():
         assert encoded is not None
         kept = size[ok]
@@ -474,13 +514,12 @@ class _Outcomes:
             found[hit] = self.sorted_numbers[at[hit]]
         return found
 
-    def index(self) -> None:
-        """Sort the integer keys for :meth:`find`."""
-        pairs = [(k, n) for k, n in self.numbers.items() if isinstance(k, int)]
-        keys = np.fromiter((k for k, _ in pairs), dtype=np.int64, count=len(pairs))
-        order = np.argsort(keys)
-        self.sorted_keys = keys[order]
-        self.sorted_numbers = np.fromiter((n for _, n in pairs), dtype=np.int64, count=len(pairs))[order]
+    def index(self, keys: I64, numbers: I64) -> None:
+        """Add integer keys (and their numbers) to those :meth:`find` searches."""
+        every = np.concatenate([self.sorted_keys, keys])
+        order = np.argsort(every, kind="stable")
+        self.sorted_keys = every[order]
+        self.sorted_numbers = np.concatenate([self.sorted_numbers, numbers])[order]
 
 
 _CACHE_LIMIT: Final = 1 << 16  # distinct outcomes kept: memory must not grow with the input
@@ -513,11 +552,13 @@ def _settle(chunk: Chunk) -> None:
         new = np.flatnonzero(numbers < 0)
         if len(new):
             _, at = np.unique(keys[new], return_index=True)
-            for row in new[at].tolist():
-                i, j = int(first[row]), int(second[row])
+            rows = new[at]
+            made = [
                 register.add(int(keys[row]), (int(a[row]), int(b[row])), (bool(natural[i]), bool(natural[j])), rules)
-            register.index()
-            numbers = register.find(keys)
+                for row, i, j in zip(rows.tolist(), first[rows].tolist(), second[rows].tolist())
+            ]
+            register.index(keys[rows], np.array(made, dtype=np.int64))
+            numbers[new] = register.find(keys[new])
         chunk.outcome[pairs] = numbers
     for row in np.flatnonzero(chunk.count > 2).tolist():
         span = chunk.hands_of(row)
@@ -535,14 +576,22 @@ def _class_arrays(rules: RuleSet) -> tuple[I64, I64, npt.NDArray[np.bool_], npt.
     whether the first and the second key position name a group (a pair or
     more, so that later steps say "both Two Pair of Kings and ...")."""
     tables = tables_for(rules)
+    category = batch.category_table(rules).astype(np.int64)
+    # per strength: the ladder index, then the five ranks in showdown order
+    records = np.frombuffer(tables.records, dtype=np.uint8).reshape(tables.size, -1).astype(np.int64)
     packed = np.zeros(tables.size + 1, dtype=np.int64)
     first = np.zeros(tables.size + 1, dtype=bool)
     second = np.zeros(tables.size + 1, dtype=bool)
-    for strength, (index, key, groups) in enumerate(tables.shapes, 1):
-        packed[strength] = sum(rank << (16 - 4 * i) for i, rank in enumerate(key))
-        if not rules.ladder[index].straight:
-            first[strength] = groups[0][1] >= 2
-            second[strength] = len(groups) > 1 and groups[1][1] >= 2
+    for index, step in enumerate(rules.ladder):
+        rows = np.flatnonzero(category[1:] == index) + 1
+        shape = step.shape
+        # the compared key: a straight's top rank, else each group's rank
+        starts = [0] if step.straight else list(itertools.accumulate(shape[:-1], initial=0))
+        for i, start in enumerate(starts):
+            packed[rows] |= records[rows - 1, 1 + start] << (16 - 4 * i)
+        if not step.straight:
+            first[rows] = shape[0] >= 2
+            second[rows] = len(shape) > 1 and shape[1] >= 2
     return batch.category_table(rules).astype(np.int64), packed, first, second
 
 

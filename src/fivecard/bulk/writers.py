@@ -808,8 +808,7 @@ def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False)
         item_close = b'"\n' + pad + b"  ]"
     h = len(chunk.codes)
     small = batch.sort_keys(chunk.codes)
-    order: npt.NDArray[np.int64] = np.argsort(small, axis=1, kind="stable")
-    sorted_small = np.take_along_axis(small, order, axis=1)
+    sorted_small = np.sort(small, axis=1)
     head = opening + b'"input": "'
     cards_head = b'"' + key_sep + b'"cards": ' + item_open
     sorted_head = key_sep + b'"sorted": ' + item_open
@@ -819,27 +818,33 @@ def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False)
     done = np.zeros(h, dtype=bool)
     width = int(used.max()) if h else 1
     if not h or int(used.min()) == width:  # one spelling width: one byte matrix
-        pieces = _piece_matrix("canonical", width, item_sep)
+        # A template row (the cards' places marked "?"), then each card's
+        # spelling written where it stands, through strided views.
+        # a card's spelling as one number of ``width`` bytes (little-endian)
+        spell = _piece_matrix("canonical", width, b"").view(np.uint16 if width == 2 else np.uint8).ravel()
         step = width + len(item_sep)
-        cards_width = 5 * step - len(item_sep)
-        parts = [head, b"?" * 14, cards_head, b"?" * cards_width, item_close, sorted_head,
-                 b"?" * cards_width, item_close]
-        at = np.cumsum([0] + [len(part) for part in parts])
-        matrix = np.empty((h, int(at[-1])), dtype=np.uint8)
-        for k in (0, 2, 4, 5, 7):
-            matrix[:, at[k] : at[k + 1]] = np.frombuffer(parts[k], np.uint8)
-        matrix[:, at[3] : at[4]] = pieces[small].reshape(h, 5 * step)[:, :cards_width]
-        matrix[:, at[6] : at[7]] = pieces[sorted_small].reshape(h, 5 * step)[:, :cards_width]
+        cards = item_sep.join([b"?" * width] * 5)
+        parts = [head, b"?? ?? ?? ?? ??", cards_head, cards, item_close, sorted_head, cards, item_close]
+        at = np.cumsum([0] + [len(part) for part in parts]).tolist()
+        size = at[-1]
+        matrix = np.empty((h, size), dtype=np.uint8)
+        matrix[:] = np.frombuffer(b"".join(parts), np.uint8)
+        for offset, places in ((at[3], small), (at[6], sorted_small)):
+            np.ndarray((h, 5), spell.dtype, matrix, offset, (size, step))[:] = spell[places]
         if chunk.tokens is not None:  # hands read as arrays: plain ASCII, 14 bytes
             tokened = chunk.tokens[:, 0] != 0
-            every = bool(tokened.all())
-            rows = slice(None) if every else np.flatnonzero(tokened)
-            tokens = chunk.tokens[rows]
-            matrix[rows, at[1] : at[2]] = token_text(tokens)
-            first[rows] = _rows_of(matrix if every else matrix[rows])
-            done[rows] = True
+            if tokened.all():
+                np.ndarray((h, 5), np.uint16, matrix, at[1], (size, 3))[:] = chunk.tokens
+                first[:] = _rows_of(matrix)
+                done[:] = True
+            else:
+                rows = np.flatnonzero(tokened)
+                matrix[rows, at[1] : at[2]] = token_text(chunk.tokens[rows])
+                first[rows] = _rows_of(matrix[rows])
+                done[rows] = True
         rest = _rows_of(matrix[~done, at[2] :]) if not done.all() else np.empty(0, dtype=object)
     else:
+        order: npt.NDArray[np.int64] = np.argsort(small, axis=1, kind="stable")
         sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
         rest = _spelled(chunk.codes[~done], "canonical", cards_head, item_sep, item_close) + (
             _spelled(sorted_codes[~done], "canonical", sorted_head, item_sep, item_close)

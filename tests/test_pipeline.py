@@ -286,3 +286,33 @@ def test_reading_ahead_keeps_order_raises_in_place_and_stops_with_its_reader() -
     assert next(reader) == 0
     reader.close()  # the caller stops: the thread ends too
     assert threading.active_count() <= before
+
+
+@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker"])
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "text", "parquet"])
+def test_lines_of_plain_cards_are_written_as_any_line(tmp_path: Path, rules: str, fmt: str) -> None:
+    """A chunk whose every line is two-character cards at single spaces is
+    laid out as byte matrices; the same rows among other lines go the
+    general way: the rows come out the same."""
+    rng = random.Random(7)
+    deck = [c.code_str.upper() for c in full_deck()] + (["JK", "JK"] if rules == "joker" else [])
+    plain = []
+    for _ in range(300):
+        cards = rng.sample(deck, 10)
+        plain.append(" ".join(cards))
+    (tmp_path / "plain.txt").write_text("\n".join(plain) + "\n")
+    (tmp_path / "mixed.txt").write_text("\n".join(plain) + "\nA♠ K♠ Q♠ J♠ 10♠ | 2♣ 3♣ 4♣ 5♣ 7♦\n")
+    outputs = []
+    for name in ("plain", "mixed"):
+        target = tmp_path / f"{name}.{fmt}"
+        code = main(["solve", str(tmp_path / f"{name}.txt"), "-o", str(target), "--rules", rules],
+                    stdout=io.StringIO(), stderr=io.StringIO())
+        assert code in (0, 1)
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            outputs.append([json.dumps(row, sort_keys=True) for row in pq.read_table(target).to_pylist()])
+        else:
+            outputs.append(target.read_text(encoding="utf-8").splitlines())
+    assert len(outputs[1]) == len(outputs[0]) + 1
+    assert outputs[1][:-1] == outputs[0]

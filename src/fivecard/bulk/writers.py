@@ -655,7 +655,8 @@ class CsvWriter(_Base):
         assert spelled is not None and chunk.tokens is not None
         classes = self.classes(chunk.strength)
         grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
-        grid[:, 0] = _line_heads(chunk.line, chunk.tokens.reshape(len(chunk), 5 * hands), spelled[::hands])
+        line = token_text(chunk.tokens.reshape(len(chunk), 5 * hands))  # the line: its tokens, single spaces
+        grid[:, 0] = _numbered_rows(chunk.line, b"", [b",", line, b",", spelled[::hands]])
         grid[:, 1] = classes[::hands]
         comma = np.full((len(chunk), 1), ord(","), dtype=np.uint8)
         for j in range(1, hands):
@@ -687,25 +688,29 @@ def _all_tokens(chunk: Chunk, hands: int) -> bool:
     )
 
 
-def _line_heads(line: I64, tokens: npt.NDArray[np.uint16], first: npt.NDArray[np.uint8]) -> Objects:
-    """Per row: ``N,<its line>,<first>``: its line number, its line (its
-    hands' tokens at single spaces) and a byte matrix row (a CSV row's
-    start, up to its first hand's category)."""
-    out = np.empty(len(line), dtype=object)
-    text = token_text(tokens)  # the line: every token of the row, single spaces
-    digits = np.searchsorted(_POWERS, line, side="right") + 1
+def _numbered_rows(numbers: I64, before: bytes, pieces: Sequence[bytes | npt.NDArray[np.uint8]]) -> Objects:
+    """Per row: ``before``, its number, then ``pieces`` (constant bytes, or
+    a byte matrix with a row per row) end to end, as one bytes object: a
+    byte matrix for each width of the numbers."""
+    out = np.empty(len(numbers), dtype=object)
+    digits = np.searchsorted(_POWERS, numbers, side="right") + 1
+    widths = [len(p) if isinstance(p, bytes) else p.shape[1] for p in pieces]
     for width in np.unique(digits).tolist():
         at = np.flatnonzero(digits == width)
-        size = width + 1 + text.shape[1] + 1 + first.shape[1]
+        size = len(before) + width + sum(widths)
         matrix = np.empty((len(at), size), dtype=np.uint8)
-        number = line[at]
-        for column in range(width - 1, -1, -1):
+        matrix[:, : len(before)] = np.frombuffer(before, np.uint8)
+        number = numbers[at]
+        for column in range(len(before) + width - 1, len(before) - 1, -1):
             matrix[:, column] = ord("0") + number % 10
             number = number // 10
-        matrix[:, width] = ord(",")
-        matrix[:, width + 1 : width + 1 + text.shape[1]] = text[at]
-        matrix[:, -first.shape[1] - 1] = ord(",")
-        matrix[:, -first.shape[1] :] = first[at]
+        column = len(before) + width
+        for piece, piece_width in zip(pieces, widths):
+            if isinstance(piece, bytes):
+                matrix[:, column : column + piece_width] = np.frombuffer(piece, np.uint8)
+            else:
+                matrix[:, column : column + piece_width] = piece[at]
+            column += piece_width
         out[at] = matrix.view(f"S{size}").ravel().tolist()
     return out
 
@@ -757,15 +762,31 @@ class JsonlWriter(_Base):
 
     def prepare(self, chunk: Chunk) -> None:
         """What :meth:`write` needs that depends on the chunk alone, made
-        ahead by the reading thread (the hands' byte matrices: numpy work,
-        which overlaps the writing; CSV's pieces are Python objects, which
-        would only contend for the interpreter, so CSV has no prepare)."""
-        if len(chunk):
+        ahead by the reading thread (the hands' byte matrix: numpy work,
+        which overlaps the writing)."""
+        if not len(chunk):
+            return
+        if self._plain(chunk):
+            chunk.prepared["jsonl heads"] = _token_heads(chunk)
+        else:
             chunk.prepared["jsonl"] = self._prepared(chunk)
+
+    @staticmethod
+    def _plain(chunk: Chunk) -> bool:
+        """Rows of as many natural hands each, all read as two-character
+        cards, spelled in two characters (a rule set with suits)."""
+        rules = chunk.rules
+        return (
+            rules.suits and _all_tokens(chunk, int(chunk.count[0]))
+            and (not rules.jokers or bool(chunk.natural.all()))
+        )
 
     def write(self, chunk: Chunk) -> None:
         n = len(chunk)
         if not n:
+            return
+        if self._plain(chunk):
+            self.out.write(self._tokened(chunk, int(chunk.count[0])))
             return
         last = np.zeros(len(chunk.strength), dtype=bool)
         last[(chunk.start + chunk.count - 1)[chunk.count > 0]] = True
@@ -786,6 +807,25 @@ class JsonlWriter(_Base):
             grid[i, -1] = b"}\n"
         self.out.write(_join_rows(grid))
 
+    def _tokened(self, chunk: Chunk, hands: int) -> bytes:
+        """The rows of a chunk of lines of ``hands`` natural hands each, all
+        read as two-character cards (see :func:`_all_tokens`): each row's
+        start and its first hand's head are one byte matrix row."""
+        heads = chunk.prepared.get("jsonl heads")
+        if heads is None:
+            heads = _token_heads(chunk)
+        assert heads is not None
+        strength = chunk.strength
+        grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
+        grid[:, 0] = _numbered_rows(chunk.line, b'{"line": ', [b', "hands": [', heads[::hands]])
+        for j in range(hands):
+            if j:
+                grid[:, 2 * j] = _rows_of(heads[j::hands])
+            ends = self.classes if j == hands - 1 else self.joined
+            grid[:, 2 * j + 1] = ends(strength[j::hands])
+        grid[:, -1] = self.tails(chunk)
+        return _join_rows(grid)
+
     def close(self) -> None:
         self.out.flush()
 
@@ -793,10 +833,10 @@ class JsonlWriter(_Base):
         return []
 
 
-def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False) -> Objects:
-    """Per hand, the first piece of its JSON object (see :func:`hand_objects`):
-    from ``{`` to its sorted cards. A function of the chunk alone, so the
-    reading thread can make it ahead."""
+def _json_pieces(indent: str | None) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+    """The head of a hand's JSON object, in pieces: before its input, from
+    its input to its cards, between cards, after the cards, and from the
+    cards to the sorted cards (compact, or for ``indent``)."""
     if indent is None:
         opening, key_sep, item_open, item_sep, item_close = b"{", b", ", b'["', b'", "', b'"]'
     else:
@@ -806,48 +846,76 @@ def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False)
         item_open = b"[\n" + pad + b'    "'
         item_sep = b'",\n' + pad + b'    "'
         item_close = b'"\n' + pad + b"  ]"
+    return (
+        opening + b'"input": "', b'"' + key_sep + b'"cards": ' + item_open, item_sep, item_close,
+        key_sep + b'"sorted": ' + item_open,
+    )
+
+
+def _head_matrix(
+    indent: str | None, small: npt.NDArray[np.int64], width: int
+) -> tuple[npt.NDArray[np.uint8], int, int]:
+    """Per hand, the head of its JSON object as a byte matrix row, from
+    ``{`` to its sorted cards, when every card is spelled in ``width``
+    bytes; the input's place is left as "?" for the caller to fill. Returns
+    the matrix and where the input starts and ends in a row. A template row,
+    then each card's spelling written where it stands, as one number of
+    ``width`` bytes, through strided views."""
+    head, cards_head, item_sep, item_close, sorted_head = _json_pieces(indent)
+    h = len(small)
+    spell = _piece_matrix("canonical", width, b"").view(np.uint16 if width == 2 else np.uint8).ravel()
+    step = width + len(item_sep)
+    cards = item_sep.join([b"?" * width] * 5)
+    parts = [head, b"?? ?? ?? ?? ??", cards_head, cards, item_close, sorted_head, cards, item_close]
+    at = np.cumsum([0] + [len(part) for part in parts]).tolist()
+    size = at[-1]
+    matrix = np.empty((h, size), dtype=np.uint8)
+    matrix[:] = np.frombuffer(b"".join(parts), np.uint8)
+    for offset, places in ((at[3], small), (at[6], np.sort(small, axis=1))) if h else ():
+        np.ndarray((h, 5), spell.dtype, matrix, offset, (size, step))[:] = spell[places]
+    return matrix, at[1], at[2]
+
+
+def _token_heads(chunk: Chunk, indent: str | None = None) -> npt.NDArray[np.uint8] | None:
+    """:func:`_hand_heads` as one byte matrix, when every hand of the chunk
+    was read as five two-character tokens (plain ASCII: nothing to escape);
+    else None."""
+    tokens = chunk.tokens
+    if tokens is None or not len(tokens) or not chunk.rules.suits or not bool((tokens[:, 0] != 0).all()):
+        return None  # (without suits a card is spelled in one character)
+    matrix, start, _ = _head_matrix(indent, batch.sort_keys(chunk.codes), 2)
+    np.ndarray((len(tokens), 5), np.uint16, matrix, start, (matrix.shape[1], 3))[:] = tokens
+    return matrix
+
+
+def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False) -> Objects:
+    """Per hand, the first piece of its JSON object (see :func:`hand_objects`):
+    from ``{`` to its sorted cards. A function of the chunk alone, so the
+    reading thread can make it ahead."""
+    matrix = _token_heads(chunk, indent)
+    if matrix is not None:
+        return _rows_of(matrix)
+    head, cards_head, item_sep, item_close, sorted_head = _json_pieces(indent)
     h = len(chunk.codes)
     small = batch.sort_keys(chunk.codes)
-    sorted_small = np.sort(small, axis=1)
-    head = opening + b'"input": "'
-    cards_head = b'"' + key_sep + b'"cards": ' + item_open
-    sorted_head = key_sep + b'"sorted": ' + item_open
     _, lengths = _spellings("canonical")
     used = lengths[small]
     first = np.empty(h, dtype=object)
     done = np.zeros(h, dtype=bool)
     width = int(used.max()) if h else 1
     if not h or int(used.min()) == width:  # one spelling width: one byte matrix
-        # A template row (the cards' places marked "?"), then each card's
-        # spelling written where it stands, through strided views.
-        # a card's spelling as one number of ``width`` bytes (little-endian)
-        spell = _piece_matrix("canonical", width, b"").view(np.uint16 if width == 2 else np.uint8).ravel()
-        step = width + len(item_sep)
-        cards = item_sep.join([b"?" * width] * 5)
-        parts = [head, b"?? ?? ?? ?? ??", cards_head, cards, item_close, sorted_head, cards, item_close]
-        at = np.cumsum([0] + [len(part) for part in parts]).tolist()
-        size = at[-1]
-        matrix = np.empty((h, size), dtype=np.uint8)
-        matrix[:] = np.frombuffer(b"".join(parts), np.uint8)
-        for offset, places in ((at[3], small), (at[6], sorted_small)):
-            np.ndarray((h, 5), spell.dtype, matrix, offset, (size, step))[:] = spell[places]
+        matrix, start, end = _head_matrix(indent, small, width)
         if chunk.tokens is not None:  # hands read as arrays: plain ASCII, 14 bytes
-            tokened = chunk.tokens[:, 0] != 0
-            if tokened.all():
-                np.ndarray((h, 5), np.uint16, matrix, at[1], (size, 3))[:] = chunk.tokens
-                first[:] = _rows_of(matrix)
-                done[:] = True
-            else:
-                rows = np.flatnonzero(tokened)
-                matrix[rows, at[1] : at[2]] = token_text(chunk.tokens[rows])
-                first[rows] = _rows_of(matrix[rows])
-                done[rows] = True
-        rest = _rows_of(matrix[~done, at[2] :]) if not done.all() else np.empty(0, dtype=object)
+            rows = np.flatnonzero(chunk.tokens[:, 0] != 0)
+            matrix[rows, start:end] = token_text(chunk.tokens[rows])
+            first[rows] = _rows_of(matrix[rows])
+            done[rows] = True
+        rest = _rows_of(matrix[~done, end:])
     else:
         order: npt.NDArray[np.int64] = np.argsort(small, axis=1, kind="stable")
         sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
-        rest = _spelled(chunk.codes[~done], "canonical", cards_head, item_sep, item_close) + (
-            _spelled(sorted_codes[~done], "canonical", sorted_head, item_sep, item_close)
+        rest = _spelled(chunk.codes, "canonical", cards_head, item_sep, item_close) + (
+            _spelled(sorted_codes, "canonical", sorted_head, item_sep, item_close)
         )
     others = np.flatnonzero(~done)
     if len(others):

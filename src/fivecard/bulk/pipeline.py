@@ -103,6 +103,14 @@ class Chunk:
                 texts[i] = text
         return texts  # type: ignore[return-value]  # every None was filled
 
+    def joined_lines(self) -> tuple[bytes, npt.NDArray[np.int64]]:
+        """The rows' lines (of a text input) end to end, and their lengths."""
+        assert self.lines is not None
+        if isinstance(self.lines, _Lines):
+            return self.lines.joined()
+        lengths = np.fromiter(map(len, self.lines), dtype=np.int64, count=len(self.lines))
+        return b"".join(self.lines), lengths
+
     def row_cells(self, i: int) -> tuple[str, ...]:
         """Row ``i``'s input cells (a text line is one cell)."""
         if self.cells is not None:
@@ -302,6 +310,17 @@ class _Lines(Sequence[bytes]):
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self._lines())
+
+    def joined(self) -> tuple[bytes, npt.NDArray[np.int64]]:
+        """The lines end to end and their lengths (lines of one length: one
+        copy of the block without its line ends)."""
+        data, n = self._data, self._count
+        if n and len(data) % n == 0 and data[len(data) // n - 1 :: len(data) // n].count(b"\n") == n:
+            width = len(data) // n - 1
+            kept = np.frombuffer(data, dtype=np.uint8).reshape(n, width + 1)[:, :width]
+            return kept.tobytes(), np.full(n, width, dtype=np.int64)
+        lines = self._lines()
+        return b"".join(lines), np.fromiter(map(len, lines), dtype=np.int64, count=n)
 
 
 def chunk_of_codes(codes: npt.NDArray[np.int32], rules: RuleSet, first: int = 1) -> Chunk:

@@ -418,13 +418,22 @@ def _put_tokens(
     out[rows] = text.view(f"S{text.shape[1]}").ravel().tolist()
 
 
-def _token_sorted(chunk: Chunk, order: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8] | None:
+def _token_sorted(chunk: Chunk) -> npt.NDArray[np.uint8] | None:
     """:func:`_written_sorted` as an ``(h, 14)`` byte matrix, when every hand
-    was read as five two-character tokens (else None)."""
+    was read as five two-character tokens (else None). Each card is sorted
+    as one number (its sort place, its position in the hand, its token), so
+    one sort of the numbers orders the tokens, stably."""
     tokens = chunk.tokens
     if tokens is None or not len(tokens) or not bool((tokens[:, 0] != 0).all()):
         return None
-    return token_text(np.take_along_axis(tokens, order, axis=1))
+    h = len(tokens)
+    packed = batch.sort_keys(chunk.codes).astype(np.int32) << 19
+    packed |= np.arange(5, dtype=np.int32) << 16
+    packed |= tokens
+    packed.sort(axis=1)
+    text = np.full((h, 14), ord(" "), dtype=np.uint8)
+    np.ndarray((h, 5), np.uint16, text, 0, (14, 3))[:] = packed  # the low 16 bits: the tokens
+    return text
 
 
 @cache
@@ -651,7 +660,7 @@ class CsvWriter(_Base):
         a line needs no escaping, and each row's line number, line and first
         hand's sorted cards are one byte matrix row."""
         hands = self.hands
-        spelled = _token_sorted(chunk, _sort_order(chunk.codes))
+        spelled = _token_sorted(chunk)
         assert spelled is not None and chunk.tokens is not None
         classes = self.classes(chunk.strength)
         grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
@@ -1443,13 +1452,11 @@ class ParquetWriter(_Base):
     def _table(self, chunk: Chunk) -> Any:
         pa = self.pa
         n = len(chunk)
-        order = _sort_order(chunk.codes)
-        spelled = _token_sorted(chunk, order)  # (h, 14) bytes, when every hand was read as tokens
-        written = _written_sorted(chunk, order) if spelled is None else None
+        spelled = _token_sorted(chunk)  # (h, 14) bytes, when every hand was read as tokens
+        written = _written_sorted(chunk, _sort_order(chunk.codes)) if spelled is None else None
         arrays: list[Any] = [pa.array(chunk.line, pa.int64())]
         if chunk.lines is not None and self.width == 1:
-            lengths = np.fromiter(map(len, chunk.lines), dtype=np.int64, count=n)
-            arrays.append(self._texts(b"".join(chunk.lines), lengths))
+            arrays.append(self._texts(*chunk.joined_lines()))
         else:
             for j in range(self.width):
                 cells = [chunk.row_cells(i) for i in range(n)]

@@ -862,7 +862,7 @@ def _json_pieces(indent: str | None) -> tuple[bytes, bytes, bytes, bytes, bytes]
 
 
 def _head_matrix(
-    indent: str | None, small: npt.NDArray[np.int64], width: int
+    indent: str | None, small: npt.NDArray[np.int32], width: int
 ) -> tuple[npt.NDArray[np.uint8], int, int]:
     """Per hand, the head of its JSON object as a byte matrix row, from
     ``{`` to its sorted cards, when every card is spelled in ``width``

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch
-from ..core.cards import CARD_OF_CODE, JOKER
+from ..core.cards import CARD_OF_CODE, JOKER, SORT_PLACE
 from ..errors import FivecardError
 from ..core.hand import Hand
 from .rows import Row, line_row
@@ -234,9 +234,13 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
             ok &= good
             if j:
                 ok &= np.ndarray((m,), np.uint8, raw, 15 * j - 1, (stride,)) == 32
-        if rules.one_deck:  # a card twice in one hand is not ok already; across hands:
-            for j, k in itertools.combinations(range(hands), 2):
-                ok &= ~(codes[:, j, :, None] == codes[:, k, None, :]).any(axis=(1, 2))
+        if rules.one_deck and hands > 1:  # a card twice in one hand is not ok already; across hands:
+            bits = np.take(_card_bits(), codes)  # (m, hands, 5): one bit a card
+            held = bits[:, :, 0] | bits[:, :, 1] | bits[:, :, 2] | bits[:, :, 3] | bits[:, :, 4]
+            seen = held[:, 0]
+            for j in range(1, hands):
+                ok &= (seen & held[:, j]) == 0
+                seen = seen | held[:, j]
         tokens = np.empty((m, hands, 5), dtype=np.uint16)
         for j in range(hands):
             tokens[:, j] = batch.token_view(raw, m, stride, 15 * j)
@@ -280,6 +284,26 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
         general = {int(new_index[i]): row for i, row in general.items()}
         fixed = [_Fixed(new_index[f.rows], f.codes, f.tokens) for f in fixed]
     return _solve(rules, decks, numbers, lines, None, general, fixed)
+
+
+@cache
+def _card_bits() -> npt.NDArray[np.uint64]:
+    """Card code -> a bit of its own among the cards of a rule set (rank
+    place * 4 + suit place for a suited card, 52 for the joker, the rank
+    place for a rank-only card; a rule set has either suited or rank-only
+    cards), so that the cards of a hand are an OR of bits. The table spans
+    every code, but only the pages of the 66 cards are ever touched."""
+    table = np.zeros(max(SORT_PLACE) + 1, dtype=np.uint64)
+    for code, place in SORT_PLACE.items():
+        rank_place, suit_place = divmod(place, 5)
+        if rank_place == 13:
+            bit = 52  # the joker
+        elif suit_place == 4:
+            bit = rank_place  # a card without a suit
+        else:
+            bit = rank_place * 4 + suit_place
+        table[code] = np.uint64(1) << np.uint64(bit)
+    return table
 
 
 class _Lines(Sequence[bytes]):

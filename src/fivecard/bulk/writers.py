@@ -441,12 +441,52 @@ def _showdown_places(rules: RuleSet) -> npt.NDArray[np.int64]:
     """Per strength and rank place (ace 0 ... two 12): where the rank's
     cards stand in showdown order (groups first, the wheel's ace last)."""
     tables = tables_for(rules)
+    # per strength: the ladder index, then the five ranks in showdown order
+    records = np.frombuffer(tables.records, dtype=np.uint8).reshape(tables.size, -1).astype(np.int64)
     places = np.full((tables.size + 1, 14), 9, dtype=np.int64)
-    for strength in range(1, tables.size + 1):
-        order = tables.hand_class(strength).order
-        for position in range(4, -1, -1):
-            places[strength, 14 - order[position]] = position
+    strengths = np.arange(1, tables.size + 1)
+    for position in range(4, -1, -1):  # a group's rank: its first position
+        places[strengths, 14 - records[:, 1 + position]] = position
     return places
+
+
+def _showdown_places_of(chunk: Chunk) -> npt.NDArray[np.int32]:
+    """Per hand (without jokers), the sort places of its cards in showdown
+    order (see :func:`_showdown_order`), by one sort of packed numbers."""
+    small = batch.sort_keys(chunk.codes)
+    rank_place, suit_place = small // 5, small % 5
+    position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
+    packed = ((position * 8 + suit_place) << 8 | small).astype(np.int32)
+    packed.sort(axis=1)
+    result: npt.NDArray[np.int32] = packed & 0xFF
+    return result
+
+
+@cache
+def _card_numbers(kind: str) -> tuple[npt.NDArray[np.uint64], int]:
+    """Per sort place: its spelling for a table (``unicode`` or ``ascii``,
+    three columns) as the little-endian number of its bytes, and the bytes
+    a suited card's spelling takes (every suited card's: 5 or 3)."""
+    table, lengths = _spellings(kind)
+    numbers = np.zeros(_PLACES, dtype=np.uint64)
+    for place, text in enumerate(table.tolist()):
+        numbers[place] = int.from_bytes(text[:8].ljust(8, b"\0"), "little")
+    suited = [SORT_PLACE[c.code] for c in ALL_CARDS if c.suit is not None]
+    width = int(lengths[suited].max())
+    assert int(lengths[suited].min()) == width <= 8
+    return numbers, width
+
+
+@cache
+def _category_labels(rules: RuleSet) -> npt.NDArray[np.uint8]:
+    """Per ladder index, the category as the text table shows it (`` {name:<16}``),
+    as rows of bytes (all of one length, or the rows are not used)."""
+    texts = [f" {c.label:<16}".encode() for c in rules.ladder]
+    width = max(map(len, texts))
+    rows = np.zeros((len(texts), width), dtype=np.uint8)
+    for i, text in enumerate(texts):
+        rows[i, : len(text)] = np.frombuffer(text, np.uint8)
+    return rows if len(set(map(len, texts))) == 1 else rows[:0]
 
 
 def _showdown_order(chunk: Chunk) -> npt.NDArray[np.int64]:
@@ -697,12 +737,15 @@ def _all_tokens(chunk: Chunk, hands: int) -> bool:
     )
 
 
-def _numbered_rows(numbers: I64, before: bytes, pieces: Sequence[bytes | npt.NDArray[np.uint8]]) -> Objects:
-    """Per row: ``before``, its number, then ``pieces`` (constant bytes, or
-    a byte matrix with a row per row) end to end, as one bytes object: a
-    byte matrix for each width of the numbers."""
+def _numbered_rows(
+    numbers: I64, before: bytes, pieces: Sequence[bytes | npt.NDArray[np.uint8]], *, pad: int = 0
+) -> Objects:
+    """Per row: ``before``, its number (right-aligned in ``pad`` columns),
+    then ``pieces`` (constant bytes, or a byte matrix with a row per row)
+    end to end, as one bytes object: a byte matrix for each width of the
+    numbers."""
     out = np.empty(len(numbers), dtype=object)
-    digits = np.searchsorted(_POWERS, numbers, side="right") + 1
+    digits = np.maximum(np.searchsorted(_POWERS, numbers, side="right") + 1, pad)
     widths = [len(p) if isinstance(p, bytes) else p.shape[1] for p in pieces]
     for width in np.unique(digits).tolist():
         at = np.flatnonzero(digits == width)
@@ -711,8 +754,10 @@ def _numbered_rows(numbers: I64, before: bytes, pieces: Sequence[bytes | npt.NDA
         matrix[:, : len(before)] = np.frombuffer(before, np.uint8)
         number = numbers[at]
         for column in range(len(before) + width - 1, len(before) - 1, -1):
-            matrix[:, column] = ord("0") + number % 10
+            matrix[:, column] = np.where(number > 0, ord("0") + number % 10, ord(" "))
             number = number // 10
+        last = len(before) + width - 1
+        matrix[:, last] = np.where(numbers[at] == 0, ord("0"), matrix[:, last])  # zero is "0"
         column = len(before) + width
         for piece, piece_width in zip(pieces, widths):
             if isinstance(piece, bytes):
@@ -980,11 +1025,15 @@ class TextWriter(_Base):
         self.labels = _PerStrength(rules, lambda i: f" {i.name:<16}".encode())
         self.descriptions = _PerStrength(rules, lambda i: f"-       {i.description}".encode())
         self.tails = _PerOutcome(lambda o: f"{_winners_text(o):<6}  {o.explanation}".encode(), b"")
+        self.line_tails = _PerOutcome(lambda o: f"  {_winners_text(o):<6}  {o.explanation}\n".encode(), b"  \n")
 
     def write(self, chunk: Chunk) -> None:
         self._measure(chunk)
         n = len(chunk)
         if not n:
+            return
+        if self._plain(chunk):
+            self.out.write(self._matrix_rows(chunk))
             return
         shown = _people_cards(chunk, self.painter, _showdown_order(chunk)) + self.labels(chunk.strength)
         grid = np.empty((n, self.hands + 3), dtype=object)
@@ -1010,6 +1059,45 @@ class TextWriter(_Base):
             grid[i, 1:] = b""
             grid[i, 1] = f"  error: {message}\n".encode()
         self.out.write(_join_rows(grid))
+
+    def _plain(self, chunk: Chunk) -> bool:
+        """Rows of the header's hands, all natural and read as two-character
+        cards, shown without colour: each row but its explanation is a byte
+        matrix row."""
+        rules = chunk.rules
+        return (
+            not self.painter.color and rules.suits and _all_tokens(chunk, self.hands)
+            and (not rules.jokers or bool(chunk.natural.all()))
+            and len(_category_labels(rules)) > 0
+        )
+
+    def _matrix_rows(self, chunk: Chunk) -> bytes:
+        """The rows of a chunk :meth:`_plain` accepts: up to the winner, a
+        byte matrix row each (the line number, then per hand its cards in
+        showdown order, three columns each, and its category), then the
+        winner and the explanation."""
+        n, hands = len(chunk), self.hands
+        places = _showdown_places_of(chunk)
+        pieces, card = _card_numbers("ascii" if self.painter.ascii else "unicode")
+        labels = _category_labels(chunk.rules)
+        label = len(labels[0])
+        hand_width = 2 + 5 * card + 4 + label
+        size = hands * hand_width
+        matrix = np.full((n, size), ord(" "), dtype=np.uint8)
+        category = batch.category_table(chunk.rules)[chunk.strength]
+        for j in range(hands):
+            start = j * hand_width + 2
+            for k in range(5):  # eight bytes a card, the next card written over the spill
+                at = start + k * (card + 1)
+                np.ndarray((n,), np.uint64, matrix, at, (size,))[:] = pieces[places[j::hands, k]]
+            for k in range(4):
+                matrix[:, start + k * (card + 1) + card] = ord(" ")
+            cards_end = start + 5 * card + 4
+            matrix[:, cards_end : cards_end + label] = labels[category[j::hands]]
+        grid = np.empty((n, 2), dtype=object)
+        grid[:, 0] = _numbered_rows(chunk.line, b"", [matrix], pad=6)
+        grid[:, 1] = self.line_tails(chunk)
+        return _join_rows(grid)
 
     def close(self) -> None:
         self.out.flush()

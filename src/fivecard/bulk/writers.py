@@ -694,17 +694,28 @@ class CsvWriter(_Base):
                     grid[i, last] = grid[i, last][:-1] + tail + b"\n"
         self.out.write(_join_rows(grid))
 
+    def prepare(self, chunk: Chunk) -> None:
+        """What :meth:`write` needs that depends on the chunk alone, made
+        ahead by the reading thread: for plain lines, their byte matrices."""
+        if len(chunk) and _all_tokens(chunk, self.hands):
+            chunk.prepared["csv"] = self._matrices(chunk)
+
+    def _matrices(self, chunk: Chunk) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+        """Of plain lines: each hand's sorted cards, and each line (its tokens,
+        single spaces), as byte matrices."""
+        spelled = _token_sorted(chunk)
+        assert spelled is not None and chunk.tokens is not None
+        return spelled, token_text(chunk.tokens.reshape(len(chunk), 5 * self.hands))
+
     def _tokened(self, chunk: Chunk) -> bytes:
         """The rows of a chunk of lines that each hold the header's hands as
         two-character cards at single spaces (see :func:`_all_tokens`): such
         a line needs no escaping, and each row's line number, line and first
         hand's sorted cards are one byte matrix row."""
         hands = self.hands
-        spelled = _token_sorted(chunk)
-        assert spelled is not None and chunk.tokens is not None
+        spelled, line = chunk.prepared.get("csv") or self._matrices(chunk)
         classes = self.classes(chunk.strength)
         grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
-        line = token_text(chunk.tokens.reshape(len(chunk), 5 * hands))  # the line: its tokens, single spaces
         grid[:, 0] = _numbered_rows(chunk.line, b"", [b",", line, b",", spelled[::hands]])
         grid[:, 1] = classes[::hands]
         comma = np.full((len(chunk), 1), ord(","), dtype=np.uint8)
@@ -1076,6 +1087,22 @@ class TextWriter(_Base):
         byte matrix row each (the line number, then per hand its cards in
         showdown order, three columns each, and its category), then the
         winner and the explanation."""
+        matrix = chunk.prepared.get("text")
+        if matrix is None:
+            matrix = self._hands_matrix(chunk)
+        grid = np.empty((len(chunk), 2), dtype=object)
+        grid[:, 0] = _numbered_rows(chunk.line, b"", [matrix], pad=6)
+        grid[:, 1] = self.line_tails(chunk)
+        return _join_rows(grid)
+
+    def prepare(self, chunk: Chunk) -> None:
+        """What :meth:`write` needs that depends on the chunk alone, made
+        ahead by the reading thread: for plain lines, their byte matrix."""
+        if len(chunk) and self._plain(chunk):
+            chunk.prepared["text"] = self._hands_matrix(chunk)
+
+    def _hands_matrix(self, chunk: Chunk) -> npt.NDArray[np.uint8]:
+        """Of plain lines, per row its hands as the table shows them."""
         n, hands = len(chunk), self.hands
         places = _showdown_places_of(chunk)
         pieces, card = _card_numbers("ascii" if self.painter.ascii else "unicode")
@@ -1094,10 +1121,7 @@ class TextWriter(_Base):
                 matrix[:, start + k * (card + 1) + card] = ord(" ")
             cards_end = start + 5 * card + 4
             matrix[:, cards_end : cards_end + label] = labels[category[j::hands]]
-        grid = np.empty((n, 2), dtype=object)
-        grid[:, 0] = _numbered_rows(chunk.line, b"", [matrix], pad=6)
-        grid[:, 1] = self.line_tails(chunk)
-        return _join_rows(grid)
+        return matrix
 
     def close(self) -> None:
         self.out.flush()

@@ -1524,22 +1524,27 @@ class ParquetWriter(_Base):
         self.winners = _OutcomeTexts(_winners_text)
         self.explanations = _OutcomeTexts(lambda o: o.explanation)
 
-    def _texts(self, data: bytes, lengths: I64, valid: npt.NDArray[np.bool_] | None = None) -> Any:
+    def _texts(
+        self, data: bytes, lengths: I64, valid: npt.NDArray[np.bool_] | None = None, *, ascii: bool = False
+    ) -> Any:
         """A string column from UTF-8 bytes laid end to end (``lengths``
         each; ``valid``: False for a null), built from the buffers without a
         Python object per value; bytes that are not UTF-8 are read with
-        replacement characters, as every writer does."""
+        replacement characters, as every writer does (``ascii``: the bytes
+        are known to be ASCII, and are not checked)."""
         pa = self.pa
         n = len(lengths)
-        offsets = np.zeros(n + 1, dtype=np.int64)
+        large = len(data) >= 1 << 31
+        offsets = np.zeros(n + 1, dtype=np.int64 if large else np.int32)
         np.cumsum(lengths, out=offsets[1:])
         mask = None if valid is None or valid.all() else pa.py_buffer(np.packbits(valid, bitorder="little"))
         nulls = 0 if mask is None else n - int(valid.sum())  # type: ignore[union-attr]
-        column = pa.Array.from_buffers(
-            pa.large_binary(), n, [mask, pa.py_buffer(offsets), pa.py_buffer(data)], null_count=nulls
-        )
+        buffers = [mask, pa.py_buffer(offsets), pa.py_buffer(data)]
+        if ascii and not large:
+            return pa.Array.from_buffers(pa.string(), n, buffers, null_count=nulls)
+        column = pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), n, buffers, null_count=nulls)
         try:
-            return column.cast(pa.large_string()).cast(pa.string())
+            return column.cast(pa.large_string() if large else pa.string()).cast(pa.string())
         except pa.lib.ArrowInvalid:
             values = column.to_pylist()
             return pa.array([None if v is None else v.decode("utf-8", "replace") for v in values], pa.string())
@@ -1566,9 +1571,9 @@ class ParquetWriter(_Base):
         n = len(chunk)
         spelled = _token_sorted(chunk)  # (h, 14) bytes, when every hand was read as tokens
         written = _written_sorted(chunk, _sort_order(chunk.codes)) if spelled is None else None
-        arrays: list[Any] = [pa.array(chunk.line, pa.int64())]
-        if chunk.lines is not None and self.width == 1:
-            arrays.append(self._texts(*chunk.joined_lines()))
+        arrays: list[Any] = [pa.array(chunk.line)]
+        if chunk.lines is not None and self.width == 1:  # plain lines are ASCII
+            arrays.append(self._texts(*chunk.joined_lines(), ascii=spelled is not None and not chunk.error))
         else:
             for j in range(self.width):
                 cells = [chunk.row_cells(i) for i in range(n)]
@@ -1581,7 +1586,8 @@ class ParquetWriter(_Base):
             strength = np.zeros(n, dtype=np.int64)
             strength[rows] = chunk.strength[hand]
             if spelled is not None:
-                arrays.append(self._texts(spelled[hand].tobytes(), np.where(has, 14, 0), has))
+                spelled_cells = spelled[j :: self.hands] if len(rows) == n == len(spelled) // self.hands else spelled[hand]
+                arrays.append(self._texts(spelled_cells.tobytes(), np.where(has, 14, 0), has, ascii=True))
             else:
                 assert written is not None
                 sorted_cells = np.full(n, None, dtype=object)

@@ -15,10 +15,12 @@ beside the plain treys script:
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -45,7 +47,11 @@ print(time.perf_counter() - t)
 
 
 def run(argv: list[str], stdin: str = "-") -> tuple[float, float]:
-    """Wall time (s) and peak RSS (MB) of one whole process."""
+    """Wall time (s) and peak RSS (MB) of one whole process. The disk
+    catches up first (``sync``): the previous run's output being written
+    back must not slow this one."""
+    os.sync()
+    time.sleep(0.5)
     out = subprocess.run([sys.executable, "-c", _TIMER, stdin, *argv], check=True, capture_output=True, text=True)
     elapsed, peak_kb = out.stdout.split()
     return float(elapsed), float(peak_kb) / 1024

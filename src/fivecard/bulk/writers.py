@@ -1586,7 +1586,8 @@ class ParquetWriter(_Base):
             strength = np.zeros(n, dtype=np.int64)
             strength[rows] = chunk.strength[hand]
             if spelled is not None:
-                spelled_cells = spelled[j :: self.hands] if len(rows) == n == len(spelled) // self.hands else spelled[hand]
+                every = len(rows) == n == len(spelled) // self.hands  # each row this many hands
+                spelled_cells = spelled[j :: self.hands] if every else spelled[hand]
                 arrays.append(self._texts(spelled_cells.tobytes(), np.where(has, 14, 0), has, ascii=True))
             else:
                 assert written is not None

@@ -74,9 +74,15 @@ def main() -> None:
         for fmt, target in targets.items():
             seconds, rss = run([fivecard, "solve", str(euler), "-o", str(tmp / f"out.{fmt}")])
             _, rss_q = run([fivecard, "solve", str(quarter), "-o", str(tmp / f"q.{fmt}")])
+            # Outputs are removed at once: on a virtual machine, memory the guest has not used
+            # yet is slow to touch the first time, and a page cache full of earlier outputs
+            # makes each run write to such memory (JSON Lines: 637 MB a run).
+            (tmp / f"out.{fmt}").unlink()
+            (tmp / f"q.{fmt}").unlink()
             print(f"   to {fmt:<8} {seconds:6.2f} s (target <= {target} s)  peak RSS {rss:5.0f} MB"
                   f" (quarter: {rss_q:4.0f} MB)")
         seconds, rss = run([sys.executable, str(HERE / "treys_solve.py"), str(euler), str(tmp / "treys.csv")])
+        (tmp / "treys.csv").unlink()
         print(f"   treys script to CSV {seconds:6.2f} s  peak RSS {rss:5.0f} MB")
 
         hands, hands_q = tmp / "hands.txt", tmp / "hands_q.txt"

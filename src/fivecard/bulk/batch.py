@@ -520,6 +520,26 @@ def strengths(hands: Encoded) -> npt.NDArray[np.uint16]:
     return out
 
 
+def distinct(values: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """The distinct values of an array of small non-negative integers,
+    sorted (``np.unique`` without its first-call import of ``numpy.ma``,
+    20 ms of a process's start)."""
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.bincount(values))
+
+
+def first_of_each(values: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """Where each distinct value is first met, in the order of the values
+    (``np.unique(values, return_index=True)[1]``)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.ones(len(values), dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    result: npt.NDArray[np.int64] = order[first]
+    return result
+
+
 @cache
 def category_table(rules: RuleSet) -> npt.NDArray[np.int8]:
     """The ladder index of every strength (index 0: -1, no hand)."""

@@ -438,7 +438,7 @@ def _solve(
             prefix = f"hand {k - int(first[w]) + 1}: " if sizes[w] > 1 else ""
             error[owners[w]] = prefix + encoded.errors[k]
     if encoded is not None and rules.one_deck:
-        for hands in np.unique(size[ok & (size > 1)]).tolist():
+        for hands in batch.distinct(size[ok & (size > 1)]).tolist():
             group = np.flatnonzero(ok & (size == hands))
             every = encoded.codes[first[group, None] + np.arange(hands)].reshape(len(group), 5 * hands)
             every = np.sort(every, axis=1)
@@ -594,7 +594,7 @@ def _settle(chunk: Chunk) -> None:
         numbers = register.find(keys)
         new = np.flatnonzero(numbers < 0)
         if len(new):
-            _, at = np.unique(keys[new], return_index=True)
+            at = batch.first_of_each(keys[new])
             rows = new[at]
             made = [
                 register.add(int(keys[row]), (int(a[row]), int(b[row])), (bool(natural[i]), bool(natural[j])), rules)

@@ -170,7 +170,7 @@ def _numbers(values: I64, before: bytes = b"", after: bytes = b"", *, pad: int =
     digits = np.searchsorted(_POWERS, values, side="right") + 1
     widths = np.maximum(digits, pad)
     b, a = len(before), len(after)
-    for width in np.unique(widths).tolist():
+    for width in batch.distinct(widths).tolist():
         at = np.flatnonzero(widths == width)
         number = values[at]
         matrix = np.empty((len(at), b + width + a), dtype=np.uint8)
@@ -246,7 +246,7 @@ class _PerStrength:
         table = self.table
         missing = ~self.made[strengths]
         if missing.any():
-            for strength in np.unique(strengths[missing]).tolist():
+            for strength in batch.distinct(strengths[missing]).tolist():
                 table[strength] = self.make(class_info(self.rules, strength))
                 self.made[strength] = True
         result: Objects = table[strengths]
@@ -522,12 +522,14 @@ class Tally:
         self.classified += int((chunk.count == 1).sum())
         seen = chunk.outcome[chunk.outcome >= 0]
         if len(seen):
-            used, inverse = np.unique(seen, return_inverse=True)
+            times = np.bincount(seen)
+            used = np.flatnonzero(times)
             outcomes = chunk.outcomes
             sole = np.array([outcomes[u].winners[0] if len(outcomes[u].winners) == 1 else -1 for u in used.tolist()])
-            who = sole[inverse.ravel()]
-            self.draws += int((who < 0).sum())
-            for position, wins in enumerate(np.bincount(who[who >= 0]).tolist()):
+            times = times[used]
+            self.draws += int(times[sole < 0].sum())
+            won = sole >= 0
+            for position, wins in enumerate(np.bincount(sole[won], weights=times[won]).astype(np.int64).tolist()):
                 if wins:
                     self.wins[position] = self.wins.get(position, 0) + wins
 
@@ -758,7 +760,7 @@ def _numbered_rows(
     out = np.empty(len(numbers), dtype=object)
     digits = np.maximum(np.searchsorted(_POWERS, numbers, side="right") + 1, pad)
     widths = [len(p) if isinstance(p, bytes) else p.shape[1] for p in pieces]
-    for width in np.unique(digits).tolist():
+    for width in batch.distinct(digits).tolist():
         at = np.flatnonzero(digits == width)
         size = len(before) + width + sum(widths)
         matrix = np.empty((len(at), size), dtype=np.uint8)

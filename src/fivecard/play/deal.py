@@ -136,7 +136,9 @@ class DealTally:
             return
         import numpy as np
 
-        used, counts = np.unique(seen, return_counts=True)
+        times = np.bincount(seen)
+        used = np.flatnonzero(times)
+        counts = times[used]
         for number, times in zip(used.tolist(), counts.tolist()):
             winners = chunk.outcomes[number].winners
             for i in winners:

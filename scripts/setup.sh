@@ -11,3 +11,8 @@ PYTHON=${PYTHON:-python3}
 spec="."
 [ -n "${FIVECARD_EXTRAS:-}" ] && spec=".[${FIVECARD_EXTRAS}]"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --editable "$spec"
+# Byte-compile fivecard's modules, as a regular (not editable) install does:
+# a process then starts without compiling them (80-140 ms where
+# PYTHONDONTWRITEBYTECODE is set, as on the project's machine). Only changed
+# modules are compiled again; a stale file is never used.
+.venv/bin/python -m compileall -q src/fivecard

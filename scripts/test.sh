@@ -14,6 +14,7 @@ if ! { [ -x .venv/bin/python ] && [ "$stamp" -nt pyproject.toml ] && [ "$stamp" 
     touch "$stamp"
 fi
 
+.venv/bin/python -m compileall -q src/fivecard  # the code changed since set-up: compile it once
 .venv/bin/python -m mypy
 if [ $# -eq 0 ]; then
     # every test, on up to four cores (pytest-xdist); arguments, if any, say otherwise

@@ -235,7 +235,7 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
             if j:
                 ok &= np.ndarray((m,), np.uint8, raw, 15 * j - 1, (stride,)) == 32
         if rules.one_deck and hands > 1:  # a card twice in one hand is not ok already; across hands:
-            bits = np.take(_card_bits(), codes)  # (m, hands, 5): one bit a card
+            bits = _BITS[np.take(_card_bit_index(), codes)]  # (m, hands, 5): one bit a card
             held = bits[:, :, 0] | bits[:, :, 1] | bits[:, :, 2] | bits[:, :, 3] | bits[:, :, 4]
             seen = held[:, 0]
             for j in range(1, hands):
@@ -287,23 +287,25 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
 
 
 @cache
-def _card_bits() -> npt.NDArray[np.uint64]:
+def _card_bit_index() -> npt.NDArray[np.int8]:
     """Card code -> a bit of its own among the cards of a rule set (rank
     place * 4 + suit place for a suited card, 52 for the joker, the rank
     place for a rank-only card; a rule set has either suited or rank-only
     cards), so that the cards of a hand are an OR of bits. The table spans
     every code, but only the pages of the 66 cards are ever touched."""
-    table = np.zeros(max(SORT_PLACE) + 1, dtype=np.uint64)
+    table = np.zeros(max(SORT_PLACE) + 1, dtype=np.int8)
     for code, place in SORT_PLACE.items():
         rank_place, suit_place = divmod(place, 5)
         if rank_place == 13:
-            bit = 52  # the joker
+            table[code] = 52  # the joker
         elif suit_place == 4:
-            bit = rank_place  # a card without a suit
+            table[code] = rank_place  # a card without a suit
         else:
-            bit = rank_place * 4 + suit_place
-        table[code] = np.uint64(1) << np.uint64(bit)
+            table[code] = rank_place * 4 + suit_place
     return table
+
+
+_BITS: Final = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
 
 
 class _Lines(Sequence[bytes]):

@@ -191,23 +191,25 @@ def _numbers(values: I64, before: bytes = b"", after: bytes = b"", *, pad: int =
 
 
 class ClassInfo:
-    """What every hand of one strength shares, for output (the description
-    is made when first asked for)."""
+    """What every hand of one strength shares, for output (the class, and
+    its description, are made when first asked for: a category and a
+    score need neither)."""
 
-    __slots__ = ("category", "name", "score", "strength", "_class", "_description")
+    __slots__ = ("category", "name", "score", "strength", "_rules", "_description")
 
-    def __init__(self, hand_class: Any, score: int) -> None:
-        self.category: str = hand_class.category.name
-        self.name: str = hand_class.category.label
-        self.score = score
-        self.strength: int = hand_class.strength
-        self._class = hand_class
+    def __init__(self, rules: RuleSet, strength: int) -> None:
+        category = rules.ladder[int(batch.category_table(rules)[strength])]
+        self.category: str = category.name
+        self.name: str = category.label
+        self.score = rules.score(category)
+        self.strength = strength
+        self._rules = rules
         self._description: str | None = None
 
     @property
     def description(self) -> str:
         if self._description is None:
-            self._description = describe(self._class)
+            self._description = describe(tables_for(self._rules).hand_class(self.strength))
         return self._description
 
 
@@ -221,8 +223,9 @@ def class_info(rules: RuleSet, strength: int) -> ClassInfo:
     infos = _class_infos(rules)
     info = infos[strength]
     if info is None:
-        hand_class = tables_for(rules).hand_class(strength)
-        info = infos[strength] = ClassInfo(hand_class, rules.score(hand_class.category))
+        if not 1 <= strength < len(infos):
+            tables_for(rules).hand_class(strength)  # its error: no such class
+        info = infos[strength] = ClassInfo(rules, strength)
     return info
 
 

@@ -14,6 +14,7 @@ import sys
 import threading
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -726,3 +727,32 @@ def test_the_semi_game_shows_ranks_only() -> None:
     code, out, _ = run(["play", "--rules", "semi", "--seed", "3", "--color", "never"], stdin="n\nq\n")
     drawn = next(line for line in out.splitlines() if line.startswith("You draw"))
     assert not any(symbol in drawn for symbol in "♠♥♦♣")
+
+
+def test_writes_behind_keep_order_and_raise_where_the_caller_is() -> None:
+    """The writing thread writes in order; a failed write is raised by the
+    caller's next call, and nothing is written after it; giving up never
+    waits."""
+    from fivecard.bulk.target import WriteBehind
+
+    out = io.BytesIO()
+    behind = WriteBehind(out)
+    for i in range(200):
+        behind.write(b"%d," % i)
+    behind.close()
+    assert out.getvalue() == b"".join(b"%d," % i for i in range(200))
+
+    class Full(io.BytesIO):
+        def write(self, data: Any) -> int:
+            if len(self.getvalue()) >= 6:
+                raise OSError(28, "No space left on device")
+            return super().write(data)
+
+    full = Full()
+    behind = WriteBehind(full)
+    with pytest.raises(OSError, match="No space"):
+        for _ in range(100):
+            behind.write(b"abc")
+        behind.flush()
+    assert full.getvalue() == b"abcabc"
+    behind.drop()

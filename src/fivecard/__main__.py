@@ -1,7 +1,5 @@
 """``python -m fivecard``: the same as the ``fivecard`` command."""
 
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()

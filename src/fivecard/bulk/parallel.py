@@ -36,6 +36,7 @@ from ..core.rules import RuleSet
 from ..errors import FivecardError
 from .pipeline import chunks_of_blocks
 from .sources import Block, read_blocks
+from .target import WriteBehind
 from .writers import Tally, Writer
 
 __all__ = ["FORMATS", "PART_BYTES", "Part", "plan", "solve_parts", "cores"]
@@ -247,13 +248,15 @@ def _solve_part(
     try:
         tally = Tally()
         with open(path, "rb") as raw, open(output, "wb") as out:
-            writer = make_writer(out)
+            behind = WriteBehind(out)  # written by a thread of its own, as the first process does
+            writer = make_writer(behind)  # type: ignore[arg-type]  # a stream of bytes
             for chunk in chunks_of_blocks(_blocks(raw, part), rules, decks):
                 writer.write(chunk)
                 tally.add(chunk)
                 counters[0] = tally.rows
                 counters[1] = raw.tell() - part.start
             writer.close()
+            behind.close()
         results.send(("done", tally, writer.widest, writer.past))
     except BaseException as exc:  # noqa: BLE001 - handed to the first process, raised there
         try:

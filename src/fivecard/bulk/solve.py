@@ -200,7 +200,7 @@ def solve_file(
     import sys
 
     from ..errors import FileError
-    from .target import Target, refuse_same_file, write_error
+    from .target import Target, WriteBehind, refuse_same_file, write_error
 
     ruleset = get_rules(rules)
     fmt = output_format(output, format)
@@ -220,6 +220,7 @@ def solve_file(
     target = Target(output, stdout, binary=fmt in BINARY_FORMATS, utf8=fmt != "text")
     source = None
     writer = None
+    behind = None
     solution = Solution(None, fmt)
     try:
         # The heavy imports come after the output is opened: a Ctrl-C during
@@ -242,6 +243,11 @@ def solve_file(
         if source.note and on_layout is not None:
             on_layout(source.note)
         sink = _bytes_out(target, fmt)
+        parts = _parts(input, fmt, source, strict, workers)
+        if len(parts) < 2 and fmt in ("text", "csv", "jsonl"):
+            # a stream of bytes: written by a thread of its own (not before
+            # processes are forked for parts: a fork copies only this thread)
+            sink = behind = WriteBehind(sink)
         painter = painter or Painter(color=False)
 
         def writer_to(out: Any, header: bool = True) -> Any:
@@ -251,7 +257,6 @@ def solve_file(
             )
 
         writer = writer_to(sink)
-        parts = _parts(input, fmt, source, strict, workers)
         if len(parts) > 1:
             from .parallel import solve_parts
 
@@ -277,9 +282,13 @@ def solve_file(
                 if progress is not None:
                     progress(tally, source.progress() if source.progress is not None else None)
         writer.close()
+        if behind is not None:
+            behind.close()
         solution.notes = writer.notes()
         target.commit()
     except BaseException as exc:
+        if behind is not None:
+            behind.drop()
         if writer is not None:
             writer.discard()
         note = target.abort()

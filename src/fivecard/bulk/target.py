@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import queue
 import signal
 import stat
 import tempfile
@@ -27,7 +28,7 @@ from typing import IO, Any
 
 from ..errors import PATH_QUOTE, FileError, quote
 
-__all__ = ["Target", "refuse_same_file", "write_error"]
+__all__ = ["Target", "WriteBehind", "refuse_same_file", "write_error"]
 
 
 def _stat(path: str) -> os.stat_result | None:
@@ -257,6 +258,73 @@ class Target:
                 return f"nothing was written ({self.name} is unchanged)"
             return f"nothing was written ({self.name} was not created)"
         return ""  # a device, a pipe or standard output: what went out stays out
+
+
+class WriteBehind:
+    """A byte stream whose writes are done by a thread of its own, at most
+    ``depth`` writes behind: the system's work of a big write (copying it
+    into the page cache) overlaps the making of the next one. An error of a
+    write is raised by the next call (:meth:`write`, :meth:`flush` or
+    :meth:`close`); nothing is written after it."""
+
+    def __init__(self, out: IO[bytes], depth: int = 2) -> None:
+        self.out = out
+        self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=depth)
+        self._error: BaseException | None = None
+        self._dropped = False  # given up: what is queued is not written
+        self._thread = threading.Thread(target=self._run, name="fivecard-write", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            data = self._queue.get()
+            try:
+                if data is None:
+                    return
+                if self._error is None and not self._dropped:
+                    self.out.write(data)
+            except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
+                self._error = exc
+            finally:
+                self._queue.task_done()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def write(self, data: bytes) -> int:
+        self._raise()
+        self._queue.put(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        """Wait for every write, then flush the stream."""
+        self._queue.join()
+        self._raise()
+        self.out.flush()
+
+    def close(self) -> None:
+        """Flush, and end the thread (the stream stays open)."""
+        self.flush()
+        self._queue.put(None)
+        self._thread.join()
+
+    def drop(self) -> None:
+        """Give up (after an error): what is queued is not written, and the
+        thread ends once its write in progress returns."""
+        self._dropped = True
+        with contextlib.suppress(queue.Full):
+            self._queue.put_nowait(None)
+
+    def fileno(self) -> int:
+        return self.out.fileno()
+
+    def seekable(self) -> bool:
+        return self.out.seekable()
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self.flush()
+        return self.out.seek(offset, whence)
 
 
 def _copy(source: IO[bytes], target: IO[bytes]) -> None:

@@ -19,9 +19,19 @@ if TYPE_CHECKING:
     from types import FrameType
     from typing import TextIO
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 _INTERRUPTED = 130
+_program: list[bool] = []  # set by run(): this process is the command
+
+
+def run() -> None:
+    """The ``fivecard`` program: :func:`main`, then exit with its code. Once
+    the command is done, a Ctrl-C changes nothing: it is ignored while the
+    process ends (an output is complete and in place, and the exit code
+    says so)."""
+    _program.append(True)
+    sys.exit(main())
 
 
 def main(
@@ -63,7 +73,7 @@ def main(
         return _INTERRUPTED
     finally:
         if previous is not None:
-            _signal.signal(_signal.SIGINT, previous)
+            _signal.signal(_signal.SIGINT, _signal.SIG_IGN if _program else previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -51,16 +51,23 @@ def _irregular(tmp_path: Path) -> Path:
     return path
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the runs solved in several processes (each: its part count)."""
-    runs: list[int] = []
-    real = parallel.solve_parts
+def _spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Records the runs solved in several processes: how (blocks in turn,
+    written where they stand; or parts laid end to end) and by how many."""
+    runs: list[tuple[str, int]] = []
+    interleaved, parts = parallel.solve_interleaved, parallel.solve_parts
 
-    def counted(parts: list[Part], **kwargs: Any) -> None:
-        runs.append(len(parts))
-        real(parts, **kwargs)
+    def in_turn(count: int, **kwargs: Any) -> bool:
+        done = interleaved(count, **kwargs)
+        runs.append(("in turn" if done else "not in turn", count))
+        return done
 
-    monkeypatch.setattr(parallel, "solve_parts", counted)
+    def end_to_end(plan: list[Part], **kwargs: Any) -> None:
+        runs.append(("parts", len(plan)))
+        parts(plan, **kwargs)
+
+    monkeypatch.setattr(parallel, "solve_interleaved", in_turn)
+    monkeypatch.setattr(parallel, "solve_parts", end_to_end)
     return runs
 
 
@@ -73,13 +80,33 @@ def test_several_processes_write_what_one_writes(tmp_path: Path, fmt: str, monke
         target = tmp_path / f"out{workers}.{fmt}"
         solution = solve_file(str(source), str(target), workers=workers, bom=fmt == "csv")
         outputs[workers] = (target.read_bytes(), solution.tally.summary(), solution.notes)
-    assert runs == [2, 3, 7]
+    assert runs == [("in turn", 2), ("in turn", 3), ("in turn", 7)]
     assert outputs[2] == outputs[1] and outputs[3] == outputs[1] and outputs[7] == outputs[1]
     data, summary, notes = outputs[1]
     assert summary.startswith("240 rows: ") and "hand 3 wins 0" in summary
     assert fmt == "jsonl" or "hand 3" in notes[0]  # a later part's row of three hands: the note says where they went
     assert data.count(b"\n") == 240 + (fmt != "jsonl")
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".part")]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "text"])
+def test_parts_end_to_end_where_the_output_cannot_be_written_at_offsets(
+    tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Standard output opened for appending (``>>``) is written in order:
+    the parts are laid end to end, after what the file held."""
+    source = _irregular(tmp_path)
+    expected = tmp_path / f"one.{fmt}"
+    solve_file(str(source), str(expected), workers=1)
+    runs = _spy(monkeypatch)
+    target = tmp_path / f"appended.{fmt}"
+    target.write_bytes(b"before\n")
+    with open(target, "ab") as raw:
+        stdout = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+        solve_file(str(source), None, format=fmt, workers=3, stdout=stdout)
+        stdout.flush()
+    assert runs == [("not in turn", 3), ("parts", 3)]
+    assert target.read_bytes() == b"before\n" + expected.read_bytes()
 
 
 def test_parts_start_at_line_starts_with_their_numbers(tmp_path: Path) -> None:
@@ -126,9 +153,12 @@ def test_a_failed_part_stops_the_run_and_keeps_the_old_output(
 def test_a_lost_process_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = _irregular(tmp_path)
     monkeypatch.setattr(parallel, "_solve_part", lambda *args: os._exit(3))
-    with pytest.raises(FivecardError, match=r"stopped \(exit code 3\)"):
+    monkeypatch.setattr(parallel, "_take_turns", lambda *args: os._exit(3))
+    with pytest.raises(FivecardError, match=r"stopped"):
         solve_file(str(source), str(tmp_path / "out.jsonl"), workers=2)
     assert not (tmp_path / "out.jsonl").exists()
+    with open(tmp_path / "appended.jsonl", "ab") as raw, pytest.raises(FivecardError, match=r"exit code 3"):
+        solve_file(str(source), None, format="jsonl", workers=2, stdout=io.TextIOWrapper(raw))
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".part")]
 
 
@@ -158,7 +188,7 @@ def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "fivecard", "solve", str(source), "-o", str(target), "--workers", "2"]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
-    while not any(p.endswith(".part") and "fivecard-" in p for p in os.listdir(tmp_path)):
+    while not any(p.endswith(".part") for p in os.listdir(tmp_path)):  # the output's temporary file
         assert process.poll() is None and time.monotonic() < deadline
         time.sleep(0.01)
     time.sleep(0.2)

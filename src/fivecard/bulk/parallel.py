@@ -1,18 +1,24 @@
 """Solving a big text file on several cores.
 
-A text input read from a regular file is cut at line starts into parts, one
-per process. The first process solves the first part into the output as
-usual; each other process (forked, so it starts with everything loaded)
-solves its part through the same pipeline and the same writer, without the
-header, into a file beside the output, and the first process appends those
-files in order when its own part is written. The output is byte for byte the
-output of one process: the same rows, line numbers and totals.
+Where the output is a regular file, each process (the first, and others
+forked from it, so they start with everything loaded) reads the whole input
+but solves only every n-th block of lines (block k by process k mod n); it
+formats its block, learns where the block starts in the output from the
+process of the block before (a number through a pipe, in a ring), tells the
+next process where its own block ends, and writes its bytes there
+(``pwrite``). Every byte is written once, by the process that made it, and
+the processes stay even however the input's rows vary.
 
-It is used only where it is safe and pays: a text input of at least two
-:data:`PART_BYTES` per process, output as text, CSV or JSON Lines, on Linux
-(``fork``), from a process with no other threads running, and not under
-``--strict`` (whose first bad row stops the run). Anything else, or
-``workers=1``, is solved in one process.
+Elsewhere (a pipe, an output opened for appending) the input is cut at line
+starts into parts, one per process; each other process solves its part into a
+file beside the output, and the first appends those files in order.
+
+Either way the output is byte for byte the output of one process: the same
+rows, line numbers and totals. It is used only where it is safe and pays: a
+text input of at least two :data:`PART_BYTES` per process, output as text,
+CSV or JSON Lines, on Linux (``fork``), from a process with no other threads
+running, and not under ``--strict`` (whose first bad row stops the run).
+Anything else, or ``workers=1``, is solved in one process.
 """
 
 from __future__ import annotations
@@ -34,12 +40,12 @@ import numpy as np
 
 from ..core.rules import RuleSet
 from ..errors import FivecardError
-from .pipeline import chunks_of_blocks
+from .pipeline import chunk_of_block, chunks_of_blocks
 from .sources import Block, read_blocks
 from .target import WriteBehind
 from .writers import Tally, Writer
 
-__all__ = ["FORMATS", "PART_BYTES", "Part", "plan", "solve_parts", "cores"]
+__all__ = ["FORMATS", "PART_BYTES", "Part", "processes", "plan", "solve_parts", "solve_interleaved", "cores"]
 
 #: The output formats whose parts can be laid end to end.
 FORMATS: Final = ("text", "csv", "jsonl")
@@ -72,13 +78,18 @@ def available() -> bool:
     return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
+def processes(path: str, workers: int | None) -> int:
+    """How many processes solve a text file: ``workers``, or (``None``) one
+    per core, each given at least :data:`PART_BYTES`."""
+    return min(cores(), os.path.getsize(path) // PART_BYTES) if workers is None else workers
+
+
 def plan(path: str, workers: int | None) -> list[Part]:
-    """The parts of a text file, one per process: ``workers`` of them
-    (``None``: one per core, each of at least :data:`PART_BYTES`), fewer if
-    the file has fewer lines. One part (or none, for an empty file) means
-    one process."""
+    """The parts of a text file, one per process (see :func:`processes`),
+    fewer if the file has fewer lines. One part (or none, for an empty
+    file) means one process."""
     size = os.path.getsize(path)
-    count = min(cores(), size // PART_BYTES) if workers is None else workers
+    count = processes(path, workers)
     if count < 2 or size == 0:
         return [Part(0, None, 1)]
     with open(path, "rb") as raw, mmap.mmap(raw.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
@@ -258,6 +269,241 @@ def _solve_part(
             writer.close()
             behind.close()
         results.send(("done", tally, writer.widest, writer.past))
+    except BaseException as exc:  # noqa: BLE001 - handed to the first process, raised there
+        try:
+            results.send(("error", exc))
+        except Exception:  # noqa: BLE001 - an exception that cannot be sent: its text can
+            results.send(("error", FivecardError(f"{type(exc).__name__}: {exc}")))
+    finally:
+        results.close()
+
+
+# --- blocks in turn, written where they stand --------------------------------------------------
+
+
+def _offset_file(sink: IO[bytes]) -> int | None:
+    """The descriptor of ``sink`` if bytes can be written into it at given
+    offsets (a regular file, not opened for appending), else None."""
+    import fcntl
+    import stat
+
+    try:
+        fd = sink.fileno()
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        appending = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+    return fd if regular and not appending and sink.seekable() else None
+
+
+class _Collect:
+    """A byte stream that keeps what a writer writes for one block."""
+
+    def __init__(self) -> None:
+        self.pieces: list[bytes] = []
+
+    def write(self, data: bytes) -> int:
+        self.pieces.append(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def take(self) -> bytes:
+        data, self.pieces = b"".join(self.pieces), []
+        return data
+
+
+def _put(fd: int, data: bytes, offset: int) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(fd, view, offset)
+        view, offset = view[written:], offset + written
+
+
+def _take_offset(pipe: int) -> int:
+    data = b""
+    while len(data) < 8:
+        more = os.read(pipe, 8 - len(data))
+        if not more:
+            raise FivecardError("a process solving part of the input stopped")
+        data += more
+    return int.from_bytes(data, "little")
+
+
+def _turns(
+    index: int,
+    count: int,
+    path: str,
+    rules: RuleSet,
+    decks: int,
+    writer: Writer,
+    fd: int,
+    base: int,
+    before: int,
+    after: int,
+    tally: Tally,
+    counters: Any,
+) -> int:
+    """Process ``index`` of ``count``: solve blocks ``index``, ``index +
+    count``, ... of the input with ``writer`` (into a :class:`_Collect`),
+    each written at its place in ``fd`` once the process of the block before
+    has said where that is (pipe ``before``); say where each ends (pipe
+    ``after``). Returns where the last block written ends (0: none)."""
+    collect = writer.out  # type: ignore[attr-defined]  # the writer writes to a _Collect
+    end = 0
+    with open(path, "rb") as raw:
+        for k, block in enumerate(read_blocks(raw)):
+            if k % count != index:
+                continue
+            chunk = chunk_of_block(block, rules, decks)
+            if len(chunk):
+                writer.write(chunk)
+                tally.add(chunk)
+            data = collect.take()
+            start = base if k == 0 else _take_offset(before)
+            end = start + len(data)
+            try:
+                os.write(after, end.to_bytes(8, "little"))
+            except BrokenPipeError:
+                pass  # the next process has no block left: it needs no start
+            _put(fd, data, start)
+            counters[0] = tally.rows
+            counters[1] = raw.tell()
+    return end
+
+
+def solve_interleaved(
+    count: int,
+    *,
+    path: str,
+    rules: RuleSet,
+    decks: int,
+    writer: Writer,
+    make_writer: Callable[[IO[bytes]], Writer],
+    sink: IO[bytes],
+    tally: Tally,
+    progress: Callable[[Tally, float | None], None] | None = None,
+) -> bool:
+    """Solve the text file ``path`` in ``count`` processes taking its blocks
+    in turn (see the module), written into ``sink`` after what it holds
+    already (the header). Returns False, having done nothing, where ``sink``
+    cannot be written at offsets (then use :func:`solve_parts`). Totals go
+    to ``tally``, what rows held past the header to ``writer``."""
+    import multiprocessing
+
+    sink.flush()
+    fd = _offset_file(sink)
+    if fd is None:
+        return False
+    base = sink.tell()
+    for stream in (sys.stdout, sys.stderr):  # a child must not write what is buffered here
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
+    context = multiprocessing.get_context("fork")
+    size = os.path.getsize(path)
+    pipes = [os.pipe() for _ in range(count)]  # pipe i: from process i to process i + 1
+    still_open = {fd for pipe in pipes for fd in pipe}
+    workers: list[_Worker] = []
+    try:
+        for index in range(1, count):
+            receive, send = context.Pipe(duplex=False)
+            counters = context.Array("q", 2, lock=False)
+            process = context.Process(
+                target=_take_turns,
+                args=(index, count, path, rules, decks, make_writer, fd, base, pipes, send, counters),
+                name="fivecard-part",
+                daemon=True,
+            )
+            workers.append(_Worker(process, receive, counters, ""))
+            process.start()
+            send.close()
+        for index, (read_end, write_end) in enumerate(pipes):  # this process keeps its own two ends
+            for end_fd, kept in ((read_end, index == count - 1), (write_end, index == 0)):
+                if not kept:
+                    os.close(end_fd)
+                    still_open.discard(end_fd)
+
+        def report(rows: int, read: int) -> None:
+            if progress is not None:
+                view = copy.copy(tally)
+                view.rows = rows + sum(int(w.counters[0]) for w in workers)
+                done = read + sum(int(w.counters[1]) for w in workers)
+                progress(view, min(done / (count * size), 1.0) if size else None)
+
+        mine = Tally()
+        own = make_writer(_Collect())  # type: ignore[arg-type]  # keeps each block for pwrite
+        counters = [0, 0]
+
+        class _Report:  # the first process's counters: reported as they change
+            def __setitem__(self, i: int, value: int) -> None:
+                counters[i] = value
+                if i == 1:
+                    report(counters[0], counters[1])
+
+        end = _turns(0, count, path, rules, decks, own, fd, base, pipes[-1][0], pipes[0][1], mine, _Report())
+        tally.merge(mine)
+        writer.widest, writer.past = max(writer.widest, own.widest), max(writer.past, own.past)
+        for worker in workers:
+            while not worker.results.poll(_POLL):
+                report(counters[0], counters[1])
+            try:
+                kind, *result = worker.results.recv()
+            except EOFError:  # it ended without a word
+                worker.process.join()
+                raise FivecardError(
+                    f"a process solving part of the input stopped (exit code {worker.process.exitcode})"
+                ) from None
+            if kind == "error":
+                raise result[0]
+            part_tally, widest, past, last = result
+            tally.merge(part_tally)
+            worker.merged = True
+            writer.widest, writer.past = max(writer.widest, widest), max(writer.past, past)
+            end = max(end, last)
+        sink.seek(max(end, base))
+        if progress is not None:
+            progress(tally, 1.0)
+        return True
+    finally:
+        for worker in workers:
+            if worker.process is not None:
+                if worker.process.is_alive():
+                    worker.process.kill()
+                worker.process.join()
+            worker.results.close()
+        for end_fd in still_open:
+            with contextlib.suppress(OSError):
+                os.close(end_fd)
+
+
+def _take_turns(
+    index: int,
+    count: int,
+    path: str,
+    rules: RuleSet,
+    decks: int,
+    make_writer: Callable[[IO[bytes]], Writer],
+    fd: int,
+    base: int,
+    pipes: list[tuple[int, int]],
+    results: Any,
+    counters: Any,
+) -> None:
+    """In a child process: :func:`_turns` for ``index``; send back its
+    totals and where its last block ends (or the error)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the first process hears Ctrl-C and stops this one
+    try:
+        before, after = pipes[index - 1][0], pipes[index][1]
+        for i, (read_end, write_end) in enumerate(pipes):  # only its own two ends stay open
+            if read_end != before:
+                os.close(read_end)
+            if write_end != after:
+                os.close(write_end)
+        tally = Tally()
+        writer = make_writer(_Collect())  # type: ignore[arg-type]  # keeps each block for pwrite
+        end = _turns(index, count, path, rules, decks, writer, fd, base, before, after, tally, counters)
+        results.send(("done", tally, writer.widest, writer.past, end))
     except BaseException as exc:  # noqa: BLE001 - handed to the first process, raised there
         try:
             results.send(("error", exc))

@@ -41,7 +41,9 @@ from ..core.showdown import Outcome, check_decks, outcome
 from .sources import Block, long_row
 from ..core.tables import tables_for
 
-__all__ = ["Chunk", "chunks_of_rows", "chunks_of_blocks", "chunk_of_codes", "token_text", "CHUNK_ROWS"]
+__all__ = [
+    "Chunk", "chunks_of_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_codes", "token_text", "CHUNK_ROWS",
+]
 
 #: Rows per chunk read from a table (text blocks hold about 500 KiB of lines).
 CHUNK_ROWS: Final = 1 << 15
@@ -205,6 +207,11 @@ def chunks_of_blocks(
         chunk = _solve_block(block, rules, decks, one_hand)
         if len(chunk):
             yield chunk
+
+
+def chunk_of_block(block: Block, rules: RuleSet, decks: int = 1) -> Chunk:
+    """The rows of one block of lines (none, if all are blank or comments)."""
+    return _solve_block(block, rules, decks)
 
 
 def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = False) -> Chunk:

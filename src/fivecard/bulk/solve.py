@@ -243,8 +243,8 @@ def solve_file(
         if source.note and on_layout is not None:
             on_layout(source.note)
         sink = _bytes_out(target, fmt)
-        parts = _parts(input, fmt, source, strict, workers)
-        if len(parts) < 2 and fmt in ("text", "csv", "jsonl"):
+        count = _processes(input, fmt, source, strict, workers)
+        if count < 2 and fmt in ("text", "csv", "jsonl"):
             # a stream of bytes: written by a thread of its own (not before
             # processes are forked for parts: a fork copies only this thread)
             sink = behind = WriteBehind(sink)
@@ -257,14 +257,15 @@ def solve_file(
             )
 
         writer = writer_to(sink)
-        if len(parts) > 1:
-            from .parallel import solve_parts
+        if count > 1:
+            from .parallel import plan, solve_interleaved, solve_parts
 
-            solve_parts(
-                parts, path=input, rules=ruleset, decks=decks, writer=writer,
-                make_writer=lambda out: writer_to(out, header=False), sink=sink, folder=target.folder,
-                tally=tally, progress=progress,
+            shared: dict[str, Any] = dict(
+                path=input, rules=ruleset, decks=decks, writer=writer, sink=sink, tally=tally, progress=progress,
+                make_writer=lambda out: writer_to(out, header=False),
             )
+            if not solve_interleaved(count, **shared):  # not a file written at offsets: parts end to end
+                solve_parts(plan(input, count), folder=target.folder, **shared)
         else:
             if source.blocks is not None:
                 chunks = chunks_of_blocks(source.blocks, ruleset, decks)
@@ -306,16 +307,15 @@ def solve_file(
     return solution
 
 
-def _parts(path: str, fmt: str, source: Any, strict: bool, workers: int | None) -> list[Any]:
-    """The parts to solve in processes of their own (one part: this process
-    solves it all)."""
+def _processes(path: str, fmt: str, source: Any, strict: bool, workers: int | None) -> int:
+    """How many processes solve the input (1: this process alone)."""
     if workers == 1 or strict or path == "-" or source.blocks is None or not source.regular:
-        return []
-    from .parallel import FORMATS, available, plan
+        return 1
+    from .parallel import FORMATS, available, processes
 
     if fmt not in FORMATS or not available():
-        return []
-    return plan(path, workers)
+        return 1
+    return max(processes(path, workers), 1)
 
 
 def classify_stream(

@@ -153,6 +153,28 @@ class _Worker:
     merged: bool = False  # its totals are in the tally
 
 
+def _finished(worker: _Worker, tally: Tally, writer: Writer, waiting: Callable[[], None]) -> list[Any]:
+    """Wait for a process to finish (calling ``waiting`` now and then), add
+    its totals to ``tally`` and what its rows held past the header to
+    ``writer``; return the rest of what it sent. Its error is raised here."""
+    while not worker.results.poll(_POLL):
+        waiting()
+    try:
+        kind, *result = worker.results.recv()
+    except EOFError:  # it ended without a word
+        worker.process.join()
+        raise FivecardError(
+            f"a process solving part of the input stopped (exit code {worker.process.exitcode})"
+        ) from None
+    if kind == "error":
+        raise result[0]
+    part_tally, widest, past, *rest = result
+    tally.merge(part_tally)
+    worker.merged = True
+    writer.widest, writer.past = max(writer.widest, widest), max(writer.past, past)
+    return list(rest)
+
+
 def solve_parts(
     parts: list[Part],
     *,
@@ -212,22 +234,7 @@ def solve_parts(
                 report(raw.tell() - parts[0].start)
             read = raw.tell()
         for worker in workers:
-            while not worker.results.poll(_POLL):
-                report(read)
-            try:
-                kind, *result = worker.results.recv()
-            except EOFError:  # it ended without a word
-                worker.process.join()
-                raise FivecardError(
-                    f"a process solving part of the input stopped (exit code {worker.process.exitcode})"
-                ) from None
-            if kind == "error":
-                raise result[0]
-            part_tally, widest, past = result
-            tally.merge(part_tally)
-            worker.merged = True
-            writer.widest = max(writer.widest, widest)
-            writer.past = max(writer.past, past)
+            _finished(worker, tally, writer, lambda: report(read))
             _append(worker.output, sink)
             with contextlib.suppress(OSError):
                 os.unlink(worker.output)
@@ -445,22 +452,7 @@ def solve_interleaved(
         tally.merge(mine)
         writer.widest, writer.past = max(writer.widest, own.widest), max(writer.past, own.past)
         for worker in workers:
-            while not worker.results.poll(_POLL):
-                report(counters[0], counters[1])
-            try:
-                kind, *result = worker.results.recv()
-            except EOFError:  # it ended without a word
-                worker.process.join()
-                raise FivecardError(
-                    f"a process solving part of the input stopped (exit code {worker.process.exitcode})"
-                ) from None
-            if kind == "error":
-                raise result[0]
-            part_tally, widest, past, last = result
-            tally.merge(part_tally)
-            worker.merged = True
-            writer.widest, writer.past = max(writer.widest, widest), max(writer.past, past)
-            end = max(end, last)
+            end = max(end, *_finished(worker, tally, writer, lambda: report(counters[0], counters[1])))
         sink.seek(max(end, base))
         if progress is not None:
             progress(tally, 1.0)

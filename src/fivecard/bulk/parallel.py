@@ -410,7 +410,7 @@ def solve_interleaved(
     context = multiprocessing.get_context("fork")
     size = os.path.getsize(path)
     pipes = [os.pipe() for _ in range(count)]  # pipe i: from process i to process i + 1
-    still_open = {fd for pipe in pipes for fd in pipe}
+    still_open = {pipe_end for pipe in pipes for pipe_end in pipe}
     workers: list[_Worker] = []
     try:
         for index in range(1, count):

@@ -50,6 +50,7 @@ CHUNK_ROWS: Final = 1 << 15
 _MOST_FIXED: Final = 20  # hands of a fixed-width line parsed as arrays
 _JOKER_CODE: Final = JOKER.code
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
 
 
 @dataclass(slots=True)
@@ -622,16 +623,16 @@ def _settle(chunk: Chunk) -> None:
 
 
 @cache
-def _class_arrays(rules: RuleSet) -> tuple[I64, I64, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+def _class_arrays(rules: RuleSet) -> tuple[I32, I32, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per strength: the ladder index; the compared key packed four bits a
     rank, the first rank highest (``key[0] << 16 | key[1] << 12 ...``); and
     whether the first and the second key position name a group (a pair or
     more, so that later steps say "both Two Pair of Kings and ...")."""
     tables = tables_for(rules)
-    category = batch.category_table(rules).astype(np.int64)
+    category = batch.category_table(rules).astype(np.int32)
     # per strength: the ladder index, then the five ranks in showdown order
-    records = np.frombuffer(tables.records, dtype=np.uint8).reshape(tables.size, -1).astype(np.int64)
-    packed = np.zeros(tables.size + 1, dtype=np.int64)
+    records = np.frombuffer(tables.records, dtype=np.uint8).reshape(tables.size, -1).astype(np.int32)
+    packed = np.zeros(tables.size + 1, dtype=np.int32)
     first = np.zeros(tables.size + 1, dtype=bool)
     second = np.zeros(tables.size + 1, dtype=bool)
     for index, step in enumerate(rules.ladder):
@@ -644,7 +645,7 @@ def _class_arrays(rules: RuleSet) -> tuple[I64, I64, npt.NDArray[np.bool_], npt.
         if not step.straight:
             first[rows] = shape[0] >= 2
             second[rows] = len(shape) > 1 and shape[1] >= 2
-    return batch.category_table(rules).astype(np.int64), packed, first, second
+    return category, packed, first, second
 
 
 @cache
@@ -661,22 +662,22 @@ def _first_difference() -> npt.NDArray[np.int8]:
 def _pair_keys(first: I64, second: I64, rules: RuleSet) -> I64:
     """One integer per two-hand showdown that fixes its outcome: who wins,
     and the deciding step (categories; or the step, the two values and the
-    groups named before it); for a draw, the class."""
+    groups named before it); for a draw, the class. Worked out in 32 bits
+    (half the memory traffic of 64)."""
     category, packed, big_first, big_second = _class_arrays(rules)
-    best, worst = np.maximum(first, second), np.minimum(first, second)
-    winner = np.where(first > second, 1, 2)
+    a, b = first.astype(np.int32), second.astype(np.int32)
+    best, worst = np.maximum(a, b), np.minimum(a, b)
+    winner = (a < b).astype(np.int32)  # 0: hand 1, 1: hand 2
     kw, kl = packed[best], packed[worst]
-    step = _first_difference()[kw ^ kl].astype(np.int64)
+    step = _first_difference()[kw ^ kl].astype(np.int32)
     shift = 16 - 4 * step
     value_w, value_l = (kw >> shift) & 15, (kl >> shift) & 15
     named_1 = np.where((step > 0) & big_first[best], kw >> 16, 0)
     named_2 = np.where((step > 1) & big_second[best], (kw >> 12) & 15, 0)
     cat_w, cat_l = category[best], category[worst]
-    decided = np.where(
-        cat_w == cat_l,
-        (3 << 40) | (winner << 36) | (cat_w << 28) | (step << 24)
-        | (value_w << 20) | (value_l << 16) | (named_1 << 12) | (named_2 << 8),
-        (2 << 40) | (winner << 36) | (cat_w << 28) | (cat_l << 20),
-    )
-    result: I64 = np.where(first == second, (1 << 40) | best, decided)
+    head = winner << 27 | cat_w << 23
+    same = (3 << 28) | head | step << 20 | value_w << 16 | value_l << 12 | named_1 << 8 | named_2 << 4
+    decided = np.where(cat_w == cat_l, same, (2 << 28) | head | cat_l << 19)
+    result: I64 = np.where(a == b, (1 << 28) | best, decided).astype(np.int64)
     return result
+

@@ -1469,13 +1469,23 @@ class _OutcomeTexts:
         self.make = make
         self.source: list[Outcome] | None = None
         self.texts: list[str] = []
+        self.column: Any = None
 
     def __call__(self, chunk: Chunk, used: int) -> list[str]:
         """The texts of the first ``used`` outcomes of the chunk's register."""
         if chunk.outcomes is not self.source:
-            self.source, self.texts = chunk.outcomes, []
+            self.source, self.texts, self.column = chunk.outcomes, [], None
         self.texts.extend(self.make(o) for o in chunk.outcomes[len(self.texts) : used])
         return self.texts[:used]
+
+    def arrow(self, pa: Any, chunk: Chunk, used: int) -> Any:
+        """The texts of at least the first ``used`` outcomes as an Arrow
+        string array (a dictionary's values), made again only when the
+        register has grown past it."""
+        if chunk.outcomes is not self.source or self.column is None or len(self.column) < max(used, 1):
+            texts = self(chunk, max(used, len(chunk.outcomes)))
+            self.column = pa.array(texts or [""], pa.string())
+        return self.column
 
 
 class ParquetWriter(_Base):
@@ -1607,8 +1617,8 @@ class ParquetWriter(_Base):
         none = chunk.outcome < 0
         index = pa.array(np.where(none, 0, chunk.outcome).astype(np.int32), pa.int32(), mask=none)
         used = int(chunk.outcome.max(initial=-1)) + 1  # the outcomes this chunk may use
-        winners = pa.array(self.winners(chunk, used) or [""], pa.string())
-        explanations = pa.array(self.explanations(chunk, used) or [""], pa.string())
+        winners = self.winners.arrow(pa, chunk, used)
+        explanations = self.explanations.arrow(pa, chunk, used)
         arrays.append(pa.DictionaryArray.from_arrays(index, winners))
         arrays.append(pa.DictionaryArray.from_arrays(index, explanations))
         errors = np.full(n, None, dtype=object)

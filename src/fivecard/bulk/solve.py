@@ -9,6 +9,7 @@ rows out = rows in.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Final
@@ -289,7 +290,13 @@ def solve_file(
         target.commit()
     except BaseException as exc:
         if behind is not None:
-            behind.drop()
+            if isinstance(exc, (OSError, KeyboardInterrupt)):
+                behind.drop()  # a failed write, or stop now
+            else:
+                # a bad row under --strict, a read error: what was made before it goes out
+                # (to standard output or a pipe; a file is dropped whole anyway)
+                with contextlib.suppress(Exception):
+                    behind.close()
         if writer is not None:
             writer.discard()
         note = target.abort()

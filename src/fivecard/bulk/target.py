@@ -305,9 +305,11 @@ class WriteBehind:
 
     def close(self) -> None:
         """Flush, and end the thread (the stream stays open)."""
-        self.flush()
-        self._queue.put(None)
-        self._thread.join()
+        try:
+            self.flush()
+        finally:
+            self._queue.put(None)
+            self._thread.join()
 
     def drop(self) -> None:
         """Give up (after an error): what is queued is not written, and the

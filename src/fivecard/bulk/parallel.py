@@ -149,7 +149,7 @@ class _Worker:
     process: Any
     results: Any  # the receiving end of its pipe
     counters: Any  # shared: rows solved, bytes read
-    output: str
+    output: str  # its part's file ("" for none)
     merged: bool = False  # its totals are in the tally
 
 
@@ -199,25 +199,12 @@ def solve_parts(
     context = multiprocessing.get_context("fork")
     size = os.path.getsize(path)
     workers: list[_Worker] = []
-    for stream in (sink, sys.stdout, sys.stderr):  # a child must not write what is buffered here
-        with contextlib.suppress(AttributeError, OSError, ValueError):
-            stream.flush()
+    _flush(sink, sys.stdout, sys.stderr)
     try:
         for part in parts[1:]:
             handle, output = tempfile.mkstemp(prefix=".fivecard-", suffix=".part", dir=folder)
             os.close(handle)
-            receive, send = context.Pipe(duplex=False)
-            counters = context.Array("q", 2, lock=False)
-            workers.append(_Worker(None, receive, counters, output))
-            process = context.Process(
-                target=_solve_part,
-                args=(part, path, rules, decks, make_writer, output, send, counters),
-                name="fivecard-part",
-                daemon=True,
-            )
-            process.start()
-            workers[-1].process = process
-            send.close()
+            workers.append(_start(context, _solve_part, (part, path, rules, decks, make_writer, output), output))
 
         def report(read: int) -> None:
             if progress is None:
@@ -240,14 +227,7 @@ def solve_parts(
                 os.unlink(worker.output)
             report(read)
     finally:
-        for worker in workers:
-            if worker.process is not None:
-                if worker.process.is_alive():
-                    worker.process.kill()
-                worker.process.join()
-            worker.results.close()
-            with contextlib.suppress(OSError):
-                os.unlink(worker.output)
+        _stop(workers)
 
 
 def _solve_part(
@@ -257,25 +237,40 @@ def _solve_part(
     decks: int,
     make_writer: Callable[[IO[bytes]], Writer],
     output: str,
-    results: Any,
     counters: Any,
-) -> None:
-    """In a child process: solve one part into ``output``; send back its
-    totals (or the error)."""
+) -> tuple[Any, ...]:
+    """In a child process: solve one part into ``output``; its totals."""
+    tally = Tally()
+    with open(path, "rb") as raw, open(output, "wb") as out:
+        behind = WriteBehind(out)  # written by a thread of its own, as the first process does
+        writer = make_writer(behind)  # type: ignore[arg-type]  # a stream of bytes
+        for chunk in chunks_of_blocks(_blocks(raw, part), rules, decks):
+            writer.write(chunk)
+            tally.add(chunk)
+            counters[0] = tally.rows
+            counters[1] = raw.tell() - part.start
+        writer.close()
+        behind.close()
+    return tally, writer.widest, writer.past
+
+
+def _start(context: Any, work: Callable[..., tuple[Any, ...]], args: tuple[Any, ...], output: str = "") -> _Worker:
+    """Fork a process that runs ``work(*args, counters)`` (``counters``:
+    rows solved and bytes read, shared) and sends back what it returns."""
+    receive, send = context.Pipe(duplex=False)
+    counters = context.Array("q", 2, lock=False)
+    process = context.Process(target=_child, args=(work, args, send, counters), name="fivecard-part", daemon=True)
+    worker = _Worker(process, receive, counters, output)
+    process.start()
+    send.close()
+    return worker
+
+
+def _child(work: Callable[..., tuple[Any, ...]], args: tuple[Any, ...], results: Any, counters: Any) -> None:
+    """In a child process: run ``work``; send back what it returns (or the error)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the first process hears Ctrl-C and stops this one
     try:
-        tally = Tally()
-        with open(path, "rb") as raw, open(output, "wb") as out:
-            behind = WriteBehind(out)  # written by a thread of its own, as the first process does
-            writer = make_writer(behind)  # type: ignore[arg-type]  # a stream of bytes
-            for chunk in chunks_of_blocks(_blocks(raw, part), rules, decks):
-                writer.write(chunk)
-                tally.add(chunk)
-                counters[0] = tally.rows
-                counters[1] = raw.tell() - part.start
-            writer.close()
-            behind.close()
-        results.send(("done", tally, writer.widest, writer.past))
+        results.send(("done", *work(*args, counters)))
     except BaseException as exc:  # noqa: BLE001 - handed to the first process, raised there
         try:
             results.send(("error", exc))
@@ -283,6 +278,25 @@ def _solve_part(
             results.send(("error", FivecardError(f"{type(exc).__name__}: {exc}")))
     finally:
         results.close()
+
+
+def _stop(workers: list[_Worker]) -> None:
+    """End the processes (killed, if still running) and remove their files."""
+    for worker in workers:
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.process.join()
+        worker.results.close()
+        if worker.output:
+            with contextlib.suppress(OSError):
+                os.unlink(worker.output)
+
+
+def _flush(*streams: Any) -> None:
+    """Flush what is buffered here: a forked child must not write it again."""
+    for stream in streams:
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
 
 
 # --- blocks in turn, written where they stand --------------------------------------------------
@@ -404,9 +418,7 @@ def solve_interleaved(
     if fd is None:
         return False
     base = sink.tell()
-    for stream in (sys.stdout, sys.stderr):  # a child must not write what is buffered here
-        with contextlib.suppress(AttributeError, OSError, ValueError):
-            stream.flush()
+    _flush(sys.stdout, sys.stderr)
     context = multiprocessing.get_context("fork")
     size = os.path.getsize(path)
     pipes = [os.pipe() for _ in range(count)]  # pipe i: from process i to process i + 1
@@ -414,17 +426,8 @@ def solve_interleaved(
     workers: list[_Worker] = []
     try:
         for index in range(1, count):
-            receive, send = context.Pipe(duplex=False)
-            counters = context.Array("q", 2, lock=False)
-            process = context.Process(
-                target=_take_turns,
-                args=(index, count, path, rules, decks, make_writer, fd, base, pipes, send, counters),
-                name="fivecard-part",
-                daemon=True,
-            )
-            workers.append(_Worker(process, receive, counters, ""))
-            process.start()
-            send.close()
+            args = (index, count, path, rules, decks, make_writer, fd, base, pipes)
+            workers.append(_start(context, _take_turns, args))
         for index, (read_end, write_end) in enumerate(pipes):  # this process keeps its own two ends
             for end_fd, kept in ((read_end, index == count - 1), (write_end, index == 0)):
                 if not kept:
@@ -458,12 +461,7 @@ def solve_interleaved(
             progress(tally, 1.0)
         return True
     finally:
-        for worker in workers:
-            if worker.process is not None:
-                if worker.process.is_alive():
-                    worker.process.kill()
-                worker.process.join()
-            worker.results.close()
+        _stop(workers)
         for end_fd in still_open:
             with contextlib.suppress(OSError):
                 os.close(end_fd)
@@ -479,30 +477,20 @@ def _take_turns(
     fd: int,
     base: int,
     pipes: list[tuple[int, int]],
-    results: Any,
     counters: Any,
-) -> None:
-    """In a child process: :func:`_turns` for ``index``; send back its
-    totals and where its last block ends (or the error)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the first process hears Ctrl-C and stops this one
-    try:
-        before, after = pipes[index - 1][0], pipes[index][1]
-        for i, (read_end, write_end) in enumerate(pipes):  # only its own two ends stay open
-            if read_end != before:
-                os.close(read_end)
-            if write_end != after:
-                os.close(write_end)
-        tally = Tally()
-        writer = make_writer(_Collect())  # type: ignore[arg-type]  # keeps each block for pwrite
-        end = _turns(index, count, path, rules, decks, writer, fd, base, before, after, tally, counters)
-        results.send(("done", tally, writer.widest, writer.past, end))
-    except BaseException as exc:  # noqa: BLE001 - handed to the first process, raised there
-        try:
-            results.send(("error", exc))
-        except Exception:  # noqa: BLE001 - an exception that cannot be sent: its text can
-            results.send(("error", FivecardError(f"{type(exc).__name__}: {exc}")))
-    finally:
-        results.close()
+) -> tuple[Any, ...]:
+    """In a child process: :func:`_turns` for ``index``; its totals and
+    where its last block ends."""
+    before, after = pipes[index - 1][0], pipes[index][1]
+    for read_end, write_end in pipes:  # only its own two ends stay open
+        if read_end != before:
+            os.close(read_end)
+        if write_end != after:
+            os.close(write_end)
+    tally = Tally()
+    writer = make_writer(_Collect())  # type: ignore[arg-type]  # keeps each block for pwrite
+    end = _turns(index, count, path, rules, decks, writer, fd, base, before, after, tally, counters)
+    return tally, writer.widest, writer.past, end
 
 
 def _append(name: str, sink: IO[bytes]) -> None:

@@ -165,26 +165,9 @@ def _escaped(
 
 def _numbers(values: I64, before: bytes = b"", after: bytes = b"", *, pad: int = 0) -> Objects:
     """Whole numbers as ASCII bytes (between ``before`` and ``after``,
-    right-aligned in ``pad`` columns), built digit by digit for each width."""
-    out = np.empty(len(values), dtype=object)
-    digits = np.searchsorted(_POWERS, values, side="right") + 1
-    widths = np.maximum(digits, pad)
-    b, a = len(before), len(after)
-    for width in batch.distinct(widths).tolist():
-        at = np.flatnonzero(widths == width)
-        number = values[at]
-        matrix = np.empty((len(at), b + width + a), dtype=np.uint8)
-        if b:
-            matrix[:, :b] = np.frombuffer(before, np.uint8)
-        if a:
-            matrix[:, b + width :] = np.frombuffer(after, np.uint8)
-        for column in range(b + width - 1, b - 1, -1):
-            matrix[:, column] = np.where(number > 0, ord("0") + number % 10, ord(" "))
-            number = number // 10
-        if width:  # a zero is "0"
-            matrix[:, b + width - 1] = np.where(values[at] == 0, ord("0"), matrix[:, b + width - 1])
-        out[at] = matrix.view(f"S{b + width + a}").ravel().tolist()
-    return out
+    right-aligned in ``pad`` columns): :func:`_numbered_rows` with nothing
+    after the number but ``after``."""
+    return _numbered_rows(values, before, [after] if after else [], pad=pad)
 
 
 # --- what every hand of a strength shares -----------------------------------------------------

@@ -119,3 +119,20 @@ def test_sorted_texts_match_hand_sorted() -> None:
         encoded = batch.encode([format_cards(h.cards, ascii=True) for h in hands], rules=rules)
         expected = [" ".join(c.code_str for c in h.sorted()) for h in hands]
         assert batch.sorted_texts(encoded) == expected
+
+
+def test_sort_rows_sorts_every_row_of_five() -> None:
+    # A network that sorts every 0/1 input sorts every input (the 0-1
+    # principle): all 32 of them, then every arrangement of five distinct values.
+    zero_one = np.array(list(itertools.product([0, 1], repeat=5)), dtype=np.int8)
+    assert (batch.sort_rows(zero_one) == np.sort(zero_one, axis=1)).all()
+    every = np.array(list(itertools.permutations(range(5))), dtype=np.int32) * 7 - 3
+    assert (batch.sort_rows(every) == np.sort(every, axis=1)).all()
+    wide = np.array([[3, 1, 2, 9, 0, 4]], dtype=np.int64)  # not five: numpy's sort
+    assert batch.sort_rows(wide).tolist() == [[0, 1, 2, 3, 4, 9]]
+
+
+def test_row_order_is_a_stable_argsort() -> None:
+    keys = np.array(list(itertools.product([0, 1, 2], repeat=5)), dtype=np.int32)
+    expected = np.argsort(keys, axis=1, kind="stable")
+    assert (batch.row_order(keys) == expected).all()

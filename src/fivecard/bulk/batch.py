@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -362,6 +362,39 @@ def _place_of_code() -> npt.NDArray[np.int8]:
     return table
 
 
+# The nine compare-exchanges that sort five values (an optimal sorting network).
+_FIVE: Final = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
+
+_Int = TypeVar("_Int", bound=np.integer[Any])
+
+
+def sort_rows(values: npt.NDArray[_Int]) -> npt.NDArray[_Int]:
+    """Each row of ``values`` sorted, as a new array. Rows of five (hands)
+    go through a sorting network, nine minimum/maximum steps over whole
+    columns: several times faster than ``np.sort(axis=1)``, which sorts one
+    short row at a time."""
+    if values.ndim != 2 or values.shape[1] != 5:
+        return np.sort(values, axis=1)
+    columns = [values[:, i].copy() for i in range(5)]
+    for i, j in _FIVE:
+        low = np.minimum(columns[i], columns[j])
+        np.maximum(columns[i], columns[j], out=columns[j])
+        columns[i] = low
+    result = np.empty_like(values)
+    for i, column in enumerate(columns):
+        result[:, i] = column
+    return result
+
+
+def row_order(keys: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    """Per row of five small non-negative keys (below 2**28), the positions
+    of its values in sorted order, equal keys in their order (a stable
+    argsort): each key sorted with its position in its low three bits."""
+    packed = keys.astype(np.int32) << 3 | np.arange(keys.shape[1], dtype=np.int32)
+    order: npt.NDArray[np.int64] = (sort_rows(packed) & 7).astype(np.int64)
+    return order
+
+
 def sorted_bytes(hands: Encoded) -> npt.NDArray[np.uint8]:
     """:func:`sorted_texts` as an ``(N, width)`` array of ASCII bytes."""
     return sorted_from_keys(sort_keys(hands.codes), suits=hands.rules.suits)
@@ -373,7 +406,7 @@ def sorted_from_keys(keys: npt.NDArray[np.integer], *, suits: bool) -> npt.NDArr
     n = len(keys)
     width = 2 if suits else 1
     _, tokens = _sort_tables(width)
-    keys = np.sort(keys, axis=1)
+    keys = sort_rows(keys)
     line: npt.NDArray[np.uint8] = tokens[keys].reshape(n, 5 * (width + 1))[:, :-1]
     return line
 

@@ -273,8 +273,7 @@ _PLACES: Final = len(ALL_CARDS)  # a card as its sort place (batch.sort_keys)
 
 def _sort_order(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
     """Per hand, the positions of its cards in sorted order."""
-    order: npt.NDArray[np.int64] = np.argsort(batch.sort_keys(codes), axis=1, kind="stable")
-    return order
+    return batch.row_order(batch.sort_keys(codes))
 
 
 @cache
@@ -416,7 +415,7 @@ def _token_sorted(chunk: Chunk) -> npt.NDArray[np.uint8] | None:
     packed = batch.sort_keys(chunk.codes).astype(np.int32) << 19
     packed |= np.arange(5, dtype=np.int32) << 16
     packed |= tokens
-    packed.sort(axis=1)
+    packed = batch.sort_rows(packed)
     text = np.full((h, 14), ord(" "), dtype=np.uint8)
     np.ndarray((h, 5), np.uint16, text, 0, (14, 3))[:] = packed  # the low 16 bits: the tokens
     return text
@@ -442,8 +441,7 @@ def _showdown_places_of(chunk: Chunk) -> npt.NDArray[np.int32]:
     small = batch.sort_keys(chunk.codes)
     rank_place, suit_place = small // 5, small % 5
     position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
-    packed = ((position * 8 + suit_place) << 8 | small).astype(np.int32)
-    packed.sort(axis=1)
+    packed = batch.sort_rows(((position * 8 + suit_place) << 8 | small).astype(np.int32))
     result: npt.NDArray[np.int32] = packed & 0xFF
     return result
 
@@ -481,8 +479,7 @@ def _showdown_order(chunk: Chunk) -> npt.NDArray[np.int64]:
     small = batch.sort_keys(chunk.codes)
     rank_place, suit_place = small // 5, small % 5  # ace 0 ... two 12; a joker 13
     position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
-    order: npt.NDArray[np.int64] = np.argsort(position * 8 + suit_place, axis=1, kind="stable")
-    return order
+    return batch.row_order(position * 8 + suit_place)
 
 
 # --- tallies ----------------------------------------------------------------------------------
@@ -924,7 +921,7 @@ def _head_matrix(
     size = at[-1]
     matrix = np.empty((h, size), dtype=np.uint8)
     matrix[:] = np.frombuffer(b"".join(parts), np.uint8)
-    for offset, places in ((at[3], small), (at[6], np.sort(small, axis=1))) if h else ():
+    for offset, places in ((at[3], small), (at[6], batch.sort_rows(small))) if h else ():
         np.ndarray((h, 5), spell.dtype, matrix, offset, (size, step))[:] = spell[places]
     return matrix, at[1], at[2]
 
@@ -965,7 +962,7 @@ def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False)
             done[rows] = True
         rest = _rows_of(matrix[~done, end:])
     else:
-        order: npt.NDArray[np.int64] = np.argsort(small, axis=1, kind="stable")
+        order = batch.row_order(small)
         sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
         rest = _spelled(chunk.codes, "canonical", cards_head, item_sep, item_close) + (
             _spelled(sorted_codes, "canonical", sorted_head, item_sep, item_close)
@@ -1513,8 +1510,15 @@ class ParquetWriter(_Base):
         # Statistics (min and max per page) where a reader filters by them:
         # the numbers; those of free text cost more to make than they save.
         numbers = [f.name for f in fields if pa.types.is_integer(f.type)]
+        # Values handed to the encoder 32,768 at a time, not 1,024: a third
+        # less time encoding, the same pages.
         self.file = pq.ParquetWriter(
-            target, self.schema, compression="snappy", use_dictionary=repeated, write_statistics=numbers
+            target,
+            self.schema,
+            compression="snappy",
+            use_dictionary=repeated,
+            write_statistics=numbers,
+            write_batch_size=1 << 15,
         )
         self.ladder = np.asarray(batch_category_table(rules), dtype=np.int8)
         self.labels = pa.array([c.label for c in rules.ladder], pa.string())

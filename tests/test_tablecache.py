@@ -144,7 +144,7 @@ def test_a_file_for_other_data_under_the_same_name_is_ignored(
     cache: Path, builds: list[str]
 ) -> None:
     # As if two keys shared a file name: the file repeats its key in full.
-    key = tables._cache_key(STANDARD)
+    key = tables.cache_key(STANDARD)
     other = ("something else", *key[1:])
     _, payload = tables._build(STANDARD)
     tablecache.store("standard", other, payload)
@@ -174,7 +174,7 @@ def test_a_whole_file_with_inconsistent_tables_is_rebuilt(
     # The joker rule set only where the change needs jokers: it takes the
     # longest to build (twice here: once to damage, once to rebuild).
     rules = get_rules("joker" if change == "joker becomes rank 1" else "standard")
-    key = tables._cache_key(rules)
+    key = tables.cache_key(rules)
     _, (records, indices, values, substitutes) = tables._build(rules)
     if change == "records cut":
         records = records[:-1]
@@ -319,14 +319,14 @@ def test_where_the_cache_lives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_file_names_are_safe_for_any_rule_set_name(tmp_path: Path) -> None:
-    key = tables._cache_key(STANDARD)
+    key = tables.cache_key(STANDARD)
     path = Path(tablecache.path("../../étrange/name", key, str(tmp_path)))
     assert path.parent == tmp_path
     assert path.name.startswith("_______trange_name-")  # ../../é/ replaced
 
 
 def test_concurrent_writers_leave_one_whole_file(cache: Path, builds: list[str]) -> None:
-    key = tables._cache_key(STANDARD)
+    key = tables.cache_key(STANDARD)
     _, payload = tables._build(STANDARD)
     for _ in range(3):  # each write replaces the file whole
         tablecache.store("standard", key, payload)
@@ -363,3 +363,38 @@ def test_a_new_process_loads_the_tables_instead_of_building_them(cache: Path) ->
     assert run() == "7475\n"
     again = path.stat()  # a build would have replaced the file (a new inode)
     assert (again.st_ino, again.st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_descriptions_kept_beside_the_tables_are_each_class_described(
+    name: str, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fivecard.core import evaluate
+
+    rules = get_rules(name)
+    monkeypatch.setattr(evaluate, "_DESCRIPTIONS", {})
+    made = evaluate.class_descriptions(rules)  # described, and stored
+    expected = ("", *(evaluate.describe(c) for c in tables.tables_for(rules).classes()))
+    assert made == expected
+    monkeypatch.setattr(evaluate, "_DESCRIPTIONS", {})
+    monkeypatch.setattr(evaluate, "describe", None)  # a second process reads the file
+    assert evaluate.class_descriptions(rules) == expected
+
+
+def test_descriptions_of_other_labels_or_a_damaged_file_are_made_again(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fivecard.core import evaluate
+
+    monkeypatch.setattr(evaluate, "_DESCRIPTIONS", {})
+    evaluate.class_descriptions(STANDARD)
+    # The same ladder under other labels: the same tables, other descriptions.
+    ladder = tuple(dataclasses.replace(c, label=c.label.upper()) for c in STANDARD.ladder)
+    shouting = dataclasses.replace(STANDARD, ladder=ladder)
+    assert tables.cache_key(shouting) == tables.cache_key(STANDARD)
+    assert evaluate.class_descriptions(shouting)[1] == "HIGH CARD, 7-5-4-3-2"
+    # A file that holds too few descriptions is not believed.
+    key = (*tables.cache_key(STANDARD), "descriptions", tuple((c.label, c.detail) for c in STANDARD.ladder))
+    tablecache.store("standard", key, ("", "High Card"))
+    monkeypatch.setattr(evaluate, "_DESCRIPTIONS", {})
+    assert evaluate.class_descriptions(STANDARD)[1] == "High Card, 7-5-4-3-2"

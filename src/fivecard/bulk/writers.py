@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import ALL_CARDS, CARD_OF_CODE, SORT_PLACE, Card
-from ..core.evaluate import describe, evaluate
+from ..core.evaluate import class_descriptions, describe, evaluate
 from ..core.hand import Hand
 from .pipeline import Chunk, token_text
 from ..core.report import Painter, class_fields, evaluation_json, wild_fields
@@ -192,7 +192,7 @@ class ClassInfo:
     @property
     def description(self) -> str:
         if self._description is None:
-            self._description = describe(tables_for(self._rules).hand_class(self.strength))
+            self._description = class_descriptions(self._rules)[self.strength]
         return self._description
 
 

@@ -415,6 +415,37 @@ def _arrange(
     return tuple(pool[rank].pop(0) for rank in hand_class.order)
 
 
+def class_descriptions(rules: RuleSet) -> tuple[str, ...]:
+    """Every class's :func:`describe`, by strength (``[0]``, no hand, is
+    empty): made once per process, from the user's cache when it holds
+    them (see :mod:`fivecard.core.tablecache`), else made and stored there.
+    Writers of many hands read descriptions here; a single evaluation
+    describes its own class."""
+    made = _DESCRIPTIONS.get(rules)
+    if made is None:
+        from . import tablecache
+        from .tables import cache_key
+
+        # the tables' key, and what else a description reads: labels, details
+        key = (*cache_key(rules), "descriptions", tuple((c.label, c.detail) for c in rules.ladder))
+        tables = tables_for(rules)
+        stored = tablecache.load(rules.name, key)
+        if (
+            isinstance(stored, tuple)
+            and len(stored) == tables.size + 1
+            and all(isinstance(text, str) for text in stored)
+        ):
+            made = stored
+        else:
+            made = ("", *(describe(c) for c in tables.classes()))
+            tablecache.store(rules.name, key, made)
+        made = _DESCRIPTIONS[rules] = made
+    return made
+
+
+_DESCRIPTIONS: dict[RuleSet, tuple[str, ...]] = {}
+
+
 def describe(hand_class: HandClass) -> str:
     """A short description of a class of hands.
 

@@ -37,8 +37,9 @@ ENVIRONMENT = "FIVECARD_CACHE"
 _MAGIC = b"fivecard tables\n"
 #: Raised when the file layout below changes.
 _FORMAT = 1
-#: The modules whose code decides what the tables hold.
-_SOURCES = ("tables.py", "rules.py", "cards.py", "tablecache.py")
+#: The modules whose code decides what the tables (and the descriptions
+#: beside them, :func:`fivecard.core.evaluate.class_descriptions`) hold.
+_SOURCES = ("tables.py", "rules.py", "cards.py", "evaluate.py", "tablecache.py")
 _source_digest: int | None = None
 
 

@@ -333,7 +333,7 @@ def tables_for(rules: RuleSet) -> Tables:
     """The classes and lookup table of a rule set: made once per process,
     from the user's cache when it holds them (see :mod:`fivecard.core.tablecache`),
     else built and stored there."""
-    key = _cache_key(rules)
+    key = cache_key(rules)
     tables = _from_payload(rules, tablecache.load(rules.name, key))
     if tables is None:
         tables, payload = _build(rules)
@@ -341,9 +341,10 @@ def tables_for(rules: RuleSet) -> Tables:
     return tables
 
 
-def _cache_key(rules: RuleSet) -> tuple[object, ...]:
-    """Everything in a rule set that the tables depend on (not its name,
-    descriptions or deck checks), with the weights that make the keys."""
+def cache_key(rules: RuleSet) -> tuple[object, ...]:
+    """The key of a rule set's cached tables: everything in a rule set that
+    the tables depend on (not its name, descriptions or deck checks), with
+    the weights that make the keys."""
     ladder = tuple(
         (
             c.name,

@@ -40,9 +40,9 @@ from __future__ import annotations
 import math
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from .advise import Advice, advise
 from ..core.cards import Card, Rank
@@ -215,6 +215,53 @@ class Game:
         self.current: _Round | None = None
         self.house = 0  # the house's net result, for the books
         self.stacked = [list(d) for d in stacked]
+
+    # -- saving and restoring ------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """The whole game as plain JSON data (cards as their codes, the
+        shuffler's state included): :meth:`from_state` makes a game that
+        goes on exactly as this one would, mid-round or between rounds."""
+        current = self.current
+        state: dict[str, Any] = {
+            "version": _STATE_VERSION,
+            "rules": self.rules.name,
+            "seed": self.seed,
+            "rng": _rng_state(self.rng),
+            "names": list(self.names),
+            "stacks": list(self.stacks),
+            "fold_below": self.fold_below,
+            "pot": self.pot,
+            "rounds": self.rounds,
+            "played": self.played,
+            "house": self.house,
+            "stacked": [_codes(deck) for deck in self.stacked],
+            "round": None,
+        }
+        if current is not None:
+            stacks, pot, house = current.before
+            state["round"] = {
+                "number": current.number,
+                "deck": _codes(current.deck),
+                "hands": {str(seat): _codes(hand.cards) for seat, hand in current.hands.items()},
+                "to_act": list(current.to_act),
+                "before": {"stacks": list(stacks), "pot": pot, "house": house},
+                "folded": sorted(current.folded),
+                "dealer": _codes(current.dealer),
+            }
+        return state
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> Game:
+        """The game :meth:`to_state` saved. Data that is not such a state
+        (another version, missing or mistyped fields, cards that cannot be
+        read) is a :class:`GameError` saying what."""
+        try:
+            return _restored(cls, state)
+        except GameError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise GameError(f"a saved game that cannot be restored: {type(exc).__name__}: {exc}") from None
 
     # -- state ------------------------------------------------------------------
 
@@ -560,6 +607,73 @@ def keep_positions(cards: Sequence[Card], keep: Sequence[Card]) -> list[int]:
             positions.append(i)
     return positions
 
+
+# --- saving and restoring ------------------------------------------------------------
+
+_STATE_VERSION: Final = 1
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [c.code_str for c in cards]
+
+
+def _cards(codes: object, what: str) -> list[Card]:
+    if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+        raise GameError(f"a saved game that cannot be restored: {what} is not a list of card codes")
+    return [Card.parse(c) for c in codes]
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _integers(value: object, what: str) -> list[int]:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise GameError(f"a saved game that cannot be restored: {what} is not a list of whole numbers")
+    return list(value)
+
+
+def _restored(cls: type[Game], state: Mapping[str, Any]) -> Game:
+    if state.get("version") != _STATE_VERSION:
+        raise GameError(
+            f"a saved game that cannot be restored: version {state.get('version')!r}, not {_STATE_VERSION}"
+        )
+    game = cls(
+        rules=state["rules"],
+        seed=int(state["seed"]),
+        names=[str(n) for n in state["names"]],
+        fold_below=float(state["fold_below"]),
+    )
+    version, internal, gauss = state["rng"]
+    game.rng.setstate((int(version), tuple(_integers(internal, "the shuffler's state")), gauss))
+    stacks = _integers(state["stacks"], "stacks")
+    if len(stacks) != len(game.names):
+        raise GameError("a saved game that cannot be restored: a stack per seat is needed")
+    game.stacks = stacks
+    game.pot, game.rounds, game.played, game.house = (
+        int(state["pot"]), int(state["rounds"]), int(state["played"]), int(state["house"])
+    )
+    game.stacked = [_cards(deck, "a stacked deck") for deck in state["stacked"]]
+    saved = state["round"]
+    if saved is not None:
+        before = saved["before"]
+        hands = {
+            int(seat): Hand(tuple(_cards(codes, f"seat {seat}'s hand")), game.rules)
+            for seat, codes in saved["hands"].items()
+        }
+        if any(not 0 <= seat < len(game.names) for seat in hands):
+            raise GameError("a saved game that cannot be restored: a hand for a seat the table has not")
+        game.current = _Round(
+            int(saved["number"]),
+            _cards(saved["deck"], "the deck"),
+            hands,
+            _integers(saved["to_act"], "the seats to act"),
+            (tuple(_integers(before["stacks"], "the stacks before the round")), int(before["pot"]), int(before["house"])),
+            set(_integers(saved["folded"], "the seats that folded")),
+            _cards(saved["dealer"], "the dealer's cards"),
+        )
+    return game
 
 def _can(check: Callable[[], None]) -> bool:
     try:

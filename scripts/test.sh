@@ -14,6 +14,18 @@ if ! { [ -x .venv/bin/python ] && [ "$stamp" -nt pyproject.toml ] && [ "$stamp" 
     touch "$stamp"
 fi
 
+# The browser tests drive Debian's chromium (Playwright's own browser download
+# cannot reach the internet here): install it when missing and we may.
+if ! [ -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "installing chromium for the browser tests (apt-get)" >&2
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "the browser tests need /usr/bin/chromium: sudo apt-get install chromium" >&2
+    fi
+fi
+
 .venv/bin/python -m compileall -q src/fivecard  # the code changed since set-up: compile it once
 .venv/bin/python -m mypy
 if [ $# -eq 0 ]; then

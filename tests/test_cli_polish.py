@@ -22,7 +22,7 @@ from fivecard.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-SUBCOMMANDS = ["classify", "compare", "solve", "deal", "stats", "advise", "play", "rules", "completion"]
+SUBCOMMANDS = ["classify", "compare", "solve", "deal", "stats", "advise", "play", "serve", "rules", "completion"]
 
 
 class Terminal(io.StringIO):
@@ -160,6 +160,8 @@ def test_every_help_example_runs(
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     monkeypatch.chdir(tmp_path)  # examples name files of examples/ and may write answers.*
     argv, stdin = example_argv(line)
+    if argv[0] == "serve":  # it would serve until stopped: checked once instead, on a free port
+        argv += ["--check", "--port", "0", "--data", str(tmp_path / "data")]
     code, out, err = run(argv, stdin)
     assert code in (0, 1), (line, err)
     assert out or any(tmp_path.glob("answers.*")), line

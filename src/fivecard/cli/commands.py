@@ -1082,6 +1082,64 @@ def _play(call: _Call) -> int:
     return play(game, stdin=stdin, out=out, painter=call.painter, delay=delay)
 
 
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this computer only; "
+        "0.0.0.0 lets others on your network play)",
+    )
+    parser.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free port)")
+    parser.add_argument("--open", action="store_true", help="open the app in the web browser once it is up")
+    action = parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help="where games are kept (a SQLite file; default $XDG_DATA_HOME/fivecard or ~/.local/share/fivecard)",
+    )
+    _complete(action, files=True)
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="start, ask the app for its pages and API once, print what answered and stop "
+        "(checks an installation)",
+    )
+    parser.add_argument("--access-log", action="store_true", help="print a line per request")
+
+
+@_command(
+    "serve",
+    help="Poker vs Dealer and a hand checker in your web browser",
+    description="Start the web app: Poker vs Dealer (five-card draw against the dealer "
+    "and two computer players, with hints) and a hand checker, in any browser, fully "
+    "offline: every page, script and card is served by the app itself. Games are kept "
+    "in a SQLite file under --data and survive a restart. It prints its address; "
+    "Ctrl-C stops it. Needs the web extra: pip install 'fivecard[web]'.",
+    examples=(
+        "fivecard serve",
+        "fivecard serve --port 8080 --open",
+        "fivecard serve --check",
+    ),
+    arguments=_serve_arguments,
+    exit_meanings={
+        EXIT_OK: "the server stopped (Ctrl-C), or --check found it working",
+        EXIT_BAD_INPUT: "bad usage, the port is taken, or the web extra is not installed: one line on stderr",
+    },
+)
+def _serve(call: _Call) -> int:
+    from .serve import serve
+
+    args = call.args
+    return serve(
+        host=args.host,
+        port=args.port,
+        data=args.data,
+        open_browser=args.open,
+        check=args.check,
+        access_log=args.access_log,
+        out=call.out,
+    )
+
+
 @_command(
     "rules",
     help="list the rule sets",

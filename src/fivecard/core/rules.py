@@ -122,6 +122,7 @@ class RuleSet:
     summary: str
     ladder: tuple[Category, ...]
     aliases: tuple[str, ...] = ()
+    title: str = ""  # the name people know it by ("Semi-Poker"); the name itself if empty
     suits: bool = True
     wheel: bool = True
     jokers: int = 0
@@ -171,6 +172,7 @@ class RuleSet:
 
 STANDARD: Final = RuleSet(
     name="standard",
+    title="Standard",
     summary="52 cards, ten straights from 5-high (A-2-3-4-5) to ace-high (ModelOff 2012, Poker vs Dealer)",
     ladder=(
         HIGH_CARD,
@@ -188,6 +190,7 @@ STANDARD: Final = RuleSet(
 
 ACE_KING_RULES: Final = RuleSet(
     name="ace-king",
+    title="Ace-King (Russian poker)",
     aliases=("russian",),
     summary="standard, with Ace-King (an ace and a king, nothing better) "
     "between High Card and One Pair; 11 categories (Russian poker)",
@@ -196,6 +199,7 @@ ACE_KING_RULES: Final = RuleSet(
 
 SEMI: Final = RuleSet(
     name="semi",
+    title="Semi-Poker",
     aliases=("semi-poker", "no-suits"),
     summary="ranks only (suits ignored): no flushes, ace high only (2-3-4-5-6 is "
     "the lowest straight), Five of a Kind on top (Semi-Poker)",
@@ -208,6 +212,7 @@ SEMI: Final = RuleSet(
 
 JOKER_RULES: Final = RuleSet(
     name="joker",
+    title="Joker Poker",
     aliases=("joker-poker",),
     summary="54 cards with two fully wild jokers; Five of a Kind above the royal "
     "flush; natural and wild hands of equal value draw (Joker Poker)",

@@ -1,0 +1,146 @@
+"""``fivecard serve``: the web app (:mod:`fivecard.web`) under uvicorn.
+
+The listening socket is made here, before uvicorn starts, so that a taken
+port or a bad address is one line on stderr (exit 2), and ``--port 0``
+prints the port it got.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+import urllib.request
+from typing import Any, TextIO
+
+from ..errors import FivecardError
+
+__all__ = ["serve"]
+
+
+class ServeError(FivecardError):
+    """The app cannot start (or, with ``--check``, does not answer)."""
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    if not 0 <= port <= 65535:
+        raise ServeError(f"--port {port}: a port is 0 to 65535")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ServeError(f"--host {host!r}: not an address this computer can listen on ({exc})") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        reason = "the port is taken (is fivecard serve running already?)" if exc.errno == 98 else exc.strerror
+        raise ServeError(f"cannot listen on {host} port {port}: {reason}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _address(sock: socket.socket, host: str) -> str:
+    port = sock.getsockname()[1]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else host)
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def serve(
+    *,
+    host: str,
+    port: int,
+    data: str | None,
+    open_browser: bool,
+    check: bool,
+    access_log: bool,
+    out: TextIO,
+) -> int:
+    try:
+        import uvicorn
+
+        from ..web.app import create_app, default_data_dir
+    except ImportError as exc:
+        raise ServeError(
+            f"fivecard serve needs the web extra (missing: {exc.name}): pip install 'fivecard[web]'"
+        ) from None
+    folder = os.path.abspath(os.path.expanduser(data)) if data else default_data_dir()
+    try:
+        app = create_app(folder)
+    except OSError as exc:
+        raise ServeError(f"--data {folder!r}: cannot keep games there: {exc.strerror or exc}") from None
+    sock = _listen(host, port)
+    url = _address(sock, host)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=access_log,
+        lifespan="off",
+        server_header=False,
+        timeout_keep_alive=5,
+    )
+    server = uvicorn.Server(config)
+    out.write(f"fivecard: Poker vs Dealer at {url} (hand checker: {url}check)\n")
+    out.write(f"games are kept in {os.path.join(folder, 'games.sqlite3')}\n")
+    if not check:
+        out.write("press Ctrl-C to stop\n")
+    out.flush()
+    if check:
+        return _check(server, sock, url, out)
+    if open_browser:
+        threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
+    server.run(sockets=[sock])
+    return 0
+
+
+def _open_when_up(server: Any, url: str) -> None:
+    import webbrowser
+
+    for _ in range(200):
+        if server.started:
+            webbrowser.open(url)
+            return
+        time.sleep(0.05)
+
+
+def _check(server: Any, sock: socket.socket, url: str, out: TextIO) -> int:
+    """Serve in a thread, ask for each page and the API once, then stop."""
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(400):
+            if server.started:
+                break
+            time.sleep(0.025)
+        else:
+            raise ServeError("the app did not start within 10 seconds")
+        asks: list[tuple[str, str, bytes | None]] = [
+            ("the table page", "", None),
+            ("the hand checker", "check?hand=AS+KS+QS+JS+TS&hand=2C+2D+3H+4S+5C", None),
+            ("its style sheet", "static/app.css", None),
+            ("the compare API", "api/compare", json.dumps({"hands": ["8C TS KC 9H 4S", "7D 2S 5D 3S AC"]}).encode()),
+            ("the API's description", "openapi.json", None),
+        ]
+        for what, path, body in asks:
+            request = urllib.request.Request(url + path, data=body, headers={"content-type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    status = response.status
+                    content = response.read()
+            except OSError as exc:
+                raise ServeError(f"{what} ({url}{path}) did not answer: {exc}") from None
+            shown = ""
+            if path == "api/compare":
+                shown = ": " + json.loads(content)["explanation"]
+            out.write(f"{status} {what}{shown}\n")
+        out.write("ok: the app works\n")
+        return 0
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

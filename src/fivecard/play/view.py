@@ -1,0 +1,254 @@
+"""What a player may see of a :class:`~fivecard.play.game.Game`, as JSON data:
+the table (your cards, the computer players' cards face down until the
+showdown, the dealer's cards turned up so far, the pot, every stack, what
+you may do now) and the game's events, each with a sentence to show or
+read aloud. The web app sends these; the game engine never sees them.
+
+Cards are objects (``card_json``): the code (``"Ah"``), how people write it
+(``"A♥"``), rank and suit, a label for screen readers (``"Ace of hearts"``)
+and whether it prints red. Seats and positions are 0-based, as in the
+engine; event sentences name seats by their names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.cards import Card
+from ..core.report import evaluation_json
+from .advise import Advice, advice_json
+from .game import (
+    ANTE,
+    BET,
+    DealerCard,
+    Exchanged,
+    Folded,
+    Game,
+    RoundSettled,
+    RoundStarted,
+    RoundVoided,
+    keep_positions,
+)
+
+__all__ = ["card_json", "event_json", "game_view", "hint_json", "history_entry"]
+
+Event = RoundStarted | Folded | Exchanged | DealerCard | RoundSettled | RoundVoided
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    """A card for a page: ``{"code", "text", "rank", "suit", "label", "red"}``."""
+    if card.is_joker:
+        return {"code": card.code_str, "text": str(card), "rank": None, "suit": None, "label": "Joker", "red": False}
+    assert card.rank is not None
+    suit = card.suit
+    return {
+        "code": card.code_str,
+        "text": str(card),
+        "rank": card.rank.short,
+        "suit": None if suit is None else suit.value,
+        "label": card.rank.word if suit is None else f"{card.rank.word} of {suit.name.lower()}",
+        "red": suit is not None and suit.value in "hd",
+    }
+
+
+def _cards(cards: Sequence[Card]) -> list[dict[str, Any]]:
+    return [card_json(c) for c in cards]
+
+
+def _chips(n: int) -> str:
+    return f"{n:,} chip{'' if n == 1 else 's'}"
+
+
+def event_json(game: Game, event: Event) -> dict[str, Any]:
+    """One event as the player sees it, with ``type``, ``round`` (the
+    round it belongs to) and ``text``, a sentence about it. A computer
+    player's discarded and drawn cards stay hidden (their number is shown),
+    as at a real table."""
+    data = _event_json(game, event)
+    data.setdefault("round", game.rounds)
+    return data
+
+
+def _event_json(game: Game, event: Event) -> dict[str, Any]:
+    names = game.names
+    if isinstance(event, RoundStarted):
+        dealt = ", ".join(names[s] for s in event.seats)
+        carried = f" ({_chips(event.carried)} carried over)" if event.carried else ""
+        return {
+            "type": "round_started",
+            "round": event.round,
+            "seats": list(event.seats),
+            "pot": event.pot,
+            "carried": event.carried,
+            "stacks": list(event.stacks),
+            "text": f"Round {event.round}: {dealt} ante {ANTE} and bet {BET}; the pot is {event.pot}{carried}",
+        }
+    if isinstance(event, Folded):
+        verb = "fold" if event.seat == 0 else "folds"
+        return {
+            "type": "folded",
+            "seat": event.seat,
+            "reason": None if event.advice is None else event.advice.reason,
+            "text": f"{names[event.seat]} {verb}",
+        }
+    if isinstance(event, Exchanged):
+        mine = event.seat == 0
+        count = len(event.drawn)
+        if count == 0:
+            what = "keep all five" if mine else "keeps all five"
+        else:
+            what = f"{'exchange' if mine else 'exchanges'} {count} card{'s' if count != 1 else ''}"
+        data: dict[str, Any] = {
+            "type": "exchanged",
+            "seat": event.seat,
+            "count": count,
+            "reason": None if event.advice is None else event.advice.reason,
+            "text": f"{names[event.seat]} {what}",
+        }
+        if mine:
+            data.update(kept=_cards(event.kept), discarded=_cards(event.discarded), drawn=_cards(event.drawn))
+        return data
+    if isinstance(event, DealerCard):
+        return {
+            "type": "dealer_card",
+            "card": card_json(event.card),
+            "position": event.position,
+            "text": f"The dealer's card {event.position}: {_label(event.card)}",
+        }
+    if isinstance(event, RoundSettled):
+        return _settled_json(game, event)
+    return {
+        "type": "round_voided",
+        "round": event.round,
+        "returned": list(event.returned),
+        "pot": event.pot,
+        "stacks": list(event.stacks),
+        "text": f"Round {event.round} is void: every chip of it goes back",
+    }
+
+
+def _label(card: Card) -> str:
+    return "a joker" if card.is_joker else card_json(card)["label"]
+
+
+def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
+    names = game.names
+    results = []
+    for result in event.results:
+        paid = BET + result.house + result.pot if result.evaluation is not None else 0
+        results.append(
+            {
+                "seat": result.seat,
+                "name": names[result.seat],
+                "outcome": result.against_dealer,
+                "house": result.house,
+                "pot": result.pot,
+                "chips": paid - ANTE - BET,  # what the round did to the seat's stack
+                "hand": None if result.evaluation is None else evaluation_json(result.evaluation),
+                "explanation": result.explanation,
+            }
+        )
+    mine = next((r for r in event.results if r.seat == 0), None)
+    if mine is None:
+        headline = event.pot_explanation
+    elif mine.against_dealer == "fold":
+        headline = f"You folded. {_capital(event.pot_explanation)}"
+    else:
+        headline = f"{_capital(mine.explanation)}. {_capital(event.pot_explanation)}"
+    return {
+        "type": "round_settled",
+        "round": event.round,
+        "dealer": evaluation_json(event.dealer),
+        "results": results,
+        "pot": event.pot,
+        "pot_winners": list(event.pot_winners),
+        "pot_explanation": event.pot_explanation,
+        "carried": event.carried,
+        "stacks": list(event.stacks),
+        "text": headline,
+    }
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def history_entry(settled: dict[str, Any], stacks_before: Sequence[int] | None = None) -> dict[str, Any]:
+    """A line of the round history from a settled round's event JSON: the
+    round, your result against the dealer, the dealer's hand, the pot's
+    winners and your stack after it."""
+    mine = next((r for r in settled["results"] if r["seat"] == 0), None)
+    return {
+        "round": settled["round"],
+        "outcome": None if mine is None else mine["outcome"],
+        "hand": None if mine is None or mine["hand"] is None else mine["hand"]["name"],
+        "dealer": settled["dealer"]["name"],
+        "pot": settled["pot"],
+        "pot_winners": settled["pot_winners"],
+        "stack": settled["stacks"][0],
+        "text": settled["text"],
+    }
+
+
+def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The table as the player (seat 0) sees it now. ``events``: the event
+    JSON of the round in play, or of the last round once it is settled;
+    ``history``: :func:`history_entry` lines, oldest first."""
+    current = game.current
+    phase = game.phase
+    seats = []
+    for seat, name in enumerate(game.names):
+        hand = game.hand(seat)
+        seats.append(
+            {
+                "seat": seat,
+                "name": name,
+                "computer": game.is_computer(seat),
+                "stack": game.stacks[seat],
+                "dealt": hand is not None,
+                "folded": game.folded(seat),
+                # a computer's cards stay face down until the showdown's event shows them
+                "cards": _cards(hand.cards) if hand is not None and seat == 0 else None,
+                "can_play": game.can_play(seat),
+            }
+        )
+    turn = game.turn
+    mine = turn == 0
+    return {
+        "rules": game.rules.name,
+        "phase": phase,
+        "round": game.rounds if current is not None else None,
+        "rounds": game.rounds,
+        "played": game.played,
+        "turn": turn,
+        "ante": ANTE,
+        "bet": BET,
+        "pot": game.pot,
+        "seats": seats,
+        "dealer": _cards(game.dealer_cards),
+        "can": {
+            "start": game.can_start(),
+            "exchange": mine,
+            "keep": mine,
+            "fold": mine,
+            "hint": mine,
+            "reveal": game.can_reveal(),
+            "settle": game.can_settle(),
+        },
+        "game_over": phase == "idle" and not game.can_start(),
+        "events": list(events),
+        "history": list(history),
+    }
+
+
+def hint_json(advice: Advice, *, top: int = 5) -> dict[str, Any]:
+    """The advisor's view of your hand for the Hint button: ``advise
+    --json``'s object with only the ``top`` best choices, and each choice's
+    cards as card objects too (``keep_cards``) and its kept positions."""
+    data = advice_json(advice)
+    data["choices"] = data["choices"][:top]
+    for row, choice in zip(data["choices"], advice.choices):
+        row["keep_cards"] = _cards(choice.keep)
+        row["positions"] = keep_positions(advice.hand.cards, choice.keep)
+    return data

@@ -1,0 +1,402 @@
+"""The web app (``fivecard serve``): Poker vs Dealer and a hand checker in
+the browser, and the JSON API the pages use. It only translates HTTP to
+library calls and back: the rules, the showdowns, the advisor and the game
+are the library's.
+
+API (all JSON; the OpenAPI document is at ``/openapi.json``):
+
+* ``POST /api/evaluate`` ``{"hand", "rules"}``: one hand, as ``classify --json``.
+* ``POST /api/compare`` ``{"hands", "rules", "decks"}``: a showdown, as ``compare --json``.
+* ``POST /api/advise`` ``{"hand", "rules", "paytable", "top"}``: the hold advisor, as ``advise --json``.
+* ``POST /api/games`` ``{"rules", "seed"}``: a new game (201); the browser's
+  owner secret is set in an HttpOnly cookie.
+* ``GET /api/games/{id}``: the table as the player sees it.
+* ``POST /api/games/{id}/actions`` ``{"action", "keep"}``: ``start`` (a round),
+  ``exchange`` (keep the 1-based positions in ``keep``, draw the rest),
+  ``keep`` (all five), ``fold``, ``reveal`` (the dealer's next card),
+  ``settle``. The computer players act after you. An action the game does
+  not allow now is a 409 with the engine's reason.
+* ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
+
+Errors are ``{"detail": message}``: the library's message for bad input
+(422), the engine's for an illegal action (409), 404 for no such game, 403
+for another browser's game, 413 for a body over :data:`MAX_BODY` bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import Body, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field
+
+from .. import __version__
+from ..core.evaluate import evaluate
+from ..core.report import evaluation_json, showdown_json
+from ..core.rules import RULE_SETS, get_rules
+from ..core.showdown import showdown
+from ..errors import FivecardError
+from ..play.advise import advise, advice_json, load_paytable
+from ..play.game import Game, GameError
+from ..play.view import event_json, game_view, hint_json, history_entry
+from .store import GameStore, NoSuchGame, NotYourGame, new_secret, secret_hash
+
+__all__ = ["create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+
+#: The largest request body accepted, in bytes.
+MAX_BODY = 64 * 1024
+#: The cookie that holds the browser's owner secret.
+OWNER_COOKIE = "fivecard_owner"
+#: The most hands the checker and the compare endpoint take at once.
+MAX_HANDS = 10
+#: A hand's text, at most (the library reads far shorter hands).
+MAX_HAND_TEXT = 200
+
+_HERE = Path(__file__).parent
+_LOG = logging.getLogger("fivecard.web")
+
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
+)
+_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+def default_data_dir() -> str:
+    """Where games are kept unless ``--data`` says: ``$XDG_DATA_HOME/fivecard``,
+    else ``~/.local/share/fivecard``."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.expanduser(os.path.join("~", ".local", "share"))
+    return os.path.join(base, "fivecard")
+
+
+# --- requests -----------------------------------------------------------------------------
+
+RuleName = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
+
+
+class EvaluateRequest(BaseModel):
+    hand: str = Field(max_length=MAX_HAND_TEXT, description="five cards in any notation fivecard reads")
+    rules: str = RuleName
+
+
+class CompareRequest(BaseModel):
+    hands: list[str] = Field(min_length=1, max_length=MAX_HANDS, description="the hands of one showdown")
+    rules: str = RuleName
+    decks: int = Field(default=1, ge=1, le=8, description="the hands come from this many decks")
+
+
+class AdviseRequest(BaseModel):
+    hand: str = Field(max_length=MAX_HAND_TEXT)
+    rules: str = RuleName
+    paytable: str | None = Field(default=None, max_length=40, description="a built-in pay table's name")
+    top: int = Field(default=32, ge=1, le=32, description="how many of the best choices to return")
+
+
+class NewGameRequest(BaseModel):
+    rules: str = RuleName
+    seed: int | None = Field(default=None, ge=0, lt=2**63, description="for a reproducible game")
+
+
+class ActionRequest(BaseModel):
+    action: Literal["start", "exchange", "keep", "fold", "reveal", "settle"]
+    keep: list[int] = Field(default=[], max_length=5, description="exchange: the 1-based positions kept")
+
+
+# --- the pieces ---------------------------------------------------------------------------
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
+        status_code=status,
+        media_type="application/json",
+        headers=headers,
+    )
+
+
+def _check_hands(texts: Sequence[str]) -> None:
+    for i, text in enumerate(texts, 1):
+        if len(text) > MAX_HAND_TEXT:
+            raise _TooLong(f"hand {i} is {len(text):,} characters long; a hand is at most {MAX_HAND_TEXT}")
+
+
+class _TooLong(FivecardError):
+    pass
+
+
+class _Limits:
+    """ASGI middleware: security headers on every response, and bodies over
+    :data:`MAX_BODY` refused (413) whether or not they say their length."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > MAX_BODY):
+                await _too_large(send)
+                return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Any:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:
+                    raise _BodyTooLarge
+            return message
+
+        async def send_with_headers(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = list(message.get("headers", [])) + _HEADERS
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, send_with_headers)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(send)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Any) -> None:
+    body = json.dumps({"detail": f"the request body is over {MAX_BODY:,} bytes"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+            + _HEADERS,
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+# --- the app ------------------------------------------------------------------------------
+
+
+def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
+    """The app, keeping games in ``data``/games.sqlite3 (default:
+    :func:`default_data_dir`)."""
+    folder = Path(data) if data is not None else Path(default_data_dir())
+    store = GameStore(str(folder / "games.sqlite3"))
+    app = FastAPI(
+        title="fivecard",
+        version=__version__,
+        description="Five-card poker hands settled, explained and played: the API the fivecard pages use.",
+        docs_url=None,  # the interactive docs load scripts from a CDN: the app works offline
+        redoc_url=None,
+    )
+    app.state.store = store
+    templates = Jinja2Templates(directory=str(_HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
+
+    # -- errors ----------------------------------------------------------------------------
+
+    @app.exception_handler(GameError)
+    async def _illegal(request: Request, exc: GameError) -> Response:
+        return _json({"detail": str(exc)}, 409)
+
+    @app.exception_handler(NoSuchGame)
+    async def _missing(request: Request, exc: NoSuchGame) -> Response:
+        return _json({"detail": str(exc)}, 404)
+
+    @app.exception_handler(NotYourGame)
+    async def _forbidden(request: Request, exc: NotYourGame) -> Response:
+        return _json({"detail": str(exc)}, 403)
+
+    @app.exception_handler(FivecardError)
+    async def _bad_input(request: Request, exc: FivecardError) -> Response:
+        return _json({"detail": str(exc)}, 422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError) -> Response:
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+            problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg")))
+        return _json({"detail": "; ".join(problems) or "invalid request"}, 422)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> Response:
+        _LOG.exception("error in %s %s", request.method, request.url.path)
+        return _json({"detail": "internal error (the server's log says more)"}, 500)
+
+    # -- hands -------------------------------------------------------------------------------
+
+    @app.post("/api/evaluate", tags=["hands"], summary="Classify one hand")
+    def api_evaluate(request: EvaluateRequest) -> Response:
+        return _json(evaluation_json(evaluate(request.hand, rules=get_rules(request.rules)), request.hand))
+
+    @app.post("/api/compare", tags=["hands"], summary="Settle a showdown and explain it")
+    def api_compare(request: CompareRequest) -> Response:
+        _check_hands(request.hands)
+        result = showdown(request.hands, rules=get_rules(request.rules), decks=request.decks)
+        return _json(showdown_json(result, request.hands))
+
+    @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
+    def api_advise(request: AdviseRequest) -> Response:
+        paytable = load_paytable(request.paytable) if request.paytable else None
+        advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
+        data = advice_json(advice)
+        data["choices"] = data["choices"][: request.top]
+        return _json(data)
+
+    # -- games -------------------------------------------------------------------------------
+
+    def owner_of(request: Request) -> str:
+        secret = request.cookies.get(OWNER_COOKIE)
+        if not secret:
+            raise NotYourGame("this browser has no games (its cookie is missing)")
+        return secret_hash(secret)
+
+    def view(game_id: str, game: Game) -> dict[str, Any]:
+        events = store.round_events(game_id, game.rounds)
+        history = [history_entry(e) for e in store.settled(game_id)]
+        data = game_view(game, events=events, history=history)
+        data["id"] = game_id
+        return data
+
+    @app.post("/api/games", tags=["games"], summary="Start a new game", status_code=201)
+    def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
+        secret = request.cookies.get(OWNER_COOKIE) or ""
+        fresh = len(secret) < 16 or len(secret) > 64
+        if fresh:
+            secret = new_secret()
+        game = Game(rules=get_rules(body.rules), seed=body.seed)
+        game_id = store.create(game, secret_hash(secret))
+        response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
+        if fresh:
+            response.set_cookie(
+                OWNER_COOKIE, secret, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/"
+            )
+        return response
+
+    @app.get("/api/games/{game_id}", tags=["games"], summary="The table as you see it")
+    def api_game(game_id: str, request: Request) -> Response:
+        game = store.load(game_id, owner_of(request))
+        return _json(view(game_id, game))
+
+    @app.post("/api/games/{game_id}/actions", tags=["games"], summary="Act: start, exchange, keep, fold, reveal, settle")
+    def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
+        owner = owner_of(request)
+
+        def act(game: Game) -> tuple[None, list[dict[str, Any]]]:
+            events: list[Any] = []
+            if body.action == "start":
+                events.append(game.start_round())
+            elif body.action in ("exchange", "keep"):
+                if body.action == "keep":
+                    keep = [0, 1, 2, 3, 4]
+                else:
+                    if any(not 1 <= p <= 5 for p in body.keep):
+                        raise GameError(f"card positions are 1-5, got {sorted(body.keep)}")
+                    keep = [p - 1 for p in body.keep]
+                events.append(game.exchange(0, keep))
+            elif body.action == "fold":
+                events.append(game.fold(0))
+            elif body.action == "reveal":
+                events.append(game.reveal_dealer_card())
+            else:
+                events.append(game.settle())
+            if body.action in ("start", "exchange", "keep", "fold"):
+                while game.can_computer_act():  # the computer players act after you
+                    events.append(game.computer_acts())
+            return None, [event_json(game, e) for e in events]
+
+        game, _ = store.act(game_id, owner, act)
+        return _json(view(game_id, game))
+
+    @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
+    def api_hint(game_id: str, request: Request, top: int = 5) -> Response:
+        game = store.load(game_id, owner_of(request))
+        if game.turn != 0:
+            raise GameError("a hint is for your turn to exchange")
+        return _json(hint_json(game.hint(0), top=max(1, min(top, 32))))
+
+    # -- pages ---------------------------------------------------------------------------------
+
+    rule_sets = [{"name": r.name, "title": r.title or r.name, "summary": r.summary} for r in RULE_SETS.values()]
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def page_table(request: Request) -> Response:
+        return templates.TemplateResponse(request, "table.html", {"rule_sets": rule_sets, "game_id": None})
+
+    @app.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    def page_game(game_id: str, request: Request) -> Response:
+        return templates.TemplateResponse(request, "table.html", {"rule_sets": rule_sets, "game_id": game_id})
+
+    @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
+    def page_check(request: Request) -> Response:
+        params = request.query_params
+        rules_name = params.get("rules", "standard")
+        texts = [t for t in params.getlist("hand")][:MAX_HANDS]
+        return templates.TemplateResponse(
+            request, "check.html", {"rule_sets": rule_sets, **check_page(texts, rules_name)}
+        )
+
+    return _wrap(app)
+
+
+def _wrap(app: FastAPI) -> FastAPI:
+    app.add_middleware(_Limits)
+    return app
+
+
+def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
+    """What the checker page shows for the hands in its URL: each hand
+    classified (or the library's message about it), then the showdown of
+    the good hands when there are two or more."""
+    result: dict[str, Any] = {"rules": rules_name, "hands": [], "showdown": None, "error": None}
+    try:
+        rules = get_rules(rules_name)
+    except FivecardError as exc:
+        result["error"] = str(exc)
+        return result
+    result["rules"] = rules.name
+    good: list[str] = []
+    for number, text in enumerate(texts, 1):
+        entry: dict[str, Any] = {"number": number, "text": text, "hand": None, "error": None}
+        if not text.strip():
+            entry["error"] = "empty: type five cards, or pick them from the grid"
+        elif len(text) > MAX_HAND_TEXT:
+            entry["error"] = f"{len(text):,} characters; a hand is at most {MAX_HAND_TEXT}"
+        else:
+            try:
+                entry["hand"] = evaluation_json(evaluate(text, rules=rules), text)
+                good.append(text)
+            except FivecardError as exc:
+                entry["error"] = str(exc)
+        result["hands"].append(entry)
+    if len(good) >= 2 and len(good) == len(texts):
+        try:
+            result["showdown"] = showdown_json(showdown(good, rules=rules), good)
+        except FivecardError as exc:
+            result["error"] = str(exc)
+    return result

@@ -1,0 +1,194 @@
+"""Games kept in SQLite (the standard library's), so that they survive a
+restart: one file, WAL mode, one transaction per action.
+
+A game's row holds its whole state (:meth:`~fivecard.play.game.Game.to_state`)
+and the hash of its owner's secret (the browser that made it holds the
+secret in a cookie); its events (as the player sees them,
+:func:`~fivecard.play.view.event_json`) are rows of their own, numbered.
+An action reads the game, acts and writes it back inside one ``BEGIN
+IMMEDIATE`` transaction: two requests on one game run one after the other,
+and a failed action changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from ..errors import FivecardError
+from ..play.game import Game
+
+__all__ = ["GameStore", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash"]
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    round INTEGER,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+CREATE INDEX IF NOT EXISTS events_by_type ON events (game, type, seq);
+"""
+
+
+class StoreError(FivecardError):
+    """A game that cannot be found or used by this browser."""
+
+
+class NoSuchGame(StoreError):
+    """No game has that id."""
+
+
+class NotYourGame(StoreError):
+    """The game belongs to another browser."""
+
+
+def new_secret() -> str:
+    """A fresh owner secret (or game id): 128 random bits, URL-safe text."""
+    return secrets.token_urlsafe(16)
+
+
+def secret_hash(secret: str) -> str:
+    """What is stored of an owner's secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class GameStore:
+    """Games in the SQLite file ``path`` (created, with its folder, if
+    missing). Thread-safe: each thread has its own connection."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        folder = os.path.dirname(os.path.abspath(path))
+        os.makedirs(folder, exist_ok=True)
+        self._local = threading.local()
+        with self._connection() as db:
+            db.executescript(_SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses no committed action's consistency
+            db.execute("PRAGMA foreign_keys=ON")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        yield self._connect()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        db = self._connect()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close this thread's connection (others close with their threads)."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # -- games ---------------------------------------------------------------
+
+    def create(self, game: Game, owner: str, events: Sequence[dict[str, Any]] = ()) -> str:
+        """Keep a new game for the owner (a secret's :func:`secret_hash`);
+        its unguessable id."""
+        game_id = new_secret()
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO games (id, owner, rules, state, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, owner, game.rules.name, json.dumps(game.to_state()), now, now),
+            )
+            self._add_events(db, game_id, events)
+        return game_id
+
+    def _row(self, db: sqlite3.Connection, game_id: str, owner: str) -> Game:
+        row = db.execute("SELECT owner, state FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise NoSuchGame(f"no game {game_id!r}: it may have been made on another server or data folder")
+        if not hmac.compare_digest(str(row[0]), owner):
+            raise NotYourGame(f"game {game_id!r} belongs to another browser")
+        return Game.from_state(json.loads(row[1]))
+
+    def load(self, game_id: str, owner: str) -> Game:
+        """The game, if it is the owner's."""
+        return self._row(self._connect(), game_id, owner)
+
+    def act(
+        self, game_id: str, owner: str, action: Callable[[Game], tuple[T, Sequence[dict[str, Any]]]]
+    ) -> tuple[Game, T]:
+        """Run ``action`` on the owner's game in one transaction: it returns
+        a result and the events to record; the game is saved after it. If it
+        raises, nothing is saved."""
+        with self._transaction() as db:
+            game = self._row(db, game_id, owner)
+            result, events = action(game)
+            db.execute(
+                "UPDATE games SET state = ?, updated = ? WHERE id = ?",
+                (json.dumps(game.to_state()), time.time(), game_id),
+            )
+            self._add_events(db, game_id, events)
+        return game, result
+
+    # -- events --------------------------------------------------------------
+
+    @staticmethod
+    def _add_events(db: sqlite3.Connection, game_id: str, events: Sequence[dict[str, Any]]) -> None:
+        if not events:
+            return
+        (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game_id,)).fetchone()
+        db.executemany(
+            "INSERT INTO events (game, seq, round, type, data) VALUES (?, ?, ?, ?, ?)",
+            [
+                (game_id, last + i, event.get("round"), event["type"], json.dumps(event))
+                for i, event in enumerate(events, 1)
+            ],
+        )
+
+    def round_events(self, game_id: str, round_number: int | None) -> list[dict[str, Any]]:
+        """The events of one round (its number), oldest first."""
+        if round_number is None:
+            return []
+        rows = self._connect().execute(
+            "SELECT data FROM events WHERE game = ? AND round = ? ORDER BY seq", (game_id, round_number)
+        )
+        return [json.loads(data) for (data,) in rows]
+
+    def settled(self, game_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The last ``limit`` settled rounds' events, oldest first."""
+        rows = self._connect().execute(
+            "SELECT data FROM events WHERE game = ? AND type = 'round_settled' ORDER BY seq DESC LIMIT ?",
+            (game_id, limit),
+        ).fetchall()
+        return [json.loads(data) for (data,) in reversed(rows)]

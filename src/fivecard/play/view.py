@@ -146,6 +146,8 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
                 "pot": result.pot,
                 "chips": paid - ANTE - BET,  # what the round did to the seat's stack
                 "hand": None if result.evaluation is None else evaluation_json(result.evaluation),
+                # the hand's cards as card objects (a folded hand is not shown)
+                "cards": None if result.evaluation is None else _cards(result.evaluation.hand.cards),
                 "explanation": result.explanation,
             }
         )
@@ -160,6 +162,7 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
         "type": "round_settled",
         "round": event.round,
         "dealer": evaluation_json(event.dealer),
+        "dealer_cards": _cards(event.dealer.hand.cards),
         "results": results,
         "pot": event.pot,
         "pot_winners": list(event.pot_winners),

@@ -111,6 +111,7 @@ class AdviseRequest(BaseModel):
 class NewGameRequest(BaseModel):
     rules: str = RuleName
     seed: int | None = Field(default=None, ge=0, lt=2**63, description="for a reproducible game")
+    stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
 
 
 class ActionRequest(BaseModel):
@@ -289,7 +290,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         fresh = len(secret) < 16 or len(secret) > 64
         if fresh:
             secret = new_secret()
-        game = Game(rules=get_rules(body.rules), seed=body.seed)
+        game = Game(rules=get_rules(body.rules), seed=body.seed, stack=body.stack)
         game_id = store.create(game, secret_hash(secret))
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
         if fresh:

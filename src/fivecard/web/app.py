@@ -152,38 +152,52 @@ class _Limits:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        length = None
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and (not value.isdigit() or int(value) > MAX_BODY):
-                await _too_large(send)
-                return
-        received = 0
-        started = False
-
-        async def limited_receive() -> Any:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > MAX_BODY:
-                    raise _BodyTooLarge
-            return message
+            if name == b"content-length":
+                length = value
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            await _too_large(send)
+            return
+        if length is None and scope["method"] not in ("GET", "HEAD"):
+            # A body without a stated length (chunked) is read here, up to the limit.
+            body = bytearray()
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                body += message.get("body", b"")
+                if len(body) > MAX_BODY:
+                    await _too_large(send)
+                    return
+                if not message.get("more_body", False):
+                    break
+            receive = _replay(bytes(body))
 
         async def send_with_headers(message: MutableMapping[str, Any]) -> None:
-            nonlocal started
             if message["type"] == "http.response.start":
-                started = True
                 message["headers"] = list(message.get("headers", [])) + _HEADERS
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, send_with_headers)
-        except _BodyTooLarge:
-            if not started:
-                await _too_large(send)
+        await self.app(scope, receive, send_with_headers)
 
 
-class _BodyTooLarge(Exception):
-    pass
+def _replay(body: bytes) -> Callable[[], Awaitable[dict[str, Any]]]:
+    """A receive function that gives a body already read, then waits for
+    the client to go away."""
+    sent = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        import asyncio
+
+        await asyncio.Event().wait()  # as a server's receive: nothing more until disconnect
+        return {"type": "http.disconnect"}
+
+    return receive
 
 
 async def _too_large(send: Any) -> None:

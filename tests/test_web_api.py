@@ -1,0 +1,377 @@
+"""The web app's JSON API through the ASGI test client: every endpoint, every
+illegal action, bad input, ownership, restart persistence, limits and
+headers. The pages themselves are driven in a real browser by
+``test_web_browser.py``."""
+
+from __future__ import annotations
+
+import json
+import threading
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():  # starlette's notice about its test client's HTTP library
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from fivecard import showdown
+from fivecard.core.report import showdown_json
+from fivecard.play.game import Game
+from fivecard.web import app as web
+from fivecard.web.app import CSP, MAX_BODY, OWNER_COOKIE, create_app
+
+ROYAL = "AS KS QS JS TS"
+PAIR = "2C 2D 3H 4S 5C"
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def client(data: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(data)) as made:
+        yield made
+
+
+def new_game(client: TestClient, **fields: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json={"seed": 4, **fields})
+    assert response.status_code == 201, response.text
+    game: dict[str, Any] = response.json()
+    return game
+
+
+def act(client: TestClient, game_id: str, action: str, **fields: Any) -> dict[str, Any]:
+    response = client.post(f"/api/games/{game_id}/actions", json={"action": action, **fields})
+    assert response.status_code == 200, response.text
+    state: dict[str, Any] = response.json()
+    return state
+
+
+def refused(client: TestClient, game_id: str, action: str, status: int = 409, **fields: Any) -> str:
+    response = client.post(f"/api/games/{game_id}/actions", json={"action": action, **fields})
+    assert response.status_code == status, response.text
+    detail: str = response.json()["detail"]
+    return detail
+
+
+# --- hands ---------------------------------------------------------------------------------
+
+
+def test_evaluate_answers_as_classify_json(client: TestClient) -> None:
+    response = client.post("/api/evaluate", json={"hand": "10h jh qh kh ah"})
+    assert response.status_code == 200
+    data = response.json()
+    assert data["name"] == "Royal Flush" and data["input"] == "10h jh qh kh ah" and data["score"] == 10
+    semi = client.post("/api/evaluate", json={"hand": "Q Q Q Q Q", "rules": "semi"}).json()
+    assert semi["name"] == "Five of a Kind"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"hand": "AS KS QS JS"}, "expected 5 cards, got 4 in 'AS KS QS JS'"),
+        ({"hand": "AS KS QS JS ZZ"}, "unknown card 'ZZ'"),
+        ({"hand": ROYAL, "rules": "nope"}, "unknown rule set 'nope'"),
+        ({"hand": "A" * 300}, "hand: String should have at most 200 characters"),
+        ({}, "hand: Field required"),
+        ({"hand": 5}, "hand: Input should be a valid string"),
+    ],
+)
+def test_bad_hands_are_422_with_the_librarys_message(client: TestClient, body: Any, message: str) -> None:
+    response = client.post("/api/evaluate", json=body)
+    assert response.status_code == 422
+    assert message in response.json()["detail"]
+    assert "Traceback" not in response.text
+
+
+def test_compare_answers_as_compare_json(client: TestClient) -> None:
+    hands = ["8C TS KC 9H 4S", "7D 2S 5D 3S AC"]
+    response = client.post("/api/compare", json={"hands": hands})
+    assert response.status_code == 200
+    assert response.json() == json.loads(json.dumps(showdown_json(showdown(hands), hands)))
+    split = client.post("/api/compare", json={"hands": ["AS KD 7C 7H 2S", "AH KC 7D 7S 2C", "3C 3D 4H 5S 9C"]}).json()
+    assert split["winners"] == [1, 2] and split["explanation"].startswith("Hands 1 and 2 split")
+
+
+def test_compare_errors_name_the_hand(client: TestClient) -> None:
+    bad = client.post("/api/compare", json={"hands": [ROYAL, "AS 2C 3D 4H 5S"]})
+    assert bad.status_code == 422 and "is in hands 1 and 2" in bad.json()["detail"]
+    assert client.post("/api/compare", json={"hands": [ROYAL, "AS 2C 3D 4H 5S"], "decks": 2}).status_code == 200
+    unknown = client.post("/api/compare", json={"hands": [ROYAL, "XX 2C 3D 4H 5S"]})
+    assert unknown.status_code == 422 and unknown.json()["detail"].startswith("hand 2: unknown card 'XX'")
+    assert client.post("/api/compare", json={"hands": []}).status_code == 422
+    assert client.post("/api/compare", json={"hands": [PAIR] * 11}).status_code == 422
+
+
+def test_advise_gives_the_best_choices(client: TestClient) -> None:
+    data = client.post("/api/advise", json={"hand": "AS AD 7C 4H 2S", "top": 3}).json()
+    assert len(data["choices"]) == 3 and data["recommended"] == 0
+    assert sorted(data["choices"][0]["keep"]) == ["Ad", "As"]
+    assert 0 < data["choices"][0]["win"] < 1
+    paid = client.post("/api/advise", json={"hand": "AS AD 7C 4H 2S", "paytable": "jacks-or-better", "top": 1})
+    assert paid.status_code == 200 and "ev" in paid.json()["choices"][0]
+    bad = client.post("/api/advise", json={"hand": "AS AD 7C 4H 2S", "paytable": "no-such-table"})
+    assert bad.status_code == 422 and "no-such-table" in bad.json()["detail"]
+
+
+# --- games ----------------------------------------------------------------------------------
+
+
+def test_a_new_game_sets_an_httponly_owner_cookie(client: TestClient) -> None:
+    response = client.post("/api/games", json={"rules": "joker", "seed": 1})
+    assert response.status_code == 201
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"{OWNER_COOKIE}=") and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    game = response.json()
+    assert response.headers["location"] == f"/api/games/{game['id']}"
+    assert game["rules"] == "joker" and game["phase"] == "idle" and game["can"]["start"]
+    assert len(game["id"]) >= 20  # unguessable
+    # the same browser keeps its secret for its next game
+    again = client.post("/api/games", json={})
+    assert again.status_code == 201 and "set-cookie" not in again.headers
+
+
+def test_a_round_through_the_api(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    state = act(client, game_id, "start")
+    assert state["phase"] == "draw" and state["turn"] == 0 and state["pot"] == 30
+    you, first, second = state["seats"]
+    assert len(you["cards"]) == 5 and you["cards"][0]["label"].count(" of ") == 1
+    assert first["cards"] is None and second["cards"] is None  # face down
+    hint = client.get(f"/api/games/{game_id}/hint").json()
+    assert len(hint["choices"]) == 5 and hint["choices"][0]["positions"] == [0, 1, 2, 3]
+    state = act(client, game_id, "exchange", keep=[1, 2, 3, 4])
+    types = [e["type"] for e in state["events"]]
+    assert types == ["round_started", "exchanged", "exchanged", "exchanged"] or "folded" in types
+    mine = state["events"][1]
+    assert mine["text"] == "You exchange 1 card" and len(mine["drawn"]) == 1
+    assert all("drawn" not in e for e in state["events"][2:])  # a computer's cards stay hidden
+    assert state["phase"] == "dealer"
+    for position in range(1, 6):
+        state = act(client, game_id, "reveal")
+        assert len(state["dealer"]) == position
+        assert state["events"][-1]["text"].startswith(f"The dealer's card {position}: ")
+    state = act(client, game_id, "settle")
+    settled = state["events"][-1]
+    assert state["phase"] == "idle" and settled["type"] == "round_settled"
+    assert len(settled["dealer_cards"]) == 5 and all(len(r["cards"]) == 5 for r in settled["results"] if r["hand"])
+    # the books: what the seats gained on the house bets, the house lost
+    assert sum(seat["stack"] for seat in state["seats"]) + state["pot"] - 3000 == sum(
+        r["house"] for r in settled["results"]
+    )
+    assert state["history"] == [
+        {
+            "round": 1,
+            "outcome": settled["results"][0]["outcome"],
+            "hand": settled["results"][0]["hand"]["name"],
+            "dealer": settled["dealer"]["name"],
+            "pot": 30,
+            "pot_winners": settled["pot_winners"],
+            "stack": state["seats"][0]["stack"],
+            "text": settled["text"],
+        }
+    ]
+
+
+def test_the_api_plays_as_the_engine(client: TestClient) -> None:
+    # The same seed and actions through the API and through the library.
+    game_id = new_game(client, rules="ace-king", seed=77)["id"]
+    engine = Game(rules="ace-king", seed=77)
+    for _ in range(3):
+        act(client, game_id, "start")
+        engine.start_round()
+        act(client, game_id, "keep")
+        engine.exchange(0, [0, 1, 2, 3, 4])
+        while engine.can_computer_act():
+            engine.computer_acts()
+        for _ in range(5):
+            act(client, game_id, "reveal")
+            engine.reveal_dealer_card()
+        state = act(client, game_id, "settle")
+        engine.settle()
+        assert [s["stack"] for s in state["seats"]] == engine.stacks and state["pot"] == engine.pot
+
+
+@pytest.mark.parametrize(
+    ("setup", "action", "fields", "status", "reason"),
+    [
+        ([], "exchange", {"keep": [1]}, 409, "no seat is to act now"),
+        ([], "reveal", {}, 409, "the dealer's cards come after the draw (now: idle)"),
+        ([], "settle", {}, 409, "the showdown comes after the dealer's five cards (now: idle)"),
+        (["start"], "start", {}, 409, "round 1 is still in play"),
+        (["start"], "exchange", {"keep": [0, 6]}, 409, "card positions are 1-5, got [0, 6]"),
+        (["start"], "exchange", {"keep": [2, 2]}, 409, "a card position is given twice"),
+        (["start"], "reveal", {}, 409, "(now: draw)"),
+        (["start", "fold"], "fold", {}, 409, "no seat is to act now"),
+        (["start"], "deal", {}, 422, "action: Input should be"),
+        (["start"], "exchange", {"keep": [1, 2, 3, 4, 5, 1]}, 422, "keep: List should have at most 5 items"),
+    ],
+)
+def test_illegal_actions_are_refused_with_the_engines_reason(
+    client: TestClient, setup: list[str], action: str, fields: dict[str, Any], status: int, reason: str
+) -> None:
+    game_id = new_game(client)["id"]
+    for step in setup:
+        act(client, game_id, step)
+    before = client.get(f"/api/games/{game_id}").json()
+    assert reason in refused(client, game_id, action, status, **fields)
+    assert client.get(f"/api/games/{game_id}").json() == before  # nothing changed
+
+
+def test_a_hint_is_for_your_turn(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    response = client.get(f"/api/games/{game_id}/hint")
+    assert response.status_code == 409 and "your turn" in response.json()["detail"]
+
+
+def test_game_over_when_you_cannot_pay(client: TestClient) -> None:
+    game_id = new_game(client, stack=20)["id"]
+    act(client, game_id, "start")
+    state = act(client, game_id, "fold")
+    while state["phase"] != "idle":
+        state = act(client, game_id, "reveal" if state["phase"] == "dealer" else "settle")
+    assert state["seats"][0]["stack"] == 0 and state["game_over"] and not state["can"]["start"]
+    assert "cannot pay the ante and the bet" in refused(client, game_id, "start")
+
+
+def test_another_browser_cannot_see_or_act_on_a_game(client: TestClient, data: Path) -> None:
+    game_id = new_game(client)["id"]
+    with TestClient(create_app(data)) as stranger:
+        for response in (
+            stranger.get(f"/api/games/{game_id}"),
+            stranger.post(f"/api/games/{game_id}/actions", json={"action": "start"}),
+        ):
+            assert response.status_code == 403 and "no games" in response.json()["detail"]
+        stranger.post("/api/games", json={})  # now it has a secret of its own
+        response = stranger.post(f"/api/games/{game_id}/actions", json={"action": "start"})
+        assert response.status_code == 403 and "belongs to another browser" in response.json()["detail"]
+    assert client.get(f"/api/games/{game_id}").json()["phase"] == "idle"
+    missing = client.get("/api/games/no-such-game")
+    assert missing.status_code == 404 and "no game 'no-such-game'" in missing.json()["detail"]
+
+
+def test_a_game_survives_a_restart(client: TestClient, data: Path) -> None:
+    game_id = new_game(client)["id"]
+    act(client, game_id, "start")
+    state = act(client, game_id, "exchange", keep=[2, 4])
+    act(client, game_id, "reveal")
+    state = act(client, game_id, "reveal")
+    assert state["phase"] == "dealer"
+    # a new app on the same data folder: the same browser carries on
+    with TestClient(create_app(data)) as restarted:
+        restarted.cookies.set(OWNER_COOKIE, client.cookies[OWNER_COOKIE])
+        after = restarted.get(f"/api/games/{game_id}").json()
+        assert after == state
+        for _ in range(3):
+            after = act(restarted, game_id, "reveal")
+        assert act(restarted, game_id, "settle")["history"][0]["round"] == 1
+    assert (data / "games.sqlite3").exists()
+    import sqlite3
+
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_actions_on_one_game_at_once_run_one_after_the_other(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    results: list[int] = []
+
+    def start() -> None:
+        results.append(client.post(f"/api/games/{game_id}/actions", json={"action": "start"}).status_code)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [200, 409, 409, 409]  # exactly one round started
+    assert client.get(f"/api/games/{game_id}").json()["rounds"] == 1
+
+
+# --- limits, headers, errors ----------------------------------------------------------------
+
+
+def test_every_response_has_the_security_headers(client: TestClient) -> None:
+    for response in (
+        client.get("/"),
+        client.get("/check"),
+        client.get("/static/app.css"),
+        client.get("/openapi.json"),
+        client.get("/no/such/page"),
+        client.post("/api/evaluate", json={"hand": ROYAL}),
+        client.post("/api/evaluate", json={}),
+    ):
+        assert response.headers["content-security-policy"] == CSP, response.url
+        assert response.headers["x-content-type-options"] == "nosniff"
+    assert "default-src 'self'" in CSP and "unsafe-inline" not in CSP
+
+
+def test_bodies_over_the_limit_are_refused(client: TestClient) -> None:
+    big = json.dumps({"hand": ROYAL, "padding": "x" * MAX_BODY}).encode()
+    response = client.post("/api/evaluate", content=big, headers={"content-type": "application/json"})
+    assert response.status_code == 413 and "over 65,536 bytes" in response.json()["detail"]
+    assert response.headers["content-security-policy"] == CSP
+
+    def chunks() -> Iterator[bytes]:  # no content-length: counted as it arrives
+        for _ in range(MAX_BODY // 1000 + 2):
+            yield b" " * 1000
+
+    streamed = client.post("/api/evaluate", content=chunks(), headers={"content-type": "application/json"})
+    assert streamed.status_code == 413
+
+
+def test_an_internal_error_is_500_without_a_traceback(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("a secret detail")
+
+    monkeypatch.setattr(web, "showdown", broken)
+    with TestClient(create_app(data), raise_server_exceptions=False) as client:
+        response = client.post("/api/compare", json={"hands": [ROYAL, PAIR]})
+    assert response.status_code == 500
+    assert response.json() == {"detail": "internal error (the server's log says more)"}
+    assert "secret" not in response.text and "Traceback" not in response.text
+
+
+def test_the_openapi_document_describes_the_api_and_no_page_loads_a_cdn(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    assert set(document["paths"]) == {
+        "/api/evaluate",
+        "/api/compare",
+        "/api/advise",
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/hint",
+    }
+    actions = document["components"]["schemas"]["ActionRequest"]["properties"]["action"]
+    assert set(actions["enum"]) == {"start", "exchange", "keep", "fold", "reveal", "settle"}
+    assert client.get("/docs").status_code == 404  # its page would load scripts from a CDN
+    for page in ("/", "/check", "/play/some-id", "/check?hand=AS+KS+QS+JS+TS&hand=2c+3c+4c+5c+7d"):
+        html = client.get(page).text
+        assert "http://" not in html and "https://" not in html and "//cdn" not in html
+
+
+def test_the_checker_page_shows_results_and_the_librarys_messages(client: TestClient) -> None:
+    page = client.get("/check", params=[("hand", "8C TS KC 9H 4S"), ("hand", "7D 2S 5D 3S AC")])
+    assert page.status_code == 200
+    assert "Hand 2 wins: both High Card; the first card decides, A beats K" in page.text
+    bad = client.get("/check", params=[("hand", ROYAL), ("hand", "AS KS QS JS")])
+    assert "expected 5 cards, got 4 in &#39;AS KS QS JS&#39;" in bad.text
+    rules = client.get("/check", params=[("rules", "nope"), ("hand", ROYAL)])
+    assert rules.status_code == 200 and "unknown rule set &#39;nope&#39;" in rules.text
+
+
+def test_check_page_data() -> None:
+    data = web.check_page(["AS KS QS JS TS", "", "AS 2C 3D 4H 5S"], "standard")
+    assert [h["error"] is None for h in data["hands"]] == [True, False, True]
+    assert data["showdown"] is None  # not every hand is good
+    clash = web.check_page(["AS KS QS JS TS", "AS 2C 3D 4H 5S"], "standard")
+    assert clash["showdown"] is None and "is in hands 1 and 2" in clash["error"]
+    good = web.check_page(["AS KS QS JS TS", "2C 2D 3H 4S 5C"], "royal")
+    assert good["error"] is not None and "unknown rule set 'royal'" in good["error"]

@@ -1,5 +1,5 @@
-"""The layout shows the architecture: four layers, each importing only the
-layers above it (core < bulk < play < cli), no import cycles among modules,
+"""The layout shows the architecture: five layers, each importing only the
+layers above it (core < bulk < play < web < cli), no import cycles among modules,
 and the first release's module paths still import, with a warning."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "fivecard"
-LAYERS = ["core", "bulk", "play", "cli"]
+LAYERS = ["core", "bulk", "play", "web", "cli"]
 
 
 def _imports(path: Path) -> set[str]:
@@ -28,7 +28,7 @@ def _imports(path: Path) -> set[str]:
             else:
                 module = node.module or ""
             if module.startswith("fivecard"):
-                if node.module is None or module in ("fivecard", "fivecard.core", "fivecard.bulk", "fivecard.play", "fivecard.cli"):
+                if node.module is None or module in ("fivecard", "fivecard.core", "fivecard.bulk", "fivecard.play", "fivecard.web", "fivecard.cli"):
                     found.update(f"{module}.{alias.name}" for alias in node.names)
                 else:
                     found.add(module)

@@ -6,6 +6,7 @@ headers. The pages themselves are driven in a real browser by
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import warnings
 from collections.abc import Iterator
@@ -375,3 +376,44 @@ def test_check_page_data() -> None:
     assert clash["showdown"] is None and "is in hands 1 and 2" in clash["error"]
     good = web.check_page(["AS KS QS JS TS", "2C 2D 3H 4S 5C"], "royal")
     assert good["error"] is not None and "unknown rule set 'royal'" in good["error"]
+
+
+# --- fivecard serve ------------------------------------------------------------------------
+
+
+def _serve(argv: list[str]) -> tuple[int, str, str]:
+    import io
+
+    from fivecard.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["serve", *argv], stdin=io.StringIO(), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_serve_check_starts_the_app_and_asks_it_once(data: Path) -> None:
+    code, out, err = _serve(["--check", "--port", "0", "--data", str(data)])
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith("fivecard: Poker vs Dealer at http://127.0.0.1:")
+    assert "200 the compare API: Hand 2 wins: both High Card; the first card decides, A beats K" in lines
+    assert lines[-1] == "ok: the app works" and (data / "games.sqlite3").exists()
+
+
+def test_serve_says_in_one_line_why_it_cannot_start(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        code, out, err = _serve(["--port", str(port), "--data", str(data)])
+    assert code == 2 and err == f"fivecard: error: cannot listen on 127.0.0.1 port {port}: the port is taken (is fivecard serve running already?)\n"
+    code, _, err = _serve(["--port", "70000", "--data", str(data)])
+    assert code == 2 and "a port is 0 to 65535" in err
+    code, _, err = _serve(["--host", "no.such.host.invalid", "--data", str(data)])
+    assert code == 2 and "not an address this computer can listen on" in err
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if the web extra were not installed
+    code, _, err = _serve(["--check", "--port", "0", "--data", str(data)])
+    assert code == 2 and err.startswith("fivecard: error: fivecard serve needs the web extra (missing: uvicorn)")
+    assert "pip install 'fivecard[web]'" in err and len(err.splitlines()) == 1

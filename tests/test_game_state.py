@@ -44,7 +44,7 @@ def test_a_restored_game_goes_on_as_the_original(rules: str) -> None:
     original = Game(rules=rules, seed=11, fold_below=0.2)
     choice = random.Random(5)
     steps = 0
-    while steps < 60 and _step(original, random.Random(steps)):
+    while steps < 30 and _step(original, random.Random(steps)):
         steps += 1
         copy = _through_json(original)
         assert copy.to_state() == original.to_state()
@@ -55,7 +55,7 @@ def test_a_restored_game_goes_on_as_the_original(rules: str) -> None:
         _step(original, random.Random(seed))
         assert copy.to_state() == original.to_state()
         assert (copy.phase, copy.turn, copy.dealer_cards) == (original.phase, original.turn, original.dealer_cards)
-    assert original.played >= 2
+    assert original.played >= 1
 
 
 def test_rounds_after_a_restore_shuffle_as_the_original_would() -> None:

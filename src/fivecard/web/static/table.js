@@ -386,10 +386,10 @@
           button.dataset.focus = `card-${i}`;
           button.dataset.position = String(i);
           button.title = `${card.label}: ${kept ? "kept" : "exchanged"} (key ${i + 1})`;
-          const marker = el("span", "keep-marker", "KEEP");
-          marker.setAttribute("aria-hidden", "true");
-          button.append(marker, el("span", "key-number", String(i + 1)));
-          button.querySelector(".key-number").setAttribute("aria-hidden", "true");
+          const below = el("span", "below"); // under the card: its key, and KEEP when kept
+          below.setAttribute("aria-hidden", "true");
+          below.append(el("span", "key-number", String(i + 1)), el("span", "keep-marker", "KEEP"));
+          button.append(below);
           button.disabled = busy;
           button.addEventListener("click", () => toggle(i));
           cards.append(button);

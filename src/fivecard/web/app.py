@@ -47,7 +47,7 @@ from ..core.showdown import showdown
 from ..errors import FivecardError
 from ..play.advise import advise, advice_json, load_paytable
 from ..play.game import Game, GameError
-from ..play.view import event_json, game_view, hint_json, history_entry
+from ..play.view import card_json, event_json, game_view, hint_json, history_entry
 from .store import GameStore, NoSuchGame, NotYourGame, new_secret, secret_hash
 
 __all__ = ["create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
@@ -373,7 +373,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         rules_name = params.get("rules", "standard")
         texts = [t for t in params.getlist("hand")][:MAX_HANDS]
         return templates.TemplateResponse(
-            request, "check.html", {"rule_sets": rule_sets, **check_page(texts, rules_name)}
+            request, "check.html", {"rule_sets": rule_sets, "texts": texts, **check_page(texts, rules_name)}
         )
 
     return _wrap(app)
@@ -386,7 +386,8 @@ def _wrap(app: FastAPI) -> FastAPI:
 
 def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
     """What the checker page shows for the hands in its URL: each hand
-    classified (or the library's message about it), then the showdown of
+    classified (or the library's message about it), with its sorted cards
+    as card objects (``cards``, for the card faces), then the showdown of
     the good hands when there are two or more."""
     result: dict[str, Any] = {"rules": rules_name, "hands": [], "showdown": None, "error": None}
     try:
@@ -397,14 +398,16 @@ def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
     result["rules"] = rules.name
     good: list[str] = []
     for number, text in enumerate(texts, 1):
-        entry: dict[str, Any] = {"number": number, "text": text, "hand": None, "error": None}
+        entry: dict[str, Any] = {"number": number, "text": text, "hand": None, "cards": None, "error": None}
         if not text.strip():
             entry["error"] = "empty: type five cards, or pick them from the grid"
         elif len(text) > MAX_HAND_TEXT:
             entry["error"] = f"{len(text):,} characters; a hand is at most {MAX_HAND_TEXT}"
         else:
             try:
-                entry["hand"] = evaluation_json(evaluate(text, rules=rules), text)
+                evaluation = evaluate(text, rules=rules)
+                entry["hand"] = evaluation_json(evaluation, text)
+                entry["cards"] = [card_json(c) for c in evaluation.hand.sorted()]
                 good.append(text)
             except FivecardError as exc:
                 entry["error"] = str(exc)

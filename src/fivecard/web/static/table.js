@@ -1,0 +1,694 @@
+// Poker vs Dealer in the browser: the start screen (/) and the table
+// (/play/{id}). Everything about hands, winners, explanations and advice
+// comes from the JSON API (see fivecard/web/app.py); this file only draws
+// the answers and sends the player's choices.
+"use strict";
+
+(function () {
+  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const params = new URLSearchParams(window.location.search);
+  const FAST = params.get("fast") === "1";
+  const DELAY = FAST ? 0 : 450; // between the dealer's cards
+  const STORE_KEY = "fivecard.game";
+  const $ = (id) => document.getElementById(id);
+
+  // --- talking to the API ---------------------------------------------------
+
+  class ApiError extends Error {
+    constructor(message, status) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  async function api(method, url, body) {
+    const options = { method, credentials: "same-origin", headers: { accept: "application/json" } };
+    if (body !== undefined) {
+      options.headers["content-type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (err) {
+      throw new ApiError("the app does not answer: is fivecard serve still running?", 0);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (err) {
+      data = null;
+    }
+    if (!response.ok) {
+      const detail = data && typeof data.detail === "string" ? data.detail : `the app answered ${response.status}`;
+      throw new ApiError(detail, response.status);
+    }
+    return data;
+  }
+
+  function showError(message) {
+    const alert = $("alert");
+    if (!alert) return;
+    alert.textContent = message;
+    alert.hidden = false;
+  }
+
+  function clearError() {
+    const alert = $("alert");
+    if (alert && !alert.hidden) {
+      alert.hidden = true;
+      alert.textContent = "";
+    }
+  }
+
+  function sleep(ms) {
+    return new Promise((resolve) => window.setTimeout(resolve, ms));
+  }
+
+  function withFast(url) {
+    return FAST ? url + (url.includes("?") ? "&" : "?") + "fast=1" : url;
+  }
+
+  // --- drawing --------------------------------------------------------------
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function plural(n, word) {
+    return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
+  }
+
+  function chips(n) {
+    return plural(n, "chip");
+  }
+
+  function signed(n) {
+    if (n > 0) return `+${n.toLocaleString("en")}`;
+    if (n < 0) return `−${(-n).toLocaleString("en")}`;
+    return "±0";
+  }
+
+  function percent(x) {
+    if (x > 0 && x < 0.001) return "<0.1%";
+    return `${(x * 100).toFixed(1)}%`;
+  }
+
+  // A card face (as templates/_cards.html draws it) or its back (card null).
+  function cardFace(card, options) {
+    const opts = options || {};
+    const node = document.createElement(opts.tag || "span");
+    node.className = `card ${opts.size || "big"}`;
+    if (opts.tag !== "button") node.setAttribute("role", "img");
+    if (!card) {
+      node.classList.add("back");
+      node.setAttribute("aria-label", "face-down card");
+      return node;
+    }
+    const symbol = card.suit ? SUITS[card.suit] || "" : "";
+    const rank = card.rank === null ? "JK" : card.rank;
+    if (card.red) node.classList.add("red");
+    if (card.rank === null) node.classList.add("joker");
+    else if (!symbol) node.classList.add("rank-only");
+    node.setAttribute("aria-label", card.label);
+    const corner = (where) => {
+      const c = el("span", `corner ${where}`);
+      c.setAttribute("aria-hidden", "true");
+      c.append(el("span", "rank", rank), el("span", "suit", symbol));
+      return c;
+    };
+    const pip = el("span", "pip", card.rank === null ? "★" : symbol || rank);
+    pip.setAttribute("aria-hidden", "true");
+    node.append(corner("top"), pip, corner("bottom"));
+    return node;
+  }
+
+  function cardRow(cards, size) {
+    const row = el("span", "cards inline");
+    for (const c of cards) row.append(cardFace(c, { size }));
+    return row;
+  }
+
+  // --- the start screen -----------------------------------------------------
+
+  function startScreen() {
+    const form = $("new-game");
+    const rules = params.get("rules");
+    if (rules) {
+      const radio = form.querySelector(`input[name="rules"][value="${CSS.escape(rules)}"]`);
+      if (radio) radio.checked = true;
+    }
+    const stack = params.get("stack");
+    if (stack && /^\d+$/.test(stack)) $("stack").value = stack;
+    const seed = params.get("seed");
+    if (seed && /^\d+$/.test(seed)) $("seed").value = seed;
+
+    let busy = false;
+    async function newGame() {
+      if (busy) return;
+      busy = true;
+      clearError();
+      const button = $("new-game-button");
+      button.disabled = true;
+      button.textContent = "Dealing…";
+      const data = new FormData(form);
+      const body = { rules: String(data.get("rules") || "standard") };
+      const stackText = String(data.get("stack") || "").trim();
+      if (stackText) body.stack = Number(stackText);
+      const seedText = String(data.get("seed") || "").trim();
+      if (seedText) body.seed = Number(seedText);
+      try {
+        const game = await api("POST", "/api/games", body);
+        window.localStorage.setItem(STORE_KEY, game.id);
+        try {
+          await api("POST", `/api/games/${game.id}/actions`, { action: "start" });
+        } catch (err) {
+          // the table offers to deal again, and says why if it cannot
+        }
+        window.location.assign(withFast(`/play/${encodeURIComponent(game.id)}`));
+      } catch (err) {
+        showError(err.message);
+        button.disabled = false;
+        button.textContent = "New game";
+        busy = false;
+      }
+    }
+
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      if (form.reportValidity()) newGame();
+    });
+    document.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat) return;
+      if (isTyping(ev.target)) return;
+      if (ev.key === "n" || ev.key === "N") {
+        ev.preventDefault();
+        if (form.reportValidity()) newGame();
+      }
+    });
+
+    const last = window.localStorage.getItem(STORE_KEY);
+    if (last) {
+      api("GET", `/api/games/${encodeURIComponent(last)}`)
+        .then((game) => {
+          const link = $("continue-link");
+          link.href = withFast(`/play/${encodeURIComponent(last)}`);
+          const me = game.seats[0];
+          const where = game.game_over
+            ? "game over"
+            : game.round
+              ? `round ${game.round} in play`
+              : `${plural(game.played, "round")} played`;
+          $("continue-info").textContent = `${ruleTitle(game.rules)}, ${where}, you have ${chips(me.stack)}`;
+          $("continue").hidden = false;
+        })
+        .catch((err) => {
+          if (err.status === 403 || err.status === 404) window.localStorage.removeItem(STORE_KEY);
+        });
+    }
+  }
+
+  function ruleTitle(name) {
+    const item = document.querySelector(`#rule-titles li[data-name="${CSS.escape(name)}"]`);
+    return item ? item.textContent : name;
+  }
+
+  function isTyping(target) {
+    const typing = "textarea, select, [contenteditable], input:not([type=radio]):not([type=checkbox]):not([type=button]):not([type=submit])";
+    return Boolean(target && target.closest && target.closest(typing));
+  }
+
+  // --- the table ------------------------------------------------------------
+
+  function table(root) {
+    const gameId = root.dataset.game;
+    const url = `/api/games/${encodeURIComponent(gameId)}`;
+    let game = null; // the latest view from the API
+    let busy = false; // a request (or the dealer's turn) in progress
+    let waiting = ""; // what we are waiting for, shown as the status
+    let selected = new Set(); // positions (0-4) of the cards to keep
+    let selectedFor = null; // the hand they belong to (its codes)
+    let hint = null; // the advisor's answer for the hand on the table
+    let hintFor = null;
+
+    function handKey(cards) {
+      return cards ? cards.map((c) => c.code).join(" ") : null;
+    }
+
+    function settledEvent() {
+      if (!game || game.phase !== "idle") return null;
+      const last = game.events[game.events.length - 1];
+      return last && last.type === "round_settled" ? last : null;
+    }
+
+    function myTurn() {
+      return game && game.phase === "draw" && game.turn === 0;
+    }
+
+    // events: add the new ones to the live list
+    function logEvents(previous, next) {
+      const list = $("events");
+      const sameRound = previous && previous.events.length && next.events.length && previous.events[0].round === next.events[0].round;
+      let fresh = next.events;
+      if (sameRound) {
+        fresh = next.events.slice(previous.events.length);
+      } else {
+        list.replaceChildren();
+      }
+      for (const event of fresh) {
+        const item = el("li", `event event-${event.type}`, event.text);
+        list.append(item);
+      }
+    }
+
+    function update(view) {
+      const previous = game;
+      game = view;
+      logEvents(previous, view);
+      const mine = view.seats[0].cards;
+      if (handKey(mine) !== selectedFor) {
+        selected = new Set();
+        selectedFor = handKey(mine);
+      }
+      if (hintFor !== handKey(mine) || !myTurn()) {
+        hint = null;
+      }
+      render();
+      if (view.game_over && !(previous && previous.game_over)) {
+        const item = el("li", "event event-game-over", "Game over: " + gameOverText(view));
+        $("events").append(item);
+      }
+    }
+
+    function gameOverText(view) {
+      const me = view.seats[0];
+      return `you have ${chips(me.stack)} and a round costs ${chips(view.ante + view.bet)} (ante and house bet).`;
+    }
+
+    // -- rendering --
+
+    function render() {
+      if (!game) return;
+      const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
+      const settled = settledEvent();
+      const results = new Map();
+      if (settled) for (const r of settled.results) results.set(r.seat, r);
+
+      const round = game.round || (settled ? settled.round : null);
+      const info = [ruleTitle(game.rules)];
+      if (round) info.push(`round ${round}`);
+      info.push(`${plural(game.played, "round")} played`);
+      $("table-info").textContent = info.join(" · ");
+      $("pot").textContent = game.pot.toLocaleString("en");
+      $("house-bet").textContent = String(game.bet);
+      $("ante").textContent = String(game.ante);
+
+      renderDealer(settled);
+      for (const seat of game.seats) renderSeat(seat, results.get(seat.seat), settled);
+      renderActions();
+      renderHint();
+      renderResult(settled);
+      renderHistory();
+      renderGameOver();
+
+      if (focusKey) {
+        const again = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+        if (again && !again.disabled && !again.hidden) again.focus();
+      }
+    }
+
+    function renderDealer(settled) {
+      const box = $("dealer-cards");
+      box.replaceChildren();
+      const shown = settled ? settled.dealer_cards : game.dealer;
+      for (const card of shown) box.append(cardFace(card, { size: "big" }));
+      const dealing = game.phase === "dealer" || game.phase === "showdown";
+      for (let i = shown.length; i < 5; i++) {
+        if (dealing) {
+          box.append(cardFace(null, { size: "big" }));
+        } else {
+          const slot = el("span", "card big slot");
+          slot.setAttribute("aria-hidden", "true");
+          box.append(slot);
+        }
+      }
+      $("dealer-hand").textContent = settled ? settled.dealer.description : "";
+    }
+
+    function renderSeat(seat, result, settled) {
+      const box = $(`seat-${seat.seat}`);
+      box.replaceChildren();
+      const me = seat.seat === 0;
+      const inRound = settled ? Boolean(result) : seat.dealt;
+      const folded = settled ? Boolean(result && result.outcome === "fold") : seat.folded;
+      box.classList.toggle("folded", folded);
+      box.classList.toggle("out", !inRound && (game.round !== null || settled !== null));
+      box.classList.toggle("to-act", game.phase === "draw" && game.turn === seat.seat);
+
+      const head = el("div", "seat-head");
+      const name = el("h2", "seat-name", seat.name);
+      name.id = `seat-${seat.seat}-name`;
+      head.append(name);
+      const stack = el("p", "stack");
+      stack.append("Stack ", el("strong", null, seat.stack.toLocaleString("en")));
+      head.append(stack);
+      const badges = el("p", "badges");
+      if (folded) badges.append(el("span", "badge fold", "folded"));
+      else if (inRound && !settled) badges.append(el("span", "badge bet", `bet ${game.bet}`));
+      if (game.phase === "draw" && game.turn === seat.seat) badges.append(el("span", "badge turn", me ? "your turn" : "to act"));
+      if (!inRound && (game.round !== null || settled)) badges.append(el("span", "badge out", "sits out"));
+      if (result && result.outcome !== "fold") {
+        badges.append(el("span", `badge outcome ${result.outcome}`, { win: "beats the dealer", lose: "loses to the dealer", draw: "draws with the dealer" }[result.outcome] || result.outcome));
+      }
+      if (result) badges.append(el("span", `badge chips ${result.chips > 0 ? "up" : result.chips < 0 ? "down" : "even"}`, `${signed(result.chips)} chips`));
+      head.append(badges);
+      box.append(head);
+
+      const cards = el("div", me ? "cards mine" : "cards");
+      if (me) {
+        cards.setAttribute("role", "group");
+        cards.setAttribute("aria-label", myTurn() ? "Your cards: choose the cards to keep" : "Your cards");
+      }
+      let shown = null;
+      if (settled && result) shown = result.cards;
+      else if (!settled && me) shown = seat.cards;
+      if (me && myTurn() && shown) {
+        shown.forEach((card, i) => {
+          const button = cardFace(card, { tag: "button", size: "big" });
+          button.type = "button";
+          button.classList.add("toggle");
+          const kept = selected.has(i);
+          button.setAttribute("aria-pressed", kept ? "true" : "false");
+          button.setAttribute("aria-keyshortcuts", String(i + 1));
+          button.dataset.focus = `card-${i}`;
+          button.dataset.position = String(i);
+          button.title = `${card.label}: ${kept ? "kept" : "exchanged"} (key ${i + 1})`;
+          const below = el("span", "below"); // under the card: its key, and KEEP when kept
+          below.setAttribute("aria-hidden", "true");
+          below.append(el("span", "key-number", String(i + 1)), el("span", "keep-marker", "KEEP"));
+          button.append(below);
+          button.disabled = busy;
+          button.addEventListener("click", () => toggle(i));
+          cards.append(button);
+        });
+      } else if (shown) {
+        for (const card of shown) cards.append(cardFace(card, { size: me ? "big" : "medium" }));
+      } else if (inRound) {
+        for (let i = 0; i < 5; i++) cards.append(cardFace(null, { size: me ? "big" : "medium" }));
+      }
+      box.append(cards);
+      if (result && result.hand) box.append(el("p", "hand-desc", result.hand.description));
+      else if (folded && me) box.append(el("p", "hand-desc", "You folded"));
+    }
+
+    function renderActions() {
+      const turn = myTurn();
+      const idle = game.phase === "idle";
+      const exchange = $("btn-exchange");
+      const count = 5 - selected.size;
+      exchange.querySelector(".label").textContent =
+        count === 0 ? "Exchange none" : count === 5 ? "Exchange all 5" : `Exchange ${count} card${count === 1 ? "" : "s"}`;
+      for (const id of ["btn-exchange", "btn-keep", "btn-fold", "btn-hint"]) {
+        const button = $(id);
+        button.hidden = !turn && idle;
+        button.disabled = busy || !turn;
+      }
+      const next = $("btn-next");
+      next.hidden = !idle || game.game_over;
+      next.disabled = busy || !game.can.start;
+      next.querySelector(".label").textContent = game.rounds === 0 ? "Deal" : "Next round";
+
+      let status = waiting;
+      if (!status) {
+        if (turn) status = "Your turn: pick the cards to keep, then exchange the rest (or keep all, or fold).";
+        else if (game.phase === "dealer") status = "The dealer turns up cards…";
+        else if (game.phase === "showdown") status = "The showdown…";
+        else if (game.game_over) status = "Game over.";
+        else if (idle && game.rounds === 0) status = "Deal the first round when you are ready.";
+        else if (idle) status = "Round over: deal the next round when you are ready.";
+      }
+      $("status").textContent = status;
+    }
+
+    function renderHint() {
+      const panel = $("hint");
+      const body = $("hint-body");
+      if (!hint || !myTurn()) {
+        panel.hidden = true;
+        body.replaceChildren();
+        return;
+      }
+      panel.hidden = false;
+      body.replaceChildren();
+      body.append(el("p", "hint-reason", hint.reason));
+      const list = el("ol", "choices");
+      hint.choices.forEach((choice, i) => {
+        const item = el("li", i === hint.recommended ? "choice best" : "choice");
+        const what = el("div", "choice-what");
+        if (i === hint.recommended) what.append(el("span", "badge best", "advised"));
+        if (choice.keep_cards.length) {
+          what.append(el("span", "choice-verb", "Keep"), cardRow(choice.keep_cards, "tiny"));
+        } else {
+          what.append(el("span", "choice-verb", "Exchange all five"));
+        }
+        const odds = el("p", "odds");
+        odds.append(
+          el("span", "win", `win ${percent(choice.win)}`),
+          el("span", "draw", `draw ${percent(choice.draw)}`),
+          el("span", "lose", `lose ${percent(choice.lose)}`)
+        );
+        const pick = el("button", "small", i === hint.recommended ? "Select these cards" : "Select");
+        pick.type = "button";
+        pick.dataset.focus = `hint-${i}`;
+        pick.setAttribute(
+          "aria-label",
+          choice.keep_cards.length ? `Select ${choice.keep_cards.map((c) => c.label).join(", ")} to keep` : "Select no card: exchange all five"
+        );
+        pick.disabled = busy;
+        pick.addEventListener("click", () => {
+          selected = new Set(choice.positions);
+          render();
+        });
+        item.append(what, odds, pick);
+        list.append(item);
+      });
+      body.append(list);
+    }
+
+    function renderResult(settled) {
+      const panel = $("result");
+      const body = $("result-body");
+      body.replaceChildren();
+      const last = game.phase === "idle" ? game.events[game.events.length - 1] : null;
+      if (!settled) {
+        if (last && last.type === "round_voided") {
+          panel.hidden = false;
+          $("result-title").textContent = `Round ${last.round}`;
+          body.append(el("p", "headline", last.text));
+        } else {
+          panel.hidden = true;
+        }
+        return;
+      }
+      panel.hidden = false;
+      $("result-title").textContent = `Round ${settled.round}: showdown`;
+      body.append(el("p", "headline", settled.text));
+      const rows = el("ul", "result-hands");
+      for (const r of settled.results) {
+        const row = el("li", `result-hand outcome-${r.outcome}`);
+        const head = el("p", "result-who");
+        head.append(el("strong", null, r.name));
+        if (r.hand) head.append(" — ", el("span", "desc", r.hand.description));
+        else head.append(" — ", el("span", "desc", "folded"));
+        head.append(" ", el("span", `badge chips ${r.chips > 0 ? "up" : r.chips < 0 ? "down" : "even"}`, `${signed(r.chips)} chips`));
+        row.append(head);
+        if (r.cards) row.append(cardRow(r.cards, "small"));
+        row.append(el("p", "why", r.explanation));
+        const moved = [];
+        if (r.outcome !== "fold") moved.push(`house bet ${signed(r.house)}`);
+        else moved.push(`house bet −${game.bet} (folded)`);
+        if (r.pot) moved.push(`pot +${r.pot}`);
+        row.append(el("p", "moved muted", moved.join(" · ")));
+        rows.append(row);
+      }
+      const dealer = el("li", "result-hand dealer");
+      const dhead = el("p", "result-who");
+      dhead.append(el("strong", null, "Dealer"), " — ", el("span", "desc", settled.dealer.description));
+      dealer.append(dhead, cardRow(settled.dealer_cards, "small"));
+      rows.append(dealer);
+      body.append(rows);
+      const pot = el("p", "pot-result");
+      if (settled.pot_winners.length > 1) pot.append(el("span", "badge split", "split pot"), " ");
+      pot.append(el("strong", null, "The pot: "), settled.pot_explanation);
+      body.append(pot);
+      if (settled.carried) body.append(el("p", "muted", `${chips(settled.carried)} carried to the next round.`));
+    }
+
+    function renderHistory() {
+      const list = $("history");
+      list.replaceChildren();
+      $("history-empty").hidden = game.history.length > 0;
+      const names = game.seats.map((s) => s.name);
+      for (const h of game.history.slice().reverse()) {
+        const item = el("li", `history-item outcome-${h.outcome || "none"}`);
+        item.value = h.round;
+        const top = el("p", "history-top");
+        const outcome = { win: "you beat the dealer", lose: "the dealer beat you", draw: "you drew with the dealer", fold: "you folded" }[h.outcome] || "you sat out";
+        top.append(el("strong", null, `Round ${h.round}`), `: ${outcome}`);
+        if (h.hand) top.append(` (${h.hand} against ${h.dealer})`);
+        else top.append(` (the dealer had ${h.dealer})`);
+        item.append(top);
+        const pot = h.pot_winners.length ? `pot of ${h.pot} to ${h.pot_winners.map((s) => names[s] || `seat ${s}`).join(" and ")}` : `pot of ${h.pot} carried`;
+        item.append(el("p", "muted", `${pot} · your stack ${h.stack.toLocaleString("en")}`));
+        list.append(item);
+      }
+    }
+
+    function renderGameOver() {
+      const box = $("game-over");
+      const over = Boolean(game.game_over);
+      const was = !box.hidden;
+      box.hidden = !over;
+      root.classList.toggle("is-over", over);
+      if (over) {
+        $("game-over-text").textContent = `Game over: ${gameOverText(game)} Start a new game to play on.`;
+        if (!was && !busy) $("game-over-title").focus();
+      }
+    }
+
+    // -- actions --
+
+    function toggle(position) {
+      if (busy || !myTurn() || position < 0 || position > 4) return;
+      if (selected.has(position)) selected.delete(position);
+      else selected.add(position);
+      render();
+    }
+
+    async function run(label, work) {
+      if (busy) return;
+      busy = true;
+      waiting = label;
+      clearError();
+      render();
+      try {
+        await work();
+        await finishRound();
+      } catch (err) {
+        showError(err.message);
+      } finally {
+        busy = false;
+        waiting = "";
+        render();
+        if (game && game.game_over && !$("game-over").hidden) $("game-over-title").focus();
+      }
+    }
+
+    async function act(body) {
+      update(await api("POST", `${url}/actions`, body));
+    }
+
+    // The dealer's cards one at a time, then the showdown: also after a
+    // reload in the middle of them.
+    async function finishRound() {
+      while (game.phase === "dealer") {
+        waiting = "The dealer turns up cards…";
+        await sleep(DELAY);
+        await act({ action: "reveal" });
+      }
+      if (game.phase === "showdown") {
+        waiting = "The showdown…";
+        await sleep(DELAY);
+        await act({ action: "settle" });
+      }
+    }
+
+    const others = "The computer players decide…";
+
+    function exchange() {
+      const keep = [...selected].sort((a, b) => a - b).map((p) => p + 1);
+      run(others, () => act({ action: "exchange", keep }));
+    }
+
+    function keepAll() {
+      run(others, () => act({ action: "keep" }));
+    }
+
+    function fold() {
+      run(others, () => act({ action: "fold" }));
+    }
+
+    function nextRound() {
+      run("Dealing…", () => act({ action: "start" }));
+    }
+
+    function askHint() {
+      run("The advisor counts every draw…", async () => {
+        const answer = await api("GET", `${url}/hint`);
+        hint = answer;
+        hintFor = handKey(game.seats[0].cards);
+      });
+    }
+
+    $("btn-exchange").addEventListener("click", exchange);
+    $("btn-keep").addEventListener("click", keepAll);
+    $("btn-fold").addEventListener("click", fold);
+    $("btn-hint").addEventListener("click", askHint);
+    $("btn-next").addEventListener("click", nextRound);
+
+    document.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat) return;
+      if (isTyping(ev.target) || !game) return;
+      const key = ev.key;
+      if (key >= "1" && key <= "5" && key.length === 1) {
+        ev.preventDefault();
+        toggle(Number(key) - 1);
+      } else if (key === "Enter") {
+        // on a button or a link, Enter presses it
+        if (ev.target.closest && ev.target.closest("button, a, summary")) return;
+        ev.preventDefault();
+        exchange();
+      } else if (key === "h" || key === "H") {
+        ev.preventDefault();
+        askHint();
+      } else if (key === "f" || key === "F") {
+        ev.preventDefault();
+        fold();
+      } else if (key === "n" || key === "N") {
+        ev.preventDefault();
+        nextRound();
+      }
+    });
+
+    window.localStorage.setItem(STORE_KEY, gameId);
+    busy = true;
+    waiting = "Loading the table…";
+    (async () => {
+      try {
+        update(await api("GET", url));
+        await finishRound();
+      } catch (err) {
+        if ((err.status === 403 || err.status === 404) && window.localStorage.getItem(STORE_KEY) === gameId) {
+          window.localStorage.removeItem(STORE_KEY);
+        }
+        showError(err.message);
+        if (!game) {
+          root.classList.add("is-missing");
+          $("status").textContent = "";
+        }
+      } finally {
+        busy = false;
+        waiting = "";
+        render();
+      }
+    })();
+  }
+
+  const start = $("start");
+  const tableRoot = $("table");
+  if (start) startScreen();
+  else if (tableRoot) table(tableRoot);
+})();

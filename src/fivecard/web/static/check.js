@@ -1,0 +1,235 @@
+// The hand checker's helpers: add and remove hands, and a grid of cards
+// that types a card's code into the hand being filled. The form works
+// without this file; the server reads the hands and explains the result.
+"use strict";
+
+(function () {
+  const form = document.getElementById("checker");
+  if (!form) return;
+  const MIN_HANDS = 2;
+  const MAX_HANDS = 10;
+  const list = document.getElementById("hands");
+  const addButton = document.getElementById("add-hand");
+  const select = document.getElementById("rules");
+  const picker = document.getElementById("picker");
+  const grid = document.getElementById("card-grid");
+  const targetName = document.getElementById("picker-target");
+
+  const RANKS = [
+    ["A", "A", "Ace"], ["K", "K", "King"], ["Q", "Q", "Queen"], ["J", "J", "Jack"],
+    ["T", "10", "Ten"], ["9", "9", "Nine"], ["8", "8", "Eight"], ["7", "7", "Seven"],
+    ["6", "6", "Six"], ["5", "5", "Five"], ["4", "4", "Four"], ["3", "3", "Three"], ["2", "2", "Two"],
+  ];
+  const SUITS = [
+    ["s", "♠", "spades", false], ["h", "♥", "hearts", true],
+    ["d", "♦", "diamonds", true], ["c", "♣", "clubs", false],
+  ];
+
+  let target = null; // the hand input the grid fills
+
+  function rows() {
+    return Array.from(list.querySelectorAll(".hand-row"));
+  }
+
+  function inputs() {
+    return rows().map((row) => row.querySelector("input"));
+  }
+
+  function cardsIn(input) {
+    return input.value.trim() ? input.value.trim().split(/[\s,]+/).length : 0;
+  }
+
+  // --- adding and removing hands ------------------------------------------------
+
+  function renumber() {
+    rows().forEach((row, i) => {
+      const n = i + 1;
+      const input = row.querySelector("input");
+      const label = row.querySelector("label");
+      input.id = `hand-${n}`;
+      label.htmlFor = input.id;
+      label.textContent = `Hand ${n}`;
+      const result = row.querySelector(".hand-result");
+      if (result) {
+        result.id = `hand-${n}-result`;
+        input.setAttribute("aria-describedby", result.id);
+      }
+      const remove = row.querySelector(".remove-hand");
+      remove.setAttribute("aria-label", `Remove hand ${n}`);
+      remove.hidden = rows().length <= MIN_HANDS;
+    });
+    addButton.hidden = false;
+    addButton.disabled = rows().length >= MAX_HANDS;
+    if (!target || !list.contains(target)) target = inputs()[0];
+    showTarget();
+  }
+
+  function addHand() {
+    if (rows().length >= MAX_HANDS) return;
+    const row = document.createElement("li");
+    row.className = "hand-row";
+    const box = document.createElement("div");
+    box.className = "hand-input";
+    const label = document.createElement("label");
+    label.className = "hand-label";
+    const input = document.createElement("input");
+    input.name = "hand";
+    input.type = "text";
+    input.autocomplete = "off";
+    input.spellcheck = false;
+    input.maxLength = 200;
+    input.setAttribute("autocapitalize", "characters");
+    input.placeholder = "e.g. AS KS QS JS TS";
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "remove-hand small";
+    remove.textContent = "Remove";
+    box.append(label, input, remove);
+    row.append(box);
+    list.append(row);
+    renumber();
+    target = input;
+    showTarget();
+    input.focus();
+  }
+
+  function removeHand(row) {
+    if (rows().length <= MIN_HANDS) return;
+    const index = rows().indexOf(row);
+    const wasTarget = target && row.contains(target);
+    row.remove();
+    if (wasTarget) target = null;
+    renumber();
+    const left = inputs();
+    left[Math.min(index, left.length - 1)].focus();
+  }
+
+  list.addEventListener("click", (ev) => {
+    const button = ev.target.closest(".remove-hand");
+    if (button) removeHand(button.closest(".hand-row"));
+  });
+  addButton.addEventListener("click", addHand);
+
+  // A hand typed into again: its old result no longer says anything about it.
+  list.addEventListener("input", (ev) => {
+    const row = ev.target.closest(".hand-row");
+    if (row) row.classList.add("edited");
+  });
+
+  // --- the card grid --------------------------------------------------------------
+
+  function face(rank, symbol, red, joker) {
+    const span = (cls, text) => {
+      const s = document.createElement("span");
+      s.className = cls;
+      s.textContent = text;
+      return s;
+    };
+    const card = document.createElement("span");
+    card.className = "card tiny" + (red ? " red" : "") + (joker ? " joker" : symbol ? "" : " rank-only");
+    card.setAttribute("aria-hidden", "true");
+    const corner = (where) => {
+      const c = span(`corner ${where}`, "");
+      c.append(span("rank", rank), span("suit", symbol));
+      return c;
+    };
+    card.append(corner("top"), span("pip", joker ? "★" : symbol || rank), corner("bottom"));
+    return card;
+  }
+
+  function gridButton(code, label, card) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "pick";
+    button.dataset.code = code;
+    button.setAttribute("aria-label", label);
+    button.title = label;
+    button.append(card);
+    return button;
+  }
+
+  function buildGrid() {
+    const rules = select.value;
+    grid.replaceChildren();
+    grid.classList.toggle("ranks-only", rules === "semi");
+    if (rules === "semi") {
+      // ranks only: suits play no part, each rank up to four times
+      for (const [code, shown, word] of RANKS) grid.append(gridButton(code, word, face(shown, "", false, false)));
+    } else {
+      for (const [suit, symbol, name, red] of SUITS) {
+        for (const [rank, shown, word] of RANKS) {
+          grid.append(gridButton(rank + suit, `${word} of ${name}`, face(shown, symbol, red, false)));
+        }
+      }
+      if (rules === "joker") grid.append(gridButton("JK", "Joker", face("JK", "", false, true)));
+    }
+  }
+
+  function showTarget() {
+    for (const input of inputs()) input.classList.toggle("target", input === target);
+    if (target) targetName.textContent = target.labels && target.labels[0] ? target.labels[0].textContent.toLowerCase() : "the hand";
+  }
+
+  // the hand to fill: the one last clicked into, or the next one with room
+  function fillable() {
+    const all = inputs();
+    let start = Math.max(0, all.indexOf(target));
+    for (let i = start; i < all.length; i++) if (cardsIn(all[i]) < 5) return all[i];
+    for (let i = 0; i < start; i++) if (cardsIn(all[i]) < 5) return all[i];
+    return null;
+  }
+
+  function pick(code) {
+    let input = fillable();
+    if (!input && rows().length < MAX_HANDS) {
+      addHand();
+      input = fillable();
+    }
+    if (!input) return;
+    const text = input.value.trim();
+    input.value = text ? `${text} ${code}` : code;
+    input.closest(".hand-row").classList.add("edited");
+    target = input;
+    if (cardsIn(input) >= 5) {
+      const next = fillable();
+      if (next) target = next;
+    }
+    showTarget();
+  }
+
+  grid.addEventListener("click", (ev) => {
+    const button = ev.target.closest(".pick");
+    if (button) pick(button.dataset.code);
+  });
+
+  document.getElementById("undo-card").addEventListener("click", () => {
+    const input = target || inputs()[0];
+    const parts = input.value.trim().split(/[\s,]+/).filter(Boolean);
+    parts.pop();
+    input.value = parts.join(" ");
+    input.closest(".hand-row").classList.add("edited");
+  });
+  document.getElementById("clear-hand").addEventListener("click", () => {
+    const input = target || inputs()[0];
+    input.value = "";
+    input.closest(".hand-row").classList.add("edited");
+  });
+
+  list.addEventListener("focusin", (ev) => {
+    if (ev.target.matches("input")) {
+      target = ev.target;
+      showTarget();
+    }
+  });
+
+  select.addEventListener("change", () => {
+    const option = select.selectedOptions[0];
+    document.getElementById("rules-summary").textContent = option ? option.dataset.summary : "";
+    buildGrid();
+  });
+
+  buildGrid();
+  picker.hidden = false;
+  target = inputs().find((input) => cardsIn(input) < 5) || inputs()[0];
+  renumber();
+})();

@@ -7,7 +7,9 @@ middle of a round, and no console errors or CSP violations on any page.
 Games are seeded, so the test knows from the library's own engine
 (:class:`fivecard.play.game.Game`, same seed and actions) what the page must
 show. The pages run with ``?fast=1`` (no pause between the dealer's cards)
-except where the pause is the point. Screenshots go to docs/screenshots/.
+except where the pause is the point. Screenshots are taken on every run, into
+a temporary folder; with FIVECARD_SCREENSHOTS=DIR (e.g. docs/screenshots, the
+README's) they go there.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 import select
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,7 +45,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("FIVECARD_SCREENSHOTS") or Path(tempfile.gettempdir()) / "fivecard-screenshots")
 DESKTOP: ViewportSize = {"width": 1000, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 

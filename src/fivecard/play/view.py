@@ -86,12 +86,8 @@ def _event_json(game: Game, event: Event) -> dict[str, Any]:
         }
     if isinstance(event, Folded):
         verb = "fold" if event.seat == 0 else "folds"
-        return {
-            "type": "folded",
-            "seat": event.seat,
-            "reason": None if event.advice is None else event.advice.reason,
-            "text": f"{names[event.seat]} {verb}",
-        }
+        # (a computer's reason, the advisor's, would name the cards it kept)
+        return {"type": "folded", "seat": event.seat, "text": f"{names[event.seat]} {verb}"}
     if isinstance(event, Exchanged):
         mine = event.seat == 0
         count = len(event.drawn)
@@ -103,7 +99,6 @@ def _event_json(game: Game, event: Event) -> dict[str, Any]:
             "type": "exchanged",
             "seat": event.seat,
             "count": count,
-            "reason": None if event.advice is None else event.advice.reason,
             "text": f"{names[event.seat]} {what}",
         }
         if mine:

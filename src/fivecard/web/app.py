@@ -122,9 +122,13 @@ class ActionRequest(BaseModel):
 # --- the pieces ---------------------------------------------------------------------------
 
 
+def _json_bytes(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(
-        json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
+        _json_bytes(data),
         status_code=status,
         media_type="application/json",
         headers=headers,
@@ -198,6 +202,93 @@ def _replay(body: bytes) -> Callable[[], Awaitable[dict[str, Any]]]:
         return {"type": "http.disconnect"}
 
     return receive
+
+
+class _FastCompare:
+    """ASGI middleware: ``POST /api/compare`` with a JSON body that is valid and
+    settles is answered here, without FastAPI's routing, dependency solving and
+    thread pool (most of a compare request's time; the showdown of at most
+    :data:`MAX_HANDS` hands takes well under a millisecond, so it runs on the
+    event loop). The answer is the one the route gives: the same model
+    validates the body, the same functions settle it, the same bytes and
+    headers go out. Anything else (another content type, bad JSON, a body
+    the model or the library refuses, any error) goes on to the app, with
+    the body read so far, so errors keep their exact messages."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if not (
+            scope["type"] == "http"
+            and scope["path"] == "/api/compare"
+            and scope["method"] == "POST"
+            and not scope.get("root_path")
+            and _content_type(scope) == b"application/json"
+        ):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            try:
+                message = await receive()
+            except Exception as exc:  # the app meets the failure where it always does
+                await self.app(scope, _resume(chunks, exc, receive), send)
+                return
+            if message["type"] != "http.request":  # the client went away: the app sees it too
+                await self.app(scope, _resume(chunks, message, receive), send)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        try:
+            request = CompareRequest.model_validate(json.loads(b"".join(chunks)))
+            _check_hands(request.hands)
+            result = showdown(request.hands, rules=get_rules(request.rules), decks=request.decks)
+            body = _json_bytes(showdown_json(result, request.hands))
+        except Exception:  # the app says what is wrong, as it always does
+            await self.app(scope, _resume(chunks, None, receive), send)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _content_type(scope: MutableMapping[str, Any]) -> bytes | None:
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            return bytes(value)
+    return None
+
+
+def _resume(chunks: list[bytes], last: MutableMapping[str, Any] | Exception | None, receive: Any) -> Any:
+    """A ``receive`` that gives the body read already (the whole body if
+    ``last`` is None), then ``last`` (a message, or an exception raised),
+    then what ``receive`` gives."""
+    pending: list[MutableMapping[str, Any] | Exception] = [
+        {"type": "http.request", "body": chunk, "more_body": True} for chunk in chunks
+    ]
+    if last is not None:
+        pending.append(last)
+    elif chunks:
+        pending[-1] = {"type": "http.request", "body": chunks[-1], "more_body": False}
+    else:
+        pending.append({"type": "http.request", "body": b"", "more_body": False})
+
+    async def replayed() -> Any:
+        if pending:
+            item = pending.pop(0)
+            if isinstance(item, Exception):
+                raise item
+            return item
+        return await receive()
+
+    return replayed
 
 
 async def _too_large(send: Any) -> None:
@@ -380,6 +471,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
 
 def _wrap(app: FastAPI) -> FastAPI:
+    app.add_middleware(_FastCompare)  # inside _Limits: its body limit and headers apply
     app.add_middleware(_Limits)
     return app
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -60,6 +61,8 @@ OWNER_COOKIE = "fivecard_owner"
 MAX_HANDS = 10
 #: A hand's text, at most (the library reads far shorter hands).
 MAX_HAND_TEXT = 200
+#: How many games' computer players may consult the advisor at once.
+ADVISOR_SLOTS = 2
 
 _HERE = Path(__file__).parent
 _LOG = logging.getLogger("fivecard.web")
@@ -320,6 +323,10 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.store = store
+    # The computer players consult the exact advisor (tens of milliseconds of
+    # CPU each, partly outside the GIL): two games at a time use the machine
+    # best; more only share the GIL and delay the cheap actions of others.
+    advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -431,9 +438,10 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
                 events.append(game.reveal_dealer_card())
             else:
                 events.append(game.settle())
-            if body.action in ("start", "exchange", "keep", "fold"):
-                while game.can_computer_act():  # the computer players act after you
-                    events.append(game.computer_acts())
+            if body.action in ("start", "exchange", "keep", "fold") and game.can_computer_act():
+                with advisor_slots:
+                    while game.can_computer_act():  # the computer players act after you
+                        events.append(game.computer_acts())
             return None, [event_json(game, e) for e in events]
 
         game, _ = store.act(game_id, owner, act)

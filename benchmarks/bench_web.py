@@ -1,0 +1,589 @@
+"""Load on ``fivecard serve``: many concurrent clients on the compare endpoint
+and on game actions, against 127.0.0.1 only, bounded in count and time.
+
+    FIVECARD_EXTRAS=test bash scripts/setup.sh      # or pip install -e '.[web]'
+    .venv/bin/python benchmarks/bench_web.py [--connections 32] [--requests 20000] [--players 16]
+
+It starts ``fivecard serve --host 127.0.0.1 --port 0 --data TMP`` (one server
+process: uvicorn with httptools and uvloop) with a temporary data directory,
+waits until it answers, then drives the load from this process and stops the
+server. ``--url http://127.0.0.1:PORT/`` measures a server that is running
+already (only a loopback address is accepted).
+
+1. compare: C keep-alive connections post ``/api/compare`` with distinct
+   two-hand showdowns dealt from a seeded shuffle of the library's deck,
+   until N requests are answered or the time cap passes (after a warm-up
+   that is not counted, on the same connections: no connection is opened
+   while measuring unless the server closes one). Every response must be a 200 whose JSON
+   ``winners`` are the ones the library gives for the same hands here.
+2. games: G players, each with its own owner cookie, create a game and play
+   rounds (start, then exchange / keep all / fold chosen by a seeded
+   random policy, the dealer's five reveals, settle; a new game when one is
+   over) until A actions are answered or the time cap passes. Exchange,
+   keep and fold make the two computer players consult the exact advisor
+   (tens of milliseconds of CPU each): they are reported apart from the
+   cheap actions.
+
+For each part: requests/s, latency p50/p90/p99/max in milliseconds (from
+writing the request to reading the whole response), errors, and the CPU
+time the server and this client used (the two share the machine's cores).
+
+The client is a small HTTP/1.1 keep-alive client on ``asyncio.open_connection``
+(with uvloop's event loop when it is installed): a compare costs it about
+80 microseconds of CPU, its answer parsed and checked included, on the core
+the server (one process, bound by its GIL to one core) leaves free. A
+general-purpose client (httpx, aiohttp) spends several times more per request.
+``wrk`` (C; Debian's package) is cheaper still, but it sends one fixed body
+unless scripted in Lua, checks no answer and plays no game with cookies, and
+a fresh machine lacks it: on the 2-core machine, in the same minutes, wrk
+-t1 -c32 with one fixed compare body measured 4,000-4,460 requests/s
+(p99 12-16 ms) where this client measured 3,730-3,770 (p99 18 ms); the
+server used 100% of a core under both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import os
+import platform
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from fivecard import full_deck, showdown
+from fivecard.core.cards import format_cards
+
+# --- a small HTTP/1.1 client ----------------------------------------------------------------
+
+
+class HTTPError(Exception):
+    """A response that could not be read."""
+
+
+_CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*(\d+)", re.IGNORECASE)
+_SET_COOKIE = re.compile(rb"\r\nset-cookie:[ \t]*([^=;\r\n]+)=([^;\r\n]*)", re.IGNORECASE)
+
+
+class Connection:
+    """One keep-alive connection; requests on it go one after another."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.answered = 0  # responses read on the connection open now
+        self.reopened = 0  # connections the server closed between requests
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.answered = 0
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def send(self, request: bytes) -> tuple[int, bytes, bytes]:
+        """Write a whole request, read the whole response: (status, head, body).
+        A keep-alive connection the server has closed before answering (as
+        uvicorn does after an exception in the app, or after 5 s idle) is
+        opened again and the request sent once more."""
+        if self.writer is None:
+            await self.open()
+        assert self.reader is not None and self.writer is not None
+        try:
+            self.writer.write(request)
+            head = await self.reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionResetError, BrokenPipeError) as exc:
+            partial = getattr(exc, "partial", b"")
+            if self.answered == 0 or partial:
+                raise
+            self.close()
+            self.reopened += 1
+            await self.open()
+            assert self.reader is not None and self.writer is not None
+            self.writer.write(request)
+            head = await self.reader.readuntil(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 "):
+            raise HTTPError(f"not an HTTP/1.1 response: {head[:40]!r}")
+        match = _CONTENT_LENGTH.search(head)
+        if match is None:
+            raise HTTPError("a response without content-length")
+        body = await self.reader.readexactly(int(match.group(1)))
+        self.answered += 1
+        return int(head[9:12]), head, body
+
+
+def build_request(host: str, method: str, path: str, body: bytes | None = None, cookie: str | None = None) -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", f"host: {host}", "accept: application/json"]
+    if cookie:
+        lines.append(f"cookie: {cookie}")
+    if body is not None:
+        lines += ["content-type: application/json", f"content-length: {len(body)}"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b"")
+
+
+# --- statistics -------------------------------------------------------------------------------
+
+
+@dataclass
+class Latencies:
+    """Latencies in seconds, and the errors seen, of one kind of request."""
+
+    times: list[float] = field(default_factory=list)
+    errors: int = 0
+    first_error: str = ""
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if not self.first_error:
+            self.first_error = what
+
+    def summary(self, seconds: float) -> dict[str, Any]:
+        times = sorted(self.times)
+        n = len(times)
+
+        def pct(p: float) -> float:
+            return round(times[min(n - 1, int(p / 100 * n))] * 1000, 2) if n else float("nan")
+
+        return {
+            "requests": n,
+            "per_second": round(n / seconds, 1) if seconds > 0 else 0.0,
+            "p50_ms": pct(50),
+            "p90_ms": pct(90),
+            "p99_ms": pct(99),
+            "max_ms": round(times[-1] * 1000, 2) if n else float("nan"),
+            "errors": self.errors,
+            "first_error": self.first_error,
+        }
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far, read from /proc
+    (0.0 where there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class CpuMeter:
+    """The CPU the server and this client use between start() and stop()."""
+
+    def __init__(self, server_pid: int | None) -> None:
+        self.server_pid = server_pid
+        self.server = self.client = self.wall = 0.0
+
+    def start(self) -> None:
+        self._server0 = process_cpu(self.server_pid) if self.server_pid else 0.0
+        self._client0 = time.process_time()
+        self._wall0 = time.perf_counter()
+
+    def stop(self) -> None:
+        self.wall = time.perf_counter() - self._wall0
+        self.client = time.process_time() - self._client0
+        self.server = process_cpu(self.server_pid) - self._server0 if self.server_pid else float("nan")
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "seconds": round(self.wall, 3),
+            "server_cpu_s": round(self.server, 2),
+            "client_cpu_s": round(self.client, 2),
+        }
+
+
+# --- part 1: compare ----------------------------------------------------------------------------
+
+
+def showdowns(count: int, seed: int) -> list[tuple[list[str], list[int]]]:
+    """``count`` distinct two-hand showdowns, each dealt from a fresh shuffle of
+    the deck, with the winners the library gives (numbered from 1, as in
+    the API's answer)."""
+    rng = random.Random(seed)
+    deck = list(full_deck())
+    seen: set[tuple[str, str]] = set()
+    result: list[tuple[list[str], list[int]]] = []
+    while len(result) < count:
+        rng.shuffle(deck)
+        hands = (format_cards(deck[:5], ascii=True), format_cards(deck[5:10], ascii=True))
+        if hands in seen:
+            continue
+        seen.add(hands)
+        result.append((list(hands), [i + 1 for i in showdown(list(hands)).winners]))
+    return result
+
+
+async def run_compare(
+    host: str, port: int, *, connections: int, requests: int, seconds: float, warmup: int, seed: int,
+    meter: CpuMeter,
+) -> dict[str, Any]:
+    deals = showdowns(requests + warmup, seed)
+    hostname = f"{host}:{port}"
+    bodies = [
+        build_request(hostname, "POST", "/api/compare", json.dumps({"hands": h, "rules": "standard"}).encode())
+        for h, _ in deals
+    ]
+    stats = Latencies()
+    next_index = 0
+    measuring = False
+    deadline = 0.0
+
+    async def worker(conn: Connection, limit: int) -> None:
+        nonlocal next_index
+        clock = time.perf_counter
+        while next_index < limit and (not measuring or clock() < deadline):
+            i = next_index
+            next_index += 1
+            started = clock()
+            try:
+                status, _, body = await conn.send(bodies[i])
+            except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, HTTPError) as exc:
+                if measuring:
+                    stats.error(f"{type(exc).__name__}: {exc}")
+                conn.close()
+                continue
+            elapsed = clock() - started
+            if not measuring:
+                continue
+            if status != 200:
+                stats.error(f"status {status}: {body[:200]!r}")
+                continue
+            try:
+                winners = json.loads(body)["winners"]
+            except (ValueError, KeyError, TypeError):
+                stats.error(f"not a showdown: {body[:200]!r}")
+                continue
+            if winners != deals[i][1]:
+                stats.error(f"winners {winners} for {deals[i][0]}; the library says {deals[i][1]}")
+                continue
+            stats.times.append(elapsed)
+
+    conns = [Connection(host, port) for _ in range(connections)]  # kept from the warm-up on
+    try:
+        if warmup:
+            await asyncio.gather(*(worker(conn, warmup) for conn in conns))
+        for conn in conns:
+            conn.reopened = 0
+        measuring = True
+        meter.start()
+        deadline = time.perf_counter() + seconds
+        await asyncio.gather(*(worker(conn, warmup + requests) for conn in conns))
+        meter.stop()
+    finally:
+        for conn in conns:
+            conn.close()
+    reopened = sum(conn.reopened for conn in conns)
+    return {
+        "connections": connections, "all": stats.summary(meter.wall), "reconnects": reopened, "cpu": meter.summary()
+    }
+
+
+# --- part 2: games --------------------------------------------------------------------------------
+
+SLOW = ("exchange", "keep", "fold")
+
+
+async def run_games(
+    host: str, port: int, *, players: int, actions: int, seconds: float, seed: int, meter: CpuMeter
+) -> dict[str, Any]:
+    hostname = f"{host}:{port}"
+    kinds = ["create", "start", "exchange", "keep", "fold", "reveal", "settle"]
+    stats = {k: Latencies() for k in kinds}
+    done = 0
+    games = 0
+    rounds = 0
+    reopened = 0
+    deadline = 0.0
+
+    def next_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+        can = view["can"]
+        if can["exchange"]:
+            roll = rng.random()
+            if roll < 0.1 and can["fold"]:
+                return {"action": "fold"}
+            if roll < 0.3:
+                return {"action": "keep"}
+            return {"action": "exchange", "keep": sorted(rng.sample(range(1, 6), rng.randint(0, 4)))}
+        for name in ("reveal", "settle", "start"):
+            if can[name]:
+                return {"action": name}
+        return None  # game over: a new game
+
+    async def player(number: int) -> None:
+        nonlocal done, games, rounds, reopened
+        rng = random.Random(seed * 1000 + number)
+        conn = Connection(host, port)
+        cookie: str | None = None
+        clock = time.perf_counter
+        game_path: str | None = None
+        view: dict[str, Any] = {}
+        try:
+            while done < actions and clock() < deadline:
+                if game_path is None:
+                    body = json.dumps({"rules": "standard", "seed": rng.getrandbits(62), "stack": 1000}).encode()
+                    kind, request = "create", build_request(hostname, "POST", "/api/games", body, cookie)
+                else:
+                    action = next_action(view, rng)
+                    if action is None:
+                        game_path = None
+                        continue
+                    kind = action["action"]
+                    request = build_request(hostname, "POST", game_path + "/actions", json.dumps(action).encode(), cookie)
+                started = clock()
+                try:
+                    status, head, body = await conn.send(request)
+                except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, HTTPError) as exc:
+                    stats[kind].error(f"{type(exc).__name__}: {exc}")
+                    conn.close()
+                    game_path = None
+                    continue
+                elapsed = clock() - started
+                if status != (201 if kind == "create" else 200):
+                    stats[kind].error(f"status {status}: {body[:200]!r}")
+                    game_path = None
+                    continue
+                view = json.loads(body)
+                if kind == "create":
+                    for name, value in _SET_COOKIE.findall(head):
+                        if name == b"fivecard_owner":
+                            cookie = f"fivecard_owner={value.decode()}"
+                    if cookie is None:
+                        stats[kind].error("no owner cookie")
+                        continue
+                    game_path = f"/api/games/{view['id']}"
+                    games += 1
+                else:
+                    done += 1
+                    rounds += kind == "settle"
+                stats[kind].times.append(elapsed)
+        finally:
+            reopened += conn.reopened
+            conn.close()
+
+    meter.start()
+    deadline = time.perf_counter() + seconds
+    await asyncio.gather(*(player(i) for i in range(players)))
+    meter.stop()
+    wall = meter.wall
+    fast, slow = Latencies(), Latencies()
+    for kind in kinds[1:]:
+        (slow if kind in SLOW else fast).times.extend(stats[kind].times)
+        (slow if kind in SLOW else fast).errors += stats[kind].errors
+    every = Latencies(times=fast.times + slow.times, errors=fast.errors + slow.errors)
+    return {
+        "players": players,
+        "games": games,
+        "rounds_settled": rounds,
+        "reconnects": reopened,
+        "all_actions": every.summary(wall),
+        "start_reveal_settle": fast.summary(wall),
+        "exchange_keep_fold": slow.summary(wall),
+        "by_kind": {k: stats[k].summary(wall) for k in kinds},
+        "cpu": meter.summary(),
+    }
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+
+@contextmanager
+def server(args: argparse.Namespace, log: list[str]) -> Iterator[tuple[str, int, int | None]]:
+    """(host, port, pid) of the server to load: the one at ``--url``, or a
+    ``fivecard serve`` started here on 127.0.0.1 and stopped afterwards (what
+    it wrote on stderr is added to ``log`` then)."""
+    if args.url:
+        parts = urlsplit(args.url)
+        host = parts.hostname or ""
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback or parts.port is None:
+            raise SystemExit(f"--url {args.url}: only a loopback address with a port, e.g. http://127.0.0.1:8000/")
+        yield host, parts.port, args.server_pid
+        return
+    exe = shutil.which("fivecard", path=os.path.dirname(sys.executable)) or shutil.which("fivecard")
+    command = [exe] if exe else [sys.executable, "-m", "fivecard"]
+    with tempfile.TemporaryDirectory(prefix="fivecard-bench-") as data, open(os.path.join(data, "stderr"), "w+") as err:
+        proc = subprocess.Popen(
+            [*command, "serve", "--host", "127.0.0.1", "--port", "0", "--data", data],
+            stdout=subprocess.PIPE, stderr=err, text=True,
+        )
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if match is None:
+                proc.wait(timeout=10)
+                err.seek(0)
+                raise SystemExit(f"fivecard serve did not start: {line.strip()} {err.read().strip()}")
+            port = int(match.group(1))
+            _wait_until_up("127.0.0.1", port, proc)
+            yield "127.0.0.1", port, proc.pid
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()
+            err.seek(0)
+            log.extend(err.read().splitlines())
+
+
+def _wait_until_up(host: str, port: int, proc: subprocess.Popen[str]) -> None:
+    async def ask() -> int:
+        conn = Connection(host, port)
+        try:
+            status, _, _ = await conn.send(build_request(f"{host}:{port}", "GET", "/openapi.json"))
+            return status
+        finally:
+            conn.close()
+
+    for _ in range(200):
+        if proc.poll() is not None:
+            raise SystemExit(f"fivecard serve stopped (exit {proc.returncode})")
+        try:
+            if asyncio.run(ask()) == 200:
+                return
+        except (OSError, asyncio.IncompleteReadError, HTTPError):
+            pass
+        time.sleep(0.05)
+    raise SystemExit("fivecard serve did not answer within 10 seconds")
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+def table(results: dict[str, Any]) -> str:
+    rows = [("", "requests", "per s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors")]
+
+    def row(label: str, s: dict[str, Any]) -> None:
+        rows.append((label, f"{s['requests']:,}", f"{s['per_second']:,.0f}", f"{s['p50_ms']:.1f}",
+                     f"{s['p90_ms']:.1f}", f"{s['p99_ms']:.1f}", f"{s['max_ms']:.1f}", str(s["errors"])))
+
+    lines = []
+    compare = results.get("compare")
+    if compare:
+        row(f"compare ({compare['connections']} connections)", compare["all"])
+    games = results.get("games")
+    if games:
+        row(f"game actions ({games['players']} players)", games["all_actions"])
+        row("  start/reveal/settle", games["start_reveal_settle"])
+        row("  exchange/keep/fold", games["exchange_keep_fold"])
+        for kind in ("create", "start", "exchange", "keep", "fold", "reveal", "settle"):
+            row(f"    {kind}", games["by_kind"][kind])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        lines.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)))
+    for name, part in (("compare", compare), ("games", games)):
+        if part:
+            cpu = part["cpu"]
+            lines.append(
+                f"{name}: {cpu['seconds']:.1f} s; CPU used: server {cpu['server_cpu_s']:.1f} s, "
+                f"this client {cpu['client_cpu_s']:.1f} s; connections the server closed: {part['reconnects']}"
+            )
+    if games:
+        lines.append(f"games: {games['games']} created, {games['rounds_settled']} rounds settled")
+    parts = [("compare", compare["all"])] if compare else []
+    if games:
+        parts += [(f"game {kind}", summary) for kind, summary in games["by_kind"].items()]
+    for name, summary in parts:
+        if summary["first_error"]:
+            lines.append(f"{name}: first error: {summary['first_error']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Load on fivecard serve (127.0.0.1 only): the compare endpoint and game actions.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--part", choices=["all", "compare", "games"], default="all", help="what to load")
+    parser.add_argument("--connections", "-c", type=int, default=32, help="compare: concurrent connections")
+    parser.add_argument("--requests", "-n", type=int, default=20_000, help="compare: requests measured, at most")
+    parser.add_argument("--warmup", type=int, default=2_000, help="compare: requests first, not measured")
+    parser.add_argument("--players", "-g", type=int, default=16, help="games: concurrent players")
+    parser.add_argument("--actions", "-a", type=int, default=2_000, help="games: actions measured, at most")
+    parser.add_argument("--seconds", "-t", type=float, default=30.0, help="time cap of each part")
+    parser.add_argument("--seed", type=int, default=11, help="for the hands and the players' choices")
+    parser.add_argument("--url", help="load this running server (a loopback address) instead of starting one")
+    parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to report its CPU time")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    for name in ("connections", "requests", "players", "actions"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
+    if args.warmup < 0 or args.seconds <= 0:
+        parser.error("--warmup must be 0 or more, --seconds more than 0")
+
+    try:
+        import uvloop
+
+        loop_name = "uvloop"
+        runner: Any = uvloop.run
+    except ImportError:
+        loop_name, runner = "asyncio", asyncio.run
+
+    command = shlex.join([os.path.relpath(sys.executable) if sys.executable.startswith(os.getcwd()) else sys.executable,
+                          *sys.argv])
+    results: dict[str, Any] = {
+        "command": command,
+        "machine": {
+            "cpus": os.cpu_count(),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "client_loop": loop_name,
+        },
+    }
+    log: list[str] = []
+    with server(args, log) as (host, port, pid):
+        results["server"] = {"url": f"http://{host}:{port}/", "pid": pid}
+        if not args.json:
+            print(f"server {results['server']['url']} (pid {pid}); client loop {loop_name}; "
+                  f"{os.cpu_count()} CPUs, load average {results['machine']['load_average']}", flush=True)
+        if args.part in ("all", "compare"):
+            results["compare"] = runner(run_compare(
+                host, port, connections=args.connections, requests=args.requests, seconds=args.seconds,
+                warmup=args.warmup, seed=args.seed, meter=CpuMeter(pid),
+            ))
+        if args.part in ("all", "games"):
+            results["games"] = runner(run_games(
+                host, port, players=args.players, actions=args.actions, seconds=args.seconds,
+                seed=args.seed, meter=CpuMeter(pid),
+            ))
+    # the last line of each traceback the server logged, as "sqlite3.OperationalError: database is locked"
+    errors = [line for line in log if re.match(r"[\w.]+(Error|Exception)\b(: |$)", line)]
+    results["server_exceptions"] = {"count": len(errors), "first": errors[:5]}
+    if args.json:
+        json.dump(results, sys.stdout, indent=2)
+        print()
+    else:
+        print(table(results))
+        if errors:
+            print(f"the server logged {len(errors)} exceptions, the first: {errors[0]}")
+        print(f"command: {command}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -207,6 +207,14 @@ def _replay(body: bytes) -> Callable[[], Awaitable[dict[str, Any]]]:
     return receive
 
 
+def _compare_body(request: CompareRequest) -> bytes:
+    """The answer to ``POST /api/compare``: the showdown's JSON, as
+    ``compare --json`` (both the route and :class:`_FastCompare` send it)."""
+    _check_hands(request.hands)
+    result = showdown(request.hands, rules=get_rules(request.rules), decks=request.decks)
+    return _json_bytes(showdown_json(result, request.hands))
+
+
 class _FastCompare:
     """ASGI middleware: ``POST /api/compare`` with a JSON body that is valid and
     settles is answered here, without FastAPI's routing, dependency solving and
@@ -245,10 +253,7 @@ class _FastCompare:
             if not message.get("more_body", False):
                 break
         try:
-            request = CompareRequest.model_validate(json.loads(b"".join(chunks)))
-            _check_hands(request.hands)
-            result = showdown(request.hands, rules=get_rules(request.rules), decks=request.decks)
-            body = _json_bytes(showdown_json(result, request.hands))
+            body = _compare_body(CompareRequest.model_validate(json.loads(b"".join(chunks))))
         except Exception:  # the app says what is wrong, as it always does
             await self.app(scope, _resume(chunks, None, receive), send)
             return
@@ -369,9 +374,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     @app.post("/api/compare", tags=["hands"], summary="Settle a showdown and explain it")
     def api_compare(request: CompareRequest) -> Response:
-        _check_hands(request.hands)
-        result = showdown(request.hands, rules=get_rules(request.rules), decks=request.decks)
-        return _json(showdown_json(result, request.hands))
+        # (answered by _FastCompare when the body is good: see _compare_body)
+        return Response(_compare_body(request), media_type="application/json")
 
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
     def api_advise(request: AdviseRequest) -> Response:

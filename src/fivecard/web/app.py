@@ -49,14 +49,15 @@ from ..errors import FivecardError
 from ..play.advise import advise, advice_json, load_paytable
 from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
-from .store import GameStore, NoSuchGame, NotYourGame, new_secret, secret_hash
+from ..play.friends import TableError, TableForbidden
+from .store import OWNER_COOKIE, GameStore, NoSuchGame, NotYourGame, new_secret, secret_hash
+from .table_api import Broker, RateLimit, TooFast, add_table_routes
+from .tables import SqliteTableStore
 
 __all__ = ["create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
-#: The cookie that holds the browser's owner secret.
-OWNER_COOKIE = "fivecard_owner"
 #: The most hands the checker and the compare endpoint take at once.
 MAX_HANDS = 10
 #: A hand's text, at most (the library reads far shorter hands).
@@ -332,6 +333,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     # CPU each, partly outside the GIL): two games at a time use the machine
     # best; more only share the GIL and delay the cheap actions of others.
     advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
+    add_table_routes(app, SqliteTableStore(str(folder / "games.sqlite3")), Broker(), RateLimit())
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -348,6 +350,18 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     @app.exception_handler(NotYourGame)
     async def _forbidden(request: Request, exc: NotYourGame) -> Response:
         return _json({"detail": str(exc)}, 403)
+
+    @app.exception_handler(TableError)
+    async def _table_refused(request: Request, exc: TableError) -> Response:
+        return _json({"detail": str(exc)}, 409)
+
+    @app.exception_handler(TableForbidden)
+    async def _table_forbidden(request: Request, exc: TableForbidden) -> Response:
+        return _json({"detail": str(exc)}, 403)
+
+    @app.exception_handler(TooFast)
+    async def _too_fast(request: Request, exc: TooFast) -> Response:
+        return _json({"detail": str(exc)}, 429, headers={"retry-after": "1"})
 
     @app.exception_handler(FivecardError)
     async def _bad_input(request: Request, exc: FivecardError) -> Response:

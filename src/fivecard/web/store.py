@@ -32,7 +32,11 @@ from typing import Any, TypeVar
 from ..errors import FivecardError
 from ..play.game import Game
 
-__all__ = ["GameStore", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash"]
+__all__ = ["GameStore", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE"]
+
+#: The cookie that holds the browser's owner secret (HttpOnly, SameSite=Strict):
+#: its games, its seats, the tables it hosts.
+OWNER_COOKIE = "fivecard_owner"
 
 T = TypeVar("T")
 

@@ -1,0 +1,423 @@
+"""A table for friends: the host's rounds of a chat room (Semi-Poker) and a
+game show's high hand for points, as a state machine the web app drives.
+
+* A host opens the table: a rule set, the points for a round's high hand
+  (25, as the game show pays), how a tie scores (``none``: nobody, as the
+  game show rules; ``split``: the points shared, odd points to the earliest
+  seat) and optionally a number of rounds.
+* Players take seats by name (at most :data:`MAX_SEATS`: one deck deals them
+  all); the host may remove a seat.
+* The host starts round N. Each round deals from its own shuffled deck, from
+  a seed recorded with the round (:func:`round_seed`), so any round can be
+  dealt again and checked. Each seated player deals themselves the next five
+  cards. When every seated player has dealt, or the host closes the round,
+  the dealt hands are settled as one showdown and the points awarded.
+* The table ends after its number of rounds, or when the host ends it.
+
+Every action returns event records (plain JSON data, :func:`event_json`);
+hands dealt in an open round appear in no event: only the dealer of a hand
+sees it, until the round is closed. The whole table is plain JSON data
+(:meth:`FriendsTable.to_state`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..core.cards import Card
+from ..core.evaluate import evaluate
+from ..core.hand import HAND_SIZE, Hand
+from ..core.report import evaluation_json
+from ..core.rules import get_rules
+from ..core.showdown import showdown
+from ..errors import FivecardError
+from .game import split_pot
+
+__all__ = ["FriendsTable", "TableError", "TableForbidden", "TIES", "MAX_SEATS", "round_seed"]
+
+#: How a tie for the high hand scores.
+TIES: Final = ("none", "split")
+#: Seats at a table: one deck of 52 deals ten hands (54 under joker).
+MAX_SEATS: Final = 10
+MAX_NAME: Final = 40
+MAX_CHAT: Final = 500
+MAX_ROUNDS: Final = 10_000
+_STATE_VERSION: Final = 1
+
+
+class TableError(FivecardError):
+    """An action the table's state does not allow now."""
+
+
+class TableForbidden(TableError):
+    """An action the one asking may not take (not the host; no seat)."""
+
+
+def round_seed(table_seed: int, number: int) -> int:
+    """The seed of round ``number``'s shuffle: fixed by the table's seed and
+    the round's number, so a round can be dealt again from its record."""
+    digest = hashlib.sha256(f"fivecard table {table_seed} round {number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def round_deck(rules_name: str, seed: int) -> list[Card]:
+    """Round's deck in dealing order: the rule set's deck shuffled by its seed
+    (rank-only cards under ``semi``, as the draw game deals)."""
+    rules = get_rules(rules_name)
+    cards = list(rules.deck())
+    random.Random(seed).shuffle(cards)
+    if not rules.suits:
+        cards = [c.rank_only() for c in cards]
+    return cards
+
+
+@dataclass
+class Seat:
+    id: int
+    name: str
+    owner: str  # the hash of its browser's secret
+    active: bool = True
+    points: int = 0
+
+
+@dataclass
+class Round:
+    number: int
+    seed: int
+    dealt: dict[int, list[Card]] = field(default_factory=dict)  # seat id -> its five cards, in dealing order
+    next_card: int = 0
+    open: bool = True
+
+
+class FriendsTable:
+    """One table: settings, seats, the round in play and the points."""
+
+    def __init__(
+        self,
+        *,
+        rules: str = "standard",
+        points: int = 25,
+        tie: str = "none",
+        rounds: int | None = None,
+        seed: int | None = None,
+        host: str,
+    ) -> None:
+        ruleset = get_rules(rules)  # its error names the rule sets
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 1_000_000:
+            raise TableError(f"points for the high hand are a whole number from 0 to 1,000,000, got {points!r}")
+        if tie not in TIES:
+            raise TableError(f"a tie scores {' or '.join(repr(t) for t in TIES)}, got {tie!r}")
+        if rounds is not None and (isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS):
+            raise TableError(f"rounds are a number from 1 to {MAX_ROUNDS:,}, got {rounds!r}")
+        self.rules = ruleset.name
+        self.points = points
+        self.tie = tie
+        self.rounds_limit = rounds
+        self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
+        self.host = host
+        self.seats: list[Seat] = []
+        self.round: Round | None = None
+        self.played = 0  # rounds closed
+        self.ended = False
+
+    # -- who is who ------------------------------------------------------------
+
+    def seat_of(self, owner: str) -> Seat | None:
+        """The active seat of a browser (its secret's hash), if it has one."""
+        return next((s for s in self.seats if s.owner == owner and s.active), None)
+
+    def _verify_host(self, owner: str) -> None:
+        if owner != self.host:
+            raise TableForbidden("only the table's host can do that")
+
+    def _verify_open(self) -> None:
+        if self.ended:
+            raise TableError("the table has ended")
+
+    def _active(self) -> list[Seat]:
+        return [s for s in self.seats if s.active]
+
+    # -- seats -----------------------------------------------------------------
+
+    def join(self, owner: str, name: str) -> tuple[Seat, list[dict[str, Any]]]:
+        """A seat for a browser by name; a browser seated already keeps its
+        seat (and name)."""
+        self._verify_open()
+        mine = self.seat_of(owner)
+        if mine is not None:
+            return mine, []
+        shown = " ".join(str(name).split())
+        if not shown:
+            raise TableError("a seat needs a name")
+        if len(shown) > MAX_NAME:
+            raise TableError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
+        if any(s.name.casefold() == shown.casefold() for s in self._active()):
+            raise TableError(f"the name {shown!r} is taken at this table")
+        if len(self._active()) >= MAX_SEATS:
+            raise TableError(f"the table is full ({MAX_SEATS} seats: one deck deals them all)")
+        seat = Seat(len(self.seats) + 1, shown, owner)
+        self.seats.append(seat)
+        return seat, [{"type": "seat_joined", "seat": seat.id, "name": seat.name, "text": f"{seat.name} sits down"}]
+
+    def remove(self, owner: str, seat_id: int) -> list[dict[str, Any]]:
+        """The host removes a seat (its points stay in the log)."""
+        self._verify_host(owner)
+        self._verify_open()
+        seat = next((s for s in self.seats if s.id == seat_id and s.active), None)
+        if seat is None:
+            raise TableError(f"no seat {seat_id} at this table")
+        seat.active = False
+        events: list[dict[str, Any]] = [
+            {"type": "seat_removed", "seat": seat.id, "name": seat.name, "text": f"{seat.name} leaves the table"}
+        ]
+        current = self.round
+        if current is not None and current.open:
+            current.dealt.pop(seat.id, None)
+            events += self._close_if_all_dealt()
+        return events
+
+    # -- rounds ----------------------------------------------------------------
+
+    def start_round(self, owner: str) -> list[dict[str, Any]]:
+        self._verify_host(owner)
+        self._verify_open()
+        if self.round is not None and self.round.open:
+            raise TableError(f"round {self.round.number} is still open")
+        if not self._active():
+            raise TableError("nobody is seated yet: share the table's link")
+        number = self.played + 1
+        self.round = Round(number, round_seed(self.seed, number))
+        seats = len(self._active())
+        return [
+            {
+                "type": "round_started",
+                "round": number,
+                "seed": self.round.seed,
+                "text": f"Round {number}: {seats} seated; deal your hand",
+            }
+        ]
+
+    def deal(self, owner: str) -> tuple[list[Card], list[dict[str, Any]]]:
+        """Deal the browser's seat its five cards in the open round."""
+        self._verify_open()
+        seat = self.seat_of(owner)
+        if seat is None:
+            raise TableForbidden("take a seat to deal")
+        current = self.round
+        if current is None or not current.open:
+            raise TableError("no round is open: the host starts the next one")
+        if seat.id in current.dealt:
+            raise TableError(f"you have dealt in round {current.number} already")
+        deck = round_deck(self.rules, current.seed)
+        if current.next_card + HAND_SIZE > len(deck):
+            raise TableError(f"round {current.number}'s deck has too few cards left; the host closes the round")
+        cards = deck[current.next_card : current.next_card + HAND_SIZE]
+        current.next_card += HAND_SIZE
+        current.dealt[seat.id] = cards
+        events: list[dict[str, Any]] = [
+            {"type": "dealt", "round": current.number, "seat": seat.id, "name": seat.name, "text": f"{seat.name} has dealt"}
+        ]
+        return cards, events + self._close_if_all_dealt()
+
+    def close(self, owner: str) -> list[dict[str, Any]]:
+        """The host closes the open round: the hands dealt are settled."""
+        self._verify_host(owner)
+        self._verify_open()
+        if self.round is None or not self.round.open:
+            raise TableError("no round is open")
+        return self._settle()
+
+    def end(self, owner: str) -> list[dict[str, Any]]:
+        self._verify_host(owner)
+        self._verify_open()
+        events = self._settle() if self.round is not None and self.round.open else []
+        return events + self._end()
+
+    def _end(self) -> list[dict[str, Any]]:
+        self.ended = True
+        return [{"type": "table_ended", "standings": self.standings(), "text": "The table has ended"}]
+
+    def _close_if_all_dealt(self) -> list[dict[str, Any]]:
+        current = self.round
+        if current is None or not current.open:
+            return []
+        if all(s.id in current.dealt for s in self._active()) and current.dealt:
+            return self._settle()
+        return []
+
+    def _settle(self) -> list[dict[str, Any]]:
+        current = self.round
+        assert current is not None and current.open
+        current.open = False
+        self.played += 1
+        names = {s.id: s.name for s in self.seats}
+        dealt = list(current.dealt.items())
+        event: dict[str, Any] = {"type": "round_closed", "round": current.number, "seed": current.seed}
+        if not dealt:
+            event.update(hands=[], winners=[], explanation="nobody dealt", awarded={}, text=f"Round {current.number}: nobody dealt")
+        else:
+            rules = get_rules(self.rules)
+            evaluations = [evaluate(Hand(tuple(cards), rules)) for _, cards in dealt]
+            result = showdown(evaluations)
+            winners = [dealt[i][0] for i in result.winners]
+            awarded: dict[int, int] = {}
+            if len(winners) == 1:
+                awarded = {winners[0]: self.points}
+            elif self.tie == "split":
+                awarded = split_pot(self.points, winners)
+            for seat in self.seats:
+                seat.points += awarded.get(seat.id, 0)
+            hands = [
+                {"seat": seat_id, "player": names[seat_id], **evaluation_json(e)}
+                for (seat_id, _), e in zip(dealt, evaluations)
+            ]
+            who = " and ".join(names[s] for s in winners)
+            if len(winners) == 1:
+                score = f"{who} wins {self.points} points" if len(dealt) > 1 else f"{who} wins {self.points} points (the only hand)"
+            elif awarded:
+                score = f"{who} tie and split {self.points} points"
+            else:
+                score = f"{who} tie: nobody scores"
+            explanation = _named(result.explanation, [names[s] for s, _ in dealt])
+            event.update(
+                hands=hands,
+                winners=winners,
+                explanation=explanation,
+                awarded={str(k): v for k, v in awarded.items()},
+                text=f"Round {current.number}: {score}. {explanation}",
+            )
+        event["standings"] = self.standings()
+        events = [event]
+        if self.rounds_limit is not None and self.played >= self.rounds_limit:
+            events += self._end()
+        return events
+
+    def chat(self, owner: str, text: str) -> list[dict[str, Any]]:
+        """A chat line from a seated player or the host (spectators read)."""
+        seat = self.seat_of(owner)
+        if seat is None and owner != self.host:
+            raise TableForbidden("take a seat to chat")
+        line = " ".join("".join(c for c in str(text) if c.isprintable() or c == " ").split())
+        if not line:
+            raise TableError("an empty chat line")
+        if len(line) > MAX_CHAT:
+            raise TableError(f"a chat line is at most {MAX_CHAT} characters, got {len(line)}")
+        name = seat.name if seat is not None else "Host"
+        return [{"type": "chat", "seat": None if seat is None else seat.id, "name": name, "text": line}]
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Every seat that has played, most points first (then by seat)."""
+        order = sorted(self.seats, key=lambda s: (-s.points, s.id))
+        return [{"seat": s.id, "name": s.name, "points": s.points, "active": s.active} for s in order]
+
+    # -- what a browser sees -------------------------------------------------------
+
+    def view(self, owner: str) -> dict[str, Any]:
+        """The table as one browser sees it: every seat, the round (which
+        seats have dealt; its own hand only), the standings."""
+        mine = self.seat_of(owner)
+        current = self.round
+        round_view = None
+        if current is not None:
+            hand = current.dealt.get(mine.id) if mine is not None else None
+            round_view = {
+                "number": current.number,
+                "open": current.open,
+                "seed": current.seed,
+                "dealt": sorted(current.dealt),
+                "your_hand": None if hand is None else [c.code_str for c in hand],
+            }
+        return {
+            "rules": self.rules,
+            "points": self.points,
+            "tie": self.tie,
+            "rounds": self.rounds_limit,
+            "played": self.played,
+            "ended": self.ended,
+            "host": owner == self.host,
+            "you": None if mine is None else mine.id,
+            "seats": [
+                {"seat": s.id, "name": s.name, "points": s.points, "active": s.active} for s in self.seats
+            ],
+            "round": round_view,
+            "standings": self.standings(),
+        }
+
+    # -- saving and restoring ----------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        current = self.round
+        return {
+            "version": _STATE_VERSION,
+            "rules": self.rules,
+            "points": self.points,
+            "tie": self.tie,
+            "rounds": self.rounds_limit,
+            "seed": self.seed,
+            "host": self.host,
+            "played": self.played,
+            "ended": self.ended,
+            "seats": [
+                {"id": s.id, "name": s.name, "owner": s.owner, "active": s.active, "points": s.points}
+                for s in self.seats
+            ],
+            "round": None
+            if current is None
+            else {
+                "number": current.number,
+                "seed": current.seed,
+                "dealt": {str(k): [c.code_str for c in v] for k, v in current.dealt.items()},
+                "next_card": current.next_card,
+                "open": current.open,
+            },
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> FriendsTable:
+        try:
+            if state.get("version") != _STATE_VERSION:
+                raise TableError(f"a saved table that cannot be restored: version {state.get('version')!r}")
+            table = cls(
+                rules=str(state["rules"]),
+                points=int(state["points"]),
+                tie=str(state["tie"]),
+                rounds=None if state["rounds"] is None else int(state["rounds"]),
+                seed=int(state["seed"]),
+                host=str(state["host"]),
+            )
+            table.played = int(state["played"])
+            table.ended = bool(state["ended"])
+            table.seats = [
+                Seat(int(s["id"]), str(s["name"]), str(s["owner"]), bool(s["active"]), int(s["points"]))
+                for s in state["seats"]
+            ]
+            saved = state["round"]
+            if saved is not None:
+                table.round = Round(
+                    int(saved["number"]),
+                    int(saved["seed"]),
+                    {int(k): [Card.parse(c) for c in v] for k, v in saved["dealt"].items()},
+                    int(saved["next_card"]),
+                    bool(saved["open"]),
+                )
+            return table
+        except TableError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise TableError(f"a saved table that cannot be restored: {type(exc).__name__}: {exc}") from None
+
+
+def _named(explanation: str, names: Sequence[str]) -> str:
+    """A showdown's explanation with "Hand N" read as the N-th dealer's name."""
+    import re
+
+    def name(match: re.Match[str]) -> str:
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(0))]
+        return " and ".join(names[n - 1] for n in numbers)
+
+    text = re.sub(r"\b[Hh]ands? \d+(?:(?:, | and )\d+)*", name, explanation)
+    return text

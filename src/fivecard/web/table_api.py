@@ -1,0 +1,315 @@
+"""The friends' table API (``/api/tables``): a host opens a table, players
+take seats by name, the host starts rounds, each player deals, the round is
+settled, points awarded; chat; a live event stream (Server-Sent Events,
+resumed after the last event a browser saw); an export of the table's
+history with the columns of ``fivecard solve``.
+
+The rules of the table are :mod:`fivecard.play.friends`'; the storage is a
+:class:`~fivecard.web.tables.TableStore`. Identity is the browser's owner
+secret (the HttpOnly cookie of :mod:`fivecard.web.store`): the browser that
+opened a table is its host; a seat belongs to the browser that took it; a
+browser without a seat watches. Actions that change a table take a
+``request_id`` (any text up to 64 characters, chosen by the client): a
+request retried with the same id is applied once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, Field
+
+from ..core.rules import RULE_SETS
+from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, TIES, FriendsTable, TableError
+from .store import OWNER_COOKIE, new_secret, secret_hash
+from .tables import TableStore
+
+__all__ = ["add_table_routes", "Broker", "RateLimit"]
+
+
+class NewTableRequest(BaseModel):
+    rules: str = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
+    points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
+    tie: str = Field(default="none", description="a tie for the high hand: " + " or ".join(TIES))
+    rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="the table ends after this many")
+    seed: int | None = Field(default=None, ge=0, lt=2**63, description="for reproducible rounds")
+
+
+class Request_(BaseModel):
+    request_id: str | None = Field(
+        default=None, max_length=64, description="chosen by the client: a retried request is applied once"
+    )
+
+
+class JoinRequest(Request_):
+    name: str = Field(max_length=200, description=f"the name shown at the table (at most {MAX_NAME} characters)")
+
+
+class ChatRequest(Request_):
+    text: str = Field(max_length=4 * MAX_CHAT, description=f"a chat line (at most {MAX_CHAT} characters)")
+
+
+class Broker:
+    """Wakes the event streams of a table when its events change (in this
+    process; streams also look every second, for other processes)."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, set[asyncio.Event]] = {}
+        self._lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def listen(self, table_id: str) -> asyncio.Event:
+        event = asyncio.Event()
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+        with self._lock:
+            self._waiting.setdefault(table_id, set()).add(event)
+        return event
+
+    def stop(self, table_id: str, event: asyncio.Event) -> None:
+        with self._lock:
+            waiting = self._waiting.get(table_id)
+            if waiting is not None:
+                waiting.discard(event)
+                if not waiting:
+                    del self._waiting[table_id]
+
+    def notify(self, table_id: str) -> None:
+        """From any thread: the table has new events."""
+        with self._lock:
+            events = list(self._waiting.get(table_id, ()))
+        loop = self.loop
+        if events and loop is not None:
+            for event in events:
+                loop.call_soon_threadsafe(event.set)
+
+
+class RateLimit:
+    """At most ``rate`` actions a second per browser, in bursts of ``burst``
+    (a token bucket): more is a 429."""
+
+    def __init__(self, rate: float = 10.0, burst: float = 30.0) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            tokens, then = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            if tokens < 1:
+                self._buckets[key] = (tokens, now)
+                return False
+            self._buckets[key] = (tokens - 1, now)
+            if len(self._buckets) > 100_000:  # forget idle browsers
+                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+            return True
+
+
+class TooFast(TableError):
+    """More requests than a browser may make."""
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
+        status_code=status,
+        media_type="application/json",
+    )
+
+
+def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: RateLimit) -> None:
+    """Register the table API on ``app``."""
+
+    def owner_of(request: Request) -> str:
+        secret = request.cookies.get(OWNER_COOKIE) or ""
+        return secret_hash(secret) if 16 <= len(secret) <= 64 else ""
+
+    def view(table_id: str, table: FriendsTable, owner: str) -> dict[str, Any]:
+        data = table.view(owner)
+        data["id"] = table_id
+        data["last_event"] = store.last_seq(table_id)
+        return data
+
+    def act(
+        request: Request,
+        table_id: str,
+        request_id: str | None,
+        action: Callable[[FriendsTable, str], Sequence[dict[str, Any]]],
+        status: int = 200,
+    ) -> Response:
+        owner = owner_of(request)
+        if not limit.take(owner or (request.client.host if request.client else "")):
+            raise TooFast("too many requests: wait a moment")
+        table, _, _ = store.act(table_id, request_id, owner, lambda t: (None, action(t, owner)))
+        broker.notify(table_id)
+        return _json(view(table_id, table, owner), status)
+
+    @app.post("/api/tables", tags=["tables"], summary="Open a table (you are its host)", status_code=201)
+    def api_new_table(request: Request, body: NewTableRequest) -> Response:
+        secret = request.cookies.get(OWNER_COOKIE) or ""
+        fresh = not 16 <= len(secret) <= 64
+        if fresh:
+            secret = new_secret()
+        owner = secret_hash(secret)
+        if not limit.take(owner):
+            raise TooFast("too many requests: wait a moment")
+        table = FriendsTable(
+            rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=owner
+        )
+        rounds = f", {body.rounds} rounds" if body.rounds else ""
+        opened = {
+            "type": "table_opened",
+            "text": f"A {table.rules} table: the high hand wins {table.points} points; a tie scores "
+            f"{'nothing' if table.tie == 'none' else 'a share'}{rounds}",
+        }
+        table_id = store.create(table, [opened])
+        response = _json(view(table_id, table, owner), 201)
+        response.headers["location"] = f"/api/tables/{table_id}"
+        if fresh:
+            response.set_cookie(
+                OWNER_COOKIE, secret, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/"
+            )
+        return response
+
+    @app.get("/api/tables/{table_id}", tags=["tables"], summary="The table as this browser sees it")
+    def api_table(table_id: str, request: Request) -> Response:
+        owner = owner_of(request)
+        return _json(view(table_id, store.load(table_id), owner))
+
+    @app.post("/api/tables/{table_id}/seats", tags=["tables"], summary="Take a seat by name", status_code=201)
+    def api_join(table_id: str, body: JoinRequest, request: Request) -> Response:
+        secret = request.cookies.get(OWNER_COOKIE) or ""
+        fresh = not 16 <= len(secret) <= 64
+        if fresh:
+            secret = new_secret()
+        owner = secret_hash(secret)
+        if not limit.take(owner):
+            raise TooFast("too many requests: wait a moment")
+        table, _, _ = store.act(table_id, body.request_id, owner, lambda t: (None, t.join(owner, body.name)[1]))
+        broker.notify(table_id)
+        response = _json(view(table_id, table, owner), 201)
+        if fresh:
+            response.set_cookie(
+                OWNER_COOKIE, secret, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/"
+            )
+        return response
+
+    @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"], summary="The host removes a seat")
+    def api_remove(table_id: str, seat: int, request: Request, request_id: str | None = None) -> Response:
+        return act(request, table_id, request_id, lambda t, owner: t.remove(owner, seat))
+
+    @app.post("/api/tables/{table_id}/rounds", tags=["tables"], summary="The host starts the next round")
+    def api_start(table_id: str, request: Request, body: Request_ | None = None) -> Response:
+        return act(request, table_id, body.request_id if body else None, lambda t, owner: t.start_round(owner))
+
+    @app.post("/api/tables/{table_id}/deal", tags=["tables"], summary="Deal your hand in the open round")
+    def api_deal(table_id: str, request: Request, body: Request_ | None = None) -> Response:
+        return act(request, table_id, body.request_id if body else None, lambda t, owner: t.deal(owner)[1])
+
+    @app.post("/api/tables/{table_id}/close", tags=["tables"], summary="The host closes the open round")
+    def api_close(table_id: str, request: Request, body: Request_ | None = None) -> Response:
+        return act(request, table_id, body.request_id if body else None, lambda t, owner: t.close(owner))
+
+    @app.post("/api/tables/{table_id}/end", tags=["tables"], summary="The host ends the table")
+    def api_end(table_id: str, request: Request, body: Request_ | None = None) -> Response:
+        return act(request, table_id, body.request_id if body else None, lambda t, owner: t.end(owner))
+
+    @app.post("/api/tables/{table_id}/chat", tags=["tables"], summary="Say something at the table")
+    def api_chat(table_id: str, body: ChatRequest, request: Request) -> Response:
+        return act(request, table_id, body.request_id, lambda t, owner: t.chat(owner, body.text))
+
+    @app.get(
+        "/api/tables/{table_id}/events",
+        tags=["tables"],
+        summary="The table's events as Server-Sent Events, after Last-Event-ID (or ?after=N)",
+        response_class=StreamingResponse,
+    )
+    async def api_events(table_id: str, request: Request, after: int | None = None) -> StreamingResponse:
+        store.load(table_id)  # 404 for no such table, before the stream starts
+        header = request.headers.get("last-event-id", "")
+        seen = int(header) if header.isdigit() else (after if after is not None and after >= 0 else 0)
+        return StreamingResponse(
+            _stream(request, table_id, seen, store, broker),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+
+    @app.get("/api/tables/{table_id}/export", tags=["tables"], summary="The table's rounds as CSV or JSON Lines")
+    def api_export(table_id: str, format: str = "csv") -> Response:
+        if format not in ("csv", "jsonl"):
+            raise TableError(f"export format is csv or jsonl, got {format!r}")
+        table = store.load(table_id)
+        rounds = [e for _, e in _all_events(store, table_id) if e["type"] == "round_closed"]
+        data = export(table.rules, rounds, format)
+        media = "text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson"
+        return Response(
+            data,
+            media_type=media,
+            headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
+        )
+
+
+def _all_events(store: TableStore, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+    found: list[tuple[int, dict[str, Any]]] = []
+    seq = 0
+    while True:
+        batch = store.events_after(table_id, seq)
+        if not batch:
+            return found
+        found += batch
+        seq = batch[-1][0]
+
+
+async def _stream(
+    request: Request, table_id: str, seen: int, store: TableStore, broker: Broker
+) -> AsyncIterator[bytes]:
+    wake = broker.listen(table_id)
+    try:
+        yield b"retry: 1000\n\n"
+        quiet = 0.0
+        while True:
+            wake.clear()
+            events = store.events_after(table_id, seen)
+            for seq, event in events:
+                data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+                yield f"id: {seq}\nevent: {event['type']}\ndata: {data}\n\n".encode()
+                seen = seq
+            if events:
+                quiet = 0.0
+                continue
+            if await request.is_disconnected():
+                return
+            try:
+                await asyncio.wait_for(wake.wait(), timeout=1.0)
+            except asyncio.TimeoutError:
+                quiet += 1.0
+                if quiet >= 15.0:  # a comment now and then keeps proxies from closing the stream
+                    quiet = 0.0
+                    yield b": keep-alive\n\n"
+    finally:
+        broker.stop(table_id, wake)
+
+
+def export(rules: str, rounds: Sequence[dict[str, Any]], format: str) -> bytes:
+    """Closed rounds as ``fivecard solve`` writes them: a line per round
+    (its number is the line number; a round nobody dealt is an empty line),
+    its hands in seat order of dealing."""
+    from ..bulk.solve import solve_file
+
+    lines: dict[int, str] = {}
+    for event in rounds:
+        lines[int(event["round"])] = " | ".join(" ".join(h["cards"]) for h in event["hands"])
+    text = "".join(lines.get(n, "") + "\n" for n in range(1, max(lines, default=0) + 1))
+    out = io.StringIO()
+    solve_file("-", format=format, rules=rules, stdin=io.StringIO(text), stdout=out)
+    return out.getvalue().encode()

@@ -1,0 +1,195 @@
+"""Friends' tables kept behind a small interface (:class:`TableStore`), with
+SQLite as the embedded default (:class:`SqliteTableStore`): the handlers use
+only the interface, so another database can be added without touching them.
+
+Each action on a table runs in one ``BEGIN IMMEDIATE`` transaction: the
+table's state is read, the action applied, the state and the action's
+events written, and the request's id recorded. A request retried with the
+same id (after a lost answer, a reload, a restart) finds its id and acts
+again on nothing: points are never awarded twice. Events are numbered per
+table (1, 2, ...); the event stream resumes after the last number a browser
+saw.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol, TypeVar
+
+from ..play.friends import FriendsTable
+from .store import NoSuchGame, new_secret
+
+__all__ = ["TableStore", "SqliteTableStore", "NoSuchTable"]
+
+T = TypeVar("T")
+
+
+class NoSuchTable(NoSuchGame):
+    """No table has that id."""
+
+
+class TableStore(Protocol):
+    """What the web app needs of a place that keeps tables."""
+
+    def create(self, table: FriendsTable, events: Sequence[dict[str, Any]]) -> str:
+        """Keep a new table and its first events; its unguessable id."""
+
+    def load(self, table_id: str) -> FriendsTable:
+        """The table (:class:`NoSuchTable` if none has that id)."""
+
+    def act(
+        self,
+        table_id: str,
+        request_id: str | None,
+        owner: str,
+        action: Callable[[FriendsTable], tuple[T, Sequence[dict[str, Any]]]],
+    ) -> tuple[FriendsTable, T | None, bool]:
+        """Apply ``action`` (it returns a result and the events to record)
+        in one transaction, unless this owner's ``request_id`` was applied
+        already: then the table as it is, None and True."""
+
+    def events_after(self, table_id: str, seq: int, limit: int = 500) -> list[tuple[int, dict[str, Any]]]:
+        """The table's events numbered after ``seq``, oldest first."""
+
+    def last_seq(self, table_id: str) -> int:
+        """The number of the table's last event (0: none)."""
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS friend_tables (
+    id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS friend_events (
+    table_id TEXT NOT NULL REFERENCES friend_tables(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE TABLE IF NOT EXISTS friend_requests (
+    table_id TEXT NOT NULL REFERENCES friend_tables(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, owner, request_id)
+);
+"""
+
+
+class SqliteTableStore:
+    """Tables in the SQLite file ``path`` (WAL mode; thread-safe: a
+    connection per thread)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self._local = threading.local()
+        self._db().executescript(_SCHEMA)
+
+    def _db(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def create(self, table: FriendsTable, events: Sequence[dict[str, Any]]) -> str:
+        table_id = new_secret()
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO friend_tables (id, state, created, updated) VALUES (?, ?, ?, ?)",
+                (table_id, json.dumps(table.to_state()), now, now),
+            )
+            self._add_events(db, table_id, events)
+        return table_id
+
+    def _read(self, db: sqlite3.Connection, table_id: str) -> FriendsTable:
+        row = db.execute("SELECT state FROM friend_tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise NoSuchTable(f"no table {table_id!r}: check the link")
+        return FriendsTable.from_state(json.loads(row[0]))
+
+    def load(self, table_id: str) -> FriendsTable:
+        return self._read(self._db(), table_id)
+
+    def act(
+        self,
+        table_id: str,
+        request_id: str | None,
+        owner: str,
+        action: Callable[[FriendsTable], tuple[T, Sequence[dict[str, Any]]]],
+    ) -> tuple[FriendsTable, T | None, bool]:
+        with self._transaction() as db:
+            table = self._read(db, table_id)
+            if request_id is not None:
+                done = db.execute(
+                    "SELECT 1 FROM friend_requests WHERE table_id = ? AND owner = ? AND request_id = ?",
+                    (table_id, owner, request_id),
+                ).fetchone()
+                if done is not None:
+                    return table, None, True
+            result, events = action(table)
+            now = time.time()
+            db.execute(
+                "UPDATE friend_tables SET state = ?, updated = ? WHERE id = ?",
+                (json.dumps(table.to_state()), now, table_id),
+            )
+            self._add_events(db, table_id, events)
+            if request_id is not None:
+                db.execute(
+                    "INSERT INTO friend_requests (table_id, owner, request_id, at) VALUES (?, ?, ?, ?)",
+                    (table_id, owner, request_id, now),
+                )
+        return table, result, False
+
+    @staticmethod
+    def _add_events(db: sqlite3.Connection, table_id: str, events: Sequence[dict[str, Any]]) -> None:
+        if not events:
+            return
+        (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM friend_events WHERE table_id = ?", (table_id,)).fetchone()
+        now = time.time()
+        db.executemany(
+            "INSERT INTO friend_events (table_id, seq, type, data, at) VALUES (?, ?, ?, ?, ?)",
+            [
+                (table_id, last + i, event["type"], json.dumps({**event, "at": now}), now)
+                for i, event in enumerate(events, 1)
+            ],
+        )
+
+    def events_after(self, table_id: str, seq: int, limit: int = 500) -> list[tuple[int, dict[str, Any]]]:
+        rows = self._db().execute(
+            "SELECT seq, data FROM friend_events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (table_id, seq, limit),
+        )
+        return [(int(n), json.loads(data)) for n, data in rows]
+
+    def last_seq(self, table_id: str) -> int:
+        (last,) = self._db().execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM friend_events WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return int(last)

@@ -76,6 +76,8 @@ class Stats:
     deal_http: Latencies = field(default_factory=Latencies)  # POST .../deal answered
     stream: Latencies = field(default_factory=Latencies)  # errors of the event streams only
     events: int = 0  # events read, all streams
+    began: float = 0.0  # when the measured part began (perf_counter)
+    worst: dict[int, float] = field(default_factory=dict)  # second of the run -> its slowest deal to every stream
     closed: int = 0  # rounds closed (seen by the host)
     measuring: bool = False
 
@@ -238,6 +240,9 @@ def on_event(table: Table, who: int, kind: str, event: dict[str, Any], at: float
     if sent is None or not stats.measuring:
         return
     {"round_started": stats.started, "dealt": stats.dealt, "round_closed": stats.rounds}[kind].times.append(last - sent)
+    if kind == "dealt":
+        second = int(sent - stats.began)
+        stats.worst[second] = max(stats.worst.get(second, 0.0), last - sent)
 
 
 async def deal(table: Table, who: int, number: int, stats: Stats) -> None:
@@ -319,7 +324,8 @@ async def run(host_: str, port: int, *, tables: int, players: int, seconds: floa
 
     stats.measuring = True
     meter.start()
-    deadline = time.perf_counter() + seconds
+    stats.began = time.perf_counter()
+    deadline = stats.began + seconds
     # tables start spread over the first pace (or 100 ms): not all in step
     spread = max(pace, 0.1)
     await asyncio.gather(*(host(t, stats, deadline, max_rounds, pace, spread * t.number / tables) for t in all_tables))
@@ -340,6 +346,7 @@ async def run(host_: str, port: int, *, tables: int, players: int, seconds: floa
         "rounds_closed": stats.closed,
         "rounds_per_s": round(stats.closed / wall, 1) if wall else 0.0,
         "events_read": stats.events,
+        "dealt_worst_ms_by_second": [round(stats.worst.get(s, 0.0) * 1000, 1) for s in range(max(stats.worst, default=-1) + 1)],
         "dealt_to_every_stream": stats.dealt.summary(wall),
         "started_to_every_stream": stats.started.summary(wall),
         "round_start_to_closed_everywhere": stats.rounds.summary(wall),
@@ -382,8 +389,12 @@ def report(results: dict[str, Any]) -> str:
     lines.append(
         f"server: peak RSS {rss['at_end']:.0f} MB ({rss['after_setup']:.0f} MB after setup); CPU {cpu['server_cpu_s']:.1f} s "
         f"({100 * cpu['server_cpu_s'] / cpu['seconds']:.0f}% of a core); this client: CPU {cpu['client_cpu_s']:.1f} s "
-        f"({100 * cpu['client_cpu_s'] / cpu['seconds']:.0f}%)"
+        f"({100 * cpu['client_cpu_s'] / cpu['seconds']:.0f}%); other processes: CPU "
+        f"{cpu['machine_cpu_s'] - cpu['server_cpu_s'] - cpu['client_cpu_s']:.1f} s"
     )
+    slow = [f"{s}s ({ms:.0f})" for s, ms in enumerate(r["dealt_worst_ms_by_second"]) if ms >= 100]
+    if slow:
+        lines.append(f"seconds of the run with a deal over 100 ms to every stream (the slowest, ms): {', '.join(slow)}")
     errors = r["stream_errors"]["errors"] + r["http_start"]["errors"] + r["http_deal"]["errors"]
     lines.append(f"errors: {errors}; stream errors {r['stream_errors']['errors']}; "
                  f"connections the server closed: {r['reconnects']}")

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 __all__ = [
     "HTTPError", "Connection", "build_request", "SET_COOKIE", "Latencies", "process_cpu", "peak_rss_mb",
-    "CpuMeter", "server", "event_loop", "command_line",
+    "machine_busy", "CpuMeter", "server", "event_loop", "command_line",
 ]
 
 T = TypeVar("T")
@@ -162,21 +162,36 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (every core, any process),
+    read from /proc/stat (0.0 where there is none)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        # user nice system idle iowait irq softirq steal ...: all but idle and iowait
+        return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 class CpuMeter:
-    """The CPU the server and this client use between start() and stop()."""
+    """The CPU the server, this client and the whole machine use between
+    start() and stop()."""
 
     def __init__(self, server_pid: int | None) -> None:
         self.server_pid = server_pid
-        self.server = self.client = self.wall = 0.0
+        self.server = self.client = self.machine = self.wall = 0.0
 
     def start(self) -> None:
         self._server0 = process_cpu(self.server_pid) if self.server_pid else 0.0
         self._client0 = time.process_time()
+        self._machine0 = machine_busy()
         self._wall0 = time.perf_counter()
 
     def stop(self) -> None:
         self.wall = time.perf_counter() - self._wall0
         self.client = time.process_time() - self._client0
+        self.machine = machine_busy() - self._machine0
         self.server = process_cpu(self.server_pid) - self._server0 if self.server_pid else float("nan")
 
     def summary(self) -> dict[str, Any]:
@@ -184,6 +199,7 @@ class CpuMeter:
             "seconds": round(self.wall, 3),
             "server_cpu_s": round(self.server, 2),
             "client_cpu_s": round(self.client, 2),
+            "machine_cpu_s": round(self.machine, 2),
         }
 
 

@@ -94,6 +94,8 @@ class SqliteTableStore:
         self.path = path
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._local = threading.local()
+        # One writer at a time in this process, waiting in turn (not in SQLite's busy sleeps).
+        self._writing = threading.Lock()
         self._db().executescript(_SCHEMA)
 
     def _db(self) -> sqlite3.Connection:
@@ -109,13 +111,14 @@ class SqliteTableStore:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._writing:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def create(self, table: FriendsTable, events: Sequence[dict[str, Any]]) -> str:
         table_id = new_secret()

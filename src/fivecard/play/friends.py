@@ -301,7 +301,7 @@ class FriendsTable:
         seat = self.seat_of(owner)
         if seat is None and owner != self.host:
             raise TableForbidden("take a seat to chat")
-        line = " ".join("".join(c for c in str(text) if c.isprintable() or c == " ").split())
+        line = " ".join("".join(c if c.isprintable() else " " if c.isspace() else "" for c in str(text)).split())
         if not line:
             raise TableError("an empty chat line")
         if len(line) > MAX_CHAT:

@@ -17,10 +17,12 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
   ``settle``. The computer players act after you. An action the game does
   not allow now is a 409 with the engine's reason.
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
+* ``/api/tables...``: a table for friends (:mod:`fivecard.web.table_api`).
 
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
-for another browser's game, 413 for a body over :data:`MAX_BODY` bytes.
+for another browser's game (or an action only a table's host may take),
+413 for a body over :data:`MAX_BODY` bytes, 429 for too many table actions.
 """
 
 from __future__ import annotations

@@ -354,3 +354,63 @@ def test_a_table_saved_and_restored_is_the_same() -> None:
     assert [e["type"] for e in copy.deal("b")[1]] == ["dealt", "round_closed"]
     with pytest.raises(TableError, match="saved table"):
         FriendsTable.from_state({**table.to_state(), "version": 9})
+
+
+def test_a_killed_server_loses_nothing(tmp_path: Path) -> None:
+    """SIGKILL mid-round (no shutdown code runs), a new server on the same
+    data folder: the table, the hand dealt and the events are all there."""
+    import http.cookiejar
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    def start() -> tuple[subprocess.Popen[str], str]:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "fivecard", "serve", "--port", "0", "--data", str(tmp_path / "data")],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        return server, line.split(" at ")[1].split(" ")[0]
+
+    def opener() -> urllib.request.OpenerDirector:
+        return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(who: urllib.request.OpenerDirector, url: str, body: dict[str, Any] | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
+        for _ in range(100):  # the new server may take a moment to answer
+            try:
+                with who.open(request, timeout=10) as response:
+                    return json.loads(response.read())
+            except ConnectionError:
+                time.sleep(0.05)
+        raise AssertionError(f"no answer from {url}")
+
+    server, base = start()
+    host, ann, bob = opener(), opener(), opener()
+    try:
+        table_id = call(host, base + "api/tables", {"seed": 1})["id"]
+        for who, name in ((ann, "Ann"), (bob, "Bob")):
+            call(who, f"{base}api/tables/{table_id}/seats", {"name": name})
+        call(host, f"{base}api/tables/{table_id}/rounds", {"request_id": "r1"})
+        hand = call(ann, f"{base}api/tables/{table_id}/deal", {"request_id": "d1"})["round"]["your_hand"]
+    finally:
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait()
+    server, base = start()  # another port: cookies are per host, so the browsers are still known
+    try:
+        view = call(ann, f"{base}api/tables/{table_id}")
+        assert view["round"]["your_hand"] == hand and view["round"]["dealt"] == [1]
+        # Ann's retried deal (its answer lost in the crash) deals nothing more
+        assert call(ann, f"{base}api/tables/{table_id}/deal", {"request_id": "d1"})["round"]["dealt"] == [1]
+        closed = call(bob, f"{base}api/tables/{table_id}/deal", {"request_id": "d1"})
+        assert not closed["round"]["open"] and closed["played"] == 1
+        assert sorted(s["points"] for s in closed["standings"]) in ([0, 25], [0, 0])
+    finally:
+        server.terminate()
+        server.wait()

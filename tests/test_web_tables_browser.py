@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Route, ViewportSize, expect, sync_playwright
 
 from fivecard import get_rules, showdown
 from fivecard.core.cards import Card
@@ -274,6 +274,30 @@ def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
         page.get_by_label("Message").fill("Round 1 coming up")
         page.get_by_role("button", name="Send").click()
         expect(bob.page.locator("#talk .chat-line").last).to_have_text("Host: Round 1 coming up")
+
+        # a chat line whose answer is lost after the server applied it: the page
+        # sends it again with the same request id, and it is said once
+        ids: list[str] = []
+
+        def lose_first_answer(route: Route) -> None:
+            ids.append(str((route.request.post_data_json or {}).get("request_id")))
+            if len(ids) == 1:
+                route.fetch()  # the server applies it ...
+                route.abort("connectionreset")  # ... and the answer never arrives
+            else:
+                route.continue_()
+
+        errors_before = len(bob.errors)
+        bob.page.route("**/chat", lose_first_answer)
+        bob.page.get_by_label("Message").fill("once only")
+        bob.page.get_by_role("button", name="Send").click()
+        expect(bob.page.get_by_label("Message")).to_have_value("")  # the retry's answer came
+        bob.page.unroute("**/chat")
+        assert len(ids) == 2 and ids[0] == ids[1] != "None"
+        for tab in tabs:
+            expect(tab.page.locator("#talk .chat-line").last).to_have_text("Bob: once only")
+            expect(tab.page.locator("#talk .chat-line", has_text="once only")).to_have_count(1)
+        bob.errors[errors_before:] = [e for e in bob.errors[errors_before:] if "net::ERR_CONNECTION_RESET" not in e]
 
         totals = {name: 0 for name in PLAYERS}
 

@@ -219,6 +219,7 @@
     let applied = 0;
     let refreshing = false;
     let again = false;
+    let later = false; // a refresh asked for during an action
     let seen = 0; // the last event's seq
     let history = -1; // events up to this seq happened before the page opened: not announced
     const rounds = new Map(); // round number -> its round_closed event
@@ -237,6 +238,12 @@
     }
 
     async function refresh() {
+      if (busy) {
+        // after the action: its answer may change who this browser is (a
+        // seat's first cookie), so a view asked for meanwhile could be stale
+        later = true;
+        return;
+      }
       if (refreshing) {
         again = true;
         return;
@@ -245,6 +252,10 @@
       try {
         do {
           again = false;
+          if (busy) {
+            later = true;
+            break;
+          }
           const number = ++asked;
           try {
             apply(await api("GET", url), number);
@@ -277,6 +288,10 @@
       } finally {
         busy = false;
         render();
+        if (later) {
+          later = false;
+          refresh();
+        }
       }
     }
 

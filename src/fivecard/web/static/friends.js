@@ -456,7 +456,7 @@
       // host controls
       $("host-controls").hidden = !view.host || view.ended;
       const start = $("btn-start");
-      start.textContent = `Start round ${view.played + 1}`;
+      start.textContent = `Start round ${open ? round.number + 1 : view.played + 1}`;
       start.disabled = busy || open || active.length === 0;
       $("btn-close").disabled = busy || !open;
       $("btn-end").disabled = busy;

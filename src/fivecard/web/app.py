@@ -486,6 +486,14 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     def page_game(game_id: str, request: Request) -> Response:
         return templates.TemplateResponse(request, "table.html", {"rule_sets": rule_sets, "game_id": game_id})
 
+    @app.get("/tables", response_class=HTMLResponse, include_in_schema=False)
+    def page_new_table(request: Request) -> Response:
+        return templates.TemplateResponse(request, "friends.html", {"rule_sets": rule_sets, "table_id": None})
+
+    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    def page_friends_table(table_id: str, request: Request) -> Response:
+        return templates.TemplateResponse(request, "friends.html", {"rule_sets": rule_sets, "table_id": table_id})
+
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:
         params = request.query_params

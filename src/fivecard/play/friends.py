@@ -276,19 +276,20 @@ class FriendsTable:
                 for (seat_id, _), e in zip(dealt, evaluations)
             ]
             who = " and ".join(names[s] for s in winners)
-            if len(winners) == 1:
-                score = f"{who} wins {self.points} points" if len(dealt) > 1 else f"{who} wins {self.points} points (the only hand)"
-            elif awarded:
-                score = f"{who} tie and split {self.points} points"
-            else:
-                score = f"{who} tie: nobody scores"
             explanation = _named(result.explanation, [names[s] for s, _ in dealt])
+            why = explanation.split(": ", 1)[1]  # after "Ann wins" / "Draw" / "Ann and Bob split"
+            if len(winners) == 1:
+                score = f"{who} wins {self.points} points: {why}"
+            elif awarded:
+                score = f"{who} tie and split {self.points} points: {why}"
+            else:
+                score = f"{who} tie, so nobody scores: {why}"
             event.update(
                 hands=hands,
                 winners=winners,
                 explanation=explanation,
                 awarded={str(k): v for k, v in awarded.items()},
-                text=f"Round {current.number}: {score}. {explanation}",
+                text=f"Round {current.number}: {score}",
             )
         event["standings"] = self.standings()
         events = [event]
@@ -301,7 +302,7 @@ class FriendsTable:
         seat = self.seat_of(owner)
         if seat is None and owner != self.host:
             raise TableForbidden("take a seat to chat")
-        line = " ".join("".join(c for c in str(text) if c.isprintable() or c == " ").split())
+        line = " ".join("".join(c if c.isprintable() else " " if c.isspace() else "" for c in str(text)).split())
         if not line:
             raise TableError("an empty chat line")
         if len(line) > MAX_CHAT:

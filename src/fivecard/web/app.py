@@ -17,10 +17,12 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
   ``settle``. The computer players act after you. An action the game does
   not allow now is a 409 with the engine's reason.
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
+* ``/api/tables...``: a table for friends (:mod:`fivecard.web.table_api`).
 
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
-for another browser's game, 413 for a body over :data:`MAX_BODY` bytes.
+for another browser's game (or an action only a table's host may take),
+413 for a body over :data:`MAX_BODY` bytes, 429 for too many table actions.
 """
 
 from __future__ import annotations
@@ -483,6 +485,14 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     @app.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def page_game(game_id: str, request: Request) -> Response:
         return templates.TemplateResponse(request, "table.html", {"rule_sets": rule_sets, "game_id": game_id})
+
+    @app.get("/tables", response_class=HTMLResponse, include_in_schema=False)
+    def page_new_table(request: Request) -> Response:
+        return templates.TemplateResponse(request, "friends.html", {"rule_sets": rule_sets, "table_id": None})
+
+    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    def page_friends_table(table_id: str, request: Request) -> Response:
+        return templates.TemplateResponse(request, "friends.html", {"rule_sets": rule_sets, "table_id": table_id})
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:

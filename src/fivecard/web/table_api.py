@@ -21,14 +21,14 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from ..core.rules import RULE_SETS
-from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, TIES, FriendsTable, TableError
+from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError
 from .store import OWNER_COOKIE, new_secret, secret_hash
 from .tables import TableStore
 
@@ -38,7 +38,7 @@ __all__ = ["add_table_routes", "Broker", "RateLimit"]
 class NewTableRequest(BaseModel):
     rules: str = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
     points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
-    tie: str = Field(default="none", description="a tie for the high hand: " + " or ".join(TIES))
+    tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
     rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="the table ends after this many")
     seed: int | None = Field(default=None, ge=0, lt=2**63, description="for reproducible rounds")
 
@@ -50,11 +50,11 @@ class Request_(BaseModel):
 
 
 class JoinRequest(Request_):
-    name: str = Field(max_length=200, description=f"the name shown at the table (at most {MAX_NAME} characters)")
+    name: str = Field(min_length=1, max_length=MAX_NAME, description="the name shown at the table")
 
 
 class ChatRequest(Request_):
-    text: str = Field(max_length=4 * MAX_CHAT, description=f"a chat line (at most {MAX_CHAT} characters)")
+    text: str = Field(min_length=1, max_length=MAX_CHAT, description="a chat line")
 
 
 class Broker:
@@ -62,34 +62,33 @@ class Broker:
     process; streams also look every second, for other processes)."""
 
     def __init__(self) -> None:
-        self._waiting: dict[str, set[asyncio.Event]] = {}
+        self._waiting: dict[str, dict[asyncio.Event, asyncio.AbstractEventLoop]] = {}
         self._lock = threading.Lock()
-        self.loop: asyncio.AbstractEventLoop | None = None
 
     def listen(self, table_id: str) -> asyncio.Event:
+        """An event set when the table changes (on the running loop)."""
         event = asyncio.Event()
-        if self.loop is None:
-            self.loop = asyncio.get_running_loop()
         with self._lock:
-            self._waiting.setdefault(table_id, set()).add(event)
+            self._waiting.setdefault(table_id, {})[event] = asyncio.get_running_loop()
         return event
 
     def stop(self, table_id: str, event: asyncio.Event) -> None:
         with self._lock:
             waiting = self._waiting.get(table_id)
             if waiting is not None:
-                waiting.discard(event)
+                waiting.pop(event, None)
                 if not waiting:
                     del self._waiting[table_id]
 
     def notify(self, table_id: str) -> None:
         """From any thread: the table has new events."""
         with self._lock:
-            events = list(self._waiting.get(table_id, ()))
-        loop = self.loop
-        if events and loop is not None:
-            for event in events:
+            waiting = list(self._waiting.get(table_id, {}).items())
+        for event, loop in waiting:
+            try:
                 loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # its loop has closed: the stream is gone
+                self.stop(table_id, event)
 
 
 class RateLimit:

@@ -1,0 +1,668 @@
+// A table for friends in the browser: the host's form (/tables) and the
+// table (/tables/{id}). The rules, the hands, the winners, the explanations
+// and the points all come from the table API (fivecard/web/table_api.py);
+// this file draws the answers, sends the clicks, and follows the table's
+// event stream. User text (names, chat) only ever goes into textContent.
+"use strict";
+
+(function () {
+  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+  const RANK_WORDS = {
+    2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine",
+    T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace",
+  };
+  const EVENT_TYPES = ["table_opened", "seat_joined", "seat_removed", "round_started", "dealt", "round_closed", "chat", "table_ended"];
+  const NAME_KEY = "fivecard.name";
+  const params = new URLSearchParams(window.location.search);
+  const $ = (id) => document.getElementById(id);
+
+  // --- talking to the API ---------------------------------------------------
+
+  class ApiError extends Error {
+    constructor(message, status) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  async function api(method, url, body) {
+    const options = { method, credentials: "same-origin", headers: { accept: "application/json" } };
+    if (body !== undefined) {
+      options.headers["content-type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (err) {
+      throw new ApiError("the app does not answer: is fivecard serve still running?", 0);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (err) {
+      data = null;
+    }
+    if (!response.ok) {
+      const detail = data && typeof data.detail === "string" ? data.detail : `the app answered ${response.status}`;
+      throw new ApiError(detail, response.status);
+    }
+    return data;
+  }
+
+  // A request id per click (crypto.randomUUID needs a secure context: a
+  // table shared on a home network is plain http).
+  function requestId() {
+    const bytes = window.crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function sleep(ms) {
+    return new Promise((resolve) => window.setTimeout(resolve, ms));
+  }
+
+  // An action: one request id, reused when the request is retried (the
+  // server applies it once), after a dropped connection, a 429 or a 5xx.
+  async function action(method, url, body) {
+    const id = requestId();
+    const payload = Object.assign({}, body || {}, { request_id: id });
+    let target = url;
+    if (method === "DELETE") target = `${url}?request_id=${encodeURIComponent(id)}`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await api(method, target, method === "DELETE" ? undefined : payload);
+      } catch (err) {
+        const retry = err.status === 0 || err.status === 429 || err.status >= 500;
+        if (!retry || attempt >= 4) throw err;
+        await sleep(400 * (attempt + 1));
+      }
+    }
+  }
+
+  function showError(message) {
+    const alert = $("alert");
+    alert.textContent = message;
+    alert.hidden = false;
+  }
+
+  function clearError() {
+    const alert = $("alert");
+    if (!alert.hidden) {
+      alert.hidden = true;
+      alert.textContent = "";
+    }
+  }
+
+  // --- drawing --------------------------------------------------------------
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function plural(n, word) {
+    return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
+  }
+
+  function ruleTitle(name) {
+    const item = document.querySelector(`#rule-titles li[data-name="${CSS.escape(name)}"]`);
+    return item ? item.textContent : name;
+  }
+
+  // A card code of the API (As, Td, Q for a rank alone, JK) as the card
+  // object of view.card_json.
+  function cardOf(code) {
+    if (code === "JK") return { code, rank: null, suit: null, label: "Joker", red: false };
+    const r = code[0];
+    const s = code.length > 1 ? code[1] : null;
+    return {
+      code,
+      rank: r === "T" ? "10" : r,
+      suit: s,
+      label: s ? `${RANK_WORDS[r]} of ${SUIT_NAMES[s]}` : RANK_WORDS[r],
+      red: s === "h" || s === "d",
+    };
+  }
+
+  // A card face, as templates/_cards.html and table.js draw it.
+  function cardFace(code, size) {
+    const card = cardOf(code);
+    const node = el("span", `card ${size}`);
+    node.setAttribute("role", "img");
+    const symbol = card.suit ? SUITS[card.suit] || "" : "";
+    const rank = card.rank === null ? "JK" : card.rank;
+    if (card.red) node.classList.add("red");
+    if (card.rank === null) node.classList.add("joker");
+    else if (!symbol) node.classList.add("rank-only");
+    node.setAttribute("aria-label", card.label);
+    const corner = (where) => {
+      const c = el("span", `corner ${where}`);
+      c.setAttribute("aria-hidden", "true");
+      c.append(el("span", "rank", rank), el("span", "suit", symbol));
+      return c;
+    };
+    const pip = el("span", "pip", card.rank === null ? "★" : symbol || rank);
+    pip.setAttribute("aria-hidden", "true");
+    node.append(corner("top"), pip, corner("bottom"));
+    return node;
+  }
+
+  function cardRow(codes, size) {
+    const row = el("span", "cards inline");
+    for (const code of codes) row.append(cardFace(code, size));
+    return row;
+  }
+
+  function isTyping(target) {
+    const typing = "textarea, select, [contenteditable], input:not([type=radio]):not([type=checkbox]):not([type=button]):not([type=submit])";
+    return Boolean(target && target.closest && target.closest(typing));
+  }
+
+  // --- the host's form --------------------------------------------------------
+
+  function hostForm() {
+    const form = $("new-table");
+    const rules = params.get("rules");
+    if (rules) {
+      const radio = form.querySelector(`input[name="rules"][value="${CSS.escape(rules)}"]`);
+      if (radio) radio.checked = true;
+    }
+    const tie = params.get("tie");
+    if (tie) {
+      const radio = form.querySelector(`input[name="tie"][value="${CSS.escape(tie)}"]`);
+      if (radio) radio.checked = true;
+    }
+    for (const name of ["points", "rounds", "seed"]) {
+      const value = params.get(name);
+      if (value && /^\d+$/.test(value)) $(name).value = value;
+    }
+
+    let busy = false;
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      if (busy || !form.reportValidity()) return;
+      busy = true;
+      clearError();
+      const button = $("new-table-button");
+      button.disabled = true;
+      const data = new FormData(form);
+      const body = {
+        rules: String(data.get("rules") || "standard"),
+        points: Number(data.get("points") || 25),
+        tie: String(data.get("tie") || "none"),
+      };
+      const rounds = String(data.get("rounds") || "").trim();
+      if (rounds) body.rounds = Number(rounds);
+      const seed = String(data.get("seed") || "").trim();
+      if (seed) body.seed = Number(seed);
+      try {
+        const made = await api("POST", "/api/tables", body);
+        window.location.assign(`/tables/${encodeURIComponent(made.id)}`);
+      } catch (err) {
+        showError(err.message);
+        button.disabled = false;
+        busy = false;
+      }
+    });
+  }
+
+  // --- the table ----------------------------------------------------------------
+
+  function friendsTable(root) {
+    const tableId = root.dataset.table;
+    const url = `/api/tables/${encodeURIComponent(tableId)}`;
+    let view = null; // the latest view of the table, as this browser sees it
+    let asked = 0; // views asked for, and the newest one applied: a slow answer never overwrites a newer one
+    let applied = 0;
+    let refreshing = false;
+    let again = false;
+    let later = false; // a refresh asked for during an action
+    let seen = 0; // the last event's seq
+    let history = -1; // events up to this seq happened before the page opened: not announced
+    const rounds = new Map(); // round number -> its round_closed event
+    let busy = false;
+    let stream = null;
+    let confirming = false;
+
+    // -- the view --
+
+    function apply(next, number) {
+      if (number < applied) return;
+      applied = number;
+      view = next;
+      if (history < 0) history = next.last_event;
+      render();
+    }
+
+    async function refresh() {
+      if (busy) {
+        // after the action: its answer may change who this browser is (a
+        // seat's first cookie), so a view asked for meanwhile could be stale
+        later = true;
+        return;
+      }
+      if (refreshing) {
+        again = true;
+        return;
+      }
+      refreshing = true;
+      try {
+        do {
+          again = false;
+          if (busy) {
+            later = true;
+            break;
+          }
+          const number = ++asked;
+          try {
+            apply(await api("GET", url), number);
+          } catch (err) {
+            if (err.status === 404) {
+              showError(err.message);
+              root.classList.add("is-missing");
+            }
+            // a dropped connection: the stream says "reconnecting…" and refreshes when back
+          }
+        } while (again);
+      } finally {
+        refreshing = false;
+      }
+    }
+
+    async function run(method, path, body) {
+      if (busy) return null;
+      busy = true;
+      clearError();
+      render();
+      const number = ++asked;
+      try {
+        const answer = await action(method, url + path, body);
+        apply(answer, number);
+        return answer;
+      } catch (err) {
+        showError(err.message);
+        return null;
+      } finally {
+        busy = false;
+        render();
+        if (later) {
+          later = false;
+          refresh();
+        }
+      }
+    }
+
+    // -- the event stream --
+
+    function connect() {
+      setConnection(false, "connecting…");
+      stream = new EventSource(`${url}/events?after=${seen}`);
+      stream.addEventListener("open", () => {
+        setConnection(true);
+        refresh(); // anything missed while away comes as events; the view catches up too
+      });
+      stream.addEventListener("error", () => {
+        if (stream.readyState === EventSource.CLOSED) {
+          // refused for good (not a dropped connection): open it again, from the last event seen
+          stream = null;
+          setConnection(false);
+          window.setTimeout(connect, 2000);
+        } else {
+          setConnection(false);
+        }
+      });
+      for (const type of EVENT_TYPES) stream.addEventListener(type, received);
+    }
+
+    function setConnection(live, text) {
+      const box = $("connection");
+      box.textContent = live ? "live" : text || "reconnecting…";
+      box.classList.toggle("live", live);
+      box.classList.toggle("down", !live);
+    }
+
+    function received(message) {
+      const seq = Number(message.lastEventId);
+      if (!(seq > seen)) return; // seen already
+      seen = seq;
+      let event;
+      try {
+        event = JSON.parse(message.data);
+      } catch (err) {
+        return;
+      }
+      const fresh = history >= 0 && seq > history;
+      if (event.type === "round_closed") {
+        rounds.set(event.round, event);
+        renderResult();
+        renderLog();
+      }
+      if (event.type !== "round_closed") talk(event, fresh);
+      if (fresh) announce(event.type === "chat" ? `${event.name}: ${event.text}` : event.text);
+      if (event.type !== "chat" && event.type !== "table_opened") refresh();
+    }
+
+    function announce(text) {
+      $("announce").textContent = text;
+    }
+
+    // the table talk: chat lines, and what happens at the table as quieter lines
+    function talk(event, fresh) {
+      const list = $("talk");
+      let item;
+      if (event.type === "chat") {
+        item = el("li", "talk-line chat-line");
+        item.append(el("strong", "who", event.name), ": ", el("span", "said", event.text));
+      } else {
+        item = el("li", `talk-line talk-event event-${event.type}`, event.text);
+      }
+      if (fresh) item.classList.add("fresh");
+      list.append(item);
+      while (list.children.length > 300) list.firstElementChild.remove();
+      list.scrollTop = list.scrollHeight;
+    }
+
+    // -- rendering --
+
+    function activeSeats() {
+      return view.seats.filter((s) => s.active);
+    }
+
+    function names() {
+      const byId = new Map();
+      for (const s of view.seats) byId.set(s.seat, s.name);
+      return byId;
+    }
+
+    function currentResult() {
+      // the closed round on the table now (after a reload: its event, once the stream replays it)
+      const round = view && view.round;
+      if (!round || round.open) return null;
+      return rounds.get(round.number) || null;
+    }
+
+    function render() {
+      if (!view) return;
+      const focused = document.activeElement && document.activeElement.id;
+      const round = view.round;
+      const open = Boolean(round && round.open) && !view.ended;
+      const dealt = new Set(round && round.open ? round.dealt : []);
+      const seated = view.you !== null;
+
+      const info = [ruleTitle(view.rules), `the high hand wins ${plural(view.points, "point")}`];
+      info.push(view.tie === "split" ? "a tie splits them" : "a tie scores nothing");
+      if (view.rounds) info.push(`${plural(view.rounds, "round")}`);
+      if (round) info.push(`round ${round.number}${open ? " open" : " over"}`);
+      $("table-info").textContent = info.join(" · ");
+
+      $("join").hidden = seated || view.ended;
+      $("join-button").disabled = busy;
+
+      // seats
+      const list = $("seats");
+      list.replaceChildren();
+      const result = currentResult();
+      const active = activeSeats();
+      $("seats-empty").hidden = active.length > 0;
+      for (const seat of active) {
+        const item = el("li", "friend-seat");
+        item.dataset.seat = String(seat.seat);
+        if (seat.seat === view.you) item.classList.add("me");
+        if (result && result.winners.includes(seat.seat)) item.classList.add("winner");
+        const head = el("p", "friend-name");
+        head.append(el("strong", "name", seat.name));
+        if (seat.seat === view.you) head.append(" ", el("span", "badge you", "you"));
+        item.append(head);
+        const line = el("p", "friend-points");
+        line.append(el("span", "points", plural(seat.points, "point")));
+        if (open) {
+          if (dealt.has(seat.seat)) line.append(" ", el("span", "badge dealt", "dealt ✓"));
+          else line.append(" ", el("span", "badge waiting", "to deal"));
+        } else if (result) {
+          const won = result.awarded[String(seat.seat)];
+          if (won) line.append(" ", el("span", "badge win", `+${won}`));
+        }
+        item.append(line);
+        if (view.host && !view.ended) {
+          const remove = el("button", "small remove", "Remove");
+          remove.type = "button";
+          remove.id = `remove-${seat.seat}`;
+          remove.setAttribute("aria-label", `Remove ${seat.name}`);
+          remove.disabled = busy;
+          remove.addEventListener("click", () => run("DELETE", `/seats/${seat.seat}`));
+          item.append(remove);
+        }
+        list.append(item);
+      }
+
+      // my hand and the Deal button
+      const mine = round && round.your_hand;
+      $("mine").hidden = !mine;
+      const cards = $("my-cards");
+      cards.replaceChildren();
+      if (mine) {
+        for (const code of mine) cards.append(cardFace(code, "big"));
+        const me = result ? result.hands.find((h) => h.seat === view.you) : null;
+        $("my-hand").textContent = me ? me.description : "";
+        $("mine-title").textContent = `Your hand, round ${round.number}`;
+      }
+      const deal = $("deal");
+      deal.hidden = !(open && seated && !dealt.has(view.you));
+      deal.disabled = busy;
+
+      // host controls
+      $("host-controls").hidden = !view.host || view.ended;
+      const start = $("btn-start");
+      start.textContent = `Start round ${open ? round.number + 1 : view.played + 1}`;
+      start.disabled = busy || open || active.length === 0;
+      $("btn-close").disabled = busy || !open;
+      $("btn-end").disabled = busy;
+      $("confirm-end").hidden = !confirming || !view.host || view.ended;
+
+      // status
+      $("status").textContent = statusText(open, dealt, seated);
+
+      // ended
+      const ended = $("ended");
+      const was = !ended.hidden;
+      ended.hidden = !view.ended;
+      if (view.ended) {
+        const top = view.standings.length ? view.standings[0] : null;
+        $("ended-text").textContent = top
+          ? `${plural(view.played, "round")} played; ${top.name} leads with ${plural(top.points, "point")}.`
+          : `${plural(view.played, "round")} played.`;
+        if (!was && !busy) $("ended-title").focus();
+      }
+
+      // chat
+      const canChat = seated || view.host;
+      $("chat").hidden = !canChat;
+      $("chat-help").hidden = canChat;
+      $("chat-send").disabled = busy;
+
+      renderStandings();
+      renderResult();
+      renderLog();
+
+      if (focused) {
+        const node = $(focused);
+        if (node && node !== document.activeElement && !node.disabled && !node.hidden) node.focus();
+      }
+    }
+
+    function statusText(open, dealt, seated) {
+      const round = view.round;
+      if (view.ended) return "The table has ended.";
+      const next = view.played + 1;
+      if (!round || !round.open) {
+        if (view.host) return activeSeats().length ? `Start round ${next} when everyone is seated.` : "Share the link: nobody is seated yet.";
+        return `Waiting for the host to start round ${next}.`;
+      }
+      const byId = names();
+      const waiting = activeSeats().filter((s) => !dealt.has(s.seat)).map((s) => byId.get(s.seat));
+      if (seated && !dealt.has(view.you)) return `Round ${round.number}: deal your hand.`;
+      if (!waiting.length) return `Round ${round.number}: everyone has dealt.`;
+      return `Round ${round.number}: waiting for ${waiting.join(", ")} to deal.`;
+    }
+
+    function renderStandings() {
+      const body = $("standings").tBodies[0];
+      body.replaceChildren();
+      let place = 0;
+      let last = null;
+      view.standings.forEach((s, i) => {
+        if (s.points !== last) {
+          place = i + 1;
+          last = s.points;
+        }
+        const row = el("tr", s.seat === view.you ? "me" : "");
+        row.dataset.seat = String(s.seat);
+        row.append(el("td", "place", String(place)));
+        const who = el("td", "name", s.name);
+        if (!s.active) who.append(" ", el("span", "muted", "(left)"));
+        row.append(who, el("td", "num points", String(s.points)));
+        body.append(row);
+      });
+    }
+
+    function renderResult() {
+      const panel = $("result");
+      const shown = currentResult() || (view && view.round && view.round.open ? rounds.get(view.round.number - 1) : null);
+      if (!shown) {
+        panel.hidden = true;
+        return;
+      }
+      panel.hidden = false;
+      panel.classList.toggle("previous", Boolean(view.round && view.round.number !== shown.round));
+      $("result-title").textContent = `Round ${shown.round}: the hands`;
+      $("result-text").textContent = shown.text;
+      const list = $("result-hands");
+      list.replaceChildren();
+      const winners = new Set(shown.winners);
+      for (const hand of shown.hands) {
+        const win = winners.has(hand.seat);
+        const item = el("li", `result-hand ${win ? "outcome-win winner" : "outcome-lose"}`);
+        item.dataset.seat = String(hand.seat);
+        const head = el("p", "result-who");
+        head.append(el("strong", null, hand.player), " — ", el("span", "desc", hand.description));
+        if (win) head.append(" ", el("span", "badge win", shown.winners.length > 1 ? "tie" : "wins"));
+        const points = shown.awarded[String(hand.seat)] || 0;
+        head.append(" ", el("span", `badge points ${points ? "up" : "even"}`, points ? `+${plural(points, "point")}` : "no points"));
+        item.append(head, cardRow(hand.sorted, "small"));
+        list.append(item);
+      }
+      $("explanation").textContent = shown.explanation;
+    }
+
+    function renderLog() {
+      const list = $("round-log");
+      list.replaceChildren();
+      $("log-empty").hidden = rounds.size > 0;
+      const numbers = [...rounds.keys()].sort((a, b) => b - a);
+      for (const n of numbers) {
+        const event = rounds.get(n);
+        const item = el("li", "history-item");
+        item.value = n;
+        item.append(el("p", null, event.text));
+        list.append(item);
+      }
+    }
+
+    // -- actions --
+
+    function deal() {
+      if (!view || $("deal").hidden || $("deal").disabled) return;
+      run("POST", "/deal", {});
+    }
+
+    $("deal").addEventListener("click", deal);
+    $("btn-start").addEventListener("click", () => run("POST", "/rounds", {}));
+    $("btn-close").addEventListener("click", () => run("POST", "/close", {}));
+    $("btn-end").addEventListener("click", () => {
+      confirming = true;
+      render();
+      $("btn-end-yes").focus();
+    });
+    $("btn-end-no").addEventListener("click", () => {
+      confirming = false;
+      render();
+      $("btn-end").focus();
+    });
+    $("btn-end-yes").addEventListener("click", async () => {
+      confirming = false;
+      await run("POST", "/end", {});
+    });
+
+    const nameInput = $("join-name");
+    nameInput.value = window.localStorage.getItem(NAME_KEY) || "";
+    $("join").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const name = nameInput.value.trim();
+      if (!name) return;
+      const answer = await run("POST", "/seats", { name });
+      if (answer) {
+        window.localStorage.setItem(NAME_KEY, name);
+        if (!$("deal").hidden) $("deal").focus();
+      }
+    });
+
+    $("chat").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const input = $("chat-text");
+      const text = input.value.trim();
+      if (!text) return;
+      const answer = await run("POST", "/chat", { text });
+      if (answer) input.value = "";
+      input.focus();
+    });
+
+    const link = `${window.location.origin}/tables/${encodeURIComponent(tableId)}`;
+    $("share-link").value = link;
+    $("copy-link").addEventListener("click", async () => {
+      const status = $("copy-status");
+      try {
+        await navigator.clipboard.writeText(link);
+        status.textContent = "Copied";
+      } catch (err) {
+        // no clipboard API (plain http away from this computer): select the link for Ctrl-C
+        const input = $("share-link");
+        input.focus();
+        input.select();
+        status.textContent = document.execCommand && document.execCommand("copy") ? "Copied" : "Press Ctrl-C to copy";
+      }
+    });
+    $("share-link").addEventListener("focus", (ev) => ev.target.select());
+    $("export-csv").href = `${url}/export?format=csv`;
+    $("export-jsonl").href = `${url}/export?format=jsonl`;
+
+    document.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat) return;
+      if (isTyping(ev.target)) return;
+      if (ev.key === "d" || ev.key === "D") {
+        ev.preventDefault();
+        deal();
+      }
+    });
+
+    (async () => {
+      const number = ++asked;
+      try {
+        apply(await api("GET", url), number);
+      } catch (err) {
+        showError(err.message);
+        root.classList.add("is-missing");
+        $("connection").hidden = true;
+        return;
+      }
+      connect();
+    })();
+  }
+
+  const hostRoot = $("host");
+  const tableRoot = $("friends");
+  if (hostRoot) hostForm();
+  else if (tableRoot) friendsTable(tableRoot);
+})();

@@ -57,38 +57,101 @@ class ChatRequest(Request_):
     text: str = Field(min_length=1, max_length=MAX_CHAT, description="a chat line")
 
 
-class Broker:
-    """Wakes the event streams of a table when its events change (in this
-    process; streams also look every second, for other processes)."""
+#: Events read from the store at a time, and the frames a table's streams share.
+_BATCH = 500
+_SHARED = 64
+
+
+class _Channel:
+    """A table's event streams in this process: their wake-up events, how many
+    times the table has changed since the first of them listened, and the
+    table's latest event frames as one of them last read them."""
+
+    __slots__ = ("waiting", "changes", "read_at", "after", "frames")
 
     def __init__(self) -> None:
-        self._waiting: dict[str, dict[asyncio.Event, asyncio.AbstractEventLoop]] = {}
+        self.waiting: dict[asyncio.Event, asyncio.AbstractEventLoop] = {}
+        self.changes = 0
+        self.read_at = -1  # ``changes`` when ``frames`` were read (-1: never)
+        self.after = 0  # ``frames`` hold every event numbered after this one (as of ``read_at``)
+        self.frames: list[tuple[int, bytes]] = []
+
+
+class Broker:
+    """Wakes the event streams of a table when its events change (in this
+    process; streams also look every second, for other processes), and
+    shares the table's latest events among its streams: when a change wakes
+    them, the first reads the new events from the store and formats them
+    once, the others take the same bytes."""
+
+    def __init__(self) -> None:
+        self._channels: dict[str, _Channel] = {}
         self._lock = threading.Lock()
 
     def listen(self, table_id: str) -> asyncio.Event:
         """An event set when the table changes (on the running loop)."""
         event = asyncio.Event()
         with self._lock:
-            self._waiting.setdefault(table_id, {})[event] = asyncio.get_running_loop()
+            self._channels.setdefault(table_id, _Channel()).waiting[event] = asyncio.get_running_loop()
         return event
 
     def stop(self, table_id: str, event: asyncio.Event) -> None:
         with self._lock:
-            waiting = self._waiting.get(table_id)
-            if waiting is not None:
-                waiting.pop(event, None)
-                if not waiting:
-                    del self._waiting[table_id]
+            channel = self._channels.get(table_id)
+            if channel is not None:
+                channel.waiting.pop(event, None)
+                if not channel.waiting:
+                    del self._channels[table_id]
 
     def notify(self, table_id: str) -> None:
         """From any thread: the table has new events."""
         with self._lock:
-            waiting = list(self._waiting.get(table_id, {}).items())
+            channel = self._channels.get(table_id)
+            if channel is None:
+                return
+            channel.changes += 1
+            waiting = list(channel.waiting.items())
+        loops: dict[asyncio.AbstractEventLoop, list[asyncio.Event]] = {}
         for event, loop in waiting:
+            loops.setdefault(loop, []).append(event)
+        for loop, events in loops.items():
             try:
-                loop.call_soon_threadsafe(event.set)
-            except RuntimeError:  # its loop has closed: the stream is gone
-                self.stop(table_id, event)
+                loop.call_soon_threadsafe(_set_all, events)
+            except RuntimeError:  # its loop has closed: the streams are gone
+                for event in events:
+                    self.stop(table_id, event)
+
+    def frames_after(self, table_id: str, seen: int, store: TableStore, fresh: bool = False) -> list[tuple[int, bytes]]:
+        """The table's events numbered after ``seen`` as Server-Sent Events
+        (at most :data:`_BATCH`), oldest first: those a stream of the table
+        read since its last change when they include all of them, unless
+        ``fresh``; else read from the store (and kept for the others)."""
+        with self._lock:
+            channel = self._channels.get(table_id)
+            changes = channel.changes if channel is not None else 0
+            if channel is not None and not fresh and channel.read_at == changes and channel.after <= seen:
+                return [f for f in channel.frames if f[0] > seen]
+        # Every change counted in ``changes`` was committed before it was counted: this read sees it.
+        frames = [(seq, _frame(seq, event)) for seq, event in store.events_after(table_id, seen, _BATCH)]
+        if channel is not None and len(frames) < _BATCH:
+            with self._lock:
+                if changes > channel.read_at or (changes == channel.read_at and seen < channel.after):
+                    kept = frames[-_SHARED:]
+                    channel.read_at = changes
+                    channel.after = seen if len(kept) == len(frames) else frames[-len(kept) - 1][0]
+                    channel.frames = kept
+        return frames
+
+
+def _set_all(events: Sequence[asyncio.Event]) -> None:
+    for event in events:
+        event.set()
+
+
+def _frame(seq: int, event: dict[str, Any]) -> bytes:
+    """An event as a Server-Sent Event."""
+    data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {seq}\nevent: {event['type']}\ndata: {data}\n\n".encode()
 
 
 class RateLimit:
@@ -276,21 +339,23 @@ async def _stream(
     try:
         yield b"retry: 1000\n\n"
         quiet = 0.0
+        fresh = False
         while True:
             wake.clear()
-            events = store.events_after(table_id, seen)
-            for seq, event in events:
-                data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-                yield f"id: {seq}\nevent: {event['type']}\ndata: {data}\n\n".encode()
-                seen = seq
-            if events:
+            frames = broker.frames_after(table_id, seen, store, fresh)
+            fresh = False
+            if frames:
+                seen = frames[-1][0]
                 quiet = 0.0
+                yield b"".join(frame for _, frame in frames)
                 continue
-            if await request.is_disconnected():
-                return
             try:
-                await asyncio.wait_for(wake.wait(), timeout=1.0)
-            except asyncio.TimeoutError:
+                async with asyncio.timeout(1.0):
+                    await wake.wait()
+            except TimeoutError:
+                if await request.is_disconnected():
+                    return
+                fresh = True  # every second from the store itself: events another process wrote
                 quiet += 1.0
                 if quiet >= 15.0:  # a comment now and then keeps proxies from closing the stream
                     quiet = 0.0

@@ -18,10 +18,14 @@ Measured, for S seconds (or until R rounds are closed): each table plays as
 its people would. The host starts a round (``POST .../rounds``); each player
 deals (``POST .../deal``, with a request id) when its own stream shows the
 round started; the round closes by itself with the last deal; the host starts
-the next round when its stream shows the round closed (and no sooner than
-``--pace`` seconds after it started the last one: the rate limit lets a
-browser take 10 actions a second). Tables start a little apart, so they do
-not all move in step.
+the next round when its stream shows the round closed, and no sooner than
+``--pace`` seconds after it started the last one. The default, a round a
+second at every table (50 rounds/s over 50 tables), is several times faster
+than people press Deal; ``--pace 0.1`` (the fastest the rate limit of 10
+actions a second lets a host go) keeps the server busy all the time: its
+rounds/s is then the server's capacity, and the latencies are mostly the
+wait in its queue. Tables start spread over one pace, so they do not all
+move in step.
 
 Reported:
 
@@ -414,8 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", "-P", type=int, default=4, help="seated players per table (and a host)")
     parser.add_argument("--seconds", "-t", type=float, default=30.0, help="how long the tables play")
     parser.add_argument("--max-rounds", "-r", type=int, default=100_000, help="stop after this many rounds closed")
-    parser.add_argument("--pace", type=float, default=0.1,
-                        help="seconds at least between a table's round starts (the rate limit: 10 actions/s)")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="seconds at least between a table's round starts (0.1: as fast as the rate limit lets "
+                        "a host go, the server's capacity)")
     parser.add_argument("--seed", type=int, default=12, help="for the tables' decks")
     parser.add_argument("--url", help="load this running server (a loopback address) instead of starting one")
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, for its CPU time and memory")

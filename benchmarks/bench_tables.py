@@ -123,6 +123,7 @@ class Table:
         self.round = 0  # the round in play
         self.closed = asyncio.Event()  # the host's stream showed the round closed
         self.ready = 0  # streams open
+        self.deals: set[asyncio.Task[None]] = set()  # deal requests in flight
 
     def request(self, who: int, method: str, path: str, body: dict[str, Any] | None = None) -> bytes:
         data = None if body is None else json.dumps(body).encode()
@@ -227,7 +228,9 @@ def on_event(table: Table, who: int, kind: str, event: dict[str, Any], at: float
     number = int(event.get("round", 0))
     if kind == "round_started":
         if who > 0:
-            asyncio.get_running_loop().create_task(deal(table, who, number, stats))
+            task = asyncio.get_running_loop().create_task(deal(table, who, number, stats))
+            table.deals.add(task)
+            task.add_done_callback(table.deals.discard)
         key = ("round_started", number, 0)
     elif kind == "dealt":
         key = ("dealt", number, int(event["seat"]))
@@ -336,7 +339,7 @@ async def run(host_: str, port: int, *, tables: int, players: int, seconds: floa
     meter.stop()
     stats.measuring = False
     stop.set()
-    await asyncio.gather(*readers)
+    await asyncio.gather(*readers, *(task for t in all_tables for task in list(t.deals)))
     for t in all_tables:
         for conn in t.conns:
             conn.close()

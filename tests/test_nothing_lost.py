@@ -584,7 +584,14 @@ def test_ctrl_c_at_random_moments_of_a_real_run(tmp_path: Path) -> None:
             [sys.executable, "-m", "fivecard", "solve", str(source), "-o", str(target)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
-        time.sleep(rng.uniform(0.3, 0.6))  # after start-up: reading, solving, writing
+        # After start-up (slow on a busy machine): once the output's temporary
+        # file exists, the run is reading, solving or writing.
+        started = time.monotonic()
+        while child.poll() is None and time.monotonic() - started < 60:
+            if any(p.name.endswith(".part") for p in tmp_path.iterdir()):
+                break
+            time.sleep(0.002)
+        time.sleep(rng.uniform(0.0, 0.3))
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=120)
         assert b"Traceback" not in err and b"Exception" not in err, err

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 #: Real card spellings (every form the parser knows), jokers and lone ranks.
 CARDS: tuple[str, ...] = (
     "AS", "kd", "Qh", "jC", "TS", "10♦", "10d", "9♥", "2♣", "A♠", "K♤", "5♡", "7♢", "3♧",
-    "4♠\ufe0f", "J", "q", "10", "JK", "joker", "X", "*", "🃏", "8C", "6h",
+    "4♠\ufe0f", "J", "q", "10", "JK", "joker", "X", "*", "🃏", "8C", "6h", "\U0001f0a1", "\U0001f0de",
 )  # fmt: skip
 #: Mistyped cards: unknown ranks and suits, suits alone, card-like words.
 TYPOS: tuple[str, ...] = (
     "1S", "11H", "ZZ", "AX", "8O", "♠", "S", "0", "AAS", "Round", "vs", "VS.", "JKK", "1",
-    "♦\ufe0f", "\ufe0f", "K♦♦",
+    "♦\ufe0f", "\ufe0f", "K♦♦", "\U0001f0ac", "AsKx",
 )  # fmt: skip
 #: What may stand between cards and hands.
 SEPARATORS: tuple[str, ...] = (

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..core.cards import JOKER_SPELLINGS, RANK_SPELLINGS, SUIT_SPELLINGS
+from ..core.cards import JOKER_SPELLINGS, RANK_SPELLINGS, SUIT_SPELLINGS, cards_in_token
 from ..errors import FivecardError, ParseError, quote
 
 __all__ = [
@@ -107,6 +107,9 @@ def split_line(line: str) -> list[str]:
     if breaks:
         return [part.strip() for part in _HAND_BREAKS.split(line)]
     tokens = _joined(line.replace(",", " ").split())
+    counts = [cards_in_token(t) for t in tokens]
+    if len(tokens) > 1 and max(counts) > 1:  # cards written together ("AsKd7h7c2s 2c3c4c5c7d")
+        return _hands_of_runs(tokens, counts)
     if len(tokens) > 5 and len(tokens) % 5 == 0:
         if len(tokens) // 5 > MAX_HANDS:
             raise ParseError(f"{len(tokens) // 5:,} hands in one line; at most {MAX_HANDS:,}")
@@ -117,6 +120,35 @@ def split_line(line: str) -> list[str]:
             "per hand, or separate hands with |, ;, a tab or 'vs'"
         )
     return [line]
+
+
+def _hands_of_runs(tokens: list[str], counts: list[int]) -> list[str]:
+    """Tokens, some holding several cards, grouped five cards to a hand."""
+    total = sum(counts)
+    if total <= 5:
+        return [" ".join(tokens)]
+    if total % 5:
+        raise ParseError(
+            f"{total:,} cards is not a whole number of hands; write five cards "
+            "per hand, or separate hands with |, ;, a tab or 'vs'"
+        )
+    if total // 5 > MAX_HANDS:
+        raise ParseError(f"{total // 5:,} hands in one line; at most {MAX_HANDS:,}")
+    hands: list[str] = []
+    group: list[str] = []
+    held = 0
+    for token, count in zip(tokens, counts):
+        group.append(token)
+        held += count
+        if held > 5:
+            raise ParseError(
+                f"{quote(token)} runs from hand {len(hands) + 1} into the next; "
+                "separate hands with a space, |, ;, a tab or 'vs'"
+            )
+        if held == 5:
+            hands.append(" ".join(group))
+            group, held = [], 0
+    return hands
 
 
 def _joined(tokens: list[str]) -> list[str]:

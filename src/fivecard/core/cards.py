@@ -10,9 +10,15 @@ Accepted spellings (any letter case):
 * suits ``C D H S`` and the symbols ``♣ ♦ ♥ ♠`` (also ``♧ ♢ ♡ ♤``, and the
   emoji forms followed by U+FE0F);
 * a joker: ``JK``, ``Joker``, ``X``, ``*`` or ``🃏``;
-* a rank alone (``Q``, ``10``) is a rank-only card, for the ``semi`` rules.
+* a rank alone (``Q``, ``10``) is a rank-only card, for the ``semi`` rules;
+* the Unicode playing cards (U+1F0A1 🂡 ace of spades ... U+1F0DE 🃞 king of
+  clubs; the knights, U+1F0AC and its kin, are in no poker deck) and the
+  Unicode jokers (U+1F0BF, U+1F0CF, U+1F0DF).
 
-Cards are separated by spaces and/or commas (tabs count as spaces; a line
+Cards are separated by spaces and/or commas, or written together with no
+separator at all, as other tools print them (``AsKd7h7c2s``, ``10h9h8h7h6h``,
+``🂡🂮🂭🂫🂪``: cards with suits, jokers and Unicode cards; ranks alone need
+separators). Cards are separated by spaces and/or commas (tabs count as spaces; a line
 break inside a hand is an error; a byte order mark at the start is dropped).
 A lone suit *symbol* after a lone rank joins it (``J ♦`` reads as ``J♦``), as
 typeset text sometimes splits them; a lone suit letter does not.
@@ -323,7 +329,7 @@ def _suit_spellings() -> dict[str, Suit]:
 
 _RANK_SPELLINGS: Final = _rank_spellings()
 _SUIT_SPELLINGS: Final = _suit_spellings()
-_JOKER_SPELLINGS: Final = frozenset({"jk", "joker", "x", "*", "🃏"})
+_JOKER_SPELLINGS: Final = frozenset({"jk", "joker", "x", "*", "\U0001f0bf", "\U0001f0cf", "\U0001f0df"})
 #: How ranks, suits and jokers may be written (jokers in lower case); the
 #: table reader uses them to tell card-like cells from labels.
 RANK_SPELLINGS: Final = _RANK_SPELLINGS
@@ -342,9 +348,28 @@ def _tokens() -> dict[str, Card]:
         for maybe_suit, suit_spellings in suits_of.items():
             for suit_spelling in suit_spellings:
                 tokens[rank_spelling + suit_spelling] = _CARDS[rank, maybe_suit]
-    for joker in ("JK", "Jk", "jK", "jk", "Joker", "JOKER", "joker", "X", "x", "*", "🃏"):
+    for joker in ("JK", "Jk", "jK", "jk", "Joker", "JOKER", "joker", "X", "x", "*", *_UNICODE_JOKERS):
         tokens[joker] = JOKER
+    for char, (rank, suit) in _UNICODE_CARDS.items():
+        tokens[char] = _CARDS[rank, suit]
     return tokens
+
+
+def _unicode_cards() -> dict[str, tuple[Rank, Suit]]:
+    """The Unicode playing cards: a block per suit (spades U+1F0A0, hearts
+    U+1F0B0, diamonds U+1F0C0, clubs U+1F0D0), ace 1, two to ten 2-10, jack
+    11, the knight 12 (not a poker card), queen 13, king 14."""
+    cards: dict[str, tuple[Rank, Suit]] = {}
+    values = {1: Rank.ACE, **{n: Rank(n) for n in range(2, 11)}, 11: Rank.JACK, 13: Rank.QUEEN, 14: Rank.KING}
+    for base, suit in ((0x1F0A0, Suit.SPADES), (0x1F0B0, Suit.HEARTS), (0x1F0C0, Suit.DIAMONDS), (0x1F0D0, Suit.CLUBS)):
+        for value, rank in values.items():
+            cards[chr(base + value)] = (rank, suit)
+    return cards
+
+
+_UNICODE_CARDS: Final = _unicode_cards()
+_UNICODE_JOKERS: Final = ("🂿", "🃏", "🃟")
+_UNICODE_KNIGHTS: Final = frozenset(chr(base + 12) for base in (0x1F0A0, 0x1F0B0, 0x1F0C0, 0x1F0D0))
 
 
 TOKENS: Final = _tokens()
@@ -411,6 +436,10 @@ def parse_card_at(text: str, position: int) -> Card:
     tokens = [t for t in _SEPARATORS.split(text.removeprefix("\ufeff")) if t]
     if len(tokens) == 2 and tokens[1] in _SUIT_SPELLINGS and not tokens[1].isascii():
         tokens = [tokens[0] + tokens[1]]  # "J ♦", as in a list of cards
+    if len(tokens) == 1 and tokens[0] not in TOKENS:
+        run = _run_together(tokens[0], position, text)
+        if run is not None:
+            tokens = [c.code_str for c in run]
     if len(tokens) != 1:
         what = "no card" if not tokens else f"{len(tokens)} cards"
         raise ParseError(
@@ -436,10 +465,68 @@ def _parse_carefully(text: str) -> tuple[Card, ...]:
             pending_rank = None
             continue
         position += 1
+        run = None if token in TOKENS else _run_together(token, position, text)
+        if run is not None:  # "AsKd7h7c2s": several cards with no separator
+            cards.extend(run)
+            position += len(run) - 1
+            pending_rank = None
+            continue
         card = _read_token(token, position, text)
         cards.append(card)
         pending_rank = token if card.suit is None and card.rank is not None else None
     return tuple(cards)
+
+
+#: One card at the start of run-together text: a Unicode card or joker, a
+#: joker's letters, or a rank and a suit.
+_RUN_PIECE: Final = re.compile(
+    "|".join(
+        [
+            "[" + "".join([*_UNICODE_CARDS, *_UNICODE_JOKERS]) + "]",
+            "(?i:joker|jk)(?![cdhs])",
+            "(?i:10|[2-9tjqka])(?:[cdhsCDHS]|[♠♥♦♣♤♡♢♧]\ufe0f?)",
+        ]
+    )
+)
+
+
+def cards_in_token(token: str) -> int:
+    """How many cards a token (text with no separator) holds: several when
+    they are written together (``AsKd7h``: 3), else 1 (a bad token counts
+    as one card: reading it says what is wrong)."""
+    if token in TOKENS:
+        return 1
+    try:
+        run = _run_together(token, 1, token)
+    except ParseError:
+        return 1
+    return 1 if run is None else len(run)
+
+
+def _run_together(token: str, position: int, text: str) -> list[Card] | None:
+    """The cards of a token that holds two or more written together, or
+    None when it does not start as such. A token whose first card reads but
+    whose rest does not is an error naming the piece that does not read."""
+    first = _RUN_PIECE.match(token)
+    if first is None or first.end() == len(token):
+        return None
+    cards: list[Card] = []
+    at = 0
+    while at < len(token):
+        piece = _RUN_PIECE.match(token, at)
+        if piece is None:
+            rest = token[at:]
+            where = f"card {position + len(cards)} ({quote(rest[: 3 if rest.startswith('10') else 2])}) of {quote(token)}"
+            if rest[0] in _UNICODE_KNIGHTS:
+                raise ParseError(f"a knight (U+{ord(rest[0]):04X}) is in no poker deck: {where}")
+            raise ParseError(
+                f"cards written together must each be a rank and a suit, a joker or a Unicode card: {where}"
+            )
+        spelling = piece.group(0)
+        card = TOKENS.get(spelling)
+        cards.append(card if card is not None else JOKER)
+        at = piece.end()
+    return cards
 
 
 def _read_token(token: str, position: int, text: str) -> Card:
@@ -460,6 +547,8 @@ def _read_token(token: str, position: int, text: str) -> Card:
             raise ParseError(f"unexpected character U+{ord(ch):04X} ({name}) in {where}")
     if token in _SUIT_SPELLINGS:
         raise ParseError(f"suit without a rank in {where}")
+    if token in _UNICODE_KNIGHTS:
+        raise ParseError(f"a knight (U+{ord(token):04X}) is in no poker deck: {where}")
     for cut in (2, 1):  # the suit is the last character, or two with U+FE0F
         rank_part, suit_part = token[:-cut], token[-cut:]
         if suit_part in _SUIT_SPELLINGS:

@@ -414,3 +414,45 @@ def test_a_killed_server_loses_nothing(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait()
+
+
+def test_ctrl_c_stops_the_server_at_once_with_streams_open(tmp_path: Path) -> None:
+    """Browsers at a table keep event streams open: Ctrl-C still stops the
+    server at once (the streams end; the browsers resume on the next
+    server), with one line and no traceback."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "fivecard", "serve", "--port", "0", "--data", str(tmp_path / "data")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None and server.stderr is not None
+    base = server.stdout.readline().split(" at ")[1].split(" ")[0]
+    request = urllib.request.Request(base + "api/tables", data=b"{}", headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        table_id = json.loads(answer.read())["id"]
+    host, port = base.split("/")[2].split(":")
+    streams = []
+    for _ in range(3):
+        stream = socket.create_connection((host, int(port)))
+        stream.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        received = b""
+        while b"retry: 1000" not in received:  # the stream is open and waiting
+            received += stream.recv(4096)
+        assert received.startswith(b"HTTP/1.1 200 OK")
+        streams.append(stream)
+    started = time.monotonic()
+    server.send_signal(signal.SIGINT)
+    _, err = server.communicate(timeout=20)
+    assert time.monotonic() - started < 2.0
+    assert "Traceback" not in err and "ERROR" not in err
+    assert err.strip().splitlines()[-1] == "fivecard: interrupted"
+    for stream in streams:
+        stream.close()

@@ -85,8 +85,16 @@ def serve(
         lifespan="off",
         server_header=False,
         timeout_keep_alive=5,
+        # Ctrl-C: requests in flight get 2 s to finish, then open event
+        # streams (a friends' table keeps one per browser) are closed.
+        timeout_graceful_shutdown=2,
     )
-    server = uvicorn.Server(config)
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.state.broker.close()  # open event streams end, so the server stops at once
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     out.write(f"fivecard: Poker vs Dealer at {url} (hand checker: {url}check)\n")
     out.write(f"games are kept in {os.path.join(folder, 'games.sqlite3')}\n")
     if not check:

@@ -331,11 +331,12 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.store = store
-    # The computer players consult the exact advisor (tens of milliseconds of
-    # CPU each, partly outside the GIL): two games at a time use the machine
-    # best; more only share the GIL and delay the cheap actions of others.
+    # The exact advisor (the computer players, hints, /api/advise) takes tens
+    # of milliseconds of CPU, partly outside the GIL: two at a time use the
+    # machine best; more only share the GIL and delay everyone's cheap requests.
     advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
-    add_table_routes(app, SqliteTableStore(str(folder / "games.sqlite3")), Broker(), RateLimit())
+    app.state.broker = Broker()  # fivecard serve closes its event streams when it stops
+    add_table_routes(app, SqliteTableStore(str(folder / "games.sqlite3")), app.state.broker, RateLimit())
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -396,7 +397,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
     def api_advise(request: AdviseRequest) -> Response:
         paytable = load_paytable(request.paytable) if request.paytable else None
-        advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
+        with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
+            advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
         data = advice_json(advice)
         data["choices"] = data["choices"][: request.top]
         return _json(data)
@@ -472,7 +474,9 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         game = store.load(game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
-        return _json(hint_json(game.hint(0), top=max(1, min(top, 32))))
+        with advisor_slots:
+            advice = game.hint(0)
+        return _json(hint_json(advice, top=max(1, min(top, 32))))
 
     # -- pages ---------------------------------------------------------------------------------
 

@@ -87,6 +87,7 @@ class Broker:
     def __init__(self) -> None:
         self._channels: dict[str, _Channel] = {}
         self._lock = threading.Lock()
+        self.closing = False
 
     def listen(self, table_id: str) -> asyncio.Event:
         """An event set when the table changes (on the running loop)."""
@@ -102,6 +103,18 @@ class Broker:
                 channel.waiting.pop(event, None)
                 if not channel.waiting:
                     del self._channels[table_id]
+
+    def close(self) -> None:
+        """From any thread: the server is stopping: every stream ends now
+        (its browser reconnects to the next server and resumes)."""
+        with self._lock:
+            self.closing = True
+            waiting = [item for channel in self._channels.values() for item in channel.waiting.items()]
+        for event, loop in waiting:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # its loop has closed
+                pass
 
     def notify(self, table_id: str) -> None:
         """From any thread: the table has new events."""
@@ -340,7 +353,7 @@ async def _stream(
         yield b"retry: 1000\n\n"
         quiet = 0.0
         fresh = False
-        while True:
+        while not broker.closing:
             wake.clear()
             frames = broker.frames_after(table_id, seen, store, fresh)
             fresh = False

@@ -1108,12 +1108,14 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 @_command(
     "serve",
-    help="Poker vs Dealer and a hand checker in your web browser",
+    help="Poker vs Dealer, a hand checker and tables for friends in your web browser",
     description="Start the web app: Poker vs Dealer (five-card draw against the dealer "
-    "and two computer players, with hints) and a hand checker, in any browser, fully "
-    "offline: every page, script and card is served by the app itself. Games are kept "
-    "in a SQLite file under --data and survive a restart. It prints its address; "
-    "Ctrl-C stops it. Needs the web extra: pip install 'fivecard[web]'.",
+    "and two computer players, with hints), a hand checker, and tables for friends "
+    "(/tables: a host's rounds, everyone dealing in their own browser, the high hand "
+    "winning points), in any browser, fully offline: every page, script and card is "
+    "served by the app itself. Games and tables are kept in a SQLite file under --data "
+    "and survive a restart. It prints its address; Ctrl-C stops it. Needs the web "
+    "extra: pip install 'fivecard[web]'.",
     examples=(
         "fivecard serve",
         "fivecard serve --port 8080 --open",
@@ -1121,8 +1123,9 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     ),
     arguments=_serve_arguments,
     exit_meanings={
-        EXIT_OK: "the server stopped (Ctrl-C), or --check found it working",
+        EXIT_OK: "--check found the app working",
         EXIT_BAD_INPUT: "bad usage, the port is taken, or the web extra is not installed: one line on stderr",
+        EXIT_INTERRUPTED: "stopped with Ctrl-C (the usual way to stop it)",
     },
 )
 def _serve(call: _Call) -> int:

@@ -331,3 +331,28 @@ def test_deal_stats_and_rules_use_the_36_cards() -> None:
     assert "short-deck (also: six-plus, short): 36 cards (6 to A): a flush beats a full house" in out
     assert "7 Flush, 6 Full House" in out
 
+
+def test_advise_play_and_a_table_for_friends() -> None:
+    from fivecard.play.advise import advise, unseen_cards
+    from fivecard.play.friends import FriendsTable, TableError
+    from fivecard.play.game import Game, GameError
+    from fivecard import Hand, parse_cards
+
+    hand = Hand.parse("AS AH 7C 6D 9S", rules="short-deck")
+    assert len(unseen_cards(hand)) == 31
+    assert advise(hand).recommended.keep == tuple(Hand.parse("AS AH 7C 6D 9S", rules="short").cards[:2])
+    code, out, _ = run(["play", "--seed", "4", "--rules", "short-deck"], "a\nq\n")
+    assert code == 0 and "(short-deck rules" in out and "Dealer has" in out
+    full = "AS KS QS JS TS 9S 8S 7S 6S AH KH QH JH TH 9H 8H 7H 6H AD KD"
+    Game(rules="short-deck", stacked=[parse_cards(full)])
+    with pytest.raises(GameError, match=re.escape("card 20 of the stacked deck (5♦) is not in the short-deck deck, which holds 6 to A")):
+        Game(rules="short-deck", stacked=[parse_cards(full[:-3] + " 5D")])
+    table = FriendsTable(rules="short-deck", seed=5, host="h")
+    assert table.max_seats == 7 and FriendsTable(rules="standard", host="h").max_seats == 10
+    for n in range(7):
+        table.join(f"o{n}", f"p{n}")
+    with pytest.raises(TableError, match=r"the table is full \(7 seats"):
+        table.join("o7", "p7")
+    table.start_round("h")
+    dealt = [table.deal(f"o{n}")[0] for n in range(7)]
+    assert all(c.rank is not None and c.rank >= 6 for hand_ in dealt for c in hand_)

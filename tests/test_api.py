@@ -294,7 +294,9 @@ def test_scores_and_strengths_count_from_one(name: str) -> None:
     assert [rules.score(c) for c in rules.ladder] == list(range(1, len(rules.ladder) + 1))
     classes = list(tables_for(rules).classes())
     assert [c.strength for c in classes] == list(range(1, len(classes) + 1))
-    weakest = evaluate("7 5 4 3 2" if not rules.suits else "7D 5C 4H 3S 2D", rules=rules)
+    # The weakest hand: 7-5-4-3-2; J-9-8-7-6 in the short deck (10-9-8-7-6 is a straight).
+    text = {"semi": "7 5 4 3 2", "short-deck": "JD 9C 8H 7S 6D"}.get(name, "7D 5C 4H 3S 2D")
+    weakest = evaluate(text, rules=rules)
     assert (weakest.score, weakest.strength) == (1, 1)
 
 

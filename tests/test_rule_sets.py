@@ -29,21 +29,24 @@ def winner(hands: Sequence[str | Hand], rules: str, *, decks: int = 1) -> tuple[
 
 
 def test_names_and_aliases() -> None:
-    assert rule_names() == ["standard", "ace-king", "semi", "joker"]
+    assert rule_names() == ["standard", "ace-king", "semi", "joker", "short-deck"]
     for alias, name in [
         ("russian", "ace-king"),
         ("Semi-Poker", "semi"),
         ("no-suits", "semi"),
         ("joker-poker", "joker"),
         ("JOKER", "joker"),
+        ("six-plus", "short-deck"),
+        ("Short", "short-deck"),
     ]:
         assert get_rules(alias).name == name
-    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker"):
+    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker, short-deck"):
         get_rules("omaha")
 
 
 @pytest.mark.parametrize(
-    ("rules", "classes"), [("standard", 7_462), ("ace-king", 7_462), ("semi", 6_188), ("joker", 7_475)]
+    ("rules", "classes"),
+    [("standard", 7_462), ("ace-king", 7_462), ("semi", 6_188), ("joker", 7_475), ("short-deck", 1_404)],
 )
 def test_strength_runs_from_1_to_the_number_of_classes(rules: str, classes: int) -> None:
     tables = tables_for(get_rules(rules))

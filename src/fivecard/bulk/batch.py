@@ -114,6 +114,12 @@ def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[n
 
 
 _RANK_LUT, _SUIT_LUT, _PLACE_LUT = _luts()
+#: Byte -> the rank it spells (0 for none), for the short decks' token tables.
+_RANK_OF_BYTE: Final = [0] * 256
+for _card in full_deck(suits=False):
+    assert _card.rank is not None
+    for _ch in {_card.rank.char, _card.rank.char.lower()}:
+        _RANK_OF_BYTE[ord(_ch)] = int(_card.rank)
 _PAIRS: Final = [(i, j) for i in range(5) for j in range(i + 1, 5)]
 
 
@@ -142,12 +148,16 @@ def _slow(
 
 
 @cache
-def _token_codes(suits: bool) -> npt.NDArray[np.int32]:
+def _token_codes(suits: bool, deck: frozenset[int] | None = None) -> npt.NDArray[np.int32]:
     """Two ASCII bytes read as one little-endian uint16 -> card code, or -1:
-    the fast path's whole parser is one lookup in this table (256 KiB)."""
+    the fast path's whole parser is one lookup in this table (256 KiB).
+    ``deck``: the ranks a short deck holds (a card of another rank is -1, so
+    its row goes to the single-hand parser and its error)."""
     table = np.full(1 << 16, -1, dtype=np.int32)
     ranks, suit_bits = _RANK_LUT, _SUIT_LUT
     for first in np.flatnonzero(ranks >= 0).tolist():
+        if deck is not None and _RANK_OF_BYTE[first] not in deck:
+            continue
         for second in np.flatnonzero(suit_bits >= 0).tolist():
             code = int(ranks[first]) | (int(suit_bits[second]) if suits else 0)
             table[first | second << 8] = code
@@ -181,7 +191,8 @@ def fixed_width_codes(
         return np.zeros((0, 5), dtype=np.int32), np.zeros(0, dtype=bool)
     tokens = token_view(data, n, stride, offset)
     gaps = np.ndarray((n, 4), dtype=np.uint8, buffer=data, offset=offset + 2, strides=(stride, 3))
-    codes = _token_codes(rules.suits)[tokens]
+    deck = None if rules.full_ranks else frozenset(int(r) for r in rules.ranks)
+    codes = _token_codes(rules.suits, deck)[tokens]
     # Column by column: numpy reduces a short last axis slowly. An unknown
     # token is -1, so an OR of the five codes is negative exactly then.
     either = codes[:, 0] | codes[:, 1] | codes[:, 2] | codes[:, 3] | codes[:, 4]
@@ -287,6 +298,9 @@ def encode_indices(
     safe = np.where(in_range[:, None], index, 0)
     jokers = (safe >= 52).sum(axis=1)
     suspect = in_range & (jokers > ruleset.jokers)
+    if not ruleset.full_ranks:  # a card of a rank the short deck does not hold
+        outside_deck = np.array([c.rank not in ruleset.ranks for c in CARDS if not c.is_joker] + [False, False])
+        suspect |= in_range & outside_deck[safe].any(axis=1)
     if ruleset.one_deck:
         cards = np.where(safe >= 52, -1 - np.arange(5), safe)  # jokers may repeat
         for i, j in _PAIRS:

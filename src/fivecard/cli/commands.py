@@ -810,8 +810,8 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
 @_command(
     "deal",
     help="deal hands and settle the showdown",
-    description="Shuffle the rule set's deck (54 cards under joker; semi deals "
-    "from 52 and hides suits), deal five cards to each player (two players "
+    description="Shuffle the rule set's deck (54 cards under joker, 36 under "
+    "short-deck; semi deals from 52 and hides suits), deal five cards to each player (two players "
     "unless --players says otherwise), classify each hand and settle the "
     "showdown. --rounds plays several rounds and keeps a tally of wins per "
     "player, as Semi-Poker's host does. Without --seed the seed comes from the "

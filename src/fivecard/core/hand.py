@@ -119,13 +119,15 @@ class Hand:
 def check_cards(cards: tuple[Card, ...], rules: RuleSet) -> None:
     """Raise :class:`~fivecard.errors.HandError` unless the cards make a hand
     under ``rules``: five cards, jokers only where the rule set has them (at
-    most its number), suits where it needs them, no card twice."""
+    most its number), suits where it needs them, only ranks its deck holds,
+    no card twice."""
     if not cards:
         raise HandError("no cards (an empty hand)")
     if len(cards) != HAND_SIZE:
         raise HandError(f"expected {HAND_SIZE} cards, got {len(cards):,}")
     jokers = 0
     seen: dict[Card, int] = {}
+    short = not rules.full_ranks
     for position, card in enumerate(cards, 1):
         if not isinstance(card, Card):
             raise TypeError(
@@ -151,6 +153,11 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet) -> None:
                 f"card {position} ({str(card)!r}) has no suit; rank-only cards "
                 "are played under the semi rules",
                 option=("rules", "semi"),
+            )
+        if short and card.rank not in rules.ranks:
+            raise HandError(
+                f"card {position} ({card}) is not in the {rules.name} deck, "
+                f"which holds {rules.ranks_text()}"
             )
         if rules.one_deck:
             first = seen.setdefault(card, position)

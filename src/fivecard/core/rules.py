@@ -21,6 +21,7 @@ __all__ = [
     "ACE_KING_RULES",
     "SEMI",
     "JOKER_RULES",
+    "SHORT_DECK",
     "RULE_SETS",
     "get_rules",
     "rule_names",
@@ -112,10 +113,15 @@ ACE_KING: Final = Category(
 class RuleSet:
     """A rule set: its ladder (weakest first), deck and straight rule.
 
-    ``suits``: cards have suits and flushes exist. ``wheel``: A-2-3-4-5 is a
-    straight (5 high). ``jokers``: wild jokers in the deck (at most that many
-    per hand). ``one_deck``: hands are checked against a deck (no card twice).
-    Rule sets compare and hash by identity: there is one object per rule set.
+    ``suits``: cards have suits and flushes exist. ``ranks``: the ranks of
+    its deck (all 13 unless it is a short deck; a card of another rank is
+    an error). ``wheel``: the ace also plays low, below the deck's lowest
+    rank, so the ace and the four lowest ranks are the lowest straight
+    (A-2-3-4-5, 5 high; A-6-7-8-9, 9 high, in a short deck; see
+    :attr:`wheel_top`). ``jokers``: wild jokers in the deck (at most that
+    many per hand). ``one_deck``: hands are checked against a deck (no card
+    twice). Rule sets compare and hash by identity: there is one object per
+    rule set.
     """
 
     name: str
@@ -124,6 +130,7 @@ class RuleSet:
     aliases: tuple[str, ...] = ()
     title: str = ""  # the name people know it by ("Semi-Poker"); the name itself if empty
     suits: bool = True
+    ranks: frozenset[Rank] = frozenset(Rank)
     wheel: bool = True
     jokers: int = 0
     one_deck: bool = True
@@ -136,6 +143,10 @@ class RuleSet:
         names = [c.name for c in self.ladder]
         if len(set(names)) != len(names):
             raise ValueError(f"rule set {self.name}: a category appears twice")
+        ranks = frozenset(Rank(r) for r in self.ranks)
+        if len(ranks) < 5:
+            raise ValueError(f"rule set {self.name}: a deck needs at least five ranks")
+        object.__setattr__(self, "ranks", ranks)
         object.__setattr__(
             self, "scores", {c.name: i + 1 for i, c in enumerate(self.ladder)}
         )
@@ -155,9 +166,33 @@ class RuleSet:
         (``standard``: the ModelOff 2012 table, High Card 1 ... Royal Flush 10)."""
         return self.scores[category.name]
 
+    @property
+    def wheel_top(self) -> Rank | None:
+        """The top card of the straight in which the ace plays low (the
+        fourth-lowest rank of the deck: 5 for A-2-3-4-5, 9 for A-6-7-8-9),
+        or None when the ace is high only."""
+        if not self.wheel:
+            return None
+        return sorted(self.ranks)[3]
+
+    @property
+    def full_ranks(self) -> bool:
+        """Whether the deck holds all 13 ranks."""
+        return len(self.ranks) == len(Rank)
+
+    def ranks_text(self) -> str:
+        """The deck's ranks in words for messages: ``6 to A``, or a list."""
+        ranks = sorted(self.ranks)
+        if ranks[-1] - ranks[0] == len(ranks) - 1:
+            return f"{ranks[0].short} to {ranks[-1].short}"
+        return ", ".join(r.short for r in ranks)
+
     def deck(self) -> tuple[Card, ...]:
-        """The cards a deal uses (``semi`` deals from 52 cards and ignores suits)."""
-        return full_deck(jokers=self.jokers)
+        """The cards a deal uses (``semi`` deals from 52 cards and ignores
+        suits; a short deck holds only its ranks)."""
+        return tuple(
+            c for c in full_deck(jokers=self.jokers) if c.rank is None or c.rank in self.ranks
+        )
 
     def dealt(self) -> tuple[Card, ...]:
         """The cards a deal uses as the rules see them (``semi``: the 52
@@ -220,9 +255,31 @@ JOKER_RULES: Final = RuleSet(
     jokers=2,
 )
 
+SHORT_DECK: Final = RuleSet(
+    name="short-deck",
+    title="Short deck (6+)",
+    aliases=("six-plus", "short"),
+    summary="36 cards (6 to A): a flush beats a full house; six straights, from "
+    "9-high (A-6-7-8-9, the ace low) to ace-high (short deck, six-plus)",
+    # The standard ladder with the flush and the full house swapped.
+    ladder=(
+        HIGH_CARD,
+        ONE_PAIR,
+        TWO_PAIR,
+        THREE_OF_A_KIND,
+        STRAIGHT,
+        FULL_HOUSE,
+        FLUSH,
+        FOUR_OF_A_KIND,
+        STRAIGHT_FLUSH,
+        ROYAL_FLUSH,
+    ),
+    ranks=frozenset(r for r in Rank if r >= Rank.SIX),
+)
+
 #: Every rule set by its name.
 RULE_SETS: Final[dict[str, RuleSet]] = {
-    r.name: r for r in (STANDARD, ACE_KING_RULES, SEMI, JOKER_RULES)
+    r.name: r for r in (STANDARD, ACE_KING_RULES, SEMI, JOKER_RULES, SHORT_DECK)
 }
 _BY_NAME: Final[dict[str, RuleSet]] = {
     n: r for r in RULE_SETS.values() for n in (r.name, *r.aliases)
@@ -242,11 +299,11 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
     >>> get_rules('texas')
     Traceback (most recent call last):
     ...
-    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker
+    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck
     >>> get_rules(3)
     Traceback (most recent call last):
     ...
-    TypeError: expected a rule set name (standard, ace-king, semi, joker) or a RuleSet, got int 3
+    TypeError: expected a rule set name (standard, ace-king, semi, joker, short-deck) or a RuleSet, got int 3
     """
     if isinstance(rules, RuleSet):
         return rules

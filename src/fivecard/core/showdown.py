@@ -378,7 +378,10 @@ def explain_classes(
             return f"both {describe(winner)}"
         return f"both {describe(winner)}; suits never break ties"
     if category.straight:
-        note = " (the ace plays low in 5-4-3-2-A)" if loser.key[0] == 5 else ""
+        note = ""
+        if loser.key[0] == rules.wheel_top:  # the straight in which the ace plays low
+            low = "-".join(r.short for r in loser.order)
+            note = f" (the ace plays low in {low})"
         return (
             f"both {name}; the top card decides, "
             f"{winner.key[0].short} beats {loser.key[0].short}{note}"

@@ -171,7 +171,9 @@ def classify_groups(
 ) -> _Shape:
     """Classify a hand given as (rank, count) groups, largest group first and
     higher rank first among equal sizes: ``(ladder index, key, groups,
-    order)``; for the wheel, the groups and order put the ace last.
+    order)``; for the straight in which the ace plays low (the wheel,
+    A-2-3-4-5, or A-6-7-8-9 in a short deck), the groups and order put the
+    ace last.
 
     The one place where a ladder is read: the highest category whose needs
     the hand meets wins.
@@ -179,10 +181,11 @@ def classify_groups(
     straight_top = None
     if len(groups) == 5:
         top = groups[0][0]
+        low = rules.wheel_top  # the ace plays low below the deck's lowest rank
         if top - groups[4][0] == 4:
             straight_top = top
-        elif rules.wheel and top == 14 and groups[1][0] == 5:
-            straight_top = 5
+        elif low is not None and top == 14 and groups[1][0] == low and low - groups[4][0] == 3:
+            straight_top = int(low)
             groups = groups[1:] + groups[:1]
     shape = tuple([c for _, c in groups])
     ranks = frozenset([r for r, _ in groups])
@@ -201,9 +204,17 @@ def _max_count(rules: RuleSet) -> int:
     return 4 if rules.suits else 5
 
 
-def _patterns(size: int, limit: int) -> Iterator[tuple[tuple[int, int], ...]]:
-    """Every multiset of ``size`` ranks with at most ``limit`` of a rank, as
-    (rank, count) groups: largest group first, higher rank first."""
+def _deck_ranks(rules: RuleSet) -> tuple[int, ...]:
+    """The ranks of the rule set's deck, high to low."""
+    return tuple(r for r in _RANKS if r in rules.ranks)
+
+
+def _patterns(
+    size: int, limit: int, ranks: tuple[int, ...] = _RANKS
+) -> Iterator[tuple[tuple[int, int], ...]]:
+    """Every multiset of ``size`` of these ranks (high to low) with at most
+    ``limit`` of a rank, as (rank, count) groups: largest group first, higher
+    rank first."""
 
     def shapes(left: int, most: int) -> Iterator[tuple[int, ...]]:
         if left == 0:
@@ -220,7 +231,7 @@ def _patterns(size: int, limit: int) -> Iterator[tuple[tuple[int, int], ...]]:
             grown: list[tuple[tuple[int, int], ...]] = []
             for partial in partials:
                 taken = {r for r, _ in partial}
-                free = [r for r in _RANKS if r not in taken]
+                free = [r for r in ranks if r not in taken]
                 grown.extend(
                     partial + tuple([(r, group_size) for r in ranks])
                     for ranks in itertools.combinations(free, count)
@@ -248,7 +259,7 @@ def _best_with_jokers(
     base = sum(RANK_WEIGHTS[r - 2] * n for r, n in naturals)
     flushes = (False, True) if flush_possible else (False,)
     best: tuple[_Shape, tuple[int, ...]] | None = None
-    for subs in itertools.combinations_with_replacement(_RANKS, jokers):
+    for subs in itertools.combinations_with_replacement(_deck_ranks(rules), jokers):
         key = base + sum(RANK_WEIGHTS[r - 2] for r in subs)
         for flush in flushes:
             shape = natural_hands.get((key, flush))
@@ -267,8 +278,10 @@ def _found(rules: RuleSet) -> list[tuple[int, bool, _Shape, tuple[int, ...]]]:
     """Every hand key of the rule set: (key, flush, class, joker ranks)."""
     weights = RANK_WEIGHTS
     limit = _max_count(rules)
+    # Only the deck's ranks: a hand of other cards has no class (strength 0).
+    ranks = _deck_ranks(rules)
     natural_hands: dict[tuple[int, bool], _Shape] = {}
-    for groups in _patterns(5, limit):
+    for groups in _patterns(5, limit, ranks):
         key = sum(weights[r - 2] * n for r, n in groups)
         natural_hands[key, False] = classify_groups(groups, False, rules)
         if rules.suits and len(groups) == 5:
@@ -278,7 +291,7 @@ def _found(rules: RuleSet) -> list[tuple[int, bool, _Shape, tuple[int, ...]]]:
     ]
     for jokers in range(1, rules.jokers + 1):
         joker_key = jokers * weights[JOKER_INDEX]
-        for naturals in _patterns(5 - jokers, limit):
+        for naturals in _patterns(5 - jokers, limit, ranks):
             key = joker_key + sum(weights[r - 2] * n for r, n in naturals)
             suited = rules.suits and all(n == 1 for _, n in naturals)
             for flush in (False, True) if suited else (False,):
@@ -356,7 +369,8 @@ def cache_key(rules: RuleSet) -> tuple[object, ...]:
         )
         for c in rules.ladder
     )
-    return (RANK_WEIGHTS, KEY_SPACE, rules.suits, rules.wheel, rules.jokers, ladder)
+    ranks = tuple(sorted(int(r) for r in rules.ranks))
+    return (RANK_WEIGHTS, KEY_SPACE, rules.suits, ranks, rules.wheel, rules.jokers, ladder)
 
 
 def _from_payload(rules: RuleSet, payload: object) -> Tables | None:

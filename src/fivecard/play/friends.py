@@ -41,7 +41,8 @@ __all__ = ["FriendsTable", "TableError", "TableForbidden", "TIES", "MAX_SEATS", 
 
 #: How a tie for the high hand scores.
 TIES: Final = ("none", "split")
-#: Seats at a table: one deck of 52 deals ten hands (54 under joker).
+#: Seats at a table: one deck of 52 deals ten hands (54 under joker; fewer
+#: in a short deck, see :attr:`FriendsTable.max_seats`).
 MAX_SEATS: Final = 10
 MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
@@ -138,6 +139,12 @@ class FriendsTable:
         if self.ended:
             raise TableError("the table has ended")
 
+    @property
+    def max_seats(self) -> int:
+        """The seats one deck of the table's rule set deals (:data:`MAX_SEATS`;
+        7 with the 36 cards of ``short-deck``)."""
+        return min(MAX_SEATS, len(get_rules(self.rules).deck()) // HAND_SIZE)
+
     def _active(self) -> list[Seat]:
         return [s for s in self.seats if s.active]
 
@@ -157,8 +164,9 @@ class FriendsTable:
             raise TableError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
         if any(s.name.casefold() == shown.casefold() for s in self._active()):
             raise TableError(f"the name {shown!r} is taken at this table")
-        if len(self._active()) >= MAX_SEATS:
-            raise TableError(f"the table is full ({MAX_SEATS} seats: one deck deals them all)")
+        seats = self.max_seats
+        if len(self._active()) >= seats:
+            raise TableError(f"the table is full ({seats} seats: one deck deals them all)")
         seat = Seat(len(self.seats) + 1, shown, owner)
         self.seats.append(seat)
         return seat, [{"type": "seat_joined", "seat": seat.id, "name": seat.name, "text": f"{seat.name} sits down"}]

@@ -8,7 +8,7 @@ The rules (also in the README):
   house. Stacks start at 1,000 chips; a seat that cannot pay 20 sits out.
 * Each round every seat puts 10 into the table pot (ante) and bets 10 against
   the house, and gets five cards from one shuffled deck (54 cards under
-  ``joker``; ``semi`` deals from 52 and hides suits).
+  ``joker``, 36 under ``short-deck``; ``semi`` deals from 52 and hides suits).
 * In seat order each seat folds (losing ante and house bet) or keeps any of
   its cards and exchanges the rest once (0-5 cards) from the same deck.
 * The dealer then gets five cards, turned up one at a time.
@@ -557,7 +557,8 @@ def _pot_explanation(
 def _check_stacked(cards: list[Card], rules: RuleSet, seats: int, where: str) -> None:
     """A stacked deck must be one the rules could deal: enough cards for the
     seats and the dealer, no card twice (nor a rank more than four times),
-    jokers only as many as the rules have, suits where the rules need them."""
+    jokers only as many as the rules have, suits where the rules need them,
+    only ranks the rules' deck holds."""
     needed = HAND_SIZE * (seats + 1)
     if len(cards) < needed:
         raise GameError(
@@ -580,6 +581,11 @@ def _check_stacked(cards: list[Card], rules: RuleSet, seats: int, where: str) ->
         if rules.suits and card.suit is None:
             raise GameError(
                 f"card {position} of {where} ({str(card)!r}) has no suit, which the {rules.name} rules need"
+            )
+        if card.rank not in rules.ranks:
+            raise GameError(
+                f"card {position} of {where} ({card}) is not in the {rules.name} deck, "
+                f"which holds {rules.ranks_text()}"
             )
         if card.suit is not None:
             first = seen.setdefault(card, position)

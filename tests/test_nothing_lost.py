@@ -566,6 +566,20 @@ def test_every_reader_of_standard_input_is_bounded() -> None:
     assert out.rstrip().endswith("After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000.")
 
 
+def _reading(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has an open file at ``path`` that it has
+    begun to read (Linux's /proc)."""
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(path):
+                with open(f"/proc/{pid}/fdinfo/{fd}") as info:
+                    if int(info.readline().split()[1]) > 0:
+                        return True
+    except (OSError, ValueError, IndexError):  # it ended, or closed the file meanwhile
+        pass
+    return False
+
+
 def test_ctrl_c_at_random_moments_of_a_real_run(tmp_path: Path) -> None:
     """A whole process interrupted while it reads, solves or writes (a
     workbook's zip included): exit 130, one line, no traceback, and the
@@ -584,12 +598,10 @@ def test_ctrl_c_at_random_moments_of_a_real_run(tmp_path: Path) -> None:
             [sys.executable, "-m", "fivecard", "solve", str(source), "-o", str(target)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
-        # After start-up (slow on a busy machine): once the output's temporary
-        # file exists, the run is reading, solving or writing.
+        # After start-up (slow on a busy machine): once the run has begun to
+        # read its input, it is reading, solving or writing.
         started = time.monotonic()
-        while child.poll() is None and time.monotonic() - started < 60:
-            if any(p.name.endswith(".part") for p in tmp_path.iterdir()):
-                break
+        while child.poll() is None and time.monotonic() - started < 60 and not _reading(child.pid, source):
             time.sleep(0.002)
         time.sleep(rng.uniform(0.0, 0.3))
         child.send_signal(signal.SIGINT)

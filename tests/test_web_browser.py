@@ -544,6 +544,9 @@ def test_the_checker_card_grid_and_more_hands(tab: Tab, server: Server) -> None:
     expect(grid.locator("button")).to_have_count(53)  # 52 cards and the joker
     page.get_by_label("Rule set").select_option("semi")
     expect(grid.locator("button")).to_have_count(13)  # ranks only
+    page.get_by_label("Rule set").select_option("short-deck")
+    expect(grid.locator("button")).to_have_count(36)  # 6 to A
+    expect(grid.get_by_role("button", name="Five of spades", exact=True)).to_have_count(0)
     page.get_by_label("Rule set").select_option("standard")
     expect(grid.locator("button")).to_have_count(52)
 

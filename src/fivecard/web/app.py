@@ -480,7 +480,19 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     # -- pages ---------------------------------------------------------------------------------
 
-    rule_sets = [{"name": r.name, "title": r.title or r.name, "summary": r.summary} for r in RULE_SETS.values()]
+    # what the pages need of each rule set: its name, title and summary, and
+    # its deck (ranks, high first; suits or not; jokers) for the card grid
+    rule_sets = [
+        {
+            "name": r.name,
+            "title": r.title or r.name,
+            "summary": r.summary,
+            "ranks": " ".join(rank.char for rank in sorted(r.ranks, reverse=True)),
+            "suits": int(r.suits),
+            "jokers": r.jokers,
+        }
+        for r in RULE_SETS.values()
+    ]
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page_table(request: Request) -> Response:

@@ -148,21 +148,26 @@
     return button;
   }
 
+  // The grid shows the chosen rule set's deck, as the server describes it on
+  // each option: its ranks, whether cards have suits, how many jokers.
   function buildGrid() {
-    const rules = select.value;
+    const deck = select.options[select.selectedIndex].dataset;
+    const inDeck = new Set((deck.ranks || "").split(" "));
+    const ranks = RANKS.filter(([code]) => inDeck.has(code));
+    const suited = deck.suits !== "0";
     grid.replaceChildren();
-    grid.classList.toggle("ranks-only", rules === "semi");
-    if (rules === "semi") {
+    grid.classList.toggle("ranks-only", !suited);
+    if (!suited) {
       // ranks only: suits play no part, each rank up to four times
-      for (const [code, shown, word] of RANKS) grid.append(gridButton(code, word, face(shown, "", false, false)));
+      for (const [code, shown, word] of ranks) grid.append(gridButton(code, word, face(shown, "", false, false)));
     } else {
       for (const [suit, symbol, name, red] of SUITS) {
-        for (const [rank, shown, word] of RANKS) {
+        for (const [rank, shown, word] of ranks) {
           grid.append(gridButton(rank + suit, `${word} of ${name}`, face(shown, symbol, red, false)));
         }
       }
-      if (rules === "joker") grid.append(gridButton("JK", "Joker", face("JK", "", false, true)));
     }
+    if (Number(deck.jokers || 0) > 0) grid.append(gridButton("JK", "Joker", face("JK", "", false, true)));
   }
 
   function showTarget() {

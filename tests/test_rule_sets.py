@@ -29,7 +29,9 @@ def winner(hands: Sequence[str | Hand], rules: str, *, decks: int = 1) -> tuple[
 
 
 def test_names_and_aliases() -> None:
-    assert rule_names() == ["standard", "ace-king", "semi", "joker", "short-deck"]
+    assert rule_names() == [
+        "standard", "ace-king", "semi", "joker", "short-deck", "deuces-wild", "one-eyed-jacks"
+    ]
     for alias, name in [
         ("russian", "ace-king"),
         ("Semi-Poker", "semi"),
@@ -38,9 +40,11 @@ def test_names_and_aliases() -> None:
         ("JOKER", "joker"),
         ("six-plus", "short-deck"),
         ("Short", "short-deck"),
+        ("deuces", "deuces-wild"),
+        ("One-Eyed", "one-eyed-jacks"),
     ]:
         assert get_rules(alias).name == name
-    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker, short-deck"):
+    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks"):
         get_rules("omaha")
 
 

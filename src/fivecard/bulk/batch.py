@@ -521,6 +521,10 @@ def _strengths(codes: Codes, rules: RuleSet, *, checked: bool) -> npt.NDArray[np
     raise on the first that is not a card code), else trust them."""
     n = len(codes)
     out = np.empty(n, dtype=np.uint16)
+    if rules.wild:  # wild cards of the deck are looked up as jokers
+        wild = np.isin(codes, list(rules.wild_codes))
+        if wild.any():
+            codes = np.ascontiguousarray(np.where(wild, np.int32(JOKER.code), codes), dtype=np.int32)
     if checked:
         valid, lookup = _checked_codes(), _checked_lookup(rules)
     else:
@@ -635,6 +639,8 @@ def hand_counts(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> n
     """
     ruleset = get_rules(rules)
     codes = np.asarray(codes, dtype=np.int32)
+    if ruleset.wild:  # wild cards of the deck are looked up as jokers
+        codes = np.where(np.isin(codes, list(ruleset.wild_codes)), np.int32(JOKER.code), codes)
     n = len(codes)
     size = tables_for(ruleset).size
     if n < 5:

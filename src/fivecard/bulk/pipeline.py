@@ -149,10 +149,11 @@ class Chunk:
 
     @property
     def natural(self) -> npt.NDArray[np.bool_]:
-        """Per hand: holds no joker."""
-        if not self.rules.jokers:
+        """Per hand: holds no wild card (no joker)."""
+        if not self.rules.wild_codes:
             return np.ones(len(self.strength), dtype=bool)
-        result: npt.NDArray[np.bool_] = ~(self.codes == _JOKER_CODE).any(axis=1)
+        wild = np.isin(self.codes, list(self.rules.wild_codes)).astype(np.int8)
+        result: npt.NDArray[np.bool_] = wild.sum(axis=1) == 0
         return result
 
 
@@ -599,7 +600,7 @@ def _settle(chunk: Chunk) -> None:
         first, second = chunk.start[pairs], chunk.start[pairs] + 1
         a, b = chunk.strength[first], chunk.strength[second]
         keys = _pair_keys(a, b, rules)
-        if rules.jokers:
+        if rules.wild_codes:
             keys |= natural[first].astype(np.int64) << 44 | natural[second].astype(np.int64) << 45
         numbers = register.find(keys)
         new = np.flatnonzero(numbers < 0)

@@ -828,7 +828,7 @@ class JsonlWriter(_Base):
         rules = chunk.rules
         return (
             rules.suits and _all_tokens(chunk, int(chunk.count[0]))
-            and (not rules.jokers or bool(chunk.natural.all()))
+            and (not rules.wild_codes or bool(chunk.natural.all()))
         )
 
     def write(self, chunk: Chunk) -> None:
@@ -990,7 +990,7 @@ def hand_objects(
     objects = np.empty((h, 2), dtype=object)
     objects[:, 0] = first
     objects[:, 1] = classes
-    if chunk.rules.jokers:
+    if chunk.rules.wild_codes:
         for k in np.flatnonzero(~chunk.natural).tolist():
             hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
             data = evaluation_json(evaluate(hand), chunk.hand_texts(np.array([k]))[0].decode("utf-8", "replace"))
@@ -1063,7 +1063,7 @@ class TextWriter(_Base):
         rules = chunk.rules
         return (
             not self.painter.color and rules.suits and _all_tokens(chunk, self.hands)
-            and (not rules.jokers or bool(chunk.natural.all()))
+            and (not rules.wild_codes or bool(chunk.natural.all()))
             and len(_category_labels(rules)) > 0
         )
 
@@ -1128,7 +1128,7 @@ def _people_cards(
         out[:] = [painter.cards(row).encode() for row in cards] if cards else []
     else:
         out = _spelled(codes, "ascii" if painter.ascii else "unicode", b"", b" ", b"")
-    if chunk.rules.jokers and showdown:
+    if chunk.rules.wild_codes and showdown:
         for k in np.flatnonzero(~chunk.natural).tolist():
             hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
             out[k] = painter.cards(evaluate(hand).showdown).encode()
@@ -1142,7 +1142,7 @@ def _class_json(rules: RuleSet, indent: str | None, after: str = "") -> _PerStre
 
     def make(info: ClassInfo) -> bytes:
         fields = class_fields(info.category, info.name, info.score, info.strength, info.description, rules.name)
-        if rules.jokers:
+        if rules.wild_codes:
             fields.update(wild_fields(True, []))
         if indent is None:
             text = ", " + json.dumps(fields, ensure_ascii=False)[1:-1] + "}"
@@ -1194,7 +1194,7 @@ class ClassifyWriter:
             grid[:, 2] = _people_cards(chunk, self.painter, _showdown_order(chunk))
             grid[:, 3] = self.tails(chunk.strength)
             grid[:, 4] = b"\n"
-            if chunk.rules.jokers:
+            if chunk.rules.wild_codes:
                 for k in np.flatnonzero(~chunk.natural).tolist():
                     hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
                     grid[k, :] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b"", b"\n"]
@@ -1256,7 +1256,7 @@ class DealWriter:
         split = (marks >> 62) & 1 == 1
         grid[:, 5] = np.where(won, np.where(split, b"  <- splits", b"  <- wins"), b"")
         grid[:, 6] = b"\n"
-        if chunk.rules.jokers:
+        if chunk.rules.wild_codes:
             for k in np.flatnonzero(~chunk.natural).tolist():
                 hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
                 grid[k, 1:5] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b""]

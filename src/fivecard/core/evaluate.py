@@ -125,8 +125,9 @@ class Evaluation:
 
     @property
     def natural(self) -> bool:
-        """True when the hand holds no joker."""
-        return JOKER.code not in self.hand.codes
+        """True when the hand holds no wild card (no joker, no wild card of
+        its rule set)."""
+        return self.hand.rules.wild_codes.isdisjoint(self.hand.codes)
 
     @property
     def key(self) -> tuple[Rank, ...]:
@@ -208,7 +209,7 @@ def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluatio
     """
     hand = as_hand(hand, rules)
     tables = tables_for(hand.rules)
-    index = lookup_index(hand.codes)
+    index = lookup_index(_lookup_codes(hand.codes, hand.rules))
     hand_class = tables.hand_class(tables.lookup[index])
     jokers = _joker_cards(hand, tables.substitutes.get(index, ()), hand_class)
     return Evaluation(
@@ -228,7 +229,17 @@ def strength(hand: HandLike, *, rules: str | RuleSet | None = None) -> int:
     (7462, 1)
     """
     hand = as_hand(hand, rules)
-    return tables_for(hand.rules).lookup[lookup_index(hand.codes)]
+    return tables_for(hand.rules).lookup[lookup_index(_lookup_codes(hand.codes, hand.rules))]
+
+
+def _lookup_codes(codes: Sequence[int], rules: RuleSet) -> Sequence[int]:
+    """The codes a hand is looked up by: a wild card of the rule set as a
+    joker (a joker stays a joker); the hand's own codes without wild cards."""
+    wild = rules.wild
+    if not wild:
+        return codes
+    joker, wild_codes = JOKER.code, rules.wild_codes
+    return [joker if c in wild_codes else c for c in codes]
 
 
 def strength_function(rules: str | RuleSet | None = None) -> Callable[[Sequence[int]], int]:
@@ -243,7 +254,16 @@ def strength_function(rules: str | RuleSet | None = None) -> Callable[[Sequence[
     >>> f(Hand.parse('AS KS QS JS TS').codes)
     7462
     """
-    lookup = tables_for(resolve_rules(rules)).lookup
+    ruleset = resolve_rules(rules)
+    lookup = tables_for(ruleset).lookup
+    if ruleset.wild:
+        wild, joker = ruleset.wild_codes, JOKER.code
+
+        def wild_strength_of_codes(codes: Sequence[int]) -> int:
+            # wild cards looked up as jokers (see _lookup_codes)
+            return lookup[lookup_index([joker if c in wild else c for c in codes])]
+
+        return wild_strength_of_codes
 
     def strength_of_codes(
         codes: Sequence[int],
@@ -279,6 +299,18 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
     ruleset = resolve_rules(rules)
     tables = tables_for(ruleset)
     lookup = tables.lookup
+    if ruleset.wild:
+        # Wild cards of the deck: every hand through Hand.parse (its checks
+        # and errors), looked up with its wild cards as jokers.
+        def wild_strength_of_text(text: str) -> int:
+            if not isinstance(text, str):
+                raise TypeError(
+                    f"expected a hand as text such as 'AS KD 7C 7H 2S', got {kind_of(text)}"
+                )
+            hand = Hand.parse(text, rules=ruleset)
+            return lookup[lookup_index(_lookup_codes(hand.codes, ruleset))]
+
+        return wild_strength_of_text
     # Cards this rule set takes without further checks (not jokers, which may
     # repeat, nor rank-only cards under suited rules).
     codes = token_codes(suits=ruleset.suits)
@@ -389,7 +421,7 @@ def _joker_cards(
     clubs) whose card of that rank is not in the hand."""
     if not substitutes:
         return ()
-    naturals = [c for c in hand.cards if not c.is_joker]
+    naturals = [c for c in hand.cards if not hand.rules.is_wild(c)]
     used = set(naturals)
     made: list[Card] = []
     for rank in substitutes:
@@ -406,12 +438,17 @@ def _joker_cards(
 def _arrange(
     hand: Hand, hand_class: HandClass, jokers: tuple[Card, ...]
 ) -> tuple[Card, ...]:
-    """The hand's own cards in showdown order."""
+    """The hand's own cards in showdown order (a wild card where the card it
+    became goes)."""
     pool: dict[Rank | None, list[Card]] = {}
+    wild: list[Card] = []
     for card in hand.sorted():
-        pool.setdefault(card.rank, []).append(card)
+        if hand.rules.is_wild(card):
+            wild.append(card)
+        else:
+            pool.setdefault(card.rank, []).append(card)
     for became in jokers:
-        pool.setdefault(became.rank, []).append(pool[None].pop())
+        pool.setdefault(became.rank, []).append(wild.pop())
     return tuple(pool[rank].pop(0) for rank in hand_class.order)
 
 

@@ -90,7 +90,7 @@ def evaluation_json(
         "sorted": [c.code_str for c in evaluation.hand.sorted()],
         **(fields or _class_fields(evaluation)),
     }
-    if evaluation.rules.jokers:
+    if evaluation.rules.wild_codes:
         data.update(wild_fields(evaluation.natural, [c.code_str for c in evaluation.jokers]))
     return data
 
@@ -247,7 +247,7 @@ class Painter:
         if tail is None:
             wild = ""
             if evaluation.jokers:
-                wild = "  [JK as " + ", ".join(map(self.card, evaluation.jokers)) + "]"
+                wild = f"  [{'JK' if evaluation.rules.jokers else 'wild'} as " + ", ".join(map(self.card, evaluation.jokers)) + "]"
             tail = (
                 f" {evaluation.description}{wild}"
                 f"  (score {evaluation.score}, strength {evaluation.strength:,})"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from .cards import Card, Rank, full_deck
+from .cards import JOKER, Card, Rank, Suit, full_deck
 from ..errors import RulesError, kind_of, quote
 
 __all__ = [
@@ -22,6 +22,8 @@ __all__ = [
     "SEMI",
     "JOKER_RULES",
     "SHORT_DECK",
+    "DEUCES_WILD",
+    "ONE_EYED_JACKS",
     "RULE_SETS",
     "get_rules",
     "rule_names",
@@ -119,8 +121,11 @@ class RuleSet:
     rank, so the ace and the four lowest ranks are the lowest straight
     (A-2-3-4-5, 5 high; A-6-7-8-9, 9 high, in a short deck; see
     :attr:`wheel_top`). ``jokers``: wild jokers in the deck (at most that
-    many per hand). ``one_deck``: hands are checked against a deck (no card
-    twice). Rule sets compare and hash by identity: there is one object per
+    many per hand). ``wild``: cards of the deck that are wild under these
+    rules (the four 2s in ``deuces-wild``): each stands, like a joker, for
+    any card not among the hand's natural cards, yet keeps its own identity
+    for display, sorting and deck checks. ``one_deck``: hands are checked
+    against a deck (no card twice). Rule sets compare and hash by identity: there is one object per
     rule set.
     """
 
@@ -133,7 +138,11 @@ class RuleSet:
     ranks: frozenset[Rank] = frozenset(Rank)
     wheel: bool = True
     jokers: int = 0
+    wild: frozenset[Card] = frozenset()
     one_deck: bool = True
+    #: The codes of the cards that are wild (:attr:`wild` and the joker when
+    #: the rule set has jokers).
+    wild_codes: frozenset[int] = field(init=False, repr=False, compare=False)
     scores: dict[str, int] = field(init=False, repr=False, compare=False)
     _by_shape: dict[tuple[int, ...], tuple[tuple[int, Category], ...]] = field(
         init=False, repr=False, compare=False
@@ -147,6 +156,12 @@ class RuleSet:
         if len(ranks) < 5:
             raise ValueError(f"rule set {self.name}: a deck needs at least five ranks")
         object.__setattr__(self, "ranks", ranks)
+        wild = frozenset(self.wild)
+        if any(c.is_joker or c.suit is None or c.rank not in ranks for c in wild):
+            raise ValueError(f"rule set {self.name}: a wild card must be a suited card of its deck")
+        object.__setattr__(self, "wild", wild)
+        codes = {c.code for c in wild} | ({JOKER.code} if self.jokers else set())
+        object.__setattr__(self, "wild_codes", frozenset(codes))
         object.__setattr__(
             self, "scores", {c.name: i + 1 for i, c in enumerate(self.ladder)}
         )
@@ -174,6 +189,22 @@ class RuleSet:
         if not self.wheel:
             return None
         return sorted(self.ranks)[3]
+
+    @property
+    def wilds(self) -> int:
+        """The most wild cards a hand may hold: the jokers and the wild cards
+        of the deck."""
+        return self.jokers + len(self.wild)
+
+    def is_wild(self, card: Card) -> bool:
+        """Whether the card is wild under these rules (a joker, or one of
+        :attr:`wild`)."""
+        return card.code in self.wild_codes
+
+    def natural_count(self, rank: Rank) -> int:
+        """How many natural (not wild) cards of that rank a hand may hold."""
+        most = 4 if self.suits else 5
+        return most - sum(1 for c in self.wild if c.rank == rank)
 
     @property
     def full_ranks(self) -> bool:
@@ -277,9 +308,30 @@ SHORT_DECK: Final = RuleSet(
     ranks=frozenset(r for r in Rank if r >= Rank.SIX),
 )
 
+DEUCES_WILD: Final = RuleSet(
+    name="deuces-wild",
+    title="Deuces Wild",
+    aliases=("deuces",),
+    summary="52 cards, the four 2s wild; Five of a Kind above the royal flush; "
+    "natural and wild hands of equal value draw (Deuces Wild)",
+    ladder=(*STANDARD.ladder, FIVE_OF_A_KIND),
+    wild=frozenset(Card(Rank.TWO, s) for s in Suit),
+)
+
+ONE_EYED_JACKS: Final = RuleSet(
+    name="one-eyed-jacks",
+    title="One-Eyed Jacks",
+    aliases=("one-eyed",),
+    summary="52 cards, J♠ and J♥ wild (J♣ and J♦ are natural); Five of a Kind "
+    "above the royal flush; natural and wild hands of equal value draw (One-Eyed Jacks)",
+    ladder=(*STANDARD.ladder, FIVE_OF_A_KIND),
+    wild=frozenset({Card(Rank.JACK, Suit.SPADES), Card(Rank.JACK, Suit.HEARTS)}),
+)
+
 #: Every rule set by its name.
 RULE_SETS: Final[dict[str, RuleSet]] = {
-    r.name: r for r in (STANDARD, ACE_KING_RULES, SEMI, JOKER_RULES, SHORT_DECK)
+    r.name: r
+    for r in (STANDARD, ACE_KING_RULES, SEMI, JOKER_RULES, SHORT_DECK, DEUCES_WILD, ONE_EYED_JACKS)
 }
 _BY_NAME: Final[dict[str, RuleSet]] = {
     n: r for r in RULE_SETS.values() for n in (r.name, *r.aliases)
@@ -299,11 +351,11 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
     >>> get_rules('texas')
     Traceback (most recent call last):
     ...
-    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck
+    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks
     >>> get_rules(3)
     Traceback (most recent call last):
     ...
-    TypeError: expected a rule set name (standard, ace-king, semi, joker, short-deck) or a RuleSet, got int 3
+    TypeError: expected a rule set name (standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks) or a RuleSet, got int 3
     """
     if isinstance(rules, RuleSet):
         return rules

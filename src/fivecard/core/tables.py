@@ -280,18 +280,31 @@ def _found(rules: RuleSet) -> list[tuple[int, bool, _Shape, tuple[int, ...]]]:
     limit = _max_count(rules)
     # Only the deck's ranks: a hand of other cards has no class (strength 0).
     ranks = _deck_ranks(rules)
+    # Every hand of the deck's cards as if none were wild: what wild cards
+    # may complete a hand to.
     natural_hands: dict[tuple[int, bool], _Shape] = {}
     for groups in _patterns(5, limit, ranks):
         key = sum(weights[r - 2] * n for r, n in groups)
         natural_hands[key, False] = classify_groups(groups, False, rules)
         if rules.suits and len(groups) == 5:
             natural_hands[key, True] = classify_groups(groups, True, rules)
+    # The natural cards a hand may hold: no more of a rank than the deck has
+    # that are not wild (no 2s in deuces wild, two jacks in one-eyed jacks).
+    most = {r: rules.natural_count(Rank(r)) for r in ranks}
+
+    def possible(groups: tuple[tuple[int, int], ...]) -> bool:
+        return all(n <= most[r] for r, n in groups)
+
     found: list[tuple[int, bool, _Shape, tuple[int, ...]]] = [
-        (key, flush, shape, ()) for (key, flush), shape in natural_hands.items()
+        (key, flush, shape, ())
+        for (key, flush), shape in natural_hands.items()
+        if not rules.wild or possible(shape[2])
     ]
-    for jokers in range(1, rules.jokers + 1):
+    for jokers in range(1, min(rules.wilds, 5) + 1):
         joker_key = jokers * weights[JOKER_INDEX]
         for naturals in _patterns(5 - jokers, limit, ranks):
+            if not possible(naturals):
+                continue
             key = joker_key + sum(weights[r - 2] * n for r, n in naturals)
             suited = rules.suits and all(n == 1 for _, n in naturals)
             for flush in (False, True) if suited else (False,):
@@ -370,7 +383,8 @@ def cache_key(rules: RuleSet) -> tuple[object, ...]:
         for c in rules.ladder
     )
     ranks = tuple(sorted(int(r) for r in rules.ranks))
-    return (RANK_WEIGHTS, KEY_SPACE, rules.suits, ranks, rules.wheel, rules.jokers, ladder)
+    wild = tuple(sorted((int(c.rank or 0), c.code) for c in rules.wild))
+    return (RANK_WEIGHTS, KEY_SPACE, rules.suits, ranks, rules.wheel, rules.jokers, wild, ladder)
 
 
 def _from_payload(rules: RuleSet, payload: object) -> Tables | None:

@@ -1,0 +1,241 @@
+"""Wild cards of the deck (``deuces-wild``, ``one-eyed-jacks``) against an
+independent brute-force substitution, on every hand of the 52-card deck.
+
+The library never substitutes per hand: it looks a wild card up as a joker in
+a table built from rank counts. This test does substitute: for each set of
+natural cards and each number of wild cards it tries every choice of distinct
+cards not among the naturals for the wild cards, keeps the best standard
+class, and counts all five of a rank (naturals of one rank plus wild cards)
+as Five of a Kind. Classes are compared by name and key through the joker
+rule set's numbering (standard's 7,462 classes, then Five of a Kind), so the
+check does not lean on the new tables' own numbering.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from helpers import RANKS
+
+from fivecard import evaluate, get_rules, showdown
+from fivecard.bulk import batch
+from fivecard.core.evaluate import strength_function, text_strength_function
+from fivecard.core.rules import RuleSet
+from fivecard.core.tables import KEY_SPACE, tables_for
+
+STANDARD_CLASSES = 7_462
+DECK = batch.CARDS[:52]
+CELLS = 4_000_000  # hands x substitutes per step
+
+#: Exhaustive counts over the 2,598,960 hands of the 52-card deck, by category
+#: (the README's tables), and the number of distinct strengths.
+COUNTS = {
+    "deuces-wild": (
+        {
+            "five_of_a_kind": 672,
+            "royal_flush": 484,
+            "straight_flush": 2_068,
+            "four_of_a_kind": 31_552,
+            "full_house": 12_672,
+            "flush": 14_472,
+            "straight": 62_232,
+            "three_of_a_kind": 355_080,
+            "two_pair": 95_040,
+            "one_pair": 1_225_008,
+            "high_card": 799_680,
+        },
+        5_162,
+    ),
+    "one-eyed-jacks": (
+        {
+            "five_of_a_kind": 72,
+            "royal_flush": 54,
+            "straight_flush": 480,
+            "four_of_a_kind": 8_328,
+            "full_house": 8_112,
+            "flush": 9_476,
+            "straight": 28_938,
+            "three_of_a_kind": 199_758,
+            "two_pair": 102_960,
+            "one_pair": 1_188_652,
+            "high_card": 1_052_130,
+        },
+        7_471,
+    ),
+}
+
+
+def to_joker_numbering(rules: RuleSet) -> npt.NDArray[np.int64]:
+    """Strength under ``rules`` -> the strength of the same class (category
+    and key) under ``joker`` (index 0 -> 0)."""
+    joker = tables_for(get_rules("joker"))
+    number = {(c.category.name, c.key): c.strength for c in joker.classes()}
+    mine = tables_for(rules)
+    mapped = [0] + [number[c.category.name, c.key] for c in mine.classes()]
+    return np.array(mapped, dtype=np.int64)
+
+
+def brute_force(naturals: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """For hands of natural cards (deck indices, 5 - k a row): the best class
+    (joker numbering) over every choice of k distinct cards not among the
+    naturals; all five of a rank is Five of a Kind."""
+    standard = np.frombuffer(tables_for(get_rules("standard")).lookup, dtype=np.uint16)
+    deck = batch.CODES[:52].astype(np.int64)
+    wilds = 5 - naturals.shape[1]
+    subs = batch.combinations(52, wilds).astype(np.int64)
+    add = deck[subs].sum(axis=1)
+    both = np.bitwise_and.reduce(deck[subs], axis=1)
+    rows = max(1, CELLS // len(subs))
+    best = np.empty(len(naturals), dtype=np.int64)
+    for start in range(0, len(naturals), rows):
+        hands = naturals[start : start + rows]
+        codes = deck[hands]
+        total = codes.sum(axis=1)
+        suits = np.bitwise_and.reduce(codes, axis=1) & 15
+        held = np.zeros((len(hands), 52), dtype=bool)
+        held[np.arange(len(hands))[:, None], hands] = True
+        taken = held[:, subs].any(axis=2)
+        index = ((total[:, None] + add) >> 7) + KEY_SPACE * ((suits[:, None] & both) != 0)
+        values = standard[index].astype(np.int64)
+        values[taken] = 0
+        best[start : start + len(hands)] = values.max(axis=1)
+    heights = RANKS[naturals].astype(np.int64)
+    five = (heights == heights[:, :1]).all(axis=1)
+    best[five] = STANDARD_CLASSES + heights[five, 0] - 1
+    return best
+
+
+def wild_indices(rules: RuleSet) -> list[int]:
+    return [i for i, c in enumerate(DECK) if rules.is_wild(c)]
+
+
+@pytest.mark.parametrize("name", ["deuces-wild", "one-eyed-jacks"])
+def test_every_hand_matches_brute_force(name: str) -> None:
+    """Every hand of the deck: naturals alone by the standard table, hands
+    with k wild cards by brute force on their naturals (which wild cards
+    they are does not matter: the single-hand path on every hand shows it)."""
+    rules = get_rules(name)
+    wild = wild_indices(rules)
+    natural = np.array([i for i in range(52) if i not in wild], dtype=np.uint8)
+    mapped = to_joker_numbering(rules)
+    # Strength order is class order: the mapping is increasing.
+    assert np.all(np.diff(mapped) > 0)
+    standard = np.frombuffer(tables_for(get_rules("standard")).lookup, dtype=np.uint16)
+    categories = tables_for(get_rules("joker"))
+    expected_counts: dict[str, int] = {}
+
+    def tally(values: npt.NDArray[np.int64], times: int) -> None:
+        for strength, count in enumerate(np.bincount(values).tolist()):
+            if count:
+                category = categories.hand_class(strength).category.name
+                expected_counts[category] = expected_counts.get(category, 0) + count * times
+
+    # No wild card: the standard class.
+    hands = natural[batch.combinations(len(natural), 5)]
+    codes = batch.CODES[hands]
+    ours = mapped[batch.strengths_of_codes(codes, rules=rules)]
+    keys = (codes.astype(np.int64).sum(axis=1) >> 7) + KEY_SPACE * (
+        np.bitwise_and.reduce(codes, axis=1) & 15 != 0
+    )
+    assert np.array_equal(ours, standard[keys].astype(np.int64))
+    tally(ours, 1)
+    checked = len(hands)
+    for k in range(1, len(wild) + 1):
+        naturals = natural[batch.combinations(len(natural), 5 - k)]
+        codes = np.column_stack([batch.CODES[naturals], np.tile(batch.CODES[wild[:k]], (len(naturals), 1))])
+        ours = mapped[batch.strengths_of_codes(codes, rules=rules)]
+        expected = brute_force(naturals)
+        wrong = np.flatnonzero(ours != expected)
+        assert not len(wrong), [DECK[i].code_str for i in naturals[wrong[0]]]
+        tally(ours, comb(len(wild), k))
+        checked += len(naturals) * comb(len(wild), k)
+    assert checked == 2_598_960
+    # The census (every hand of the dealt deck) agrees with the brute force.
+    census = batch.census_counts(rules)
+    found: dict[str, int] = {}
+    for strength, count in enumerate(census.tolist()):
+        if count:
+            category = tables_for(rules).hand_class(strength).category.name
+            found[category] = found.get(category, 0) + count
+    assert found == expected_counts
+    assert found == COUNTS[name][0]
+    # Every class is dealt: strengths 1 ... size, none missing.
+    assert int((census[1:] > 0).sum()) == tables_for(rules).size == COUNTS[name][1]
+
+
+@pytest.mark.parametrize("name", ["deuces-wild", "one-eyed-jacks"])
+def test_single_hand_and_batch_paths_agree_on_every_hand(name: str) -> None:
+    rules = get_rules(name)
+    indices = batch.combinations(52, 5)
+    codes = batch.CODES[indices]
+    strengths = batch.strengths_of_codes(codes, rules=rules)
+    assert strengths.min() >= 1
+    single = strength_function(rules)
+    found = np.fromiter(map(single, codes.tolist()), dtype=np.uint16, count=len(codes))
+    assert np.array_equal(found, strengths)
+    by_index = batch.encode_indices(indices, rules=rules)
+    assert not by_index.errors
+    assert np.array_equal(batch.strengths(by_index), strengths)
+    # The text paths and evaluate on a seeded sample and every hand with the most wild cards.
+    rng = random.Random(13)
+    wild = set(wild_indices(rules))
+    most = [i for i, row in enumerate(indices.tolist()) if len(wild.intersection(row)) >= min(3, len(wild))]
+    sample = sorted(set(rng.sample(range(len(indices)), 20_000)) | set(most))
+    texts = [" ".join(DECK[i].code_str for i in indices[k]) for k in sample]
+    text = text_strength_function(rules)
+    assert [text(t) for t in texts] == strengths[sample].tolist()
+    encoded = batch.encode(texts, rules=rules)
+    assert not encoded.errors
+    assert np.array_equal(batch.strengths(encoded), strengths[sample])
+    for t, s in zip(texts[::20], strengths[sample][::20].tolist()):
+        e = evaluate(t, rules=rules)
+        assert e.strength == s
+        assert e.natural == (not any(rules.is_wild(c) for c in e.hand.cards))
+        # What the wild cards became, with the naturals, makes the class.
+        wilds = [c for c in e.hand.cards if rules.is_wild(c)]
+        assert len(e.jokers) == len(wilds)
+        made = [c for c in e.hand.cards if not rules.is_wild(c)] + list(e.jokers)
+        if e.category_id != "five_of_a_kind":
+            assert len(set(made)) == 5
+            assert evaluate(made, rules="standard").key == e.key
+            assert evaluate(made, rules="standard").category_id == e.category_id
+
+
+def test_deuces_wild_examples() -> None:
+    five = evaluate("2S 2H 2D 2C AS", rules="deuces-wild")
+    assert five.category_id == "five_of_a_kind" and five.description == "Five of a Kind, Aces"
+    assert not five.natural
+    wild_royal = evaluate("2S KS QS JS TS", rules="deuces-wild")
+    assert wild_royal.category_id == "royal_flush" and not wild_royal.natural
+    assert [c.code_str for c in wild_royal.jokers] == ["As"]
+    natural_royal = evaluate("AS KS QS JS TS", rules="deuces-wild")
+    assert natural_royal.natural and natural_royal.jokers == ()
+    assert natural_royal == wild_royal  # natural and wild hands of equal value draw
+    assert five > natural_royal
+    # A wild 2 may stand for a 2: A-3-4-5 and a deuce make the wheel.
+    wheel = evaluate("AH 3D 4C 5S 2C", rules="deuces-wild")
+    assert wheel.description == "Straight, Five high"
+    # Two of one 2 is still a duplicate.
+    with pytest.raises(ValueError, match="duplicate card 2♠"):
+        evaluate("2S 2S 3D 4C 5S", rules="deuces-wild")
+    result = showdown(["2C 2D 7H 7S 9C", "AS AH AD KC KD"], rules="deuces-wild")
+    assert result.winners == (0,)  # four sevens beat a full house
+
+
+def test_one_eyed_jacks_examples() -> None:
+    natural = evaluate("JC JD 3S 4S 5S", rules="one-eyed-jacks")
+    assert natural.natural and natural.description == "One Pair, Jacks, 5-4-3 kickers"
+    wild = evaluate("JS JH JC JD AS", rules="one-eyed-jacks")
+    assert wild.category_id == "four_of_a_kind" and not wild.natural
+    five = evaluate("JS JH AC AD AS", rules="one-eyed-jacks")
+    assert five.category_id == "five_of_a_kind"
+    royal = evaluate("JH AS KS QS TS", rules="one-eyed-jacks")
+    assert royal.category_id == "royal_flush"
+    assert [c.code_str for c in royal.jokers] == ["Js"]
+    # J♣ is natural: no royal flush here, only an ace-high straight.
+    assert evaluate("JC AS KS QS TS", rules="one-eyed-jacks").description == "Straight, Ace high"

@@ -294,8 +294,11 @@ def test_scores_and_strengths_count_from_one(name: str) -> None:
     assert [rules.score(c) for c in rules.ladder] == list(range(1, len(rules.ladder) + 1))
     classes = list(tables_for(rules).classes())
     assert [c.strength for c in classes] == list(range(1, len(classes) + 1))
-    # The weakest hand: 7-5-4-3-2; J-9-8-7-6 in the short deck (10-9-8-7-6 is a straight).
-    text = {"semi": "7 5 4 3 2", "short-deck": "JD 9C 8H 7S 6D"}.get(name, "7D 5C 4H 3S 2D")
+    # The weakest hand: 7-5-4-3-2; J-9-8-7-6 in the short deck (10-9-8-7-6 is a straight);
+    # 8-6-5-4-3 in deuces wild (a 2 is wild).
+    text = {"semi": "7 5 4 3 2", "short-deck": "JD 9C 8H 7S 6D", "deuces-wild": "8D 6C 5H 4S 3D"}.get(
+        name, "7D 5C 4H 3S 2D"
+    )
     weakest = evaluate(text, rules=rules)
     assert (weakest.score, weakest.strength) == (1, 1)
 
@@ -343,7 +346,7 @@ def test_the_fast_functions_agree_with_the_one_lookup_index(name: str) -> None:
     deck = list(rules.deck()) if rules.suits else list(full_deck(suits=False)) * 4
     for _ in range(3_000):
         hand = Hand.of(rng.sample(deck, 5), rules=rules)
-        expected = lookup[codec.lookup_index(hand.codes)]
+        expected = lookup[codec.lookup_index(hand.lookup_codes)]
         assert expected > 0
         assert by_codes(hand.codes) == expected == evaluate(hand).strength
         assert by_text(" ".join(codec.CODE_TEXT[c] for c in hand.codes)) == expected

@@ -34,7 +34,7 @@ def parsed(text: object, rules: str) -> tuple[str, object]:
         hand = Hand.parse(text, rules=ruleset)
     except Exception as error:  # noqa: BLE001 - compared, not swallowed
         return (type(error).__name__, str(error))
-    return ("ok", tables_for(ruleset).lookup[_index(hand.codes)])
+    return ("ok", tables_for(ruleset).lookup[_index(hand.lookup_codes)])
 
 
 def fast(text: object, rules: str) -> tuple[str, object]:

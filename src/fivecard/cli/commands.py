@@ -31,7 +31,7 @@ from ..errors import FivecardError, in_context
 from ..core.evaluate import evaluate
 from ..core.hand import Hand
 from ..core.report import Painter, evaluation_json, showdown_json
-from ..core.rules import RULE_SETS, RuleSet, get_rules
+from ..core.rules import RULE_SETS, RuleSet, get_rules, wild_on
 from ..core.showdown import showdown
 
 __all__ = ["main"]
@@ -255,6 +255,12 @@ def _rules_help() -> str:
 def _add_rules(parser: argparse.ArgumentParser) -> None:
     action = parser.add_argument("--rules", default="standard", metavar="R", help=_rules_help())
     _complete(action, words=[n for r in RULE_SETS.values() for n in (r.name, *r.aliases)])
+    parser.add_argument(
+        "--wild",
+        metavar="CARDS",
+        help="cards that are wild, on top of the standard rules: '2' (every 2), "
+        "'JS JH' (those cards); the rule set is named e.g. standard+wild(Js Jh)",
+    )
 
 
 def _add_color(parser: argparse.ArgumentParser) -> None:
@@ -513,6 +519,8 @@ def _main(
     try:
         command = _COMMANDS[args.command]
         rules = get_rules(getattr(args, "rules", "standard"))
+        if getattr(args, "wild", None) is not None:
+            rules = wild_on(rules, args.wild)
         _check_options(args, rules)
         if command.check is not None:
             command.check(args, rules)

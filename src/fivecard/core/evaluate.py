@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import warnings
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import (
@@ -31,7 +31,7 @@ from .cards import (
 )
 from ..errors import HandError, kind_of
 from .hand import Hand, HandLike, as_hand, resolve_rules
-from .rules import STANDARD, Category, RuleSet
+from .rules import STANDARD, Category, RuleSet, wild_on
 from .tables import HandClass, tables_for
 
 __all__ = [
@@ -196,7 +196,12 @@ class Evaluation:
         return self.strength >= self._other(other)
 
 
-def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluation:
+def evaluate(
+    hand: HandLike,
+    *,
+    rules: str | RuleSet | None = None,
+    wild: str | Iterable[Card | str] | None = None,
+) -> Evaluation:
     """Evaluate a hand: text, a sequence of cards or card strings, or a
     :class:`Hand` (see :func:`~fivecard.core.hand.as_hand`), under ``rules``
     (default: a Hand's own, else ``standard``; see
@@ -206,10 +211,18 @@ def evaluate(hand: HandLike, *, rules: str | RuleSet | None = None) -> Evaluatio
     'Straight, Five high'
     >>> evaluate(['AS', 'AD', 'KH', '7C', '2D']).description
     'One Pair, Aces, K-7-2 kickers'
+
+    ``wild``: cards that are wild, on top of ``standard`` (see
+    :func:`~fivecard.core.rules.wild_rules`; ``'2'`` is every 2):
+
+    >>> evaluate('2S KS QS JS TS', wild='2').description
+    'Royal Flush'
     """
+    if wild is not None:
+        rules = wild_on(rules, wild)
     hand = as_hand(hand, rules)
     tables = tables_for(hand.rules)
-    index = lookup_index(_lookup_codes(hand.codes, hand.rules))
+    index = lookup_index(hand.lookup_codes)
     hand_class = tables.hand_class(tables.lookup[index])
     jokers = _joker_cards(hand, tables.substitutes.get(index, ()), hand_class)
     return Evaluation(
@@ -229,17 +242,8 @@ def strength(hand: HandLike, *, rules: str | RuleSet | None = None) -> int:
     (7462, 1)
     """
     hand = as_hand(hand, rules)
-    return tables_for(hand.rules).lookup[lookup_index(_lookup_codes(hand.codes, hand.rules))]
+    return tables_for(hand.rules).lookup[lookup_index(hand.lookup_codes)]
 
-
-def _lookup_codes(codes: Sequence[int], rules: RuleSet) -> Sequence[int]:
-    """The codes a hand is looked up by: a wild card of the rule set as a
-    joker (a joker stays a joker); the hand's own codes without wild cards."""
-    wild = rules.wild
-    if not wild:
-        return codes
-    joker, wild_codes = JOKER.code, rules.wild_codes
-    return [joker if c in wild_codes else c for c in codes]
 
 
 def strength_function(rules: str | RuleSet | None = None) -> Callable[[Sequence[int]], int]:
@@ -260,7 +264,7 @@ def strength_function(rules: str | RuleSet | None = None) -> Callable[[Sequence[
         wild, joker = ruleset.wild_codes, JOKER.code
 
         def wild_strength_of_codes(codes: Sequence[int]) -> int:
-            # wild cards looked up as jokers (see _lookup_codes)
+            # wild cards looked up as jokers (see Hand.lookup_codes)
             return lookup[lookup_index([joker if c in wild else c for c in codes])]
 
         return wild_strength_of_codes
@@ -308,7 +312,7 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
                     f"expected a hand as text such as 'AS KD 7C 7H 2S', got {kind_of(text)}"
                 )
             hand = Hand.parse(text, rules=ruleset)
-            return lookup[lookup_index(_lookup_codes(hand.codes, ruleset))]
+            return lookup[lookup_index(hand.lookup_codes)]
 
         return wild_strength_of_text
     # Cards this rule set takes without further checks (not jokers, which may

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
-from .cards import CODE_TEXT, Card, parse_card_at, parse_cards, sort_place
+from .cards import CODE_TEXT, JOKER, Card, parse_card_at, parse_cards, sort_place
 from ..errors import HandError, ParseError, in_context, kind_of, quote
 from .rules import STANDARD, RuleSet, get_rules
 
@@ -58,6 +58,17 @@ class Hand:
             # Rules without suits accept suited cards and ignore the suits.
             object.__setattr__(self, "cards", tuple(c.rank_only() for c in self.cards))
         object.__setattr__(self, "codes", tuple(c.code for c in self.cards))
+
+    @property
+    def lookup_codes(self) -> tuple[int, ...]:
+        """The codes the rule set's table reads (its ``lookup_index``): the
+        card codes, with each wild card of the rule set as the joker's (a
+        wild 2 of deuces wild keeps its own code in :attr:`codes`)."""
+        wild = self.rules.wild
+        if not wild:
+            return self.codes
+        joker, wild_codes = JOKER.code, self.rules.wild_codes
+        return tuple([joker if c in wild_codes else c for c in self.codes])
 
     @classmethod
     def parse(cls, text: str, *, rules: str | RuleSet | None = None) -> Hand:

@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from .cards import JOKER, Card, Rank, Suit, full_deck
+import re
+from collections.abc import Iterable
+
+from .cards import JOKER, Card, Rank, Suit, full_deck, parse_cards
 from ..errors import RulesError, kind_of, quote
 
 __all__ = [
@@ -26,6 +29,7 @@ __all__ = [
     "ONE_EYED_JACKS",
     "RULE_SETS",
     "get_rules",
+    "wild_rules",
     "rule_names",
 ]
 
@@ -338,6 +342,79 @@ _BY_NAME: Final[dict[str, RuleSet]] = {
 }
 
 
+#: A rule set made by :func:`wild_rules`, by its name.
+_WILD_NAME: Final = re.compile(r"\s*standard\s*\+\s*wild\s*\((.*)\)\s*$", re.I | re.S)
+_WILD_RULES: dict[frozenset[Card], RuleSet] = {}
+
+
+def wild_rules(cards: str | Iterable[Card | str]) -> RuleSet:
+    """``standard`` with these cards wild (and Five of a Kind on top): text
+    such as ``'JS JH'`` or cards; a rank alone (``'2'``) makes its four cards
+    wild. One object per set of wild cards; its name (``standard+wild(2)``,
+    ``standard+wild(Js Jh)``) is also accepted by :func:`get_rules`.
+
+    >>> wild_rules('2') is get_rules('standard+wild(2)') is wild_rules('2S 2H 2D 2C')
+    True
+    >>> wild_rules('JS JH').name
+    'standard+wild(Js Jh)'
+    >>> wild_rules('JK')
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.RulesError: wild cards must be cards of the 52-card deck or ranks, not a joker: 'JK'
+    """
+    if isinstance(cards, str):
+        text = cards
+        given = list(parse_cards(cards))
+    else:
+        given = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
+        text = " ".join(c.code_str for c in given)
+    wild: set[Card] = set()
+    for card in given:
+        if card.is_joker:
+            raise RulesError(
+                f"wild cards must be cards of the 52-card deck or ranks, not a joker: {quote(text)}"
+            )
+        assert card.rank is not None
+        if card.suit is None:
+            wild.update(Card(card.rank, s) for s in Suit)
+        else:
+            wild.add(card)
+    if not wild:
+        raise RulesError(f"no wild cards named: {quote(text)}")
+    key = frozenset(wild)
+    made = _WILD_RULES.get(key)
+    if made is None:
+        parts: list[str] = []
+        for rank in sorted({c.rank for c in key if c.rank is not None}, reverse=True):
+            mine = [c for c in key if c.rank == rank]
+            if len(mine) == len(Suit):
+                parts.append(rank.short)
+            else:
+                parts.extend(c.code_str for c in sorted(mine, key=lambda c: c.sort_key, reverse=True))
+        named = " ".join(parts)
+        made = RuleSet(
+            name=f"standard+wild({named})",
+            title=f"Standard, {named} wild",
+            summary=f"standard with {named} wild; Five of a Kind above the royal flush; "
+            "natural and wild hands of equal value draw",
+            ladder=(*STANDARD.ladder, FIVE_OF_A_KIND),
+            wild=key,
+        )
+        _WILD_RULES[key] = made
+    return made
+
+
+def wild_on(rules: str | RuleSet | None, wild: str | Iterable[Card | str]) -> RuleSet:
+    """The rule set of ``rules=...`` and ``wild=...`` given together:
+    :func:`wild_rules` of ``wild``; ``rules`` must be ``standard`` or None
+    (wild cards are named on top of standard)."""
+    if rules is not None and get_rules(rules) is not STANDARD:
+        raise RulesError(
+            f"wild cards are named on top of the standard rules, not {get_rules(rules).name}"
+        )
+    return wild_rules(wild)
+
+
 def rule_names() -> list[str]:
     """The names of the rule sets (aliases not included)."""
     return list(RULE_SETS)
@@ -364,6 +441,8 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
             f"expected a rule set name ({', '.join(RULE_SETS)}) or a RuleSet, got {kind_of(rules)}"
         )
     found = _BY_NAME.get(rules.strip().lower())
+    if found is None and (wild := _WILD_NAME.match(rules)):
+        return wild_rules(wild.group(1))
     if found is None:
         raise RulesError(
             f"unknown rule set {quote(rules)}; choose one of: {', '.join(RULE_SETS)}"

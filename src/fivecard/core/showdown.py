@@ -19,7 +19,7 @@ from .cards import JOKER, Card
 from ..errors import FivecardError, HandError, in_context, kind_of
 from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand, HandLike, as_hand, resolve_rules
-from .rules import RuleSet
+from .rules import RuleSet, wild_on
 from .tables import HandClass
 
 __all__ = [
@@ -213,6 +213,7 @@ def showdown(
     *,
     rules: str | RuleSet | None = None,
     decks: int = 1,
+    wild: str | Iterable[Card | str] | None = None,
 ) -> Showdown:
     """Settle a showdown of one or more hands, each in any form (text, cards
     or card strings, a :class:`Hand`) or an :class:`Evaluation`.
@@ -221,6 +222,8 @@ def showdown(
     evaluations passed, else ``standard``). Hands of one showdown come from
     one deck, so they may not share a card; ``decks=N`` allows up to N copies
     of a card across the hands. One hand wins alone; no hands is an error.
+    ``wild``: cards that are wild, on top of ``standard`` (see
+    :func:`~fivecard.core.rules.wild_rules`).
 
     >>> result = showdown(['8C TS KC 9H 4S', '7D 2S 5D 3S AC'])
     >>> result.winners
@@ -233,6 +236,8 @@ def showdown(
     items = _contenders(hands, "showdown")
     if not items:
         raise HandError("a showdown needs at least one hand, got none")
+    if wild is not None:
+        rules = wild_on(rules, wild)
     ruleset = _rules_of(items, rules)
     parsed = _hands(items, ruleset)
     check_decks(parsed, decks=decks)

@@ -265,8 +265,9 @@ def _best_with_jokers(
             shape = natural_hands.get((key, flush))
             if shape is not None and (best is None or shape[:2] > best[0][:2]):
                 best = (shape, subs)
-    if len(naturals) == 1 and rules.candidates((5,)):
-        rank = naturals[0][0]
+    if len(naturals) <= 1 and rules.candidates((5,)):
+        # (five wild cards and no natural: five of the deck's top rank)
+        rank = naturals[0][0] if naturals else max(_deck_ranks(rules))
         five = classify_groups(((rank, 5),), False, rules)
         if best is None or five[:2] > best[0][:2]:
             best = (five, (rank,) * jokers)

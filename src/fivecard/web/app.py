@@ -52,7 +52,17 @@ from ..play.advise import advise, advice_json, load_paytable
 from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
 from ..play.friends import TableError, TableForbidden
-from .store import OWNER_COOKIE, GameStore, NoSuchGame, NotYourGame, new_secret, secret_hash
+from .store import (
+    OWNER_COOKIE,
+    Database,
+    GameStore,
+    NoSuchGame,
+    NotYourGame,
+    browser_secret,
+    claim_owner,
+    remember_owner,
+    secret_hash,
+)
 from .table_api import Broker, RateLimit, TooFast, add_table_routes
 from .tables import SqliteTableStore
 
@@ -322,7 +332,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
     :func:`default_data_dir`)."""
     folder = Path(data) if data is not None else Path(default_data_dir())
-    store = GameStore(str(folder / "games.sqlite3"))
+    database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
+    store = GameStore(database)
     app = FastAPI(
         title="fivecard",
         version=__version__,
@@ -336,7 +347,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     # machine best; more only share the GIL and delay everyone's cheap requests.
     advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
     app.state.broker = Broker()  # fivecard serve closes its event streams when it stops
-    add_table_routes(app, SqliteTableStore(str(folder / "games.sqlite3")), app.state.broker, RateLimit())
+    add_table_routes(app, SqliteTableStore(database), app.state.broker, RateLimit())
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -406,8 +417,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     # -- games -------------------------------------------------------------------------------
 
     def owner_of(request: Request) -> str:
-        secret = request.cookies.get(OWNER_COOKIE)
-        if not secret:
+        secret = browser_secret(request.cookies)
+        if secret is None:
             raise NotYourGame("this browser has no games (its cookie is missing)")
         return secret_hash(secret)
 
@@ -420,17 +431,11 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     @app.post("/api/games", tags=["games"], summary="Start a new game", status_code=201)
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
-        secret = request.cookies.get(OWNER_COOKIE) or ""
-        fresh = len(secret) < 16 or len(secret) > 64
-        if fresh:
-            secret = new_secret()
+        owner, fresh = claim_owner(request.cookies)
         game = Game(rules=get_rules(body.rules), seed=body.seed, stack=body.stack)
-        game_id = store.create(game, secret_hash(secret))
+        game_id = store.create(game, owner)
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
-        if fresh:
-            response.set_cookie(
-                OWNER_COOKIE, secret, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/"
-            )
+        remember_owner(response, fresh)
         return response
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="The table as you see it")

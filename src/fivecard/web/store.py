@@ -25,14 +25,14 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from ..errors import FivecardError
 from ..play.game import Game
 
-__all__ = ["GameStore", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE"]
+__all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE"]
 
 #: The cookie that holds the browser's owner secret (HttpOnly, SameSite=Strict):
 #: its games, its seats, the tables it hosts.
@@ -83,24 +83,42 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-class GameStore:
-    """Games in the SQLite file ``path`` (created, with its folder, if
-    missing). Thread-safe: each thread has its own connection."""
+def browser_secret(cookies: Mapping[str, str]) -> str | None:
+    """The owner secret a browser's cookies hold, if one of ours."""
+    secret = cookies.get(OWNER_COOKIE) or ""
+    return secret if 16 <= len(secret) <= 64 else None
+
+
+def claim_owner(cookies: Mapping[str, str]) -> tuple[str, str | None]:
+    """The browser's owner (its secret's hash), and a new secret to set
+    with :func:`remember_owner` when it had none."""
+    secret = browser_secret(cookies)
+    if secret is not None:
+        return secret_hash(secret), None
+    fresh = new_secret()
+    return secret_hash(fresh), fresh
+
+
+def remember_owner(response: Any, fresh: str | None) -> None:
+    """Set a new owner secret in the answer's cookie (HttpOnly, SameSite=Strict)."""
+    if fresh is not None:
+        response.set_cookie(OWNER_COOKIE, fresh, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/")
+
+
+class Database:
+    """One SQLite file (created, with its folder, if missing), WAL mode:
+    a connection per thread, and write transactions (``BEGIN IMMEDIATE``)
+    taken one at a time in this process, waiting in turn on a lock rather
+    than in SQLite's busy sleeps. The stores of one app share one."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        folder = os.path.dirname(os.path.abspath(path))
-        os.makedirs(folder, exist_ok=True)
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._local = threading.local()
-        # One writer at a time in this process, waiting in turn (not in SQLite's busy sleeps).
         self._writing = threading.Lock()
-        # Per game, a lock and how many actions hold or wait for it.
-        self._games: dict[str, tuple[threading.Lock, int]] = {}
-        self._games_guard = threading.Lock()
-        with self._connection() as db:
-            db.executescript(_SCHEMA)
 
-    def _connect(self) -> sqlite3.Connection:
+    def connect(self) -> sqlite3.Connection:
+        """This thread's connection."""
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
             db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
@@ -111,12 +129,9 @@ class GameStore:
         return db
 
     @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        yield self._connect()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        db = self._connect()
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction: committed at the end, rolled back on an error."""
+        db = self.connect()
         with self._writing:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -125,6 +140,28 @@ class GameStore:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close this thread's connection (others close with their threads)."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+
+class GameStore:
+    """Games in a :class:`Database` (or the SQLite file at that path).
+    Thread-safe."""
+
+    def __init__(self, database: Database | str) -> None:
+        self.database = Database(database) if isinstance(database, str) else database
+        self.path = self.database.path
+        self._connect = self.database.connect
+        self._transaction = self.database.transaction
+        # Per game, a lock and how many actions hold or wait for it.
+        self._games: dict[str, tuple[threading.Lock, int]] = {}
+        self._games_guard = threading.Lock()
+        self._connect().executescript(_SCHEMA)
 
     @contextmanager
     def _one_at_a_time(self, game_id: str) -> Iterator[None]:
@@ -144,11 +181,8 @@ class GameStore:
                     del self._games[game_id]
 
     def close(self) -> None:
-        """Close this thread's connection (others close with their threads)."""
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
+        """Close this thread's connection."""
+        self.database.close()
 
     # -- games ---------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 
 from ..core.rules import RULE_SETS
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError
-from .store import OWNER_COOKIE, new_secret, secret_hash
+from .store import browser_secret, claim_owner, remember_owner, secret_hash
 from .tables import TableStore
 
 __all__ = ["add_table_routes", "Broker", "RateLimit"]
@@ -206,8 +206,8 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     """Register the table API on ``app``."""
 
     def owner_of(request: Request) -> str:
-        secret = request.cookies.get(OWNER_COOKIE) or ""
-        return secret_hash(secret) if 16 <= len(secret) <= 64 else ""
+        secret = browser_secret(request.cookies)
+        return "" if secret is None else secret_hash(secret)  # "": a browser that only watches
 
     def view(table_id: str, table: FriendsTable, owner: str) -> dict[str, Any]:
         data = table.view(owner)
@@ -231,11 +231,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
 
     @app.post("/api/tables", tags=["tables"], summary="Open a table (you are its host)", status_code=201)
     def api_new_table(request: Request, body: NewTableRequest) -> Response:
-        secret = request.cookies.get(OWNER_COOKIE) or ""
-        fresh = not 16 <= len(secret) <= 64
-        if fresh:
-            secret = new_secret()
-        owner = secret_hash(secret)
+        owner, fresh = claim_owner(request.cookies)
         if not limit.take(owner):
             raise TooFast("too many requests: wait a moment")
         table = FriendsTable(
@@ -250,10 +246,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         table_id = store.create(table, [opened])
         response = _json(view(table_id, table, owner), 201)
         response.headers["location"] = f"/api/tables/{table_id}"
-        if fresh:
-            response.set_cookie(
-                OWNER_COOKIE, secret, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/"
-            )
+        remember_owner(response, fresh)
         return response
 
     @app.get("/api/tables/{table_id}", tags=["tables"], summary="The table as this browser sees it")
@@ -263,20 +256,13 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
 
     @app.post("/api/tables/{table_id}/seats", tags=["tables"], summary="Take a seat by name", status_code=201)
     def api_join(table_id: str, body: JoinRequest, request: Request) -> Response:
-        secret = request.cookies.get(OWNER_COOKIE) or ""
-        fresh = not 16 <= len(secret) <= 64
-        if fresh:
-            secret = new_secret()
-        owner = secret_hash(secret)
+        owner, fresh = claim_owner(request.cookies)
         if not limit.take(owner):
             raise TooFast("too many requests: wait a moment")
         table, _, _ = store.act(table_id, body.request_id, owner, lambda t: (None, t.join(owner, body.name)[1]))
         broker.notify(table_id)
         response = _json(view(table_id, table, owner), 201)
-        if fresh:
-            response.set_cookie(
-                OWNER_COOKIE, secret, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/"
-            )
+        remember_owner(response, fresh)
         return response
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"], summary="The host removes a seat")

@@ -14,16 +14,13 @@ saw.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from ..play.friends import FriendsTable
-from .store import NoSuchGame, new_secret
+from .store import Database, NoSuchGame, new_secret
 
 __all__ = ["TableStore", "SqliteTableStore", "NoSuchTable"]
 
@@ -87,38 +84,15 @@ CREATE TABLE IF NOT EXISTS friend_requests (
 
 
 class SqliteTableStore:
-    """Tables in the SQLite file ``path`` (WAL mode; thread-safe: a
-    connection per thread)."""
+    """Tables in a :class:`~fivecard.web.store.Database` (or the SQLite
+    file at that path). Thread-safe."""
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self._local = threading.local()
-        # One writer at a time in this process, waiting in turn (not in SQLite's busy sleeps).
-        self._writing = threading.Lock()
+    def __init__(self, database: Database | str) -> None:
+        self.database = Database(database) if isinstance(database, str) else database
+        self.path = self.database.path
+        self._db = self.database.connect
+        self._transaction = self.database.transaction
         self._db().executescript(_SCHEMA)
-
-    def _db(self) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA foreign_keys=ON")
-            self._local.db = db
-        return db
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        db = self._db()
-        with self._writing:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
 
     def create(self, table: FriendsTable, events: Sequence[dict[str, Any]]) -> str:
         table_id = new_secret()

@@ -6,7 +6,6 @@
 "use strict";
 
 (function () {
-  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
   const RANK_WORDS = {
     2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine",
@@ -16,40 +15,14 @@
   const NAME_KEY = "fivecard.name";
   const params = new URLSearchParams(window.location.search);
   const $ = (id) => document.getElementById(id);
+  const { api, showError, clearError, sleep, el, plural, ruleTitle, isTyping } = window.fivecard;
+  // a card face, or a row of them, from the API's card codes
+  const cardFace = (code, size) => window.fivecard.cardFace(cardOf(code), { size });
+  const cardRow = (codes, size) => window.fivecard.cardRow(codes.map(cardOf), size);
 
   // --- talking to the API ---------------------------------------------------
 
-  class ApiError extends Error {
-    constructor(message, status) {
-      super(message);
-      this.status = status;
-    }
-  }
 
-  async function api(method, url, body) {
-    const options = { method, credentials: "same-origin", headers: { accept: "application/json" } };
-    if (body !== undefined) {
-      options.headers["content-type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(url, options);
-    } catch (err) {
-      throw new ApiError("the app does not answer: is fivecard serve still running?", 0);
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = null;
-    }
-    if (!response.ok) {
-      const detail = data && typeof data.detail === "string" ? data.detail : `the app answered ${response.status}`;
-      throw new ApiError(detail, response.status);
-    }
-    return data;
-  }
 
   // A request id per click (crypto.randomUUID needs a secure context: a
   // table shared on a home network is plain http).
@@ -58,9 +31,6 @@
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  function sleep(ms) {
-    return new Promise((resolve) => window.setTimeout(resolve, ms));
-  }
 
   // An action: one request id, reused when the request is retried (the
   // server applies it once), after a dropped connection, a 429 or a 5xx.
@@ -80,37 +50,12 @@
     }
   }
 
-  function showError(message) {
-    const alert = $("alert");
-    alert.textContent = message;
-    alert.hidden = false;
-  }
 
-  function clearError() {
-    const alert = $("alert");
-    if (!alert.hidden) {
-      alert.hidden = true;
-      alert.textContent = "";
-    }
-  }
 
   // --- drawing --------------------------------------------------------------
 
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
 
-  function plural(n, word) {
-    return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
-  }
 
-  function ruleTitle(name) {
-    const item = document.querySelector(`#rule-titles li[data-name="${CSS.escape(name)}"]`);
-    return item ? item.textContent : name;
-  }
 
   // A card code of the API (As, Td, Q for a rank alone, JK) as the card
   // object of view.card_json.
@@ -127,39 +72,8 @@
     };
   }
 
-  // A card face, as templates/_cards.html and table.js draw it.
-  function cardFace(code, size) {
-    const card = cardOf(code);
-    const node = el("span", `card ${size}`);
-    node.setAttribute("role", "img");
-    const symbol = card.suit ? SUITS[card.suit] || "" : "";
-    const rank = card.rank === null ? "JK" : card.rank;
-    if (card.red) node.classList.add("red");
-    if (card.rank === null) node.classList.add("joker");
-    else if (!symbol) node.classList.add("rank-only");
-    node.setAttribute("aria-label", card.label);
-    const corner = (where) => {
-      const c = el("span", `corner ${where}`);
-      c.setAttribute("aria-hidden", "true");
-      c.append(el("span", "rank", rank), el("span", "suit", symbol));
-      return c;
-    };
-    const pip = el("span", "pip", card.rank === null ? "★" : symbol || rank);
-    pip.setAttribute("aria-hidden", "true");
-    node.append(corner("top"), pip, corner("bottom"));
-    return node;
-  }
 
-  function cardRow(codes, size) {
-    const row = el("span", "cards inline");
-    for (const code of codes) row.append(cardFace(code, size));
-    return row;
-  }
 
-  function isTyping(target) {
-    const typing = "textarea, select, [contenteditable], input:not([type=radio]):not([type=checkbox]):not([type=button]):not([type=submit])";
-    return Boolean(target && target.closest && target.closest(typing));
-  }
 
   // --- the host's form --------------------------------------------------------
 

@@ -1,0 +1,118 @@
+// What the pages share: talking to the JSON API, the alert region, drawing
+// elements and card faces (as templates/_cards.html draws them). Loaded
+// before each page's own script, which takes these from window.fivecard.
+"use strict";
+
+window.fivecard = (function () {
+  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const $ = (id) => document.getElementById(id);
+
+  class ApiError extends Error {
+    constructor(message, status) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  async function api(method, url, body) {
+    const options = { method, credentials: "same-origin", headers: { accept: "application/json" } };
+    if (body !== undefined) {
+      options.headers["content-type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (err) {
+      throw new ApiError("the app does not answer: is fivecard serve still running?", 0);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (err) {
+      data = null;
+    }
+    if (!response.ok) {
+      const detail = data && typeof data.detail === "string" ? data.detail : `the app answered ${response.status}`;
+      throw new ApiError(detail, response.status);
+    }
+    return data;
+  }
+
+  function showError(message) {
+    const alert = $("alert");
+    if (!alert) return;
+    alert.textContent = message;
+    alert.hidden = false;
+  }
+
+  function clearError() {
+    const alert = $("alert");
+    if (alert && !alert.hidden) {
+      alert.hidden = true;
+      alert.textContent = "";
+    }
+  }
+
+  function sleep(ms) {
+    return new Promise((resolve) => window.setTimeout(resolve, ms));
+  }
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function plural(n, word) {
+    return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
+  }
+
+  // A card face (as templates/_cards.html draws it) or its back (card null).
+  function cardFace(card, options) {
+    const opts = options || {};
+    const node = document.createElement(opts.tag || "span");
+    node.className = `card ${opts.size || "big"}`;
+    if (opts.tag !== "button") node.setAttribute("role", "img");
+    if (!card) {
+      node.classList.add("back");
+      node.setAttribute("aria-label", "face-down card");
+      return node;
+    }
+    const symbol = card.suit ? SUITS[card.suit] || "" : "";
+    const rank = card.rank === null ? "JK" : card.rank;
+    if (card.red) node.classList.add("red");
+    if (card.rank === null) node.classList.add("joker");
+    else if (!symbol) node.classList.add("rank-only");
+    node.setAttribute("aria-label", card.label);
+    const corner = (where) => {
+      const c = el("span", `corner ${where}`);
+      c.setAttribute("aria-hidden", "true");
+      c.append(el("span", "rank", rank), el("span", "suit", symbol));
+      return c;
+    };
+    const pip = el("span", "pip", card.rank === null ? "★" : symbol || rank);
+    pip.setAttribute("aria-hidden", "true");
+    node.append(corner("top"), pip, corner("bottom"));
+    return node;
+  }
+
+  function cardRow(cards, size) {
+    const row = el("span", "cards inline");
+    for (const c of cards) row.append(cardFace(c, { size }));
+    return row;
+  }
+
+  function ruleTitle(name) {
+    const item = document.querySelector(`#rule-titles li[data-name="${CSS.escape(name)}"]`);
+    return item ? item.textContent : name;
+  }
+
+  function isTyping(target) {
+    const typing = "textarea, select, [contenteditable], input:not([type=radio]):not([type=checkbox]):not([type=button]):not([type=submit])";
+    return Boolean(target && target.closest && target.closest(typing));
+  }
+
+  return { ApiError, api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, isTyping };
+})();

@@ -15,51 +15,27 @@ README's) they go there.
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import select
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
+from browser import DESKTOP, SHOTS, Server, Tab, launch, open_tab
 from fivecard import evaluate, get_rules, showdown
 from fivecard.core.report import showdown_json
 from fivecard.errors import FivecardError
 from fivecard.play.game import Game, GameError, RoundSettled, keep_positions
 from fivecard.play.view import card_json, event_json
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SHOTS = Path(os.environ.get("FIVECARD_SCREENSHOTS") or Path(tempfile.gettempdir()) / "fivecard-screenshots")
-DESKTOP: ViewportSize = {"width": 1000, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # A round's requests (the computers ask the advisor) take a second or two on
 # a busy machine: wait up to 20 s for what a page must show.
 expect.set_options(timeout=20_000)
 
-# Record every CSP violation as a console error (init scripts are exempt
-# from the page's CSP, so this runs on every page).
-CSP_WATCH = """
-document.addEventListener("securitypolicyviolation", (e) => {
-  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline code"}`);
-});
-"""
 
 # Counts the dealer's face-up cards after every change to them.
 DEALER_COUNTS = """
@@ -80,49 +56,6 @@ DEALER_COUNTS = """
 # --- the server and the browser ---------------------------------------------------------
 
 
-class Server:
-    """``fivecard serve`` in a subprocess, on 127.0.0.1."""
-
-    def __init__(self, data: Path, port: int = 0) -> None:
-        self.data = data
-        self.log = data.parent / f"{data.name}-serve.log"
-        command = [sys.executable, "-m", "fivecard", "serve", "--port", str(port), "--data", str(data)]
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], 30)
-        line = self.process.stdout.readline() if ready else ""
-        found = re.search(r"at (http://127\.0\.0\.1:(\d+)/)", line)
-        if not found:
-            self.stop()
-            pytest.fail(f"fivecard serve did not start: {line!r}; its log: {self.log.read_text()!r}")
-        self.url = found.group(1).rstrip("/")
-        self.port = int(found.group(2))
-        self._wait_until_up()
-
-    def _wait_until_up(self) -> None:
-        import urllib.request
-
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(self.url + "/static/app.css", timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        pytest.fail(f"fivecard serve at {self.url} does not answer")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("web") / "data")
@@ -132,41 +65,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(
-            f"the browser tests need Debian's chromium at {CHROMIUM}: "
-            "apt-get install -y chromium (scripts/test.sh installs it when run as root)"
-        )
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@dataclass
-class Tab:
-    """A page and the console errors (CSP violations included) seen on it."""
-
-    page: Page
-    errors: list[str] = field(default_factory=list)
-
-    def watch(self, message: ConsoleMessage) -> None:
-        if message.type == "error":
-            self.errors.append(f"{message.text} ({message.location.get('url', '?')})")
-
-
-def _open(browser: Browser, viewport: ViewportSize) -> Tab:
-    context = browser.new_context(viewport=viewport)
-    context.add_init_script(CSP_WATCH)
-    tab = Tab(context.new_page())
-    tab.page.on("console", tab.watch)
-    tab.page.on("pageerror", lambda error: tab.errors.append(f"uncaught: {error}"))
-    return tab
+    yield from launch()
 
 
 @pytest.fixture
 def tab(browser: Browser) -> Iterator[Tab]:
-    opened = _open(browser, DESKTOP)
+    opened = open_tab(browser, DESKTOP)
     yield opened
     opened.page.context.close()
     assert opened.errors == [], "console errors or CSP violations"
@@ -411,7 +315,7 @@ def test_a_split_pot(tab: Tab, server: Server) -> None:
 
 
 def test_the_hint_and_a_phone_sized_table(browser: Browser, server: Server) -> None:
-    tab = _open(browser, PHONE)
+    tab = open_tab(browser, PHONE)
     page = tab.page
     try:
         new_game(page, server.url, seed=21)
@@ -443,7 +347,7 @@ def test_the_hint_and_a_phone_sized_table(browser: Browser, server: Server) -> N
 
 def test_a_game_survives_a_restart_mid_round(browser: Browser, tmp_path: Path) -> None:
     first = Server(tmp_path / "data")
-    tab = _open(browser, DESKTOP)
+    tab = open_tab(browser, DESKTOP)
     page = tab.page
     try:
         base = first.url

@@ -17,21 +17,15 @@ temporary folder).
 from __future__ import annotations
 
 import json
-import os
 import re
-import select
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Route, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect
 
+from browser import SHOTS, Server, launch, open_tab
 from fivecard import get_rules, showdown
 from fivecard.core.cards import Card
 from fivecard.core.evaluate import evaluate
@@ -39,106 +33,19 @@ from fivecard.core.hand import Hand
 from fivecard.play.friends import FriendsTable, round_deck, round_seed
 from fivecard.play.view import card_json
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SHOTS = Path(os.environ.get("FIVECARD_SCREENSHOTS") or Path(tempfile.gettempdir()) / "fivecard-screenshots")
-DESKTOP: ViewportSize = {"width": 1000, "height": 900}
 RULES = "semi"  # rank-only cards: two hands tie on their ranks alone
 PLAYERS = ("Ann", "Bob")  # they deal in this order
 
 expect.set_options(timeout=10_000)
 
-CSP_WATCH = """
-document.addEventListener("securitypolicyviolation", (e) => {
-  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline code"}`);
-});
-"""
 
 
 # --- the server and the browser ---------------------------------------------------------
 
 
-class Server:
-    """``fivecard serve`` in a subprocess, on 127.0.0.1."""
-
-    def __init__(self, data: Path, port: int = 0) -> None:
-        self.data = data
-        self.log = data.parent / f"{data.name}-serve.log"
-        command = [sys.executable, "-m", "fivecard", "serve", "--port", str(port), "--data", str(data)]
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], 30)
-        line = self.process.stdout.readline() if ready else ""
-        found = re.search(r"at (http://127\.0\.0\.1:(\d+)/)", line)
-        if not found:
-            self.kill()
-            pytest.fail(f"fivecard serve did not start: {line!r}; its log: {self.log.read_text()!r}")
-        self.url = found.group(1).rstrip("/")
-        self.port = int(found.group(2))
-        self._wait_until_up()
-
-    def _wait_until_up(self) -> None:
-        import urllib.request
-
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(self.url + "/static/app.css", timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        pytest.fail(f"fivecard serve at {self.url} does not answer")
-
-    def kill(self) -> None:
-        """SIGKILL: nothing is saved on the way out (and open event streams
-        do not hold up a graceful stop)."""
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(
-            f"the browser tests need Debian's chromium at {CHROMIUM}: "
-            "apt-get install -y chromium (scripts/test.sh installs it when run as root)"
-        )
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@dataclass
-class Tab:
-    """A browser context's page and the console errors (CSP violations
-    included) seen on it."""
-
-    page: Page
-    errors: list[str] = field(default_factory=list)
-
-    def watch(self, message: ConsoleMessage) -> None:
-        if message.type == "error":
-            self.errors.append(f"{message.text} ({message.location.get('url', '?')})")
-
-
-def _open(browser: Browser) -> Tab:
-    context = browser.new_context(viewport=DESKTOP)
-    context.add_init_script(CSP_WATCH)
-    tab = Tab(context.new_page())
-    tab.page.on("console", tab.watch)
-    tab.page.on("pageerror", lambda error: tab.errors.append(f"uncaught: {error}"))
-    return tab
+    yield from launch()
 
 
 # --- what the library says the table does -----------------------------------------------
@@ -226,7 +133,7 @@ def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
     seed, expected = tie_seed()
     first = Server(tmp_path / "data")
     second: Server | None = None
-    host, ann, bob = _open(browser), _open(browser), _open(browser)
+    host, ann, bob = open_tab(browser), open_tab(browser), open_tab(browser)
     tabs = (host, ann, bob)
     try:
         base = first.url
@@ -396,7 +303,7 @@ def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
 
 def test_an_unknown_table_says_so(browser: Browser, tmp_path: Path) -> None:
     running = Server(tmp_path / "data")
-    tab = _open(browser)
+    tab = open_tab(browser)
     try:
         tab.page.goto(f"{running.url}/tables/no-such-table")
         answer = tab.page.request.get(f"{running.url}/api/tables/no-such-table")

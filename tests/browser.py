@@ -1,0 +1,130 @@
+"""What the browser tests share: ``fivecard serve`` in a subprocess, Debian's
+chromium through Playwright, and pages that record their console errors
+and CSP violations."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: Screenshots: a temporary folder, or FIVECARD_SCREENSHOTS (docs/screenshots for the README's).
+SHOTS = Path(os.environ.get("FIVECARD_SCREENSHOTS") or Path(tempfile.gettempdir()) / "fivecard-screenshots")
+DESKTOP: ViewportSize = {"width": 1000, "height": 900}
+
+# Record every CSP violation as a console error (init scripts are exempt
+# from the page's CSP, so this runs on every page).
+CSP_WATCH = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline code"}`);
+});
+"""
+
+
+class Server:
+    """``fivecard serve`` in a subprocess, on 127.0.0.1."""
+
+    def __init__(self, data: Path, port: int = 0) -> None:
+        self.data = data
+        self.log = data.parent / f"{data.name}-serve.log"
+        command = [sys.executable, "-m", "fivecard", "serve", "--port", str(port), "--data", str(data)]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], 30)
+        line = self.process.stdout.readline() if ready else ""
+        found = re.search(r"at (http://127\.0\.0\.1:(\d+)/)", line)
+        if not found:
+            self.kill()
+            pytest.fail(f"fivecard serve did not start: {line!r}; its log: {self.log.read_text()!r}")
+        self.url = found.group(1).rstrip("/")
+        self.port = int(found.group(2))
+        self._wait_until_up()
+
+    def _wait_until_up(self) -> None:
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(self.url + "/static/app.css", timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        pytest.fail(f"fivecard serve at {self.url} does not answer")
+
+    def stop(self) -> None:
+        """Ctrl-C's signal's kin (SIGTERM): a graceful stop."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._close()
+
+    def kill(self) -> None:
+        """SIGKILL: nothing is saved on the way out."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self._close()
+
+    def _close(self) -> None:
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def launch() -> Iterator[Browser]:
+    """Debian's chromium (Playwright's own download cannot reach the
+    internet here); a clear failure, not a skip, when it is missing."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"the browser tests need Debian's chromium at {CHROMIUM}: "
+            "apt-get install -y chromium (scripts/test.sh installs it when run as root)"
+        )
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Tab:
+    """A browser context's page and the console errors (CSP violations
+    included) seen on it."""
+
+    page: Page
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"{message.text} ({message.location.get('url', '?')})")
+
+
+def open_tab(browser: Browser, viewport: ViewportSize = DESKTOP) -> Tab:
+    """A new context (its own cookies) and page, watched for errors."""
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(CSP_WATCH)
+    tab = Tab(context.new_page())
+    tab.page.on("console", tab.watch)
+    tab.page.on("pageerror", lambda error: tab.errors.append(f"uncaught: {error}"))
+    return tab

@@ -21,7 +21,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 import pytest
-from helpers import RANKS
+from helpers import best_by_substitution
 
 from fivecard import evaluate, get_rules, showdown
 from fivecard.bulk import batch
@@ -33,7 +33,6 @@ from fivecard.core.tables import KEY_SPACE, tables_for
 
 STANDARD_CLASSES = 7_462
 DECK = batch.CARDS[:52]
-CELLS = 4_000_000  # hands x substitutes per step
 
 #: Exhaustive counts over the 2,598,960 hands of the 52-card deck, by category
 #: (the README's tables), and the number of distinct strengths.
@@ -83,42 +82,12 @@ def to_joker_numbering(rules: RuleSet) -> npt.NDArray[np.int64]:
     return np.array(mapped, dtype=np.int64)
 
 
-def brute_force(naturals: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """For hands of natural cards (deck indices, 5 - k a row): the best class
-    (joker numbering) over every choice of k distinct cards not among the
-    naturals; all five of a rank is Five of a Kind."""
-    standard = np.frombuffer(tables_for(get_rules("standard")).lookup, dtype=np.uint16)
-    deck = batch.CODES[:52].astype(np.int64)
-    wilds = 5 - naturals.shape[1]
-    subs = batch.combinations(52, wilds).astype(np.int64)
-    add = deck[subs].sum(axis=1)
-    both = np.bitwise_and.reduce(deck[subs], axis=1)
-    rows = max(1, CELLS // len(subs))
-    best = np.empty(len(naturals), dtype=np.int64)
-    for start in range(0, len(naturals), rows):
-        hands = naturals[start : start + rows]
-        codes = deck[hands]
-        total = codes.sum(axis=1)
-        suits = np.bitwise_and.reduce(codes, axis=1) & 15
-        held = np.zeros((len(hands), 52), dtype=bool)
-        held[np.arange(len(hands))[:, None], hands] = True
-        taken = held[:, subs].any(axis=2)
-        index = ((total[:, None] + add) >> 7) + KEY_SPACE * ((suits[:, None] & both) != 0)
-        values = standard[index].astype(np.int64)
-        values[taken] = 0
-        best[start : start + len(hands)] = values.max(axis=1)
-    heights = RANKS[naturals].astype(np.int64)
-    five = (heights == heights[:, :1]).all(axis=1)
-    best[five] = STANDARD_CLASSES + heights[five, 0] - 1
-    return best
-
-
 def wild_indices(rules: RuleSet) -> list[int]:
     return [i for i, c in enumerate(DECK) if rules.is_wild(c)]
 
 
 @pytest.mark.parametrize("name", ["deuces-wild", "one-eyed-jacks", "standard+wild(3 Kd)"])
-def test_every_hand_matches_brute_force(name: str) -> None:
+def test_every_hand_matches_best_by_substitution(name: str) -> None:
     """Every hand of the deck: naturals alone by the standard table, hands
     with k wild cards by brute force on their naturals (which wild cards
     they are does not matter: the single-hand path on every hand shows it)."""
@@ -159,7 +128,7 @@ def test_every_hand_matches_brute_force(name: str) -> None:
         naturals = natural[batch.combinations(len(natural), 5 - k)]
         codes = np.column_stack([batch.CODES[naturals], np.tile(batch.CODES[wild[:k]], (len(naturals), 1))])
         ours = mapped[batch.strengths_of_codes(codes, rules=rules)]
-        expected = brute_force(naturals)
+        expected = best_by_substitution(naturals)
         wrong = np.flatnonzero(ours != expected)
         assert not len(wrong), [DECK[i].code_str for i in naturals[wrong[0]]]
         tally(ours, comb(len(wild), k))

@@ -353,29 +353,23 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     # -- errors ----------------------------------------------------------------------------
 
-    @app.exception_handler(GameError)
-    async def _illegal(request: Request, exc: GameError) -> Response:
-        return _json({"detail": str(exc)}, 409)
+    # The library's errors, by what they mean for HTTP (a subclass before its base).
+    statuses: list[tuple[type[FivecardError], int]] = [
+        (GameError, 409),  # the game does not allow that now (the engine's reason)
+        (NoSuchGame, 404),  # no such game or table
+        (NotYourGame, 403),  # another browser's game
+        (TooFast, 429),
+        (TableForbidden, 403),  # only the host, or a seated player, may
+        (TableError, 409),  # the table does not allow that now
+    ]
 
-    @app.exception_handler(NoSuchGame)
-    async def _missing(request: Request, exc: NoSuchGame) -> Response:
-        return _json({"detail": str(exc)}, 404)
+    async def _refused(request: Request, exc: Exception) -> Response:
+        status = next(code for kind, code in statuses if isinstance(exc, kind))
+        headers = {"retry-after": "1"} if status == 429 else None
+        return _json({"detail": str(exc)}, status, headers=headers)
 
-    @app.exception_handler(NotYourGame)
-    async def _forbidden(request: Request, exc: NotYourGame) -> Response:
-        return _json({"detail": str(exc)}, 403)
-
-    @app.exception_handler(TableError)
-    async def _table_refused(request: Request, exc: TableError) -> Response:
-        return _json({"detail": str(exc)}, 409)
-
-    @app.exception_handler(TableForbidden)
-    async def _table_forbidden(request: Request, exc: TableForbidden) -> Response:
-        return _json({"detail": str(exc)}, 403)
-
-    @app.exception_handler(TooFast)
-    async def _too_fast(request: Request, exc: TooFast) -> Response:
-        return _json({"detail": str(exc)}, 429, headers={"retry-after": "1"})
+    for kind, _ in statuses:
+        app.add_exception_handler(kind, _refused)
 
     @app.exception_handler(FivecardError)
     async def _bad_input(request: Request, exc: FivecardError) -> Response:

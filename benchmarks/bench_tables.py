@@ -49,8 +49,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import platform
 import re
 import sys
 import time
@@ -58,7 +56,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webload import (
-    SET_COOKIE, Connection, CpuMeter, HTTPError, Latencies, build_request, command_line, event_loop, peak_rss_mb,
+    announce,
+    describe_run,
+    SET_COOKIE, Connection, CpuMeter, HTTPError, Latencies, build_request, event_loop, peak_rss_mb,
     server,
 )
 
@@ -437,23 +437,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be more than 0, --pace 0 or more")
 
     loop_name, runner = event_loop()
-    command = command_line()
-    results: dict[str, Any] = {
-        "command": command,
-        "machine": {
-            "cpus": os.cpu_count(),
-            "load_average": [round(x, 2) for x in os.getloadavg()],
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "client_loop": loop_name,
-        },
-    }
+    results: dict[str, Any] = describe_run(loop_name)
+    command = results["command"]
     log: list[str] = []
     with server(args.url, args.server_pid, log) as (host_, port, pid):
         results["server"] = {"url": f"http://{host_}:{port}/", "pid": pid}
         if not args.json:
-            print(f"server {results['server']['url']} (pid {pid}); client loop {loop_name}; "
-                  f"{os.cpu_count()} CPUs, load average {results['machine']['load_average']}", flush=True)
+            announce(results, pid)
         results["tables"] = runner(run(
             host_, port, tables=args.tables, players=args.players, seconds=args.seconds,
             max_rounds=args.max_rounds, pace=args.pace, seed=args.seed, meter=CpuMeter(pid), pid=pid,

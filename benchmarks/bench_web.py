@@ -46,8 +46,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import platform
 import random
 import re
 import sys
@@ -55,7 +53,9 @@ import time
 from typing import Any
 
 from webload import (
-    SET_COOKIE, Connection, CpuMeter, HTTPError, Latencies, build_request, command_line, event_loop, server,
+    announce,
+    describe_run,
+    SET_COOKIE, Connection, CpuMeter, HTTPError, Latencies, build_request, event_loop, server,
 )
 
 from fivecard import full_deck, showdown
@@ -318,23 +318,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--warmup must be 0 or more, --seconds more than 0")
 
     loop_name, runner = event_loop()
-    command = command_line()
-    results: dict[str, Any] = {
-        "command": command,
-        "machine": {
-            "cpus": os.cpu_count(),
-            "load_average": [round(x, 2) for x in os.getloadavg()],
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "client_loop": loop_name,
-        },
-    }
+    results: dict[str, Any] = describe_run(loop_name)
+    command = results["command"]
     log: list[str] = []
     with server(args.url, args.server_pid, log) as (host, port, pid):
         results["server"] = {"url": f"http://{host}:{port}/", "pid": pid}
         if not args.json:
-            print(f"server {results['server']['url']} (pid {pid}); client loop {loop_name}; "
-                  f"{os.cpu_count()} CPUs, load average {results['machine']['load_average']}", flush=True)
+            announce(results, pid)
         if args.part in ("all", "compare"):
             results["compare"] = runner(run_compare(
                 host, port, connections=args.connections, requests=args.requests, seconds=args.seconds,

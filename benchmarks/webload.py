@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -293,3 +294,24 @@ def command_line() -> str:
     interpreter relative to the current folder when it is inside it)."""
     exe = os.path.relpath(sys.executable) if sys.executable.startswith(os.getcwd()) else sys.executable
     return shlex.join([exe, *sys.argv])
+
+
+def describe_run(loop_name: str) -> dict[str, Any]:
+    """The results' head: the command line and the machine it ran on."""
+    return {
+        "command": command_line(),
+        "machine": {
+            "cpus": os.cpu_count(),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "client_loop": loop_name,
+        },
+    }
+
+
+def announce(results: dict[str, Any], pid: int | None) -> None:
+    """Say which server is loaded, from where, on what machine."""
+    machine = results["machine"]
+    print(f"server {results['server']['url']} (pid {pid}); client loop {machine['client_loop']}; "
+          f"{machine['cpus']} CPUs, load average {machine['load_average']}", flush=True)

@@ -29,7 +29,7 @@ from typing import Any, NoReturn, TextIO
 from .. import __version__
 from ..errors import FivecardError, in_context
 from ..core.evaluate import evaluate
-from ..core.hand import Hand
+from ..core.hand import Hand, given_cards
 from ..core.report import Painter, evaluation_json, showdown_json
 from ..core.rules import RULE_SETS, RuleSet, get_rules, wild_on
 from ..core.showdown import showdown
@@ -540,6 +540,11 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "hands", nargs="+", metavar="HAND", help="a hand, e.g. 'KD 9C 4H KS 9D'; '-' reads standard input"
     )
+    parser.add_argument(
+        "--best-five",
+        action="store_true",
+        help="hands of 5 to 7 cards play their best five (seven-card stud; --board implies it)",
+    )
 
 
 @_command(
@@ -550,16 +555,18 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
     "and a description. HAND '-' reads hands from standard input, one per line.",
     examples=(
         'fivecard classify "AS KS QS JS TS" "KD, 9C, 4H, KS, 9D"',
-        'fivecard classify --json "A♥ 2♥ 3♠ 4♥ 5♣"',
         'fivecard classify --rules ace-king "AS KD 8C 7H 3S"',
         'echo "8C TS KC 9H 4S" | fivecard classify -',
+        'fivecard classify --best-five "AS KS QS JS TS 9S 2D"',
     ),
     shared=("rules", "color", "json"),
     arguments=_hands_arguments,
 )
 def _classify(call: _Call) -> int:
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
-    if "-" in args.hands:  # many hands: the bulk pipeline, a chunk at a time
+    if "-" in args.hands and args.best_five:  # hands of up to seven cards, one at a time
+        args.hands = _read_hands(args.hands, call.stdin)
+    elif "-" in args.hands:  # many hands: the bulk pipeline, a chunk at a time
         from ..bulk.solve import classify_stream
 
         classify_stream(
@@ -575,7 +582,7 @@ def _classify(call: _Call) -> int:
     hands = []
     for number, text in enumerate(texts, 1):
         try:
-            hands.append(evaluate(Hand.parse(text, rules=rules)))
+            hands.append(evaluate(text, rules=rules, best_five=args.best_five))
         except FivecardError as exc:
             raise in_context(exc, f"hand {number}: ") from None
     if args.json:
@@ -610,6 +617,12 @@ def _compare_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="the hands come from N decks: up to N copies of a card (default 1)",
     )
+    parser.add_argument(
+        "--board",
+        metavar="CARDS",
+        help="cards every hand shares (hold'em: up to five); each hand plays the best five "
+        "of its own cards and the board's",
+    )
 
 
 @_command(
@@ -623,7 +636,7 @@ def _compare_arguments(parser: argparse.ArgumentParser) -> None:
         'fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"',
         'fivecard compare --json "10D 10H 4H 4C 3S" "2c 3c 5d 7s 9s" "10S 10C 4S 4D 3H"',
         'fivecard compare --rules semi "Q, Q, Q, Q, 9" "Q, Q, Q, Q, 5"',
-        'fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"',
+        'fivecard compare --board "AS KS 7D 2C 9H" "QS JS" "7C 7H"',
     ),
     shared=("rules", "color", "json"),
     arguments=_compare_arguments,
@@ -631,11 +644,14 @@ def _compare_arguments(parser: argparse.ArgumentParser) -> None:
 def _compare(call: _Call) -> int:
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     texts = _read_hands(args.hands, call.stdin)
-    result = showdown(texts, rules=rules, decks=_decks(args))
+    result = showdown(texts, rules=rules, decks=_decks(args), best_five=args.best_five, board=args.board)
+    # the board as the rules read it (rank-only under semi): the end of each hand's cards
+    board = () if args.board is None else result.evaluations[0].dealt[-len(given_cards(args.board)) :]
     if args.json:  # one write: json.dump writes each token on its own
-        out.write(json.dumps(showdown_json(result, texts), ensure_ascii=not _can_show(out), indent=2) + "\n")
+        data = showdown_json(result, texts, board if args.board is not None else None)
+        out.write(json.dumps(data, ensure_ascii=not _can_show(out), indent=2) + "\n")
     else:
-        out.write("\n".join(painter.showdown(result)) + "\n")
+        out.write("\n".join(painter.showdown(result, board)) + "\n")
     return EXIT_OK
 
 
@@ -1218,7 +1234,8 @@ def _hint(exc: FivecardError) -> str:
     if exc.option is None:
         return ""
     name, value = exc.option
-    return f" ({'allow more with' if name == 'decks' else 'use'} --{name} {value})"
+    flag = f"--{name} {value}" if value else f"--{name}"
+    return f" ({'allow more with' if name == 'decks' else 'use'} {flag})"
 
 
 def _with_notes(exc: BaseException) -> str:

@@ -30,8 +30,9 @@ from .cards import (
     token_codes,
 )
 from ..errors import HandError, kind_of
-from .hand import Hand, HandLike, as_hand, resolve_rules
+from .hand import Hand, HandLike, as_hand, dealt_cards, resolve_rules
 from .rules import STANDARD, Category, RuleSet, wild_on
+from .seven import best_five, best_strength_function
 from .tables import HandClass, tables_for
 
 __all__ = [
@@ -82,6 +83,19 @@ class Evaluation:
     #: (empty without jokers). A joker that makes Five of a Kind is a rank
     #: alone, since no card of that rank is left.
     jokers: tuple[Card, ...] = ()
+    #: When the best five play (``best_five=True`` or a ``board``): every card
+    #: the hand was given, its own and then the board's; :attr:`hand` is the
+    #: five that play. Empty for a hand of five evaluated as such.
+    dealt: tuple[Card, ...] = ()
+
+    @property
+    def unused(self) -> tuple[Card, ...]:
+        """The cards of :attr:`dealt` that do not play (empty without best five)."""
+        left = list(self.dealt)
+        for card in self.hand.cards:
+            if card in left:
+                left.remove(card)
+        return tuple(left)
 
     @property
     def rules(self) -> RuleSet:
@@ -150,10 +164,14 @@ class Evaluation:
         return describe(self.hand_class)
 
     def __repr__(self) -> str:
-        text = " ".join([CODE_TEXT[c] for c in self.hand.codes])
+        if self.dealt:
+            text = " ".join([CODE_TEXT[c.code] for c in self.dealt])
+            more = ", best_five=True"
+        else:
+            text, more = " ".join([CODE_TEXT[c] for c in self.hand.codes]), ""
         if self.hand.rules is STANDARD:
-            return f"evaluate({text!r})"
-        return f"evaluate({text!r}, rules={self.hand.rules.name!r})"
+            return f"evaluate({text!r}{more})"
+        return f"evaluate({text!r}, rules={self.hand.rules.name!r}{more})"
 
     # Ordered by strength, within one rule set.
 
@@ -201,6 +219,8 @@ def evaluate(
     *,
     rules: str | RuleSet | None = None,
     wild: str | Iterable[Card | str] | None = None,
+    best_five: bool = False,
+    board: HandLike | None = None,
 ) -> Evaluation:
     """Evaluate a hand: text, a sequence of cards or card strings, or a
     :class:`Hand` (see :func:`~fivecard.core.hand.as_hand`), under ``rules``
@@ -217,10 +237,35 @@ def evaluate(
 
     >>> evaluate('2S KS QS JS TS', wild='2').description
     'Royal Flush'
+
+    ``best_five=True``: the hand holds 5 to 7 cards and plays its best five
+    (seven-card stud); ``board``: cards every hand shares (hold'em), added
+    to the hand's own, which implies ``best_five``. The evaluation is of the
+    five that play (:attr:`Evaluation.hand`; see :mod:`fivecard.core.seven`
+    for which five when several are equal); :attr:`Evaluation.dealt` holds
+    every card given:
+
+    >>> e = evaluate('QS JS', board='AS KS 7D 2C TS')
+    >>> e.description, str(e.hand), ' '.join(map(str, e.unused))
+    ('Royal Flush', 'Q♠ J♠ A♠ K♠ 10♠', '7♦ 2♣')
     """
     if wild is not None:
         rules = wild_on(rules, wild)
-    hand = as_hand(hand, rules)
+    if best_five or board is not None:
+        return _best_of(hand, rules, board)
+    return _evaluated(as_hand(hand, rules))
+
+
+def _best_of(hand: HandLike, rules: str | RuleSet | None, board: HandLike | None) -> Evaluation:
+    """The evaluation of the best five of a hand's cards and the board's."""
+    ruleset = resolve_rules(rules, hand.rules if isinstance(hand, Hand) else None)
+    cards = dealt_cards(hand, ruleset, board)
+    _, chosen = best_five([c.code for c in cards], ruleset)
+    return _evaluated(Hand(tuple(cards[i] for i in chosen), ruleset), cards)
+
+
+def _evaluated(hand: Hand, dealt: tuple[Card, ...] = ()) -> Evaluation:
+    """The evaluation of a checked hand of five."""
     tables = tables_for(hand.rules)
     index = lookup_index(hand.lookup_codes)
     hand_class = tables.hand_class(tables.lookup[index])
@@ -231,16 +276,29 @@ def evaluate(
         hand_class=hand_class,
         showdown=_arrange(hand, hand_class, jokers),
         jokers=jokers,
+        dealt=dealt,
     )
 
 
-def strength(hand: HandLike, *, rules: str | RuleSet | None = None) -> int:
+def strength(
+    hand: HandLike,
+    *,
+    rules: str | RuleSet | None = None,
+    best_five: bool = False,
+    board: HandLike | None = None,
+) -> int:
     """The strength of a hand: 1 (weakest) ... number of classes (strongest),
-    under ``rules`` as for :func:`evaluate`.
+    under ``rules``, ``best_five`` and ``board`` as for :func:`evaluate`.
 
     >>> strength('AS KS QS JS TS'), strength('7d 5c 4h 3s 2d')
     (7462, 1)
+    >>> strength('AS KS QS JS TS 2C 3D', best_five=True)
+    7462
     """
+    if best_five or board is not None:
+        ruleset = resolve_rules(rules, hand.rules if isinstance(hand, Hand) else None)
+        cards = dealt_cards(hand, ruleset, board)
+        return best_strength_function(ruleset)([c.code for c in cards])
     hand = as_hand(hand, rules)
     return tables_for(hand.rules).lookup[lookup_index(hand.lookup_codes)]
 

@@ -18,9 +18,14 @@ from .cards import CODE_TEXT, JOKER, Card, parse_card_at, parse_cards, sort_plac
 from ..errors import HandError, ParseError, in_context, kind_of, quote
 from .rules import STANDARD, RuleSet, get_rules
 
-__all__ = ["Hand", "HandLike", "as_hand", "check_cards", "resolve_rules", "HAND_SIZE"]
+__all__ = [
+    "Hand", "HandLike", "as_hand", "check_cards", "dealt_cards", "given_cards", "resolve_rules", "HAND_SIZE", "MOST_CARDS",
+]
 
 HAND_SIZE = 5
+#: The most cards a hand that plays its best five may hold (seven-card stud,
+#: hold'em: two hole cards and a board of five).
+MOST_CARDS = 7
 _EXPECTED = (
     "expected a hand (a string such as 'AS KD 7C 7H 2S', a sequence of cards "
     "or card strings, or a Hand)"
@@ -127,14 +132,22 @@ class Hand:
         return len(self.cards)
 
 
-def check_cards(cards: tuple[Card, ...], rules: RuleSet) -> None:
+def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZE) -> None:
     """Raise :class:`~fivecard.errors.HandError` unless the cards make a hand
-    under ``rules``: five cards, jokers only where the rule set has them (at
-    most its number), suits where it needs them, only ranks its deck holds,
-    no card twice."""
+    under ``rules``: five cards (up to ``most`` when the best five play),
+    jokers only where the rule set has them (at most its number), suits where
+    it needs them, only ranks its deck holds, no card twice."""
     if not cards:
         raise HandError("no cards (an empty hand)")
-    if len(cards) != HAND_SIZE:
+    if not HAND_SIZE <= len(cards) <= most:
+        if most > HAND_SIZE:
+            raise HandError(f"expected {HAND_SIZE} to {most} cards (the best five play), got {len(cards):,}")
+        if HAND_SIZE < len(cards) <= MOST_CARDS:
+            raise HandError(
+                f"expected {HAND_SIZE} cards, got {len(cards):,} (six or seven cards "
+                "play their best five when asked)",
+                option=("best-five", ""),
+            )
         raise HandError(f"expected {HAND_SIZE} cards, got {len(cards):,}")
     jokers = 0
     seen: dict[Card, int] = {}
@@ -181,6 +194,57 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet) -> None:
 #: What the library takes where a hand is expected: text, a sequence (any
 #: iterable but text) of cards and/or card strings, or a :class:`Hand`.
 HandLike = Union[Hand, str, Iterable[Union[Card, str]]]
+
+
+def dealt_cards(
+    hand: HandLike, rules: RuleSet, board: HandLike | None = None
+) -> tuple[Card, ...]:
+    """The cards of a hand that plays its best five: its own (text, cards or
+    card strings, or a :class:`Hand`) then the board's, checked together
+    under ``rules`` as :func:`check_cards` checks a hand, but 5 to
+    :data:`MOST_CARDS` of them (rank-only under rules without suits).
+
+    >>> ' '.join(map(str, dealt_cards('QS JS', STANDARD, board='AS KS 7D 2C 9H')))
+    'Q♠ J♠ A♠ K♠ 7♦ 2♣ 9♥'
+    >>> dealt_cards('QS JS', STANDARD, board='AS KS QS 2C')
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.HandError: duplicate card Q♠ (cards 1 and 5) in 'QS JS' with the board 'AS KS QS 2C'
+    """
+    own = given_cards(hand, "")
+    shared = () if board is None else given_cards(board, "the board: ")
+    cards = own + shared
+    try:
+        check_cards(cards, rules, most=MOST_CARDS)
+    except HandError as exc:
+        where = quote(_text_of(hand, own))
+        if board is not None:
+            where += f" with the board {quote(_text_of(board, shared))}"
+        raise in_context(exc, after=f" in {where}") from None
+    if not rules.suits:
+        cards = tuple(c.rank_only() for c in cards)
+    return cards
+
+
+def given_cards(hand: HandLike, where: str = "") -> tuple[Card, ...]:
+    """The cards of a hand in any form, unchecked; errors say ``where``."""
+    if isinstance(hand, Hand):
+        return hand.cards
+    try:
+        if isinstance(hand, str):
+            try:
+                return parse_cards(hand)
+            except ParseError as exc:
+                raise in_context(exc, after=f" of {quote(hand)}") from None
+        return _cards_of(hand)
+    except (HandError, ParseError, TypeError) as exc:
+        if not where:
+            raise
+        raise in_context(exc, where) from None
+
+
+def _text_of(hand: HandLike, cards: tuple[Card, ...]) -> str:
+    return hand if isinstance(hand, str) else " ".join(c.code_str for c in cards)
 
 
 def resolve_rules(rules: str | RuleSet | None, carried: RuleSet | None = None) -> RuleSet:

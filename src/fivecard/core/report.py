@@ -92,12 +92,18 @@ def evaluation_json(
     }
     if evaluation.rules.wild_codes:
         data.update(wild_fields(evaluation.natural, [c.code_str for c in evaluation.jokers]))
+    if evaluation.dealt:  # the best five of more cards
+        data["dealt"] = [c.code_str for c in evaluation.dealt]
+        data["unused"] = [c.code_str for c in evaluation.unused]
     return data
 
 
-def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[str, Any]:
+def showdown_json(
+    result: Showdown, texts: Sequence[str] | None = None, board: Sequence[Card] | None = None
+) -> dict[str, Any]:
     """The JSON object of a showdown; hand numbers are 1-based. Hands of one
-    strength share the fields that depend on it alone (linear time)."""
+    strength share the fields that depend on it alone (linear time). With a
+    ``board``, its cards come first (``"board"``)."""
     shared: dict[int, dict[str, Any]] = {}
 
     def hand_json(evaluation: Evaluation, text: str | None) -> dict[str, Any]:
@@ -107,6 +113,7 @@ def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[
         return evaluation_json(evaluation, text, fields)
 
     return {
+        **({} if board is None else {"board": [c.code_str for c in board]}),
         "hands": [
             hand_json(e, None if texts is None else texts[i])
             for i, e in enumerate(result.evaluations)
@@ -225,7 +232,8 @@ class Painter:
         return f"{self._BOLD}{text}{self._RESET}" if self.color else text
 
     def evaluation(self, evaluation: Evaluation) -> str:
-        """``cards -> showdown order  description  (score s, strength n)``."""
+        """``cards -> showdown order  description  (score s, strength n)``;
+        for the best five of more cards, all the cards given on the left."""
         return self._evaluation(evaluation, {}, {})
 
     def _evaluation(
@@ -233,11 +241,14 @@ class Painter:
         evaluation: Evaluation,
         card_texts: dict[Card, str],
         tails: dict[int, str],
+        board: int = 0,
     ) -> str:
         """:meth:`evaluation`, reusing each card's text and each strength's
-        description (the caches of one call of :meth:`showdown`)."""
+        description (the caches of one call of :meth:`showdown`); the last
+        ``board`` cards given (the board's) are not shown."""
         texts = []
-        for cards in (evaluation.hand.cards, evaluation.showdown):
+        given = evaluation.dealt[: len(evaluation.dealt) - board] or evaluation.hand.cards
+        for cards in (given, evaluation.showdown):
             for card in cards:
                 text = card_texts.get(card)
                 if text is None:
@@ -254,12 +265,13 @@ class Painter:
             )
             if not evaluation.jokers:
                 tails[evaluation.strength] = tail
-        return " ".join(texts[:5]) + " ->  " + " ".join(texts[5:]) + tail
+        return " ".join(texts[: len(given)]) + " ->  " + " ".join(texts[len(given) :]) + tail
 
-    def showdown(self, result: Showdown) -> list[str]:
+    def showdown(self, result: Showdown, board: Sequence[Card] = ()) -> list[str]:
         """One line per hand, marking the winners, then the explanation
-        (linear in the number of hands)."""
-        lines = []
+        (linear in the number of hands); a ``board`` on a line of its own
+        first, and each hand's own cards only."""
+        lines = [f"Board: {self.cards(board)}".rstrip()] if board else []
         width = len(str(len(result.evaluations)))
         winners = set(result.winners)
         win_mark = "  <- splits" if result.is_split else "  <- wins"
@@ -267,7 +279,7 @@ class Painter:
         tails: dict[int, str] = {}
         for i, evaluation in enumerate(result.evaluations):
             mark = win_mark if i in winners else ""
-            line = self._evaluation(evaluation, card_texts, tails)
+            line = self._evaluation(evaluation, card_texts, tails, len(board))
             lines.append(f"Hand {i + 1:>{width}}: {line}{mark}")
         lines.append(self.bold(result.explanation))
         return lines

@@ -18,7 +18,7 @@ from typing import Union
 from .cards import JOKER, Card
 from ..errors import FivecardError, HandError, in_context, kind_of
 from .evaluate import Evaluation, describe, evaluate
-from .hand import Hand, HandLike, as_hand, resolve_rules
+from .hand import Hand, HandLike, as_hand, given_cards, resolve_rules
 from .rules import RuleSet, wild_on
 from .tables import HandClass
 
@@ -214,6 +214,8 @@ def showdown(
     rules: str | RuleSet | None = None,
     decks: int = 1,
     wild: str | Iterable[Card | str] | None = None,
+    best_five: bool = False,
+    board: HandLike | None = None,
 ) -> Showdown:
     """Settle a showdown of one or more hands, each in any form (text, cards
     or card strings, a :class:`Hand`) or an :class:`Evaluation`.
@@ -232,6 +234,14 @@ def showdown(
     'Hand 2 wins: both High Card; the first card decides, A beats K'
     >>> showdown(['8C TS KC 9H 4S']).explanation
     'Hand 1 wins: the only hand'
+
+    ``best_five=True``: each hand holds 5 to 7 cards and plays its best five
+    (seven-card stud); ``board``: cards every hand shares (hold'em), which
+    implies ``best_five`` (see :func:`~fivecard.core.evaluate.evaluate`).
+    The explanation is about the fives that play:
+
+    >>> showdown(['QS JS', '7C 7H'], board='AS KS 7D 2C 9H').explanation
+    'Hand 2 wins: Three of a Kind beats High Card'
     """
     items = _contenders(hands, "showdown")
     if not items:
@@ -239,6 +249,8 @@ def showdown(
     if wild is not None:
         rules = wild_on(rules, wild)
     ruleset = _rules_of(items, rules)
+    if best_five or board is not None:
+        return settle(_best_evaluations(items, ruleset, board, decks))
     parsed = _hands(items, ruleset)
     check_decks(parsed, decks=decks)
     evaluations = tuple(
@@ -246,6 +258,26 @@ def showdown(
         for item, hand in zip(items, parsed)
     )
     return settle(evaluations)
+
+
+def _best_evaluations(
+    items: Sequence[object], rules: RuleSet, board: HandLike | None, decks: int
+) -> tuple[Evaluation, ...]:
+    """Each hand's best five (its own cards and the board's), the hands
+    checked against ``decks`` decks with the board dealt once."""
+    shared = 0 if board is None else len(given_cards(board, "the board: "))  # its errors first
+    found: list[Evaluation] = []
+    for number, item in enumerate(items, 1):
+        own = (item.dealt or item.hand.cards) if isinstance(item, Evaluation) else item
+        try:
+            found.append(evaluate(own, rules=rules, board=board, best_five=True))  # type: ignore[arg-type]
+        except (FivecardError, TypeError) as exc:
+            raise in_context(exc, f"hand {number}: ") from None
+    lists = [(str(n), e.dealt[: len(e.dealt) - shared]) for n, e in enumerate(found, 1)]
+    if shared:
+        lists.append(("the board", found[0].dealt[-shared:]))
+    _check_deck_cards(lists, rules, decks)
+    return tuple(found)
 
 
 def settle(evaluations: Sequence[Evaluation]) -> Showdown:
@@ -284,32 +316,45 @@ def check_decks(
         parsed: Sequence[Hand] = items  # type: ignore[assignment]  # checked just above
     else:
         parsed = _hands(items, ruleset)
+    _check_deck_cards([(str(n), h.cards) for n, h in enumerate(parsed, 1)], ruleset, decks)
+
+
+def _check_deck_cards(
+    lists: Sequence[tuple[str, Sequence[Card]]], ruleset: RuleSet, decks: int
+) -> None:
+    """Raise unless these cards (each list named: a hand's number, or the
+    board) could come from ``decks`` decks of the rule set."""
     if not ruleset.one_deck:
         return
-    where: dict[Card, list[int]] = {}
-    for number, hand in enumerate(parsed, 1):
-        for card in hand.cards:
-            where.setdefault(card, []).append(number)
+    where: dict[Card, list[str]] = {}
+    for name, cards in lists:
+        for card in cards:
+            where.setdefault(card, []).append(name)
     more = "unless you say they come from more decks"
     jokers = where.pop(JOKER, [])
     if len(jokers) > ruleset.jokers * decks:
         raise HandError(
-            f"{len(jokers)} jokers in hands {_listed(sorted(set(jokers)))}, but "
+            f"{len(jokers)} jokers in hands {_listed(_in_order(set(jokers)))}, but "
             f"{_decks(decks)} of the {ruleset.name} rules hold{'s' if decks == 1 else ''} "
             f"only {ruleset.jokers * decks}, {more}",
             option=("decks", "N"),
         )
-    for card, numbers in where.items():
-        if len(numbers) > decks:
-            counts = Counter(numbers)
+    for card, names in where.items():
+        if len(names) > decks:
+            counts = Counter(names)
             hands_text = _listed([f"{n}" + (f" (x{counts[n]})" if counts[n] > 1 else "")
-                                  for n in sorted(counts)])
+                                  for n in _in_order(counts)])
             raise HandError(
                 f"card {card} is in hands {hands_text}; hands of one showdown come "
                 f"from {_decks(decks)}, which hold{'s' if decks == 1 else ''} "
                 f"{'one' if decks == 1 else decks} of it, {more}",
                 option=("decks", "N"),
             )
+
+
+def _in_order(names: Iterable[str]) -> list[str]:
+    """Hand numbers in order, the board last."""
+    return sorted(names, key=lambda n: (not n.isdigit(), int(n) if n.isdigit() else 0))
 
 
 def _listed(items: Sequence[object]) -> str:

@@ -277,6 +277,17 @@ def test_csv_one_column_per_hand_with_header(tmp_path: Path) -> None:
     assert rows[2]["error"] == "hand 2 is empty"  # an empty hand cell is an error of its hand
 
 
+def test_ranks_and_commas_in_fourteen_characters_stay_in_their_cell(tmp_path: Path) -> None:
+    # "4, 6, 6, J, 10" is 14 characters with spaces where five two-character
+    # cards have them: its sorted cards were once "J, 10 6, 6, 4," (a comma
+    # too many, shifting the CSV row's columns).
+    source = write(tmp_path, "semi.txt", "4, 6, 6, J, 10 | A Q 9 3 2\n")
+    code, out, _ = run(["solve", "--rules", "semi", source, "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and rows[0]["hand 1 sorted"] == "J 10 6 6 4" and rows[0]["hand 1 category"] == "One Pair"
+    assert rows[0]["explanation"] == "Hand 1 wins: One Pair beats High Card"
+
+
 def test_csv_five_columns_per_hand(tmp_path: Path) -> None:
     header = ",".join([f"p1c{i}" for i in range(1, 6)] + [f"p2c{i}" for i in range(1, 6)])
     text = header + "\nKD,9C,4H,KS,9D,2C,3C,4C,5C,7D\n10♦,10♥,4♥,4♣,3♠,10♠,10♣,4♠,4♦,3♥\n"

@@ -373,6 +373,8 @@ def _written_sorted(chunk: Chunk, order: npt.NDArray[np.int64], prefix: bytes = 
         if len(fixed):
             raw = b"".join(texts[fixed].tolist())
             good = (np.ndarray((len(fixed), 4), np.uint8, raw, 2, (14, 3)) == 32).all(axis=1)
+            # not five two-character tokens: "4, 6, 6, J, 10" has its spaces there too
+            good &= (np.frombuffer(raw, np.uint8).reshape(len(fixed), 14) != ord(",")).all(axis=1)
             tokens = np.ndarray((len(fixed), 5), "<u2", raw, 0, (14, 3))[good]
             _put_tokens(out, fixed[good], tokens, order[fixed[good]], prefix)
             done[fixed[good]] = True

@@ -173,3 +173,103 @@ def test_command_line_errors_are_one_line(argv: list[str], message: str) -> None
     code, out, err = run(*argv)
     assert code == 2 and out == ""
     assert err.startswith("fivecard: error: ") and message in err and err.count("\n") == 1
+
+
+def random_lines(rules: RuleSet, rng: random.Random, rows: int) -> list[str]:
+    """Rows of two or three hands of 5 to 7 cards from one deck, in
+    several spellings, separated by '|'."""
+    lines = []
+    for _ in range(rows):
+        players = rng.choice((2, 3))
+        sizes = [rng.randint(5, 7) for _ in range(players)]
+        cards = dealt(rules, rng, sum(sizes))
+        hands, at = [], 0
+        for size in sizes:
+            mine, at = cards[at : at + size], at + size
+            joiner = rng.choice((" ", ", ", "") if rules.suits else (" ", ", "))  # ranks alone need a space
+            hands.append(joiner.join(c.code_str if rng.random() < 0.8 else str(c) for c in mine))
+        lines.append(" | ".join(hands))
+    return lines
+
+
+@pytest.mark.parametrize("rules", [get_rules(n) for n in ("standard", "short-deck", "deuces-wild", "semi", "joker")], ids=str)
+def test_solve_agrees_with_the_single_hand_path(rules: RuleSet, tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    rng = random.Random(f"solve {rules.name}")
+    lines = random_lines(rules, rng, 400)
+    bad = {5: "AS KS QS JS", 77: "AS KS QS JS TS 9S 8S 7S 6S", 150: "QS TC JC KC AC | QS 6C 7C 8C 9C"}
+    for at, text in bad.items():
+        lines[at] = text
+    if not rules.one_deck:
+        del bad[150]
+    source = folder / "seven.txt"
+    source.write_text("# seven-card showdowns\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run("solve", "--best-five", "--rules", rules.name, "--json", str(source))
+    errors = len(bad)  # semi: hands are not checked against one deck
+    assert code == 1 and err.startswith(f"400 rows: {400 - errors} solved, {errors} errors")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["line"] for r in records] == list(range(2, len(lines) + 2))  # nothing dropped or shifted
+    for number, (line, record) in enumerate(zip(lines, records)):
+        if number in bad:
+            assert "error" in record
+            continue
+        hands = [h.strip() for h in line.split("|")]
+        expected = showdown(hands, rules=rules, best_five=True)
+        assert record["explanation"] == expected.explanation
+        assert [h["strength"] for h in record["hands"]] == [e.strength for e in expected.evaluations]
+        assert [h["cards"] for h in record["hands"]] == [[c.code_str for c in e.hand.cards] for e in expected.evaluations]
+        assert [h["unused"] for h in record["hands"]] == [[c.code_str for c in e.unused] for e in expected.evaluations]
+    assert "expected 5 to 7 cards (the best five play), got 4" in records[5]["error"]
+    assert "9 cards and no mark between hands" in records[77]["error"]
+    if rules.one_deck:
+        assert records[150]["error"].startswith("card Q♠ is in hands 1 and 2")
+    # every format, and standard input, say the same of each row
+    code, csv_out, _ = run("solve", "--best-five", "--rules", rules.name, "-", "-o", str(folder / "out.csv"),
+                           stdin=source.read_text(encoding="utf-8"))
+    assert code == 1
+    import csv
+
+    with open(folder / "out.csv", encoding="utf-8", newline="") as handle:
+        table = list(csv.DictReader(handle))
+    assert [row["explanation"] for row in table] == [r.get("explanation", "") for r in records]
+    code, text_out, _ = run("solve", "--best-five", "--rules", rules.name, str(source))
+    assert code == 1
+    for record in records[:50]:
+        if "explanation" in record:
+            assert record["explanation"] in text_out
+
+
+def test_a_table_of_seven_card_hands(tmp_path: object) -> None:
+    from pathlib import Path
+
+    source = Path(str(tmp_path)) / "stud.csv"
+    source.write_text(
+        "round,player 1,player 2\n"
+        '1,"AS KS QS JS TS 9S 2D","2C 3D 4H 5S 7C 8D 9H"\n'
+        '2,"7H 7D 7S 7C 2D 3D","AH KH QH JH 9H 8C 8S"\n'
+        "3,,2C 3D 4H 5S 7C\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run("solve", "--best-five", "--json", str(source))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert records[0]["explanation"] == "Hand 1 wins: Royal Flush beats High Card"
+    assert records[1]["explanation"] == "Hand 1 wins: Four of a Kind beats Flush"
+    assert records[2]["error"] == "hand 1 is empty"
+
+
+def test_classify_many_hands_agrees_with_one_at_a_time() -> None:
+    rng = random.Random("classify")
+    rules = get_rules("standard")
+    hands = ["".join(c.code_str for c in dealt(rules, rng, rng.randint(5, 7))) for _ in range(200)]
+    for flag in ((), ("--json",)):
+        code, many, _ = run("classify", "--best-five", *flag, "-", stdin="\n".join(hands) + "\n")
+        assert code == 0
+        code, each, _ = run("classify", "--best-five", *flag, *hands)
+        assert code == 0 and many == each
+    code, _, err = run("classify", "--best-five", "-", stdin="AsKsQsJsTs9s2d\nAS KS\n")
+    assert code == 2 and err == (
+        "fivecard: error: hand 2: expected 5 to 7 cards (the best five play), got 2 in 'AS KS'\n"
+    )

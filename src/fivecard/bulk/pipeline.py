@@ -37,7 +37,7 @@ from ..errors import FivecardError
 from ..core.hand import Hand
 from .rows import Row, line_row
 from ..core.rules import RuleSet
-from ..core.showdown import Outcome, check_decks, outcome
+from ..core.showdown import Outcome, check_deck_cards, check_decks, outcome
 from .sources import Block, long_row
 from ..core.tables import tables_for
 
@@ -90,6 +90,9 @@ class Chunk:
     #: common case, parsed as arrays): its five tokens (two bytes each, as
     #: little-endian uint16), else zeros.
     tokens: npt.NDArray[np.uint16] | None = None
+    #: Per hand, when hands play their best five of 5 to 7 cards: every card
+    #: code it was dealt (``codes`` holds the five that play); else None.
+    dealt: list[tuple[int, ...]] | None = None
 
     def __len__(self) -> int:
         return len(self.line)
@@ -145,6 +148,7 @@ class Chunk:
             self.outcomes,
             self.outcome_keys,
             tokens=None if self.tokens is None else self.tokens[:hands],
+            dealt=None if self.dealt is None else self.dealt[:hands],
         )
 
     @property
@@ -171,9 +175,15 @@ def token_text(tokens: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint8]:
 
 
 def chunks_of_rows(
-    rows: Iterable[Row], rules: RuleSet, decks: int = 1, *, size: int = CHUNK_ROWS
+    rows: Iterable[Row],
+    rules: RuleSet,
+    decks: int = 1,
+    *,
+    size: int = CHUNK_ROWS,
+    best_five: bool = False,
 ) -> Iterator[Chunk]:
-    """Solve rows (of a table, or lines already split) a chunk at a time."""
+    """Solve rows (of a table, or lines already split) a chunk at a time
+    (``best_five``: hands of 5 to 7 cards play their best five)."""
     iterator = iter(rows)
     while chunk := list(itertools.islice(iterator, size)):
         yield _solve(
@@ -184,6 +194,7 @@ def chunks_of_rows(
             [r.cells for r in chunk],
             {i: r for i, r in enumerate(chunk)},
             [],
+            best_five,
         )
 
 
@@ -199,14 +210,19 @@ class _Fixed:
 
 
 def chunks_of_blocks(
-    blocks: Iterable[Block], rules: RuleSet, decks: int = 1, *, one_hand: bool = False
+    blocks: Iterable[Block],
+    rules: RuleSet,
+    decks: int = 1,
+    *,
+    one_hand: bool = False,
+    best_five: bool = False,
 ) -> Iterator[Chunk]:
     """Solve the lines of a text input, a block of lines at a time. Blank and
     comment lines are not rows (their numbers are kept by the others).
     ``one_hand``: each line is one hand (``classify``), and only blank lines
-    are skipped."""
+    are skipped. ``best_five``: hands of 5 to 7 cards play their best five."""
     for block in blocks:
-        chunk = _solve_block(block, rules, decks, one_hand)
+        chunk = _solve_block(block, rules, decks, one_hand, best_five)
         if len(chunk):
             yield chunk
 
@@ -216,7 +232,9 @@ def chunk_of_block(block: Block, rules: RuleSet, decks: int = 1) -> Chunk:
     return _solve_block(block, rules, decks)
 
 
-def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = False) -> Chunk:
+def _solve_block(
+    block: Block, rules: RuleSet, decks: int, one_hand: bool = False, best_five: bool = False
+) -> Chunk:
     data = block.data
     buf = np.frombuffer(data, dtype=np.uint8)
     ends = np.flatnonzero(buf == 10)
@@ -228,6 +246,8 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
     candidates = (length % 15 == 14) & (length < (15 if one_hand else 15 * _MOST_FIXED))
     if block.long:
         candidates[list(block.long)] = False
+    if best_five:  # the arrays read five cards to a hand
+        candidates[:] = False
     for hands in np.flatnonzero(np.bincount(length[candidates] // 15 + 1)).tolist():
         rows = np.flatnonzero(candidates & (length == 15 * hands - 1))
         width = 15 * hands - 1
@@ -278,7 +298,7 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
         if one_hand:
             row = Row(first + i, (text,), (text,)) if text.strip() else None
         else:
-            row = line_row(first + i, text)
+            row = line_row(first + i, text, best_five=best_five)
         if row is None:
             skipped.append(i)
         else:
@@ -292,7 +312,7 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
         lines = [text for text, kept in zip(lines, keep_rows.tolist()) if kept]
         general = {int(new_index[i]): row for i, row in general.items()}
         fixed = [_Fixed(new_index[f.rows], f.codes, f.tokens) for f in fixed]
-    return _solve(rules, decks, numbers, lines, None, general, fixed)
+    return _solve(rules, decks, numbers, lines, None, general, fixed, best_five)
 
 
 @cache
@@ -414,6 +434,7 @@ def _solve(
     cells: list[tuple[str, ...]] | None,
     general: dict[int, Row],
     fixed: list[_Fixed],
+    best_five: bool = False,
 ) -> Chunk:
     n = len(line)
     count = np.zeros(n, dtype=np.int64)
@@ -436,7 +457,13 @@ def _solve(
     size = np.array(sizes, dtype=np.int64)
     first = np.cumsum(size) - size  # each row's first hand in ``texts``
     ok = np.ones(len(rows), dtype=bool)
-    encoded = batch.encode(texts, rules=rules) if texts else None
+    dealt: list[tuple[int, ...]] = []
+    if best_five:
+        encoded: batch.Encoded | None = None
+        if texts:
+            encoded, dealt = _encode_best(texts, rules)
+    else:
+        encoded = batch.encode(texts, rules=rules) if texts else None
     if encoded is not None and encoded.errors:
         bad = np.array(sorted(encoded.errors), dtype=np.int64)
         where = np.searchsorted(first, bad, side="right") - 1
@@ -448,7 +475,19 @@ def _solve(
             ok[w] = False
             prefix = f"hand {k - int(first[w]) + 1}: " if sizes[w] > 1 else ""
             error[owners[w]] = prefix + encoded.errors[k]
-    if encoded is not None and rules.one_deck:
+    if encoded is not None and rules.one_deck and best_five:  # each hand's every card, not its five
+        for w in np.flatnonzero(ok & (size > 1)).tolist():
+            row_dealt = dealt[int(first[w]) : int(first[w]) + int(size[w])]
+            try:
+                check_deck_cards(
+                    [(str(j), [CARD_OF_CODE[c] for c in codes]) for j, codes in enumerate(row_dealt, 1)],
+                    rules,
+                    decks,
+                )
+            except FivecardError as exc:
+                ok[w] = False
+                error[owners[w]] = str(exc)
+    elif encoded is not None and rules.one_deck:
         for hands in batch.distinct(size[ok & (size > 1)]).tolist():
             group = np.flatnonzero(ok & (size == hands))
             every = encoded.codes[first[group, None] + np.arange(hands)].reshape(len(group), 5 * hands)
@@ -479,6 +518,7 @@ def _solve(
             codes[at] = f.codes.reshape(-1, 5)
             assert tokens is not None
             tokens[at] = f.tokens.reshape(-1, 5)
+    hands_dealt: list[tuple[int, ...]] = [()] * h if best_five else []
     if ok.any():
         assert encoded is not None
         kept = size[ok]
@@ -488,13 +528,43 @@ def _solve(
         codes[at] = encoded.codes[source]
         chosen = source.tolist()
         hand_texts[at] = [texts[k].encode("utf-8", "replace") for k in chosen]
+        if best_five:
+            for place, k in zip(at.tolist(), chosen):
+                hands_dealt[place] = dealt[k]
     strength = batch._strengths(codes, rules, checked=False).astype(np.int64)
     chunk = Chunk(
         rules, line, lines, cells, count, start, error, hand_texts, codes, strength,
         np.full(n, -1, dtype=np.int64), tokens=tokens,
+        dealt=hands_dealt if best_five else None,
     )
     _settle(chunk)
     return chunk
+
+
+def _encode_best(texts: list[str], rules: RuleSet) -> tuple[batch.Encoded, list[tuple[int, ...]]]:
+    """Hands of 5 to 7 cards: the codes of the five that play each (as
+    :func:`fivecard.evaluate` with ``best_five`` chooses them), and each
+    hand's every card code (for the deck check). Each hand is read by the
+    single-hand parser (its exact message for a bad hand)."""
+    from ..core.hand import dealt_cards
+    from .seven import best_positions
+
+    encoded = batch.Encoded(rules, np.zeros((len(texts), 5), dtype=np.int32))
+    dealt: list[tuple[int, ...]] = [()] * len(texts)
+    by_size: dict[int, list[int]] = {}
+    for i, text in enumerate(texts):
+        try:
+            cards = dealt_cards(text, rules)
+        except FivecardError as exc:
+            encoded.errors[i] = str(exc)
+            continue
+        dealt[i] = tuple(c.code for c in cards)
+        by_size.setdefault(len(cards), []).append(i)
+    for rows in by_size.values():
+        every = np.array([dealt[i] for i in rows], dtype=np.int32)
+        chosen = best_positions(every, rules=rules).astype(np.int64)
+        encoded.codes[rows] = np.take_along_axis(every, chosen, axis=1)
+    return encoded, dealt
 
 
 def _row_problem(row: Row) -> str | None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..core.cards import JOKER_SPELLINGS, RANK_SPELLINGS, SUIT_SPELLINGS, cards_in_token
+from ..core.hand import HAND_SIZE, MOST_CARDS
 from ..errors import FivecardError, ParseError, quote
 
 __all__ = [
@@ -83,7 +84,7 @@ def is_skipped(line: str) -> bool:
     return not stripped or stripped.startswith("#")
 
 
-def split_line(line: str) -> list[str]:
+def split_line(line: str, *, best_five: bool = False) -> list[str]:
     """The hands of one line of text, one string per hand position.
 
     >>> split_line('8C TS KC 9H 4S 7D 2S 5D 3S AC')
@@ -94,6 +95,15 @@ def split_line(line: str) -> list[str]:
     ['Q, A, 5, A, A', 'K, 4, 7, K, 9']
     >>> split_line('AS KS QS JS TS | | 2C 3C 4C 5C 7D')  # hand 2 is empty
     ['AS KS QS JS TS', '', '2C 3C 4C 5C 7D']
+
+    ``best_five``: hands hold 5 to 7 cards and play their best five, so a
+    line without marks between hands is one hand, unless its cards are
+    written together a hand to a word:
+
+    >>> split_line('AS KS QS JS TS 9S 2D', best_five=True)
+    ['AS KS QS JS TS 9S 2D']
+    >>> split_line('AsKsQsJsTs9s2d 2c3d4h5s7c8d', best_five=True)
+    ['AsKsQsJsTs9s2d', '2c3d4h5s7c8d']
 
     Raises :class:`~fivecard.errors.ParseError` when the line holds no whole
     number of hands, or more than :data:`MAX_HANDS`.
@@ -108,6 +118,8 @@ def split_line(line: str) -> list[str]:
         return [part.strip() for part in _HAND_BREAKS.split(line)]
     tokens = _joined(line.replace(",", " ").split())
     counts = [cards_in_token(t) for t in tokens]
+    if best_five:
+        return _best_five_hands(line, tokens, counts)
     if len(tokens) > 1 and max(counts) > 1:  # cards written together ("AsKd7h7c2s 2c3c4c5c7d")
         return _hands_of_runs(tokens, counts)
     if len(tokens) > 5 and len(tokens) % 5 == 0:
@@ -120,6 +132,23 @@ def split_line(line: str) -> list[str]:
             "per hand, or separate hands with |, ;, a tab or 'vs'"
         )
     return [line]
+
+
+def _best_five_hands(line: str, tokens: list[str], counts: list[int]) -> list[str]:
+    """The hands of a line without marks between hands, when hands hold 5 to
+    7 cards: the whole line, or each word when every word holds 5 or more
+    cards written together."""
+    total = sum(counts)
+    if total <= MOST_CARDS:
+        return [line]
+    if len(tokens) > 1 and min(counts) >= HAND_SIZE:
+        if len(tokens) > MAX_HANDS:
+            raise ParseError(f"{len(tokens):,} hands in one line; at most {MAX_HANDS:,}")
+        return tokens
+    raise ParseError(
+        f"{total:,} cards and no mark between hands; a hand plays the best five of 5 to "
+        f"{MOST_CARDS} cards: separate hands with |, ;, a tab or 'vs'"
+    )
 
 
 def _hands_of_runs(tokens: list[str], counts: list[int]) -> list[str]:
@@ -165,13 +194,14 @@ def _joined(tokens: list[str]) -> list[str]:
     return out
 
 
-def line_row(number: int, line: str) -> Row | None:
+def line_row(number: int, line: str, *, best_five: bool = False) -> Row | None:
     """The :class:`Row` of one line of text (``None`` for a blank or comment
-    line): its hands, or the error that splitting it gave."""
+    line): its hands, or the error that splitting it gave (``best_five``: see
+    :func:`split_line`)."""
     if is_skipped(line):
         return None
     try:
-        return Row(number, (line,), tuple(split_line(line)))
+        return Row(number, (line,), tuple(split_line(line, best_five=best_five)))
     except FivecardError as exc:
         return Row(number, (line,), error=str(exc))
 

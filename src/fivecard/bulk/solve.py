@@ -17,7 +17,7 @@ from typing import IO, Any, Final
 from ..core.cards import CARD_OF_CODE, CODE_TEXT, JOKER, sort_place
 from ..errors import FivecardError
 from ..core.evaluate import Evaluation, evaluate
-from ..core.hand import Hand
+from ..core.hand import Hand, dealt_cards
 from .rows import Row
 from ..core.rules import RuleSet, get_rules
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
@@ -109,9 +109,11 @@ def _solved(chunk: Any, i: int, row: Row) -> Solved:
     return Solved(row, tuple(hands), outcome.winners, outcome.order, outcome.explanation)
 
 
-def solve_row(row: Row, *, rules: str | RuleSet = "standard", decks: int = 1) -> Solved:
+def solve_row(
+    row: Row, *, rules: str | RuleSet = "standard", decks: int = 1, best_five: bool = False
+) -> Solved:
     """Solve one row; a bad row gives a :class:`Solved` with ``error`` set."""
-    return next(solve_rows([row], rules=rules, decks=decks))
+    return next(solve_rows([row], rules=rules, decks=decks, best_five=best_five))
 
 
 def solve_rows(
@@ -120,10 +122,12 @@ def solve_rows(
     rules: str | RuleSet = "standard",
     decks: int = 1,
     strict: bool = False,
+    best_five: bool = False,
 ) -> Iterator[Solved]:
     """Solve rows lazily, in order, a chunk at a time through the bulk
     pipeline. With ``strict``, the first bad row raises :class:`RowError`
-    naming its line instead."""
+    naming its line instead. ``best_five``: hands of 5 to 7 cards play their
+    best five."""
     from .pipeline import chunks_of_rows
 
     ruleset = get_rules(rules)
@@ -134,7 +138,7 @@ def solve_rows(
             kept.append(row)
             yield row
 
-    for chunk in chunks_of_rows(keep(rows), ruleset, decks):
+    for chunk in chunks_of_rows(keep(rows), ruleset, decks, best_five=best_five):
         batch_rows, kept[:] = list(kept), []
         for i, row in enumerate(batch_rows):
             solved = _solved(chunk, i, row)
@@ -173,6 +177,7 @@ def solve_file(
     on_layout: Callable[[str], None] | None = None,
     progress: Callable[[Any, float | None], None] | None = None,
     workers: int | None = None,
+    best_five: bool = False,
 ) -> Solution:
     """Solve every row of ``input`` (a path, or ``-`` for ``stdin``) into
     ``output`` (a path; ``None`` or ``-`` for ``stdout``) in ``format``
@@ -188,6 +193,8 @@ def solve_file(
     ``workers``: processes for a big text file written as text, CSV or JSON
     Lines (default: one per core, each given at least 4 MiB; ``1``: this
     process only; see :mod:`fivecard.bulk.parallel`): the output is the same.
+    ``best_five``: hands hold 5 to 7 cards and play their best five (the
+    output's cards are those five; each hand's text is as written).
 
     >>> import io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), 'hands.txt')
@@ -239,12 +246,13 @@ def solve_file(
             stdin=binary_stdin(stdin) if input == "-" else None,
             suits=ruleset.suits,
             hands=hands,
+            best_five=best_five,
         )
         solution.layout = source.note
         if source.note and on_layout is not None:
             on_layout(source.note)
         sink = _bytes_out(target, fmt)
-        count = _processes(input, fmt, source, strict, workers)
+        count = 1 if best_five else _processes(input, fmt, source, strict, workers)
         if count < 2 and fmt in ("text", "csv", "jsonl"):
             # a stream of bytes: written by a thread of its own (not before
             # processes are forked for parts: a fork copies only this thread)
@@ -269,9 +277,9 @@ def solve_file(
                 solve_parts(plan(input, count), folder=target.folder, **shared)
         else:
             if source.blocks is not None:
-                chunks = chunks_of_blocks(source.blocks, ruleset, decks)
+                chunks = chunks_of_blocks(source.blocks, ruleset, decks, best_five=best_five)
             else:
-                chunks = chunks_of_rows(source.rows, ruleset, decks)
+                chunks = chunks_of_rows(source.rows, ruleset, decks, best_five=best_five)
             # A regular file is read ahead in a second thread; a pipe is read in
             # turn (a read that waits on its writer must not outlive a Ctrl-C).
             for chunk in _ahead(chunks, getattr(writer, "prepare", None)) if source.regular else chunks:
@@ -333,6 +341,7 @@ def classify_stream(
     painter: Any = None,
     as_json: bool = False,
     ascii: bool = False,
+    best_five: bool = False,
 ) -> int:
     """Classify hands through the bulk pipeline, a chunk at a time, in
     bounded memory: each item of ``hands`` is a hand (text) or a byte stream
@@ -341,7 +350,8 @@ def classify_stream(
     a :class:`FivecardError` naming it (``hand N: ...``); hands are written
     32,768 at a time, so a shorter run with a bad hand writes nothing (a
     longer one has written the hands before the bad hand's batch). Returns
-    the number of hands."""
+    the number of hands. ``best_five``: hands of 5 to 7 cards play their
+    best five."""
     from ..errors import FileError, in_context
     from .pipeline import chunks_of_blocks, chunks_of_rows
     from ..core.report import Painter
@@ -361,9 +371,9 @@ def classify_stream(
     def chunks() -> Iterator[Any]:
         for item in hands:
             if isinstance(item, str):
-                yield from chunks_of_rows([Row(1, (item,), (item,))], ruleset)
+                yield from chunks_of_rows([Row(1, (item,), (item,))], ruleset, best_five=best_five)
             else:
-                yield from chunks_of_blocks(read_blocks(item), ruleset, one_hand=True)
+                yield from chunks_of_blocks(read_blocks(item), ruleset, one_hand=True, best_five=best_five)
 
     done = 0
     pending: list[Any] = []  # held until 32,768 hands are read: a short run with a bad hand writes nothing
@@ -376,7 +386,10 @@ def classify_stream(
             if chunk.error[i].startswith("a line of "):
                 raise FileError(f"hand {number}: {chunk.error[i]}")
             try:
-                Hand.parse(text, rules=ruleset)
+                if best_five:
+                    dealt_cards(text, ruleset)
+                else:
+                    Hand.parse(text, rules=ruleset)
             except FivecardError as exc:
                 raise in_context(exc, f"hand {number}: ") from None
             raise FivecardError(f"hand {number}: {chunk.error[i]}")

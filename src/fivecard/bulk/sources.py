@@ -165,10 +165,14 @@ def long_row(number: int, length: int, prefix: bytes) -> Row:
     return Row(number, (_long_cell(prefix),), error=_long_error(length))
 
 
-def block_rows(block: Block) -> Iterator[Row]:
-    """The rows of a block of text lines (blank and comment lines skipped)."""
+def block_rows(block: Block, *, best_five: bool = False) -> Iterator[Row]:
+    """The rows of a block of text lines (blank and comment lines skipped;
+    ``best_five``: see :func:`~fivecard.bulk.rows.split_line`)."""
     for number, text, error in block_lines(block):
-        row = Row(number, (text,), error=error) if error is not None else line_row(number, text)
+        if error is not None:
+            row: Row | None = Row(number, (text,), error=error)
+        else:
+            row = line_row(number, text, best_five=best_five)
         if row is not None:
             yield row
 
@@ -319,13 +323,16 @@ def open_source(
     stdin: IO[bytes] | None = None,
     suits: bool = True,
     hands: str | None = None,
+    best_five: bool = False,
 ) -> Source:
     """Open an input (``-`` for standard input, given as a binary stream)
     once, and detect its format by extension or content unless
     ``input_format`` says. ``suits``: whether the rule set has suits (a lone
     rank in a table cell is then a number, not a card). ``hands``: the
     table's hand columns, as :meth:`~fivecard.bulk.rows.TableLayout.from_spec`
-    reads them (default: decided by shape)."""
+    reads them (default: decided by shape). ``best_five``: hands hold 5 to 7
+    cards (how a text line splits into hands, see
+    :func:`~fivecard.bulk.rows.split_line`)."""
     opened = _open_input(path, stdin)
     try:
         fmt = input_format or _format_of(path, opened.head)
@@ -338,7 +345,7 @@ def open_source(
         else:
             if hands is not None:
                 raise FileError("hand columns can be named only for a table (CSV or xlsx); a text line holds its hands in order")
-            source = _text_source(opened)
+            source = _text_source(opened, best_five)
     except BaseException:
         opened.close()
         raise
@@ -350,14 +357,14 @@ def open_source(
     return source
 
 
-def _text_source(opened: _Input) -> Source:
+def _text_source(opened: _Input, best_five: bool) -> Source:
     blocks = read_blocks(opened.raw, opened.head)
     sampled: list[Block] = []
     seen = 0
     most = 1
     for block in blocks:
         sampled.append(block)
-        for row in block_rows(block):
+        for row in block_rows(block, best_five=best_five):
             seen += 1
             most = max(most, len(row.hands))
             if seen >= _SAMPLE_ROWS:
@@ -365,7 +372,7 @@ def _text_source(opened: _Input) -> Source:
         if seen >= _SAMPLE_ROWS:
             break
     lines = itertools.chain(sampled, blocks)
-    rows = (row for block in lines for row in block_rows(block))
+    rows = (row for block in lines for row in block_rows(block, best_five=best_five))
     return Source(rows, ["input"], min(most, _MOST_HANDS), opened.name, blocks=lines)
 
 

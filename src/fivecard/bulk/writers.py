@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import ALL_CARDS, CARD_OF_CODE, SORT_PLACE, Card
-from ..core.evaluate import class_descriptions, describe, evaluate
+from ..core.evaluate import Evaluation, class_descriptions, describe, evaluate
 from ..core.hand import Hand
 from .pipeline import Chunk, token_text
 from ..core.report import Painter, class_fields, evaluation_json, wild_fields
@@ -996,17 +996,35 @@ def hand_objects(
         for k in np.flatnonzero(~chunk.natural).tolist():
             hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
             data = evaluation_json(evaluate(hand), chunk.hand_texts(np.array([k]))[0].decode("utf-8", "replace"))
-            if indent is None:
-                text_of = json.dumps(data, ensure_ascii=ascii)
-            else:
-                text_of = json.dumps(data, ensure_ascii=ascii, indent=2).replace("\n", "\n" + indent)
-            tail = classes[k][-2:] if classes[k].endswith(b", ") else b""
-            objects[k] = [text_of.encode() + tail, b""]
+            objects[k] = [_json_object(data, indent, ascii, classes[k]), b""]
+    if chunk.dealt is not None:  # the best five of more cards: with what was dealt and what does not play
+        texts = chunk.hand_texts()
+        for k in range(h):
+            data = evaluation_json(best_evaluation(chunk, k), texts[k].decode("utf-8", "replace"))
+            objects[k] = [_json_object(data, indent, ascii, classes[k]), b""]
     return objects
+
+
+def _json_object(data: dict[str, Any], indent: str | None, ascii: bool, ends: bytes) -> bytes:
+    """A hand's JSON object made from its full evaluation's, laid out as
+    :func:`hand_objects` lays them out, with the ``", "`` its class piece
+    ``ends`` with (when another hand follows)."""
+    if indent is None:
+        text = json.dumps(data, ensure_ascii=ascii)
+    else:
+        text = json.dumps(data, ensure_ascii=ascii, indent=2).replace("\n", "\n" + indent)
+    return text.encode() + (ends[-2:] if ends.endswith(b", ") else b"")
 
 
 def _card(code: int) -> Card:
     return CARD_OF_CODE[code]
+
+
+def best_evaluation(chunk: Chunk, k: int) -> Evaluation:
+    """The full evaluation of hand ``k`` of a chunk whose hands play their
+    best five (the single-hand path's, with the cards dealt)."""
+    assert chunk.dealt is not None
+    return evaluate([_card(c) for c in chunk.dealt[k]], rules=chunk.rules, best_five=True)
 
 
 class TextWriter(_Base):
@@ -1200,6 +1218,10 @@ class ClassifyWriter:
                 for k in np.flatnonzero(~chunk.natural).tolist():
                     hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
                     grid[k, :] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b"", b"\n"]
+            if chunk.dealt is not None:  # the best five of more cards: every card dealt on the left
+                for k in range(h):
+                    line = self.painter.evaluation(best_evaluation(chunk, k))
+                    grid[k, :] = [line.encode(), b"", b"", b"", b"\n"]
             self.out.write(_join_rows(grid))
         self.written += h
 

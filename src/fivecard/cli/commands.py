@@ -564,9 +564,7 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
 )
 def _classify(call: _Call) -> int:
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
-    if "-" in args.hands and args.best_five:  # hands of up to seven cards, one at a time
-        args.hands = _read_hands(args.hands, call.stdin)
-    elif "-" in args.hands:  # many hands: the bulk pipeline, a chunk at a time
+    if "-" in args.hands:  # many hands: the bulk pipeline, a chunk at a time
         from ..bulk.solve import classify_stream
 
         classify_stream(
@@ -576,6 +574,7 @@ def _classify(call: _Call) -> int:
             painter=painter,
             as_json=args.json,
             ascii=not _can_show(out),
+            best_five=args.best_five,
         )
         return EXIT_OK
     texts = args.hands  # a few hands: the single-hand library, no numpy to load
@@ -690,6 +689,7 @@ def _solve(
             on_layout=lambda note: None if err.write(f"fivecard: {note}\n") else None,
             progress=progress,
             workers=args.workers,
+            best_five=args.best_five,
         )
     finally:
         progress.clear()
@@ -772,6 +772,12 @@ def _solve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--decks", type=int, metavar="N", help="hands of a row come from N decks (default 1)")
     parser.add_argument("--strict", action="store_true", help="stop at the first bad row (exit 2)")
+    parser.add_argument(
+        "--best-five",
+        action="store_true",
+        help="hands of 5 to 7 cards play their best five (seven-card stud); a text line then "
+        "marks where hands end (|, ;, a tab or 'vs'), or writes each hand's cards together",
+    )
     parser.add_argument(
         "--workers",
         type=int,

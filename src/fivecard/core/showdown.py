@@ -35,6 +35,7 @@ __all__ = [
     "explain_classes",
     "explain_showdown",
     "check_decks",
+    "check_deck_cards",
 ]
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
@@ -276,7 +277,7 @@ def _best_evaluations(
     lists = [(str(n), e.dealt[: len(e.dealt) - shared]) for n, e in enumerate(found, 1)]
     if shared:
         lists.append(("the board", found[0].dealt[-shared:]))
-    _check_deck_cards(lists, rules, decks)
+    check_deck_cards(lists, rules, decks)
     return tuple(found)
 
 
@@ -316,14 +317,15 @@ def check_decks(
         parsed: Sequence[Hand] = items  # type: ignore[assignment]  # checked just above
     else:
         parsed = _hands(items, ruleset)
-    _check_deck_cards([(str(n), h.cards) for n, h in enumerate(parsed, 1)], ruleset, decks)
+    check_deck_cards([(str(n), h.cards) for n, h in enumerate(parsed, 1)], ruleset, decks)
 
 
-def _check_deck_cards(
+def check_deck_cards(
     lists: Sequence[tuple[str, Sequence[Card]]], ruleset: RuleSet, decks: int
 ) -> None:
-    """Raise unless these cards (each list named: a hand's number, or the
-    board) could come from ``decks`` decks of the rule set."""
+    """Raise :class:`~fivecard.errors.HandError` unless these cards (lists
+    named by a hand's number, or ``the board``) could come from ``decks``
+    decks of the rule set."""
     if not ruleset.one_deck:
         return
     where: dict[Card, list[str]] = {}

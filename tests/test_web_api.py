@@ -100,6 +100,23 @@ def test_compare_answers_as_compare_json(client: TestClient) -> None:
     assert split["winners"] == [1, 2] and split["explanation"].startswith("Hands 1 and 2 split")
 
 
+def test_compare_and_evaluate_play_the_best_five(client: TestClient) -> None:
+    holdem = {"hands": ["QS JS", "7C 7H"], "board": "AS KS 7D 2C 9H"}
+    response = client.post("/api/compare", json=holdem)
+    assert response.status_code == 200
+    expected = showdown(holdem["hands"], board=holdem["board"])
+    assert response.json() == json.loads(json.dumps(showdown_json(expected, holdem["hands"])))
+    assert response.json()["board"] == ["As", "Ks", "7d", "2c", "9h"]
+    stud = client.post("/api/compare", json={"hands": ["AS AH KS KH 2C 3D 4H", "AD AC KD KC 2S 3H 5D"], "best_five": True})
+    assert stud.json()["explanation"] == "Hand 2 wins: both Two Pair of Aces and Kings; the fifth card decides, 5 beats 4"
+    seven = client.post("/api/evaluate", json={"hand": "AS KS QS JS TS 9S 2D", "best_five": True}).json()
+    assert seven["description"] == "Royal Flush" and seven["unused"] == ["9s", "2d"]
+    six = client.post("/api/evaluate", json={"hand": "AS KS QS JS TS 9S"})
+    assert six.status_code == 422 and "play their best five when asked" in six.json()["detail"]
+    clash = client.post("/api/compare", json={"hands": ["QS JS", "7C 7H"], "board": "AS KS 7D 2C QS"})
+    assert clash.status_code == 422 and "duplicate card Q♠" in clash.json()["detail"]
+
+
 def test_compare_errors_name_the_hand(client: TestClient) -> None:
     bad = client.post("/api/compare", json={"hands": [ROYAL, "AS 2C 3D 4H 5S"]})
     assert bad.status_code == 422 and "is in hands 1 and 2" in bad.json()["detail"]

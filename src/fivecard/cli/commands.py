@@ -29,7 +29,7 @@ from typing import Any, NoReturn, TextIO
 from .. import __version__
 from ..errors import FivecardError, in_context
 from ..core.evaluate import evaluate
-from ..core.hand import Hand, given_cards
+from ..core.hand import Hand
 from ..core.report import Painter, evaluation_json, showdown_json
 from ..core.rules import RULE_SETS, RuleSet, get_rules, wild_on
 from ..core.showdown import showdown
@@ -644,13 +644,10 @@ def _compare(call: _Call) -> int:
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     texts = _read_hands(args.hands, call.stdin)
     result = showdown(texts, rules=rules, decks=_decks(args), best_five=args.best_five, board=args.board)
-    # the board as the rules read it (rank-only under semi): the end of each hand's cards
-    board = () if args.board is None else result.evaluations[0].dealt[-len(given_cards(args.board)) :]
     if args.json:  # one write: json.dump writes each token on its own
-        data = showdown_json(result, texts, board if args.board is not None else None)
-        out.write(json.dumps(data, ensure_ascii=not _can_show(out), indent=2) + "\n")
+        out.write(json.dumps(showdown_json(result, texts), ensure_ascii=not _can_show(out), indent=2) + "\n")
     else:
-        out.write("\n".join(painter.showdown(result, board)) + "\n")
+        out.write("\n".join(painter.showdown(result)) + "\n")
     return EXIT_OK
 
 

@@ -98,12 +98,10 @@ def evaluation_json(
     return data
 
 
-def showdown_json(
-    result: Showdown, texts: Sequence[str] | None = None, board: Sequence[Card] | None = None
-) -> dict[str, Any]:
+def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[str, Any]:
     """The JSON object of a showdown; hand numbers are 1-based. Hands of one
     strength share the fields that depend on it alone (linear time). With a
-    ``board``, its cards come first (``"board"``)."""
+    board, its cards come first (``"board"``)."""
     shared: dict[int, dict[str, Any]] = {}
 
     def hand_json(evaluation: Evaluation, text: str | None) -> dict[str, Any]:
@@ -113,7 +111,7 @@ def showdown_json(
         return evaluation_json(evaluation, text, fields)
 
     return {
-        **({} if board is None else {"board": [c.code_str for c in board]}),
+        **({"board": [c.code_str for c in result.board]} if result.board else {}),
         "hands": [
             hand_json(e, None if texts is None else texts[i])
             for i, e in enumerate(result.evaluations)
@@ -267,10 +265,11 @@ class Painter:
                 tails[evaluation.strength] = tail
         return " ".join(texts[: len(given)]) + " ->  " + " ".join(texts[len(given) :]) + tail
 
-    def showdown(self, result: Showdown, board: Sequence[Card] = ()) -> list[str]:
+    def showdown(self, result: Showdown) -> list[str]:
         """One line per hand, marking the winners, then the explanation
-        (linear in the number of hands); a ``board`` on a line of its own
-        first, and each hand's own cards only."""
+        (linear in the number of hands); with a board, the board on a line
+        of its own first, and each hand's own cards only."""
+        board = result.board
         lines = [f"Board: {self.cards(board)}".rstrip()] if board else []
         width = len(str(len(result.evaluations)))
         winners = set(result.winners)

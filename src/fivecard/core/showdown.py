@@ -83,6 +83,9 @@ class Showdown(Outcome):
     """
 
     evaluations: tuple[Evaluation, ...] = ()
+    #: The cards every hand shared (a hold'em board, as the rules read them);
+    #: empty without a board.
+    board: tuple[Card, ...] = ()
 
 
 @lru_cache(maxsize=1 << 12)  # bounded: memory must not grow with the input
@@ -251,7 +254,9 @@ def showdown(
         rules = wild_on(rules, wild)
     ruleset = _rules_of(items, rules)
     if best_five or board is not None:
-        return settle(_best_evaluations(items, ruleset, board, decks))
+        evaluations, shared = _best_evaluations(items, ruleset, board, decks)
+        played = settle(evaluations)
+        return Showdown(played.winners, played.order, played.explanation, played.evaluations, shared)
     parsed = _hands(items, ruleset)
     check_decks(parsed, decks=decks)
     evaluations = tuple(
@@ -263,9 +268,10 @@ def showdown(
 
 def _best_evaluations(
     items: Sequence[object], rules: RuleSet, board: HandLike | None, decks: int
-) -> tuple[Evaluation, ...]:
+) -> tuple[tuple[Evaluation, ...], tuple[Card, ...]]:
     """Each hand's best five (its own cards and the board's), the hands
-    checked against ``decks`` decks with the board dealt once."""
+    checked against ``decks`` decks with the board dealt once; and the
+    board's cards as the rules read them."""
     shared = 0 if board is None else len(given_cards(board, "the board: "))  # its errors first
     found: list[Evaluation] = []
     for number, item in enumerate(items, 1):
@@ -278,7 +284,7 @@ def _best_evaluations(
     if shared:
         lists.append(("the board", found[0].dealt[-shared:]))
     check_deck_cards(lists, rules, decks)
-    return tuple(found)
+    return tuple(found), found[0].dealt[len(found[0].dealt) - shared :]
 
 
 def settle(evaluations: Sequence[Evaluation]) -> Showdown:

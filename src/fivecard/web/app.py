@@ -106,15 +106,24 @@ def default_data_dir() -> str:
 RuleName = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
 
 
+BestFive = Field(default=False, description="hands of 5 to 7 cards play their best five (a board implies it)")
+
+
 class EvaluateRequest(BaseModel):
     hand: str = Field(max_length=MAX_HAND_TEXT, description="five cards in any notation fivecard reads")
     rules: str = RuleName
+    best_five: bool = BestFive
+    board: str | None = Field(default=None, max_length=MAX_HAND_TEXT, description="cards shared with the board")
 
 
 class CompareRequest(BaseModel):
     hands: list[str] = Field(min_length=1, max_length=MAX_HANDS, description="the hands of one showdown")
     rules: str = RuleName
     decks: int = Field(default=1, ge=1, le=8, description="the hands come from this many decks")
+    best_five: bool = BestFive
+    board: str | None = Field(
+        default=None, max_length=MAX_HAND_TEXT, description="cards every hand shares (hold'em)"
+    )
 
 
 class AdviseRequest(BaseModel):
@@ -224,7 +233,13 @@ def _compare_body(request: CompareRequest) -> bytes:
     """The answer to ``POST /api/compare``: the showdown's JSON, as
     ``compare --json`` (both the route and :class:`_FastCompare` send it)."""
     _check_hands(request.hands)
-    result = showdown(request.hands, rules=get_rules(request.rules), decks=request.decks)
+    result = showdown(
+        request.hands,
+        rules=get_rules(request.rules),
+        decks=request.decks,
+        best_five=request.best_five,
+        board=request.board,
+    )
     return _json_bytes(showdown_json(result, request.hands))
 
 
@@ -392,7 +407,10 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     @app.post("/api/evaluate", tags=["hands"], summary="Classify one hand")
     def api_evaluate(request: EvaluateRequest) -> Response:
-        return _json(evaluation_json(evaluate(request.hand, rules=get_rules(request.rules)), request.hand))
+        evaluation = evaluate(
+            request.hand, rules=get_rules(request.rules), best_five=request.best_five, board=request.board
+        )
+        return _json(evaluation_json(evaluation, request.hand))
 
     @app.post("/api/compare", tags=["hands"], summary="Settle a showdown and explain it")
     def api_compare(request: CompareRequest) -> Response:

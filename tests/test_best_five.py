@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fivecard import Card, evaluate, get_rules, showdown, strength
+from fivecard import Card, Suit, evaluate, get_rules, showdown, strength
 from fivecard.bulk import seven
 from fivecard.cli import main
 from fivecard.core.cards import SORT_PLACE
@@ -76,6 +76,17 @@ def test_card_order_does_not_matter(rng: random.Random, n: int) -> None:
     again = evaluate(rng.sample(cards, n), best_five=True)
     assert again.strength == e.strength
     assert set(again.hand.cards) == set(e.hand.cards)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(5, 7), st.permutations(list(Suit)))
+def test_renaming_suits_does_not_matter(rng: random.Random, n: int, suits: list[Suit]) -> None:
+    rename = dict(zip(Suit, suits))
+    for name in ("standard", "short-deck", "joker"):
+        rules = get_rules(name)
+        cards = dealt(rules, rng, n)
+        renamed = [c if c.suit is None else Card(c.rank, rename[c.suit]) for c in cards]
+        assert strength(renamed, rules=rules, best_five=True) == strength(cards, rules=rules, best_five=True)
 
 
 def test_a_board_is_shared_by_every_hand() -> None:

@@ -118,7 +118,7 @@ D27_CLASSES = {
     "one_pair": 2_860,
     "no_pair": 1_278,
 }
-EXPECTED = {
+EXPECTED: dict[str, tuple[tuple[str, ...], dict[str, int], dict[str, int], int]] = {
     "ace-to-five": (A5_NAMES, A5_HANDS, A5_CLASSES, 6_175),
     "deuce-to-seven": (D27_NAMES, D27_HANDS, D27_CLASSES, 7_462),
 }

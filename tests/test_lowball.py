@@ -285,7 +285,11 @@ def test_the_classes_are_in_the_order_of_an_independent_comparator(rules: str) -
     rng = random.Random(rules)
     shuffled = list(zip(cards, strengths))
     rng.shuffle(shuffled)
-    ordered = sorted(shuffled, key=functools.cmp_to_key(lambda x, y: low_compare(rules, x[0], y[0])))
+
+    def compare(x: tuple[list[Card], int], y: tuple[list[Card], int]) -> int:
+        return low_compare(rules, x[0], y[0])
+
+    ordered = sorted(shuffled, key=functools.cmp_to_key(compare))
     assert [s for _, s in ordered] == list(range(1, EXPECTED[rules][3] + 1))
     assert all(low_compare(rules, ordered[i + 1][0], ordered[i][0]) == 1 for i in range(len(ordered) - 1))
 

@@ -51,10 +51,12 @@ class HandClass:
     """A class of hands that all draw with each other.
 
     ``key`` is what showdowns compare, left to right: the ranks of the groups
-    (largest group first, higher rank first among equal sizes), or only the
-    top card for straights. ``groups`` pairs each rank with its count, in that
-    order; ``order`` is the five ranks in showdown order (``5 4 3 2 A`` for
-    the wheel).
+    (largest group first, higher rank first among equal sizes; the ace last
+    where it is low only, ``ace-to-five``), or only the top card for
+    straights; the higher rank wins at the first difference, the lower under
+    lowball rules. ``groups`` pairs each rank with its count, in that order;
+    ``order`` is the five ranks in showdown order (``5 4 3 2 A`` for the
+    wheel).
     """
 
     strength: int

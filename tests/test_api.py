@@ -295,10 +295,15 @@ def test_scores_and_strengths_count_from_one(name: str) -> None:
     classes = list(tables_for(rules).classes())
     assert [c.strength for c in classes] == list(range(1, len(classes) + 1))
     # The weakest hand: 7-5-4-3-2; J-9-8-7-6 in the short deck (10-9-8-7-6 is a straight);
-    # 8-6-5-4-3 in deuces wild (a 2 is wild).
-    text = {"semi": "7 5 4 3 2", "short-deck": "JD 9C 8H 7S 6D", "deuces-wild": "8D 6C 5H 4S 3D"}.get(
-        name, "7D 5C 4H 3S 2D"
-    )
+    # 8-6-5-4-3 in deuces wild (a 2 is wild); the highest four of a kind in
+    # ace-to-five lowball, a royal flush in deuce-to-seven.
+    text = {
+        "semi": "7 5 4 3 2",
+        "short-deck": "JD 9C 8H 7S 6D",
+        "deuces-wild": "8D 6C 5H 4S 3D",
+        "ace-to-five": "KS KH KD KC QS",
+        "deuce-to-seven": "AS KS QS JS TS",
+    }.get(name, "7D 5C 4H 3S 2D")
     weakest = evaluate(text, rules=rules)
     assert (weakest.score, weakest.strength) == (1, 1)
 

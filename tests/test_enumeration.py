@@ -196,7 +196,10 @@ def kinds_of_hand(indices: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
 
 # Kinds: 6,175 multisets of five ranks and 1,287 suited ones of five different
 # ranks; with jokers, 1,820 + 715 of four naturals and 455 + 286 of three.
-@pytest.mark.parametrize(("rules", "kinds"), [("ace-king", 7_462), ("semi", 7_462), ("joker", 10_738)])
+@pytest.mark.parametrize(
+    ("rules", "kinds"),
+    [("ace-king", 7_462), ("semi", 7_462), ("joker", 10_738), ("ace-to-five", 7_462), ("deuce-to-seven", 7_462)],
+)
 def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules: str, kinds: int) -> None:
     """The other rule sets: their lookup tables on one hand of every kind the
     deck holds (the strength depends on nothing else) and 100,000 more."""
@@ -208,7 +211,7 @@ def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules:
     assert found == deck.strengths[rows].tolist()
 
 
-@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker"])
+@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "ace-to-five", "deuce-to-seven"])
 def test_the_census_counts_every_hand(rules: str) -> None:
     """batch.census_counts (which walks the deck its own way) counts each
     strength as often as the whole deck has it."""

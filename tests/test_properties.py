@@ -121,13 +121,22 @@ semi_hands = st.lists(st.sampled_from(full_deck(suits=False)), min_size=5, max_s
     lambda cards: Hand.of(cards, rules="semi")
 )
 ace_king_hands = hands.map(lambda h: Hand.of(h.cards, rules="ace-king"))
+ace_to_five_hands = hands.map(lambda h: Hand.of(h.cards, rules="ace-to-five"))
+deuce_to_seven_hands = hands.map(lambda h: Hand.of(h.cards, rules="deuce-to-seven"))
+BY_RULES = {
+    "joker": joker_hands,
+    "semi": semi_hands,
+    "ace-king": ace_king_hands,
+    "ace-to-five": ace_to_five_hands,
+    "deuce-to-seven": deuce_to_seven_hands,
+}
 
 
-@given(st.one_of(joker_hands, semi_hands, ace_king_hands), st.data())
+@given(st.one_of(*BY_RULES.values()), st.data())
 def test_laws_hold_under_every_rule_set(hand: Hand, data: st.DataObject) -> None:
     rules = hand.rules
-    other = data.draw({"joker": joker_hands, "semi": semi_hands, "ace-king": ace_king_hands}[rules.name])
-    third = data.draw({"joker": joker_hands, "semi": semi_hands, "ace-king": ace_king_hands}[rules.name])
+    other = data.draw(BY_RULES[rules.name])
+    third = data.draw(BY_RULES[rules.name])
     a, b, c = (evaluate(h) for h in (hand, other, third))
     pair = showdown([hand, other], decks=2)
     assert (pair.winners == (0, 1)) == (a.strength == b.strength)

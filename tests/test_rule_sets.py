@@ -30,7 +30,8 @@ def winner(hands: Sequence[str | Hand], rules: str, *, decks: int = 1) -> tuple[
 
 def test_names_and_aliases() -> None:
     assert rule_names() == [
-        "standard", "ace-king", "semi", "joker", "short-deck", "deuces-wild", "one-eyed-jacks"
+        "standard", "ace-king", "semi", "joker", "short-deck", "deuces-wild", "one-eyed-jacks",
+        "ace-to-five", "deuce-to-seven",
     ]
     for alias, name in [
         ("russian", "ace-king"),
@@ -42,15 +43,27 @@ def test_names_and_aliases() -> None:
         ("Short", "short-deck"),
         ("deuces", "deuces-wild"),
         ("One-Eyed", "one-eyed-jacks"),
+        ("a5", "ace-to-five"),
+        ("Ace-Five", "ace-to-five"),
+        ("2-7", "deuce-to-seven"),
+        ("kansas-city", "deuce-to-seven"),
     ]:
         assert get_rules(alias).name == name
-    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks"):
+    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven"):
         get_rules("omaha")
 
 
 @pytest.mark.parametrize(
     ("rules", "classes"),
-    [("standard", 7_462), ("ace-king", 7_462), ("semi", 6_188), ("joker", 7_475), ("short-deck", 1_404)],
+    [
+        ("standard", 7_462),
+        ("ace-king", 7_462),
+        ("semi", 6_188),
+        ("joker", 7_475),
+        ("short-deck", 1_404),
+        ("ace-to-five", 6_175),
+        ("deuce-to-seven", 7_462),
+    ],
 )
 def test_strength_runs_from_1_to_the_number_of_classes(rules: str, classes: int) -> None:
     tables = tables_for(get_rules(rules))

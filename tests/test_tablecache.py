@@ -91,7 +91,7 @@ def test_loaded_tables_equal_built_ones(name: str, cache: Path, builds: list[str
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_the_compact_classes_unpack_to_what_classify_gives(name: str) -> None:
     rules = get_rules(name)
-    expected = tuple(tables._classes(tables._found(rules)))
+    expected = tuple(tables._classes(tables._found(rules), rules))
     made = build_tables(rules)
     assert made.shapes == expected  # all at once
     for strength, (index, key, groups) in enumerate(expected, 1):  # one at a time

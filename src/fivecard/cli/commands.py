@@ -959,7 +959,8 @@ def _advise_arguments(parser: argparse.ArgumentParser) -> None:
             "--paytable",
             metavar="NAME|FILE",
             help="a video-poker pay table: 'jacks-or-better' (9/6) or a JSON file of at most 1 MiB: "
-            '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"}',
+            '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"} '
+            "(not under the lowball rule sets)",
         ),
         words=("jacks-or-better",),
         files=True,

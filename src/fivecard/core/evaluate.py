@@ -526,7 +526,8 @@ def class_descriptions(rules: RuleSet) -> tuple[str, ...]:
         from .tables import cache_key
 
         # the tables' key, and what else a description reads: labels, details
-        key = (*cache_key(rules), "descriptions", tuple((c.label, c.detail) for c in rules.ladder))
+        texts = tuple((c.label, c.detail, c.named) for c in rules.ladder)
+        key = (*cache_key(rules), "descriptions", texts)
         tables = tables_for(rules)
         stored = tablecache.load(rules.name, key)
         if (
@@ -550,7 +551,16 @@ def describe(hand_class: HandClass) -> str:
 
     The category's ``detail`` template may use ``{0}``, ``{1}`` (the plural
     names of the first two groups), ``{high}`` (the top card), ``{cards}``
-    (all ranks) and ``{kickers}`` (the single cards after the groups).
+    (all ranks), ``{kickers}`` (the single cards after the groups), ``{low}``
+    (a low hand by its top two cards, ``Seven-Five low``) and ``{wheel}``
+    (`` (the wheel)`` for 5-4-3-2-A in that order, the ace low, else empty).
+    The description is the label, a comma and the detail; or the detail
+    alone when the category is not ``named`` (lowball's no-pair hands).
+
+    >>> print(evaluate('7S 5D 4C 3H 2S', rules='deuce-to-seven'))
+    Seven-Five low, 7-5-4-3-2
+    >>> print(evaluate('AS 2D 3C 4H 5S', rules='ace-to-five'))
+    Five-Four low, 5-4-3-2-A (the wheel)
     """
     category = hand_class.category
     if not category.detail:
@@ -562,10 +572,17 @@ def describe(hand_class: HandClass) -> str:
         kicker_text = f"{kickers[0].word} kicker"
     else:
         kicker_text = "-".join(r.short for r in kickers) + " kickers"
+    order = hand_class.order
     detail = category.detail.format(
         *plurals,
         high=hand_class.key[0].word,
-        cards="-".join(r.short for r in hand_class.order),
+        cards="-".join(r.short for r in order),
         kickers=kicker_text,
+        low=f"{order[0].word}-{order[1].word} low",
+        wheel=" (the wheel)" if order == _WHEEL else "",
     )
-    return f"{category.label}, {detail}"
+    return f"{category.label}, {detail}" if category.named else detail
+
+
+#: The wheel in showdown order, the ace low.
+_WHEEL = (Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO, Rank.ACE)

@@ -25,6 +25,8 @@ __all__ = [
     "SEMI",
     "JOKER_RULES",
     "SHORT_DECK",
+    "ACE_TO_FIVE",
+    "DEUCE_TO_SEVEN",
     "DEUCES_WILD",
     "ONE_EYED_JACKS",
     "RULE_SETS",
@@ -42,7 +44,9 @@ class Category:
     (``(2, 2, 1)`` for two pair); ``straight`` and ``flush`` are needed when
     true; ``top`` is a required highest rank of the straight; ``holds`` ranks
     the hand must contain. ``detail`` is the template of the description after
-    the name (see :func:`fivecard.core.evaluate.describe`).
+    the name (see :func:`fivecard.core.evaluate.describe`); ``named``: the
+    description starts with the label (``One Pair, ...``); a lowball no-pair
+    hand is said by its detail alone (``Seven-Five low, 7-5-4-3-2``).
     """
 
     name: str
@@ -53,6 +57,7 @@ class Category:
     flush: bool = False
     top: int | None = None
     holds: frozenset[int] = frozenset()
+    named: bool = True
 
     def accepts(
         self,
@@ -106,6 +111,11 @@ ROYAL_FLUSH: Final = Category(
     top=Rank.ACE,
 )
 FIVE_OF_A_KIND: Final = Category("five_of_a_kind", "Five of a Kind", (5,), "{0}")
+#: The no-pair hand of lowball, the best category there: said the way
+#: lowball players say it, by its top two cards ("Seven-Five low").
+NO_PAIR: Final = Category(
+    "no_pair", "No Pair", (1, 1, 1, 1, 1), "{low}, {cards}{wheel}", named=False
+)
 ACE_KING: Final = Category(
     "ace_king",
     "Ace-King",
@@ -129,8 +139,19 @@ class RuleSet:
     rules (the four 2s in ``deuces-wild``): each stands, like a joker, for
     any card not among the hand's natural cards, yet keeps its own identity
     for display, sorting and deck checks. ``one_deck``: hands are checked
-    against a deck (no card twice). Rule sets compare and hash by identity: there is one object per
-    rule set.
+    against a deck (no card twice).
+
+    ``low``: lowball, the best hand is the lowest. The ladder is still listed
+    weakest first (higher strength is better everywhere), but it is the
+    reverse of a high ladder: a hand belongs to the *weakest* category whose
+    needs it meets (in ``deuce-to-seven`` a royal flush also meets Flush,
+    Straight and No Pair, and is a Royal Flush, the worst hand), and within
+    a category the lower cards win (the groups are compared as in a high
+    game, largest first, but the lower rank wins at the first difference).
+    ``ace_low``: the ace is the lowest rank, below the 2, and only that
+    (ace-to-five lowball): it sorts after the 2 among equal groups and
+    compares below it; it excludes ``wheel``. Rule sets compare and hash by
+    identity: there is one object per rule set.
     """
 
     name: str
@@ -144,6 +165,8 @@ class RuleSet:
     jokers: int = 0
     wild: frozenset[Card] = frozenset()
     one_deck: bool = True
+    low: bool = False
+    ace_low: bool = False
     #: The codes of the cards that are wild (:attr:`wild` and the joker when
     #: the rule set has jokers).
     wild_codes: frozenset[int] = field(init=False, repr=False, compare=False)
@@ -160,6 +183,8 @@ class RuleSet:
         if len(ranks) < 5:
             raise ValueError(f"rule set {self.name}: a deck needs at least five ranks")
         object.__setattr__(self, "ranks", ranks)
+        if self.ace_low and self.wheel:
+            raise ValueError(f"rule set {self.name}: an ace that is low only has no wheel (wheel=False)")
         wild = frozenset(self.wild)
         if any(c.is_joker or c.suit is None or c.rank not in ranks for c in wild):
             raise ValueError(f"rule set {self.name}: a wild card must be a suited card of its deck")
@@ -170,15 +195,24 @@ class RuleSet:
             self, "scores", {c.name: i + 1 for i, c in enumerate(self.ladder)}
         )
         by_shape: dict[tuple[int, ...], list[tuple[int, Category]]] = {}
-        for index in range(len(self.ladder) - 1, -1, -1):
+        # The order in which a hand's categories are tried: the first whose
+        # needs it meets is its category (the strongest; in lowball the weakest).
+        tried = range(len(self.ladder)) if self.low else range(len(self.ladder) - 1, -1, -1)
+        for index in tried:
             category = self.ladder[index]
             by_shape.setdefault(category.shape, []).append((index, category))
         object.__setattr__(self, "_by_shape", {k: tuple(v) for k, v in by_shape.items()})
 
     def candidates(self, shape: tuple[int, ...]) -> tuple[tuple[int, Category], ...]:
         """The categories (with their ladder index) a hand of this group shape
-        may belong to, strongest first."""
+        may belong to, in the order they are tried: strongest first (weakest
+        first under :attr:`low` rules)."""
         return self._by_shape.get(shape, ())
+
+    def rank_value(self, rank: int) -> int:
+        """A rank's height under these rules: its value, except the ace is 1
+        when it is low only (:attr:`ace_low`)."""
+        return 1 if self.ace_low and rank == Rank.ACE else int(rank)
 
     def score(self, category: Category) -> int:
         """The category's score: its place in the ladder, 1 = weakest
@@ -312,6 +346,45 @@ SHORT_DECK: Final = RuleSet(
     ranks=frozenset(r for r in Rank if r >= Rank.SIX),
 )
 
+ACE_TO_FIVE: Final = RuleSet(
+    name="ace-to-five",
+    title="Ace-to-five lowball",
+    aliases=("a5", "a-5", "ace-five"),
+    summary="lowball, 52 cards: the lowest hand wins; the ace is low only, straights and "
+    "flushes do not count, so 5-4-3-2-A (the wheel) is the best hand and K-K-K-K-Q the "
+    "worst (ace-to-five lowball, razz)",
+    # The pairs-and-groups ladder of standard, reversed; no straights, no flushes.
+    ladder=(FOUR_OF_A_KIND, FULL_HOUSE, THREE_OF_A_KIND, TWO_PAIR, ONE_PAIR, NO_PAIR),
+    wheel=False,
+    low=True,
+    ace_low=True,
+)
+
+DEUCE_TO_SEVEN: Final = RuleSet(
+    name="deuce-to-seven",
+    title="Deuce-to-seven lowball",
+    aliases=("2-7", "kansas-city", "deuce-seven"),
+    summary="lowball, 52 cards: standard reversed, the lowest hand wins; the ace is high "
+    "only (A-2-3-4-5 is no straight), straights and flushes count against you, so "
+    "7-5-4-3-2 of mixed suits is the best hand and a royal flush the worst "
+    "(deuce-to-seven lowball, Kansas City)",
+    # The standard ladder reversed, with No Pair on top.
+    ladder=(
+        ROYAL_FLUSH,
+        STRAIGHT_FLUSH,
+        FOUR_OF_A_KIND,
+        FULL_HOUSE,
+        FLUSH,
+        STRAIGHT,
+        THREE_OF_A_KIND,
+        TWO_PAIR,
+        ONE_PAIR,
+        NO_PAIR,
+    ),
+    wheel=False,
+    low=True,
+)
+
 DEUCES_WILD: Final = RuleSet(
     name="deuces-wild",
     title="Deuces Wild",
@@ -335,7 +408,17 @@ ONE_EYED_JACKS: Final = RuleSet(
 #: Every rule set by its name.
 RULE_SETS: Final[dict[str, RuleSet]] = {
     r.name: r
-    for r in (STANDARD, ACE_KING_RULES, SEMI, JOKER_RULES, SHORT_DECK, DEUCES_WILD, ONE_EYED_JACKS)
+    for r in (
+        STANDARD,
+        ACE_KING_RULES,
+        SEMI,
+        JOKER_RULES,
+        SHORT_DECK,
+        DEUCES_WILD,
+        ONE_EYED_JACKS,
+        ACE_TO_FIVE,
+        DEUCE_TO_SEVEN,
+    )
 }
 _BY_NAME: Final[dict[str, RuleSet]] = {
     n: r for r in RULE_SETS.values() for n in (r.name, *r.aliases)
@@ -428,11 +511,11 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
     >>> get_rules('texas')
     Traceback (most recent call last):
     ...
-    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks
+    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
     >>> get_rules(3)
     Traceback (most recent call last):
     ...
-    TypeError: expected a rule set name (standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks) or a RuleSet, got int 3
+    TypeError: expected a rule set name (standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven) or a RuleSet, got int 3
     """
     if isinstance(rules, RuleSet):
         return rules

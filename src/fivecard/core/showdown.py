@@ -2,7 +2,7 @@
 
 One rule covers every category (RULES §3): compare categories, then the
 groups (largest first), then kickers, left to right; the first difference
-decides. Suits never break a tie.
+decides (the higher rank wins; the lower in lowball). Suits never break a tie.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Union
 
-from .cards import JOKER, Card
+from .cards import JOKER, Card, Rank
 from ..errors import FivecardError, HandError, in_context, kind_of
 from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand, HandLike, as_hand, given_cards, resolve_rules
@@ -436,7 +436,7 @@ def explain_classes(
             return f"both {describe(winner)}"
         return f"both {describe(winner)}; suits never break ties"
     if category.straight:
-        note = ""
+        note = _lower(rules, winner.key[0], loser.key[0])
         if loser.key[0] == rules.wheel_top:  # the straight in which the ace plays low
             low = "-".join(r.short for r in loser.order)
             note = f" (the ace plays low in {low})"
@@ -450,13 +450,24 @@ def explain_classes(
     both = f"both {name}" + (f" of {_and(shared)}" if shared else "")
     size = groups[step][1]
     w, l = winner.key[step], loser.key[step]
+    note = _lower(rules, w, l)
     if size == 1:
         position = sum(n for _, n in groups[:step])
-        return f"{both}; the {_ORDINALS[position]} card decides, {w.short} beats {l.short}"
+        return f"{both}; the {_ORDINALS[position]} card decides, {w.short} beats {l.short}{note}"
     noun = _GROUP_NOUNS[size]
     if sum(1 for _, n in groups if n == size) > 1:  # two pair
         noun = ("higher " if step == 0 else "lower ") + noun
-    return f"{both}; the {noun} decides, {w.plural} beat {l.plural}"
+    return f"{both}; the {noun} decides, {w.plural} beat {l.plural}{note}"
+
+
+def _lower(rules: RuleSet, winner: Rank, loser: Rank) -> str:
+    """The note after a lowball step (``7 beats 8 (lower is better)``), and
+    that the ace is low where it decides and is low only; else nothing."""
+    if not rules.low:
+        return ""
+    if rules.ace_low and Rank.ACE in (winner, loser):
+        return " (lower is better; the ace is low)"
+    return " (lower is better)"
 
 
 def _numbers(indices: Sequence[int]) -> str:

@@ -51,10 +51,12 @@ class HandClass:
     """A class of hands that all draw with each other.
 
     ``key`` is what showdowns compare, left to right: the ranks of the groups
-    (largest group first, higher rank first among equal sizes), or only the
-    top card for straights. ``groups`` pairs each rank with its count, in that
-    order; ``order`` is the five ranks in showdown order (``5 4 3 2 A`` for
-    the wheel).
+    (largest group first, higher rank first among equal sizes; the ace last
+    where it is low only, ``ace-to-five``), or only the top card for
+    straights; the higher rank wins at the first difference, the lower under
+    lowball rules. ``groups`` pairs each rank with its count, in that order;
+    ``order`` is the five ranks in showdown order (``5 4 3 2 A`` for the
+    wheel).
     """
 
     strength: int
@@ -170,19 +172,24 @@ def classify_groups(
     groups: tuple[tuple[int, int], ...], flush: bool, rules: RuleSet
 ) -> _Shape:
     """Classify a hand given as (rank, count) groups, largest group first and
-    higher rank first among equal sizes: ``(ladder index, key, groups,
-    order)``; for the straight in which the ace plays low (the wheel,
-    A-2-3-4-5, or A-6-7-8-9 in a short deck), the groups and order put the
-    ace last.
+    higher rank first among equal sizes: ``(ladder index, key, groups)``;
+    for the straight in which the ace plays low (the wheel, A-2-3-4-5, or
+    A-6-7-8-9 in a short deck), and wherever the ace is low only
+    (``ace-to-five``), the groups put the ace last among its size.
 
     The one place where a ladder is read: the highest category whose needs
-    the hand meets wins.
+    the hand meets wins (the lowest, under lowball rules: see
+    :meth:`RuleSet.candidates`).
     """
     straight_top = None
+    if rules.ace_low and any(r == Rank.ACE for r, _ in groups):
+        # the ace is the lowest rank: after the 2 among groups of its size
+        value = rules.rank_value
+        groups = tuple(sorted(groups, key=lambda g: (-g[1], -value(g[0]))))
     if len(groups) == 5:
         top = groups[0][0]
         low = rules.wheel_top  # the ace plays low below the deck's lowest rank
-        if top - groups[4][0] == 4:
+        if rules.rank_value(top) - rules.rank_value(groups[4][0]) == 4:
             straight_top = top
         elif low is not None and top == 14 and groups[1][0] == low and low - groups[4][0] == 3:
             straight_top = int(low)
@@ -263,13 +270,13 @@ def _best_with_jokers(
         key = base + sum(RANK_WEIGHTS[r - 2] for r in subs)
         for flush in flushes:
             shape = natural_hands.get((key, flush))
-            if shape is not None and (best is None or shape[:2] > best[0][:2]):
+            if shape is not None and (best is None or _order(shape, rules) > _order(best[0], rules)):
                 best = (shape, subs)
     if len(naturals) <= 1 and rules.candidates((5,)):
         # (five wild cards and no natural: five of the deck's top rank)
         rank = naturals[0][0] if naturals else max(_deck_ranks(rules))
         five = classify_groups(((rank, 5),), False, rules)
-        if best is None or five[:2] > best[0][:2]:
+        if best is None or _order(five, rules) > _order(best[0], rules):
             best = (five, (rank,) * jokers)
     assert best is not None, naturals
     return best
@@ -314,11 +321,21 @@ def _found(rules: RuleSet) -> list[tuple[int, bool, _Shape, tuple[int, ...]]]:
     return found
 
 
+def _order(shape: _Shape, rules: RuleSet) -> tuple[int, tuple[int, ...]]:
+    """What orders classes, weakest first: the ladder index, then the key's
+    ranks left to right (their heights, the ace 1 where it is low only),
+    higher wins; under lowball rules lower wins at the first difference."""
+    index, key, _ = shape
+    heights = [rules.rank_value(r) for r in key]
+    return index, tuple([-h for h in heights] if rules.low else heights)
+
+
 def _classes(
-    found: list[tuple[int, bool, _Shape, tuple[int, ...]]],
+    found: list[tuple[int, bool, _Shape, tuple[int, ...]]], rules: RuleSet
 ) -> list[_Shape]:
     """The distinct classes among the found hands, weakest first."""
-    return sorted({(s[0], s[1]): s for _, _, s, _ in found}.values())
+    distinct = {(s[0], s[1]): s for _, _, s, _ in found}.values()
+    return sorted(distinct, key=lambda s: _order(s, rules))
 
 
 def build_tables(rules: RuleSet) -> Tables:
@@ -331,7 +348,7 @@ def _build(rules: RuleSet) -> tuple[Tables, _Payload]:
     lookup table's non-zero entries (indices as 32-bit, strengths as 16-bit
     native integers) and the joker substitutes as plain integers."""
     found = _found(rules)
-    distinct_classes = _classes(found)
+    distinct_classes = _classes(found, rules)
     number = {(s[0], s[1]): i + 1 for i, s in enumerate(distinct_classes)}
     entries: dict[int, int] = {}
     raw_substitutes: dict[int, tuple[int, ...]] = {}
@@ -343,7 +360,7 @@ def _build(rules: RuleSet) -> tuple[Tables, _Payload]:
     indices = array("I", sorted(entries))
     values = array("H", [entries[i] for i in indices])
     records = bytes(
-        [v for index, _, groups in distinct_classes for v in (index, *_order(groups))]
+        [v for index, _, groups in distinct_classes for v in (index, *_showdown_order(groups))]
     )
     payload = (records, indices.tobytes(), values.tobytes(), raw_substitutes)
     tables = _from_payload(rules, payload)
@@ -351,7 +368,7 @@ def _build(rules: RuleSet) -> tuple[Tables, _Payload]:
     return tables, payload
 
 
-def _order(groups: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+def _showdown_order(groups: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     return tuple([r for r, n in groups for _ in range(n)])
 
 
@@ -385,7 +402,8 @@ def cache_key(rules: RuleSet) -> tuple[object, ...]:
     )
     ranks = tuple(sorted(int(r) for r in rules.ranks))
     wild = tuple(sorted((int(c.rank or 0), c.code) for c in rules.wild))
-    return (RANK_WEIGHTS, KEY_SPACE, rules.suits, ranks, rules.wheel, rules.jokers, wild, ladder)
+    low = ("low", rules.low, rules.ace_low)  # lowball: the order of the classes
+    return (RANK_WEIGHTS, KEY_SPACE, rules.suits, ranks, rules.wheel, rules.jokers, wild, ladder, low)
 
 
 def _from_payload(rules: RuleSet, payload: object) -> Tables | None:

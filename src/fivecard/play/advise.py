@@ -63,15 +63,17 @@ class PayTableError(FivecardError):
 
 
 def _category_names() -> tuple[str, ...]:
+    high = [r for r in RULE_SETS.values() if not r.low]  # pay tables pay high hands
+
     def height(name: str) -> tuple[float, float, str]:
-        places = [r.scores[name] / len(r.ladder) for r in RULE_SETS.values() if name in r.scores]
+        places = [r.scores[name] / len(r.ladder) for r in high if name in r.scores]
         return (-max(places), -min(places), name)
 
-    return tuple(sorted({c.name for r in RULE_SETS.values() for c in r.ladder}, key=height))
+    return tuple(sorted({c.name for r in high for c in r.ladder}, key=height))
 
 
-#: The machine names a pay table may pay: every rule set's categories,
-#: strongest first.
+#: The machine names a pay table may pay: every (high, not lowball) rule
+#: set's categories, strongest first.
 CATEGORY_NAMES: Final[tuple[str, ...]] = _category_names()
 
 _NAME_LIMIT: Final = 80
@@ -464,10 +466,17 @@ def advise(
     """Advise which cards to keep, by exact enumeration of every draw.
 
     ``unseen``: the cards a draw and the dealer come from (default: the
-    rule set's deck less the hand; tests pass a small deck).
+    rule set's deck less the hand; tests pass a small deck). A pay table pays
+    high hands (video poker): under lowball rules it is a
+    :class:`PayTableError`, and the advice is against the dealer.
     """
     played = as_hand(hand, rules)
     ruleset = played.rules
+    if paytable is not None and ruleset.low:
+        raise PayTableError(
+            f"a pay table pays high hands (video poker), but the {ruleset.name} rules rank "
+            f"low hands: advise under them without a pay table (against the dealer)"
+        )
     pool = tuple(unseen) if unseen is not None else unseen_cards(played)
     if len(pool) < 5:
         raise FivecardError(f"need at least 5 unseen cards to draw from, got {len(pool)}")

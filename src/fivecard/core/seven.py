@@ -53,6 +53,7 @@ __all__ = [
     "SUIT_FLAGS",
     "SUIT_OFFSET",
     "INVALID",
+    "COUNTER_SUITS",
 ]
 
 #: For n = 5, 6, 7 cards: every five of their positions, in lexicographic order.
@@ -85,7 +86,8 @@ SUIT_OFFSET: Final = 0x3333
 SUIT_FLAGS: Final = 0x8888
 #: The value of a card no hand of the rule set holds: its key is past every table.
 INVALID: Final = 1 << 45
-_SUITS: Final = tuple(Suit)  # counter i counts the cards of _SUITS[i]
+#: The suit whose cards counter i of a value counts (bits 4 i to 4 i + 3).
+COUNTER_SUITS: Final = tuple(Suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,11 +112,11 @@ class SevenTables:
         for rank in self.rules.ranks:
             weight = self.weights[rank - 2] << KEY_SHIFT
             if self.rules.suits:
-                for i, suit in enumerate(_SUITS):
+                for i, suit in enumerate(COUNTER_SUITS):
                     made[code_of(rank, suit)] = weight | 1 << 4 * i
             else:
                 made[code_of(rank, None)] = weight
-                for suit in _SUITS:
+                for suit in COUNTER_SUITS:
                     made[code_of(rank, suit)] = weight
         return made
 
@@ -311,7 +313,7 @@ def best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
         return brute
     value = seven.values()
     best6, best7, flush = seven.best[6], seven.best[7], seven.flush
-    suit_of_flag = {8 << 4 * i: suit.bit for i, suit in enumerate(_SUITS)}
+    suit_of_flag = {8 << 4 * i: suit.bit for i, suit in enumerate(COUNTER_SUITS)}
     rank_bit = {code: 1 << _rank(code) - 2 for code in value}
 
     def best_strength(

@@ -306,6 +306,11 @@ def best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
     >>> best([c.code for c in parse_cards('2C AS KS 7D QS JS TS')])
     7462
     """
+    return _best_strength_function(rules)
+
+
+@cache
+def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
     strength = _strength_function(rules)
     brute = brute_strength_function(rules)
     seven = seven_tables(rules)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from fivecard.bulk import batch
 from fivecard.bulk import seven as bulk_seven
 from fivecard.core import seven
-from fivecard.core.cards import CARD_OF_CODE, RANK_WEIGHTS, Card, Suit, full_deck
+from fivecard.core.cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, Card, Suit, full_deck
 from fivecard.core.rules import RULE_SETS, RuleSet, get_rules, wild_rules
 from fivecard.core.tables import tables_for
 from fivecard.errors import FivecardError
@@ -82,11 +82,13 @@ def multisets(size: int, most: int) -> npt.NDArray[np.int64]:
     ("weights", "most"), [(seven.SUITED_WEIGHTS, 4), (seven.RANK_ONLY_WEIGHTS, 7)]
 )
 def test_rank_weights_key_every_multiset_of_six_and_seven(weights: tuple[int, ...], most: int) -> None:
-    for size in (6, 7):
+    # sizes below six: the natural cards beside wild cards
+    for size in range(1, 8):
         sums = multisets(size, min(most, size)) @ np.array(weights, dtype=np.int64)
         assert len(np.unique(sums)) == len(sums)
         # the key fits below the suit counters' and the invalid mark's bits
-        assert int(sums.max()) << seven.KEY_SHIFT < seven.INVALID
+        assert int(sums.max()) < 1 << seven.WILD_SHIFT
+    assert 7 << seven.KEY_SHIFT + seven.WILD_SHIFT < seven.INVALID
 
 
 def test_tables_from_the_cache_are_the_tables_built() -> None:
@@ -100,12 +102,12 @@ def test_tables_from_the_cache_are_the_tables_built() -> None:
         assert seven._from_payload(rules, weights, (*payload[:4], b"\x00")) is None
 
 
-def test_fast_path_only_where_exact() -> None:
-    for name in ("standard", "ace-king", "semi", "short-deck"):
-        assert seven.seven_tables(get_rules(name)) is not None, name
-    for name in ("joker", "deuces-wild", "one-eyed-jacks"):
-        assert seven.seven_tables(get_rules(name)) is None, name
-    assert seven.seven_tables(wild_rules("2")) is None
+def test_every_rule_set_here_has_the_fast_path() -> None:
+    """Wild cards too: a key counts them, and each suit's flushes take them."""
+    for rules in ALL_RULES:
+        tables = seven.seven_tables(rules)
+        assert tables is not None, rules.name
+        assert tables.wild == bool(rules.wild_codes)
 
 
 def test_a_flush_weaker_than_its_ranks_takes_the_brute_force() -> None:
@@ -119,6 +121,13 @@ def test_a_flush_weaker_than_its_ranks_takes_the_brute_force() -> None:
     key = sum(RANK_WEIGHTS[r - 2] for r in (14, 13, 12, 11, 9))  # A-K-Q-J-9
     lookup[key + KEY_SPACE] = lookup[key] - 1
     assert not seven._flush_never_weaker(rules, lookup)
+    # with wild cards: two of them beside A-K-Q of one suit
+    wild = get_rules("deuces-wild")
+    lookup = list(tables_for(wild).lookup)
+    assert seven._flush_never_weaker(wild, lookup)
+    key = sum(RANK_WEIGHTS[r - 2] for r in (14, 13, 12)) + 2 * RANK_WEIGHTS[JOKER_INDEX]
+    lookup[key + KEY_SPACE] = lookup[key] - 1
+    assert not seven._flush_never_weaker(wild, lookup)
 
 
 # --- the fast paths against the definition --------------------------------------------
@@ -132,9 +141,12 @@ def sub_decks(rules: RuleSet) -> list[list[int]]:
     cards = rules.dealt()
     rng = random.Random(20)
     if rules.suits:
-        first_suit = [c.code for c in cards if c.suit is Suit.SPADES]
-        others = [c.code for c in cards if c.suit is not Suit.SPADES]
-        rich = first_suit + rng.sample(others, 20 - len(first_suit))
+        # every wild card (up to four: the joker deck's two jokers are one code), then spades
+        wild = sorted({c.code for c in cards if rules.is_wild(c)})[:4]
+        first_suit = [c.code for c in cards if c.suit is Suit.SPADES and c.code not in wild]
+        others = [c.code for c in cards if c.suit is not Suit.SPADES and c.code not in wild]
+        rich = wild + first_suit[: 16 - len(wild)]
+        rich += rng.sample(others, 20 - len(rich))
     else:
         rich = deck[:20]
     return [rich, rng.sample(deck, 20)]

@@ -9,9 +9,10 @@ Where the rule set allows (:func:`fivecard.core.seven.seven_tables`), a row's
 best strength is two lookups in the same tables as the single-hand path: its
 cards' values are summed (the rank multiset's key, and how many cards each
 suit holds), the key looked up, and for the rare row with five cards of a
-suit the best flush of that suit's ranks too. Elsewhere (wild cards,
-deuce-to-seven) it is the best of the row's 21 (or 6) fives, each looked up
-by the five-card batch path.
+suit (wild cards count in every suit) the best flush of that suit's ranks
+too. Elsewhere (deuce-to-seven, where a flush counts against the hand) it is
+the best of the row's 21 (or 6) fives, each looked up by the five-card batch
+path.
 
 :func:`seven_card_counts` evaluates every hand of a deck this way: the proof
 that the whole path is right (the category counts over all 133,784,560
@@ -38,6 +39,7 @@ from ..core.seven import (
     KEY_SHIFT,
     SUIT_FLAGS,
     SUIT_OFFSET,
+    WILD_SHIFT,
     seven_tables,
 )
 from ..errors import FivecardError
@@ -67,16 +69,21 @@ class _Fast:
     ``first`` and ``value`` (a card's value, :meth:`SevenTables.values`;
     ``first`` with :data:`SUIT_OFFSET` added, for one card of each row;
     :data:`INVALID` for a card no hand of the rule set holds), ``best[n]``
-    (rank key -> strength, dense, its last entry 0: where keys of invalid
-    rows are clipped to), ``flush`` (rank mask -> strength), ``rank_bit`` and
-    ``suit`` (the top bit of the card's suit counter, 0 for none)."""
+    (key -> strength: dense, its last entry 0, where keys of invalid rows
+    are clipped to; under wild cards, whose keys spread wide, ``keys[n]``
+    holds the keys in order and ``best[n]`` their strengths), ``flush``
+    (``mask << 3 | wild cards`` -> strength), ``rank_bit`` (0 for a wild
+    card) and ``suit`` (the top bit of the card's suit counter; 0 for none,
+    and for a wild card)."""
 
     first: npt.NDArray[np.int64]
     value: npt.NDArray[np.int64]
     best: dict[int, npt.NDArray[np.uint16]]
+    keys: dict[int, npt.NDArray[np.int64]]
     flush: npt.NDArray[np.uint16]
-    rank_bit: npt.NDArray[np.int32]
+    rank_bit: npt.NDArray[np.int64]
     suit: npt.NDArray[np.int64]
+    wild: bool
 
 
 @cache
@@ -85,24 +92,32 @@ def _fast(rules: RuleSet) -> _Fast | None:
     if seven is None:
         return None
     value = np.full(_PLACES, INVALID, dtype=np.int64)
-    rank_bit = np.zeros(_PLACES, dtype=np.int32)
+    rank_bit = np.zeros(_PLACES, dtype=np.int64)
     suit = np.zeros(_PLACES, dtype=np.int64)
     for code, v in seven.values().items():
         place = SORT_PLACE[code]
         card = ALL_CARDS[place]
-        assert card.rank is not None
         value[place] = v
+        if code in rules.wild_codes or card.rank is None:
+            continue
         rank_bit[place] = 1 << card.rank - 2
         if rules.suits and card.suit is not None:
             suit[place] = 8 << 4 * COUNTER_SUITS.index(card.suit)
     best: dict[int, npt.NDArray[np.uint16]] = {}
+    keys: dict[int, npt.NDArray[np.int64]] = {}
     for size, table in seven.best.items():
-        keys = np.fromiter(table.keys(), dtype=np.int64, count=len(table))
-        dense = np.zeros(int(keys.max()) + 2, dtype=np.uint16)
-        dense[keys] = np.fromiter(table.values(), dtype=np.uint16, count=len(table))
-        best[size] = dense
+        found = np.fromiter(table.keys(), dtype=np.int64, count=len(table))
+        strengths = np.fromiter(table.values(), dtype=np.uint16, count=len(table))
+        if seven.wild:
+            order = np.argsort(found)
+            keys[size] = found[order]
+            best[size] = np.append(strengths[order], np.uint16(0))  # [len]: no hand
+        else:
+            dense = np.zeros(int(found.max()) + 2, dtype=np.uint16)
+            dense[found] = strengths
+            best[size] = dense
     flush = np.frombuffer(seven.flush, dtype=np.uint16)
-    return _Fast(value + SUIT_OFFSET, value, best, flush, rank_bit, suit)
+    return _Fast(value + SUIT_OFFSET, value, best, keys, flush, rank_bit, suit, seven.wild)
 
 
 def _places(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.uint8]:
@@ -122,11 +137,12 @@ def _places(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.uint8]:
 def _fast_best(places: npt.NDArray[np.uint8], fast: _Fast) -> npt.NDArray[np.uint16]:
     """The best five's strength of each column of a ``(k, N)`` array of sort
     places (k = 6 or 7), chunk by chunk: sum the cards' values, look the key
-    up; for a row with five cards of a suit, also the best flush of that
-    suit's ranks; a row holding a card of no hand of the rule set is 0."""
+    up; for a row with five cards of a suit (wild cards count in every
+    suit), also the best flush of that suit's ranks; a row holding a card of
+    no hand of the rule set is 0."""
     k, n = places.shape
     table = fast.best[k]
-    invalid_key = len(table) - 1
+    keys = fast.keys.get(k)
     out = np.empty(n, dtype=np.uint16)
     size = min(n, _CHUNK)
     total = np.empty(size, dtype=np.int64)
@@ -143,11 +159,17 @@ def _fast_best(places: npt.NDArray[np.uint8], fast: _Fast) -> npt.NDArray[np.uin
             np.take(fast.value, at, out=tmp)
             np.add(acc, tmp, out=acc)
         np.right_shift(acc, KEY_SHIFT, out=tmp)
-        np.take(table, tmp, out=out[start:end], mode="clip")
+        if keys is None:
+            np.take(table, tmp, out=out[start:end], mode="clip")
+        else:  # the key's place among the keys, if it is one of them
+            where = np.searchsorted(keys, tmp)
+            np.minimum(where, len(keys) - 1, out=where)
+            where[keys[where] != tmp] = len(keys)
+            np.take(table, where, out=out[start:end])
         np.bitwise_and(acc, SUIT_FLAGS, out=tmp)
         rows = np.flatnonzero(tmp)
         if len(rows):
-            _flushes(places[:, start:end], rows, acc[rows], out[start:end], fast, invalid_key)
+            _flushes(places[:, start:end], rows, acc[rows], out[start:end], fast)
     return out
 
 
@@ -157,17 +179,28 @@ def _flushes(
     sums: npt.NDArray[np.int64],
     out: npt.NDArray[np.uint16],
     fast: _Fast,
-    invalid_key: int,
 ) -> None:
     """Rows with five or more cards of a suit: the better of their best
-    non-flush five (in ``out``) and the best flush of that suit's ranks."""
-    flags = sums & SUIT_FLAGS  # the top bit of the counter of the suit with five or more
-    mask = np.zeros(len(rows), dtype=np.int32)
-    for column in range(places.shape[0]):
-        cards = places[column, rows]
-        mask |= np.where(fast.suit[cards] == flags, fast.rank_bit[cards], 0)
-    made = np.maximum(out[rows], fast.flush[mask])
-    made[(sums >> KEY_SHIFT) >= invalid_key] = 0  # a card of no hand of the rules
+    non-flush five (in ``out``) and the best flush of that suit's ranks
+    (and wild cards: then every suit that reaches five)."""
+    made = out[rows]
+    # (which of the rows, the top bit of their suit's counter)
+    suits: list[tuple[npt.NDArray[np.intp], npt.NDArray[np.int64]]] = []
+    if fast.wild:
+        wild = (sums >> KEY_SHIFT + WILD_SHIFT) & 7
+        for i in range(len(COUNTER_SUITS)):
+            chosen = np.flatnonzero(sums & 8 << 4 * i)
+            suits.append((chosen, np.full(len(chosen), 8 << 4 * i, dtype=np.int64)))
+    else:  # the one suit with five or more: its counter's top bit is the row's flag
+        wild = np.zeros(len(rows), dtype=np.int64)
+        suits.append((np.arange(len(rows)), sums & SUIT_FLAGS))
+    for chosen, flag in suits:
+        mask = np.zeros(len(chosen), dtype=np.int64)
+        for column in range(places.shape[0]):
+            cards = places[column, rows[chosen]]
+            mask |= np.where(fast.suit[cards] == flag, fast.rank_bit[cards], 0)
+        made[chosen] = np.maximum(made[chosen], fast.flush[mask << 3 | wild[chosen]])
+    made[sums >= INVALID] = 0  # a card of no hand of the rules
     out[rows] = made
 
 

@@ -9,20 +9,22 @@ does not depend on the order the cards were written in.
 
 How the best strength is found fast (:func:`best_strength_function`, and the
 batch path, :mod:`fivecard.bulk.seven`): every five of the hand is either a
-flush (all five of one suit) or not. The best five that is not a flush
-depends only on the hand's rank multiset; the best flush only on the ranks
-of the suit that holds five or more cards (at most one suit does, in six or
-seven cards). :class:`SevenTables` holds both, derived from the rule set's
-five-card table (:mod:`fivecard.core.tables`): ``best[n][key]``, the best
-five-card strength among the rank multisets of five inside each multiset of
-``n`` ranks, each looked up as not a flush; and ``flush[mask]``, the best
-flush among the fives of the ranks in ``mask``. The hand's best is the
-larger of the two. That is exact when a flush of five ranks is never weaker
-than the same five ranks unsuited (the table is checked for it when it is
-built; lowball's deuce-to-seven, where a flush counts against the hand, is
-not so), and when no card is wild (a wild card's five depends on what else
-it sits with); other rule sets take the maximum over every five, which is
-exact by definition.
+flush (its natural cards all of one suit) or not. The best five that is not a
+flush depends only on the hand's rank multiset and how many wild cards it
+holds; the best flush only on the ranks of the natural cards of a suit that
+reaches five with the wild cards (one suit at most without wild cards).
+:class:`SevenTables` holds both, derived from the rule set's five-card table
+(:mod:`fivecard.core.tables`, whose keys already settle wild cards):
+``best[n][key]``, the best five-card strength among the fives inside each
+multiset of ``n`` ranks and wild cards, each looked up as not a flush; and
+``flush[mask << 3 | w]``, the best flush of the ranks in ``mask`` and up to
+``w`` wild cards. The hand's best is the largest of these. That is exact
+when a five is never weaker with its naturals in one suit than without (the
+five-card table is checked for it when the tables are built): a five's
+strength is one of the two lookups, and each table's best is a five the hand
+holds, whose strength is at least the table's. Rule sets where a flush counts
+against the hand (deuce-to-seven lowball) take the maximum over every five,
+which is exact by definition.
 
 The batch path gives the same strengths and chooses the same five.
 """
@@ -37,7 +39,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from . import tablecache
-from .cards import CARD_OF_CODE, RANK_WEIGHTS, SORT_PLACE, Suit, code_of
+from .cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, SORT_PLACE, Rank, Suit, code_of
 from .rules import RuleSet
 
 __all__ = [
@@ -84,8 +86,15 @@ KEY_SHIFT: Final = 16
 SUIT_OFFSET: Final = 0x3333
 #: The counters' top bits: a sum with one of them set holds a flush.
 SUIT_FLAGS: Final = 0x8888
+#: Where a key counts the hand's wild cards: above every sum of rank weights.
+WILD_SHIFT: Final = 25
+#: The value of a wild card: one more wild card, and one more card of every
+#: suit (it may complete a flush in any suit).
+WILD_VALUE: Final = 1 << KEY_SHIFT + WILD_SHIFT | 0x1111
 #: The value of a card no hand of the rule set holds: its key is past every table.
 INVALID: Final = 1 << 45
+#: The wild card in the multisets the tables are built from (below every rank).
+_WILD: Final = 1
 #: The suit whose cards counter i of a value counts (bits 4 i to 4 i + 3).
 COUNTER_SUITS: Final = tuple(Suit)
 
@@ -94,20 +103,28 @@ COUNTER_SUITS: Final = tuple(Suit)
 class SevenTables:
     """What the fast best-of-seven needs for a rule set (see the module
     text): ``weights`` (the rank weights of the keys), ``best[n]`` for n = 6
-    and 7 (rank key -> the best five's strength, as if no five were a
-    flush; a key that is missing is no hand's), and ``flush`` (a mask of
-    ranks, bit ``rank - 2``, -> the best flush among its fives; 0 for fewer
-    than five ranks)."""
+    and 7 (key -> the best five's strength, as if no five were a flush; the
+    key is the natural cards' rank weights summed, plus the number of wild
+    cards shifted left by :data:`WILD_SHIFT`; a key that is missing is no
+    hand's), and ``flush`` (index ``mask << 3 | w``: the best flush made of
+    natural cards of one suit whose ranks are ``mask``, bit ``rank - 2``,
+    and up to ``w`` wild cards; 0 for fewer than five cards)."""
 
     rules: RuleSet
     weights: tuple[int, ...]
     best: dict[int, dict[int, int]]
     flush: array[int]
 
+    @property
+    def wild(self) -> bool:
+        """Whether the rule set has wild cards (a hand's keys count them)."""
+        return bool(self.rules.wild_codes)
+
     def values(self) -> dict[int, int]:
         """Card code -> the card's value (see :data:`KEY_SHIFT`), for every
         card a hand of the rule set may hold (under rules without suits, a
-        suited card counts as its rank alone)."""
+        suited card counts as its rank alone; a wild card is
+        :data:`WILD_VALUE`)."""
         made: dict[int, int] = {}
         for rank in self.rules.ranks:
             weight = self.weights[rank - 2] << KEY_SHIFT
@@ -118,14 +135,16 @@ class SevenTables:
                 made[code_of(rank, None)] = weight
                 for suit in COUNTER_SUITS:
                     made[code_of(rank, suit)] = weight
+        for code in self.rules.wild_codes:
+            made[code] = WILD_VALUE
         return made
 
 
 def seven_tables(rules: RuleSet) -> SevenTables | None:
     """The rule set's :class:`SevenTables`, or None where the fast path is not
-    exact (wild cards; a flush weaker than its ranks unsuited): made once per
-    process, from the user's cache when it holds them, else built (about a
-    second) and stored there."""
+    exact (a flush weaker than its ranks unsuited): made once per process,
+    from the user's cache when it holds them, else built (0.3-1 s) and
+    stored there."""
     return _seven_tables(rules)
 
 
@@ -133,13 +152,11 @@ def seven_tables(rules: RuleSet) -> SevenTables | None:
 def _seven_tables(rules: RuleSet) -> SevenTables | None:
     from .tables import cache_key, tables_for
 
-    if rules.wild_codes:
-        return None
     lookup = tables_for(rules).lookup
     if not _flush_never_weaker(rules, lookup):
         return None
     weights = SUITED_WEIGHTS if rules.suits else RANK_ONLY_WEIGHTS
-    key = (*cache_key(rules), "seven", weights, KEY_SHIFT, _own_source())
+    key = (*cache_key(rules), "seven", weights, KEY_SHIFT, WILD_SHIFT, _own_source())
     made = _from_payload(rules, weights, tablecache.load(rules.name + "-seven", key))
     if made is None:
         made, payload = _build(rules, weights, lookup)
@@ -151,17 +168,30 @@ def _deck_ranks(rules: RuleSet) -> list[int]:
     return sorted(int(r) for r in rules.ranks)
 
 
+def _wilds(rules: RuleSet) -> int:
+    """The most wild cards a hand of seven may hold."""
+    return min(rules.wilds, 7)
+
+
+def _five_key(hand: Sequence[int]) -> int:
+    """The five-card table's key of five ranks (:data:`_WILD` for a wild card)."""
+    return sum([RANK_WEIGHTS[JOKER_INDEX] if r == _WILD else RANK_WEIGHTS[r - 2] for r in hand])
+
+
 def _flush_never_weaker(rules: RuleSet, lookup: Sequence[int]) -> bool:
-    """Whether every five distinct ranks of the deck are at least as strong
-    as a flush as they are unsuited (trivially so without suits)."""
+    """Whether every five of distinct natural ranks and wild cards is at
+    least as strong when its naturals share a suit as when they do not
+    (trivially so without suits; a flush no hand makes, 0, is skipped)."""
     if not rules.suits:
         return True
     from .tables import KEY_SPACE
 
-    for five in combinations(_deck_ranks(rules), 5):
-        key = sum([RANK_WEIGHTS[r - 2] for r in five])
-        if lookup[key + KEY_SPACE] < lookup[key]:
-            return False
+    for wild in range(min(_wilds(rules), 5) + 1):
+        for naturals in combinations(_deck_ranks(rules), 5 - wild):
+            key = _five_key(naturals) + wild * RANK_WEIGHTS[JOKER_INDEX]
+            flush = lookup[key + KEY_SPACE]
+            if flush and flush < lookup[key]:
+                return False
     return True
 
 
@@ -171,37 +201,46 @@ _Payload = tuple[bytes, bytes, bytes, bytes, bytes]
 def _build(
     rules: RuleSet, weights: tuple[int, ...], lookup: Sequence[int]
 ) -> tuple[SevenTables, _Payload]:
-    """Build the tables: every rank multiset of 5, then 6, then 7 of the
-    deck's ranks (no rank more often than the deck allows in a hand), each
-    best of the multisets one rank smaller (for five, the five-card table)."""
+    """Build the tables: every multiset of 5, then 6, then 7 of the deck's
+    ranks and wild cards that a hand may hold, each the best of the
+    multisets one smaller (for five, the five-card table); and the flushes
+    the same way, by the suit's natural ranks and the wild cards."""
     from .tables import KEY_SPACE
 
     ranks = _deck_ranks(rules)
+    wilds = _wilds(rules)
+    most = {r: rules.natural_count(Rank(r)) if rules.suits else 7 for r in ranks}
+    most[_WILD] = wilds
+    symbols = [_WILD, *ranks] if wilds else ranks
     level: dict[tuple[int, ...], int] = {}
-    for five in _multisets(ranks, 5, rules):
-        level[five] = lookup[sum([RANK_WEIGHTS[r - 2] for r in five])]
+    for five in _multisets(symbols, 5, most):
+        level[five] = lookup[_five_key(five)]
     best: dict[int, dict[int, int]] = {}
     for size in (6, 7):
         grown: dict[tuple[int, ...], int] = {}
         keyed: dict[int, int] = {}
-        for hand in _multisets(ranks, size, rules):
+        for hand in _multisets(symbols, size, most):
             value = max([level[hand[:i] + hand[i + 1 :]] for i in _distinct_positions(hand)])
             grown[hand] = value
-            keyed[sum([weights[r - 2] for r in hand])] = value
+            key = sum([weights[r - 2] for r in hand if r != _WILD])
+            keyed[key + (hand.count(_WILD) << WILD_SHIFT)] = value
         level, best[size] = grown, keyed
-    flush = array("H", bytes(2 << 13))
+    flush = array("H", bytes(2 * (8 << 13)))
     if rules.suits:
-        masks: dict[int, int] = {}
-        for five in combinations(ranks, 5):
-            mask = sum([1 << r - 2 for r in five])
-            masks[mask] = flush[mask] = lookup[KEY_SPACE + sum([RANK_WEIGHTS[r - 2] for r in five])]
-        for size in (6, 7):
-            grown_masks: dict[int, int] = {}
-            for hand in combinations(ranks, size):
-                mask = sum([1 << r - 2 for r in hand])
-                value = max([masks[mask & ~(1 << r - 2)] for r in hand])
-                grown_masks[mask] = flush[mask] = value
-            masks = grown_masks
+        for total in (5, 6, 7):
+            for n in range(max(0, total - wilds), total + 1):
+                wild = total - n
+                for naturals in combinations(ranks, n):
+                    mask = sum([1 << r - 2 for r in naturals])
+                    if total == 5:
+                        key = KEY_SPACE + _five_key(naturals) + wild * RANK_WEIGHTS[JOKER_INDEX]
+                        value = lookup[key]
+                    else:
+                        smaller = [flush[(mask & ~(1 << r - 2)) << 3 | wild] for r in naturals]
+                        if wild:
+                            smaller.append(flush[mask << 3 | (wild - 1)])
+                        value = max(smaller)
+                    flush[mask << 3 | wild] = value
     made = SevenTables(rules, weights, best, flush)
     payload = (
         array("I", best[6]).tobytes(),
@@ -213,13 +252,21 @@ def _build(
     return made, payload
 
 
-def _multisets(ranks: list[int], size: int, rules: RuleSet) -> Iterator[tuple[int, ...]]:
-    """Every multiset of ``size`` of these ranks (as a sorted tuple) that a
-    hand may hold: with suits, no rank more than four times."""
-    most = 4 if rules.suits else size
-    for hand in combinations_with_replacement(ranks, size):
-        if most >= size or all(hand[i] != hand[i + most] for i in range(size - most)):
-            yield hand
+def _multisets(symbols: list[int], size: int, most: dict[int, int]) -> Iterator[tuple[int, ...]]:
+    """Every multiset of ``size`` of these symbols (ascending) with no symbol
+    more often than ``most`` says, as a sorted tuple."""
+
+    def grow(start: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield ()
+            return
+        for i in range(start, len(symbols)):
+            symbol = symbols[i]
+            for count in range(min(most[symbol], left), 0, -1):
+                for rest in grow(i + 1, left - count):
+                    yield (symbol,) * count + rest
+
+    return grow(0, size)
 
 
 def _distinct_positions(hand: tuple[int, ...]) -> list[int]:
@@ -246,7 +293,7 @@ def _from_payload(rules: RuleSet, weights: tuple[int, ...], payload: object) -> 
         flush.frombytes(payload[4])
     except ValueError:
         return None
-    if len(keys6) != len(values6) or len(keys7) != len(values7) or len(flush) != 1 << 13:
+    if len(keys6) != len(values6) or len(keys7) != len(values7) or len(flush) != 8 << 13:
         return None
     best = {6: dict(zip(keys6, values6)), 7: dict(zip(keys7, values7))}
     return SevenTables(rules, weights, best, flush)
@@ -318,8 +365,12 @@ def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
         return brute
     value = seven.values()
     best6, best7, flush = seven.best[6], seven.best[7], seven.flush
-    suit_of_flag = {8 << 4 * i: suit.bit for i, suit in enumerate(COUNTER_SUITS)}
-    rank_bit = {code: 1 << _rank(code) - 2 for code in value}
+    suits = tuple((8 << 4 * i, suit.bit) for i, suit in enumerate(COUNTER_SUITS))
+    suit_of_flag = dict(suits)
+    # a natural card's rank bit; a wild card counts in no suit's ranks
+    rank_bit = {code: 0 if code in rules.wild_codes else 1 << _rank(code) - 2 for code in value}
+    wild = seven.wild
+    wild_shift = KEY_SHIFT + WILD_SHIFT
 
     def best_strength(
         codes: Sequence[int],
@@ -342,13 +393,24 @@ def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
                 return strength(codes)
         except (KeyError, ValueError):  # not a hand of these rules: as the brute force says
             return brute(codes)
-        if v & flags:  # five or more of one suit: the best flush among them
+        if not v & flags:
+            return made
+        if not wild:  # five or more of one suit: the best flush among them
             suit = suit_of_flag[v & flags]
             mask = 0
             for code in codes:
                 if code & suit:
                     mask |= rank_bit[code]
-            return max(made, flush[mask])
+            return max(made, flush[mask << 3])
+        # wild cards: each suit whose naturals and the wild cards make five
+        count = v >> wild_shift & 7
+        for flag, suit in suits:
+            if v & flag:
+                mask = 0
+                for code in codes:
+                    if code & suit:
+                        mask |= rank_bit[code]
+                made = max(made, flush[mask << 3 | count])
         return made
 
     return best_strength
@@ -356,7 +418,8 @@ def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
 
 def brute_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
     """The best five's strength of 5-7 card codes as the best over every
-    five (the definition, and the path of rules with wild cards)."""
+    five (the definition, and the path of rules where a flush counts
+    against the hand)."""
     strength = _strength_function(rules)
 
     def best_strength(codes: Sequence[int]) -> int:

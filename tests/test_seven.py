@@ -31,6 +31,8 @@ from fivecard.errors import FivecardError
 #: Every rule set, and one with wild cards named by the user.
 ALL_RULES: tuple[RuleSet, ...] = (*RULE_SETS.values(), wild_rules("2"))
 RULE_IDS = [r.name for r in ALL_RULES]
+#: The rule sets with the fast path (every one but deuce-to-seven lowball).
+FAST_RULES = ("standard", "ace-king", "semi", "joker", "short-deck", "deuces-wild", "one-eyed-jacks")
 
 #: Over all 133,784,560 seven-card hands of 52 cards: the best five's category.
 SEVEN_CARD_COUNTS = {
@@ -102,12 +104,18 @@ def test_tables_from_the_cache_are_the_tables_built() -> None:
         assert seven._from_payload(rules, weights, (*payload[:4], b"\x00")) is None
 
 
-def test_every_rule_set_here_has_the_fast_path() -> None:
-    """Wild cards too: a key counts them, and each suit's flushes take them."""
+def test_the_fast_path_wherever_a_flush_is_never_weaker() -> None:
+    """Wild cards too (a key counts them, and each suit's flushes take
+    them); only a rule set where a flush counts against the hand
+    (deuce-to-seven lowball) goes without."""
+    for name in (*FAST_RULES, "standard+wild(2)"):
+        assert seven.seven_tables(get_rules(name)) is not None, name
     for rules in ALL_RULES:
         tables = seven.seven_tables(rules)
-        assert tables is not None, rules.name
-        assert tables.wild == bool(rules.wild_codes)
+        assert (tables is None) == (not seven._flush_never_weaker(rules, tables_for(rules).lookup))
+        assert tables is None or tables.wild == bool(rules.wild_codes)
+    if "deuce-to-seven" in RULE_SETS:
+        assert seven.seven_tables(get_rules("deuce-to-seven")) is None
 
 
 def test_a_flush_weaker_than_its_ranks_takes_the_brute_force() -> None:

@@ -332,7 +332,9 @@ def seven_card_counts(
     prefixes.sort(key=lambda p: -comb(len(deck) - 1 - p[-1] if p else len(deck), 5))
     shares = [prefixes[i::processes] for i in range(processes)]
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork")) as pool:
-        parts = list(pool.map(_count, [ruleset] * processes, [deck] * processes, shares, [size] * processes))
+        # the rule set by name: a child's caches are keyed by the parent's object
+        names = [ruleset.name] * processes
+        parts = list(pool.map(_count, names, [deck] * processes, shares, [size] * processes))
     counts: npt.NDArray[np.int64] = np.sum(parts, axis=0)
     return counts
 
@@ -364,10 +366,11 @@ def _colex(n: int) -> npt.NDArray[np.uint8]:
 
 
 def _count(
-    rules: RuleSet, deck: npt.NDArray[np.uint8], prefixes: list[tuple[int, ...]], size: int
+    rules: str | RuleSet, deck: npt.NDArray[np.uint8], prefixes: list[tuple[int, ...]], size: int
 ) -> npt.NDArray[np.int64]:
     """The strength counts of the hands that start with these prefixes: each
     prefix's hands made as a ``(k, N)`` array of sort places and evaluated."""
+    rules = get_rules(rules)
     n = len(deck)
     length = len(prefixes[0]) if prefixes else 0
     counts = np.zeros(size + 1, dtype=np.int64)

@@ -94,7 +94,7 @@ def test_rank_weights_key_every_multiset_of_six_and_seven(weights: tuple[int, ..
 
 
 def test_tables_from_the_cache_are_the_tables_built() -> None:
-    for rules in (get_rules("standard"), get_rules("semi"), get_rules("short-deck")):
+    for rules in (get_rules("standard"), get_rules("semi"), get_rules("short-deck"), get_rules("deuces-wild")):
         weights = seven.SUITED_WEIGHTS if rules.suits else seven.RANK_ONLY_WEIGHTS
         built, payload = seven._build(rules, weights, tables_for(rules).lookup)
         loaded = seven._from_payload(rules, weights, payload)

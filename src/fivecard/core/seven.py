@@ -35,7 +35,7 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from typing import Final
 
 from . import tablecache
@@ -54,6 +54,8 @@ __all__ = [
     "KEY_SHIFT",
     "SUIT_FLAGS",
     "SUIT_OFFSET",
+    "WILD_SHIFT",
+    "WILD_VALUE",
     "INVALID",
     "COUNTER_SUITS",
 ]

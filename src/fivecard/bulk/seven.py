@@ -68,18 +68,14 @@ class _Fast:
     """The fast path's tables as arrays, by sort place where per card:
     ``first`` and ``value`` (a card's value, :meth:`SevenTables.values`;
     ``first`` with :data:`SUIT_OFFSET` added, for one card of each row;
-    :data:`INVALID` for a card no hand of the rule set holds), ``best[n]``
-    (key -> strength: dense, its last entry 0, where keys of invalid rows
-    are clipped to; under wild cards, whose keys spread wide, ``keys[n]``
-    holds the keys in order and ``best[n]`` their strengths), ``flush``
+    :data:`INVALID` for a card no hand of the rule set holds), ``flush``
     (``mask << 3 | wild cards`` -> strength), ``rank_bit`` (0 for a wild
     card) and ``suit`` (the top bit of the card's suit counter; 0 for none,
-    and for a wild card)."""
+    and for a wild card); the key tables are :func:`_key_table`'s."""
 
+    rules: RuleSet
     first: npt.NDArray[np.int64]
     value: npt.NDArray[np.int64]
-    best: dict[int, npt.NDArray[np.uint16]]
-    keys: dict[int, npt.NDArray[np.int64]]
     flush: npt.NDArray[np.uint16]
     rank_bit: npt.NDArray[np.int64]
     suit: npt.NDArray[np.int64]
@@ -103,21 +99,37 @@ def _fast(rules: RuleSet) -> _Fast | None:
         rank_bit[place] = 1 << card.rank - 2
         if rules.suits and card.suit is not None:
             suit[place] = 8 << 4 * COUNTER_SUITS.index(card.suit)
-    best: dict[int, npt.NDArray[np.uint16]] = {}
-    keys: dict[int, npt.NDArray[np.int64]] = {}
-    for size, table in seven.best.items():
-        found = np.fromiter(table.keys(), dtype=np.int64, count=len(table))
-        strengths = np.fromiter(table.values(), dtype=np.uint16, count=len(table))
-        if seven.wild:
-            order = np.argsort(found)
-            keys[size] = found[order]
-            best[size] = np.append(strengths[order], np.uint16(0))  # [len]: no hand
-        else:
-            dense = np.zeros(int(found.max()) + 2, dtype=np.uint16)
-            dense[found] = strengths
-            best[size] = dense
     flush = np.frombuffer(seven.flush, dtype=np.uint16)
-    return _Fast(value + SUIT_OFFSET, value, best, keys, flush, rank_bit, suit, seven.wild)
+    return _Fast(rules, value + SUIT_OFFSET, value, flush, rank_bit, suit, seven.wild)
+
+
+@cache
+def _key_table(rules: RuleSet, size: int) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.int64] | None]:
+    """For hands of ``size`` (6 or 7) cards, made on first use: key ->
+    strength, dense, its last entry 0 (where keys of invalid rows are
+    clipped to). Under wild cards, whose keys spread wide, the rank keys of
+    each number w of wild cards have a window of their own, from
+    ``starts[w]``; ``starts[v]`` is given for ``v`` = all the bits of a sum
+    from the wild count up, past the table where they are not a count."""
+    seven = seven_tables(rules)
+    assert seven is not None
+    table = seven.best[size]
+    found = np.fromiter(table.keys(), dtype=np.int64, count=len(table))
+    strengths = np.fromiter(table.values(), dtype=np.uint16, count=len(table))
+    if not seven.wild:
+        dense = np.zeros(int(found.max()) + 2, dtype=np.uint16)
+        dense[found] = strengths
+        return dense, None
+    wild = found >> WILD_SHIFT
+    ranks = found & (1 << WILD_SHIFT) - 1
+    ends = np.zeros(8, dtype=np.int64)  # each window as long as its keys need
+    np.maximum.at(ends, wild, ranks + 1)
+    start = np.concatenate([[0], np.cumsum(ends)[:-1]])
+    dense = np.zeros(int(ends.sum()) + 1, dtype=np.uint16)
+    dense[ranks + start[wild]] = strengths
+    starts = np.full(1 << INVALID.bit_length() + 3 - KEY_SHIFT - WILD_SHIFT, len(dense), dtype=np.int64)
+    starts[:8] = start
+    return dense, starts
 
 
 def _places(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.uint8]:
@@ -141,8 +153,7 @@ def _fast_best(places: npt.NDArray[np.uint8], fast: _Fast) -> npt.NDArray[np.uin
     suit), also the best flush of that suit's ranks; a row holding a card of
     no hand of the rule set is 0."""
     k, n = places.shape
-    table = fast.best[k]
-    keys = fast.keys.get(k)
+    table, starts = _key_table(fast.rules, k)
     out = np.empty(n, dtype=np.uint16)
     size = min(n, _CHUNK)
     total = np.empty(size, dtype=np.int64)
@@ -159,13 +170,11 @@ def _fast_best(places: npt.NDArray[np.uint8], fast: _Fast) -> npt.NDArray[np.uin
             np.take(fast.value, at, out=tmp)
             np.add(acc, tmp, out=acc)
         np.right_shift(acc, KEY_SHIFT, out=tmp)
-        if keys is None:
-            np.take(table, tmp, out=out[start:end], mode="clip")
-        else:  # the key's place among the keys, if it is one of them
-            where = np.searchsorted(keys, tmp)
-            np.minimum(where, len(keys) - 1, out=where)
-            where[keys[where] != tmp] = len(keys)
-            np.take(table, where, out=out[start:end])
+        if starts is not None:  # the rank key, in the window of the wild count
+            np.right_shift(acc, KEY_SHIFT + WILD_SHIFT, out=at)
+            np.bitwise_and(tmp, (1 << WILD_SHIFT) - 1, out=tmp)
+            np.add(tmp, np.take(starts, at), out=tmp)
+        np.take(table, tmp, out=out[start:end], mode="clip")
         np.bitwise_and(acc, SUIT_FLAGS, out=tmp)
         rows = np.flatnonzero(tmp)
         if len(rows):

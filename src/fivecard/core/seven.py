@@ -7,25 +7,316 @@ is the five whose cards, sorted, come first in sorted order (the ace of
 spades first; see :attr:`fivecard.core.cards.Card.sort_key`), so the choice
 does not depend on the order the cards were written in.
 
-The batch path (:mod:`fivecard.bulk.seven`) gives the same strengths and
-chooses the same five.
+How the best strength is found fast (:func:`best_strength_function`, and the
+batch path, :mod:`fivecard.bulk.seven`): every five of the hand is either a
+flush (its natural cards all of one suit) or not. The best five that is not a
+flush depends only on the hand's rank multiset and how many wild cards it
+holds; the best flush only on the ranks of the natural cards of a suit that
+reaches five with the wild cards (one suit at most without wild cards).
+:class:`SevenTables` holds both, derived from the rule set's five-card table
+(:mod:`fivecard.core.tables`, whose keys already settle wild cards):
+``best[n][key]``, the best five-card strength among the fives inside each
+multiset of ``n`` ranks and wild cards, each looked up as not a flush; and
+``flush[mask << 3 | w]``, the best flush of the ranks in ``mask`` and up to
+``w`` wild cards. The hand's best is the largest of these. That is exact
+when a five is never weaker with its naturals in one suit than without (the
+five-card table is checked for it when the tables are built): a five's
+strength is one of the two lookups, and each table's best is a five the hand
+holds, whose strength is at least the table's. Rule sets where a flush counts
+against the hand (deuce-to-seven lowball) take the maximum over every five,
+which is exact by definition.
+
+The batch path gives the same strengths and chooses the same five.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import Final
 
-from .cards import SORT_PLACE
+from . import tablecache
+from .cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, SORT_PLACE, Rank, Suit, code_of
 from .rules import RuleSet
 
-__all__ = ["best_five", "best_strength_function", "FIVES"]
+__all__ = [
+    "best_five",
+    "best_strength_function",
+    "brute_strength_function",
+    "FIVES",
+    "SevenTables",
+    "seven_tables",
+    "SUITED_WEIGHTS",
+    "RANK_ONLY_WEIGHTS",
+    "KEY_SHIFT",
+    "SUIT_FLAGS",
+    "SUIT_OFFSET",
+    "WILD_SHIFT",
+    "WILD_VALUE",
+    "INVALID",
+    "COUNTER_SUITS",
+]
 
 #: For n = 5, 6, 7 cards: every five of their positions, in lexicographic order.
 FIVES: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(combinations(range(n), 5)) for n in (5, 6, 7)
 }
+
+#: Weights of the ranks 2 ... A whose sums over six or seven ranks, each rank
+#: at most four times (cards with suits), are all distinct: the sum is a key
+#: of the rank multiset, below 2**23 (the weights of SKPokerEval; a test
+#: checks the uniqueness).
+SUITED_WEIGHTS: Final[tuple[int, ...]] = (
+    0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181,
+)  # fmt: skip
+#: The same for rank-only cards (``semi``), where a rank may appear up to
+#: seven times: sums below 2**25 (found by a greedy search; a test checks them).
+RANK_ONLY_WEIGHTS: Final[tuple[int, ...]] = (
+    0, 1, 8, 57, 256, 1188, 4626, 17652, 59364, 203066, 493687, 1389287, 3393254,
+)  # fmt: skip
+
+#: A card's *value* (:meth:`SevenTables.values`) holds four suit counters of
+#: four bits in its low 16 bits, its rank weight from bit 16 (the key is the
+#: sum shifted right by this) and, for a card no hand of the rule set holds,
+#: a bit far above every key.
+KEY_SHIFT: Final = 16
+#: Added once to a sum of values: each suit counter starts at 3, so that its
+#: top bit is set exactly when five or more cards share the suit.
+SUIT_OFFSET: Final = 0x3333
+#: The counters' top bits: a sum with one of them set holds a flush.
+SUIT_FLAGS: Final = 0x8888
+#: Where a key counts the hand's wild cards: above every sum of rank weights.
+WILD_SHIFT: Final = 25
+#: The value of a wild card: one more wild card, and one more card of every
+#: suit (it may complete a flush in any suit).
+WILD_VALUE: Final = 1 << KEY_SHIFT + WILD_SHIFT | 0x1111
+#: The value of a card no hand of the rule set holds: its key is past every table.
+INVALID: Final = 1 << 45
+#: The wild card in the multisets the tables are built from (below every rank).
+_WILD: Final = 1
+#: The suit whose cards counter i of a value counts (bits 4 i to 4 i + 3).
+COUNTER_SUITS: Final = tuple(Suit)
+
+
+@dataclass(frozen=True, slots=True)
+class SevenTables:
+    """What the fast best-of-seven needs for a rule set (see the module
+    text): ``weights`` (the rank weights of the keys), ``best[n]`` for n = 6
+    and 7 (key -> the best five's strength, as if no five were a flush; the
+    key is the natural cards' rank weights summed, plus the number of wild
+    cards shifted left by :data:`WILD_SHIFT`; a key that is missing is no
+    hand's), and ``flush`` (index ``mask << 3 | w``: the best flush made of
+    natural cards of one suit whose ranks are ``mask``, bit ``rank - 2``,
+    and up to ``w`` wild cards; 0 for fewer than five cards)."""
+
+    rules: RuleSet
+    weights: tuple[int, ...]
+    best: dict[int, dict[int, int]]
+    flush: array[int]
+
+    @property
+    def wild(self) -> bool:
+        """Whether the rule set has wild cards (a hand's keys count them)."""
+        return bool(self.rules.wild_codes)
+
+    def values(self) -> dict[int, int]:
+        """Card code -> the card's value (see :data:`KEY_SHIFT`), for every
+        card a hand of the rule set may hold (under rules without suits, a
+        suited card counts as its rank alone; a wild card is
+        :data:`WILD_VALUE`)."""
+        made: dict[int, int] = {}
+        for rank in self.rules.ranks:
+            weight = self.weights[rank - 2] << KEY_SHIFT
+            if self.rules.suits:
+                for i, suit in enumerate(COUNTER_SUITS):
+                    made[code_of(rank, suit)] = weight | 1 << 4 * i
+            else:
+                made[code_of(rank, None)] = weight
+                for suit in COUNTER_SUITS:
+                    made[code_of(rank, suit)] = weight
+        for code in self.rules.wild_codes:
+            made[code] = WILD_VALUE
+        return made
+
+
+def seven_tables(rules: RuleSet) -> SevenTables | None:
+    """The rule set's :class:`SevenTables`, or None where the fast path is not
+    exact (a flush weaker than its ranks unsuited): made once per process,
+    from the user's cache when it holds them, else built (0.3-1 s) and
+    stored there."""
+    return _seven_tables(rules)
+
+
+@cache
+def _seven_tables(rules: RuleSet) -> SevenTables | None:
+    from .tables import cache_key, tables_for
+
+    lookup = tables_for(rules).lookup
+    if not _flush_never_weaker(rules, lookup):
+        return None
+    weights = SUITED_WEIGHTS if rules.suits else RANK_ONLY_WEIGHTS
+    key = (*cache_key(rules), "seven", weights, KEY_SHIFT, WILD_SHIFT, _own_source())
+    made = _from_payload(rules, weights, tablecache.load(rules.name + "-seven", key))
+    if made is None:
+        made, payload = _build(rules, weights, lookup)
+        tablecache.store(rules.name + "-seven", key, payload)
+    return made
+
+
+def _deck_ranks(rules: RuleSet) -> list[int]:
+    return sorted(int(r) for r in rules.ranks)
+
+
+def _wilds(rules: RuleSet) -> int:
+    """The most wild cards a hand of seven may hold."""
+    return min(rules.wilds, 7)
+
+
+def _five_key(hand: Sequence[int]) -> int:
+    """The five-card table's key of five ranks (:data:`_WILD` for a wild card)."""
+    return sum([RANK_WEIGHTS[JOKER_INDEX] if r == _WILD else RANK_WEIGHTS[r - 2] for r in hand])
+
+
+def _flush_never_weaker(rules: RuleSet, lookup: Sequence[int]) -> bool:
+    """Whether every five of distinct natural ranks and wild cards is at
+    least as strong when its naturals share a suit as when they do not
+    (trivially so without suits; a flush no hand makes, 0, is skipped)."""
+    if not rules.suits:
+        return True
+    from .tables import KEY_SPACE
+
+    for wild in range(min(_wilds(rules), 5) + 1):
+        for naturals in combinations(_deck_ranks(rules), 5 - wild):
+            key = _five_key(naturals) + wild * RANK_WEIGHTS[JOKER_INDEX]
+            flush = lookup[key + KEY_SPACE]
+            if flush and flush < lookup[key]:
+                return False
+    return True
+
+
+_Payload = tuple[bytes, bytes, bytes, bytes, bytes]
+
+
+def _build(
+    rules: RuleSet, weights: tuple[int, ...], lookup: Sequence[int]
+) -> tuple[SevenTables, _Payload]:
+    """Build the tables: every multiset of 5, then 6, then 7 of the deck's
+    ranks and wild cards that a hand may hold, each the best of the
+    multisets one smaller (for five, the five-card table); and the flushes
+    the same way, by the suit's natural ranks and the wild cards."""
+    from .tables import KEY_SPACE
+
+    ranks = _deck_ranks(rules)
+    wilds = _wilds(rules)
+    most = {r: rules.natural_count(Rank(r)) if rules.suits else 7 for r in ranks}
+    most[_WILD] = wilds
+    symbols = [_WILD, *ranks] if wilds else ranks
+    level: dict[tuple[int, ...], int] = {}
+    for five in _multisets(symbols, 5, most):
+        level[five] = lookup[_five_key(five)]
+    best: dict[int, dict[int, int]] = {}
+    for size in (6, 7):
+        grown: dict[tuple[int, ...], int] = {}
+        keyed: dict[int, int] = {}
+        for hand in _multisets(symbols, size, most):
+            value = max([level[hand[:i] + hand[i + 1 :]] for i in _distinct_positions(hand)])
+            grown[hand] = value
+            key = sum([weights[r - 2] for r in hand if r != _WILD])
+            keyed[key + (hand.count(_WILD) << WILD_SHIFT)] = value
+        level, best[size] = grown, keyed
+    flush = array("H", bytes(2 * (8 << 13)))
+    if rules.suits:
+        for total in (5, 6, 7):
+            for n in range(max(0, total - wilds), total + 1):
+                wild = total - n
+                for naturals in combinations(ranks, n):
+                    mask = sum([1 << r - 2 for r in naturals])
+                    if total == 5:
+                        key = KEY_SPACE + _five_key(naturals) + wild * RANK_WEIGHTS[JOKER_INDEX]
+                        value = lookup[key]
+                    else:
+                        smaller = [flush[(mask & ~(1 << r - 2)) << 3 | wild] for r in naturals]
+                        if wild:
+                            smaller.append(flush[mask << 3 | (wild - 1)])
+                        value = max(smaller)
+                    flush[mask << 3 | wild] = value
+    made = SevenTables(rules, weights, best, flush)
+    payload = (
+        array("I", best[6]).tobytes(),
+        array("H", best[6].values()).tobytes(),
+        array("I", best[7]).tobytes(),
+        array("H", best[7].values()).tobytes(),
+        flush.tobytes(),
+    )
+    return made, payload
+
+
+def _multisets(symbols: list[int], size: int, most: dict[int, int]) -> Iterator[tuple[int, ...]]:
+    """Every multiset of ``size`` of these symbols (ascending) with no symbol
+    more often than ``most`` says, as a sorted tuple."""
+
+    def grow(start: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield ()
+            return
+        for i in range(start, len(symbols)):
+            symbol = symbols[i]
+            for count in range(min(most[symbol], left), 0, -1):
+                for rest in grow(i + 1, left - count):
+                    yield (symbol,) * count + rest
+
+    return grow(0, size)
+
+
+def _distinct_positions(hand: tuple[int, ...]) -> list[int]:
+    """The first position of each distinct rank of a sorted tuple."""
+    return [i for i in range(len(hand)) if i == 0 or hand[i] != hand[i - 1]]
+
+
+def _from_payload(rules: RuleSet, weights: tuple[int, ...], payload: object) -> SevenTables | None:
+    """Tables from a cached payload (see :func:`_build`), or None when it is
+    not a whole one."""
+    if not (
+        isinstance(payload, tuple)
+        and len(payload) == 5
+        and all(isinstance(part, bytes) for part in payload)
+    ):
+        return None
+    try:
+        keys6, values6, keys7, values7 = (array(t) for t in "IHIH")
+        keys6.frombytes(payload[0])
+        values6.frombytes(payload[1])
+        keys7.frombytes(payload[2])
+        values7.frombytes(payload[3])
+        flush = array("H")
+        flush.frombytes(payload[4])
+    except ValueError:
+        return None
+    if len(keys6) != len(values6) or len(keys7) != len(values7) or len(flush) != 8 << 13:
+        return None
+    best = {6: dict(zip(keys6, values6)), 7: dict(zip(keys7, values7))}
+    return SevenTables(rules, weights, best, flush)
+
+
+def _own_source() -> int:
+    """A checksum of this module, for the cache key (its code builds the tables)."""
+    import os
+    import zlib
+
+    try:
+        with open(os.path.abspath(__file__), "rb") as source:
+            return zlib.crc32(source.read())
+    except OSError:
+        return 0
+
+
+def _rank(code: int) -> int:
+    rank = CARD_OF_CODE[code].rank
+    assert rank is not None
+    return int(rank)
 
 
 def best_five(codes: Sequence[int], rules: RuleSet) -> tuple[int, tuple[int, ...]]:
@@ -39,25 +330,102 @@ def best_five(codes: Sequence[int], rules: RuleSet) -> tuple[int, tuple[int, ...
     (7462, (1, 2, 4, 5, 6))
     """
     strength = _strength_function(rules)
+    # Positions in sorted order of their cards (ties by position): the fives
+    # of these, in lexicographic order, come in sorted order of their cards,
+    # so the first five of the best strength is the one chosen.
+    order = sorted(range(len(codes)), key=lambda i: (SORT_PLACE[codes[i]], i))
     best, chosen = -1, FIVES[5][0]
-    places: tuple[int, ...] = (99,)
     for five in FIVES[len(codes)]:
-        s = strength([codes[i] for i in five])
-        if s < best:
-            continue
-        mine = tuple(sorted(SORT_PLACE[codes[i]] for i in five))
-        if s > best or mine < places:
-            best, chosen, places = s, five, mine
+        positions = [order[i] for i in five]
+        s = strength([codes[i] for i in positions])
+        if s > best:
+            best, chosen = s, tuple(sorted(positions))
     return best, chosen
 
 
 def best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
     """A fast function from 5-7 card codes (of a valid hand) to the strength
-    of their best five."""
+    of their best five: two table lookups (see the module text) where the
+    rule set allows, else the best over every five
+    (:func:`brute_strength_function`).
+
+    >>> from fivecard.core.cards import parse_cards
+    >>> from fivecard.core.rules import STANDARD
+    >>> best = best_strength_function(STANDARD)
+    >>> best([c.code for c in parse_cards('2C AS KS 7D QS JS TS')])
+    7462
+    """
+    return _best_strength_function(rules)
+
+
+@cache
+def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
+    strength = _strength_function(rules)
+    brute = brute_strength_function(rules)
+    seven = seven_tables(rules)
+    if seven is None:
+        return brute
+    value = seven.values()
+    best6, best7, flush = seven.best[6], seven.best[7], seven.flush
+    suits = tuple((8 << 4 * i, suit.bit) for i, suit in enumerate(COUNTER_SUITS))
+    suit_of_flag = dict(suits)
+    # a natural card's rank bit; a wild card counts in no suit's ranks
+    rank_bit = {code: 0 if code in rules.wild_codes else 1 << _rank(code) - 2 for code in value}
+    wild = seven.wild
+    wild_shift = KEY_SHIFT + WILD_SHIFT
+
+    def best_strength(
+        codes: Sequence[int],
+        value: dict[int, int] = value,
+        best6: dict[int, int] = best6,
+        best7: dict[int, int] = best7,
+        flags: int = SUIT_FLAGS,
+        shift: int = KEY_SHIFT,
+    ) -> int:
+        try:
+            if len(codes) == 7:
+                a, b, c, d, e, f, g = codes
+                v = SUIT_OFFSET + value[a] + value[b] + value[c] + value[d] + value[e] + value[f] + value[g]
+                made = best7[v >> shift]
+            elif len(codes) == 6:
+                a, b, c, d, e, f = codes
+                v = SUIT_OFFSET + value[a] + value[b] + value[c] + value[d] + value[e] + value[f]
+                made = best6[v >> shift]
+            else:
+                return strength(codes)
+        except (KeyError, ValueError):  # not a hand of these rules: as the brute force says
+            return brute(codes)
+        if not v & flags:
+            return made
+        if not wild:  # five or more of one suit: the best flush among them
+            suit = suit_of_flag[v & flags]
+            mask = 0
+            for code in codes:
+                if code & suit:
+                    mask |= rank_bit[code]
+            return max(made, flush[mask << 3])
+        # wild cards: each suit whose naturals and the wild cards make five
+        count = v >> wild_shift & 7
+        for flag, suit in suits:
+            if v & flag:
+                mask = 0
+                for code in codes:
+                    if code & suit:
+                        mask |= rank_bit[code]
+                made = max(made, flush[mask << 3 | count])
+        return made
+
+    return best_strength
+
+
+def brute_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
+    """The best five's strength of 5-7 card codes as the best over every
+    five (the definition, and the path of rules where a flush counts
+    against the hand)."""
     strength = _strength_function(rules)
 
     def best_strength(codes: Sequence[int]) -> int:
-        return max(strength([codes[i] for i in five]) for five in FIVES[len(codes)])
+        return max([strength([codes[i] for i in five]) for five in FIVES[len(codes)]])
 
     return best_strength
 

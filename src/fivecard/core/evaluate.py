@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from .cards import (
     CODE_TEXT,
-    JOKER,
     KEY_SPACE,
     SUIT_MASK,
     SUIT_SHIFT,
@@ -33,7 +32,7 @@ from ..errors import HandError, kind_of
 from .hand import Hand, HandLike, as_hand, dealt_cards, resolve_rules
 from .rules import STANDARD, Category, RuleSet, wild_on
 from .seven import best_five, best_strength_function
-from .tables import HandClass, tables_for
+from .tables import HandClass, five_strength_function, tables_for
 
 __all__ = [
     "Evaluation",
@@ -316,30 +315,7 @@ def strength_function(rules: str | RuleSet | None = None) -> Callable[[Sequence[
     >>> f(Hand.parse('AS KS QS JS TS').codes)
     7462
     """
-    ruleset = resolve_rules(rules)
-    lookup = tables_for(ruleset).lookup
-    if ruleset.wild:
-        wild, joker = ruleset.wild_codes, JOKER.code
-
-        def wild_strength_of_codes(codes: Sequence[int]) -> int:
-            # wild cards looked up as jokers (see Hand.lookup_codes)
-            return lookup[lookup_index([joker if c in wild else c for c in codes])]
-
-        return wild_strength_of_codes
-
-    def strength_of_codes(
-        codes: Sequence[int],
-        lookup: array[int] = lookup,
-        space: int = KEY_SPACE,
-        shift: int = SUIT_SHIFT,
-        mask: int = SUIT_MASK,
-    ) -> int:
-        a, b, c, d, e = codes  # cards.lookup_index, inlined for speed
-        if a & b & c & d & e & mask:
-            return lookup[((a + b + c + d + e) >> shift) + space]
-        return lookup[(a + b + c + d + e) >> shift]
-
-    return strength_of_codes
+    return five_strength_function(resolve_rules(rules))
 
 
 def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str], int]:

@@ -432,6 +432,6 @@ def brute_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
 
 @cache
 def _strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
-    from .evaluate import strength_function
+    from .tables import five_strength_function
 
-    return strength_function(rules)
+    return five_strength_function(rules)

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 from typing import Final
 
 from . import tablecache
-from .cards import JOKER_INDEX, RANK_WEIGHTS, Rank
+from .cards import JOKER, JOKER_INDEX, RANK_WEIGHTS, SUIT_MASK, SUIT_SHIFT, Rank, lookup_index
 from .rules import Category, RuleSet
 
 __all__ = [
@@ -384,6 +384,37 @@ def tables_for(rules: RuleSet) -> Tables:
         tablecache.store(rules.name, key, payload)
     return tables
 
+
+
+@cache
+def five_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
+    """The fast function from five card codes to strength under ``rules``
+    (:func:`fivecard.core.evaluate.strength_function` is its public face;
+    :mod:`fivecard.core.seven` reads it too): one lookup in the rule set's
+    table, wild cards looked up as jokers. Unchecked input."""
+    lookup = tables_for(rules).lookup
+    if rules.wild:
+        wild, joker = rules.wild_codes, JOKER.code
+
+        def wild_strength_of_codes(codes: Sequence[int]) -> int:
+            # wild cards looked up as jokers (see Hand.lookup_codes)
+            return lookup[lookup_index([joker if c in wild else c for c in codes])]
+
+        return wild_strength_of_codes
+
+    def strength_of_codes(
+        codes: Sequence[int],
+        lookup: array[int] = lookup,
+        space: int = KEY_SPACE,
+        shift: int = SUIT_SHIFT,
+        mask: int = SUIT_MASK,
+    ) -> int:
+        a, b, c, d, e = codes  # cards.lookup_index, inlined for speed
+        if a & b & c & d & e & mask:
+            return lookup[((a + b + c + d + e) >> shift) + space]
+        return lookup[(a + b + c + d + e) >> shift]
+
+    return strength_of_codes
 
 def cache_key(rules: RuleSet) -> tuple[object, ...]:
     """The key of a rule set's cached tables: everything in a rule set that

@@ -284,3 +284,18 @@ def test_classify_many_hands_agrees_with_one_at_a_time() -> None:
     assert code == 2 and err == (
         "fivecard: error: hand 2: expected 5 to 7 cards (the best five play), got 2 in 'AS KS'\n"
     )
+
+
+def test_stats_counts_every_hand_of_six_or_seven_cards() -> None:
+    from math import comb
+
+    code, out, _ = run("stats", "--cards", "7", "--rules", "short-deck", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["cards"] == 7 and data["hands"] == comb(36, 7)
+    assert sum(c["hands"] for c in data["categories"]) == comb(36, 7)
+    counts = seven.seven_card_counts("short-deck", cards=7)
+    assert data["classes"] == int((counts > 0).sum())
+    code, out, _ = run("stats", "--cards", "6", "--rules", "semi")
+    assert code == 0 and out.startswith("semi: every six-card hand of 52 cards (suits hidden), each playing its best five\n")
+    code, _, err = run("stats", "--cards", "8")
+    assert code == 2 and "--cards" in err and err.count("\n") == 1

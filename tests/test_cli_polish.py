@@ -298,7 +298,7 @@ def test_bash_script_is_valid_registers_and_completes(tmp_path: Path, monkeypatc
         "hands.csv",
         "hands.csv",
         "bash zsh fish",
-        "--help --rules --wild --json",
+        "--help --rules --wild --json --cards",
         "",
         "jacks-or-better",
     ]

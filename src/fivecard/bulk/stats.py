@@ -27,13 +27,14 @@ class CategoryCount:
 
 @dataclass(frozen=True, slots=True)
 class Census:
-    """Every five-card hand of a rule set's deck, counted by category
-    (strongest first)."""
+    """Every hand of ``cards`` cards of a rule set's deck (five, or six or
+    seven playing their best five), counted by category (strongest first)."""
 
     rules: RuleSet
     hands: int
     classes: int
     categories: tuple[CategoryCount, ...]
+    cards: int = 5
 
 
 def odds(probability: float) -> str:
@@ -53,18 +54,26 @@ def dealt_cards(rules: RuleSet) -> tuple[Card, ...]:
     return rules.dealt()
 
 
-def census(rules: str | RuleSet = "standard") -> Census:
-    """Enumerate every five-card hand of the rule set's deck (with the batch
-    path: :func:`fivecard.bulk.batch.census_counts`).
+def census(rules: str | RuleSet = "standard", *, cards: int = 5) -> Census:
+    """Enumerate every hand of ``cards`` cards of the rule set's deck with
+    the batch path: five (:func:`fivecard.bulk.batch.census_counts`), or six
+    or seven, each playing its best five
+    (:func:`fivecard.bulk.seven.seven_card_counts`). A category's
+    ``classes`` are the distinct strengths its hands reach.
 
     >>> c = census("standard")
     >>> c.hands, c.classes, c.categories[0].category.name, c.categories[0].hands
     (2598960, 7462, 'royal_flush', 4)
     """
-    from .batch import census_counts  # numpy, only when counting
-
     ruleset = get_rules(rules)
-    per_strength = census_counts(ruleset)
+    if cards == 5:
+        from .batch import census_counts  # numpy, only when counting
+
+        per_strength = census_counts(ruleset)
+    else:
+        from .seven import seven_card_counts
+
+        per_strength = seven_card_counts(ruleset, cards=cards)
     counts = {s: int(n) for s, n in enumerate(per_strength) if n}
     total = sum(counts.values())
     tables = tables_for(ruleset)
@@ -78,4 +87,4 @@ def census(rules: str | RuleSet = "standard") -> Census:
         CategoryCount(c, classes[c.name], hands[c.name], hands[c.name] / total)
         for c in reversed(ruleset.ladder)
     )
-    return Census(ruleset, total, len(counts), categories)
+    return Census(ruleset, total, len(counts), categories, cards)

@@ -904,27 +904,46 @@ def _deal(call: _Call) -> int:
     return EXIT_OK
 
 
+def _stats_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cards",
+        type=int,
+        choices=(5, 6, 7),
+        default=5,
+        metavar="N",
+        help="hands of N cards: 5 (default), or 6 or 7, each playing its best five "
+        "(seven-card stud; 133,784,560 hands of 52 cards, a few seconds)",
+    )
+
+
+_CARD_WORDS = {5: "five", 6: "six", 7: "seven"}
+
+
 @_command(
     "stats",
     help="count every hand of the rule set's deck",
-    description="Enumerate every five-card hand of the rule set's deck and print, "
-    "per category, the distinct classes, the hands, the probability and the odds.",
+    description="Enumerate every five-card hand of the rule set's deck (or of six or "
+    "seven cards, each playing its best five) and print, per category, the distinct "
+    "classes, the hands, the probability and the odds.",
     examples=(
         "fivecard stats",
         "fivecard stats --rules joker",
         "fivecard stats --json --rules semi",
+        "fivecard stats --cards 7",
     ),
     shared=("rules", "json"),
+    arguments=_stats_arguments,
 )
 def _stats(call: _Call) -> int:
     from ..bulk.stats import census  # numpy: imported only by the commands that count
 
     rules, out = call.rules, call.out
-    counted = census(rules)
+    counted = census(rules, cards=call.args.cards)
     if call.args.json:
         _print_json(
             {
                 "rules": rules.name,
+                "cards": counted.cards,
                 "hands": counted.hands,
                 "classes": counted.classes,
                 "categories": [
@@ -941,8 +960,9 @@ def _stats(call: _Call) -> int:
             out,
         )
         return EXIT_OK
-    out.write(f"{rules.name}: every five-card hand of {len(rules.deck())} cards"
-              f"{' (suits hidden)' if not rules.suits else ''}\n")
+    best = "" if counted.cards == 5 else ", each playing its best five"
+    out.write(f"{rules.name}: every {_CARD_WORDS[counted.cards]}-card hand of {len(rules.deck())} cards"
+              f"{' (suits hidden)' if not rules.suits else ''}{best}\n")
     out.write(f"{'category':<17} {'classes':>7} {'hands':>11} {'probability':>12}  odds\n")
     for c in counted.categories:
         out.write(

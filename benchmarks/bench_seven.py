@@ -26,8 +26,6 @@ import argparse
 import random
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 
 import eval7
 import numpy as np
@@ -36,19 +34,12 @@ from phevaluator import evaluate_cards
 from treys import Card as TreysCard
 from treys import Evaluator
 
+from bench_batch import best  # best of N runs, as every batch benchmark times them
+
 from fivecard import full_deck
 from fivecard.bulk import seven as bulk_seven
 from fivecard.core import seven
 from fivecard.core.rules import STANDARD
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def line(label: str, hands: int, seconds: float) -> float:

@@ -148,11 +148,12 @@ def _slow(
 
 
 @cache
-def _token_codes(suits: bool, deck: frozenset[int] | None = None) -> npt.NDArray[np.int32]:
+def _token_codes(suits: bool, deck: frozenset[int] | None = None, jokers: bool = False) -> npt.NDArray[np.int32]:
     """Two ASCII bytes read as one little-endian uint16 -> card code, or -1:
     the fast path's whole parser is one lookup in this table (256 KiB).
     ``deck``: the ranks a short deck holds (a card of another rank is -1, so
-    its row goes to the single-hand parser and its error)."""
+    its row goes to the single-hand parser and its error). ``jokers``: the
+    joker's two-letter spellings (``JK``, any case) are the joker."""
     table = np.full(1 << 16, -1, dtype=np.int32)
     ranks, suit_bits = _RANK_LUT, _SUIT_LUT
     for first in np.flatnonzero(ranks >= 0).tolist():
@@ -161,6 +162,10 @@ def _token_codes(suits: bool, deck: frozenset[int] | None = None) -> npt.NDArray
         for second in np.flatnonzero(suit_bits >= 0).tolist():
             code = int(ranks[first]) | (int(suit_bits[second]) if suits else 0)
             table[first | second << 8] = code
+    if jokers:
+        for first in b"Jj":
+            for second in b"Kk":
+                table[first | second << 8] = JOKER.code
     return table
 
 
@@ -192,7 +197,7 @@ def fixed_width_codes(
     tokens = token_view(data, n, stride, offset)
     gaps = np.ndarray((n, 4), dtype=np.uint8, buffer=data, offset=offset + 2, strides=(stride, 3))
     deck = None if rules.full_ranks else frozenset(int(r) for r in rules.ranks)
-    codes = _token_codes(rules.suits, deck)[tokens]
+    codes = _token_codes(rules.suits, deck, rules.jokers > 0)[tokens]
     # Column by column: numpy reduces a short last axis slowly. An unknown
     # token is -1, so an OR of the five codes is negative exactly then.
     either = codes[:, 0] | codes[:, 1] | codes[:, 2] | codes[:, 3] | codes[:, 4]

@@ -244,12 +244,14 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
             if j:
                 ok &= np.ndarray((m,), np.uint8, raw, 15 * j - 1, (stride,)) == 32
         if rules.one_deck and hands > 1:  # a card twice in one hand is not ok already; across hands:
-            bits = _BITS[np.take(_card_bit_index(), codes)]  # (m, hands, 5): one bit a card
+            bits = _BITS[np.take(_card_bit_index(), codes)]  # (m, hands, 5): one bit a card (a joker none)
             held = bits[:, :, 0] | bits[:, :, 1] | bits[:, :, 2] | bits[:, :, 3] | bits[:, :, 4]
             seen = held[:, 0]
             for j in range(1, hands):
                 ok &= (seen & held[:, j]) == 0
                 seen = seen | held[:, j]
+            if rules.jokers:  # no more jokers in the row than the deck has
+                ok &= (codes == _JOKER_CODE).reshape(m, -1).sum(axis=1) <= rules.jokers
         tokens = np.empty((m, hands, 5), dtype=np.uint16)
         for j in range(hands):
             tokens[:, j] = batch.token_view(raw, m, stride, 15 * j)
@@ -298,15 +300,16 @@ def _solve_block(block: Block, rules: RuleSet, decks: int, one_hand: bool = Fals
 @cache
 def _card_bit_index() -> npt.NDArray[np.int8]:
     """Card code -> a bit of its own among the cards of a rule set (rank
-    place * 4 + suit place for a suited card, 52 for the joker, the rank
-    place for a rank-only card; a rule set has either suited or rank-only
-    cards), so that the cards of a hand are an OR of bits. The table spans
+    place * 4 + suit place for a suited card, the rank place for a
+    rank-only card; a rule set has either suited or rank-only cards), so
+    that the cards of a hand are an OR of bits; the joker, which a deck may
+    hold twice, 64, whose bit is none (jokers are counted). The table spans
     every code, but only the pages of the 66 cards are ever touched."""
     table = np.zeros(max(SORT_PLACE) + 1, dtype=np.int8)
     for code, place in SORT_PLACE.items():
         rank_place, suit_place = divmod(place, 5)
         if rank_place == 13:
-            table[code] = 52  # the joker
+            table[code] = 64  # the joker
         elif suit_place == 4:
             table[code] = rank_place  # a card without a suit
         else:
@@ -314,7 +317,7 @@ def _card_bit_index() -> npt.NDArray[np.int8]:
     return table
 
 
-_BITS: Final = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+_BITS: Final = np.append(np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64)), np.uint64(0))
 
 
 class _Lines(Sequence[bytes]):

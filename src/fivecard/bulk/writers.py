@@ -29,16 +29,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import ALL_CARDS, CARD_OF_CODE, SORT_PLACE, Card
-from ..core.evaluate import class_descriptions, describe, evaluate
-from ..core.hand import Hand
+from ..core.evaluate import class_descriptions, describe
 from .pipeline import Chunk, token_text
-from ..core.report import Painter, class_fields, evaluation_json, wild_fields
+from ..core.report import Painter, class_fields, wild_fields
 from ..core.showdown import Outcome
 from ..core.rules import RuleSet
 from . import batch
 from .batch import category_table as batch_category_table
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 from ..core.tables import tables_for
+from .wild import wild_cases
 from .workbook import MAX_ROWS
 
 __all__ = [
@@ -436,13 +436,16 @@ def _showdown_places(rules: RuleSet) -> npt.NDArray[np.int64]:
 
 
 def _showdown_places_of(chunk: Chunk) -> npt.NDArray[np.int32]:
-    """Per hand (without jokers), the sort places of its cards in showdown
-    order (see :func:`_showdown_order`), by one sort of packed numbers."""
+    """Per hand, the sort places of its cards in showdown order (see
+    :func:`_showdown_order`), by one sort of packed numbers."""
     small = batch.sort_keys(chunk.codes)
     rank_place, suit_place = small // 5, small % 5
     position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
     packed = batch.sort_rows(((position * 8 + suit_place) << 8 | small).astype(np.int32))
     result: npt.NDArray[np.int32] = packed & 0xFF
+    wild = _wild(chunk)
+    if wild is not None:
+        result[wild.rows] = np.take_along_axis(small[wild.rows], wild.shown, axis=1)
     return result
 
 
@@ -474,12 +477,73 @@ def _category_labels(rules: RuleSet) -> npt.NDArray[np.uint8]:
 
 
 def _showdown_order(chunk: Chunk) -> npt.NDArray[np.int64]:
-    """Per hand (without jokers), the positions of its cards in showdown
-    order: a group's cards in sorted order."""
+    """Per hand, the positions of its cards in showdown order: a group's
+    cards in sorted order (a wild card where the card it became goes, see
+    :class:`~fivecard.bulk.wild.WildCases`)."""
     small = batch.sort_keys(chunk.codes)
     rank_place, suit_place = small // 5, small % 5  # ace 0 ... two 12; a joker 13
     position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
-    return batch.row_order(position * 8 + suit_place)
+    order = batch.row_order(position * 8 + suit_place)
+    wild = _wild(chunk)
+    if wild is not None:
+        order[wild.rows] = wild.shown
+    return order
+
+
+class _Wild:
+    """The hands of a chunk that hold a wild card: their indices (``rows``),
+    the numbers of their cases (what the wild cards became, see
+    :class:`~fivecard.bulk.wild.WildCases`) and the positions of their cards
+    in showdown order (``shown``)."""
+
+    __slots__ = ("rows", "numbers", "shown", "cases")
+
+    def __init__(self, chunk: Chunk) -> None:
+        self.cases = wild_cases(chunk.rules)
+        self.rows = np.flatnonzero(~chunk.natural)
+        self.numbers, self.shown = self.cases.numbers(chunk.codes[self.rows], chunk.strength[self.rows])
+
+
+def _wild(chunk: Chunk) -> _Wild | None:
+    """The chunk's hands that hold a wild card (made once per chunk), or
+    None when there are none."""
+    if not chunk.rules.wild_codes:
+        return None
+    made = chunk.prepared.get("wild")
+    if made is None:
+        made = chunk.prepared["wild"] = _Wild(chunk)
+    return made if len(made.rows) else None
+
+
+class _PerCase:
+    """A piece made from a wild hand's case (what its wild cards became)
+    and its strength, the first time the case is met."""
+
+    def __init__(self, rules: RuleSet, make: Callable[[tuple[Card, ...], ClassInfo], bytes]) -> None:
+        self.rules = rules
+        self.make = make
+        self.table: Objects = np.empty(0, dtype=object)
+        self.made = np.zeros(0, dtype=bool)
+
+    def __call__(self, wild: _Wild, strength: I64) -> Objects:
+        """The pieces of the wild hands (their strengths: ``strength``)."""
+        values = wild.cases.values
+        known = len(values)  # once: another thread may add more meanwhile
+        if len(self.table) < known:
+            grown = np.empty(known, dtype=object)
+            grown[: len(self.table)] = self.table
+            self.table = grown
+            self.made = np.concatenate([self.made, np.zeros(known - len(self.made), dtype=bool)])
+        numbers = wild.numbers
+        missing = np.flatnonzero(~self.made[numbers])
+        if len(missing):
+            for at in batch.first_of_each(numbers[missing]).tolist():
+                number = int(numbers[missing[at]])
+                info = class_info(self.rules, int(strength[missing[at]]))
+                self.table[number] = self.make(values[number][0], info)
+                self.made[number] = True
+        result: Objects = self.table[numbers]
+        return result
 
 
 # --- tallies ----------------------------------------------------------------------------------
@@ -823,13 +887,9 @@ class JsonlWriter(_Base):
 
     @staticmethod
     def _plain(chunk: Chunk) -> bool:
-        """Rows of as many natural hands each, all read as two-character
-        cards, spelled in two characters (a rule set with suits)."""
-        rules = chunk.rules
-        return (
-            rules.suits and _all_tokens(chunk, int(chunk.count[0]))
-            and (not rules.wild_codes or bool(chunk.natural.all()))
-        )
+        """Rows of as many hands each, all read as two-character cards,
+        spelled in two characters (a rule set with suits)."""
+        return chunk.rules.suits and _all_tokens(chunk, int(chunk.count[0]))
 
     def write(self, chunk: Chunk) -> None:
         n = len(chunk)
@@ -858,21 +918,24 @@ class JsonlWriter(_Base):
         self.out.write(_join_rows(grid))
 
     def _tokened(self, chunk: Chunk, hands: int) -> bytes:
-        """The rows of a chunk of lines of ``hands`` natural hands each, all
-        read as two-character cards (see :func:`_all_tokens`): each row's
-        start and its first hand's head are one byte matrix row."""
+        """The rows of a chunk of lines of ``hands`` hands each, all read as
+        two-character cards (see :func:`_all_tokens`): each row's start and
+        its first hand's head are one byte matrix row."""
         heads = chunk.prepared.get("jsonl heads")
         if heads is None:
             heads = _token_heads(chunk)
         assert heads is not None
         strength = chunk.strength
+        ends = np.empty(len(strength), dtype=object)
+        for j in range(hands):
+            ends[j::hands] = (self.classes if j == hands - 1 else self.joined)(strength[j::hands])
+        ends = _wild_json(chunk, ends, None)
         grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
         grid[:, 0] = _numbered_rows(chunk.line, b'{"line": ', [b', "hands": [', heads[::hands]])
         for j in range(hands):
             if j:
                 grid[:, 2 * j] = _rows_of(heads[j::hands])
-            ends = self.classes if j == hands - 1 else self.joined
-            grid[:, 2 * j + 1] = ends(strength[j::hands])
+            grid[:, 2 * j + 1] = ends[j::hands]
         grid[:, -1] = self.tails(chunk)
         return _join_rows(grid)
 
@@ -990,17 +1053,35 @@ def hand_objects(
     objects = np.empty((h, 2), dtype=object)
     objects[:, 0] = first
     objects[:, 1] = classes
-    if chunk.rules.wild_codes:
-        for k in np.flatnonzero(~chunk.natural).tolist():
-            hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-            data = evaluation_json(evaluate(hand), chunk.hand_texts(np.array([k]))[0].decode("utf-8", "replace"))
-            if indent is None:
-                text_of = json.dumps(data, ensure_ascii=ascii)
-            else:
-                text_of = json.dumps(data, ensure_ascii=ascii, indent=2).replace("\n", "\n" + indent)
-            tail = classes[k][-2:] if classes[k].endswith(b", ") else b""
-            objects[k] = [text_of.encode() + tail, b""]
+    objects[:, 1] = _wild_json(chunk, classes, indent)
     return objects
+
+
+def _wild_json(chunk: Chunk, classes: Objects, indent: str | None) -> Objects:
+    """``classes`` (per hand, the end of its JSON object, from its class),
+    with the ends of the hands that hold a wild card made from their case
+    (``"natural": false`` and what the wild cards became)."""
+    wild = _wild(chunk)
+    if wild is None:
+        return classes
+    pieces = _wild_json_pieces(chunk.rules, indent)(wild, chunk.strength[wild.rows])
+    ends = classes[wild.rows]
+    out = classes.copy()
+    out[wild.rows] = [p + b", " if e.endswith(b", ") else p for p, e in zip(pieces, ends.tolist())]
+    return out
+
+
+@cache
+def _wild_json_pieces(rules: RuleSet, indent: str | None) -> _PerCase:
+    """Per case: the end of a wild hand's JSON object, from its category on
+    (as :func:`_class_json`, with what its wild cards became)."""
+
+    def make(made: tuple[Card, ...], info: ClassInfo) -> bytes:
+        fields = class_fields(info.category, info.name, info.score, info.strength, info.description, rules.name)
+        fields.update(wild_fields(False, [c.code_str for c in made]))
+        return _json_end(fields, indent)
+
+    return _PerCase(rules, make)
 
 
 def _card(code: int) -> Card:
@@ -1057,13 +1138,12 @@ class TextWriter(_Base):
         self.out.write(_join_rows(grid))
 
     def _plain(self, chunk: Chunk) -> bool:
-        """Rows of the header's hands, all natural and read as two-character
-        cards, shown without colour: each row but its explanation is a byte
-        matrix row."""
+        """Rows of the header's hands, all read as two-character cards,
+        shown without colour: each row but its explanation is a byte matrix
+        row."""
         rules = chunk.rules
         return (
             not self.painter.color and rules.suits and _all_tokens(chunk, self.hands)
-            and (not rules.wild_codes or bool(chunk.natural.all()))
             and len(_category_labels(rules)) > 0
         )
 
@@ -1119,8 +1199,7 @@ def _people_cards(
     chunk: Chunk, painter: Painter, order: npt.NDArray[np.int64], *, showdown: bool = True
 ) -> Objects:
     """Per hand, its cards in ``order`` as people read them (padded to three
-    columns each, red hearts and diamonds with colour); for the showdown
-    order, a hand with jokers from its full evaluation."""
+    columns each, red hearts and diamonds with colour)."""
     codes = np.take_along_axis(chunk.codes, order, axis=1)
     if painter.color:
         out = np.empty(len(codes), dtype=object)
@@ -1128,10 +1207,6 @@ def _people_cards(
         out[:] = [painter.cards(row).encode() for row in cards] if cards else []
     else:
         out = _spelled(codes, "ascii" if painter.ascii else "unicode", b"", b" ", b"")
-    if chunk.rules.wild_codes and showdown:
-        for k in np.flatnonzero(~chunk.natural).tolist():
-            hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-            out[k] = painter.cards(evaluate(hand).showdown).encode()
     return out
 
 
@@ -1144,14 +1219,45 @@ def _class_json(rules: RuleSet, indent: str | None, after: str = "") -> _PerStre
         fields = class_fields(info.category, info.name, info.score, info.strength, info.description, rules.name)
         if rules.wild_codes:
             fields.update(wild_fields(True, []))
-        if indent is None:
-            text = ", " + json.dumps(fields, ensure_ascii=False)[1:-1] + "}"
-        else:
-            body = json.dumps(fields, ensure_ascii=False, indent=2)[1:-2].replace("\n", "\n" + indent)
-            text = "," + body + "\n" + indent + "}"
-        return (text + after).encode()
+        return _json_end(fields, indent) + after.encode()
 
     return _PerStrength(rules, make)
+
+
+def _json_end(fields: dict[str, Any], indent: str | None) -> bytes:
+    """The end of a hand's JSON object, from ``fields`` on (compact, or
+    indented as ``json.dumps(..., indent=2)`` nested at ``indent``)."""
+    if indent is None:
+        text = ", " + json.dumps(fields, ensure_ascii=False)[1:-1] + "}"
+    else:
+        body = json.dumps(fields, ensure_ascii=False, indent=2)[1:-2].replace("\n", "\n" + indent)
+        text = "," + body + "\n" + indent + "}"
+    return text.encode()
+
+
+def _wild_tails(chunk: Chunk, tails: Objects, painter: Painter) -> Objects:
+    """``tails`` (per hand, what follows its cards in a line of ``classify``:
+    ``Painter.evaluation``'s description, score and strength), with those of
+    the hands that hold a wild card saying what the wild cards became."""
+    wild = _wild(chunk)
+    if wild is None:
+        return tails
+    out = tails.copy()
+    out[wild.rows] = _wild_text_pieces(chunk.rules, painter.color, painter.ascii)(wild, chunk.strength[wild.rows])
+    return out
+
+
+@cache
+def _wild_text_pieces(rules: RuleSet, color: bool, ascii: bool) -> _PerCase:
+    """Per case: a wild hand's tail (see :func:`_wild_tails`)."""
+    painter = Painter(color=color, ascii=ascii)
+    word = "JK" if rules.jokers else "wild"
+
+    def make(made: tuple[Card, ...], info: ClassInfo) -> bytes:
+        became = ", ".join(map(painter.card, made))
+        return f" {info.description}  [{word} as {became}]  (score {info.score}, strength {info.strength:,})".encode()
+
+    return _PerCase(rules, make)
 
 
 class ClassifyWriter:
@@ -1192,12 +1298,8 @@ class ClassifyWriter:
             grid[:, 0] = _people_cards(chunk, self.painter, identity, showdown=False)
             grid[:, 1] = b" ->  "
             grid[:, 2] = _people_cards(chunk, self.painter, _showdown_order(chunk))
-            grid[:, 3] = self.tails(chunk.strength)
+            grid[:, 3] = _wild_tails(chunk, self.tails(chunk.strength), self.painter)
             grid[:, 4] = b"\n"
-            if chunk.rules.wild_codes:
-                for k in np.flatnonzero(~chunk.natural).tolist():
-                    hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-                    grid[k, :] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b"", b"\n"]
             self.out.write(_join_rows(grid))
         self.written += h
 
@@ -1250,16 +1352,12 @@ class DealWriter:
         grid[:, 1] = _people_cards(chunk, self.painter, identity, showdown=False)
         grid[:, 2] = b" ->  "
         grid[:, 3] = _people_cards(chunk, self.painter, _showdown_order(chunk))
-        grid[:, 4] = self.tails(chunk.strength)
+        grid[:, 4] = _wild_tails(chunk, self.tails(chunk.strength), self.painter)
         marks = np.repeat(self.marks(chunk).astype(np.int64), players)
         won = (marks >> position) & 1 == 1
         split = (marks >> 62) & 1 == 1
         grid[:, 5] = np.where(won, np.where(split, b"  <- splits", b"  <- wins"), b"")
         grid[:, 6] = b"\n"
-        if chunk.rules.wild_codes:
-            for k in np.flatnonzero(~chunk.natural).tolist():
-                hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-                grid[k, 1:5] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b""]
         lines = grid.reshape(len(chunk), players * 7)
         rounds = np.empty((len(chunk), 4), dtype=object)
         if self.several:

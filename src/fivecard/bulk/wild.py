@@ -1,0 +1,182 @@
+"""What the wild cards of many hands became, and where they stand in showdown
+order, for the bulk writers: the single-hand rules
+(:func:`fivecard.core.evaluate.wild_cards_made` and
+:func:`fivecard.core.evaluate.showdown_places`) called once per distinct
+case, not once per hand.
+
+What a hand's wild cards become depends only on its lookup index (the ranks
+they stand for, :attr:`fivecard.core.tables.Tables.substitutes`), on the
+suit of its naturals when it is a flush, and on which natural cards of those
+ranks it holds; where its cards stand in showdown order, on its class, the
+ranks its sorted cards show (a wild card as wild) and the ranks the wild
+cards became. Each is packed into one integer per hand with array
+arithmetic; a case met for the first time is settled by the single-hand
+rule, and every case is kept (per rule set and process: there are a few
+thousand) to be found again by one sorted search.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from functools import cache
+from typing import Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.cards import CARD_OF_CODE, JOKER, KEY_SPACE, SORT_PLACE, SUIT_MASK, SUIT_SHIFT, Card, lookup_index
+from ..core.evaluate import showdown_places, wild_cards_made
+from ..core.rules import RuleSet
+from ..core.tables import tables_for
+from . import batch
+
+__all__ = ["WildCases", "Case", "wild_cases"]
+
+I64 = npt.NDArray[np.int64]
+_V = TypeVar("_V")
+
+
+class _Memo(Generic[_V]):
+    """Values of integer keys, each made once (by ``make`` of the key and
+    the first row that has it); the keys met are found by one sorted search,
+    and the values are numbered in the order they were made (:attr:`values`,
+    which only grows)."""
+
+    def __init__(self) -> None:
+        self.values: list[_V] = []
+        self._keys = np.zeros(0, dtype=np.int64)  # sorted
+        self._numbers = np.zeros(0, dtype=np.int64)
+
+    def _find(self, keys: I64) -> I64:
+        found = np.full(len(keys), -1, dtype=np.int64)
+        if len(self._keys):
+            at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+            hit = self._keys[at] == keys
+            found[hit] = self._numbers[at[hit]]
+        return found
+
+    def numbers(self, keys: I64, make: Callable[[int], _V]) -> I64:
+        """The number of each key's value; a key not met before gets the
+        value ``make`` gives for the first row that has it."""
+        found = self._find(keys)
+        missing = np.flatnonzero(found < 0)
+        if len(missing):
+            new, first = np.unique(keys[missing], return_index=True)
+            start = len(self.values)
+            self.values.extend(make(row) for row in missing[first].tolist())
+            every = np.concatenate([self._keys, new])
+            order = np.argsort(every, kind="stable")
+            self._keys = every[order]
+            self._numbers = np.concatenate([self._numbers, np.arange(start, len(self.values))])[order]
+            found[missing] = self._find(keys[missing])
+        return found
+
+
+#: What the wild cards of a hand became, and the positions of its sorted
+#: cards in showdown order.
+Case = tuple[tuple[Card, ...], tuple[int, ...]]
+
+
+class WildCases:
+    """The cases of a rule set with wild cards: per hand holding one, what
+    its wild cards became and where its cards stand in showdown order
+    (:meth:`numbers`, numbers into :attr:`values`)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        tables = tables_for(rules)
+        self._tables = tables
+        # per sort place (see batch.sort_keys): the card, whether it is wild,
+        # what the table reads of it (a wild card as the joker), and its bit
+        # among the natural cards (rank place * 4 + suit place)
+        cards = [CARD_OF_CODE[code] for code in sorted(CARD_OF_CODE, key=SORT_PLACE.__getitem__)]
+        self._cards = cards
+        self._wild = np.array([rules.is_wild(c) for c in cards], dtype=bool)
+        looked = [JOKER.code if rules.is_wild(c) else c.code for c in cards]
+        self._weight = np.array([c >> SUIT_SHIFT for c in looked], dtype=np.int64)
+        self._suit = np.array([c & SUIT_MASK for c in looked], dtype=np.int64)
+        self._bit = np.array(
+            [0 if w or c.suit is None else 1 << (p // 5 * 4 + p % 5) for p, (c, w) in enumerate(zip(cards, self._wild))],
+            dtype=np.int64,
+        )
+        # the substitutes as sorted lookup indices, each with the places of
+        # its ranks (ace 0 ... two 12), four bits each, +1 (0: none)
+        indices = sorted(tables.substitutes)
+        self._sub_index = np.array(indices, dtype=np.int64)
+        self._sub_places = np.array(
+            [sum((15 - r) << (4 * j) for j, r in enumerate(tables.substitutes[i])) for i in indices],
+            dtype=np.int64,
+        )
+        self._most = max((len(v) for v in tables.substitutes.values()), default=0)
+        self._flush = np.array([False] + [c.category.flush for c in tables.classes()], dtype=bool)
+        self._memo: _Memo[Case] = _Memo()
+        self._lock = threading.Lock()  # a reading thread and a writing thread may both ask
+        self._place_rows = np.zeros((0, 5), dtype=np.int64)
+
+    @property
+    def values(self) -> list[Case]:
+        """The cases, by the numbers :meth:`numbers` gives."""
+        return self._memo.values
+
+    def numbers(self, codes: npt.NDArray[np.int32], strength: I64) -> tuple[I64, I64]:
+        """Per hand (each holding a wild card): the number of its case (see
+        :attr:`values`), and the positions of its cards in showdown order.
+
+        A case is fixed by the hand's lookup index (its class and the ranks
+        its wild cards stand for), the suit of a flush, which natural cards
+        of those ranks it holds (what :func:`wild_cards_made` reads), and
+        which of its sorted cards are wild (with the index, the ranks its
+        sorted cards show: what :func:`showdown_places` reads)."""
+        small = batch.sort_keys(codes)
+        packed = batch.sort_rows(small << 3 | np.arange(5, dtype=np.int32))
+        order = (packed & 7).astype(np.int64)  # the hand's positions in sorted order
+        places = packed >> 3  # the sorted cards' sort places
+        c = [places[:, j] for j in range(5)]
+        weight, suit, wild, bit = self._weight, self._suit, self._wild, self._bit
+        index = weight[c[0]] + weight[c[1]] + weight[c[2]] + weight[c[3]] + weight[c[4]]
+        both = suit[c[0]] & suit[c[1]] & suit[c[2]] & suit[c[3]] & suit[c[4]]
+        index += np.where(both > 0, KEY_SPACE, 0)
+        at = np.minimum(np.searchsorted(self._sub_index, index), len(self._sub_index) - 1)
+        if not bool((self._sub_index[at] == index).all()):
+            raise AssertionError("a hand without wild cards")  # pragma: no cover
+        subs = self._sub_places[at]
+        wilds = wild[c[0]] | wild[c[1]] << 1 | wild[c[2]] << 2 | wild[c[3]] << 3 | wild[c[4]] << 4
+        key = index << 29 | np.where(self._flush[strength], both, 0) << 25 | wilds.astype(np.int64) << 20
+        if self._most:
+            held = bit[c[0]] | bit[c[1]] | bit[c[2]] | bit[c[3]] | bit[c[4]]
+            for j in range(self._most):  # the natural cards held of each substitute's rank
+                place = (subs >> (4 * j)) & 15  # the rank's place + 1, or 0: none
+                key |= np.where(place > 0, (held >> (4 * np.maximum(place - 1, 0))) & 15, 0) << (4 * j)
+
+        def make(row: int) -> Case:
+            return self._settle(codes[row], places[row], int(strength[row]))
+
+        with self._lock:
+            numbers = self._memo.numbers(key, make)
+            have = len(self._place_rows)
+            if have != len(self.values):  # the new cases' places, appended
+                new = np.array([v[1] for v in self.values[have:]], dtype=np.int64).reshape(-1, 5)
+                self._place_rows = np.concatenate([self._place_rows, new])
+            rows = self._place_rows
+        shown: I64 = np.take_along_axis(order, rows[numbers], axis=1)
+        return numbers, shown
+
+    def _settle(self, codes: npt.NDArray[np.int32], places: npt.NDArray[np.int32], strength: int) -> Case:
+        """A case from one hand of it, by the single-hand rules."""
+        rules, tables = self.rules, self._tables
+        cards = [CARD_OF_CODE[c] for c in codes.tolist()]
+        naturals = [c for c in cards if not rules.is_wild(c)]
+        hand_class = tables.hand_class(strength)
+        looked = [JOKER.code if rules.is_wild(c) else c.code for c in cards]
+        substitutes = tables.substitutes[lookup_index(looked)]
+        flush_suit = naturals[0].suit if hand_class.category.flush else None
+        made = wild_cards_made(substitutes, frozenset(naturals), flush_suit, suits=rules.suits)
+        ranks = [None if rules.is_wild(c) else c.rank for c in (self._cards[p] for p in places.tolist())]
+        return made, showdown_places(ranks, hand_class.order, [c.rank for c in made])
+
+
+@cache
+def wild_cases(rules: RuleSet) -> WildCases:
+    """The cases of a rule set with wild cards (one per process)."""
+    return WildCases(rules)

@@ -460,6 +460,16 @@ def _checked_codes() -> npt.NDArray[np.int32]:
 
 
 @cache
+def _wild_checked_codes(rules: RuleSet) -> npt.NDArray[np.int32]:
+    """:func:`_checked_codes` for a rule set with wild cards of the deck:
+    each wild card as the joker (the table reads them so, see
+    ``Hand.lookup_codes``), in the same lookup that checks the codes."""
+    table = _checked_codes().copy()
+    table[list(rules.wild_codes)] = JOKER.code | _CHECKED
+    return table
+
+
+@cache
 def _checked_lookup(rules: RuleSet) -> npt.NDArray[np.uint16]:
     """The lookup table shifted by :data:`_CHECKED_KEYS` (a key of checked
     codes indexes it directly); the zeros before it take no memory."""
@@ -526,11 +536,9 @@ def _strengths(codes: Codes, rules: RuleSet, *, checked: bool) -> npt.NDArray[np
     raise on the first that is not a card code), else trust them."""
     n = len(codes)
     out = np.empty(n, dtype=np.uint16)
-    if rules.wild:  # wild cards of the deck are looked up as jokers
-        wild = np.isin(codes, list(rules.wild_codes))
-        if wild.any():
-            codes = np.ascontiguousarray(np.where(wild, np.int32(JOKER.code), codes), dtype=np.int32)
-    if checked:
+    if rules.wild:  # wild cards of the deck are looked up as jokers: by the checking lookup
+        checked, valid, lookup = True, _wild_checked_codes(rules), _checked_lookup(rules)
+    elif checked:
         valid, lookup = _checked_codes(), _checked_lookup(rules)
     else:
         lookup = _lookup(rules)

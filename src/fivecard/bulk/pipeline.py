@@ -90,6 +90,7 @@ class Chunk:
     #: common case, parsed as arrays): its five tokens (two bytes each, as
     #: little-endian uint16), else zeros.
     tokens: npt.NDArray[np.uint16] | None = None
+    _natural: npt.NDArray[np.bool_] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.line)
@@ -149,12 +150,24 @@ class Chunk:
 
     @property
     def natural(self) -> npt.NDArray[np.bool_]:
-        """Per hand: holds no wild card (no joker)."""
-        if not self.rules.wild_codes:
-            return np.ones(len(self.strength), dtype=bool)
-        wild = np.isin(self.codes, list(self.rules.wild_codes)).astype(np.int8)
-        result: npt.NDArray[np.bool_] = wild.sum(axis=1) == 0
-        return result
+        """Per hand: holds no wild card (no joker; made once)."""
+        if self._natural is None:
+            if not self.rules.wild_codes:
+                self._natural = np.ones(len(self.strength), dtype=bool)
+            else:
+                wild = _wild_places(self.rules)[batch.sort_keys(self.codes)]
+                self._natural = ~(wild[:, 0] | wild[:, 1] | wild[:, 2] | wild[:, 3] | wild[:, 4])
+        return self._natural
+
+
+@cache
+def _wild_places(rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """Per sort place (see :func:`fivecard.bulk.batch.sort_keys`): whether
+    the card is wild under the rules."""
+    table = np.zeros(max(SORT_PLACE.values()) + 1, dtype=bool)
+    for code in rules.wild_codes:
+        table[SORT_PLACE[code]] = True
+    return table
 
 
 def token_text(tokens: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint8]:

@@ -902,7 +902,7 @@ class JsonlWriter(_Base):
         last[(chunk.start + chunk.count - 1)[chunk.count > 0]] = True
         classes = np.where(last, self.classes(chunk.strength), self.joined(chunk.strength))
         prepared = chunk.prepared.get("jsonl") or self._prepared(chunk)
-        objects = hand_objects(chunk, classes, heads=prepared[1])
+        objects = hand_objects(chunk, classes, heads=prepared[1], joined=~last)
         most = int(chunk.count.max())
         grid = np.empty((n, 2 + 2 * max(most, 1)), dtype=object)
         grid[:, 0] = prepared[0]
@@ -929,7 +929,9 @@ class JsonlWriter(_Base):
         ends = np.empty(len(strength), dtype=object)
         for j in range(hands):
             ends[j::hands] = (self.classes if j == hands - 1 else self.joined)(strength[j::hands])
-        ends = _wild_json(chunk, ends, None)
+        last = np.zeros((len(chunk), hands), dtype=bool)
+        last[:, -1] = True
+        ends = _wild_json(chunk, ends, None, ~last.ravel())
         grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
         grid[:, 0] = _numbered_rows(chunk.line, b'{"line": ', [b', "hands": [', heads[::hands]])
         for j in range(hands):
@@ -1040,34 +1042,35 @@ def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False)
 
 def hand_objects(
     chunk: Chunk, classes: Objects, indent: str | None = None, *, ascii: bool = False,
-    heads: Objects | None = None,
+    heads: Objects | None = None, joined: npt.NDArray[np.bool_] | None = None,
 ) -> Objects:
     """Per hand, its JSON object (see :func:`fivecard.report.evaluation_json`)
     in two pieces to be joined: from ``{`` to the sorted cards (``heads``,
-    when made already), and ``classes`` (per hand: the rest, from its
-    class). Compact, or for ``indent`` (the indent of the object's lines) as
-    ``json.dumps(..., indent=2)`` lays it out. A hand with jokers is made
-    from its full evaluation (what the jokers became)."""
+    when made already), and ``classes`` (per hand: the rest, from its class,
+    followed by ``", "`` where ``joined``). Compact, or for ``indent`` (the
+    indent of the object's lines) as ``json.dumps(..., indent=2)`` lays it
+    out. A hand with wild cards ends with what they became."""
     h = len(chunk.codes)
     first = heads if heads is not None else _hand_heads(chunk, indent, ascii=ascii)
     objects = np.empty((h, 2), dtype=object)
     objects[:, 0] = first
-    objects[:, 1] = classes
-    objects[:, 1] = _wild_json(chunk, classes, indent)
+    objects[:, 1] = _wild_json(chunk, classes, indent, joined)
     return objects
 
 
-def _wild_json(chunk: Chunk, classes: Objects, indent: str | None) -> Objects:
-    """``classes`` (per hand, the end of its JSON object, from its class),
-    with the ends of the hands that hold a wild card made from their case
-    (``"natural": false`` and what the wild cards became)."""
+def _wild_json(
+    chunk: Chunk, classes: Objects, indent: str | None, joined: npt.NDArray[np.bool_] | None = None
+) -> Objects:
+    """``classes`` (per hand, the end of its JSON object, from its class,
+    then ``", "`` where ``joined``), with the ends of the hands that hold a
+    wild card made from their case (``"natural": false`` and what the wild
+    cards became)."""
     wild = _wild(chunk)
     if wild is None:
         return classes
     pieces = _wild_json_pieces(chunk.rules, indent)(wild, chunk.strength[wild.rows])
-    ends = classes[wild.rows]
     out = classes.copy()
-    out[wild.rows] = [p + b", " if e.endswith(b", ") else p for p, e in zip(pieces, ends.tolist())]
+    out[wild.rows] = pieces if joined is None else np.where(joined[wild.rows], pieces + b", ", pieces)
     return out
 
 

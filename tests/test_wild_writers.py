@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_deal_pipeline import reference
 
 from fivecard import evaluate, get_rules
 from fivecard.bulk import batch, writers
@@ -128,6 +129,25 @@ def test_classify_of_many_wild_hands_equals_the_single_hand_path(name: str) -> N
                 stdout=out, stderr=io.StringIO())
     assert code == 0
     assert out.getvalue() == json.dumps([evaluation_json(e) for e in evaluations], ensure_ascii=False, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("name", ["deuces-wild", "joker"])
+def test_coloured_classify_and_deal_of_wild_hands_equal_the_single_hand_path(name: str) -> None:
+    """With colour (red suits, among them the cards wild cards became):
+    ``classify -`` and ``deal`` as the single-hand path writes them."""
+    hands = _sample(name, 500)
+    painter = Painter(color=True)
+    out = io.StringIO()
+    code = main(["classify", "--color", "always", "--rules", name, "-"], stdin=io.StringIO("\n".join(hands) + "\n"),
+                stdout=out, stderr=io.StringIO())
+    assert code == 0
+    assert out.getvalue().splitlines() == [painter.evaluation(evaluate(Hand.parse(h, rules=name))) for h in hands]
+    out = io.StringIO()
+    code = main(["deal", "--color", "always", "--rules", name, "--players", "4", "--rounds", "200", "--seed", "5"],
+                stdout=out, stderr=io.StringIO())
+    assert code == 0
+    want = reference(4, name, 5, 200, False, color=True)
+    assert f"[{'JK' if name == 'joker' else 'wild'} as " in want and out.getvalue()[: len(want)] == want
 
 
 @pytest.mark.parametrize("name", [*WILD_RULES, "standard+wild(Js Jh)"])

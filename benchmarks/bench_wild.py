@@ -146,7 +146,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        files: dict[int, tuple[Path, Path, int]] = {}  # deck size -> file, xlsx slice, lines
+        files: dict[str, tuple[Path, Path, int]] = {}  # rule set -> its deck's file, xlsx slice, lines
+        made: dict[int, tuple[Path, Path, int]] = {}  # by deck size
         for name in names:
             rules = get_rules(name)
             hands = whole_deck(rules)
@@ -157,24 +158,36 @@ def main() -> None:
                    best(lambda: batch.strengths_of_codes(codes, rules=rules), args.repeat), len(hands))
             record("b) census_counts", name, best(lambda: batch.census_counts(rules), args.repeat), len(hands))
             subprocess.run([fivecard, "stats", "--rules", name], check=True, capture_output=True)  # the cache
-            record("b) fivecard stats", name, process([fivecard, "stats", "--rules", name], args.runs), len(hands))
             deck = len(deck_indices(rules))
-            if deck not in files:
+            if deck not in made:
                 path, part = tmp / f"deck{deck}.txt", tmp / f"deck{deck}-slice.txt"
                 lines = write_deck_file(hands, path)
                 slice_file(path, part, args.xlsx_lines)
-                files[deck] = (path, part, lines)
-            path, part, lines = files[deck]
+                made[deck] = (path, part, lines)
+            files[name] = made[deck]
             del codes, hands
-            for fmt in args.formats:
-                source, count = (part, min(args.xlsx_lines, lines)) if fmt == "xlsx" else (path, lines)
-                out = tmp / f"out.{fmt}"
-                argv = [fivecard, "solve", "--rules", name, str(source), "-o", str(out)]
-                seconds = process(argv, 1 if fmt == "xlsx" else args.runs)
-                out.unlink()
-                share = count / lines
-                record(f"c) solve -> {fmt}" + (f" ({count:,} lines)" if fmt == "xlsx" else ""),
-                       name, seconds, round(sizes[name] * share))
+        # Whole processes: the rule sets in turn within each run, so that a
+        # busy spell of the machine falls on all of them alike.
+        measures: list[tuple[str, list[str], int]] = [("b) fivecard stats", ["stats"], args.runs)]
+        for fmt in args.formats:
+            what = f"c) solve -> {fmt}" + (f" ({args.xlsx_lines:,} lines)" if fmt == "xlsx" else "")
+            measures.append((what, ["solve", fmt], 1 if fmt == "xlsx" else args.runs))
+        for what, command, runs in measures:
+            times: dict[str, float] = {}
+            for _ in range(runs):
+                for name in names:
+                    path, part, lines = files[name]
+                    if command[0] == "stats":
+                        argv = [fivecard, "stats", "--rules", name]
+                    else:
+                        source = part if command[1] == "xlsx" else path
+                        argv = [fivecard, "solve", "--rules", name, str(source), "-o", str(tmp / f"out.{command[1]}")]
+                    seconds = process(argv, 1)
+                    times[name] = min(times.get(name, seconds), seconds)
+            for name in names:
+                path, part, lines = files[name]
+                share = min(args.xlsx_lines, lines) / lines if command[-1] == "xlsx" else 1.0
+                record(what, name, times[name], round(sizes[name] * share))
 
     print(f"\nper hand, each rule set / standard (target <= {TARGET:g}x):\n")
     width = max(len(n) for n in names[1:]) if len(names) > 1 else 10

@@ -73,7 +73,7 @@ def test_every_wild_hand_of_the_deck_as_the_single_hand_path_settles_it(name: st
         found = writers._wild(chunk)
         assert found is not None and np.array_equal(found.rows, np.arange(len(chunk.codes)))
         order = writers._showdown_order(chunk).tolist()
-        made = [cases.values[n][0] for n in found.numbers.tolist()]
+        made = [cases.values[n] for n in found.numbers.tolist()]
         stop = start + len(chunk.codes)
         for row, strength, at, in_sort, shown, became in zip(
             chunk.codes.tolist(), chunk.strength.tolist(), index[start:stop].tolist(),

@@ -191,7 +191,8 @@ def fixed_width_codes(
 ) -> tuple[Codes, npt.NDArray[np.bool_]]:
     """Parse ``n`` rows of ``As Kd 7h 7c 2s`` laid ``stride`` bytes apart in
     ``data``: card codes and which rows are well formed (known cards, single
-    spaces, no card twice where the rule set has one deck)."""
+    spaces, no card twice where the rule set has one deck, but for as many
+    jokers as the rule set allows)."""
     if n == 0:
         return np.zeros((0, 5), dtype=np.int32), np.zeros(0, dtype=bool)
     tokens = token_view(data, n, stride, offset)
@@ -205,8 +206,12 @@ def fixed_width_codes(
     for column in range(4):
         ok &= gaps[:, column] == 32
     if rules.one_deck:
+        joker = np.int32(JOKER.code)
         for i, j in _PAIRS:
-            ok &= codes[:, i] != codes[:, j]
+            ok &= (codes[:, i] != codes[:, j]) | (codes[:, i] == joker if rules.jokers > 1 else False)
+    if rules.jokers:
+        jokers = sum((codes[:, i] == JOKER.code).astype(np.int8) for i in range(5))
+        ok &= jokers <= rules.jokers
     return codes, ok
 
 

@@ -25,13 +25,13 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import CARD_OF_CODE, JOKER, KEY_SPACE, SORT_PLACE, SUIT_MASK, SUIT_SHIFT, Card, lookup_index
+from ..core.cards import CARD_OF_CODE, JOKER, KEY_SPACE, SORT_PLACE, SUIT_MASK, SUIT_SHIFT, Card
 from ..core.evaluate import showdown_places, wild_cards_made
 from ..core.rules import RuleSet
 from ..core.tables import tables_for
 from . import batch
 
-__all__ = ["WildCases", "Case", "wild_cases"]
+__all__ = ["WildCases", "wild_cases"]
 
 I64 = npt.NDArray[np.int64]
 _V = TypeVar("_V")
@@ -73,15 +73,10 @@ class _Memo(Generic[_V]):
         return found
 
 
-#: What the wild cards of a hand became, and the positions of its sorted
-#: cards in showdown order.
-Case = tuple[tuple[Card, ...], tuple[int, ...]]
-
-
 class WildCases:
     """The cases of a rule set with wild cards: per hand holding one, what
-    its wild cards became and where its cards stand in showdown order
-    (:meth:`numbers`, numbers into :attr:`values`)."""
+    its wild cards became (:meth:`numbers`: numbers into :attr:`values`)
+    and where its cards stand in showdown order."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
@@ -110,24 +105,28 @@ class WildCases:
         )
         self._most = max((len(v) for v in tables.substitutes.values()), default=0)
         self._flush = np.array([False] + [c.category.flush for c in tables.classes()], dtype=bool)
-        self._memo: _Memo[Case] = _Memo()
+        self._made: _Memo[tuple[Card, ...]] = _Memo()
+        self._places: _Memo[tuple[int, ...]] = _Memo()
+        self._place_rows = np.zeros((0, 5), dtype=np.int64)  # the places' values as an array
         self._lock = threading.Lock()  # a reading thread and a writing thread may both ask
-        self._place_rows = np.zeros((0, 5), dtype=np.int64)
 
     @property
-    def values(self) -> list[Case]:
-        """The cases, by the numbers :meth:`numbers` gives."""
-        return self._memo.values
+    def values(self) -> list[tuple[Card, ...]]:
+        """What wild cards became, by the numbers :meth:`numbers` gives."""
+        return self._made.values
 
     def numbers(self, codes: npt.NDArray[np.int32], strength: I64) -> tuple[I64, I64]:
-        """Per hand (each holding a wild card): the number of its case (see
-        :attr:`values`), and the positions of its cards in showdown order.
+        """Per hand (each holding a wild card): the number of what its wild
+        cards became (see :attr:`values`), and the positions of its cards in
+        showdown order.
 
-        A case is fixed by the hand's lookup index (its class and the ranks
-        its wild cards stand for), the suit of a flush, which natural cards
-        of those ranks it holds (what :func:`wild_cards_made` reads), and
-        which of its sorted cards are wild (with the index, the ranks its
-        sorted cards show: what :func:`showdown_places` reads)."""
+        What wild cards become is fixed by the ranks they stand for (the
+        substitutes of the hand's lookup index), the suit of a flush and
+        which natural cards of those ranks the hand holds: what
+        :func:`wild_cards_made` reads. The showdown order is fixed by the
+        lookup index (the class, the substitutes and the ranks of the
+        naturals) and which of the sorted cards are wild: what
+        :func:`showdown_places` reads."""
         small = batch.sort_keys(codes)
         packed = batch.sort_rows(small << 3 | np.arange(5, dtype=np.int32))
         order = (packed & 7).astype(np.int64)  # the hand's positions in sorted order
@@ -141,39 +140,44 @@ class WildCases:
         if not bool((self._sub_index[at] == index).all()):
             raise AssertionError("a hand without wild cards")  # pragma: no cover
         subs = self._sub_places[at]
-        wilds = wild[c[0]] | wild[c[1]] << 1 | wild[c[2]] << 2 | wild[c[3]] << 3 | wild[c[4]] << 4
-        key = index << 29 | np.where(self._flush[strength], both, 0) << 25 | wilds.astype(np.int64) << 20
+        made_key = subs << 24 | np.where(self._flush[strength], both, 0) << 20
         if self._most:
             held = bit[c[0]] | bit[c[1]] | bit[c[2]] | bit[c[3]] | bit[c[4]]
             for j in range(self._most):  # the natural cards held of each substitute's rank
                 place = (subs >> (4 * j)) & 15  # the rank's place + 1, or 0: none
-                key |= np.where(place > 0, (held >> (4 * np.maximum(place - 1, 0))) & 15, 0) << (4 * j)
+                made_key |= np.where(place > 0, (held >> (4 * np.maximum(place - 1, 0))) & 15, 0) << (4 * j)
+        wilds = wild[c[0]] | wild[c[1]] << 1 | wild[c[2]] << 2 | wild[c[3]] << 3 | wild[c[4]] << 4
+        place_key = index << 5 | wilds
 
-        def make(row: int) -> Case:
-            return self._settle(codes[row], places[row], int(strength[row]))
+        def made(row: int) -> tuple[Card, ...]:
+            return self._settle_made(codes[row], int(index[row]), int(strength[row]))
+
+        def shown(row: int) -> tuple[int, ...]:
+            return self._settle_places(places[row], int(index[row]), int(strength[row]))
 
         with self._lock:
-            numbers = self._memo.numbers(key, make)
+            numbers = self._made.numbers(made_key, made)
+            found = self._places.numbers(place_key, shown)
             have = len(self._place_rows)
-            if have != len(self.values):  # the new cases' places, appended
-                new = np.array([v[1] for v in self.values[have:]], dtype=np.int64).reshape(-1, 5)
+            if have != len(self._places.values):  # the new cases' places, appended
+                new = np.array(self._places.values[have:], dtype=np.int64).reshape(-1, 5)
                 self._place_rows = np.concatenate([self._place_rows, new])
             rows = self._place_rows
-        shown: I64 = np.take_along_axis(order, rows[numbers], axis=1)
-        return numbers, shown
+        result: I64 = np.take_along_axis(order, rows[found], axis=1)
+        return numbers, result
 
-    def _settle(self, codes: npt.NDArray[np.int32], places: npt.NDArray[np.int32], strength: int) -> Case:
-        """A case from one hand of it, by the single-hand rules."""
-        rules, tables = self.rules, self._tables
-        cards = [CARD_OF_CODE[c] for c in codes.tolist()]
-        naturals = [c for c in cards if not rules.is_wild(c)]
-        hand_class = tables.hand_class(strength)
-        looked = [JOKER.code if rules.is_wild(c) else c.code for c in cards]
-        substitutes = tables.substitutes[lookup_index(looked)]
-        flush_suit = naturals[0].suit if hand_class.category.flush else None
-        made = wild_cards_made(substitutes, frozenset(naturals), flush_suit, suits=rules.suits)
-        ranks = [None if rules.is_wild(c) else c.rank for c in (self._cards[p] for p in places.tolist())]
-        return made, showdown_places(ranks, hand_class.order, [c.rank for c in made])
+    def _settle_made(self, codes: npt.NDArray[np.int32], index: int, strength: int) -> tuple[Card, ...]:
+        """What the wild cards of one hand became, by the single-hand rule."""
+        naturals = [c for c in (CARD_OF_CODE[code] for code in codes.tolist()) if not self.rules.is_wild(c)]
+        flush_suit = naturals[0].suit if self._tables.hand_class(strength).category.flush else None
+        return wild_cards_made(self._tables.substitutes[index], frozenset(naturals), flush_suit, suits=self.rules.suits)
+
+    def _settle_places(self, places: npt.NDArray[np.int32], index: int, strength: int) -> tuple[int, ...]:
+        """Where the sorted cards of one hand go in showdown order, by the
+        single-hand rule (wild cards become the substitutes' ranks)."""
+        cards = [self._cards[p] for p in places.tolist()]
+        ranks = [None if self.rules.is_wild(c) else c.rank for c in cards]
+        return showdown_places(ranks, self._tables.hand_class(strength).order, self._tables.substitutes[index])
 
 
 @cache

@@ -28,7 +28,7 @@ from typing import IO, Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import ALL_CARDS, CARD_OF_CODE, SORT_PLACE, Card
+from ..core.cards import ALL_CARDS, CARD_OF_CODE, JOKER, SORT_PLACE, Card
 from ..core.evaluate import class_descriptions, describe
 from .pipeline import Chunk, token_text
 from ..core.report import Painter, class_fields, wild_fields
@@ -516,31 +516,28 @@ def _wild(chunk: Chunk) -> _Wild | None:
 
 
 class _PerCase:
-    """A piece made from a wild hand's case (what its wild cards became)
-    and its strength, the first time the case is met."""
+    """A piece made from what a wild hand's wild cards became (see
+    :class:`~fivecard.bulk.wild.WildCases`), the first time it is met."""
 
-    def __init__(self, rules: RuleSet, make: Callable[[tuple[Card, ...], ClassInfo], bytes]) -> None:
-        self.rules = rules
+    def __init__(self, make: Callable[[tuple[Card, ...]], bytes]) -> None:
         self.make = make
         self.table: Objects = np.empty(0, dtype=object)
         self.made = np.zeros(0, dtype=bool)
 
-    def __call__(self, wild: _Wild, strength: I64) -> Objects:
-        """The pieces of the wild hands (their strengths: ``strength``)."""
-        values = wild.cases.values
-        known = len(values)  # once: another thread may add more meanwhile
-        if len(self.table) < known:
-            grown = np.empty(known, dtype=object)
+    def __call__(self, wild: _Wild) -> Objects:
+        """The pieces of the wild hands."""
+        numbers = wild.numbers
+        top = int(numbers.max(initial=-1)) + 1
+        if len(self.table) < top:
+            grown = np.empty(top, dtype=object)
             grown[: len(self.table)] = self.table
             self.table = grown
-            self.made = np.concatenate([self.made, np.zeros(known - len(self.made), dtype=bool)])
-        numbers = wild.numbers
-        missing = np.flatnonzero(~self.made[numbers])
+            self.made = np.concatenate([self.made, np.zeros(top - len(self.made), dtype=bool)])
+        missing = numbers[~self.made[numbers]]
         if len(missing):
-            for at in batch.first_of_each(numbers[missing]).tolist():
-                number = int(numbers[missing[at]])
-                info = class_info(self.rules, int(strength[missing[at]]))
-                self.table[number] = self.make(values[number][0], info)
+            values = wild.cases.values
+            for number in batch.distinct(missing).tolist():
+                self.table[number] = self.make(values[number])
                 self.made[number] = True
         result: Objects = self.table[numbers]
         return result
@@ -1068,23 +1065,31 @@ def _wild_json(
     wild = _wild(chunk)
     if wild is None:
         return classes
-    pieces = _wild_json_pieces(chunk.rules, indent)(wild, chunk.strength[wild.rows])
+    opening, ending = _wild_json_pieces(chunk.rules, indent)
+    pieces = opening(chunk.strength[wild.rows]) + ending(wild)
     out = classes.copy()
     out[wild.rows] = pieces if joined is None else np.where(joined[wild.rows], pieces + b", ", pieces)
     return out
 
 
 @cache
-def _wild_json_pieces(rules: RuleSet, indent: str | None) -> _PerCase:
-    """Per case: the end of a wild hand's JSON object, from its category on
-    (as :func:`_class_json`, with what its wild cards became)."""
+def _wild_json_pieces(rules: RuleSet, indent: str | None) -> tuple[_PerStrength, _PerCase]:
+    """The end of a wild hand's JSON object, from its category on (as
+    :func:`_class_json`, with ``"natural": false`` and what its wild cards
+    became), in two pieces: per strength, its class's fields (the object
+    not closed), and per case, the wild fields and the close. (The fields
+    of an object are laid out one after another: the two pieces joined are
+    the object's end made at once.)"""
+    close = len(b"}" if indent is None else ("\n" + indent + "}").encode())
 
-    def make(made: tuple[Card, ...], info: ClassInfo) -> bytes:
+    def opening(info: ClassInfo) -> bytes:
         fields = class_fields(info.category, info.name, info.score, info.strength, info.description, rules.name)
-        fields.update(wild_fields(False, [c.code_str for c in made]))
-        return _json_end(fields, indent)
+        return _json_end(fields, indent)[:-close]
 
-    return _PerCase(rules, make)
+    def ending(made: tuple[Card, ...]) -> bytes:
+        return _json_end(wild_fields(False, [c.code_str for c in made]), indent)
+
+    return _PerStrength(rules, opening), _PerCase(ending)
 
 
 def _card(code: int) -> Card:
@@ -1160,6 +1165,10 @@ class TextWriter(_Base):
             matrix = self._hands_matrix(chunk)
         grid = np.empty((len(chunk), 2), dtype=object)
         grid[:, 0] = _numbered_rows(chunk.line, b"", [matrix], pad=6)
+        if chunk.rules.jokers:  # a joker's spelling is shorter than a suited card's: its slot ends in zeros
+            joker = (chunk.codes == JOKER.code).any(axis=1).reshape(len(chunk), -1).any(axis=1)
+            rows = np.flatnonzero(joker)
+            grid[rows, 0] = [row.replace(b"\0", b"") for row in grid[rows, 0].tolist()]
         grid[:, 1] = self.line_tails(chunk)
         return _join_rows(grid)
 
@@ -1246,21 +1255,24 @@ def _wild_tails(chunk: Chunk, tails: Objects, painter: Painter) -> Objects:
     if wild is None:
         return tails
     out = tails.copy()
-    out[wild.rows] = _wild_text_pieces(chunk.rules, painter.color, painter.ascii)(wild, chunk.strength[wild.rows])
+    description, became, score = _wild_text_pieces(chunk.rules, painter.color, painter.ascii)
+    strength = chunk.strength[wild.rows]
+    out[wild.rows] = description(strength) + became(wild) + score(strength)
     return out
 
 
 @cache
-def _wild_text_pieces(rules: RuleSet, color: bool, ascii: bool) -> _PerCase:
-    """Per case: a wild hand's tail (see :func:`_wild_tails`)."""
+def _wild_text_pieces(rules: RuleSet, color: bool, ascii: bool) -> tuple[_PerStrength, _PerCase, _PerStrength]:
+    """A wild hand's tail (see :func:`_wild_tails`) in three pieces: per
+    strength its description, per case what the wild cards became, per
+    strength its score and strength."""
     painter = Painter(color=color, ascii=ascii)
     word = "JK" if rules.jokers else "wild"
-
-    def make(made: tuple[Card, ...], info: ClassInfo) -> bytes:
-        became = ", ".join(map(painter.card, made))
-        return f" {info.description}  [{word} as {became}]  (score {info.score}, strength {info.strength:,})".encode()
-
-    return _PerCase(rules, make)
+    return (
+        _PerStrength(rules, lambda i: f" {i.description}".encode()),
+        _PerCase(lambda made: f"  [{word} as {', '.join(map(painter.card, made))}]".encode()),
+        _PerStrength(rules, lambda i: f"  (score {i.score}, strength {i.strength:,})".encode()),
+    )
 
 
 class ClassifyWriter:

@@ -43,8 +43,6 @@ __all__ = [
     "as_hand",
     "HandLike",
     "describe",
-    "wild_cards_made",
-    "showdown_places",
 ]
 
 
@@ -489,7 +487,8 @@ def showdown_places(
     The one statement of the rule: :func:`evaluate` calls it for its hand,
     the bulk writers once per distinct case.
 
-    >>> showdown_places([Rank.KING, Rank.SEVEN, Rank.SEVEN, None, None], [Rank.SEVEN] * 4 + [Rank.KING], [Rank.SEVEN, Rank.SEVEN])
+    >>> K, S = Rank.KING, Rank.SEVEN  # K 7 7 and two wild cards that became 7s
+    >>> showdown_places([K, S, S, None, None], [S, S, S, S, K], [S, S])
     (1, 2, 4, 3, 0)
     """
     pool: dict[Rank | None, list[int]] = {}

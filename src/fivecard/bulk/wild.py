@@ -1,18 +1,20 @@
-"""What the wild cards of many hands became, and where they stand in showdown
-order, for the bulk writers: the single-hand rules
+"""What the wild cards of many hands became, and where their cards stand in
+showdown order, for the bulk writers: the single-hand rules
 (:func:`fivecard.core.evaluate.wild_cards_made` and
-:func:`fivecard.core.evaluate.showdown_places`) called once per distinct
-case, not once per hand.
+:func:`fivecard.core.evaluate.showdown_places`, which :func:`evaluate` calls
+for its hand) called once per distinct case, not once per hand.
 
-What a hand's wild cards become depends only on its lookup index (the ranks
-they stand for, :attr:`fivecard.core.tables.Tables.substitutes`), on the
-suit of its naturals when it is a flush, and on which natural cards of those
-ranks it holds; where its cards stand in showdown order, on its class, the
-ranks its sorted cards show (a wild card as wild) and the ranks the wild
-cards became. Each is packed into one integer per hand with array
-arithmetic; a case met for the first time is settled by the single-hand
-rule, and every case is kept (per rule set and process: there are a few
-thousand) to be found again by one sorted search.
+What a hand's wild cards become depends only on what ``wild_cards_made``
+reads of it: the ranks they stand for (the substitutes of its lookup index,
+:attr:`fivecard.core.tables.Tables.substitutes`), the suit of its naturals
+when its class is a flush, and which natural cards of those ranks it holds.
+Where its cards stand in showdown order depends only on what
+``showdown_places`` reads: its class, the ranks of its sorted cards (a wild
+card as wild) and the substitutes, all fixed by its lookup index and which
+of its sorted cards are wild. Each is packed into one integer per hand with
+array arithmetic; a case met for the first time is settled by the rule on
+the first hand that has it, and every case is kept (per rule set and
+process: a few thousand) to be found again by one sorted search.
 """
 
 from __future__ import annotations
@@ -38,10 +40,10 @@ _V = TypeVar("_V")
 
 
 class _Memo(Generic[_V]):
-    """Values of integer keys, each made once (by ``make`` of the key and
-    the first row that has it); the keys met are found by one sorted search,
-    and the values are numbered in the order they were made (:attr:`values`,
-    which only grows)."""
+    """Values of integer keys, each made once (by ``make`` of the first row
+    that has the key); the keys met are found by one sorted search, and the
+    values are numbered in the order they were made (:attr:`values`, which
+    only grows)."""
 
     def __init__(self) -> None:
         self.values: list[_V] = []

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from typing import IO, Any, Final, Protocol
@@ -523,23 +524,25 @@ class _PerCase:
         self.make = make
         self.table: Objects = np.empty(0, dtype=object)
         self.made = np.zeros(0, dtype=bool)
+        self.lock = threading.Lock()  # shared by the writers of a process (the table grows)
 
     def __call__(self, wild: _Wild) -> Objects:
         """The pieces of the wild hands."""
         numbers = wild.numbers
         top = int(numbers.max(initial=-1)) + 1
-        if len(self.table) < top:
-            grown = np.empty(top, dtype=object)
-            grown[: len(self.table)] = self.table
-            self.table = grown
-            self.made = np.concatenate([self.made, np.zeros(top - len(self.made), dtype=bool)])
-        missing = numbers[~self.made[numbers]]
-        if len(missing):
-            values = wild.cases.values
-            for number in batch.distinct(missing).tolist():
-                self.table[number] = self.make(values[number])
-                self.made[number] = True
-        result: Objects = self.table[numbers]
+        with self.lock:
+            if len(self.table) < top:
+                grown = np.empty(top, dtype=object)
+                grown[: len(self.table)] = self.table
+                self.table = grown
+                self.made = np.concatenate([self.made, np.zeros(top - len(self.made), dtype=bool)])
+            missing = numbers[~self.made[numbers]]
+            if len(missing):
+                values = wild.cases.values
+                for number in batch.distinct(missing).tolist():
+                    self.table[number] = self.make(values[number])
+                    self.made[number] = True
+            result: Objects = self.table[numbers]
         return result
 
 
@@ -873,10 +876,11 @@ class JsonlWriter(_Base):
 
     def prepare(self, chunk: Chunk) -> None:
         """What :meth:`write` needs that depends on the chunk alone, made
-        ahead by the reading thread (the hands' byte matrix: numpy work,
-        which overlaps the writing)."""
+        ahead by the reading thread (the hands' byte matrix and what wild
+        cards became: numpy work, which overlaps the writing)."""
         if not len(chunk):
             return
+        _wild(chunk)
         if self._plain(chunk):
             chunk.prepared["jsonl heads"] = _token_heads(chunk)
         else:

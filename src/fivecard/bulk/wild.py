@@ -97,19 +97,25 @@ class WildCases:
             [0 if w or c.suit is None else 1 << (p // 5 * 4 + p % 5) for p, (c, w) in enumerate(zip(cards, self._wild))],
             dtype=np.int64,
         )
-        # the substitutes as sorted lookup indices, each with the places of
-        # its ranks (ace 0 ... two 12), four bits each, +1 (0: none)
+        # the lookup indices of hands with wild cards, numbered (a slot
+        # each: lookup index -> slot + 1, 0 for none; the zeros between take
+        # no memory), and per slot the places of its substitutes' ranks (ace
+        # 0 ... two 12), four bits each, +1 (0: none)
         indices = sorted(tables.substitutes)
-        self._sub_index = np.array(indices, dtype=np.int64)
+        self._slot = np.zeros(2 * KEY_SPACE, dtype=np.int32)
+        self._slot[indices] = np.arange(1, len(indices) + 1)
         self._sub_places = np.array(
             [sum((15 - r) << (4 * j) for j, r in enumerate(tables.substitutes[i])) for i in indices],
             dtype=np.int64,
         )
         self._most = max((len(v) for v in tables.substitutes.values()), default=0)
-        self._flush = np.array([False] + [c.category.flush for c in tables.classes()], dtype=bool)
+        flush = np.array([c.flush for c in rules.ladder] + [False], dtype=bool)
+        self._flush = flush[batch.category_table(rules)]  # per strength (0: none, index -1)
         self._made: _Memo[tuple[Card, ...]] = _Memo()
-        self._places: _Memo[tuple[int, ...]] = _Memo()
-        self._place_rows = np.zeros((0, 5), dtype=np.int64)  # the places' values as an array
+        # per slot and which sorted cards are wild: the number of its places, -1 for none yet
+        self._place_numbers = np.full(len(indices) << 5, -1, dtype=np.int64)
+        self._places: list[tuple[int, ...]] = []
+        self._place_rows = np.zeros((0, 5), dtype=np.int64)  # the places as an array
         self._lock = threading.Lock()  # a reading thread and a writing thread may both ask
 
     @property
@@ -138,8 +144,8 @@ class WildCases:
         index = weight[c[0]] + weight[c[1]] + weight[c[2]] + weight[c[3]] + weight[c[4]]
         both = suit[c[0]] & suit[c[1]] & suit[c[2]] & suit[c[3]] & suit[c[4]]
         index += np.where(both > 0, KEY_SPACE, 0)
-        at = np.minimum(np.searchsorted(self._sub_index, index), len(self._sub_index) - 1)
-        if not bool((self._sub_index[at] == index).all()):
+        at = self._slot[index].astype(np.int64) - 1
+        if len(at) and int(at.min()) < 0:
             raise AssertionError("a hand without wild cards")  # pragma: no cover
         subs = self._sub_places[at]
         made_key = subs << 24 | np.where(self._flush[strength], both, 0) << 20
@@ -149,21 +155,22 @@ class WildCases:
                 place = (subs >> (4 * j)) & 15  # the rank's place + 1, or 0: none
                 made_key |= np.where(place > 0, (held >> (4 * np.maximum(place - 1, 0))) & 15, 0) << (4 * j)
         wilds = wild[c[0]] | wild[c[1]] << 1 | wild[c[2]] << 2 | wild[c[3]] << 3 | wild[c[4]] << 4
-        place_key = index << 5 | wilds
+        place_key = at << 5 | wilds
 
         def made(row: int) -> tuple[Card, ...]:
             return self._settle_made(codes[row], int(index[row]), int(strength[row]))
 
-        def shown(row: int) -> tuple[int, ...]:
-            return self._settle_places(places[row], int(index[row]), int(strength[row]))
-
         with self._lock:
             numbers = self._made.numbers(made_key, made)
-            found = self._places.numbers(place_key, shown)
-            have = len(self._place_rows)
-            if have != len(self._places.values):  # the new cases' places, appended
-                new = np.array(self._places.values[have:], dtype=np.int64).reshape(-1, 5)
+            found = self._place_numbers[place_key]
+            missing = np.flatnonzero(found < 0)
+            if len(missing):
+                for row in missing[batch.first_of_each(place_key[missing])].tolist():
+                    self._place_numbers[place_key[row]] = len(self._places)
+                    self._places.append(self._settle_places(places[row], int(index[row]), int(strength[row])))
+                new = np.array(self._places[len(self._place_rows) :], dtype=np.int64).reshape(-1, 5)
                 self._place_rows = np.concatenate([self._place_rows, new])
+                found = self._place_numbers[place_key]
             rows = self._place_rows
         result: I64 = np.take_along_axis(order, rows[found], axis=1)
         return numbers, result

@@ -51,7 +51,7 @@ def reference(players: int, rules: str, seed: int, rounds: int, as_json: bool, c
     return out.getvalue()
 
 
-@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker"])
+@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"])
 @pytest.mark.parametrize(("players", "rounds"), [(1, 3), (2, 1), (3, 70), (10, 5)])
 @pytest.mark.parametrize("as_json", [False, True])
 def test_deal_writes_what_the_per_round_objects_say(rules: str, players: int, rounds: int, as_json: bool) -> None:

@@ -148,11 +148,12 @@ def _slow(
 
 
 @cache
-def _token_codes(suits: bool, deck: frozenset[int] | None = None) -> npt.NDArray[np.int32]:
+def _token_codes(suits: bool, deck: frozenset[int] | None = None, jokers: bool = False) -> npt.NDArray[np.int32]:
     """Two ASCII bytes read as one little-endian uint16 -> card code, or -1:
     the fast path's whole parser is one lookup in this table (256 KiB).
     ``deck``: the ranks a short deck holds (a card of another rank is -1, so
-    its row goes to the single-hand parser and its error)."""
+    its row goes to the single-hand parser and its error). ``jokers``: the
+    joker's two-letter spellings (``JK``, any case) are the joker."""
     table = np.full(1 << 16, -1, dtype=np.int32)
     ranks, suit_bits = _RANK_LUT, _SUIT_LUT
     for first in np.flatnonzero(ranks >= 0).tolist():
@@ -161,6 +162,10 @@ def _token_codes(suits: bool, deck: frozenset[int] | None = None) -> npt.NDArray
         for second in np.flatnonzero(suit_bits >= 0).tolist():
             code = int(ranks[first]) | (int(suit_bits[second]) if suits else 0)
             table[first | second << 8] = code
+    if jokers:
+        for first in b"Jj":
+            for second in b"Kk":
+                table[first | second << 8] = JOKER.code
     return table
 
 
@@ -186,13 +191,14 @@ def fixed_width_codes(
 ) -> tuple[Codes, npt.NDArray[np.bool_]]:
     """Parse ``n`` rows of ``As Kd 7h 7c 2s`` laid ``stride`` bytes apart in
     ``data``: card codes and which rows are well formed (known cards, single
-    spaces, no card twice where the rule set has one deck)."""
+    spaces, no card twice where the rule set has one deck, but for as many
+    jokers as the rule set allows)."""
     if n == 0:
         return np.zeros((0, 5), dtype=np.int32), np.zeros(0, dtype=bool)
     tokens = token_view(data, n, stride, offset)
     gaps = np.ndarray((n, 4), dtype=np.uint8, buffer=data, offset=offset + 2, strides=(stride, 3))
     deck = None if rules.full_ranks else frozenset(int(r) for r in rules.ranks)
-    codes = _token_codes(rules.suits, deck)[tokens]
+    codes = _token_codes(rules.suits, deck, rules.jokers > 0)[tokens]
     # Column by column: numpy reduces a short last axis slowly. An unknown
     # token is -1, so an OR of the five codes is negative exactly then.
     either = codes[:, 0] | codes[:, 1] | codes[:, 2] | codes[:, 3] | codes[:, 4]
@@ -200,8 +206,12 @@ def fixed_width_codes(
     for column in range(4):
         ok &= gaps[:, column] == 32
     if rules.one_deck:
+        joker = np.int32(JOKER.code)
         for i, j in _PAIRS:
-            ok &= codes[:, i] != codes[:, j]
+            ok &= (codes[:, i] != codes[:, j]) | (codes[:, i] == joker if rules.jokers > 1 else False)
+    if rules.jokers:
+        jokers = sum((codes[:, i] == JOKER.code).astype(np.int8) for i in range(5))
+        ok &= jokers <= rules.jokers
     return codes, ok
 
 
@@ -455,6 +465,16 @@ def _checked_codes() -> npt.NDArray[np.int32]:
 
 
 @cache
+def _wild_checked_codes(rules: RuleSet) -> npt.NDArray[np.int32]:
+    """:func:`_checked_codes` for a rule set with wild cards of the deck:
+    each wild card as the joker (the table reads them so, see
+    ``Hand.lookup_codes``), in the same lookup that checks the codes."""
+    table = _checked_codes().copy()
+    table[list(rules.wild_codes)] = JOKER.code | _CHECKED
+    return table
+
+
+@cache
 def _checked_lookup(rules: RuleSet) -> npt.NDArray[np.uint16]:
     """The lookup table shifted by :data:`_CHECKED_KEYS` (a key of checked
     codes indexes it directly); the zeros before it take no memory."""
@@ -521,11 +541,9 @@ def _strengths(codes: Codes, rules: RuleSet, *, checked: bool) -> npt.NDArray[np
     raise on the first that is not a card code), else trust them."""
     n = len(codes)
     out = np.empty(n, dtype=np.uint16)
-    if rules.wild:  # wild cards of the deck are looked up as jokers
-        wild = np.isin(codes, list(rules.wild_codes))
-        if wild.any():
-            codes = np.ascontiguousarray(np.where(wild, np.int32(JOKER.code), codes), dtype=np.int32)
-    if checked:
+    if rules.wild:  # wild cards of the deck are looked up as jokers: by the checking lookup
+        checked, valid, lookup = True, _wild_checked_codes(rules), _checked_lookup(rules)
+    elif checked:
         valid, lookup = _checked_codes(), _checked_lookup(rules)
     else:
         lookup = _lookup(rules)

@@ -93,6 +93,7 @@ class Chunk:
     #: Per hand, when hands play their best five of 5 to 7 cards: every card
     #: code it was dealt (``codes`` holds the five that play); else None.
     dealt: list[tuple[int, ...]] | None = None
+    _natural: npt.NDArray[np.bool_] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.line)
@@ -153,12 +154,24 @@ class Chunk:
 
     @property
     def natural(self) -> npt.NDArray[np.bool_]:
-        """Per hand: holds no wild card (no joker)."""
-        if not self.rules.wild_codes:
-            return np.ones(len(self.strength), dtype=bool)
-        wild = np.isin(self.codes, list(self.rules.wild_codes)).astype(np.int8)
-        result: npt.NDArray[np.bool_] = wild.sum(axis=1) == 0
-        return result
+        """Per hand: holds no wild card (no joker; made once)."""
+        if self._natural is None:
+            if not self.rules.wild_codes:
+                self._natural = np.ones(len(self.strength), dtype=bool)
+            else:
+                wild = _wild_places(self.rules)[batch.sort_keys(self.codes)]
+                self._natural = ~(wild[:, 0] | wild[:, 1] | wild[:, 2] | wild[:, 3] | wild[:, 4])
+        return self._natural
+
+
+@cache
+def _wild_places(rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """Per sort place (see :func:`fivecard.bulk.batch.sort_keys`): whether
+    the card is wild under the rules."""
+    table = np.zeros(max(SORT_PLACE.values()) + 1, dtype=bool)
+    for code in rules.wild_codes:
+        table[SORT_PLACE[code]] = True
+    return table
 
 
 def token_text(tokens: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint8]:
@@ -264,12 +277,14 @@ def _solve_block(
             if j:
                 ok &= np.ndarray((m,), np.uint8, raw, 15 * j - 1, (stride,)) == 32
         if rules.one_deck and hands > 1:  # a card twice in one hand is not ok already; across hands:
-            bits = _BITS[np.take(_card_bit_index(), codes)]  # (m, hands, 5): one bit a card
+            bits = _BITS[np.take(_card_bit_index(), codes)]  # (m, hands, 5): one bit a card (a joker none)
             held = bits[:, :, 0] | bits[:, :, 1] | bits[:, :, 2] | bits[:, :, 3] | bits[:, :, 4]
             seen = held[:, 0]
             for j in range(1, hands):
                 ok &= (seen & held[:, j]) == 0
                 seen = seen | held[:, j]
+            if rules.jokers:  # no more jokers in the row than the deck has
+                ok &= (codes == _JOKER_CODE).reshape(m, -1).sum(axis=1) <= rules.jokers
         tokens = np.empty((m, hands, 5), dtype=np.uint16)
         for j in range(hands):
             tokens[:, j] = batch.token_view(raw, m, stride, 15 * j)
@@ -318,15 +333,16 @@ def _solve_block(
 @cache
 def _card_bit_index() -> npt.NDArray[np.int8]:
     """Card code -> a bit of its own among the cards of a rule set (rank
-    place * 4 + suit place for a suited card, 52 for the joker, the rank
-    place for a rank-only card; a rule set has either suited or rank-only
-    cards), so that the cards of a hand are an OR of bits. The table spans
+    place * 4 + suit place for a suited card, the rank place for a
+    rank-only card; a rule set has either suited or rank-only cards), so
+    that the cards of a hand are an OR of bits; the joker, which a deck may
+    hold twice, 64, whose bit is none (jokers are counted). The table spans
     every code, but only the pages of the 66 cards are ever touched."""
     table = np.zeros(max(SORT_PLACE) + 1, dtype=np.int8)
     for code, place in SORT_PLACE.items():
         rank_place, suit_place = divmod(place, 5)
         if rank_place == 13:
-            table[code] = 52  # the joker
+            table[code] = 64  # the joker
         elif suit_place == 4:
             table[code] = rank_place  # a card without a suit
         else:
@@ -334,7 +350,7 @@ def _card_bit_index() -> npt.NDArray[np.int8]:
     return table
 
 
-_BITS: Final = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+_BITS: Final = np.append(np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64)), np.uint64(0))
 
 
 class _Lines(Sequence[bytes]):

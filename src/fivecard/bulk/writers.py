@@ -21,16 +21,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Hashable, Sequence
+import threading
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import IO, Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import ALL_CARDS, CARD_OF_CODE, SORT_PLACE, Card
-from ..core.evaluate import Evaluation, class_descriptions, describe, evaluate
-from ..core.hand import Hand
+from ..core.cards import ALL_CARDS, CARD_OF_CODE, JOKER, SORT_PLACE, Card
+from ..core.evaluate import Evaluation, class_descriptions, evaluate
 from .pipeline import Chunk, token_text
 from ..core.report import Painter, class_fields, evaluation_json, wild_fields
 from ..core.showdown import Outcome
@@ -39,6 +39,7 @@ from . import batch
 from .batch import category_table as batch_category_table
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 from ..core.tables import tables_for
+from .wild import wild_cases
 from .workbook import MAX_ROWS
 
 __all__ = [
@@ -438,13 +439,16 @@ def _showdown_places(rules: RuleSet) -> npt.NDArray[np.int64]:
 
 
 def _showdown_places_of(chunk: Chunk) -> npt.NDArray[np.int32]:
-    """Per hand (without jokers), the sort places of its cards in showdown
-    order (see :func:`_showdown_order`), by one sort of packed numbers."""
+    """Per hand, the sort places of its cards in showdown order (see
+    :func:`_showdown_order`), by one sort of packed numbers."""
     small = batch.sort_keys(chunk.codes)
     rank_place, suit_place = small // 5, small % 5
     position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
     packed = batch.sort_rows(((position * 8 + suit_place) << 8 | small).astype(np.int32))
     result: npt.NDArray[np.int32] = packed & 0xFF
+    wild = _wild(chunk)
+    if wild is not None:
+        result[wild.rows] = np.take_along_axis(small[wild.rows], wild.shown, axis=1)
     return result
 
 
@@ -476,12 +480,72 @@ def _category_labels(rules: RuleSet) -> npt.NDArray[np.uint8]:
 
 
 def _showdown_order(chunk: Chunk) -> npt.NDArray[np.int64]:
-    """Per hand (without jokers), the positions of its cards in showdown
-    order: a group's cards in sorted order."""
+    """Per hand, the positions of its cards in showdown order: a group's
+    cards in sorted order (a wild card where the card it became goes, see
+    :class:`~fivecard.bulk.wild.WildCases`)."""
     small = batch.sort_keys(chunk.codes)
     rank_place, suit_place = small // 5, small % 5  # ace 0 ... two 12; a joker 13
     position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
-    return batch.row_order(position * 8 + suit_place)
+    order = batch.row_order(position * 8 + suit_place)
+    wild = _wild(chunk)
+    if wild is not None:
+        order[wild.rows] = wild.shown
+    return order
+
+
+class _Wild:
+    """The hands of a chunk that hold a wild card: their indices (``rows``),
+    the numbers of their cases (what the wild cards became, see
+    :class:`~fivecard.bulk.wild.WildCases`) and the positions of their cards
+    in showdown order (``shown``)."""
+
+    __slots__ = ("rows", "numbers", "shown", "cases")
+
+    def __init__(self, chunk: Chunk) -> None:
+        self.cases = wild_cases(chunk.rules)
+        self.rows = np.flatnonzero(~chunk.natural)
+        self.numbers, self.shown = self.cases.numbers(chunk.codes[self.rows], chunk.strength[self.rows])
+
+
+def _wild(chunk: Chunk) -> _Wild | None:
+    """The chunk's hands that hold a wild card (made once per chunk), or
+    None when there are none."""
+    if not chunk.rules.wild_codes:
+        return None
+    made = chunk.prepared.get("wild")
+    if made is None:
+        made = chunk.prepared["wild"] = _Wild(chunk)
+    return made if len(made.rows) else None
+
+
+class _PerCase:
+    """A piece made from what a wild hand's wild cards became (see
+    :class:`~fivecard.bulk.wild.WildCases`), the first time it is met."""
+
+    def __init__(self, make: Callable[[tuple[Card, ...]], bytes]) -> None:
+        self.make = make
+        self.table: Objects = np.empty(0, dtype=object)
+        self.made = np.zeros(0, dtype=bool)
+        self.lock = threading.Lock()  # shared by the writers of a process (the table grows)
+
+    def __call__(self, wild: _Wild) -> Objects:
+        """The pieces of the wild hands."""
+        numbers = wild.numbers
+        top = int(numbers.max(initial=-1)) + 1
+        with self.lock:
+            if len(self.table) < top:
+                grown = np.empty(top, dtype=object)
+                grown[: len(self.table)] = self.table
+                self.table = grown
+                self.made = np.concatenate([self.made, np.zeros(top - len(self.made), dtype=bool)])
+            missing = numbers[~self.made[numbers]]
+            if len(missing):
+                values = wild.cases.values
+                for number in batch.distinct(missing).tolist():
+                    self.table[number] = self.make(values[number])
+                    self.made[number] = True
+            result: Objects = self.table[numbers]
+        return result
 
 
 # --- tallies ----------------------------------------------------------------------------------
@@ -814,10 +878,11 @@ class JsonlWriter(_Base):
 
     def prepare(self, chunk: Chunk) -> None:
         """What :meth:`write` needs that depends on the chunk alone, made
-        ahead by the reading thread (the hands' byte matrix: numpy work,
-        which overlaps the writing)."""
+        ahead by the reading thread (the hands' byte matrix and what wild
+        cards became: numpy work, which overlaps the writing)."""
         if not len(chunk):
             return
+        _wild(chunk)
         if self._plain(chunk):
             chunk.prepared["jsonl heads"] = _token_heads(chunk)
         else:
@@ -825,13 +890,9 @@ class JsonlWriter(_Base):
 
     @staticmethod
     def _plain(chunk: Chunk) -> bool:
-        """Rows of as many natural hands each, all read as two-character
-        cards, spelled in two characters (a rule set with suits)."""
-        rules = chunk.rules
-        return (
-            rules.suits and _all_tokens(chunk, int(chunk.count[0]))
-            and (not rules.wild_codes or bool(chunk.natural.all()))
-        )
+        """Rows of as many hands each, all read as two-character cards,
+        spelled in two characters (a rule set with suits)."""
+        return chunk.rules.suits and _all_tokens(chunk, int(chunk.count[0]))
 
     def write(self, chunk: Chunk) -> None:
         n = len(chunk)
@@ -844,7 +905,7 @@ class JsonlWriter(_Base):
         last[(chunk.start + chunk.count - 1)[chunk.count > 0]] = True
         classes = np.where(last, self.classes(chunk.strength), self.joined(chunk.strength))
         prepared = chunk.prepared.get("jsonl") or self._prepared(chunk)
-        objects = hand_objects(chunk, classes, heads=prepared[1])
+        objects = hand_objects(chunk, classes, heads=prepared[1], joined=~last)
         most = int(chunk.count.max())
         grid = np.empty((n, 2 + 2 * max(most, 1)), dtype=object)
         grid[:, 0] = prepared[0]
@@ -860,21 +921,26 @@ class JsonlWriter(_Base):
         self.out.write(_join_rows(grid))
 
     def _tokened(self, chunk: Chunk, hands: int) -> bytes:
-        """The rows of a chunk of lines of ``hands`` natural hands each, all
-        read as two-character cards (see :func:`_all_tokens`): each row's
-        start and its first hand's head are one byte matrix row."""
+        """The rows of a chunk of lines of ``hands`` hands each, all read as
+        two-character cards (see :func:`_all_tokens`): each row's start and
+        its first hand's head are one byte matrix row."""
         heads = chunk.prepared.get("jsonl heads")
         if heads is None:
             heads = _token_heads(chunk)
         assert heads is not None
         strength = chunk.strength
+        ends = np.empty(len(strength), dtype=object)
+        for j in range(hands):
+            ends[j::hands] = (self.classes if j == hands - 1 else self.joined)(strength[j::hands])
+        last = np.zeros((len(chunk), hands), dtype=bool)
+        last[:, -1] = True
+        ends = _wild_json(chunk, ends, None, ~last.ravel())
         grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
         grid[:, 0] = _numbered_rows(chunk.line, b'{"line": ', [b', "hands": [', heads[::hands]])
         for j in range(hands):
             if j:
                 grid[:, 2 * j] = _rows_of(heads[j::hands])
-            ends = self.classes if j == hands - 1 else self.joined
-            grid[:, 2 * j + 1] = ends(strength[j::hands])
+            grid[:, 2 * j + 1] = ends[j::hands]
         grid[:, -1] = self.tails(chunk)
         return _join_rows(grid)
 
@@ -979,27 +1045,22 @@ def _hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False)
 
 def hand_objects(
     chunk: Chunk, classes: Objects, indent: str | None = None, *, ascii: bool = False,
-    heads: Objects | None = None,
+    heads: Objects | None = None, joined: npt.NDArray[np.bool_] | None = None,
 ) -> Objects:
     """Per hand, its JSON object (see :func:`fivecard.report.evaluation_json`)
     in two pieces to be joined: from ``{`` to the sorted cards (``heads``,
-    when made already), and ``classes`` (per hand: the rest, from its
-    class). Compact, or for ``indent`` (the indent of the object's lines) as
-    ``json.dumps(..., indent=2)`` lays it out. A hand with jokers is made
-    from its full evaluation (what the jokers became)."""
+    when made already), and ``classes`` (per hand: the rest, from its class,
+    followed by ``", "`` where ``joined``). Compact, or for ``indent`` (the
+    indent of the object's lines) as ``json.dumps(..., indent=2)`` lays it
+    out. A hand with wild cards ends with what they became."""
     h = len(chunk.codes)
     first = heads if heads is not None else _hand_heads(chunk, indent, ascii=ascii)
     objects = np.empty((h, 2), dtype=object)
     objects[:, 0] = first
-    objects[:, 1] = classes
-    if chunk.rules.wild_codes:
-        for k in np.flatnonzero(~chunk.natural).tolist():
-            hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-            data = evaluation_json(evaluate(hand), chunk.hand_texts(np.array([k]))[0].decode("utf-8", "replace"))
-            objects[k] = [_json_object(data, indent, ascii, classes[k]), b""]
+    objects[:, 1] = _wild_json(chunk, classes, indent, joined)
     if chunk.dealt is not None:  # the best five of more cards: with what was dealt and what does not play
         texts = chunk.hand_texts()
-        for k in range(h):
+        for k in range(len(chunk.codes)):
             data = evaluation_json(best_evaluation(chunk, k), texts[k].decode("utf-8", "replace"))
             objects[k] = [_json_object(data, indent, ascii, classes[k]), b""]
     return objects
@@ -1014,6 +1075,43 @@ def _json_object(data: dict[str, Any], indent: str | None, ascii: bool, ends: by
     else:
         text = json.dumps(data, ensure_ascii=ascii, indent=2).replace("\n", "\n" + indent)
     return text.encode() + (ends[-2:] if ends.endswith(b", ") else b"")
+
+
+def _wild_json(
+    chunk: Chunk, classes: Objects, indent: str | None, joined: npt.NDArray[np.bool_] | None = None
+) -> Objects:
+    """``classes`` (per hand, the end of its JSON object, from its class,
+    then ``", "`` where ``joined``), with the ends of the hands that hold a
+    wild card made from their case (``"natural": false`` and what the wild
+    cards became)."""
+    wild = _wild(chunk)
+    if wild is None:
+        return classes
+    opening, ending = _wild_json_pieces(chunk.rules, indent)
+    pieces = opening(chunk.strength[wild.rows]) + ending(wild)
+    out = classes.copy()
+    out[wild.rows] = pieces if joined is None else np.where(joined[wild.rows], pieces + b", ", pieces)
+    return out
+
+
+@cache
+def _wild_json_pieces(rules: RuleSet, indent: str | None) -> tuple[_PerStrength, _PerCase]:
+    """The end of a wild hand's JSON object, from its category on (as
+    :func:`_class_json`, with ``"natural": false`` and what its wild cards
+    became), in two pieces: per strength, its class's fields (the object
+    not closed), and per case, the wild fields and the close. (The fields
+    of an object are laid out one after another: the two pieces joined are
+    the object's end made at once.)"""
+    close = len(b"}" if indent is None else ("\n" + indent + "}").encode())
+
+    def opening(info: ClassInfo) -> bytes:
+        fields = class_fields(info.category, info.name, info.score, info.strength, info.description, rules.name)
+        return _json_end(fields, indent)[:-close]
+
+    def ending(made: tuple[Card, ...]) -> bytes:
+        return _json_end(wild_fields(False, [c.code_str for c in made]), indent)
+
+    return _PerStrength(rules, opening), _PerCase(ending)
 
 
 def _card(code: int) -> Card:
@@ -1077,13 +1175,12 @@ class TextWriter(_Base):
         self.out.write(_join_rows(grid))
 
     def _plain(self, chunk: Chunk) -> bool:
-        """Rows of the header's hands, all natural and read as two-character
-        cards, shown without colour: each row but its explanation is a byte
-        matrix row."""
+        """Rows of the header's hands, all read as two-character cards,
+        shown without colour: each row but its explanation is a byte matrix
+        row."""
         rules = chunk.rules
         return (
             not self.painter.color and rules.suits and _all_tokens(chunk, self.hands)
-            and (not rules.wild_codes or bool(chunk.natural.all()))
             and len(_category_labels(rules)) > 0
         )
 
@@ -1097,6 +1194,10 @@ class TextWriter(_Base):
             matrix = self._hands_matrix(chunk)
         grid = np.empty((len(chunk), 2), dtype=object)
         grid[:, 0] = _numbered_rows(chunk.line, b"", [matrix], pad=6)
+        if chunk.rules.jokers:  # a joker's spelling is shorter than a suited card's: its slot ends in zeros
+            joker = (chunk.codes == JOKER.code).any(axis=1).reshape(len(chunk), -1).any(axis=1)
+            rows = np.flatnonzero(joker)
+            grid[rows, 0] = [row.replace(b"\0", b"") for row in grid[rows, 0].tolist()]
         grid[:, 1] = self.line_tails(chunk)
         return _join_rows(grid)
 
@@ -1139,8 +1240,7 @@ def _people_cards(
     chunk: Chunk, painter: Painter, order: npt.NDArray[np.int64], *, showdown: bool = True
 ) -> Objects:
     """Per hand, its cards in ``order`` as people read them (padded to three
-    columns each, red hearts and diamonds with colour); for the showdown
-    order, a hand with jokers from its full evaluation."""
+    columns each, red hearts and diamonds with colour)."""
     codes = np.take_along_axis(chunk.codes, order, axis=1)
     if painter.color:
         out = np.empty(len(codes), dtype=object)
@@ -1148,10 +1248,6 @@ def _people_cards(
         out[:] = [painter.cards(row).encode() for row in cards] if cards else []
     else:
         out = _spelled(codes, "ascii" if painter.ascii else "unicode", b"", b" ", b"")
-    if chunk.rules.wild_codes and showdown:
-        for k in np.flatnonzero(~chunk.natural).tolist():
-            hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-            out[k] = painter.cards(evaluate(hand).showdown).encode()
     return out
 
 
@@ -1164,14 +1260,48 @@ def _class_json(rules: RuleSet, indent: str | None, after: str = "") -> _PerStre
         fields = class_fields(info.category, info.name, info.score, info.strength, info.description, rules.name)
         if rules.wild_codes:
             fields.update(wild_fields(True, []))
-        if indent is None:
-            text = ", " + json.dumps(fields, ensure_ascii=False)[1:-1] + "}"
-        else:
-            body = json.dumps(fields, ensure_ascii=False, indent=2)[1:-2].replace("\n", "\n" + indent)
-            text = "," + body + "\n" + indent + "}"
-        return (text + after).encode()
+        return _json_end(fields, indent) + after.encode()
 
     return _PerStrength(rules, make)
+
+
+def _json_end(fields: dict[str, Any], indent: str | None) -> bytes:
+    """The end of a hand's JSON object, from ``fields`` on (compact, or
+    indented as ``json.dumps(..., indent=2)`` nested at ``indent``)."""
+    if indent is None:
+        text = ", " + json.dumps(fields, ensure_ascii=False)[1:-1] + "}"
+    else:
+        body = json.dumps(fields, ensure_ascii=False, indent=2)[1:-2].replace("\n", "\n" + indent)
+        text = "," + body + "\n" + indent + "}"
+    return text.encode()
+
+
+def _wild_tails(chunk: Chunk, tails: Objects, painter: Painter) -> Objects:
+    """``tails`` (per hand, what follows its cards in a line of ``classify``:
+    ``Painter.evaluation``'s description, score and strength), with those of
+    the hands that hold a wild card saying what the wild cards became."""
+    wild = _wild(chunk)
+    if wild is None:
+        return tails
+    out = tails.copy()
+    description, became, score = _wild_text_pieces(chunk.rules, painter.color, painter.ascii)
+    strength = chunk.strength[wild.rows]
+    out[wild.rows] = description(strength) + became(wild) + score(strength)
+    return out
+
+
+@cache
+def _wild_text_pieces(rules: RuleSet, color: bool, ascii: bool) -> tuple[_PerStrength, _PerCase, _PerStrength]:
+    """A wild hand's tail (see :func:`_wild_tails`) in three pieces: per
+    strength its description, per case what the wild cards became, per
+    strength its score and strength."""
+    painter = Painter(color=color, ascii=ascii)
+    word = "JK" if rules.jokers else "wild"
+    return (
+        _PerStrength(rules, lambda i: f" {i.description}".encode()),
+        _PerCase(lambda made: f"  [{word} as {', '.join(map(painter.card, made))}]".encode()),
+        _PerStrength(rules, lambda i: f"  (score {i.score}, strength {i.strength:,})".encode()),
+    )
 
 
 class ClassifyWriter:
@@ -1212,12 +1342,8 @@ class ClassifyWriter:
             grid[:, 0] = _people_cards(chunk, self.painter, identity, showdown=False)
             grid[:, 1] = b" ->  "
             grid[:, 2] = _people_cards(chunk, self.painter, _showdown_order(chunk))
-            grid[:, 3] = self.tails(chunk.strength)
+            grid[:, 3] = _wild_tails(chunk, self.tails(chunk.strength), self.painter)
             grid[:, 4] = b"\n"
-            if chunk.rules.wild_codes:
-                for k in np.flatnonzero(~chunk.natural).tolist():
-                    hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-                    grid[k, :] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b"", b"\n"]
             if chunk.dealt is not None:  # the best five of more cards: every card dealt on the left
                 for k in range(h):
                     line = self.painter.evaluation(best_evaluation(chunk, k))
@@ -1274,16 +1400,12 @@ class DealWriter:
         grid[:, 1] = _people_cards(chunk, self.painter, identity, showdown=False)
         grid[:, 2] = b" ->  "
         grid[:, 3] = _people_cards(chunk, self.painter, _showdown_order(chunk))
-        grid[:, 4] = self.tails(chunk.strength)
+        grid[:, 4] = _wild_tails(chunk, self.tails(chunk.strength), self.painter)
         marks = np.repeat(self.marks(chunk).astype(np.int64), players)
         won = (marks >> position) & 1 == 1
         split = (marks >> 62) & 1 == 1
         grid[:, 5] = np.where(won, np.where(split, b"  <- splits", b"  <- wins"), b"")
         grid[:, 6] = b"\n"
-        if chunk.rules.wild_codes:
-            for k in np.flatnonzero(~chunk.natural).tolist():
-                hand = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-                grid[k, 1:5] = [self.painter.evaluation(evaluate(hand)).encode(), b"", b"", b""]
         lines = grid.reshape(len(chunk), players * 7)
         rounds = np.empty((len(chunk), 4), dtype=object)
         if self.several:

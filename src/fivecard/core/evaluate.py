@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import warnings
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import (
@@ -454,20 +454,43 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
 def _joker_cards(
     hand: Hand, substitutes: tuple[Rank, ...], hand_class: HandClass
 ) -> tuple[Card, ...]:
-    """Concrete cards for the ranks the jokers became: in the naturals' suit
-    when the hand is a flush, else the first suit (spades, hearts, diamonds,
-    clubs) whose card of that rank is not in the hand."""
+    """Concrete cards for the ranks the jokers became (see :func:`wild_cards_made`)."""
     if not substitutes:
         return ()
     naturals = [c for c in hand.cards if not hand.rules.is_wild(c)]
-    used = set(naturals)
+    flush_suit = naturals[0].suit if hand_class.category.flush else None
+    return wild_cards_made(substitutes, frozenset(naturals), flush_suit, suits=hand.rules.suits)
+
+
+def wild_cards_made(
+    substitutes: Sequence[Rank], naturals: Container[Card], flush_suit: Suit | None, *, suits: bool
+) -> tuple[Card, ...]:
+    """The cards a hand's wild cards become, in the order of ``substitutes``
+    (the ranks they stand for, :attr:`Tables.substitutes`): in the naturals'
+    suit (``flush_suit``) when the hand is a flush, else the first suit
+    (spades, hearts, diamonds, clubs) whose card of that rank is neither
+    among the hand's ``naturals`` nor made already; a rank alone when there
+    is none (Five of a Kind) or the rules have no suits.
+
+    The one statement of the rule: :func:`evaluate` calls it for its hand,
+    the bulk writers once per distinct case (it reads of the naturals only
+    whether they hold the cards of the substitutes' ranks).
+
+    >>> wild_cards_made([Rank.ACE, Rank.ACE], {Card.parse('AS')}, None, suits=True)
+    (Card.parse('Ah'), Card.parse('Ad'))
+    """
+    used: set[Card] = set()
     made: list[Card] = []
     for rank in substitutes:
-        if hand_class.category.flush:
-            card = Card(rank, naturals[0].suit)
+        if flush_suit is not None:
+            card = Card(rank, flush_suit)
         else:
-            free = [Card(rank, s) for s in Suit if Card(rank, s) not in used]
-            card = free[0] if free and hand.rules.suits else Card(rank, None)
+            card = Card(rank, None)
+            for suit in Suit if suits else ():
+                free = Card(rank, suit)
+                if free not in naturals and free not in used:
+                    card = free
+                    break
         used.add(card)
         made.append(card)
     return tuple(made)
@@ -478,16 +501,40 @@ def _arrange(
 ) -> tuple[Card, ...]:
     """The hand's own cards in showdown order (a wild card where the card it
     became goes)."""
-    pool: dict[Rank | None, list[Card]] = {}
-    wild: list[Card] = []
-    for card in hand.sorted():
-        if hand.rules.is_wild(card):
-            wild.append(card)
+    cards = hand.sorted()
+    ranks = [None if hand.rules.is_wild(c) else c.rank for c in cards]
+    places = showdown_places(ranks, hand_class.order, [c.rank for c in jokers])
+    return tuple([cards[i] for i in places])
+
+
+def showdown_places(
+    ranks: Sequence[Rank | None], order: Sequence[Rank], became: Sequence[Rank | None]
+) -> tuple[int, ...]:
+    """Where the cards of a sorted hand go in showdown order: ``ranks`` are
+    the sorted cards' ranks (``None`` for a wild card), ``order`` the class's
+    ranks in showdown order (:attr:`HandClass.order`), ``became`` the ranks
+    the wild cards became (:func:`wild_cards_made`). Returns the positions
+    in the sorted hand of the showdown's cards: a rank's natural cards in
+    sorted order, then the wild cards that became that rank (the last wild
+    card of the sorted hand for the first substitute, and so on).
+
+    The one statement of the rule: :func:`evaluate` calls it for its hand,
+    the bulk writers once per distinct case.
+
+    >>> K, S = Rank.KING, Rank.SEVEN  # K 7 7 and two wild cards that became 7s
+    >>> showdown_places([K, S, S, None, None], [S, S, S, S, K], [S, S])
+    (1, 2, 4, 3, 0)
+    """
+    pool: dict[Rank | None, list[int]] = {}
+    wild: list[int] = []
+    for place, rank in enumerate(ranks):
+        if rank is None:
+            wild.append(place)
         else:
-            pool.setdefault(card.rank, []).append(card)
-    for became in jokers:
-        pool.setdefault(became.rank, []).append(wild.pop())
-    return tuple(pool[rank].pop(0) for rank in hand_class.order)
+            pool.setdefault(rank, []).append(place)
+    for rank in became:
+        pool.setdefault(rank, []).append(wild.pop())
+    return tuple([pool[rank].pop(0) for rank in order])
 
 
 def class_descriptions(rules: RuleSet) -> tuple[str, ...]:

@@ -37,7 +37,6 @@ from fivecard import (
 from fivecard.core import cards as codec
 from fivecard.core import hand as hand_module
 from fivecard.cli import main
-from fivecard.core.evaluate import Evaluation
 from fivecard.core.report import evaluation_json
 from fivecard.core.showdown import explain_classes
 from fivecard.core.tables import KEY_SPACE, tables_for

@@ -11,10 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fivecard import FivecardError, Hand, format_cards, full_deck, strength, strength_function
+from fivecard import FivecardError, Hand, format_cards, full_deck, strength
 from fivecard.bulk import batch
 from fivecard.core.rules import get_rules
-from fivecard.core.tables import tables_for
 
 
 def test_combinations_match_itertools() -> None:

@@ -19,7 +19,6 @@ from typing import Any
 import openpyxl
 import pytest
 
-from fivecard.bulk import sources
 from fivecard.bulk import writers
 from fivecard.cli import main
 from fivecard.bulk.rows import TableLayout, split_line

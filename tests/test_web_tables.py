@@ -9,7 +9,6 @@ import io
 import json
 import threading
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any, Final
+from typing import IO, Any
 
 from ..core.cards import CARD_OF_CODE, CODE_TEXT, JOKER, sort_place
 from ..errors import FivecardError

@@ -853,7 +853,6 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_deal_arguments,
 )
 def _deal(call: _Call) -> int:
-    from collections.abc import Iterator
 
     from ..bulk.writers import DealWriter
     from ..core.report import RawJson, deal_tally_json, write_json_object

@@ -928,7 +928,7 @@ _CARD_WORDS = {5: "five", 6: "six", 7: "seven"}
         "fivecard stats",
         "fivecard stats --rules joker",
         "fivecard stats --json --rules semi",
-        "fivecard stats --cards 7",
+        "fivecard stats --cards 7 --rules short-deck",
     ),
     shared=("rules", "json"),
     arguments=_stats_arguments,

@@ -25,13 +25,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import eval7
 import numpy as np
 import poker_equity
 from phevaluator import evaluate_cards
+from timing import best
 from treys import Card as TreysCard
 from treys import Evaluator
 
@@ -39,15 +39,6 @@ from fivecard import full_deck
 from fivecard.bulk import batch
 
 HERE = Path(__file__).resolve().parent
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 _TIMER = (
@@ -173,7 +164,6 @@ def main() -> None:
          time.perf_counter() - started)
     print(f"  (building the {len(joker_codes):,} x 5 code array took {built * 1000:.0f} ms; "
           "target <= 100 ms for the deck)\n")
-
 
 
 if __name__ == "__main__":

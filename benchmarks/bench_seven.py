@@ -31,10 +31,9 @@ import eval7
 import numpy as np
 import poker_equity
 from phevaluator import evaluate_cards
+from timing import best
 from treys import Card as TreysCard
 from treys import Evaluator
-
-from bench_batch import best  # best of N runs, as every batch benchmark times them
 
 from fivecard import full_deck
 from fivecard.bulk import seven as bulk_seven

@@ -29,11 +29,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from timing import best
 
 from fivecard.bulk import batch
 from fivecard.core.rules import RuleSet, get_rules
@@ -46,16 +46,6 @@ _TIMER = (
     "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL);"
     "print(time.perf_counter() - t)"
 )
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    """Best wall time (s) of ``repeat`` calls."""
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def process(argv: list[str], runs: int) -> float:

@@ -1,0 +1,210 @@
+"""A video-poker pay table solved: the exact return under perfect play, and
+the best hold of every starting hand.
+
+:func:`fivecard.play.advise.advise` enumerates one hand's 32 holds. Doing
+that for each of the 2,598,960 deals would take hours; instead the final
+hands are counted once and each hold's value found by inclusion-exclusion,
+the method of fast video-poker analysers:
+
+1. **Totals per card set.** For every set ``U`` of at most five cards of the
+   deck, ``T[U]`` is the sum of the pays of all five-card hands that hold
+   ``U`` (each hand adds its pay to its 32 subsets). Sets are numbered by
+   the combinatorial number system, so ``T`` is one array.
+2. **A hold's value.** Keeping ``S`` of a dealt hand ``D`` draws hands that
+   hold ``S`` and none of the discarded cards ``D - S``:
+   ``sum(T[U] * (-1) ** |U - S| for S <= U <= D)``, over the whole
+   lattice of ``D``'s 32 subsets at once (a signed superset sum, five steps),
+   divided by the number of draws, ``C(47, 5 - |S|)``.
+3. The best hold of each deal is the largest value (values are exact
+   integers over small denominators, so float64 orders them exactly), and
+   the return is the mean of the best values over all deals, summed as a
+   :class:`~fractions.Fraction`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from math import comb
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..bulk import batch
+from ..core.rules import RuleSet, get_rules
+from ..errors import FivecardError
+from .advise import PayTable, PayTableError
+
+__all__ = ["PayTableSolution", "solve_paytable", "HOLDS"]
+
+#: Hold masks 0-31: bit ``i`` keeps the ``i``-th card (of the dealt hand's
+#: cards in deck order); the positions each mask keeps.
+HOLDS: Final = tuple(tuple(i for i in range(5) if m >> i & 1) for m in range(32))
+_KEPT: Final = np.array([len(h) for h in HOLDS], dtype=np.int64)
+_CHUNK: Final = 1 << 15  # deals at a time: their 32 values stay small
+
+
+@dataclass(frozen=True, slots=True)
+class PayTableSolution:
+    """A pay table solved under a rule set: ``expected_return`` per coin bet
+    (exact), ``final`` the probability of each category name (and
+    ``"nothing"``: a hand that pays 0) of the final hand under optimal play,
+    and per deal (``deals``: indices into ``rules.dealt()``, ascending) the
+    best hold (a mask of :data:`HOLDS` over the deal's five cards) with its
+    value per coin, and the runner-up's. ``final`` is empty when it was not
+    asked for."""
+
+    paytable: PayTable
+    rules: RuleSet
+    expected_return: Fraction
+    final: dict[str, Fraction]
+    deals: npt.NDArray[np.uint8]
+    best: npt.NDArray[np.int8]
+    best_value: npt.NDArray[np.float64]
+    second: npt.NDArray[np.int8]
+    second_value: npt.NDArray[np.float64]
+
+    @property
+    def percent(self) -> float:
+        """The return as a percentage (99.5439 for Jacks or Better 9/6)."""
+        return float(self.expected_return * 100)
+
+
+def solve_paytable(
+    paytable: PayTable, *, rules: str | RuleSet = "standard", final: bool = True
+) -> PayTableSolution:
+    """Solve ``paytable`` under ``rules`` (a rule set of suited cards
+    without wild cards, for now): every deal's best hold and the exact
+    return. ``final=False`` skips the distribution of final hands (a pass
+    per category).
+
+    >>> from fivecard.play.advise import JACKS_OR_BETTER
+    >>> solution = solve_paytable(JACKS_OR_BETTER)  # doctest: +SKIP
+    >>> round(solution.percent, 4)  # doctest: +SKIP
+    99.5439
+    """
+    ruleset = get_rules(rules)
+    if ruleset.low:
+        raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
+    deck = ruleset.dealt()
+    if ruleset.wild_codes or not ruleset.suits:
+        raise FivecardError(
+            f"solving a pay table takes a deck of suited cards without wild cards for now, not {ruleset.name}"
+        )
+    n = len(deck)
+    deals = batch.combinations(n)
+    codes = np.array([c.code for c in deck], dtype=np.int32)
+    strengths = batch.strengths_of_codes(codes[deals], rules=ruleset, check=False)
+    payout = paytable.payout(ruleset)
+    pays = payout[strengths]
+    if not np.array_equal(pays, np.round(pays)):
+        raise PayTableError(f"{paytable.name}: solving takes whole-number pays")
+    pay = pays.astype(np.int64)
+    index = _Index(n)
+    totals = index.totals(deals, pay)
+    draws = np.array([comb(n - 5, 5 - k) for k in _KEPT.tolist()], dtype=np.int64)
+    best = np.empty(len(deals), dtype=np.int8)
+    second = np.empty(len(deals), dtype=np.int8)
+    best_value = np.empty(len(deals))
+    second_value = np.empty(len(deals))
+    sums = [0] * 6  # the best holds' pay totals, by cards kept
+    for start in range(0, len(deals), _CHUNK):
+        part = deals[start : start + _CHUNK].astype(np.int64)
+        found = index.holds(part, totals)
+        value = found / draws
+        order = np.argsort(-value, axis=1, kind="stable")[:, :2]
+        rows = np.arange(len(part))
+        best[start : start + len(part)] = order[:, 0]
+        second[start : start + len(part)] = order[:, 1]
+        best_value[start : start + len(part)] = value[rows, order[:, 0]]
+        second_value[start : start + len(part)] = value[rows, order[:, 1]]
+        chosen = found[rows, order[:, 0]]
+        kept = _KEPT[order[:, 0]]
+        for k in range(6):
+            sums[k] += int(chosen[kept == k].sum())
+    deals_total = comb(n, 5)
+    expected = sum((Fraction(sums[k], comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / deals_total
+    made = _final_hands(index, deals, best, strengths, payout, ruleset) if final else {}
+    return PayTableSolution(paytable, ruleset, expected, made, deals, best, best_value, second, second_value)
+
+
+def _final_hands(
+    index: _Index,
+    deals: npt.NDArray[np.uint8],
+    best: npt.NDArray[np.int8],
+    strengths: npt.NDArray[np.uint16],
+    payout: npt.NDArray[np.float64],
+    rules: RuleSet,
+) -> dict[str, Fraction]:
+    """The probability of each final category under the best holds (a hand
+    that pays nothing is ``"nothing"``): the same inclusion-exclusion, with
+    the hands of one category counted in place of pays, for the chosen hold
+    of each deal; one category at a time."""
+    ladder = [c.name for c in rules.ladder]
+    category = batch.category_table(rules)[strengths].astype(np.int64)
+    label = np.where(payout[strengths] > 0, category, len(ladder))
+    kept = _KEPT[best.astype(np.int64)]
+    n = len(rules.dealt())
+    final: dict[str, Fraction] = {}
+    for number in range(len(ladder) - 1, -2, -1):
+        name = ladder[number] if number >= 0 else "nothing"
+        mine = (label == (number if number >= 0 else len(ladder))).astype(np.int64)
+        if not mine.any():
+            continue
+        totals = index.totals(deals, mine)
+        sums = [0] * 6  # by cards kept
+        for start in range(0, len(deals), _CHUNK):
+            part = deals[start : start + _CHUNK].astype(np.int64)
+            found = index.holds(part, totals)
+            chosen = found[np.arange(len(part)), best[start : start + len(part)].astype(np.int64)]
+            mask = kept[start : start + len(part)]
+            for k in range(6):
+                sums[k] += int(chosen[mask == k].sum())
+        final[name] = sum((Fraction(sums[k], comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / len(deals)
+    return final
+
+
+class _Index:
+    """Sets of at most five of ``n`` cards numbered by the combinatorial
+    number system: the sets of each size in a block of their own."""
+
+    def __init__(self, n: int) -> None:
+        self.choose = _choose(n)
+        self.base = np.cumsum([0] + [comb(n, k) for k in range(5)]).astype(np.int64)
+        self.size = int(self.base[-1]) + comb(n, 5)
+
+    def number(self, cards: npt.NDArray[np.int64], mask: int) -> npt.NDArray[np.int64]:
+        """The number of the subset ``mask`` of each row of ascending cards."""
+        kept = HOLDS[mask]
+        out = np.full(len(cards), self.base[len(kept)], dtype=np.int64)
+        for place, column in enumerate(kept):
+            out += self.choose[cards[:, column], place + 1]
+        return out
+
+    def totals(self, deals: npt.NDArray[np.uint8], values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Per set of at most five cards, the sum of ``values`` of the deals
+        that hold it."""
+        cards = deals.astype(np.int64)
+        out = np.zeros(self.size, dtype=np.int64)
+        for mask in range(32):
+            out += np.bincount(self.number(cards, mask), weights=values, minlength=self.size).astype(np.int64)
+        return out
+
+    def holds(self, cards: npt.NDArray[np.int64], totals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Per deal (rows of ascending cards) and hold mask, the sum over the
+        draws of that hold (hands with the kept cards and none of the
+        discarded): a signed superset sum over the deal's 32 subsets."""
+        found = np.stack([totals[self.number(cards, mask)] for mask in range(32)], axis=1)
+        for bit in (1, 2, 4, 8, 16):
+            for mask in range(32):
+                if not mask & bit:
+                    found[:, mask] -= found[:, mask | bit]
+        return found
+
+
+@cache
+def _choose(n: int) -> npt.NDArray[np.int64]:
+    """``C(x, j)`` for x up to ``n`` and j up to 5."""
+    return np.array([[comb(x, j) for j in range(6)] for x in range(n + 1)], dtype=np.int64)

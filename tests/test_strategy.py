@@ -1,0 +1,52 @@
+"""Issue 14, first step: a pay table solved exactly by inclusion-exclusion
+(fivecard.play.strategy), against the per-hand advisor and the published
+return of Jacks or Better 9/6."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from fivecard.errors import FivecardError
+from fivecard.play.advise import JACKS_OR_BETTER, PayTableError, advise
+from fivecard.play.strategy import HOLDS, solve_paytable
+
+
+def test_jacks_or_better_returns_exactly_99_5439_percent() -> None:
+    solution = solve_paytable(JACKS_OR_BETTER, final=False)
+    assert solution.expected_return == Fraction(1653526326983, 1661102543100)
+    assert round(solution.percent, 4) == 99.5439
+    assert float(solution.best_value.mean()) == pytest.approx(float(solution.expected_return), rel=1e-12)
+
+
+def test_every_deal_holds_what_the_advisor_holds() -> None:
+    solution = solve_paytable(JACKS_OR_BETTER, rules="short-deck")
+    deck = solution.rules.dealt()
+    rng = random.Random(14)
+    for row in rng.sample(range(len(solution.deals)), 150):
+        cards = [deck[i] for i in solution.deals[row].tolist()]
+        advice = advise(cards, rules="short-deck", paytable=JACKS_OR_BETTER)
+        first, second = advice.choices[0], advice.choices[1]
+        assert first.ev is not None and second.ev is not None
+        assert float(solution.best_value[row]) == pytest.approx(first.ev, abs=1e-12)
+        assert float(solution.second_value[row]) == pytest.approx(second.ev, abs=1e-12)
+        kept = {cards[i] for i in HOLDS[int(solution.best[row])]}
+        if first.ev - second.ev > 1e-9:  # a unique best hold: the same cards
+            assert kept == set(first.keep)
+
+
+def test_the_final_hands_under_optimal_play() -> None:
+    solution = solve_paytable(JACKS_OR_BETTER, rules="short-deck")
+    assert sum(solution.final.values()) == 1
+    pays = {"nothing": 0, **JACKS_OR_BETTER.pays}
+    assert sum(p * Fraction(pays[name]) for name, p in solution.final.items()) == solution.expected_return
+    assert list(solution.final)[0] == "royal_flush" and list(solution.final)[-1] == "nothing"
+
+
+def test_what_cannot_be_solved_yet_says_so() -> None:
+    with pytest.raises(PayTableError, match="low hands"):
+        solve_paytable(JACKS_OR_BETTER, rules="deuce-to-seven")
+    with pytest.raises(FivecardError, match="without wild cards for now, not deuces-wild"):
+        solve_paytable(JACKS_OR_BETTER, rules="deuces-wild")

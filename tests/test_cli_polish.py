@@ -22,7 +22,7 @@ from fivecard.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-SUBCOMMANDS = ["classify", "compare", "solve", "deal", "stats", "advise", "play", "serve", "rules", "completion"]
+SUBCOMMANDS = ["classify", "compare", "solve", "deal", "stats", "advise", "strategy", "play", "serve", "rules", "completion"]
 
 
 class Terminal(io.StringIO):

@@ -50,3 +50,19 @@ def test_what_cannot_be_solved_yet_says_so() -> None:
         solve_paytable(JACKS_OR_BETTER, rules="deuce-to-seven")
     with pytest.raises(FivecardError, match="without wild cards for now, not deuces-wild"):
         solve_paytable(JACKS_OR_BETTER, rules="deuces-wild")
+
+
+def test_the_command() -> None:
+    import io
+    import json
+
+    from fivecard.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--json"], stdout=out, stderr=err)
+    data = json.loads(out.getvalue())
+    assert code == 0 and data["return"] == "17196047/9296280" and data["deals"] == 376_992
+    assert sum(data["final"].values()) == pytest.approx(1)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "joker"], stdout=out, stderr=err)
+    assert code == 2 and err.getvalue().startswith("fivecard: error: solving a pay table takes") and out.getvalue() == ""

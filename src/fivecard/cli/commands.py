@@ -1051,6 +1051,66 @@ def _advise(call: _Call) -> int:
     return EXIT_OK
 
 
+def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
+    _complete(
+        parser.add_argument(
+            "--paytable",
+            metavar="NAME|FILE",
+            required=True,
+            help="the video-poker pay table to solve: 'jacks-or-better' (9/6) or a JSON file, as advise "
+            "takes (whole-number pays)",
+        ),
+        words=("jacks-or-better",),
+        files=True,
+    )
+
+
+@_command(
+    "strategy",
+    help="solve a video-poker pay table: the exact return under perfect play",
+    description="Find the best hold of every deal of the deck (2,598,960 of 52 cards) "
+    "exactly, by counting the final hands once and valuing each hold by "
+    "inclusion-exclusion, and print the exact return per coin under perfect play "
+    "(as a fraction and a percentage) and how often each final hand comes. Rule sets "
+    "of suited cards without wild cards, for now. About 30 s for 52 cards.",
+    examples=(
+        "fivecard strategy --paytable jacks-or-better --rules short-deck",
+        "fivecard strategy --json --paytable jacks-or-better --rules short-deck",
+    ),
+    shared=("rules", "json"),
+    arguments=_strategy_arguments,
+)
+def _strategy(call: _Call) -> int:
+    from ..play.advise import load_paytable
+    from ..play.strategy import solve_paytable
+
+    rules, out = call.rules, call.out
+    table = load_paytable(call.args.paytable)
+    solved = solve_paytable(table, rules=rules)
+    ret = solved.expected_return
+    labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)"}
+    if call.args.json:
+        _print_json(
+            {
+                "paytable": table.name,
+                "rules": rules.name,
+                "deals": len(solved.deals),
+                "return": f"{ret.numerator}/{ret.denominator}",
+                "percent": solved.percent,
+                "final": {name: float(p) for name, p in solved.final.items()},
+            },
+            out,
+        )
+        return EXIT_OK
+    out.write(f"{table.name} under {rules.name}, perfect play over all {len(solved.deals):,} deals:\n")
+    out.write(f"return {solved.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin)\n")
+    out.write(f"{'final hand':<17} {'probability':>12}  {'pays':>6}\n")
+    for name, p in solved.final.items():
+        pays = table.pays.get(name, 0.0) if name != "nothing" else 0.0
+        out.write(f"{labels[name]:<17} {float(p):>12.6%}  {pays:>6g}\n")
+    return EXIT_OK
+
+
 def _probability(text: str) -> float:
     """``--fold-below``: a finite number from 0 to 1."""
     import math

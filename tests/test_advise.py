@@ -102,7 +102,7 @@ def test_paytable_file_and_errors(tmp_path: Path) -> None:
     assert advice.recommended.ev is not None and advice.recommended.ev > 1
     assert load_paytable("Jacks-or-Better") is JACKS_OR_BETTER
     with pytest.raises(FivecardError, match="unknown pay table"):
-        load_paytable("deuces-wild")
+        load_paytable("bonus-poker")
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     with pytest.raises(FivecardError, match="bad pay table file"):

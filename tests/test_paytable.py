@@ -27,7 +27,7 @@ from fivecard.play.advise import (
 from fivecard.core.cards import Rank
 from fivecard.cli import main
 
-CATEGORIES = ", ".join(CATEGORY_NAMES)
+CATEGORIES = ", ".join(CATEGORY_NAMES) + " (also natural_ or wild_ before one, and four_wild, under wild cards)"
 FINITE = "must be a number from 0 to 1,000,000, got"
 
 
@@ -58,8 +58,8 @@ BAD_TABLES: list[tuple[str, bytes, str]] = [
     ("array pay", b'{"pays": {"royal_flush": [800]}}', f'"pays" of "royal_flush" {FINITE} [800]'),
     ("unknown category", b'{"pays": {"royal": 800}}', f'unknown category "royal" in "pays"; the categories are {CATEGORIES}'),
     ("category label", b'{"pays": {"Royal Flush": 800}}', f'unknown category "Royal Flush" in "pays"; the categories are {CATEGORIES}'),
-    ("unknown key", b'{"pay": {"royal_flush": 800}}', 'unknown key "pay" (did you mean "pays"?); the keys are "name", "pays", "min_pair"'),
-    ("unknown key, no hint", b'{"pays": {}, "coins": 5}', 'unknown key "coins"; the keys are "name", "pays", "min_pair"'),
+    ("unknown key", b'{"pay": {"royal_flush": 800}}', 'unknown key "pay" (did you mean "pays"?); the keys are "name", "pays", "min_pair", "rules"'),
+    ("unknown key, no hint", b'{"pays": {}, "coins": 5}', 'unknown key "coins"; the keys are "name", "pays", "min_pair", "rules"'),
     ("no pays", b'{"name": "x"}', 'no "pays": the object needs "pays": {category: payout per coin}'),
     ("pays not an object", b'{"pays": [800, 50]}', '"pays" must be an object of category: payout per coin, got [800, 50]'),
     ("pays a number", b'{"pays": 800}', '"pays" must be an object of category: payout per coin, got 800'),
@@ -131,11 +131,11 @@ def test_a_directory_is_refused(in_tmp: Path) -> None:
 
 
 def test_a_missing_file_or_unknown_name(in_tmp: Path) -> None:
-    for name in ("deuces-wild", "missing.json", ""):
+    for name in ("bonus-poker", "missing.json", ""):
         with pytest.raises(PayTableError) as caught:
             load_paytable(name)
         assert str(caught.value) == (
-            f"unknown pay table {name!r}: not a built-in name (jacks-or-better) nor a file"
+            f"unknown pay table {name!r}: not a built-in name (jacks-or-better, deuces-wild) nor a file"
         )
     code, _, err = run(["advise", "--paytable", "", "AS AH 7C 4D 2S"])
     assert code == 2 and "unknown pay table ''" in err  # an empty name is not "no table"

@@ -4,30 +4,47 @@ return of Jacks or Better 9/6."""
 
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction
 
 import pytest
 
 from fivecard.errors import FivecardError
-from fivecard.play.advise import JACKS_OR_BETTER, PayTableError, advise
-from fivecard.play.strategy import HOLDS, solve_paytable
+from fivecard.play.advise import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError, advise, load_paytable
+from fivecard.play.strategy import HOLDS, PayTableSolution, solve_paytable
+
+
+@functools.cache
+def solved(table: str, rules: str, final: bool) -> PayTableSolution:
+    """Each pay table solved once per test run."""
+    return solve_paytable(load_paytable(table), rules=rules, final=final)
 
 
 def test_jacks_or_better_returns_exactly_99_5439_percent() -> None:
-    solution = solve_paytable(JACKS_OR_BETTER, final=False)
+    solution = solved("jacks-or-better", "standard", False)
     assert solution.expected_return == Fraction(1653526326983, 1661102543100)
     assert round(solution.percent, 4) == 99.5439
     assert float(solution.best_value.mean()) == pytest.approx(float(solution.expected_return), rel=1e-12)
 
 
-def test_every_deal_holds_what_the_advisor_holds() -> None:
-    solution = solve_paytable(JACKS_OR_BETTER, rules="short-deck")
+def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
+    solution = solved("deuces-wild", "deuces-wild", False)
+    assert round(solution.percent, 4) == 100.7620
+    assert solution.expected_return == Fraction(32187682693, 31944279675)
+
+
+@pytest.mark.parametrize(
+    ("table", "rules", "deals"),
+    [("jacks-or-better", "short-deck", 150), ("deuces-wild", "deuces-wild", 20), ("jacks-or-better", "standard", 20)],
+)
+def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: int) -> None:
+    solution = solved(table, rules, rules == "short-deck")
     deck = solution.rules.dealt()
     rng = random.Random(14)
-    for row in rng.sample(range(len(solution.deals)), 150):
+    for row in rng.sample(range(len(solution.deals)), deals):
         cards = [deck[i] for i in solution.deals[row].tolist()]
-        advice = advise(cards, rules="short-deck", paytable=JACKS_OR_BETTER)
+        advice = advise(cards, rules=rules, paytable=load_paytable(table))
         first, second = advice.choices[0], advice.choices[1]
         assert first.ev is not None and second.ev is not None
         assert float(solution.best_value[row]) == pytest.approx(first.ev, abs=1e-12)
@@ -38,7 +55,7 @@ def test_every_deal_holds_what_the_advisor_holds() -> None:
 
 
 def test_the_final_hands_under_optimal_play() -> None:
-    solution = solve_paytable(JACKS_OR_BETTER, rules="short-deck")
+    solution = solved("jacks-or-better", "short-deck", True)
     assert sum(solution.final.values()) == 1
     pays = {"nothing": 0, **JACKS_OR_BETTER.pays}
     assert sum(p * Fraction(pays[name]) for name, p in solution.final.items()) == solution.expected_return
@@ -48,8 +65,23 @@ def test_the_final_hands_under_optimal_play() -> None:
 def test_what_cannot_be_solved_yet_says_so() -> None:
     with pytest.raises(PayTableError, match="low hands"):
         solve_paytable(JACKS_OR_BETTER, rules="deuce-to-seven")
-    with pytest.raises(FivecardError, match="without wild cards for now, not deuces-wild"):
-        solve_paytable(JACKS_OR_BETTER, rules="deuces-wild")
+    with pytest.raises(FivecardError, match="without jokers for now, not joker"):
+        solve_paytable(JACKS_OR_BETTER, rules="joker")
+    with pytest.raises(PayTableError, match=r"plays under the deuces-wild rules, not standard \(use --rules deuces-wild\)"):
+        solve_paytable(DEUCES_WILD_FULL_PAY)
+
+
+def test_a_pay_table_pays_natural_and_wild_hands_apart() -> None:
+    rules = "deuces-wild"
+    assert advise("AS KS QS JS TS", rules=rules, paytable=DEUCES_WILD_FULL_PAY).choices[0].ev == 800
+    assert advise("2S KS QS JS TS", rules=rules, paytable=DEUCES_WILD_FULL_PAY).choices[0].ev == 25
+    assert advise("2S 2H 2D 2C 7S", rules=rules, paytable=DEUCES_WILD_FULL_PAY).choices[0].ev == 200
+    with pytest.raises(PayTableError, match="needs wild cards; the standard rules have none"):
+        advise("AS KS QS JS TS", paytable=PayTable("mine", {"natural_royal_flush": 800}))
+    with pytest.raises(PayTableError, match='"rules": unknown rule set'):
+        PayTable("mine", {"flush": 6}, rules="texas")
+    with pytest.raises(PayTableError, match="unknown category"):
+        PayTable("mine", {"natural_nothing": 6})
 
 
 def test_the_command() -> None:

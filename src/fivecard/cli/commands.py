@@ -977,11 +977,12 @@ def _advise_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "--paytable",
             metavar="NAME|FILE",
-            help="a video-poker pay table: 'jacks-or-better' (9/6) or a JSON file of at most 1 MiB: "
-            '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J"} '
+            help="a video-poker pay table: 'jacks-or-better' (9/6), 'deuces-wild' (full pay, with "
+            "--rules deuces-wild) or a JSON file of at most 1 MiB: "
+            '{"name": ..., "pays": {"royal_flush": 800, ...}, "min_pair": "J", "rules": ...} '
             "(not under the lowball rule sets)",
         ),
-        words=("jacks-or-better",),
+        words=("jacks-or-better", "deuces-wild"),
         files=True,
     )
     parser.add_argument(
@@ -1057,10 +1058,10 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
             "--paytable",
             metavar="NAME|FILE",
             required=True,
-            help="the video-poker pay table to solve: 'jacks-or-better' (9/6) or a JSON file, as advise "
-            "takes (whole-number pays)",
+            help="the video-poker pay table to solve: 'jacks-or-better' (9/6), 'deuces-wild' (full pay, "
+            "with --rules deuces-wild) or a JSON file, as advise takes (whole-number pays)",
         ),
-        words=("jacks-or-better",),
+        words=("jacks-or-better", "deuces-wild"),
         files=True,
     )
 
@@ -1072,7 +1073,7 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
     "exactly, by counting the final hands once and valuing each hold by "
     "inclusion-exclusion, and print the exact return per coin under perfect play "
     "(as a fraction and a percentage) and how often each final hand comes. Rule sets "
-    "of suited cards without wild cards, for now. About 30 s for 52 cards.",
+    "of suited cards without jokers, for now. About 30 s for 52 cards.",
     examples=(
         "fivecard strategy --paytable jacks-or-better --rules short-deck",
         "fivecard strategy --json --paytable jacks-or-better --rules short-deck",

@@ -37,7 +37,7 @@ from ..core.cards import Card, Rank, format_cards
 from ..errors import FivecardError, HandError, quote
 from ..core.evaluate import HandLike, as_hand
 from ..core.hand import Hand
-from ..core.rules import RULE_SETS, RuleSet
+from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.tables import tables_for
 
 __all__ = [
@@ -75,6 +75,17 @@ def _category_names() -> tuple[str, ...]:
 #: The machine names a pay table may pay: every (high, not lowball) rule
 #: set's categories, strongest first.
 CATEGORY_NAMES: Final[tuple[str, ...]] = _category_names()
+#: What else a pay table may pay under a rule set with wild cards: a
+#: category made without (``natural_royal_flush``) or with wild cards
+#: (``wild_royal_flush``), which then pays instead of the category's own
+#: entry, and four wild cards in one hand (``four_wild``: Deuces Wild's four
+#: deuces), which pays whatever the fifth card.
+PAY_NAMES: Final[tuple[str, ...]] = (
+    *CATEGORY_NAMES,
+    *(f"natural_{c}" for c in CATEGORY_NAMES),
+    *(f"wild_{c}" for c in CATEGORY_NAMES),
+    "four_wild",
+)
 
 _NAME_LIMIT: Final = 80
 
@@ -95,10 +106,11 @@ def _checked_pays(pays: object) -> dict[str, float]:
         )
     checked = {}
     for category, pay in pays.items():
-        if category not in CATEGORY_NAMES:
+        if category not in PAY_NAMES:
             raise PayTableError(
                 f"unknown category {_json_text(category)} in \"pays\"; "
-                f"the categories are {', '.join(CATEGORY_NAMES)}"
+                f"the categories are {', '.join(CATEGORY_NAMES)} (also natural_ or wild_ "
+                "before one, and four_wild, under wild cards)"
             )
         number: float | None = None
         if isinstance(pay, (int, float)) and not isinstance(pay, bool):
@@ -128,6 +140,8 @@ class PayTable:
     name: str
     pays: dict[str, float]
     min_pair: Rank | None = None
+    #: The rule set it plays under (a name), if it names one.
+    rules: str | None = None
 
     def __post_init__(self) -> None:
         if (
@@ -143,6 +157,45 @@ class PayTable:
         object.__setattr__(self, "pays", _checked_pays(self.pays))
         if self.min_pair is not None and not isinstance(self.min_pair, Rank):
             raise PayTableError(f'"min_pair" must be a rank, got {_json_text(self.min_pair)}')
+        if self.rules is not None:
+            if not isinstance(self.rules, str):
+                raise PayTableError(f'"rules" must be a rule set\'s name, got {_json_text(self.rules)}')
+            try:
+                object.__setattr__(self, "rules", get_rules(self.rules).name)
+            except FivecardError as exc:
+                raise PayTableError(f'"rules": {exc}') from None
+
+    def check_rules(self, rules: RuleSet) -> None:
+        """Raise :class:`PayTableError` when the table names another rule
+        set than ``rules``, or pays natural and wild hands apart under rules
+        without wild cards."""
+        if self.rules is not None and self.rules != rules.name:
+            raise PayTableError(f"{self.name} plays under the {self.rules} rules, not {rules.name} (use --rules {self.rules})")
+        special = [k for k in self.pays if k not in CATEGORY_NAMES]
+        if special and not rules.wild_codes:
+            raise PayTableError(
+                f"{self.name} pays {special[0]}, which needs wild cards; the {rules.name} rules have none"
+            )
+
+    def hand_pays(
+        self, rules: RuleSet, codes: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
+    ) -> npt.NDArray[np.float64]:
+        """What each hand (rows of five card codes, with their strengths)
+        pays: its class's pay, or under wild cards its natural or wild
+        version's, or four wild cards' pay."""
+        pays: npt.NDArray[np.float64] = self.payout(rules)[strengths]
+        if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
+            return pays
+        wild = np.isin(codes, list(rules.wild_codes)).sum(axis=1)
+        category = batch.category_table(rules)[strengths]
+        for index, c in enumerate(rules.ladder):
+            for prefix, which in (("natural_", wild == 0), ("wild_", wild > 0)):
+                pay = self.pays.get(prefix + c.name)
+                if pay is not None:
+                    pays = np.where(which & (category == index), pay, pays)
+        if "four_wild" in self.pays:
+            pays = np.where(wild == 4, self.pays["four_wild"], pays)
+        return pays
 
     def payout(self, rules: RuleSet) -> npt.NDArray[np.float64]:
         """The payout of each strength under ``rules``."""
@@ -174,14 +227,34 @@ JACKS_OR_BETTER: Final = PayTable(
     min_pair=Rank.JACK,
 )
 
+DEUCES_WILD_FULL_PAY: Final = PayTable(
+    "Deuces Wild (full pay)",
+    {
+        "natural_royal_flush": 800,
+        "four_wild": 200,
+        "wild_royal_flush": 25,
+        "five_of_a_kind": 15,
+        "straight_flush": 9,
+        "four_of_a_kind": 5,
+        "full_house": 3,
+        "flush": 2,
+        "straight": 2,
+        "three_of_a_kind": 1,
+    },
+    rules="deuces-wild",
+)
+
 #: Built-in pay tables by name.
-PAYTABLES: Final[dict[str, PayTable]] = {"jacks-or-better": JACKS_OR_BETTER}
+PAYTABLES: Final[dict[str, PayTable]] = {
+    "jacks-or-better": JACKS_OR_BETTER,
+    "deuces-wild": DEUCES_WILD_FULL_PAY,
+}
 
 
 #: The most bytes of a pay table file read (a table is a few hundred).
 PAYTABLE_LIMIT: Final = 1 << 20
 _DEPTH_LIMIT: Final = 20  # a pay table nests 2 deep
-_KEYS: Final = ("name", "pays", "min_pair")
+_KEYS: Final = ("name", "pays", "min_pair", "rules")
 _RANKS: Final = "2-10, J, Q, K, A"
 _PATH_QUOTE: Final = 300  # file names are quoted whole unless absurdly long
 # A JSON string (possessive: linear even when unterminated) or a bracket.
@@ -338,7 +411,7 @@ def _paytable_of(data: Any, default_name: str) -> PayTable:
     rank = None
     if data.get("min_pair") is not None:
         rank = _rank_of(data["min_pair"])
-    return PayTable(name, data["pays"], rank)
+    return PayTable(name, data["pays"], rank, data.get("rules"))
 
 
 def _rank_of(value: object) -> Rank:
@@ -480,10 +553,11 @@ def advise(
     pool = tuple(unseen) if unseen is not None else unseen_cards(played)
     if len(pool) < 5:
         raise FivecardError(f"need at least 5 unseen cards to draw from, got {len(pool)}")
+    if paytable is not None:
+        paytable.check_rules(ruleset)
     pool_codes = np.array([c.code for c in pool], dtype=np.int32)
     category_of = batch.category_table(ruleset)
     ladder = ruleset.ladder
-    payout = paytable.payout(ruleset) if paytable is not None else None
     # Dealer hands per strength: every five of the unseen cards.
     dealer = batch.hand_counts(pool_codes, rules=ruleset) if paytable is None else None
     if dealer is not None:
@@ -503,8 +577,8 @@ def advise(
         completions += len(found)
         counts = np.bincount(category_of[found], minlength=len(ladder)) / len(found)
         categories = {c.name: float(counts[i]) for i, c in enumerate(ladder)}
-        if payout is not None:
-            ev = float(payout[found].mean())
+        if paytable is not None:
+            ev = float(paytable.hand_pays(ruleset, codes, found).mean())
             choices.append(Choice(kept, dropped, 0.0, 0.0, 0.0, categories, ev))
         else:
             win = float(below[found].mean())

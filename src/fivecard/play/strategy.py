@@ -76,8 +76,8 @@ def solve_paytable(
     paytable: PayTable, *, rules: str | RuleSet = "standard", final: bool = True
 ) -> PayTableSolution:
     """Solve ``paytable`` under ``rules`` (a rule set of suited cards
-    without wild cards, for now): every deal's best hold and the exact
-    return. ``final=False`` skips the distribution of final hands (a pass
+    without jokers, for now; wild cards of the deck included): every deal's
+    best hold and the exact return. ``final=False`` skips the distribution of final hands (a pass
     per category).
 
     >>> from fivecard.play.advise import JACKS_OR_BETTER
@@ -89,16 +89,16 @@ def solve_paytable(
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
     deck = ruleset.dealt()
-    if ruleset.wild_codes or not ruleset.suits:
+    paytable.check_rules(ruleset)
+    if not ruleset.suits or ruleset.jokers:
         raise FivecardError(
-            f"solving a pay table takes a deck of suited cards without wild cards for now, not {ruleset.name}"
+            f"solving a pay table takes a deck of suited cards without jokers for now, not {ruleset.name}"
         )
     n = len(deck)
     deals = batch.combinations(n)
     codes = np.array([c.code for c in deck], dtype=np.int32)
     strengths = batch.strengths_of_codes(codes[deals], rules=ruleset, check=False)
-    payout = paytable.payout(ruleset)
-    pays = payout[strengths]
+    pays = paytable.hand_pays(ruleset, codes[deals], strengths)
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.name}: solving takes whole-number pays")
     pay = pays.astype(np.int64)
@@ -126,7 +126,7 @@ def solve_paytable(
             sums[k] += int(chosen[kept == k].sum())
     deals_total = comb(n, 5)
     expected = sum((Fraction(sums[k], comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / deals_total
-    made = _final_hands(index, deals, best, strengths, payout, ruleset) if final else {}
+    made = _final_hands(index, deals, best, strengths, pays, ruleset) if final else {}
     return PayTableSolution(paytable, ruleset, expected, made, deals, best, best_value, second, second_value)
 
 
@@ -135,7 +135,7 @@ def _final_hands(
     deals: npt.NDArray[np.uint8],
     best: npt.NDArray[np.int8],
     strengths: npt.NDArray[np.uint16],
-    payout: npt.NDArray[np.float64],
+    pays: npt.NDArray[np.float64],
     rules: RuleSet,
 ) -> dict[str, Fraction]:
     """The probability of each final category under the best holds (a hand
@@ -144,7 +144,7 @@ def _final_hands(
     of each deal; one category at a time."""
     ladder = [c.name for c in rules.ladder]
     category = batch.category_table(rules)[strengths].astype(np.int64)
-    label = np.where(payout[strengths] > 0, category, len(ladder))
+    label = np.where(pays > 0, category, len(ladder))
     kept = _KEPT[best.astype(np.int64)]
     n = len(rules.dealt())
     final: dict[str, Fraction] = {}

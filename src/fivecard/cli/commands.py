@@ -1073,7 +1073,7 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
     "exactly, by counting the final hands once and valuing each hold by "
     "inclusion-exclusion, and print the exact return per coin under perfect play "
     "(as a fraction and a percentage) and how often each final hand comes. Rule sets "
-    "of suited cards without jokers, for now. About 30 s for 52 cards.",
+    "of suited cards without jokers, for now. About 15 s for 52 cards.",
     examples=(
         "fivecard strategy --paytable jacks-or-better --rules short-deck",
         "fivecard strategy --json --paytable jacks-or-better --rules short-deck",
@@ -1105,10 +1105,13 @@ def _strategy(call: _Call) -> int:
         return EXIT_OK
     out.write(f"{table.name} under {rules.name}, perfect play over all {len(solved.deals):,} deals:\n")
     out.write(f"return {solved.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin)\n")
-    out.write(f"{'final hand':<17} {'probability':>12}  {'pays':>6}\n")
+    out.write(f"{'final hand':<17} {'probability':>12}  pays\n")
     for name, p in solved.final.items():
-        pays = table.pays.get(name, 0.0) if name != "nothing" else 0.0
-        out.write(f"{labels[name]:<17} {float(p):>12.6%}  {pays:>6g}\n")
+        pays = [f"{table.pays[name]:g}"] if name in table.pays else []
+        pays += [f"{kind} {table.pays[f'{kind}_{name}']:g}" for kind in ("natural", "wild") if f"{kind}_{name}" in table.pays]
+        out.write(f"{labels[name]:<17} {float(p):>12.6%}  {', '.join(pays) or '0'}\n")
+    if "four_wild" in table.pays:
+        out.write(f"(four wild cards pay {table.pays['four_wild']:g}, counted with their category)\n")
     return EXIT_OK
 
 

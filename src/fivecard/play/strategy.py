@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -141,29 +141,43 @@ def _final_hands(
     """The probability of each final category under the best holds (a hand
     that pays nothing is ``"nothing"``): the same inclusion-exclusion, with
     the hands of one category counted in place of pays, for the chosen hold
-    of each deal; one category at a time."""
+    of each deal. Each card set's number is made once per chunk of deals
+    for all categories."""
     ladder = [c.name for c in rules.ladder]
     category = batch.category_table(rules)[strengths].astype(np.int64)
     label = np.where(pays > 0, category, len(ladder))
+    kinds = [k for k in range(len(ladder) - 1, -1, -1) if (label == k).any()] + [len(ladder)]
+    cards = deals.astype(np.int64)
+    counts = [index.totals(cards[label == kind], None).astype(np.int32) for kind in kinds]
     kept = _KEPT[best.astype(np.int64)]
+    sums = np.zeros((len(kinds), 6), dtype=np.int64)  # by kind, by cards kept
+    for start in range(0, len(deals), _CHUNK):
+        part = cards[start : start + _CHUNK]
+        numbers = [index.number(part, mask) for mask in range(32)]
+        rows = np.arange(len(part))
+        chosen_hold = best[start : start + len(part)].astype(np.int64)
+        mine = kept[start : start + len(part)]
+        for j, table in enumerate(counts):
+            found = _signed_supersets(np.stack([table[n] for n in numbers], axis=1).astype(np.int64))
+            chosen = found[rows, chosen_hold]
+            sums[j] += np.bincount(mine, weights=chosen, minlength=6).astype(np.int64)
     n = len(rules.dealt())
-    final: dict[str, Fraction] = {}
-    for number in range(len(ladder) - 1, -2, -1):
-        name = ladder[number] if number >= 0 else "nothing"
-        mine = (label == (number if number >= 0 else len(ladder))).astype(np.int64)
-        if not mine.any():
-            continue
-        totals = index.totals(deals, mine)
-        sums = [0] * 6  # by cards kept
-        for start in range(0, len(deals), _CHUNK):
-            part = deals[start : start + _CHUNK].astype(np.int64)
-            found = index.holds(part, totals)
-            chosen = found[np.arange(len(part)), best[start : start + len(part)].astype(np.int64)]
-            mask = kept[start : start + len(part)]
-            for k in range(6):
-                sums[k] += int(chosen[mask == k].sum())
-        final[name] = sum((Fraction(sums[k], comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / len(deals)
-    return final
+    names = [ladder[k] if k < len(ladder) else "nothing" for k in kinds]
+    return {
+        name: sum((Fraction(int(sums[j, k]), comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / len(deals)
+        for j, name in enumerate(names)
+    }
+
+
+def _signed_supersets(found: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """In place, per row, each subset mask's value becomes the signed sum of
+    the values of its supersets among the 32 (inclusion-exclusion over the
+    cards not in the mask)."""
+    for bit in (1, 2, 4, 8, 16):
+        for mask in range(32):
+            if not mask & bit:
+                found[:, mask] -= found[:, mask | bit]
+    return found
 
 
 class _Index:
@@ -183,25 +197,26 @@ class _Index:
             out += self.choose[cards[:, column], place + 1]
         return out
 
-    def totals(self, deals: npt.NDArray[np.uint8], values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    def totals(
+        self, deals: npt.NDArray[np.integer[Any]], values: npt.NDArray[np.int64] | None
+    ) -> npt.NDArray[np.int64]:
         """Per set of at most five cards, the sum of ``values`` of the deals
-        that hold it."""
+        that hold it (``None``: how many deals hold it)."""
         cards = deals.astype(np.int64)
         out = np.zeros(self.size, dtype=np.int64)
         for mask in range(32):
-            out += np.bincount(self.number(cards, mask), weights=values, minlength=self.size).astype(np.int64)
+            numbers = self.number(cards, mask)
+            if values is None:
+                out += np.bincount(numbers, minlength=self.size)
+            else:
+                out += np.bincount(numbers, weights=values, minlength=self.size).astype(np.int64)
         return out
 
     def holds(self, cards: npt.NDArray[np.int64], totals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Per deal (rows of ascending cards) and hold mask, the sum over the
         draws of that hold (hands with the kept cards and none of the
         discarded): a signed superset sum over the deal's 32 subsets."""
-        found = np.stack([totals[self.number(cards, mask)] for mask in range(32)], axis=1)
-        for bit in (1, 2, 4, 8, 16):
-            for mask in range(32):
-                if not mask & bit:
-                    found[:, mask] -= found[:, mask | bit]
-        return found
+        return _signed_supersets(np.stack([totals[self.number(cards, mask)] for mask in range(32)], axis=1))
 
 
 @cache

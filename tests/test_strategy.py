@@ -98,3 +98,43 @@ def test_the_command() -> None:
     out, err = io.StringIO(), io.StringIO()
     code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "joker"], stdout=out, stderr=err)
     assert code == 2 and err.getvalue().startswith("fivecard: error: solving a pay table takes") and out.getvalue() == ""
+
+
+def test_the_strategy_per_class_of_starting_hands(tmp_path: object) -> None:
+    from math import comb
+
+    from fivecard.play.strategy import starting_hands
+
+    hands = starting_hands(solved("jacks-or-better", "standard", False))
+    assert len(hands) == 134_459 and sum(h.deals for h in hands) == comb(52, 5)
+    assert [h.value for h in hands] == sorted((h.value for h in hands), reverse=True)
+    royal = hands[0]
+    assert royal.deals == 4 and royal.value == 800 and royal.hold == royal.cards
+    short = starting_hands(solved("jacks-or-better", "short-deck", True))
+    assert sum(h.deals for h in short) == comb(36, 5)
+    for hand in short[:: len(short) // 25]:  # each class's hold is the advisor's best
+        advice = advise(hand.cards, rules="short-deck", paytable=JACKS_OR_BETTER)
+        assert advice.choices[0].ev == pytest.approx(hand.value, abs=1e-12)
+        assert advice.choices[1].ev == pytest.approx(hand.runner_up_value, abs=1e-12)
+
+
+def test_the_command_writes_the_strategy(tmp_path: object) -> None:
+    import csv
+    import io
+    from pathlib import Path
+
+    from fivecard.cli import main
+
+    path = Path(str(tmp_path)) / "strategy.csv"
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "-o", str(path)], stdout=out, stderr=err)
+    assert code == 0 and err.getvalue().startswith(f"wrote {path}: ")
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert rows[0] == {
+        "hand": "As Ks Qs Js Ts", "deals": "4", "hold": "As Ks Qs Js Ts", "value": "800.0",
+        "runner_up": "Ks Qs Js Ts", "runner_up_value": rows[0]["runner_up_value"],
+    }
+    assert sum(int(r["deals"]) for r in rows) == 376_992
+    code = main(["strategy", "--paytable", "jacks-or-better", "-o", "x.txt"], stdout=io.StringIO(), stderr=(err := io.StringIO()))
+    assert code == 2 and "-o writes a CSV file" in err.getvalue()

@@ -33,11 +33,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bulk import batch
+from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .advise import PayTable, PayTableError
 
-__all__ = ["PayTableSolution", "solve_paytable", "HOLDS"]
+__all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands"]
 
 #: Hold masks 0-31: bit ``i`` keeps the ``i``-th card (of the dealt hand's
 #: cards in deck order); the positions each mask keeps.
@@ -223,3 +224,81 @@ class _Index:
 def _choose(n: int) -> npt.NDArray[np.int64]:
     """``C(x, j)`` for x up to ``n`` and j up to 5."""
     return np.array([[comb(x, j) for j in range(6)] for x in range(n + 1)], dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class StartingHand:
+    """A class of deals that play alike (the same ranks, suits renamed),
+    by its first deal in deck order: ``deals`` how many deals it holds,
+    ``hold`` the best cards to keep and ``value`` their return per coin,
+    ``runner_up`` and ``runner_up_value`` the second-best hold's."""
+
+    cards: tuple[Card, ...]
+    deals: int
+    hold: tuple[Card, ...]
+    value: float
+    runner_up: tuple[Card, ...]
+    runner_up_value: float
+
+
+def starting_hands(solution: PayTableSolution) -> list[StartingHand]:
+    """The strategy: every class of starting hands (134,459 of the 2,598,960
+    deals of 52 cards when renaming suits changes nothing; every deal when
+    the rule set's wild cards tell suits apart, as one-eyed jacks'), best
+    value first."""
+    deck = solution.rules.dealt()
+    deals = solution.deals.astype(np.int64)
+    if _suits_alike(solution.rules):
+        keys = _class_keys(deals)
+        own = _packed(deals)
+        first = np.flatnonzero(own == keys)  # the deals that are their class's first
+        _, counts = np.unique(keys, return_counts=True)
+        order = np.argsort(own[first], kind="stable")
+        first = first[order]  # in the order of np.unique's keys
+    else:
+        first = np.arange(len(deals))
+        counts = np.ones(len(deals), dtype=np.int64)
+    by_value = np.argsort(-solution.best_value[first], kind="stable")
+    made = []
+    for place in by_value.tolist():
+        row = int(first[place])
+        cards = tuple(deck[i] for i in deals[row].tolist())
+        made.append(
+            StartingHand(
+                cards,
+                int(counts[place]),
+                tuple(cards[i] for i in HOLDS[int(solution.best[row])]),
+                float(solution.best_value[row]),
+                tuple(cards[i] for i in HOLDS[int(solution.second[row])]),
+                float(solution.second_value[row]),
+            )
+        )
+    return made
+
+
+def _suits_alike(rules: RuleSet) -> bool:
+    """Whether renaming the suits maps every hand to one that plays alike:
+    the wild cards (if any) are whole ranks."""
+    ranks = {c.rank for c in rules.wild}
+    return all(sum(1 for c in rules.wild if c.rank == r) == 4 for r in ranks)
+
+
+def _packed(deals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Five ascending deck indices as one number (6 bits each)."""
+    out = np.zeros(len(deals), dtype=np.int64)
+    for column in range(5):
+        out = out << 6 | deals[:, column]
+    return out
+
+
+def _class_keys(deals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Each deal's class: the smallest packed deal among its 24 suit
+    renamings (deck index = rank place * 4 + suit place)."""
+    from itertools import permutations
+
+    ranks, suits = deals // 4, deals % 4
+    best = np.full(len(deals), np.iinfo(np.int64).max, dtype=np.int64)
+    for renaming in permutations(range(4)):
+        renamed = ranks * 4 + np.array(renaming, dtype=np.int64)[suits]
+        np.minimum(best, _packed(batch.sort_rows(renamed)), out=best)
+    return best

@@ -137,4 +137,13 @@ def test_the_command_writes_the_strategy(tmp_path: object) -> None:
     }
     assert sum(int(r["deals"]) for r in rows) == 376_992
     code = main(["strategy", "--paytable", "jacks-or-better", "-o", "x.txt"], stdout=io.StringIO(), stderr=(err := io.StringIO()))
-    assert code == 2 and "-o writes a CSV file" in err.getvalue()
+    assert code == 2 and "-o writes FILE.csv or FILE.parquet" in err.getvalue()
+    parquet = Path(str(tmp_path)) / "strategy.parquet"
+    code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "-o", str(parquet)], stdout=io.StringIO(), stderr=io.StringIO())
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(parquet).to_pylist()
+    assert code == 0 and len(table) == len(rows) and table[0]["hand"] == "As Ks Qs Js Ts" and table[0]["value"] == 800.0
+    assert [r["hold"] for r in table[:50]] == [r["hold"] for r in rows[:50]]
+    code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "-o", "/no/such/dir/s.csv"], stdout=io.StringIO(), stderr=(err := io.StringIO()))
+    assert code == 2 and err.getvalue().startswith("fivecard: error: cannot write '/no/such/dir/s.csv'")

@@ -1068,9 +1068,10 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "-o",
             "--output",
-            metavar="FILE.csv",
-            help="also write the strategy: every class of starting hands (suits renamed alike), its deals, "
-            "the best hold and its return per coin, and the runner-up's, best first",
+            metavar="FILE",
+            help="also write the strategy, FILE.csv or FILE.parquet (the optional pyarrow): every class of "
+            "starting hands (suits renamed alike), its deals, the best hold and its return per coin, and the "
+            "runner-up's, best first",
         ),
         files=True,
     )
@@ -1093,15 +1094,18 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
 )
 def _strategy(call: _Call) -> int:
     from ..play.advise import load_paytable
-    from ..play.strategy import solve_paytable, starting_hands
+    from ..play.strategy import solve_paytable, starting_hands, write_strategy
 
     rules, out = call.rules, call.out
     table = load_paytable(call.args.paytable)
-    if call.args.output is not None and not call.args.output.lower().endswith(".csv"):
-        raise _UsageError(f"-o writes a CSV file (FILE.csv), not {call.args.output!r}")
+    output = call.args.output
+    if output is not None and not output.lower().endswith((".csv", ".parquet")):
+        raise _UsageError(f"-o writes FILE.csv or FILE.parquet, not {output!r}")
     solved = solve_paytable(table, rules=rules)
-    if call.args.output is not None:
-        _write_strategy(call.args.output, starting_hands(solved), call.err)
+    if output is not None:
+        hands = starting_hands(solved)
+        write_strategy(output, hands)
+        call.err.write(f"wrote {output}: {len(hands):,} classes of starting hands\n")
     ret = solved.expected_return
     labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)"}
     if call.args.json:
@@ -1127,26 +1131,6 @@ def _strategy(call: _Call) -> int:
     if "four_wild" in table.pays:
         out.write(f"(four wild cards pay {table.pays['four_wild']:g}, counted with their category)\n")
     return EXIT_OK
-
-
-def _write_strategy(path: str, hands: Sequence[Any], err: TextIO) -> None:
-    """The strategy as CSV, a row per class of starting hands."""
-    import csv
-
-    from ..errors import FileError
-
-    def spelled(cards: Sequence[Any]) -> str:
-        return " ".join(c.code_str for c in cards)
-
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            out = csv.writer(handle)
-            out.writerow(["hand", "deals", "hold", "value", "runner_up", "runner_up_value"])
-            for h in hands:
-                out.writerow([spelled(h.cards), h.deals, spelled(h.hold), repr(h.value), spelled(h.runner_up), repr(h.runner_up_value)])
-    except OSError as exc:
-        raise FileError(f"cannot write {path!r}: {exc.strerror or exc}") from None
-    err.write(f"wrote {path}: {len(hands):,} classes of starting hands\n")
 
 
 def _probability(text: str) -> float:

@@ -23,6 +23,8 @@ the method of fast video-poker analysers:
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -38,7 +40,7 @@ from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .advise import PayTable, PayTableError
 
-__all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands"]
+__all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands", "write_strategy"]
 
 #: Hold masks 0-31: bit ``i`` keeps the ``i``-th card (of the dealt hand's
 #: cards in deck order); the positions each mask keeps.
@@ -302,3 +304,50 @@ def _class_keys(deals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         renamed = ranks * 4 + np.array(renaming, dtype=np.int64)[suits]
         np.minimum(best, _packed(batch.sort_rows(renamed)), out=best)
     return best
+
+
+STRATEGY_COLUMNS: Final = ("hand", "deals", "hold", "value", "runner_up", "runner_up_value")
+
+
+def write_strategy(path: str, hands: Sequence[StartingHand]) -> None:
+    """Write the strategy to ``path``: CSV (``.csv``) or Parquet
+    (``.parquet``, with the optional pyarrow), a row per class of starting
+    hands (:data:`STRATEGY_COLUMNS`; cards as ``As Kd``). The file appears
+    whole or not at all (written beside it, then renamed)."""
+    import os
+
+    from ..errors import FileError
+
+    kind = os.path.splitext(path)[1].lower()
+    if kind not in (".csv", ".parquet"):
+        raise FileError(f"the strategy is written as FILE.csv or FILE.parquet, not {path!r}")
+    rows = [
+        (_spelled(h.cards), h.deals, _spelled(h.hold), h.value, _spelled(h.runner_up), h.runner_up_value)
+        for h in hands
+    ]
+    part = f"{path}.part"
+    try:
+        if kind == ".csv":
+            import csv
+
+            with open(part, "w", encoding="utf-8", newline="") as handle:
+                out = csv.writer(handle)
+                out.writerow(STRATEGY_COLUMNS)
+                out.writerows([(a, b, c, repr(d), e, repr(f)) for a, b, c, d, e, f in rows])
+        else:
+            try:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+            except ImportError:
+                raise FileError("Parquet output needs pyarrow: pip install 'fivecard[parquet]'") from None
+            columns = list(zip(*rows)) if rows else [()] * len(STRATEGY_COLUMNS)
+            pq.write_table(pa.table(dict(zip(STRATEGY_COLUMNS, columns))), part)
+        os.replace(part, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise FileError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+
+
+def _spelled(cards: Sequence[Card]) -> str:
+    return " ".join(c.code_str for c in cards)

@@ -29,9 +29,18 @@ def test_jacks_or_better_returns_exactly_99_5439_percent() -> None:
 
 
 def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
-    solution = solved("deuces-wild", "deuces-wild", False)
+    solution = solved("deuces-wild", "deuces-wild", True)
     assert round(solution.percent, 4) == 100.7620
     assert solution.expected_return == Fraction(32187682693, 31944279675)
+    # the final hands by the entry that pays them, highest pay first
+    assert list(solution.final) == [
+        "natural_royal_flush", "four_wild", "wild_royal_flush", "five_of_a_kind", "straight_flush",
+        "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "nothing",
+    ]
+    assert sum(solution.final.values()) == 1
+    pays = DEUCES_WILD_FULL_PAY.pays
+    assert sum(p * Fraction(pays.get(name, 0)) for name, p in solution.final.items()) == solution.expected_return
+    assert round(float(solution.final["four_wild"]), 6) == 0.000204  # the published 1 in 4,909
 
 
 @pytest.mark.parametrize(
@@ -39,7 +48,7 @@ def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
     [("jacks-or-better", "short-deck", 150), ("deuces-wild", "deuces-wild", 20), ("jacks-or-better", "standard", 20)],
 )
 def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: int) -> None:
-    solution = solved(table, rules, rules == "short-deck")
+    solution = solved(table, rules, rules != "standard")
     deck = solution.rules.dealt()
     rng = random.Random(14)
     for row in rng.sample(range(len(solution.deals)), deals):

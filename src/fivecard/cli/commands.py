@@ -1107,7 +1107,8 @@ def _strategy(call: _Call) -> int:
         write_strategy(output, hands)
         call.err.write(f"wrote {output}: {len(hands):,} classes of starting hands\n")
     ret = solved.expected_return
-    labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)"}
+    labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)", "four_wild": "Four wild cards"}
+    labels |= {f"{kind}_{c.name}": f"{c.label} ({kind})" for c in rules.ladder for kind in ("natural", "wild")}
     if call.args.json:
         _print_json(
             {
@@ -1123,13 +1124,10 @@ def _strategy(call: _Call) -> int:
         return EXIT_OK
     out.write(f"{table.name} under {rules.name}, perfect play over all {len(solved.deals):,} deals:\n")
     out.write(f"return {solved.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin)\n")
-    out.write(f"{'final hand':<17} {'probability':>12}  pays\n")
+    width = max(len(labels[name]) for name in solved.final)
+    out.write(f"{'final hand':<{width}} {'probability':>12}  pays\n")
     for name, p in solved.final.items():
-        pays = [f"{table.pays[name]:g}"] if name in table.pays else []
-        pays += [f"{kind} {table.pays[f'{kind}_{name}']:g}" for kind in ("natural", "wild") if f"{kind}_{name}" in table.pays]
-        out.write(f"{labels[name]:<17} {float(p):>12.6%}  {', '.join(pays) or '0'}\n")
-    if "four_wild" in table.pays:
-        out.write(f"(four wild cards pay {table.pays['four_wild']:g}, counted with their category)\n")
+        out.write(f"{labels[name]:<{width}} {float(p):>12.6%}  {table.pays.get(name, 0.0):g}\n")
     return EXIT_OK
 
 

@@ -184,18 +184,36 @@ class PayTable:
         pays: its class's pay, or under wild cards its natural or wild
         version's, or four wild cards' pay."""
         pays: npt.NDArray[np.float64] = self.payout(rules)[strengths]
+        names, entry = self.hand_entries(rules, codes, strengths)
+        special = np.array([np.nan if n in CATEGORY_NAMES else self.pays.get(n, np.nan) for n in names])
+        chosen = special[entry]
+        result: npt.NDArray[np.float64] = np.where(np.isnan(chosen), pays, chosen)
+        return result
+
+    def hand_entries(
+        self, rules: RuleSet, codes: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
+    ) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
+        """Which entry of the table each hand is paid by: its category's, or
+        under wild cards ``natural_...``, ``wild_...`` or ``four_wild`` where
+        the table has them. Returns the names and, per hand, an index into
+        them (whether that entry pays this hand, as ``min_pair`` decides, is
+        :meth:`hand_pays`'s)."""
+        ladder = [c.name for c in rules.ladder]
+        size = len(ladder)
+        names = (*ladder, *(f"natural_{c}" for c in ladder), *(f"wild_{c}" for c in ladder), "four_wild")
+        entry = batch.category_table(rules)[strengths].astype(np.int64)
         if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
-            return pays
+            return names, entry
         wild = np.isin(codes, list(rules.wild_codes)).sum(axis=1)
-        category = batch.category_table(rules)[strengths]
-        for index, c in enumerate(rules.ladder):
-            for prefix, which in (("natural_", wild == 0), ("wild_", wild > 0)):
-                pay = self.pays.get(prefix + c.name)
-                if pay is not None:
-                    pays = np.where(which & (category == index), pay, pays)
+        category = entry.copy()
+        for index, name in enumerate(ladder):
+            if f"natural_{name}" in self.pays:
+                entry[(category == index) & (wild == 0)] = size + index
+            if f"wild_{name}" in self.pays:
+                entry[(category == index) & (wild > 0)] = 2 * size + index
         if "four_wild" in self.pays:
-            pays = np.where(wild == 4, self.pays["four_wild"], pays)
-        return pays
+            entry[wild == 4] = 3 * size
+        return names, entry
 
     def payout(self, rules: RuleSet) -> npt.NDArray[np.float64]:
         """The payout of each strength under ``rules``."""

@@ -129,7 +129,10 @@ def solve_paytable(
             sums[k] += int(chosen[kept == k].sum())
     deals_total = comb(n, 5)
     expected = sum((Fraction(sums[k], comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / deals_total
-    made = _final_hands(index, deals, best, strengths, pays, ruleset) if final else {}
+    made = {}
+    if final:
+        names, entry = paytable.hand_entries(ruleset, codes[deals], strengths)
+        made = _final_hands(index, deals, best, entry, names, pays, paytable, ruleset)
     return PayTableSolution(paytable, ruleset, expected, made, deals, best, best_value, second, second_value)
 
 
@@ -137,19 +140,28 @@ def _final_hands(
     index: _Index,
     deals: npt.NDArray[np.uint8],
     best: npt.NDArray[np.int8],
-    strengths: npt.NDArray[np.uint16],
+    entry: npt.NDArray[np.int64],
+    names: tuple[str, ...],
     pays: npt.NDArray[np.float64],
+    paytable: PayTable,
     rules: RuleSet,
 ) -> dict[str, Fraction]:
-    """The probability of each final category under the best holds (a hand
-    that pays nothing is ``"nothing"``): the same inclusion-exclusion, with
-    the hands of one category counted in place of pays, for the chosen hold
-    of each deal. Each card set's number is made once per chunk of deals
-    for all categories."""
-    ladder = [c.name for c in rules.ladder]
-    category = batch.category_table(rules)[strengths].astype(np.int64)
-    label = np.where(pays > 0, category, len(ladder))
-    kinds = [k for k in range(len(ladder) - 1, -1, -1) if (label == k).any()] + [len(ladder)]
+    """The probability of each final hand under the best holds, by the pay
+    table's entry that pays it (``"nothing"`` for a hand that pays 0),
+    highest pay first: the same inclusion-exclusion, with the hands of one
+    entry counted in place of pays, for the chosen hold of each deal. Each
+    card set's number is made once per chunk of deals for all entries."""
+    nothing = len(names)
+    label = np.where(pays > 0, entry, nothing)
+    found_kinds = [int(k) for k in np.unique(label) if k != nothing]
+    strength_order = {name: place for place, name in enumerate(c.name for c in rules.ladder)}
+
+    def pay_of(kind: int) -> tuple[float, int]:
+        name = names[kind]
+        base = name.removeprefix("natural_").removeprefix("wild_")
+        return (-paytable.pays.get(name, paytable.pays.get(base, 0.0)), -strength_order.get(base, len(names)))
+
+    kinds = sorted(found_kinds, key=pay_of) + [nothing]
     cards = deals.astype(np.int64)
     counts = [index.totals(cards[label == kind], None).astype(np.int32) for kind in kinds]
     kept = _KEPT[best.astype(np.int64)]
@@ -165,10 +177,10 @@ def _final_hands(
             chosen = found[rows, chosen_hold]
             sums[j] += np.bincount(mine, weights=chosen, minlength=6).astype(np.int64)
     n = len(rules.dealt())
-    names = [ladder[k] if k < len(ladder) else "nothing" for k in kinds]
+    named = [names[k] if k < nothing else "nothing" for k in kinds]
     return {
         name: sum((Fraction(int(sums[j, k]), comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / len(deals)
-        for j, name in enumerate(names)
+        for j, name in enumerate(named)
     }
 
 

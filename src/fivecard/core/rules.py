@@ -368,19 +368,8 @@ DEUCE_TO_SEVEN: Final = RuleSet(
     "only (A-2-3-4-5 is no straight), straights and flushes count against you, so "
     "7-5-4-3-2 of mixed suits is the best hand and a royal flush the worst "
     "(deuce-to-seven lowball, Kansas City)",
-    # The standard ladder reversed, with No Pair on top.
-    ladder=(
-        ROYAL_FLUSH,
-        STRAIGHT_FLUSH,
-        FOUR_OF_A_KIND,
-        FULL_HOUSE,
-        FLUSH,
-        STRAIGHT,
-        THREE_OF_A_KIND,
-        TWO_PAIR,
-        ONE_PAIR,
-        NO_PAIR,
-    ),
+    # The standard ladder reversed (worst first: the royal flush), No Pair on top.
+    ladder=(*reversed(STANDARD.ladder[1:]), NO_PAIR),
     wheel=False,
     low=True,
 )

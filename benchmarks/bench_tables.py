@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webload import (
+    finish,
     announce,
     describe_run,
     SET_COOKIE, Connection, CpuMeter, HTTPError, Latencies, build_request, event_loop, peak_rss_mb,
@@ -438,7 +439,6 @@ def main(argv: list[str] | None = None) -> int:
 
     loop_name, runner = event_loop()
     results: dict[str, Any] = describe_run(loop_name)
-    command = results["command"]
     log: list[str] = []
     with server(args.url, args.server_pid, log) as (host_, port, pid):
         results["server"] = {"url": f"http://{host_}:{port}/", "pid": pid}
@@ -448,17 +448,7 @@ def main(argv: list[str] | None = None) -> int:
             host_, port, tables=args.tables, players=args.players, seconds=args.seconds,
             max_rounds=args.max_rounds, pace=args.pace, seed=args.seed, meter=CpuMeter(pid), pid=pid,
         ))
-    errors = [line for line in log if re.match(r"[\w.]+(Error|Exception)\b(: |$)", line)]
-    results["server_exceptions"] = {"count": len(errors), "first": errors[:5]}
-    if args.json:
-        json.dump(results, sys.stdout, indent=2)
-        print()
-    else:
-        print(report(results))
-        if errors:
-            print(f"the server logged {len(errors)} exceptions, the first: {errors[0]}")
-        print(f"command: {command}")
-    return 0
+    return finish(results, log, args.json, report)
 
 
 if __name__ == "__main__":

@@ -47,12 +47,12 @@ import argparse
 import asyncio
 import json
 import random
-import re
 import sys
 import time
 from typing import Any
 
 from webload import (
+    finish,
     announce,
     describe_run,
     SET_COOKIE, Connection, CpuMeter, HTTPError, Latencies, build_request, event_loop, server,
@@ -319,7 +319,6 @@ def main(argv: list[str] | None = None) -> int:
 
     loop_name, runner = event_loop()
     results: dict[str, Any] = describe_run(loop_name)
-    command = results["command"]
     log: list[str] = []
     with server(args.url, args.server_pid, log) as (host, port, pid):
         results["server"] = {"url": f"http://{host}:{port}/", "pid": pid}
@@ -335,18 +334,7 @@ def main(argv: list[str] | None = None) -> int:
                 host, port, players=args.players, actions=args.actions, seconds=args.seconds,
                 seed=args.seed, meter=CpuMeter(pid),
             ))
-    # the last line of each traceback the server logged, as "sqlite3.OperationalError: database is locked"
-    errors = [line for line in log if re.match(r"[\w.]+(Error|Exception)\b(: |$)", line)]
-    results["server_exceptions"] = {"count": len(errors), "first": errors[:5]}
-    if args.json:
-        json.dump(results, sys.stdout, indent=2)
-        print()
-    else:
-        print(table(results))
-        if errors:
-            print(f"the server logged {len(errors)} exceptions, the first: {errors[0]}")
-        print(f"command: {command}")
-    return 0
+    return finish(results, log, args.json, table)
 
 
 if __name__ == "__main__":

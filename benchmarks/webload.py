@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import os
 import platform
 import re
@@ -315,3 +316,21 @@ def announce(results: dict[str, Any], pid: int | None) -> None:
     machine = results["machine"]
     print(f"server {results['server']['url']} (pid {pid}); client loop {machine['client_loop']}; "
           f"{machine['cpus']} CPUs, load average {machine['load_average']}", flush=True)
+
+
+def finish(results: dict[str, Any], log: list[str], as_json: bool, render: Callable[[dict[str, Any]], str]) -> int:
+    """End a web benchmark: count the exceptions the server logged (the
+    last line of each traceback, as "sqlite3.OperationalError: database is
+    locked") into ``results``, then print them as JSON or as ``render``
+    lays them out, with the command line."""
+    errors = [line for line in log if re.match(r"[\w.]+(Error|Exception)\b(: |$)", line)]
+    results["server_exceptions"] = {"count": len(errors), "first": errors[:5]}
+    if as_json:
+        json.dump(results, sys.stdout, indent=2)
+        print()
+    else:
+        print(render(results))
+        if errors:
+            print(f"the server logged {len(errors)} exceptions, the first: {errors[0]}")
+        print(f"command: {results['command']}")
+    return 0

@@ -170,7 +170,9 @@ class PayTable:
         set than ``rules``, or pays natural and wild hands apart under rules
         without wild cards."""
         if self.rules is not None and self.rules != rules.name:
-            raise PayTableError(f"{self.name} plays under the {self.rules} rules, not {rules.name} (use --rules {self.rules})")
+            raise PayTableError(
+                f"{self.name} plays under the {self.rules} rules, not {rules.name}", option=("rules", self.rules)
+            )
         special = [k for k in self.pays if k not in CATEGORY_NAMES]
         if special and not rules.wild_codes:
             raise PayTableError(
@@ -184,6 +186,8 @@ class PayTable:
         pays: its class's pay, or under wild cards its natural or wild
         version's, or four wild cards' pay."""
         pays: npt.NDArray[np.float64] = self.payout(rules)[strengths]
+        if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
+            return pays  # every hand paid by its class
         names, entry = self.hand_entries(rules, codes, strengths)
         special = np.array([np.nan if n in CATEGORY_NAMES else self.pays.get(n, np.nan) for n in names])
         chosen = special[entry]

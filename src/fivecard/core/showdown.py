@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import groupby
 from typing import Union
@@ -255,8 +255,7 @@ def showdown(
     ruleset = _rules_of(items, rules)
     if best_five or board is not None:
         evaluations, shared = _best_evaluations(items, ruleset, board, decks)
-        played = settle(evaluations)
-        return Showdown(played.winners, played.order, played.explanation, played.evaluations, shared)
+        return replace(settle(evaluations), board=shared)
     parsed = _hands(items, ruleset)
     check_decks(parsed, decks=decks)
     evaluations = tuple(

@@ -23,6 +23,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import IO, Any, Final, Protocol
 
@@ -31,6 +32,7 @@ import numpy.typing as npt
 
 from ..core.cards import ALL_CARDS, CARD_OF_CODE, JOKER, SORT_PLACE, Card
 from ..core.evaluate import Evaluation, class_descriptions, evaluate
+from ..core.hand import Hand
 from .pipeline import Chunk, token_text
 from ..core.report import Painter, class_fields, evaluation_json, wild_fields
 from ..core.showdown import Outcome
@@ -1120,9 +1122,12 @@ def _card(code: int) -> Card:
 
 def best_evaluation(chunk: Chunk, k: int) -> Evaluation:
     """The full evaluation of hand ``k`` of a chunk whose hands play their
-    best five (the single-hand path's, with the cards dealt)."""
+    best five, as the single-hand path makes it: of the five the pipeline
+    chose (``codes``, as ``evaluate(..., best_five=True)`` chooses them),
+    with the cards dealt."""
     assert chunk.dealt is not None
-    return evaluate([_card(c) for c in chunk.dealt[k]], rules=chunk.rules, best_five=True)
+    five = Hand(tuple(_card(c) for c in chunk.codes[k].tolist()), chunk.rules)
+    return replace(evaluate(five), dealt=tuple(_card(c) for c in chunk.dealt[k]))
 
 
 class TextWriter(_Base):

@@ -41,6 +41,7 @@ from typing import Final
 from . import tablecache
 from .cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, SORT_PLACE, Rank, Suit, code_of
 from .rules import RuleSet
+from .tables import KEY_SPACE, cache_key, five_strength_function, tables_for
 
 __all__ = [
     "best_five",
@@ -152,7 +153,6 @@ def seven_tables(rules: RuleSet) -> SevenTables | None:
 
 @cache
 def _seven_tables(rules: RuleSet) -> SevenTables | None:
-    from .tables import cache_key, tables_for
 
     lookup = tables_for(rules).lookup
     if not _flush_never_weaker(rules, lookup):
@@ -186,7 +186,6 @@ def _flush_never_weaker(rules: RuleSet, lookup: Sequence[int]) -> bool:
     (trivially so without suits; a flush no hand makes, 0, is skipped)."""
     if not rules.suits:
         return True
-    from .tables import KEY_SPACE
 
     for wild in range(min(_wilds(rules), 5) + 1):
         for naturals in combinations(_deck_ranks(rules), 5 - wild):
@@ -207,7 +206,6 @@ def _build(
     ranks and wild cards that a hand may hold, each the best of the
     multisets one smaller (for five, the five-card table); and the flushes
     the same way, by the suit's natural ranks and the wild cards."""
-    from .tables import KEY_SPACE
 
     ranks = _deck_ranks(rules)
     wilds = _wilds(rules)
@@ -329,7 +327,7 @@ def best_five(codes: Sequence[int], rules: RuleSet) -> tuple[int, tuple[int, ...
     >>> best_five([c.code for c in parse_cards('2C AS KS 7D QS JS TS')], STANDARD)
     (7462, (1, 2, 4, 5, 6))
     """
-    strength = _strength_function(rules)
+    strength = five_strength_function(rules)
     # Positions in sorted order of their cards (ties by position): the fives
     # of these, in lexicographic order, come in sorted order of their cards,
     # so the first five of the best strength is the one chosen.
@@ -360,7 +358,7 @@ def best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
 
 @cache
 def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
-    strength = _strength_function(rules)
+    strength = five_strength_function(rules)
     brute = brute_strength_function(rules)
     seven = seven_tables(rules)
     if seven is None:
@@ -422,16 +420,9 @@ def brute_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
     """The best five's strength of 5-7 card codes as the best over every
     five (the definition, and the path of rules where a flush counts
     against the hand)."""
-    strength = _strength_function(rules)
+    strength = five_strength_function(rules)
 
     def best_strength(codes: Sequence[int]) -> int:
         return max([strength([codes[i] for i in five]) for five in FIVES[len(codes)]])
 
     return best_strength
-
-
-@cache
-def _strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
-    from .tables import five_strength_function
-
-    return five_strength_function(rules)

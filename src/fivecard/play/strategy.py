@@ -100,8 +100,9 @@ def solve_paytable(
     n = len(deck)
     deals = batch.combinations(n)
     codes = np.array([c.code for c in deck], dtype=np.int32)
-    strengths = batch.strengths_of_codes(codes[deals], rules=ruleset, check=False)
-    pays = paytable.hand_pays(ruleset, codes[deals], strengths)
+    hands = codes[deals]  # every five-card hand of the deck, as card codes
+    strengths = batch.strengths_of_codes(hands, rules=ruleset, check=False)
+    pays = paytable.hand_pays(ruleset, hands, strengths)
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.name}: solving takes whole-number pays")
     pay = pays.astype(np.int64)
@@ -131,7 +132,7 @@ def solve_paytable(
     expected = sum((Fraction(sums[k], comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / deals_total
     made = {}
     if final:
-        names, entry = paytable.hand_entries(ruleset, codes[deals], strengths)
+        names, entry = paytable.hand_entries(ruleset, hands, strengths)
         made = _final_hands(index, deals, best, entry, names, pays, paytable, ruleset)
     return PayTableSolution(paytable, ruleset, expected, made, deals, best, best_value, second, second_value)
 

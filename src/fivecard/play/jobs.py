@@ -1,0 +1,387 @@
+"""Run a job's independent parts in this process or on Dask distributed, with
+checkpoints.
+
+A job is ``work(spec, part)`` for ``part`` in ``0 .. parts-1``; each part
+returns named numpy arrays, and :func:`run_parts` returns them in part order.
+It runs the parts in this process (``workers=0``, or when Dask is not
+installed), on a Dask ``LocalCluster`` of ``workers`` single-threaded processes
+(``None``: one a core; BLAS limited to one thread in each), or on the existing
+cluster at ``scheduler``; :func:`plan` says in words which of these a setting
+gives, so a caller can tell the user when it falls back to this process.
+With ``checkpoint=DIR`` each finished part is written at once, atomically, to
+``DIR/<key>/part-<NNNNN>.npz`` beside ``DIR/<key>/job.json`` (the key and
+the number of parts); a later run of the same key loads the parts found there
+instead of running them again, and the folder is removed when the job
+succeeds (unless ``keep``).
+
+>>> run_parts(_square, 3, 2, key="doc", workers=0)
+[{'x': array([0, 3])}, {'x': array([1, 3])}]
+>>> plan(0, None)
+'in this process'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import json
+import logging
+import os
+import re
+import tempfile
+import uuid
+from collections.abc import Callable, Hashable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fivecard.errors import PATH_QUOTE, FivecardError, quote
+
+__all__ = ["Result", "run_parts", "plan", "dask_available", "cores"]
+
+#: What one part returns: named numpy arrays (no object dtype).
+Result = dict[str, npt.NDArray[Any]]
+
+#: How long to try to reach an existing scheduler before giving up (seconds).
+CONNECT_TIMEOUT = 10.0
+
+_KEY = re.compile(r"[A-Za-z0-9._-]+")
+_PART = re.compile(r"part-(\d+)\.npz")
+_JOB = "job.json"
+#: Each worker process's BLAS (numpy's linear algebra) runs one thread: the
+#: parallelism is the processes.
+_ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def dask_available() -> bool:
+    """Whether Dask distributed (the ``cluster`` extra) is installed."""
+    return importlib.util.find_spec("distributed") is not None
+
+
+def cores() -> int:
+    """The machine's cores (processes of the default local cluster)."""
+    return os.cpu_count() or 1
+
+
+def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:
+    """("process" | "local" | "remote", the local cluster's processes)."""
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)):
+        raise TypeError(f"workers must be a whole number or None, not {type(workers).__name__}")
+    if workers is not None and workers < 0:
+        raise FivecardError(f"the number of workers must be 0 or more, not {workers}")
+    if scheduler is not None:
+        if not dask_available():
+            raise FivecardError(
+                f"the Dask scheduler at {quote(scheduler)} needs Dask distributed: "
+                "pip install 'fivecard[cluster]'"
+            )
+        return "remote", 0
+    if workers == 0 or not dask_available():
+        return "process", 0
+    return "local", cores() if workers is None else workers
+
+
+def plan(workers: int | None = None, scheduler: str | None = None) -> str:
+    """Where :func:`run_parts` with these settings runs the parts, in words.
+
+    ``"in this process"``, ``"a local cluster of 2 processes"`` or ``"the
+    cluster at tcp://host:8786"``. Asking for workers (``workers >= 1``)
+    without Dask installed gives ``"in this process"``: the caller may say
+    so. A scheduler without Dask is a :class:`FivecardError`, as in
+    :func:`run_parts`.
+
+    >>> plan(0)
+    'in this process'
+    """
+    mode, processes = _mode(workers, scheduler)
+    if mode == "remote":
+        return f"the cluster at {scheduler}"
+    if mode == "local":
+        return f"a local cluster of {processes} process{'' if processes == 1 else 'es'}"
+    return "in this process"
+
+
+def _square(spec: Hashable, part: int) -> Result:
+    """A toy work function for the examples: part and spec."""
+    assert isinstance(spec, int)
+    return {"x": np.array([part, spec])}
+
+
+# ---------------------------------------------------------------- checkpoints
+
+
+class _Checkpoints:
+    """The folder ``<root>/<key>/`` of one job's finished parts."""
+
+    def __init__(self, root: str | os.PathLike[str], key: str, parts: int) -> None:
+        self.folder = Path(root) / key
+        self.key = key
+        self.parts = parts
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise FivecardError(
+                f"cannot make the checkpoint folder {quote(str(self.folder), PATH_QUOTE)}: {error.strerror}"
+            ) from error
+        job = {"key": key, "parts": parts}
+        try:
+            found = json.loads((self.folder / _JOB).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            found = None
+        if found != job:
+            # a different job under this key (or none yet): start over
+            self._remove_files()
+            self._write(_JOB, lambda handle: handle.write(json.dumps(job).encode()))
+
+    def _path(self, part: int) -> Path:
+        return self.folder / f"part-{part:05d}.npz"
+
+    def _files(self) -> Iterator[Path]:
+        for path in self.folder.iterdir():
+            name = path.name
+            if _PART.fullmatch(name) or name == _JOB or name.endswith(".tmp"):
+                yield path
+
+    def _remove_files(self) -> None:
+        for path in self._files():
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+    def load(self) -> dict[int, Result]:
+        """The finished parts on disk; a damaged file counts as not there."""
+        done: dict[int, Result] = {}
+        for part in range(self.parts):
+            path = self._path(part)
+            if not path.exists():
+                continue
+            try:
+                with np.load(path, allow_pickle=False) as data:
+                    done[part] = {name: data[name] for name in data.files}
+            except Exception:  # truncated, not a zip, a damaged array: run it again
+                continue
+        return done
+
+    def save(self, part: int, result: Result) -> None:
+        """Write one part's result (to a temporary name, then renamed)."""
+        self._write(self._path(part).name, lambda handle: np.savez(handle, allow_pickle=False, **result))
+
+    def _write(self, name: str, fill: Callable[[Any], object]) -> None:
+        fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                fill(handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, self.folder / name)
+        except BaseException as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            if isinstance(error, OSError):
+                raise FivecardError(
+                    f"cannot write the checkpoint {quote(str(self.folder / name), PATH_QUOTE)}: "
+                    f"{error.strerror}"
+                ) from error
+            raise
+        with contextlib.suppress(OSError, AttributeError):
+            directory = os.open(self.folder, os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+
+    def remove(self) -> None:
+        """Delete the job's files and its folder (if nothing else is in it)."""
+        self._remove_files()
+        with contextlib.suppress(OSError):
+            self.folder.rmdir()
+
+
+def _checked(result: object, part: int) -> Result:
+    if not isinstance(result, dict):
+        raise TypeError(f"part {part} returned {type(result).__name__}, not a dict of arrays")
+    for name, value in result.items():
+        if not isinstance(name, str) or not isinstance(value, np.ndarray):
+            raise TypeError(f"part {part} returned {name!r}: {type(value).__name__}, not an array")
+        if value.dtype.hasobject:
+            raise TypeError(f"part {part} returned {name!r} of object dtype")
+        if name in {"file", "allow_pickle"}:  # np.savez's own parameters
+            raise TypeError(f"part {part} returned an array named {name!r} (a reserved name)")
+    return result
+
+
+# ---------------------------------------------------------------- running
+
+
+def run_parts(
+    work: Callable[[Hashable, int], Result],
+    spec: Hashable,
+    parts: int,
+    *,
+    key: str,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    keep: bool = False,
+    client: Any = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> list[Result]:
+    """``work(spec, part)`` for every part ``0 .. parts-1``, in part order.
+
+    ``work`` is a top-level function (Dask pickles it to the workers) and
+    ``spec`` small: the work builds or caches its heavy tables per process.
+    ``workers``: ``0`` runs in this process; ``N`` on a Dask ``LocalCluster``
+    of N single-threaded processes; ``None`` one process a core.
+    ``scheduler`` (an address such as ``tcp://host:8786``) uses an existing
+    cluster instead, and ``client`` an existing Dask client (neither closed
+    here). Without Dask installed, workers run in this process (see
+    :func:`plan`) and a scheduler is a :class:`FivecardError`, as is a
+    scheduler not reached within ``connect_timeout`` seconds.
+
+    ``key`` names the job's checkpoints under ``checkpoint`` (letters,
+    digits, ``.``, ``_``, ``-``); ``progress(done, parts)`` is called at the
+    start and after each part. An exception raised by ``work`` (here or on a
+    worker) reaches the caller as itself, with the finished parts kept.
+    """
+    if not isinstance(key, str) or not _KEY.fullmatch(key) or key in {".", ".."}:
+        raise FivecardError(
+            f"a job key is letters, digits, '.', '_' and '-', not {quote(str(key))}"
+        )
+    if isinstance(parts, bool) or not isinstance(parts, int):
+        raise TypeError(f"parts must be a whole number, not {type(parts).__name__}")
+    if parts < 0:
+        raise FivecardError(f"the number of parts must be 0 or more, not {parts}")
+    mode, processes = ("client", 0) if client is not None else _mode(workers, scheduler)
+
+    store = _Checkpoints(checkpoint, key, parts) if checkpoint is not None else None
+    results: dict[int, Result] = store.load() if store is not None else {}
+    todo = [part for part in range(parts) if part not in results]
+
+    def finished(part: int, result: object) -> None:
+        results[part] = _checked(result, part)
+        if store is not None:
+            store.save(part, results[part])
+        if progress is not None:
+            progress(len(results), parts)
+
+    if progress is not None:
+        progress(len(results), parts)
+    if todo:
+        if mode == "process":
+            for part in todo:
+                finished(part, work(spec, part))
+        elif mode == "client":
+            _run_dask(client, work, spec, todo, key, finished)
+        else:
+            with _client(mode, processes, scheduler, connect_timeout) as own:
+                _run_dask(own, work, spec, todo, key, finished)
+    if store is not None and not keep:
+        store.remove()
+    return [results[part] for part in range(parts)]
+
+
+def _run_dask(
+    client: Any,
+    work: Callable[[Hashable, int], Result],
+    spec: Hashable,
+    todo: list[int],
+    key: str,
+    finished: Callable[[int, object], None],
+) -> None:
+    """Submit the parts to ``client`` and hand each result on as it arrives;
+    the parts not finished are cancelled on any exit but success."""
+    as_completed = _distributed().as_completed
+    token = uuid.uuid4().hex[:12]  # two runs of one key on one cluster are separate tasks
+    futures: dict[Any, int] = {}
+    try:
+        for part in todo:
+            future = client.submit(work, spec, part, pure=False, key=f"{key}-part-{part:05d}-{token}")
+            futures[future] = part
+        for future in as_completed(list(futures)):
+            finished(futures[future], future.result())
+            futures.pop(future)
+    finally:
+        if futures:
+            with contextlib.suppress(Exception):
+                client.cancel(list(futures))
+
+
+@contextlib.contextmanager
+def _client(
+    mode: str, processes: int, scheduler: str | None, timeout: float
+) -> Iterator[Any]:
+    """A Dask client of a new local cluster or of the cluster at
+    ``scheduler``; both are closed on leaving, whatever the way out."""
+    Client = _distributed().Client
+    if mode == "remote":
+        assert scheduler is not None
+        try:
+            client = Client(scheduler, timeout=timeout)
+        except Exception as error:
+            raise FivecardError(
+                f"cannot reach the Dask scheduler at {quote(scheduler)}: {error}"
+            ) from error
+        try:
+            yield client
+        finally:
+            _close(client)
+        return
+    with _local_cluster(processes) as cluster:
+        client = Client(cluster)
+        try:
+            yield client
+        finally:
+            _close(client)
+
+
+@contextlib.contextmanager
+def _local_cluster(processes: int) -> Iterator[Any]:
+    """A Dask ``LocalCluster`` of ``processes`` single-threaded worker
+    processes on 127.0.0.1, no dashboard, closed on leaving.
+
+    Each worker's BLAS is limited to one thread. The worker processes import
+    numpy before they apply the nanny's ``env``, so the limit is set in this
+    process's environment while the workers are spawned (distributed's
+    "pre-spawn" environment, which the nanny re-applies if it restarts a
+    worker) and this process's own settings are restored afterwards."""
+    LocalCluster = _distributed().LocalCluster
+    saved = {name: os.environ.get(name) for name in _ONE_THREAD}
+    os.environ.update(_ONE_THREAD)
+    try:
+        cluster = LocalCluster(
+            n_workers=processes,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            # no dashboard, but the scheduler's HTTP server (health checks)
+            # stays: on a free port, not the dashboard's 8787
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.ERROR,
+            env=dict(_ONE_THREAD),
+        )
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    try:
+        yield cluster
+    finally:
+        _close(cluster)
+
+
+def _distributed() -> Any:
+    """The ``distributed`` module, imported on first use (typed loosely: its
+    functions carry no annotations)."""
+    return importlib.import_module("distributed")
+
+
+def _close(thing: Any) -> None:
+    """Close a Dask client or cluster, even when interrupted again."""
+    with contextlib.suppress(Exception):
+        thing.close()

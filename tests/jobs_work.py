@@ -1,0 +1,46 @@
+"""Toy work functions for tests/test_jobs.py, in a module of their own so
+that Dask's worker processes import them by name (the workers start with
+this process's ``sys.path``)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Hashable
+from pathlib import Path
+
+import numpy as np
+
+from fivecard.errors import HandError
+from fivecard.play.jobs import Result
+
+#: (length of the arrays, a folder to mark each call in or "", a part that fails or -1)
+Spec = tuple[int, str, int]
+
+
+def toy(spec: Hashable, part: int) -> Result:
+    """Arrays that depend on the spec and the part; a file in the marks
+    folder for each call; a HandError for the failing part."""
+    assert isinstance(spec, tuple)
+    size, marks, fail = spec
+    if marks:
+        (Path(marks) / f"part-{part}-{uuid.uuid4().hex}").touch()
+    if part == fail:
+        raise HandError(f"part {part} is not a hand ('XX')")
+    values = np.arange(size, dtype=np.int64) * (part + 1)
+    return {"values": values, "share": np.array([part / 7, size / 3]), "flag": np.array(part % 2 == 0)}
+
+
+def blas_threads(spec: Hashable, part: int) -> Result:
+    """The BLAS thread settings the process running the part started with
+    (what numpy's BLAS read when the process imported numpy, before any
+    change to ``os.environ``): its initial environment on Linux."""
+    names = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+    try:
+        block = Path("/proc/self/environ").read_bytes()
+        initial = dict(
+            entry.decode().partition("=")[::2] for entry in block.split(b"\0") if b"=" in entry
+        )
+    except OSError:  # not Linux: the environment as it is now
+        initial = dict(os.environ)
+    return {"threads": np.array([int(initial.get(name, "-1")) for name in names])}

@@ -1,0 +1,299 @@
+"""A job's parts run in this process, on a Dask LocalCluster or at a
+scheduler give the same results in part order; checkpoints let an
+interrupted job resume without running its finished parts again; a Dask run
+leaves no process or thread behind, whatever the way out."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psutil  # type: ignore[import-untyped]  # distributed's dependency, no stubs installed
+import pytest
+
+from fivecard.errors import FivecardError, HandError
+from fivecard.play import jobs
+from fivecard.play.jobs import Result, plan, run_parts
+from jobs_work import Spec, blas_threads, toy
+
+
+def clean(size: int, parts: int) -> list[Result]:
+    spec: Spec = (size, "", -1)
+    return [toy(spec, part) for part in range(parts)]
+
+
+def assert_same(got: list[Result], want: list[Result]) -> None:
+    assert len(got) == len(want)
+    for a, b in zip(got, want, strict=True):
+        assert sorted(a) == sorted(b)
+        for name in a:
+            assert a[name].dtype == b[name].dtype
+            np.testing.assert_array_equal(a[name], b[name])
+
+
+def calls(marks: Path) -> list[int]:
+    """The parts the work ran, one entry a call."""
+    return sorted(int(path.name.split("-")[1]) for path in marks.iterdir())
+
+
+def part_files(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.glob("part-*.npz"))
+
+
+@pytest.fixture
+def marks(tmp_path: Path) -> Path:
+    folder = tmp_path / "marks"
+    folder.mkdir()
+    return folder
+
+
+def _leftovers() -> tuple[set[int], set[str]]:
+    """This process's child processes and threads, less the two helpers that
+    live as long as the process once started: multiprocessing's resource
+    tracker and distributed's offload thread."""
+    children = {
+        child.pid
+        for child in psutil.Process().children(recursive=True)
+        if not any("resource_tracker" in part for part in child.cmdline())
+    }
+    threads = {
+        f"{thread.name}-{thread.ident}"
+        for thread in threading.enumerate()
+        if not thread.name.startswith("Dask-Offload")
+    }
+    return children, threads
+
+
+@pytest.fixture
+def leaves_nothing() -> Iterator[None]:
+    """The test's Dask runs leave no process and no thread behind."""
+    import distributed  # noqa: F401  (its import-time threads are not the run's)
+
+    before = _leftovers()
+    yield
+    children, threads = _leftovers()
+    assert children <= before[0]
+    assert threads <= before[1]
+
+
+# ---------------------------------------------------------------- in process
+
+
+def test_in_process_gives_the_parts_in_order() -> None:
+    seen: list[tuple[int, int]] = []
+    got = run_parts(toy, (4, "", -1), 5, key="k", workers=0, progress=lambda *a: seen.append(a))
+    assert_same(got, clean(4, 5))
+    assert seen == [(0, 5), (1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+
+
+def test_no_parts() -> None:
+    seen: list[tuple[int, int]] = []
+    assert run_parts(toy, (4, "", -1), 0, key="k", workers=0, progress=lambda *a: seen.append(a)) == []
+    assert seen == [(0, 0)]
+
+
+def test_resume_after_an_error_runs_only_the_parts_not_finished(tmp_path: Path, marks: Path) -> None:
+    root = tmp_path / "checkpoints"
+    with pytest.raises(HandError, match=r"part 3 is not a hand \('XX'\)"):
+        run_parts(toy, (4, str(marks), 3), 6, key="job-1", workers=0, checkpoint=root)
+    assert calls(marks) == [0, 1, 2, 3]
+    assert part_files(root / "job-1") == ["part-00000.npz", "part-00001.npz", "part-00002.npz"]
+    seen: list[tuple[int, int]] = []
+    got = run_parts(
+        toy, (4, str(marks), -1), 6, key="job-1", workers=0, checkpoint=root,
+        progress=lambda *a: seen.append(a),
+    )
+    assert calls(marks) == [0, 1, 2, 3, 3, 4, 5]
+    assert seen == [(3, 6), (4, 6), (5, 6), (6, 6)]
+    assert_same(got, clean(4, 6))
+    assert not (root / "job-1").exists()  # deleted after success,
+    assert root.is_dir()  # its parent kept
+
+
+def test_keep_keeps_the_checkpoints_and_a_rerun_reads_them(tmp_path: Path, marks: Path) -> None:
+    run_parts(toy, (3, "", -1), 4, key="kept", workers=0, checkpoint=tmp_path, keep=True)
+    folder = tmp_path / "kept"
+    assert part_files(folder) == [f"part-{part:05d}.npz" for part in range(4)]
+    assert (folder / "job.json").is_file()
+    assert not list(folder.glob("*.tmp"))
+    seen: list[tuple[int, int]] = []
+    got = run_parts(
+        toy, (3, str(marks), -1), 4, key="kept", workers=0, checkpoint=tmp_path,
+        progress=lambda *a: seen.append(a),
+    )
+    assert calls(marks) == []
+    assert seen == [(4, 4)]
+    assert_same(got, clean(3, 4))
+    assert not folder.exists()
+
+
+def test_a_damaged_part_file_is_run_again(tmp_path: Path, marks: Path) -> None:
+    run_parts(toy, (3, "", -1), 4, key="damaged", workers=0, checkpoint=tmp_path, keep=True)
+    folder = tmp_path / "damaged"
+    one = folder / "part-00001.npz"
+    one.write_bytes(one.read_bytes()[: one.stat().st_size // 2])  # truncated
+    (folder / "part-00002.npz").write_bytes(b"not a zip file")
+    got = run_parts(toy, (3, str(marks), -1), 4, key="damaged", workers=0, checkpoint=tmp_path)
+    assert calls(marks) == [1, 2]
+    assert_same(got, clean(3, 4))
+
+
+def test_another_number_of_parts_starts_over(tmp_path: Path, marks: Path) -> None:
+    run_parts(toy, (3, "", -1), 3, key="count", workers=0, checkpoint=tmp_path, keep=True)
+    got = run_parts(
+        toy, (3, str(marks), -1), 4, key="count", workers=0, checkpoint=tmp_path, keep=True
+    )
+    assert calls(marks) == [0, 1, 2, 3]
+    assert_same(got, clean(3, 4))
+    assert (tmp_path / "count" / "job.json").read_text() == '{"key": "count", "parts": 4}'
+
+
+@pytest.mark.parametrize("key", ["", "../up", "a/b", "a b", "..", "é"])
+def test_a_key_that_is_not_a_safe_file_name_is_refused(key: str, tmp_path: Path) -> None:
+    with pytest.raises(FivecardError, match=f"not {key!r}"):
+        run_parts(toy, (3, "", -1), 2, key=key, workers=0, checkpoint=tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_result_that_is_not_arrays_is_refused() -> None:
+    with pytest.raises(TypeError, match="'names' of object dtype"):
+        run_parts(_objects, None, 1, key="objects", workers=0)
+
+
+def _objects(spec: Any, part: int) -> Result:
+    return {"names": np.array(["a", None], dtype=object)}
+
+
+# ---------------------------------------------------------------- modes
+
+
+def test_plan_says_where_the_parts_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert plan(0) == "in this process"
+    assert plan(1) == "a local cluster of 1 process"
+    assert plan(2) == "a local cluster of 2 processes"
+    assert plan(None) == plan(jobs.cores())
+    assert plan(3, "tcp://10.0.0.1:8786") == "the cluster at tcp://10.0.0.1:8786"
+    with pytest.raises(FivecardError, match="not -1"):
+        plan(-1)
+
+
+def test_without_dask_workers_run_here_and_a_scheduler_is_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(jobs, "dask_available", lambda: False)
+    assert plan(2) == "in this process"
+    assert plan(None) == "in this process"
+    assert_same(run_parts(toy, (2, "", -1), 3, key="k", workers=2), clean(2, 3))
+    message = r"'tcp://10.0.0.1:8786' needs Dask distributed: pip install 'fivecard\[cluster\]'"
+    with pytest.raises(FivecardError, match=message):
+        plan(0, "tcp://10.0.0.1:8786")
+    with pytest.raises(FivecardError, match=message):
+        run_parts(toy, (2, "", -1), 3, key="k", scheduler="tcp://10.0.0.1:8786")
+
+
+def test_importing_the_module_does_not_import_dask() -> None:
+    code = (
+        "import sys, fivecard.play.jobs; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- Dask
+
+
+def test_a_local_cluster_gives_the_same_results(tmp_path: Path, leaves_nothing: None) -> None:
+    seen: list[tuple[int, int]] = []
+    got = run_parts(
+        toy, (5, "", -1), 6, key="dask", workers=2, checkpoint=tmp_path,
+        progress=lambda *a: seen.append(a),
+    )
+    assert_same(got, clean(5, 6))
+    assert seen == [(done, 6) for done in range(7)]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_workers_run_blas_on_one_thread(monkeypatch: pytest.MonkeyPatch, leaves_nothing: None) -> None:
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    got = run_parts(blas_threads, None, 2, key="blas", workers=1)
+    assert [result["threads"].tolist() for result in got] == [[1, 1, 1], [1, 1, 1]]
+    import os
+
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"  # this process's own settings kept
+    assert "OMP_NUM_THREADS" not in os.environ
+
+
+def test_an_error_in_a_worker_reaches_the_caller_as_itself(
+    tmp_path: Path, marks: Path, leaves_nothing: None
+) -> None:
+    with pytest.raises(HandError, match=r"^part 2 is not a hand \('XX'\)$") as caught:
+        run_parts(toy, (3, str(marks), 2), 4, key="fails", workers=1, checkpoint=tmp_path)
+    assert type(caught.value) is HandError
+    folder = tmp_path / "fails"
+    assert (folder / "job.json").is_file()  # the finished parts stay for a rerun
+    done = [int(name[5:10]) for name in part_files(folder)]
+    got = run_parts(toy, (3, "", -1), 4, key="fails", workers=0, checkpoint=tmp_path)
+    assert_same(got, clean(3, 4))
+    assert 2 not in done
+
+
+def test_an_interrupt_keeps_the_finished_parts_and_closes_the_cluster(
+    tmp_path: Path, marks: Path, leaves_nothing: None
+) -> None:
+    def interrupt(done: int, parts: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_parts(
+            toy, (3, "", -1), 5, key="stop", workers=1, checkpoint=tmp_path, progress=interrupt
+        )
+    finished = [int(name[5:10]) for name in part_files(tmp_path / "stop")]
+    assert len(finished) == 2
+    got = run_parts(toy, (3, str(marks), -1), 5, key="stop", workers=0, checkpoint=tmp_path)
+    assert calls(marks) == sorted(set(range(5)) - set(finished))
+    assert_same(got, clean(3, 5))
+
+
+def test_an_unreachable_scheduler_is_an_error_naming_it() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    outcome: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            run_parts(toy, (3, "", -1), 2, key="far", scheduler=address, connect_timeout=1)
+        except BaseException as error:  # noqa: BLE001 (handed to the test's thread)
+            outcome.append(error)
+
+    thread = threading.Thread(target=attempt)
+    thread.start()
+    thread.join(120)  # a bound for a hang, not a timing check
+    assert not thread.is_alive()
+    assert len(outcome) == 1 and isinstance(outcome[0], FivecardError)
+    assert f"the Dask scheduler at {address!r}" in str(outcome[0])
+
+
+def test_an_existing_cluster_by_address_or_client(leaves_nothing: None) -> None:
+    with jobs._local_cluster(2) as cluster:
+        address = cluster.scheduler_address
+        assert plan(0, address) == f"the cluster at {address}"
+        got = run_parts(toy, (4, "", -1), 5, key="remote", scheduler=address, workers=0)
+        assert_same(got, clean(4, 5))
+        client = jobs._distributed().Client(cluster)
+        try:
+            got = run_parts(toy, (4, "", -1), 5, key="client", client=client)
+            assert_same(got, clean(4, 5))
+            assert client.status == "running"  # a client given is the caller's to close
+        finally:
+            client.close()

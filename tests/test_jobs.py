@@ -54,25 +54,22 @@ def marks(tmp_path: Path) -> Path:
 
 
 def _leftovers() -> tuple[set[int], set[str]]:
-    """This process's child processes and threads, less the two helpers that
-    live as long as the process once started: multiprocessing's resource
-    tracker and distributed's offload thread."""
+    """This process's child processes and threads, less multiprocessing's
+    resource tracker (a helper that lives as long as the process once
+    started)."""
     children = {
         child.pid
         for child in psutil.Process().children(recursive=True)
         if not any("resource_tracker" in part for part in child.cmdline())
     }
-    threads = {
-        f"{thread.name}-{thread.ident}"
-        for thread in threading.enumerate()
-        if not thread.name.startswith("Dask-Offload")
-    }
+    threads = {f"{thread.name}-{thread.ident}" for thread in threading.enumerate()}
     return children, threads
 
 
 @pytest.fixture
 def leaves_nothing() -> Iterator[None]:
-    """The test's Dask runs leave no process and no thread behind."""
+    """The test's Dask runs leave no process and no thread behind (a
+    process with threads cannot fork: fivecard.bulk.parallel needs none)."""
     import distributed  # noqa: F401  (its import-time threads are not the run's)
 
     before = _leftovers()
@@ -80,6 +77,7 @@ def leaves_nothing() -> Iterator[None]:
     children, threads = _leftovers()
     assert children <= before[0]
     assert threads <= before[1]
+    assert [thread.name for thread in threading.enumerate()] == ["MainThread"]
 
 
 # ---------------------------------------------------------------- in process
@@ -263,7 +261,7 @@ def test_an_interrupt_keeps_the_finished_parts_and_closes_the_cluster(
     assert_same(got, clean(3, 5))
 
 
-def test_an_unreachable_scheduler_is_an_error_naming_it() -> None:
+def test_an_unreachable_scheduler_is_an_error_naming_it(leaves_nothing: None) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -22,6 +22,7 @@ succeeds (unless ``keep``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import importlib.util
@@ -319,6 +320,7 @@ def _client(
     if mode == "remote":
         assert scheduler is not None
         try:
+            _reach(scheduler, timeout)
             client = Client(scheduler, timeout=timeout)
         except Exception as error:
             raise FivecardError(
@@ -328,6 +330,7 @@ def _client(
             yield client
         finally:
             _close(client)
+            _release_offload_thread()
         return
     with _local_cluster(processes) as cluster:
         client = Client(cluster)
@@ -373,12 +376,50 @@ def _local_cluster(processes: int) -> Iterator[Any]:
         yield cluster
     finally:
         _close(cluster)
+        _release_offload_thread()
 
 
 def _distributed() -> Any:
     """The ``distributed`` module, imported on first use (typed loosely: its
     functions carry no annotations)."""
     return importlib.import_module("distributed")
+
+
+def _reach(scheduler: str, timeout: float) -> None:
+    """Connect to the scheduler once and hang up, from this thread: a Dask
+    client that cannot connect leaves its event loop's thread running."""
+    distributed = _distributed()
+    arguments = distributed.security.Security().get_connection_args("client")
+
+    async def probe() -> None:
+        comm = await distributed.comm.connect(scheduler, timeout=timeout, **arguments)
+        await comm.close()
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # none here (the usual case): probe
+        asyncio.run(probe())
+
+
+def _release_offload_thread() -> None:
+    """Retire distributed's helper thread once no Dask client is left here.
+
+    distributed (de)serialises on one module-wide thread that otherwise lives
+    as long as the process, and a process with threads cannot safely fork
+    (:mod:`fivecard.bulk.parallel` would then solve in one process). The
+    executor is swapped for a fresh one, which starts no thread until used."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    try:
+        utils: Any = importlib.import_module("distributed.utils")
+        clients = importlib.import_module("distributed.client")._global_clients
+        old = utils._offload_executor
+    except (ImportError, AttributeError):  # another version of distributed: leave it be
+        return
+    if len(clients) or not isinstance(old, ThreadPoolExecutor):
+        return
+    utils._offload_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="Dask-Offload")
+    old.shutdown(wait=True)
 
 
 def _close(thing: Any) -> None:

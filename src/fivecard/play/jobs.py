@@ -12,7 +12,8 @@ With ``checkpoint=DIR`` each finished part is written at once, atomically, to
 ``DIR/<key>/part-<NNNNN>.npz`` beside ``DIR/<key>/job.json`` (the key and
 the number of parts); a later run of the same key loads the parts found there
 instead of running them again, and the folder is removed when the job
-succeeds (unless ``keep``).
+succeeds (unless ``keep``). A Dask run closes its client and cluster however
+it ends and leaves no process or thread behind.
 
 >>> run_parts(_square, 3, 2, key="doc", workers=0)
 [{'x': array([0, 3])}, {'x': array([1, 3])}]

@@ -5,6 +5,7 @@ return of Jacks or Better 9/6."""
 from __future__ import annotations
 
 import functools
+import json
 import random
 from fractions import Fraction
 
@@ -25,7 +26,10 @@ def test_jacks_or_better_returns_exactly_99_5439_percent() -> None:
     solution = solved("jacks-or-better", "standard", False)
     assert solution.expected_return == Fraction(1653526326983, 1661102543100)
     assert round(solution.percent, 4) == 99.5439
-    assert float(solution.best_value.mean()) == pytest.approx(float(solution.expected_return), rel=1e-12)
+    weights = solution.classes.deals  # each class stands for its deals
+    assert int(weights.sum()) == 2_598_960 and len(weights) == 134_459
+    mean = float((solution.best_value * weights).sum() / weights.sum())
+    assert mean == pytest.approx(float(solution.expected_return), rel=1e-12)
 
 
 def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
@@ -112,7 +116,7 @@ def test_the_command() -> None:
     out, err = io.StringIO(), io.StringIO()
     code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--json"], stdout=out, stderr=err)
     data = json.loads(out.getvalue())
-    assert code == 0 and data["return"] == "17196047/9296280" and data["deals"] == 376_992
+    assert code == 0 and data["return"] == "17196047/9296280" and data["deals"] == 376_992 and data["classes"] == 19_998
     assert sum(data["final"].values()) == pytest.approx(1)
     out, err = io.StringIO(), io.StringIO()
     code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "joker"], stdout=out, stderr=err)
@@ -166,3 +170,33 @@ def test_the_command_writes_the_strategy(tmp_path: object) -> None:
     assert [r["hold"] for r in table[:50]] == [r["hold"] for r in rows[:50]]
     code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "-o", "/no/such/dir/s.csv"], stdout=io.StringIO(), stderr=(err := io.StringIO()))
     assert code == 2 and err.getvalue().startswith("fivecard: error: cannot write '/no/such/dir/s.csv'")
+
+
+def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> None:
+    import io
+    from pathlib import Path
+
+    from fivecard.cli import main
+
+    folder = Path(str(tmp_path))
+    calls: list[tuple[int, int]] = []
+
+    def interrupt(done: int, parts: int) -> None:
+        calls.append((done, parts))
+        if done == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve_paytable(JACKS_OR_BETTER, rules="short-deck", checkpoint=folder, progress=interrupt)
+    assert calls == [(0, 3), (1, 3)] and len(list(folder.glob("*/part-*.npz"))) == 1
+    out, err = io.StringIO(), io.StringIO()
+    arguments = ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--json"]
+    code = main([*arguments, "--checkpoint", str(folder), "--progress"], stdout=out, stderr=err)
+    assert code == 0
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 4 and lines[0] == "solving: making the tables"
+    assert lines[1].startswith("solving:  33% (1/3 parts, ") and lines[2].startswith("solving: 100% (3/3 parts, ")
+    assert lines[3] == "fivecard: resumed: 1 of 3 parts were done before"
+    resumed = json.loads(out.getvalue())
+    assert resumed["return"] == "17196047/9296280"  # what a run from the start gives
+    assert not list(folder.glob("*/part-*.npz"))

@@ -20,6 +20,7 @@ import contextlib
 import errno
 import io
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -1053,16 +1054,23 @@ def _advise(call: _Call) -> int:
 
 
 def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
+    game = parser.add_mutually_exclusive_group(required=True)
     _complete(
-        parser.add_argument(
+        game.add_argument(
             "--paytable",
             metavar="NAME|FILE",
-            required=True,
             help="the video-poker pay table to solve: 'jacks-or-better' (9/6), 'deuces-wild' (full pay, "
             "with --rules deuces-wild) or a JSON file, as advise takes (whole-number pays)",
         ),
         words=("jacks-or-better", "deuces-wild"),
         files=True,
+    )
+    game.add_argument(
+        "--dealer",
+        action="store_true",
+        help="solve the game against the dealer (Poker vs Dealer's house bet, 1:1, a draw returns it; "
+        "the advisor's model: the dealer's five come from the cards the player has not seen): the "
+        "player's chances to win, draw and lose and the house edge under the best holds",
     )
     _complete(
         parser.add_argument(
@@ -1070,38 +1078,105 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
             "--output",
             metavar="FILE",
             help="also write the strategy, FILE.csv or FILE.parquet (the optional pyarrow): every class of "
-            "starting hands (suits renamed alike), its deals, the best hold and its return per coin, and the "
-            "runner-up's, best first",
+            "starting hands (suits renamed alike), its deals, the best hold and its value (return per coin, "
+            "or with --dealer win - lose and the chances), and the runner-up's, best first",
         ),
         files=True,
     )
+    parser.add_argument(
+        "--workers",
+        type=_count,
+        metavar="N",
+        help="--dealer: a local Dask cluster of N processes (default: one per core; 0: this process, "
+        "without Dask). Without the optional Dask (pip install 'fivecard[cluster]') it runs in this "
+        "process. The answer is the same whatever N",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="--dealer: run on an existing Dask cluster, e.g. tcp://host:8786 (its workers need fivecard "
+        "installed)",
+    )
+    _complete(
+        parser.add_argument(
+            "--checkpoint",
+            metavar="DIR",
+            help="--dealer: keep each finished part of the work here, so that a run interrupted (Ctrl-C, a "
+            "lost machine) resumes where it stopped when run again (default: the user's cache folder, "
+            "~/.cache/fivecard; the files go once the run is done)",
+        ),
+        files=True,
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="--dealer: a progress line on stderr with the rate and the time left (default: when stderr "
+        "is a terminal)",
+    )
+
+
+def _count(text: str) -> int:
+    """``--workers``: a whole number, 0 or more."""
+    from ..errors import quote
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {quote(text)}")
+    return value
 
 
 @_command(
     "strategy",
-    help="solve a video-poker pay table: the exact return under perfect play",
-    description="Find the best hold of every deal of the deck (2,598,960 of 52 cards) "
-    "exactly, by counting the final hands once and valuing each hold by "
-    "inclusion-exclusion, and print the exact return per coin under perfect play "
-    "(as a fraction and a percentage) and how often each final hand comes. Rule sets "
-    "of suited cards without jokers, for now. About 15 s for 52 cards.",
+    help="solve a game: a pay table's exact return, or the house edge against the dealer",
+    description="Find the best hold of every deal of the deck exactly and print what the game "
+    "returns under perfect play. --paytable: a video-poker pay table (2,598,960 deals of 52 "
+    "cards, counted once and valued by inclusion-exclusion): the exact return per coin (as a "
+    "fraction and a percentage) and how often each final hand comes; rule sets of suited "
+    "cards without jokers, about 20 s. --dealer: Poker vs Dealer's house bet, every class of "
+    "starting hands (134,459 for 52 cards) against every dealer hand of the unseen cards, "
+    "for any rule set: the player's exact chances to win, draw and lose, and the house edge; "
+    "about a minute on one core for 52 cards, spread over a Dask cluster (--workers, "
+    "--scheduler), resumable from checkpoints.",
     examples=(
         "fivecard strategy --paytable jacks-or-better --rules short-deck",
         "fivecard strategy --json --paytable jacks-or-better --rules short-deck",
+        "fivecard strategy --dealer --rules short-deck --workers 2 -o dealer.csv",
     ),
     shared=("rules", "json"),
     arguments=_strategy_arguments,
 )
 def _strategy(call: _Call) -> int:
+    args = call.args
+    output = args.output
+    if output is not None and not output.lower().endswith((".csv", ".parquet")):
+        raise _UsageError(f"-o writes FILE.csv or FILE.parquet, not {output!r}")
+    if args.dealer:
+        return _strategy_dealer(call)
+    for name in ("workers", "scheduler"):
+        if getattr(args, name) is not None:
+            raise _UsageError(f"--{name} is for --dealer: a pay table is solved in this process, in seconds")
     from ..play.advise import load_paytable
     from ..play.strategy import solve_paytable, starting_hands, write_strategy
 
     rules, out = call.rules, call.out
-    table = load_paytable(call.args.paytable)
-    output = call.args.output
-    if output is not None and not output.lower().endswith((".csv", ".parquet")):
-        raise _UsageError(f"-o writes FILE.csv or FILE.parquet, not {output!r}")
-    solved = solve_paytable(table, rules=rules)
+    table = load_paytable(args.paytable)
+    progress = _PartsProgress(call.err, args.progress)
+    try:
+        solved = solve_paytable(
+            table,
+            rules=rules,
+            checkpoint=args.checkpoint if args.checkpoint is not None else _cache_folder(),
+            progress=progress,
+        )
+    finally:
+        progress.clear()
+    if progress.resumed:
+        call.err.write(f"fivecard: resumed: {progress.resumed} of {progress.parts} parts were done before\n")
+    deals = int(solved.classes.deals.sum())
     if output is not None:
         hands = starting_hands(solved)
         write_strategy(output, hands)
@@ -1109,12 +1184,13 @@ def _strategy(call: _Call) -> int:
     ret = solved.expected_return
     labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)", "four_wild": "Four wild cards"}
     labels |= {f"{kind}_{c.name}": f"{c.label} ({kind})" for c in rules.ladder for kind in ("natural", "wild")}
-    if call.args.json:
+    if args.json:
         _print_json(
             {
                 "paytable": table.name,
                 "rules": rules.name,
-                "deals": len(solved.deals),
+                "deals": deals,
+                "classes": len(solved.classes),
                 "return": f"{ret.numerator}/{ret.denominator}",
                 "percent": solved.percent,
                 "final": {name: float(p) for name, p in solved.final.items()},
@@ -1122,13 +1198,143 @@ def _strategy(call: _Call) -> int:
             out,
         )
         return EXIT_OK
-    out.write(f"{table.name} under {rules.name}, perfect play over all {len(solved.deals):,} deals:\n")
+    out.write(
+        f"{table.name} under {rules.name}, perfect play over all {deals:,} deals "
+        f"({len(solved.classes):,} classes):\n"
+    )
     out.write(f"return {solved.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin)\n")
     width = max(len(labels[name]) for name in solved.final)
     out.write(f"{'final hand':<{width}} {'probability':>12}  pays\n")
     for name, p in solved.final.items():
         out.write(f"{labels[name]:<{width}} {float(p):>12.6%}  {table.pays.get(name, 0.0):g}\n")
     return EXIT_OK
+
+
+def _strategy_dealer(call: _Call) -> int:
+    import time
+
+    from ..play.dealer import dealer_hands, kept_shares, solve_dealer
+    from ..play.jobs import dask_available, plan
+    from ..play.strategy import write_strategy
+
+    args, rules, out, err = call.args, call.rules, call.out, call.err
+    where = plan(args.workers, args.scheduler)
+    if args.workers and args.scheduler is None and not dask_available():
+        err.write(
+            f"fivecard: note: --workers {args.workers}: Dask is not installed (pip install "
+            "'fivecard[cluster]'), so this runs in this process\n"
+        )
+    progress = _PartsProgress(err, args.progress)
+    started = time.monotonic()
+    try:
+        solved = solve_dealer(
+            rules,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            checkpoint=args.checkpoint if args.checkpoint is not None else _cache_folder(),
+            progress=progress,
+        )
+    finally:
+        progress.clear()
+    seconds = time.monotonic() - started
+    if progress.resumed:
+        err.write(f"fivecard: resumed: {progress.resumed} of {progress.parts} parts were done before\n")
+    if output := args.output:
+        hands = dealer_hands(solved)
+        write_strategy(output, hands)
+        err.write(f"wrote {output}: {len(hands):,} classes of starting hands\n")
+    labels = {c.name: c.label for c in rules.ladder}
+    deals = int(solved.classes.deals.sum())
+    chances = {"win": solved.win, "draw": solved.draw, "lose": solved.lose}
+    if args.json:
+        _print_json(
+            {
+                "game": "dealer",
+                "rules": rules.name,
+                "deals": deals,
+                "classes": len(solved.classes),
+                **{name: f"{p.numerator}/{p.denominator}" for name, p in chances.items()},
+                "percent": {name: float(p * 100) for name, p in chances.items()},
+                "house_edge": float(solved.house_edge * 100),
+                "final": {name: float(p) for name, p in solved.final.items()},
+                "kept": {str(k): float(p) for k, p in kept_shares(solved).items()},
+                "seconds": round(seconds, 3),
+                "ran": where,
+            },
+            out,
+        )
+        return EXIT_OK
+    edge = float(solved.house_edge * 100)
+    out.write(
+        f"Poker vs Dealer's house bet under {rules.name}, the best hold of each of {deals:,} deals "
+        f"({len(solved.classes):,} classes) against every dealer hand of the unseen cards:\n"
+    )
+    for name, p in chances.items():
+        out.write(f"{name:<5} {float(p):>10.6%}  ({p.numerator}/{p.denominator})\n")
+    side = "the player has the edge" if edge < 0 else "the house has the edge"
+    out.write(f"house edge {edge:+.4f}% per unit bet ({side}; the player's expectation {-edge:+.4f}%)\n")
+    width = max(len(labels[name]) for name in solved.final)
+    out.write(f"{'final hand':<{width}} {'probability':>12}\n")
+    for name, p in solved.final.items():
+        out.write(f"{labels[name]:<{width}} {float(p):>12.6%}\n")
+    kept = ", ".join(f"{k}: {float(p):.1%}" for k, p in kept_shares(solved).items())
+    out.write(f"cards kept under the best holds (share of deals): {kept}\n")
+    out.write(f"(solved in {seconds:.1f} s, {where})\n")
+    return EXIT_OK
+
+
+def _cache_folder() -> str:
+    """Where checkpoints go by default: $XDG_CACHE_HOME/fivecard, else
+    ~/.cache/fivecard."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "fivecard")
+
+
+class _PartsProgress:
+    """Progress on stderr while a job's parts run: the share done, the rate
+    and the time left. On a terminal one line redrawn; elsewhere (when
+    asked with --progress) a line at most every few seconds, and the last."""
+
+    def __init__(self, err: TextIO, on: bool | None) -> None:
+        import time
+
+        self.err = err
+        self.clock = time.monotonic
+        self.terminal = err.isatty()
+        self.on = self.terminal if on is None else on
+        self.started: float | None = None
+        self.written = -math.inf
+        self.resumed = 0
+        self.parts = 0
+        self.shown = False
+        if self.on:  # the tables come first: say so at once
+            self.err.write("\rsolving: making the tables" if self.terminal else "solving: making the tables\n")
+            self.err.flush()
+            self.shown = True
+
+    def __call__(self, done: int, parts: int) -> None:
+        self.parts = parts
+        now = self.clock()
+        if self.started is None:  # the first call: what the checkpoints held
+            self.started = now
+            self.resumed = done
+        if not self.on or (not self.terminal and done < parts and now - self.written < 5):
+            return
+        self.written = now
+        elapsed = now - self.started
+        rate = (done - self.resumed) / elapsed if elapsed > 0 else 0.0
+        left = f"{(parts - done) / rate:,.0f} s left" if rate > 0 else "time left unknown"
+        line = f"solving: {done / parts if parts else 1:4.0%} ({done:,}/{parts:,} parts, {rate:,.2f} parts/s, {left})"
+        self.err.write(f"\r{line}" if self.terminal else f"{line}\n")
+        self.err.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown and self.terminal:
+            self.err.write("\r\033[K")
+        self.shown = False
 
 
 def _probability(text: str) -> float:

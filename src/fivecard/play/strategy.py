@@ -19,13 +19,20 @@ the method of fast video-poker analysers:
    integers over small denominators, so float64 orders them exactly), and
    the return is the mean of the best values over all deals, summed as a
    :class:`~fractions.Fraction`.
+
+Only one deal of each class that plays alike is worked (the suits renamed:
+134,459 of the 2,598,960 deals of 52 cards, :mod:`fivecard.play.classes`),
+weighed by the deals it stands for, in parts that
+:func:`fivecard.play.jobs.run_parts` runs with progress and checkpoints.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+import hashlib
+import os
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -39,6 +46,8 @@ from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .advise import PayTable, PayTableError
+from .classes import DealClasses, deal_classes
+from .dealer import DealerHand
 
 __all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands", "write_strategy"]
 
@@ -46,7 +55,6 @@ __all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "start
 #: cards in deck order); the positions each mask keeps.
 HOLDS: Final = tuple(tuple(i for i in range(5) if m >> i & 1) for m in range(32))
 _KEPT: Final = np.array([len(h) for h in HOLDS], dtype=np.int64)
-_CHUNK: Final = 1 << 15  # deals at a time: their 32 values stay small
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,20 +62,26 @@ class PayTableSolution:
     """A pay table solved under a rule set: ``expected_return`` per coin bet
     (exact), ``final`` the probability of each category name (and
     ``"nothing"``: a hand that pays 0) of the final hand under optimal play,
-    and per deal (``deals``: indices into ``rules.dealt()``, ascending) the
-    best hold (a mask of :data:`HOLDS` over the deal's five cards) with its
-    value per coin, and the runner-up's. ``final`` is empty when it was not
-    asked for."""
+    and per class of deals that play alike (``classes``, see
+    :mod:`fivecard.play.classes`) the best hold (a mask of :data:`HOLDS`
+    over the class's first deal's five cards) with its value per coin, and
+    the runner-up's. ``final`` is empty when it was not asked for."""
 
     paytable: PayTable
     rules: RuleSet
     expected_return: Fraction
     final: dict[str, Fraction]
-    deals: npt.NDArray[np.uint8]
+    classes: DealClasses
     best: npt.NDArray[np.int8]
     best_value: npt.NDArray[np.float64]
     second: npt.NDArray[np.int8]
     second_value: npt.NDArray[np.float64]
+
+    @property
+    def deals(self) -> npt.NDArray[np.int64]:
+        """Each class's first deal: five ascending indices into
+        ``rules.dealt()``."""
+        return self.classes.first
 
     @property
     def percent(self) -> float:
@@ -76,18 +90,28 @@ class PayTableSolution:
 
 
 def solve_paytable(
-    paytable: PayTable, *, rules: str | RuleSet = "standard", final: bool = True
+    paytable: PayTable,
+    *,
+    rules: str | RuleSet = "standard",
+    final: bool = True,
+    checkpoint: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> PayTableSolution:
     """Solve ``paytable`` under ``rules`` (a rule set of suited cards
-    without jokers, for now; wild cards of the deck included): every deal's
-    best hold and the exact return. ``final=False`` skips the distribution of final hands (a pass
-    per category).
+    without jokers, for now; wild cards of the deck included): every class
+    of deals' best hold and the exact return. ``final=False`` skips the
+    distribution of final hands. The classes are worked in parts
+    (:func:`fivecard.play.jobs.run_parts`, in this process): ``progress``
+    is called with (parts done, parts), and with ``checkpoint`` (a folder)
+    an interrupted run resumes where it stopped.
 
     >>> from fivecard.play.advise import JACKS_OR_BETTER
     >>> solution = solve_paytable(JACKS_OR_BETTER)  # doctest: +SKIP
     >>> round(solution.percent, 4)  # doctest: +SKIP
     99.5439
     """
+    from .jobs import run_parts
+
     ruleset = get_rules(rules)
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
@@ -105,53 +129,95 @@ def solve_paytable(
     pays = paytable.hand_pays(ruleset, hands, strengths)
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.name}: solving takes whole-number pays")
-    pay = pays.astype(np.int64)
     index = _Index(n)
-    totals = index.totals(deals, pay)
     draws = np.array([comb(n - 5, 5 - k) for k in _KEPT.tolist()], dtype=np.int64)
-    best = np.empty(len(deals), dtype=np.int8)
-    second = np.empty(len(deals), dtype=np.int8)
-    best_value = np.empty(len(deals))
-    second_value = np.empty(len(deals))
-    sums = [0] * 6  # the best holds' pay totals, by cards kept
-    for start in range(0, len(deals), _CHUNK):
-        part = deals[start : start + _CHUNK].astype(np.int64)
-        found = index.holds(part, totals)
-        value = found / draws
-        order = np.argsort(-value, axis=1, kind="stable")[:, :2]
-        rows = np.arange(len(part))
-        best[start : start + len(part)] = order[:, 0]
-        second[start : start + len(part)] = order[:, 1]
-        best_value[start : start + len(part)] = value[rows, order[:, 0]]
-        second_value[start : start + len(part)] = value[rows, order[:, 1]]
-        chosen = found[rows, order[:, 0]]
-        kept = _KEPT[order[:, 0]]
-        for k in range(6):
-            sums[k] += int(chosen[kept == k].sum())
-    deals_total = comb(n, 5)
-    expected = sum((Fraction(sums[k], comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / deals_total
-    made = {}
+    job = _PayJob(index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws)
+    kinds: list[str] = []
     if final:
-        names, entry = paytable.hand_entries(ruleset, hands, strengths)
-        made = _final_hands(index, deals, best, entry, names, pays, paytable, ruleset)
-    return PayTableSolution(paytable, ruleset, expected, made, deals, best, best_value, second, second_value)
+        kinds, job.counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset)
+    parts = -(-len(job.classes) // _PART)
+    key = "paytable-" + hashlib.sha256(repr((1, paytable, ruleset, _PART, final)).encode()).hexdigest()[:20]
+    results = run_parts(_pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress)
+    joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
+    sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)
+    made = np.sum([r["final"] for r in results], axis=0, dtype=object) if kinds else None
+
+    def mean(by_kept: npt.NDArray[Any]) -> Fraction:
+        total = sum((Fraction(int(by_kept[k]), comb(n - 5, 5 - k)) for k in range(6)), Fraction(0))
+        return total / comb(n, 5)
+
+    expected = mean(sums)
+    chances = {} if made is None else {name: mean(made[j]) for j, name in enumerate(kinds)}
+    return PayTableSolution(
+        paytable,
+        ruleset,
+        expected,
+        chances,
+        job.classes,
+        joined["best"].astype(np.int8),
+        joined["value"],
+        joined["second"].astype(np.int8),
+        joined["second_value"],
+    )
 
 
-def _final_hands(
+_PART: Final = 8192  # classes a part
+
+
+@dataclass(eq=False)
+class _PayJob:
+    """What every part reads (in this process): the pay totals per card
+    set, the hands per final entry per card set, the classes of deals."""
+
+    index: _Index
+    totals: npt.NDArray[np.int64]
+    classes: DealClasses
+    draws: npt.NDArray[np.int64]  # per hold: C(n - 5, 5 - cards kept)
+    counts: list[npt.NDArray[np.int32]] = field(default_factory=list)
+
+
+def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
+    """One part of the classes: each one's best hold and runner-up, and the
+    chosen holds' pay totals and final hands (weighted by the deals of each
+    class), by cards kept."""
+    assert isinstance(spec, _PayJob)
+    job = spec
+    cards = job.classes.first[part * _PART : (part + 1) * _PART]
+    weight = job.classes.deals[part * _PART : (part + 1) * _PART]
+    numbers = [job.index.number(cards, mask) for mask in range(32)]
+    found = _signed_supersets(np.stack([job.totals[n] for n in numbers], axis=1))
+    value = found / job.draws
+    order = np.argsort(-value, axis=1, kind="stable")[:, :2]
+    rows = np.arange(len(cards))
+    kept = _KEPT[order[:, 0]]
+    chosen = found[rows, order[:, 0]] * weight
+    final = np.zeros((len(job.counts), 6), dtype=np.int64)
+    for j, table in enumerate(job.counts):
+        made = _signed_supersets(np.stack([table[n] for n in numbers], axis=1).astype(np.int64))
+        final[j] = np.bincount(kept, weights=made[rows, order[:, 0]] * weight, minlength=6).astype(np.int64)
+    return {
+        "best": order[:, 0].astype(np.int8),
+        "value": value[rows, order[:, 0]],
+        "second": order[:, 1].astype(np.int8),
+        "second_value": value[rows, order[:, 1]],
+        "sums": np.bincount(kept, weights=chosen, minlength=6).astype(np.int64),
+        "final": final,
+    }
+
+
+def _final_kinds(
     index: _Index,
     deals: npt.NDArray[np.uint8],
-    best: npt.NDArray[np.int8],
-    entry: npt.NDArray[np.int64],
-    names: tuple[str, ...],
+    hands: npt.NDArray[np.int32],
+    strengths: npt.NDArray[np.uint16],
     pays: npt.NDArray[np.float64],
     paytable: PayTable,
     rules: RuleSet,
-) -> dict[str, Fraction]:
-    """The probability of each final hand under the best holds, by the pay
-    table's entry that pays it (``"nothing"`` for a hand that pays 0),
-    highest pay first: the same inclusion-exclusion, with the hands of one
-    entry counted in place of pays, for the chosen hold of each deal. Each
-    card set's number is made once per chunk of deals for all entries."""
+) -> tuple[list[str], list[npt.NDArray[np.int32]]]:
+    """The final hands by the pay table's entry that pays them
+    (``"nothing"`` for a hand that pays 0), highest pay first, and per entry
+    the hands of it that hold each card set."""
+    names, entry = paytable.hand_entries(rules, hands, strengths)
     nothing = len(names)
     label = np.where(pays > 0, entry, nothing)
     found_kinds = [int(k) for k in np.unique(label) if k != nothing]
@@ -165,24 +231,7 @@ def _final_hands(
     kinds = sorted(found_kinds, key=pay_of) + [nothing]
     cards = deals.astype(np.int64)
     counts = [index.totals(cards[label == kind], None).astype(np.int32) for kind in kinds]
-    kept = _KEPT[best.astype(np.int64)]
-    sums = np.zeros((len(kinds), 6), dtype=np.int64)  # by kind, by cards kept
-    for start in range(0, len(deals), _CHUNK):
-        part = cards[start : start + _CHUNK]
-        numbers = [index.number(part, mask) for mask in range(32)]
-        rows = np.arange(len(part))
-        chosen_hold = best[start : start + len(part)].astype(np.int64)
-        mine = kept[start : start + len(part)]
-        for j, table in enumerate(counts):
-            found = _signed_supersets(np.stack([table[n] for n in numbers], axis=1).astype(np.int64))
-            chosen = found[rows, chosen_hold]
-            sums[j] += np.bincount(mine, weights=chosen, minlength=6).astype(np.int64)
-    n = len(rules.dealt())
-    named = [names[k] if k < nothing else "nothing" for k in kinds]
-    return {
-        name: sum((Fraction(int(sums[j, k]), comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)) / len(deals)
-        for j, name in enumerate(named)
-    }
+    return [names[k] if k < nothing else "nothing" for k in kinds], counts
 
 
 def _signed_supersets(found: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -258,30 +307,16 @@ class StartingHand:
 
 def starting_hands(solution: PayTableSolution) -> list[StartingHand]:
     """The strategy: every class of starting hands (134,459 of the 2,598,960
-    deals of 52 cards when renaming suits changes nothing; every deal when
-    the rule set's wild cards tell suits apart, as one-eyed jacks'), best
-    value first."""
+    deals of 52 cards), best value first."""
     deck = solution.rules.dealt()
-    deals = solution.deals.astype(np.int64)
-    if _suits_alike(solution.rules):
-        keys = _class_keys(deals)
-        own = _packed(deals)
-        first = np.flatnonzero(own == keys)  # the deals that are their class's first
-        _, counts = np.unique(keys, return_counts=True)
-        order = np.argsort(own[first], kind="stable")
-        first = first[order]  # in the order of np.unique's keys
-    else:
-        first = np.arange(len(deals))
-        counts = np.ones(len(deals), dtype=np.int64)
-    by_value = np.argsort(-solution.best_value[first], kind="stable")
+    first = solution.classes.first
     made = []
-    for place in by_value.tolist():
-        row = int(first[place])
-        cards = tuple(deck[i] for i in deals[row].tolist())
+    for row in np.argsort(-solution.best_value, kind="stable").tolist():
+        cards = tuple(deck[i] for i in first[row].tolist())
         made.append(
             StartingHand(
                 cards,
-                int(counts[place]),
+                int(solution.classes.deals[row]),
                 tuple(cards[i] for i in HOLDS[int(solution.best[row])]),
                 float(solution.best_value[row]),
                 tuple(cards[i] for i in HOLDS[int(solution.second[row])]),
@@ -291,53 +326,30 @@ def starting_hands(solution: PayTableSolution) -> list[StartingHand]:
     return made
 
 
-def _suits_alike(rules: RuleSet) -> bool:
-    """Whether renaming the suits maps every hand to one that plays alike:
-    the wild cards (if any) are whole ranks."""
-    ranks = {c.rank for c in rules.wild}
-    return all(sum(1 for c in rules.wild if c.rank == r) == 4 for r in ranks)
-
-
-def _packed(deals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Five ascending deck indices as one number (6 bits each)."""
-    out = np.zeros(len(deals), dtype=np.int64)
-    for column in range(5):
-        out = out << 6 | deals[:, column]
-    return out
-
-
-def _class_keys(deals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Each deal's class: the smallest packed deal among its 24 suit
-    renamings (deck index = rank place * 4 + suit place)."""
-    from itertools import permutations
-
-    ranks, suits = deals // 4, deals % 4
-    best = np.full(len(deals), np.iinfo(np.int64).max, dtype=np.int64)
-    for renaming in permutations(range(4)):
-        renamed = ranks * 4 + np.array(renaming, dtype=np.int64)[suits]
-        np.minimum(best, _packed(batch.sort_rows(renamed)), out=best)
-    return best
-
-
 STRATEGY_COLUMNS: Final = ("hand", "deals", "hold", "value", "runner_up", "runner_up_value")
+#: The columns of the dealer game's strategy (``strategy --dealer``).
+DEALER_COLUMNS: Final = ("hand", "deals", "hold", "value", "win", "draw", "lose", "runner_up", "runner_up_value")
 
 
-def write_strategy(path: str, hands: Sequence[StartingHand]) -> None:
+def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHand]) -> None:
     """Write the strategy to ``path``: CSV (``.csv``) or Parquet
     (``.parquet``, with the optional pyarrow), a row per class of starting
-    hands (:data:`STRATEGY_COLUMNS`; cards as ``As Kd``). The file appears
-    whole or not at all (written beside it, then renamed)."""
-    import os
-
+    hands (:data:`STRATEGY_COLUMNS`, or :data:`DEALER_COLUMNS` for the game
+    against the dealer; cards as ``As Kd``). The file appears whole or not
+    at all (written beside it, then renamed)."""
     from ..errors import FileError
 
     kind = os.path.splitext(path)[1].lower()
     if kind not in (".csv", ".parquet"):
         raise FileError(f"the strategy is written as FILE.csv or FILE.parquet, not {path!r}")
-    rows = [
-        (_spelled(h.cards), h.deals, _spelled(h.hold), h.value, _spelled(h.runner_up), h.runner_up_value)
-        for h in hands
-    ]
+    dealer = bool(hands) and isinstance(hands[0], DealerHand)
+    names = DEALER_COLUMNS if dealer else STRATEGY_COLUMNS
+    rows: list[tuple[str | int | float, ...]] = []
+    for h in hands:
+        chances = (h.win, h.draw, h.lose) if isinstance(h, DealerHand) else ()
+        rows.append(
+            (_spelled(h.cards), h.deals, _spelled(h.hold), h.value, *chances, _spelled(h.runner_up), h.runner_up_value)
+        )
     part = f"{path}.part"
     try:
         if kind == ".csv":
@@ -345,16 +357,16 @@ def write_strategy(path: str, hands: Sequence[StartingHand]) -> None:
 
             with open(part, "w", encoding="utf-8", newline="") as handle:
                 out = csv.writer(handle)
-                out.writerow(STRATEGY_COLUMNS)
-                out.writerows([(a, b, c, repr(d), e, repr(f)) for a, b, c, d, e, f in rows])
+                out.writerow(names)
+                out.writerows([tuple(repr(v) if isinstance(v, float) else v for v in row) for row in rows])
         else:
             try:
                 import pyarrow as pa
                 import pyarrow.parquet as pq
             except ImportError:
                 raise FileError("Parquet output needs pyarrow: pip install 'fivecard[parquet]'") from None
-            columns = list(zip(*rows)) if rows else [()] * len(STRATEGY_COLUMNS)
-            pq.write_table(pa.table(dict(zip(STRATEGY_COLUMNS, columns))), part)
+            columns = list(zip(*rows)) if rows else [()] * len(names)
+            pq.write_table(pa.table(dict(zip(names, columns))), part)
         os.replace(part, path)
     except OSError as exc:
         with contextlib.suppress(OSError):

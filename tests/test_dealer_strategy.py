@@ -1,0 +1,260 @@
+"""Issue 14: the game against the dealer solved (fivecard.play.dealer),
+against a brute force written here (every hold, every draw, every dealer
+hand, counted with integers), against the per-hand advisor, in this process
+and on a Dask LocalCluster, and resumed from checkpoints."""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fivecard.bulk import batch
+from fivecard.cli import main
+from fivecard.core.cards import Card, parse_cards
+from fivecard.core.rules import get_rules
+from fivecard.errors import FivecardError
+from fivecard.play.advise import advise
+from fivecard.play.classes import deal_classes
+from fivecard.play.dealer import DealerSolution, _ranked, _tables, dealer_hands, kept_shares, solve_dealer
+
+
+def _deck(ranks: str, rules: str, jokers: int = 0) -> tuple[Card, ...]:
+    """The rule set's dealt cards of these ranks (and jokers)."""
+    cards = tuple(c for c in get_rules(rules).dealt() if c.rank is not None and c.rank.char in ranks)
+    return cards + parse_cards(" ".join(["JK"] * jokers)) if jokers else cards
+
+
+#: Small decks, one per rule set: every hand of them is solved by brute force.
+SMALL: dict[str, tuple[Card, ...]] = {
+    "standard": _deck("TJQKA", "standard"),
+    "ace-king": _deck("JQKA", "ace-king"),
+    "semi": _deck("9TJQKA", "semi"),
+    "joker": _deck("JQKA", "joker", jokers=2),
+    "short-deck": _deck("A6789", "short-deck"),
+    "deuces-wild": _deck("2QKA", "deuces-wild"),
+    "one-eyed-jacks": _deck("JQKA", "one-eyed-jacks"),
+    "ace-to-five": _deck("A2345", "ace-to-five"),
+    "deuce-to-seven": _deck("2347", "deuce-to-seven"),
+}
+
+
+@functools.cache
+def solved(rules: str) -> DealerSolution:
+    return solve_dealer(rules, deck=SMALL[rules], workers=0)
+
+
+@functools.cache
+def _every_hand(rules: str) -> dict[tuple[int, ...], int]:
+    """The strength of every five of the small deck, by its deck indices."""
+    deck = SMALL[rules]
+    hands = list(combinations(range(len(deck)), 5))
+    codes = np.array([[deck[i].code for i in hand] for hand in hands], dtype=np.int32)
+    found = batch.strengths_of_codes(codes, rules=get_rules(rules), check=False)
+    return dict(zip(hands, found.tolist()))
+
+
+def _brute_force(rules: str, deck: Sequence[Card], hand: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Per hold mask over ``hand`` (deck indices): (pairs won, pairs drawn,
+    pairs in all) over every draw and every dealer hand of the unseen
+    cards."""
+    strength = _every_hand(rules)
+    unseen = [i for i in range(len(deck)) if i not in hand]
+    dealer = np.sort([strength[five] for five in combinations(unseen, 5)])
+    out = []
+    for mask in range(32):
+        kept = tuple(hand[i] for i in range(5) if mask >> i & 1)
+        mine = np.array([strength[tuple(sorted(kept + more))] for more in combinations(unseen, 5 - len(kept))])
+        below = np.searchsorted(dealer, mine, side="left")
+        equal = np.searchsorted(dealer, mine, side="right") - below
+        out.append((int(below.sum()), int(equal.sum()), len(mine) * len(dealer)))
+    return out
+
+
+@pytest.mark.parametrize("rules", list(SMALL))
+def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
+    solution = solved(rules)
+    deck = SMALL[rules]
+    win = draw = Fraction(0)
+    for row, (hand, deals) in enumerate(zip(solution.classes.first.tolist(), solution.classes.deals.tolist())):
+        counts = _brute_force(rules, deck, hand)
+        values = [Fraction(2 * w + d - all_, all_) for w, d, all_ in counts]
+        best = int(solution.best[row])
+        assert values[best] == max(values), (rules, hand)
+        assert float(solution.value[row]) == pytest.approx(float(values[best]), abs=1e-12)
+        w, d, all_ = counts[best]
+        assert float(solution.best_win[row]) == pytest.approx(w / all_, abs=1e-12)
+        win += deals * Fraction(w, all_)
+        draw += deals * Fraction(d, all_)
+        # the runner-up: another choice of cards (under semi, keeping one ace or another is one choice)
+        kept = [tuple(sorted(deck[hand[i]].code for i in range(5) if m >> i & 1)) for m in range(32)]
+        rest = sorted((values[kept.index(k)] for k in set(kept) if k != kept[best]), reverse=True)
+        assert float(solution.second_value[row]) == pytest.approx(float(rest[0]), abs=1e-12)
+    deals_in_all = comb(len(deck), 5)
+    assert solution.win == win / deals_in_all
+    assert solution.draw == draw / deals_in_all
+    assert solution.lose == 1 - solution.win - solution.draw
+    assert solution.house_edge == solution.lose - solution.win
+    assert sum(solution.final.values()) == 1
+    assert sum(kept_shares(solution).values()) == 1
+
+
+def test_the_classes_hold_every_deal_once() -> None:
+    for rules, count in (("standard", 134_459), ("semi", 6_175)):
+        ruleset = get_rules(rules)
+        classes = deal_classes(ruleset.dealt(), ruleset)
+        assert len(classes) == count
+        assert int(classes.deals.sum()) == 2_598_960
+    one_eyed = get_rules("one-eyed-jacks")
+    # renaming suits must keep J♠ and J♥ wild: only 4 of the 24 renamings do
+    assert 4 * len(deal_classes(one_eyed.dealt(), one_eyed)) > 2_598_960
+
+
+def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
+    deck = SMALL["standard"]
+    tables = _tables(get_rules("standard"), tuple(c.code for c in deck))
+    where = {c: i for i, c in enumerate(deck)}
+    rng = random.Random(4)
+    suits = "shdc"
+    for _ in range(20):
+        hand = sorted(rng.sample(range(len(deck)), 5))
+        renaming = dict(zip(suits, rng.sample(suits, 4)))
+        moved = sorted(where[Card.parse(deck[i].code_str[0] + renaming[deck[i].code_str[1]])] for i in hand)
+        cards = np.array([hand, moved], dtype=np.int64)
+        win, draw, _made = tables.holds(cards)
+        best, second = _ranked(tables, cards, win, draw)
+        values = tables.value(win, draw)
+        assert values[0, best[0]] == values[1, best[1]] and values[0, second[0]] == values[1, second[1]]
+        assert sorted(win[0].tolist()) == sorted(win[1].tolist())
+
+
+def test_sampled_deals_of_the_full_deck_hold_what_the_advisor_holds() -> None:
+    for rules, sample in (("standard", 5), ("joker", 3)):
+        ruleset = get_rules(rules)
+        deck = ruleset.dealt()
+        tables = _tables(ruleset, tuple(c.code for c in deck))
+        rng = random.Random(14)
+        hands = np.array([sorted(rng.sample(range(len(deck)), 5)) for _ in range(sample)], dtype=np.int64)
+        win, draw, _made = tables.holds(hands)
+        best, second = _ranked(tables, hands, win, draw)
+        values = tables.value(win, draw)
+        for row, hand in enumerate(hands.tolist()):
+            advice = advise([deck[i] for i in hand], rules=ruleset)
+            assert float(values[row, best[row]]) == pytest.approx(advice.choices[0].score, abs=1e-12)
+            assert float(values[row, second[row]]) == pytest.approx(advice.choices[1].score, abs=1e-12)
+
+
+def test_the_strategy_lists_every_class_best_first() -> None:
+    solution = solved("standard")
+    hands = dealer_hands(solution)
+    assert len(hands) == len(solution.classes)
+    assert sum(h.deals for h in hands) == comb(20, 5)
+    assert [h.value for h in hands] == sorted((h.value for h in hands), reverse=True)
+    top = hands[0]
+    assert top.hold == top.cards and top.lose == 0  # a royal flush stands pat and cannot lose
+    for h in hands:
+        assert h.win + h.draw + h.lose == pytest.approx(1)
+        assert h.value == pytest.approx(h.win - h.lose)
+
+
+def test_exchanging_all_five_is_an_even_game() -> None:
+    # the player's five and the dealer's come alike from the unseen cards
+    solution = solved("semi")
+    for h in dealer_hands(solution):
+        if not h.hold:
+            assert h.value == pytest.approx(0, abs=1e-12)
+
+
+def test_a_deck_too_small_is_an_error() -> None:
+    with pytest.raises(FivecardError, match="at least 10 cards"):
+        solve_dealer("standard", deck=SMALL["standard"][:9], workers=0)
+
+
+def test_the_command_solves_the_short_deck(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    target = tmp_path / "dealer.csv"
+    code = main(
+        ["strategy", "--dealer", "--rules", "short-deck", "--workers", "0", "--json", "-o", str(target)],
+        stdout=out,
+        stderr=err,
+    )
+    assert code == 0, err.getvalue()
+    data = json.loads(out.getvalue())
+    assert data["game"] == "dealer" and data["rules"] == "short-deck"
+    assert data["deals"] == comb(36, 5) and data["classes"] == 19_998
+    win, draw, lose = (Fraction(data[k]) for k in ("win", "draw", "lose"))
+    assert win + draw + lose == 1
+    assert data["house_edge"] == pytest.approx(float((lose - win) * 100))
+    assert sum(data["final"].values()) == pytest.approx(1)
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "hand,deals,hold,value,win,draw,lose,runner_up,runner_up_value"
+    assert len(lines) == 1 + 19_998
+    assert lines[1].startswith("As Ks Qs Js Ts,4,As Ks Qs Js Ts,")
+    text = io.StringIO()
+    assert main(["strategy", "--dealer", "--rules", "short-deck", "--workers", "0"], stdout=text, stderr=io.StringIO()) == 0
+    shown = text.getvalue()
+    assert f"({win.numerator}/{win.denominator})" in shown
+    assert "house edge -" in shown and "the player has the edge" in shown
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--paytable", "jacks-or-better", "--workers", "2"], "--workers is for --dealer"),
+        (["--paytable", "jacks-or-better", "--dealer"], "not allowed with argument"),
+        ([], "one of the arguments --paytable --dealer is required"),
+        (["--dealer", "--workers", "-1"], "expected a whole number, 0 or more, got '-1'"),
+        (["--dealer", "-o", "x.txt"], "FILE.csv or FILE.parquet"),
+    ],
+)
+def test_the_commands_usage_errors_are_one_line(arguments: list[str], message: str) -> None:
+    err = io.StringIO()
+    assert main(["strategy", *arguments], stdout=io.StringIO(), stderr=err) == 2
+    assert message in err.getvalue()
+    assert "Traceback" not in err.getvalue()
+
+
+def _same(a: DealerSolution, b: DealerSolution) -> None:
+    assert (a.win, a.draw, a.lose, a.final) == (b.win, b.draw, b.lose, b.final)
+    for name in ("best", "value", "best_win", "best_draw", "best_lose", "second", "second_value"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert np.array_equal(a.classes.first, b.classes.first)
+
+
+def test_two_dask_workers_give_the_answer_of_one_process() -> None:
+    alone = solve_dealer("standard", deck=SMALL["standard"], workers=0, part_classes=64)
+    spread = solve_dealer("standard", deck=SMALL["standard"], workers=2, part_classes=64)
+    _same(alone, spread)
+    _same(alone, solved("standard"))  # and the size of the parts changes nothing
+
+
+def test_an_interrupted_run_resumes_from_its_checkpoints(tmp_path: Path) -> None:
+    calls: list[tuple[int, int]] = []
+
+    def interrupt(done: int, parts: int) -> None:
+        calls.append((done, parts))
+        if done == 3:
+            raise KeyboardInterrupt
+
+    deck = SMALL["ace-to-five"]
+    with pytest.raises(KeyboardInterrupt):
+        solve_dealer("ace-to-five", deck=deck, workers=0, part_classes=32, checkpoint=tmp_path, progress=interrupt)
+    parts = calls[0][1]
+    assert parts > 3 and calls[-1] == (3, parts)
+    assert len(list(tmp_path.glob("*/part-*.npz"))) == 3
+    seen: list[tuple[int, int]] = []
+    resumed = solve_dealer(
+        "ace-to-five", deck=deck, workers=0, part_classes=32, checkpoint=tmp_path, progress=lambda d, p: seen.append((d, p))
+    )
+    assert seen[0] == (3, parts) and seen[-1] == (parts, parts)  # three parts were not solved again
+    _same(resumed, solved("ace-to-five"))
+    assert not list(tmp_path.glob("*/part-*.npz"))  # the checkpoints go once the run is done

@@ -1,0 +1,69 @@
+"""Issue 14: how long the whole game takes to solve, and how the dealer game
+scales over Dask workers.
+
+    .venv/bin/python benchmarks/bench_strategy.py [--rules standard] [--workers 0 1 2] [--skip-paytables]
+
+a) the pay tables (``fivecard strategy --paytable``, a fresh process each,
+   as a user runs it): Jacks or Better 9/6 (target <= 30 s) and Deuces Wild
+   full pay (<= 60 s);
+b) the dealer game under ``--rules``: in this process (``--workers 0``) and
+   on a Dask LocalCluster of 1 and 2 processes (a fresh process each; the
+   cluster's start and each worker's tables are in the time, as a user
+   sees it). From the 1- and 2-worker times it estimates the run time on N
+   machines: the work that divides (the parts) and the work that does not
+   (start-up, each worker's tables, the sums at the end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+FIVECARD = [sys.executable, "-m", "fivecard"]
+
+
+def timed(arguments: list[str]) -> tuple[float, dict[str, object]]:
+    started = time.perf_counter()
+    done = subprocess.run(FIVECARD + arguments, capture_output=True, text=True, check=True)
+    return time.perf_counter() - started, json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--workers", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--skip-paytables", action="store_true")
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores")
+    if not args.skip_paytables:
+        print("a) pay tables (fivecard strategy --paytable ... --json, a fresh process)")
+        for table, rules, target in (("jacks-or-better", "standard", 30), ("deuces-wild", "deuces-wild", 60)):
+            seconds, data = timed(["strategy", "--paytable", table, "--rules", rules, "--json"])
+            print(f"  {table:<16} {rules:<12} {seconds:6.1f} s  return {data['percent']:.4f}%  (target <= {target} s)")
+    print(f"b) the dealer game under {args.rules} (fivecard strategy --dealer --json --no-progress, a fresh process)")
+    times: dict[int, float] = {}
+    answers = set()
+    for workers in args.workers:
+        seconds, data = timed(["strategy", "--dealer", "--rules", args.rules, "--workers", str(workers), "--json"])
+        times[workers] = seconds
+        answers.add((data["win"], data["draw"], data["lose"]))
+        where = "this process" if workers == 0 else f"{workers} Dask worker{'s' if workers > 1 else ''}"
+        print(f"  {where:<16} {seconds:6.1f} s  (the solver's own clock: {data['seconds']:.1f} s)  win {data['win']}")
+    print(f"  the same answer every time: {len(answers) == 1}")
+    if 1 in times and 2 in times:
+        one, two = times[1], times[2]
+        print(f"  1 -> 2 workers: {one / two:.2f}x faster")
+        # t(w) = fixed + divided / w, from the two runs
+        divided = 2 * (one - two)
+        fixed = one - divided
+        print(f"  model t(N) = {fixed:.1f} s + {divided:.1f} s / N  (N worker processes, one a core)")
+        for n in (4, 8, 16, 32, 64):
+            print(f"    N = {n:>2}: about {fixed + divided / n:5.1f} s")
+
+
+if __name__ == "__main__":
+    main()

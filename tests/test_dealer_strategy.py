@@ -258,3 +258,18 @@ def test_an_interrupted_run_resumes_from_its_checkpoints(tmp_path: Path) -> None
     assert seen[0] == (3, parts) and seen[-1] == (parts, parts)  # three parts were not solved again
     _same(resumed, solved("ace-to-five"))
     assert not list(tmp_path.glob("*/part-*.npz"))  # the checkpoints go once the run is done
+
+
+def test_the_command_on_an_existing_cluster_gives_the_answer_of_one_process() -> None:
+    from fivecard.play import jobs
+
+    arguments = ["strategy", "--dealer", "--rules", "short-deck", "--json"]
+    here = io.StringIO()
+    assert main([*arguments, "--workers", "0"], stdout=here, stderr=io.StringIO()) == 0
+    with jobs._local_cluster(2) as cluster:
+        there, err = io.StringIO(), io.StringIO()
+        assert main([*arguments, "--scheduler", cluster.scheduler_address], stdout=there, stderr=err) == 0, err.getvalue()
+    mine, theirs = json.loads(here.getvalue()), json.loads(there.getvalue())
+    assert theirs["ran"] == f"the cluster at {cluster.scheduler_address}"
+    for name in ("win", "draw", "lose", "final", "kept"):
+        assert mine[name] == theirs[name]

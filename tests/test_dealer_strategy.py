@@ -90,7 +90,7 @@ def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
         values = [Fraction(2 * w + d - all_, all_) for w, d, all_ in counts]
         best = int(solution.best[row])
         assert values[best] == max(values), (rules, hand)
-        assert float(solution.value[row]) == pytest.approx(float(values[best]), abs=1e-12)
+        assert float(solution.best_value[row]) == pytest.approx(float(values[best]), abs=1e-12)
         w, d, all_ = counts[best]
         assert float(solution.best_win[row]) == pytest.approx(w / all_, abs=1e-12)
         win += deals * Fraction(w, all_)
@@ -131,8 +131,8 @@ def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
         moved = sorted(where[Card.parse(deck[i].code_str[0] + renaming[deck[i].code_str[1]])] for i in hand)
         cards = np.array([hand, moved], dtype=np.int64)
         win, draw, _made = tables.holds(cards)
-        best, second = _ranked(tables, cards, win, draw)
         values = tables.value(win, draw)
+        best, second = _ranked(tables, cards, win, draw, values)
         assert values[0, best[0]] == values[1, best[1]] and values[0, second[0]] == values[1, second[1]]
         assert sorted(win[0].tolist()) == sorted(win[1].tolist())
 
@@ -145,8 +145,8 @@ def test_sampled_deals_of_the_full_deck_hold_what_the_advisor_holds() -> None:
         rng = random.Random(14)
         hands = np.array([sorted(rng.sample(range(len(deck)), 5)) for _ in range(sample)], dtype=np.int64)
         win, draw, _made = tables.holds(hands)
-        best, second = _ranked(tables, hands, win, draw)
         values = tables.value(win, draw)
+        best, second = _ranked(tables, hands, win, draw, values)
         for row, hand in enumerate(hands.tolist()):
             advice = advise([deck[i] for i in hand], rules=ruleset)
             assert float(values[row, best[row]]) == pytest.approx(advice.choices[0].score, abs=1e-12)
@@ -225,7 +225,7 @@ def test_the_commands_usage_errors_are_one_line(arguments: list[str], message: s
 
 def _same(a: DealerSolution, b: DealerSolution) -> None:
     assert (a.win, a.draw, a.lose, a.final) == (b.win, b.draw, b.lose, b.final)
-    for name in ("best", "value", "best_win", "best_draw", "best_lose", "second", "second_value"):
+    for name in ("best", "best_value", "best_win", "best_draw", "best_lose", "second", "second_value"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
     assert np.array_equal(a.classes.first, b.classes.first)
 

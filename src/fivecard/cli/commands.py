@@ -1101,9 +1101,10 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "--checkpoint",
             metavar="DIR",
-            help="--dealer: keep each finished part of the work here, so that a run interrupted (Ctrl-C, a "
-            "lost machine) resumes where it stopped when run again (default: the user's cache folder, "
-            "~/.cache/fivecard; the files go once the run is done)",
+            help="keep each finished part of the work here, so that a run interrupted (Ctrl-C, a lost "
+            "machine) resumes where it stopped when run again (default: 'checkpoints' in fivecard's cache "
+            "folder, $FIVECARD_CACHE, $XDG_CACHE_HOME/fivecard or ~/.cache/fivecard; the files go once "
+            "the run is done)",
         ),
         files=True,
     )
@@ -1111,8 +1112,8 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="--dealer: a progress line on stderr with the rate and the time left (default: when stderr "
-        "is a terminal)",
+        help="a progress line on stderr with the rate and the time left (default: when stderr is a "
+        "terminal)",
     )
 
 
@@ -1136,7 +1137,7 @@ def _count(text: str) -> int:
     "returns under perfect play. --paytable: a video-poker pay table (2,598,960 deals of 52 "
     "cards, counted once and valued by inclusion-exclusion): the exact return per coin (as a "
     "fraction and a percentage) and how often each final hand comes; rule sets of suited "
-    "cards without jokers, about 20 s. --dealer: Poker vs Dealer's house bet, every class of "
+    "cards without jokers, about 10 s. --dealer: Poker vs Dealer's house bet, every class of "
     "starting hands (134,459 for 52 cards) against every dealer hand of the unseen cards, "
     "for any rule set: the player's exact chances to win, draw and lose, and the house edge; "
     "about a minute on one core for 52 cards, spread over a Dask cluster (--workers, "
@@ -1160,6 +1161,7 @@ def _strategy(call: _Call) -> int:
         if getattr(args, name) is not None:
             raise _UsageError(f"--{name} is for --dealer: a pay table is solved in this process, in seconds")
     from ..play.advise import load_paytable
+    from ..play.jobs import default_checkpoints
     from ..play.strategy import solve_paytable, starting_hands, write_strategy
 
     rules, out = call.rules, call.out
@@ -1169,7 +1171,7 @@ def _strategy(call: _Call) -> int:
         solved = solve_paytable(
             table,
             rules=rules,
-            checkpoint=args.checkpoint if args.checkpoint is not None else _cache_folder(),
+            checkpoint=args.checkpoint if args.checkpoint is not None else default_checkpoints(),
             progress=progress,
         )
     finally:
@@ -1214,7 +1216,7 @@ def _strategy_dealer(call: _Call) -> int:
     import time
 
     from ..play.dealer import dealer_hands, kept_shares, solve_dealer
-    from ..play.jobs import dask_available, plan
+    from ..play.jobs import dask_available, default_checkpoints, plan
     from ..play.strategy import write_strategy
 
     args, rules, out, err = call.args, call.rules, call.out, call.err
@@ -1231,7 +1233,7 @@ def _strategy_dealer(call: _Call) -> int:
             rules,
             workers=args.workers,
             scheduler=args.scheduler,
-            checkpoint=args.checkpoint if args.checkpoint is not None else _cache_folder(),
+            checkpoint=args.checkpoint if args.checkpoint is not None else default_checkpoints(),
             progress=progress,
         )
     finally:
@@ -1281,15 +1283,6 @@ def _strategy_dealer(call: _Call) -> int:
     out.write(f"cards kept under the best holds (share of deals): {kept}\n")
     out.write(f"(solved in {seconds:.1f} s, {where})\n")
     return EXIT_OK
-
-
-def _cache_folder() -> str:
-    """Where checkpoints go by default: $XDG_CACHE_HOME/fivecard, else
-    ~/.cache/fivecard."""
-    import os
-
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "fivecard")
 
 
 class _PartsProgress:

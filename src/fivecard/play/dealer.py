@@ -55,6 +55,7 @@ from ..core.cards import Card, card_of_code
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .classes import DealClasses, deal_classes
+from .strategy import _KEPT, _signed_supersets
 
 __all__ = ["DealerSolution", "DealerHand", "solve_dealer", "dealer_hands", "kept_shares", "PART_CLASSES"]
 
@@ -68,7 +69,6 @@ _DENSE_MASKS: Final = np.array([sum(1 << i for i in s) for s in _DENSE], dtype=n
 _DENSE_SIGNS: Final = np.array([(-1.0) ** len(s) for s in _DENSE])
 _MASKS3: Final = np.array([sum(1 << i for i in s) for s in _SUBSETS[3]], dtype=np.int64)
 _MASKS4: Final = np.array([sum(1 << i for i in s) for s in _SUBSETS[4]], dtype=np.int64)
-_KEPT: Final = np.array([bin(m).count("1") for m in range(32)], dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,7 @@ class DealerSolution:
     final: dict[str, Fraction]
     classes: DealClasses
     best: npt.NDArray[np.int8]
-    value: npt.NDArray[np.float64]
+    best_value: npt.NDArray[np.float64]
     best_win: npt.NDArray[np.float64]
     best_draw: npt.NDArray[np.float64]
     best_lose: npt.NDArray[np.float64]
@@ -134,8 +134,14 @@ class DealerHand:
 
 def job_key(rules: RuleSet, deck: Sequence[Card], part_classes: int = PART_CLASSES) -> str:
     """A file-safe name of the job (for checkpoints): a digest of the rule
-    set, the deck, the parts' size and the solver's version."""
-    text = repr((1, "dealer", rules, tuple(c.code for c in deck), part_classes))
+    set, the deck, the parts' size and the code that makes the parts."""
+    import sys
+
+    from . import classes
+    from .jobs import source_digest
+
+    code = source_digest(sys.modules[__name__], classes)
+    text = repr(("dealer", rules, tuple(c.code for c in deck), part_classes, code))
     return "dealer-" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
@@ -211,7 +217,7 @@ def _combined(
         final,
         classes,
         joined["best"].astype(np.int8),
-        joined["value"],
+        joined["best_value"],
         joined["best_win"],
         joined["best_draw"],
         joined["best_lose"],
@@ -234,7 +240,7 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     first = classes.first[part * size : (part + 1) * size]
     weights = classes.deals[part * size : (part + 1) * size]
     out: dict[str, list[npt.NDArray[Any]]] = {
-        k: [] for k in ("best", "value", "best_win", "best_draw", "best_lose", "second", "second_value")
+        k: [] for k in ("best", "best_value", "best_win", "best_draw", "best_lose", "second", "second_value")
     }
     win_sums = np.zeros(6, dtype=np.int64)
     draw_sums = np.zeros(6, dtype=np.int64)
@@ -243,14 +249,15 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         cards = first[start : start + _BATCH]
         weight = weights[start : start + _BATCH]
         win, draw, made = tables.holds(cards)
-        best, second = _ranked(tables, cards, win, draw)
+        values = tables.value(win, draw)
+        best, second = _ranked(tables, cards, win, draw, values)
         rows = np.arange(len(cards))
         kept = _KEPT[best]
         scale = tables.draws[best] * tables.dealer_hands
         out["best"].append(best)
         out["second"].append(second)
-        out["value"].append(tables.value(win, draw)[rows, best])
-        out["second_value"].append(tables.value(win, draw)[rows, second])
+        out["best_value"].append(values[rows, best])
+        out["second_value"].append(values[rows, second])
         out["best_win"].append(win[rows, best] / scale)
         out["best_draw"].append(draw[rows, best] / scale)
         out["best_lose"].append((scale - win[rows, best] - draw[rows, best]) / scale)
@@ -264,15 +271,18 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
 
 
 def _ranked(
-    tables: _Tables, cards: npt.NDArray[np.int64], win: npt.NDArray[np.int64], draw: npt.NDArray[np.int64]
+    tables: _Tables,
+    cards: npt.NDArray[np.int64],
+    win: npt.NDArray[np.int64],
+    draw: npt.NDArray[np.int64],
+    values: npt.NDArray[np.float64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Per row the best hold and the runner-up, by exact value, then the
     chance to win, then fewer cards exchanged, then the lower mask; holds
     that keep the same cards as a lower mask (identical cards) are left
     out."""
-    value = tables.value(win, draw)
     same = tables.repeated_holds(cards)
-    value = np.where(same, -np.inf, value)
+    value = np.where(same, -np.inf, values)
     order = np.argsort(-value, axis=1, kind="stable")
     best = order[:, 0].copy()
     second = order[:, 1].copy()
@@ -388,11 +398,7 @@ class _Tables:
                 made[:, mask] = _row_counts(cat[levels[:, place]], self.categories)
         made[:, 31] = 0
         made[np.arange(B), 31, cat[fives - offset[:, 0]]] = 1
-        for bit in (1, 2, 4, 8, 16):
-            for mask in range(32):
-                if not mask & bit:
-                    made[:, mask] -= made[:, mask | bit]
-        return win, draw, made
+        return win, draw, _signed_supersets(made)
 
     def value(self, win: npt.NDArray[np.int64], draw: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """Each hold's expectation, win - lose, as a float."""
@@ -426,16 +432,6 @@ def _row_counts(categories: npt.NDArray[np.int64], size: int) -> npt.NDArray[np.
     return np.bincount(flat, minlength=rows * size).reshape(rows, size)
 
 
-def _signed_supersets(found: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """In place, per row, each subset mask's value becomes the signed sum of
-    the values of its supersets among the 32."""
-    for bit in (1, 2, 4, 8, 16):
-        for mask in range(32):
-            if not mask & bit:
-                found[:, mask] -= found[:, mask | bit]
-    return found
-
-
 @cache
 def _tables(rules: RuleSet, deck: tuple[int, ...]) -> _Tables:
     """The tables of a rule set and deck (card codes), once per process."""
@@ -458,7 +454,7 @@ def kept_shares(solution: DealerSolution) -> dict[int, Fraction]:
 def dealer_hands(solution: DealerSolution) -> list[DealerHand]:
     """The strategy: every class of starting hands, best value first."""
     deck = solution.deck
-    by_value = np.argsort(-solution.value, kind="stable")
+    by_value = np.argsort(-solution.best_value, kind="stable")
     made = []
     for row in by_value.tolist():
         cards = tuple(deck[i] for i in solution.classes.first[row].tolist())
@@ -468,7 +464,7 @@ def dealer_hands(solution: DealerSolution) -> list[DealerHand]:
                 cards,
                 int(solution.classes.deals[row]),
                 tuple(cards[i] for i in range(5) if best >> i & 1),
-                float(solution.value[row]),
+                float(solution.best_value[row]),
                 float(solution.best_win[row]),
                 float(solution.best_draw[row]),
                 float(solution.best_lose[row]),

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import importlib
 import importlib.util
 import json
@@ -35,6 +36,7 @@ import tempfile
 import uuid
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -42,7 +44,7 @@ import numpy.typing as npt
 
 from fivecard.errors import PATH_QUOTE, FivecardError, quote
 
-__all__ = ["Result", "run_parts", "plan", "dask_available", "cores"]
+__all__ = ["Result", "run_parts", "plan", "dask_available", "cores", "source_digest", "default_checkpoints"]
 
 #: What one part returns: named numpy arrays (no object dtype).
 Result = dict[str, npt.NDArray[Any]]
@@ -56,6 +58,26 @@ _JOB = "job.json"
 #: Each worker process's BLAS (numpy's linear algebra) runs one thread: the
 #: parallelism is the processes.
 _ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def source_digest(*modules: ModuleType) -> str:
+    """A digest of these modules' source files: part of a job's key, so that
+    checkpoints of another version of the code that makes the parts are
+    never read."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def default_checkpoints() -> str | None:
+    """Where checkpoints go unless told: ``checkpoints`` in fivecard's cache
+    folder (``$FIVECARD_CACHE``, ``$XDG_CACHE_HOME/fivecard`` or
+    ``~/.cache/fivecard``); None when the cache is off."""
+    from ..core.tablecache import directory
+
+    found = directory()
+    return None if found is None else os.path.join(found, "checkpoints")
 
 
 def dask_available() -> bool:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from math import comb
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -47,7 +47,9 @@ from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .advise import PayTable, PayTableError
 from .classes import DealClasses, deal_classes
-from .dealer import DealerHand
+
+if TYPE_CHECKING:
+    from .dealer import DealerHand
 
 __all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands", "write_strategy"]
 
@@ -110,7 +112,10 @@ def solve_paytable(
     >>> round(solution.percent, 4)  # doctest: +SKIP
     99.5439
     """
-    from .jobs import run_parts
+    import sys
+
+    from . import advise, classes
+    from .jobs import run_parts, source_digest
 
     ruleset = get_rules(rules)
     if ruleset.low:
@@ -136,7 +141,8 @@ def solve_paytable(
     if final:
         kinds, job.counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset)
     parts = -(-len(job.classes) // _PART)
-    key = "paytable-" + hashlib.sha256(repr((1, paytable, ruleset, _PART, final)).encode()).hexdigest()[:20]
+    code = source_digest(sys.modules[__name__], advise, classes)
+    key = "paytable-" + hashlib.sha256(repr((paytable, ruleset, _PART, final, code)).encode()).hexdigest()[:20]
     results = run_parts(_pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress)
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)
@@ -338,6 +344,7 @@ def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHan
     against the dealer; cards as ``As Kd``). The file appears whole or not
     at all (written beside it, then renamed)."""
     from ..errors import FileError
+    from .dealer import DealerHand
 
     kind = os.path.splitext(path)[1].lower()
     if kind not in (".csv", ".parquet"):

@@ -261,8 +261,9 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         out["best_win"].append(win[rows, best] / scale)
         out["best_draw"].append(draw[rows, best] / scale)
         out["best_lose"].append((scale - win[rows, best] - draw[rows, best]) / scale)
-        win_sums += np.bincount(kept, weights=weight * win[rows, best], minlength=6).astype(np.int64)
-        draw_sums += np.bincount(kept, weights=weight * draw[rows, best], minlength=6).astype(np.int64)
+        # integer sums (bincount's float weights could round: semi's classes hold up to 1,024 deals)
+        np.add.at(win_sums, kept, weight * win[rows, best])
+        np.add.at(draw_sums, kept, weight * draw[rows, best])
         chosen = made[rows, best] * weight[:, None]  # (rows, categories)
         np.add.at(final_sums, kept, chosen)
     joined: dict[str, npt.NDArray[Any]] = {k: np.concatenate(v) for k, v in out.items()}

@@ -200,13 +200,15 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     final = np.zeros((len(job.counts), 6), dtype=np.int64)
     for j, table in enumerate(job.counts):
         made = _signed_supersets(np.stack([table[n] for n in numbers], axis=1).astype(np.int64))
-        final[j] = np.bincount(kept, weights=made[rows, order[:, 0]] * weight, minlength=6).astype(np.int64)
+        np.add.at(final[j], kept, made[rows, order[:, 0]] * weight)  # integers, exactly
+    sums = np.zeros(6, dtype=np.int64)
+    np.add.at(sums, kept, chosen)
     return {
         "best": order[:, 0].astype(np.int8),
         "value": value[rows, order[:, 0]],
         "second": order[:, 1].astype(np.int8),
         "second_value": value[rows, order[:, 1]],
-        "sums": np.bincount(kept, weights=chosen, minlength=6).astype(np.int64),
+        "sums": sums,
         "final": final,
     }
 

@@ -25,7 +25,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from .. import __version__
 from ..errors import FivecardError, in_context
@@ -34,6 +34,11 @@ from ..core.hand import Hand
 from ..core.report import Painter, evaluation_json, showdown_json
 from ..core.rules import RULE_SETS, RuleSet, get_rules, wild_on
 from ..core.showdown import showdown
+
+if TYPE_CHECKING:  # the commands import what they run when they run
+    from ..core.cards import Card
+    from ..play.advise import PayTable
+    from ..play.holds import HoldLine
 
 __all__ = ["main"]
 
@@ -1115,6 +1120,21 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
         help="a progress line on stderr with the rate and the time left (default: when stderr is a "
         "terminal)",
     )
+    parser.add_argument(
+        "--holds",
+        type=_holds_count,
+        default=0,
+        metavar="N|all",
+        help="also print the ranked hold list, the strategy as players learn it: the best holds of all "
+        "deals grouped by what they keep ('4 to a Royal Flush', 'High pair (J or better)', 'Discard "
+        "everything'), best mean value first, with each one's share of the deals and its range of "
+        "values; its first N lines (all: every line). With --json: the key \"holds\"",
+    )
+
+
+def _holds_count(text: str) -> int:
+    """``--holds``: a whole number of lines, 0 or more, or ``all`` (-1)."""
+    return -1 if text.strip().lower() == "all" else _count(text)
 
 
 def _count(text: str) -> int:
@@ -1145,6 +1165,7 @@ def _count(text: str) -> int:
     examples=(
         "fivecard strategy --paytable jacks-or-better --rules short-deck",
         "fivecard strategy --json --paytable jacks-or-better --rules short-deck",
+        "fivecard strategy --paytable jacks-or-better --rules short-deck --holds 10",
         "fivecard strategy --dealer --rules short-deck --workers 2 -o dealer.csv",
     ),
     shared=("rules", "json"),
@@ -1179,10 +1200,11 @@ def _strategy(call: _Call) -> int:
     if progress.resumed:
         call.err.write(f"fivecard: resumed: {progress.resumed} of {progress.parts} parts were done before\n")
     deals = int(solved.classes.deals.sum())
+    hands = starting_hands(solved) if output is not None or args.holds else []
     if output is not None:
-        hands = starting_hands(solved)
         write_strategy(output, hands)
         call.err.write(f"wrote {output}: {len(hands):,} classes of starting hands\n")
+    holds = _hold_lines(hands, rules, table, args.holds)
     ret = solved.expected_return
     labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)", "four_wild": "Four wild cards"}
     labels |= {f"{kind}_{c.name}": f"{c.label} ({kind})" for c in rules.ladder for kind in ("natural", "wild")}
@@ -1196,6 +1218,7 @@ def _strategy(call: _Call) -> int:
                 "return": f"{ret.numerator}/{ret.denominator}",
                 "percent": solved.percent,
                 "final": {name: float(p) for name, p in solved.final.items()},
+                **_holds_json(holds),
             },
             out,
         )
@@ -1209,6 +1232,7 @@ def _strategy(call: _Call) -> int:
     out.write(f"{'final hand':<{width}} {'probability':>12}  pays\n")
     for name, p in solved.final.items():
         out.write(f"{labels[name]:<{width}} {float(p):>12.6%}  {table.pays.get(name, 0.0):g}\n")
+    _print_holds(holds, "the return per coin", out)
     return EXIT_OK
 
 
@@ -1241,10 +1265,11 @@ def _strategy_dealer(call: _Call) -> int:
     seconds = time.monotonic() - started
     if progress.resumed:
         err.write(f"fivecard: resumed: {progress.resumed} of {progress.parts} parts were done before\n")
+    hands = dealer_hands(solved) if args.output is not None or args.holds else []
     if output := args.output:
-        hands = dealer_hands(solved)
         write_strategy(output, hands)
         err.write(f"wrote {output}: {len(hands):,} classes of starting hands\n")
+    holds = _hold_lines(hands, rules, None, args.holds)
     labels = {c.name: c.label for c in rules.ladder}
     deals = int(solved.classes.deals.sum())
     chances = {"win": solved.win, "draw": solved.draw, "lose": solved.lose}
@@ -1262,6 +1287,7 @@ def _strategy_dealer(call: _Call) -> int:
                 "kept": {str(k): float(p) for k, p in kept_shares(solved).items()},
                 "seconds": round(seconds, 3),
                 "ran": where,
+                **_holds_json(holds),
             },
             out,
         )
@@ -1282,7 +1308,78 @@ def _strategy_dealer(call: _Call) -> int:
     kept = ", ".join(f"{k}: {float(p):.1%}" for k, p in kept_shares(solved).items())
     out.write(f"cards kept under the best holds (share of deals): {kept}\n")
     out.write(f"(solved in {seconds:.1f} s, {where})\n")
+    _print_holds(holds, "win - lose", out)
     return EXIT_OK
+
+
+@dataclass(frozen=True, slots=True)
+class _Holds:
+    """The lines of the ranked hold list that ``--holds`` asked for, of
+    how many in all (``asked``: whether it was asked for)."""
+
+    lines: list[HoldLine]
+    of: int
+    asked: bool
+
+
+def _hold_lines(hands: Sequence[Any], rules: RuleSet, paytable: PayTable | None, count: int) -> _Holds:
+    """``--holds N``: the first N lines of the ranked hold list (-1: all)."""
+    from ..play.holds import hold_list
+
+    if not count:
+        return _Holds([], 0, False)
+    lines = hold_list(hands, rules, paytable)
+    return _Holds(lines if count < 0 else lines[:count], len(lines), True)
+
+
+def _holds_json(holds: _Holds) -> dict[str, list[dict[str, object]]]:
+    """The key ``"holds"`` of ``strategy --json --holds N`` (none without
+    ``--holds``)."""
+    if not holds.asked:
+        return {}
+    return {
+        "holds": [
+            {
+                "hold": line.description,
+                "deals": line.deals,
+                "share": line.share,
+                "mean": line.value_mean,
+                "low": line.value_low,
+                "high": line.value_high,
+            }
+            for line in holds.lines
+        ]
+    }
+
+
+def _print_holds(holds: _Holds, value: str, out: TextIO) -> None:
+    """The ranked hold list as a table: rank, hold, share of deals, mean
+    value (range), an example deal and its hold."""
+    if not holds.asked:
+        return
+    shown = f"{len(holds.lines)} of {holds.of}" if len(holds.lines) < holds.of else f"all {holds.of}"
+    out.write(f"\nranked hold list ({shown} kinds of hold, best mean value first; the value is {value}):\n")
+    rows = [
+        (
+            str(place),
+            line.description,
+            f"{line.share:.4%}",
+            f"{line.value_mean:.4f} ({line.value_low:.4f} to {line.value_high:.4f})",
+            f"{_spelled_cards(line.example[0])}: keep {_spelled_cards(line.example[1]) or 'none'}",
+        )
+        for place, line in enumerate(holds.lines, 1)
+    ]
+    head = ("rank", "hold", "share of deals", "mean value (range)", "example")
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(4)]
+    for row in [head, *rows]:
+        out.write(
+            f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]:<{widths[3]}}  {row[4]}".rstrip()
+            + "\n"
+        )
+
+
+def _spelled_cards(cards: Sequence[Card]) -> str:
+    return " ".join(c.code_str for c in cards)
 
 
 class _PartsProgress:

@@ -1,0 +1,269 @@
+"""A solved strategy as players read it: a ranked hold list.
+
+A solution (:func:`fivecard.play.strategy.starting_hands`,
+:func:`fivecard.play.dealer.dealer_hands`) gives the best hold of every
+class of starting hands. Players learn it as a short list of kinds of holds,
+best first: "Pat Royal Flush; 4 to a Royal Flush; ... High pair (J or
+better); ... Discard everything". :func:`describe_hold` names what a hold
+keeps in those words, from the cards and the rule set's data (its ladder,
+ranks, straights, suits and wild cards); :func:`hold_list` groups the
+classes by the name of their best hold, weighs them by their deals and
+ranks the groups by their mean value.
+
+>>> from fivecard.core.cards import parse_cards
+>>> from fivecard.core.rules import STANDARD
+>>> from fivecard.play.advise import JACKS_OR_BETTER
+>>> describe_hold(parse_cards('KS QS JS TS'), STANDARD, JACKS_OR_BETTER)
+'4 to a Royal Flush'
+>>> describe_hold(parse_cards('7D 7C'), STANDARD, JACKS_OR_BETTER)
+'Low pair (2 to 10)'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from ..core.cards import Card, Rank
+from ..core.evaluate import evaluate
+from ..core.rules import RuleSet
+from .advise import PayTable
+
+__all__ = ["describe_hold", "hold_list", "HoldLine"]
+
+_COUNT_WORDS: Final = ("No", "One", "Two", "Three", "Four", "Five")
+_KINDS: Final = {3: "three_of_a_kind", 4: "four_of_a_kind", 5: "five_of_a_kind"}
+
+
+def describe_hold(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None = None) -> str:
+    """What a hold keeps, in players' words: ``Pat Flush`` (all five),
+    ``Discard everything`` (none), a made hand among the kept cards
+    (``Three of a Kind``, ``Two Pair``, ``High pair (J or better)`` under a
+    pay table with a lowest paying pair, ``Pair of Aces`` without a pay
+    table), a draw (``4 to a Royal Flush``, ``3 to a Straight Flush``,
+    ``4 to a Flush``, ``4 to an outside Straight``: two ranks complete it,
+    ``4 to an inside Straight``: one), else the ranks kept (``K Q J
+    unsuited``, ``Q J suited``, ``A alone``). Wild cards kept come first
+    (``One wild card: 4 to a Royal Flush``; the draw or made hand counts
+    them). Lowball rules: ``Pat Seven low``, ``4 to a Seven low`` (by the
+    highest card kept). Only names the rule set allows: no flush draws
+    without suits, straights by the deck's own (A-6-7-8-9 in a short deck).
+
+    >>> from fivecard.core.cards import parse_cards
+    >>> from fivecard.core.rules import DEUCES_WILD, SHORT_DECK
+    >>> describe_hold(parse_cards('2C KS QS JS'), DEUCES_WILD, None)
+    'One wild card: 4 to a Royal Flush'
+    >>> describe_hold(parse_cards('6D 7S 8S 9H'), SHORT_DECK, None)
+    '4 to an outside Straight'
+    """
+    cards = tuple(kept)
+    if not cards:
+        return "Discard everything"
+    if rules.low:
+        return _lowball(cards, rules)
+    wild = sum(1 for c in cards if rules.is_wild(c))
+    naturals = tuple(c for c in cards if not rules.is_wild(c))
+    if len(cards) == 5:
+        rest = f"Pat {evaluate(cards, rules=rules).label}"
+    elif not naturals:
+        rest = ""
+    else:
+        rest = _made_or_drawn(naturals, wild, len(cards), rules, paytable)
+    if not wild:
+        return rest
+    count = f"{_COUNT_WORDS[wild]} wild card{'s' if wild > 1 else ''}"
+    return f"{count}: {rest}" if rest else count
+
+
+def _made_or_drawn(
+    naturals: tuple[Card, ...], wild: int, kept: int, rules: RuleSet, paytable: PayTable | None
+) -> str:
+    """The name of fewer than five kept cards (at least one natural): a
+    group of a kind, a straight or flush draw, a pair, or the ranks."""
+    labels = {c.name: c.label for c in rules.ladder}
+    groups = Counter(c.rank for c in naturals)
+    ranked = sorted(groups.items(), key=lambda g: (g[1], g[0] or 0), reverse=True)
+    top_rank, top_count = ranked[0]
+    kind = labels.get(_KINDS.get(top_count + wild, ""), "")
+    if kind and top_count + wild == kept:
+        return kind  # every card kept makes it
+    draw = _draw(naturals, kept, rules)
+    if draw or kind:  # a draw that uses every card kept, else the group with a kicker
+        return draw or kind
+    if top_count == 2:  # no wild card kept (else three of a kind)
+        if len(ranked) > 1 and ranked[1][1] == 2:
+            return labels["two_pair"]
+        assert top_rank is not None
+        return _pair(top_rank, rules, paytable, labels)
+    spelled = " ".join(r.short for r, _ in sorted(groups.items(), key=lambda g: g[0] or 0, reverse=True) if r)
+    if len(naturals) == 1:
+        return f"{spelled} alone" if not wild else spelled
+    if not rules.suits:
+        return spelled
+    return f"{spelled} {'suited' if len({c.suit for c in naturals}) == 1 else 'unsuited'}"
+
+
+def _pair(rank: Rank, rules: RuleSet, paytable: PayTable | None, labels: dict[str, str]) -> str:
+    """A natural pair: high or low by the pay table's lowest paying pair;
+    by its rank without a pay table; the ladder's label when the table pays
+    no pair."""
+    if paytable is None:
+        return f"Pair of {rank.plural}"
+    least = paytable.min_pair
+    if least is None or "one_pair" not in paytable.pays:
+        return labels["one_pair"]
+    if rank >= least:
+        return f"High pair ({least.short} or better)"
+    below = max(r for r in rules.ranks if r < least)
+    return f"Low pair ({min(rules.ranks).short} to {below.short})"
+
+
+def _windows(rules: RuleSet) -> list[tuple[int, frozenset[int]]]:
+    """The deck's straights: each one's top card and ranks (the wheel, the
+    ace low, topped by :attr:`~fivecard.core.rules.RuleSet.wheel_top`)."""
+    ranks = sorted(int(r) for r in rules.ranks)
+    found = [
+        (ranks[i + 4], frozenset(ranks[i : i + 5]))
+        for i in range(len(ranks) - 4)
+        if ranks[i + 4] - ranks[i] == 4
+    ]
+    if rules.wheel_top is not None:
+        found.append((int(rules.wheel_top), frozenset([int(Rank.ACE), *ranks[:4]])))
+    return found
+
+
+def _draw(naturals: tuple[Card, ...], kept: int, rules: RuleSet) -> str:
+    """A straight or flush draw of 3 or 4 kept cards (wild cards fill
+    gaps), as the ladder names it; empty when there is none."""
+    if kept < 3:
+        return ""
+    ranks = frozenset(int(c.rank) for c in naturals if c.rank is not None)
+    if len(ranks) < len(naturals):
+        return ""
+    windows = [(top, w) for top, w in _windows(rules) if ranks <= w]
+    suited = rules.suits and len({c.suit for c in naturals}) == 1
+    if suited:
+        for category in sorted(rules.ladder, key=lambda c: c.top is None):  # the royal first
+            if not (category.straight and category.flush):
+                continue
+            fits = [w for top, w in windows if category.top is None or top == category.top]
+            if fits:
+                return f"{kept} to a {category.label}"
+        flush = [c for c in rules.ladder if c.flush and not c.straight]
+        if flush:
+            return f"{kept} to a {flush[0].label}"
+    straight = [c for c in rules.ladder if c.straight and not c.flush]
+    if kept == 4 and windows and straight:
+        # a natural rank completes it when the kept ranks and it fit a straight, wild cards the rest
+        completing = {
+            r
+            for r in rules.ranks
+            for _, w in windows
+            if int(r) not in ranks and ranks | {int(r)} <= w and rules.natural_count(r)
+        }
+        side = "an outside" if len(completing) >= 2 else "an inside"
+        return f"4 to {side} {straight[0].label}"
+    return ""
+
+
+def _lowball(cards: tuple[Card, ...], rules: RuleSet) -> str:
+    """A lowball hold by its highest card (``4 to a Seven low``), a pat hand
+    by its category (``Pat Seven low``, ``Pat One Pair``)."""
+    if len(cards) == 5:
+        evaluation = evaluate(cards, rules=rules)
+        if evaluation.category.named:
+            return f"Pat {evaluation.label}"
+        return f"Pat {_highest(cards, rules).word} low"
+    if len({c.rank for c in cards}) < len(cards):
+        groups = Counter(c.rank for c in cards)
+        rank, count = max(groups.items(), key=lambda g: (g[1], rules.rank_value(g[0] or 0)))
+        assert rank is not None
+        held = f"a pair of {rank.plural}" if count == 2 else f"{_COUNT_WORDS[count].lower()} {rank.plural}"
+        return f"{len(cards)} cards with {held}"
+    highest = _highest(cards, rules)
+    if len(cards) == 1:
+        return f"{highest.short} alone"
+    return f"{len(cards)} to {'an' if highest.word[0] in 'AE' else 'a'} {highest.word} low"
+
+
+def _highest(cards: tuple[Card, ...], rules: RuleSet) -> Rank:
+    return max((c.rank for c in cards if c.rank is not None), key=rules.rank_value)
+
+
+class _Held(Protocol):
+    """What :func:`hold_list` reads of a class of starting hands
+    (:class:`~fivecard.play.strategy.StartingHand`,
+    :class:`~fivecard.play.dealer.DealerHand`)."""
+
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+    @property
+    def deals(self) -> int: ...
+    @property
+    def hold(self) -> tuple[Card, ...]: ...
+    @property
+    def value(self) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class HoldLine:
+    """One line of the ranked hold list: the kind of hold (``description``),
+    how many deals have it as their best hold and their ``share`` of all
+    deals, the lowest, mean (weighed by deals) and highest value of those
+    deals' best hold, and an ``example``: one class's cards and its hold
+    (the class with the most deals)."""
+
+    description: str
+    deals: int
+    share: float
+    value_low: float
+    value_mean: float
+    value_high: float
+    example: tuple[tuple[Card, ...], tuple[Card, ...]]
+
+
+def hold_list(hands: Sequence[_Held], rules: RuleSet, paytable: PayTable | None = None) -> list[HoldLine]:
+    """The ranked hold list of a strategy: the classes of starting hands
+    grouped by :func:`describe_hold` of their best hold, best mean value
+    first (the return per coin under a pay table, win - lose against the
+    dealer)."""
+    names: dict[tuple[tuple[int, int, bool], ...], str] = {}
+    groups: dict[str, list[_Held]] = {}
+    for hand in hands:
+        key = _shape(hand.hold, rules)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = describe_hold(hand.hold, rules, paytable)
+        groups.setdefault(name, []).append(hand)
+    total = sum(h.deals for h in hands)
+    lines = []
+    for name, members in groups.items():
+        deals = sum(h.deals for h in members)
+        mean = sum(h.value * h.deals for h in members) / deals
+        example = max(members, key=lambda h: h.deals)
+        lines.append(
+            HoldLine(
+                name,
+                deals,
+                deals / total,
+                min(h.value for h in members),
+                mean,
+                max(h.value for h in members),
+                (example.cards, example.hold),
+            )
+        )
+    lines.sort(key=lambda line: (-line.value_mean, line.description))
+    return lines
+
+
+def _shape(kept: tuple[Card, ...], rules: RuleSet) -> tuple[tuple[int, int, bool], ...]:
+    """What :func:`describe_hold` reads of a hold: the ranks, the suits
+    renamed in order of first appearance, which cards are wild."""
+    suits: dict[object, int] = {}
+    shape = []
+    for card in sorted(kept, key=lambda c: c.sort_key):
+        suit = suits.setdefault(card.suit, len(suits))
+        shape.append((int(card.rank or 0), suit, rules.is_wild(card)))
+    return tuple(shape)

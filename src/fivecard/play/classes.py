@@ -13,6 +13,11 @@ Over the 2,598,960 deals of 52 cards that makes 134,459 classes; ``semi``
 has 6,175 (the rank multisets). Cards are deck indices (positions in
 ``deck``), and a class is named by its first deal in deck order (the
 smallest, read as five ascending indices).
+
+Also here, what the solvers share about a deal's 32 holds: :data:`HOLDS`
+(the cards each mask keeps) and :func:`signed_supersets`, the
+inclusion-exclusion step from "hands holding these cards" to "hands holding
+these cards and none of the others".
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -28,9 +34,29 @@ from ..bulk import batch
 from ..core.cards import Card, Suit
 from ..core.rules import RuleSet
 
-__all__ = ["DealClasses", "deal_classes"]
+__all__ = ["DealClasses", "deal_classes", "HOLDS", "KEPT", "signed_supersets"]
 
 _BITS = 6  # bits a deck index takes in a packed deal (decks of at most 64 cards)
+
+#: Hold masks 0-31: bit ``i`` keeps the ``i``-th card of the deal (its
+#: cards in deck order); the positions each mask keeps.
+HOLDS: Final = tuple(tuple(i for i in range(5) if m >> i & 1) for m in range(32))
+#: How many cards each mask keeps.
+KEPT: Final = np.array([len(h) for h in HOLDS], dtype=np.int64)
+
+_Counts = TypeVar("_Counts", bound=np.ndarray[Any, Any])
+
+
+def signed_supersets(found: _Counts) -> _Counts:
+    """In place, per row (axis 1 is the 32 masks), each mask's count
+    becomes the signed sum of the counts of its supersets among the 32: from
+    the hands that hold a mask's cards to those that hold them and none of
+    the deal's other cards (inclusion-exclusion, five steps)."""
+    for bit in (1, 2, 4, 8, 16):
+        for mask in range(32):
+            if not mask & bit:
+                found[:, mask] -= found[:, mask | bit]
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The game against the dealer solved (seed 004's Poker vs Dealer, the house
+"""The game against the dealer solved (Poker vs Dealer's house
 bet): for every starting hand the hold that maximises the bet's
 expectation, and overall the player's chances to win, draw and lose, and
 the house edge, exactly.
@@ -54,8 +54,7 @@ from ..bulk import batch
 from ..core.cards import Card, card_of_code
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
-from .classes import DealClasses, deal_classes
-from .strategy import _KEPT, _signed_supersets
+from .classes import KEPT, DealClasses, deal_classes, signed_supersets
 
 __all__ = ["DealerSolution", "DealerHand", "solve_dealer", "dealer_hands", "kept_shares", "PART_CLASSES"]
 
@@ -252,7 +251,7 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         values = tables.value(win, draw)
         best, second = _ranked(tables, cards, win, draw, values)
         rows = np.arange(len(cards))
-        kept = _KEPT[best]
+        kept = KEPT[best]
         scale = tables.draws[best] * tables.dealer_hands
         out["best"].append(best)
         out["second"].append(second)
@@ -345,7 +344,7 @@ class _Tables:
         onehot[np.arange(m), category] = 1
         self.dense_categories = self.dense @ onehot
         self.level_category = category
-        self.draws = np.array([comb(n - 5, 5 - int(k)) for k in _KEPT], dtype=np.int64)
+        self.draws = np.array([comb(n - 5, 5 - int(k)) for k in KEPT], dtype=np.int64)
         self.dealer_hands = comb(n - 5, 5)
         self.codes = codes
 
@@ -388,7 +387,7 @@ class _Tables:
             found[side][:, _MASKS3] = spread[threes].sum(axis=2)
             found[side][:, _MASKS4] = spread[fours].sum(axis=2)
             found[side][:, 31] = spread[fives]
-        win, draw = (_signed_supersets(np.rint(f).astype(np.int64)) for f in found)
+        win, draw = (signed_supersets(np.rint(f).astype(np.int64)) for f in found)
         # The final hands per category, for every hold.
         made = np.empty((B, 32, self.categories), dtype=np.int64)
         made[:, _DENSE_MASKS] = np.rint(self.dense_categories[rows]).astype(np.int64)
@@ -399,7 +398,7 @@ class _Tables:
                 made[:, mask] = _row_counts(cat[levels[:, place]], self.categories)
         made[:, 31] = 0
         made[np.arange(B), 31, cat[fives - offset[:, 0]]] = 1
-        return win, draw, _signed_supersets(made)
+        return win, draw, signed_supersets(made)
 
     def value(self, win: npt.NDArray[np.int64], draw: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """Each hold's expectation, win - lose, as a float."""
@@ -410,7 +409,7 @@ class _Tables:
         """The order of holds, exactly: higher value, more wins, fewer cards
         exchanged, lower mask."""
         pairs = int(self.draws[mask]) * self.dealer_hands
-        return (-Fraction(2 * win + draw - pairs, pairs), -Fraction(win, pairs), -int(_KEPT[mask]), mask)
+        return (-Fraction(2 * win + draw - pairs, pairs), -Fraction(win, pairs), -int(KEPT[mask]), mask)
 
     def repeated_holds(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """Per row and mask: whether a lower mask keeps the same cards (only
@@ -446,7 +445,7 @@ def _classes(rules: RuleSet, deck: tuple[int, ...]) -> DealClasses:
 
 def kept_shares(solution: DealerSolution) -> dict[int, Fraction]:
     """The share of deals whose best hold keeps 0, 1, ... 5 cards."""
-    kept = _KEPT[solution.best.astype(np.int64)]
+    kept = KEPT[solution.best.astype(np.int64)]
     deals = solution.classes.deals
     total = int(deals.sum())
     return {k: Fraction(int(deals[kept == k].sum()), total) for k in range(6)}

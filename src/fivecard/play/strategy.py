@@ -46,17 +46,13 @@ from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .advise import PayTable, PayTableError
-from .classes import DealClasses, deal_classes
+from .classes import HOLDS, KEPT, DealClasses, deal_classes, signed_supersets
 
 if TYPE_CHECKING:
     from .dealer import DealerHand
 
 __all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands", "write_strategy"]
 
-#: Hold masks 0-31: bit ``i`` keeps the ``i``-th card (of the dealt hand's
-#: cards in deck order); the positions each mask keeps.
-HOLDS: Final = tuple(tuple(i for i in range(5) if m >> i & 1) for m in range(32))
-_KEPT: Final = np.array([len(h) for h in HOLDS], dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +131,7 @@ def solve_paytable(
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.name}: solving takes whole-number pays")
     index = _Index(n)
-    draws = np.array([comb(n - 5, 5 - k) for k in _KEPT.tolist()], dtype=np.int64)
+    draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
     job = _PayJob(index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws)
     kinds: list[str] = []
     if final:
@@ -191,15 +187,15 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     cards = job.classes.first[part * _PART : (part + 1) * _PART]
     weight = job.classes.deals[part * _PART : (part + 1) * _PART]
     numbers = [job.index.number(cards, mask) for mask in range(32)]
-    found = _signed_supersets(np.stack([job.totals[n] for n in numbers], axis=1))
+    found = signed_supersets(np.stack([job.totals[n] for n in numbers], axis=1))
     value = found / job.draws
     order = np.argsort(-value, axis=1, kind="stable")[:, :2]
     rows = np.arange(len(cards))
-    kept = _KEPT[order[:, 0]]
+    kept = KEPT[order[:, 0]]
     chosen = found[rows, order[:, 0]] * weight
     final = np.zeros((len(job.counts), 6), dtype=np.int64)
     for j, table in enumerate(job.counts):
-        made = _signed_supersets(np.stack([table[n] for n in numbers], axis=1).astype(np.int64))
+        made = signed_supersets(np.stack([table[n] for n in numbers], axis=1).astype(np.int64))
         np.add.at(final[j], kept, made[rows, order[:, 0]] * weight)  # integers, exactly
     sums = np.zeros(6, dtype=np.int64)
     np.add.at(sums, kept, chosen)
@@ -242,17 +238,6 @@ def _final_kinds(
     return [names[k] if k < nothing else "nothing" for k in kinds], counts
 
 
-def _signed_supersets(found: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """In place, per row, each subset mask's value becomes the signed sum of
-    the values of its supersets among the 32 (inclusion-exclusion over the
-    cards not in the mask)."""
-    for bit in (1, 2, 4, 8, 16):
-        for mask in range(32):
-            if not mask & bit:
-                found[:, mask] -= found[:, mask | bit]
-    return found
-
-
 class _Index:
     """Sets of at most five of ``n`` cards numbered by the combinatorial
     number system: the sets of each size in a block of their own."""
@@ -289,7 +274,7 @@ class _Index:
         """Per deal (rows of ascending cards) and hold mask, the sum over the
         draws of that hold (hands with the kept cards and none of the
         discarded): a signed superset sum over the deal's 32 subsets."""
-        return _signed_supersets(np.stack([totals[self.number(cards, mask)] for mask in range(32)], axis=1))
+        return signed_supersets(np.stack([totals[self.number(cards, mask)] for mask in range(32)], axis=1))
 
 
 @cache

@@ -273,3 +273,33 @@ def test_the_command_on_an_existing_cluster_gives_the_answer_of_one_process() ->
     assert theirs["ran"] == f"the cluster at {cluster.scheduler_address}"
     for name in ("win", "draw", "lose", "final", "kept"):
         assert mine[name] == theirs[name]
+
+
+def test_a_jobs_key_is_the_same_in_every_process() -> None:
+    # a wild rule set's sets of cards iterate in an order that follows string
+    # hashes; the key (the checkpoints' folder) must not
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from fivecard.core.rules import get_rules; from fivecard.play.dealer import job_key; "
+        "r = get_rules('deuces-wild'); print(job_key(r, r.dealt()))"
+    )
+    keys = {
+        subprocess.run(
+            [sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(keys) == 1
+
+
+def test_a_worker_makes_a_rule_sets_tables_once() -> None:
+    # each Dask task unpickles its own copy of the rule set (compared by
+    # identity): the tables are kept by its value
+    import pickle
+
+    rules = get_rules("deuces-wild")
+    deck = tuple(c.code for c in SMALL["deuces-wild"])
+    assert _tables(pickle.loads(pickle.dumps(rules)), deck) is _tables(rules, deck)

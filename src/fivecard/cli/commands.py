@@ -1157,7 +1157,7 @@ def _count(text: str) -> int:
     "returns under perfect play. --paytable: a video-poker pay table (2,598,960 deals of 52 "
     "cards, counted once and valued by inclusion-exclusion): the exact return per coin (as a "
     "fraction and a percentage) and how often each final hand comes; rule sets of suited "
-    "cards without jokers, about 10 s. --dealer: Poker vs Dealer's house bet, every class of "
+    "cards without jokers, about 6 s. --dealer: Poker vs Dealer's house bet, every class of "
     "starting hands (134,459 for 52 cards) against every dealer hand of the unseen cards, "
     "for any rule set: the player's exact chances to win, draw and lose, and the house edge; "
     "about a minute on one core for 52 cards, spread over a Dask cluster (--workers, "

@@ -42,10 +42,9 @@ import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from itertools import combinations
 from math import comb
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -137,10 +136,10 @@ def job_key(rules: RuleSet, deck: Sequence[Card], part_classes: int = PART_CLASS
     import sys
 
     from . import classes
-    from .jobs import source_digest
+    from .jobs import source_digest, stable_text
 
     code = source_digest(sys.modules[__name__], classes)
-    text = repr(("dealer", rules, tuple(c.code for c in deck), part_classes, code))
+    text = stable_text(["dealer", rules, [c.code for c in deck], part_classes, code])
     return "dealer-" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
@@ -432,15 +431,35 @@ def _row_counts(categories: npt.NDArray[np.int64], size: int) -> npt.NDArray[np.
     return np.bincount(flat, minlength=rows * size).reshape(rows, size)
 
 
-@cache
 def _tables(rules: RuleSet, deck: tuple[int, ...]) -> _Tables:
     """The tables of a rule set and deck (card codes), once per process."""
-    return _Tables(rules, deck)
+    return _kept("tables", rules, deck, lambda: _Tables(rules, deck))
 
 
-@cache
 def _classes(rules: RuleSet, deck: tuple[int, ...]) -> DealClasses:
-    return deal_classes([card_of_code(c) for c in deck], rules)
+    return _kept("classes", rules, deck, lambda: deal_classes([card_of_code(c) for c in deck], rules))
+
+
+_Made = TypeVar("_Made")
+_KEPT_MOST: Final = 2  # rule sets' tables a process keeps (about 600 MB each for 52 cards)
+_kept_things: dict[tuple[str, str, tuple[int, ...]], object] = {}
+
+
+def _kept(kind: str, rules: RuleSet, deck: tuple[int, ...], make: Callable[[], _Made]) -> _Made:
+    """What ``make`` makes for a rule set and deck, kept per process by the
+    rule set's value, not its identity (each task of a Dask worker
+    unpickles its own copy of the rule set), the most recent few only."""
+    from .jobs import stable_text
+
+    key = (kind, stable_text(rules), deck)
+    if key in _kept_things:
+        found = _kept_things[key] = _kept_things.pop(key)  # the most recent last
+        return cast(_Made, found)
+    made = make()
+    _kept_things[key] = made
+    while sum(1 for k in _kept_things if k[0] == kind) > _KEPT_MOST:
+        del _kept_things[next(k for k in _kept_things if k[0] == kind)]
+    return made
 
 
 def kept_shares(solution: DealerSolution) -> dict[int, Fraction]:

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import enum
 import hashlib
 import importlib
 import importlib.util
@@ -44,7 +46,16 @@ import numpy.typing as npt
 
 from fivecard.errors import PATH_QUOTE, FivecardError, quote
 
-__all__ = ["Result", "run_parts", "plan", "dask_available", "cores", "source_digest", "default_checkpoints"]
+__all__ = [
+    "Result",
+    "run_parts",
+    "plan",
+    "dask_available",
+    "cores",
+    "source_digest",
+    "stable_text",
+    "default_checkpoints",
+]
 
 #: What one part returns: named numpy arrays (no object dtype).
 Result = dict[str, npt.NDArray[Any]]
@@ -68,6 +79,30 @@ def source_digest(*modules: ModuleType) -> str:
     for module in modules:
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
+
+
+def stable_text(value: object) -> str:
+    """``value`` as text that is the same in every process and run, for job
+    keys and per-process caches: dataclasses by their fields, enums by
+    name, sets and dicts sorted (their own order follows string hashes,
+    which differ between processes), numbers and strings as they are."""
+
+    def walk(item: object) -> object:
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            return [type(item).__name__, [[f.name, walk(getattr(item, f.name))] for f in dataclasses.fields(item)]]
+        if isinstance(item, enum.Enum):
+            return f"{type(item).__name__}.{item.name}"
+        if isinstance(item, (set, frozenset)):
+            return sorted((walk(x) for x in item), key=repr)
+        if isinstance(item, dict):
+            return sorted(([walk(k), walk(x)] for k, x in item.items()), key=repr)
+        if isinstance(item, (list, tuple)):
+            return [walk(x) for x in item]
+        if item is None or isinstance(item, (str, int, float, bool)):
+            return item
+        raise TypeError(f"no stable text for {type(item).__name__}")
+
+    return json.dumps(walk(value), separators=(",", ":"))
 
 
 def default_checkpoints() -> str | None:

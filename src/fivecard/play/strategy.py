@@ -111,7 +111,7 @@ def solve_paytable(
     import sys
 
     from . import advise, classes
-    from .jobs import run_parts, source_digest
+    from .jobs import run_parts, source_digest, stable_text
 
     ruleset = get_rules(rules)
     if ruleset.low:
@@ -138,7 +138,7 @@ def solve_paytable(
         kinds, job.counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset)
     parts = -(-len(job.classes) // _PART)
     code = source_digest(sys.modules[__name__], advise, classes)
-    key = "paytable-" + hashlib.sha256(repr((paytable, ruleset, _PART, final, code)).encode()).hexdigest()[:20]
+    key = "paytable-" + hashlib.sha256(stable_text([paytable, ruleset, _PART, final, code]).encode()).hexdigest()[:20]
     results = run_parts(_pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress)
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)

@@ -44,3 +44,17 @@ def blas_threads(spec: Hashable, part: int) -> Result:
     except OSError:  # not Linux: the environment as it is now
         initial = dict(os.environ)
     return {"threads": np.array([int(initial.get(name, "-1")) for name in names])}
+
+
+def worker_settings(spec: Hashable, part: int) -> Result:
+    """Whether the process running the part ignores Ctrl-C (SIGINT), and
+    whether it started with MALLOC_TRIM_THRESHOLD_ set (its initial
+    environment on Linux)."""
+    import signal
+
+    try:
+        block = Path("/proc/self/environ").read_bytes()
+        trim = b"MALLOC_TRIM_THRESHOLD_=" in block
+    except OSError:
+        trim = "MALLOC_TRIM_THRESHOLD_" in os.environ
+    return {"ignores_sigint": np.array([signal.getsignal(signal.SIGINT) == signal.SIG_IGN]), "trim": np.array([trim])}

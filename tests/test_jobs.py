@@ -20,7 +20,7 @@ import pytest
 from fivecard.errors import FivecardError, HandError
 from fivecard.play import jobs
 from fivecard.play.jobs import Result, plan, run_parts
-from jobs_work import Spec, blas_threads, toy
+from jobs_work import Spec, blas_threads, toy, worker_settings
 
 
 def clean(size: int, parts: int) -> list[Result]:
@@ -227,6 +227,17 @@ def test_workers_run_blas_on_one_thread(monkeypatch: pytest.MonkeyPatch, leaves_
 
     assert os.environ["OPENBLAS_NUM_THREADS"] == "3"  # this process's own settings kept
     assert "OMP_NUM_THREADS" not in os.environ
+
+
+def test_workers_ignore_ctrl_c_and_keep_the_c_librarys_memory_settings(leaves_nothing: None) -> None:
+    # a terminal's Ctrl-C reaches the whole process group: the workers leave
+    # it to this process (else each printed a traceback); and Dask's default
+    # MALLOC_TRIM_THRESHOLD_ made numpy's big temporaries slow
+    import signal
+
+    (got,) = run_parts(worker_settings, None, 1, key="settings", workers=1)
+    assert got["ignores_sigint"].tolist() == [True] and got["trim"].tolist() == [False]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process's own kept
 
 
 def test_an_error_in_a_worker_reaches_the_caller_as_itself(

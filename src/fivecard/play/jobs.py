@@ -34,7 +34,9 @@ import json
 import logging
 import os
 import re
+import signal
 import tempfile
+import threading
 import uuid
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
@@ -413,14 +415,22 @@ def _local_cluster(processes: int) -> Iterator[Any]:
     ``MALLOC_TRIM_THRESHOLD_`` by default, and any such setting turns off
     glibc's adaptive mmap threshold, so that every large temporary array is
     mapped and its pages faulted in afresh (the dealer solver's parts ran
-    2.2 times slower on a worker than in this process)."""
+    2.2 times slower on a worker than in this process).
+
+    The workers ignore Ctrl-C (SIGINT, which a terminal sends to the whole
+    process group): they are spawned while this process ignores it, and a
+    Python that starts with SIGINT ignored keeps it so. This process stops
+    them when it is interrupted; left to themselves they printed a traceback
+    each."""
     import dask
 
     LocalCluster = _distributed().LocalCluster
     saved = {name: os.environ.get(name) for name in _ONE_THREAD}
     os.environ.update(_ONE_THREAD)
     try:
-        with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+        with _sigint_ignored(), dask.config.set(
+            {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+        ):
             cluster = LocalCluster(
                 n_workers=processes,
                 threads_per_worker=1,
@@ -444,6 +454,21 @@ def _local_cluster(processes: int) -> Iterator[Any]:
     finally:
         _close(cluster)
         _release_offload_thread()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile, then as it was (from the main thread only;
+    elsewhere nothing changes). A Ctrl-C while the workers start (a few
+    seconds) is lost; one after stops the run."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _distributed() -> Any:

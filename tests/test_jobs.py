@@ -306,3 +306,13 @@ def test_an_existing_cluster_by_address_or_client(leaves_nothing: None) -> None:
             assert client.status == "running"  # a client given is the caller's to close
         finally:
             client.close()
+
+
+def test_the_default_cores_leave_half_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert jobs.cores() == 64
+    assert jobs.cores(memory_each=memory // 8) == 4  # half the memory, an eighth each
+    assert jobs.cores(memory_each=memory * 2) == 1  # always one

@@ -1092,8 +1092,8 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=_count,
         metavar="N",
-        help="--dealer: a local Dask cluster of N processes (default: one per core; 0: this process, "
-        "without Dask). Without the optional Dask (pip install 'fivecard[cluster]') it runs in this "
+        help="--dealer: a local Dask cluster of N processes (default: one per core, as many as half "
+        "the memory holds at some 600 MB each; 0: this process, without Dask). Without the optional Dask (pip install 'fivecard[cluster]') it runs in this "
         "process. The answer is the same whatever N",
     )
     parser.add_argument(
@@ -1239,12 +1239,15 @@ def _strategy(call: _Call) -> int:
 def _strategy_dealer(call: _Call) -> int:
     import time
 
-    from ..play.dealer import dealer_hands, kept_shares, solve_dealer
+    from ..play.dealer import dealer_hands, default_workers, kept_shares, solve_dealer
     from ..play.jobs import dask_available, default_checkpoints, plan
     from ..play.strategy import write_strategy
 
     args, rules, out, err = call.args, call.rules, call.out, call.err
-    where = plan(args.workers, args.scheduler)
+    workers = args.workers
+    if workers is None and args.scheduler is None:
+        workers = default_workers(len(rules.dealt()))
+    where = plan(workers, args.scheduler)
     if args.workers and args.scheduler is None and not dask_available():
         err.write(
             f"fivecard: note: --workers {args.workers}: Dask is not installed (pip install "
@@ -1255,7 +1258,7 @@ def _strategy_dealer(call: _Call) -> int:
     try:
         solved = solve_dealer(
             rules,
-            workers=args.workers,
+            workers=workers,
             scheduler=args.scheduler,
             checkpoint=args.checkpoint if args.checkpoint is not None else default_checkpoints(),
             progress=progress,

@@ -55,7 +55,15 @@ from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .classes import KEPT, DealClasses, deal_classes, signed_supersets
 
-__all__ = ["DealerSolution", "DealerHand", "solve_dealer", "dealer_hands", "kept_shares", "PART_CLASSES"]
+__all__ = [
+    "DealerSolution",
+    "DealerHand",
+    "solve_dealer",
+    "dealer_hands",
+    "kept_shares",
+    "default_workers",
+    "PART_CLASSES",
+]
 
 #: Deal classes per part (a part is one task: about a second of work).
 PART_CLASSES: Final = 1024
@@ -177,8 +185,22 @@ def solve_dealer(
 
         run = run_parts
         options.setdefault("workers", 0)
+        if options["workers"] is None and options.get("scheduler") is None:
+            options["workers"] = default_workers(len(cards))
     results = run(_solve_part, spec, parts, key=job_key(ruleset, cards, size), **options)
     return _combined(spec, cards, classes, results)
+
+
+def default_workers(deck_size: int = 52) -> int:
+    """A local cluster's processes unless told: one a core, as many as half
+    the machine's memory holds (each makes its own tables: about 600 MB
+    for 52 cards)."""
+    from .jobs import cores
+
+    n = deck_size
+    tables = 8 * 7462 * (1 + n + comb(n, 2)) + 4 * (comb(n, 3) * comb(n - 3, 2) + comb(n, 4) * (n - 4) + comb(n, 5))
+    building = 3 * 8 * 5 * comb(n, 5)  # the deck's hands while the tables are made
+    return cores(memory_each=int(1.2 * (tables + building)))
 
 
 def _combined(

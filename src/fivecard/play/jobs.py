@@ -122,9 +122,18 @@ def dask_available() -> bool:
     return importlib.util.find_spec("distributed") is not None
 
 
-def cores() -> int:
-    """The machine's cores (processes of the default local cluster)."""
-    return os.cpu_count() or 1
+def cores(memory_each: int | None = None) -> int:
+    """The machine's cores (processes of the default local cluster); with
+    ``memory_each`` (bytes a worker process needs), no more than half the
+    machine's memory holds."""
+    count = os.cpu_count() or 1
+    if memory_each:
+        try:
+            memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, ValueError, OSError):  # not a POSIX system: no cap
+            return count
+        count = max(1, min(count, memory // 2 // memory_each))
+    return count
 
 
 def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:

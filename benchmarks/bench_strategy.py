@@ -44,7 +44,7 @@ def main() -> None:
         for table, rules, target in (("jacks-or-better", "standard", 30), ("deuces-wild", "deuces-wild", 60)):
             seconds, data = timed(["strategy", "--paytable", table, "--rules", rules, "--json"])
             print(f"  {table:<16} {rules:<12} {seconds:6.1f} s  return {data['percent']:.4f}%  (target <= {target} s)")
-    print(f"b) the dealer game under {args.rules} (fivecard strategy --dealer --json --no-progress, a fresh process)")
+    print(f"b) the dealer game under {args.rules} (fivecard strategy --dealer --json, a fresh process)")
     times: dict[int, float] = {}
     answers = set()
     for workers in args.workers:
@@ -61,6 +61,8 @@ def main() -> None:
         divided = 2 * (one - two)
         fixed = one - divided
         print(f"  model t(N) = {fixed:.1f} s + {divided:.1f} s / N  (N worker processes, one a core)")
+        print("  (two points on a busy 2-core machine: the fixed part, the cluster's start and each")
+        print("  worker's tables made side by side, is better read off a single run's progress)")
         for n in (4, 8, 16, 32, 64):
             print(f"    N = {n:>2}: about {fixed + divided / n:5.1f} s")
 

@@ -58,3 +58,10 @@ def worker_settings(spec: Hashable, part: int) -> Result:
     except OSError:
         trim = "MALLOC_TRIM_THRESHOLD_" in os.environ
     return {"ignores_sigint": np.array([signal.getsignal(signal.SIGINT) == signal.SIG_IGN]), "trim": np.array([trim])}
+
+
+def lost_worker(spec: Hashable, part: int) -> Result:
+    """A part whose connection to the cluster is lost."""
+    from distributed.comm.core import CommClosedError
+
+    raise CommClosedError(f"in <TCP (closed) local=tcp://127.0.0.1:1>: part {part}")

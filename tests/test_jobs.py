@@ -20,7 +20,7 @@ import pytest
 from fivecard.errors import FivecardError, HandError
 from fivecard.play import jobs
 from fivecard.play.jobs import Result, plan, run_parts
-from jobs_work import Spec, blas_threads, toy, worker_settings
+from jobs_work import Spec, blas_threads, lost_worker, toy, worker_settings
 
 
 def clean(size: int, parts: int) -> list[Result]:
@@ -316,3 +316,22 @@ def test_the_default_cores_leave_half_the_memory(monkeypatch: pytest.MonkeyPatch
     assert jobs.cores() == 64
     assert jobs.cores(memory_each=memory // 8) == 4  # half the memory, an eighth each
     assert jobs.cores(memory_each=memory * 2) == 1  # always one
+
+
+def test_a_cluster_that_gives_up_is_one_error_and_the_finished_parts_stay(
+    tmp_path: Path, leaves_nothing: None
+) -> None:
+    with pytest.raises(FivecardError, match=r"the Dask cluster stopped the run \(CommClosedError: .*run again to resume"):
+        run_parts(lost_worker, None, 2, key="lost", workers=1, checkpoint=tmp_path)
+
+
+def test_a_checkpoint_folder_removed_meanwhile_is_made_again(tmp_path: Path) -> None:
+    # two runs of one key: the first to finish removes the folder the other still writes to
+    import shutil
+
+    def remove_after_first(done: int, parts: int) -> None:
+        if done == 1:
+            shutil.rmtree(tmp_path / "again")
+
+    got = run_parts(toy, (4, "", -1), 3, key="again", workers=0, checkpoint=tmp_path, progress=remove_after_first)
+    assert_same(got, clean(4, 3))

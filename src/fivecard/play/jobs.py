@@ -24,6 +24,7 @@ it ends and leaves no process or thread behind.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
 import enum
@@ -210,7 +211,15 @@ class _Checkpoints:
         return self.folder / f"part-{part:05d}.npz"
 
     def _files(self) -> Iterator[Path]:
-        for path in self.folder.iterdir():
+        try:
+            paths = list(self.folder.iterdir())
+        except FileNotFoundError:  # removed meanwhile (another run of this key finished)
+            return
+        except OSError as error:
+            raise FivecardError(
+                f"cannot read the checkpoint folder {quote(str(self.folder), PATH_QUOTE)}: {error.strerror}"
+            ) from error
+        for path in paths:
             name = path.name
             if _PART.fullmatch(name) or name == _JOB or name.endswith(".tmp"):
                 yield path
@@ -239,16 +248,19 @@ class _Checkpoints:
         self._write(self._path(part).name, lambda handle: np.savez(handle, allow_pickle=False, **result))
 
     def _write(self, name: str, fill: Callable[[Any], object]) -> None:
-        fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.folder)
+        temporary = None
         try:
+            self.folder.mkdir(parents=True, exist_ok=True)  # another run of this key may have removed it
+            fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.folder)
             with os.fdopen(fd, "wb") as handle:
                 fill(handle)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(temporary, self.folder / name)
         except BaseException as error:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
             if isinstance(error, OSError):
                 raise FivecardError(
                     f"cannot write the checkpoint {quote(str(self.folder / name), PATH_QUOTE)}: "
@@ -371,7 +383,25 @@ def _run_dask(
             future = client.submit(work, spec, part, pure=False, key=f"{key}-part-{part:05d}-{token}")
             futures[future] = part
         for future in as_completed(list(futures)):
-            finished(futures[future], future.result())
+            try:
+                result = future.result()
+            except FivecardError:
+                raise
+            except (concurrent.futures.CancelledError, OSError) as error:
+                # the scheduler lost (FutureCancelledError is a CancelledError;
+                # CommClosedError an OSError)
+                raise FivecardError(
+                    f"the Dask cluster stopped the run ({type(error).__name__}: {error}); the parts "
+                    "finished are kept with the checkpoints: run again to resume"
+                ) from error
+            except Exception as error:
+                if type(error).__module__.startswith("distributed"):  # KilledWorker and the like
+                    raise FivecardError(
+                        f"the Dask cluster stopped the run ({type(error).__name__}: {error}); the parts "
+                        "finished are kept with the checkpoints: run again to resume"
+                    ) from error
+                raise
+            finished(futures[future], result)
             futures.pop(future)
     finally:
         if futures:

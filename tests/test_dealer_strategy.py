@@ -214,6 +214,9 @@ def test_the_command_solves_the_short_deck(tmp_path: Path) -> None:
         ([], "one of the arguments --paytable --dealer is required"),
         (["--dealer", "--workers", "-1"], "expected a whole number, 0 or more, got '-1'"),
         (["--dealer", "-o", "x.txt"], "FILE.csv or FILE.parquet"),
+        (["--dealer", "-o", "/no/such/dir/x.csv"], "cannot write '/no/such/dir/x.csv': no folder '/no/such/dir'"),
+        (["--dealer", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "with --scheduler the cluster's own"),
+        (["--paytable", "jacks-or-better", "--holds", "x"], "expected a whole number, 0 or more, or 'all', got 'x'"),
     ],
 )
 def test_the_commands_usage_errors_are_one_line(arguments: list[str], message: str) -> None:

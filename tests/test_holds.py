@@ -249,7 +249,7 @@ def test_a_bad_holds_count_is_a_usage_error() -> None:
     err = io.StringIO()
     code = main(["strategy", "--paytable", "jacks-or-better", "--holds", "-1"], stdout=io.StringIO(), stderr=err)
     assert code == 2
-    assert "expected a whole number, 0 or more, got '-1'" in err.getvalue()
+    assert "expected a whole number, 0 or more, or 'all', got '-1'" in err.getvalue()
 
 
 def test_hold_list_of_no_hands_is_empty() -> None:

@@ -63,8 +63,15 @@ def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: 
         assert float(solution.best_value[row]) == pytest.approx(first.ev, abs=1e-12)
         assert float(solution.second_value[row]) == pytest.approx(second.ev, abs=1e-12)
         kept = {cards[i] for i in HOLDS[int(solution.best[row])]}
-        if first.ev - second.ev > 1e-9:  # a unique best hold: the same cards
-            assert kept == set(first.keep)
+        assert kept == set(first.keep)  # ties go to fewer cards exchanged, as the advisor's
+
+
+def test_a_tie_keeps_more_cards_as_the_advisor_does() -> None:
+    from fivecard.play.strategy import starting_hands
+
+    hands = {" ".join(c.code_str for c in h.cards): h for h in starting_hands(solved("jacks-or-better", "standard", False))}
+    quads = hands["As Ah Ad Ac Ks"]  # keeping the king or not: 25 either way
+    assert quads.value == quads.runner_up_value == 25 and quads.hold == quads.cards
 
 
 def test_the_final_hands_under_optimal_play() -> None:

@@ -1134,11 +1134,13 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _holds_count(text: str) -> int:
     """``--holds``: a whole number of lines, 0 or more, or ``all`` (-1)."""
-    return -1 if text.strip().lower() == "all" else _count(text)
+    if text.strip().lower() == "all":
+        return -1
+    return _count(text, "expected a whole number, 0 or more, or 'all'")
 
 
-def _count(text: str) -> int:
-    """``--workers``: a whole number, 0 or more."""
+def _count(text: str, expected: str = "expected a whole number, 0 or more") -> int:
+    """A whole number, 0 or more (``--workers``)."""
     from ..errors import quote
 
     try:
@@ -1146,7 +1148,7 @@ def _count(text: str) -> int:
     except ValueError:
         value = -1
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {quote(text)}")
+        raise argparse.ArgumentTypeError(f"{expected}, got {quote(text)}")
     return value
 
 
@@ -1174,9 +1176,15 @@ def _count(text: str) -> int:
 def _strategy(call: _Call) -> int:
     args = call.args
     output = args.output
-    if output is not None and not output.lower().endswith((".csv", ".parquet")):
-        raise _UsageError(f"-o writes FILE.csv or FILE.parquet, not {output!r}")
+    if output is not None:
+        from ..play.strategy import check_strategy_path
+
+        if not output.lower().endswith((".csv", ".parquet")):
+            raise _UsageError(f"-o writes FILE.csv or FILE.parquet, not {output!r}")
+        check_strategy_path(output)  # before the work, not after it
     if args.dealer:
+        if args.workers is not None and args.scheduler is not None:
+            raise _UsageError("--workers starts a local cluster; with --scheduler the cluster's own workers run")
         return _strategy_dealer(call)
     for name in ("workers", "scheduler"):
         if getattr(args, name) is not None:
@@ -1246,7 +1254,7 @@ def _strategy_dealer(call: _Call) -> int:
     args, rules, out, err = call.args, call.rules, call.out, call.err
     workers = args.workers
     if workers is None and args.scheduler is None:
-        workers = default_workers(len(rules.dealt()))
+        workers = default_workers(len(rules.dealt()))  # one: this process (a cluster of one is slower)
     where = plan(workers, args.scheduler)
     if args.workers and args.scheduler is None and not dask_available():
         err.write(
@@ -1420,7 +1428,7 @@ class _PartsProgress:
         rate = (done - self.resumed) / elapsed if elapsed > 0 else 0.0
         left = f"{(parts - done) / rate:,.0f} s left" if rate > 0 else "time left unknown"
         line = f"solving: {done / parts if parts else 1:4.0%} ({done:,}/{parts:,} parts, {rate:,.2f} parts/s, {left})"
-        self.err.write(f"\r{line}" if self.terminal else f"{line}\n")
+        self.err.write(f"\r{line}\033[K" if self.terminal else f"{line}\n")
         self.err.flush()
         self.shown = True
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import permutations
+from math import comb
 from typing import Any, Final, TypeVar
 
 import numpy as np
@@ -34,7 +36,7 @@ from ..bulk import batch
 from ..core.cards import Card, Suit
 from ..core.rules import RuleSet
 
-__all__ = ["DealClasses", "deal_classes", "HOLDS", "KEPT", "signed_supersets"]
+__all__ = ["DealClasses", "deal_classes", "HOLDS", "KEPT", "signed_supersets", "mean_over_deals"]
 
 _BITS = 6  # bits a deck index takes in a packed deal (decks of at most 64 cards)
 
@@ -140,3 +142,14 @@ def _unpacked(packed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     for column in range(5):
         out[:, 4 - column] = packed >> (_BITS * column) & ((1 << _BITS) - 1)
     return out
+
+
+def mean_over_deals(by_kept: Sequence[int], deck_size: int, per_draw: int = 1) -> Fraction:
+    """The mean over every deal of a deck of ``deck_size`` cards, exactly,
+    of a count summed over the draws of the chosen holds: ``by_kept[k]``
+    sums the counts of the deals whose hold keeps ``k`` cards, each over
+    its ``C(n - 5, 5 - k)`` draws (times ``per_draw``: the dealer hands
+    each draw meets)."""
+    n = deck_size
+    total = sum((Fraction(int(by_kept[k]), comb(n - 5, 5 - k) * per_draw) for k in range(6)), Fraction(0))
+    return total / comb(n, 5)

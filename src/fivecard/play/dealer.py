@@ -53,7 +53,7 @@ from ..bulk import batch
 from ..core.cards import Card, card_of_code
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
-from .classes import KEPT, DealClasses, deal_classes, signed_supersets
+from .classes import KEPT, DealClasses, deal_classes, mean_over_deals, signed_supersets
 
 __all__ = [
     "DealerSolution",
@@ -83,7 +83,7 @@ class _Spec:
 
     rules: RuleSet
     deck: tuple[int, ...]  # card codes, in deck order
-    part_classes: int = 1024  # classes per part
+    part_classes: int = PART_CLASSES
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,13 +141,9 @@ class DealerHand:
 def job_key(rules: RuleSet, deck: Sequence[Card], part_classes: int = PART_CLASSES) -> str:
     """A file-safe name of the job (for checkpoints): a digest of the rule
     set, the deck, the parts' size and the code that makes the parts."""
-    import sys
-
-    from . import classes
     from .jobs import source_digest, stable_text
 
-    code = source_digest(sys.modules[__name__], classes)
-    text = stable_text(["dealer", rules, [c.code for c in deck], part_classes, code])
+    text = stable_text(["dealer", rules, [c.code for c in deck], part_classes, source_digest()])
     return "dealer-" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
@@ -194,39 +190,37 @@ def solve_dealer(
 def default_workers(deck_size: int = 52) -> int:
     """A local cluster's processes unless told: one a core, as many as half
     the machine's memory holds (each makes its own tables: about 600 MB
-    for 52 cards)."""
+    for 52 cards); 0 (this process) where that is one, since a cluster of
+    one process is slower than none."""
     from .jobs import cores
 
     n = deck_size
     tables = 8 * 7462 * (1 + n + comb(n, 2)) + 4 * (comb(n, 3) * comb(n - 3, 2) + comb(n, 4) * (n - 4) + comb(n, 5))
     building = 3 * 8 * 5 * comb(n, 5)  # the deck's hands while the tables are made
-    return cores(memory_each=int(1.2 * (tables + building)))
+    count = cores(memory_each=int(1.2 * (tables + building)))
+    return 0 if count == 1 else count
 
 
 def _combined(
     spec: _Spec, deck: tuple[Card, ...], classes: DealClasses, results: Sequence[dict[str, npt.NDArray[Any]]]
 ) -> DealerSolution:
     n = len(deck)
-    joined = {name: np.concatenate([r[name] for r in results]) for name in results[0] if name not in _SUMS}
-    sums = {name: np.sum([r[name] for r in results], axis=0, dtype=object) for name in _SUMS}
+    joined = {name: np.concatenate([r[name] for r in results]) for name in results[0]}
     if len(joined["best"]) != len(classes):
         raise FivecardError(f"the parts hold {len(joined['best'])} classes, not {len(classes)}")
+    kept = KEPT[joined["best"].astype(np.int64)]
+
+    def by_kept(counts: npt.NDArray[np.int64]) -> list[int]:
+        """Per cards kept, the sum of the classes' counts, in Python ints."""
+        return [sum(counts[kept == k].tolist()) for k in range(6)]
+
     dealer_hands = comb(n - 5, 5)
-
-    def chance(by_kept: npt.NDArray[Any]) -> Fraction:
-        total = sum(
-            (Fraction(int(by_kept[k]), comb(n - 5, 5 - k) * dealer_hands) for k in range(6)), Fraction(0)
-        )
-        return total / comb(n, 5)
-
-    win, draw = chance(sums["win"]), chance(sums["draw"])
+    win = mean_over_deals(by_kept(joined["chosen_win"]), n, dealer_hands)
+    draw = mean_over_deals(by_kept(joined["chosen_draw"]), n, dealer_hands)
     names = [c.name for c in spec.rules.ladder]
     final = {}
     for place in reversed(range(len(names))):  # strongest first
-        got = sum(
-            (Fraction(int(sums["final"][k, place]), comb(n - 5, 5 - k)) for k in range(6)), Fraction(0)
-        ) / comb(n, 5)
-        if got:
+        if got := mean_over_deals(by_kept(joined["chosen_final"][:, place]), n):
             final[names[place]] = got
     return DealerSolution(
         spec.rules,
@@ -246,25 +240,19 @@ def _combined(
     )
 
 
-_SUMS: Final = ("win", "draw", "final")
-
-
 def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
-    """One part: the best holds of classes ``part * spec.part_classes`` on, and
-    the weighted sums of the chosen holds' win and draw counts and final
-    categories, by cards kept."""
+    """One part: the best holds of classes ``part * spec.part_classes`` on,
+    and per class the chosen hold's (draw, dealer hand) pairs won and drawn
+    and its draws per final category, times the deals of the class
+    (integers: the sums over classes are made in Python ints)."""
     assert isinstance(spec, _Spec)
     tables = _tables(spec.rules, spec.deck)
     classes = _classes(spec.rules, spec.deck)
     size = spec.part_classes
     first = classes.first[part * size : (part + 1) * size]
     weights = classes.deals[part * size : (part + 1) * size]
-    out: dict[str, list[npt.NDArray[Any]]] = {
-        k: [] for k in ("best", "best_value", "best_win", "best_draw", "best_lose", "second", "second_value")
-    }
-    win_sums = np.zeros(6, dtype=np.int64)
-    draw_sums = np.zeros(6, dtype=np.int64)
-    final_sums = np.zeros((6, tables.categories), dtype=np.int64)
+    names = ("best", "best_value", "best_win", "best_draw", "best_lose", "second", "second_value")
+    out: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in (*names, "chosen_win", "chosen_draw", "chosen_final")}
     for start in range(0, len(first), _BATCH):
         cards = first[start : start + _BATCH]
         weight = weights[start : start + _BATCH]
@@ -272,7 +260,6 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         values = tables.value(win, draw)
         best, second = _ranked(tables, cards, win, draw, values)
         rows = np.arange(len(cards))
-        kept = KEPT[best]
         scale = tables.draws[best] * tables.dealer_hands
         out["best"].append(best)
         out["second"].append(second)
@@ -281,14 +268,10 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         out["best_win"].append(win[rows, best] / scale)
         out["best_draw"].append(draw[rows, best] / scale)
         out["best_lose"].append((scale - win[rows, best] - draw[rows, best]) / scale)
-        # integer sums (bincount's float weights could round: semi's classes hold up to 1,024 deals)
-        np.add.at(win_sums, kept, weight * win[rows, best])
-        np.add.at(draw_sums, kept, weight * draw[rows, best])
-        chosen = made[rows, best] * weight[:, None]  # (rows, categories)
-        np.add.at(final_sums, kept, chosen)
-    joined: dict[str, npt.NDArray[Any]] = {k: np.concatenate(v) for k, v in out.items()}
-    joined.update(win=win_sums, draw=draw_sums, final=final_sums)
-    return joined
+        out["chosen_win"].append(weight * win[rows, best])
+        out["chosen_draw"].append(weight * draw[rows, best])
+        out["chosen_final"].append(made[rows, best] * weight[:, None])  # (rows, categories)
+    return {k: np.concatenate(v) for k, v in out.items()}
 
 
 def _ranked(

@@ -28,6 +28,7 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import enum
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -41,7 +42,6 @@ import threading
 import uuid
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -74,13 +74,15 @@ _JOB = "job.json"
 _ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
-def source_digest(*modules: ModuleType) -> str:
-    """A digest of these modules' source files: part of a job's key, so that
-    checkpoints of another version of the code that makes the parts are
-    never read."""
+@functools.cache
+def source_digest() -> str:
+    """A digest of fivecard's own source files: part of a job's key, so
+    that checkpoints made by another version of the code (the solvers, the
+    evaluation they call, anything) are never read."""
+    root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for module in modules:
-        digest.update(Path(str(module.__file__)).read_bytes())
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

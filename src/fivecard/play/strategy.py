@@ -32,7 +32,7 @@ import contextlib
 import hashlib
 import os
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -46,7 +46,7 @@ from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .advise import PayTable, PayTableError
-from .classes import HOLDS, KEPT, DealClasses, deal_classes, signed_supersets
+from .classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_deals, signed_supersets
 
 if TYPE_CHECKING:
     from .dealer import DealerHand
@@ -108,9 +108,6 @@ def solve_paytable(
     >>> round(solution.percent, 4)  # doctest: +SKIP
     99.5439
     """
-    import sys
-
-    from . import advise, classes
     from .jobs import run_parts, source_digest, stable_text
 
     ruleset = get_rules(rules)
@@ -132,24 +129,17 @@ def solve_paytable(
         raise PayTableError(f"{paytable.name}: solving takes whole-number pays")
     index = _Index(n)
     draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
-    job = _PayJob(index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws)
-    kinds: list[str] = []
-    if final:
-        kinds, job.counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset)
-    parts = -(-len(job.classes) // _PART)
-    code = source_digest(sys.modules[__name__], advise, classes)
-    key = "paytable-" + hashlib.sha256(stable_text([paytable, ruleset, _PART, final, code]).encode()).hexdigest()[:20]
+    kinds, counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset) if final else ([], [])
+    job = _PayJob(index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws, counts)
+    parts = -(-len(job.classes) // _PART_CLASSES)
+    key = stable_text([paytable, ruleset, _PART_CLASSES, final, source_digest()])
+    key = "paytable-" + hashlib.sha256(key.encode()).hexdigest()[:20]
     results = run_parts(_pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress)
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)
     made = np.sum([r["final"] for r in results], axis=0, dtype=object) if kinds else None
-
-    def mean(by_kept: npt.NDArray[Any]) -> Fraction:
-        total = sum((Fraction(int(by_kept[k]), comb(n - 5, 5 - k)) for k in range(6)), Fraction(0))
-        return total / comb(n, 5)
-
-    expected = mean(sums)
-    chances = {} if made is None else {name: mean(made[j]) for j, name in enumerate(kinds)}
+    expected = mean_over_deals(sums, n)
+    chances = {} if made is None else {name: mean_over_deals(made[j], n) for j, name in enumerate(kinds)}
     return PayTableSolution(
         paytable,
         ruleset,
@@ -163,7 +153,7 @@ def solve_paytable(
     )
 
 
-_PART: Final = 8192  # classes a part
+_PART_CLASSES: Final = 8192  # classes a part
 
 
 @dataclass(eq=False)
@@ -175,7 +165,7 @@ class _PayJob:
     totals: npt.NDArray[np.int64]
     classes: DealClasses
     draws: npt.NDArray[np.int64]  # per hold: C(n - 5, 5 - cards kept)
-    counts: list[npt.NDArray[np.int32]] = field(default_factory=list)
+    counts: list[npt.NDArray[np.int32]]  # per final entry (none without the final hands)
 
 
 def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
@@ -184,12 +174,14 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     class), by cards kept."""
     assert isinstance(spec, _PayJob)
     job = spec
-    cards = job.classes.first[part * _PART : (part + 1) * _PART]
-    weight = job.classes.deals[part * _PART : (part + 1) * _PART]
+    cards = job.classes.first[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
+    weight = job.classes.deals[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
     numbers = [job.index.number(cards, mask) for mask in range(32)]
     found = signed_supersets(np.stack([job.totals[n] for n in numbers], axis=1))
     value = found / job.draws
-    order = np.argsort(-value, axis=1, kind="stable")[:, :2]
+    # best first; equal values (exact: equal fractions round to one float):
+    # more cards kept (fewer exchanged, as the advisor), then the lower mask
+    order = np.lexsort((np.broadcast_to(-KEPT, value.shape), -value), axis=-1)[:, :2]
     rows = np.arange(len(cards))
     kept = KEPT[order[:, 0]]
     chosen = found[rows, order[:, 0]] * weight
@@ -322,6 +314,18 @@ def starting_hands(solution: PayTableSolution) -> list[StartingHand]:
 STRATEGY_COLUMNS: Final = ("hand", "deals", "hold", "value", "runner_up", "runner_up_value")
 #: The columns of the dealer game's strategy (``strategy --dealer``).
 DEALER_COLUMNS: Final = ("hand", "deals", "hold", "value", "win", "draw", "lose", "runner_up", "runner_up_value")
+
+
+def check_strategy_path(path: str) -> None:
+    """That a strategy file can be written at ``path`` (its folder exists
+    and takes files): checked before a long solve, not after it."""
+    from ..errors import FileError
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileError(f"cannot write {path!r}: no folder {folder!r}")
+    if not os.access(folder, os.W_OK):
+        raise FileError(f"cannot write {path!r}: the folder {folder!r} does not take new files")
 
 
 def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHand]) -> None:

@@ -55,8 +55,8 @@ def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: 
     solution = solved(table, rules, rules != "standard")
     deck = solution.rules.dealt()
     rng = random.Random(14)
-    for row in rng.sample(range(len(solution.deals)), deals):
-        cards = [deck[i] for i in solution.deals[row].tolist()]
+    for row in rng.sample(range(len(solution.classes)), deals):
+        cards = [deck[i] for i in solution.classes.first[row].tolist()]
         advice = advise(cards, rules=rules, paytable=load_paytable(table))
         first, second = advice.choices[0], advice.choices[1]
         assert first.ev is not None and second.ev is not None

@@ -76,12 +76,6 @@ class PayTableSolution:
     second_value: npt.NDArray[np.float64]
 
     @property
-    def deals(self) -> npt.NDArray[np.int64]:
-        """Each class's first deal: five ascending indices into
-        ``rules.dealt()``."""
-        return self.classes.first
-
-    @property
     def percent(self) -> float:
         """The return as a percentage (99.5439 for Jacks or Better 9/6)."""
         return float(self.expected_return * 100)

@@ -360,7 +360,7 @@ def run_parts(
         elif mode == "client":
             _run_dask(client, work, spec, todo, key, finished)
         else:
-            with _client(mode, processes, scheduler, connect_timeout) as own:
+            with _quiet_dask(), _client(mode, processes, scheduler, connect_timeout) as own:
                 _run_dask(own, work, spec, todo, key, finished)
     if store is not None and not keep:
         store.remove()
@@ -495,6 +495,25 @@ def _local_cluster(processes: int) -> Iterator[Any]:
     finally:
         _close(cluster)
         _release_offload_thread()
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own log lines (and those of the event loop it runs on) kept
+    from stderr meanwhile: a lost scheduler logs an ERROR, and the closing
+    client a CancelledError, before the run's one-line error says it."""
+    _distributed()  # imported first: importing it sets its loggers' levels
+    names = ["distributed", "tornado", "asyncio"]
+    names += [name for name in logging.root.manager.loggerDict if name.startswith(("distributed.", "tornado."))]
+    loggers = [logging.getLogger(name) for name in names]
+    before = [(logger, logger.level) for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in before:
+            logger.setLevel(level)
 
 
 @contextlib.contextmanager

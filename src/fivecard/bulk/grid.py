@@ -6,8 +6,8 @@ category against each neighbour (in both orders, so player 2 wins too),
 every tie-break rule of every category down to the last kicker, a draw in
 every category where one is possible, the wheel (A-2-3-4-5) below the 6-high
 straight and straight flush, the ace-high straight and the royal flush,
-Q-K-A-2-3 (no straight), cards written out of order, and the seed's own
-examples. :func:`grid_answers` settles each row with fivecard itself
+Q-K-A-2-3 (no straight), cards written out of order, and ModelOff 2012's
+own examples. :func:`grid_answers` settles each row with fivecard itself
 (:func:`~fivecard.core.showdown.showdown`); no answer is typed by hand.
 
 Both hands of a row come from one 52-card deck, so some tie-breaks cannot
@@ -171,18 +171,18 @@ _DRAWS: Final = (
     ("RF-draw", "TS JS QS KS AS", "TH JH QH KH AH", "Royal Flush against a Royal Flush draws"),
 )
 
-# Seed 000's (ModelOff 2012) own examples: (id, hand 1, hand 2, what it tests).
+# ModelOff 2012's own examples (its question on poker hands): (id, hand 1, hand 2, what it tests).
 _SEED: Final = (
-    ("seed-flush", "QC TC 7C 6C 4C", "QD TD 7D 5D 4D", "Seed: Q-10-7-6-4 flush beats Q-10-7-5-4 flush (fourth card)"),
-    ("seed-2P-draw", "TD TH 4H 4C 3S", "TS TC 4S 4D 3H", "Seed: 10s and 4s with a 3 against the same: a draw"),
-    ("seed-royal-flush", "AD KD QD JD TD", "QC TC 7C 6C 4C", "Seed: Royal Flush beats Flush"),
-    ("seed-royal-draw", "AD KD QD JD TD", "AS KS QS JS TS", "Seed: two royal flushes draw"),
-    ("seed-FH", "7S 7H 7D 4S 4C", "6S 6H 6D AS AC", "Seed: 7s full of 4s beats 6s full of aces (the trips decide)"),
-    ("seed-2P-high", "TS TC 8D 8S 4H", "8H 8C 4S 4C TH", "Seed: 10s and 8s beat 8s and 4s (the higher pair decides)"),
-    ("seed-2P-low", "TS TC 8H 8C 4D", "TD TH 4S 4H QH",
-     "Seed: 10s and 8s beat 10s and 4s with a queen (the lower pair decides; the seed's 4S, in both hands, is 4D here)"),
-    ("seed-3K", "QS QH QD 7S 4C", "JS JC JD AD KC", "Seed: queens beat jacks (the trips decide, not the kickers)"),
-    ("seed-4K", "9C 9S 9D 9H JH", "7S 7H 7D 7C AS", "Seed: four 9s beat four 7s (the quads decide, not the kicker)"),
+    ("ModelOff-flush", "QC TC 7C 6C 4C", "QD TD 7D 5D 4D", "ModelOff 2012: Q-10-7-6-4 flush beats Q-10-7-5-4 flush (fourth card)"),
+    ("ModelOff-2P-draw", "TD TH 4H 4C 3S", "TS TC 4S 4D 3H", "ModelOff 2012: 10s and 4s with a 3 against the same: a draw"),
+    ("ModelOff-royal-flush", "AD KD QD JD TD", "QC TC 7C 6C 4C", "ModelOff 2012: Royal Flush beats Flush"),
+    ("ModelOff-royal-draw", "AD KD QD JD TD", "AS KS QS JS TS", "ModelOff 2012: two royal flushes draw"),
+    ("ModelOff-FH", "7S 7H 7D 4S 4C", "6S 6H 6D AS AC", "ModelOff 2012: 7s full of 4s beats 6s full of aces (the trips decide)"),
+    ("ModelOff-2P-high", "TS TC 8D 8S 4H", "8H 8C 4S 4C TH", "ModelOff 2012: 10s and 8s beat 8s and 4s (the higher pair decides)"),
+    ("ModelOff-2P-low", "TS TC 8H 8C 4D", "TD TH 4S 4H QH",
+     "ModelOff 2012: 10s and 8s beat 10s and 4s with a queen (the lower pair decides; its 4S, in both hands, is 4D here)"),
+    ("ModelOff-3K", "QS QH QD 7S 4C", "JS JC JD AD KC", "ModelOff 2012: queens beat jacks (the trips decide, not the kickers)"),
+    ("ModelOff-4K", "9C 9S 9D 9H JH", "7S 7H 7D 7C AS", "ModelOff 2012: four 9s beat four 7s (the quads decide, not the kicker)"),
 )
 
 # Cards written in no order: the formulas must sort them first.
@@ -198,7 +198,7 @@ def _rules(rules: str | RuleSet) -> RuleSet:
     ruleset = get_rules(rules)
     if ruleset.name not in SUPPORTED_RULES:
         raise RulesError(
-            f"the test grid is built for the rule sets {', '.join(SUPPORTED_RULES)}, "
+            f"the test grid is built for these rule sets only: {', '.join(SUPPORTED_RULES)}; "
             f"not {quote(ruleset.name)}"
         )
     return ruleset
@@ -210,7 +210,7 @@ def grid_rows(rules: str | RuleSet = "standard") -> list[GridRow]:
     Groups, in order: each category against its neighbour below, both orders
     (``NB-...``); the tie-breaks of each category (``HC-kicker-1`` ...
     ``SF-wheel``), the stronger hand alternately player 1 and player 2;
-    draws (``...-draw``); the seed's examples (``seed-...``); cards written
+    draws (``...-draw``); ModelOff 2012's examples (``ModelOff-...``); cards written
     in no order (``unsorted-...``). Every row is checked to be a valid
     one-deck showdown that tests what it says (a draw draws, a tie-break is
     decided within the category, a neighbour row crosses one rung); a row
@@ -356,7 +356,7 @@ def _workbook(rows: Sequence[GridRow], answers: Sequence[GridAnswer] | None) -> 
     sheets = [("Grid", _table(rows, None))]
     if answers is not None:
         sheets.append(("Answers", _table(rows, answers)))
-    book.remove(book.active)
+    book.remove(book.worksheets[0])  # the empty sheet a new workbook starts with
     bold = Font(bold=True)
     for title, (header, cells) in sheets:
         sheet = book.create_sheet(title)

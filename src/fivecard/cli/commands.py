@@ -977,6 +977,54 @@ def _stats(call: _Call) -> int:
     return EXIT_OK
 
 
+def _grid_arguments(parser: argparse.ArgumentParser) -> None:
+    _complete(
+        parser.add_argument(
+            "-o", "--output", metavar="FILE", help="write FILE.xlsx (sheets Grid and Answers) or FILE.csv"
+        ),
+        files=True,
+    )
+    parser.add_argument(
+        "--no-answers",
+        action="store_true",
+        help="leave out the expected answers (the Answers sheet, or the answer columns of a CSV file)",
+    )
+
+
+@_command(
+    "grid",
+    help="write a test grid of showdowns covering every outcome",
+    description="Write a fixed grid of two-hand showdowns that tests every outcome a "
+    "spreadsheet solution (ModelOff 2012) must get right: every category against its "
+    "neighbours in both orders, every tie-break down to the last kicker, the draws one "
+    "deck allows, the wheel, ace-high straights and royal flushes, Q-K-A-2-3, cards in "
+    "no order and ModelOff 2012's own examples. The expected answers (each hand's "
+    "classification, the winner 1, 2 or draw, and why) come from fivecard. Without -o, "
+    "a text table; -o grid.xlsx writes the sheets Grid and Answers, -o grid.csv one table.",
+    examples=(
+        "fivecard grid",
+        "fivecard grid -o grid.xlsx",
+        "fivecard grid -o grid.csv --no-answers",
+    ),
+    shared=("rules",),
+    arguments=_grid_arguments,
+)
+def _grid(call: _Call) -> int:
+    from ..bulk.grid import IMPOSSIBLE, grid_answers, grid_rows, grid_table, write_grid
+
+    args, rules, out = call.args, call.rules, call.out
+    rows = grid_rows(rules)
+    if args.output is not None:
+        write_grid(args.output, rows, rules=rules, answers=not args.no_answers)
+        call.err.write(f"wrote {args.output}: {len(rows)} showdowns\n")
+        return EXIT_OK
+    answers = None if args.no_answers else grid_answers(rows, rules)
+    out.write("\n".join(grid_table(rows, answers)) + "\n")
+    out.write("\nNot in the grid (one deck cannot deal them):\n")
+    out.write("".join(f"  {line}\n" for line in IMPOSSIBLE))
+    return EXIT_OK
+
+
 def _advise_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("hand", metavar="HAND", help="the five cards dealt, e.g. 'AS AH 7C 4D 2S'")
     _complete(

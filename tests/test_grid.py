@@ -1,0 +1,275 @@
+"""``fivecard grid``: a fixed test grid of two-hand showdowns covering every
+outcome of the standard rules, with answers that agree with ``solve``."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from fivecard.bulk import grid
+from fivecard.bulk.grid import (
+    ANSWER_COLUMNS,
+    GRID_COLUMNS,
+    GridRow,
+    grid_answers,
+    grid_rows,
+    write_grid,
+)
+from fivecard.cli import main
+from fivecard.core.hand import Hand
+from fivecard.core.rules import STANDARD
+from fivecard.errors import FileError, RulesError
+
+ROWS = grid_rows()
+ANSWERS = grid_answers(ROWS)
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+# The grid itself ---------------------------------------------------------------
+
+
+def test_the_grid_is_the_same_on_every_run(tmp_path: Path) -> None:
+    assert grid_rows() == ROWS and grid_answers(grid_rows()) == ANSWERS
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    write_grid(str(first), grid_rows())
+    write_grid(str(second), grid_rows())
+    assert first.read_bytes() == second.read_bytes()
+    assert [p.name for p in tmp_path.iterdir()] != [] and not list(tmp_path.glob("*.part"))
+
+
+def test_every_row_is_two_hands_of_five_cards_from_one_deck() -> None:
+    assert len({row.test for row in ROWS}) == len(ROWS)
+    for row in ROWS:
+        hands = [Hand.parse(text) for text in row.hands]
+        cards = [c for hand in hands for c in hand.cards]
+        assert [len(h.cards) for h in hands] == [5, 5]
+        assert len(set(cards)) == 10, row
+        assert row.tests
+
+
+def test_every_category_wins_and_loses_against_each_neighbour_in_both_orders() -> None:
+    labels = [c.label for c in STANDARD.ladder]
+    won: set[tuple[str, str, str]] = set()
+    for answer in ANSWERS:
+        if answer.winner != "draw":
+            w = int(answer.winner) - 1
+            won.add((answer.classifications[w], answer.classifications[1 - w], answer.winner))
+    for low, high in zip(labels, labels[1:]):
+        assert (high, low, "1") in won and (high, low, "2") in won, (high, low)
+    winners = {a.classifications[int(a.winner) - 1] for a in ANSWERS if a.winner != "draw"}
+    losers = {a.classifications[2 - int(a.winner)] for a in ANSWERS if a.winner != "draw"}
+    assert winners == set(labels)
+    assert losers == set(labels) - {"Royal Flush"}  # nothing beats it: it only draws
+
+
+def test_a_draw_in_every_category_one_deck_allows_and_none_where_it_cannot() -> None:
+    drawn = {a.classifications[0] for a in ANSWERS if a.winner == "draw"}
+    assert all(a.classifications[0] == a.classifications[1] for a in ANSWERS if a.winner == "draw")
+    assert drawn == {"High Card", "One Pair", "Two Pair", "Straight", "Flush", "Straight Flush", "Royal Flush"}
+    assert [line.split(":")[0] for line in grid.IMPOSSIBLE] == ["Three of a Kind", "Full House", "Four of a Kind"]
+
+
+def whys(category: str) -> list[str]:
+    """The explanations of the rows won within a category."""
+    return [a.why for a in ANSWERS if a.winner != "draw" and a.classifications == (category, category)]
+
+
+def test_every_tie_break_down_to_the_last_kicker() -> None:
+    for category in ("High Card", "Flush"):
+        for ordinal in ("first", "second", "third", "fourth", "fifth"):
+            assert any(f"the {ordinal} card decides" in w for w in whys(category)), (category, ordinal)
+    pair = whys("One Pair")
+    assert any("the pair decides" in w for w in pair)
+    assert all(any(f"the {o} card decides" in w for w in pair) for o in ("third", "fourth", "fifth"))
+    two = whys("Two Pair")
+    assert all(any(step in w for w in two) for step in ("higher pair decides", "lower pair decides", "fifth card decides"))
+    for category in ("Three of a Kind", "Full House"):
+        assert any("the three of a kind decides" in w for w in whys(category))
+    assert any("the four of a kind decides" in w for w in whys("Four of a Kind"))
+    for category in ("Straight", "Straight Flush"):
+        assert any("the top card decides" in w for w in whys(category))
+    # a player-2 win among the tie-breaks of each category that has several
+    for category in ("High Card", "One Pair", "Two Pair", "Straight", "Flush", "Straight Flush"):
+        assert any(a.winner == "2" and a.classifications == (category, category) for a in ANSWERS), category
+
+
+def test_the_wheel_the_ace_high_straight_and_q_k_a_2_3() -> None:
+    by_test = {a.row.test: a for a in ANSWERS}
+    wheel = by_test["ST-wheel"]
+    assert "6 beats 5 (the ace plays low in 5-4-3-2-A)" in wheel.why
+    assert "6 beats 5 (the ace plays low" in by_test["SF-wheel"].why
+    assert by_test["SF-wheel"].classifications == ("Straight Flush", "Straight Flush")
+    assert by_test["ST-ace-high"].why.endswith("A beats K")
+    wrap = by_test["ST-wrap"]
+    assert "QS KD AC 2H 3S" in wrap.row.hands
+    assert "High Card" in wrap.classifications and wrap.classifications[int(wrap.winner) - 1] == "One Pair"
+    assert by_test["ST-wheel-vs-3K"].classifications[int(by_test["ST-wheel-vs-3K"].winner) - 1] == "Straight"
+    assert by_test["RF-draw"].classifications == ("Royal Flush", "Royal Flush")
+
+
+@pytest.mark.parametrize(
+    ("winner", "other", "result"),
+    [
+        ("QC TC 7C 6C 4C", "QD TD 7D 5D 4D", "1"),
+        ("TD TH 4H 4C 3S", "TS TC 4S 4D 3H", "draw"),
+        ("AD KD QD JD TD", "QC TC 7C 6C 4C", "1"),
+        ("AD KD QD JD TD", "AS KS QS JS TS", "draw"),
+        ("7S 7H 7D 4S 4C", "6S 6H 6D AS AC", "1"),
+        ("TS TC 8D 8S 4H", "8H 8C 4S 4C TH", "1"),
+        ("QS QH QD 7S 4C", "JS JC JD AD KC", "1"),
+        ("9C 9S 9D 9H JH", "7S 7H 7D 7C AS", "1"),
+    ],
+)
+def test_the_modeloff_examples_are_rows(winner: str, other: str, result: str) -> None:
+    found = [a for a in ANSWERS if a.row.hands == (winner, other)]
+    assert [a.winner for a in found] == [result]
+
+
+def test_rows_with_cards_in_no_order() -> None:
+    unsorted = [r for r in ROWS if r.test.startswith("unsorted-")]
+    assert len(unsorted) >= 3
+    for row in unsorted:
+        hand = Hand.parse(row.hands[0])
+        assert list(hand.cards) != list(hand.sorted()) and list(hand.cards) != list(reversed(hand.sorted()))
+
+
+def test_the_builder_refuses_a_row_that_is_not_one_deck_or_not_what_it_says() -> None:
+    shared = GridRow("x", ("AS AD 7C 5H 2S", "AS KC 9D 7S 5C"), "x")
+    with pytest.raises(AssertionError, match="grid row x is not a one-deck showdown"):
+        grid._check([(shared, "other", "")], STANDARD)
+    not_a_draw = GridRow("y", ("AS AD 7C 5H 2S", "KC QH 9D 7S 5C"), "y")
+    with pytest.raises(AssertionError, match="grid row y does not test what it says"):
+        grid._check([(not_a_draw, "draw", "draw")], STANDARD)
+
+
+def test_only_the_supported_rule_sets() -> None:
+    assert grid_rows("Standard") == ROWS
+    with pytest.raises(RulesError, match="only: standard; not 'joker'"):
+        grid_rows("joker")
+
+
+# Files -------------------------------------------------------------------------------
+
+
+def test_the_workbook_has_the_grid_and_the_answers(tmp_path: Path) -> None:
+    path = tmp_path / "grid.xlsx"
+    write_grid(str(path), ROWS)
+    book = openpyxl.load_workbook(path)
+    assert book.sheetnames == ["Grid", "Answers"]
+    rows = [tuple(r) for r in book["Grid"].iter_rows(values_only=True)]
+    assert rows[0] == GRID_COLUMNS and len(rows) == len(ROWS) + 1
+    assert rows[1] == (ROWS[0].test, *ROWS[0].hands, ROWS[0].tests)
+    answers = [tuple(r) for r in book["Answers"].iter_rows(values_only=True)]
+    assert answers[0] == ANSWER_COLUMNS
+    first = ANSWERS[0]
+    assert answers[1] == (first.row.test, *first.row.hands, *first.classifications, first.winner, first.why)
+    without = tmp_path / "bare.xlsx"
+    write_grid(str(without), ROWS, answers=False)
+    assert openpyxl.load_workbook(without).sheetnames == ["Grid"]
+
+
+def test_the_csv_file_has_the_answer_columns_or_the_grid_columns(tmp_path: Path) -> None:
+    path = tmp_path / "grid.csv"
+    write_grid(str(path), ROWS)
+    rows = read_csv(path)
+    assert tuple(rows[0]) == ANSWER_COLUMNS and len(rows) == len(ROWS)
+    assert Counter(r["Winner"] for r in rows) == Counter(a.winner for a in ANSWERS)
+    write_grid(str(path), ROWS, answers=False)
+    assert tuple(read_csv(path)[0]) == GRID_COLUMNS
+
+
+def test_cells_are_inert(tmp_path: Path) -> None:
+    row = GridRow("=HYPERLINK(1)", ("AS AD 7C 5H 2S", "KC QH 9D 7S 5C"), "+1 -1 @x")
+    write_grid(str(tmp_path / "g.csv"), [row], answers=False)
+    assert read_csv(tmp_path / "g.csv")[0] == {
+        "Test": "'=HYPERLINK(1)", "Player 1": "AS AD 7C 5H 2S", "Player 2": "KC QH 9D 7S 5C", "What it tests": "'+1 -1 @x"
+    }
+    write_grid(str(tmp_path / "g.xlsx"), [row])
+    sheet = openpyxl.load_workbook(tmp_path / "g.xlsx")["Grid"]
+    assert (sheet["A2"].value, sheet["A2"].data_type) == ("=HYPERLINK(1)", "s")
+    assert sheet["D2"].value == "+1 -1 @x"
+
+
+def test_a_bad_extension_is_an_error_and_writes_nothing(tmp_path: Path) -> None:
+    with pytest.raises(FileError, match="FILE.xlsx or FILE.csv, not '.*grid.txt'"):
+        write_grid(str(tmp_path / "grid.txt"), ROWS)
+    assert list(tmp_path.iterdir()) == []
+
+
+# The answers agree with solve -------------------------------------------------------
+
+
+def solved(path: Path, tmp_path: Path, *sheet: str) -> list[dict[str, str]]:
+    out = tmp_path / "solved.csv"
+    code, _, err = run(["solve", str(path), *sheet, "--hands", "Player 1,Player 2", "-o", str(out)])
+    assert code == 0, err
+    return read_csv(out)
+
+
+@pytest.mark.parametrize("name", ["grid.csv", "grid.xlsx"])
+def test_the_answers_agree_with_solve(name: str, tmp_path: Path) -> None:
+    path = tmp_path / name
+    code, _, err = run(["grid", "-o", str(path)])
+    assert (code, err) == (0, f"wrote {path}: {len(ROWS)} showdowns\n")
+    rows = solved(path, tmp_path, *(["--sheet", "Answers"] if name.endswith(".xlsx") else []))
+    assert len(rows) == len(ROWS)
+    for row in rows:
+        assert row["Player 1 classification"] == row["hand 1 category"], row
+        assert row["Player 2 classification"] == row["hand 2 category"], row
+        expected = {"1": "1", "2": "2", "draw": "1,2"}[row["Winner"]]
+        assert row["winner"] == expected, row
+        assert row["Why"] == row["explanation"], row
+
+
+# The command -------------------------------------------------------------------------
+
+
+def test_the_text_table() -> None:
+    code, out, err = run(["grid"])
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].split() == ["Test", "Player", "1", "Player", "2", "Winner", "What", "it", "tests"]
+    assert lines[1].split()[:6] == ["NB-1P-HC-1", "8S", "8D", "KH", "5C", "2D"]
+    assert any(line.startswith("RF-draw ") and " draw " in line for line in lines)
+    assert "one deck cannot deal them" in out and grid.IMPOSSIBLE[0] in out
+    code, bare, _ = run(["grid", "--no-answers"])
+    assert code == 0 and "Winner" not in bare.splitlines()[0]
+    assert len(bare.splitlines()) == len(lines)
+
+
+def test_the_command_writes_without_answers(tmp_path: Path) -> None:
+    code, _, _ = run(["grid", "-o", str(tmp_path / "g.xlsx"), "--no-answers"])
+    assert code == 0 and openpyxl.load_workbook(tmp_path / "g.xlsx").sheetnames == ["Grid"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["grid", "-o", "grid.txt"], "fivecard: error: the grid is written as FILE.xlsx or FILE.csv, not 'grid.txt'\n"),
+        (["grid", "--rules", "joker"],
+         "fivecard: error: the test grid is built for these rule sets only: standard; not 'joker'\n"),
+        (["grid", "--wild", "2"],
+         "fivecard: error: the test grid is built for these rule sets only: standard; not 'standard+wild(2)'\n"),
+    ],
+)
+def test_errors_are_one_line_and_exit_2(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run(argv) == (2, "", message)
+    assert list(tmp_path.iterdir()) == []

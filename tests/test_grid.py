@@ -273,3 +273,12 @@ def test_errors_are_one_line_and_exit_2(
     monkeypatch.chdir(tmp_path)
     assert run(argv) == (2, "", message)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_readme_shows_real_output() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## A test grid: `fivecard grid`")[1].split("\n## ")[0]
+    assert f"fixed grid of\n{len(ROWS)} two-hand showdowns" in section
+    shown = section.split("```text\n")[1].split("```")[0].splitlines()
+    _, out, _ = run(["grid"])
+    assert shown == out.splitlines()[: len(shown)]

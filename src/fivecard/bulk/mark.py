@@ -324,10 +324,11 @@ class Marking:
         """How the mark was scaled, for a grid of another size than 25."""
         if self.total in (0, MODELOFF_OUTCOMES):
             return None
-        scaled = self.correct * MODELOFF_OUTCOMES / self.total
+        scaled = round(self.correct * MODELOFF_OUTCOMES / self.total, 2)
+        shown = str(int(scaled)) if scaled.is_integer() else f"{scaled:g}"
         return (
-            f"{self.total} outcomes, not {MODELOFF_OUTCOMES}: scaled to {MODELOFF_OUTCOMES} "
-            f"({self.correct} x {MODELOFF_OUTCOMES} / {self.total} = {scaled:.2f}) before marking"
+            f"{self.total} outcomes, scaled to {MODELOFF_OUTCOMES} for the mark: "
+            f"{self.correct} x {MODELOFF_OUTCOMES} / {self.total} = {shown} right"
         )
 
     def summary(self) -> str:
@@ -734,7 +735,7 @@ def _write_csv(marking: Marking, out: IO[str]) -> None:
     from .writers import csv_field, inert
 
     def line(cells: Sequence[str]) -> str:
-        return ",".join(csv_field(inert(c)) for c in cells) + "\r\n"
+        return ",".join(csv_field(inert(c)) for c in cells) + "\n"
 
     width = len(marking.columns)
     if marking.header_line is not None:

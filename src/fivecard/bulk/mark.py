@@ -160,7 +160,8 @@ def read_winner(text: str, names: Sequence[str] = (), *, hands: int = 2) -> Winn
     >>> [read_winner(t, ['Alice', 'Bob']) for t in ('1', 'P2', 'Player 1 wins', 'bob', 'Dead heat', '1,2')]
     [0, 1, 0, 1, None, None]
     """
-    words = _words(text)
+    whole = _whole_number(text.strip())
+    words = [str(whole)] if whole is not None else _words(text)
     if words and words[-1] in ("wins", "win", "won"):
         words = words[:-1]
     joined = "".join(words)
@@ -397,7 +398,8 @@ def find_answer_columns(
         missing.append("the winner")
     if missing:
         labels = [c for c in range(len(columns)) if c not in hand_columns]
-        letters = ",".join(column_letter(c) for c in labels[: hands + 1]) if len(labels) > hands else "C1,C2,W"
+        # answers are usually the last columns
+        letters = ",".join(column_letter(c) for c in labels[-hands - 1 :]) if len(labels) > hands else "C1,C2,W"
         found = ", ".join(_column_name(c, columns) for c in labels) or "none"
         raise AnswerColumnsError(
             f"no column for {' and '.join(missing)}: looked for headers such as 'Player 1 "

@@ -912,10 +912,10 @@ def _mark(call: _Call) -> int:
 
     args, out, err = call.args, call.out, call.err
     marking = mark_file(args.input, sheet=args.sheet, answers=args.answers, hands=args.hands, rules=call.rules)
-    if marking.note is not None:
-        err.write(f"fivecard: {marking.note}\n")
     if args.output is not None:
         write_marked(marking, args.output, stdout=out)
+    if marking.note is not None:
+        err.write(f"fivecard: {marking.note}\n")
     if args.json:
         _print_json(marking.json(), out)
     else:

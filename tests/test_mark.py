@@ -228,7 +228,7 @@ def test_draw_spelled_several_ways_in_a_file(tmp_path: Path) -> None:
 
 
 def test_the_winner_by_a_players_name(tmp_path: Path) -> None:
-    rows = [
+    rows: list[list[Any]] = [
         ["Round", "Alice", "Bob", "Alice classification", "Bob classification", "Winning player"],
         [1, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "Alice"],
         [2, "AS AH 7C 4D 2S", "KS KH KD 4C 2D", "Pair", "Trips", "bob wins"],
@@ -304,13 +304,13 @@ def test_bad_rows_keep_their_line_numbers_and_cost_no_other_row(tmp_path: Path) 
     ],
 )
 def test_answer_columns_found_by_their_headers(header: list[str], tmp_path: Path) -> None:
-    rows = [["Round", "Player 1", "Player 2", *header], [1, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "2", "2", "1"]]
+    rows: list[list[Any]] = [["Round", "Player 1", "Player 2", *header], [1, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "2", "2", "1"]]
     marking = mark_file(str(write_csv(tmp_path / "h.csv", rows)))
     assert marking.answer_columns == (3, 4, 5) and marking.correct == 1
 
 
 def test_answer_columns_named_explicitly(tmp_path: Path) -> None:
-    rows = [
+    rows: list[list[Any]] = [
         ["Round", "Player 1", "Player 2", "Notes", "A1", "A2", "W"],
         [1, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "easy", "Pair", "Pair", "2"],
         [2, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "easy", "Pair", "Pair", "1"],

@@ -834,7 +834,9 @@ _register(
 
 def _mark_arguments(parser: argparse.ArgumentParser) -> None:
     _complete(
-        parser.add_argument("input", metavar="FILE", help="a CSV file or .xlsx workbook of showdowns and answers"),
+        parser.add_argument(
+            "input", metavar="FILE", help="a CSV file or .xlsx workbook of showdowns and answers; '-' reads standard input"
+        ),
         files=True,
     )
     parser.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: the first)")
@@ -911,7 +913,12 @@ def _mark(call: _Call) -> int:
     from ..bulk.mark import mark_file, write_marked
 
     args, out, err = call.args, call.out, call.err
-    marking = mark_file(args.input, sheet=args.sheet, answers=args.answers, hands=args.hands, rules=call.rules)
+    from ..bulk.sources import binary_stdin
+
+    stdin = binary_stdin(call.stdin) if args.input == "-" else None
+    marking = mark_file(
+        args.input, sheet=args.sheet, answers=args.answers, hands=args.hands, rules=call.rules, stdin=stdin
+    )
     if args.output is not None:
         write_marked(marking, args.output, stdout=out)
     if marking.note is not None:

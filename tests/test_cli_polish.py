@@ -22,7 +22,7 @@ from fivecard.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-SUBCOMMANDS = ["classify", "compare", "solve", "deal", "stats", "grid", "advise", "strategy", "play", "serve", "rules", "completion"]
+SUBCOMMANDS = ["classify", "compare", "solve", "mark", "deal", "stats", "grid", "advise", "strategy", "play", "serve", "rules", "completion"]
 
 
 class Terminal(io.StringIO):
@@ -123,7 +123,7 @@ def test_every_subcommand_help_has_examples_and_exit_codes(command: str) -> None
     assert 2 <= len(examples) <= 4
     assert all(f"fivecard {command}" in line for line in examples)
     codes = [int(line.split()[0]) for line in section(text, "exit codes") if line.split()[0].isdigit()]
-    expected = [0, 1, 2, 130, 141] if command == "solve" else [0, 2, 130, 141]
+    expected = [0, 1, 2, 130, 141] if command in ("solve", "mark") else [0, 2, 130, 141]
     assert codes == expected
 
 
@@ -184,7 +184,13 @@ def test_help_and_messages_name_the_traditions_not_seed_files() -> None:
 
 def test_readme_and_examples_name_the_traditions() -> None:
     for path in [README, *sorted((ROOT / "examples").iterdir()), ROOT / "scripts" / "demo.sh"]:
-        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".xlsx":  # a workbook: the text of its cells
+            import openpyxl
+
+            book = openpyxl.load_workbook(path)
+            text = "\n".join(str(v) for sheet in book for row in sheet.iter_rows(values_only=True) for v in row)
+        else:
+            text = path.read_text(encoding="utf-8")
         assert not SEED_NUMBER.search(text), (path, SEED_NUMBER.search(text))
 
 

@@ -309,6 +309,11 @@ class Source:
     closers: list[Callable[[], None]] = field(default_factory=list)
     #: Read from a regular file (a read never waits on a writer, as a pipe's can).
     regular: bool = False
+    #: A table's layout (None for text), its header's line (None: no header)
+    #: and, for a workbook, the sheet read.
+    layout: TableLayout | None = None
+    header_line: int | None = None
+    sheet: str | None = None
 
     def close(self) -> None:
         for closer in self.closers:
@@ -580,6 +585,7 @@ def _xlsx_source(opened: _Input, sheet: str | None, suits: bool, hands: str | No
             workbook_file.close()
         raise
     source = _table_source(records, opened.name, f"xlsx, sheet {quote(name, PATH_QUOTE)}", suits, hands)
+    source.sheet = name
     source.closers.append(book.close)
     if workbook_file is not opened.raw:
         source.closers.append(workbook_file.close)
@@ -643,7 +649,10 @@ def _table_source(
                 cells = cells[:-1]  # empty cells past the table's columns (a trailing delimiter)
             yield Row(record.number, tuple(cells), layout.hands(cells))
 
-    return Source(rows(), columns, max(len(layout.units), 1), name, note=note)
+    header_line = good[layout.header].number if layout.header is not None else None
+    return Source(
+        rows(), columns, max(len(layout.units), 1), name, note=note, layout=layout, header_line=header_line
+    )
 
 
 def binary_stdin(stream: Any) -> IO[bytes] | None:

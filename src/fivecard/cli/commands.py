@@ -8,7 +8,7 @@ and the shell completion scripts (:mod:`fivecard.cli.completion`) are all built
 from that registry. Registering imports nothing: a command imports what it
 needs (numpy, openpyxl) only when it runs.
 
-Exit codes: 0 success; 1 ``solve`` finished but some rows were errors; 2 bad
+Exit codes: 0 success; 1 ``solve`` or ``mark`` finished but some rows were errors; 2 bad
 input, bad usage or an unwritable output (one line on stderr); 130
 interrupted (Ctrl-C); 141 the output pipe closed early.
 """
@@ -51,7 +51,7 @@ EXIT_BROKEN_PIPE = 141  # the output pipe closed early
 #: What each exit code means, as every ``--help`` lists them.
 _EXIT_CODES: dict[int, str] = {
     EXIT_OK: "success",
-    EXIT_SOME_ROWS_BAD: "solve finished, but some rows were errors (each an error row)",
+    EXIT_SOME_ROWS_BAD: "solve or mark finished, but some rows were errors (each an error row)",
     EXIT_BAD_INPUT: "bad usage or input, or an unwritable output: one line on stderr",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
     EXIT_BROKEN_PIPE: "the output pipe closed early (| head)",
@@ -830,6 +830,121 @@ _register(
         ),
     )
 )
+
+
+def _mark_arguments(parser: argparse.ArgumentParser) -> None:
+    _complete(
+        parser.add_argument(
+            "input", metavar="FILE", help="a CSV file or .xlsx workbook of showdowns and answers; '-' reads standard input"
+        ),
+        files=True,
+    )
+    parser.add_argument("--sheet", metavar="NAME", help="the workbook's sheet (default: the first)")
+    parser.add_argument(
+        "--answers",
+        metavar="COLS",
+        help="the answer columns, in the order hand 1's classification, hand 2's "
+        "classification, winner: letters, numbers or header names ('D,E,F'); default: "
+        "found by their headers (e.g. 'Player 1 classification', 'Winner')",
+    )
+    parser.add_argument(
+        "--hands",
+        metavar="COLUMNS",
+        help="the two hand columns, as for solve (default: decided by the cells' shape)",
+    )
+    _complete(
+        parser.add_argument(
+            "-o",
+            "--output",
+            metavar="FILE",
+            help="also write the marked file: a workbook back with wrong answers "
+            "highlighted (.xlsx), or the CSV with columns expected and verdict (.csv)",
+        ),
+        files=True,
+    )
+
+
+_MARK_HELP = """Mark a spreadsheet's answers to showdowns of two hands, as the ModelOff 2012
+marking macro does: settle each row, and report every row whose answers
+differ (what was said, the right answer, and why), then the totals.
+
+The file (CSV or .xlsx; --sheet) holds the two hands as solve reads them and
+three answer columns, found by their headers (case, spaces and punctuation
+aside) or named with --answers:
+  classification  a header with 'classification', 'class', 'category', 'score'
+                  or 'type' and the hand's number or name ('Player 1
+                  classification', 'Classification 2', 'P1 Class', 'Hand 1
+                  score'); an answer is a category ('Flush', 'one pair',
+                  'Pair', 'Quads', 'Trips', 'Nothing') or its score, 1 to 10
+  winner          a header with 'winner', 'winning', 'result' or 'outcome'; an
+                  answer is a player's number (1, 'Player 2', 'P1'), the name
+                  over that player's hand column, or a draw: draw, tie, dead
+                  heat, split, chop, push, 0, none, no winner, '1,2'
+
+An outcome is right when the winner and the strongest hand's classification
+(both hands' for a draw) are right; other differences are reported but the
+outcome counts. ModelOff mark: 1 per right outcome up to 20, 2 per right
+outcome above 20, out of 25 outcomes (30 at most); another number of
+outcomes is scaled to 25 first (right x 25 / total), then rounded to one
+decimal. A bad row is reported with its line and not marked; an answer that
+cannot be read counts as wrong.
+"""
+
+
+@_command(
+    "mark",
+    help="mark a spreadsheet's answers (ModelOff 2012)",
+    description=_MARK_HELP,
+    examples=(
+        "fivecard mark examples/answered.xlsx",
+        "fivecard mark examples/answered.csv --json",
+        "fivecard mark examples/answered.xlsx -o answers.xlsx",
+        "fivecard mark examples/answered.csv --answers D,E,F -o answers.csv",
+    ),
+    arguments=_mark_arguments,
+    shared=("rules", "json"),
+    exit_codes=tuple(_EXIT_CODES),
+    exit_meanings={
+        EXIT_OK: "every row was marked (wrong answers are a result, not an error)",
+        EXIT_SOME_ROWS_BAD: "the run finished, but some rows were errors (not marked)",
+    },
+)
+def _mark(call: _Call) -> int:
+    from ..bulk.mark import mark_file, write_marked
+
+    args, out, err = call.args, call.out, call.err
+    from ..bulk.sources import binary_stdin
+
+    stdin = binary_stdin(call.stdin) if args.input == "-" else None
+    marking = mark_file(
+        args.input, sheet=args.sheet, answers=args.answers, hands=args.hands, rules=call.rules, stdin=stdin
+    )
+    if args.output is not None:
+        write_marked(marking, args.output, stdout=out)
+    if marking.note is not None:
+        err.write(f"fivecard: {marking.note}\n")
+    if args.json:
+        _print_json(marking.json(), out)
+    else:
+        for row in marking.rows:
+            if row.error is not None:
+                out.write(f"line {row.line}: error: {row.error}\n")
+            elif row.differences:
+                out.write(f"line {row.line}: {'right outcome, other differences' if row.correct else 'wrong outcome'}\n")
+                for difference in row.differences:
+                    out.write(f"  {difference}\n")
+                out.write(f"  why: {row.explanation}\n")
+        out.write(marking.summary() + "\n")
+        scaling = marking.scaling()
+        if scaling is not None:
+            out.write(f"({scaling})\n")
+        if marking.errors:
+            count = len(marking.errors)
+            out.write(f"({count} row{'s' if count != 1 else ''} with errors, not marked)\n")
+    if args.output is not None:
+        wrong = sum(len(r.wrong_cells) for r in marking.rows)
+        err.write(f"wrote {args.output}: {wrong} wrong answer{'s' if wrong != 1 else ''} marked\n")
+    return EXIT_SOME_ROWS_BAD if marking.errors else EXIT_OK
 
 
 def _deal_arguments(parser: argparse.ArgumentParser) -> None:

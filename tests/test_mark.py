@@ -1,0 +1,473 @@
+"""fivecard mark: a spreadsheet's answers (each hand's classification and the
+winner) marked against fivecard's own settlement, as the ModelOff 2012
+marking macro marks them."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from fivecard.bulk.mark import (
+    DRAW_WORDS,
+    AnswerColumnsError,
+    mark_file,
+    modeloff_mark,
+    read_classification,
+    read_winner,
+)
+from fivecard.cli import main
+from fivecard.core.cards import full_deck
+from fivecard.core.rules import STANDARD
+from fivecard.core.showdown import showdown
+from fivecard.errors import FivecardError
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def _script() -> Any:
+    spec = importlib.util.spec_from_file_location("make_answered", ROOT / "scripts" / "make_answered.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MAKE = _script()
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(""), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write_csv(path: Path, rows: list[list[Any]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(rows)
+    return path
+
+
+def truth(one: str, two: str) -> tuple[str, str, str]:
+    """fivecard's answers for a showdown: both labels and the winner (1, 2 or draw)."""
+    result = showdown([one, two])
+    labels = tuple(e.label for e in result.evaluations)
+    winner = "draw" if len(result.winners) > 1 else str(result.winners[0] + 1)
+    return labels[0], labels[1], winner
+
+
+# --- the bundled example -------------------------------------------------------------
+
+
+def test_the_example_workbook_is_marked_exactly() -> None:
+    marking = mark_file(str(EXAMPLES / "answered.xlsx"))
+    assert (marking.correct, marking.total, marking.wrong) == (8, 10, [7, 10])
+    assert marking.mark == 20.0  # 8 of 10 is 20 of 25
+    assert marking.summary() == "Outcomes right: 8/10; ModelOff mark: 20/30"
+    by_line = {r.line: r for r in marking.rows}
+    assert by_line[7].wrong_cells == (2,) and "said '2', right: player 1" in by_line[7].differences[0]
+    assert by_line[10].wrong_cells == (0,) and "right: Two Pair (score 3)" in by_line[10].differences[0]
+    # the losing hand's classification is wrong: reported, but the outcome counts
+    assert by_line[11].correct and by_line[11].wrong_cells == (1,)
+    assert [r.line for r in marking.rows if r.differs] == [7, 10, 11]
+    # formulas are read by their stored values
+    assert by_line[3].cells[2] == "1" and by_line[12].cells[1] == "Four of a Kind"
+    assert by_line[12].correct and by_line[3].correct
+
+
+def test_the_example_csv_is_marked_exactly() -> None:
+    marking = mark_file(str(EXAMPLES / "answered.csv"))
+    assert (marking.correct, marking.total, marking.wrong, marking.mark) == (8, 10, [6, 9], 20.0)
+
+
+def test_the_example_files_come_from_their_script(tmp_path: Path) -> None:
+    MAKE.main(str(tmp_path))
+    assert (tmp_path / "answered.csv").read_text() == (EXAMPLES / "answered.csv").read_text()
+    made = openpyxl.load_workbook(tmp_path / "answered.xlsx")["Answers"]
+    kept = openpyxl.load_workbook(EXAMPLES / "answered.xlsx")["Answers"]
+    assert list(made.values) == list(kept.values)
+
+
+# --- a 25-outcome grid with planted wrong answers --------------------------------------
+
+
+def grid(seed: int = 7, size: int = 25) -> list[list[Any]]:
+    """Showdowns of random deals, answered right: names, scores and several
+    spellings."""
+    deck = [c.code_str for c in full_deck()]
+    rng = random.Random(seed)
+    rows: list[list[Any]] = []
+    for test in range(1, size + 1):
+        cards = rng.sample(deck, 10)
+        one, two = " ".join(cards[:5]), " ".join(cards[5:])
+        c1, c2, winner = truth(one, two)
+        if test % 3 == 0:  # scores instead of names
+            c1, c2 = str(STANDARD.scores[read_classification(c1, STANDARD).name]), c2.upper()
+        if test % 4 == 0:
+            winner = {"1": "Player 1", "2": "P2", "draw": "Tie"}[winner]
+        rows.append([test, one, two, c1, c2, winner])
+    return rows
+
+
+def test_a_grid_of_25_with_planted_wrong_answers(tmp_path: Path) -> None:
+    rows = grid()
+    # plant: a wrong winner (row 2), the winner's classification wrong (row 5), an
+    # unreadable classification (row 9); the loser's class wrong, outcome kept (row 12)
+    planted = {}
+    for test in (2, 5, 9, 12):
+        one, two = rows[test - 1][1], rows[test - 1][2]
+        _, _, winner = truth(one, two)
+        planted[test] = winner
+    assert planted[2] != "draw"
+    rows[1][5] = "1" if planted[2] == "2" else "2"
+    strong = 3 if planted[5] in ("1", "draw") else 4
+    rows[4][strong] = "Royal Flush"
+    rows[8][4 if planted[9] == "2" else 3] = "Flusj"  # the strongest hand's
+    assert planted[12] != "draw"
+    rows[11][3 if planted[12] == "2" else 4] = "Royal Flush"
+    header = ["Test", "Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"]
+    path = write_csv(tmp_path / "grid.csv", [header, *rows])
+    marking = mark_file(str(path))
+    lines = {test: test + 1 for test in range(1, 26)}  # the header is line 1
+    assert marking.wrong == [lines[2], lines[5], lines[9]]
+    assert (marking.correct, marking.total, marking.mark) == (22, 25, 24.0)
+    row12 = next(r for r in marking.rows if r.line == lines[12])
+    assert row12.correct and row12.differs
+    row9 = next(r for r in marking.rows if r.line == lines[9])
+    assert "could not read 'Flusj' as a classification" in row9.differences[0]
+    code, out, _ = run(["mark", str(path)])
+    assert code == 0
+    assert out.rstrip().splitlines()[-1] == "Outcomes right: 22/25; ModelOff mark: 24/30"
+    assert f"line {lines[2]}: wrong outcome" in out and f"line {lines[12]}: right outcome, other differences" in out
+    assert "why: hand 1 (" in out
+
+
+def test_the_same_grid_as_a_workbook_with_one_card_per_cell(tmp_path: Path) -> None:
+    rows = grid(seed=11)
+    rows[3][5] = "draw" if rows[3][5] != "draw" else "1"
+    header = [f"P{p} card {c}" for p in (1, 2) for c in range(1, 6)] + ["P1 Class", "P2 Class", "Result"]
+    cells = [[*r[1].split(), *r[2].split(), r[3], r[4], r[5]] for r in rows]
+    for row in cells[:5]:
+        row[10] = int(row[10]) if row[10].isdecimal() else row[10]  # a score as a number cell
+    path = tmp_path / "cards.xlsx"
+    MAKE.write_workbook(path, "My poker model", header, cells)
+    marking = mark_file(str(path))
+    assert marking.answer_columns == (10, 11, 12)
+    assert (marking.correct, marking.total, marking.wrong) == (24, 25, [6])  # title, header, then data
+    assert marking.mark == 28.0
+
+
+# --- reading answers -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Pair", "One Pair"), ("one pair", "One Pair"), ("ONE_PAIR", "One Pair"), ("2", "One Pair"),
+        ("High Card", "High Card"), ("nothing", "High Card"), ("1", "High Card"), ("1.0", "High Card"),
+        ("Royal Flush", "Royal Flush"), ("10", "Royal Flush"), ("royal", "Royal Flush"),
+        ("Straight Flush", "Straight Flush"), ("9", "Straight Flush"),
+        ("Four of a Kind", "Four of a Kind"), ("Quads", "Four of a Kind"), ("4 of a kind", "Four of a Kind"),
+        ("full house", "Full House"), ("7", "Full House"), ("7 - Full House", "Full House"),
+        ("Flush", "Flush"), (" flush ", "Flush"), ("Straight", "Straight"), ("5", "Straight"),
+        ("Three of a Kind", "Three of a Kind"), ("Trips", "Three of a Kind"),
+        ("Two Pair", "Two Pair"), ("two pairs", "Two Pair"), ("3", "Two Pair"),
+    ],
+)
+def test_classifications_by_name_alias_or_score(text: str, label: str) -> None:
+    assert read_classification(text, STANDARD).label == label
+
+
+@pytest.mark.parametrize("text", ["Flusj", "11", "0", "6 Full House", "", "Five of a Kind"])
+def test_unreadable_classifications(text: str) -> None:
+    with pytest.raises(FivecardError, match="could not read .* as a classification"):
+        read_classification(text, STANDARD)
+
+
+@pytest.mark.parametrize("text", [*DRAW_WORDS, "Draw", "DRAW", "Tie", "Dead Heat", "dead-heat", "1,2", "1 and 2", "Split pot"])
+def test_draw_spellings(text: str) -> None:
+    assert read_winner(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "player"),
+    [("1", 0), ("2", 1), ("2.0", 1), ("Player 1", 0), ("player2", 1), ("P2", 1), ("p 1", 0),
+     ("Hand 2", 1), ("Player 1 wins", 0), ("Alice", 0), ("BOB", 1), ("bob wins", 1)],
+)
+def test_winners_by_number_or_name(text: str, player: int) -> None:
+    assert read_winner(text, ["Alice", "Bob"]) == player
+
+
+@pytest.mark.parametrize("text", ["3", "Player 3", "Charlie", "maybe", "1,3"])
+def test_unreadable_winners(text: str) -> None:
+    with pytest.raises(FivecardError, match="could not read .* as a winner"):
+        read_winner(text, ["Alice", "Bob"])
+
+
+def test_draw_spelled_several_ways_in_a_file(tmp_path: Path) -> None:
+    draw = ["10D 10H 4H 4C 3S", "10S 10C 4S 4D 3H"]
+    spellings = ["draw", "Draw", "tie", "Dead heat", "split", "push", "0", "none", "1,2", "Player 1"]
+    rows = [["Player 1", "Player 2", "Class 1", "Class 2", "Winner"]]
+    rows += [[*draw, "Two Pair", "two pair", s] for s in spellings]
+    marking = mark_file(str(write_csv(tmp_path / "draws.csv", rows)))
+    assert marking.wrong == [11]  # "Player 1" is not a draw
+    assert (marking.correct, marking.total) == (9, 10)
+    # a draw needs both hands' classifications right: both are the strongest
+    rows = [rows[0], [*draw, "Two Pair", "One Pair", "draw"], [*draw, "One Pair", "Two Pair", "tie"]]
+    marking = mark_file(str(write_csv(tmp_path / "draws2.csv", rows)))
+    assert marking.wrong == [2, 3]
+
+
+def test_the_winner_by_a_players_name(tmp_path: Path) -> None:
+    rows: list[list[Any]] = [
+        ["Round", "Alice", "Bob", "Alice classification", "Bob classification", "Winning player"],
+        [1, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "Alice"],
+        [2, "AS AH 7C 4D 2S", "KS KH KD 4C 2D", "Pair", "Trips", "bob wins"],
+        [3, "AS AH 7C 4D 2S", "KS KH KD 4C 2D", "Pair", "Trips", "Alice"],
+    ]
+    marking = mark_file(str(write_csv(tmp_path / "names.csv", rows)))
+    assert marking.answer_columns == (3, 4, 5)
+    assert marking.wrong == [4]
+    assert "the winner: said 'Alice', right: player 2" in marking.rows[2].differences
+
+
+def test_unreadable_answers_count_as_wrong_and_never_stop_the_run(tmp_path: Path) -> None:
+    rows = [
+        ["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"],
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "Charlie"],
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Flusj", "Pair", "1"],
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pear", "1"],
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "", "Pair", "1"],
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "1"],
+    ]
+    marking = mark_file(str(write_csv(tmp_path / "bad.csv", rows)))
+    assert marking.wrong == [2, 3, 5]
+    assert marking.correct == 2  # line 4: only the losing hand's answer is unreadable
+    differences = {r.line: r.differences for r in marking.rows}
+    assert differences[2] == ("the winner: could not read 'Charlie' as a winner (a player's number from 1 to "
+                              "2, a player's name, or a draw: 'draw', 'drawn', 'tie', 'tied' ...)",)
+    assert "could not read 'Flusj' as a classification" in differences[3][0]
+    assert "could not read 'Pear'" in differences[4][0]
+    assert differences[5] == ("hand 1's classification: no answer",)
+
+
+def test_bad_rows_keep_their_line_numbers_and_cost_no_other_row(tmp_path: Path) -> None:
+    rows = [
+        ["Marking grid"],
+        [],
+        ["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"],
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "1"],
+        ["AS AH 7C 4D 2S", "AS KH 7D 4C 2D", "Pair", "High Card", "1"],  # a duplicate card
+        ["1S AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "1"],  # a bad rank
+        ["AS AH 7C 4D 2S", "", "Pair", "Pair", "1"],  # an empty hand
+        ["fold", "fold", "", "", ""],
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "2"],
+    ]
+    path = write_csv(tmp_path / "rows.csv", rows)
+    marking = mark_file(str(path))
+    assert [r.line for r in marking.errors] == [5, 6, 7, 8]
+    assert "hands 1 and 2" in str(marking.errors[0].error) and "'1S'" in str(marking.errors[1].error)
+    assert (marking.correct, marking.total, marking.wrong) == (1, 2, [9])
+    code, out, _ = run(["mark", str(path)])
+    assert code == 1
+    assert "line 5: error: card A♠ is in hands 1 and 2" in out
+    assert out.rstrip().splitlines()[-3:] == [
+        "Outcomes right: 1/2; ModelOff mark: 12.5/30",
+        "(2 outcomes, scaled to 25 for the mark: 1 x 25 / 2 = 12.5 right)",
+        "(4 rows with errors, not marked)",
+    ]
+    data = json.loads(run(["mark", "--json", str(path)])[1])
+    assert [e["line"] for e in data["errors"]] == [5, 6, 7, 8] and data["wrong"] == [9]
+
+
+# --- the answer columns ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        ["Player 1 classification", "Player 2 classification", "Winner"],
+        ["Classification 1", "Classification 2", "Result"],
+        ["P1 Class", "P2 Class", "Winning player"],
+        ["Hand 1 score", "Score 2", "Outcome"],
+        ["player_1_category", "PLAYER-2 CATEGORY", "winner?"],
+        ["Step 2: hand 1 category", "Step 2: hand 2 category", "Step 3: winner"],
+    ],
+)
+def test_answer_columns_found_by_their_headers(header: list[str], tmp_path: Path) -> None:
+    rows: list[list[Any]] = [["Round", "Player 1", "Player 2", *header], [1, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "2", "2", "1"]]
+    marking = mark_file(str(write_csv(tmp_path / "h.csv", rows)))
+    assert marking.answer_columns == (3, 4, 5) and marking.correct == 1
+
+
+def test_answer_columns_named_explicitly(tmp_path: Path) -> None:
+    rows: list[list[Any]] = [
+        ["Round", "Player 1", "Player 2", "Notes", "A1", "A2", "W"],
+        [1, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "easy", "Pair", "Pair", "2"],
+        [2, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "easy", "Pair", "Pair", "1"],
+    ]
+    path = write_csv(tmp_path / "named.csv", rows)
+    code, out, err = run(["mark", str(path)])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "no column for player 1's classification and player 2's classification and the winner" in err
+    assert "'Player 1 classification'" in err and "'Winner'" in err and "(use --answers E,F,G)" in err
+    for spec in ("E,F,G", "5,6,7", "A1,A2,W", "a1, a2, w"):
+        marking = mark_file(str(path), answers=spec)
+        assert marking.answer_columns == (4, 5, 6) and marking.wrong == [2], spec
+    code, out, _ = run(["mark", "--answers", "E,F,G", str(path)])
+    assert code == 0 and "Outcomes right: 1/2" in out
+    with pytest.raises(AnswerColumnsError, match="names 2 answer columns; name 3"):
+        mark_file(str(path), answers="E,F")
+    with pytest.raises(AnswerColumnsError, match="holds hands"):
+        mark_file(str(path), answers="B,F,G")
+    with pytest.raises(AnswerColumnsError, match="unknown answer column 'Nope'"):
+        mark_file(str(path), answers="Nope,F,G")
+
+
+def test_a_grid_answer_sheet_is_found_without_naming_its_columns(tmp_path: Path) -> None:
+    """The shape of `fivecard grid -o grid.xlsx`'s sheet "Answers"."""
+    header = ["Test", "Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner", "Why"]
+    rows = []
+    for test, (one, two) in enumerate(
+        [("AD KD QD JD TD", "AS KS QS JS TS"), ("AH 2H 3S 4H 5C", "2C 3D 4S 5S 6H"), ("9C 9S 9D 9H JH", "7S 7H 7D 7C AS")], 1
+    ):
+        c1, c2, winner = truth(one, two)
+        rows.append([test, one, two, c1, c2, int(winner) if winner != "draw" else winner, "why it is here"])
+    path = tmp_path / "grid.xlsx"
+    book = openpyxl.Workbook()
+    first = book.active
+    assert first is not None
+    first.title = "Grid"
+    first.append(["Test", "Player 1", "Player 2"])
+    answers = book.create_sheet("Answers")
+    for row in [header, *rows]:
+        answers.append(row)
+    book.save(path)
+    marking = mark_file(str(path), sheet="Answers")
+    assert marking.answer_columns == (3, 4, 5)
+    assert (marking.correct, marking.total, marking.wrong) == (3, 3, [])
+    assert marking.mark == 30.0
+
+
+def test_a_formula_without_a_stored_value_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "unsaved.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"])
+    sheet.append(["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", '=IF(C2="Pair",1,2)'])
+    book.save(path)  # openpyxl stores no value for the formula
+    marking = mark_file(str(path))
+    assert marking.wrong == [2]
+    assert marking.rows[0].differences == (
+        "the winner: cell E2 holds the formula '=IF(C2=\"Pair\",1,2)' with no saved value (open and "
+        "save the workbook in Excel or LibreOffice, which store formulas' values)",
+    )
+
+
+# --- output ---------------------------------------------------------------------------
+
+
+def test_marked_xlsx_keeps_formulas_and_formatting_and_highlights_wrong_cells(tmp_path: Path) -> None:
+    source = tmp_path / "answered.xlsx"
+    shutil.copy(EXAMPLES / "answered.xlsx", source)
+    before = source.read_bytes()
+    code, out, err = run(["mark", str(source), "-o", str(tmp_path / "marked.xlsx")])
+    assert code == 0 and "Outcomes right: 8/10" in out
+    assert "wrote " in err and "3 wrong answers marked" in err
+    assert source.read_bytes() == before
+    sheet = openpyxl.load_workbook(tmp_path / "marked.xlsx")["Answers"]
+    assert sheet["F3"].value == '=IF(D3="Royal Flush",1,2)'  # the user's formulas, as they were
+    assert sheet["E12"].value == '="Four of a "&"Kind"'
+    assert sheet["A1"].font.b and sheet["A1"].font.sz == 14 and sheet["D2"].font.b
+    assert sheet["D2"].fill.start_color.rgb.endswith("DDEBF7") and sheet.column_dimensions["D"].width == 24
+    highlighted = {
+        c.coordinate for row in sheet.iter_rows() for c in row if c.fill.fill_type and c.fill.start_color.rgb.endswith("FFC7CE")
+    }
+    assert highlighted == {"F7", "D10", "E11"}
+    comments = {c.coordinate: c.comment.text for row in sheet.iter_rows() for c in row if c.comment}
+    assert comments == {
+        "F7": "fivecard: winner: 1",
+        "D10": "fivecard: Two Pair (score 3)",
+        "E11": "fivecard: High Card (score 1)",
+    }
+    assert sheet["G2"].value == "fivecard" and sheet["G2"].font.b
+    assert sheet["G3"].value == "right"
+    assert sheet["G7"].value == "wrong: the winner: said '2', right: player 1"
+    assert sheet["G11"].value.startswith("right outcome; hand 2's classification")
+    assert list(tmp_path.glob(".*.part")) == []
+
+
+def test_marked_csv_adds_expected_and_verdict_and_stays_inert(tmp_path: Path) -> None:
+    rows = [
+        ["Round", "Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"],
+        ["=1+1", "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "1"],
+        ["@SUM(A1)", "AS AH 7C 4D 2S", "KS KH KD 4C 2D", "Pair", "Pair", "1"],
+        ["3", "AS AH 7C 4D 2S", "AS KH KD 4C 2D", "Pair", "Pair", "1"],
+    ]
+    path = write_csv(tmp_path / "in.csv", rows)
+    code, _, _ = run(["mark", str(path), "-o", str(tmp_path / "marked.csv")])
+    assert code == 1  # line 4 is an error row
+    written = list(csv.reader((tmp_path / "marked.csv").read_text(encoding="utf-8").splitlines()))
+    assert written[0] == [*rows[0], "expected", "verdict"]
+    assert written[1] == ["'=1+1", *rows[1][1:], "One Pair, One Pair; winner 1", "right"]
+    assert written[2][0] == "'@SUM(A1)" and written[2][6] == "One Pair, Three of a Kind; winner 2"
+    assert written[2][7].startswith("wrong: hand 2's classification: said 'Pair', right: Three of a Kind (score 4)")
+    assert written[3][0] == "3" and written[3][6] == "" and written[3][7].startswith("error: card A♠ is in hands 1 and 2")
+    assert len(written) == 4
+
+
+def test_json_shape() -> None:
+    code, out, _ = run(["mark", "--json", str(EXAMPLES / "answered.xlsx")])
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) >= {"rows", "correct", "total", "mark", "wrong"}
+    assert (data["correct"], data["total"], data["mark"], data["wrong"]) == (8, 10, 20.0, [7, 10])
+    assert data["errors"] == [] and data["out_of"] == 30
+    row = next(r for r in data["rows"] if r["line"] == 7)
+    assert set(row) >= {"line", "correct", "expected", "given", "explanation"}
+    assert row["correct"] is False
+    assert row["expected"] == {"classifications": ["Full House", "Full House"], "winner": 1, "scores": [7, 7]}
+    assert row["given"]["classifications"] == ["Full House", "Full House"] and row["given"]["winner"] == 2
+    assert "Sevens beat Sixes" in row["explanation"]
+    draw = next(r for r in data["rows"] if r["line"] == 5)
+    assert draw["expected"]["winner"] == "draw" and draw["given"]["winner"] == "draw"
+
+
+@pytest.mark.parametrize(
+    ("correct", "total", "mark"),
+    [(20, 25, 20), (22, 25, 24), (25, 25, 30), (0, 25, 0), (19, 25, 19), (21, 25, 22),
+     (8, 10, 20), (9, 10, 25), (10, 10, 30), (45, 50, 25), (7, 8, 23.8), (0, 0, 0)],
+)
+def test_the_modeloff_mark(correct: int, total: int, mark: float) -> None:
+    assert modeloff_mark(correct, total) == mark
+
+
+# --- errors: one line, exit 2 -------------------------------------------------------------
+
+
+def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    text = tmp_path / "hands.txt"
+    text.write_text("AS KS QS JS TS | 2C 3C 4C 5C 7D\n")
+    cases = [
+        (["mark", str(tmp_path / "missing.csv")], "cannot read"),
+        (["mark", str(text)], "marking needs a table"),
+        (["mark", str(EXAMPLES / "answered.csv"), "--sheet", "Answers"], "a sheet is named"),
+        (["mark", str(EXAMPLES / "answered.xlsx"), "--sheet", "Nope"], "no sheet 'Nope'"),
+        (["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "m.csv")], "output ends in .xlsx"),
+        (["mark", str(EXAMPLES / "answered.csv"), "-o", str(tmp_path / "m.txt")], "name it .xlsx or .csv"),
+        (["mark", str(EXAMPLES / "answered.csv"), "-o", str(EXAMPLES / "answered.csv")], "is the input"),
+    ]
+    for argv, message in cases:
+        code, out, err = run(argv)
+        assert code == 2 and out == "", argv
+        assert err.startswith("fivecard: error: ") and err.count("\n") == 1 and message in err, (argv, err)

@@ -335,3 +335,16 @@ def test_a_checkpoint_folder_removed_meanwhile_is_made_again(tmp_path: Path) -> 
 
     got = run_parts(toy, (4, "", -1), 3, key="again", workers=0, checkpoint=tmp_path, progress=remove_after_first)
     assert_same(got, clean(4, 3))
+
+
+def test_two_runs_of_one_job_at_once_both_finish(tmp_path: Path) -> None:
+    # the first to finish removes the folder the other still writes to
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one() -> list[Result]:
+        return run_parts(toy, (4, "", -1), 40, key="twice", workers=0, checkpoint=tmp_path)
+
+    with ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(one) for _ in range(4)]
+        for run in runs:
+            assert_same(run.result(), clean(4, 40))

@@ -250,9 +250,23 @@ class _Checkpoints:
         self._write(self._path(part).name, lambda handle: np.savez(handle, allow_pickle=False, **result))
 
     def _write(self, name: str, fill: Callable[[Any], object]) -> None:
+        for attempt in range(3):
+            try:
+                self._write_once(name, fill)
+                break
+            except FileNotFoundError:
+                # another run of this key finished and removed the folder
+                # meanwhile, the temporary file with it: write it again
+                if attempt == 2:
+                    raise FivecardError(
+                        f"cannot write the checkpoint {quote(str(self.folder / name), PATH_QUOTE)}: "
+                        "its folder keeps disappearing"
+                    ) from None
+
+    def _write_once(self, name: str, fill: Callable[[Any], object]) -> None:
         temporary = None
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)  # another run of this key may have removed it
+            self.folder.mkdir(parents=True, exist_ok=True)
             fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.folder)
             with os.fdopen(fd, "wb") as handle:
                 fill(handle)
@@ -263,7 +277,7 @@ class _Checkpoints:
             if temporary is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
-            if isinstance(error, OSError):
+            if isinstance(error, OSError) and not isinstance(error, FileNotFoundError):
                 raise FivecardError(
                     f"cannot write the checkpoint {quote(str(self.folder / name), PATH_QUOTE)}: "
                     f"{error.strerror}"

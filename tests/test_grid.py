@@ -282,3 +282,19 @@ def test_the_readme_shows_real_output() -> None:
     shown = section.split("```text\n")[1].split("```")[0].splitlines()
     _, out, _ = run(["grid"])
     assert shown == out.splitlines()[: len(shown)]
+
+
+@pytest.mark.parametrize(("name", "sheet"), [("grid.xlsx", "Answers"), ("grid.csv", None)])
+def test_marking_the_grid_against_its_own_answers_scores_full_marks(tmp_path: Path, name: str, sheet: str | None) -> None:
+    from fivecard.bulk.mark import mark_file
+
+    path = tmp_path / name
+    assert main(["grid", "-o", str(path)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    marking = mark_file(str(path), sheet=sheet)
+    rows = grid.grid_rows()
+    assert marking.total == len(rows) == 66
+    assert marking.correct == marking.total and marking.wrong == [] and marking.mark == 30
+    out = io.StringIO()
+    arguments = ["mark", str(path)] + (["--sheet", sheet] if sheet else [])
+    assert main(arguments, stdout=out, stderr=io.StringIO()) == 0
+    assert "Outcomes right: 66/66; ModelOff mark: 30/30" in out.getvalue()

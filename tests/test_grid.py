@@ -22,7 +22,7 @@ from fivecard.bulk.grid import (
 )
 from fivecard.cli import main
 from fivecard.core.hand import Hand
-from fivecard.core.rules import STANDARD
+from fivecard.core.rules import RULE_SETS, STANDARD, RuleSet, get_rules
 from fivecard.errors import FileError, RulesError
 
 ROWS = grid_rows()
@@ -159,8 +159,10 @@ def test_the_builder_refuses_a_row_that_is_not_one_deck_or_not_what_it_says() ->
 
 def test_only_the_supported_rule_sets() -> None:
     assert grid_rows("Standard") == ROWS
-    with pytest.raises(RulesError, match="only: standard; not 'joker'"):
-        grid_rows("joker")
+    assert grid.SUPPORTED_RULES == (*RULE_SETS, "standard+wild(...)")
+    custom = RuleSet(name="custom", summary="standard by another name", ladder=STANDARD.ladder)
+    with pytest.raises(RulesError, match=r"only: standard, ace-king, .*, standard\+wild\(\.\.\.\); not 'custom'"):
+        grid_rows(custom)
 
 
 # Files -------------------------------------------------------------------------------
@@ -261,10 +263,11 @@ def test_the_command_writes_without_answers(tmp_path: Path) -> None:
     ("argv", "message"),
     [
         (["grid", "-o", "grid.txt"], "fivecard: error: the grid is written as FILE.xlsx or FILE.csv, not 'grid.txt'\n"),
-        (["grid", "--rules", "joker"],
-         "fivecard: error: the test grid is built for these rule sets only: standard; not 'joker'\n"),
-        (["grid", "--wild", "2"],
-         "fivecard: error: the test grid is built for these rule sets only: standard; not 'standard+wild(2)'\n"),
+        (["grid", "--rules", "texas"],
+         "fivecard: error: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, "
+         "deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven\n"),
+        (["grid", "--rules", "joker", "--wild", "2"],
+         "fivecard: error: wild cards are named on top of the standard rules, not joker\n"),
     ],
 )
 def test_errors_are_one_line_and_exit_2(

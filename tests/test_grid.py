@@ -472,3 +472,10 @@ def test_the_text_table_of_another_rule_set(name: str) -> None:
     lines = out.split("\n\nNot in the grid")[0].splitlines()
     assert len(lines) == len(grid_rows(name)) + 1
     assert all(f"  {line}" in out for line in grid.grid_impossible(name))
+
+
+def test_the_readme_gives_each_rule_set_s_row_count() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme.split("## A test grid: `fivecard grid`")[1].split("\n## ")[0].split())
+    counts = section.split("Row counts: ")[1].split(".")[0]
+    assert counts == ", ".join(f"{name} {len(grid_rows(name))}" for name in OTHER)

@@ -16,6 +16,16 @@ same rank, so equal trips (three of a kind's kickers, a full house's pair),
 equal quads (four of a kind's kicker) and draws in those categories are
 left out.
 
+Every other rule set (:data:`SUPPORTED_RULES`) gets a grid found by search
+rather than by hand: every hand of the rule set's dealt deck is scored at
+once (:func:`~fivecard.bulk.batch.strengths_of_codes`) and the rows are the
+first matches, in a fixed order, of: each category's weakest hand against
+the strongest of its neighbour below (both orders); per category, hands of
+neighbouring strengths, one row per deciding step; a draw; with wild cards,
+a natural hand against a wild hand of equal value; and neighbour rows with
+the cards in no order. :func:`grid_impossible` says what one deck cannot
+deal.
+
 The grid is fixed (no randomness): the rows, in order, are the same on every
 run. It lives in the bulk layer beside the other file outputs
 (:mod:`~fivecard.bulk.target`, :func:`~fivecard.bulk.writers.inert`):
@@ -235,8 +245,12 @@ def grid_rows(rules: str | RuleSet = "standard") -> list[GridRow]:
     decided within the category, a neighbour row crosses one rung); a row
     that did not would be a bug, raised as an AssertionError.
 
-    Only ``standard`` is supported (:data:`SUPPORTED_RULES`); another rule
-    set is a :class:`~fivecard.errors.RulesError`.
+    Those are ``standard``'s rows, designed by hand. Another rule set of
+    :data:`SUPPORTED_RULES` gets rows found by search (see the module's
+    notes; ids such as ``NB-5K-RF-1``, ``FL-tie-2``, ``HC-draw``,
+    ``RF-wild-draw``, ``unsorted-FH-FL``), checked the same way; a rule set
+    that is not built in (nor ``standard+wild(...)``) is a
+    :class:`~fivecard.errors.RulesError`.
 
     >>> rows = grid_rows()
     >>> rows[0]

@@ -41,7 +41,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any, Final
 
 import numpy as np
@@ -289,9 +289,8 @@ def grid_impossible(rules: str | RuleSet = "standard") -> tuple[str, ...]:
 def _search(rules: RuleSet) -> tuple[tuple[GridRow, ...], tuple[str, ...]]:
     """The searched grid of a rule set other than ``standard``, checked, and
     what it leaves out."""
-    designed = _searched(rules)
+    designed, single = _searched(rules)
     _check(designed, rules)
-    single = {c.name for i, c in enumerate(rules.ladder) if len(_deck(rules).of_category(i)) == 1}
     return tuple(row for row, _, _ in designed), _notes(rules, designed, single)
 
 
@@ -473,9 +472,8 @@ class _Deck:
         masks: npt.NDArray[np.uint64] = np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards), axis=1)
         return masks
 
-    def text(self, hand: int, order: Sequence[int] = range(5)) -> str:
-        cards = self.combos[hand]
-        return " ".join(self.texts[int(cards[i])] for i in order)
+    def text(self, hand: int) -> str:
+        return " ".join(self.texts[int(card)] for card in self.combos[hand])
 
     def of_category(self, index: int) -> list[int]:
         """The strengths of a ladder category that some hand has, weakest first."""
@@ -504,7 +502,6 @@ def _sample(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return picked
 
 
-@lru_cache(maxsize=1)  # the search's arrays, for the rule set being built (tens of MB)
 def _deck(rules: RuleSet) -> _Deck:
     dealt = rules.dealt()
     combos = batch.combinations(len(dealt))
@@ -523,12 +520,14 @@ def _code(category: Category) -> str:
     return _CODES.get(category.name) or "".join(w[0] for w in category.label.split()).upper()
 
 
-def _searched(rules: RuleSet) -> list[tuple[GridRow, str, str]]:
+def _searched(rules: RuleSet) -> tuple[list[tuple[GridRow, str, str]], set[str]]:
     """The rows of a rule set other than ``standard``, found by searching
-    every hand of its dealt deck (see :func:`grid_rows`)."""
+    every hand of its dealt deck (see :func:`grid_rows`), and the names of
+    the categories whose hands are all of one value."""
     deck = _deck(rules)
     ladder = rules.ladder
     levels = [deck.of_category(i) for i in range(len(ladder))]
+    single = {c.name for c, level in zip(ladder, levels) if len(level) == 1}
     rows: list[tuple[GridRow, str, str]] = []
     # (a) each category against its neighbour below: the weakest hand of the
     # stronger category against the strongest of the weaker, both orders.
@@ -594,7 +593,7 @@ def _searched(rules: RuleSet) -> list[tuple[GridRow, str, str]]:
         labels = row.tests.split(" beats ")
         words = f"Cards in no order: {labels[0]} against {labels[1].split(' (')[0]}"
         rows.append((GridRow(f"unsorted-{row.test[3:-2]}", (first, second), words), "other", player))
-    return rows
+    return rows, single
 
 
 def _step(explanation: str) -> str:

@@ -22,7 +22,7 @@ from fivecard.bulk.grid import (
 )
 from fivecard.cli import main
 from fivecard.core.hand import Hand
-from fivecard.core.rules import STANDARD
+from fivecard.core.rules import RULE_SETS, STANDARD, RuleSet, get_rules
 from fivecard.errors import FileError, RulesError
 
 ROWS = grid_rows()
@@ -159,8 +159,10 @@ def test_the_builder_refuses_a_row_that_is_not_one_deck_or_not_what_it_says() ->
 
 def test_only_the_supported_rule_sets() -> None:
     assert grid_rows("Standard") == ROWS
-    with pytest.raises(RulesError, match="only: standard; not 'joker'"):
-        grid_rows("joker")
+    assert grid.SUPPORTED_RULES == (*RULE_SETS, "standard+wild(...)")
+    custom = RuleSet(name="custom", summary="standard by another name", ladder=STANDARD.ladder)
+    with pytest.raises(RulesError, match=r"only: standard, ace-king, .*, standard\+wild\(\.\.\.\); not 'custom'"):
+        grid_rows(custom)
 
 
 # Files -------------------------------------------------------------------------------
@@ -261,10 +263,11 @@ def test_the_command_writes_without_answers(tmp_path: Path) -> None:
     ("argv", "message"),
     [
         (["grid", "-o", "grid.txt"], "fivecard: error: the grid is written as FILE.xlsx or FILE.csv, not 'grid.txt'\n"),
-        (["grid", "--rules", "joker"],
-         "fivecard: error: the test grid is built for these rule sets only: standard; not 'joker'\n"),
-        (["grid", "--wild", "2"],
-         "fivecard: error: the test grid is built for these rule sets only: standard; not 'standard+wild(2)'\n"),
+        (["grid", "--rules", "texas"],
+         "fivecard: error: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, "
+         "deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven\n"),
+        (["grid", "--rules", "joker", "--wild", "2"],
+         "fivecard: error: wild cards are named on top of the standard rules, not joker\n"),
     ],
 )
 def test_errors_are_one_line_and_exit_2(
@@ -298,3 +301,181 @@ def test_marking_the_grid_against_its_own_answers_scores_full_marks(tmp_path: Pa
     arguments = ["mark", str(path)] + (["--sheet", sheet] if sheet else [])
     assert main(arguments, stdout=out, stderr=io.StringIO()) == 0
     assert "Outcomes right: 66/66; ModelOff mark: 30/30" in out.getvalue()
+
+
+# Other rule sets: grids found by search ---------------------------------------------
+
+OTHER = [name for name in RULE_SETS if name != "standard"] + ["standard+wild(2)"]
+
+
+def rules_args(name: str) -> list[str]:
+    return ["--wild", "2"] if name == "standard+wild(2)" else ["--rules", name]
+
+
+def settled(name: str) -> tuple[RuleSet, list[GridRow], list[grid.GridAnswer]]:
+    rules = get_rules(name)
+    rows = grid_rows(rules)
+    return rules, rows, grid_answers(rows, rules)
+
+
+@pytest.mark.parametrize("name", OTHER)
+def test_another_rule_set_s_rows_are_two_hands_of_its_deck(name: str) -> None:
+    rules, rows, _ = settled(name)
+    assert len({row.test for row in rows}) == len(rows) >= 20
+    dealt = Counter(rules.dealt())
+    for row in rows:
+        hands = [Hand.parse(text, rules=rules).cards for text in row.hands]
+        assert [len(h) for h in hands] == [5, 5], row
+        assert not Counter(c for h in hands for c in h) - dealt, row
+        assert row.tests
+
+
+@pytest.mark.parametrize("name", OTHER)
+def test_another_rule_set_s_grid_is_the_same_on_every_build(name: str, tmp_path: Path) -> None:
+    _, rows, answers = settled(name)
+    grid._search.cache_clear()
+    assert grid_rows(name) == rows and grid_answers(grid_rows(name), name) == answers
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    write_grid(str(first), rows, rules=name)
+    grid._search.cache_clear()
+    write_grid(str(second), grid_rows(name), rules=name)
+    assert first.read_bytes() == second.read_bytes()
+
+
+def dealt_categories(rules: RuleSet) -> list[str]:
+    """The labels of the categories some hand of the dealt deck has, weakest first."""
+    from fivecard.bulk import batch
+
+    counts = batch.census_counts(rules)
+    present = set(batch.category_table(rules)[counts.nonzero()[0]].tolist())
+    return [c.label for i, c in enumerate(rules.ladder) if i in present]
+
+
+@pytest.mark.parametrize("name", OTHER)
+def test_every_category_of_another_rule_set_meets_its_neighbours_in_both_orders(name: str) -> None:
+    rules, _, answers = settled(name)
+    labels = dealt_categories(rules)
+    won = {
+        (a.classifications[int(a.winner) - 1], a.classifications[2 - int(a.winner)], a.winner)
+        for a in answers
+        if a.winner != "draw"
+    }
+    for low, high in zip(labels, labels[1:]):
+        assert (high, low, "1") in won and (high, low, "2") in won, (high, low)
+    seen = {label for a in answers for label in a.classifications}
+    assert seen == set(labels)
+    absent = [c.label for c in rules.ladder if c.label not in labels]
+    assert [line for line in grid.grid_impossible(rules) if "no such hand" in line] == [
+        f"{label}: the dealt deck holds no such hand" for label in absent
+    ]
+    assert absent == (["Five of a Kind"] if name == "semi" else [])  # semi deals four of a rank at most
+
+
+@pytest.mark.parametrize("name", OTHER)
+def test_tie_breaks_and_draws_of_another_rule_set(name: str) -> None:
+    rules, rows, answers = settled(name)
+    by_test = {a.row.test: a for a in answers}
+    notes = grid.grid_impossible(rules)
+    for category in rules.ladder:
+        if category.label not in dealt_categories(rules):
+            continue
+        ties = [a for a in answers if a.row.test.startswith(f"{grid._code(category)}-tie-")]
+        if f"{category.label}: no tie-break (all its hands are of equal value)" not in notes:
+            assert ties, category
+        for tie in ties:  # decided within the category, as the row says
+            assert tie.classifications == (category.label, category.label)
+            assert tie.winner in ("1", "2") and tie.row.tests.endswith(f"(player {tie.winner} wins)")
+            step = tie.row.tests.split(": ")[1].split(" (player")[0]
+            assert step in tie.why
+        steps = {tie.row.tests for tie in ties}
+        assert len(steps) == len(ties)  # each tie-break row a different deciding step
+        draw = by_test.get(f"{grid._code(category)}-draw")
+        if draw is None:
+            assert f"{category.label}: no draw (no two hands of one deck make one)" in notes
+        else:
+            assert draw.winner == "draw" and draw.classifications == (category.label, category.label)
+    assert {a.winner for a in answers if "-tie-" in a.row.test} == {"1", "2"}
+
+
+def test_kickers_down_to_the_last_card_where_the_deck_allows() -> None:
+    for name, category in [("ace-king", "High Card"), ("short-deck", "Flush"), ("ace-to-five", "No Pair"),
+                           ("deuce-to-seven", "No Pair"), ("semi", "High Card")]:
+        _, _, answers = settled(name)
+        whys = [a.why for a in answers if a.classifications == (category, category) and a.winner != "draw"]
+        for ordinal in ("first", "second", "third", "fourth", "fifth"):
+            assert any(f"the {ordinal} card decides" in w for w in whys), (name, ordinal)
+
+
+def test_wild_hands_are_in_the_wild_rule_sets_grids() -> None:
+    for name in ("joker", "deuces-wild", "one-eyed-jacks", "standard+wild(2)"):
+        rules, rows, answers = settled(name)
+        by_test = {a.row.test: a for a in answers}
+        five, royal = by_test["NB-5K-RF-1"].row.hands
+        assert any(rules.is_wild(c) for c in Hand.parse(five, rules=rules).cards)
+        assert not any(rules.is_wild(c) for c in Hand.parse(royal, rules=rules).cards)  # a natural royal
+        assert by_test["RF-wild-draw"].winner == "draw"
+        assert "a natural hand and a wild hand of equal value draw" in by_test["RF-wild-draw"].why
+    assert not any("wild" in row.test for row in grid_rows("ace-king"))
+
+
+def test_lowball_grids_follow_the_rule_set_s_strength() -> None:
+    for name, best, worst in [("ace-to-five", "No Pair", "Four of a Kind"), ("deuce-to-seven", "No Pair", "Royal Flush")]:
+        _, _, answers = settled(name)
+        winners = {a.classifications[int(a.winner) - 1] for a in answers if a.winner != "draw"}
+        losers = {a.classifications[2 - int(a.winner)] for a in answers if a.winner != "draw"}
+        assert best in winners and worst in losers
+        assert by_winner(answers, "NB-NP-1P-1") == "No Pair"
+
+
+def by_winner(answers: list[grid.GridAnswer], test: str) -> str:
+    answer = next(a for a in answers if a.row.test == test)
+    return answer.classifications[int(answer.winner) - 1]
+
+
+@pytest.mark.parametrize("name", OTHER)
+def test_another_rule_set_s_rows_with_cards_in_no_order(name: str) -> None:
+    rules, rows, _ = settled(name)
+    unsorted = [r for r in rows if r.test.startswith("unsorted-")]
+    assert len(unsorted) == 4
+    for row in unsorted:
+        for text in row.hands:
+            hand = Hand.parse(text, rules=rules)
+            assert list(hand.cards) != list(hand.sorted()) and list(hand.cards) != list(reversed(hand.sorted()))
+
+
+@pytest.mark.parametrize("name", OTHER)
+def test_another_rule_set_s_answers_agree_with_solve_and_mark_scores_full_marks(name: str, tmp_path: Path) -> None:
+    from fivecard.bulk.mark import mark_file
+
+    _, rows, _ = settled(name)
+    path = tmp_path / "grid.csv"
+    code, _, err = run(["grid", *rules_args(name), "-o", str(path)])
+    assert (code, err) == (0, f"wrote {path}: {len(rows)} showdowns\n")
+    out = tmp_path / "solved.csv"
+    code, _, err = run(["solve", str(path), *rules_args(name), "--hands", "Player 1,Player 2", "-o", str(out)])
+    assert code == 0, err
+    solved_rows = read_csv(out)
+    assert len(solved_rows) == len(rows)
+    for row in solved_rows:
+        assert row["Player 1 classification"] == row["hand 1 category"], row
+        assert row["Player 2 classification"] == row["hand 2 category"], row
+        assert row["winner"] == {"1": "1", "2": "2", "draw": "1,2"}[row["Winner"]], row
+        assert row["Why"] == row["explanation"], row
+    marking = mark_file(str(path), rules=name)
+    assert marking.total == len(rows) and marking.correct == marking.total and marking.mark == 30
+
+
+@pytest.mark.parametrize("name", ["joker", "ace-to-five"])
+def test_the_text_table_of_another_rule_set(name: str) -> None:
+    code, out, err = run(["grid", "--rules", name])
+    assert (code, err) == (0, "")
+    lines = out.split("\n\nNot in the grid")[0].splitlines()
+    assert len(lines) == len(grid_rows(name)) + 1
+    assert all(f"  {line}" in out for line in grid.grid_impossible(name))
+
+
+def test_the_readme_gives_each_rule_set_s_row_count() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme.split("## A test grid: `fivecard grid`")[1].split("\n## ")[0].split())
+    counts = section.split("Row counts: ")[1].split(".")[0]
+    assert counts == ", ".join(f"{name} {len(grid_rows(name))}" for name in OTHER)

@@ -16,6 +16,16 @@ same rank, so equal trips (three of a kind's kickers, a full house's pair),
 equal quads (four of a kind's kicker) and draws in those categories are
 left out.
 
+Every other rule set (:data:`SUPPORTED_RULES`) gets a grid found by search
+rather than by hand: every hand of the rule set's dealt deck is scored at
+once (:func:`~fivecard.bulk.batch.strengths_of_codes`) and the rows are the
+first matches, in a fixed order, of: each category's weakest hand against
+the strongest of its neighbour below (both orders); per category, hands of
+neighbouring strengths, one row per deciding step; a draw; with wild cards,
+a natural hand against a wild hand of equal value; and neighbour rows with
+the cards in no order. :func:`grid_impossible` says what one deck cannot
+deal.
+
 The grid is fixed (no randomness): the rows, in order, are the same on every
 run. It lives in the bulk layer beside the other file outputs
 (:mod:`~fivecard.bulk.target`, :func:`~fivecard.bulk.writers.inert`):
@@ -27,13 +37,21 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
-from ..core.rules import STANDARD, RuleSet, get_rules
+import numpy as np
+import numpy.typing as npt
+
+from ..core.hand import Hand
+from ..core.rules import RULE_SETS, STANDARD, Category, RuleSet, get_rules
 from ..core.showdown import showdown
 from ..errors import PATH_QUOTE, FileError, FivecardError, RulesError, quote
+from . import batch
 from .target import Target
 from .writers import inert
 
@@ -45,13 +63,17 @@ __all__ = [
     "ANSWER_COLUMNS",
     "SUPPORTED_RULES",
     "grid_rows",
+    "grid_impossible",
     "grid_answers",
     "grid_table",
     "write_grid",
 ]
 
-#: The rule sets the grid is built for.
-SUPPORTED_RULES: Final = ("standard",)
+#: The rule sets the grid is built for: every built-in rule set, and
+#: ``standard`` with wild cards (``standard+wild(2)``, see
+#: :func:`~fivecard.core.rules.wild_rules`). ``standard``'s rows are
+#: designed by hand; the others' are found by search.
+SUPPORTED_RULES: Final = (*RULE_SETS, "standard+wild(...)")
 
 #: The columns of the sheet "Grid" (and of a CSV file with ``answers=False``).
 GRID_COLUMNS: Final = ("Test", "Player 1", "Player 2", "What it tests")
@@ -108,6 +130,9 @@ _CODES: Final = {
     "four_of_a_kind": "4K",
     "straight_flush": "SF",
     "royal_flush": "RF",
+    "five_of_a_kind": "5K",
+    "ace_king": "AK",
+    "no_pair": "NP",
 }
 
 # One example of each category above its neighbour below, and that
@@ -196,7 +221,11 @@ _UNSORTED: Final = (
 
 def _rules(rules: str | RuleSet) -> RuleSet:
     ruleset = get_rules(rules)
-    if ruleset.name not in SUPPORTED_RULES:
+    try:
+        known = get_rules(ruleset.name) is ruleset  # a built-in or a standard+wild(...) one
+    except FivecardError:
+        known = False
+    if not known:
         raise RulesError(
             f"the test grid is built for these rule sets only: {', '.join(SUPPORTED_RULES)}; "
             f"not {quote(ruleset.name)}"
@@ -216,14 +245,20 @@ def grid_rows(rules: str | RuleSet = "standard") -> list[GridRow]:
     decided within the category, a neighbour row crosses one rung); a row
     that did not would be a bug, raised as an AssertionError.
 
-    Only ``standard`` is supported (:data:`SUPPORTED_RULES`); another rule
-    set is a :class:`~fivecard.errors.RulesError`.
+    Those are ``standard``'s rows, designed by hand. Another rule set of
+    :data:`SUPPORTED_RULES` gets rows found by search (see the module's
+    notes; ids such as ``NB-5K-RF-1``, ``FL-tie-2``, ``HC-draw``,
+    ``RF-wild-draw``, ``unsorted-FH-FL``), checked the same way; a rule set
+    that is not built in (nor ``standard+wild(...)``) is a
+    :class:`~fivecard.errors.RulesError`.
 
     >>> rows = grid_rows()
     >>> rows[0]
     GridRow(test='NB-1P-HC-1', hands=('8S 8D KH 5C 2D', 'AC QD 9H 6S 3C'), tests='One Pair beats High Card (player 1 wins)')
     """
     ruleset = _rules(rules)
+    if ruleset is not STANDARD:
+        return list(_search(ruleset)[0])
     ladder = ruleset.ladder
     designed: list[tuple[GridRow, str, str]] = []  # a row, its kind, the player meant to win
     for index, (stronger, weaker) in enumerate(_NEIGHBOURS):
@@ -243,10 +278,27 @@ def grid_rows(rules: str | RuleSet = "standard") -> list[GridRow]:
     return [row for row, _, _ in designed]
 
 
+def grid_impossible(rules: str | RuleSet = "standard") -> tuple[str, ...]:
+    """What the grid of a rule set leaves out because one deck cannot deal
+    it (:data:`IMPOSSIBLE` for ``standard``), a line per category."""
+    ruleset = _rules(rules)
+    return IMPOSSIBLE if ruleset is STANDARD else _search(ruleset)[1]
+
+
+@cache
+def _search(rules: RuleSet) -> tuple[tuple[GridRow, ...], tuple[str, ...]]:
+    """The searched grid of a rule set other than ``standard``, checked, and
+    what it leaves out."""
+    designed, single = _searched(rules)
+    _check(designed, rules)
+    return tuple(row for row, _, _ in designed), _notes(rules, designed, single)
+
+
 def _check(designed: Sequence[tuple[GridRow, str, str]], rules: RuleSet) -> None:
     """Each row a valid one-deck showdown that tests what it says: a
     neighbour row crosses one rung, a tie-break is decided within its
     category, a draw draws, and the player meant to win wins."""
+    dealt = Counter(rules.dealt())
     ids = [row.test for row, _, _ in designed]
     if len(set(ids)) != len(ids):
         raise AssertionError("the grid's ids are not unique")
@@ -255,6 +307,9 @@ def _check(designed: Sequence[tuple[GridRow, str, str]], rules: RuleSet) -> None
             result = showdown(row.hands, rules=rules)  # raises on a card in both hands
         except FivecardError as exc:
             raise AssertionError(f"grid row {row.test} is not a one-deck showdown: {exc}") from None
+        hands = [Hand.parse(text, rules=rules).cards for text in row.hands]
+        if [len(h) for h in hands] != [5, 5] or Counter(c for h in hands for c in h) - dealt:
+            raise AssertionError(f"grid row {row.test} is not a one-deck showdown: not two hands of its deck")
         first, second = (e.category for e in result.evaluations)
         places = sorted(rules.ladder.index(c) for c in (first, second))
         good = (
@@ -379,3 +434,214 @@ def _text_cell(text: str) -> str:
     the cell itself is marked text, so no leading ``'`` is needed."""
     safe = inert(text)
     return safe[1:] if safe.startswith("'") and not text.startswith("'") else safe
+
+
+# --- other rule sets: rows found by search ---------------------------------------
+
+#: How many hands of one strength the search tries when it looks for two
+#: that share no card: the first (natural hands first, then in deck
+#: order), then hands spread evenly over the rest (the first hands of a
+#: strength in deck order tend to hold the same cards: A♠, A♥ ...).
+_FIRST: Final = 16
+_SPREAD: Final = 240
+#: The order in which a sorted hand's cards are written in the rows of
+#: cards in no order (neither sorted nor reversed, whatever the cards).
+_SHUFFLE: Final = (2, 4, 0, 3, 1)
+_DECIDES: Final = re.compile(r"the ([a-z ]+?) decides|natural hand and a wild hand")
+
+
+@dataclass(frozen=True, slots=True)
+class _Deck:
+    """Every hand of a rule set's dealt deck: its cards (deck indices), and
+    the hands of each strength, natural hands first, then in deck order."""
+
+    rules: RuleSet
+    texts: tuple[str, ...]  # each dealt card's text (``AS``, ``JK``, ``A``)
+    combos: npt.NDArray[np.uint8]
+    order: npt.NDArray[np.int64]  # hand numbers by strength (then wild cards, then deck order)
+    starts: npt.NDArray[np.int64]  # where each strength's hands start in ``order``
+    strengths: tuple[int, ...]  # the strengths some hand has, weakest first
+    category: npt.NDArray[np.int8]  # the ladder index of each strength
+    wilds: npt.NDArray[np.int32]  # how many wild cards each hand holds
+
+    def hands(self, strength: int) -> npt.NDArray[np.int64]:
+        return _sample(self.order[self.starts[strength] : self.starts[strength + 1]])
+
+    def masks(self, hands: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+        cards = self.combos[hands].astype(np.uint64)
+        masks: npt.NDArray[np.uint64] = np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards), axis=1)
+        return masks
+
+    def text(self, hand: int) -> str:
+        return " ".join(self.texts[int(card)] for card in self.combos[hand])
+
+    def of_category(self, index: int) -> list[int]:
+        """The strengths of a ladder category that some hand has, weakest first."""
+        return [s for s in self.strengths if self.category[s] == index]
+
+    def pair(self, first: int, second: int) -> tuple[int, int] | None:
+        """The first two hands (by :meth:`hands` order, the first hand's
+        place first) of these strengths that share no card, or None."""
+        a, b = self.hands(first), self.hands(second)
+        apart = (self.masks(a)[:, None] & self.masks(b)[None, :]) == 0
+        if first == second:
+            apart &= ~np.eye(len(a), dtype=bool)
+        first_apart = int(apart.argmax())  # the first in row order (a flat index)
+        if not apart.flat[first_apart]:
+            return None
+        i, j = divmod(first_apart, len(b))
+        return int(a[i]), int(b[j])
+
+
+def _sample(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The hands the search tries, in order: see :data:`_FIRST`."""
+    if len(hands) <= _FIRST + _SPREAD:
+        return hands
+    spread = np.linspace(_FIRST, len(hands) - 1, _SPREAD).astype(np.int64)
+    picked: npt.NDArray[np.int64] = hands[np.concatenate((np.arange(_FIRST), spread))]
+    return picked
+
+
+def _deck(rules: RuleSet) -> _Deck:
+    dealt = rules.dealt()
+    combos = batch.combinations(len(dealt))
+    codes = np.array([c.code for c in dealt], dtype=np.int32)
+    strengths = batch.strengths_of_codes(codes[combos], rules=rules, check=False)
+    wild = np.array([rules.is_wild(c) for c in dealt], dtype=np.int32)[combos].sum(axis=1)
+    order = np.argsort(strengths.astype(np.int32) * 8 + wild, kind="stable")
+    counts = np.bincount(strengths, minlength=len(batch.category_table(rules)) + 1)
+    starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    present = tuple(int(s) for s in np.flatnonzero(counts) if s > 0)
+    texts = tuple(c.code_str.upper() for c in dealt)
+    return _Deck(rules, texts, combos, order, starts, present, batch.category_table(rules), wild)
+
+
+def _code(category: Category) -> str:
+    return _CODES.get(category.name) or "".join(w[0] for w in category.label.split()).upper()
+
+
+def _searched(rules: RuleSet) -> tuple[list[tuple[GridRow, str, str]], set[str]]:
+    """The rows of a rule set other than ``standard``, found by searching
+    every hand of its dealt deck (see :func:`grid_rows`), and the names of
+    the categories whose hands are all of one value."""
+    deck = _deck(rules)
+    ladder = rules.ladder
+    levels = [deck.of_category(i) for i in range(len(ladder))]
+    single = {c.name for c, level in zip(ladder, levels) if len(level) == 1}
+    rows: list[tuple[GridRow, str, str]] = []
+    # (a) each category against its neighbour below: the weakest hand of the
+    # stronger category against the strongest of the weaker, both orders.
+    neighbours: list[tuple[GridRow, str, str]] = []
+    for index in range(1, len(ladder)):
+        high, low = ladder[index], ladder[index - 1]
+        if not levels[index] or not levels[index - 1]:
+            continue
+        found = None
+        for up in levels[index]:
+            for down in reversed(levels[index - 1]):
+                found = deck.pair(up, down)
+                if found:
+                    break
+            if found:
+                break
+        if found is None:
+            continue
+        stronger, weaker = deck.text(found[0]), deck.text(found[1])
+        name = f"NB-{_code(high)}-{_code(low)}"
+        words = f"{high.label} beats {low.label}"
+        neighbours.append((GridRow(f"{name}-1", (stronger, weaker), f"{words} (player 1 wins)"), "neighbour", "1"))
+        neighbours.append((GridRow(f"{name}-2", (weaker, stronger), f"{words} (player 2 wins)"), "neighbour", "2"))
+    rows += neighbours
+    # (b) per category, tie-breaks: hands of neighbouring strengths, from
+    # the strongest down, one row per deciding step (until every step a
+    # category's key has is found: one for a straight, one per rank group
+    # else); and a draw.
+    turn = 0
+    for index, category in enumerate(ladder):
+        level = levels[index]
+        steps: set[str] = set()
+        most = 1 if category.straight else len(category.shape)
+        for place in range(len(level) - 1, 0, -1):
+            found = deck.pair(level[place], level[place - 1])
+            if found is None:
+                continue
+            hands = (deck.text(found[0]), deck.text(found[1]))
+            step = _step(showdown(hands, rules=rules).explanation)
+            if step in steps:
+                continue
+            steps.add(step)
+            player = str(1 + turn % 2)
+            turn += 1
+            words = f"{category.label}: {step} (player {player} wins)"
+            test = f"{_code(category)}-tie-{len(steps)}"
+            rows.append((GridRow(test, hands if player == "1" else hands[::-1], words), "tie-break", player))
+            if len(steps) == most:
+                break
+    for index, category in enumerate(ladder):
+        for strength in reversed(levels[index]):
+            found = deck.pair(strength, strength)
+            if found:
+                hands = (deck.text(found[0]), deck.text(found[1]))
+                words = f"{category.label}: hands of equal value draw"
+                rows.append((GridRow(f"{_code(category)}-draw", hands, words), "draw", "draw"))
+                break
+    if rules.wild_codes:
+        rows += _wild_draws(deck, levels)
+    # (c) cards written in no order: the neighbour rows' hands shuffled.
+    for row, _, player in neighbours[::2][-4:]:
+        first, second = (_shuffled(text) for text in row.hands)
+        labels = row.tests.split(" beats ")
+        words = f"Cards in no order: {labels[0]} against {labels[1].split(' (')[0]}"
+        rows.append((GridRow(f"unsorted-{row.test[3:-2]}", (first, second), words), "other", player))
+    return rows, single
+
+
+def _step(explanation: str) -> str:
+    """What decides a showdown within a category: ``the fifth card decides``."""
+    match = _DECIDES.search(explanation)
+    return match.group(0) if match else explanation.split(": ", 1)[-1]
+
+
+def _shuffled(text: str) -> str:
+    cards = text.split()
+    return " ".join(cards[i] for i in _SHUFFLE)
+
+
+def _wild_draws(deck: _Deck, levels: Sequence[Sequence[int]]) -> list[tuple[GridRow, str, str]]:
+    """Per category, a natural hand against a wild hand of equal value (a
+    draw), where one deck deals both."""
+    rows = []
+    for index, category in enumerate(deck.rules.ladder):
+        for strength in reversed(levels[index]):
+            hands = deck.order[deck.starts[strength] : deck.starts[strength + 1]]
+            natural = _sample(hands[deck.wilds[hands] == 0])
+            wild = _sample(hands[deck.wilds[hands] > 0])
+            if not len(natural) or not len(wild):
+                continue
+            apart = (deck.masks(natural)[:, None] & deck.masks(wild)[None, :]) == 0
+            if apart.any():
+                i, j = divmod(int(apart.argmax()), len(wild))
+                pair = (deck.text(int(natural[i])), deck.text(int(wild[j])))
+                words = f"{category.label}: a natural hand and a wild hand of equal value draw"
+                rows.append((GridRow(f"{_code(category)}-wild-draw", pair, words), "draw", "draw"))
+                break
+    return rows
+
+
+def _notes(rules: RuleSet, rows: Sequence[tuple[GridRow, str, str]], single: set[str]) -> tuple[str, ...]:
+    """What the searched grid of a rule set leaves out, category by category."""
+    settled = [(showdown(row.hands, rules=rules), kind) for row, kind, _ in rows]
+    notes = []
+    for category in rules.ladder:
+        seen = any(category in (e.category for e in result.evaluations) for result, _ in settled)
+        if not seen:
+            notes.append(f"{category.label}: the dealt deck holds no such hand")
+            continue
+        for what in ("tie-break", "draw"):
+            if any(k == what and result.evaluations[0].category == category for result, k in settled):
+                continue
+            if what == "tie-break" and category.name in single:
+                notes.append(f"{category.label}: no tie-break (all its hands are of equal value)")
+            else:
+                notes.append(f"{category.label}: no {what} (no two hands of one deck make one)")
+    return tuple(notes)

@@ -1113,19 +1113,22 @@ def _grid_arguments(parser: argparse.ArgumentParser) -> None:
     "spreadsheet solution (ModelOff 2012) must get right: every category against its "
     "neighbours in both orders, every tie-break down to the last kicker, the draws one "
     "deck allows, the wheel, ace-high straights and royal flushes, Q-K-A-2-3, cards in "
-    "no order and ModelOff 2012's own examples. The expected answers (each hand's "
+    "no order and ModelOff 2012's own examples (the standard grid, designed by hand; "
+    "another rule set's grid, --rules or --wild, is found by searching every hand of "
+    "its deck). The expected answers (each hand's "
     "classification, the winner 1, 2 or draw, and why) come from fivecard. Without -o, "
     "a text table; -o grid.xlsx writes the sheets Grid and Answers, -o grid.csv one table.",
     examples=(
         "fivecard grid",
         "fivecard grid -o grid.xlsx",
         "fivecard grid -o grid.csv --no-answers",
+        "fivecard grid --rules deuces-wild",
     ),
     shared=("rules",),
     arguments=_grid_arguments,
 )
 def _grid(call: _Call) -> int:
-    from ..bulk.grid import IMPOSSIBLE, grid_answers, grid_rows, grid_table, write_grid
+    from ..bulk.grid import grid_answers, grid_impossible, grid_rows, grid_table, write_grid
 
     args, rules, out = call.args, call.rules, call.out
     rows = grid_rows(rules)
@@ -1136,7 +1139,7 @@ def _grid(call: _Call) -> int:
     answers = None if args.no_answers else grid_answers(rows, rules)
     out.write("\n".join(grid_table(rows, answers)) + "\n")
     out.write("\nNot in the grid (one deck cannot deal them):\n")
-    out.write("".join(f"  {line}\n" for line in IMPOSSIBLE))
+    out.write("".join(f"  {line}\n" for line in grid_impossible(rules)))
     return EXIT_OK
 
 

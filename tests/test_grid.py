@@ -248,7 +248,7 @@ def test_the_text_table() -> None:
     assert lines[0].split() == ["Test", "Player", "1", "Player", "2", "Winner", "What", "it", "tests"]
     assert lines[1].split()[:6] == ["NB-1P-HC-1", "8S", "8D", "KH", "5C", "2D"]
     assert any(line.startswith("RF-draw ") and " draw " in line for line in lines)
-    assert "one deck cannot deal them" in out and grid.IMPOSSIBLE[0] in out
+    assert "a deck cannot deal them" in out and grid.IMPOSSIBLE[0] in out
     code, bare, _ = run(["grid", "--no-answers"])
     assert code == 0 and "Winner" not in bare.splitlines()[0]
     assert len(bare.splitlines()) == len(lines)

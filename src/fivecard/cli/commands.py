@@ -1138,7 +1138,7 @@ def _grid(call: _Call) -> int:
         return EXIT_OK
     answers = None if args.no_answers else grid_answers(rows, rules)
     out.write("\n".join(grid_table(rows, answers)) + "\n")
-    out.write("\nNot in the grid (one deck cannot deal them):\n")
+    out.write("\nNot in the grid (a deck cannot deal them, or there is nothing to test):\n")
     out.write("".join(f"  {line}\n" for line in grid_impossible(rules)))
     return EXIT_OK
 

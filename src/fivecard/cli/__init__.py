@@ -48,8 +48,18 @@ def main(
 
     def on_ctrl_c(number: int, frame: FrameType | None) -> None:
         pressed.append(number)
-        if raising:  # while modules load it is only noted: an exception
-            raise KeyboardInterrupt  # inside importlib's machinery is reported, not raised
+        if not raising:  # while the command's modules load it is only noted
+            return
+        if _importing(frame):
+            # An exception raised inside importlib's machinery (a module
+            # lock's weakref callback) is printed as "Exception ignored",
+            # a traceback, and lost: deliver the signal again, to be raised
+            # once the import is done.
+            import _thread
+
+            _thread.interrupt_main()
+            return
+        raise KeyboardInterrupt
 
     try:
         previous = _signal.signal(_signal.SIGINT, on_ctrl_c)
@@ -74,6 +84,15 @@ def main(
     finally:
         if previous is not None:
             _signal.signal(_signal.SIGINT, _signal.SIG_IGN if _program else previous)
+
+
+def _importing(frame: FrameType | None) -> bool:
+    """Whether the interrupted code is inside importlib's machinery."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,7 +28,6 @@ weighed by the deals it stands for, in parts that
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 from collections.abc import Callable, Hashable, Sequence
@@ -42,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bulk import batch
-from ..core.cards import Card
+from ..core.cards import Card, format_cards
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .advise import PayTable, PayTableError
@@ -327,7 +326,8 @@ def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHan
     (``.parquet``, with the optional pyarrow), a row per class of starting
     hands (:data:`STRATEGY_COLUMNS`, or :data:`DEALER_COLUMNS` for the game
     against the dealer; cards as ``As Kd``). The file appears whole or not
-    at all (written beside it, then renamed)."""
+    at all (:class:`~fivecard.bulk.target.Target`, as every output)."""
+    from ..bulk.target import Target, write_error
     from ..errors import FileError
     from .dealer import DealerHand
 
@@ -339,32 +339,29 @@ def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHan
     rows: list[tuple[str | int | float, ...]] = []
     for h in hands:
         chances = (h.win, h.draw, h.lose) if isinstance(h, DealerHand) else ()
-        rows.append(
-            (_spelled(h.cards), h.deals, _spelled(h.hold), h.value, *chances, _spelled(h.runner_up), h.runner_up_value)
-        )
-    part = f"{path}.part"
+        cards, hold, runner_up = (format_cards(c, ascii=True) for c in (h.cards, h.hold, h.runner_up))
+        rows.append((cards, h.deals, hold, h.value, *chances, runner_up, h.runner_up_value))
+    if kind == ".parquet":
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise FileError("Parquet output needs pyarrow: pip install 'fivecard[parquet]'") from None
+    target = Target(path, None, binary=kind == ".parquet", utf8=True)
     try:
         if kind == ".csv":
             import csv
 
-            with open(part, "w", encoding="utf-8", newline="") as handle:
-                out = csv.writer(handle)
-                out.writerow(names)
-                out.writerows([tuple(repr(v) if isinstance(v, float) else v for v in row) for row in rows])
+            out = csv.writer(target.text)
+            out.writerow(names)
+            out.writerows([tuple(repr(v) if isinstance(v, float) else v for v in row) for row in rows])
         else:
-            try:
-                import pyarrow as pa
-                import pyarrow.parquet as pq
-            except ImportError:
-                raise FileError("Parquet output needs pyarrow: pip install 'fivecard[parquet]'") from None
             columns = list(zip(*rows)) if rows else [()] * len(names)
-            pq.write_table(pa.table(dict(zip(names, columns))), part)
-        os.replace(part, path)
+            pq.write_table(pa.table(dict(zip(names, columns))), target.binary)
+        target.commit()
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(part)
-        raise FileError(f"cannot write {path!r}: {exc.strerror or exc}") from None
-
-
-def _spelled(cards: Sequence[Card]) -> str:
-    return " ".join(c.code_str for c in cards)
+        target.abort()
+        raise write_error(exc, target.name) from None
+    except BaseException:
+        target.abort()
+        raise

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from .. import __version__
 from ..errors import FivecardError, in_context
+from ..core.cards import format_cards
 from ..core.evaluate import evaluate
 from ..core.hand import Hand
 from ..core.report import Painter, evaluation_json, showdown_json
@@ -36,7 +37,6 @@ from ..core.rules import RULE_SETS, RuleSet, get_rules, wild_on
 from ..core.showdown import showdown
 
 if TYPE_CHECKING:  # the commands import what they run when they run
-    from ..core.cards import Card
     from ..play.advise import PayTable
     from ..play.holds import HoldLine
 
@@ -1356,7 +1356,6 @@ def _strategy(call: _Call) -> int:
         if getattr(args, name) is not None:
             raise _UsageError(f"--{name} is for --dealer: a pay table is solved in this process, in seconds")
     from ..play.advise import load_paytable
-    from ..play.jobs import default_checkpoints
     from ..play.strategy import solve_paytable, starting_hands, write_strategy
 
     rules, out = call.rules, call.out
@@ -1366,13 +1365,12 @@ def _strategy(call: _Call) -> int:
         solved = solve_paytable(
             table,
             rules=rules,
-            checkpoint=args.checkpoint if args.checkpoint is not None else default_checkpoints(),
+            checkpoint=_checkpoints(args),
             progress=progress,
         )
     finally:
         progress.clear()
-    if progress.resumed:
-        call.err.write(f"fivecard: resumed: {progress.resumed} of {progress.parts} parts were done before\n")
+    progress.say_resumed()
     deals = int(solved.classes.deals.sum())
     hands = starting_hands(solved) if output is not None or args.holds else []
     if output is not None:
@@ -1414,7 +1412,7 @@ def _strategy_dealer(call: _Call) -> int:
     import time
 
     from ..play.dealer import dealer_hands, default_workers, kept_shares, solve_dealer
-    from ..play.jobs import dask_available, default_checkpoints, plan
+    from ..play.jobs import dask_available, plan
     from ..play.strategy import write_strategy
 
     args, rules, out, err = call.args, call.rules, call.out, call.err
@@ -1434,14 +1432,13 @@ def _strategy_dealer(call: _Call) -> int:
             rules,
             workers=workers,
             scheduler=args.scheduler,
-            checkpoint=args.checkpoint if args.checkpoint is not None else default_checkpoints(),
+            checkpoint=_checkpoints(args),
             progress=progress,
         )
     finally:
         progress.clear()
     seconds = time.monotonic() - started
-    if progress.resumed:
-        err.write(f"fivecard: resumed: {progress.resumed} of {progress.parts} parts were done before\n")
+    progress.say_resumed()
     hands = dealer_hands(solved) if args.output is not None or args.holds else []
     if output := args.output:
         write_strategy(output, hands)
@@ -1542,7 +1539,7 @@ def _print_holds(holds: _Holds, value: str, out: TextIO) -> None:
             line.description,
             f"{line.share:.4%}",
             f"{line.value_mean:.4f} ({line.value_low:.4f} to {line.value_high:.4f})",
-            f"{_spelled_cards(line.example[0])}: keep {_spelled_cards(line.example[1]) or 'none'}",
+            f"{format_cards(line.example[0], ascii=True)}: keep {format_cards(line.example[1], ascii=True) or 'none'}",
         )
         for place, line in enumerate(holds.lines, 1)
     ]
@@ -1553,10 +1550,6 @@ def _print_holds(holds: _Holds, value: str, out: TextIO) -> None:
             f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]:<{widths[3]}}  {row[4]}".rstrip()
             + "\n"
         )
-
-
-def _spelled_cards(cards: Sequence[Card]) -> str:
-    return " ".join(c.code_str for c in cards)
 
 
 class _PartsProgress:
@@ -1602,6 +1595,19 @@ class _PartsProgress:
         if self.shown and self.terminal:
             self.err.write("\r\033[K")
         self.shown = False
+
+    def say_resumed(self) -> None:
+        """After a run that read finished parts from its checkpoints: how
+        many."""
+        if self.resumed:
+            self.err.write(f"fivecard: resumed: {self.resumed} of {self.parts} parts were done before\n")
+
+
+def _checkpoints(args: argparse.Namespace) -> str | None:
+    """``--checkpoint``, else the default folder in fivecard's cache."""
+    from ..play.jobs import default_checkpoints
+
+    return args.checkpoint if args.checkpoint is not None else default_checkpoints()
 
 
 def _probability(text: str) -> float:

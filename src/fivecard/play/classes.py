@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import permutations
 from math import comb
 from typing import Any, Final, TypeVar
@@ -36,7 +37,16 @@ from ..bulk import batch
 from ..core.cards import Card, Suit
 from ..core.rules import RuleSet
 
-__all__ = ["DealClasses", "deal_classes", "HOLDS", "KEPT", "signed_supersets", "mean_over_deals"]
+__all__ = [
+    "DealClasses",
+    "deal_classes",
+    "HOLDS",
+    "KEPT",
+    "signed_supersets",
+    "mean_over_deals",
+    "choose_table",
+    "set_numbers",
+]
 
 _BITS = 6  # bits a deck index takes in a packed deal (decks of at most 64 cards)
 
@@ -153,3 +163,20 @@ def mean_over_deals(by_kept: Sequence[int], deck_size: int, per_draw: int = 1) -
     n = deck_size
     total = sum((Fraction(int(by_kept[k]), comb(n - 5, 5 - k) * per_draw) for k in range(6)), Fraction(0))
     return total / comb(n, 5)
+
+
+@cache
+def choose_table(n: int) -> npt.NDArray[np.int64]:
+    """``C(x, j)`` for x up to ``n`` and j up to 5."""
+    return np.array([[comb(x, j) for j in range(6)] for x in range(n + 1)], dtype=np.int64)
+
+
+def set_numbers(cards: npt.NDArray[np.int64], columns: Sequence[int], n: int) -> npt.NDArray[np.int64]:
+    """The combinatorial number of the set of ``columns`` of each row of
+    ascending deck indices (of a deck of ``n`` cards), among the sets of its
+    size: ``sum(C(card, place + 1))``, from 0 to ``C(n, size) - 1``."""
+    choose = choose_table(n)
+    out = np.zeros(len(cards), dtype=np.int64)
+    for place, column in enumerate(columns):
+        out += choose[cards[:, column], place + 1]
+    return out

@@ -53,7 +53,7 @@ from ..bulk import batch
 from ..core.cards import Card, card_of_code
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
-from .classes import KEPT, DealClasses, deal_classes, mean_over_deals, signed_supersets
+from .classes import KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
 
 __all__ = [
     "DealerSolution",
@@ -318,29 +318,28 @@ class _Tables:
         level = level.reshape(-1)
         m = len(strengths)
         self.m = m
-        self.choose = np.array([[comb(x, j) for j in range(6)] for x in range(n + 1)], dtype=np.int64)
-        ch = self.choose
         dense = np.zeros((1 + n + comb(n, 2)) * m)
         dense[:m] = np.bincount(level, minlength=m)
         for j in range(5):
             dense += np.bincount((1 + hands[:, j]) * m + level, minlength=len(dense))
-        for a, b in _SUBSETS[2]:
-            rows = 1 + n + ch[hands[:, a], 1] + ch[hands[:, b], 2]
+        for two in _SUBSETS[2]:
+            rows = 1 + n + set_numbers(hands, two, n)
             dense += np.bincount(rows * m + level, minlength=len(dense))
         self.dense = dense.reshape(-1, m)
         self.threes = np.empty((comb(n, 3), comb(n - 3, 2)), dtype=np.int32)
         for three in _SUBSETS[3]:
             rest = [j for j in range(5) if j not in three]
-            at = self._number(hands, three)
-            lowered = [hands[:, r] - sum(hands[:, t] < hands[:, r] for t in three) for r in rest]
-            self.threes[at, ch[lowered[0], 1] + ch[lowered[1], 2]] = level
+            at = set_numbers(hands, three, n)
+            # the other two cards' number among the sets of two of the deck less these three
+            lowered = np.stack([hands[:, r] - sum(hands[:, t] < hands[:, r] for t in three) for r in rest], axis=1)
+            self.threes[at, set_numbers(lowered, (0, 1), n)] = level
         self.fours = np.empty((comb(n, 4), n - 4), dtype=np.int32)
         for four in _SUBSETS[4]:
             (r,) = [j for j in range(5) if j not in four]
-            at = self._number(hands, four)
+            at = set_numbers(hands, four, n)
             self.fours[at, hands[:, r] - sum(hands[:, t] < hands[:, r] for t in four)] = level
         self.fives = np.empty(comb(n, 5), dtype=np.int32)
-        self.fives[self._number(hands, _SUBSETS[5][0])] = level
+        self.fives[set_numbers(hands, _SUBSETS[5][0], n)] = level
         # Categories: per set, the hands holding it by category of strength.
         category = batch.category_table(rules)[strengths].astype(np.int64)
         self.categories = len(rules.ladder)
@@ -352,14 +351,6 @@ class _Tables:
         self.dealer_hands = comb(n - 5, 5)
         self.codes = codes
 
-    def _number(self, cards: npt.NDArray[np.int64], columns: Sequence[int]) -> npt.NDArray[np.int64]:
-        """The combinatorial number of the set of ``columns`` of each row of
-        ascending cards, among the sets of its size."""
-        return sum(
-            (self.choose[cards[:, c], place + 1] for place, c in enumerate(columns)),
-            np.zeros(len(cards), dtype=np.int64),
-        )
-
     def holds(
         self, cards: npt.NDArray[np.int64]
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -367,17 +358,16 @@ class _Tables:
         pairs (draw, dealer hand) the player wins and draws, and the draws
         per final category."""
         B, m, n = len(cards), self.m, self.n
-        ch = self.choose
         rows = np.empty((B, len(_DENSE)), dtype=np.int64)
         rows[:, 0] = 0
-        for place, s in enumerate(_DENSE[1:], 1):
-            rows[:, place] = 1 + cards[:, s[0]] if len(s) == 1 else 1 + n + ch[cards[:, s[0]], 1] + ch[cards[:, s[1]], 2]
+        for place, s in enumerate(_DENSE[1:], 1):  # the dense table: the empty set, then each card, each pair
+            rows[:, place] = 1 + cards[:, s[0]] if len(s) == 1 else 1 + n + set_numbers(cards, s, n)
         dense = self.dense[rows]  # (B, 16, m)
         dealer = _DENSE_SIGNS @ dense  # (B, m): the dealer's hands per strength, then corrected
         offset = (np.arange(B, dtype=np.int64) * m)[:, None]
-        threes = self.threes[np.stack([self._number(cards, s) for s in _SUBSETS[3]], axis=1)] + offset[:, :, None]
-        fours = self.fours[np.stack([self._number(cards, s) for s in _SUBSETS[4]], axis=1)] + offset[:, :, None]
-        fives = self.fives[self._number(cards, _SUBSETS[5][0])] + offset[:, 0]
+        threes = self.threes[np.stack([set_numbers(cards, s, n) for s in _SUBSETS[3]], axis=1)] + offset[:, :, None]
+        fours = self.fours[np.stack([set_numbers(cards, s, n) for s in _SUBSETS[4]], axis=1)] + offset[:, :, None]
+        fives = self.fives[set_numbers(cards, _SUBSETS[5][0], n)] + offset[:, 0]
         flat = dealer.reshape(-1)
         flat -= np.bincount(threes.reshape(-1), minlength=B * m)
         flat += np.bincount(fours.reshape(-1), minlength=B * m)

@@ -33,7 +33,6 @@ import os
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
@@ -45,7 +44,7 @@ from ..core.cards import Card, format_cards
 from ..core.rules import RuleSet, get_rules
 from ..errors import FivecardError
 from .advise import PayTable, PayTableError
-from .classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_deals, signed_supersets
+from .classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
 
 if TYPE_CHECKING:
     from .dealer import DealerHand
@@ -228,17 +227,14 @@ class _Index:
     number system: the sets of each size in a block of their own."""
 
     def __init__(self, n: int) -> None:
-        self.choose = _choose(n)
+        self.n = n
         self.base = np.cumsum([0] + [comb(n, k) for k in range(5)]).astype(np.int64)
         self.size = int(self.base[-1]) + comb(n, 5)
 
     def number(self, cards: npt.NDArray[np.int64], mask: int) -> npt.NDArray[np.int64]:
         """The number of the subset ``mask`` of each row of ascending cards."""
         kept = HOLDS[mask]
-        out = np.full(len(cards), self.base[len(kept)], dtype=np.int64)
-        for place, column in enumerate(kept):
-            out += self.choose[cards[:, column], place + 1]
-        return out
+        return set_numbers(cards, kept, self.n) + int(self.base[len(kept)])
 
     def totals(
         self, deals: npt.NDArray[np.integer[Any]], values: npt.NDArray[np.int64] | None
@@ -260,12 +256,6 @@ class _Index:
         draws of that hold (hands with the kept cards and none of the
         discarded): a signed superset sum over the deal's 32 subsets."""
         return signed_supersets(np.stack([totals[self.number(cards, mask)] for mask in range(32)], axis=1))
-
-
-@cache
-def _choose(n: int) -> npt.NDArray[np.int64]:
-    """``C(x, j)`` for x up to ``n`` and j up to 5."""
-    return np.array([[comb(x, j) for j in range(6)] for x in range(n + 1)], dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)

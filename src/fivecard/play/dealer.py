@@ -38,7 +38,6 @@ once per rule set and deck.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -141,10 +140,9 @@ class DealerHand:
 def job_key(rules: RuleSet, deck: Sequence[Card], part_classes: int = PART_CLASSES) -> str:
     """A file-safe name of the job (for checkpoints): a digest of the rule
     set, the deck, the parts' size and the code that makes the parts."""
-    from .jobs import source_digest, stable_text
+    from . import jobs
 
-    text = stable_text(["dealer", rules, [c.code for c in deck], part_classes, source_digest()])
-    return "dealer-" + hashlib.sha256(text.encode()).hexdigest()[:20]
+    return jobs.job_key("dealer", [rules, [c.code for c in deck], part_classes])
 
 
 def solve_dealer(

@@ -57,6 +57,7 @@ __all__ = [
     "cores",
     "source_digest",
     "stable_text",
+    "job_key",
     "default_checkpoints",
 ]
 
@@ -108,6 +109,14 @@ def stable_text(value: object) -> str:
         raise TypeError(f"no stable text for {type(item).__name__}")
 
     return json.dumps(walk(value), separators=(",", ":"))
+
+
+def job_key(kind: str, value: object) -> str:
+    """A job's key (its checkpoints' folder): ``kind`` and a digest of
+    everything its answer depends on, ``value`` (as :func:`stable_text`)
+    with fivecard's own source (:func:`source_digest`)."""
+    text = stable_text([kind, value, source_digest()])
+    return f"{kind}-" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def default_checkpoints() -> str | None:

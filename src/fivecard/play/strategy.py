@@ -28,7 +28,6 @@ weighed by the deals it stands for, in parts that
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -100,7 +99,7 @@ def solve_paytable(
     >>> round(solution.percent, 4)  # doctest: +SKIP
     99.5439
     """
-    from .jobs import run_parts, source_digest, stable_text
+    from .jobs import job_key, run_parts
 
     ruleset = get_rules(rules)
     if ruleset.low:
@@ -124,8 +123,7 @@ def solve_paytable(
     kinds, counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset) if final else ([], [])
     job = _PayJob(index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws, counts)
     parts = -(-len(job.classes) // _PART_CLASSES)
-    key = stable_text([paytable, ruleset, _PART_CLASSES, final, source_digest()])
-    key = "paytable-" + hashlib.sha256(key.encode()).hexdigest()[:20]
+    key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, final])
     results = run_parts(_pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress)
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)

@@ -1416,9 +1416,7 @@ def _strategy_dealer(call: _Call) -> int:
     from ..play.strategy import write_strategy
 
     args, rules, out, err = call.args, call.rules, call.out, call.err
-    workers = args.workers
-    if workers is None and args.scheduler is None:
-        workers = default_workers(len(rules.dealt()))  # one: this process (a cluster of one is slower)
+    workers = default_workers(len(rules.dealt()), args.workers, args.scheduler)
     where = plan(workers, args.scheduler)
     if args.workers and args.scheduler is None and not dask_available():
         err.write(

@@ -178,20 +178,21 @@ def solve_dealer(
         from .jobs import run_parts
 
         run = run_parts
-        options.setdefault("workers", 0)
-        if options["workers"] is None and options.get("scheduler") is None:
-            options["workers"] = default_workers(len(cards))
+        options["workers"] = default_workers(len(cards), options.get("workers", 0), options.get("scheduler"))
     results = run(_solve_part, spec, parts, key=job_key(ruleset, cards, size), **options)
     return _combined(spec, cards, classes, results)
 
 
-def default_workers(deck_size: int = 52) -> int:
-    """A local cluster's processes unless told: one a core, as many as half
-    the machine's memory holds (each makes its own tables: about 600 MB
-    for 52 cards); 0 (this process) where that is one, since a cluster of
-    one process is slower than none."""
+def default_workers(deck_size: int = 52, workers: int | None = None, scheduler: str | None = None) -> int | None:
+    """``workers`` as given, else (no scheduler either) a local cluster's
+    processes: one a core, as many as half the machine's memory holds (each
+    makes its own tables: about 600 MB for 52 cards); 0 (this process)
+    where that is one, since a cluster of one process is slower than
+    none."""
     from .jobs import cores
 
+    if workers is not None or scheduler is not None:
+        return workers
     n = deck_size
     tables = 8 * 7462 * (1 + n + comb(n, 2)) + 4 * (comb(n, 3) * comb(n - 3, 2) + comb(n, 4) * (n - 4) + comb(n, 5))
     building = 3 * 8 * 5 * comb(n, 5)  # the deck's hands while the tables are made

@@ -14,10 +14,26 @@ game show's high hand for points, as a state machine the web app drives.
   the dealt hands are settled as one showdown and the points awarded.
 * The table ends after its number of rounds, or when the host ends it.
 
-Every action returns event records (plain JSON data, :func:`event_json`);
-hands dealt in an open round appear in no event: only the dealer of a hand
-sees it, until the round is closed. The whole table is plain JSON data
-(:meth:`FriendsTable.to_state`).
+What a browser may know is decided here, in two places:
+
+* :meth:`FriendsTable.view` is the table as one browser sees it, by its
+  role: the host, a seated player (its own hand only), or a browser that
+  only watches (with or without a cookie: the same view). While a round is
+  open no view carries its seed, an undealt card or another seat's hand.
+* :func:`public_event` is an event as every browser sees it: only the
+  fields :data:`EVENT_FIELDS` names for its type. The round's seed, and so
+  its whole deck, is in ``round_closed`` alone, when every hand is shown;
+  ``round_started`` and ``dealt`` say that something happened, never what
+  was dealt. Events kept by an earlier version (whose ``round_started``
+  carried the seed) are served through it too, so they are safe as well.
+
+A table whose host chose its seed (``seed=``, for reproducible rounds) can
+be dealt in advance by the host: every view says so (``seeded``), and so
+does the table's first event.
+
+Every action returns event records (plain JSON data); hands dealt in an open
+round appear in no event: only the dealer of a hand sees it, until the round
+is closed. The whole table is plain JSON data (:meth:`FriendsTable.to_state`).
 """
 
 from __future__ import annotations
@@ -36,8 +52,19 @@ from ..core.rules import get_rules
 from ..core.showdown import showdown
 from ..errors import FivecardError
 from .game import split_pot
+from .view import public_fields
 
-__all__ = ["FriendsTable", "TableError", "TableForbidden", "TIES", "MAX_SEATS", "round_seed"]
+__all__ = [
+    "FriendsTable",
+    "TableError",
+    "TableForbidden",
+    "TIES",
+    "MAX_SEATS",
+    "EVENT_FIELDS",
+    "public_event",
+    "round_deck",
+    "round_seed",
+]
 
 #: How a tie for the high hand scores.
 TIES: Final = ("none", "split")
@@ -48,6 +75,21 @@ MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
 MAX_ROUNDS: Final = 10_000
 _STATE_VERSION: Final = 1
+
+#: What each event may carry, by its type (``at``: when it was kept). The
+#: round's seed is only in ``round_closed``.
+EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
+    "table_opened": frozenset({"text", "seeded", "at"}),
+    "seat_joined": frozenset({"seat", "name", "text", "at"}),
+    "seat_removed": frozenset({"seat", "name", "text", "at"}),
+    "round_started": frozenset({"round", "text", "at"}),
+    "dealt": frozenset({"round", "seat", "name", "text", "at"}),
+    "round_closed": frozenset(
+        {"round", "seed", "hands", "winners", "explanation", "awarded", "standings", "text", "at"}
+    ),
+    "chat": frozenset({"seat", "name", "text", "at"}),
+    "table_ended": frozenset({"standings", "text", "at"}),
+}
 
 
 class TableError(FivecardError):
@@ -74,6 +116,14 @@ def round_deck(rules_name: str, seed: int) -> list[Card]:
     if not rules.suits:
         cards = [c.rank_only() for c in cards]
     return cards
+
+
+def public_event(event: Mapping[str, Any]) -> dict[str, Any]:
+    """An event as every browser at the table may see it: its ``type`` and
+    only the fields :data:`EVENT_FIELDS` names for that type (none for a type
+    it does not know). Everything a browser is sent of a table's events
+    passes through here, kept events of earlier versions included."""
+    return public_fields(event, EVENT_FIELDS)
 
 
 @dataclass
@@ -119,6 +169,8 @@ class FriendsTable:
         self.tie = tie
         self.rounds_limit = rounds
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
+        #: The host chose the seed: the host can know every round's deck.
+        self.seeded = seed is not None
         self.host = host
         self.seats: list[Seat] = []
         self.round: Round | None = None
@@ -147,6 +199,18 @@ class FriendsTable:
 
     def _active(self) -> list[Seat]:
         return [s for s in self.seats if s.active]
+
+    def opened(self) -> list[dict[str, Any]]:
+        """The table's first event: its settings in a sentence (and, when the
+        host chose the seed, that the host can know every hand)."""
+        rounds = f", {self.rounds_limit} rounds" if self.rounds_limit else ""
+        text = (
+            f"A {self.rules} table: the high hand wins {self.points} points; a tie scores "
+            f"{'nothing' if self.tie == 'none' else 'a share'}{rounds}"
+        )
+        if self.seeded:
+            text += "; the host chose the shuffle seed, so the host can know every hand"
+        return [{"type": "table_opened", "seeded": self.seeded, "text": text}]
 
     # -- seats -----------------------------------------------------------------
 
@@ -200,14 +264,8 @@ class FriendsTable:
         number = self.played + 1
         self.round = Round(number, round_seed(self.seed, number))
         seats = len(self._active())
-        return [
-            {
-                "type": "round_started",
-                "round": number,
-                "seed": self.round.seed,
-                "text": f"Round {number}: {seats} seated; deal your hand",
-            }
-        ]
+        # (the round's seed is in its round_closed event only: it gives the whole deck)
+        return [{"type": "round_started", "round": number, "text": f"Round {number}: {seats} seated; deal your hand"}]
 
     def deal(self, owner: str) -> tuple[list[Card], list[dict[str, Any]]]:
         """Deal the browser's seat its five cards in the open round."""
@@ -326,8 +384,12 @@ class FriendsTable:
     # -- what a browser sees -------------------------------------------------------
 
     def view(self, owner: str) -> dict[str, Any]:
-        """The table as one browser sees it: every seat, the round (which
-        seats have dealt; its own hand only), the standings."""
+        """The table as one browser sees it, by its role: the host (``host``),
+        a seated player (``you``: its seat; ``your_hand``: its own cards in the
+        round, and no one else's), or a browser that only watches (``""``:
+        one without a cookie). Every seat, the round (which seats have dealt;
+        its seed only once it is closed), the standings, and ``seeded``: the
+        host chose the seed (and so can know every hand)."""
         mine = self.seat_of(owner)
         current = self.round
         round_view = None
@@ -336,7 +398,7 @@ class FriendsTable:
             round_view = {
                 "number": current.number,
                 "open": current.open,
-                "seed": current.seed,
+                "seed": None if current.open else current.seed,
                 "dealt": sorted(current.dealt),
                 "your_hand": None if hand is None else [c.code_str for c in hand],
             }
@@ -347,7 +409,8 @@ class FriendsTable:
             "rounds": self.rounds_limit,
             "played": self.played,
             "ended": self.ended,
-            "host": owner == self.host,
+            "seeded": self.seeded,
+            "host": bool(owner) and owner == self.host,
             "you": None if mine is None else mine.id,
             "seats": [
                 {"seat": s.id, "name": s.name, "points": s.points, "active": s.active} for s in self.seats
@@ -367,6 +430,7 @@ class FriendsTable:
             "tie": self.tie,
             "rounds": self.rounds_limit,
             "seed": self.seed,
+            "seeded": self.seeded,
             "host": self.host,
             "played": self.played,
             "ended": self.ended,
@@ -398,6 +462,7 @@ class FriendsTable:
                 seed=int(state["seed"]),
                 host=str(state["host"]),
             )
+            table.seeded = bool(state.get("seeded", False))  # (not kept before: unknown, taken as not)
             table.played = int(state["played"])
             table.ended = bool(state["ended"])
             table.seats = [

@@ -295,6 +295,8 @@ class TableWalk:
             assert shown.text.replace(self.table_id, "<id>") == self._page  # it holds nothing of the table but its id
             for who, path, status in self.refusals(table, role):
                 self.act(who, "DELETE" if path.startswith("/seats/") else "POST", path, status, {"text": "hi"} if path == "/chat" else {})
+            if role.name in ("watcher", "stranger"):
+                self.act(role.name, "POST", "/seats", 409, {"name": "Host"})  # a role's word: refused, no cookie set
 
     def refusals(self, table: FriendsTable, role: Role) -> Iterator[tuple[str, str, int]]:
         """The actions this role may not take now, and the answer's status."""

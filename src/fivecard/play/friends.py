@@ -31,6 +31,15 @@ A table whose host chose its seed (``seed=``, for reproducible rounds) can
 be dealt in advance by the host: every view says so (``seeded``), and so
 does the table's first event.
 
+Names are the engine's too (:func:`seat_name`): normalized (NFKC, spaces
+trimmed and collapsed), refused when they hold control, format, bidi or
+invisible characters or are a word the pages use for a role (``Host``,
+``You``, ...), and unique at a table by :func:`name_key` (case-folded), so
+that no seat can pass for another. Chat lines keep their text but lose
+control and format characters (bidi overrides and isolates, zero-width
+characters): a line cannot reorder or hide what others see
+(:func:`chat_line`).
+
 Every action returns event records (plain JSON data); hands dealt in an open
 round appear in no event: only the dealer of a hand sees it, until the round
 is closed. The whole table is plain JSON data (:meth:`FriendsTable.to_state`).
@@ -40,6 +49,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -60,10 +71,14 @@ __all__ = [
     "TableForbidden",
     "TIES",
     "MAX_SEATS",
+    "ROLE_NAMES",
     "EVENT_FIELDS",
+    "chat_line",
+    "name_key",
     "public_event",
     "round_deck",
     "round_seed",
+    "seat_name",
 ]
 
 #: How a tie for the high hand scores.
@@ -75,6 +90,13 @@ MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
 MAX_ROUNDS: Final = 10_000
 _STATE_VERSION: Final = 1
+
+#: The words the pages use for roles, refused as names (by :func:`name_key`,
+#: letters and digits only): the host's chat name, the badge of your own
+#: seat, the dealer game's seats and its house, and "nobody" of the results
+#: ("nobody scores").
+ROLE_NAMES: Final = frozenset({"host", "you", "dealer", "house", "nobody", "computer"})
+_ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)\d+")
 
 #: What each event may carry, by its type (``at``: when it was kept). The
 #: round's seed is only in ``round_closed``.
@@ -90,6 +112,19 @@ EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
     "chat": frozenset({"seat", "name", "text", "at"}),
     "table_ended": frozenset({"standings", "text", "at"}),
 }
+
+# Characters no name may hold: invisible ones that are not control or format
+# characters by their category (Hangul fillers, the combining grapheme
+# joiner, Khmer inherent vowels, Mongolian variation selectors, the blank
+# braille pattern).
+_INVISIBLE: Final = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800")
+# Categories no name may hold: controls, format characters (bidi controls,
+# zero-width spaces and joiners, soft hyphens, tags), line and paragraph
+# separators, private use, surrogates, unassigned.
+_REFUSED: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+# Variation selectors only choose how a character is drawn (an emoji's
+# style): dropped from names.
+_VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 class TableError(FivecardError):
@@ -124,6 +159,68 @@ def public_event(event: Mapping[str, Any]) -> dict[str, Any]:
     it does not know). Everything a browser is sent of a table's events
     passes through here, kept events of earlier versions included."""
     return public_fields(event, EVENT_FIELDS)
+
+
+def seat_name(text: str) -> str:
+    """A name as a table shows it: NFKC-normalized, variation selectors
+    dropped, spaces trimmed and runs of spaces made one. A name that holds a
+    control, format (bidi controls, zero-width characters), separator or
+    invisible character, that is empty or longer than :data:`MAX_NAME`, or
+    that is a word the pages use for a role (:data:`ROLE_NAMES`) is a
+    :class:`TableError` saying why.
+
+    >>> seat_name("  Ａnn   Lee ")
+    'Ann Lee'
+    >>> seat_name("Ann\\u202e")
+    Traceback (most recent call last):
+    ...
+    fivecard.play.friends.TableError: a name cannot hold U+202E (RIGHT-TO-LEFT OVERRIDE): a control or format character, which could make one name pass for another; got 'Ann\\u202e'
+    >>> seat_name("host")
+    Traceback (most recent call last):
+    ...
+    fivecard.play.friends.TableError: 'host' is a word the table uses for a role: choose another name
+    """
+    raw = str(text)
+    shown = _VARIATION.sub("", unicodedata.normalize("NFKC", raw))
+    for char in shown:
+        if unicodedata.category(char) in _REFUSED or char in _INVISIBLE:
+            what = "an invisible character" if char in _INVISIBLE else "a control or format character"
+            raise TableError(
+                f"a name cannot hold U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')}): "
+                f"{what}, which could make one name pass for another; got {raw!r}"
+            )
+    shown = " ".join(shown.split())
+    if not shown:
+        raise TableError("a seat needs a name")
+    if len(shown) > MAX_NAME:
+        raise TableError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
+    bare = "".join(c for c in name_key(shown) if c.isalnum())
+    if bare in ROLE_NAMES or _ROLE_PATTERN.fullmatch(bare):
+        raise TableError(f"{shown!r} is a word the table uses for a role: choose another name")
+    return shown
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC-normalized and case-folded (so
+    ``Ann``, ``ANN`` and ``ＡＮＮ`` are one name), variation selectors left
+    out and spaces collapsed."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", str(name)).casefold())
+    return " ".join(_VARIATION.sub("", folded).split())
+
+
+def chat_line(text: str) -> str:
+    """A chat line as the table shows it: control and format characters
+    (bidi overrides and isolates, zero-width characters: anything that could
+    reorder or hide what others read) dropped, other spaces made one, the
+    line trimmed; empty or longer than :data:`MAX_CHAT` is a
+    :class:`TableError`."""
+    kept = "".join(" " if c.isspace() else c if c.isprintable() else "" for c in str(text))
+    line = " ".join(kept.split())
+    if not line:
+        raise TableError("an empty chat line")
+    if len(line) > MAX_CHAT:
+        raise TableError(f"a chat line is at most {MAX_CHAT} characters, got {len(line)}")
+    return line
 
 
 @dataclass
@@ -221,12 +318,9 @@ class FriendsTable:
         mine = self.seat_of(owner)
         if mine is not None:
             return mine, []
-        shown = " ".join(str(name).split())
-        if not shown:
-            raise TableError("a seat needs a name")
-        if len(shown) > MAX_NAME:
-            raise TableError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
-        if any(s.name.casefold() == shown.casefold() for s in self._active()):
+        shown = seat_name(name)
+        key = name_key(shown)
+        if any(name_key(s.name) == key for s in self._active()):
             raise TableError(f"the name {shown!r} is taken at this table")
         seats = self.max_seats
         if len(self._active()) >= seats:
@@ -368,11 +462,7 @@ class FriendsTable:
         seat = self.seat_of(owner)
         if seat is None and owner != self.host:
             raise TableForbidden("take a seat to chat")
-        line = " ".join("".join(c if c.isprintable() else " " if c.isspace() else "" for c in str(text)).split())
-        if not line:
-            raise TableError("an empty chat line")
-        if len(line) > MAX_CHAT:
-            raise TableError(f"a chat line is at most {MAX_CHAT} characters, got {len(line)}")
+        line = chat_line(text)
         name = seat.name if seat is not None else "Host"
         return [{"type": "chat", "seat": None if seat is None else seat.id, "name": name, "text": line}]
 

@@ -28,8 +28,10 @@ What a browser may know is decided here, in two places:
   carried the seed) are served through it too, so they are safe as well.
 
 A table whose host chose its seed (``seed=``, for reproducible rounds) can
-be dealt in advance by the host: every view says so (``seeded``), and so
-does the table's first event.
+be dealt in advance by the host, and by anyone who finds the seed from a
+closed round's (a chosen seed is seldom hard to guess): every view says so
+(``seeded``), and so does the table's first event. A seed the server draws
+(63 random bits) gives nothing away: a closed round's seed is a hash of it.
 
 Names are the engine's too (:func:`seat_name`): normalized (NFKC, spaces
 trimmed and collapsed), refused when they hold control, format, bidi or
@@ -266,7 +268,7 @@ class FriendsTable:
         self.tie = tie
         self.rounds_limit = rounds
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
-        #: The host chose the seed: the host can know every round's deck.
+        #: The host chose the seed: every round's deck can be known in advance.
         self.seeded = seed is not None
         self.host = host
         self.seats: list[Seat] = []
@@ -306,7 +308,7 @@ class FriendsTable:
             f"{'nothing' if self.tie == 'none' else 'a share'}{rounds}"
         )
         if self.seeded:
-            text += "; the host chose the shuffle seed, so the host can know every hand"
+            text += "; the host chose the shuffle seed, so every hand can be known in advance"
         return [{"type": "table_opened", "seeded": self.seeded, "text": text}]
 
     # -- seats -----------------------------------------------------------------

@@ -39,3 +39,12 @@ def advice_once() -> Iterator[None]:
         patch.setattr(fivecard.play.game, "advise", functools.cache(advise))
         yield
 
+
+
+@pytest.fixture
+def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web app's rate limits off (their own tests' subject): for tests
+    that walk many answers, so that every answer is the one they ask for."""
+    from fivecard.web import table_api
+
+    monkeypatch.setattr(table_api.RateLimit, "take", lambda self, key: True)

@@ -189,6 +189,16 @@ def test_seats_names_and_rejoining(app: FastAPI) -> None:
     assert taken.status_code == 409 and "the name 'ann' is taken" in taken.json()["detail"]
     assert browser(app).post(f"/api/tables/{table_id}/seats", json={"name": "x" * 41}).status_code == 422
     assert browser(app).post(f"/api/tables/{table_id}/seats", json={"name": "   "}).status_code == 409
+    # a name that looks like another's, or like a role, is refused and says why
+    for name, message in [
+        ("ＡＮＮ", "the name 'ANN' is taken"),
+        ("Ann\u200b", "cannot hold U+200B (ZERO WIDTH SPACE)"),
+        ("\u202eAnn", "cannot hold U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        ("Host", "'Host' is a word the table uses for a role"),
+    ]:
+        refused = browser(app).post(f"/api/tables/{table_id}/seats", json={"name": name})
+        assert refused.status_code == 409 and message in refused.json()["detail"], refused.text
+        assert "set-cookie" not in refused.headers
     watcher = browser(app).get(f"/api/tables/{table_id}").json()
     assert watcher["you"] is None and not watcher["host"]
     for name in "BCDEFGHIJ":

@@ -11,7 +11,9 @@ each choice's expected return per coin is computed instead.
 
 A pay table is a built-in one by name or a small JSON file
 (:func:`load_paytable`); a file is read once, at most
-:data:`PAYTABLE_LIMIT` bytes of it, and checked in full.
+:data:`PAYTABLE_LIMIT` bytes of it, and checked in full. Where a name must
+never be read as a file (a server's request), :func:`builtin_paytable`
+takes built-in names only and opens nothing.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ __all__ = [
     "Advice",
     "advise",
     "advice_json",
+    "builtin_paytable",
     "load_paytable",
     "unseen_cards",
 ]
@@ -283,6 +286,24 @@ _PATH_QUOTE: Final = 300  # file names are quoted whole unless absurdly long
 _STRING_OR_BRACKET: Final = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]', re.DOTALL)
 
 
+def builtin_paytable(name: str) -> PayTable:
+    """A built-in pay table (:data:`PAYTABLES`) by its name, in any case: the
+    names only, never a file (nothing is opened, whatever the text is). Any
+    other text is a :class:`PayTableError` that lists the names.
+
+    >>> builtin_paytable("Jacks-or-Better").name
+    'Jacks or Better 9/6'
+    >>> builtin_paytable("/etc/passwd")
+    Traceback (most recent call last):
+    ...
+    fivecard.play.advise.PayTableError: unknown pay table '/etc/passwd': the pay tables are jacks-or-better, deuces-wild
+    """
+    found = PAYTABLES.get(name.strip().lower())
+    if found is None:
+        raise PayTableError(f"unknown pay table {quote(name)}: the pay tables are {', '.join(PAYTABLES)}")
+    return found
+
+
 def load_paytable(name_or_path: str) -> PayTable:
     """A built-in pay table by name, or one from a JSON file::
 
@@ -306,9 +327,8 @@ def load_paytable(name_or_path: str) -> PayTable:
     >>> load_paytable("jacks-or-better").pays["royal_flush"]
     800.0
     """
-    builtin = PAYTABLES.get(name_or_path.strip().lower())
-    if builtin is not None:
-        return builtin
+    if name_or_path.strip().lower() in PAYTABLES:
+        return builtin_paytable(name_or_path)
     data = _read_paytable(name_or_path)
     where = f"bad pay table file {quote(name_or_path, _PATH_QUOTE)}"
     try:

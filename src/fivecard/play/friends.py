@@ -14,16 +14,45 @@ game show's high hand for points, as a state machine the web app drives.
   the dealt hands are settled as one showdown and the points awarded.
 * The table ends after its number of rounds, or when the host ends it.
 
-Every action returns event records (plain JSON data, :func:`event_json`);
-hands dealt in an open round appear in no event: only the dealer of a hand
-sees it, until the round is closed. The whole table is plain JSON data
-(:meth:`FriendsTable.to_state`).
+What a browser may know is decided here, in two places:
+
+* :meth:`FriendsTable.view` is the table as one browser sees it, by its
+  role: the host, a seated player (its own hand only), or a browser that
+  only watches (with or without a cookie: the same view). While a round is
+  open no view carries its seed, an undealt card or another seat's hand.
+* :func:`public_event` is an event as every browser sees it: only the
+  fields :data:`EVENT_FIELDS` names for its type. The round's seed, and so
+  its whole deck, is in ``round_closed`` alone, when every hand is shown;
+  ``round_started`` and ``dealt`` say that something happened, never what
+  was dealt. Events kept by an earlier version (whose ``round_started``
+  carried the seed) are served through it too, so they are safe as well.
+
+A table whose host chose its seed (``seed=``, for reproducible rounds) can
+be dealt in advance by the host, and by anyone who finds the seed from a
+closed round's (a chosen seed is seldom hard to guess): every view says so
+(``seeded``), and so does the table's first event. A seed the server draws
+(63 random bits) gives nothing away: a closed round's seed is a hash of it.
+
+Names are the engine's too (:func:`seat_name`): normalized (NFKC, spaces
+trimmed and collapsed), refused when they hold control, format, bidi or
+invisible characters or are a word the pages use for a role (``Host``,
+``You``, ...), and unique at a table by :func:`name_key` (case-folded), so
+that no seat can pass for another. Chat lines keep their text but lose
+control and format characters (bidi overrides and isolates, zero-width
+characters): a line cannot reorder or hide what others see
+(:func:`chat_line`).
+
+Every action returns event records (plain JSON data); hands dealt in an open
+round appear in no event: only the dealer of a hand sees it, until the round
+is closed. The whole table is plain JSON data (:meth:`FriendsTable.to_state`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -36,8 +65,23 @@ from ..core.rules import get_rules
 from ..core.showdown import showdown
 from ..errors import FivecardError
 from .game import split_pot
+from .view import public_fields
 
-__all__ = ["FriendsTable", "TableError", "TableForbidden", "TIES", "MAX_SEATS", "round_seed"]
+__all__ = [
+    "FriendsTable",
+    "TableError",
+    "TableForbidden",
+    "TIES",
+    "MAX_SEATS",
+    "ROLE_NAMES",
+    "EVENT_FIELDS",
+    "chat_line",
+    "name_key",
+    "public_event",
+    "round_deck",
+    "round_seed",
+    "seat_name",
+]
 
 #: How a tie for the high hand scores.
 TIES: Final = ("none", "split")
@@ -48,6 +92,41 @@ MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
 MAX_ROUNDS: Final = 10_000
 _STATE_VERSION: Final = 1
+
+#: The words the pages use for roles, refused as names (by :func:`name_key`,
+#: letters and digits only): the host's chat name, the badge of your own
+#: seat, the dealer game's seats and its house, and "nobody" of the results
+#: ("nobody scores").
+ROLE_NAMES: Final = frozenset({"host", "you", "dealer", "house", "nobody", "computer"})
+_ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)\d+")
+
+#: What each event may carry, by its type (``at``: when it was kept). The
+#: round's seed is only in ``round_closed``.
+EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
+    "table_opened": frozenset({"text", "seeded", "at"}),
+    "seat_joined": frozenset({"seat", "name", "text", "at"}),
+    "seat_removed": frozenset({"seat", "name", "text", "at"}),
+    "round_started": frozenset({"round", "text", "at"}),
+    "dealt": frozenset({"round", "seat", "name", "text", "at"}),
+    "round_closed": frozenset(
+        {"round", "seed", "hands", "winners", "explanation", "awarded", "standings", "text", "at"}
+    ),
+    "chat": frozenset({"seat", "name", "text", "at"}),
+    "table_ended": frozenset({"standings", "text", "at"}),
+}
+
+# Characters no name may hold: invisible ones that are not control or format
+# characters by their category (Hangul fillers, the combining grapheme
+# joiner, Khmer inherent vowels, Mongolian variation selectors, the blank
+# braille pattern).
+_INVISIBLE: Final = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800")
+# Categories no name may hold: controls, format characters (bidi controls,
+# zero-width spaces and joiners, soft hyphens, tags), line and paragraph
+# separators, private use, surrogates, unassigned.
+_REFUSED: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+# Variation selectors only choose how a character is drawn (an emoji's
+# style): dropped from names.
+_VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 class TableError(FivecardError):
@@ -74,6 +153,76 @@ def round_deck(rules_name: str, seed: int) -> list[Card]:
     if not rules.suits:
         cards = [c.rank_only() for c in cards]
     return cards
+
+
+def public_event(event: Mapping[str, Any]) -> dict[str, Any]:
+    """An event as every browser at the table may see it: its ``type`` and
+    only the fields :data:`EVENT_FIELDS` names for that type (none for a type
+    it does not know). Everything a browser is sent of a table's events
+    passes through here, kept events of earlier versions included."""
+    return public_fields(event, EVENT_FIELDS)
+
+
+def seat_name(text: str) -> str:
+    """A name as a table shows it: NFKC-normalized, variation selectors
+    dropped, spaces trimmed and runs of spaces made one. A name that holds a
+    control, format (bidi controls, zero-width characters), separator or
+    invisible character, that is empty or longer than :data:`MAX_NAME`, or
+    that is a word the pages use for a role (:data:`ROLE_NAMES`) is a
+    :class:`TableError` saying why.
+
+    >>> seat_name("  Ａnn   Lee ")
+    'Ann Lee'
+    >>> seat_name("Ann\\u202e")
+    Traceback (most recent call last):
+    ...
+    fivecard.play.friends.TableError: a name cannot hold U+202E (RIGHT-TO-LEFT OVERRIDE): a control or format character, which could make one name pass for another; got 'Ann\\u202e'
+    >>> seat_name("host")
+    Traceback (most recent call last):
+    ...
+    fivecard.play.friends.TableError: 'host' is a word the table uses for a role: choose another name
+    """
+    raw = str(text)
+    shown = _VARIATION.sub("", unicodedata.normalize("NFKC", raw))
+    for char in shown:
+        if unicodedata.category(char) in _REFUSED or char in _INVISIBLE:
+            what = "an invisible character" if char in _INVISIBLE else "a control or format character"
+            raise TableError(
+                f"a name cannot hold U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')}): "
+                f"{what}, which could make one name pass for another; got {raw!r}"
+            )
+    shown = " ".join(shown.split())
+    if not shown:
+        raise TableError("a seat needs a name")
+    if len(shown) > MAX_NAME:
+        raise TableError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
+    bare = "".join(c for c in name_key(shown) if c.isalnum())
+    if bare in ROLE_NAMES or _ROLE_PATTERN.fullmatch(bare):
+        raise TableError(f"{shown!r} is a word the table uses for a role: choose another name")
+    return shown
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC-normalized and case-folded (so
+    ``Ann``, ``ANN`` and ``ＡＮＮ`` are one name), variation selectors left
+    out and spaces collapsed."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", str(name)).casefold())
+    return " ".join(_VARIATION.sub("", folded).split())
+
+
+def chat_line(text: str) -> str:
+    """A chat line as the table shows it: control and format characters
+    (bidi overrides and isolates, zero-width characters: anything that could
+    reorder or hide what others read) dropped, other spaces made one, the
+    line trimmed; empty or longer than :data:`MAX_CHAT` is a
+    :class:`TableError`."""
+    kept = "".join(" " if c.isspace() else c if c.isprintable() else "" for c in str(text))
+    line = " ".join(kept.split())
+    if not line:
+        raise TableError("an empty chat line")
+    if len(line) > MAX_CHAT:
+        raise TableError(f"a chat line is at most {MAX_CHAT} characters, got {len(line)}")
+    return line
 
 
 @dataclass
@@ -119,6 +268,8 @@ class FriendsTable:
         self.tie = tie
         self.rounds_limit = rounds
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
+        #: The host chose the seed: every round's deck can be known in advance.
+        self.seeded = seed is not None
         self.host = host
         self.seats: list[Seat] = []
         self.round: Round | None = None
@@ -148,6 +299,18 @@ class FriendsTable:
     def _active(self) -> list[Seat]:
         return [s for s in self.seats if s.active]
 
+    def opened(self) -> list[dict[str, Any]]:
+        """The table's first event: its settings in a sentence (and, when the
+        host chose the seed, that the host can know every hand)."""
+        rounds = f", {self.rounds_limit} rounds" if self.rounds_limit else ""
+        text = (
+            f"A {self.rules} table: the high hand wins {self.points} points; a tie scores "
+            f"{'nothing' if self.tie == 'none' else 'a share'}{rounds}"
+        )
+        if self.seeded:
+            text += "; the host chose the shuffle seed, so every hand can be known in advance"
+        return [{"type": "table_opened", "seeded": self.seeded, "text": text}]
+
     # -- seats -----------------------------------------------------------------
 
     def join(self, owner: str, name: str) -> tuple[Seat, list[dict[str, Any]]]:
@@ -157,12 +320,9 @@ class FriendsTable:
         mine = self.seat_of(owner)
         if mine is not None:
             return mine, []
-        shown = " ".join(str(name).split())
-        if not shown:
-            raise TableError("a seat needs a name")
-        if len(shown) > MAX_NAME:
-            raise TableError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
-        if any(s.name.casefold() == shown.casefold() for s in self._active()):
+        shown = seat_name(name)
+        key = name_key(shown)
+        if any(name_key(s.name) == key for s in self._active()):
             raise TableError(f"the name {shown!r} is taken at this table")
         seats = self.max_seats
         if len(self._active()) >= seats:
@@ -200,14 +360,8 @@ class FriendsTable:
         number = self.played + 1
         self.round = Round(number, round_seed(self.seed, number))
         seats = len(self._active())
-        return [
-            {
-                "type": "round_started",
-                "round": number,
-                "seed": self.round.seed,
-                "text": f"Round {number}: {seats} seated; deal your hand",
-            }
-        ]
+        # (the round's seed is in its round_closed event only: it gives the whole deck)
+        return [{"type": "round_started", "round": number, "text": f"Round {number}: {seats} seated; deal your hand"}]
 
     def deal(self, owner: str) -> tuple[list[Card], list[dict[str, Any]]]:
         """Deal the browser's seat its five cards in the open round."""
@@ -310,11 +464,7 @@ class FriendsTable:
         seat = self.seat_of(owner)
         if seat is None and owner != self.host:
             raise TableForbidden("take a seat to chat")
-        line = " ".join("".join(c if c.isprintable() else " " if c.isspace() else "" for c in str(text)).split())
-        if not line:
-            raise TableError("an empty chat line")
-        if len(line) > MAX_CHAT:
-            raise TableError(f"a chat line is at most {MAX_CHAT} characters, got {len(line)}")
+        line = chat_line(text)
         name = seat.name if seat is not None else "Host"
         return [{"type": "chat", "seat": None if seat is None else seat.id, "name": name, "text": line}]
 
@@ -326,8 +476,12 @@ class FriendsTable:
     # -- what a browser sees -------------------------------------------------------
 
     def view(self, owner: str) -> dict[str, Any]:
-        """The table as one browser sees it: every seat, the round (which
-        seats have dealt; its own hand only), the standings."""
+        """The table as one browser sees it, by its role: the host (``host``),
+        a seated player (``you``: its seat; ``your_hand``: its own cards in the
+        round, and no one else's), or a browser that only watches (``""``:
+        one without a cookie). Every seat, the round (which seats have dealt;
+        its seed only once it is closed), the standings, and ``seeded``: the
+        host chose the seed (and so can know every hand)."""
         mine = self.seat_of(owner)
         current = self.round
         round_view = None
@@ -336,7 +490,7 @@ class FriendsTable:
             round_view = {
                 "number": current.number,
                 "open": current.open,
-                "seed": current.seed,
+                "seed": None if current.open else current.seed,
                 "dealt": sorted(current.dealt),
                 "your_hand": None if hand is None else [c.code_str for c in hand],
             }
@@ -347,7 +501,8 @@ class FriendsTable:
             "rounds": self.rounds_limit,
             "played": self.played,
             "ended": self.ended,
-            "host": owner == self.host,
+            "seeded": self.seeded,
+            "host": bool(owner) and owner == self.host,
             "you": None if mine is None else mine.id,
             "seats": [
                 {"seat": s.id, "name": s.name, "points": s.points, "active": s.active} for s in self.seats
@@ -367,6 +522,7 @@ class FriendsTable:
             "tie": self.tie,
             "rounds": self.rounds_limit,
             "seed": self.seed,
+            "seeded": self.seeded,
             "host": self.host,
             "played": self.played,
             "ended": self.ended,
@@ -398,6 +554,7 @@ class FriendsTable:
                 seed=int(state["seed"]),
                 host=str(state["host"]),
             )
+            table.seeded = bool(state.get("seeded", False))  # (not kept before: unknown, taken as not)
             table.played = int(state["played"])
             table.ended = bool(state["ended"])
             table.seats = [

@@ -7,7 +7,8 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 
 * ``POST /api/evaluate`` ``{"hand", "rules"}``: one hand, as ``classify --json``.
 * ``POST /api/compare`` ``{"hands", "rules", "decks"}``: a showdown, as ``compare --json``.
-* ``POST /api/advise`` ``{"hand", "rules", "paytable", "top"}``: the hold advisor, as ``advise --json``.
+* ``POST /api/advise`` ``{"hand", "rules", "paytable", "top"}``: the hold advisor, as ``advise --json``
+  (``paytable``: a built-in pay table's name; the web app names things, it never opens a path).
 * ``POST /api/games`` ``{"rules", "seed"}``: a new game (201); the browser's
   owner secret is set in an HttpOnly cookie.
 * ``GET /api/games/{id}``: the table as the player sees it.
@@ -48,7 +49,7 @@ from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS, get_rules
 from ..core.showdown import showdown
 from ..errors import FivecardError
-from ..play.advise import advise, advice_json, load_paytable
+from ..play.advise import advise, advice_json, builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
 from ..play.friends import TableError, TableForbidden
@@ -419,7 +420,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
     def api_advise(request: AdviseRequest) -> Response:
-        paytable = load_paytable(request.paytable) if request.paytable else None
+        # a name, never a path: the server opens no file a request names
+        paytable = builtin_paytable(request.paytable) if request.paytable else None
         with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
             advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
         data = advice_json(advice)

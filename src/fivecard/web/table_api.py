@@ -11,6 +11,13 @@ opened a table is its host; a seat belongs to the browser that took it; a
 browser without a seat watches. Actions that change a table take a
 ``request_id`` (any text up to 64 characters, chosen by the client): a
 request retried with the same id is applied once.
+
+What a browser is sent is the engine's to decide: every answer about a
+table is :meth:`~fivecard.play.friends.FriendsTable.view` for that browser,
+and every event (the stream, the export) goes out through
+:func:`~fivecard.play.friends.public_event`, read from the store by
+:func:`_public_events` alone, so events kept by an earlier version are
+served in today's form.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from ..core.rules import RULE_SETS
-from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError
+from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
 from .store import browser_secret, claim_owner, remember_owner, secret_hash
 from .tables import TableStore
 
@@ -40,7 +47,9 @@ class NewTableRequest(BaseModel):
     points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
     tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
     rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="the table ends after this many")
-    seed: int | None = Field(default=None, ge=0, lt=2**63, description="for reproducible rounds")
+    seed: int | None = Field(
+        default=None, ge=0, lt=2**63, description="for reproducible rounds (every browser is told the host chose it)"
+    )
 
 
 class Request_(BaseModel):
@@ -145,7 +154,7 @@ class Broker:
             if channel is not None and not fresh and channel.read_at == changes and channel.after <= seen:
                 return [f for f in channel.frames if f[0] > seen]
         # Every change counted in ``changes`` was committed before it was counted: this read sees it.
-        frames = [(seq, _frame(seq, event)) for seq, event in store.events_after(table_id, seen, _BATCH)]
+        frames = [(seq, _frame(seq, event)) for seq, event in _public_events(store, table_id, seen, _BATCH)]
         if channel is not None and len(frames) < _BATCH:
             with self._lock:
                 if changes > channel.read_at or (changes == channel.read_at and seen < channel.after):
@@ -154,6 +163,12 @@ class Broker:
                     channel.after = seen if len(kept) == len(frames) else frames[-len(kept) - 1][0]
                     channel.frames = kept
         return frames
+
+
+def _public_events(store: TableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
+    """The table's events numbered after ``seen`` (at most ``limit``) as every
+    browser may see them: the one way events leave the store."""
+    return [(seq, public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
 
 
 def _set_all(events: Sequence[asyncio.Event]) -> None:
@@ -237,13 +252,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         table = FriendsTable(
             rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=owner
         )
-        rounds = f", {body.rounds} rounds" if body.rounds else ""
-        opened = {
-            "type": "table_opened",
-            "text": f"A {table.rules} table: the high hand wins {table.points} points; a tie scores "
-            f"{'nothing' if table.tie == 'none' else 'a share'}{rounds}",
-        }
-        table_id = store.create(table, [opened])
+        table_id = store.create(table, table.opened())
         response = _json(view(table_id, table, owner), 201)
         response.headers["location"] = f"/api/tables/{table_id}"
         remember_owner(response, fresh)
@@ -324,7 +333,7 @@ def _all_events(store: TableStore, table_id: str) -> list[tuple[int, dict[str, A
     found: list[tuple[int, dict[str, Any]]] = []
     seq = 0
     while True:
-        batch = store.events_after(table_id, seq)
+        batch = _public_events(store, table_id, seq, _BATCH)
         if not batch:
             return found
         found += batch

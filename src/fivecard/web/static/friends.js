@@ -310,6 +310,8 @@
       info.push(view.tie === "split" ? "a tie splits them" : "a tie scores nothing");
       if (view.rounds) info.push(`${plural(view.rounds, "round")}`);
       if (round) info.push(`round ${round.number}${open ? " open" : " over"}`);
+      // a seed the host chose deals every round in an order the host can know
+      if (view.seeded) info.push("shuffle seed chosen by the host");
       $("table-info").textContent = info.join(" · ");
 
       $("join").hidden = seated || view.ended;

@@ -1,0 +1,208 @@
+"""The friends' table engine (:mod:`fivecard.play.friends`) on its own: what
+a name is (normalized, no invisible or reordering characters, no role's
+word, one per table however it is spelt), what a chat line keeps, what an
+event and a view may carry. Property tests build names from confusable
+pieces (case, full-width and mathematical letters, spaces of every kind,
+zero-width, bidi and other invisible characters)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fivecard.play.friends import (
+    EVENT_FIELDS,
+    FriendsTable,
+    TableError,
+    chat_line,
+    name_key,
+    public_event,
+    seat_name,
+)
+
+#: Characters that show nothing, or reorder what follows: none may be in a name.
+INVISIBLE = [
+    "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e", "\u200f", "\u061c",
+    "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
+    "\u3164", "\u115f", "\u1160", "\uffa0", "\u034f", "\u2800", "\u180e", "\u180b", "\U000e0041",
+    "\u2028", "\u2029", "\x00", "\x1b", "\t", "\n", "\x85", "\ue000",
+]  # fmt: skip
+#: Spaces of other kinds, which a name shows as one space.
+SPACES = [" ", "\u00a0", "\u3000", "\u2002", "\u2009", "\u202f", "\u205f"]
+#: Names (none of them a role's word) and the words the pages use for roles.
+NAMES = ["Ann", "Bob", "Zoë", "Mary Ann", "O'Neil", "李雷", "Ana-Luísa"]
+ROLES = ["Host", "You", "Dealer", "House", "Nobody", "Computer 1", "Computer", "Player 2", "Hand 1"]
+
+
+def spelt(char: str) -> st.SearchStrategy[str]:
+    """One character as it may be spelt to look the same or alike: its
+    other case, its full-width form, its mathematical bold form (NFKC
+    gives the character back for these), or a variation selector after it."""
+    forms = {char, char.swapcase()}
+    if "!" <= char <= "~":
+        forms.add(chr(ord(char) + 0xFEE0))  # full width
+    if "A" <= char <= "Z":
+        forms.add(chr(0x1D400 + ord(char) - ord("A")))  # mathematical bold
+    if "a" <= char <= "z":
+        forms.add(chr(0x1D41A + ord(char) - ord("a")))
+    options = sorted(forms)
+    return st.sampled_from(options) | st.sampled_from(options).map(lambda c: c + "\ufe0f")
+
+
+@st.composite
+def look_alike(draw: st.DrawFn, name: str, invisible: bool = False) -> str:
+    """A name spelt another way that looks like ``name`` (with an invisible
+    character somewhere in it, when ``invisible``)."""
+    parts = ["".join(draw(st.lists(st.sampled_from(SPACES), max_size=2)))]
+    for char in name:
+        if char == " ":
+            parts.append("".join(draw(st.lists(st.sampled_from(SPACES), min_size=1, max_size=3))))
+        else:
+            parts.append(draw(spelt(char)))
+    parts.append("".join(draw(st.lists(st.sampled_from(SPACES), max_size=2))))
+    if invisible:
+        where = draw(st.integers(0, len(parts)))
+        parts.insert(where, draw(st.sampled_from(INVISIBLE)))
+    return "".join(parts)
+
+
+def table_with(*names: str) -> FriendsTable:
+    table = FriendsTable(host="host")
+    for i, name in enumerate(names):
+        table.join(f"owner {i}", name)
+    return table
+
+
+def well_formed(name: str) -> bool:
+    return (
+        name == unicodedata.normalize("NFKC", name)
+        and name == " ".join(name.split())
+        and not any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cn") for c in name)
+    )
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(NAMES).flatmap(lambda n: st.tuples(st.just(n), look_alike(n), look_alike(n, invisible=True))))
+def test_no_name_can_pass_for_a_seated_one(case: tuple[str, str, str]) -> None:
+    name, alike, hidden = case
+    table = table_with(name)
+    with pytest.raises(TableError, match="is taken at this table"):
+        table.join("another", alike)
+    with pytest.raises(TableError, match=r"cannot hold U\+[0-9A-F]{4}"):
+        table.join("another", hidden)
+    assert [s.name for s in table.seats] == [name]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(NAMES).flatmap(lambda n: st.tuples(st.just(n), look_alike(n))))
+def test_a_name_spelt_another_way_is_shown_normalized(case: tuple[str, str]) -> None:
+    name, alike = case
+    shown = seat_name(alike)
+    assert well_formed(shown) and name_key(shown) == name_key(name)
+    table = table_with(alike)
+    assert table.seats[0].name == shown
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(ROLES).flatmap(lambda n: look_alike(n)))
+def test_no_name_is_a_roles_word(alike: str) -> None:
+    with pytest.raises(TableError, match="a word the table uses for a role"):
+        table_with(alike)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(codec="utf-8"), max_size=20))
+def test_every_name_a_table_shows_is_well_formed(text: str) -> None:
+    try:
+        shown = seat_name(text)
+    except TableError as exc:
+        assert str(exc)  # it says why
+        return
+    assert well_formed(shown) and 0 < len(shown) <= 40 and seat_name(shown) == shown
+
+
+def test_names_that_collide_and_names_refused_say_why() -> None:
+    table = table_with("Ann")
+    for other in ("ann", "ＡＮＮ", " ANN  ", "𝐀nn"):
+        with pytest.raises(TableError, match="the name .* is taken"):
+            table.join("x", other)
+    with pytest.raises(TableError, match=r"U\+200B \(ZERO WIDTH SPACE\)"):
+        table.join("x", "ann\u200b")
+    with pytest.raises(TableError, match=r"U\+202E \(RIGHT-TO-LEFT OVERRIDE\)"):
+        table.join("x", "\u202enna")
+    with pytest.raises(TableError, match="'Host' is a word the table uses for a role"):
+        table.join("x", "Host")
+    assert table.join("x", "Anna")[0].name == "Anna"
+    assert seat_name("Zoe\u0308") == "Zoë"  # composed
+
+
+def test_a_removed_seats_name_may_be_taken_again() -> None:
+    table = table_with("Ann")
+    table.remove("host", 1)
+    assert table.join("x", "ann")[0].name == "ann"
+
+
+# --- chat ------------------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40), st.lists(st.tuples(st.sampled_from(INVISIBLE), st.integers(0, 40)), max_size=4))
+def test_a_chat_line_cannot_reorder_or_hide_text(text: str, extra: list[tuple[str, int]]) -> None:
+    chars = list(text)
+    for char, where in extra:
+        chars.insert(where, char)
+    try:
+        line = chat_line("".join(chars))
+    except TableError:
+        return
+    assert not any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in line)
+    assert line == " ".join(line.split())
+
+
+def test_chat_keeps_the_words_and_drops_the_controls() -> None:
+    assert chat_line("\u202eevil\u202c text\u200b here") == "evil text here"
+    assert chat_line("שלום, Ann") == "שלום, Ann"  # right-to-left words are words
+    with pytest.raises(TableError, match="an empty chat line"):
+        chat_line("\u2066\u2069")
+
+
+# --- events and views ------------------------------------------------------------------------
+
+
+def test_events_carry_only_their_types_fields() -> None:
+    old = {"type": "round_started", "round": 2, "seed": 12345, "text": "Round 2", "at": 1.5}
+    assert public_event(old) == {"type": "round_started", "round": 2, "text": "Round 2", "at": 1.5}
+    assert public_event({"type": "something new", "secret": 1}) == {"type": "something new"}
+    assert "seed" in EVENT_FIELDS["round_closed"]
+    assert all("seed" not in fields for kind, fields in EVENT_FIELDS.items() if kind != "round_closed")
+
+
+def test_a_round_shows_its_seed_when_it_closes_and_never_before() -> None:
+    table = FriendsTable(host="host", seed=11)
+    table.join("a", "Ann")
+    table.join("b", "Bob")
+    started = table.start_round("host")
+    assert "seed" not in started[0]
+    for owner in ("host", "a", "b", ""):
+        assert table.view(owner)["round"]["seed"] is None
+    table.deal("a")
+    assert table.view("b")["round"]["your_hand"] is None and table.view("")["round"]["your_hand"] is None
+    closed = table.deal("b")[1][-1]
+    assert closed["type"] == "round_closed" and closed["seed"] == table.round.seed  # type: ignore[union-attr]
+    assert table.view("")["round"]["seed"] == closed["seed"]
+
+
+def test_a_seed_the_host_chose_is_said_to_everyone() -> None:
+    chosen = FriendsTable(host="host", seed=11)
+    drawn = FriendsTable(host="host")
+    assert chosen.view("")["seeded"] and not drawn.view("")["seeded"]
+    assert "the host chose the shuffle seed" in chosen.opened()[0]["text"]
+    assert "seed" not in drawn.opened()[0]["text"]
+    again = FriendsTable.from_state(chosen.to_state())
+    assert again.seeded

@@ -1,0 +1,302 @@
+"""The web API names things, it never opens paths: every request field that
+is text, and every query and path parameter, of every endpoint (from the
+app's own OpenAPI document, and the pages' parameters beside it) is listed
+here with what it is, and the list must be complete. Each is sent paths on
+this machine (a file with known content, a directory, a device, a link to a
+device, a missing path): no file is opened or looked at (the interpreter's
+audit events, and ``os.stat`` and kin, are watched during each request),
+and the answers do not differ between the paths but by the path itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import urllib.parse
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+from fivecard.play.advise import PayTableError, load_paytable
+from fivecard.web.app import create_app
+
+ROYAL = "AS KS QS JS TS"
+PAIR = "2C 2D 3H 4S 5C"
+
+#: Every text field of a request body ("hands[]": the items of a list), and
+#: every query and path parameter, by endpoint: what it is. ``name``: one of
+#: the app's built-in names (rule sets, pay tables, export formats);
+#: ``choice``: one of a few words; ``cards``: text read as cards; ``text``:
+#: text shown or kept as it is; ``id``: a game's or table's id, looked up in
+#: the database; ``number``: a whole number.
+FIELDS: dict[tuple[str, str, str], str] = {
+    ("POST /api/evaluate", "body", "hand"): "cards",
+    ("POST /api/evaluate", "body", "rules"): "name",
+    ("POST /api/evaluate", "body", "board"): "cards",
+    ("POST /api/compare", "body", "hands[]"): "cards",
+    ("POST /api/compare", "body", "rules"): "name",
+    ("POST /api/compare", "body", "board"): "cards",
+    ("POST /api/advise", "body", "hand"): "cards",
+    ("POST /api/advise", "body", "rules"): "name",
+    ("POST /api/advise", "body", "paytable"): "name",
+    ("POST /api/games", "body", "rules"): "name",
+    ("GET /api/games/{game_id}", "path", "game_id"): "id",
+    ("POST /api/games/{game_id}/actions", "path", "game_id"): "id",
+    ("POST /api/games/{game_id}/actions", "body", "action"): "choice",
+    ("GET /api/games/{game_id}/hint", "path", "game_id"): "id",
+    ("GET /api/games/{game_id}/hint", "query", "top"): "number",
+    ("POST /api/tables", "body", "rules"): "name",
+    ("POST /api/tables", "body", "tie"): "choice",
+    ("GET /api/tables/{table_id}", "path", "table_id"): "id",
+    ("POST /api/tables/{table_id}/seats", "path", "table_id"): "id",
+    ("POST /api/tables/{table_id}/seats", "body", "name"): "text",
+    ("POST /api/tables/{table_id}/seats", "body", "request_id"): "text",
+    ("DELETE /api/tables/{table_id}/seats/{seat}", "path", "table_id"): "id",
+    ("DELETE /api/tables/{table_id}/seats/{seat}", "path", "seat"): "number",
+    ("DELETE /api/tables/{table_id}/seats/{seat}", "query", "request_id"): "text",
+    ("POST /api/tables/{table_id}/rounds", "path", "table_id"): "id",
+    ("POST /api/tables/{table_id}/rounds", "body", "request_id"): "text",
+    ("POST /api/tables/{table_id}/deal", "path", "table_id"): "id",
+    ("POST /api/tables/{table_id}/deal", "body", "request_id"): "text",
+    ("POST /api/tables/{table_id}/close", "path", "table_id"): "id",
+    ("POST /api/tables/{table_id}/close", "body", "request_id"): "text",
+    ("POST /api/tables/{table_id}/end", "path", "table_id"): "id",
+    ("POST /api/tables/{table_id}/end", "body", "request_id"): "text",
+    ("POST /api/tables/{table_id}/chat", "path", "table_id"): "id",
+    ("POST /api/tables/{table_id}/chat", "body", "text"): "text",
+    ("POST /api/tables/{table_id}/chat", "body", "request_id"): "text",
+    ("GET /api/tables/{table_id}/events", "path", "table_id"): "id",
+    ("GET /api/tables/{table_id}/events", "query", "after"): "number",
+    ("GET /api/tables/{table_id}/export", "path", "table_id"): "id",
+    ("GET /api/tables/{table_id}/export", "query", "format"): "name",
+}
+#: The pages (not in the OpenAPI document): their parameters, and the
+#: app's other routes, which take none.
+PAGE_FIELDS: dict[tuple[str, str, str], str] = {
+    ("GET /check", "query", "rules"): "name",
+    ("GET /check", "query", "hand"): "cards",
+    ("GET /play/{game_id}", "path", "game_id"): "id",
+    ("GET /tables/{table_id}", "path", "table_id"): "id",
+}
+OTHER_ROUTES = {"/", "/tables", "/openapi.json", "/static"}
+
+#: A request that the app would take, per endpoint, before a field is set to a path.
+BODIES: dict[str, dict[str, Any]] = {
+    "POST /api/evaluate": {"hand": ROYAL},
+    "POST /api/compare": {"hands": [ROYAL, PAIR]},
+    "POST /api/advise": {"hand": ROYAL, "top": 1},
+    "POST /api/games": {},
+    "POST /api/games/{game_id}/actions": {"action": "start"},
+    "POST /api/tables": {},
+    "POST /api/tables/{table_id}/seats": {"name": "Ann"},
+    "POST /api/tables/{table_id}/chat": {"text": "hello"},
+}
+
+
+def request_fields(schema: dict[str, Any]) -> set[tuple[str, str, str]]:
+    """Every text field of every request body, and every query and path
+    parameter, in an OpenAPI document."""
+    found: set[tuple[str, str, str]] = set()
+
+    def resolve(node: dict[str, Any]) -> dict[str, Any]:
+        while "$ref" in node:
+            node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+        return node
+
+    def body(operation: str, node: dict[str, Any], name: str) -> None:
+        node = resolve(node)
+        for option in node.get("anyOf", []):
+            body(operation, option, name)
+        kind = node.get("type")
+        if kind == "object":
+            for key, value in node.get("properties", {}).items():
+                body(operation, value, f"{name}.{key}" if name else key)
+        elif kind == "array":
+            body(operation, node["items"], name + "[]")
+        elif kind == "string":
+            found.add((operation, "body", name))
+
+    for path, operations in schema["paths"].items():
+        for method, spec in operations.items():
+            operation = f"{method.upper()} {path}"
+            for parameter in spec.get("parameters", []):
+                found.add((operation, parameter["in"], parameter["name"]))
+            content = spec.get("requestBody", {}).get("content", {})
+            for media in content.values():
+                body(operation, media["schema"], "")
+    return found
+
+
+# --- the paths, and watching for their use ----------------------------------------------------
+
+
+class Watch:
+    """Records any use of the planted paths: audit events whose arguments
+    name one (``open`` and kin), and calls of ``os.stat``, ``os.lstat`` and
+    ``os.access`` (not audited) on one."""
+
+    def __init__(self, roots: list[str]) -> None:
+        self.roots = roots
+        self.seen: list[str] | None = None
+        sys.addaudithook(self._audit)  # (an audit hook stays for the process: it records only while watching)
+
+    def _names_a_root(self, value: object) -> bool:
+        if isinstance(value, (str, bytes, os.PathLike)):
+            try:
+                text = os.fsdecode(value)
+            except (TypeError, ValueError):
+                return False
+            return any(root in text for root in self.roots)
+        return False
+
+    def _audit(self, event: str, args: tuple[Any, ...]) -> None:
+        if self.seen is not None and any(self._names_a_root(a) for a in args):
+            self.seen.append(f"{event}{args!r}")
+
+    def wrap(self, name: str, function: Any) -> Any:
+        def watched(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.seen is not None and self._names_a_root(path):
+                self.seen.append(f"os.{name}({path!r})")
+            return function(path, *args, **kwargs)
+
+        return watched
+
+
+@pytest.fixture(scope="module")
+def planted() -> Iterator[dict[str, str]]:
+    """A short folder in /tmp (so that every path fits every field's length
+    limit) with a file of known content, a directory, a link to a device
+    and a name that is missing; and a device."""
+    folder = tempfile.mkdtemp(prefix="fc", dir="/tmp")
+    paths = {
+        "file": f"{folder}/plant",
+        "directory": f"{folder}/dir00",
+        "link to a device": f"{folder}/zero0",
+        "missing": f"{folder}/gone0",
+        "device": "/dev/zero",
+    }
+    Path(paths["file"]).write_text(
+        json.dumps({"name": "CANARY", "pays": {"royal_flush": 1}, "db_password": "hunter2"})
+    )
+    os.mkdir(paths["directory"])
+    os.symlink("/dev/zero", paths["link to a device"])
+    yield paths
+    for name in ("file", "link to a device"):
+        os.unlink(paths[name])
+    os.rmdir(paths["directory"])
+    os.rmdir(folder)
+
+
+_WATCH: list[Watch] = []
+
+
+@pytest.fixture
+def watch(planted: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Watch:
+    if not _WATCH:
+        _WATCH.append(Watch([os.path.dirname(planted["file"]), "/dev/zero"]))
+    watching = _WATCH[0]
+    for name in ("stat", "lstat", "access"):
+        monkeypatch.setattr(os, name, watching.wrap(name, getattr(os, name)))
+    return watching
+
+
+# --- the test ------------------------------------------------------------------------------
+
+
+def forms(path: str) -> list[str]:
+    """How an answer may echo a path: as it is, and escaped for JSON or a URL."""
+    return sorted({path, json.dumps(path)[1:-1], urllib.parse.quote(path, safe=""), urllib.parse.quote(path)}, key=len, reverse=True)
+
+
+def send(app: FastAPI, operation: str, where: str, field: str, value: str) -> tuple[int, str, list[str]]:
+    """The request with ``field`` set to ``value``, from a browser of its
+    own with a game and a table of its own; the answer's status and body
+    with the value and the ids replaced, and the ids."""
+    method, template = operation.split(" ", 1)
+    with TestClient(app) as client:
+        ids: list[str] = []
+        values: dict[str, str] = {"seat": "1"}
+        if "{game_id}" in template:
+            values["game_id"] = client.post("/api/games", json={}).json()["id"]
+            ids.append(values["game_id"])
+        if "{table_id}" in template:
+            values["table_id"] = client.post("/api/tables", json={}).json()["id"]
+            ids.append(values["table_id"])
+        body = json.loads(json.dumps(BODIES.get(operation, {})))
+        query: dict[str, str] = {}
+        if where == "body":
+            if field.endswith("[]"):
+                body[field[:-2]] = [value, *body.get(field[:-2], [])[1:]]
+            else:
+                body[field] = value
+        elif where == "path":
+            values[field] = urllib.parse.quote(value, safe="")
+        else:
+            query[field] = value
+        url = template.format(**values)
+        response = client.request(method, url, json=body if method == "POST" else None, params=query)
+        text = response.text
+    for form in forms(value):
+        text = text.replace(form, "<path>")
+    for known in ids:
+        text = text.replace(known, "<id>")
+    return response.status_code, text, ids
+
+
+def test_the_list_of_request_fields_is_complete(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "data")
+    with TestClient(app) as client:
+        listed = request_fields(client.get("/openapi.json").json())
+    assert sorted(listed - set(FIELDS)) == [], "a new request field: say what it is in FIELDS"
+    assert sorted(set(FIELDS) - listed) == [], "a field FIELDS names is gone"
+    schema_paths = {op.split(" ", 1)[1] for op, _, _ in FIELDS}
+    pages = {op.split(" ", 1)[1] for op, _, _ in PAGE_FIELDS}
+    routes = {str(getattr(route, "path", "")) for route in app.routes}
+    assert routes - schema_paths == pages | OTHER_ROUTES, "a new page or route: list its parameters in PAGE_FIELDS"
+
+
+def test_the_watch_sees_a_file_read(planted: dict[str, str], watch: Watch) -> None:
+    """The command line's reader does read files: the watch sees it."""
+    watch.seen = []
+    try:
+        with pytest.raises(PayTableError, match="db_password"):
+            load_paytable(planted["file"])
+    finally:
+        seen, watch.seen = watch.seen, None
+    assert any(event.startswith("open") for event in seen)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    return create_app(tmp_path_factory.mktemp("data"))
+
+
+@pytest.mark.usefixtures("no_rate_limits")
+@pytest.mark.parametrize(("field"), sorted({**FIELDS, **PAGE_FIELDS}), ids=" ".join)
+def test_no_request_field_opens_a_path(
+    field: tuple[str, str, str], planted: dict[str, str], watch: Watch, app: FastAPI
+) -> None:
+    operation, where, name = field
+    answers: dict[str, tuple[int, str]] = {}
+    for what, path in planted.items():
+        watch.seen = []
+        try:
+            status, text, _ = send(app, operation, where, name, path)
+        finally:
+            seen, watch.seen = watch.seen, None
+        assert seen == [], f"{operation} {name}={path!r} ({what}) touched the path: {seen}"
+        for secret in ("CANARY", "hunter2", "db_password"):
+            assert secret not in text
+        answers[what] = (status, text)
+    first = answers["file"]
+    assert all(answer == first for answer in answers.values()), answers

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from fivecard.core.rules import RULE_SETS
-from fivecard.play.game import Game, GameError
+from fivecard.play.game import Game, GameError, round_seed
 
 
 def _step(game: Game, choice: random.Random) -> bool:
@@ -64,6 +64,34 @@ def test_rounds_after_a_restore_shuffle_as_the_original_would() -> None:
     for game in (original, copy):
         game.start_round()
     assert copy.hand(0) == original.hand(0) and copy.hand(2) == original.hand(2)
+
+
+def test_an_unseeded_game_shuffles_each_round_from_its_secret_seed_alone() -> None:
+    # What a player sees of earlier rounds (their cards, the dealer's) could
+    # in principle rebuild a generator's state; an unseeded game keeps none
+    # between rounds: each deck is a function of the secret seed and the
+    # round's number, so a restored game still deals what the original would.
+    original = Game()
+    assert not original.seeded
+    copy = _through_json(original)
+    copy.rng.seed(0)  # the generator a seeded game would use plays no part
+    for game in (original, copy):
+        for _ in range(3):
+            game.start_round()
+            game.void_round()
+        game.start_round()
+    assert copy.hand(0) == original.hand(0) and copy.hand(2) == original.hand(2)
+    expected = list(original.rules.deck())
+    random.Random(round_seed(original.seed, 4, kind="game")).shuffle(expected)
+    dealt = original.hand(0)
+    assert dealt is not None and list(dealt.cards) == expected[:5]
+
+
+def test_a_game_kept_without_the_seeded_mark_shuffles_as_an_unseeded_one() -> None:
+    state = Game(seed=5).to_state()
+    del state["seeded"]
+    restored = Game.from_state(state)
+    assert not restored.seeded and Game.from_state(Game(seed=5).to_state()).seeded
 
 
 def _damaged(change: str) -> dict[str, Any]:

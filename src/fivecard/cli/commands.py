@@ -22,6 +22,7 @@ import io
 import json
 import math
 import os
+import secrets
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -1677,7 +1678,9 @@ def _play(call: _Call) -> int:
     # the parser, --deck when the Game is made).
     try:
         stacked = [parse_cards(args.deck)] if args.deck is not None else []
-        game = Game(rules=call.rules, seed=args.seed, fold_below=args.fold_below, stacked=stacked)
+        # a seed is always chosen here, so the one the game prints replays it (--seed)
+        seed = args.seed if args.seed is not None else secrets.randbits(63)
+        game = Game(rules=call.rules, seed=seed, fold_below=args.fold_below, stacked=stacked)
     except FivecardError as exc:
         if args.deck is None:
             raise

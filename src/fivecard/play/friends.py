@@ -49,7 +49,6 @@ is closed. The whole table is plain JSON data (:meth:`FriendsTable.to_state`).
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 import unicodedata
@@ -64,7 +63,7 @@ from ..core.report import evaluation_json
 from ..core.rules import get_rules
 from ..core.showdown import showdown
 from ..errors import FivecardError
-from .game import split_pot
+from .game import round_seed, split_pot
 from .view import public_fields
 
 __all__ = [
@@ -135,13 +134,6 @@ class TableError(FivecardError):
 
 class TableForbidden(TableError):
     """An action the one asking may not take (not the host; no seat)."""
-
-
-def round_seed(table_seed: int, number: int) -> int:
-    """The seed of round ``number``'s shuffle: fixed by the table's seed and
-    the round's number, so a round can be dealt again from its record."""
-    digest = hashlib.sha256(f"fivecard table {table_seed} round {number}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def round_deck(rules_name: str, seed: int) -> list[Card]:

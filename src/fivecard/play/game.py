@@ -37,6 +37,7 @@ the house's net result).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import secrets
@@ -54,6 +55,7 @@ from ..core.showdown import Showdown, explain, settle
 
 __all__ = [
     "Game",
+    "round_seed",
     "GameError",
     "RoundStarted",
     "Folded",
@@ -206,6 +208,12 @@ class Game:
             where = "the stacked deck" if len(stacked) == 1 else f"stacked deck {number}"
             _check_stacked(list(deck), self.rules, len(self.names), where)
         self.seed = seed if seed is not None else secrets.randbits(63)
+        #: The caller chose the seed: the rounds come from one generator
+        #: seeded by it, so the same seed plays the same game again. Otherwise
+        #: the seed is the server's secret and each round is shuffled from a
+        #: hash of it and the round's number (:func:`round_seed`): no number of
+        #: rounds seen tells anything about the next one's deck.
+        self.seeded = seed is not None
         self.rng = random.Random(self.seed)
         self.stacks = [stack] * len(self.names)
         self.fold_below = float(fold_below)
@@ -227,6 +235,7 @@ class Game:
             "version": _STATE_VERSION,
             "rules": self.rules.name,
             "seed": self.seed,
+            "seeded": self.seeded,
             "rng": _rng_state(self.rng),
             "names": list(self.names),
             "stacks": list(self.stacks),
@@ -317,7 +326,8 @@ class Game:
             cards = self.stacked.pop(0)  # checked by the constructor
         else:
             cards = list(self.rules.deck())
-            self.rng.shuffle(cards)
+            rng = self.rng if self.seeded else random.Random(round_seed(self.seed, self.rounds + 1, kind="game"))
+            rng.shuffle(cards)
         if not self.rules.suits:  # semi: every card dealt, drawn or turned up is a rank
             cards = [c.rank_only() for c in cards]
         carried = self.pot
@@ -619,6 +629,16 @@ def keep_positions(cards: Sequence[Card], keep: Sequence[Card]) -> list[int]:
 _STATE_VERSION: Final = 1
 
 
+def round_seed(seed: int, number: int, *, kind: str = "table") -> int:
+    """The seed of round ``number``'s shuffle in a ``kind`` of game (a
+    friends' ``table``, the dealer ``game``) whose secret seed is ``seed``: a
+    hash, so that a round's seed, or its deck, tells nothing of the secret
+    seed or of any other round's deck, and a round can be dealt again from
+    its record."""
+    digest = hashlib.sha256(f"fivecard {kind} {seed} round {number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code_str for c in cards]
 
@@ -651,6 +671,8 @@ def _restored(cls: type[Game], state: Mapping[str, Any]) -> Game:
         names=[str(n) for n in state["names"]],
         fold_below=float(state["fold_below"]),
     )
+    # a game kept without the mark (an earlier version) shuffles as an unseeded one
+    game.seeded = state.get("seeded") is True
     version, internal, gauss = state["rng"]
     game.rng.setstate((int(version), tuple(_integers(internal, "the shuffler's state")), gauss))
     stacks = _integers(state["stacks"], "stacks")

@@ -195,7 +195,7 @@ def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> 
 
     with pytest.raises(KeyboardInterrupt):
         solve_paytable(JACKS_OR_BETTER, rules="short-deck", checkpoint=folder, progress=interrupt)
-    assert calls == [(0, 3), (1, 3)] and len(list(folder.glob("*/part-*.npz"))) == 1
+    assert calls == [(0, 3), (1, 3)] and len(list(folder.glob("*/part-*.ckpt"))) == 1
     out, err = io.StringIO(), io.StringIO()
     arguments = ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--json"]
     code = main([*arguments, "--checkpoint", str(folder), "--progress"], stdout=out, stderr=err)
@@ -206,4 +206,4 @@ def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> 
     assert lines[3] == "fivecard: resumed: 1 of 3 parts were done before"
     resumed = json.loads(out.getvalue())
     assert resumed["return"] == "17196047/9296280"  # what a run from the start gives
-    assert not list(folder.glob("*/part-*.npz"))
+    assert not list(folder.glob("*/part-*.ckpt"))

@@ -253,14 +253,20 @@ def test_an_interrupted_run_resumes_from_its_checkpoints(tmp_path: Path) -> None
         solve_dealer("ace-to-five", deck=deck, workers=0, part_classes=32, checkpoint=tmp_path, progress=interrupt)
     parts = calls[0][1]
     assert parts > 3 and calls[-1] == (3, parts)
-    assert len(list(tmp_path.glob("*/part-*.npz"))) == 3
+    assert len(list(tmp_path.glob("*/part-*.ckpt"))) == 3
+    (job,) = tmp_path.iterdir()
+    (job / "part-00002.ckpt").write_bytes((job / "part-00000.ckpt").read_bytes())  # checked, not trusted
     seen: list[tuple[int, int]] = []
+    notes: list[str] = []
     resumed = solve_dealer(
-        "ace-to-five", deck=deck, workers=0, part_classes=32, checkpoint=tmp_path, progress=lambda d, p: seen.append((d, p))
+        "ace-to-five", deck=deck, workers=0, part_classes=32, checkpoint=tmp_path,
+        progress=lambda d, p: seen.append((d, p)), on_note=notes.append,
     )
-    assert seen[0] == (3, parts) and seen[-1] == (parts, parts)  # three parts were not solved again
+    assert seen[0] == (2, parts) and seen[-1] == (parts, parts)  # two parts were not solved again
+    assert len(notes) == 1 and notes[0].endswith(f"1 of {parts} parts failed their checks and are run again: "
+                                                 "a copy of another part: part 2")
     _same(resumed, solved("ace-to-five"))
-    assert not list(tmp_path.glob("*/part-*.npz"))  # the checkpoints go once the run is done
+    assert not list(tmp_path.glob("*/part-*.ckpt"))  # the checkpoints go once the run is done
 
 
 def test_the_command_on_an_existing_cluster_gives_the_answer_of_one_process() -> None:

@@ -881,3 +881,135 @@ def test_sniffing_tables_not_delimited_by_commas(text: str) -> None:
     assert "hands: B (Player 1), C (Player 2); labels: A (Round)" in err
     lines = text.replace("\r\n", "\n").split("\n")
     assert json_lines(out)[0] == lines.index(next(line for line in lines if line.startswith("1"))) + 1
+
+
+# --- checkpoint folders: the answer of a fresh run, whatever the folder holds --------------------
+#
+# A folder of a job's real parts, mutated (parts swapped, copied, truncated, extended, bytes
+# flipped, replaced by a FIFO, a folder or a link, removed; stray files added), then the job run
+# over it. The law: the answer of a fresh run, no exception, no hang, at most one note (exactly
+# when a part found there was run again), the stray files and a link's target untouched, and
+# nothing of the job's own left but a folder in a part's place.
+
+import threading  # noqa: E402  (this section's own)
+
+from fivecard.play.jobs import Result, run_parts  # noqa: E402
+
+from jobs_work import toy  # noqa: E402
+
+_PARTS = 4
+_STRAYS = ("notes.tmp", ".part-00001.ckpt.4242-0123456789ab-1.tmp", "part-00009.ckpt", "job.json", "part-1.ckpt")
+
+_part = st.integers(0, _PARTS - 1)
+checkpoint_damage = st.one_of(
+    st.tuples(st.just("swap"), _part, _part),
+    st.tuples(st.just("copy"), _part, _part),
+    st.tuples(st.just("truncate"), _part, st.integers(0, 400)),
+    st.tuples(st.just("append"), _part, st.binary(min_size=1, max_size=8)),
+    st.tuples(st.just("flip"), _part, st.integers(0, 400), st.integers(0, 7)),
+    st.tuples(st.just("fifo"), _part),
+    st.tuples(st.just("folder"), _part),
+    st.tuples(st.just("link"), _part, st.sampled_from(["outside", "part", "nowhere"])),
+    st.tuples(st.just("remove"), _part),
+    st.tuples(st.just("foreign"), _part),
+    st.tuples(st.just("stray"), st.sampled_from(_STRAYS), st.binary(max_size=16)),
+)
+
+
+def _damage(folder: Path, other: Path, outside: Path, change: tuple[Any, ...]) -> None:
+    """One change to the checkpoint folder ``folder``."""
+    kind, *args = change
+    if kind == "stray":
+        name, data = args
+        if not (folder / name).is_symlink() and not (folder / name).is_dir():
+            (folder / name).write_bytes(data)
+        return
+    path = folder / f"part-{args[0]:05d}.ckpt"
+    present = path.is_file() and not path.is_symlink()
+    if kind in ("swap", "copy"):
+        source = folder / f"part-{args[1]:05d}.ckpt"
+        if present and source.is_file() and not source.is_symlink():
+            mine, theirs = path.read_bytes(), source.read_bytes()
+            path.write_bytes(theirs)
+            if kind == "swap":
+                source.write_bytes(mine)
+    elif kind == "truncate" and present:
+        path.write_bytes(path.read_bytes()[: args[1]])
+    elif kind == "append" and present:
+        path.write_bytes(path.read_bytes() + args[1])
+    elif kind == "flip" and present:
+        data = bytearray(path.read_bytes())
+        if data:
+            data[args[1] % len(data)] ^= 1 << args[2]
+            path.write_bytes(bytes(data))
+    elif kind == "foreign" and present:
+        path.write_bytes((other / path.name).read_bytes())
+    elif kind in ("fifo", "folder", "link", "remove"):
+        if path.is_dir() and not path.is_symlink():
+            return
+        path.unlink(missing_ok=True)
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "folder":
+            path.mkdir()
+        elif kind == "link":
+            target = {"outside": outside, "part": folder / "part-00000.ckpt", "nowhere": folder / "nowhere"}[args[1]]
+            path.symlink_to(target)
+
+
+def _same_results(got: list[Result], want: list[Result]) -> bool:
+    return len(got) == len(want) and all(
+        list(a) == list(b) and all(a[n].dtype == b[n].dtype and a[n].shape == b[n].shape
+                                   and (a[n] == b[n]).all() for n in a)
+        for a, b in zip(got, want)
+    )
+
+
+@fuzz(40)
+@given(st.lists(checkpoint_damage, max_size=6))
+def test_a_checkpoint_folder_gives_the_answer_of_a_fresh_run(changes: list[tuple[Any, ...]]) -> None:
+    spec = (3, "", -1)
+    fresh = [toy(spec, part) for part in range(_PARTS)]
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch) / "checkpoints"
+        run_parts(toy, spec, _PARTS, key="job", workers=0, checkpoint=root, keep=True)
+        run_parts(toy, (5, "", -1), _PARTS, key="other", workers=0, checkpoint=root, keep=True)
+        folder, outside = root / "job", Path(scratch) / "outside"
+        outside.write_bytes(b"someone's file")
+        for change in changes:
+            _damage(folder, root / "other", outside, change)
+        names = {f"part-{part:05d}.ckpt" for part in range(_PARTS)}
+        strays = {path.name: path.read_bytes() for path in folder.iterdir() if path.name not in names}
+        held = {name for name in names if (folder / name).is_dir() and not (folder / name).is_symlink()}
+        missing = {part for part in range(_PARTS) if not os.path.lexists(folder / f"part-{part:05d}.ckpt")}
+        marks = Path(scratch) / "marks"
+        marks.mkdir()
+        notes: list[str] = []
+        outcome: list[object] = []
+
+        def attempt() -> None:
+            try:
+                outcome.append(run_parts(toy, (3, str(marks), -1), _PARTS, key="job", workers=0,
+                                         checkpoint=root, on_note=notes.append))
+            except BaseException as error:  # noqa: BLE001 (handed to the test's thread)
+                outcome.append(error)
+
+        thread = threading.Thread(target=attempt, daemon=True)
+        thread.start()
+        thread.join(60)  # a bound for a hang, not a timing check
+        for name in names:  # a run stuck on a FIFO: let its open return
+            if thread.is_alive() and (folder / name).is_fifo():
+                with open(folder / name, "wb"):
+                    pass
+        thread.join(60)
+        assert not thread.is_alive(), "the run hung"
+        assert len(outcome) == 1 and isinstance(outcome[0], list), outcome
+        assert _same_results(outcome[0], fresh)
+        ran = {int(path.name.split("-")[1]) for path in marks.iterdir()}
+        rejected = ran - missing
+        assert len(notes) == (1 if rejected else 0), notes
+        if rejected:
+            assert f": {len(rejected)} of {_PARTS} parts failed their checks and are run again: " in notes[0]
+        assert outside.read_bytes() == b"someone's file"
+        left = {path.name: path.read_bytes() for path in folder.iterdir() if path.name not in held} if folder.exists() else {}
+        assert left == strays

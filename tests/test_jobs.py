@@ -5,11 +5,12 @@ leaves no process or thread behind, whatever the way out."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ def calls(marks: Path) -> list[int]:
 
 
 def part_files(folder: Path) -> list[str]:
-    return sorted(path.name for path in folder.glob("part-*.npz"))
+    return sorted(path.name for path in folder.glob("part-*.ckpt"))
 
 
 @pytest.fixture
@@ -101,7 +102,7 @@ def test_resume_after_an_error_runs_only_the_parts_not_finished(tmp_path: Path, 
     with pytest.raises(HandError, match=r"part 3 is not a hand \('XX'\)"):
         run_parts(toy, (4, str(marks), 3), 6, key="job-1", workers=0, checkpoint=root)
     assert calls(marks) == [0, 1, 2, 3]
-    assert part_files(root / "job-1") == ["part-00000.npz", "part-00001.npz", "part-00002.npz"]
+    assert part_files(root / "job-1") == ["part-00000.ckpt", "part-00001.ckpt", "part-00002.ckpt"]
     seen: list[tuple[int, int]] = []
     got = run_parts(
         toy, (4, str(marks), -1), 6, key="job-1", workers=0, checkpoint=root,
@@ -117,8 +118,7 @@ def test_resume_after_an_error_runs_only_the_parts_not_finished(tmp_path: Path, 
 def test_keep_keeps_the_checkpoints_and_a_rerun_reads_them(tmp_path: Path, marks: Path) -> None:
     run_parts(toy, (3, "", -1), 4, key="kept", workers=0, checkpoint=tmp_path, keep=True)
     folder = tmp_path / "kept"
-    assert part_files(folder) == [f"part-{part:05d}.npz" for part in range(4)]
-    assert (folder / "job.json").is_file()
+    assert part_files(folder) == [f"part-{part:05d}.ckpt" for part in range(4)]
     assert not list(folder.glob("*.tmp"))
     seen: list[tuple[int, int]] = []
     got = run_parts(
@@ -134,9 +134,9 @@ def test_keep_keeps_the_checkpoints_and_a_rerun_reads_them(tmp_path: Path, marks
 def test_a_damaged_part_file_is_run_again(tmp_path: Path, marks: Path) -> None:
     run_parts(toy, (3, "", -1), 4, key="damaged", workers=0, checkpoint=tmp_path, keep=True)
     folder = tmp_path / "damaged"
-    one = folder / "part-00001.npz"
+    one = folder / "part-00001.ckpt"
     one.write_bytes(one.read_bytes()[: one.stat().st_size // 2])  # truncated
-    (folder / "part-00002.npz").write_bytes(b"not a zip file")
+    (folder / "part-00002.ckpt").write_bytes(b"not a part file")
     got = run_parts(toy, (3, str(marks), -1), 4, key="damaged", workers=0, checkpoint=tmp_path)
     assert calls(marks) == [1, 2]
     assert_same(got, clean(3, 4))
@@ -149,7 +149,6 @@ def test_another_number_of_parts_starts_over(tmp_path: Path, marks: Path) -> Non
     )
     assert calls(marks) == [0, 1, 2, 3]
     assert_same(got, clean(3, 4))
-    assert (tmp_path / "count" / "job.json").read_text() == '{"key": "count", "parts": 4}'
 
 
 @pytest.mark.parametrize("key", ["", "../up", "a/b", "a b", "..", "é"])
@@ -166,6 +165,253 @@ def test_a_result_that_is_not_arrays_is_refused() -> None:
 
 def _objects(spec: Any, part: int) -> Result:
     return {"names": np.array(["a", None], dtype=object)}
+
+
+# ---------------------------------------------------------------- checkpoints verified
+
+
+def kept(root: Path, key: str, parts: int = 4, size: int = 3) -> Path:
+    """A finished job's checkpoints, kept: its folder."""
+    run_parts(toy, (size, "", -1), parts, key=key, workers=0, checkpoint=root, keep=True)
+    return root / key
+
+
+def rerun(root: Path, key: str, marks: Path, parts: int = 4, size: int = 3) -> tuple[list[Result], list[str]]:
+    """The job run again over its checkpoints: its results and its notes."""
+    notes: list[str] = []
+    got = run_parts(toy, (size, str(marks), -1), parts, key=key, workers=0, checkpoint=root, on_note=notes.append)
+    return got, notes
+
+
+def test_a_part_replaced_by_a_copy_of_another_is_run_again(tmp_path: Path, marks: Path) -> None:
+    # trusted, the copy gave part 1's arrays for part 2: a wrong answer
+    folder = kept(tmp_path, "copied")
+    (folder / "part-00002.ckpt").write_bytes((folder / "part-00001.ckpt").read_bytes())
+    got, notes = rerun(tmp_path, "copied", marks)
+    assert calls(marks) == [2]
+    assert_same(got, clean(3, 4))
+    assert notes == [
+        f"the checkpoints in {str(folder)!r}: 1 of 4 parts failed their checks and are run again: "
+        "a copy of another part: part 2"
+    ]
+
+
+def test_another_jobs_part_is_run_again(tmp_path: Path, marks: Path) -> None:
+    other = kept(tmp_path, "other", size=5)
+    folder = kept(tmp_path, "mine")
+    (folder / "part-00003.ckpt").write_bytes((other / "part-00003.ckpt").read_bytes())
+    got, notes = rerun(tmp_path, "mine", marks)
+    assert calls(marks) == [3] and notes[0].endswith("another job's part: part 3")
+    assert_same(got, clean(3, 4))
+
+
+def _forged(path: Path, change: Callable[[bytes, bytes], tuple[bytes, bytes]]) -> None:
+    """A part file with its header and data changed by ``change``, its
+    checksum left as it was."""
+    data = path.read_bytes()
+    magic, rest = data[: len(jobs._MAGIC)], data[len(jobs._MAGIC) : -32]
+    header, body = rest.split(b"\n", 1)
+    header, body = change(header, body)
+    path.write_bytes(magic + header + b"\n" + body + data[-32:])
+
+
+def _without_share(header: bytes, body: bytes) -> tuple[bytes, bytes]:
+    layout = json.loads(header)
+    layout["arrays"] = [entry for entry in layout["arrays"] if entry[0] != "share"]
+    return json.dumps(layout).encode(), body[:24] + body[40:]  # values (3 x 8 bytes), share (2 x 8), flag
+
+
+def _as_int32(header: bytes, body: bytes) -> tuple[bytes, bytes]:
+    return header.replace(b'"<i8", [3]', b'"<i4", [6]'), body
+
+
+def _renamed(header: bytes, body: bytes) -> tuple[bytes, bytes]:
+    return header.replace(b'"share"', b'"shore"'), body
+
+
+def _npz(path: Path) -> None:
+    with path.open("wb") as handle:  # the former format
+        np.savez(handle, values=np.arange(3))
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda path: path.write_bytes(path.read_bytes()[:-1]), "damaged (truncated or extended)"),
+        (lambda path: path.write_bytes(path.read_bytes() + b"\0"), "damaged (truncated or extended)"),
+        (lambda path: path.write_bytes(b""), "not a checkpoint part (damaged?)"),
+        (lambda path: path.write_bytes(path.read_bytes().replace(b"part 1\n", b"part 9\n", 1)),
+         "made by another version of fivecard's checkpoint format"),
+        (lambda path: _forged(path, lambda h, b: (h, b[:-1] + bytes([b[-1] ^ 1]))), "damaged (its checksum does not match)"),
+        (lambda path: _forged(path, _without_share), "damaged (its checksum does not match)"),
+        (lambda path: _forged(path, _as_int32), "damaged (its checksum does not match)"),
+        (lambda path: _forged(path, _renamed), "damaged (its checksum does not match)"),
+        (lambda path: _forged(path, lambda h, b: (h.replace(b'"<f8"', b'"|O8"'), b)), "damaged (its header is not a part's)"),
+        (lambda path: _forged(path, lambda h, b: (h[:-1], b)), "damaged (its header is not readable)"),
+        (_npz, "not a checkpoint part (damaged?)"),
+    ],
+    ids=[
+        "truncated", "extended", "emptied", "another version", "a byte changed", "an array missing",
+        "a dtype and a shape changed", "an array renamed", "an object dtype", "a header cut", "an npz file",
+    ],
+)
+def test_a_damaged_part_is_run_again_with_a_note(
+    tmp_path: Path, marks: Path, damage: Callable[[Path], object], reason: str
+) -> None:
+    # trusted, a changed or missing array was a traceback
+    folder = kept(tmp_path, "kept")
+    damage(folder / "part-00001.ckpt")
+    got, notes = rerun(tmp_path, "kept", marks)
+    assert calls(marks) == [1]
+    assert_same(got, clean(3, 4))
+    assert notes == [
+        f"the checkpoints in {str(folder)!r}: 1 of 4 parts failed their checks and are run again: {reason}: part 1"
+    ]
+
+
+def test_an_unreadable_part_is_run_again(tmp_path: Path, marks: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    folder = kept(tmp_path, "locked")
+    locked = str(folder / "part-00002.ckpt")
+    real = os.open
+
+    def refuse(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", locked)
+        return real(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)  # root reads a file of mode 0 too: refused here instead
+    got, notes = rerun(tmp_path, "locked", marks)
+    assert calls(marks) == [2] and notes[0].endswith("unreadable (Permission denied): part 2")
+    assert_same(got, clean(3, 4))
+
+
+def test_what_is_not_a_regular_file_is_never_opened_as_a_part(tmp_path: Path, marks: Path) -> None:
+    # a FIFO in a part's place hung the run; a link is not followed, its target untouched
+    import os
+
+    folder = kept(tmp_path, "odd", parts=5)
+    for part in range(4):
+        (folder / f"part-{part:05d}.ckpt").unlink()
+    os.mkfifo(folder / "part-00000.ckpt")
+    target = tmp_path / "target"
+    target.write_bytes(b"someone's file")
+    (folder / "part-00001.ckpt").symlink_to(target)
+    (folder / "part-00002.ckpt").mkdir()
+    (folder / "part-00003.ckpt").symlink_to(tmp_path / "nowhere")
+    outcome: list[object] = []
+
+    def attempt() -> None:
+        try:
+            outcome.append(rerun(tmp_path, "odd", marks, parts=5))
+        except BaseException as error:  # noqa: BLE001 (handed to the test's thread)
+            outcome.append(error)
+
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(60)  # a bound for a hang, not a timing check
+    if thread.is_alive():  # release it: a writer lets the open return
+        with open(folder / "part-00000.ckpt", "wb"):
+            thread.join(60)
+    assert not thread.is_alive() and len(outcome) == 1 and isinstance(outcome[0], tuple)
+    got, notes = outcome[0]
+    assert calls(marks) == [0, 1, 2, 3]
+    assert_same(got, clean(3, 5))
+    assert notes == [
+        f"the checkpoints in {str(folder)!r}: 4 of 5 parts failed their checks and are run again: "
+        "not a regular file: part 0; a symbolic link (not followed): parts 1 and 3; "
+        "a folder in its place (left alone, so the part is not kept): part 2"
+    ]
+    assert target.read_bytes() == b"someone's file"
+    assert sorted(path.name for path in folder.iterdir()) == ["part-00002.ckpt"]  # the folder, left alone
+
+
+def test_only_the_files_a_run_made_or_accepted_are_removed(tmp_path: Path, marks: Path) -> None:
+    # every *.tmp in the folder was deleted, whoever made it
+    folder = kept(tmp_path, "strays")
+    (folder / "part-00001.ckpt").unlink()
+    (folder / "part-00003.ckpt").write_bytes(b"damaged")
+    strays = {
+        "notes.tmp": b"mine",
+        ".part-00001.ckpt.12345-0123456789ab-1.tmp": b"another run's",
+        "part-00009.ckpt": b"not of this job's 4 parts",
+        "part-1.ckpt": b"",
+        "job.json": b"{}",
+    }
+    for name, data in strays.items():
+        (folder / name).write_bytes(data)
+    got, notes = rerun(tmp_path, "strays", marks)
+    assert calls(marks) == [1, 3] and len(notes) == 1
+    assert_same(got, clean(3, 4))
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == strays
+
+
+def test_a_run_removes_no_part_it_did_not_write_or_accept(tmp_path: Path, marks: Path) -> None:
+    # a part swapped after the run accepted it is someone else's file: it stays
+    folder = kept(tmp_path, "swapped")
+    seen: list[int] = []
+
+    def swap(done: int, parts: int) -> None:
+        seen.append(done)
+        if len(seen) == 1:
+            (folder / "part-00000.ckpt").unlink()
+            (folder / "part-00000.ckpt").write_bytes(b"put there meanwhile")
+
+    run_parts(toy, (3, "", -1), 4, key="swapped", workers=0, checkpoint=tmp_path, progress=swap)
+    assert [path.name for path in folder.iterdir()] == ["part-00000.ckpt"]
+    assert (folder / "part-00000.ckpt").read_bytes() == b"put there meanwhile"
+
+
+def test_a_run_interrupted_while_writing_leaves_no_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = kept(tmp_path, "stop", parts=2)
+    (folder / "part-00001.ckpt").unlink()
+    real = jobs._encode_part
+
+    def stopping(*args: Any) -> Iterator[Any]:
+        for count, piece in enumerate(real(*args)):
+            if count == 2:
+                raise KeyboardInterrupt
+            yield piece
+
+    monkeypatch.setattr(jobs, "_encode_part", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        run_parts(toy, (3, "", -1), 2, key="stop", workers=0, checkpoint=tmp_path)
+    assert [path.name for path in folder.iterdir()] == ["part-00000.ckpt"]
+
+
+def test_a_part_holds_every_dtype_a_result_may_have(tmp_path: Path) -> None:
+    results = [_dtypes(None, 0)]
+    run_parts(_dtypes, None, 1, key="dtypes", workers=0, checkpoint=tmp_path, keep=True)
+    notes: list[str] = []
+    again = run_parts(_fails, None, 1, key="dtypes", workers=0, checkpoint=tmp_path, on_note=notes.append)
+    assert_same(again, results)
+    assert notes == []
+    with pytest.raises(TypeError, match="'when' of dtype datetime64.*which checkpoints do not hold"):
+        run_parts(_datetimes, None, 1, key="dates", workers=0)
+
+
+def _dtypes(spec: Any, part: int) -> Result:
+    return {
+        "bool": np.array([True, False]),
+        "scalar": np.array(7, dtype=np.uint16),
+        "empty": np.zeros((0, 3), dtype=np.float32),
+        "complex": np.array([1 + 2j]),
+        "big-endian": np.arange(4, dtype=">i4").reshape(2, 2),
+        "text": np.array(["AS", "KD"]),
+        "bytes": np.array([b"xy"]),
+        "strided": np.arange(10, dtype=np.int64)[::3],
+        "fortran": np.asfortranarray(np.arange(6, dtype=np.int8).reshape(2, 3)),
+    }
+
+
+def _fails(spec: Any, part: int) -> Result:
+    raise AssertionError("read from the checkpoint, not run")
+
+
+def _datetimes(spec: Any, part: int) -> Result:
+    return {"when": np.array(["2024-01-01"], dtype="datetime64[D]")}
+
 
 
 # ---------------------------------------------------------------- modes
@@ -247,7 +493,6 @@ def test_an_error_in_a_worker_reaches_the_caller_as_itself(
         run_parts(toy, (3, str(marks), 2), 4, key="fails", workers=1, checkpoint=tmp_path)
     assert type(caught.value) is HandError
     folder = tmp_path / "fails"
-    assert (folder / "job.json").is_file()  # the finished parts stay for a rerun
     done = [int(name[5:10]) for name in part_files(folder)]
     got = run_parts(toy, (3, "", -1), 4, key="fails", workers=0, checkpoint=tmp_path)
     assert_same(got, clean(3, 4))

@@ -195,7 +195,7 @@ def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> 
 
     with pytest.raises(KeyboardInterrupt):
         solve_paytable(JACKS_OR_BETTER, rules="short-deck", checkpoint=folder, progress=interrupt)
-    assert calls == [(0, 3), (1, 3)] and len(list(folder.glob("*/part-*.npz"))) == 1
+    assert calls == [(0, 3), (1, 3)] and len(list(folder.glob("*/part-*.ckpt"))) == 1
     out, err = io.StringIO(), io.StringIO()
     arguments = ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--json"]
     code = main([*arguments, "--checkpoint", str(folder), "--progress"], stdout=out, stderr=err)
@@ -206,4 +206,33 @@ def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> 
     assert lines[3] == "fivecard: resumed: 1 of 3 parts were done before"
     resumed = json.loads(out.getvalue())
     assert resumed["return"] == "17196047/9296280"  # what a run from the start gives
-    assert not list(folder.glob("*/part-*.npz"))
+    assert not list(folder.glob("*/part-*.ckpt"))
+
+
+def test_a_checkpointed_part_that_fails_its_checks_is_solved_again(tmp_path: object) -> None:
+    # a part replaced by a copy of another gave a wrong return, with exit 0
+    import io
+    from pathlib import Path
+
+    from fivecard.cli import main
+
+    folder = Path(str(tmp_path))
+
+    def interrupt(done: int, parts: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve_paytable(JACKS_OR_BETTER, rules="short-deck", checkpoint=folder, progress=interrupt)
+    (job,) = folder.iterdir()
+    (job / "part-00001.ckpt").write_bytes((job / "part-00000.ckpt").read_bytes())
+    out, err = io.StringIO(), io.StringIO()
+    arguments = ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--json"]
+    assert main([*arguments, "--checkpoint", str(folder)], stdout=out, stderr=err) == 0
+    assert json.loads(out.getvalue())["return"] == "17196047/9296280"  # what a run from the start gives
+    assert err.getvalue().splitlines() == [
+        f"fivecard: note: the checkpoints in {str(job)!r}: 1 of 3 parts failed their checks and are run again: "
+        "a copy of another part: part 1",
+        "fivecard: resumed: 1 of 3 parts were done before",
+    ]
+    assert list(folder.iterdir()) == []

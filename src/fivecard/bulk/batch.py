@@ -6,7 +6,12 @@ the two agree exactly (the tests check every hand of every deck). Encoding
 validates every row: a bad row (a bad hand, or not text at all) is reported by
 its index with the same message the single-hand path gives, and is never
 scored; the other rows are unaffected. Arrays of card codes are checked in the
-same vectorised pass that scores them.
+same vectorised pass that scores them. Every public function checks its input
+once, at its edge: a number out of range (a strength outside the rule set's, a
+card code or index that is none), NaN, infinity, a fraction, the wrong shape
+or a showdown of no hands is a :class:`~fivecard.errors.FivecardError` naming
+the first bad value and where it is; booleans, text, objects or complex
+numbers are a :class:`TypeError` saying what they are.
 
 >>> import numpy as np
 >>> from fivecard.bulk import batch
@@ -22,6 +27,7 @@ same vectorised pass that scores them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import JOKER, RANK_WEIGHTS, SORT_PLACE, SUIT_MASK, SUIT_SHIFT, Card, full_deck
-from ..errors import FivecardError, kind_of
+from ..errors import FivecardError, HandError, kind_of
 from ..core.hand import Hand
 from ..core.rules import RuleSet, get_rules
 from ..core.tables import KEY_SPACE, tables_for
@@ -73,12 +79,23 @@ class Encoded:
     """Hands as an ``(N, 5)`` array of card codes under a rule set.
 
     ``errors`` maps the index of every bad row to its message (the single-hand
-    path's); those rows hold zeros and are never scored.
+    path's); those rows hold zeros and are never scored. The codes are
+    trusted (not checked again when scored): make a batch with
+    :func:`encode` or :func:`encode_indices`.
     """
 
     rules: RuleSet
     codes: Codes
     errors: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, RuleSet):
+            raise TypeError(f"an Encoded batch's rules are a RuleSet, got {kind_of(self.rules)}")
+        codes = self.codes
+        if not isinstance(codes, np.ndarray) or codes.dtype != np.int32 or codes.ndim != 2 or codes.shape[1] != 5:
+            raise TypeError(f"an Encoded batch's codes are an (N, 5) int32 array, got {_array_words(codes)}")
+        if not isinstance(self.errors, dict):
+            raise TypeError(f"an Encoded batch's errors are a dict of row -> message, got {kind_of(self.errors)}")
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -183,6 +200,7 @@ def token_places() -> npt.NDArray[np.uint8]:
 def token_view(data: bytes, n: int, stride: int, offset: int = 0) -> npt.NDArray[np.uint16]:
     """The five two-byte tokens of ``n`` rows laid ``stride`` bytes apart in
     ``data`` (from ``offset``), each read as one uint16, without copying."""
+    _check_rows(data, n, stride, offset)
     return np.ndarray((n, 5), dtype="<u2", buffer=data, offset=offset, strides=(stride, 3))
 
 
@@ -193,6 +211,9 @@ def fixed_width_codes(
     ``data``: card codes and which rows are well formed (known cards, single
     spaces, no card twice where the rule set has one deck, but for as many
     jokers as the rule set allows)."""
+    _check_rows(data, n, stride, offset)
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"fixed_width_codes takes a RuleSet, got {kind_of(rules)}")
     if n == 0:
         return np.zeros((0, 5), dtype=np.int32), np.zeros(0, dtype=bool)
     tokens = token_view(data, n, stride, offset)
@@ -213,6 +234,24 @@ def fixed_width_codes(
         jokers = sum((codes[:, i] == JOKER.code).astype(np.int8) for i in range(5))
         ok &= jokers <= rules.jokers
     return codes, ok
+
+
+def _check_rows(data: bytes, n: int, stride: int, offset: int) -> None:
+    """That ``n`` rows of 14 bytes, ``stride`` apart from ``offset``, lie
+    inside ``data`` (a bytes-like object)."""
+    try:
+        size = memoryview(data).nbytes
+    except TypeError:
+        raise TypeError(f"expected bytes of hand rows, got {kind_of(data)}") from None
+    for name, value in (("n", n), ("stride", stride), ("offset", offset)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} is a whole number, got {kind_of(value)}")
+    if n < 0 or offset < 0 or stride < 14:
+        raise FivecardError(f"rows of hands take n >= 0, offset >= 0 and stride >= 14, not {n}, {offset}, {stride}")
+    if n and offset + (n - 1) * stride + 14 > size:
+        raise FivecardError(
+            f"{n:,} rows {stride} bytes apart from byte {offset:,} end past the data's {size:,} bytes"
+        )
 
 
 def encode(hands: Sequence[str], *, rules: str | RuleSet = "standard") -> Encoded:
@@ -291,9 +330,7 @@ def encode_indices(
     :class:`TypeError`; one of another shape a
     :class:`~fivecard.errors.FivecardError`."""
     ruleset = get_rules(rules)
-    index = np.asarray(indices)
-    if index.dtype.kind not in "iu" and not (index.size == 0 and index.dtype.kind == "f"):
-        raise TypeError(f"expected an (N, 5) array of card indices (integers), got dtype {index.dtype}")
+    index = _as_array(indices, "an (N, 5) array of card indices")
     if index.ndim != 2 or index.shape[1] != 5:
         raise FivecardError(f"expected an (N, 5) array of card indices, got shape {index.shape}")
     n = len(index)
@@ -348,6 +385,8 @@ def _sort_tables(width: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint
     return place, tokens
 
 
+#: The largest card sort key (the joker's).
+_MAX_PLACE: Final = max(SORT_PLACE.values())
 _SUIT_PLACE: Final = np.array([4] * 16, dtype=np.int16)
 for _suit in full_deck()[:4]:
     assert _suit.suit is not None
@@ -358,6 +397,7 @@ def sorted_texts(hands: Encoded) -> list[str]:
     """Each hand's cards in sorted order (rank high to low, then spades,
     hearts, diamonds, clubs; jokers last), canonical and space separated, as
     :meth:`fivecard.core.hand.Hand.sorted` gives them; "" for bad rows."""
+    _check_encoded(hands, "sorted_texts")
     if len(hands.codes) == 0:
         return []
     line = sorted_bytes(hands)
@@ -365,6 +405,20 @@ def sorted_texts(hands: Encoded) -> list[str]:
     for row in hands.errors:
         out[row] = ""
     return out
+
+
+def _check_encoded(hands: object, function: str) -> None:
+    if not isinstance(hands, Encoded):
+        raise TypeError(
+            f"{function} takes an Encoded batch (from batch.encode or batch.encode_indices), got {_array_words(hands)}"
+        )
+
+
+def _array_words(value: object) -> str:
+    """What a value is, for a TypeError: an array by its shape and dtype."""
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    return kind_of(value)
 
 
 def sort_keys(codes: npt.NDArray[np.integer]) -> npt.NDArray[np.int32]:
@@ -421,12 +475,23 @@ def row_order(keys: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
 
 def sorted_bytes(hands: Encoded) -> npt.NDArray[np.uint8]:
     """:func:`sorted_texts` as an ``(N, width)`` array of ASCII bytes."""
-    return sorted_from_keys(sort_keys(hands.codes), suits=hands.rules.suits)
+    _check_encoded(hands, "sorted_bytes")
+    return _sorted_from_keys(sort_keys(hands.codes), hands.rules.suits)
 
 
-def sorted_from_keys(keys: npt.NDArray[np.integer], *, suits: bool) -> npt.NDArray[np.uint8]:
-    """Sort each row of card sort keys (rank place * 5 + suit place, see
-    :func:`_sort_tables`) and spell the cards: an ``(N, width)`` byte array."""
+def sorted_from_keys(keys: npt.ArrayLike, *, suits: bool) -> npt.NDArray[np.uint8]:
+    """Sort each row of an ``(N, 5)`` array of card sort keys (rank place *
+    5 + suit place, 0-65: see :func:`sort_keys`) and spell the cards: an
+    ``(N, width)`` byte array."""
+    expected = "an (N, 5) array of card sort keys"
+    array = _as_array(keys, expected)
+    if array.ndim != 2 or array.shape[1] != 5:
+        raise FivecardError(f"expected {expected}, got shape {array.shape}")
+    return _sorted_from_keys(_whole_in(array, 0, _MAX_PLACE, f"a card sort key (0-{_MAX_PLACE})", item="card"), suits)
+
+
+def _sorted_from_keys(keys: npt.NDArray[np.integer[Any]], suits: bool) -> npt.NDArray[np.uint8]:
+    """:func:`sorted_from_keys` of keys known to be in range."""
     n = len(keys)
     width = 2 if suits else 1
     _, tokens = _sort_tables(width)
@@ -509,24 +574,101 @@ def strengths_of_codes(
     return _strengths(_code_array(codes, "card codes", _MAX_CODE), ruleset, checked=check)
 
 
-def _code_array(values: npt.ArrayLike, what: str, largest: int) -> Codes:
-    """An ``(N, 5)`` C-contiguous int32 array of ``values``: a TypeError for
-    other than integers, a FivecardError for another shape, or for numbers
-    that int32 would wrap (outside 0 ... ``largest``)."""
-    try:
-        array = np.asarray(values)
-    except ValueError as exc:  # ragged rows
-        raise FivecardError(f"expected an (N, 5) array of {what}: {exc}") from None
-    if array.dtype.kind not in "iu" and not (array.size == 0 and array.dtype.kind == "f"):
-        raise TypeError(f"expected an (N, 5) array of {what} (integers), got dtype {array.dtype}")
-    if array.ndim != 2 or array.shape[1] != 5:
-        raise FivecardError(f"expected an (N, 5) array of {what}, got shape {array.shape}")
+def _code_array(values: npt.ArrayLike, what: str, largest: int, widths: tuple[int, ...] = (5,)) -> Codes:
+    """An ``(N, k)`` C-contiguous int32 array of ``values`` (``k`` one of
+    ``widths``): a TypeError for other than integers, a FivecardError for
+    another shape, or for numbers that int32 would wrap (outside 0 ...
+    ``largest``)."""
+    shapes = ", ".join(f"(N, {k})" for k in widths[:-1]) + (" or " if len(widths) > 1 else "") + f"(N, {widths[-1]})"
+    expected = f"an {shapes} array of {what}"
+    array = _as_array(values, expected)
+    if array.ndim != 2 or array.shape[1] not in widths:
+        raise FivecardError(f"expected {expected}, got shape {array.shape}")
     if array.dtype != np.int32 and array.size:
         outside = (array < 0) | (array > largest)
         if outside.any():
             row, column = (int(i) for i in np.argwhere(outside)[0])
             raise FivecardError(_not_a_code(row, column, array[row, column], what))
     return np.ascontiguousarray(array, dtype=np.int32)
+
+
+def _as_array(values: npt.ArrayLike, expected: str, *, floats: bool = False) -> npt.NDArray[Any]:
+    """``values`` as a numpy array of integers (with ``floats``, of any
+    real numbers, for :func:`_whole_in` to check; an empty array of floats
+    is one of integers either way): a FivecardError for ragged rows, a
+    TypeError that says what it got for booleans, text, objects, complex
+    numbers, dates."""
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError, OverflowError) as exc:  # ragged rows
+        raise FivecardError(f"expected {expected}: {exc}") from None
+    kind = array.dtype.kind
+    if kind in "iu" or (kind == "f" and floats):
+        return array
+    if kind == "f" and array.size == 0:  # np.asarray([]) is of floats
+        return array.astype(np.int64)
+    numbers = "whole numbers" if floats else "integers"
+    raise TypeError(f"expected {expected} ({numbers}), got {_dtype_words(array)}")
+
+
+def _dtype_words(array: npt.NDArray[Any]) -> str:
+    """What an array that is not of numbers holds, for a TypeError: its
+    dtype, and for objects the first that is not a number and where."""
+    kind = array.dtype.kind
+    if kind == "b":
+        return "booleans (dtype bool)"
+    if kind in "US":
+        return f"text (dtype {array.dtype})"
+    if kind == "O":
+        for index, item in np.ndenumerate(array):
+            if isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, float, np.number)):
+                place = _place(index, None)[0].rstrip(": ")
+                return f"dtype object ({kind_of(item)}{' at ' + place if place else ''})"
+        return "dtype object (numbers too large for 64 bits?)"
+    return f"dtype {array.dtype}"
+
+
+def _place(index: tuple[int, ...], item: str | None) -> tuple[str, str]:
+    """Where an item of an array is, for a message: a prefix (``row 3: ``,
+    ``index 3: ``) and a suffix (`` (hand 2 of the row)``) when ``item``
+    names the columns of a two-dimensional array."""
+    if not index:
+        return "", ""
+    if len(index) == 2 and item is not None:
+        return f"row {index[0]}: ", f" ({item} {index[1] + 1} of the row)"
+    return f"index {index[0] if len(index) == 1 else tuple(int(i) for i in index)}: ", ""
+
+
+def _whole_in(
+    array: npt.NDArray[Any], low: int, high: int, what: str, item: str | None = None
+) -> npt.NDArray[np.integer[Any]]:
+    """``array`` (of numbers, see :func:`_as_array`) as integers (floats as
+    int64), each a whole number from ``low`` to ``high``; else a
+    FivecardError naming the first that is not and where it is, in one
+    vectorised pass."""
+    if array.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            ok = np.isfinite(array) & (array == np.floor(array)) & (array >= low) & (array <= high)
+    else:
+        ok = (array >= low) & (array <= high)
+    _first_bad(array, ok, what, item)
+    return array if array.dtype.kind in "iu" else array.astype(np.int64)
+
+
+def _first_bad(array: npt.NDArray[Any], ok: npt.NDArray[np.bool_], what: str, item: str | None = None) -> None:
+    """A FivecardError naming the first item of ``array`` that ``ok`` says
+    is bad, and where it is (``row 3: 7463 is not ...``), if there is one."""
+    if ok.all():
+        return
+    flat = int(np.argmin(ok.ravel()))
+    index = tuple(int(i) for i in np.unravel_index(flat, array.shape))
+    value = array.ravel()[flat].item()
+    before, after = _place(index, item)
+    if isinstance(value, float):
+        if not math.isfinite(value) or value != int(value):
+            raise FivecardError(f"{before}{value} is not a whole number{after}")
+        value = int(value)
+    raise FivecardError(f"{before}{value} is not {what}{after}")
 
 
 def _not_a_code(row: int, column: int, value: object, what: str) -> str:
@@ -582,6 +724,7 @@ def _strengths(codes: Codes, rules: RuleSet, *, checked: bool) -> npt.NDArray[np
 def strengths(hands: Encoded) -> npt.NDArray[np.uint16]:
     """Strength per hand of an encoded batch (0 for bad rows): exactly the
     single-hand path's numbers."""
+    _check_encoded(hands, "strengths")
     codes = np.ascontiguousarray(hands.codes, dtype=np.int32)
     out = _strengths(codes, hands.rules, checked=False)  # encode made them
     if hands.errors:
@@ -609,24 +752,69 @@ def first_of_each(values: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     return result
 
 
-@cache
-def category_table(rules: RuleSet) -> npt.NDArray[np.int8]:
+def category_table(rules: str | RuleSet = "standard") -> npt.NDArray[np.int8]:
     """The ladder index of every strength (index 0: -1, no hand)."""
+    return _category_table(get_rules(rules))
+
+
+@cache
+def _category_table(rules: RuleSet) -> npt.NDArray[np.int8]:
     # the table's own index bytes (0xff, read as -1, for strength 0)
     return np.frombuffer(tables_for(rules).ladder_indices(), dtype=np.int8).copy()
 
 
 def categories(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.int8]:
     """The ladder index of each strength's category (0 = the weakest, -1 for
-    strength 0); ``rules.ladder[i].name`` names it."""
-    return category_table(get_rules(rules))[np.asarray(strength, dtype=np.int64)]
+    strength 0, a bad row's); ``rules.ladder[i].name`` names it. Strengths
+    of any shape, each a whole number from 0 to the rule set's number of
+    classes; anything else is a :class:`~fivecard.errors.FivecardError`
+    naming the first bad one and where (a :class:`TypeError` for what is
+    not numbers).
+
+    >>> categories([7462, 1, 0]).tolist()
+    [9, 0, -1]
+    >>> categories([[1, 7463]])
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.FivecardError: index (0, 1): 7463 is not a strength of the standard rules, 0-7462 (0: no hand)
+    """
+    ruleset = get_rules(rules)
+    table = _category_table(ruleset)
+    expected = "an array of strengths"
+    what = f"a strength of the {ruleset.name} rules, 0-{len(table) - 1} (0: no hand)"
+    found: npt.NDArray[np.int8] = table[_whole_in(_as_array(strength, expected, floats=True), 0, len(table) - 1, what)]
+    return found
 
 
-def settle(strength: npt.ArrayLike) -> npt.NDArray[np.bool_]:
-    """Winners of aligned showdowns: for an ``(N, H)`` array of strengths (a
-    row per showdown, a column per hand), a mask of the hands that win each
-    row (several on a split)."""
-    table = np.asarray(strength)
+def settle(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.bool_]:
+    """Winners of aligned showdowns: for an ``(N, H)`` array of strengths
+    under ``rules`` (a row per showdown, a column per hand), a mask of the
+    hands that win each row (several on a split).
+
+    Each strength is a whole number from 1 to the rule set's number of
+    classes (0, a bad row's, is no hand and settles nothing); anything else,
+    or a showdown of no hands, is a :class:`~fivecard.errors.FivecardError`
+    naming the first bad one and where (a :class:`TypeError` for what is
+    not numbers).
+
+    >>> settle([[5, 9, 9], [3, 1, 2]]).tolist()
+    [[False, True, True], [True, False, False]]
+    >>> settle([[578, float("nan")]])
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.FivecardError: row 0: nan is not a whole number (hand 2 of the row)
+    """
+    ruleset = get_rules(rules)
+    expected = "an (N, H) array of strengths (a row per showdown, a column per hand)"
+    array = _as_array(strength, expected, floats=True)
+    if array.ndim != 2:
+        hint = " (for one showdown, a list of one row)" if array.ndim == 1 else ""
+        raise FivecardError(f"expected {expected}, got shape {array.shape}{hint}")
+    if array.shape[1] == 0:
+        raise HandError("a showdown needs at least one hand, got none")
+    size = tables_for(ruleset).size
+    what = f"a strength of the {ruleset.name} rules, 1-{size}"
+    table = _whole_in(array, 1, size, what, item="hand")
     winners: npt.NDArray[np.bool_] = table == table.max(axis=1, keepdims=True)
     return winners
 
@@ -636,7 +824,15 @@ def settle(strength: npt.ArrayLike) -> npt.NDArray[np.bool_]:
 
 def combinations(n: int, k: int = 5) -> npt.NDArray[np.uint8]:
     """Every k-subset of ``range(n)`` as rows in lexicographic order (as
-    ``itertools.combinations``), built column by column with ``np.repeat``."""
+    ``itertools.combinations``), built column by column with ``np.repeat``;
+    ``n`` from 0 to 256 (the values are uint8), ``k`` from 1 to 256 (none
+    when ``k > n``)."""
+    for name, value, low, high in (("n", n, 0, 256), ("k", k, 1, 256)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"combinations takes a whole number {name}, got {kind_of(value)}")
+        if not low <= value <= high:
+            raise FivecardError(f"combinations takes {name} from {low} to {high}, not {value}")
+    n, k = int(n), int(k)
     columns = [np.arange(n, dtype=np.uint8)]
     for _ in range(k - 1):
         last = columns[-1].astype(np.int64)
@@ -656,7 +852,15 @@ def hand_counts(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> n
     partial hand's code sum and AND instead of its cards: two arrays, not five.
     """
     ruleset = get_rules(rules)
-    codes = np.asarray(codes, dtype=np.int32)
+    expected = "a one-dimensional array of card codes"
+    array = _as_array(codes, expected)
+    if array.ndim != 1:
+        raise FivecardError(f"expected {expected}, got shape {array.shape}")
+    if len(array) > 256:
+        raise FivecardError(f"hand_counts takes at most 256 cards, got {len(array):,}")
+    inside = (array >= 0) & (array <= _MAX_CODE)
+    _first_bad(array, inside & (_checked_codes()[np.where(inside, array, 0)] != 0), "a card code (see batch.CODES)")
+    codes = array.astype(np.int32)
     if ruleset.wild:  # wild cards of the deck are looked up as jokers
         codes = np.where(np.isin(codes, list(ruleset.wild_codes)), np.int32(JOKER.code), codes)
     n = len(codes)

@@ -42,7 +42,7 @@ from ..core.seven import (
     WILD_SHIFT,
     seven_tables,
 )
-from ..errors import FivecardError
+from ..errors import FivecardError, kind_of
 from . import batch
 
 __all__ = ["best_strengths", "best_positions", "seven_card_counts"]
@@ -55,12 +55,10 @@ _PLACES: Final = len(ALL_CARDS)
 
 
 def _codes(codes: npt.ArrayLike) -> npt.NDArray[np.int32]:
-    array = np.asarray(codes)
-    if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
-        raise FivecardError(
-            f"expected an (N, 5), (N, 6) or (N, 7) array of card codes, got shape {array.shape}"
-        )
-    return array.astype(np.int32)
+    """An ``(N, 5)``, ``(N, 6)`` or ``(N, 7)`` array of integers, none
+    that int32 would wrap, as :func:`fivecard.bulk.batch.strengths_of_codes`
+    takes them (each path then checks every code is a card's)."""
+    return batch._code_array(codes, "card codes", batch._MAX_CODE, widths=(5, 6, 7))
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,8 +320,13 @@ def seven_card_counts(
     processes share the work (default: up to two, where ``fork`` exists).
     """
     ruleset = get_rules(rules)
-    if not 5 <= cards <= 7:
+    for name, value in (("cards", cards), ("processes", processes)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise TypeError(f"{name} is a whole number, got {kind_of(value)}")
+    if cards not in (5, 6, 7):
         raise FivecardError(f"hands of 5, 6 or 7 cards, not {cards}")
+    if processes is not None and processes < 1:
+        raise FivecardError(f"at least one process, not {processes}")
     deck = np.array([SORT_PLACE[c.code] for c in ruleset.dealt()], dtype=np.uint8)
     prefixes = list(_prefixes(len(deck), cards - 5))
     if processes is None:

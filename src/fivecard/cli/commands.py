@@ -1368,6 +1368,7 @@ def _strategy(call: _Call) -> int:
             rules=rules,
             checkpoint=_checkpoints(args),
             progress=progress,
+            on_note=progress.note,
         )
     finally:
         progress.clear()
@@ -1433,6 +1434,7 @@ def _strategy_dealer(call: _Call) -> int:
             scheduler=args.scheduler,
             checkpoint=_checkpoints(args),
             progress=progress,
+            on_note=progress.note,
         )
     finally:
         progress.clear()
@@ -1594,6 +1596,13 @@ class _PartsProgress:
         if self.shown and self.terminal:
             self.err.write("\r\033[K")
         self.shown = False
+
+    def note(self, text: str) -> None:
+        """A note of the run (checkpointed parts that failed their checks),
+        on a line of its own; the progress line is drawn again after it."""
+        self.clear()
+        self.err.write(f"fivecard: note: {text}\n")
+        self.err.flush()
 
     def say_resumed(self) -> None:
         """After a run that read finished parts from its checkpoints: how

@@ -157,8 +157,8 @@ def solve_dealer(
     deals' best hold and the exact chances. ``deck``: the cards dealt from
     (default the rule set's; tests pass a small deck). ``run``: how the
     parts run (default :func:`fivecard.play.jobs.run_parts` with
-    ``options``: ``workers``, ``scheduler``, ``checkpoint``, ``progress``;
-    default in this process). ``part_classes``: classes per part (default
+    ``options``: ``workers``, ``scheduler``, ``checkpoint``, ``progress``,
+    ``on_note``; default in this process). ``part_classes``: classes per part (default
     :data:`PART_CLASSES`)."""
     ruleset = get_rules(rules)
     cards = tuple(deck) if deck is not None else ruleset.dealt()

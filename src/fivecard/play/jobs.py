@@ -9,11 +9,28 @@ installed), on a Dask ``LocalCluster`` of ``workers`` single-threaded processes
 cluster at ``scheduler``; :func:`plan` says in words which of these a setting
 gives, so a caller can tell the user when it falls back to this process.
 With ``checkpoint=DIR`` each finished part is written at once, atomically, to
-``DIR/<key>/part-<NNNNN>.npz`` beside ``DIR/<key>/job.json`` (the key and
-the number of parts); a later run of the same key loads the parts found there
-instead of running them again, and the folder is removed when the job
-succeeds (unless ``keep``). A Dask run closes its client and cluster however
-it ends and leaves no process or thread behind.
+``DIR/<key>/part-<NNNNN>.ckpt``; a later run of the same key loads the parts
+found there instead of running them again, and removes them when the job
+succeeds (unless ``keep``), with the folder if nothing else is in it.
+
+Checkpoints are verified, not trusted. A part's file holds the job's key,
+the part's index, the number of parts, each array's name, dtype and shape,
+and a SHA-256 of all of it; a part is used only if every check passes, and
+one that fails (another job's part, a copy of another part, truncated,
+changed, of another format version, unreadable, not a regular file) is run
+again, with one note saying how many and why. Only regular files are read,
+opened without blocking and without following a link (a FIFO, a device or
+a link in a part's place is never opened as a part); a part's name that
+holds something else is written over (a link is replaced, never its
+target; a folder there is left, and that part is not kept). A run removes
+only the part files it wrote or accepted, while they are still those files,
+and its own temporary files (``.part-<NNNNN>.ckpt.<pid>-<random>-<n>.tmp``,
+removed however it ends but by SIGKILL); no other file in the folder is
+touched. The checksum catches damage and mix-ups, not forgery: whoever may
+write to the folder can write a part that passes.
+
+A Dask run closes its client and cluster however it ends and leaves no
+process or thread behind.
 
 >>> run_parts(_square, 3, 2, key="doc", workers=0)
 [{'x': array([0, 3])}, {'x': array([1, 3])}]
@@ -28,19 +45,22 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import enum
+import errno
 import functools
 import hashlib
 import importlib
 import importlib.util
 import json
 import logging
+import math
 import os
 import re
+import secrets
 import signal
-import tempfile
+import stat
 import threading
 import uuid
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +88,6 @@ Result = dict[str, npt.NDArray[Any]]
 CONNECT_TIMEOUT = 10.0
 
 _KEY = re.compile(r"[A-Za-z0-9._-]+")
-_PART = re.compile(r"part-(\d+)\.npz")
-_JOB = "job.json"
 #: Each worker process's BLAS (numpy's linear algebra) runs one thread: the
 #: parallelism is the processes.
 _ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -194,104 +212,254 @@ def _square(spec: Hashable, part: int) -> Result:
 
 # ---------------------------------------------------------------- checkpoints
 
+#: The first line of a part file: its format and the format's version.
+_MAGIC = b"fivecard checkpoint part 1\n"
+_MAGIC_FAMILY = b"fivecard checkpoint part "
+#: The longest header line read (the key, the index and the arrays' names,
+#: dtypes and shapes, as JSON).
+_HEADER_LIMIT = 1 << 20
+_DIGEST = hashlib.sha256().digest_size
+#: The dtypes a part may hold (dtype.str: byte order, kind, size): booleans,
+#: numbers and fixed-width text, nothing that needs pickle.
+_DTYPE = re.compile(r"[<>|][biufcUS][0-9]{1,4}")
+#: Why a part on disk is not used: (part, reason).
+_Rejection = tuple[int, str]
+_FOLDER = "a folder in its place (left alone, so the part is not kept)"
+
+
+class _Rejected(Exception):
+    """A part file that fails a check, and why (in words for the note)."""
+
+
+def _encode_part(key: str, part: int, parts: int, result: Result) -> Iterator[bytes | memoryview]:
+    """A part file's bytes, in pieces: the format's line; a JSON line with
+    the job's key, the part's index, the job's number of parts and each
+    array's name, dtype and shape; the arrays' bytes (C order, in that
+    order); and the SHA-256 of everything before it."""
+    arrays = {name: value if value.flags.c_contiguous else value.copy(order="C") for name, value in result.items()}
+    header = {
+        "key": key,
+        "part": part,
+        "parts": parts,
+        "arrays": [[name, value.dtype.str, list(value.shape)] for name, value in arrays.items()],
+    }
+    digest = hashlib.sha256()
+    pieces: list[bytes | memoryview] = [_MAGIC, json.dumps(header).encode() + b"\n"]
+    pieces += [value.reshape(-1).view(np.uint8).data for value in arrays.values()]
+    for piece in pieces:
+        digest.update(piece)
+        yield piece
+    yield digest.digest()
+
+
+def _decode_part(handle: Any, size: int, key: str, part: int, parts: int) -> Result:
+    """The arrays of the part file open in ``handle`` (``size`` bytes), or
+    :class:`_Rejected` saying why not: every field of the header checked,
+    the length checked before the arrays are read, the checksum before the
+    key and the index are trusted."""
+    magic = handle.read(len(_MAGIC))
+    if magic != _MAGIC:
+        if magic.startswith(_MAGIC_FAMILY):
+            raise _Rejected("made by another version of fivecard's checkpoint format")
+        raise _Rejected("not a checkpoint part (damaged?)")
+    line = handle.readline(_HEADER_LIMIT)
+    try:
+        header = json.loads(line)
+    except (ValueError, RecursionError):  # not JSON (or nested past the parser's depth)
+        raise _Rejected("damaged (its header is not readable)") from None
+    layout = _layout(header)
+    if layout is None:
+        raise _Rejected("damaged (its header is not a part's)")
+    body = sum(length for _, _, _, length in layout)
+    if size != len(magic) + len(line) + body + _DIGEST:
+        raise _Rejected("damaged (truncated or extended)")
+    data = handle.read(body)
+    digest = handle.read(_DIGEST)
+    if hashlib.sha256(magic + line + data).digest() != digest:
+        raise _Rejected("damaged (its checksum does not match)")
+    if header["key"] != key or header["parts"] != parts:
+        raise _Rejected("another job's part")
+    if header["part"] != part:
+        raise _Rejected("a copy of another part")
+    result: Result = {}
+    offset = 0
+    for name, dtype, shape, length in layout:
+        values = np.frombuffer(data, dtype=dtype, count=math.prod(shape), offset=offset)
+        result[name] = values.reshape(shape).copy()
+        offset += length
+    return result
+
+
+def _layout(header: object) -> list[tuple[str, np.dtype[Any], tuple[int, ...], int]] | None:
+    """Each array's (name, dtype, shape, bytes) from a part's header, or
+    None when the header is not a part's (a missing, extra or ill-typed
+    field; an array named twice; a dtype a part may not hold)."""
+    if not isinstance(header, dict) or set(header) != {"key", "part", "parts", "arrays"}:
+        return None
+    if not isinstance(header["key"], str) or not isinstance(header["arrays"], list):
+        return None
+    if any(isinstance(header[name], bool) or not isinstance(header[name], int) for name in ("part", "parts")):
+        return None
+    layout = []
+    for entry in header["arrays"]:
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)):
+            return None
+        name, dtype, shape = entry
+        if not isinstance(dtype, str) or not _DTYPE.fullmatch(dtype) or not isinstance(shape, list):
+            return None
+        if len(shape) > 32 or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in shape):
+            return None
+        try:
+            kind = np.dtype(dtype)
+        except TypeError:  # a size the kind does not have ('<f3')
+            return None
+        if kind.itemsize == 0 or kind.str != dtype:
+            return None
+        layout.append((name, kind, tuple(shape), math.prod(shape) * kind.itemsize))
+    if len({name for name, *_ in layout}) != len(layout):
+        return None
+    return layout
+
 
 class _Checkpoints:
-    """The folder ``<root>/<key>/`` of one job's finished parts."""
+    """The folder ``<root>/<key>/`` of one job's finished parts.
+
+    Each part is the file ``part-<NNNNN>.ckpt`` (:func:`_encode_part`),
+    trusted only once it passes every check; one that fails is rejected
+    (and rewritten when the part is run again). The files this run writes
+    or accepts are the only ones it removes, and only while they are still
+    the files it wrote or read (:func:`_identity`)."""
 
     def __init__(self, root: str | os.PathLike[str], key: str, parts: int) -> None:
         self.folder = Path(root) / key
         self.key = key
         self.parts = parts
+        #: The part files this run wrote or accepted, by name: what they were.
+        self.own: dict[str, tuple[int, ...]] = {}
+        #: The parts whose name a folder holds (not written: a folder stays).
+        self.blocked: set[int] = set()
+        #: This run's temporary files are ``.<name>.<pid>-<token>-<n>.tmp``.
+        self.token = f"{os.getpid()}-{secrets.token_hex(6)}"
+        self.written = 0
+        self._make_folder()
+
+    def _make_folder(self) -> None:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise FivecardError(
                 f"cannot make the checkpoint folder {quote(str(self.folder), PATH_QUOTE)}: {error.strerror}"
             ) from error
-        job = {"key": key, "parts": parts}
-        try:
-            found = json.loads((self.folder / _JOB).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            found = None
-        if found != job:
-            # a different job under this key (or none yet): start over
-            self._remove_files()
-            self._write(_JOB, lambda handle: handle.write(json.dumps(job).encode()))
 
-    def _path(self, part: int) -> Path:
-        return self.folder / f"part-{part:05d}.npz"
+    def _name(self, part: int) -> str:
+        return f"part-{part:05d}.ckpt"
 
-    def _files(self) -> Iterator[Path]:
-        try:
-            paths = list(self.folder.iterdir())
-        except FileNotFoundError:  # removed meanwhile (another run of this key finished)
-            return
-        except OSError as error:
-            raise FivecardError(
-                f"cannot read the checkpoint folder {quote(str(self.folder), PATH_QUOTE)}: {error.strerror}"
-            ) from error
-        for path in paths:
-            name = path.name
-            if _PART.fullmatch(name) or name == _JOB or name.endswith(".tmp"):
-                yield path
-
-    def _remove_files(self) -> None:
-        for path in self._files():
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-
-    def load(self) -> dict[int, Result]:
-        """The finished parts on disk; a damaged file counts as not there."""
+    def load(self) -> tuple[dict[int, Result], list[_Rejection]]:
+        """The finished parts on disk that pass every check, and why each
+        other part file found was rejected."""
         done: dict[int, Result] = {}
+        rejected: list[_Rejection] = []
         for part in range(self.parts):
-            path = self._path(part)
-            if not path.exists():
-                continue
             try:
-                with np.load(path, allow_pickle=False) as data:
-                    done[part] = {name: data[name] for name in data.files}
-            except Exception:  # truncated, not a zip, a damaged array: run it again
+                found = self._read(part)
+            except _Rejected as why:
+                rejected.append((part, str(why)))
                 continue
-        return done
+            if found is not None:
+                done[part] = found
+        return done, rejected
+
+    def _read(self, part: int) -> Result | None:
+        """Part ``part`` from its file, None if there is none, or
+        :class:`_Rejected`. Only a regular file is read, opened without
+        following a link and without blocking (a FIFO or a device in its
+        place is never waited on), and checked as it was opened (fstat)."""
+        path = self.folder / self._name(part)
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise _Rejected(f"unreadable ({error.strerror})") from None
+        if stat.S_ISLNK(info.st_mode):
+            raise _Rejected("a symbolic link (not followed)")
+        if stat.S_ISDIR(info.st_mode):
+            self.blocked.add(part)
+            raise _Rejected(_FOLDER)
+        if not stat.S_ISREG(info.st_mode):
+            raise _Rejected("not a regular file")
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            if error.errno == errno.ELOOP:  # made a link meanwhile
+                raise _Rejected("a symbolic link (not followed)") from None
+            raise _Rejected(f"unreadable ({error.strerror})") from None
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):  # swapped meanwhile
+                raise _Rejected("not a regular file")
+            try:
+                result = _decode_part(handle, info.st_size, self.key, part, self.parts)
+            except OSError as error:
+                raise _Rejected(f"unreadable ({error.strerror})") from None
+        self.own[self._name(part)] = _identity(info)
+        return result
 
     def save(self, part: int, result: Result) -> None:
-        """Write one part's result (to a temporary name, then renamed)."""
-        self._write(self._path(part).name, lambda handle: np.savez(handle, allow_pickle=False, **result))
-
-    def _write(self, name: str, fill: Callable[[Any], object]) -> None:
+        """Write one part's file (to a temporary name of this run's, then
+        renamed over whatever the name held, a folder apart)."""
+        if part in self.blocked:
+            return
         for attempt in range(3):
             try:
-                self._write_once(name, fill)
+                self._write_once(part, result)
                 break
             except FileNotFoundError:
                 # another run of this key finished and removed the folder
                 # meanwhile, the temporary file with it: write it again
                 if attempt == 2:
                     raise FivecardError(
-                        f"cannot write the checkpoint {quote(str(self.folder / name), PATH_QUOTE)}: "
+                        f"cannot write the checkpoint {quote(str(self.folder / self._name(part)), PATH_QUOTE)}: "
                         "its folder keeps disappearing"
                     ) from None
+                self._make_folder()
 
-    def _write_once(self, name: str, fill: Callable[[Any], object]) -> None:
-        temporary = None
+    def _write_once(self, part: int, result: Result) -> None:
+        name = self._name(part)
+        self.written += 1
+        temporary = self.folder / f".{name}.{self.token}-{self.written}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        made = False
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.folder)
+            fd = os.open(temporary, flags, 0o600)
+            made = True
             with os.fdopen(fd, "wb") as handle:
-                fill(handle)
+                for piece in _encode_part(self.key, part, self.parts, result):
+                    handle.write(piece)
                 handle.flush()
-                os.fsync(handle.fileno())
+                os.fsync(fd)
+                info = os.fstat(fd)
             os.replace(temporary, self.folder / name)
+            made = False
+        except IsADirectoryError:  # a folder took the name meanwhile: not kept
+            self.blocked.add(part)
         except BaseException as error:
-            if temporary is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
             if isinstance(error, OSError) and not isinstance(error, FileNotFoundError):
                 raise FivecardError(
                     f"cannot write the checkpoint {quote(str(self.folder / name), PATH_QUOTE)}: "
                     f"{error.strerror}"
                 ) from error
             raise
+        finally:
+            if made:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+        if part in self.blocked:
+            return
+        self.own[name] = _identity(info)
         with contextlib.suppress(OSError, AttributeError):
             directory = os.open(self.folder, os.O_RDONLY)
             try:
@@ -300,10 +468,47 @@ class _Checkpoints:
                 os.close(directory)
 
     def remove(self) -> None:
-        """Delete the job's files and its folder (if nothing else is in it)."""
-        self._remove_files()
+        """Delete the part files this run wrote or accepted (those still
+        there as they were), then the folder if nothing else is in it."""
+        for name, identity in self.own.items():
+            path = self.folder / name
+            with contextlib.suppress(OSError):
+                if _identity(os.lstat(path)) == identity:
+                    path.unlink()
         with contextlib.suppress(OSError):
             self.folder.rmdir()
+
+
+def _identity(info: os.stat_result) -> tuple[int, ...]:
+    """What tells a file from another put in its place: its inode (which a
+    new file may reuse at once), size and time of change of its data."""
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _rejections_note(folder: Path, parts: int, rejected: Sequence[_Rejection]) -> str:
+    """One sentence for the run's note: how many parts on disk failed
+    their checks, and why, grouped.
+
+    >>> print(_rejections_note(Path("c/k"), 6, [(1, "damaged (truncated or extended)"), (4, "a copy of another part"),
+    ...                                         (5, "damaged (truncated or extended)")]))
+    the checkpoints in 'c/k': 3 of 6 parts failed their checks and are run again: damaged (truncated or extended): parts 1 and 5; a copy of another part: part 4
+    """
+    groups: dict[str, list[int]] = {}
+    for part, reason in rejected:
+        groups.setdefault(reason, []).append(part)
+
+    def which(numbers: list[int]) -> str:
+        shown = [str(n) for n in numbers[:5]]
+        if len(numbers) > 5:
+            shown.append(f"{len(numbers) - 5:,} more")
+        listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        return f"part{'' if len(numbers) == 1 else 's'} {listed}"
+
+    reasons = "; ".join(f"{reason}: {which(numbers)}" for reason, numbers in groups.items())
+    return (
+        f"the checkpoints in {quote(str(folder), PATH_QUOTE)}: {len(rejected)} of {parts} parts failed their "
+        f"checks and are run again: {reasons}"
+    )
 
 
 def _checked(result: object, part: int) -> Result:
@@ -314,8 +519,8 @@ def _checked(result: object, part: int) -> Result:
             raise TypeError(f"part {part} returned {name!r}: {type(value).__name__}, not an array")
         if value.dtype.hasobject:
             raise TypeError(f"part {part} returned {name!r} of object dtype")
-        if name in {"file", "allow_pickle"}:  # np.savez's own parameters
-            raise TypeError(f"part {part} returned an array named {name!r} (a reserved name)")
+        if not _DTYPE.fullmatch(value.dtype.str) or value.dtype.itemsize == 0:
+            raise TypeError(f"part {part} returned {name!r} of dtype {value.dtype}, which checkpoints do not hold")
     return result
 
 
@@ -332,6 +537,7 @@ def run_parts(
     scheduler: str | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
     keep: bool = False,
     client: Any = None,
     connect_timeout: float = CONNECT_TIMEOUT,
@@ -350,8 +556,11 @@ def run_parts(
 
     ``key`` names the job's checkpoints under ``checkpoint`` (letters,
     digits, ``.``, ``_``, ``-``); ``progress(done, parts)`` is called at the
-    start and after each part. An exception raised by ``work`` (here or on a
-    worker) reaches the caller as itself, with the finished parts kept.
+    start and after each part. A checkpointed part that fails its checks is
+    run again, and ``on_note`` (if given) hears one sentence saying how many
+    and why, before the first part runs. An exception raised by ``work``
+    (here or on a worker) reaches the caller as itself, with the finished
+    parts kept.
     """
     if not isinstance(key, str) or not _KEY.fullmatch(key) or key in {".", ".."}:
         raise FivecardError(
@@ -364,7 +573,11 @@ def run_parts(
     mode, processes = ("client", 0) if client is not None else _mode(workers, scheduler)
 
     store = _Checkpoints(checkpoint, key, parts) if checkpoint is not None else None
-    results: dict[int, Result] = store.load() if store is not None else {}
+    results: dict[int, Result] = {}
+    if store is not None:
+        results, rejected = store.load()
+        if rejected and on_note is not None:
+            on_note(_rejections_note(store.folder, parts, rejected))
     todo = [part for part in range(parts) if part not in results]
 
     def finished(part: int, result: object) -> None:

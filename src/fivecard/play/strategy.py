@@ -85,6 +85,7 @@ def solve_paytable(
     final: bool = True,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> PayTableSolution:
     """Solve ``paytable`` under ``rules`` (a rule set of suited cards
     without jokers, for now; wild cards of the deck included): every class
@@ -92,7 +93,8 @@ def solve_paytable(
     distribution of final hands. The classes are worked in parts
     (:func:`fivecard.play.jobs.run_parts`, in this process): ``progress``
     is called with (parts done, parts), and with ``checkpoint`` (a folder)
-    an interrupted run resumes where it stopped.
+    an interrupted run resumes where it stopped; ``on_note`` hears why any
+    checkpointed parts failed their checks (they are worked again).
 
     >>> from fivecard.play.advise import JACKS_OR_BETTER
     >>> solution = solve_paytable(JACKS_OR_BETTER)  # doctest: +SKIP
@@ -124,7 +126,9 @@ def solve_paytable(
     job = _PayJob(index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws, counts)
     parts = -(-len(job.classes) // _PART_CLASSES)
     key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, final])
-    results = run_parts(_pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress)
+    results = run_parts(
+        _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note
+    )
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)
     made = np.sum([r["final"] for r in results], axis=0, dtype=object) if kinds else None

@@ -248,9 +248,17 @@ class Target:
         except OSError as exc:
             raise write_error(exc, self.name) from None
 
-    def abort(self) -> str:
+    def abort(self, during: BaseException | None = None) -> str:
         """Give up: remove the temporary file. Returns what the user should
-        know of the output, e.g. ``nothing was written ('out.csv' is unchanged)``."""
+        know of the output, e.g. ``nothing was written ('out.csv' is unchanged)``,
+        and adds it as a note to ``during``, the exception that stops the
+        run (an interrupt's one line says it)."""
+        what = self._abort()
+        if what and during is not None:
+            during.add_note(what)
+        return what
+
+    def _abort(self) -> str:
         if self._done:  # a Ctrl-C just after the output was put in place
             return f"{self.name} was written in full before that"
         if self._wrapped and self._text is not None:

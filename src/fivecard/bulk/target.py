@@ -87,7 +87,7 @@ STOP_SIGNALS: tuple[int, ...] = tuple(
 
 
 @contextlib.contextmanager
-def signals_held() -> Iterator[None]:
+def signals_held(*, spawning: bool = False) -> Iterator[None]:
     """Hold the stop signals for a few instructions (a temporary file must
     not be left behind between its creation and its registration; a rename
     is done or not done, never half-reported). A signal meanwhile is
@@ -95,7 +95,12 @@ def signals_held() -> Iterator[None]:
     an interrupt).
 
     Masking the signals would not do: with numpy loaded, other threads take
-    them and Python still raises at once; a handler that only notes them does."""
+    them and Python still raises at once; a handler that only notes them does.
+    ``spawning``: helper processes and threads are started meanwhile, and
+    must never see a stop signal themselves (this process hears it and
+    stops them): the signals are also blocked in this thread meanwhile, and
+    what it starts begins with them blocked (a mask is inherited, a Python
+    handler is not)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -108,9 +113,14 @@ def signals_held() -> Iterator[None]:
         _restore(previous)
         yield
         return
+    blocked = spawning and hasattr(signal, "pthread_sigmask")
     try:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         yield
     finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # one pending is noted here
         _restore(previous)
         if caught and previous[caught[0]] is not signal.SIG_IGN:
             signal.raise_signal(caught[0])

@@ -10,7 +10,8 @@ needs (numpy, openpyxl) only when it runs.
 
 Exit codes: 0 success; 1 ``solve`` or ``mark`` finished but some rows were errors; 2 bad
 input, bad usage or an unwritable output (one line on stderr); 130
-interrupted (Ctrl-C); 141 the output pipe closed early.
+interrupted (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (each cleaned up after
+alike: see :mod:`fivecard.cli`); 141 the output pipe closed early.
 """
 
 from __future__ import annotations
@@ -45,18 +46,22 @@ __all__ = ["main"]
 EXIT_OK = 0
 EXIT_SOME_ROWS_BAD = 1
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130  # Ctrl-C
+EXIT_HUNG_UP = 129  # SIGHUP: the terminal closed
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT)
 EXIT_BROKEN_PIPE = 141  # the output pipe closed early
+EXIT_TERMINATED = 143  # SIGTERM
 
 #: What each exit code means, as every ``--help`` lists them.
 _EXIT_CODES: dict[int, str] = {
     EXIT_OK: "success",
     EXIT_SOME_ROWS_BAD: "solve or mark finished, but some rows were errors (each an error row)",
     EXIT_BAD_INPUT: "bad usage or input, or an unwritable output: one line on stderr",
+    EXIT_HUNG_UP: "interrupted by SIGHUP (the terminal closed), as by Ctrl-C",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
     EXIT_BROKEN_PIPE: "the output pipe closed early (| head)",
+    EXIT_TERMINATED: "interrupted by SIGTERM (kill, a service manager), as by Ctrl-C",
 }
-_USUAL_EXITS = (EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE)
+_USUAL_EXITS = (EXIT_OK, EXIT_BAD_INPUT, EXIT_HUNG_UP, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE, EXIT_TERMINATED)
 
 
 def _exit_codes_help(codes: Sequence[int] = tuple(_EXIT_CODES), meanings: dict[int, str] | None = None) -> str:
@@ -399,21 +404,39 @@ def main(
     out: TextIO = stdout or sys.stdout or _Closed()  # type: ignore[assignment]
     err: TextIO = _Quiet(stderr or sys.stderr)  # type: ignore[assignment]
     try:
-        code = _main(argv, stdin=stdin or sys.stdin or io.StringIO(), stdout=out, stderr=err)
-        out.flush()  # a full disk shows here, not at exit
-        return code
+        try:
+            code = _main(argv, stdin=stdin or sys.stdin or io.StringIO(), stdout=out, stderr=err)
+            out.flush()  # a full disk shows here, not at exit
+            return code
+        except OSError as exc:
+            # Writing what an interrupt leaves to say (a game's standings to a
+            # terminal that hung up) may fail: the run was still interrupted.
+            raise _interrupt_behind(exc) or exc
     except BrokenPipeError:
         # The reader went away (`fivecard ... | head`): stop quietly, the way
         # command-line tools do, with the shell's code for SIGPIPE.
         _drop_stdout()
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt as exc:
-        err.write("\nfivecard: interrupted" + "".join(f"; {n}" for n in getattr(exc, "__notes__", [])) + "\n")
-        return EXIT_INTERRUPTED
+        from . import interrupted
+
+        return interrupted(exc, err)
     except OSError as exc:  # standard output failed: a full disk, a closed stream
         _drop_stdout()
         err.write(f"fivecard: error: cannot write standard output: {exc.strerror or exc}\n")
         return EXIT_BAD_INPUT
+
+
+def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt during whose handling ``exc`` was raised, if any."""
+    seen: set[int] = set()
+    context = exc.__context__
+    while context is not None and id(context) not in seen:
+        if isinstance(context, KeyboardInterrupt):
+            return context
+        seen.add(id(context))
+        context = context.__context__
+    return None
 
 
 class _Closed(io.TextIOBase):
@@ -535,6 +558,9 @@ def _main(
             _Call(args=args, rules=rules, painter=painter, stdin=stdin, out=out, err=err, parser=parser)
         )
     except FivecardError as exc:
+        stop = _interrupt_behind(exc)
+        if stop is not None:  # an output that failed while an interrupt cleaned up
+            raise stop from None
         err.write(f"fivecard: error: {_one_line(_with_notes(exc))}{_hint(exc)}\n")
         return EXIT_BAD_INPUT
     except _UsageError as exc:

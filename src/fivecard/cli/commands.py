@@ -1850,7 +1850,10 @@ def _with_notes(exc: BaseException) -> str:
 
 
 def _one_line(message: str) -> str:
-    return " ".join(message.split())
+    """The message on one line: its line breaks (and the spaces around
+    them) become one space; spaces within a line, as in quoted input
+    (``in '   '``), stay as they are."""
+    return " ".join(line.strip() for line in message.splitlines() if line.strip())
 
 
 if __name__ == "__main__":  # pragma: no cover

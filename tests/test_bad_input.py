@@ -4,6 +4,7 @@ the command."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pytest
 
@@ -102,3 +103,31 @@ def test_shared_card_allowed_with_more_decks() -> None:
     assert result.winners == (0,)
     with pytest.raises(HandError, match="card A♠ is in hands 1, 2 and 3"):
         showdown(["AS KS QS JS TS", "AS 2D 3D 4D 5D", "AS 2C 3C 4C 5C"], decks=2)
+
+
+# --- an empty hand: refused with a board as without one ---------------------------------------
+
+BOARD = "AS KS 7D 2C 9H"
+
+
+def _message(call: Callable[[], object]) -> str:
+    with pytest.raises(HandError) as caught:
+        call()
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["", "   ", ","], ids=repr)
+def test_a_board_never_makes_an_empty_hand_a_hand(text: str) -> None:
+    """With a board every hand plays the board's cards too: an empty hand
+    would play the board alone, and is refused as it is without one."""
+    from fivecard import evaluate, strength
+
+    message = f"no cards (an empty hand) in {text!r} with the board {BOARD!r}"
+    assert _message(lambda: evaluate(text, board=BOARD)) == message
+    assert _message(lambda: strength(text, board=BOARD)) == message
+    assert _message(lambda: showdown([text, "8C 8D"], board=BOARD)) == f"hand 1: {message}"
+    assert _message(lambda: showdown(["8C 8D", text], board=BOARD)) == f"hand 2: {message}"
+    code, out, err = run(["compare", "--board", BOARD, text, text])
+    assert (code, out, err) == (2, "", f"fivecard: error: hand 1: {message}\n")
+    # the board's own cards and a hand's make a hand: hold'em's two and five
+    assert evaluate("QS JS", board=BOARD).description == "High Card, A-K-Q-J-9"

@@ -38,6 +38,8 @@ from ..core.rules import RULE_SETS, RuleSet, get_rules, wild_on
 from ..core.showdown import showdown
 
 if TYPE_CHECKING:  # the commands import what they run when they run
+    from _typeshed import SupportsWrite
+
     from ..play.advise import PayTable
     from ..play.holds import HoldLine
 
@@ -143,6 +145,12 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops a failed write of --help or --version and exits 0:
+        # a full disk or a closed output must be the command's error instead.
+        if message:
+            (file or sys.stderr).write(message)
 
 
 class _Formatter(argparse.HelpFormatter):

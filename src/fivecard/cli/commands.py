@@ -504,11 +504,34 @@ def _drop_stdout() -> None:
         pass
 
 
+def _command_line(arguments: Sequence[str]) -> list[str]:
+    """The command line's arguments as UTF-8 text, whatever the locale.
+
+    The system hands arguments over as bytes and Python decodes them by the
+    locale: under ``LC_ALL=C`` (ASCII) the bytes of ``♠`` arrive as three
+    surrogate escapes, under a Latin-1 locale as three wrong letters. An
+    argument whose bytes are valid UTF-8 is read as UTF-8 (what a terminal
+    or a script types today); any other stays as the locale read it (an
+    argument the program is given as a list is used as it is).
+    """
+    if os.name != "posix":  # Windows hands over text, not bytes
+        return list(arguments)
+    found = []
+    for argument in arguments:
+        try:
+            found.append(os.fsencode(argument).decode("utf-8"))
+        except UnicodeError:  # not bytes of UTF-8 (or not bytes the locale made)
+            found.append(argument)
+    return found
+
+
 def _console_streams() -> None:
     """Whatever the locale says: read standard input as UTF-8 (undecodable
     bytes spoil only their own line), and never fail on a character the
-    terminal cannot show (cards fall back to ASCII: see _can_show)."""
-    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+    terminal cannot show: cards fall back to letters (``As Td``: see
+    _can_show), JSON to its escapes, and any other character to a Python
+    escape (a backslash, ``u`` and its number), never a lost ``?``."""
+    for stream, errors in ((sys.stdout, "backslashreplace"), (sys.stderr, "backslashreplace")):
         try:
             stream.reconfigure(errors=errors)  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
@@ -541,7 +564,7 @@ def _main(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     parser = _parser()
-    argv = sys.argv[1:] if argv is None else list(argv)
+    argv = _command_line(sys.argv[1:]) if argv is None else list(argv)
     if not argv:  # bare 'fivecard': the help, as pip and docker give it
         out.write(parser.format_help())
         return EXIT_OK

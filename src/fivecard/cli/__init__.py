@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from types import FrameType
     from typing import TextIO
 
-__all__ = ["main", "run", "STOP_SIGNALS", "interrupted"]
+__all__ = ["main", "run", "STOP_SIGNALS", "Stopped", "interrupted"]
 
 #: The signals that stop the command as an interrupt, and the name each is
 #: said with (Ctrl-C needs none: the user pressed it).
@@ -46,7 +46,7 @@ class Stopped(KeyboardInterrupt):
     cleans up after it), carrying the signal's number."""
 
     def __init__(self, number: int) -> None:
-        super().__init__()
+        super().__init__(number)  # its args: it pickles (to and from a helper process) as itself
         self.signal = number
 
 
@@ -125,7 +125,8 @@ def main(
         return interrupted(exc, stderr, getattr(exc, "signal", pressed[0] if pressed else None))
     finally:
         for number, handler in previous.items():
-            _signal.signal(number, _signal.SIG_IGN if _program else handler)
+            # (None: a handler not set from Python, which cannot be set again)
+            _signal.signal(number, _signal.SIG_IGN if _program else _signal.SIG_DFL if handler is None else handler)
 
 
 def _importing(frame: FrameType | None) -> bool:

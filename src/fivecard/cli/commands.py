@@ -130,7 +130,8 @@ Nothing lost: every data row gives one output row; a bad row (a typo, an empty
 hand, a line over 1 MiB, an unclosed quote, a cell over 131,072 characters)
 becomes an error row naming its line and the problem; no row is dropped or
 shifted. An output file appears only when the run succeeds (after an error,
---strict or Ctrl-C the earlier file stays), never over its own input. Output
+--strict, Ctrl-C, SIGTERM or SIGHUP the earlier file stays), never over its
+own input. Output
 cells are never formulas. A summary follows the rows (on stderr for machine
 formats).
 """

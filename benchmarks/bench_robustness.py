@@ -1,12 +1,14 @@
 """Robustness numbers of `fivecard solve` (issue 9), measured on whole
-processes: hostile lines, zip-bomb workbooks, and Ctrl-C at random moments.
+processes: hostile lines, zip-bomb workbooks, and stop signals (Ctrl-C,
+SIGTERM, SIGHUP) at random moments.
 
-    .venv/bin/python benchmarks/bench_robustness.py [--tries 10] [--lines 3000000]
+    .venv/bin/python benchmarks/bench_robustness.py [--tries 10] [--lines 3000000] [--signals INT,TERM,HUP]
 
 Each case runs `fivecard solve` under /usr/bin/time and prints its wall time,
-peak memory (RSS) and exit code; the Ctrl-C part interrupts a big solve at
-random moments and checks what is left: the earlier output untouched (or no
-output), no temporary file, exit code 130, one line on stderr.
+peak memory (RSS) and exit code; the interrupt part stops a big solve at
+random moments, with each signal in turn, and checks what is left: the
+earlier output untouched (or no output), no temporary file (and how many
+bytes those left hold), exit code 128 plus the signal, one line on stderr.
 """
 
 from __future__ import annotations
@@ -112,9 +114,10 @@ def bombs(folder: Path) -> None:
         print(f"{name:<35} file {size / 1e6:7.2f} MB  {seconds:6.2f} s {megabytes:6,} MB  exit {code}  {message}")
 
 
-def interrupts(folder: Path, lines: int, tries: int, formats: list[str]) -> None:
+def interrupts(folder: Path, lines: int, tries: int, formats: list[str], stops: list[signal.Signals]) -> None:
     """(xlsx gets a tenth of the lines: openpyxl writes some 50,000 rows a second.)"""
-    print(f"== Ctrl-C at a random moment of `fivecard solve` of {lines:,} lines (seed 1)")
+    names = "/".join(s.name for s in stops)
+    print(f"== {names} at a random moment of `fivecard solve` of {lines:,} lines (seed 1)")
     source = folder / "euler.txt"
     subprocess.run(
         [sys.executable, str(Path(__file__).with_name("make_euler_file.py")), str(lines), str(source)],
@@ -125,6 +128,7 @@ def interrupts(folder: Path, lines: int, tries: int, formats: list[str]) -> None
         for _ in range(max(1, lines // 10)):
             part.write(whole.readline())
     rng = random.Random(1)
+    totals: dict[signal.Signals, list[int]] = {stop: [0, 0, 0, 0] for stop in stops}  # runs, stopped, leaving files, bytes
     for fmt in formats:
         if fmt == "xlsx":
             source = small
@@ -134,6 +138,7 @@ def interrupts(folder: Path, lines: int, tries: int, formats: list[str]) -> None
         full = time.perf_counter() - started
         print(f"-o out.{fmt}: an uninterrupted run takes {full:.2f} s")
         for attempt in range(1, tries + 1):
+            stop = stops[(attempt - 1) % len(stops)]
             earlier = attempt % 2 == 0
             if earlier:
                 target.write_bytes(b"the earlier result\n")
@@ -145,22 +150,37 @@ def interrupts(folder: Path, lines: int, tries: int, formats: list[str]) -> None
             )
             delay = rng.uniform(0.05, full * 1.1)
             time.sleep(delay)
-            child.send_signal(signal.SIGINT)
+            child.send_signal(stop)
             _, err = child.communicate(timeout=300)
-            left = sorted(p.name for p in folder.iterdir() if p.name.endswith(".part"))
-            if child.returncode == 130 and b"written in full" in err:
+            left = [p for p in folder.iterdir() if p.name.endswith(".part")]
+            stopped = child.returncode in (128 + stop, -stop)
+            if stopped and b"written in full" in err:
                 verdict = f"the output was complete and in place when the signal came: {target.stat().st_size > 1000}"
-            elif child.returncode == 130:
+            elif stopped:
                 kept = (hashlib.sha256(target.read_bytes()).hexdigest() == before) if earlier else not target.exists()
                 state = "earlier file unchanged" if earlier else "no file created"
                 verdict = f"{state}: {kept}"
             else:
                 verdict = f"finished before the signal; output complete: {target.stat().st_size > 1000}"
             message = err.decode().strip().splitlines()
+            size = sum(p.stat().st_size for p in left)
+            counts = totals[stop]
+            counts[0] += 1
+            counts[1] += stopped
+            counts[2] += bool(left)
+            counts[3] += size
             print(
-                f"  try {attempt:2}: SIGINT after {delay:5.2f} s -> exit {child.returncode}; {verdict}; "
-                f"temporary files left: {len(left)}; stderr: {message[-1] if message else ''!r}"
+                f"  try {attempt:2}: {stop.name} after {delay:5.2f} s -> exit {child.returncode}; {verdict}; "
+                f"temporary files left: {len(left)} ({size / 1e6:.1f} MB); "
+                f"stderr: {message[-1] if message else ''!r} ({len(message)} line{'s' if len(message) != 1 else ''})"
             )
+            for path in left:  # each try starts clean
+                path.unlink()
+    for stop, (runs, mid_run, leaving, size) in totals.items():
+        print(
+            f"{stop.name}: {runs} runs, {mid_run} stopped mid-run, {leaving} left temporary files "
+            f"({size / 1e6:.1f} MB in all)"
+        )
 
 
 def main() -> None:
@@ -169,7 +189,9 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=3_000_000)
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: hostile, bombs, interrupts")
     parser.add_argument("--formats", default="csv,jsonl,xlsx", help="output formats to interrupt (csv,jsonl,xlsx)")
+    parser.add_argument("--signals", default="INT,TERM,HUP", help="the stop signals sent in turn (INT,TERM,HUP)")
     args = parser.parse_args()
+    stops = [signal.Signals[f"SIG{name.strip().upper().removeprefix('SIG')}"] for name in args.signals.split(",")]
     skip = set(filter(None, re.split(r"[, ]+", args.skip)))
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -178,7 +200,7 @@ def main() -> None:
         if "bombs" not in skip:
             bombs(folder)
         if "interrupts" not in skip:
-            interrupts(folder, args.lines, args.tries, args.formats.split(","))
+            interrupts(folder, args.lines, args.tries, args.formats.split(","), stops)
 
 
 if __name__ == "__main__":

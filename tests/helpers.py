@@ -255,3 +255,26 @@ def best_by_substitution(naturals: npt.NDArray[np.uint8]) -> npt.NDArray[np.int6
     five = (heights == heights[:, :1]).all(axis=1)
     best[five] = _STANDARD_CLASSES + heights[five, 0] - 1
     return best
+
+
+def read_until(fd: int, marker: bytes) -> bytes:
+    """Read ``fd`` (a pipe from, or the terminal of, a process under test)
+    until ``marker`` has come, and return all that came. The test fails if
+    the stream ends first, or says nothing for two minutes (a guard against
+    hanging, not a timing test)."""
+    import os
+    import selectors
+
+    import pytest
+
+    seen = b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while marker not in seen:
+            if not selector.select(timeout=120):
+                pytest.fail(f"waited for {marker!r} in vain; so far: {seen!r}")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                pytest.fail(f"the stream ended before {marker!r}: {seen!r}")
+            seen += chunk
+    return seen

@@ -4,6 +4,8 @@ the command."""
 from __future__ import annotations
 
 import io
+import json
+from collections.abc import Callable
 
 import pytest
 
@@ -102,3 +104,73 @@ def test_shared_card_allowed_with_more_decks() -> None:
     assert result.winners == (0,)
     with pytest.raises(HandError, match="card A♠ is in hands 1, 2 and 3"):
         showdown(["AS KS QS JS TS", "AS 2D 3D 4D 5D", "AS 2C 3C 4C 5C"], decks=2)
+
+
+# --- an empty or short hand: one check, one message, on every path ----------------------------
+
+#: Hands too short to be one, and the one message of each (the library's,
+#: from the one check every path goes through).
+SHORT_HANDS = [
+    ("", "no cards (an empty hand) in ''"),
+    ("   ", "no cards (an empty hand) in '   '"),
+    (",", "no cards (an empty hand) in ','"),
+    ("QS", "expected 5 cards, got 1 in 'QS'"),
+    ("QS JS QH 3C", "expected 5 cards, got 4 in 'QS JS QH 3C'"),
+]
+OTHER = "2C 3D 4H 5S 7C"
+BOARD = "AS KS 7D 2C 9H"
+
+
+def _message(call: Callable[[], object]) -> str:
+    with pytest.raises(HandError) as caught:
+        call()
+    return str(caught.value)
+
+
+def _paths(text: str) -> dict[str, str]:
+    """Each way a hand comes in, and the message it gives for ``text``."""
+    from fivecard import evaluate, strength
+    from fivecard.bulk import batch
+    from fivecard.core.evaluate import text_strength_function
+    from fivecard.core.hand import as_hand
+
+    found = {
+        "Hand.parse": _message(lambda: Hand.parse(text)),
+        "as_hand": _message(lambda: as_hand(text)),
+        "evaluate": _message(lambda: evaluate(text)),
+        "strength": _message(lambda: strength(text)),
+        "text_strength_function": _message(lambda: text_strength_function()(text)),
+        "showdown": _message(lambda: showdown([text, OTHER])).removeprefix("hand 1: "),
+        "batch.encode": batch.encode([text]).errors[0],
+    }
+    for argv in (["classify", text], ["compare", text, OTHER], ["advise", text]):
+        code, out, err = run(argv)
+        assert code == 2 and out == "" and err.count("\n") == 1, (argv, err)
+        found[argv[0]] = err.removeprefix("fivecard: error: ").removeprefix("hand 1: ").removesuffix("\n")
+    # a text file's row (read without the spaces around each hand)
+    code, out, _ = run(["solve", "-", "--json"], stdin=f"{text} | {OTHER}\n")
+    assert code == 1
+    found["solve"] = json.loads(out)["error"].removeprefix("hand 1: ").replace("''", repr(text), 1)
+    return found
+
+
+@pytest.mark.parametrize(("text", "message"), SHORT_HANDS, ids=repr)
+def test_every_path_refuses_a_short_hand_with_one_message(text: str, message: str) -> None:
+    assert _paths(text) == dict.fromkeys(_paths(text), message)
+
+
+@pytest.mark.parametrize("text", [t for t, m in SHORT_HANDS if m.startswith("no cards")], ids=repr)
+def test_a_board_never_makes_an_empty_hand_a_hand(text: str) -> None:
+    """With a board every hand plays the board's cards too: an empty hand
+    would play the board alone, and is refused as it is without one."""
+    from fivecard import evaluate, strength
+
+    message = f"no cards (an empty hand) in {text!r} with the board {BOARD!r}"
+    assert _message(lambda: evaluate(text, board=BOARD)) == message
+    assert _message(lambda: strength(text, board=BOARD)) == message
+    assert _message(lambda: showdown([text, "8C 8D"], board=BOARD)) == f"hand 1: {message}"
+    assert _message(lambda: showdown(["8C 8D", text], board=BOARD)) == f"hand 2: {message}"
+    code, out, err = run(["compare", "--board", BOARD, text, text])
+    assert (code, out, err) == (2, "", f"fivecard: error: hand 1: {message}\n")
+    # the board's own cards and a hand's make a hand: hold'em's two and five
+    assert evaluate("QS JS", board=BOARD).description == "High Card, A-K-Q-J-9"

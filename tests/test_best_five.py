@@ -268,7 +268,7 @@ def test_a_table_of_seven_card_hands(tmp_path: object) -> None:
     assert code == 1
     assert records[0]["explanation"] == "Hand 1 wins: Royal Flush beats High Card"
     assert records[1]["explanation"] == "Hand 1 wins: Four of a Kind beats Flush"
-    assert records[2]["error"] == "hand 1 is empty"
+    assert records[2]["error"] == "hand 1: no cards (an empty hand) in ''"
 
 
 def test_classify_many_hands_agrees_with_one_at_a_time() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shlex
 import subprocess
 import sys
 
@@ -223,3 +225,41 @@ def test_options_that_apply_still_work() -> None:
     assert code == 0 and "\033[31m" in out
     code, out, _ = run(["solve", "-", "--color", "always"], stdin="AH KH QH JH TH | 2C 3C 4C 5C 7D\n")
     assert code == 0 and "\033[31m" in out
+
+
+# --- an output that cannot be written ---------------------------------------------------------
+
+#: What fivecard prints, from its help to a command's output.
+PRINTED = [
+    ["--help"],
+    ["--version"],
+    [],
+    ["classify", "--help"],
+    ["rules"],
+    ["completion", "bash"],
+    ["classify", "AS KS QS JS TS"],
+    ["deal", "--seed", "1"],
+    ["grid"],
+]
+
+
+@pytest.mark.parametrize("argv", PRINTED, ids=lambda argv: " ".join(argv) or "(no arguments)")
+def test_a_full_or_closed_output_is_never_a_silent_success(argv: list[str]) -> None:
+    """To a full device or a closed standard output: exit 2 and one line,
+    --help and --version too (argparse drops their failed write and exits
+    0); to a pipe whose reader is gone: the shell's code for SIGPIPE,
+    quietly, as command-line tools stop at '| head'."""
+    command = [sys.executable, "-m", "fivecard", *argv]
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, check=False)
+    assert (done.returncode, done.stderr) == (2, b"fivecard: error: cannot write standard output: No space left on device\n")
+    done = subprocess.run(shlex.join(command) + " >&-", shell=True, stderr=subprocess.PIPE, check=False)
+    closed = b"fivecard: error: cannot write standard output: Bad file descriptor (standard output is closed)\n"
+    assert (done.returncode, done.stderr) == (2, closed)
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader is gone before anything is written
+    try:
+        done = subprocess.run(command, stdout=writer, stderr=subprocess.PIPE, check=False)
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (141, b"")

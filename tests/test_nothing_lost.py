@@ -55,17 +55,17 @@ def test_an_empty_hand_cell_is_an_error_of_that_hand(tmp_path: Path) -> None:
     text = 'Round,Player 1,Player 2,Player 3\n1,"KD, 9C, 10H, 4S, 2D",,"QS, QD, 3C, 5H, 8D"\n'
     code, rows, err = solve_json(write(tmp_path, "t.csv", text))
     assert code == 1
-    assert rows == [{"line": 2, "error": "hand 2 is empty"}]
+    assert rows == [{"line": 2, "error": "hand 2: no cards (an empty hand) in ''"}]
     assert "hands: B (Player 1), C (Player 2), D (Player 3); labels: A (Round)" in err
 
 
 def test_later_hands_keep_their_numbers_when_one_is_empty(tmp_path: Path) -> None:
     text = f"Round,Player 1,Player 2,Player 3\n1,{ROYAL},{LOW},\n2,{ROYAL},,{LOW}\n3,{LOW},2H 2D 5S 6S 7S,{ROYAL}\n"
     code, rows, _ = solve_json(write(tmp_path, "t.csv", text))
-    assert [r.get("error") for r in rows] == ["hand 3 is empty", "hand 2 is empty", None]
+    assert [r.get("error") for r in rows] == ["hand 3: no cards (an empty hand) in ''", "hand 2: no cards (an empty hand) in ''", None]
     assert rows[2]["winners"] == [3]
     code, rows, _ = solve_json(write(tmp_path, "t.txt", f"{ROYAL} | | {LOW}\n"))
-    assert rows == [{"line": 1, "error": "hand 2 is empty"}]
+    assert rows == [{"line": 1, "error": "hand 2: no cards (an empty hand) in ''"}]
 
 
 def test_a_mistyped_hand_is_an_error_row_not_a_label(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_xlsx_follows_the_same_rules(tmp_path: Path) -> None:
     book.save(tmp_path / "b.xlsx")
     code, rows, err = solve_json(tmp_path / "b.xlsx")
     assert [r["line"] for r in rows] == [3, 4, 5]
-    assert rows[0]["error"] == "hand 2 is empty"
+    assert rows[0]["error"] == "hand 2: no cards (an empty hand) in ''"
     assert str(rows[1]["error"]).startswith("hand 3: unknown suit 'O'")
     assert rows[2]["winners"] == [3]
     assert "line 1 above the header skipped as a title; header on line 2" in err

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import selectors
 import signal
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import pytest
 
 from fivecard.cli import main
 from fivecard.cli.table import PROMPT
+from helpers import read_until
 
 START = "After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000."
 VOID_1 = "Round 1 is void: every chip of it goes back (You 20, Computer 1 20, Computer 2 20)."
@@ -113,9 +113,19 @@ def test_ctrl_c_between_rounds_keeps_the_settled_round() -> None:
     assert last_line(out) == f"After 1 round: {settled[0]}."
 
 
-def test_ctrl_c_in_a_real_process() -> None:
-    """SIGINT at the first prompt, stdin a pipe kept open: the standings,
-    exit code 130, no traceback."""
+@pytest.mark.parametrize(
+    ("stop", "line"),
+    [
+        (signal.SIGINT, "\nfivecard: interrupted\n"),
+        (signal.SIGTERM, "fivecard: interrupted (SIGTERM)\n"),
+        (signal.SIGHUP, "fivecard: interrupted (SIGHUP)\n"),
+    ],
+    ids=["SIGINT", "SIGTERM", "SIGHUP"],
+)
+def test_a_stop_signal_in_a_real_process(stop: int, line: str) -> None:
+    """Ctrl-C, SIGTERM or SIGHUP at the first prompt, stdin a pipe kept
+    open: the round in play void, the standings, the signal's exit code and
+    one line, no traceback."""
     source = Path(__file__).resolve().parent.parent / "src"
     env = dict(os.environ, PYTHONPATH=str(source), NO_COLOR="1")
     process = subprocess.Popen(
@@ -127,26 +137,41 @@ def test_ctrl_c_in_a_real_process() -> None:
     )
     assert process.stdout is not None
     try:
-        seen = b""
-        with selectors.DefaultSelector() as selector:
-            selector.register(process.stdout, selectors.EVENT_READ)
-            while PROMPT.encode() not in seen:
-                if not selector.select(timeout=120):  # a guard against hanging, not a timing test
-                    pytest.fail(f"no prompt; output so far: {seen!r}")
-                chunk = os.read(process.stdout.fileno(), 4096)
-                if not chunk:
-                    pytest.fail(f"the game ended early: {seen!r}")
-                seen += chunk
-        process.send_signal(signal.SIGINT)
+        seen = read_until(process.stdout.fileno(), PROMPT.encode())
+        process.send_signal(stop)
         rest, err = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
     out = (seen + rest).decode()
-    assert process.returncode == 130
-    assert "Traceback" not in err.decode() and "fivecard: interrupted" in err.decode()
+    assert process.returncode == 128 + stop
+    assert err.decode() == line
     assert VOID_1 in out and out.rstrip("\n").splitlines()[-1] == START
+
+
+def test_the_terminal_hanging_up_is_an_interrupt(tmp_path: Path) -> None:
+    """The game in a real terminal that closes at the prompt (SIGHUP, then
+    every write fails): exit 129 and one line, not a failed write."""
+    import pty
+
+    source = Path(__file__).resolve().parent.parent / "src"
+    errors = tmp_path / "stderr.txt"
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: fivecard in the terminal, stderr to a file (the terminal goes)
+        try:
+            os.environ.update(PYTHONPATH=str(source), NO_COLOR="1")
+            os.dup2(os.open(errors, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
+            os.execv(sys.executable, [sys.executable, "-m", "fivecard", "play", "--seed", "1"])
+        finally:
+            os._exit(127)
+    try:
+        read_until(terminal, PROMPT.encode())
+    finally:
+        os.close(terminal)  # the terminal hangs up
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 129
+    assert errors.read_text() == "fivecard: interrupted (SIGHUP)\n"
 
 
 # --- options are checked before any output -----------------------------------------

@@ -274,7 +274,7 @@ def test_csv_one_column_per_hand_with_header(tmp_path: Path) -> None:
     assert rows[0]["Round"] == "1" and rows[0]["winner"] == "2"
     assert rows[0]["hand 1 sorted"] == "KC TS 9H 8C 4S"  # spelled as written and rows[0]["hand 2 category"] == "High Card"
     assert rows[1]["error"].startswith("hand 2: unknown rank '1'")
-    assert rows[2]["error"] == "hand 2 is empty"  # an empty hand cell is an error of its hand
+    assert rows[2]["error"] == "hand 2: no cards (an empty hand) in ''"  # an empty hand cell is an error of its hand
 
 
 def test_ranks_and_commas_in_fourteen_characters_stay_in_their_cell(tmp_path: Path) -> None:

@@ -397,8 +397,8 @@ def write_grid(
             assert stream is not None
             _workbook(rows, settled).save(stream)
         target.commit()
-    except BaseException:
-        target.abort()
+    except BaseException as exc:
+        target.abort(exc)
         raise
 
 

@@ -42,7 +42,7 @@ from ..core.rules import RuleSet
 from ..errors import FivecardError
 from .pipeline import chunk_of_block, chunks_of_blocks
 from .sources import Block, read_blocks
-from .target import WriteBehind
+from .target import STOP_SIGNALS, WriteBehind, signals_held
 from .writers import Tally, Writer
 
 __all__ = ["FORMATS", "PART_BYTES", "Part", "processes", "plan", "solve_parts", "solve_interleaved", "cores"]
@@ -202,9 +202,10 @@ def solve_parts(
     _flush(sink, sys.stdout, sys.stderr)
     try:
         for part in parts[1:]:
-            handle, output = tempfile.mkstemp(prefix=".fivecard-", suffix=".part", dir=folder)
-            os.close(handle)
-            workers.append(_start(context, _solve_part, (part, path, rules, decks, make_writer, output), output))
+            with signals_held():  # a part's file is made and registered, or not made
+                handle, output = tempfile.mkstemp(prefix=".fivecard-", suffix=".part", dir=folder)
+                os.close(handle)
+                workers.append(_start(context, _solve_part, (part, path, rules, decks, make_writer, output), output))
 
         def report(read: int) -> None:
             if progress is None:
@@ -268,7 +269,11 @@ def _start(context: Any, work: Callable[..., tuple[Any, ...]], args: tuple[Any, 
 
 def _child(work: Callable[..., tuple[Any, ...]], args: tuple[Any, ...], results: Any, counters: Any) -> None:
     """In a child process: run ``work``; send back what it returns (or the error)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the first process hears Ctrl-C and stops this one
+    # A stop signal sent to the whole group (Ctrl-C, a closed terminal, a
+    # service manager) reaches this process too: the first process hears it
+    # and stops this one (and removes its file).
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
     try:
         results.send(("done", *work(*args, counters)))
     except BaseException as exc:  # noqa: BLE001 - handed to the first process, raised there
@@ -427,7 +432,8 @@ def solve_interleaved(
     try:
         for index in range(1, count):
             args = (index, count, path, rules, decks, make_writer, fd, base, pipes)
-            workers.append(_start(context, _take_turns, args))
+            with signals_held():  # a process started is a process registered, to be stopped
+                workers.append(_start(context, _take_turns, args))
         for index, (read_end, write_end) in enumerate(pipes):  # this process keeps its own two ends
             for end_fd, kept in ((read_end, index == count - 1), (write_end, index == 0)):
                 if not kept:

@@ -585,17 +585,13 @@ def _encode_best(texts: list[str], rules: RuleSet) -> tuple[batch.Encoded, list[
 
 def _row_problem(row: Row) -> str | None:
     """Why a row cannot be solved before its cards are read: its own error,
-    no hands, or an empty hand (later hands keep their numbers)."""
+    or no hands. An empty hand among others is read as every hand is (the
+    library's message for it, on every path; later hands keep their
+    numbers)."""
     if row.error is not None:
         return row.error
-    empty = [i + 1 for i, text in enumerate(row.hands) if not text.strip()]
-    if len(empty) == len(row.hands):
+    if not any(text.strip() for text in row.hands):
         return "no hands in this row"
-    if len(empty) == 1:
-        return f"hand {empty[0]} is empty"
-    if empty:
-        listed = ", ".join(map(str, empty[:-1])) + f" and {empty[-1]}"
-        return f"hands {listed} are empty"
     return None
 
 

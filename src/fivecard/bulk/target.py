@@ -4,12 +4,13 @@ never over its own input.
 * :func:`refuse_same_file` stops an output that is the input (the same file
   by any path, link or ``-`` redirection) before anything is read.
 * :class:`Target` writes a file to a temporary file beside it and renames it
-  over the file only when the run succeeds; on an error, Ctrl-C or a full
-  disk the temporary file is removed and the earlier file (or no file)
-  remains. A device or a pipe named as the output (``/dev/null``, a FIFO) is
-  written directly; standard output is written as it goes, except binary
-  output (``.xlsx``), which is built in a temporary file first and copied out
-  whole, and never to a terminal.
+  over the file only when the run succeeds; on an error, an interrupt
+  (Ctrl-C, SIGTERM or SIGHUP, which the command raises as
+  :class:`KeyboardInterrupt`) or a full disk the temporary file is removed
+  and the earlier file (or no file) remains. A device or a pipe named as
+  the output (``/dev/null``, a FIFO) is written directly; standard output
+  is written as it goes, except binary output (``.xlsx``), which is built
+  in a temporary file first and copied out whole, and never to a terminal.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import IO, Any
 
 from ..errors import PATH_QUOTE, FileError, quote
 
-__all__ = ["Target", "WriteBehind", "refuse_same_file", "write_error"]
+__all__ = ["STOP_SIGNALS", "Target", "WriteBehind", "refuse_same_file", "signals_held", "write_error"]
 
 
 def _stat(path: str) -> os.stat_result | None:
@@ -78,29 +79,56 @@ def write_error(exc: OSError, name: str) -> FileError:
     return FileError(f"cannot write {name}: {exc.strerror or exc}")
 
 
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C for a few instructions (a temporary file must not be left
-    behind between its creation and its registration; a rename is done or
-    not done, never half-reported). A Ctrl-C meanwhile is raised after.
+#: The signals that stop a run (Ctrl-C, ``kill``, a closed terminal): the
+#: command makes each an interrupt, and :func:`signals_held` holds them all.
+STOP_SIGNALS: tuple[int, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
-    Masking the signal would not do: with numpy loaded, other threads take
-    it and Python still raises at once; a handler that only notes it does."""
+
+@contextlib.contextmanager
+def signals_held(*, spawning: bool = False) -> Iterator[None]:
+    """Hold the stop signals for a few instructions (a temporary file must
+    not be left behind between its creation and its registration; a rename
+    is done or not done, never half-reported). A signal meanwhile is
+    delivered again after, to the handler there was before (the command's:
+    an interrupt).
+
+    Masking the signals would not do: with numpy loaded, other threads take
+    them and Python still raises at once; a handler that only notes them does.
+    ``spawning``: helper processes and threads are started meanwhile, and
+    must never see a stop signal themselves (this process hears it and
+    stops them): the signals are also blocked in this thread meanwhile, and
+    what it starts begins with them blocked (a mask is inherited, a Python
+    handler is not)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[int] = []
+    previous: dict[int, Any] = {}
     try:
-        previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+        for number in STOP_SIGNALS:
+            previous[number] = signal.signal(number, lambda number, frame: caught.append(number))
     except (ValueError, OSError):  # signals cannot be handled here
+        _restore(previous)
         yield
         return
+    blocked = spawning and hasattr(signal, "pthread_sigmask")
     try:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught and previous is not signal.SIG_IGN:
-            raise KeyboardInterrupt
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # one pending is noted here
+        _restore(previous)
+        if caught and previous[caught[0]] is not signal.SIG_IGN:
+            signal.raise_signal(caught[0])
+
+
+def _restore(handlers: dict[int, Any]) -> None:
+    for number, handler in handlers.items():
+        signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
 
 class Target:
@@ -155,7 +183,7 @@ class Target:
 
     def _open_temp(self, folder: str, prefix: str) -> None:
         try:
-            with _signals_held():
+            with signals_held():
                 handle, self._temp = tempfile.mkstemp(prefix=prefix, suffix=".part", dir=folder)
         except OSError as exc:
             raise write_error(exc, quote(self.path, PATH_QUOTE) if self.path else "a temporary file") from None
@@ -212,14 +240,14 @@ class Target:
                 self._stream.close()
                 if self._device is not None:
                     self._device.close()
-                with _signals_held():
+                with signals_held():
                     os.unlink(self._temp)
                     self._temp = None
                     self._done = True
                 return
             self._stream.close()
             if self._temp is not None:
-                with _signals_held():
+                with signals_held():
                     assert self._real is not None
                     os.chmod(self._temp, _mode(self._real))
                     os.replace(self._temp, self._real)
@@ -230,9 +258,17 @@ class Target:
         except OSError as exc:
             raise write_error(exc, self.name) from None
 
-    def abort(self) -> str:
+    def abort(self, during: BaseException | None = None) -> str:
         """Give up: remove the temporary file. Returns what the user should
-        know of the output, e.g. ``nothing was written ('out.csv' is unchanged)``."""
+        know of the output, e.g. ``nothing was written ('out.csv' is unchanged)``,
+        and adds it as a note to ``during``, the exception that stops the
+        run (an interrupt's one line says it)."""
+        what = self._abort()
+        if what and during is not None:
+            during.add_note(what)
+        return what
+
+    def _abort(self) -> str:
         if self._done:  # a Ctrl-C just after the output was put in place
             return f"{self.name} was written in full before that"
         if self._wrapped and self._text is not None:

@@ -1,10 +1,19 @@
 """The ``fivecard`` command's entry point.
 
-It imports nothing heavy before it can catch a Ctrl-C: the command itself
-(:mod:`fivecard.cli.commands`) loads inside :func:`main`, so an interrupt while
-the program starts is exit code 130 and one line, like an interrupt later.
+Every way a process is asked to stop is an interrupt: Ctrl-C (SIGINT),
+SIGTERM (``kill``, a service manager, ``timeout``) and SIGHUP (the terminal
+closed) each raise a :class:`KeyboardInterrupt` in the command, so every
+output's temporary file is removed, an earlier output file stays as it was,
+checkpoints are kept and a game's round in play is voided alike. The command
+then writes one line (``fivecard: interrupted``, naming the signal unless it
+was Ctrl-C, with what became of the output) and exits with the shell's code
+for the signal: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP.
+
+It imports nothing heavy before it can catch a signal: the command itself
+(:mod:`fivecard.cli.commands`) loads inside :func:`main`, so a signal while
+the program starts is the same exit code and one line, like a signal later.
 A Ctrl-C can also break an import from inside (numpy turns it into an
-``ImportError``), so any failure after a Ctrl-C counts as the interrupt.
+``ImportError``), so any failure after a signal counts as the interrupt.
 """
 
 from __future__ import annotations
@@ -19,16 +28,52 @@ if TYPE_CHECKING:
     from types import FrameType
     from typing import TextIO
 
-__all__ = ["main", "run"]
+__all__ = ["main", "run", "STOP_SIGNALS", "Stopped", "interrupted"]
 
-_INTERRUPTED = 130
+#: The signals that stop the command as an interrupt, and the name each is
+#: said with (Ctrl-C needs none: the user pressed it).
+STOP_SIGNALS: dict[int, str] = {
+    getattr(_signal, name): "" if name == "SIGINT" else name
+    for name in ("SIGINT", "SIGTERM", "SIGHUP")
+    if hasattr(_signal, name)  # no SIGHUP on Windows
+}
 _program: list[bool] = []  # set by run(): this process is the command
+
+
+class Stopped(KeyboardInterrupt):
+    """The interrupt a stop signal raises in the command: a
+    :class:`KeyboardInterrupt` (so everything that cleans up after Ctrl-C
+    cleans up after it), carrying the signal's number."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)  # its args: it pickles (to and from a helper process) as itself
+        self.signal = number
+
+
+def interrupted(exc: BaseException | None, err: TextIO | None, number: int | None = None) -> int:
+    """Say that the command was interrupted, in one line on ``err`` with
+    the notes ``exc`` carries (what became of the output), and return the
+    exit code: 128 plus the signal's number (130 for Ctrl-C). The signal is
+    ``number``, else the one ``exc`` carries, else SIGINT."""
+    if number is None:
+        number = getattr(exc, "signal", _signal.SIGINT)
+    assert number is not None
+    name = STOP_SIGNALS.get(number, "")
+    notes = "".join(f"; {note}" for note in getattr(exc, "__notes__", []))
+    # After Ctrl-C the terminal shows ^C: the line starts on a line of its own.
+    line = f"fivecard: interrupted ({name}){notes}\n" if name else f"\nfivecard: interrupted{notes}\n"
+    try:
+        (err or sys.stderr).write(line)
+        (err or sys.stderr).flush()
+    except (OSError, ValueError, AttributeError):  # stderr is gone (a closed terminal): the code says it
+        pass
+    return 128 + number
 
 
 def run() -> None:
     """The ``fivecard`` program: :func:`main`, then exit with its code. Once
-    the command is done, a Ctrl-C changes nothing: it is ignored while the
-    process ends (an output is complete and in place, and the exit code
+    the command is done, a stop signal changes nothing: it is ignored while
+    the process ends (an output is complete and in place, and the exit code
     says so)."""
     _program.append(True)
     sys.exit(main())
@@ -46,7 +91,7 @@ def main(
     pressed: list[int] = []
     raising: list[bool] = []  # empty while the command's modules load
 
-    def on_ctrl_c(number: int, frame: FrameType | None) -> None:
+    def on_stop(number: int, frame: FrameType | None) -> None:
         pressed.append(number)
         if not raising:  # while the command's modules load it is only noted
             return
@@ -57,33 +102,31 @@ def main(
             # once the import is done.
             import _thread
 
-            _thread.interrupt_main()
+            _thread.interrupt_main(number)  # type: ignore[arg-type]  # any signal's number
             return
-        raise KeyboardInterrupt
+        raise Stopped(number)
 
+    previous: dict[int, object] = {}
     try:
-        previous = _signal.signal(_signal.SIGINT, on_ctrl_c)
+        for number in STOP_SIGNALS:
+            previous[number] = _signal.signal(number, on_stop)
     except ValueError:  # not the main thread: leave signals alone
-        previous = None
+        pass
     try:
         from .commands import main as run
 
         if pressed:
-            raise KeyboardInterrupt
+            raise Stopped(pressed[0])
         raising.append(True)
         return run(argv, stdin=stdin, stdout=stdout, stderr=stderr)
     except BaseException as exc:
         if not (pressed or isinstance(exc, KeyboardInterrupt)):
             raise
-        notes = "".join(f"; {note}" for note in getattr(exc, "__notes__", []))
-        try:
-            (stderr or sys.stderr).write(f"\nfivecard: interrupted{notes}\n")
-        except (OSError, ValueError, AttributeError):
-            pass
-        return _INTERRUPTED
+        return interrupted(exc, stderr, getattr(exc, "signal", pressed[0] if pressed else None))
     finally:
-        if previous is not None:
-            _signal.signal(_signal.SIGINT, _signal.SIG_IGN if _program else previous)
+        for number, handler in previous.items():
+            # (None: a handler not set from Python, which cannot be set again)
+            _signal.signal(number, _signal.SIG_IGN if _program else _signal.SIG_DFL if handler is None else handler)
 
 
 def _importing(frame: FrameType | None) -> bool:

@@ -10,7 +10,8 @@ needs (numpy, openpyxl) only when it runs.
 
 Exit codes: 0 success; 1 ``solve`` or ``mark`` finished but some rows were errors; 2 bad
 input, bad usage or an unwritable output (one line on stderr); 130
-interrupted (Ctrl-C); 141 the output pipe closed early.
+interrupted (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (each cleaned up after
+alike: see :mod:`fivecard.cli`); 141 the output pipe closed early.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from ..core.rules import RULE_SETS, RuleSet, get_rules, wild_on
 from ..core.showdown import showdown
 
 if TYPE_CHECKING:  # the commands import what they run when they run
+    from _typeshed import SupportsWrite
+
     from ..play.advise import PayTable
     from ..play.holds import HoldLine
 
@@ -46,18 +49,22 @@ __all__ = ["main"]
 EXIT_OK = 0
 EXIT_SOME_ROWS_BAD = 1
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130  # Ctrl-C
+EXIT_HUNG_UP = 129  # SIGHUP: the terminal closed
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT)
 EXIT_BROKEN_PIPE = 141  # the output pipe closed early
+EXIT_TERMINATED = 143  # SIGTERM
 
 #: What each exit code means, as every ``--help`` lists them.
 _EXIT_CODES: dict[int, str] = {
     EXIT_OK: "success",
     EXIT_SOME_ROWS_BAD: "solve or mark finished, but some rows were errors (each an error row)",
     EXIT_BAD_INPUT: "bad usage or input, or an unwritable output: one line on stderr",
+    EXIT_HUNG_UP: "interrupted by SIGHUP (the terminal closed), as by Ctrl-C",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
     EXIT_BROKEN_PIPE: "the output pipe closed early (| head)",
+    EXIT_TERMINATED: "interrupted by SIGTERM (kill, a service manager), as by Ctrl-C",
 }
-_USUAL_EXITS = (EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE)
+_USUAL_EXITS = (EXIT_OK, EXIT_BAD_INPUT, EXIT_HUNG_UP, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE, EXIT_TERMINATED)
 
 
 def _exit_codes_help(codes: Sequence[int] = tuple(_EXIT_CODES), meanings: dict[int, str] | None = None) -> str:
@@ -124,7 +131,8 @@ Nothing lost: every data row gives one output row; a bad row (a typo, an empty
 hand, a line over 1 MiB, an unclosed quote, a cell over 131,072 characters)
 becomes an error row naming its line and the problem; no row is dropped or
 shifted. An output file appears only when the run succeeds (after an error,
---strict or Ctrl-C the earlier file stays), never over its own input. Output
+--strict, Ctrl-C, SIGTERM or SIGHUP the earlier file stays), never over its
+own input. Output
 cells are never formulas. A summary follows the rows (on stderr for machine
 formats).
 """
@@ -139,6 +147,12 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops a failed write of --help or --version and exits 0:
+        # a full disk or a closed output must be the command's error instead.
+        if message:
+            (file or sys.stderr).write(message)
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -400,21 +414,39 @@ def main(
     out: TextIO = stdout or sys.stdout or _Closed()  # type: ignore[assignment]
     err: TextIO = _Quiet(stderr or sys.stderr)  # type: ignore[assignment]
     try:
-        code = _main(argv, stdin=stdin or sys.stdin or io.StringIO(), stdout=out, stderr=err)
-        out.flush()  # a full disk shows here, not at exit
-        return code
+        try:
+            code = _main(argv, stdin=stdin or sys.stdin or io.StringIO(), stdout=out, stderr=err)
+            out.flush()  # a full disk shows here, not at exit
+            return code
+        except OSError as exc:
+            # Writing what an interrupt leaves to say (a game's standings to a
+            # terminal that hung up) may fail: the run was still interrupted.
+            raise _interrupt_behind(exc) or exc
     except BrokenPipeError:
         # The reader went away (`fivecard ... | head`): stop quietly, the way
         # command-line tools do, with the shell's code for SIGPIPE.
         _drop_stdout()
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt as exc:
-        err.write("\nfivecard: interrupted" + "".join(f"; {n}" for n in getattr(exc, "__notes__", [])) + "\n")
-        return EXIT_INTERRUPTED
+        from . import interrupted
+
+        return interrupted(exc, err)
     except OSError as exc:  # standard output failed: a full disk, a closed stream
         _drop_stdout()
         err.write(f"fivecard: error: cannot write standard output: {exc.strerror or exc}\n")
         return EXIT_BAD_INPUT
+
+
+def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt during whose handling ``exc`` was raised, if any."""
+    seen: set[int] = set()
+    context = exc.__context__
+    while context is not None and id(context) not in seen:
+        if isinstance(context, KeyboardInterrupt):
+            return context
+        seen.add(id(context))
+        context = context.__context__
+    return None
 
 
 class _Closed(io.TextIOBase):
@@ -474,11 +506,34 @@ def _drop_stdout() -> None:
         pass
 
 
+def _command_line(arguments: Sequence[str]) -> list[str]:
+    """The command line's arguments as UTF-8 text, whatever the locale.
+
+    The system hands arguments over as bytes and Python decodes them by the
+    locale: under ``LC_ALL=C`` (ASCII) the bytes of ``♠`` arrive as three
+    surrogate escapes, under a Latin-1 locale as three wrong letters. An
+    argument whose bytes are valid UTF-8 is read as UTF-8 (what a terminal
+    or a script types today); any other stays as the locale read it (an
+    argument the program is given as a list is used as it is).
+    """
+    if os.name != "posix":  # Windows hands over text, not bytes
+        return list(arguments)
+    found = []
+    for argument in arguments:
+        try:
+            found.append(os.fsencode(argument).decode("utf-8"))
+        except UnicodeError:  # not bytes of UTF-8 (or not bytes the locale made)
+            found.append(argument)
+    return found
+
+
 def _console_streams() -> None:
     """Whatever the locale says: read standard input as UTF-8 (undecodable
     bytes spoil only their own line), and never fail on a character the
-    terminal cannot show (cards fall back to ASCII: see _can_show)."""
-    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+    terminal cannot show: cards fall back to letters (``As Td``: see
+    _can_show), JSON to its escapes, and any other character to a Python
+    escape (a backslash, ``u`` and its number), never a lost ``?``."""
+    for stream, errors in ((sys.stdout, "backslashreplace"), (sys.stderr, "backslashreplace")):
         try:
             stream.reconfigure(errors=errors)  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
@@ -511,7 +566,7 @@ def _main(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     parser = _parser()
-    argv = sys.argv[1:] if argv is None else list(argv)
+    argv = _command_line(sys.argv[1:]) if argv is None else list(argv)
     if not argv:  # bare 'fivecard': the help, as pip and docker give it
         out.write(parser.format_help())
         return EXIT_OK
@@ -536,6 +591,9 @@ def _main(
             _Call(args=args, rules=rules, painter=painter, stdin=stdin, out=out, err=err, parser=parser)
         )
     except FivecardError as exc:
+        stop = _interrupt_behind(exc)
+        if stop is not None:  # an output that failed while an interrupt cleaned up
+            raise stop from None
         err.write(f"fivecard: error: {_one_line(_with_notes(exc))}{_hint(exc)}\n")
         return EXIT_BAD_INPUT
     except _UsageError as exc:
@@ -1836,7 +1894,10 @@ def _with_notes(exc: BaseException) -> str:
 
 
 def _one_line(message: str) -> str:
-    return " ".join(message.split())
+    """The message on one line: its line breaks (and the spaces around
+    them) become one space; spaces within a line, as in quoted input
+    (``in '   '``), stay as they are."""
+    return " ".join(line.strip() for line in message.splitlines() if line.strip())
 
 
 if __name__ == "__main__":  # pragma: no cover

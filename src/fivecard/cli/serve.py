@@ -7,13 +7,16 @@ prints the port it got.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
+import signal
 import socket
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ..errors import FivecardError
@@ -93,6 +96,22 @@ def serve(
         def handle_exit(self, sig: int, frame: Any) -> None:
             app.state.broker.close()  # open event streams end, so the server stops at once
             super().handle_exit(sig, frame)
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            # uvicorn stops gracefully on SIGINT and SIGTERM, then raises the
+            # signal again (the command's interrupt); SIGHUP (a closed
+            # terminal) the same way, not in the middle of a request.
+            with super().capture_signals():
+                hang_up = getattr(signal, "SIGHUP", None)
+                if hang_up is None or threading.current_thread() is not threading.main_thread():
+                    yield
+                    return
+                previous = signal.signal(hang_up, self.handle_exit)
+                try:
+                    yield
+                finally:
+                    signal.signal(hang_up, previous)
 
     server = Server(config)
     out.write(f"fivecard: Poker vs Dealer at {url} (hand checker: {url}check)\n")

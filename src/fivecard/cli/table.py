@@ -8,7 +8,10 @@ types the positions of the cards to keep, and the hint says what to type for
 each suggested hold. Quitting (``q``), the end of input or Ctrl-C in the
 middle of a round voids it (:meth:`~fivecard.play.game.Game.void_round`: every
 chip of the round goes back) and prints the standings; Ctrl-C then goes on
-as a :class:`KeyboardInterrupt` (``fivecard`` exits with 130).
+as a :class:`KeyboardInterrupt` (``fivecard`` exits with 130). SIGTERM and
+SIGHUP (a closed terminal) are the same interrupt to the game (exit 143 and
+129); standings that cannot be written to a terminal gone are still an
+interrupt, not an error.
 """
 
 from __future__ import annotations

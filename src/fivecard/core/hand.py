@@ -132,12 +132,18 @@ class Hand:
         return len(self.cards)
 
 
-def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZE) -> None:
+def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZE, shared: int = 0) -> None:
     """Raise :class:`~fivecard.errors.HandError` unless the cards make a hand
     under ``rules``: five cards (up to ``most`` when the best five play),
     jokers only where the rule set has them (at most its number), suits where
-    it needs them, only ranks its deck holds, no card twice."""
-    if not cards:
+    it needs them, only ranks its deck holds, no card twice. The last
+    ``shared`` cards are a board's: a hand holds at least one card of its
+    own, so an empty hand is refused alike with a board or without one.
+
+    The one check of a hand's cards: every way a hand comes in (text, cards,
+    a table's cell, a web request; alone, in a showdown, with a board) goes
+    through it, so a bad hand gets the same message on every path."""
+    if len(cards) <= shared:
         raise HandError("no cards (an empty hand)")
     if not HAND_SIZE <= len(cards) <= most:
         if most > HAND_SIZE:
@@ -210,12 +216,16 @@ def dealt_cards(
     Traceback (most recent call last):
     ...
     fivecard.errors.HandError: duplicate card Q♠ (cards 1 and 5) in 'QS JS' with the board 'AS KS QS 2C'
+    >>> dealt_cards('', STANDARD, board='AS KS 7D 2C 9H')
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.HandError: no cards (an empty hand) in '' with the board 'AS KS 7D 2C 9H'
     """
     own = given_cards(hand, "")
     shared = () if board is None else given_cards(board, "the board: ")
     cards = own + shared
     try:
-        check_cards(cards, rules, most=MOST_CARDS)
+        check_cards(cards, rules, most=MOST_CARDS, shared=len(shared))
     except HandError as exc:
         where = quote(_text_of(hand, own))
         if board is not None:

@@ -67,6 +67,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fivecard.bulk.target import signals_held
 from fivecard.errors import PATH_QUOTE, FivecardError, quote
 
 __all__ = [
@@ -696,41 +697,50 @@ def _local_cluster(processes: int) -> Iterator[Any]:
 
     The workers ignore Ctrl-C (SIGINT, which a terminal sends to the whole
     process group): they are spawned while this process ignores it, and a
-    Python that starts with SIGINT ignored keeps it so. This process stops
-    them when it is interrupted; left to themselves they printed a traceback
-    each."""
+    Python that starts with SIGINT ignored keeps it so. The other stop
+    signals (SIGTERM, SIGHUP: a service manager, a closed terminal) are held
+    meanwhile and blocked in this thread, so that the workers, and the
+    helper processes and threads started with them, begin with them blocked
+    and never see one, and one sent to this process is raised once the
+    cluster can be closed. This process stops them when it is interrupted;
+    left to themselves they printed a traceback each."""
     import dask
 
     LocalCluster = _distributed().LocalCluster
     saved = {name: os.environ.get(name) for name in _ONE_THREAD}
     os.environ.update(_ONE_THREAD)
+    cluster: Any = None
     try:
-        with _sigint_ignored(), dask.config.set(
-            {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
-        ):
-            cluster = LocalCluster(
-                n_workers=processes,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                # no dashboard, but the scheduler's HTTP server (health checks)
-                # stays: on a free port, not the dashboard's 8787
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                silence_logs=logging.ERROR,
-                env=dict(_ONE_THREAD),
-            )
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    try:
+        with signals_held(spawning=True):
+            try:
+                with _sigint_ignored(), dask.config.set(
+                    {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+                ):
+                    cluster = LocalCluster(
+                        n_workers=processes,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address=None,
+                        # no dashboard, but the scheduler's HTTP server (health checks)
+                        # stays: on a free port, not the dashboard's 8787
+                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                        # a worker that loses the scheduler as an interrupted run
+                        # closes logs an ERROR with a traceback: the run's one line says it
+                        silence_logs=logging.CRITICAL,
+                        env=dict(_ONE_THREAD),
+                    )
+            finally:
+                for name, value in saved.items():
+                    if value is None:
+                        os.environ.pop(name, None)
+                    else:
+                        os.environ[name] = value
         yield cluster
     finally:
-        _close(cluster)
-        _release_offload_thread()
+        if cluster is not None:
+            _close(cluster)
+            _release_offload_thread()
 
 
 @contextlib.contextmanager

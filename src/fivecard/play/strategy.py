@@ -354,6 +354,6 @@ def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHan
     except OSError as exc:
         target.abort()
         raise write_error(exc, target.name) from None
-    except BaseException:
-        target.abort()
+    except BaseException as exc:
+        target.abort(exc)
         raise

@@ -271,7 +271,7 @@ def test_strategy_keeps_its_checkpoints(tmp_path: Path, stop: int) -> None:
     _one_line(stopped, stop)
     assert target.read_bytes() == b"earlier"
     (job,) = (tmp_path / "ck").iterdir()
-    assert sorted(p.name for p in job.iterdir()) == ["job.json", "part-00000.npz"]
+    assert sorted(p.name for p in job.iterdir()) == ["part-00000.ckpt"]
     assert _left(tmp_path, "s.csv", "ck") == []
     if stop == signal.SIGTERM:  # once: the next run takes up the part kept
         done = subprocess.run(
@@ -350,7 +350,7 @@ def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group:
     stopped = _stop_paused(argv, hook, stop, tmp_path, skip=1, group=group, while_paused=working)
     _one_line(stopped, stop)
     (job,) = (tmp_path / "ck").iterdir()
-    assert len(list(job.glob("part-*.npz"))) == 1  # the part finished first, whichever it is
+    assert len(list(job.glob("part-*.ckpt"))) == 1  # the part finished first, whichever it is
     assert _ended(leader[0]) == []
 
 

@@ -9,12 +9,15 @@ import importlib.util
 import io
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fivecard.bulk.mark import (
     DRAW_WORDS,
@@ -173,7 +176,7 @@ def test_the_same_grid_as_a_workbook_with_one_card_per_cell(tmp_path: Path) -> N
     ("text", "label"),
     [
         ("Pair", "One Pair"), ("one pair", "One Pair"), ("ONE_PAIR", "One Pair"), ("2", "One Pair"),
-        ("High Card", "High Card"), ("nothing", "High Card"), ("1", "High Card"), ("1.0", "High Card"),
+        ("High Card", "High Card"), ("nothing", "High Card"), ("1", "High Card"),
         ("Royal Flush", "Royal Flush"), ("10", "Royal Flush"), ("royal", "Royal Flush"),
         ("Straight Flush", "Straight Flush"), ("9", "Straight Flush"),
         ("Four of a Kind", "Four of a Kind"), ("Quads", "Four of a Kind"), ("4 of a kind", "Four of a Kind"),
@@ -187,7 +190,7 @@ def test_classifications_by_name_alias_or_score(text: str, label: str) -> None:
     assert read_classification(text, STANDARD).label == label
 
 
-@pytest.mark.parametrize("text", ["Flusj", "11", "0", "6 Full House", "", "Five of a Kind"])
+@pytest.mark.parametrize("text", ["Flusj", "11", "0", "6 Full House", "", "Five of a Kind", "1.0", "07", "+7", "-2 pair"])
 def test_unreadable_classifications(text: str) -> None:
     with pytest.raises(FivecardError, match="could not read .* as a classification"):
         read_classification(text, STANDARD)
@@ -200,7 +203,7 @@ def test_draw_spellings(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "player"),
-    [("1", 0), ("2", 1), ("2.0", 1), ("Player 1", 0), ("player2", 1), ("P2", 1), ("p 1", 0),
+    [("1", 0), ("2", 1), ("Player 1", 0), ("player2", 1), ("P2", 1), ("p 1", 0),
      ("Hand 2", 1), ("Player 1 wins", 0), ("Alice", 0), ("BOB", 1), ("bob wins", 1)],
 )
 def test_winners_by_number_or_name(text: str, player: int) -> None:
@@ -211,6 +214,153 @@ def test_winners_by_number_or_name(text: str, player: int) -> None:
 def test_unreadable_winners(text: str) -> None:
     with pytest.raises(FivecardError, match="could not read .* as a winner"):
         read_winner(text, ["Alice", "Bob"])
+
+
+# --- answers read strictly --------------------------------------------------------------
+
+#: How a sheet names player n: these are read as player n.
+PLAYER_FORMS = (
+    "{n}", "Player {n}", "player{n}", "PLAYER {n}", "P{n}", "p {n}", "Player_{n}", "Player #{n}",
+    "Player-{n}", "Hand {n}", "h{n}", "Plyr {n}", "Player {n} wins", "{n} wins", "P{n} won", "  Player   {n}  ",
+)  # fmt: skip
+#: A number written otherwise than as digits alone: a sign, a decimal point,
+#: an exponent, a leading zero, digits of another script (full-width,
+#: Arabic-Indic, Devanagari, superscript) or a minus sign.
+LOOSE_NUMBERS = (
+    "-{d}", "+{d}", "{d}.0", "{d}.", "{d}.00", "0{d}", "00{d}", "{d}e0", "{d}E+0", "{d},0", "\u2212{d}",
+)  # fmt: skip
+OTHER_DIGITS = {"1": ("１", "١", "१", "¹"), "2": ("２", "٢", "२", "²")}
+
+
+def _loose_spellings(n: int) -> list[str]:
+    """Every player form with the number written loosely: none is a player.
+    (A hyphen right after a letter is a separator, ``P-2``, so a sign goes
+    only where a number starts a word.)"""
+    spellings = []
+    for form in PLAYER_FORMS:
+        before = form.split("{n}")[0]
+        for loose in LOOSE_NUMBERS:
+            if loose[0] in "-+" and before[-1:].isalpha():
+                continue
+            spellings.append(form.format(n=loose.format(d=n)))
+        spellings += [form.format(n=other) for other in OTHER_DIGITS[str(n)]]
+    return spellings
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_every_players_form_is_read_as_that_player(n: int) -> None:
+    for form in PLAYER_FORMS:
+        assert read_winner(form.format(n=n), ["Alice", "Bob"]) == n - 1, form
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_number_written_loosely_is_no_player_and_no_draw(n: int) -> None:
+    for text in _loose_spellings(n):
+        with pytest.raises(FivecardError, match="could not read .* as a winner"):
+            read_winner(text, ["Alice", "Bob"])
+
+
+@pytest.mark.parametrize("text", ["-2", "2.0", "+2", "02", "2e0", "２", "Player -2", "P 2.0", "-0", "0.0", "00"])
+def test_loose_numbers_say_how_a_number_is_written(text: str) -> None:
+    with pytest.raises(FivecardError, match=r"as digits alone: no sign, decimal point or leading zero"):
+        read_winner(text)
+
+
+def test_names_of_hand_columns_that_are_numbers_are_matched_as_written() -> None:
+    assert read_winner("2", ["1", "2"]) == 1
+    for text in ("-2", "2.0", "+2", "(2)"):
+        with pytest.raises(FivecardError):
+            read_winner(text, ["1", "2"])
+    assert read_winner("player-2", ["Player 1", "Player 2"]) == 1  # the number form, not a loose name
+    assert read_winner("BOB!", ["Alice", "Bob"]) == 1  # a name's letters, punctuation aside
+
+
+@pytest.mark.parametrize("score", range(1, 11))
+def test_a_score_written_loosely_is_no_classification(score: int) -> None:
+    assert read_classification(str(score), STANDARD) == STANDARD.ladder[score - 1]
+    d = str(score)
+    for text in [loose.format(d=d) for loose in LOOSE_NUMBERS] + ["１０" if score == 10 else chr(0xFF10 + score)]:
+        with pytest.raises(FivecardError, match="could not read .* as a classification"):
+            read_classification(text, STANDARD)
+
+
+#: Pieces of answers: the words of player forms and draws, digits of several
+#: scripts, signs, points, exponents and separators.
+_PIECES = st.sampled_from([
+    "player", "Player", "p", "P", "hand", "plyr", "wins", "won", "both", "and", "draw", "tie", "none",
+    "dead heat", "Alice", "bob", " ", "  ", "_", "#", "-", "+", ".", ",", "&", "e", "E", "0", "1", "2",
+    "3", "12", "０", "１", "２", "٢", "²", "\u2212", "\u00a0",
+])  # fmt: skip
+_ANSWERS = st.one_of(st.lists(_PIECES, max_size=6).map("".join), st.text(max_size=12))
+
+
+def _digit_runs(text: str) -> list[str]:
+    return re.findall(r"\d+", text)  # digits of any script
+
+
+def _plainly_written(text: str) -> bool:
+    """Every number of the text is ASCII digits alone: no leading zero, no
+    sign before it (a hyphen after a letter is a separator), no decimal
+    point or exponent after it."""
+    for match in re.finditer(r"\d+", text):
+        run, start, end = match.group(), match.start(), match.end()
+        if not run.isascii() or (run.startswith("0") and len(run) > 1):
+            return False
+        before, after = text[start - 1 : start], text[end : end + 2]
+        if before in ("+", "\u2212", ".") or (before == "-" and not text[start - 2 : start - 1].isalpha()):
+            return False
+        if re.match(r"[.][0-9]|[eE][0-9+\-]", after):
+            return False
+    return True
+
+
+@given(_ANSWERS)
+@settings(max_examples=400)
+def test_whatever_the_spelling_a_credited_answer_is_its_number_as_written(text: str) -> None:
+    """A property over answer spellings: an answer is credited as player n
+    only if it holds n plainly written and no other number; as a draw only
+    if it holds no number but 0, or every player's; anything else is
+    unreadable (a FivecardError, never another exception)."""
+    try:
+        winner = read_winner(text, ["Alice", "Bob"])
+    except FivecardError:
+        return
+    runs = _digit_runs(text)
+    assert _plainly_written(text), text
+    if winner is None:
+        assert runs in ([], ["0"]) or sorted(runs) == ["1", "2"], text
+    else:
+        assert runs in ([], [str(winner + 1)]), text
+        if not runs:
+            letters = re.sub(r"[^a-z]", "", text.casefold().replace("wins", "").replace("won", ""))
+            assert letters in ("alice", "bob"), text
+
+
+@given(_ANSWERS)
+@settings(max_examples=400)
+def test_whatever_the_spelling_a_credited_score_is_its_number_as_written(text: str) -> None:
+    try:
+        category = read_classification(text, STANDARD)
+    except FivecardError:
+        return
+    runs = _digit_runs(text)
+    assert _plainly_written(text), text
+    assert len(runs) <= 1, text
+    if runs and text.strip() == runs[0]:
+        assert STANDARD.score(category) == int(runs[0])
+
+
+def test_loose_winners_in_a_file_are_wrong_and_say_why(tmp_path: Path) -> None:
+    """Hand 2 wins every row; only the plain answers are credited."""
+    answers = ["2", "Player 2", "-2", "2.0", "+2", "02", "2e0", "２"]
+    rows: list[list[Any]] = [["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"]]
+    rows += [["KS KH 7D 4C 2D", "AS AH 7C 4D 2S", "Pair", "Pair", a] for a in answers]
+    marking = mark_file(str(write_csv(tmp_path / "loose.csv", rows)))
+    assert marking.wrong == [4, 5, 6, 7, 8, 9]
+    assert (marking.correct, marking.total) == (2, 8)
+    for row in marking.rows[2:]:
+        assert row.given is not None and row.given.winner is None  # not read: never credited as 2
+        assert row.differences[0].startswith(f"the winner: could not read {row.cells[2]!r} as a winner")
 
 
 def test_draw_spelled_several_ways_in_a_file(tmp_path: Path) -> None:

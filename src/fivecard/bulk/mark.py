@@ -12,6 +12,12 @@ itself and says where the answers differ, and why.
   its score (1 = weakest, as ``fivecard rules`` lists them); a winner is a
   player's number (``1``, ``Player 2``, ``P2``), the name over that
   player's hand column, or a draw (:data:`DRAW_WORDS`).
+* Answers are read strictly: a number in an answer is written in the
+  digits 0-9 alone, without a sign, a decimal point, an exponent or a
+  leading zero (a number cell of a workbook reads as its value: ``2``).
+  ``-2``, ``+2``, ``2.0``, ``02``, ``2e0`` or a full-width ``２`` is no
+  player's number and no score: such an answer is reported as unreadable
+  for its row and counts as wrong, never credited as another answer.
 * A row's **outcome** is right when the winner is right and the strongest
   hand's classification is right (both hands' for a draw); other
   differences are reported but do not cost the outcome.
@@ -30,6 +36,7 @@ import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import IO, Any, Final
 
 from ..core.rules import Category, RuleSet, get_rules
@@ -58,7 +65,8 @@ __all__ = [
 CLASS_WORDS: Final = frozenset({"classification", "classified", "class", "category", "score", "type"})
 #: Header words of the winner column.
 WINNER_WORDS: Final = frozenset({"winner", "winning", "wins", "result", "outcome"})
-#: A draw, as a winner answer (case, spaces and punctuation aside).
+#: A draw, as a winner answer (case, spaces and punctuation aside; ``0``
+#: exactly as written).
 DRAW_WORDS: Final = (
     "draw", "drawn", "tie", "tied", "dead heat", "split", "split pot", "chop", "push",
     "0", "none", "no winner", "nobody",
@@ -79,6 +87,8 @@ MODELOFF_OUTCOMES: Final = 25
 MODELOFF_MAX: Final = 30
 _FULL_RATE: Final = 20  # outcomes marked 1 each; those above, 2 each
 _STEP_WORDS: Final = frozenset({"step"})  # "Step 2: Player 1 category": the 2 is a step
+_READ_CACHE: Final = 4096  # distinct answer texts whose reading is kept
+_CACHED_TEXT: Final = 80  # the longest answer text kept (a cell may hold 131,072 characters)
 
 
 class AnswerColumnsError(FivecardError):
@@ -95,24 +105,106 @@ def _key(text: str) -> str:
     return "".join(_words(text))
 
 
+def _spaced(text: str) -> str:
+    """An answer in lower case, its spaces made single: ``' Player  2 '`` is ``'player 2'``."""
+    return " ".join(text.casefold().split())
+
+
+def _has_digit(text: str) -> bool:
+    """Whether a text holds a digit of any script (``2``, ``２``, ``²``)."""
+    return any(ch.isdigit() for ch in text)
+
+
+_LOOSE: Final = re.compile(r"[+\-\u2212][0-9]|[0-9]\.[0-9]|[0-9][eE][+\-]?[0-9]|(?<![0-9])0[0-9]")
+
+
+def _loose_number(text: str) -> bool:
+    """Whether a text holds a number not written as digits alone: signed,
+    with a decimal point or an exponent, a leading zero, or digits of
+    another script (what error messages explain)."""
+    return _LOOSE.search(text) is not None or any(ch.isdigit() and not ch.isascii() for ch in text)
+
+
 # --- reading answers -----------------------------------------------------------------------
+#
+# The grammar of a number, strictly (ASCII digits, no sign, decimal point,
+# exponent or leading zero), and of the forms a player is named by.
+
+_NUMBER: Final = r"[1-9][0-9]{0,5}"
+_PLAYER_WORD: Final = r"(?:player|plyr|hand|p|h)"
+_A_PLAYER: Final = rf"(?:{_PLAYER_WORD}(?: ?# ?| |_|-)?)?{_NUMBER}"
+#: ``2``, ``Player 2``, ``P2``, ``player_2``, ``Player #2``, ``Hand 2``, ``Player 2 wins``.
+_ONE_PLAYER: Final = re.compile(rf"{_A_PLAYER}(?: (?:wins|win|won))?", re.ASCII)
+#: ``1,2``, ``1 & 2``, ``1 and 2``, ``Players 1 and 2``, ``Player 1 and Player 2``.
+_EVERY_PLAYER: Final = re.compile(
+    rf"(?:(?:both|players|hands|plyrs) )*{_A_PLAYER}(?:(?: ?[,&] ?| and | ?, and ){_A_PLAYER})+", re.ASCII
+)
+_SCORE: Final = re.compile(_NUMBER, re.ASCII)
+#: ``7 Full House``, ``7 - Full House``, ``7: Full House``.
+_SCORE_AND_NAME: Final = re.compile(rf"({_NUMBER}) ?[-:.)=]? ?(.+)", re.ASCII)
+_STRICT_NUMBERS: Final = "as digits alone: no sign, decimal point or leading zero"
 
 
-def _category_names(rules: RuleSet) -> dict[str, Category]:
-    names: dict[str, Category] = {}
+@cache
+def _category_names(rules: RuleSet) -> tuple[dict[str, Category], dict[str, Category]]:
+    """A rule set's categories by name: by their letters alone (``one_pair``,
+    ``One Pair``, ``one-pair`` are one) and, for names with digits
+    (``2 pair``), by their words exactly."""
+    by_letters: dict[str, Category] = {}
+    by_words: dict[str, Category] = {}
     for category in rules.ladder:
         for alias in CATEGORY_ALIASES.get(category.name, ()):
-            names.setdefault(_key(alias), category)
+            by_letters.setdefault(_key(alias), category)
+            by_words.setdefault(_spaced(alias), category)
     for category in rules.ladder:  # a rule set's own names and labels come first
-        names[_key(category.name)] = category
-        names[_key(category.label)] = category
-    return names
+        for name in (category.name, category.label):
+            by_letters[_key(name)] = category
+            by_words[_spaced(name)] = category
+    return by_letters, by_words
+
+
+def _category_named(spaced: str, rules: RuleSet) -> Category | None:
+    by_letters, by_words = _category_names(rules)
+    if _has_digit(spaced):  # a name with a number matches only as written: '-2 pair' is not '2 pair'
+        return by_words.get(spaced)
+    return by_letters.get(_key(spaced))
+
+
+def _classification(text: str, rules: RuleSet) -> Category | str:
+    """A classification answer's category, or why it cannot be read (kept
+    for the short texts answers are: a sheet repeats them)."""
+    return _short_classification(text, rules) if len(text) <= _CACHED_TEXT else _read_classification(text, rules)
+
+
+@lru_cache(maxsize=_READ_CACHE)
+def _short_classification(text: str, rules: RuleSet) -> Category | str:
+    return _read_classification(text, rules)
+
+
+def _read_classification(text: str, rules: RuleSet) -> Category | str:
+    spaced = _spaced(text)
+    if _SCORE.fullmatch(spaced) and int(spaced) <= len(rules.ladder):
+        return rules.ladder[int(spaced) - 1]
+    found = _category_named(spaced, rules)
+    if found is not None:
+        return found
+    both = _SCORE_AND_NAME.fullmatch(spaced)
+    if both is not None:
+        named = _category_named(both.group(2), rules)
+        if named is not None and rules.score(named) == int(both.group(1)):
+            return named
+    example = quote(rules.ladder[min(5, len(rules.ladder) - 1)].label)
+    scores = f"a score from 1 to {len(rules.ladder)}"
+    if _loose_number(text):
+        scores += f" {_STRICT_NUMBERS}"
+    return f"could not read {quote(text)} as a classification (a category such as {example} or {scores})"
 
 
 def read_classification(text: str, rules: RuleSet) -> Category:
     """A classification answer: a category's label or name in any case and
-    spacing (or an alias of :data:`CATEGORY_ALIASES`), its score (``7``,
-    ``7.0``), or both (``7 Full House``, when they agree).
+    spacing (or an alias of :data:`CATEGORY_ALIASES`), its score (``7``),
+    or both (``7 Full House``, when they agree). A score is read strictly,
+    as digits alone: ``7.0``, ``07``, ``+7`` are not read.
 
     >>> from fivecard.core.rules import STANDARD
     >>> [read_classification(t, STANDARD).label for t in ('Pair', 'full house', '10', '7 - Full House', 'Quads')]
@@ -121,34 +213,69 @@ def read_classification(text: str, rules: RuleSet) -> Category:
     Traceback (most recent call last):
     ...
     fivecard.errors.FivecardError: could not read 'Flusj' as a classification (a category such as 'Flush' or a score from 1 to 10)
+    >>> read_classification('7.0', STANDARD)
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.FivecardError: could not read '7.0' as a classification (a category such as 'Flush' or a score from 1 to 10 as digits alone: no sign, decimal point or leading zero)
     """
-    names = _category_names(rules)
-    stripped = text.strip()
-    score = _whole_number(stripped)
-    if score is not None and 1 <= score <= len(rules.ladder):
-        return rules.ladder[score - 1]
-    found = names.get(_key(stripped))
-    if found is not None:
-        return found
-    both = re.fullmatch(r"(\d+)\s*[-:.)=]?\s*(.+)", stripped)
-    if both is not None:
-        named = names.get(_key(both.group(2)))
-        if named is not None and rules.score(named) == int(both.group(1)):
-            return named
-    raise FivecardError(
-        f"could not read {quote(text)} as a classification (a category such as "
-        f"{quote(rules.ladder[min(5, len(rules.ladder) - 1)].label)} or a score from 1 to {len(rules.ladder)})"
-    )
-
-
-def _whole_number(text: str) -> int | None:
-    if re.fullmatch(r"\d{1,3}(\.0*)?", text):
-        return int(text.split(".")[0])
-    return None
+    found = _classification(text, rules)
+    if isinstance(found, str):
+        raise FivecardError(found)
+    return found
 
 
 #: A winner answer, after draws: ``None`` is a draw, else the 0-based player.
 Winner = int | None
+
+
+def _is_name(spaced: str, name: str) -> bool:
+    """Whether an answer is the name over a hand column: its letters, case,
+    spaces and punctuation aside; a name with a number only as written."""
+    own = _spaced(name)
+    if not own or not _key(own):
+        return False
+    if _has_digit(spaced) or _has_digit(own):
+        return spaced == own
+    return _key(spaced) == _key(own)
+
+
+def _winner(text: str, names: tuple[str, ...], hands: int) -> Winner | str:
+    """A winner answer's player (0-based) or None for a draw; or why it
+    cannot be read (a text). Kept for short texts, as classifications are."""
+    return _short_winner(text, names, hands) if len(text) <= _CACHED_TEXT else _read_winner(text, names, hands)
+
+
+@lru_cache(maxsize=_READ_CACHE)
+def _short_winner(text: str, names: tuple[str, ...], hands: int) -> Winner | str:
+    return _read_winner(text, names, hands)
+
+
+def _read_winner(text: str, names: tuple[str, ...], hands: int) -> Winner | str:
+    spaced = _spaced(text)
+    if spaced == "0" or (not _has_digit(spaced) and _key(spaced) in _draw_keys()):
+        return None
+    one = _ONE_PLAYER.fullmatch(spaced)
+    if one is not None:
+        number = int(re.findall("[0-9]+", spaced)[0])
+        if number <= hands:
+            return number - 1
+    elif _EVERY_PLAYER.fullmatch(spaced):
+        if sorted(int(n) for n in re.findall("[0-9]+", spaced)) == list(range(1, hands + 1)):
+            return None
+    bare = re.sub(r" (?:wins|win|won)$", "", spaced)
+    for i, name in enumerate(names[:hands]):
+        if _is_name(spaced, name) or _is_name(bare, name):
+            return i
+    players = f"a player's number from 1 to {hands}"
+    if _loose_number(text):
+        players += f" {_STRICT_NUMBERS} ('2', 'Player 2', 'P2')"
+    draws = ", ".join(quote(w) for w in DRAW_WORDS[:4])
+    return f"could not read {quote(text)} as a winner ({players}, a player's name, or a draw: {draws} ...)"
+
+
+@cache
+def _draw_keys() -> frozenset[str]:
+    return frozenset(_key(w) for w in DRAW_WORDS if not _has_digit(w))
 
 
 def read_winner(text: str, names: Sequence[str] = (), *, hands: int = 2) -> Winner:
@@ -157,35 +284,20 @@ def read_winner(text: str, names: Sequence[str] = (), *, hands: int = 2) -> Winn
     (``names``), or a draw (:data:`DRAW_WORDS`, or every player's number:
     ``1,2``). Returns the 0-based player, or None for a draw.
 
+    A number is read strictly, as digits alone: ``-2``, ``+2``, ``2.0``,
+    ``02``, ``2e0`` and ``２`` (full-width) are no player's number.
+
     >>> [read_winner(t, ['Alice', 'Bob']) for t in ('1', 'P2', 'Player 1 wins', 'bob', 'Dead heat', '1,2')]
     [0, 1, 0, 1, None, None]
+    >>> read_winner('2.0')
+    Traceback (most recent call last):
+    ...
+    fivecard.errors.FivecardError: could not read '2.0' as a winner (a player's number from 1 to 2 as digits alone: no sign, decimal point or leading zero ('2', 'Player 2', 'P2'), a player's name, or a draw: 'draw', 'drawn', 'tie', 'tied' ...)
     """
-    whole = _whole_number(text.strip())
-    words = [str(whole)] if whole is not None else _words(text)
-    if words and words[-1] in ("wins", "win", "won"):
-        words = words[:-1]
-    joined = "".join(words)
-    if joined in {_key(w) for w in DRAW_WORDS}:
-        return None
-    numbers = [w for w in words if w.isdecimal()]
-    rest = [w for w in words if not w.isdecimal()]
-    if numbers and sorted(int(n) for n in numbers) == list(range(1, hands + 1)) and len(numbers) > 1:
-        if not rest or set(rest) <= {"and", "player", "players", "p", "hand", "hands", "both"}:
-            return None
-    if len(numbers) == 1 and (not rest or rest in (["player"], ["p"], ["hand"], ["h"], ["plyr"])):
-        number = int(numbers[0])
-        if number == 0 and not rest:
-            return None
-        if 1 <= number <= hands:
-            return number - 1
-    for i, name in enumerate(names[:hands]):
-        if name.strip() and _key(name) == joined:
-            return i
-    draws = ", ".join(quote(w) for w in DRAW_WORDS[:4])
-    raise FivecardError(
-        f"could not read {quote(text)} as a winner (a player's number from 1 to {hands}, "
-        f"a player's name, or a draw: {draws} ...)"
-    )
+    found = _winner(text, tuple(names), hands)
+    if isinstance(found, str):
+        raise FivecardError(found)
+    return found
 
 
 # --- the model -----------------------------------------------------------------------------

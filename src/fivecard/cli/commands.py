@@ -887,7 +887,8 @@ outcome counts. ModelOff mark: 1 per right outcome up to 20, 2 per right
 outcome above 20, out of 25 outcomes (30 at most); another number of
 outcomes is scaled to 25 first (right x 25 / total), then rounded to one
 decimal. A bad row is reported with its line and not marked; an answer that
-cannot be read counts as wrong.
+cannot be read counts as wrong. Numbers are read as written, digits alone:
+-2, +2, 2.0, 02 or a full-width digit is no player's number and no score.
 """
 
 

@@ -22,8 +22,10 @@ from hypothesis import strategies as st
 from fivecard.bulk.mark import (
     DRAW_WORDS,
     AnswerColumnsError,
+    MarkJson,
     mark_file,
     modeloff_mark,
+    open_marking,
     read_classification,
     read_winner,
 )
@@ -508,15 +510,21 @@ def test_a_grid_answer_sheet_is_found_without_naming_its_columns(tmp_path: Path)
     assert marking.mark == 30.0
 
 
-def test_a_formula_without_a_stored_value_is_reported(tmp_path: Path) -> None:
+def unsaved_formula(tmp_path: Path) -> Path:
+    """A workbook whose winner cell is a formula with no saved value
+    (openpyxl stores none)."""
     path = tmp_path / "unsaved.xlsx"
     book = openpyxl.Workbook()
     sheet = book.active
     assert sheet is not None
     sheet.append(["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"])
     sheet.append(["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", '=IF(C2="Pair",1,2)'])
-    book.save(path)  # openpyxl stores no value for the formula
-    marking = mark_file(str(path))
+    book.save(path)
+    return path
+
+
+def test_a_formula_without_a_stored_value_is_reported(tmp_path: Path) -> None:
+    marking = mark_file(str(unsaved_formula(tmp_path)))
     assert marking.wrong == [2]
     assert marking.rows[0].differences == (
         "the winner: cell E2 holds the formula '=IF(C2=\"Pair\",1,2)' with no saved value (open and "
@@ -593,6 +601,106 @@ def test_json_shape() -> None:
     assert draw["expected"]["winner"] == "draw" and draw["given"]["winner"] == "draw"
 
 
+# --- marking as the rows are read ----------------------------------------------------------
+
+
+class _Counted(io.BytesIO):
+    """Standard input that counts what was read of it."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.taken = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.taken += len(data)
+        return data
+
+
+def _showdowns(count: int) -> list[list[Any]]:
+    header = ["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"]
+    row = ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "1"]
+    return [header] + [row] * count
+
+
+def test_rows_are_marked_as_they_are_read_and_not_kept(tmp_path: Path) -> None:
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(_showdowns(120_000))
+    data = text.getvalue().encode()
+    stdin = _Counted(data)
+    with open_marking("-", stdin=stdin) as marking:
+        rows = marking.stream()
+        first = next(rows)
+        assert first.line == 2 and first.correct
+        assert stdin.taken < len(data) // 2  # the first chunk is marked before the rest is read
+        assert sum(1 for _ in rows) == 120_000 - 1
+    assert marking.rows == [] and (marking.correct, marking.total) == (120_000, 120_000)
+    assert marking.summary() == "Outcomes right: 120000/120000; ModelOff mark: 30/30"
+    with pytest.raises(FivecardError, match="marked already"):
+        next(marking.stream())
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+def test_the_streamed_json_is_the_kept_markings_json(ascii: bool, tmp_path: Path) -> None:
+    rows = _showdowns(3) + [
+        ["AS AH 7C 4D 2S", "AS KH 7D 4C 2D", "Pair", "Pair", "1"],  # an error row
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Paire", "Pair", "Alice ♠"],
+        ["AS AH 7C 4D 2S", "KS KH KD 4C 2D", "Pair", "Pair", "1"],
+        ["10D 10H 4H 4C 3S", "10S 10C 4S 4D 3H", "Two Pair", "", "tie"],  # a draw, an answer missing
+        ["10D 10H 4H 4C 3S", "10S 10C 4S 4D 3H", "2 pair", "3", "\x07=1"],
+    ]
+    path = write_csv(tmp_path / "answers.csv", rows)
+    kept = mark_file(str(path)).json()
+    assert kept["wrong"] == [6, 7, 8, 9] and [e["line"] for e in kept["errors"]] == [5]
+    out = io.StringIO()
+    with open_marking(str(path)) as marking:
+        report = MarkJson(out, ascii=ascii)
+        for row in marking.stream():
+            report.add(row)
+        report.finish(marking)
+    assert out.getvalue() == json.dumps(kept, ensure_ascii=ascii, indent=2) + "\n"
+    only_errors = write_csv(tmp_path / "errors.csv", _showdowns(0) + rows[4:5])  # no row marked
+    out = io.StringIO()
+    with open_marking(str(only_errors)) as marking:
+        report = MarkJson(out)
+        for row in marking.stream():
+            report.add(row)
+        report.finish(marking)
+    assert '"rows": [],' in out.getvalue() and '"wrong": [],' in out.getvalue()
+    assert out.getvalue() == json.dumps(mark_file(str(only_errors)).json(), ensure_ascii=False, indent=2) + "\n"
+
+
+def test_a_workbook_is_marked_to_csv_at_any_size(tmp_path: Path) -> None:
+    code, _, err = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.csv")])
+    assert code == 0 and "3 wrong answers marked" in err
+    written = list(csv.reader((tmp_path / "marked.csv").read_text(encoding="utf-8").splitlines()))
+    assert written[0][-2:] == ["expected", "verdict"] and written[0][1] == "Player 1"
+    assert written[5][-1] == "wrong: the winner: said '2', right: player 1"  # line 7 of the sheet
+    assert len(written) == 11  # the header and ten rows (the title above it is not a row)
+
+
+def test_an_interrupted_mark_leaves_no_file(tmp_path: Path, monkeypatch: Any) -> None:
+    import fivecard.bulk.mark as mark
+
+    def interrupted(self: Any, chunk: Any, rows: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mark._Run, "mark", interrupted)
+    for name in ("marked.csv", "marked.xlsx"):
+        code, _, err = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / name)])
+        assert code == 130 and f"nothing was written ('{tmp_path / name}' was not created)" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_formula_without_a_value_is_reported_in_the_marked_workbook(tmp_path: Path) -> None:
+    code, _, _ = run(["mark", str(unsaved_formula(tmp_path)), "-o", str(tmp_path / "marked.xlsx")])
+    assert code == 0
+    marked = openpyxl.load_workbook(tmp_path / "marked.xlsx").active
+    assert marked is not None
+    assert marked["E2"].value == '=IF(C2="Pair",1,2)'  # the formula kept
+    assert str(marked["F2"].value).startswith("wrong: the winner: cell E2 holds the formula")
+
+
 @pytest.mark.parametrize(
     ("correct", "total", "mark"),
     [(20, 25, 20), (22, 25, 24), (25, 25, 30), (0, 25, 0), (19, 25, 19), (21, 25, 22),
@@ -613,7 +721,7 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         (["mark", str(text)], "marking needs a table"),
         (["mark", str(EXAMPLES / "answered.csv"), "--sheet", "Answers"], "a sheet is named"),
         (["mark", str(EXAMPLES / "answered.xlsx"), "--sheet", "Nope"], "no sheet 'Nope'"),
-        (["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "m.csv")], "output ends in .xlsx"),
+        (["mark", str(EXAMPLES / "answered.csv"), "-o", str(tmp_path / "m.xlsx")], "output ends in .csv"),
         (["mark", str(EXAMPLES / "answered.csv"), "-o", str(tmp_path / "m.txt")], "name it .xlsx or .csv"),
         (["mark", str(EXAMPLES / "answered.csv"), "-o", str(EXAMPLES / "answered.csv")], "is the input"),
     ]

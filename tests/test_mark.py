@@ -679,6 +679,19 @@ def test_a_workbook_is_marked_to_csv_at_any_size(tmp_path: Path) -> None:
     assert len(written) == 11  # the header and ten rows (the title above it is not a row)
 
 
+def test_a_workbook_too_big_to_copy_is_refused_before_any_row(tmp_path: Path, monkeypatch: Any) -> None:
+    import fivecard.bulk.mark as mark
+
+    monkeypatch.setattr(mark, "MAX_COPY_XML", 4096)
+    code, out, err = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.xlsx")])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert re.search(r"'.*answered\.xlsx' unpacks to [0-9.]+ MiB of XML; .* openpyxl, which holds the whole "
+                     r"workbook in memory, for at most 0 MiB of XML .*write the marks as CSV \(-o marked.csv\)", err)
+    assert list(tmp_path.iterdir()) == []
+    code, _, _ = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.csv")])
+    assert code == 0 and (tmp_path / "marked.csv").exists()
+
+
 def test_an_interrupted_mark_leaves_no_file(tmp_path: Path, monkeypatch: Any) -> None:
     import fivecard.bulk.mark as mark
 

@@ -1,15 +1,18 @@
 """Every workbook fivecard writes is one Excel opens: each output (``solve
--o x.xlsx``, ``grid -o x.xlsx``) stays within
+-o x.xlsx``, ``mark -o x.xlsx`` / ``.xlsm``, ``grid -o x.xlsx``) stays within
 Excel's limits (1,048,576 rows and 16,384 columns a sheet, 32,767 characters
 a cell, sheet names of at most 31 characters without ``[]:*?/\\``) and holds
 macros only under ``.xlsm``; past a limit the writer says so up front, and
 leaves no file. A test per limit and writer; every file made is checked by
-:func:`assert_excel_opens`."""
+:func:`assert_excel_opens`, and a scan of the source finds every place that
+saves a workbook, so that a new writer cannot skip the checks."""
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
+import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -34,7 +37,10 @@ from fivecard.core.rules import STANDARD
 from fivecard.errors import FileError
 
 ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "src" / "fivecard"
 EXAMPLES = ROOT / "examples"
+HEADER = ["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"]
+ROW = ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "2"]
 _XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
 _XLSM_TYPE = "application/vnd.ms-excel.sheet.macroEnabled.main+xml"
 
@@ -78,6 +84,98 @@ def assert_excel_opens(path: Path) -> None:
             workbook.close()
 
 
+def answers_workbook(path: Path, rows: list[list[Any]] | None = None, *, title: str = "Answers") -> Path:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = title
+    for row in [HEADER, *(rows or [ROW, ROW])]:
+        sheet.append(row)
+    book.save(path)
+    return path
+
+
+def macro_workbook(path: Path) -> Path:
+    """A workbook with macros (a VBA project part and its content type and
+    relationship, as Excel writes them), named as given."""
+    plain = answers_workbook(path.with_suffix(".plain.xlsx"))
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "[Content_Types].xml":
+                data = data.replace(_XLSX_TYPE.encode(), _XLSM_TYPE.encode()).replace(
+                    b"</Types>", b'<Default Extension="bin" ContentType="application/vnd.ms-office.vbaProject"/></Types>'
+                )
+            if item.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(
+                    b"</Relationships>",
+                    b'<Relationship Id="rIdVba" Type="http://schemas.microsoft.com/office/2006/relationships/'
+                    b'vbaProject" Target="vbaProject.bin"/></Relationships>',
+                )
+            out.writestr(item, data)
+        out.writestr("xl/vbaProject.bin", b"\xd0\xcf\x11\xe0 a VBA project")
+    plain.unlink()
+    return path
+
+
+def refused(argv: list[str], folder: Path, message: str) -> None:
+    """The command stops with one line that says ``message`` and writes nothing."""
+    before = set(folder.iterdir())
+    code, out, err = run(argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith("fivecard: error: ") and re.search(message, err), err
+    assert set(folder.iterdir()) == before
+
+
+# --- every place that saves a workbook --------------------------------------------------------
+
+#: Where a workbook is saved: the one function for workbooks held whole, and
+#: the streaming writer. Each checks Excel's limits.
+SAVERS = {("bulk/writers.py", "save_workbook"), ("bulk/writers.py", "XlsxWriter.close")}
+#: Who saves a workbook held whole: each is walked by the tests below.
+WHOLE_WRITERS = {("bulk/grid.py", "write_grid"), ("bulk/mark.py", "MarkedFile.commit")}
+
+
+def _calls(name: Callable[[ast.Call], bool]) -> set[tuple[str, str]]:
+    """The (module, function) of every call the predicate picks in the source."""
+    found = set()
+    for path in sorted(SOURCE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = str(path.relative_to(SOURCE))
+
+        def visit(node: ast.AST, scope: list[str]) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    visit(child, [*scope, child.name])
+                    continue
+                if isinstance(child, ast.Call) and name(child):
+                    found.add((where, ".".join(scope)))
+                visit(child, scope)
+
+        visit(tree, [])
+    return found
+
+
+def _called(call: ast.Call, *names: str) -> bool:
+    func = call.func
+    return (isinstance(func, ast.Attribute) and func.attr in names) or (isinstance(func, ast.Name) and func.id in names)
+
+
+def test_every_workbook_is_saved_through_the_checked_savers() -> None:
+    openpyxl_modules = {
+        str(p.relative_to(SOURCE)) for p in SOURCE.rglob("*.py") if "openpyxl" in p.read_text(encoding="utf-8")
+    }
+    saves = {where for where in _calls(lambda c: _called(c, "save", "ExcelWriter")) if where[0] in openpyxl_modules}
+    assert saves == SAVERS, "save workbooks through writers.save_workbook (or XlsxWriter), which check Excel's limits"
+    assert _calls(lambda c: _called(c, "save_workbook")) == WHOLE_WRITERS, "walk the new writer in this file's tests"
+    assert {w for w in _calls(lambda c: _called(c, "XlsxWriter")) if w[0] != "bulk/writers.py" or w[1]} == {
+        ("bulk/writers.py", "make_writer")
+    }
+
+
+# --- solve -o x.xlsx (the streaming writer) ------------------------------------------------------
+
+
 def test_solve_writes_a_workbook_excel_opens(tmp_path: Path) -> None:
     code, _, _ = run(["solve", str(EXAMPLES / "showdowns.csv"), "-o", str(tmp_path / "out.xlsx")])
     assert code in (0, 1)  # the example holds error rows
@@ -112,6 +210,94 @@ def test_solves_sheets_past_excels_rows_are_named_as_excel_allows(
     book = openpyxl.load_workbook(tmp_path / "out.xlsx")
     assert len(book.sheetnames) >= 2 and all(s.max_row <= 3 for s in book.worksheets)
     assert_excel_opens(tmp_path / "out.xlsx")
+
+
+# --- mark -o x.xlsx / x.xlsm (the input workbook, copied) ----------------------------------------
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".xlsm"])
+def test_mark_writes_a_workbook_excel_opens(suffix: str, tmp_path: Path) -> None:
+    code, _, _ = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / f"marked{suffix}")])
+    assert code == 0
+    assert_excel_opens(tmp_path / f"marked{suffix}")
+
+
+def test_mark_refuses_a_sheet_that_reaches_xfd_and_fills_xfd_at_most(tmp_path: Path) -> None:
+    """The verdicts go in the column after the sheet's last: a sheet whose
+    cells reach XFD has none, and is refused (a copy past XFD is a file
+    that neither Excel nor fivecard opens); one that reaches XFC has its
+    verdicts in XFD."""
+    def wide(column: int) -> Path:
+        path = answers_workbook(tmp_path / "wide.xlsx")
+        book = openpyxl.load_workbook(path)
+        book["Answers"].cell(row=5, column=column, value="a note far right")
+        book.save(path)
+        return path
+
+    refused(
+        ["mark", str(wide(XLSX_COLUMNS)), "--answers", "C,D,E", "-o", str(tmp_path / "marked.xlsx")], tmp_path,
+        r"sheet 'Answers' of '.*wide\.xlsx' reaches column XFD, so the marked copy's column of verdicts would be "
+        r"past XFD, Excel's last \(16,384\): write the marks as CSV \(-o marked\.csv\)",
+    )
+    code, _, _ = run(["mark", str(tmp_path / "wide.xlsx"), "--answers", "C,D,E", "-o", str(tmp_path / "marked.csv")])
+    assert code == 1  # line 5, past the widest table read, is an error row
+    code, _, _ = run(["mark", str(wide(XLSX_COLUMNS - 1)), "--answers", "C,D,E", "-o", str(tmp_path / "marked.xlsx")])
+    assert code == 1
+    assert_excel_opens(tmp_path / "marked.xlsx")  # fivecard's reader, too, reads every row of it
+    marked = openpyxl.load_workbook(tmp_path / "marked.xlsx")["Answers"]
+    assert marked["XFD1"].value == "fivecard" and marked["XFD2"].value.startswith("wrong: the winner")
+
+
+def test_mark_refuses_a_cell_past_excels_limit_up_front(tmp_path: Path) -> None:
+    """A cell longer than Excel's limit (openpyxl cuts a long text as it is
+    put in a cell, so the workbook is zipped with the text put in after)."""
+    made = answers_workbook(tmp_path / "made.xlsx", [ROW, [*ROW, "LONG TEXT"]])
+    path = tmp_path / "long.xlsx"
+    with zipfile.ZipFile(made) as source, zipfile.ZipFile(path, "w") as out:
+        for item in source.infolist():
+            out.writestr(item, source.read(item.filename).replace(b"LONG TEXT", b"x" * (XLSX_CELL + 1)))
+    made.unlink()
+    refused(
+        ["mark", str(path), "-o", str(tmp_path / "marked.xlsx")], tmp_path,
+        r"'.*marked\.xlsx' would not open in Excel: cell F3 of sheet 'Answers' holds 32,768 characters, "
+        r"and a cell holds at most 32,767",
+    )
+
+
+def test_mark_refuses_a_sheet_name_past_excels_limit_up_front(tmp_path: Path) -> None:
+    with pytest.warns(UserWarning, match="Title is more than 31 characters"):
+        path = answers_workbook(tmp_path / "named.xlsx", title="Answers of the whole team, round 1")
+    refused(
+        ["mark", str(path), "-o", str(tmp_path / "marked.xlsx")], tmp_path,
+        r"would not open in Excel: sheet 'Answers of the whole team, round 1' has a name of 34 characters, "
+        r"and Excel allows 31",
+    )
+
+
+def test_mark_keeps_macros_only_under_xlsm(tmp_path: Path) -> None:
+    source = macro_workbook(tmp_path / "model.xlsm")
+    code, _, err = run(["mark", str(source), "-o", str(tmp_path / "marked.xlsx")])
+    assert code == 0
+    assert "fivecard: note: " in err and "the macros of" in err and "name it .xlsm to keep them" in err
+    assert_excel_opens(tmp_path / "marked.xlsx")  # an .xlsx: no macros, the plain content type
+    code, _, err = run(["mark", str(source), "-o", str(tmp_path / "marked.xlsm")])
+    assert code == 0 and "note" not in err
+    assert_excel_opens(tmp_path / "marked.xlsm")
+    with zipfile.ZipFile(tmp_path / "marked.xlsm") as archive:
+        assert archive.read("xl/vbaProject.bin") == b"\xd0\xcf\x11\xe0 a VBA project"
+    code, _, _ = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "plain.xlsm")])
+    assert code == 0  # no macros to keep, and still a macro-enabled workbook, as its name says
+    assert_excel_opens(tmp_path / "plain.xlsm")
+
+
+def test_mark_copies_only_workbooks_that_openpyxl_can_hold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fivecard.bulk.mark as mark
+
+    monkeypatch.setattr(mark, "MAX_COPY_XML", 10_000)
+    refused(
+        ["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.xlsx")], tmp_path,
+        r"unpacks to 0\.\d MiB of XML; a marked copy .* at most 0 MiB of XML",
+    )
 
 
 # --- grid -o x.xlsx (a workbook held whole) -------------------------------------------------------

@@ -35,7 +35,11 @@ The marked file (:func:`open_marked`) is written as the rows are marked:
 as CSV (from any input, at any size), or, for a workbook, as a copy of the
 workbook with the marks added (:func:`write_marked` describes both). The
 copy keeps the input's formulas, formatting and other sheets, so it is made
-with openpyxl, which holds the whole workbook in memory.
+with openpyxl, which holds the whole workbook in memory: a workbook of more
+than :data:`MAX_COPY_XML` bytes of XML is refused before any row is marked
+(CSV has no such limit). The copy stays within Excel's limits
+(:func:`~fivecard.bulk.writers.check_workbook`), and holds macros only when
+it is named ``.xlsm``.
 
 Bad rows follow ``solve``'s rules: each is reported with its line and is not
 marked (it holds no outcome); the other rows are unaffected. An answer that
@@ -48,6 +52,7 @@ import contextlib
 import json
 import re
 import tempfile
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -78,6 +83,7 @@ __all__ = [
     "CATEGORY_ALIASES",
     "MODELOFF_OUTCOMES",
     "MODELOFF_MAX",
+    "MAX_COPY_XML",
 ]
 
 #: Header words of a classification column (with a hand's number or name).
@@ -104,6 +110,11 @@ CATEGORY_ALIASES: Final = {
 #: The ModelOff 2012 grid: 25 outcomes, 30 marks at most.
 MODELOFF_OUTCOMES: Final = 25
 MODELOFF_MAX: Final = 30
+#: The most XML (unpacked, in bytes: every sheet, the shared strings, the
+#: styles ...) of a workbook copied with its marks. openpyxl holds a
+#: workbook whole, in over ten times its XML: 32 MiB is about 100,000
+#: rows of six cells, some 450 MB in memory.
+MAX_COPY_XML: Final = 32 << 20
 _FULL_RATE: Final = 20  # outcomes marked 1 each; those above, 2 each
 _STEP_WORDS: Final = frozenset({"step"})  # "Step 2: Player 1 category": the 2 is a step
 _READ_CACHE: Final = 4096  # distinct answer texts whose reading is kept
@@ -941,12 +952,32 @@ def _expected_text(row: MarkedRow) -> str:
     return row.expected.text()
 
 
+def _xml_size(path: str) -> int:
+    """The unpacked size of a workbook's XML parts (what openpyxl parses)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return sum(i.file_size for i in archive.infolist() if i.filename.lower().endswith((".xml", ".vml")))
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise FileError(f"cannot open {quote(path, PATH_QUOTE)} to write it back: {exc}") from None
+
+
+def _has_macros(path: str) -> bool:
+    import zipfile
+
+    with contextlib.suppress(OSError, zipfile.BadZipFile), zipfile.ZipFile(path) as archive:
+        return any(name.lower().startswith("xl/vba") for name in archive.namelist())
+    return False
+
+
 class MarkedFile:
     """The marked file, written as the rows are marked (see
     :func:`write_marked` for what it holds): :meth:`add` each marked row in
     order, then :meth:`commit`; on an error, :meth:`abort` (or use it in a
     ``with``, which aborts on an exception and says so in its notes). What
-    can be checked is checked when it is opened, before any row is marked."""
+    can be checked is checked when it is opened, before any row is marked.
+    ``notes`` say what the user should know of the file written."""
 
     def __init__(self, marking: Marking, output: str, *, stdout: Any = None) -> None:
         from .target import Target, refuse_same_file
@@ -989,16 +1020,47 @@ class MarkedFile:
                 self._write_line([*marking.columns, "expected", "verdict"])
 
     def _open_copy(self) -> None:
-        """Load the workbook to copy, and find the verdicts' column."""
+        """Load the workbook to copy (within :data:`MAX_COPY_XML`), check
+        that its copy is one Excel opens, and find the verdicts' column."""
         import openpyxl
 
+        from .writers import XLSX_COLUMNS, check_workbook
+
         marking, path = self.marking, self.marking.path
+        size = _xml_size(path)
+        if size > MAX_COPY_XML:
+            raise FileError(
+                f"{quote(path, PATH_QUOTE)} unpacks to {size / (1 << 20):,.1f} MiB of XML; a marked copy of a "
+                f"workbook is made with openpyxl, which holds the whole workbook in memory, for at most "
+                f"{MAX_COPY_XML >> 20} MiB of XML (about 100,000 rows of six cells): write the marks as "
+                "CSV (-o marked.csv), which has no limit, or mark without -o"
+            )
+        keep = self.kind == "xlsm"  # macros only under .xlsm: an .xlsx is never macro-enabled
+        if not keep and _has_macros(path):
+            self.notes.append(
+                f"{quote(self.output, PATH_QUOTE)} is an .xlsx workbook, which holds no macros: the macros of "
+                f"{quote(path, PATH_QUOTE)} are not in it (name it .xlsm to keep them)"
+            )
         try:
-            book = openpyxl.load_workbook(path, keep_vba=path.lower().endswith(".xlsm"))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                book = openpyxl.load_workbook(path, keep_vba=keep)
         except Exception as exc:  # noqa: BLE001 - it was read once; say why it cannot be again
             raise FileError(f"cannot open {quote(path, PATH_QUOTE)} to write it back: {exc}") from None
+        for said in dict.fromkeys(str(w.message) for w in caught):  # what openpyxl does not keep, once each
+            if "Title is more than" not in said:  # a name too long is refused below
+                self.notes.append(f"openpyxl, which makes the copy, says: {said}")
+        book.template = False
         sheet = book[marking.sheet] if marking.sheet is not None else book.worksheets[0]
         self._verdicts = max(sheet.max_column, len(marking.columns)) + 1
+        if self._verdicts > XLSX_COLUMNS:
+            raise FileError(
+                f"sheet {quote(sheet.title)} of {quote(path, PATH_QUOTE)} reaches column "
+                f"{column_letter(sheet.max_column - 1)}, so the marked copy's column of verdicts would "
+                f"be past {column_letter(XLSX_COLUMNS - 1)}, Excel's last ({XLSX_COLUMNS:,}): write the "
+                "marks as CSV (-o marked.csv)"
+            )
+        check_workbook(book, self.output)  # the input's own cells and names, within Excel's limits
         self._book, self._sheet = book, sheet
         run = marking._run
         if run is not None and run.formulas is not None:
@@ -1061,11 +1123,13 @@ class MarkedFile:
     def commit(self) -> None:
         """Finish the file and put it in place."""
         if self._book is not None:
+            from .writers import save_workbook
+
             self._sheet.column_dimensions[column_letter(self._verdicts - 1)].width = min(self._widest, 80)
             stream = self.target.binary
             assert stream is not None
             with self._writing():
-                self._book.save(stream)
+                save_workbook(self._book, stream, self.output)
         with self._writing():
             self.target.commit()
         self._done = True
@@ -1099,7 +1163,8 @@ def _inert_cell(cell: Any, text: str) -> None:
 def open_marked(marking: Marking, output: str, *, stdout: Any = None) -> MarkedFile:
     """Open the marked file ``output`` of a marking (see :func:`write_marked`
     for what it holds), checked before any row is marked: its format, that
-    it is not the input. Raises :class:`~fivecard.errors.FileError`."""
+    it is not the input, and for a workbook copy its size and Excel's
+    limits. Raises :class:`~fivecard.errors.FileError`."""
     return MarkedFile(marking, output, stdout=stdout)
 
 
@@ -1110,10 +1175,14 @@ def write_marked(marking: Marking, output: str, *, stdout: Any = None) -> list[s
     * ``.csv`` (from CSV or a workbook, at any size, written as the rows
       are marked): the header and the data rows as read, with two columns
       added, ``expected`` and ``verdict``;
-    * ``.xlsx`` or ``.xlsm`` (from a workbook): the workbook itself with
-      its formulas, formatting and other sheets kept, each wrong answer
-      cell filled light red with the right answer in a comment, and a
-      column ``fivecard`` at the right with each row's verdict.
+    * ``.xlsx`` or ``.xlsm`` (from a workbook of at most
+      :data:`MAX_COPY_XML` of XML): the workbook itself with its formulas,
+      formatting and other sheets kept, each wrong answer cell filled light
+      red with the right answer in a comment, and a column ``fivecard`` at
+      the right with each row's verdict. Macros are kept only in an
+      ``.xlsm`` (a file named ``.xlsx`` with macros is one Excel refuses);
+      a sheet whose cells reach Excel's last column (XFD) has no room for
+      the verdicts and is refused.
 
     Written atomically; cells fivecard writes are inert."""
     with open_marked(marking, output, stdout=stdout) as marked:

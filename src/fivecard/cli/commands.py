@@ -858,7 +858,7 @@ def _mark_arguments(parser: argparse.ArgumentParser) -> None:
             "--output",
             metavar="FILE",
             help="also write the marked file: the workbook back with wrong answers "
-            "highlighted (.xlsx, or .xlsm), or the rows "
+            "highlighted (.xlsx; .xlsm keeps its macros; up to 32 MiB of XML), or the rows "
             "with columns expected and verdict (.csv, from CSV or a workbook of any size)",
         ),
         files=True,

@@ -943,7 +943,7 @@ def mark_file(
 
 _WRONG_FILL: Final = "FFC7CE"  # Excel's light red for bad cells
 _RIGHT_HEADER: Final = "fivecard"
-_OUTPUT_KINDS: Final = {"csv": "csv", "xlsx": "xlsx", "xlsm": "xlsm"}
+_OUTPUT_KINDS: Final = frozenset({"csv", "xlsx", "xlsm"})  # by the output's name
 
 
 def _expected_text(row: MarkedRow) -> str:
@@ -982,9 +982,8 @@ class MarkedFile:
     def __init__(self, marking: Marking, output: str, *, stdout: Any = None) -> None:
         from .target import Target, refuse_same_file
 
-        suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
-        kind = _OUTPUT_KINDS.get(suffix)
-        if kind is None:
+        kind = output.rsplit(".", 1)[-1].lower() if "." in output else ""
+        if kind not in _OUTPUT_KINDS:
             raise FileError(
                 f"cannot tell the output's format from {quote(output, PATH_QUOTE)}: name it .xlsx or .csv "
                 "(.xlsm for a workbook that keeps its macros)"

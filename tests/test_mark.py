@@ -9,18 +9,23 @@ import importlib.util
 import io
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fivecard.bulk.mark import (
     DRAW_WORDS,
     AnswerColumnsError,
+    MarkJson,
     mark_file,
     modeloff_mark,
+    open_marking,
     read_classification,
     read_winner,
 )
@@ -173,7 +178,7 @@ def test_the_same_grid_as_a_workbook_with_one_card_per_cell(tmp_path: Path) -> N
     ("text", "label"),
     [
         ("Pair", "One Pair"), ("one pair", "One Pair"), ("ONE_PAIR", "One Pair"), ("2", "One Pair"),
-        ("High Card", "High Card"), ("nothing", "High Card"), ("1", "High Card"), ("1.0", "High Card"),
+        ("High Card", "High Card"), ("nothing", "High Card"), ("1", "High Card"),
         ("Royal Flush", "Royal Flush"), ("10", "Royal Flush"), ("royal", "Royal Flush"),
         ("Straight Flush", "Straight Flush"), ("9", "Straight Flush"),
         ("Four of a Kind", "Four of a Kind"), ("Quads", "Four of a Kind"), ("4 of a kind", "Four of a Kind"),
@@ -187,7 +192,7 @@ def test_classifications_by_name_alias_or_score(text: str, label: str) -> None:
     assert read_classification(text, STANDARD).label == label
 
 
-@pytest.mark.parametrize("text", ["Flusj", "11", "0", "6 Full House", "", "Five of a Kind"])
+@pytest.mark.parametrize("text", ["Flusj", "11", "0", "6 Full House", "", "Five of a Kind", "1.0", "07", "+7", "-2 pair"])
 def test_unreadable_classifications(text: str) -> None:
     with pytest.raises(FivecardError, match="could not read .* as a classification"):
         read_classification(text, STANDARD)
@@ -200,7 +205,7 @@ def test_draw_spellings(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "player"),
-    [("1", 0), ("2", 1), ("2.0", 1), ("Player 1", 0), ("player2", 1), ("P2", 1), ("p 1", 0),
+    [("1", 0), ("2", 1), ("Player 1", 0), ("player2", 1), ("P2", 1), ("p 1", 0),
      ("Hand 2", 1), ("Player 1 wins", 0), ("Alice", 0), ("BOB", 1), ("bob wins", 1)],
 )
 def test_winners_by_number_or_name(text: str, player: int) -> None:
@@ -211,6 +216,153 @@ def test_winners_by_number_or_name(text: str, player: int) -> None:
 def test_unreadable_winners(text: str) -> None:
     with pytest.raises(FivecardError, match="could not read .* as a winner"):
         read_winner(text, ["Alice", "Bob"])
+
+
+# --- answers read strictly --------------------------------------------------------------
+
+#: How a sheet names player n: these are read as player n.
+PLAYER_FORMS = (
+    "{n}", "Player {n}", "player{n}", "PLAYER {n}", "P{n}", "p {n}", "Player_{n}", "Player #{n}",
+    "Player-{n}", "Hand {n}", "h{n}", "Plyr {n}", "Player {n} wins", "{n} wins", "P{n} won", "  Player   {n}  ",
+)  # fmt: skip
+#: A number written otherwise than as digits alone: a sign, a decimal point,
+#: an exponent, a leading zero, digits of another script (full-width,
+#: Arabic-Indic, Devanagari, superscript) or a minus sign.
+LOOSE_NUMBERS = (
+    "-{d}", "+{d}", "{d}.0", "{d}.", "{d}.00", "0{d}", "00{d}", "{d}e0", "{d}E+0", "{d},0", "\u2212{d}",
+)  # fmt: skip
+OTHER_DIGITS = {"1": ("１", "١", "१", "¹"), "2": ("２", "٢", "२", "²")}
+
+
+def _loose_spellings(n: int) -> list[str]:
+    """Every player form with the number written loosely: none is a player.
+    (A hyphen right after a letter is a separator, ``P-2``, so a sign goes
+    only where a number starts a word.)"""
+    spellings = []
+    for form in PLAYER_FORMS:
+        before = form.split("{n}")[0]
+        for loose in LOOSE_NUMBERS:
+            if loose[0] in "-+" and before[-1:].isalpha():
+                continue
+            spellings.append(form.format(n=loose.format(d=n)))
+        spellings += [form.format(n=other) for other in OTHER_DIGITS[str(n)]]
+    return spellings
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_every_players_form_is_read_as_that_player(n: int) -> None:
+    for form in PLAYER_FORMS:
+        assert read_winner(form.format(n=n), ["Alice", "Bob"]) == n - 1, form
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_number_written_loosely_is_no_player_and_no_draw(n: int) -> None:
+    for text in _loose_spellings(n):
+        with pytest.raises(FivecardError, match="could not read .* as a winner"):
+            read_winner(text, ["Alice", "Bob"])
+
+
+@pytest.mark.parametrize("text", ["-2", "2.0", "+2", "02", "2e0", "２", "Player -2", "P 2.0", "-0", "0.0", "00"])
+def test_loose_numbers_say_how_a_number_is_written(text: str) -> None:
+    with pytest.raises(FivecardError, match=r"as digits alone: no sign, decimal point or leading zero"):
+        read_winner(text)
+
+
+def test_names_of_hand_columns_that_are_numbers_are_matched_as_written() -> None:
+    assert read_winner("2", ["1", "2"]) == 1
+    for text in ("-2", "2.0", "+2", "(2)"):
+        with pytest.raises(FivecardError):
+            read_winner(text, ["1", "2"])
+    assert read_winner("player-2", ["Player 1", "Player 2"]) == 1  # the number form, not a loose name
+    assert read_winner("BOB!", ["Alice", "Bob"]) == 1  # a name's letters, punctuation aside
+
+
+@pytest.mark.parametrize("score", range(1, 11))
+def test_a_score_written_loosely_is_no_classification(score: int) -> None:
+    assert read_classification(str(score), STANDARD) == STANDARD.ladder[score - 1]
+    d = str(score)
+    for text in [loose.format(d=d) for loose in LOOSE_NUMBERS] + ["１０" if score == 10 else chr(0xFF10 + score)]:
+        with pytest.raises(FivecardError, match="could not read .* as a classification"):
+            read_classification(text, STANDARD)
+
+
+#: Pieces of answers: the words of player forms and draws, digits of several
+#: scripts, signs, points, exponents and separators.
+_PIECES = st.sampled_from([
+    "player", "Player", "p", "P", "hand", "plyr", "wins", "won", "both", "and", "draw", "tie", "none",
+    "dead heat", "Alice", "bob", " ", "  ", "_", "#", "-", "+", ".", ",", "&", "e", "E", "0", "1", "2",
+    "3", "12", "０", "１", "２", "٢", "²", "\u2212", "\u00a0",
+])  # fmt: skip
+_ANSWERS = st.one_of(st.lists(_PIECES, max_size=6).map("".join), st.text(max_size=12))
+
+
+def _digit_runs(text: str) -> list[str]:
+    return re.findall(r"\d+", text)  # digits of any script
+
+
+def _plainly_written(text: str) -> bool:
+    """Every number of the text is ASCII digits alone: no leading zero, no
+    sign before it (a hyphen after a letter is a separator), no decimal
+    point or exponent after it."""
+    for match in re.finditer(r"\d+", text):
+        run, start, end = match.group(), match.start(), match.end()
+        if not run.isascii() or (run.startswith("0") and len(run) > 1):
+            return False
+        before, after = text[start - 1 : start], text[end : end + 2]
+        if before in ("+", "\u2212", ".") or (before == "-" and not text[start - 2 : start - 1].isalpha()):
+            return False
+        if re.match(r"[.][0-9]|[eE][0-9+\-]", after):
+            return False
+    return True
+
+
+@given(_ANSWERS)
+@settings(max_examples=400)
+def test_whatever_the_spelling_a_credited_answer_is_its_number_as_written(text: str) -> None:
+    """A property over answer spellings: an answer is credited as player n
+    only if it holds n plainly written and no other number; as a draw only
+    if it holds no number but 0, or every player's; anything else is
+    unreadable (a FivecardError, never another exception)."""
+    try:
+        winner = read_winner(text, ["Alice", "Bob"])
+    except FivecardError:
+        return
+    runs = _digit_runs(text)
+    assert _plainly_written(text), text
+    if winner is None:
+        assert runs in ([], ["0"]) or sorted(runs) == ["1", "2"], text
+    else:
+        assert runs in ([], [str(winner + 1)]), text
+        if not runs:
+            letters = re.sub(r"[^a-z]", "", text.casefold().replace("wins", "").replace("won", ""))
+            assert letters in ("alice", "bob"), text
+
+
+@given(_ANSWERS)
+@settings(max_examples=400)
+def test_whatever_the_spelling_a_credited_score_is_its_number_as_written(text: str) -> None:
+    try:
+        category = read_classification(text, STANDARD)
+    except FivecardError:
+        return
+    runs = _digit_runs(text)
+    assert _plainly_written(text), text
+    assert len(runs) <= 1, text
+    if runs and text.strip() == runs[0]:
+        assert STANDARD.score(category) == int(runs[0])
+
+
+def test_loose_winners_in_a_file_are_wrong_and_say_why(tmp_path: Path) -> None:
+    """Hand 2 wins every row; only the plain answers are credited."""
+    answers = ["2", "Player 2", "-2", "2.0", "+2", "02", "2e0", "２"]
+    rows: list[list[Any]] = [["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"]]
+    rows += [["KS KH 7D 4C 2D", "AS AH 7C 4D 2S", "Pair", "Pair", a] for a in answers]
+    marking = mark_file(str(write_csv(tmp_path / "loose.csv", rows)))
+    assert marking.wrong == [4, 5, 6, 7, 8, 9]
+    assert (marking.correct, marking.total) == (2, 8)
+    for row in marking.rows[2:]:
+        assert row.given is not None and row.given.winner is None  # not read: never credited as 2
+        assert row.differences[0].startswith(f"the winner: could not read {row.cells[2]!r} as a winner")
 
 
 def test_draw_spelled_several_ways_in_a_file(tmp_path: Path) -> None:
@@ -358,15 +510,21 @@ def test_a_grid_answer_sheet_is_found_without_naming_its_columns(tmp_path: Path)
     assert marking.mark == 30.0
 
 
-def test_a_formula_without_a_stored_value_is_reported(tmp_path: Path) -> None:
+def unsaved_formula(tmp_path: Path) -> Path:
+    """A workbook whose winner cell is a formula with no saved value
+    (openpyxl stores none)."""
     path = tmp_path / "unsaved.xlsx"
     book = openpyxl.Workbook()
     sheet = book.active
     assert sheet is not None
     sheet.append(["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"])
     sheet.append(["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", '=IF(C2="Pair",1,2)'])
-    book.save(path)  # openpyxl stores no value for the formula
-    marking = mark_file(str(path))
+    book.save(path)
+    return path
+
+
+def test_a_formula_without_a_stored_value_is_reported(tmp_path: Path) -> None:
+    marking = mark_file(str(unsaved_formula(tmp_path)))
     assert marking.wrong == [2]
     assert marking.rows[0].differences == (
         "the winner: cell E2 holds the formula '=IF(C2=\"Pair\",1,2)' with no saved value (open and "
@@ -443,6 +601,119 @@ def test_json_shape() -> None:
     assert draw["expected"]["winner"] == "draw" and draw["given"]["winner"] == "draw"
 
 
+# --- marking as the rows are read ----------------------------------------------------------
+
+
+class _Counted(io.BytesIO):
+    """Standard input that counts what was read of it."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.taken = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.taken += len(data)
+        return data
+
+
+def _showdowns(count: int) -> list[list[Any]]:
+    header = ["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"]
+    row = ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "1"]
+    return [header] + [row] * count
+
+
+def test_rows_are_marked_as_they_are_read_and_not_kept(tmp_path: Path) -> None:
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(_showdowns(120_000))
+    data = text.getvalue().encode()
+    stdin = _Counted(data)
+    with open_marking("-", stdin=stdin) as marking:
+        rows = marking.stream()
+        first = next(rows)
+        assert first.line == 2 and first.correct
+        assert stdin.taken < len(data) // 2  # the first chunk is marked before the rest is read
+        assert sum(1 for _ in rows) == 120_000 - 1
+    assert marking.rows == [] and (marking.correct, marking.total) == (120_000, 120_000)
+    assert marking.summary() == "Outcomes right: 120000/120000; ModelOff mark: 30/30"
+    with pytest.raises(FivecardError, match="marked already"):
+        next(marking.stream())
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+def test_the_streamed_json_is_the_kept_markings_json(ascii: bool, tmp_path: Path) -> None:
+    rows = _showdowns(3) + [
+        ["AS AH 7C 4D 2S", "AS KH 7D 4C 2D", "Pair", "Pair", "1"],  # an error row
+        ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Paire", "Pair", "Alice ♠"],
+        ["AS AH 7C 4D 2S", "KS KH KD 4C 2D", "Pair", "Pair", "1"],
+        ["10D 10H 4H 4C 3S", "10S 10C 4S 4D 3H", "Two Pair", "", "tie"],  # a draw, an answer missing
+        ["10D 10H 4H 4C 3S", "10S 10C 4S 4D 3H", "2 pair", "3", "\x07=1"],
+    ]
+    path = write_csv(tmp_path / "answers.csv", rows)
+    kept = mark_file(str(path)).json()
+    assert kept["wrong"] == [6, 7, 8, 9] and [e["line"] for e in kept["errors"]] == [5]
+    out = io.StringIO()
+    with open_marking(str(path)) as marking:
+        report = MarkJson(out, ascii=ascii)
+        for row in marking.stream():
+            report.add(row)
+        report.finish(marking)
+    assert out.getvalue() == json.dumps(kept, ensure_ascii=ascii, indent=2) + "\n"
+    only_errors = write_csv(tmp_path / "errors.csv", _showdowns(0) + rows[4:5])  # no row marked
+    out = io.StringIO()
+    with open_marking(str(only_errors)) as marking:
+        report = MarkJson(out)
+        for row in marking.stream():
+            report.add(row)
+        report.finish(marking)
+    assert '"rows": [],' in out.getvalue() and '"wrong": [],' in out.getvalue()
+    assert out.getvalue() == json.dumps(mark_file(str(only_errors)).json(), ensure_ascii=False, indent=2) + "\n"
+
+
+def test_a_workbook_is_marked_to_csv_at_any_size(tmp_path: Path) -> None:
+    code, _, err = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.csv")])
+    assert code == 0 and "3 wrong answers marked" in err
+    written = list(csv.reader((tmp_path / "marked.csv").read_text(encoding="utf-8").splitlines()))
+    assert written[0][-2:] == ["expected", "verdict"] and written[0][1] == "Player 1"
+    assert written[5][-1] == "wrong: the winner: said '2', right: player 1"  # line 7 of the sheet
+    assert len(written) == 11  # the header and ten rows (the title above it is not a row)
+
+
+def test_a_workbook_too_big_to_copy_is_refused_before_any_row(tmp_path: Path, monkeypatch: Any) -> None:
+    import fivecard.bulk.mark as mark
+
+    monkeypatch.setattr(mark, "MAX_COPY_XML", 4096)
+    code, out, err = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.xlsx")])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert re.search(r"'.*answered\.xlsx' unpacks to [0-9.]+ MiB of XML; .* openpyxl, which holds the whole "
+                     r"workbook in memory, for at most 0 MiB of XML .*write the marks as CSV \(-o marked.csv\)", err)
+    assert list(tmp_path.iterdir()) == []
+    code, _, _ = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.csv")])
+    assert code == 0 and (tmp_path / "marked.csv").exists()
+
+
+def test_an_interrupted_mark_leaves_no_file(tmp_path: Path, monkeypatch: Any) -> None:
+    import fivecard.bulk.mark as mark
+
+    def interrupted(self: Any, chunk: Any, rows: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mark._Run, "mark", interrupted)
+    for name in ("marked.csv", "marked.xlsx"):
+        code, _, err = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / name)])
+        assert code == 130 and f"nothing was written ('{tmp_path / name}' was not created)" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_formula_without_a_value_is_reported_in_the_marked_workbook(tmp_path: Path) -> None:
+    code, _, _ = run(["mark", str(unsaved_formula(tmp_path)), "-o", str(tmp_path / "marked.xlsx")])
+    assert code == 0
+    marked = openpyxl.load_workbook(tmp_path / "marked.xlsx").active
+    assert marked is not None
+    assert marked["E2"].value == '=IF(C2="Pair",1,2)'  # the formula kept
+    assert str(marked["F2"].value).startswith("wrong: the winner: cell E2 holds the formula")
+
+
 @pytest.mark.parametrize(
     ("correct", "total", "mark"),
     [(20, 25, 20), (22, 25, 24), (25, 25, 30), (0, 25, 0), (19, 25, 19), (21, 25, 22),
@@ -463,7 +734,7 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         (["mark", str(text)], "marking needs a table"),
         (["mark", str(EXAMPLES / "answered.csv"), "--sheet", "Answers"], "a sheet is named"),
         (["mark", str(EXAMPLES / "answered.xlsx"), "--sheet", "Nope"], "no sheet 'Nope'"),
-        (["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "m.csv")], "output ends in .xlsx"),
+        (["mark", str(EXAMPLES / "answered.csv"), "-o", str(tmp_path / "m.xlsx")], "output ends in .csv"),
         (["mark", str(EXAMPLES / "answered.csv"), "-o", str(tmp_path / "m.txt")], "name it .xlsx or .csv"),
         (["mark", str(EXAMPLES / "answered.csv"), "-o", str(EXAMPLES / "answered.csv")], "is the input"),
     ]

@@ -53,7 +53,7 @@ from ..core.showdown import showdown
 from ..errors import PATH_QUOTE, FileError, FivecardError, RulesError, quote
 from . import batch
 from .target import Target
-from .writers import inert
+from .writers import check_text, inert, save_workbook, sheet_text
 
 __all__ = [
     "GridRow",
@@ -377,7 +377,10 @@ def write_grid(
     modeller's formulas beside it) and, with ``answers``, the sheet
     "Answers" (:data:`ANSWER_COLUMNS`). ``.csv``: one table, the Answers
     columns (the Grid columns without ``answers``). Every cell is inert
-    text (see :func:`~fivecard.bulk.writers.inert`).
+    text (see :func:`~fivecard.bulk.writers.inert`). A workbook that Excel
+    would not open (a cell past 32,767 characters) is refused with a
+    :class:`~fivecard.errors.FileError` (see
+    :func:`~fivecard.bulk.writers.check_workbook`).
     """
     kind = os.path.splitext(path)[1].lower()
     if kind not in (".xlsx", ".csv"):
@@ -395,14 +398,14 @@ def write_grid(
         else:
             stream = target.binary
             assert stream is not None
-            _workbook(rows, settled).save(stream)
+            save_workbook(_workbook(rows, settled, path), stream, path)
         target.commit()
     except BaseException as exc:
         target.abort(exc)
         raise
 
 
-def _workbook(rows: Sequence[GridRow], answers: Sequence[GridAnswer] | None) -> Any:
+def _workbook(rows: Sequence[GridRow], answers: Sequence[GridAnswer] | None, path: str) -> Any:
     import openpyxl
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
@@ -415,8 +418,11 @@ def _workbook(rows: Sequence[GridRow], answers: Sequence[GridAnswer] | None) -> 
     bold = Font(bold=True)
     for title, (header, cells) in sheets:
         sheet = book.create_sheet(title)
-        for line in [header, *cells]:
-            sheet.append([_text_cell(c) for c in line])
+        for number, line in enumerate([header, *cells], 1):
+            texts = [sheet_text(c) for c in line]
+            for k, text in enumerate(texts):
+                check_text(text, path, f"cell {get_column_letter(k + 1)}{number} of sheet {quote(title)}")
+            sheet.append(texts)
         for cell in sheet[1]:
             cell.font = bold
         for line_cells in sheet.iter_rows():
@@ -427,13 +433,6 @@ def _workbook(rows: Sequence[GridRow], answers: Sequence[GridAnswer] | None) -> 
             width = max(len(str(line[k])) for line in [header, *cells])
             sheet.column_dimensions[get_column_letter(k + 1)].width = min(width, 60) + 2
     return book
-
-
-def _text_cell(text: str) -> str:
-    """A workbook cell's text: :func:`inert`'s control-character pictures;
-    the cell itself is marked text, so no leading ``'`` is needed."""
-    safe = inert(text)
-    return safe[1:] if safe.startswith("'") and not text.startswith("'") else safe
 
 
 # --- other rule sets: rows found by search ---------------------------------------

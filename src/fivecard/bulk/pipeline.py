@@ -42,7 +42,7 @@ from .sources import Block, long_row
 from ..core.tables import tables_for
 
 __all__ = [
-    "Chunk", "chunks_of_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_codes", "token_text", "CHUNK_ROWS",
+    "Chunk", "chunks_of_rows", "chunks_with_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_codes", "token_text", "CHUNK_ROWS",
 ]
 
 #: Rows per chunk read from a table (text blocks hold about 500 KiB of lines).
@@ -197,18 +197,34 @@ def chunks_of_rows(
 ) -> Iterator[Chunk]:
     """Solve rows (of a table, or lines already split) a chunk at a time
     (``best_five``: hands of 5 to 7 cards play their best five)."""
+    for chunk, _ in chunks_with_rows(rows, rules, decks, size=size, best_five=best_five):
+        yield chunk
+
+
+def chunks_with_rows(
+    rows: Iterable[Row],
+    rules: RuleSet,
+    decks: int = 1,
+    *,
+    size: int = CHUNK_ROWS,
+    best_five: bool = False,
+) -> Iterator[tuple[Chunk, list[Row]]]:
+    """As :func:`chunks_of_rows`, each chunk with the rows it was made of
+    (for a reader of the results that needs a row's own fields: its
+    hands as split, its error); a chunk's rows are held only while it is."""
     iterator = iter(rows)
-    while chunk := list(itertools.islice(iterator, size)):
-        yield _solve(
+    while batch_rows := list(itertools.islice(iterator, size)):
+        chunk = _solve(
             rules,
             decks,
-            np.fromiter((r.line for r in chunk), dtype=np.int64, count=len(chunk)),
+            np.fromiter((r.line for r in batch_rows), dtype=np.int64, count=len(batch_rows)),
             None,
-            [r.cells for r in chunk],
-            {i: r for i, r in enumerate(chunk)},
+            [r.cells for r in batch_rows],
+            {i: r for i, r in enumerate(batch_rows)},
             [],
             best_five,
         )
+        yield chunk, batch_rows
 
 
 @dataclass(frozen=True, slots=True)

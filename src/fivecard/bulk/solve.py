@@ -128,18 +128,10 @@ def solve_rows(
     pipeline. With ``strict``, the first bad row raises :class:`RowError`
     naming its line instead. ``best_five``: hands of 5 to 7 cards play their
     best five."""
-    from .pipeline import chunks_of_rows
+    from .pipeline import chunks_with_rows
 
     ruleset = get_rules(rules)
-    kept: list[Row] = []
-
-    def keep(rows: Iterable[Row]) -> Iterator[Row]:
-        for row in rows:
-            kept.append(row)
-            yield row
-
-    for chunk in chunks_of_rows(keep(rows), ruleset, decks, best_five=best_five):
-        batch_rows, kept[:] = list(kept), []
+    for chunk, batch_rows in chunks_with_rows(rows, ruleset, decks, best_five=best_five):
         for i, row in enumerate(batch_rows):
             solved = _solved(chunk, i, row)
             if strict and solved.error is not None:

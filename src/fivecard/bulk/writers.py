@@ -41,6 +41,8 @@ from . import batch
 from .batch import category_table as batch_category_table
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 from ..core.tables import tables_for
+from ..errors import PATH_QUOTE, FileError, quote
+from .rows import column_letter
 from .wild import wild_cases
 from .workbook import MAX_ROWS
 
@@ -58,13 +60,26 @@ __all__ = [
     "class_info",
     "Tally",
     "MAX_ROWS",
+    "XLSX_COLUMNS",
+    "XLSX_CELL",
+    "XLSX_SHEET_NAME",
+    "sheet_text",
+    "check_workbook",
+    "check_text",
+    "save_workbook",
 ]
 
 _PER_HAND: Final = 3  # CSV and xlsx cells per hand: sorted cards, category, score
 _CONTROL: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
-_XLSX_CELL: Final = 32_767  # characters a workbook cell holds
 _POWERS: Final = 10 ** np.arange(1, 19, dtype=np.int64)
+#: What Excel opens: columns of a sheet (A ... XFD; rows: :data:`MAX_ROWS`),
+#: characters of a cell, characters of a sheet's name (and those a name
+#: may not hold, nor start or end with: ``'``).
+XLSX_COLUMNS: Final = 16_384
+XLSX_CELL: Final = 32_767
+XLSX_SHEET_NAME: Final = 31
+_SHEET_NAME_BANNED: Final = frozenset("[]:*?/\\")
 Objects = npt.NDArray[np.object_]
 I64 = npt.NDArray[np.int64]
 
@@ -90,6 +105,17 @@ def inert(text: str) -> str:
     if text.startswith(_FORMULA_START):
         return "'" + text
     return text
+
+
+def sheet_text(text: str) -> str:
+    """A text for a workbook's text cell: control characters as their
+    pictures, as :func:`inert` shows them (a text cell is never run as a
+    formula, so it needs no leading ``'``).
+
+    >>> sheet_text('=1+1'), sheet_text('bell\\x07')
+    ('=1+1', 'bell␇')
+    """
+    return _CONTROL.sub(_picture, text) if _CONTROL.search(text) else text
 
 
 def csv_field(text: str) -> str:
@@ -1468,8 +1494,15 @@ class XlsxWriter(_Base):
         self.target = target
         self.book = openpyxl.Workbook(write_only=True)
         header = result_header(columns, hands)
+        if len(header) > XLSX_COLUMNS:
+            raise FileError(
+                f"a workbook of {len(columns):,} input columns and {hands:,} hands would need "
+                f"{len(header):,} columns, past {column_letter(XLSX_COLUMNS - 1)}, Excel's last "
+                f"({XLSX_COLUMNS:,}): write CSV, JSON Lines or Parquet"
+            )
         steps = {"sorted": "Step 1: ", "category": "Step 2: ", "winner": "Step 3: "}
         self.header = [next((steps[k] + h for k in steps if h.endswith(k)), h) for h in header]
+        self.cut = 0  # texts cut to what a workbook cell holds
         self.widths = [len(h) for h in self.header]
         self.sheets = 0
         self.rows = MAX_ROWS  # a sheet is started before the first row
@@ -1504,16 +1537,16 @@ class XlsxWriter(_Base):
             cell.font = font
         return cell
 
-    @staticmethod
-    def _text(value: str) -> str:
-        text = _CONTROL.sub(_picture, value) if _CONTROL.search(value) else value
-        if len(text) > _XLSX_CELL:  # Excel's limit; openpyxl would cut it without a word
-            text = text[: _XLSX_CELL - 1] + "…"
+    def _text(self, value: str) -> str:
+        text = sheet_text(value)
+        if len(text) > XLSX_CELL:  # Excel's limit: cut, and said in the notes
+            text = text[: XLSX_CELL - 1] + "…"
+            self.cut += 1
         return text
 
     def _value(self, value: Any) -> Any:
         """A text that a workbook would take for a formula is a text cell."""
-        if isinstance(value, str) and (value.startswith("=") or _CONTROL.search(value) or len(value) > _XLSX_CELL):
+        if isinstance(value, str) and (value.startswith("=") or _CONTROL.search(value) or len(value) > XLSX_CELL):
             return self._cell(value)
         return value
 
@@ -1545,6 +1578,12 @@ class XlsxWriter(_Base):
             winner, explanation = tails[i]
             row += [winner, explanation, value(chunk.error.get(i, ""))]
             row += per_hand[split:] + [value(c) for c in cells[self.width :]]
+            if len(row) > XLSX_COLUMNS:
+                raise FileError(
+                    f"line {lines[i]}: its {len(row):,} cells in the workbook would reach column "
+                    f"{column_letter(len(row) - 1)}, past {column_letter(XLSX_COLUMNS - 1)}, Excel's last "
+                    f"({XLSX_COLUMNS:,}): write CSV, JSON Lines or Parquet"
+                )
             if self.rows < 200:
                 for j, v in enumerate(row[: len(self.widths)]):
                     if isinstance(v, str) and len(v) > self.widths[j]:
@@ -1584,12 +1623,91 @@ class XlsxWriter(_Base):
     def notes(self) -> list[str]:
         notes = overflow_note(self.widest, self.hands, "the error column, three cells a hand")
         notes += past_note(self.past, self.width)
+        if self.cut:
+            notes.append(
+                f"{self.cut:,} text{'s' if self.cut != 1 else ''} longer than a workbook cell holds "
+                f"({XLSX_CELL:,} characters) cut, ending in '…'"
+            )
         if self.sheets > 1:
             notes.append(
                 f"{self.sheets} sheets: a sheet holds {MAX_ROWS:,} rows, so the rows go on "
                 f"in 'fivecard (2)' and after"
             )
         return notes
+
+
+# --- workbooks that Excel opens ---------------------------------------------------------------
+
+
+def _sheet_name_problem(title: str) -> str | None:
+    if not title:
+        return "a sheet has no name"
+    if len(title) > XLSX_SHEET_NAME:
+        return f"sheet {quote(title)} has a name of {len(title):,} characters, and Excel allows {XLSX_SHEET_NAME}"
+    banned = "".join(sorted(set(title) & _SHEET_NAME_BANNED))
+    if banned:
+        return f"sheet {quote(title)} has {quote(banned)} in its name, which Excel does not allow ([]:*?/\\)"
+    if title.startswith("'") or title.endswith("'"):
+        return f"sheet {quote(title)} starts or ends its name with ', which Excel does not allow"
+    return None
+
+
+def check_workbook(book: Any, name: str) -> None:
+    """Raise :class:`~fivecard.errors.FileError` where an openpyxl workbook
+    (one held whole, not write-only) saved as ``name`` would be a file that
+    Excel refuses to open: a sheet past :data:`MAX_ROWS` rows or
+    :data:`XLSX_COLUMNS` columns, a cell of more than :data:`XLSX_CELL`
+    characters, a sheet's name longer than :data:`XLSX_SHEET_NAME` or
+    holding ``[]:*?/\\``, or macros in a file not named ``.xlsm`` (Excel
+    opens a file only when its name says what it holds)."""
+    problem: str | None = None
+    macros = getattr(book, "vba_archive", None) is not None
+    if macros != name.lower().endswith(".xlsm"):
+        problem = (
+            "it holds macros, which only a workbook named .xlsm may hold"
+            if macros
+            else "a workbook named .xlsm holds macros, and this one is not macro-enabled"
+        )
+    for sheet in book.worksheets + getattr(book, "chartsheets", []):
+        problem = problem or _sheet_name_problem(sheet.title)
+    for sheet in book.worksheets:
+        if problem is not None:
+            break
+        if sheet.max_row > MAX_ROWS:
+            problem = f"sheet {quote(sheet.title)} has {sheet.max_row:,} rows, and Excel's sheets hold {MAX_ROWS:,}"
+        elif sheet.max_column > XLSX_COLUMNS:
+            problem = (
+                f"sheet {quote(sheet.title)} reaches column {column_letter(sheet.max_column - 1)} "
+                f"({sheet.max_column:,}), past {column_letter(XLSX_COLUMNS - 1)}, Excel's last ({XLSX_COLUMNS:,})"
+            )
+        else:
+            for cell in sheet._cells.values():
+                if isinstance(cell.value, str):
+                    check_text(cell.value, name, f"cell {cell.coordinate} of sheet {quote(sheet.title)}")
+    if problem is not None:
+        raise FileError(f"{quote(name, PATH_QUOTE)} would not open in Excel: {problem}")
+
+
+def check_text(text: str, name: str, where: str) -> None:
+    """Raise :class:`~fivecard.errors.FileError` for a text longer than a
+    workbook cell holds, to be written at ``where`` (``cell D5 of sheet
+    'Grid'``) of the workbook ``name`` (openpyxl cuts such a text without a
+    word as it is put in a cell)."""
+    if len(text) > XLSX_CELL:
+        raise FileError(
+            f"{quote(name, PATH_QUOTE)} would not open in Excel: {where} holds {len(text):,} characters, "
+            f"and a cell holds at most {XLSX_CELL:,}"
+        )
+
+
+def save_workbook(book: Any, stream: IO[bytes], name: str) -> None:
+    """Save an openpyxl workbook (held whole) to ``stream`` as the file
+    ``name`` (``.xlsx``, or ``.xlsm`` for one with macros), checked first
+    (:func:`check_workbook`): every workbook fivecard writes whole goes
+    through here; a streamed one is :class:`XlsxWriter`'s."""
+    book.template = False  # a template's content type under .xlsx is refused too
+    check_workbook(book, name)
+    book.save(stream)
 
 
 class _OutcomeTexts:

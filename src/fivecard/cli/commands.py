@@ -916,8 +916,9 @@ def _mark_arguments(parser: argparse.ArgumentParser) -> None:
             "-o",
             "--output",
             metavar="FILE",
-            help="also write the marked file: a workbook back with wrong answers "
-            "highlighted (.xlsx), or the CSV with columns expected and verdict (.csv)",
+            help="also write the marked file: the workbook back with wrong answers "
+            "highlighted (.xlsx; .xlsm keeps its macros; up to 32 MiB of XML), or the rows "
+            "with columns expected and verdict (.csv, from CSV or a workbook of any size)",
         ),
         files=True,
     )
@@ -946,7 +947,9 @@ outcome counts. ModelOff mark: 1 per right outcome up to 20, 2 per right
 outcome above 20, out of 25 outcomes (30 at most); another number of
 outcomes is scaled to 25 first (right x 25 / total), then rounded to one
 decimal. A bad row is reported with its line and not marked; an answer that
-cannot be read counts as wrong.
+cannot be read counts as wrong. Numbers are read as written, digits alone:
+-2, +2, 2.0, 02 or a full-width digit is no player's number and no score.
+Rows are marked as they are read, in bounded memory.
 """
 
 
@@ -969,41 +972,56 @@ cannot be read counts as wrong.
     },
 )
 def _mark(call: _Call) -> int:
-    from ..bulk.mark import mark_file, write_marked
-
-    args, out, err = call.args, call.out, call.err
+    from ..bulk.mark import MarkJson, open_marked, open_marking
     from ..bulk.sources import binary_stdin
 
+    args, out, err = call.args, call.out, call.err
     stdin = binary_stdin(call.stdin) if args.input == "-" else None
-    marking = mark_file(
+    with open_marking(
         args.input, sheet=args.sheet, answers=args.answers, hands=args.hands, rules=call.rules, stdin=stdin
-    )
-    if args.output is not None:
-        write_marked(marking, args.output, stdout=out)
-    if marking.note is not None:
-        err.write(f"fivecard: {marking.note}\n")
-    if args.json:
-        _print_json(marking.json(), out)
+    ) as marking:
+        # the output is checked (and a workbook to copy loaded) before any row is marked
+        marked = open_marked(marking, args.output, stdout=out) if args.output is not None else None
+        with marked if marked is not None else contextlib.nullcontext():
+            if marking.note is not None:
+                err.write(f"fivecard: {marking.note}\n")
+            report = MarkJson(out, ascii=not _can_show(out)) if args.json else None
+            try:
+                for row in marking.stream():  # a chunk of rows at a time: memory stays bounded
+                    if marked is not None:
+                        marked.add(row)
+                    if report is not None:
+                        report.add(row)
+                    elif row.error is not None:
+                        out.write(f"line {row.line}: error: {row.error}\n")
+                    elif row.differences:
+                        lead = "right outcome, other differences" if row.correct else "wrong outcome"
+                        out.write(f"line {row.line}: {lead}\n")
+                        for difference in row.differences:
+                            out.write(f"  {difference}\n")
+                        out.write(f"  why: {row.explanation}\n")
+                if marked is not None:
+                    marked.commit()
+            except BaseException:
+                if report is not None:
+                    report.close()
+                raise
+    totals = marking.totals
+    if report is not None:
+        report.finish(marking)
     else:
-        for row in marking.rows:
-            if row.error is not None:
-                out.write(f"line {row.line}: error: {row.error}\n")
-            elif row.differences:
-                out.write(f"line {row.line}: {'right outcome, other differences' if row.correct else 'wrong outcome'}\n")
-                for difference in row.differences:
-                    out.write(f"  {difference}\n")
-                out.write(f"  why: {row.explanation}\n")
-        out.write(marking.summary() + "\n")
-        scaling = marking.scaling()
+        out.write(totals.summary() + "\n")
+        scaling = totals.scaling()
         if scaling is not None:
             out.write(f"({scaling})\n")
-        if marking.errors:
-            count = len(marking.errors)
-            out.write(f"({count} row{'s' if count != 1 else ''} with errors, not marked)\n")
-    if args.output is not None:
-        wrong = sum(len(r.wrong_cells) for r in marking.rows)
+        if totals.errors:
+            out.write(f"({totals.errors} row{'s' if totals.errors != 1 else ''} with errors, not marked)\n")
+    if marked is not None:
+        for note in marked.notes:
+            err.write(f"fivecard: note: {note}\n")
+        wrong = totals.wrong_answers
         err.write(f"wrote {args.output}: {wrong} wrong answer{'s' if wrong != 1 else ''} marked\n")
-    return EXIT_SOME_ROWS_BAD if marking.errors else EXIT_OK
+    return EXIT_SOME_ROWS_BAD if totals.errors else EXIT_OK
 
 
 def _deal_arguments(parser: argparse.ArgumentParser) -> None:

@@ -372,18 +372,36 @@ def sheet_xml(draw: st.DrawFn) -> bytes:
     return data
 
 
+#: The parts of a small workbook written by hand (its sheet: two hands in row 1).
+BOOK_PARTS: dict[str, bytes] = {
+    "[Content_Types].xml": _CONTENT_TYPES.encode(),
+    "xl/workbook.xml": _WORKBOOK.encode(),
+    "xl/_rels/workbook.xml.rels": _RELS.encode(),
+    "xl/sharedStrings.xml": _STRINGS.encode(),
+    "xl/styles.xml": _STYLES.encode(),
+    "xl/worksheets/sheet1.xml": (
+        '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        '<sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row></sheetData></worksheet>'
+    ).encode(),
+}
+
+
+def xlsx_of(parts: dict[str, bytes], method: int = zipfile.ZIP_STORED) -> bytes:
+    """A workbook zipped by hand from ``parts`` over :data:`BOOK_PARTS`
+    (a part given as ``b""`` is left out)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", method) as archive:
+        for name, data in {**BOOK_PARTS, **parts}.items():
+            if data:
+                archive.writestr(name, data)
+    return out.getvalue()
+
+
 @st.composite
 def raw_xlsx(draw: st.DrawFn) -> bytes:
     """A zip made by hand: the parts a workbook needs (some missing or
     damaged), with a hand-written sheet."""
-    parts: dict[str, bytes] = {
-        "[Content_Types].xml": _CONTENT_TYPES.encode(),
-        "xl/workbook.xml": _WORKBOOK.encode(),
-        "xl/_rels/workbook.xml.rels": _RELS.encode(),
-        "xl/sharedStrings.xml": _STRINGS.encode(),
-        "xl/styles.xml": _STYLES.encode(),
-        "xl/worksheets/sheet1.xml": draw(sheet_xml()),
-    }
+    parts = {**BOOK_PARTS, "xl/worksheets/sheet1.xml": draw(sheet_xml())}
     for name in draw(st.lists(st.sampled_from(sorted(parts)), max_size=2, unique=True)):
         choice = draw(st.sampled_from(("drop", "doctype", "garbage", "empty")))
         if choice == "drop":

@@ -1,6 +1,7 @@
-"""The workbook reader (fivecard.bulk.workbook): every part's XML is read in
-time linear in its size and in bounded memory, whatever it holds; what
-passes a limit is one FileError that names the part and the limit."""
+"""The workbook reader (fivecard.bulk.workbook): a cell's text is the text a
+spreadsheet shows, and every part's XML is read in time linear in its size
+and in bounded memory, whatever it holds; what passes a limit is one
+FileError that names the part and the limit."""
 
 from __future__ import annotations
 
@@ -50,7 +51,41 @@ def solve(tmp_path: Path, data: bytes) -> tuple[int, list[dict[str, object]], st
     return code, [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
 
 
-# --- tokens, depth, names --------------------------------------------------------------
+# --- the text a spreadsheet shows ---------------------------------------------------------------
+
+
+def test_an_inline_strings_phonetic_guide_is_not_its_text(tmp_path: Path) -> None:
+    """Excel shows 'AS KS QS JS' (the phonetic guide, <rPh>, is a reading
+    aid shown only on request): a hand of four cards, not a royal flush."""
+    guided = inline("A1", '<t>AS KS QS JS</t><rPh sb="0" eb="2"><t>TS</t></rPh><phoneticPr fontId="1"/>')
+    data = xlsx_of({SHEET: sheet(f'<row r="1">{guided}{inline("B1", f"<t>{LOW}</t>")}</row>')})
+    assert cells(data) == [["AS KS QS JS", LOW]]
+    code, rows, _ = solve(tmp_path, data)
+    assert code == 1 and "winners" not in rows[0] and "hand 1" in str(rows[0]["error"])
+
+
+def test_text_inside_a_cells_extension_list_is_not_its_text() -> None:
+    extended = (
+        '<c r="A1" t="inlineStr"><is><t>AS KS QS JS</t></is>'
+        '<extLst><ext uri="x"><t>TS</t></ext></extLst></c>'
+        '<c r="B1"><f>1+1</f><v>2</v><extLst><ext><v>9</v></ext></extLst></c>'
+    )
+    assert cells(xlsx_of({SHEET: sheet(f'<row r="1">{extended}</row>')})) == [["AS KS QS JS", "2"]]
+
+
+def test_rich_text_runs_are_the_text_and_their_properties_are_not() -> None:
+    runs = '<r><rPr><b/><t>bold</t></rPr><t xml:space="preserve">AS KS </t></r><r><t>QS JS TS</t></r>'
+    strings = (
+        f'<sst xmlns="{MAIN}"><si>{runs}</si>'
+        '<si><t>AS KS QS JS</t><rPh><t>TS</t></rPh><phoneticPr/></si>'
+        '<si><t>AS KS QS JS</t><extLst><ext><t>TS</t></ext></extLst></si></sst>'
+    ).encode()
+    row = inline("A1", runs) + "".join(f'<c r="{c}1" t="s"><v>{i}</v></c>' for i, c in enumerate("BCD"))
+    data = xlsx_of({SHEET: sheet(f'<row r="1">{row}</row>'), "xl/sharedStrings.xml": strings})
+    assert cells(data) == [[ROYAL, ROYAL, "AS KS QS JS", "AS KS QS JS"]]
+
+
+# --- bounded: tokens, depth, names --------------------------------------------------------------
 
 BIG = MAX_TOKEN + 1_000
 

@@ -22,10 +22,12 @@ column a cell claims: a small file could cost minutes and gigabytes. Here:
   that row an error, and reading goes on (a row in memory stays small);
 * the shared-strings table is the only thing held whole, and it is bounded.
 
-Cells come out as text: numbers as written (``7``, not ``7.0``), dates as
-openpyxl shows them, formulas by their cached value, booleans ``TRUE`` and
-``FALSE``. A damaged workbook is a :class:`FileError` that names the part
-and the place, never a traceback.
+Cells come out as the text a spreadsheet shows: numbers as written (``7``,
+not ``7.0``), dates as openpyxl shows them, formulas by their cached value,
+booleans ``TRUE`` and ``FALSE``, a string by its text and rich-text runs
+only (not its phonetic guide, ``<rPh>``, nor anything else a cell may
+carry, such as an ``<extLst>``). A damaged workbook is a :class:`FileError`
+that names the part and the place, never a traceback.
 """
 
 from __future__ import annotations
@@ -214,6 +216,23 @@ def _read(stream: IO[bytes], part: str, size: int = _READ) -> bytes:
         raise FileError(f"the workbook's part {part} is damaged: {_reason(exc)}") from None
 
 
+#: Where the text a spreadsheet shows is, by the elements open inside a
+#: cell's ``<c>``: its value, or an inline string's text or rich-text runs.
+#: Not shown: a phonetic guide (``<rPh><t>``), a formula, an extension list
+#: (``<extLst>``) or anything else a cell may carry.
+_CELL_TEXT: Final = frozenset({("v",), ("is", "t"), ("is", "r", "t")})
+#: The same inside a shared string's ``<si>``: its text or its runs' text.
+_STRING_TEXT: Final = frozenset({("t",), ("r", "t")})
+
+
+def _shown(inside: list[str], name: str, places: frozenset[tuple[str, ...]]) -> bool:
+    """Whether the text of an element ``name`` opening inside ``inside``
+    (the elements open inside a cell or a shared string) is text a
+    spreadsheet shows. (Text after an element inside it is not: no
+    spreadsheet writes elements there.)"""
+    return len(inside) < 3 and (*inside, name) in places
+
+
 class _Text:
     """Character data of the elements being collected, bounded per cell."""
 
@@ -289,21 +308,24 @@ class Workbook:
             return self._strings
         strings: list[str] = []
         text = _Text()
-        phonetic = [0]
+        inside: list[str] | None = None  # the elements open inside an <si>
         part = "xl/sharedStrings.xml"
 
         def start(name: str, _: dict[str, str]) -> None:
-            if name == "rPh":
-                phonetic[0] += 1
-            elif name == "t" and not phonetic[0]:
-                text.on = True
+            nonlocal inside
+            if inside is not None:
+                text.on = name == "t" and _shown(inside, name, _STRING_TEXT)
+                inside.append(name)
+            elif name == "si":
+                inside = []
 
         def end(name: str) -> None:
-            if name == "t":
+            nonlocal inside
+            if inside:
+                inside.pop()
                 text.on = False
-            elif name == "rPh":
-                phonetic[0] -= 1
-            elif name == "si":
+            elif inside is not None:  # the end of the <si>
+                inside = None
                 if len(strings) >= _MAX_STRINGS:
                     raise FileError(f"the workbook holds more than {_MAX_STRINGS:,} shared strings")
                 value, size = text.take()
@@ -409,6 +431,7 @@ class _SheetReader:
         self.style = 0
         self.ref = ""
         self.in_row = False
+        self.inside: list[str] | None = None  # the elements open inside a <c> (None: not in one)
         self.row_size = 0  # characters of the row's cells so far
 
     def take(self) -> list[Record]:
@@ -419,7 +442,11 @@ class _SheetReader:
         raise FileError(f"sheet {quote(self.sheet)}, row {self.number:,}: {message}")
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        if name == "row":
+        inside = self.inside
+        if inside is not None:  # an element inside a cell
+            self.text.on = (name == "v" or name == "t") and _shown(inside, name, _CELL_TEXT)
+            inside.append(name)
+        elif name == "row":
             r = attrs.get("r", "")
             number = int(r) if r.isdecimal() and len(r) <= 8 else self.number + 1
             if number <= self.number or number > MAX_ROWS:
@@ -435,13 +462,14 @@ class _SheetReader:
             self.column, self.kind = column, attrs.get("t", "n")
             style = attrs.get("s", "0")
             self.style = int(style) if style.isdecimal() else 0
-        elif name in ("v", "t") and self.in_row:
-            self.text.on = True
+            self.inside = []
 
     def end(self, name: str) -> None:
-        if name in ("v", "t"):
+        if self.inside:  # an element inside a cell
+            self.inside.pop()
             self.text.on = False
-        elif name == "c" and self.in_row:
+        elif self.inside is not None:  # the cell's end
+            self.inside = None
             value, size = self.text.take()
             if size > MAX_CELL:
                 self.problem = self.problem or (

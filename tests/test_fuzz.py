@@ -38,7 +38,8 @@ from fivecard import FivecardError, Hand
 from fivecard.bulk import batch
 from fivecard.cli import main
 from fivecard.bulk.rows import CARD, HAND, MAX_HANDS, OTHER, Row, TableLayout, cell_shape, split_line
-from fivecard.bulk.sources import RECORD_LINES, open_source, read_blocks
+from fivecard.bulk import sources
+from fivecard.bulk.sources import RECORD_LINES, FileError, open_source, read_blocks
 from fivecard.bulk.workbook import MAX_ROWS, open_workbook
 
 from strategies import (
@@ -171,6 +172,21 @@ def test_table_layout_gives_a_layout_or_a_fivecard_error(
 # --- read_blocks against a reference line splitter ----------------------------------------
 
 
+#: The byte order marks read besides UTF-8's, and their codecs.
+WIDE_MARKS = {b"\xff\xfe\x00\x00": "utf-32-le", b"\x00\x00\xfe\xff": "utf-32-be", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
+
+
+def reference_text(data: bytes) -> bytes | None:
+    """The bytes a reader of lines reads: text in UTF-16 or UTF-32 by its
+    byte order mark recoded to UTF-8 (what does not decode as U+FFFD), any
+    other as it is; None for an input refused as UTF-16 or UTF-32 without a
+    byte order mark (see sources.recoded)."""
+    for mark, codec in WIDE_MARKS.items():
+        if data.startswith(mark):
+            return data[len(mark) :].decode(codec, "replace").encode("utf-8")
+    return None if sources._not_text(data[:4096]) else data
+
+
 def reference_lines(data: bytes, limit: int) -> list[tuple[bytes, int | None]]:
     """Each line as (text, None), or (b"", length) for a line over the
     limit; a line over the limit of only spaces is a blank line. Lines end
@@ -249,12 +265,31 @@ def test_read_blocks_agrees_with_a_reference_splitter(data: bytes, draw: st.Data
         limit = draw.draw(st.integers(1, 40), label="limit")
         size = draw.draw(st.integers(1, 40), label="size")
         sizes = draw.draw(st.lists(st.integers(1, 40), max_size=4), label="read sizes")
+    text = reference_text(data)
+    if text is None:
+        with pytest.raises(FileError, match="is not UTF-8 text: it looks like UTF-"):
+            block_lines(data, head, limit, size, sizes)
+        return
     got, prefixes = block_lines(data, head, limit, size, sizes)
-    assert got == reference_lines(data, limit)
-    lines = re.split(rb"\r\n|\r|\n", data.removeprefix(b"\xef\xbb\xbf"))
+    assert got == reference_lines(text, limit)
+    lines = re.split(rb"\r\n|\r|\n", text.removeprefix(b"\xef\xbb\xbf"))
     keep = min(100, limit + 1)  # (past the limit, a prefix may run on into the next lines)
     for number, prefix in prefixes.items():
         assert prefix[:keep] == lines[number - 1][:keep]
+
+
+@fuzz(100)
+@given(text_files(), st.sampled_from(sorted(WIDE_MARKS)), st.data())
+def test_read_blocks_reads_utf16_and_utf32_as_their_utf8(file: TextFile, mark: bytes, draw: st.DataObject) -> None:
+    """A text in UTF-16 or UTF-32 with its byte order mark, read in pieces
+    of any sizes (a character cut between reads, or between the bytes read
+    first and the rest): the lines of the same text in UTF-8."""
+    text = file.data.decode("utf-8", "replace")
+    data = mark + text.encode(WIDE_MARKS[mark])
+    head = draw.draw(st.integers(0, len(data)), label="head")
+    sizes = draw.draw(st.lists(st.integers(1, 40), max_size=4), label="read sizes")
+    got, _ = block_lines(data, head, 1 << 20, draw.draw(st.integers(1, 64), label="size"), sizes)
+    assert got == reference_lines(text.encode("utf-8"), 1 << 20)
 
 
 # --- the readers: only FivecardError, rows well formed --------------------------------------

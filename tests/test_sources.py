@@ -2,7 +2,7 @@
 UTF-32 by its byte order mark, from a file, a pipe or standard input alike;
 a text in no encoding read (no byte order mark, NUL bytes all through)
 refused in one line that says so; a byte that is not UTF-8 an error row
-that says so."""
+that says so; a table saved as text between tabs read as a table."""
 
 from __future__ import annotations
 
@@ -73,6 +73,30 @@ def test_utf16_and_utf32_with_a_byte_order_mark_read_as_their_text(
     assert done.returncode == 0 and answers(done.stdout.decode()) == answers(expected)
     if name.endswith(".csv"):
         assert f"read as CSV in {encoding.split()[0]}; header on line 1" in err
+
+
+def test_excels_unicode_text_is_read_as_its_table(tmp_path: Path) -> None:
+    """Excel's "Unicode Text" (UTF-16 LE with its mark, cells between tabs,
+    CRLF): 7 error rows for 3 lines, with no word about the encoding, when
+    it was read as UTF-8. Now: a header and two showdowns."""
+    sheet = f"Round\tPlayer 1\tPlayer 2\r\n1\t{ROYAL}\t{LOW}\r\n2\t{LOW}\t{ROYAL}\r\n"
+    path = tmp_path / "showdowns.txt"
+    path.write_bytes(b"\xff\xfe" + sheet.encode("utf-16-le"))
+    code, out, err = solve([str(path), "--json"])
+    assert code == 0 and answers(out) == [(2, [1], None), (3, [2], None)]
+    assert "read as CSV in UTF-16; header on line 1; hands: B (Player 1), C (Player 2); labels: A (Round)" in err
+
+
+def test_a_table_between_tabs_is_a_table_and_hands_between_tabs_are_text(tmp_path: Path) -> None:
+    table = tmp_path / "table.txt"
+    table.write_text(f"Showdowns\t\t\n1\t{ROYAL}\t{LOW}\n2\t{LOW}\t{ROYAL}\n", encoding="utf-8")
+    code, out, err = solve([str(table), "--json"])
+    assert code == 0 and answers(out) == [(2, [1], None), (3, [2], None)]
+    assert "read as CSV; line 1 skipped as a title; no header" in err
+    hands = tmp_path / "hands.txt"
+    hands.write_text(f"{ROYAL}\t{LOW}\n{LOW}\t{ROYAL}\n", encoding="utf-8")
+    code, out, err = solve([str(hands), "--json"])
+    assert code == 0 and answers(out) == [(1, [1], None), (2, [2], None)] and "read as" not in err
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,8 @@ Nothing is lost and nothing hangs:
   one line saying so, and so is an Excel 97-2003 workbook; elsewhere a byte
   that is not UTF-8 spoils only its own row, an error row that says so
   (:func:`decode_line`);
+* a text file that is a table between tabs (its first lines hold as many
+  tabs each, and a label or a number) is read as a table;
 * lines end at ``\\n``, ``\\r\\n`` or ``\\r``; a line (or CSV record) longer
   than :data:`MAX_LINE` bytes is an error row, read past without being held;
 * a CSV quote left open fails its own row only: a quoted cell may span at
@@ -402,8 +404,37 @@ def _format_of(path: str, head: bytes) -> str:
     if suffix in (".csv", ".tsv"):
         return "csv"
     if suffix in (".txt", ".text", ".dat", ".log"):
-        return "text"
+        return "csv" if _tab_table(head.decode("utf-8", "replace")) else "text"
     return "csv" if _looks_like_csv(head.decode("utf-8", "replace")) else "text"
+
+
+def _sample_lines(text: str) -> list[str]:
+    """The first lines (up to ten) of a sample of an input's start, blank
+    and comment lines aside, without a last line the sample cuts short."""
+    lines = [line for line in text.splitlines() if not is_skipped(line)]
+    if len(lines) > 1 and not text.endswith(("\n", "\r")):
+        lines.pop()  # cut short by the sample's end
+    return lines[:10]
+
+
+def _tab_table(text: str) -> bool:
+    r"""Whether a text is a table of cells between tabs, as a spreadsheet
+    saves one as text (Excel's "Text (Tab delimited)" and "Unicode Text"):
+    its first lines hold tabs, as many on every line, no ``|``, and some
+    cell that is a label or a number, not a card or a hand (a text line may
+    put tabs between hands, never a label).
+
+    >>> _tab_table('Showdowns\t\t\nRound\tPlayer 1\tPlayer 2\n1\tAS KS QS JS TS\t2C 3C 4C 5C 7D\n')
+    True
+    >>> _tab_table('AS KS QS JS TS\t2C 3C 4C 5C 7D\n2H 3H 4H 5H 7C\tAD KD QD JD TD\n')
+    False
+    """
+    lines = _sample_lines(text)
+    if not lines or len({line.count("\t") for line in lines}) != 1 or "\t" not in lines[0]:
+        return False
+    if any("|" in line for line in lines):
+        return False
+    return any(cell_shape(c, suits=False) == OTHER for line in lines for c in line.split("\t"))
 
 
 def _looks_like_csv(text: str) -> bool:
@@ -417,11 +448,12 @@ def _looks_like_csv(text: str) -> bool:
     True
     >>> _looks_like_csv('KD 9C, 4H KS 9D\nAS, KS, QS, JS, TS\n')
     False
+
+    A table between tabs counts too (see :func:`_tab_table`).
     """
-    lines = [line for line in text.splitlines() if not is_skipped(line)]
-    if len(lines) > 1 and not text.endswith(("\n", "\r")):
-        lines.pop()  # cut short by the sample's end
-    lines = lines[:10]
+    if _tab_table(text):
+        return True
+    lines = _sample_lines(text)
     if any(s in line for line in lines for s in ("|", ";", "\t", " vs ")):
         return False
     for line in lines:

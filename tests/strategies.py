@@ -431,3 +431,170 @@ def raw_xlsx(draw: st.DrawFn) -> bytes:
     if draw(st.integers(0, 7)) == 0:
         data = data[: draw(st.integers(0, len(data)))]
     return data
+
+
+# --- tables of showdowns with a known answer ------------------------------------------------------
+
+#: The 52 cards by deck index (as tests/helpers.py numbers them: batch.CARDS).
+DECK_CODES: tuple[str, ...] = (
+    "As", "Ah", "Ad", "Ac", "Ks", "Kh", "Kd", "Kc", "Qs", "Qh", "Qd", "Qc", "Js", "Jh", "Jd", "Jc",
+    "Ts", "Th", "Td", "Tc", "9s", "9h", "9d", "9c", "8s", "8h", "8d", "8c", "7s", "7h", "7d", "7c",
+    "6s", "6h", "6d", "6c", "5s", "5h", "5d", "5c", "4s", "4h", "4d", "4c", "3s", "3h", "3d", "3c",
+    "2s", "2h", "2d", "2c",
+)  # fmt: skip
+_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+#: What people put between the cards of a hand in a cell: the notation's
+#: separators, none at all, and punctuation it does not read.
+CARD_SEPARATORS: tuple[str, ...] = (" ", " ", ", ", ",", "  ", "", "-", "/", ".", "_", "+", ":", "~", " - ")
+#: Label cells that look like no card: numbers, dates, names, notes.
+LABEL_CELLS: tuple[str, ...] = (
+    "1", "12", "7", "120", "12.5", "2024-03-01", "3/4", "10:30", "Alice", "Bob", "fold", "note", "Round 7",
+    "Table 2", "won big", "x y z", "n/a", "-", "?",
+)  # fmt: skip
+
+
+def spelled(index: int, style: int) -> str:
+    """Card ``index`` of the deck in one of several spellings: ``As``,
+    ``AS``, ``as``, ``A♠``, ``10s`` for a ten."""
+    code = DECK_CODES[index]
+    rank, suit = code[0], code[1]
+    if rank == "T" and style % 2:
+        rank = "10"
+    return [rank + suit, (rank + suit).upper(), (rank + suit).lower(), rank + _SYMBOLS[suit]][style % 4]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A hand's place in a table: one cell (``cell``), five cells of one card
+    each (``cards``), or one cell of a single card (``single``: the table's
+    mistake, no row of it has a right answer); and its header text."""
+
+    form: str
+    name: str
+    #: The first data row that holds it (rows before: empty cells).
+    begins: int
+
+
+@dataclass(frozen=True)
+class ShowdownTable:
+    """A table of showdowns and the answer each data row has: its records
+    (titles, maybe a header, data rows; cells as written, numbers as ints
+    for a workbook), the line of each data row, and each data row's true
+    hands (deck indices, in the table's hand order: every slot that holds a
+    card somewhere, left to right) or None where no answer is right (a
+    hand missing or broken); a table of one hand has rows that are
+    classified, not settled. ``clean``: a table any reader should solve in
+    full (hands written as the notation reads them, named headers, no gaps)."""
+
+    records: tuple[tuple[object, ...], ...]
+    lines: tuple[int, ...]
+    truth: tuple[tuple[tuple[int, ...], ...] | None, ...]
+    clean: bool
+
+
+@st.composite
+def showdown_tables(draw: st.DrawFn, max_rows: int = 75) -> ShowdownTable:
+    """A table of 2 to 4 hands, each in a column of its own, in five
+    one-card columns, or (the mistake) in a column of single cards; label
+    columns anywhere; title rows; a header naming players (``Player 2``,
+    ``P2``, ``Alice``) or none; hands written with any separator and
+    spelling; cells empty anywhere, a hand's column maybe empty in its first
+    50 to 70 rows. Every row's hands are dealt from one deck."""
+    clean = draw(st.integers(0, 3)) == 0
+    count = draw(st.integers(2, 4))
+    rows = draw(st.integers(1, max_rows))
+    forms = ["cell"] * count if clean else draw(st.lists(st.sampled_from(("cell", "cell", "cell", "cards", "single")), min_size=count, max_size=count))
+    naming = draw(st.sampled_from(("Player {}", "Hand {}", "P{}", "names", "none")))
+    names = ("Alice", "Bob", "Carol", "Dave")
+    slots = []
+    for i, form in enumerate(forms):
+        name = names[i] if naming == "names" else "" if naming == "none" else naming.format(i + 1)
+        late = not clean and draw(st.integers(0, 4)) == 0
+        slots.append(Slot(form, name, draw(st.integers(45, 70)) if late else 0))
+    labels = draw(st.lists(st.sampled_from(("Round", "Notes", "Date", "")), max_size=0 if clean else 3))
+    # the columns, left to right: ("slot", i) or ("label", kind)
+    layout: list[tuple[str, int | str]] = [("slot", i) for i in range(count)]
+    if clean:
+        layout.insert(0, ("label", "Round"))
+    for label in labels:
+        layout.insert(draw(st.integers(0, len(layout))), ("label", label))
+    gaps = 0.0 if clean else draw(st.sampled_from((0.0, 0.0, 0.02, 0.1)))
+    header: list[object] = []
+    for kind, what in layout:
+        if kind == "label":
+            header.append(what)
+        else:
+            slot = slots[int(what)]
+            header += [f"{slot.name} card {k}".strip() for k in range(1, 6)] if slot.form == "cards" else [slot.name]
+    records: list[tuple[object, ...]] = []
+    for _ in range(0 if clean else draw(st.integers(0, 2))):
+        records.append((draw(st.sampled_from(("Showdowns of March", "Table 7", "from the club"))),))
+    has_header = clean or naming != "none" or draw(st.booleans())
+    if has_header:
+        records.append(tuple(header))
+    lines: list[int] = []
+    written: list[list[tuple[int, ...] | None]] = []  # per row, per slot: the hand written, None if empty
+    broken: list[bool] = []
+    for r in range(rows):
+        deal = draw(st.permutations(range(52)))[: 5 * count]
+        cells: list[object] = []
+        hands: list[tuple[int, ...] | None] = []
+        bad = False
+        for kind, what in layout:
+            if kind == "label":
+                if what == "Round":
+                    cells.append(r + 1)
+                else:
+                    cells.append(draw(st.sampled_from(("",) + LABEL_CELLS)) if what or draw(st.booleans()) else "")
+                continue
+            i = int(what)
+            slot = slots[i]
+            hand = tuple(deal[5 * i : 5 * i + 5])
+            empty = r < slot.begins or (gaps and draw(st.floats(0, 1)) < gaps)
+            style = draw(st.integers(0, 3))
+            if slot.form == "cell":
+                sep = " " if clean else draw(st.sampled_from(CARD_SEPARATORS))
+                cells.append("" if empty else sep.join(spelled(c, style) for c in hand))
+                hands.append(None if empty else hand)
+            elif slot.form == "cards":
+                holes = [bool(gaps) and draw(st.floats(0, 1)) < gaps for _ in hand]
+                cells += ["" if empty or hole else spelled(c, style) for c, hole in zip(hand, holes)]
+                hands.append(None if empty else hand)
+                bad |= any(holes) and not empty
+            else:  # a single card where a hand belongs
+                cells.append("" if empty else spelled(hand[0], style))
+                hands.append(None if empty else hand)
+                bad |= not empty
+        lines.append(len(records) + 1)
+        records.append(tuple(cells))
+        written.append(hands)
+        broken.append(bad)
+    present = [any(row[i] is not None for row in written) for i in range(count)]
+    singles = any(present[i] and slots[i].form == "single" for i in range(count))
+    truth: list[tuple[tuple[int, ...], ...] | None] = []
+    for row, bad in zip(written, broken):
+        hands_of_row = [row[i] for i in range(count) if present[i]]
+        whole = not bad and not singles and bool(hands_of_row) and all(h is not None for h in hands_of_row)
+        truth.append(tuple(h for h in hands_of_row if h is not None) if whole else None)
+    return ShowdownTable(tuple(records), tuple(lines), tuple(truth), clean)
+
+
+def table_bytes(table: ShowdownTable, fmt: str) -> bytes:
+    """A table written as CSV (the csv module's quoting) or as a workbook
+    (openpyxl: numbers as numbers, empty cells empty)."""
+    if fmt == "csv":
+        import csv
+
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([[str(c) for c in record] for record in table.records])
+        return out.getvalue().encode("utf-8")
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    for record in table.records:
+        sheet.append([None if c == "" else c for c in record])
+    data = io.BytesIO()
+    book.save(data)
+    return data.getvalue()

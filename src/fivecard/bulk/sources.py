@@ -833,6 +833,9 @@ def _table_source(
     else:
         note += "; no header"
     note += "; " + layout.describe(header)
+    for record in good[layout.start :]:  # a label column that holds hands in the first rows: stop now
+        if record.error is None:
+            layout.check(record.number, record.cells, header)
 
     def rows() -> Iterator[Row]:
         for record in itertools.chain(sample, records):
@@ -844,6 +847,7 @@ def _table_source(
             cells = record.cells
             while len(cells) > width and not cells[-1].strip():
                 cells = cells[:-1]  # empty cells past the table's columns (a trailing delimiter)
+            layout.check(record.number, cells, header)
             yield Row(record.number, tuple(cells), layout.hands(cells))
 
     header_line = good[layout.header].number if layout.header is not None else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -598,3 +598,92 @@ def table_bytes(table: ShowdownTable, fmt: str) -> bytes:
     data = io.BytesIO()
     book.save(data)
     return data.getvalue()
+
+
+# --- workbooks with hostile XML ------------------------------------------------------------------
+
+#: The kinds of hostile piece :class:`HostileBook` puts in a part.
+HOSTILE_KINDS: tuple[str, ...] = (
+    "attribute", "comment", "pi", "name", "tag spaces", "attributes", "deep", "names", "long name", "text",
+    "cdata", "char refs", "entity", "laughs", "external", "hidden text", "siblings",
+)  # fmt: skip
+
+
+def hostile_piece(kind: str, size: int) -> bytes:
+    """A piece of XML that costs a careless reader time or memory, about
+    ``size`` long (a count for nesting and names): a long token of each kind
+    (attribute, comment, processing instruction, name, spaces inside a tag,
+    many attributes), deep nesting, many distinct names, long text and
+    CDATA, character and entity references, document types (billion laughs,
+    an external entity), cell text hidden from view, many small elements."""
+    pieces: dict[str, Callable[[], bytes]] = {
+        "attribute": lambda: b'<x a="' + b"v" * size + b'"/>',
+        "comment": lambda: b"<!--" + b"c" * size + b"-->",
+        "pi": lambda: b"<?pi " + b"c" * size + b"?>",
+        "name": lambda: b"<" + b"n" * size + b"/>",
+        "tag spaces": lambda: b"<x" + b" " * size + b"/>",
+        "attributes": lambda: b"<x " + b" ".join(b'a%d="1"' % i for i in range(size // 8)) + b"/>",
+        "deep": lambda: b"<a>" * size + b"</a>" * size,
+        "names": lambda: b"".join(b"<e%d/>" % i for i in range(size)),
+        "long name": lambda: b"<" + b"n" * size + b"/>",
+        "text": lambda: b"<x>" + b"t" * size + b"</x>",
+        "cdata": lambda: b"<x><![CDATA[" + b"t" * size + b"]]></x>",
+        "char refs": lambda: b"<x>" + b"&#65;&amp;&#x1F0A1;" * (size // 16) + b"</x>",
+        "entity": lambda: b"<x>&bogus;</x>",
+        "laughs": lambda: b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><x>&b;</x>',
+        "external": lambda: b'<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+        "hidden text": lambda: b'<c r="Z1" t="inlineStr"><is><t>AS</t><rPh><t>KS</t></rPh></is><extLst><t>QS</t></extLst></c>',
+        "siblings": lambda: b"<a/>" * (size // 4),
+    }
+    return pieces[kind]()
+
+
+@dataclass(frozen=True)
+class HostileBook:
+    """A workbook (:data:`BOOK_PARTS`) with a hostile piece
+    (:func:`hostile_piece`) in one part, stored or deflated (a deflated long
+    run is refused as a zip bomb before any XML is read). Described by its
+    few choices; :meth:`data` makes the bytes."""
+
+    part: str
+    kind: str
+    size: int
+    method: int
+
+    def data(self) -> bytes:
+        piece = hostile_piece(self.kind, self.size)
+        data = BOOK_PARTS.get(self.part, b"<theme></theme>")
+        if b"<!DOCTYPE" in piece:  # before the root element
+            data = piece + data.split(b"?>", 1)[-1]
+        elif self.part.endswith("sheet1.xml"):
+            end = data.index(b"</row>" if b"<c " in piece else b"</sheetData>")
+            data = data[:end] + piece + data[end:]
+        else:
+            end = data.rindex(b"</")
+            data = data[:end] + piece + data[end:]
+        return xlsx_of({self.part: data}, self.method)
+
+
+#: How big a hostile piece is drawn, by its kind: near the reader's limits
+#: (fivecard.bulk.workbook's MAX_TOKEN, MAX_DEPTH, MAX_NAMES, and the
+#: longest name), under and over them.
+_TOKEN = 1 << 20
+_SIZES: dict[str, tuple[int, ...]] = {
+    "deep": (100, 255, 256, 257, 5_000),
+    "names": (100, 9_900, 10_000, 10_001, 50_000),
+    "long name": (999, 1_000, 1_001, 50_000),
+    "text": (1_000, 2 * _TOKEN),
+    "cdata": (1_000, 2 * _TOKEN),
+}
+
+
+@st.composite
+def hostile_books(draw: st.DrawFn) -> HostileBook:
+    """A :class:`HostileBook`: any kind of piece, of a size near the limit
+    that bounds it, in a part fivecard reads or in one it never reads (a
+    theme)."""
+    kind = draw(st.sampled_from(HOSTILE_KINDS))
+    sizes = _SIZES.get(kind, (1_000, _TOKEN - 1_000, _TOKEN - 2, _TOKEN, _TOKEN + 1, _TOKEN + 200_000))
+    part = draw(st.sampled_from(sorted({*BOOK_PARTS, "xl/theme/theme1.xml"} - {"[Content_Types].xml"})))
+    method = draw(st.sampled_from((zipfile.ZIP_STORED, zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)))
+    return HostileBook(part, kind, draw(st.sampled_from(sizes)), method)

@@ -1,6 +1,6 @@
-"""Robustness numbers of `fivecard solve` (issue 9), measured on whole
-processes: hostile lines, zip-bomb workbooks, and stop signals (Ctrl-C,
-SIGTERM, SIGHUP) at random moments.
+"""Robustness numbers of `fivecard solve`, measured on whole
+processes: hostile lines, zip-bomb workbooks, hostile XML in workbooks, and
+stop signals (Ctrl-C, SIGTERM, SIGHUP) at random moments.
 
     .venv/bin/python benchmarks/bench_robustness.py [--tries 10] [--lines 3000000] [--signals INT,TERM,HUP]
 
@@ -114,6 +114,20 @@ def bombs(folder: Path) -> None:
         print(f"{name:<35} file {size / 1e6:7.2f} MB  {seconds:6.2f} s {megabytes:6,} MB  exit {code}  {message}")
 
 
+def hostile_xml(folder: Path, attribute_mb: float, nested_mb: float) -> None:
+    """Workbooks whose XML a careless streaming reader pays for: one huge
+    attribute (quadratic in expat before 2.6, fed in fixed chunks), elements
+    nested without end (memory). Written by make_hostile_workbook.py."""
+    print("== hostile XML in workbooks: fivecard solve FILE.xlsx -o out.csv")
+    maker = str(Path(__file__).with_name("make_hostile_workbook.py"))
+    for kind, mb in (("attribute", attribute_mb), ("nested", nested_mb)):
+        path = folder / f"{kind}.xlsx"
+        subprocess.run([sys.executable, maker, kind, str(mb), str(path)], check=True, capture_output=True)
+        seconds, megabytes, code, message = timed([*FIVECARD, "solve", str(path), "-o", str(folder / "out.csv")])
+        size = path.stat().st_size
+        print(f"{kind:<10} file {size / 1e6:7.2f} MB  {seconds:6.2f} s {megabytes:6,} MB  exit {code}  {message}")
+
+
 def interrupts(folder: Path, lines: int, tries: int, formats: list[str], stops: list[signal.Signals]) -> None:
     """(xlsx gets a tenth of the lines: openpyxl writes some 50,000 rows a second.)"""
     names = "/".join(s.name for s in stops)
@@ -187,7 +201,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tries", type=int, default=10)
     parser.add_argument("--lines", type=int, default=3_000_000)
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: hostile, bombs, interrupts")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: hostile, bombs, xml, interrupts")
+    parser.add_argument("--attribute-mb", type=float, default=11.8, help="size of the one-attribute workbook")
+    parser.add_argument("--nested-mb", type=float, default=19.0, help="size of the nested-elements workbook")
     parser.add_argument("--formats", default="csv,jsonl,xlsx", help="output formats to interrupt (csv,jsonl,xlsx)")
     parser.add_argument("--signals", default="INT,TERM,HUP", help="the stop signals sent in turn (INT,TERM,HUP)")
     args = parser.parse_args()
@@ -199,6 +215,8 @@ def main() -> None:
             hostile_inputs(folder)
         if "bombs" not in skip:
             bombs(folder)
+        if "xml" not in skip:
+            hostile_xml(folder, args.attribute_mb, args.nested_mb)
         if "interrupts" not in skip:
             interrupts(folder, args.lines, args.tries, args.formats.split(","), stops)
 

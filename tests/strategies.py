@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -372,18 +372,36 @@ def sheet_xml(draw: st.DrawFn) -> bytes:
     return data
 
 
+#: The parts of a small workbook written by hand (its sheet: two hands in row 1).
+BOOK_PARTS: dict[str, bytes] = {
+    "[Content_Types].xml": _CONTENT_TYPES.encode(),
+    "xl/workbook.xml": _WORKBOOK.encode(),
+    "xl/_rels/workbook.xml.rels": _RELS.encode(),
+    "xl/sharedStrings.xml": _STRINGS.encode(),
+    "xl/styles.xml": _STYLES.encode(),
+    "xl/worksheets/sheet1.xml": (
+        '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        '<sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row></sheetData></worksheet>'
+    ).encode(),
+}
+
+
+def xlsx_of(parts: dict[str, bytes], method: int = zipfile.ZIP_STORED) -> bytes:
+    """A workbook zipped by hand from ``parts`` over :data:`BOOK_PARTS`
+    (a part given as ``b""`` is left out)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", method) as archive:
+        for name, data in {**BOOK_PARTS, **parts}.items():
+            if data:
+                archive.writestr(name, data)
+    return out.getvalue()
+
+
 @st.composite
 def raw_xlsx(draw: st.DrawFn) -> bytes:
     """A zip made by hand: the parts a workbook needs (some missing or
     damaged), with a hand-written sheet."""
-    parts: dict[str, bytes] = {
-        "[Content_Types].xml": _CONTENT_TYPES.encode(),
-        "xl/workbook.xml": _WORKBOOK.encode(),
-        "xl/_rels/workbook.xml.rels": _RELS.encode(),
-        "xl/sharedStrings.xml": _STRINGS.encode(),
-        "xl/styles.xml": _STYLES.encode(),
-        "xl/worksheets/sheet1.xml": draw(sheet_xml()),
-    }
+    parts = {**BOOK_PARTS, "xl/worksheets/sheet1.xml": draw(sheet_xml())}
     for name in draw(st.lists(st.sampled_from(sorted(parts)), max_size=2, unique=True)):
         choice = draw(st.sampled_from(("drop", "doctype", "garbage", "empty")))
         if choice == "drop":
@@ -413,3 +431,259 @@ def raw_xlsx(draw: st.DrawFn) -> bytes:
     if draw(st.integers(0, 7)) == 0:
         data = data[: draw(st.integers(0, len(data)))]
     return data
+
+
+# --- tables of showdowns with a known answer ------------------------------------------------------
+
+#: The 52 cards by deck index (as tests/helpers.py numbers them: batch.CARDS).
+DECK_CODES: tuple[str, ...] = (
+    "As", "Ah", "Ad", "Ac", "Ks", "Kh", "Kd", "Kc", "Qs", "Qh", "Qd", "Qc", "Js", "Jh", "Jd", "Jc",
+    "Ts", "Th", "Td", "Tc", "9s", "9h", "9d", "9c", "8s", "8h", "8d", "8c", "7s", "7h", "7d", "7c",
+    "6s", "6h", "6d", "6c", "5s", "5h", "5d", "5c", "4s", "4h", "4d", "4c", "3s", "3h", "3d", "3c",
+    "2s", "2h", "2d", "2c",
+)  # fmt: skip
+_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+#: What people put between the cards of a hand in a cell: the notation's
+#: separators, none at all, and punctuation it does not read.
+CARD_SEPARATORS: tuple[str, ...] = (" ", " ", ", ", ",", "  ", "", "-", "/", ".", "_", "+", ":", "~", " - ")
+#: Label cells that look like no card: numbers, dates, names, notes.
+LABEL_CELLS: tuple[str, ...] = (
+    "1", "12", "7", "120", "12.5", "2024-03-01", "3/4", "10:30", "Alice", "Bob", "fold", "note", "Round 7",
+    "Table 2", "won big", "x y z", "n/a", "-", "?",
+)  # fmt: skip
+
+
+def spelled(index: int, style: int) -> str:
+    """Card ``index`` of the deck in one of several spellings: ``As``,
+    ``AS``, ``as``, ``A♠``, ``10s`` for a ten."""
+    code = DECK_CODES[index]
+    rank, suit = code[0], code[1]
+    if rank == "T" and style % 2:
+        rank = "10"
+    return [rank + suit, (rank + suit).upper(), (rank + suit).lower(), rank + _SYMBOLS[suit]][style % 4]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A hand's place in a table: one cell (``cell``), five cells of one card
+    each (``cards``), or one cell of a single card (``single``: the table's
+    mistake, no row of it has a right answer); and its header text."""
+
+    form: str
+    name: str
+    #: The first data row that holds it (rows before: empty cells).
+    begins: int
+
+
+@dataclass(frozen=True)
+class ShowdownTable:
+    """A table of showdowns and the answer each data row has: its records
+    (titles, maybe a header, data rows; cells as written, numbers as ints
+    for a workbook), the line of each data row, and each data row's true
+    hands (deck indices, in the table's hand order: every slot that holds a
+    card somewhere, left to right) or None where no answer is right (a
+    hand missing or broken); a table of one hand has rows that are
+    classified, not settled. ``clean``: a table any reader should solve in
+    full (hands written as the notation reads them, named headers, no gaps)."""
+
+    records: tuple[tuple[object, ...], ...]
+    lines: tuple[int, ...]
+    truth: tuple[tuple[tuple[int, ...], ...] | None, ...]
+    clean: bool
+
+
+@st.composite
+def showdown_tables(draw: st.DrawFn, max_rows: int = 75) -> ShowdownTable:
+    """A table of 2 to 4 hands, each in a column of its own, in five
+    one-card columns, or (the mistake) in a column of single cards; label
+    columns anywhere; title rows; a header naming players (``Player 2``,
+    ``P2``, ``Alice``) or none; hands written with any separator and
+    spelling; cells empty anywhere, a hand's column maybe empty in its first
+    50 to 70 rows. Every row's hands are dealt from one deck."""
+    clean = draw(st.integers(0, 3)) == 0
+    count = draw(st.integers(2, 4))
+    rows = draw(st.integers(1, max_rows))
+    forms = ["cell"] * count if clean else draw(st.lists(st.sampled_from(("cell", "cell", "cell", "cards", "single")), min_size=count, max_size=count))
+    naming = draw(st.sampled_from(("Player {}", "Hand {}", "P{}", "names", "none")))
+    names = ("Alice", "Bob", "Carol", "Dave")
+    slots = []
+    for i, form in enumerate(forms):
+        name = names[i] if naming == "names" else "" if naming == "none" else naming.format(i + 1)
+        late = not clean and draw(st.integers(0, 4)) == 0
+        slots.append(Slot(form, name, draw(st.integers(45, 70)) if late else 0))
+    labels = draw(st.lists(st.sampled_from(("Round", "Notes", "Date", "")), max_size=0 if clean else 3))
+    # the columns, left to right: ("slot", i) or ("label", kind)
+    layout: list[tuple[str, int | str]] = [("slot", i) for i in range(count)]
+    if clean:
+        layout.insert(0, ("label", "Round"))
+    for label in labels:
+        layout.insert(draw(st.integers(0, len(layout))), ("label", label))
+    gaps = 0.0 if clean else draw(st.sampled_from((0.0, 0.0, 0.02, 0.1)))
+    header: list[object] = []
+    for kind, what in layout:
+        if kind == "label":
+            header.append(what)
+        else:
+            slot = slots[int(what)]
+            header += [f"{slot.name} card {k}".strip() for k in range(1, 6)] if slot.form == "cards" else [slot.name]
+    records: list[tuple[object, ...]] = []
+    for _ in range(0 if clean else draw(st.integers(0, 2))):
+        records.append((draw(st.sampled_from(("Showdowns of March", "Table 7", "from the club"))),))
+    has_header = clean or naming != "none" or draw(st.booleans())
+    if has_header:
+        records.append(tuple(header))
+    lines: list[int] = []
+    written: list[list[tuple[int, ...] | None]] = []  # per row, per slot: the hand written, None if empty
+    broken: list[bool] = []
+    for r in range(rows):
+        deal = draw(st.permutations(range(52)))[: 5 * count]
+        cells: list[object] = []
+        hands: list[tuple[int, ...] | None] = []
+        bad = False
+        for kind, what in layout:
+            if kind == "label":
+                if what == "Round":
+                    cells.append(r + 1)
+                else:
+                    cells.append(draw(st.sampled_from(("",) + LABEL_CELLS)) if what or draw(st.booleans()) else "")
+                continue
+            i = int(what)
+            slot = slots[i]
+            hand = tuple(deal[5 * i : 5 * i + 5])
+            empty = r < slot.begins or (gaps and draw(st.floats(0, 1)) < gaps)
+            style = draw(st.integers(0, 3))
+            if slot.form == "cell":
+                sep = " " if clean else draw(st.sampled_from(CARD_SEPARATORS))
+                cells.append("" if empty else sep.join(spelled(c, style) for c in hand))
+                hands.append(None if empty else hand)
+            elif slot.form == "cards":
+                holes = [bool(gaps) and draw(st.floats(0, 1)) < gaps for _ in hand]
+                cells += ["" if empty or hole else spelled(c, style) for c, hole in zip(hand, holes)]
+                hands.append(None if empty else hand)
+                bad |= any(holes) and not empty
+            else:  # a single card where a hand belongs
+                cells.append("" if empty else spelled(hand[0], style))
+                hands.append(None if empty else hand)
+                bad |= not empty
+        lines.append(len(records) + 1)
+        records.append(tuple(cells))
+        written.append(hands)
+        broken.append(bad)
+    present = [any(row[i] is not None for row in written) for i in range(count)]
+    singles = any(present[i] and slots[i].form == "single" for i in range(count))
+    truth: list[tuple[tuple[int, ...], ...] | None] = []
+    for row, bad in zip(written, broken):
+        hands_of_row = [row[i] for i in range(count) if present[i]]
+        whole = not bad and not singles and bool(hands_of_row) and all(h is not None for h in hands_of_row)
+        truth.append(tuple(h for h in hands_of_row if h is not None) if whole else None)
+    return ShowdownTable(tuple(records), tuple(lines), tuple(truth), clean)
+
+
+def table_bytes(table: ShowdownTable, fmt: str) -> bytes:
+    """A table written as CSV (the csv module's quoting) or as a workbook
+    (openpyxl: numbers as numbers, empty cells empty)."""
+    if fmt == "csv":
+        import csv
+
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([[str(c) for c in record] for record in table.records])
+        return out.getvalue().encode("utf-8")
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    for record in table.records:
+        sheet.append([None if c == "" else c for c in record])
+    data = io.BytesIO()
+    book.save(data)
+    return data.getvalue()
+
+
+# --- workbooks with hostile XML ------------------------------------------------------------------
+
+#: The kinds of hostile piece :class:`HostileBook` puts in a part.
+HOSTILE_KINDS: tuple[str, ...] = (
+    "attribute", "comment", "pi", "name", "tag spaces", "attributes", "deep", "names", "long name", "text",
+    "cdata", "char refs", "entity", "laughs", "external", "hidden text", "siblings",
+)  # fmt: skip
+
+
+def hostile_piece(kind: str, size: int) -> bytes:
+    """A piece of XML that costs a careless reader time or memory, about
+    ``size`` long (a count for nesting and names): a long token of each kind
+    (attribute, comment, processing instruction, name, spaces inside a tag,
+    many attributes), deep nesting, many distinct names, long text and
+    CDATA, character and entity references, document types (billion laughs,
+    an external entity), cell text hidden from view, many small elements."""
+    pieces: dict[str, Callable[[], bytes]] = {
+        "attribute": lambda: b'<x a="' + b"v" * size + b'"/>',
+        "comment": lambda: b"<!--" + b"c" * size + b"-->",
+        "pi": lambda: b"<?pi " + b"c" * size + b"?>",
+        "name": lambda: b"<" + b"n" * size + b"/>",
+        "tag spaces": lambda: b"<x" + b" " * size + b"/>",
+        "attributes": lambda: b"<x " + b" ".join(b'a%d="1"' % i for i in range(size // 8)) + b"/>",
+        "deep": lambda: b"<a>" * size + b"</a>" * size,
+        "names": lambda: b"".join(b"<e%d/>" % i for i in range(size)),
+        "long name": lambda: b"<" + b"n" * size + b"/>",
+        "text": lambda: b"<x>" + b"t" * size + b"</x>",
+        "cdata": lambda: b"<x><![CDATA[" + b"t" * size + b"]]></x>",
+        "char refs": lambda: b"<x>" + b"&#65;&amp;&#x1F0A1;" * (size // 16) + b"</x>",
+        "entity": lambda: b"<x>&bogus;</x>",
+        "laughs": lambda: b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><x>&b;</x>',
+        "external": lambda: b'<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+        "hidden text": lambda: b'<c r="Z1" t="inlineStr"><is><t>AS</t><rPh><t>KS</t></rPh></is><extLst><t>QS</t></extLst></c>',
+        "siblings": lambda: b"<a/>" * (size // 4),
+    }
+    return pieces[kind]()
+
+
+@dataclass(frozen=True)
+class HostileBook:
+    """A workbook (:data:`BOOK_PARTS`) with a hostile piece
+    (:func:`hostile_piece`) in one part, stored or deflated (a deflated long
+    run is refused as a zip bomb before any XML is read). Described by its
+    few choices; :meth:`data` makes the bytes."""
+
+    part: str
+    kind: str
+    size: int
+    method: int
+
+    def data(self) -> bytes:
+        piece = hostile_piece(self.kind, self.size)
+        data = BOOK_PARTS.get(self.part, b"<theme></theme>")
+        if b"<!DOCTYPE" in piece:  # before the root element
+            data = piece + data.split(b"?>", 1)[-1]
+        elif self.part.endswith("sheet1.xml"):
+            end = data.index(b"</row>" if b"<c " in piece else b"</sheetData>")
+            data = data[:end] + piece + data[end:]
+        else:
+            end = data.rindex(b"</")
+            data = data[:end] + piece + data[end:]
+        return xlsx_of({self.part: data}, self.method)
+
+
+#: How big a hostile piece is drawn, by its kind: near the reader's limits
+#: (fivecard.bulk.workbook's MAX_TOKEN, MAX_DEPTH, MAX_NAMES, and the
+#: longest name), under and over them.
+_TOKEN = 1 << 20
+_SIZES: dict[str, tuple[int, ...]] = {
+    "deep": (100, 255, 256, 257, 5_000),
+    "names": (100, 9_900, 10_000, 10_001, 50_000),
+    "long name": (999, 1_000, 1_001, 50_000),
+    "text": (1_000, 2 * _TOKEN),
+    "cdata": (1_000, 2 * _TOKEN),
+}
+
+
+@st.composite
+def hostile_books(draw: st.DrawFn) -> HostileBook:
+    """A :class:`HostileBook`: any kind of piece, of a size near the limit
+    that bounds it, in a part fivecard reads or in one it never reads (a
+    theme)."""
+    kind = draw(st.sampled_from(HOSTILE_KINDS))
+    sizes = _SIZES.get(kind, (1_000, _TOKEN - 1_000, _TOKEN - 2, _TOKEN, _TOKEN + 1, _TOKEN + 200_000))
+    part = draw(st.sampled_from(sorted({*BOOK_PARTS, "xl/theme/theme1.xml"} - {"[Content_Types].xml"})))
+    method = draw(st.sampled_from((zipfile.ZIP_STORED, zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)))
+    return HostileBook(part, kind, draw(st.sampled_from(sizes)), method)

@@ -15,6 +15,7 @@ Budget: ``FIVECARD_FUZZ`` unset (CI) runs few examples with a fixed seed;
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gc
 import io
@@ -24,6 +25,7 @@ import re
 import sys
 import tempfile
 import time
+import tracemalloc
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -38,15 +40,19 @@ from fivecard import FivecardError, Hand
 from fivecard.bulk import batch
 from fivecard.cli import main
 from fivecard.bulk.rows import CARD, HAND, MAX_HANDS, OTHER, Row, TableLayout, cell_shape, split_line
-from fivecard.bulk.sources import RECORD_LINES, open_source, read_blocks
+from fivecard.bulk import sources
+from fivecard.bulk.sources import RECORD_LINES, FileError, open_source, read_blocks
+from fivecard.bulk import workbook
 from fivecard.bulk.workbook import MAX_ROWS, open_workbook
 
 from strategies import (
     CsvTable,
+    HostileBook,
     TextFile,
     XlsxBook,
     any_text,
     csv_tables,
+    hostile_books,
     random_bytes,
     raw_csv_texts,
     raw_xlsx,
@@ -171,6 +177,21 @@ def test_table_layout_gives_a_layout_or_a_fivecard_error(
 # --- read_blocks against a reference line splitter ----------------------------------------
 
 
+#: The byte order marks read besides UTF-8's, and their codecs.
+WIDE_MARKS = {b"\xff\xfe\x00\x00": "utf-32-le", b"\x00\x00\xfe\xff": "utf-32-be", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
+
+
+def reference_text(data: bytes) -> bytes | None:
+    """The bytes a reader of lines reads: text in UTF-16 or UTF-32 by its
+    byte order mark recoded to UTF-8 (what does not decode as U+FFFD), any
+    other as it is; None for an input refused as UTF-16 or UTF-32 without a
+    byte order mark (see sources.recoded)."""
+    for mark, codec in WIDE_MARKS.items():
+        if data.startswith(mark):
+            return data[len(mark) :].decode(codec, "replace").encode("utf-8")
+    return None if sources._not_text(data[:4096]) else data
+
+
 def reference_lines(data: bytes, limit: int) -> list[tuple[bytes, int | None]]:
     """Each line as (text, None), or (b"", length) for a line over the
     limit; a line over the limit of only spaces is a blank line. Lines end
@@ -249,12 +270,31 @@ def test_read_blocks_agrees_with_a_reference_splitter(data: bytes, draw: st.Data
         limit = draw.draw(st.integers(1, 40), label="limit")
         size = draw.draw(st.integers(1, 40), label="size")
         sizes = draw.draw(st.lists(st.integers(1, 40), max_size=4), label="read sizes")
+    text = reference_text(data)
+    if text is None:
+        with pytest.raises(FileError, match="is not UTF-8 text: it looks like UTF-"):
+            block_lines(data, head, limit, size, sizes)
+        return
     got, prefixes = block_lines(data, head, limit, size, sizes)
-    assert got == reference_lines(data, limit)
-    lines = re.split(rb"\r\n|\r|\n", data.removeprefix(b"\xef\xbb\xbf"))
+    assert got == reference_lines(text, limit)
+    lines = re.split(rb"\r\n|\r|\n", text.removeprefix(b"\xef\xbb\xbf"))
     keep = min(100, limit + 1)  # (past the limit, a prefix may run on into the next lines)
     for number, prefix in prefixes.items():
         assert prefix[:keep] == lines[number - 1][:keep]
+
+
+@fuzz(100)
+@given(text_files(), st.sampled_from(sorted(WIDE_MARKS)), st.data())
+def test_read_blocks_reads_utf16_and_utf32_as_their_utf8(file: TextFile, mark: bytes, draw: st.DataObject) -> None:
+    """A text in UTF-16 or UTF-32 with its byte order mark, read in pieces
+    of any sizes (a character cut between reads, or between the bytes read
+    first and the rest): the lines of the same text in UTF-8."""
+    text = file.data.decode("utf-8", "replace")
+    data = mark + text.encode(WIDE_MARKS[mark])
+    head = draw.draw(st.integers(0, len(data)), label="head")
+    sizes = draw.draw(st.lists(st.integers(1, 40), max_size=4), label="read sizes")
+    got, _ = block_lines(data, head, 1 << 20, draw.draw(st.integers(1, 64), label="size"), sizes)
+    assert got == reference_lines(text.encode("utf-8"), 1 << 20)
 
 
 # --- the readers: only FivecardError, rows well formed --------------------------------------
@@ -371,6 +411,104 @@ def test_workbook_refusals_are_file_errors(sheet: str, words: str) -> None:
     opened = open_workbook(io.BytesIO(zipped_sheet(sheet)))
     with pytest.raises(FivecardError, match=re.escape(words)):
         list(opened.rows(None)[1])
+
+
+SHEET_PART = "xl/worksheets/sheet1.xml"
+
+
+# --- workbooks with hostile XML: rows or a FivecardError, in bounded work and memory -----------
+
+
+@contextlib.contextmanager
+def expat_work() -> Iterator[list[int]]:
+    """Within: the bytes expat scans (each chunk it is fed and, again, the
+    bytes of a token the chunks before left open: expat before 2.6 parses
+    an open token again from its start with every chunk), and the peak of
+    memory allocated (expat's memory is Python's: tracemalloc sees it)."""
+    counted = [0, 0]
+    feed = workbook._Xml.feed
+
+    def counting(self: workbook._Xml, data: bytes, final: bool = False) -> None:
+        counted[0] += self.fed - max(self.parser.CurrentByteIndex, 0) + len(data)
+        feed(self, data, final)
+
+    tracemalloc.start()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(workbook._Xml, "feed", counting)
+            yield counted
+        counted[1] = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def read_every_part(data: bytes) -> str:
+    """Open a workbook, read its first sheet and check every part; what came
+    of it (rows, or the FivecardError's message)."""
+    try:
+        opened = open_workbook(io.BytesIO(data))
+        try:
+            rows = list(opened.rows(None)[1])
+            opened.check_parts()
+        finally:
+            opened.close()
+    except FivecardError as exc:
+        assert str(exc) and "\n" not in str(exc) and len(str(exc)) < 600
+        return str(exc)
+    assert all(all(isinstance(c, str) for c in r.cells) for r in rows)
+    return f"{len(rows)} rows"
+
+
+@fuzz(40)
+@given(hostile_books())
+def test_hostile_workbook_xml_gives_rows_or_a_fivecard_error_in_bounded_work(book: HostileBook) -> None:
+    """The law for any XML in any part: rows, or one FivecardError naming
+    the part; expat scans each byte a few times at most (no quadratic
+    reparse of a long token) and memory stays within the limits' bounds
+    (a token of 1 MiB, 256 levels, 10,000 names), never the input's; the
+    command says it in one line, never with a traceback."""
+    data = book.data()
+    unpacked = sum(info.file_size for info in zipfile.ZipFile(io.BytesIO(data)).infolist())
+    with expat_work() as work:
+        outcome = read_every_part(data)
+    scanned, peak = work
+    if "refused as a likely zip bomb" not in outcome:  # (each part read twice: by the reader, by check_parts)
+        assert scanned <= 2 * 4 * unpacked + (1 << 16), (outcome, scanned, unpacked)
+    assert peak <= 32 << 20, (outcome, peak)
+    if book.kind in ("deep", "names", "long name") and book.size > {"deep": 256, "names": 10_000}.get(book.kind, 1_000):
+        assert "refused" in outcome
+    if book.kind == "hidden text" and book.part.endswith("sheet1.xml"):
+        assert "QS" not in outcome and outcome == "1 rows"
+    run_cli(["solve", "-", "--json"], data)
+
+
+GROWING = {  # a hostile piece of each kind, at a size past its limit, and eight times that
+    "attribute": 2 << 20,
+    "comment": 2 << 20,
+    "many attributes": 2 << 20,
+    "deep": 2_000,
+    "names": 20_000,
+    "text": 1 << 20,
+    "siblings": 1 << 20,
+}
+
+
+@pytest.mark.parametrize(("kind", "size"), GROWING.items(), ids=GROWING.keys())
+def test_workbook_work_and_memory_do_not_outgrow_hostile_xml(kind: str, size: int) -> None:
+    """A hostile part eight times bigger: expat's work at most about eight
+    times (linear; it stops at a limit for what is refused) and the memory
+    peak no bigger (the 11.8 MB workbook of one attribute took over 300 s,
+    one of nested elements grew to gigabytes)."""
+    measured = []
+    for n in (size, 8 * size):
+        book = HostileBook(SHEET_PART, "attributes" if kind == "many attributes" else kind, n, zipfile.ZIP_STORED)
+        data = book.data()
+        with expat_work() as work:
+            read_every_part(data)
+        measured.append(tuple(work))
+    (small_work, small_peak), (big_work, big_peak) = measured
+    assert big_work <= 12 * small_work, measured
+    assert big_peak <= 1.5 * small_peak + (1 << 20), measured
 
 
 # --- the command ------------------------------------------------------------------------------

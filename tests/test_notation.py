@@ -4,6 +4,7 @@ cards, through the single-hand parser, lines of hands and the batch path."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from fivecard import Card, FivecardError, ParseError, evaluate, full_deck, parse_card, parse_cards
 from fivecard.bulk import batch
 from fivecard.bulk.rows import split_line
-from fivecard.core.cards import JOKER, cards_in_token
+from fivecard.core.cards import JOKER, cards_in_token, cards_written_together
 
 DECK = full_deck()
 UNICODE_SUITS = {"SPADES": "s", "HEARTS": "h", "DIAMONDS": "d", "CLUBS": "c"}
@@ -98,3 +99,18 @@ def test_the_batch_path_reads_them_as_the_single_hand_path() -> None:
     encoded = batch.encode(texts)
     assert not encoded.errors
     assert batch.strengths(encoded).tolist() == [evaluate(t).strength for t in texts]
+
+
+@pytest.mark.parametrize("mark", list("-/._+:~"))
+def test_punctuation_between_cards_is_an_error_that_says_so(mark: str) -> None:
+    """The notation reads spaces and commas between cards (or none); other
+    punctuation (AH-KH-QH-JH-TH) is an error naming it, never some other
+    hand, and text that looks like cards counts them (for telling a hand
+    column from a label)."""
+    text = mark.join(["AH", "KH", "QH", "JH", "TH"])
+    with pytest.raises(ParseError, match=f"cards are separated by spaces or commas, not '{re.escape(mark)}'"):
+        parse_cards(text)
+    with pytest.raises(FivecardError):
+        evaluate(text)
+    assert cards_written_together("AsKd7h") == 3 and cards_written_together("AsKdQx") == 2
+    assert cards_written_together("As") == cards_written_together("Round") == 0

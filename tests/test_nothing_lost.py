@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,102 @@ def test_xlsx_follows_the_same_rules(tmp_path: Path) -> None:
     assert str(rows[1]["error"]).startswith("hand 3: unknown suit 'O'")
     assert rows[2]["winners"] == [3]
     assert "line 1 above the header skipped as a title; header on line 2" in err
+
+
+def _table_file(tmp_path: Path, rows: Sequence[Sequence[object]], fmt: str) -> Path:
+    """A table as CSV or as a workbook (numbers as numbers, "" an empty cell)."""
+    path = tmp_path / f"table.{fmt}"
+    if fmt == "csv":
+        with path.open("w", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerows(rows)
+        return path
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    for row in rows:
+        sheet.append([None if c == "" else c for c in row])
+    book.save(path)
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_hand_column_empty_in_its_first_rows_is_never_ignored(tmp_path: Path, fmt: str) -> None:
+    """A hand column empty in its first ~50 rows was a label: a royal flush
+    in it later was ignored, exit 0. Under a header that names a hand it is
+    a hand column from the start; under any other, the run stops where it
+    first holds a hand, naming it, and nothing is written."""
+    rows: list[list[object]] = [[n, LOW, "2D 3H 4S 6C 8S", ""] for n in range(1, 61)] + [[61, LOW, "2D 3H 4S 6C 8S", ROYAL]]
+    for header in (["Round", "Alice", "Bob", "Carol"], None):
+        path = _table_file(tmp_path, [header, *rows] if header else rows, fmt)
+        target = tmp_path / "out.csv"
+        code, out, err = run(["solve", str(path), "-o", str(target)])
+        line = 62 if header else 61
+        name = "D (Carol)" if header else "D"
+        assert code == 2 and out == "" and not target.exists()
+        assert f"fivecard: error: line {line}: column {name} holds '{ROYAL}', which looks like a hand, " in err
+        why = "being empty in the table's first rows" if header or fmt == "csv" else "past the columns of the table's first rows"
+        assert f"{why}; state which columns hold hands" in err
+        assert "nothing was written" in err and err.endswith(" (use --hands B,C,D)\n") and err.count("error") == 1
+        code, found, _ = solve_json(path, "--hands", "B,C,D")
+        assert code == 1 and found[-1]["winners"] == [3] and found[0]["error"] == "hand 3 is empty"
+    path = _table_file(tmp_path, [["Round", "Player 1", "Player 2", "Player 3"], *rows], fmt)
+    code, found, err = solve_json(path)
+    assert "hands: B (Player 1), C (Player 2), D (Player 3); labels: A (Round)" in err
+    assert code == 1 and found[0]["error"] == "hand 3 is empty" and found[-1]["winners"] == [3]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize("mark", list("-/._+:~"))
+def test_a_hand_written_with_other_punctuation_is_an_error_row(tmp_path: Path, fmt: str, mark: str) -> None:
+    """A "Player 3" column typed AH-KH-QH-JH-TH was a label: Player 3's royal
+    flush was ignored, exit 0. Now it is a hand column, and each such cell
+    an error row quoting it (the notation reads spaces and commas)."""
+    typed = mark.join("AH KH QH JH TH".split())
+    rows: list[list[object]] = [["Round", "Player 1", "Player 2", "Player 3"], [1, LOW, "2D 3H 4S 6C 8S", typed], [2, LOW, "9D 9H 4S 6C 8S", typed]]
+    code, found, err = solve_json(_table_file(tmp_path, rows, fmt))
+    assert "hands: B (Player 1), C (Player 2), D (Player 3)" in err
+    assert code == 1 and len(found) == 2 and not any("winners" in r for r in found)
+    assert found[0]["error"] == (
+        f"hand 3: cards are separated by spaces or commas, not {mark!r}: card 2 ({mark + 'K'!r}) of {typed!r} of {typed!r}"
+    )
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_column_of_single_cards_is_an_error_row_per_cell(tmp_path: Path, fmt: str) -> None:
+    """Single cards under "Player 2" were dropped and the hands renumbered:
+    "winner 2" was Player 3. Now the column is hand 2, each cell an error
+    row quoting it; hand 3 stays hand 3."""
+    rows: list[list[object]] = [["Round", "Player 1", "Player 2", "Player 3"], [1, LOW, "AS", "KD KC KH KS 3C"], [2, LOW, "AD", "KD KC KH KS 3C"], [3, LOW, "", "KD KC KH KS 3C"]]
+    code, found, err = solve_json(_table_file(tmp_path, rows, fmt))
+    assert "hands: B (Player 1), C (Player 2), D (Player 3); labels: A (Round)" in err
+    assert code == 1 and [r.get("error") for r in found] == [
+        "hand 2: expected 5 cards, got 1 in 'AS'",
+        "hand 2: expected 5 cards, got 1 in 'AD'",
+        "hand 2 is empty",
+    ]
+    no_header: list[list[object]] = [[*row[:2], "x", *row[2:]] for row in rows[1:]]  # and a column of marks: a label still
+    code, found, err = solve_json(_table_file(tmp_path, no_header, fmt))
+    assert "no header; hands: B, D, E; labels: A, C" in err and not any("winners" in r for r in found)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_hands_written_together_or_as_unicode_cards_are_hands(tmp_path: Path, fmt: str) -> None:
+    """The notation's cards written together (AsKsQsJsTs) and Unicode cards
+    (a token too long to be one card) made a label column too."""
+    rows: list[list[object]] = [["Round", "A", "B", "C"], [1, LOW, "2D 3H 4S 6C 8S", "AsKsQsJsTs"], [2, LOW, "2D 3H 4S 6C 8S", "\U0001f0a1\U0001f0ae\U0001f0ad\U0001f0ab\U0001f0aa"]]
+    code, found, err = solve_json(_table_file(tmp_path, rows, fmt))
+    assert "hands: B (A), C (B), D (C); labels: A (Round)" in err
+    assert code == 0 and [r["winners"] for r in found] == [[3], [3]]
+
+
+def test_a_label_column_holding_a_hand_in_the_first_rows_stops_before_any_output(tmp_path: Path) -> None:
+    rows: list[list[object]] = [["Round", "Player 1", "Player 2", "Notes"], *([n, ROYAL, LOW, "fine"] for n in range(1, 5)), [5, ROYAL, LOW, "2H 3H 4H 5H 6H"]]
+    code, out, err = run(["solve", str(_table_file(tmp_path, rows, "csv")), "--json"])
+    assert code == 2 and out == ""
+    assert "line 6: column D (Notes) holds '2H 3H 4H 5H 6H', which looks like a hand, but was read as labels, as most of its cells" in err
+    later: list[list[object]] = [*rows[:5], *([n, ROYAL, LOW, "fine"] for n in range(5, 60)), [60, LOW, ROYAL, "", "AS KS QS JS TS"]]
+    code, out, err = run(["solve", str(_table_file(tmp_path, later, "csv")), "--json"])  # past the table's columns
+    assert code == 2 and "line 61: column E holds 'AS KS QS JS TS', which looks like a hand, past the columns" in err
 
 
 # --- 2. inputs read once; outputs atomic, never over the input -----------------------------

@@ -38,7 +38,7 @@ from ..core.hand import Hand
 from .rows import Row, line_row
 from ..core.rules import RuleSet
 from ..core.showdown import Outcome, check_deck_cards, check_decks, outcome
-from .sources import Block, long_row
+from .sources import Block, decode_line, long_row
 from ..core.tables import tables_for
 
 __all__ = [
@@ -325,11 +325,13 @@ def _solve_block(
             general[i] = long_row(first + i, size, prefix)
             lines[i] = general[i].cells[0].encode()
             continue
-        text = lines[i].decode("utf-8", "replace")
+        text, undecoded = decode_line(lines[i])
         if one_hand:
             row = Row(first + i, (text,), (text,)) if text.strip() else None
         else:
             row = line_row(first + i, text, best_five=best_five)
+        if undecoded is not None and row is not None:
+            row = Row(row.line, row.cells, error=undecoded)
         if row is None:
             skipped.append(i)
         else:

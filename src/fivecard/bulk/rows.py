@@ -10,22 +10,43 @@ Text lines (:func:`split_line`):
 
 Table rows (:class:`TableLayout`): each column holds one card, one hand, or
 something else (a label such as a round number, kept but not read). Which is
-which is decided from the *shape* of the cells (card-like tokens), never from
-whether they parse, so a typo makes an error row instead of turning a hand
-column into a label column; see :meth:`TableLayout.detect`, or state the
-layout with :meth:`TableLayout.from_spec`.
+which is decided from the *shape* of the cells (:func:`cell_shape`: card-like
+tokens, cards written together, cards between punctuation the notation does
+not read such as ``AH-KH-QH-JH-TH``), never from whether they parse, so a
+typo makes an error row instead of turning a hand column into a label column;
+see :meth:`TableLayout.detect`, or state the layout with
+:meth:`TableLayout.from_spec`. A detected layout never settles a row without
+a hand the table holds:
+
+* a column of single cards is a hand of its own, each cell an error row (never
+  dropped: the hands after it keep their numbers);
+* a column empty in the first rows is a hand column when its header names a
+  hand or a player (:func:`names_a_hand`) or is named like a hand column;
+* every later row is held to the layout (:meth:`TableLayout.check`): a hand in
+  a label column (or a card, in a column that was empty), or in a column past
+  the first rows', stops the run with a :class:`LayoutError` naming the line,
+  the column and the hand columns to state.
 
 Every splitter here is linear in the length of its input.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..core.cards import JOKER_SPELLINGS, RANK_SPELLINGS, SUIT_SPELLINGS, cards_in_token
+from ..core.cards import (
+    FOREIGN_SEPARATORS,
+    JOKER_SPELLINGS,
+    RANK_SPELLINGS,
+    SUIT_SPELLINGS,
+    TOKENS,
+    cards_in_token,
+    cards_written_together,
+)
 from ..core.hand import HAND_SIZE, MOST_CARDS
 from ..errors import FivecardError, ParseError, quote
 
@@ -35,6 +56,7 @@ __all__ = [
     "is_skipped",
     "line_row",
     "cell_shape",
+    "names_a_hand",
     "column_letter",
     "TableLayout",
     "LayoutError",
@@ -62,7 +84,9 @@ OTHER: Final = "other"
 
 
 class LayoutError(FivecardError):
-    """A table layout the user stated that does not fit the table."""
+    """A table layout that does not fit the table: one the user stated, or
+    one decided on the first rows that a later row shows wrong (a label
+    column that holds hands, see :meth:`TableLayout.check`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,34 +255,108 @@ def _rank_alone(token: str) -> bool:
     return token in RANK_SPELLINGS
 
 
+def _real_card(token: str, suits: bool) -> bool:
+    """Whether a card-like token is spelled as a real card, right or
+    mistyped: a rank and a suit (``AS``, ``10♦``, ``8O``), a Unicode card,
+    or (without suits) a rank alone; not a joker's word (``x``) nor a lone
+    suit, which are as often marks as cards."""
+    low = token.replace("\ufe0f", "").lower()
+    if low in JOKER_SPELLINGS or token in _LONE_SUITS:
+        return False
+    return not suits or not _rank_alone(token)
+
+
+_FOREIGN: Final = re.compile("[" + re.escape(FOREIGN_SEPARATORS) + "]+")
+
+
+def _token_look(token: str, suits: bool) -> tuple[int, int, bool]:
+    """What a token (no spaces or commas in it) looks like: how many card
+    places it takes, how many of them look like cards, and whether it is a
+    real card alone (see :func:`_real_card`). Cards written together
+    (``AsKd7h``, Unicode cards) and cards between other punctuation
+    (``AH-KH-QH``, ``AH/KH``: see
+    :data:`~fivecard.core.cards.FOREIGN_SEPARATORS`) are places of their own."""
+    if _card_like(token):
+        return 1, 1, _real_card(token, suits)
+    if token in TOKENS:  # a Unicode card or joker
+        real = token.lower() not in JOKER_SPELLINGS
+        return 1, 1, real
+    together = cards_written_together(token)
+    if together:
+        return together + (cards_in_token(token) == 1), together, False  # a typo after the run: one place more
+    if _FOREIGN.search(token):
+        pieces = [p for p in _FOREIGN.split(token) if p]
+        if 2 <= len(pieces) <= 64:
+            places = like = 0
+            for piece in pieces:
+                # Only cards spelled right count here: "2P-3K" is a code, "AH-KH" cards.
+                piece_places, piece_like, _ = _token_look(piece, suits)
+                places += piece_places
+                if _rank_alone(piece):  # between punctuation a number (2.5, 3/4), unless five (Q-Q-Q-Q-9)
+                    piece_like = piece_like if not suits and len(pieces) >= 5 else 0
+                elif piece_places == 1 and (piece not in TOKENS or piece.lower() in JOKER_SPELLINGS):
+                    piece_like = 0
+                like += piece_like
+            if like >= 2 and like * 2 > places:
+                return places, like, False
+    return 1, 0, False
+
+
+def _look(cell: str, suits: bool) -> tuple[str | None, bool]:
+    """A cell's shape (see :func:`cell_shape`), and whether it is a real card
+    alone. (Short cells are remembered: a column of labels repeats them.)"""
+    return _look_short(cell, suits) if len(cell) <= 64 else _look_at(cell, suits)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _look_short(cell: str, suits: bool) -> tuple[str | None, bool]:
+    return _look_at(cell, suits)
+
+
+def _look_at(cell: str, suits: bool) -> tuple[str | None, bool]:
+    tokens = cell.replace(",", " ").split()
+    if not tokens:
+        return None, False
+    if len(tokens) > 64:  # no hand is written with so many tokens
+        return OTHER, False
+    words = like = places = 0  # tokens, those that look like cards, card places
+    real = previous_rank = rank_alone = False
+    for token in tokens:
+        if previous_rank and token in _LONE_SUITS:  # "J ♦": one card
+            previous_rank = rank_alone = False
+            real = True
+            continue
+        token_places, token_like, real = _token_look(token, suits)
+        words += 1
+        like += token_like > 0
+        places += token_places
+        previous_rank = rank_alone = _rank_alone(token)
+    if places == 1:
+        if not like or (suits and rank_alone):
+            return OTHER, False
+        return CARD, real
+    return (HAND if like * 2 > words else OTHER), False
+
+
 def cell_shape(cell: str, *, suits: bool = True) -> str | None:
-    """What a cell looks like it holds: a card, a hand (2+ card-like tokens,
-    most of its tokens card-like), other text, or nothing. With ``suits``
-    (every rule set but ``semi``), a rank alone such as ``7`` is not a card:
-    most likely a number (a round, an id).
+    """What a cell looks like it holds: a card, a hand (two or more cards,
+    most of its tokens card-like), other text, or nothing. A token looks
+    like a card when it is shaped like one (right or mistyped, ``KD``,
+    ``8O``), and like several when they are written together (``AsKd7h7c2s``,
+    Unicode cards) or between punctuation the notation does not read as a
+    separator (``AH-KH-QH-JH-TH``, ``AH/KH/QH/JH/TH``, cards spelled right:
+    a hand so written is an error row that says so, never a label). With
+    ``suits`` (every rule set but ``semi``), a rank alone such as ``7`` is
+    not a card: most likely a number (a round, an id); ranks alone between
+    punctuation (``2.5``, ``3/4``, ``A-K-Q-J-9``) are numbers under any
+    rules, unless five or more of them are under rules without suits.
 
     >>> [cell_shape(c) for c in ('AS', 'KD, 9C, 4H, KS, 8O', '7', 'Round 1', '')]
     ['card', 'hand', 'other', 'other', None]
+    >>> [cell_shape(c) for c in ('AsKsQsJsTs', 'AH-KH-QH-JH-TH', 'AH/KH QH JH TH', '2.5', '2024-03-01')]
+    ['hand', 'hand', 'hand', 'other', 'other']
     """
-    tokens = cell.replace(",", " ").split()
-    if not tokens:
-        return None
-    if len(tokens) > 64:  # no hand is written with so many tokens
-        return OTHER
-    cards = like = 0
-    previous_rank = False
-    for token in tokens:
-        if previous_rank and token in _LONE_SUITS:  # "J ♦": one card
-            previous_rank = False
-            continue
-        cards += 1
-        like += _card_like(token)
-        previous_rank = _rank_alone(token)
-    if cards == 1:
-        if not like or (suits and _rank_alone(tokens[0])):
-            return OTHER
-        return CARD
-    return HAND if like * 2 > cards else OTHER
+    return _look(cell, suits)[0]
 
 
 def column_letter(index: int) -> str:
@@ -302,40 +400,77 @@ def _data_like(shapes: Sequence[str | None]) -> bool:
     return HAND in shapes or shapes.count(CARD) >= 5
 
 
-def _column_kinds(rows: Sequence[Sequence[str | None]], width: int) -> list[str]:
-    """Each column's kind: the shape most of its non-empty cells have (a
-    card or a hand wins a tie against other text). If the card columns do
-    not make whole hands of five, the card columns least like cards are
-    labels until they do: first those holding some cells that are not cards
-    (a round number that happens to look like a rank), then the sparsest (a
-    stray ``x`` at the end of a ragged row), the leftmost first."""
-    kinds = []
-    others = []
-    cards = []
-    for column in range(width):
-        votes: dict[str, int] = {}
-        for shapes in rows:
-            shape = shapes[column] if column < len(shapes) else None
-            if shape is not None:
-                votes[shape] = votes.get(shape, 0) + 1
-        kinds.append(max(votes, key=lambda k: (votes[k], k != OTHER)) if votes else OTHER)
-        others.append(votes.get(OTHER, 0))
-        cards.append(votes.get(CARD, 0))
+@dataclass
+class _Tally:
+    """The shapes of one column's cells in the first rows."""
+
+    hands: int = 0
+    cards: int = 0
+    real: int = 0  # cards spelled as real cards (see _real_card)
+    others: int = 0
+
+    def add(self, shape: str | None, real: bool) -> None:
+        if shape == HAND:
+            self.hands += 1
+        elif shape == CARD:
+            self.cards += 1
+            self.real += real
+        elif shape == OTHER:
+            self.others += 1
+
+    @property
+    def filled(self) -> int:
+        return self.hands + self.cards + self.others
+
+    @property
+    def kind(self) -> str:
+        """The shape most of its cells have (a card or a hand wins a tie
+        against other text; an empty column is a label)."""
+        votes = {HAND: self.hands, CARD: self.cards, OTHER: self.others}
+        return max(votes, key=lambda k: (votes[k], k != OTHER)) if self.filled else OTHER
+
+
+def _tallies(looks: Sequence[Sequence[tuple[str | None, bool]]], width: int) -> list[_Tally]:
+    tallies = [_Tally() for _ in range(width)]
+    for row in looks:
+        for tally, (shape, real) in zip(tallies, row):
+            tally.add(shape, real)
+    return tallies
+
+
+def _column_kinds(tallies: Sequence[_Tally]) -> list[str]:
+    """Each column's kind: the shape most of its non-empty cells have. If
+    the card columns do not make whole hands of five, the card columns least
+    like cards are taken out of the groups of five until they do: first
+    those holding some cells that are not cards (a round number that happens
+    to look like a rank), then the sparsest, the leftmost first. A column so
+    taken out whose cells are mostly real cards (``AS``, not a mark such as
+    ``x``) is a hand of its own, each cell an error row (one card is no
+    hand): a column of single cards is never dropped, so hands never
+    renumber. The others (a stray ``x`` at the end of a ragged row) are
+    labels."""
+    kinds = [tally.kind for tally in tallies]
     extra = kinds.count(CARD) % 5
     candidates = sorted(
-        (c for c in range(width) if kinds[c] == CARD), key=lambda c: (not others[c], cards[c], c)
+        (c for c, kind in enumerate(kinds) if kind == CARD),
+        key=lambda c: (not tallies[c].others, tallies[c].cards, c),
     )
     for column in candidates[:extra]:
-        kinds[column] = OTHER
+        tally = tallies[column]
+        single = not tally.others and tally.real * 2 > tally.filled
+        kinds[column] = HAND if single else OTHER
     return kinds
 
 
 def _find_header(rows: Sequence[Sequence[str]], hand_columns: set[int]) -> tuple[int | None, int]:
     """Among the rows above the first row of cards: the header's index (or
     None) and the index of the first data row (see :meth:`TableLayout.detect`)."""
-    for i, row in enumerate(rows):
-        filled = {c for c, cell in enumerate(row) if cell.strip()}
-        if (len(filled) >= 2 and filled & hand_columns) or (hand_columns and hand_columns <= filled):
+    filled = [{c for c, cell in enumerate(row) if cell.strip()} for row in rows]
+    for i, cells in enumerate(filled):  # two names or more, one over a hand column
+        if len(cells) >= 2 and cells & hand_columns:
+            return i, i + 1
+    for i, cells in enumerate(filled):  # else a name over every hand column (one: "Hand", not a title above it)
+        if hand_columns and hand_columns <= cells:
             return i, i + 1
     start = 0
     while start < len(rows) and _title_like(rows[start]):
@@ -352,20 +487,38 @@ def _name_pattern(name: str) -> str:
     return re.sub(r"\d+", "#", " ".join(name.casefold().split()))
 
 
-def _name_empty_columns(
-    kinds: list[str], header: Sequence[str], rows: Sequence[Sequence[str | None]]
-) -> None:
-    """A column with no cells in the first rows takes the kind of a column
-    whose header is named alike but for its numbers (``Player 2`` beside
-    ``Player 1``), so an empty hand stays a hand."""
+#: A header that names a hand or a player, and nothing else: ``Player 3``,
+#: ``Hand 2``, ``Seat 1``, ``P2``, ``H 4``, ``Player``. (``Player 1
+#: classification`` names an answer, not a hand.)
+_HAND_NAME: Final = re.compile(r"(?:player|hand|seat)\s*#?\s*\d*|[ph]\s*#?\s*\d+", re.IGNORECASE)
+
+
+def names_a_hand(name: str) -> bool:
+    """Whether a header names a hand or a player and nothing else.
+
+    >>> [names_a_hand(n) for n in ('Player 3', 'hand', 'P2', 'Seat #4', 'Player 1 classification', 'Round')]
+    [True, True, True, True, False, False]
+    """
+    return _HAND_NAME.fullmatch(" ".join(name.split())) is not None
+
+
+def _name_empty_columns(kinds: list[str], header: Sequence[str], tallies: Sequence[_Tally]) -> None:
+    """A column with no cells in the first rows is a hand column when its
+    header names a hand (``Player 3``, see :func:`names_a_hand`), and takes
+    the kind of a column whose header is named alike but for its numbers
+    (``Player 2`` beside ``Player 1``), so an empty hand stays a hand."""
     named: dict[str, str] = {}
     for column, kind in enumerate(kinds):
         if kind != OTHER and column < len(header) and header[column].strip():
             named.setdefault(_name_pattern(header[column]), kind)
-    for column in range(len(kinds)):
-        empty = all(column >= len(r) or r[column] is None for r in rows)
-        if empty and column < len(header) and header[column].strip():
-            kinds[column] = named.get(_name_pattern(header[column]), kinds[column])
+    for column, tally in enumerate(tallies):
+        if tally.filled or column >= len(header) or not header[column].strip():
+            continue
+        alike = named.get(_name_pattern(header[column]))
+        if alike is not None:
+            kinds[column] = alike
+        elif names_a_hand(header[column]):
+            kinds[column] = HAND
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +531,12 @@ class TableLayout:
     None; ``start`` the index of the first data row: rows before it other
     than the header are titles and notes, skipped. ``width`` is the number
     of columns.
+
+    A detected layout is decided on the first rows, and :meth:`check` holds
+    every later row to it: ``watch`` lists the label columns, each with
+    whether it held no text in the first rows (then a card there also says
+    the column held hands after all); ``suits`` is the rule set's (see
+    :func:`cell_shape`).
     """
 
     units: tuple[tuple[int, ...], ...]
@@ -386,6 +545,8 @@ class TableLayout:
     stated: bool = False
     #: The first data row (rows before it: titles and the header).
     start: int = 0
+    watch: tuple[tuple[int, bool], ...] = ()
+    suits: bool = True
 
     @classmethod
     def detect(cls, rows: Sequence[Sequence[str]], *, suits: bool = True) -> TableLayout:
@@ -393,12 +554,18 @@ class TableLayout:
 
         The first row that holds hands (a hand-shaped cell, or five
         card-shaped ones) shows the columns: each column takes the shape
-        most of its cells have from there on. Above that row, the header is
+        most of its cells have from there on (see :func:`_column_kinds`:
+        five card columns make a hand; a column of single cards is a hand
+        of its own, each cell an error row). Above that row, the header is
         the first row that names hand columns (two cells or more, one of
         them over a hand column, or a name over every hand column); rows
         above the header are titles; rows below it are data (a row with no
         cards is an error row, never a header). Without such a row there is
-        no header, and only leading rows of one non-numeric cell are titles.
+        no header, and only leading rows of one non-numeric cell are
+        titles. A column empty in these rows is a hand column when its
+        header names a hand or is named like a hand column's (``Player 3``
+        beside ``Player 1``), else a label column, which :meth:`check`
+        watches.
 
         >>> layout = TableLayout.detect([['Showdowns of March'],
         ...                              ['Round', 'Player 1', 'Player 2'],
@@ -408,16 +575,54 @@ class TableLayout:
         (1, 2, ((1,), (2,)))
         """
         width = max((len(r) for r in rows), default=0)
-        shapes = [_shapes(r, suits) for r in rows]
-        first = next((i for i, s in enumerate(shapes) if _data_like(s)), None)
+        looks = [[_look(cell, suits) for cell in row] for row in rows]
+        first = next((i for i, row in enumerate(looks) if _data_like([shape for shape, _ in row])), None)
         if first is None:  # nothing that looks like hands: read every row as data
             first = 0
-        kinds = _column_kinds(shapes[first:], width)
+        tallies = _tallies(looks[first:], width)
+        kinds = _column_kinds(tallies)
         hand_columns = {c for c, k in enumerate(kinds) if k != OTHER}
         header, start = _find_header(rows[:first], hand_columns)
         if header is not None:
-            _name_empty_columns(kinds, rows[header], shapes[first:])
-        return cls(_units(kinds), width, header, start=start)
+            _name_empty_columns(kinds, rows[header], tallies)
+        watch = tuple((c, not tallies[c].others) for c, kind in enumerate(kinds) if kind == OTHER)
+        return cls(_units(kinds), width, header, start=start, watch=watch, suits=suits)
+
+    def check(self, line: int, cells: Sequence[str], names: Sequence[str] = ()) -> None:
+        """Hold a data row to a detected layout: raise :class:`LayoutError`
+        (naming the row's ``line``, the column and its header from
+        ``names``, the cell, and the hand columns to state) when a label
+        column holds a hand-shaped cell, or a card when the column held no
+        text in the first rows (it was empty there: a hand column after
+        all), or when a column past the table's holds either. The first rows
+        could not show it: the run stops, rather than settle the row without
+        that hand. A stated layout takes the user's word: nothing is checked."""
+        if self.stated:
+            return
+        suits, count = self.suits, len(cells)
+        for column, empty in self.watch if count <= self.width else self._watched(count):
+            if column < count and (cell := cells[column]) and not (suits and cell.isdecimal()):
+                shape, real = _look(cell, suits)  # (a number, the usual label, is neither)
+                if shape == HAND or (empty and shape == CARD and real):
+                    self._stop(line, column, cell, shape, empty, names)
+
+    def _watched(self, width: int) -> list[tuple[int, bool]]:
+        """The label columns, and the columns past the table's up to ``width``."""
+        return [*self.watch, *((column, True) for column in range(self.width, width))]
+
+    def _stop(self, line: int, column: int, cell: str, shape: str, empty: bool, names: Sequence[str]) -> None:
+        if column >= self.width:
+            why = "past the columns of the table's first rows"
+        elif empty:
+            why = "but was read as labels, being empty in the table's first rows"
+        else:
+            why = "but was read as labels, as most of its cells in the table's first rows are not cards"
+        spec = _spec(sorted([*self.units, (column,)]))
+        raise LayoutError(
+            f"line {line}: column {_column_name(column, names)} holds {quote(cell)}, which looks like "
+            f"{'a hand' if shape == HAND else 'a card'}, {why}; state which columns hold hands",
+            option=("hands", spec) if spec else None,
+        )
 
     @classmethod
     def from_spec(
@@ -481,10 +686,7 @@ class TableLayout:
         ``hands: B (Player 1), C (Player 2); labels: A (Round)``."""
 
         def name(column: int) -> str:
-            label = names[column] if column < len(names) else ""
-            # One line of plain text: line breaks and control characters as spaces.
-            label = " ".join("".join(c if c.isprintable() else " " for c in label).split())
-            return column_letter(column) + (f" ({label})" if label else "")
+            return _column_name(column, names)
 
         hands = []
         for unit in self.units:
@@ -498,6 +700,25 @@ class TableLayout:
         labels = [name(c) for c in range(self.width) if c not in used]
         text = "hands: " + (", ".join(hands) if hands else "none")
         return text + "; labels: " + (", ".join(labels) if labels else "none")
+
+
+def _column_name(column: int, names: Sequence[str]) -> str:
+    """A column for people: its letter and header, ``B (Player 1)``."""
+    label = names[column] if column < len(names) else ""
+    # One line of plain text: line breaks and control characters as spaces.
+    label = " ".join("".join(c if c.isprintable() else " " for c in label).split())
+    return column_letter(column) + (f" ({label})" if label else "")
+
+
+def _spec(units: Sequence[tuple[int, ...]]) -> str | None:
+    """Hand columns as :meth:`TableLayout.from_spec` reads them (``B,C,D``,
+    ``B-F,G-K``), or None if some hand's card columns are not side by side."""
+    items = []
+    for unit in units:
+        if unit[-1] - unit[0] != len(unit) - 1:
+            return None
+        items.append(column_letter(unit[0]) + (f"-{column_letter(unit[-1])}" if len(unit) > 1 else ""))
+    return ",".join(items)
 
 
 def _units(kinds: Sequence[str]) -> tuple[tuple[int, ...], ...]:

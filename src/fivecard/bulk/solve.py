@@ -347,7 +347,7 @@ def classify_stream(
     from ..errors import FileError, in_context
     from .pipeline import chunks_of_blocks, chunks_of_rows
     from ..core.report import Painter
-    from .sources import read_blocks
+    from .sources import NOT_UTF8, read_blocks
     from .target import _is_utf8
     from .writers import ClassifyWriter
 
@@ -375,7 +375,7 @@ def classify_stream(
             i = min(chunk.error)
             number = done + i + 1
             text = chunk.row_cells(i)[0]
-            if chunk.error[i].startswith("a line of "):
+            if chunk.error[i].startswith(("a line of ", NOT_UTF8)):
                 raise FileError(f"hand {number}: {chunk.error[i]}")
             try:
                 if best_five:

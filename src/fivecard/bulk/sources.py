@@ -7,6 +7,15 @@ Nothing is lost and nothing hangs:
   bytes kept in memory, so pipes, FIFOs and ``/dev/stdin`` lose nothing (a
   workbook from a pipe is spooled to a temporary file, since a zip needs
   seeking);
+* text is UTF-8, or UTF-16 or UTF-32 by its byte order mark (recoded as it
+  is read, :func:`recoded`; Excel's "Unicode Text" is UTF-16 with one); an
+  input whose first bytes hold NUL bytes every other byte (or three in
+  four) and no byte order mark, UTF-16 or UTF-32 without it, is refused in
+  one line saying so, and so is an Excel 97-2003 workbook; elsewhere a byte
+  that is not UTF-8 spoils only its own row, an error row that says so
+  (:func:`decode_line`);
+* a text file that is a table between tabs (its first lines hold as many
+  tabs each, and a label or a number) is read as a table;
 * lines end at ``\\n``, ``\\r\\n`` or ``\\r``; a line (or CSV record) longer
   than :data:`MAX_LINE` bytes is an error row, read past without being held;
 * a CSV quote left open fails its own row only: a quoted cell may span at
@@ -22,6 +31,7 @@ Every reader is linear in the length of its input.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import functools
 import io
@@ -48,6 +58,9 @@ __all__ = [
     "block_rows",
     "block_lines",
     "long_row",
+    "decode_line",
+    "recoded",
+    "NOT_UTF8",
     "INPUT_FORMATS",
     "MAX_LINE",
     "RECORD_LINES",
@@ -64,7 +77,16 @@ _BLOCK: Final = 1 << 19
 _SAMPLE_ROWS: Final = 50
 _MOST_HANDS: Final = 10  # header columns of a text input: at most this many hands
 _XLSX_MAGIC: Final = b"PK\x03\x04"
+_XLS_MAGIC: Final = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Excel 97-2003 (and other OLE files)
 _BOM: Final = b"\xef\xbb\xbf"
+#: Byte order marks of the other encodings read, longest first (UTF-32 LE's
+#: starts as UTF-16 LE's does).
+_WIDE_BOMS: Final = (
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
 _MAX_SPOOL: Final = 1 << 30  # a workbook read from a pipe
 _PROGRESS_BYTES: Final = 1 << 20
 
@@ -99,7 +121,11 @@ def read_blocks(
     it holds only spaces, given as a blank line). A UTF-8 byte order mark at
     the start is dropped. The first line is numbered ``first``; ``start``:
     the stream is the start of the input (not a part that begins at one of
-    its line starts, whose first bytes are never a byte order mark)."""
+    its line starts, whose first bytes are never a byte order mark). Text
+    in UTF-16 or UTF-32 is recoded to UTF-8 as it is read, by its byte
+    order mark (see :func:`recoded`)."""
+    if start:
+        raw, head, _ = recoded(raw, head)
     step = min(size, limit)  # so that only a block's first line can run past the limit
     reads = itertools.chain(
         (head[i : i + step] for i in range(0, len(head), step)),
@@ -169,7 +195,7 @@ def block_rows(block: Block, *, best_five: bool = False) -> Iterator[Row]:
     """The rows of a block of text lines (blank and comment lines skipped;
     ``best_five``: see :func:`~fivecard.bulk.rows.split_line`)."""
     for number, text, error in block_lines(block):
-        if error is not None:
+        if error is not None and not (error.startswith(NOT_UTF8) and is_skipped(text)):
             row: Row | None = Row(number, (text,), error=error)
         else:
             row = line_row(number, text, best_five=best_five)
@@ -179,8 +205,9 @@ def block_rows(block: Block, *, best_five: bool = False) -> Iterator[Row]:
 
 def block_lines(block: Block) -> Iterator[tuple[int, str, str | None]]:
     """Each line of a block: its number, its text (UTF-8; undecodable bytes
-    replaced) and, for a line over the limit, the error (its text is then
-    its first bytes and ``...``)."""
+    replaced) and, for a line over the limit or a line with a byte that is
+    not UTF-8, the error (see :func:`decode_line`; a long line's text is its
+    first bytes and ``...``)."""
     lines = block.data.split(b"\n")
     lines.pop()
     for i, raw in enumerate(lines):
@@ -188,7 +215,30 @@ def block_lines(block: Block) -> Iterator[tuple[int, str, str | None]]:
             length, prefix = block.long[i]
             yield block.first + i, _long_cell(prefix), _long_error(length)
         else:
-            yield block.first + i, raw.decode("utf-8", "replace"), None
+            yield block.first + i, *decode_line(raw)
+
+
+#: How the error of a line with a byte that is not UTF-8 starts.
+NOT_UTF8: Final = "not UTF-8 text"
+
+
+def decode_line(raw: bytes) -> tuple[str, str | None]:
+    """A line's text, and the error of its row if a byte is not UTF-8 (the
+    text then holds U+FFFD in its place): a file in Latin-1 or Windows-1252
+    spoils only the rows with such bytes, each saying why.
+
+    >>> decode_line(b'AS KS QS JS TS')
+    ('AS KS QS JS TS', None)
+    >>> decode_line(b'M\\xfcller,AS KS QS JS TS')[1]
+    'not UTF-8 text: byte 0xfc at byte 2 of the line; save the file as UTF-8 (or as UTF-16 with its byte order mark)'
+    """
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return raw.decode("utf-8", "replace"), (
+            f"{NOT_UTF8}: byte 0x{raw[exc.start]:02x} at byte {exc.start + 1:,} of the line; "
+            "save the file as UTF-8 (or as UTF-16 with its byte order mark)"
+        )
 
 
 def read_lines(raw: IO[bytes], head: bytes = b"") -> Iterator[tuple[int, str, str | None]]:
@@ -204,6 +254,101 @@ def _lines(blocks: Iterable[Block]) -> Iterator[tuple[int, str, str | None]]:
         yield from block_lines(block)
 
 
+# --- text encodings -------------------------------------------------------------------------
+
+
+class _Recoded(io.RawIOBase):
+    """A byte stream of text in another encoding (UTF-16, UTF-32), read as
+    UTF-8: what a reader of lines is given. A sequence that does not decode
+    is U+FFFD, which spoils only its own row."""
+
+    def __init__(self, raw: IO[bytes], codec: str, encoding: str) -> None:
+        self.raw = raw
+        self.encoding = encoding
+        self.decoder = codecs.getincrementaldecoder(codec)("replace")
+        self.ready = bytearray()
+        self.ended = False
+
+    def recode(self, data: bytes, final: bool = False) -> bytes:
+        """Bytes in the stream's encoding, as UTF-8 (a character cut at the
+        end waits for the next bytes)."""
+        return self.decoder.decode(data, final=final).encode("utf-8", "surrogatepass")
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        want = size if size is not None and size >= 0 else 1 << 62
+        while len(self.ready) < want and not self.ended:
+            data = self.raw.read(_BLOCK if want > _BLOCK else max(want, 1 << 16))
+            self.ended = not data
+            self.ready += self.recode(data, final=self.ended)
+        out = bytes(self.ready[:want])
+        del self.ready[:want]
+        return out
+
+    def tell(self) -> int:  # how far the input is read (for progress)
+        return self.raw.tell()
+
+
+def recoded(raw: IO[bytes], head: bytes = b"", name: str | None = None) -> tuple[IO[bytes], bytes, str]:
+    """The start of a text input (``head``, bytes read already, then
+    ``raw``) as UTF-8: the stream and head to read from, and the encoding
+    found. UTF-16 and UTF-32 by their byte order mark are recoded (without
+    the mark); anything else is given as it is, read as UTF-8. Raises
+    :class:`FileError` for a text whose first bytes hold NUL bytes every
+    other byte (or three bytes in four) and no byte order mark: UTF-16 or
+    UTF-32 without it (the byte order, and so the text, would be a guess);
+    the message names the input (``name``) and what to do."""
+    if isinstance(raw, _Recoded):
+        return raw, head, raw.encoding
+    while len(head) < _HEAD:  # enough for any byte order mark and to tell UTF-16
+        more = raw.read(_HEAD - len(head))
+        if not more:
+            break
+        head += more
+    for mark, codec, encoding in _WIDE_BOMS:
+        if head.startswith(mark):
+            stream = _Recoded(raw, codec, encoding)
+            return stream, stream.recode(head[len(mark) :]), encoding  # type: ignore[return-value]
+    problem = _not_text(head)
+    if problem is not None:
+        raise FileError(f"{quote(name, PATH_QUOTE) if name else 'the input'} is {problem}")
+    return raw, head, "UTF-8"
+
+
+#: Where NUL bytes stand, four bytes at a time, in text in the Latin
+#: alphabet written in each encoding without a byte order mark.
+_NUL_PATTERNS: Final = {
+    "UTF-32 (little-endian)": (False, True, True, True),
+    "UTF-32 (big-endian)": (True, True, True, False),
+    "UTF-16 (little-endian)": (False, True, False, True),
+    "UTF-16 (big-endian)": (True, False, True, False),
+}
+
+
+def _not_text(head: bytes) -> str | None:
+    """Why the first bytes of an input (no byte order mark) cannot be read
+    as UTF-8 text, or None: an Excel 97-2003 workbook, or NUL bytes where
+    UTF-16 or UTF-32 puts them (a NUL byte here and there in UTF-8 text
+    spoils only its row)."""
+    if head.startswith(_XLS_MAGIC):
+        return "not text but an Excel 97-2003 workbook (.xls) or another binary file; save it as .xlsx or CSV"
+    if head.count(0) < 8:
+        return None
+    quarters = [head[i::4] for i in range(4)]
+    nul = tuple(q.count(0) * 2 > len(q) for q in quarters)
+    for encoding, where in _NUL_PATTERNS.items():
+        if nul == where:
+            return (
+                f"not UTF-8 text: it looks like {encoding} without a byte order mark (NUL "
+                f"bytes {'every other byte' if encoding.startswith('UTF-16') else 'three bytes in four'}); "
+                f"save it as UTF-8, or as {encoding.split()[0]} with its byte order mark "
+                '(as Excel\'s "Unicode Text" is)'
+            )
+    return None
+
+
 # --- opening an input ---------------------------------------------------------------------
 
 
@@ -214,6 +359,7 @@ class _Input:
     head: bytes
     size: int | None  # bytes, for a regular file
     close: Callable[[], None]
+    encoding: str = "UTF-8"  # of a text input (UTF-16 and UTF-32 are recoded as read)
 
 
 def _open_input(path: str, stdin: IO[bytes] | None) -> _Input:
@@ -247,15 +393,48 @@ def _read_head(raw: IO[bytes], name: str) -> bytes:
     return b"".join(parts)
 
 
+def _is_workbook(path: str, head: bytes) -> bool:
+    return (path != "-" and Path(path).suffix.lower() in (".xlsx", ".xlsm")) or head.startswith(_XLSX_MAGIC)
+
+
 def _format_of(path: str, head: bytes) -> str:
     suffix = Path(path).suffix.lower() if path != "-" else ""
-    if suffix in (".xlsx", ".xlsm") or head.startswith(_XLSX_MAGIC):
+    if _is_workbook(path, head):
         return "xlsx"
     if suffix in (".csv", ".tsv"):
         return "csv"
     if suffix in (".txt", ".text", ".dat", ".log"):
-        return "text"
+        return "csv" if _tab_table(head.decode("utf-8", "replace")) else "text"
     return "csv" if _looks_like_csv(head.decode("utf-8", "replace")) else "text"
+
+
+def _sample_lines(text: str) -> list[str]:
+    """The first lines (up to ten) of a sample of an input's start, blank
+    and comment lines aside, without a last line the sample cuts short."""
+    lines = [line for line in text.splitlines() if not is_skipped(line)]
+    if len(lines) > 1 and not text.endswith(("\n", "\r")):
+        lines.pop()  # cut short by the sample's end
+    return lines[:10]
+
+
+def _tab_table(text: str) -> bool:
+    r"""Whether a text is a table of cells between tabs, as a spreadsheet
+    saves one as text (Excel's "Text (Tab delimited)" and "Unicode Text"):
+    its first lines hold tabs, as many on every line, no ``|``, and some
+    cell that is a label or a number, not a card or a hand (a text line may
+    put tabs between hands, never a label).
+
+    >>> _tab_table('Showdowns\t\t\nRound\tPlayer 1\tPlayer 2\n1\tAS KS QS JS TS\t2C 3C 4C 5C 7D\n')
+    True
+    >>> _tab_table('AS KS QS JS TS\t2C 3C 4C 5C 7D\n2H 3H 4H 5H 7C\tAD KD QD JD TD\n')
+    False
+    """
+    lines = _sample_lines(text)
+    if not lines or len({line.count("\t") for line in lines}) != 1 or "\t" not in lines[0]:
+        return False
+    if any("|" in line for line in lines):
+        return False
+    return any(cell_shape(c, suits=False) == OTHER for line in lines for c in line.split("\t"))
 
 
 def _looks_like_csv(text: str) -> bool:
@@ -269,11 +448,12 @@ def _looks_like_csv(text: str) -> bool:
     True
     >>> _looks_like_csv('KD 9C, 4H KS 9D\nAS, KS, QS, JS, TS\n')
     False
+
+    A table between tabs counts too (see :func:`_tab_table`).
     """
-    lines = [line for line in text.splitlines() if not is_skipped(line)]
-    if len(lines) > 1 and not text.endswith(("\n", "\r")):
-        lines.pop()  # cut short by the sample's end
-    lines = lines[:10]
+    if _tab_table(text):
+        return True
+    lines = _sample_lines(text)
     if any(s in line for line in lines for s in ("|", ";", "\t", " vs ")):
         return False
     for line in lines:
@@ -294,9 +474,11 @@ class Source:
     table's hand columns; for text, the most among the first rows), how a
     table was read (``note``), and the progress of reading when it is known.
 
-    A text input also offers its lines as :class:`Block` s (``blocks``), for
-    readers that take whole blocks at once; use either ``rows`` or
-    ``blocks``, not both.
+    A text input in UTF-8 also offers its lines as :class:`Block` s
+    (``blocks``), for readers that take whole blocks at once, and that may
+    cut the file into parts at its line starts; use either ``rows`` or
+    ``blocks``, not both. (A text recoded from UTF-16 or UTF-32 offers rows
+    only: its bytes are not its lines.)
     """
 
     rows: Iterator[Row]
@@ -314,6 +496,8 @@ class Source:
     layout: TableLayout | None = None
     header_line: int | None = None
     sheet: str | None = None
+    #: A text or CSV input's encoding: UTF-8, or UTF-16 or UTF-32 (by its byte order mark).
+    encoding: str = "UTF-8"
 
     def close(self) -> None:
         for closer in self.closers:
@@ -340,13 +524,18 @@ def open_source(
     :func:`~fivecard.bulk.rows.split_line`)."""
     opened = _open_input(path, stdin)
     try:
-        fmt = input_format or _format_of(path, opened.head)
+        fmt = input_format or ("xlsx" if _is_workbook(path, opened.head) else None)
+        if fmt != "xlsx":
+            opened.raw, opened.head, opened.encoding = recoded(opened.raw, opened.head, opened.name)
+        fmt = fmt or _format_of(path, opened.head)
         if sheet is not None and fmt != "xlsx":
             raise FileError(f"a sheet is named, but {quote(opened.name, PATH_QUOTE)} is read as {fmt}, not as a workbook")
         if fmt == "xlsx":
             source = _xlsx_source(opened, sheet, suits, hands)
         elif fmt == "csv":
-            source = _table_source(_csv_records(opened), opened.name, "CSV", suits, hands)
+            kind = "CSV" if opened.encoding == "UTF-8" else f"CSV in {opened.encoding}"
+            source = _table_source(_csv_records(opened), opened.name, kind, suits, hands)
+            source.encoding = opened.encoding
         else:
             if hands is not None:
                 raise FileError("hand columns can be named only for a table (CSV or xlsx); a text line holds its hands in order")
@@ -378,7 +567,9 @@ def _text_source(opened: _Input, best_five: bool) -> Source:
             break
     lines = itertools.chain(sampled, blocks)
     rows = (row for block in lines for row in block_rows(block, best_five=best_five))
-    return Source(rows, ["input"], min(most, _MOST_HANDS), opened.name, blocks=lines)
+    # A recoded text's lines are not its bytes: no blocks, so no process is given a part of the file.
+    whole = lines if opened.encoding == "UTF-8" else None
+    return Source(rows, ["input"], min(most, _MOST_HANDS), opened.name, blocks=whole, encoding=opened.encoding)
 
 
 # --- CSV --------------------------------------------------------------------------------
@@ -464,6 +655,10 @@ def _csv_records(opened: _Input) -> Iterator[Record]:
 
     while (item := next_line()) is not None:
         number, text, error = item
+        if error is not None and error.startswith(NOT_UTF8):  # its cells, and why its row fails
+            record = _record(number, text, dialect)
+            yield record if _blank(record) else Record(number, record.cells, record.error or error)
+            continue
         if error is not None:
             yield Record(number, [text], error)
             continue
@@ -614,7 +809,9 @@ def _table_source(
             sample.append(record)
             if len(sample) >= _SAMPLE_ROWS:
                 break
-    good = [r for r in sample if r.error is None]
+    # The rows that show the layout: a row whose only fault is a byte that is not UTF-8 too
+    # (a header in Latin-1 is a header; as a data row it is an error row that says so).
+    good = [r for r in sample if r.error is None or r.error.startswith(NOT_UTF8)]
     cells = [r.cells for r in good]
     if hands is not None:
         layout = TableLayout.from_spec(hands, cells, suits=suits)
@@ -636,6 +833,9 @@ def _table_source(
     else:
         note += "; no header"
     note += "; " + layout.describe(header)
+    for record in good[layout.start :]:  # a label column that holds hands in the first rows: stop now
+        if record.error is None:
+            layout.check(record.number, record.cells, header)
 
     def rows() -> Iterator[Row]:
         for record in itertools.chain(sample, records):
@@ -647,6 +847,7 @@ def _table_source(
             cells = record.cells
             while len(cells) > width and not cells[-1].strip():
                 cells = cells[:-1]  # empty cells past the table's columns (a trailing delimiter)
+            layout.check(record.number, cells, header)
             yield Row(record.number, tuple(cells), layout.hands(cells))
 
     header_line = good[layout.header].number if layout.header is not None else None

@@ -9,16 +9,25 @@ column a cell claims: a small file could cost minutes and gigabytes. Here:
   part that unpacks to more than :data:`MAX_RATIO` times its packed size is
   refused as a zip bomb;
 * XML with a document type declaration (entities) is refused;
+* every part's XML is read in time linear in its size and in bounded
+  memory, whatever it holds: a token (a tag with its attributes, a comment,
+  a processing instruction) of more than :data:`MAX_TOKEN` bytes, elements
+  nested more than :data:`MAX_DEPTH` deep, or more than :data:`MAX_NAMES`
+  distinct element and attribute names are refused (a :class:`FileError`
+  naming the part, the limit and the byte). Text between tags is not a
+  token: a cell's text is bounded by :data:`MAX_CELL` instead;
 * row numbers go up to 1,048,576 and columns to XFD (16,384), as in Excel;
   a row's cells past :data:`MAX_TABLE_COLUMNS`, a cell of more than
   :data:`MAX_CELL` characters or a row of more than :data:`MAX_ROW` make
   that row an error, and reading goes on (a row in memory stays small);
 * the shared-strings table is the only thing held whole, and it is bounded.
 
-Cells come out as text: numbers as written (``7``, not ``7.0``), dates as
-openpyxl shows them, formulas by their cached value, booleans ``TRUE`` and
-``FALSE``. A damaged workbook is a :class:`FileError` that names the part
-and the place, never a traceback.
+Cells come out as the text a spreadsheet shows: numbers as written (``7``,
+not ``7.0``), dates as openpyxl shows them, formulas by their cached value,
+booleans ``TRUE`` and ``FALSE``, a string by its text and rich-text runs
+only (not its phonetic guide, ``<rPh>``, nor anything else a cell may
+carry, such as an ``<extLst>``). A damaged workbook is a :class:`FileError`
+that names the part and the place, never a traceback.
 """
 
 from __future__ import annotations
@@ -43,6 +52,9 @@ __all__ = [
     "MAX_TABLE_COLUMNS",
     "MAX_RATIO",
     "MAX_CELL",
+    "MAX_TOKEN",
+    "MAX_DEPTH",
+    "MAX_NAMES",
 ]
 
 MAX_ROWS: Final = 1_048_576  # Excel's rows per sheet
@@ -57,6 +69,15 @@ _RATIO_FLOOR: Final = 1 << 20  # parts smaller than this unpacked are not ratio-
 _MAX_SHEET_BYTES: Final = 2 << 30  # a 1,048,576-row sheet written by openpyxl is ~600 MB
 _MAX_PART_BYTES: Final = 256 << 20  # any other part (shared strings, styles ...)
 _MAX_STRINGS: Final = 4_000_000  # entries of the shared-strings table
+#: The longest token of a part's XML, in bytes: a tag with its attributes, a
+#: comment, a processing instruction (the text between tags is not a token).
+MAX_TOKEN: Final = 1 << 20
+#: The deepest nesting of elements (a cell's text is seven deep in a sheet).
+MAX_DEPTH: Final = 256
+#: The most distinct element and attribute names in a part (expat keeps
+#: each for the whole part; a sheet uses a few dozen).
+MAX_NAMES: Final = 10_000
+_MAX_NAME: Final = 1_000  # characters of one element or attribute name
 _READ: Final = 1 << 16
 
 
@@ -90,9 +111,17 @@ def _column(letters: str) -> int:
 
 
 class _Xml:
-    """An expat parser fed in chunks, with element names reduced to their
-    local part (``x:row`` is ``row``) and document type declarations refused
-    (so no entity expansion). Attribute names are given as written."""
+    """An expat parser fed a part in chunks, with element names reduced to
+    their local part (``x:row`` is ``row``) and document type declarations
+    refused (so no entity expansion). Attribute names are given as written.
+
+    Bounded: expat (before 2.6) parses a token that a chunk cuts again from
+    its start with every later chunk, so a token of n bytes fed 64 KiB at a
+    time costs n²/64 KiB. Here, while a token is open, the next chunk is as
+    long as what is open already (what expat's own reparse deferral does
+    from 2.6 on), so that expat scans a token two or three times in all,
+    however long it is; a token over :data:`MAX_TOKEN` bytes, nesting past
+    :data:`MAX_DEPTH` and names past :data:`MAX_NAMES` are refused."""
 
     def __init__(
         self,
@@ -103,41 +132,105 @@ class _Xml:
     ) -> None:
         self.part = part
         self.parser = expat.ParserCreate()
+        self.fed = 0  # bytes given to the parser
+        self.names: set[str] = set()
         parser = self.parser
+        names = self.names
+        depth = 0
 
         def refuse(*_: object) -> None:
             raise FileError(f"the workbook's part {part} declares a document type; refused")
 
         def local_start(name: str, attrs: dict[str, str]) -> None:
+            nonlocal depth
+            depth += 1
+            if depth > MAX_DEPTH:
+                self.refuse(f"nests elements more than {MAX_DEPTH} deep")
+            if name not in names or (attrs and not names.issuperset(attrs)):
+                self.name(name, attrs)
             start(name.rpartition(":")[2], attrs)
+
+        def local_end(name: str) -> None:
+            nonlocal depth
+            depth -= 1
+            if end is not None:
+                end(name.rpartition(":")[2])
 
         parser.StartDoctypeDeclHandler = refuse
         parser.EntityDeclHandler = refuse
         parser.StartElementHandler = local_start
-        if end is not None:
-            parser.EndElementHandler = lambda name: end(name.rpartition(":")[2])
+        parser.EndElementHandler = local_end
         if text is not None:
             parser.CharacterDataHandler = text
         parser.buffer_text = True
 
+    def refuse(self, what: str) -> None:
+        """Stop with a :class:`FileError` saying what the part holds past a limit."""
+        at = self.parser.CurrentByteIndex
+        raise FileError(f"the workbook's part {self.part} {what} (at byte {max(at, 0):,}); refused")
+
+    def name(self, name: str, attrs: dict[str, str]) -> None:
+        """Note the names of an element and its attributes not seen before in the part."""
+        for new in (name, *attrs):
+            if new in self.names:
+                continue
+            if len(new) > _MAX_NAME:
+                self.refuse(f"has a name of {len(new):,} characters (at most {_MAX_NAME:,})")
+            if len(self.names) >= MAX_NAMES:
+                self.refuse(f"uses more than {MAX_NAMES:,} distinct element and attribute names")
+            self.names.add(new)
+
     def feed(self, data: bytes, final: bool = False) -> None:
+        self.fed += len(data)
         try:
             self.parser.Parse(data, final)
+        except FivecardError:  # a handler's: it names the place already
+            raise
         except (expat.ExpatError, LookupError, ValueError) as exc:  # bad XML, an unknown encoding
             raise FileError(f"the workbook's part {self.part} is damaged: {_reason(exc)}") from None
 
-    def parse(self, stream: IO[bytes]) -> None:
-        while data := _read(stream, self.part):
+    def chunks(self, stream: IO[bytes]) -> Iterator[None]:
+        """Feed the whole part from ``stream``, pausing after each chunk."""
+        while True:
+            open_token = self.fed - self.parser.CurrentByteIndex  # bytes expat holds, not parsed yet
+            if open_token > MAX_TOKEN:
+                self.refuse(f"holds a token (a tag with its attributes, a comment ...) of more than {MAX_TOKEN:,} bytes")
+            data = _read(stream, self.part, min(max(_READ, open_token), MAX_TOKEN + 1 - open_token))
+            if not data:
+                break
             self.feed(data)
+            yield
         self.feed(b"", True)
+        yield
+
+    def parse(self, stream: IO[bytes]) -> None:
+        for _ in self.chunks(stream):
+            pass
 
 
-def _read(stream: IO[bytes], part: str) -> bytes:
+def _read(stream: IO[bytes], part: str, size: int = _READ) -> bytes:
     """The next chunk of a part; a damaged archive is a :class:`FileError`."""
     try:
-        return stream.read(_READ)
+        return stream.read(size)
     except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, zlib.error) as exc:
         raise FileError(f"the workbook's part {part} is damaged: {_reason(exc)}") from None
+
+
+#: Where the text a spreadsheet shows is, by the elements open inside a
+#: cell's ``<c>``: its value, or an inline string's text or rich-text runs.
+#: Not shown: a phonetic guide (``<rPh><t>``), a formula, an extension list
+#: (``<extLst>``) or anything else a cell may carry.
+_CELL_TEXT: Final = frozenset({("v",), ("is", "t"), ("is", "r", "t")})
+#: The same inside a shared string's ``<si>``: its text or its runs' text.
+_STRING_TEXT: Final = frozenset({("t",), ("r", "t")})
+
+
+def _shown(inside: list[str], name: str, places: frozenset[tuple[str, ...]]) -> bool:
+    """Whether the text of an element ``name`` opening inside ``inside``
+    (the elements open inside a cell or a shared string) is text a
+    spreadsheet shows. (Text after an element inside it is not: no
+    spreadsheet writes elements there.)"""
+    return len(inside) < 3 and (*inside, name) in places
 
 
 class _Text:
@@ -215,21 +308,24 @@ class Workbook:
             return self._strings
         strings: list[str] = []
         text = _Text()
-        phonetic = [0]
+        inside: list[str] | None = None  # the elements open inside an <si>
         part = "xl/sharedStrings.xml"
 
         def start(name: str, _: dict[str, str]) -> None:
-            if name == "rPh":
-                phonetic[0] += 1
-            elif name == "t" and not phonetic[0]:
-                text.on = True
+            nonlocal inside
+            if inside is not None:
+                text.on = name == "t" and _shown(inside, name, _STRING_TEXT)
+                inside.append(name)
+            elif name == "si":
+                inside = []
 
         def end(name: str) -> None:
-            if name == "t":
+            nonlocal inside
+            if inside:
+                inside.pop()
                 text.on = False
-            elif name == "rPh":
-                phonetic[0] -= 1
-            elif name == "si":
+            elif inside is not None:  # the end of the <si>
+                inside = None
                 if len(strings) >= _MAX_STRINGS:
                     raise FileError(f"the workbook holds more than {_MAX_STRINGS:,} shared strings")
                 value, size = text.take()
@@ -292,16 +388,29 @@ class Workbook:
         xml = _Xml(part, reader.start, reader.end, reader.text.add)
         stream = self._open(part)
         try:
-            while data := _read(stream, part):
-                xml.feed(data)
+            for _ in xml.chunks(stream):
                 yield from reader.take()
-            xml.feed(b"", True)
-            yield from reader.take()
         finally:
             stream.close()
 
+    def check_parts(self) -> None:
+        """Read every XML part of the workbook (``.xml`` and ``.rels``) with
+        this reader's limits, and raise a :class:`FileError` for the first
+        that passes one (or is damaged or declares a document type). For a
+        program about to give the same file to another XML reader (openpyxl,
+        which parses parts fivecard never reads: themes, drawings, other
+        sheets), so that it meets no XML this reader would refuse."""
+        for info in self._archive.infolist():
+            if info.filename.lower().endswith((".xml", ".rels")) and not info.is_dir():
+                with self._open(info.filename) as stream:
+                    _Xml(info.filename, _ignore).parse(stream)
+
     def close(self) -> None:
         self._archive.close()
+
+
+def _ignore(name: str, attrs: dict[str, str]) -> None:
+    """A start handler that does nothing (the limits are checked around it)."""
 
 
 class _SheetReader:
@@ -322,6 +431,7 @@ class _SheetReader:
         self.style = 0
         self.ref = ""
         self.in_row = False
+        self.inside: list[str] | None = None  # the elements open inside a <c> (None: not in one)
         self.row_size = 0  # characters of the row's cells so far
 
     def take(self) -> list[Record]:
@@ -332,7 +442,11 @@ class _SheetReader:
         raise FileError(f"sheet {quote(self.sheet)}, row {self.number:,}: {message}")
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        if name == "row":
+        inside = self.inside
+        if inside is not None:  # an element inside a cell
+            self.text.on = (name == "v" or name == "t") and _shown(inside, name, _CELL_TEXT)
+            inside.append(name)
+        elif name == "row":
             r = attrs.get("r", "")
             number = int(r) if r.isdecimal() and len(r) <= 8 else self.number + 1
             if number <= self.number or number > MAX_ROWS:
@@ -348,13 +462,14 @@ class _SheetReader:
             self.column, self.kind = column, attrs.get("t", "n")
             style = attrs.get("s", "0")
             self.style = int(style) if style.isdecimal() else 0
-        elif name in ("v", "t") and self.in_row:
-            self.text.on = True
+            self.inside = []
 
     def end(self, name: str) -> None:
-        if name in ("v", "t"):
+        if self.inside:  # an element inside a cell
+            self.inside.pop()
             self.text.on = False
-        elif name == "c" and self.in_row:
+        elif self.inside is not None:  # the cell's end
+            self.inside = None
             value, size = self.text.take()
             if size > MAX_CELL:
                 self.problem = self.problem or (

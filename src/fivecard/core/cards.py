@@ -503,6 +503,26 @@ def cards_in_token(token: str) -> int:
     return 1 if run is None else len(run)
 
 
+def cards_written_together(token: str) -> int:
+    """How many cards written together a token starts with: two or more for
+    a run (``AsKd7h``: 3; ``AsKdQx``: 2, its typo after them not counted),
+    else 0. For telling text that looks like cards; reading it says what is
+    wrong. Linear in the token's length.
+
+    >>> cards_written_together('AsKd7h'), cards_written_together('AsKdQx'), cards_written_together('As')
+    (3, 2, 0)
+    """
+    count = at = 0
+    while (piece := _RUN_PIECE.match(token, at)) is not None:
+        count, at = count + 1, piece.end()
+    return count if count >= 2 else 0
+
+
+#: Punctuation that people put between cards but the notation does not read
+#: as a separator (``AH-KH-QH-JH-TH``): a hand so written is an error that says so.
+FOREIGN_SEPARATORS: Final = "-/._+:~"
+
+
 def _run_together(token: str, position: int, text: str) -> list[Card] | None:
     """The cards of a token that holds two or more written together, or
     None when it does not start as such. A token whose first card reads but
@@ -519,6 +539,8 @@ def _run_together(token: str, position: int, text: str) -> list[Card] | None:
             where = f"card {position + len(cards)} ({quote(rest[: 3 if rest.startswith('10') else 2])}) of {quote(token)}"
             if rest[0] in _UNICODE_KNIGHTS:
                 raise ParseError(f"a knight (U+{ord(rest[0]):04X}) is in no poker deck: {where}")
+            if rest[0] in FOREIGN_SEPARATORS:
+                raise ParseError(f"cards are separated by spaces or commas, not {quote(rest[0])}: {where}")
             raise ParseError(
                 f"cards written together must each be a rank and a suit, a joker or a Unicode card: {where}"
             )

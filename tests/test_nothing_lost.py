@@ -187,11 +187,11 @@ def test_a_hand_column_empty_in_its_first_rows_is_never_ignored(tmp_path: Path, 
         assert f"{why}; state which columns hold hands" in err
         assert "nothing was written" in err and err.endswith(" (use --hands B,C,D)\n") and err.count("error") == 1
         code, found, _ = solve_json(path, "--hands", "B,C,D")
-        assert code == 1 and found[-1]["winners"] == [3] and found[0]["error"] == "hand 3 is empty"
+        assert code == 1 and found[-1]["winners"] == [3] and found[0]["error"] == "hand 3: no cards (an empty hand) in ''"
     path = _table_file(tmp_path, [["Round", "Player 1", "Player 2", "Player 3"], *rows], fmt)
     code, found, err = solve_json(path)
     assert "hands: B (Player 1), C (Player 2), D (Player 3); labels: A (Round)" in err
-    assert code == 1 and found[0]["error"] == "hand 3 is empty" and found[-1]["winners"] == [3]
+    assert code == 1 and found[0]["error"] == "hand 3: no cards (an empty hand) in ''" and found[-1]["winners"] == [3]
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
@@ -221,7 +221,7 @@ def test_a_column_of_single_cards_is_an_error_row_per_cell(tmp_path: Path, fmt: 
     assert code == 1 and [r.get("error") for r in found] == [
         "hand 2: expected 5 cards, got 1 in 'AS'",
         "hand 2: expected 5 cards, got 1 in 'AD'",
-        "hand 2 is empty",
+        "hand 2: no cards (an empty hand) in ''",
     ]
     no_header: list[list[object]] = [[*row[:2], "x", *row[2:]] for row in rows[1:]]  # and a column of marks: a label still
     code, found, err = solve_json(_table_file(tmp_path, no_header, fmt))

@@ -535,6 +535,30 @@ def test_a_formula_without_a_stored_value_is_reported(tmp_path: Path) -> None:
 # --- output ---------------------------------------------------------------------------
 
 
+def test_a_marked_copy_refuses_xml_that_fivecard_would_refuse_before_openpyxl_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """openpyxl parses every part of a workbook (the theme, which marking
+    never reads, included): hostile XML there is refused by fivecard's own
+    reader's limits first, in one line naming the file and the part."""
+    import zipfile
+
+    from fivecard.bulk.workbook import MAX_DEPTH
+
+    source = tmp_path / "answered.xlsx"
+    deep = b"<a>" * (MAX_DEPTH + 1) + b"</a>" * (MAX_DEPTH + 1)
+    with zipfile.ZipFile(EXAMPLES / "answered.xlsx") as original, zipfile.ZipFile(source, "w") as copy:
+        for item in original.infolist():
+            copy.writestr(item, deep if item.filename == "xl/theme/theme1.xml" else original.read(item))
+    assert main(["mark", str(source)]) == 0  # marking alone never opens the theme
+    capsys.readouterr()
+    assert main(["mark", str(source), "-o", str(tmp_path / "marked.xlsx")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"nests elements more than {MAX_DEPTH} deep" in err
+    assert str(source) in err and "xl/theme/theme1.xml" in err
+    assert not (tmp_path / "marked.xlsx").exists()
+
+
 def test_marked_xlsx_keeps_formulas_and_formatting_and_highlights_wrong_cells(tmp_path: Path) -> None:
     source = tmp_path / "answered.xlsx"
     shutil.copy(EXAMPLES / "answered.xlsx", source)

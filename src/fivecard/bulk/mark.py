@@ -59,7 +59,7 @@ from functools import cache, lru_cache
 from typing import IO, Any, Final
 
 from ..core.rules import Category, RuleSet, get_rules
-from ..errors import PATH_QUOTE, FileError, FivecardError, quote
+from ..errors import PATH_QUOTE, FileError, FivecardError, in_context, quote
 from .rows import Row, column_letter
 
 __all__ = [
@@ -828,6 +828,7 @@ class _Formulas:
         if self._rows is None:
             import openpyxl
 
+            _for_openpyxl(self.path)
             self._opened = openpyxl.load_workbook(self.path, read_only=True, data_only=False)
             sheet = self._opened[self.sheet]
             self._rows = iter(sheet.iter_rows(min_row=lines[0], min_col=self.low + 1, max_col=self.high + 1))
@@ -963,6 +964,26 @@ def _xml_size(path: str) -> int:
         raise FileError(f"cannot open {quote(path, PATH_QUOTE)} to write it back: {exc}") from None
 
 
+def _for_openpyxl(path: str) -> None:
+    """Check every XML part of the workbook at ``path`` with fivecard's own
+    reader's limits before openpyxl parses it (openpyxl reads parts fivecard
+    never does: themes, drawings, other sheets), so that hostile XML there
+    is one :class:`~fivecard.errors.FileError`, not a reader's time or memory."""
+    from .workbook import open_workbook
+
+    try:
+        with open(path, "rb") as stream:
+            book = open_workbook(stream)
+            try:
+                book.check_parts()
+            finally:
+                book.close()
+    except OSError as exc:
+        raise FileError(f"cannot read {quote(path, PATH_QUOTE)} again: {exc.strerror or exc}") from None
+    except FileError as exc:
+        raise in_context(exc, f"{quote(path, PATH_QUOTE)}: ") from None
+
+
 def _has_macros(path: str) -> bool:
     import zipfile
 
@@ -1040,6 +1061,7 @@ class MarkedFile:
                 f"{quote(self.output, PATH_QUOTE)} is an .xlsx workbook, which holds no macros: the macros of "
                 f"{quote(path, PATH_QUOTE)} are not in it (name it .xlsm to keep them)"
             )
+        _for_openpyxl(path)
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -1129,14 +1151,23 @@ class MarkedFile:
             assert stream is not None
             with self._writing():
                 save_workbook(self._book, stream, self.output)
+            self._release()
         with self._writing():
             self.target.commit()
         self._done = True
 
     def abort(self) -> str:
         """Give up: nothing is written. Returns what to tell of the output."""
-        self._book = None
+        self._release()
         return self.target.abort()
+
+    def _release(self) -> None:
+        """Let go of the workbook (and the input's macros, which openpyxl
+        keeps as an open zip file)."""
+        archive = getattr(self._book, "vba_archive", None)
+        if archive is not None:
+            archive.close()
+        self._book = None
 
     def __enter__(self) -> MarkedFile:
         return self

@@ -23,6 +23,11 @@ Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
 413 for a body over :data:`MAX_BODY` bytes, 429 for too many table actions.
+
+A request that may change something (any method but GET, HEAD, OPTIONS)
+sends ``content-type: application/json`` (415 otherwise) and, when the
+browser names where it comes from, comes from the app's own pages (403
+otherwise): :class:`_SameOrigin`.
 """
 
 from __future__ import annotations
@@ -328,16 +333,100 @@ def _resume(chunks: list[bytes], last: MutableMapping[str, Any] | Exception | No
 
 
 async def _too_large(send: Any) -> None:
-    body = json.dumps({"detail": f"the request body is over {MAX_BODY:,} bytes"}).encode()
+    await _answer(send, 413, f"the request body is over {MAX_BODY:,} bytes", _HEADERS)
+
+
+async def _answer(send: Any, status: int, detail: str, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    """Send ``{"detail": detail}`` with ``status``, from a middleware."""
+    body = _json_bytes({"detail": detail})
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-            + _HEADERS,
+            + list(headers),
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+#: The methods that change nothing: the only ones a page elsewhere may use.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class _SameOrigin:
+    """ASGI middleware: a request that may change something (any method but
+    those of :data:`SAFE_METHODS`) proves it comes from the app's own pages.
+
+    * Its content type is ``application/json``, with or without a body (415
+      otherwise). A page elsewhere can send that type only after a CORS
+      preflight, which this app never grants; a form (urlencoded, multipart,
+      text/plain) or a ``no-cors`` fetch cannot send it at all.
+    * When the browser says where the request comes from, it is here (403
+      otherwise): ``Origin`` is the app's own (scheme, host and port, as the
+      request's ``Host``) and ``Sec-Fetch-Site`` is ``same-origin`` or ``none``.
+      SameSite cookies do not tell ports apart: a page on another port of
+      the same host is "same-site", and is refused here.
+
+    A request with neither header (curl, a script, ``fivecard serve
+    --check``) comes from no page and is not refused for it. Every route
+    and the compare fast path are behind this one check."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            refused = _cross_site(scope)
+            if refused is not None:
+                await _answer(send, 403, refused)
+                return
+            kind = _content_type(scope)
+            media = kind.split(b";")[0].strip().lower() if kind is not None else None
+            if media != b"application/json":
+                got = "no content type" if kind is None else repr(kind.decode("latin-1"))
+                await _answer(
+                    send, 415, f"a request that changes something sends JSON (content-type: application/json); got {got}"
+                )
+                return
+        await self.app(scope, receive, send)
+
+
+def _cross_site(scope: MutableMapping[str, Any]) -> str | None:
+    """Why a request comes from a page elsewhere, by its ``Sec-Fetch-Site``
+    and ``Origin`` headers; None when it does not say so."""
+    headers = {name: bytes(value) for name, value in scope["headers"] if name in (b"origin", b"sec-fetch-site", b"host")}
+    site = headers.get(b"sec-fetch-site")
+    if site is not None and site.lower() not in (b"same-origin", b"none"):
+        return (
+            f"the browser says this request comes from another site (Sec-Fetch-Site: {site.decode('latin-1')!r}): "
+            "only this app's own pages may change things here"
+        )
+    origin = headers.get(b"origin")
+    if origin is None:
+        return None
+    text, host = origin.decode("latin-1"), headers.get(b"host", b"").decode("latin-1")
+    scheme, sep, rest = text.partition("://")
+    own = _origin(scope.get("scheme", "http"), host)
+    if not (sep and host and _origin(scheme, rest) == own):
+        return (
+            f"this request comes from a page at {text!r}, not from this app ({own!r}): "
+            "only this app's own pages may change things here"
+        )
+    return None
+
+
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def _origin(scheme: str, host: str) -> str:
+    """An origin as ``scheme://host[:port]``: lowercase, without the
+    scheme's default port (browsers leave it out of ``Origin``)."""
+    scheme, host = scheme.lower(), host.lower()
+    default = _DEFAULT_PORTS.get(scheme, "")
+    if default and host.endswith(default):
+        host = host[: -len(default)]
+    return f"{scheme}://{host}"
 
 
 # --- the app ------------------------------------------------------------------------------
@@ -540,7 +629,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
 
 def _wrap(app: FastAPI) -> FastAPI:
-    app.add_middleware(_FastCompare)  # inside _Limits: its body limit and headers apply
+    app.add_middleware(_FastCompare)  # inside _SameOrigin and _Limits: their checks apply
+    app.add_middleware(_SameOrigin)  # inside _Limits: its headers apply to a refusal
     app.add_middleware(_Limits)
     return app
 

@@ -38,9 +38,9 @@ import os
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import Body, FastAPI, Request
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -58,6 +58,7 @@ from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
 from ..play.friends import TableError, TableForbidden
 from .store import (
+    MAX_STORED,
     OWNER_COOKIE,
     Database,
     GameStore,
@@ -140,13 +141,15 @@ class AdviseRequest(BaseModel):
 
 class NewGameRequest(BaseModel):
     rules: str = RuleName
-    seed: int | None = Field(default=None, ge=0, lt=2**63, description="for a reproducible game")
+    seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for a reproducible game")
     stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
 
 
 class ActionRequest(BaseModel):
     action: Literal["start", "exchange", "keep", "fold", "reveal", "settle"]
-    keep: list[int] = Field(default=[], max_length=5, description="exchange: the 1-based positions kept")
+    keep: list[Annotated[int, Field(ge=1, le=5)]] = Field(
+        default=[], max_length=5, description="exchange: the 1-based positions kept"
+    )
 
 
 # --- the pieces ---------------------------------------------------------------------------
@@ -553,12 +556,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
             if body.action == "start":
                 events.append(game.start_round())
             elif body.action in ("exchange", "keep"):
-                if body.action == "keep":
-                    keep = [0, 1, 2, 3, 4]
-                else:
-                    if any(not 1 <= p <= 5 for p in body.keep):
-                        raise GameError(f"card positions are 1-5, got {sorted(body.keep)}")
-                    keep = [p - 1 for p in body.keep]
+                keep = [0, 1, 2, 3, 4] if body.action == "keep" else [p - 1 for p in body.keep]
                 events.append(game.exchange(0, keep))
             elif body.action == "fold":
                 events.append(game.fold(0))
@@ -576,13 +574,15 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         return _json(view(game_id, game))
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
-    def api_hint(game_id: str, request: Request, top: int = 5) -> Response:
+    def api_hint(
+        game_id: str, request: Request, top: int = Query(default=5, ge=1, le=32, description="how many choices")
+    ) -> Response:
         game = store.load(game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
         with advisor_slots:
             advice = game.hint(0)
-        return _json(hint_json(advice, top=max(1, min(top, 32))))
+        return _json(hint_json(advice, top=top))
 
     # -- pages ---------------------------------------------------------------------------------
 

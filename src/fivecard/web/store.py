@@ -32,7 +32,11 @@ from typing import Any, TypeVar
 from ..errors import FivecardError
 from ..play.game import Game
 
-__all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE"]
+__all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED"]
+
+#: The largest whole number SQLite keeps (a signed 64-bit integer): no number
+#: the API takes is larger.
+MAX_STORED = 2**63 - 1
 
 #: The cookie that holds the browser's owner secret (HttpOnly, SameSite=Strict):
 #: its games, its seats, the tables it hosts.

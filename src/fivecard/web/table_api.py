@@ -23,13 +23,13 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Literal
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from ..core.rules import RULE_SETS
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError
-from .store import browser_secret, claim_owner, remember_owner, secret_hash
+from .store import MAX_STORED, browser_secret, claim_owner, remember_owner, secret_hash
 from .tables import TableStore
 
 __all__ = ["add_table_routes", "Broker", "RateLimit"]
@@ -40,7 +40,7 @@ class NewTableRequest(BaseModel):
     points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
     tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
     rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="the table ends after this many")
-    seed: int | None = Field(default=None, ge=0, lt=2**63, description="for reproducible rounds")
+    seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for reproducible rounds")
 
 
 class Request_(BaseModel):
@@ -266,7 +266,12 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         return response
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"], summary="The host removes a seat")
-    def api_remove(table_id: str, seat: int, request: Request, request_id: str | None = None) -> Response:
+    def api_remove(
+        table_id: str,
+        request: Request,
+        seat: int = Path(ge=1, le=MAX_STORED, description="the seat's number"),
+        request_id: str | None = Query(default=None, max_length=64, description="a retried request is applied once"),
+    ) -> Response:
         return act(request, table_id, request_id, lambda t, owner: t.remove(owner, seat))
 
     @app.post("/api/tables/{table_id}/rounds", tags=["tables"], summary="The host starts the next round")
@@ -295,10 +300,16 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         summary="The table's events as Server-Sent Events, after Last-Event-ID (or ?after=N)",
         response_class=StreamingResponse,
     )
-    async def api_events(table_id: str, request: Request, after: int | None = None) -> StreamingResponse:
+    async def api_events(
+        table_id: str,
+        request: Request,
+        after: int = Query(default=0, ge=0, le=MAX_STORED, description="the last event seen"),
+        last_event_id: int | None = Header(
+            default=None, ge=0, le=MAX_STORED, description="the last event seen (a browser's EventSource sends it)"
+        ),
+    ) -> StreamingResponse:
         store.load(table_id)  # 404 for no such table, before the stream starts
-        header = request.headers.get("last-event-id", "")
-        seen = int(header) if header.isdigit() else (after if after is not None and after >= 0 else 0)
+        seen = after if last_event_id is None else last_event_id
         return StreamingResponse(
             _stream(request, table_id, seen, store, broker),
             media_type="text/event-stream",

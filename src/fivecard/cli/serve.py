@@ -67,6 +67,7 @@ def serve(
         import uvicorn
 
         from ..web.app import create_app, default_data_dir
+        from ..web.store import StorageError
     except ImportError as exc:
         raise ServeError(
             f"fivecard serve needs the web extra (missing: {exc.name}): pip install 'fivecard[web]'"
@@ -74,6 +75,8 @@ def serve(
     folder = os.path.abspath(os.path.expanduser(data)) if data else default_data_dir()
     try:
         app = create_app(folder)
+    except StorageError as exc:  # read-only, not ours to write, full, unreadable
+        raise ServeError(f"--data {folder!r}: cannot keep games there: {exc.reason}") from None
     except OSError as exc:
         raise ServeError(f"--data {folder!r}: cannot keep games there: {exc.strerror or exc}") from None
     sock = _listen(host, port)

@@ -22,7 +22,9 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
-413 for a body over :data:`MAX_BODY` bytes, 429 for too many table actions.
+413 for a body over :data:`MAX_BODY` bytes, 429 for too many table actions,
+507 when the data folder's disk is full and 503 when it cannot be written
+(one sentence each, and one line in the log: :mod:`fivecard.web.store`).
 
 A request that may change something (any method but GET, HEAD, OPTIONS)
 sends ``content-type: application/json`` (415 otherwise) and, when the
@@ -36,6 +38,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -64,6 +67,9 @@ from .store import (
     GameStore,
     NoSuchGame,
     NotYourGame,
+    StorageError,
+    StorageFull,
+    StorageUnavailable,
     browser_secret,
     claim_owner,
     remember_owner,
@@ -441,6 +447,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = GameStore(database)
+    tables = SqliteTableStore(database)
+    database.check()  # a folder that cannot keep a game is refused now, not at the first change
     app = FastAPI(
         title="fivecard",
         version=__version__,
@@ -454,7 +462,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     # machine best; more only share the GIL and delay everyone's cheap requests.
     advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
     app.state.broker = Broker()  # fivecard serve closes its event streams when it stops
-    add_table_routes(app, SqliteTableStore(database), app.state.broker, RateLimit())
+    add_table_routes(app, tables, app.state.broker, RateLimit())
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -477,6 +485,19 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     for kind, _ in statuses:
         app.add_exception_handler(kind, _refused)
+
+    # A data folder that cannot keep a change: one sentence to the browser, one
+    # line in the log (at most one a minute for each kind of trouble).
+    said: dict[str, float] = {}
+
+    @app.exception_handler(StorageError)
+    async def _storage(request: Request, exc: StorageError) -> Response:
+        now = time.monotonic()
+        if now - said.get(exc.reason, -60.0) >= 60.0:
+            said[exc.reason] = now
+            _LOG.error("%s: %s (%s %s; said at most once a minute)", database.path, exc.reason, request.method, request.url.path)
+        status = 507 if isinstance(exc, StorageFull) else 503
+        return _json({"detail": str(exc)}, status, headers={"retry-after": "60"})
 
     @app.exception_handler(FivecardError)
     async def _bad_input(request: Request, exc: FivecardError) -> Response:

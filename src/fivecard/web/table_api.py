@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 
 from ..core.rules import RULE_SETS
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError
-from .store import MAX_STORED, browser_secret, claim_owner, remember_owner, secret_hash
+from .store import MAX_STORED, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
 from .tables import TableStore
 
 __all__ = ["add_table_routes", "Broker", "RateLimit"]
@@ -352,7 +352,10 @@ async def _stream(
         fresh = False
         while not broker.closing:
             wake.clear()
-            frames = broker.frames_after(table_id, seen, store, fresh)
+            try:
+                frames = broker.frames_after(table_id, seen, store, fresh)
+            except StorageError:  # the stream ends; the browser asks again and is told why
+                return
             fresh = False
             if frames:
                 seen = frames[-1][0]

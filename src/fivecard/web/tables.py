@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from ..play.friends import FriendsTable
-from .store import Database, NoSuchGame, new_secret
+from .store import Database, NoSuchGame, new_secret, storage_errors
 
 __all__ = ["TableStore", "SqliteTableStore", "NoSuchTable"]
 
@@ -87,6 +87,7 @@ class SqliteTableStore:
     """Tables in a :class:`~fivecard.web.store.Database` (or the SQLite
     file at that path). Thread-safe."""
 
+    @storage_errors()
     def __init__(self, database: Database | str) -> None:
         self.database = Database(database) if isinstance(database, str) else database
         self.path = self.database.path
@@ -94,6 +95,7 @@ class SqliteTableStore:
         self._transaction = self.database.transaction
         self._db().executescript(_SCHEMA)
 
+    @storage_errors()
     def create(self, table: FriendsTable, events: Sequence[dict[str, Any]]) -> str:
         table_id = new_secret()
         now = time.time()
@@ -111,9 +113,11 @@ class SqliteTableStore:
             raise NoSuchTable(f"no table {table_id!r}: check the link")
         return FriendsTable.from_state(json.loads(row[0]))
 
+    @storage_errors()
     def load(self, table_id: str) -> FriendsTable:
         return self._read(self._db(), table_id)
 
+    @storage_errors()
     def act(
         self,
         table_id: str,
@@ -158,6 +162,7 @@ class SqliteTableStore:
             ],
         )
 
+    @storage_errors()
     def events_after(self, table_id: str, seq: int, limit: int = 500) -> list[tuple[int, dict[str, Any]]]:
         rows = self._db().execute(
             "SELECT seq, data FROM friend_events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
@@ -165,6 +170,7 @@ class SqliteTableStore:
         )
         return [(int(n), json.loads(data)) for n, data in rows]
 
+    @storage_errors()
     def last_seq(self, table_id: str) -> int:
         (last,) = self._db().execute(
             "SELECT COALESCE(MAX(seq), 0) FROM friend_events WHERE table_id = ?", (table_id,)

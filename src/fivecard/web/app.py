@@ -62,6 +62,8 @@ from ..play.view import card_json, event_json, game_view, hint_json, history_ent
 from ..play.friends import TableError, TableForbidden
 from .store import (
     MAX_STORED,
+    AtCapacity,
+    Capacity,
     OWNER_COOKIE,
     Database,
     GameStore,
@@ -69,7 +71,6 @@ from .store import (
     NotYourGame,
     StorageError,
     StorageFull,
-    StorageUnavailable,
     browser_secret,
     claim_owner,
     remember_owner,
@@ -441,13 +442,16 @@ def _origin(scheme: str, host: str) -> str:
 # --- the app ------------------------------------------------------------------------------
 
 
-def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
+def create_app(
+    data: str | os.PathLike[str] | None = None, capacity: Capacity = Capacity(), limit: RateLimit | None = None
+) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
-    :func:`default_data_dir`)."""
+    :func:`default_data_dir`), as many as ``capacity`` says, as fast as
+    ``limit`` lets each client (default: :class:`RateLimit`'s numbers)."""
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
-    store = GameStore(database)
-    tables = SqliteTableStore(database)
+    store = GameStore(database, capacity)
+    tables = SqliteTableStore(database, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
     app = FastAPI(
         title="fivecard",
@@ -462,7 +466,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     # machine best; more only share the GIL and delay everyone's cheap requests.
     advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
     app.state.broker = Broker()  # fivecard serve closes its event streams when it stops
-    add_table_routes(app, tables, app.state.broker, RateLimit())
+    limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
+    add_table_routes(app, tables, app.state.broker, limit)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -471,6 +476,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     # The library's errors, by what they mean for HTTP (a subclass before its base).
     statuses: list[tuple[type[FivecardError], int]] = [
         (GameError, 409),  # the game does not allow that now (the engine's reason)
+        (AtCapacity, 503),  # the server keeps as many games or tables as it may
         (NoSuchGame, 404),  # no such game or table
         (NotYourGame, 403),  # another browser's game
         (TooFast, 429),
@@ -480,7 +486,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     async def _refused(request: Request, exc: Exception) -> Response:
         status = next(code for kind, code in statuses if isinstance(exc, kind))
-        headers = {"retry-after": "1"} if status == 429 else None
+        headers = {"retry-after": str(exc.wait)} if isinstance(exc, TooFast) else None
         return _json({"detail": str(exc)}, status, headers=headers)
 
     for kind, _ in statuses:
@@ -531,7 +537,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         return Response(_compare_body(request), media_type="application/json")
 
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
-    def api_advise(request: AdviseRequest) -> Response:
+    def api_advise(request: AdviseRequest, http: Request) -> Response:
+        limit.check(http, "act")
         paytable = load_paytable(request.paytable) if request.paytable else None
         with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
             advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
@@ -556,6 +563,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     @app.post("/api/games", tags=["games"], summary="Start a new game", status_code=201)
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
+        limit.check(request, "create")
         owner, fresh = claim_owner(request.cookies)
         game = Game(rules=get_rules(body.rules), seed=body.seed, stack=body.stack)
         game_id = store.create(game, owner)
@@ -570,6 +578,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/actions", tags=["games"], summary="Act: start, exchange, keep, fold, reveal, settle")
     def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
+        limit.check(request, "act")
         owner = owner_of(request)
 
         def act(game: Game) -> tuple[None, list[dict[str, Any]]]:
@@ -598,6 +607,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     def api_hint(
         game_id: str, request: Request, top: int = Query(default=5, ge=1, le=32, description="how many choices")
     ) -> Response:
+        limit.check(request, "act")
         game = store.load(game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")

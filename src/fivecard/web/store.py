@@ -14,6 +14,10 @@ timeout. Two requests on one game run one after the other (in one process,
 in turn; across processes, the second acts again on the first one's
 result), and a failed action changes nothing.
 
+At most so many games (and tables) are kept (:class:`Capacity`): a new one
+first removes those untouched for its days, then is refused
+(:class:`AtCapacity`) if as many as the limit are left.
+
 A data folder that cannot keep a change is one error, never a traceback or
 a transaction left open: :class:`StorageFull` (the disk is full) or
 :class:`StorageUnavailable` (read-only, not ours to write, unreadable, or
@@ -35,12 +39,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..errors import FileError, FivecardError
 from ..play.game import Game
 
-__all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors"]
+__all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity", "AtCapacity", "make_room"]
 
 #: The largest whole number SQLite keeps (a signed 64-bit integer): no number
 #: the API takes is larger.
@@ -70,6 +75,7 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game, seq)
 );
 CREATE INDEX IF NOT EXISTS events_by_type ON events (game, type, seq);
+CREATE INDEX IF NOT EXISTS games_by_updated ON games (updated);
 """
 
 
@@ -83,6 +89,34 @@ class NoSuchGame(StoreError):
 
 class NotYourGame(StoreError):
     """The game belongs to another browser."""
+
+
+class AtCapacity(StoreError):
+    """The server keeps as many games (or tables) as it may."""
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """How much the app keeps: at most ``games`` games and ``tables``
+    tables, each removed once untouched (no action taken) for ``days``
+    days. A new one past the limit is :class:`AtCapacity` (503)."""
+
+    games: int = 10_000
+    tables: int = 10_000
+    days: float = 30.0
+
+
+def make_room(db: sqlite3.Connection, table: str, limit: int, days: float, what: str) -> None:
+    """In a write transaction, before a new row of ``table`` (``games`` or
+    ``friend_tables``; its events go with it): the rows untouched for
+    ``days`` removed, then :class:`AtCapacity` if ``limit`` rows are left."""
+    db.execute(f"DELETE FROM {table} WHERE updated < ?", (time.time() - days * 86_400,))
+    (count,) = db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
+    if count >= limit:
+        raise AtCapacity(
+            f"the server keeps at most {limit:,} {what}s and has that many now: try again later "
+            f"(a {what} untouched for {days:g} days is removed)"
+        )
 
 
 class StorageError(FileError):
@@ -247,9 +281,10 @@ class GameStore:
     Thread-safe."""
 
     @storage_errors()
-    def __init__(self, database: Database | str) -> None:
+    def __init__(self, database: Database | str, capacity: Capacity = Capacity()) -> None:
         self.database = Database(database) if isinstance(database, str) else database
         self.path = self.database.path
+        self.capacity = capacity
         self._connect = self.database.connect
         self._transaction = self.database.transaction
         # Per game, a lock and how many actions hold or wait for it.
@@ -287,6 +322,7 @@ class GameStore:
         game_id = new_secret()
         now = time.time()
         with self._transaction() as db:
+            make_room(db, "games", self.capacity.games, self.capacity.days, "game")
             db.execute(
                 "INSERT INTO games (id, owner, rules, state, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, owner, game.rules.name, json.dumps(game.to_state()), now, now),
@@ -298,7 +334,10 @@ class GameStore:
         """The game, if it is the owner's, and its stored state."""
         row = db.execute("SELECT owner, state FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise NoSuchGame(f"no game {game_id!r}: it may have been made on another server or data folder")
+            raise NoSuchGame(
+                f"no game {game_id!r}: it may have been made on another server or data folder, "
+                f"or removed after {self.capacity.days:g} days untouched"
+            )
         if not hmac.compare_digest(str(row[0]), owner):
             raise NotYourGame(f"game {game_id!r} belongs to another browser")
         return Game.from_state(json.loads(row[1])), str(row[1])

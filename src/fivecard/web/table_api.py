@@ -10,7 +10,9 @@ secret (the HttpOnly cookie of :mod:`fivecard.web.store`): the browser that
 opened a table is its host; a seat belongs to the browser that took it; a
 browser without a seat watches. Actions that change a table take a
 ``request_id`` (any text up to 64 characters, chosen by the client): a
-request retried with the same id is applied once.
+request retried with the same id is applied once. How fast a client may
+open tables, take seats and act is :class:`RateLimit`'s to say (the app's
+one limiter, which the game API uses too).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import math
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -32,7 +35,7 @@ from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableEr
 from .store import MAX_STORED, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
 from .tables import TableStore
 
-__all__ = ["add_table_routes", "Broker", "RateLimit"]
+__all__ = ["add_table_routes", "Broker", "RateLimit", "TooFast"]
 
 
 class NewTableRequest(BaseModel):
@@ -167,31 +170,67 @@ def _frame(seq: int, event: dict[str, Any]) -> bytes:
     return f"id: {seq}\nevent: {event['type']}\ndata: {data}\n\n".encode()
 
 
-class RateLimit:
-    """At most ``rate`` actions a second per browser, in bursts of ``burst``
-    (a token bucket): more is a 429."""
+#: Changes a browser may make: this many a second, in bursts of so many.
+ACT_RATE, ACT_BURST = 10.0, 30
+#: New games, tables and seats an address may make: so many at once, then this many a second.
+CREATE_RATE, CREATE_BURST = 0.5, 300
 
-    def __init__(self, rate: float = 10.0, burst: float = 30.0) -> None:
-        self.rate, self.burst = rate, burst
-        self._buckets: dict[str, tuple[float, float]] = {}
+
+class RateLimit:
+    """The app's one limit on how fast a client changes things: token
+    buckets (a burst, then a steady rate), two kinds of them. More is
+    :class:`TooFast` (429), with the seconds to wait (``Retry-After``).
+
+    * ``create``: what mints an owner cookie or a stored row (a game, a
+      table, a seat), per client address: a client without a cookie, or with
+      a new one each time, is still one address. ``create_burst`` at once,
+      then ``create_rate`` a second.
+    * ``act``: every other change (and the advisor's answers, tens of
+      milliseconds of CPU each), per browser (its owner cookie; its address
+      when it has none): ``rate`` a second in bursts of ``burst``.
+    """
+
+    def __init__(
+        self,
+        rate: float = ACT_RATE,
+        burst: float = ACT_BURST,
+        create_rate: float = CREATE_RATE,
+        create_burst: float = CREATE_BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._clock = clock
+        self._kinds = {"act": (rate, burst), "create": (create_rate, create_burst)}
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def take(self, key: str) -> bool:
-        now = time.monotonic()
+    def check(self, request: Request, kind: Literal["create", "act"]) -> None:
+        """Count one request of ``kind``; :class:`TooFast` if over the limit."""
+        address = request.client.host if request.client else ""
+        secret = browser_secret(request.cookies) if kind == "act" else None
+        key = (kind, secret_hash(secret) if secret is not None else f"address {address}")
+        rate, burst = self._kinds[kind]
+        now = self._clock()
         with self._lock:
-            tokens, then = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            tokens, then = self._buckets.get(key, (burst, now))
+            tokens = min(burst, tokens + (now - then) * rate)
             if tokens < 1:
                 self._buckets[key] = (tokens, now)
-                return False
+                wait = math.ceil((1 - tokens) / rate)
+                what = "new games, tables and seats from this address" if kind == "create" else "changes from this browser"
+                raise TooFast(f"too many requests: {what} are limited; wait {wait} s", wait)
             self._buckets[key] = (tokens - 1, now)
-            if len(self._buckets) > 100_000:  # forget idle browsers
-                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
-            return True
+            if len(self._buckets) > 100_000:  # forget the buckets that are full again by now
+                self._buckets = {
+                    k: (t, at) for k, (t, at) in self._buckets.items() if t + (now - at) * self._kinds[k[0]][0] < self._kinds[k[0]][1]
+                }
 
 
 class TooFast(TableError):
-    """More requests than a browser may make."""
+    """More requests than a client may make; ``wait``: the seconds until the next one is taken."""
+
+    def __init__(self, message: str, wait: int = 1) -> None:
+        super().__init__(message)
+        self.wait = wait
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -222,18 +261,16 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         action: Callable[[FriendsTable, str], Sequence[dict[str, Any]]],
         status: int = 200,
     ) -> Response:
+        limit.check(request, "act")
         owner = owner_of(request)
-        if not limit.take(owner or (request.client.host if request.client else "")):
-            raise TooFast("too many requests: wait a moment")
         table, _, _ = store.act(table_id, request_id, owner, lambda t: (None, action(t, owner)))
         broker.notify(table_id)
         return _json(view(table_id, table, owner), status)
 
     @app.post("/api/tables", tags=["tables"], summary="Open a table (you are its host)", status_code=201)
     def api_new_table(request: Request, body: NewTableRequest) -> Response:
+        limit.check(request, "create")
         owner, fresh = claim_owner(request.cookies)
-        if not limit.take(owner):
-            raise TooFast("too many requests: wait a moment")
         table = FriendsTable(
             rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=owner
         )
@@ -256,9 +293,8 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
 
     @app.post("/api/tables/{table_id}/seats", tags=["tables"], summary="Take a seat by name", status_code=201)
     def api_join(table_id: str, body: JoinRequest, request: Request) -> Response:
+        limit.check(request, "create")
         owner, fresh = claim_owner(request.cookies)
-        if not limit.take(owner):
-            raise TooFast("too many requests: wait a moment")
         table, _, _ = store.act(table_id, body.request_id, owner, lambda t: (None, t.join(owner, body.name)[1]))
         broker.notify(table_id)
         response = _json(view(table_id, table, owner), 201)

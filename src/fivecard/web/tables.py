@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from ..play.friends import FriendsTable
-from .store import Database, NoSuchGame, new_secret, storage_errors
+from .store import Capacity, Database, NoSuchGame, make_room, new_secret, storage_errors
 
 __all__ = ["TableStore", "SqliteTableStore", "NoSuchTable"]
 
@@ -80,6 +80,7 @@ CREATE TABLE IF NOT EXISTS friend_requests (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, owner, request_id)
 );
+CREATE INDEX IF NOT EXISTS friend_tables_by_updated ON friend_tables (updated);
 """
 
 
@@ -88,9 +89,10 @@ class SqliteTableStore:
     file at that path). Thread-safe."""
 
     @storage_errors()
-    def __init__(self, database: Database | str) -> None:
+    def __init__(self, database: Database | str, capacity: Capacity = Capacity()) -> None:
         self.database = Database(database) if isinstance(database, str) else database
         self.path = self.database.path
+        self.capacity = capacity
         self._db = self.database.connect
         self._transaction = self.database.transaction
         self._db().executescript(_SCHEMA)
@@ -100,6 +102,7 @@ class SqliteTableStore:
         table_id = new_secret()
         now = time.time()
         with self._transaction() as db:
+            make_room(db, "friend_tables", self.capacity.tables, self.capacity.days, "table")
             db.execute(
                 "INSERT INTO friend_tables (id, state, created, updated) VALUES (?, ?, ?, ?)",
                 (table_id, json.dumps(table.to_state()), now, now),
@@ -110,7 +113,9 @@ class SqliteTableStore:
     def _read(self, db: sqlite3.Connection, table_id: str) -> FriendsTable:
         row = db.execute("SELECT state FROM friend_tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
-            raise NoSuchTable(f"no table {table_id!r}: check the link")
+            raise NoSuchTable(
+                f"no table {table_id!r}: check the link (a table untouched for {self.capacity.days:g} days is removed)"
+            )
         return FriendsTable.from_state(json.loads(row[0]))
 
     @storage_errors()

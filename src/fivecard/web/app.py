@@ -76,6 +76,7 @@ from .store import (
     remember_owner,
     secret_hash,
 )
+from .server import Bounds
 from .table_api import Broker, RateLimit, TooFast, add_table_routes
 from .tables import SqliteTableStore
 
@@ -443,11 +444,15 @@ def _origin(scheme: str, host: str) -> str:
 
 
 def create_app(
-    data: str | os.PathLike[str] | None = None, capacity: Capacity = Capacity(), limit: RateLimit | None = None
+    data: str | os.PathLike[str] | None = None,
+    capacity: Capacity = Capacity(),
+    limit: RateLimit | None = None,
+    bounds: Bounds | None = None,
 ) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
     :func:`default_data_dir`), as many as ``capacity`` says, as fast as
-    ``limit`` lets each client (default: :class:`RateLimit`'s numbers)."""
+    ``limit`` lets each client (default: :class:`RateLimit`'s numbers),
+    with as many event streams as the server's ``bounds`` leave room for."""
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = GameStore(database, capacity)
@@ -465,7 +470,7 @@ def create_app(
     # of milliseconds of CPU, partly outside the GIL: two at a time use the
     # machine best; more only share the GIL and delay everyone's cheap requests.
     advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
-    app.state.broker = Broker()  # fivecard serve closes its event streams when it stops
+    app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
     add_table_routes(app, tables, app.state.broker, limit)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))

@@ -92,7 +92,8 @@ class NotYourGame(StoreError):
 
 
 class AtCapacity(StoreError):
-    """The server keeps as many games (or tables) as it may."""
+    """The server holds as many of something (games, tables, event streams)
+    as it may."""
 
 
 @dataclass(frozen=True)

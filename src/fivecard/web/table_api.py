@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 
 from ..core.rules import RULE_SETS
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError
-from .store import MAX_STORED, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
+from .store import MAX_STORED, AtCapacity, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
 from .tables import TableStore
 
 __all__ = ["add_table_routes", "Broker", "RateLimit", "TooFast"]
@@ -87,23 +87,27 @@ class Broker:
     them, the first reads the new events from the store and formats them
     once, the others take the same bytes."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_streams: int = 1000) -> None:
         self._channels: dict[str, _Channel] = {}
         self._lock = threading.Lock()
         self.closing = False
+        #: Streams open at once, at most (a stream cannot be timed out: it holds its connection).
+        self.max_streams = max_streams
+        self.streams = 0
 
     def listen(self, table_id: str) -> asyncio.Event:
         """An event set when the table changes (on the running loop)."""
         event = asyncio.Event()
         with self._lock:
             self._channels.setdefault(table_id, _Channel()).waiting[event] = asyncio.get_running_loop()
+            self.streams += 1
         return event
 
     def stop(self, table_id: str, event: asyncio.Event) -> None:
         with self._lock:
             channel = self._channels.get(table_id)
-            if channel is not None:
-                channel.waiting.pop(event, None)
+            if channel is not None and channel.waiting.pop(event, None) is not None:
+                self.streams -= 1
                 if not channel.waiting:
                     del self._channels[table_id]
 
@@ -345,6 +349,10 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         ),
     ) -> StreamingResponse:
         store.load(table_id)  # 404 for no such table, before the stream starts
+        if broker.streams >= broker.max_streams:  # the page asks again in a moment
+            raise AtCapacity(
+                f"the server holds as many event streams as it can ({broker.max_streams:,}): try again in a moment"
+            )
         seen = after if last_event_id is None else last_event_id
         return StreamingResponse(
             _stream(request, table_id, seen, store, broker),

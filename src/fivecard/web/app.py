@@ -22,7 +22,9 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
-413 for a body over :data:`MAX_BODY` bytes, 429 for too many table actions,
+413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
+(:class:`~fivecard.web.table_api.RateLimit`), 503 when the server holds as
+many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
 

@@ -47,4 +47,4 @@ def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     that walk many answers, so that every answer is the one they ask for."""
     from fivecard.web import table_api
 
-    monkeypatch.setattr(table_api.RateLimit, "take", lambda self, key: True)
+    monkeypatch.setattr(table_api.RateLimit, "check", lambda self, request, kind: None)

@@ -6,6 +6,7 @@ headers. The pages themselves are driven in a real browser by
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import warnings
@@ -224,7 +225,7 @@ def test_the_api_plays_as_the_engine(client: TestClient) -> None:
         ([], "reveal", {}, 409, "the dealer's cards come after the draw (now: idle)"),
         ([], "settle", {}, 409, "the showdown comes after the dealer's five cards (now: idle)"),
         (["start"], "start", {}, 409, "round 1 is still in play"),
-        (["start"], "exchange", {"keep": [0, 6]}, 409, "card positions are 1-5, got [0, 6]"),
+        (["start"], "exchange", {"keep": [0, 6]}, 422, "keep.0: Input should be greater than or equal to 1"),
         (["start"], "exchange", {"keep": [2, 2]}, 409, "a card position is given twice"),
         (["start"], "reveal", {}, 409, "(now: draw)"),
         (["start", "fold"], "fold", {}, 409, "no seat is to act now"),
@@ -311,6 +312,92 @@ def test_actions_on_one_game_at_once_run_one_after_the_other(client: TestClient)
         thread.join()
     assert sorted(results) == [200, 409, 409, 409]  # exactly one round started
     assert client.get(f"/api/games/{game_id}").json()["rounds"] == 1
+
+
+# --- numbers -------------------------------------------------------------------------------
+
+#: Numbers out of every range the API takes: SQLite's 64 bits and beyond, and below zero.
+BAD_NUMBERS = [2**63, -1, 2**64, 10**100, -(2**63) - 1]
+
+
+def _alternatives(schema: dict[str, Any], schemas: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The schemas a value may match (``anyOf`` and ``$ref`` followed)."""
+    if "$ref" in schema:
+        yield from _alternatives(schemas[schema["$ref"].rsplit("/", 1)[1]], schemas)
+    elif "anyOf" in schema:
+        for option in schema["anyOf"]:
+            yield from _alternatives(option, schemas)
+    else:
+        yield schema
+
+
+def integer_inputs(document: dict[str, Any]) -> Iterator[tuple[str, str, str, str, dict[str, Any]]]:
+    """Every integer the API takes, from its OpenAPI document: (method, path,
+    where: path, query, header, body or item (of a body's list), name, schema)."""
+    schemas = document["components"]["schemas"]
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                for schema in _alternatives(parameter["schema"], schemas):
+                    if schema.get("type") == "integer":
+                        yield method, path, parameter["in"], parameter["name"], schema
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            for model in _alternatives(body, schemas) if body else ():
+                for name, field in model.get("properties", {}).items():
+                    for schema in _alternatives(field, schemas):
+                        if schema.get("type") == "integer":
+                            yield method, path, "body", name, schema
+                        elif schema.get("type") == "array":
+                            for item in _alternatives(schema["items"], schemas):
+                                if item.get("type") == "integer":
+                                    yield method, path, "item", name, item
+
+
+def _ask(client: TestClient, method: str, path: str, where: str, name: str, value: Any) -> Any:
+    url = path.replace("{" + name + "}", str(value)) if where == "path" else path
+    url = re.sub(r"\{\w+\}", "some-id", url)
+    headers = {"content-type": "application/json"}
+    params, body = {}, None
+    if where == "query":
+        params[name] = str(value)
+    elif where == "header":
+        headers[name] = str(value)
+    elif where == "body":
+        body = {name: value}
+    elif where == "item":
+        body = {name: [value]}
+    content = json.dumps(body).encode() if body is not None else None
+    return client.request(method.upper(), url, params=params, headers=headers, content=content)
+
+
+def test_every_integer_the_api_takes_has_a_range(client: TestClient) -> None:
+    inputs = list(integer_inputs(client.get("/openapi.json").json()))
+    names = {(path, name) for _, path, _, name, _ in inputs}
+    assert {("/api/tables/{table_id}/events", "after"), ("/api/tables/{table_id}/events", "last-event-id")} <= names
+    assert {("/api/tables/{table_id}/seats/{seat}", "seat"), ("/api/games/{game_id}/actions", "keep")} <= names
+    for method, path, where, name, schema in inputs:
+        assert "minimum" in schema and ("maximum" in schema or "exclusiveMaximum" in schema), (method, path, name)
+        assert float(schema.get("maximum", schema.get("exclusiveMaximum", 0))) <= 2**63, (method, path, name)
+
+
+def test_numbers_out_of_range_are_422_everywhere(client: TestClient) -> None:
+    """Walked from the OpenAPI document, so a number added later is covered."""
+    for method, path, where, name, schema in integer_inputs(client.get("/openapi.json").json()):
+        for value in BAD_NUMBERS + (["9" * 5000] if where in ("path", "query", "header") else []):
+            answer = _ask(client, method, path, where, name, value)
+            assert answer.status_code == 422, (method, path, where, name, value, answer.text)
+            assert name in answer.json()["detail"], (name, answer.text)
+        fine = _ask(client, method, path, where, name, int(schema["minimum"]))
+        assert fine.status_code != 422 or name not in fine.json()["detail"], (method, path, name, fine.text)
+
+
+def test_the_event_stream_refuses_a_number_past_sqlites(client: TestClient) -> None:
+    table_id = client.post("/api/tables", json={}).json()["id"]
+    for value in (str(2**63), "99999999999999999999", "-1", "x"):
+        answer = client.get(f"/api/tables/{table_id}/events", headers={"last-event-id": value})
+        assert answer.status_code == 422 and "last-event-id" in answer.json()["detail"], answer.text
+        answer = client.get(f"/api/tables/{table_id}/events", params={"after": value})
+        assert answer.status_code == 422 and "after" in answer.json()["detail"], answer.text
 
 
 # --- limits, headers, errors ----------------------------------------------------------------

@@ -77,6 +77,7 @@ FIELDS: dict[tuple[str, str, str], str] = {
     ("POST /api/tables/{table_id}/chat", "body", "request_id"): "text",
     ("GET /api/tables/{table_id}/events", "path", "table_id"): "id",
     ("GET /api/tables/{table_id}/events", "query", "after"): "number",
+    ("GET /api/tables/{table_id}/events", "header", "last-event-id"): "number",
     ("GET /api/tables/{table_id}/export", "path", "table_id"): "id",
     ("GET /api/tables/{table_id}/export", "query", "format"): "name",
 }
@@ -234,6 +235,7 @@ def send(app: FastAPI, operation: str, where: str, field: str, value: str) -> tu
             ids.append(values["table_id"])
         body = json.loads(json.dumps(BODIES.get(operation, {})))
         query: dict[str, str] = {}
+        headers: dict[str, str] = {}
         if where == "body":
             if field.endswith("[]"):
                 body[field[:-2]] = [value, *body.get(field[:-2], [])[1:]]
@@ -241,10 +243,17 @@ def send(app: FastAPI, operation: str, where: str, field: str, value: str) -> tu
                 body[field] = value
         elif where == "path":
             values[field] = urllib.parse.quote(value, safe="")
+        elif where == "header":
+            headers[field] = value
         else:
+            assert where == "query", where
             query[field] = value
+        if method == "DELETE":  # a change without a body says JSON all the same
+            headers["content-type"] = "application/json"
         url = template.format(**values)
-        response = client.request(method, url, json=body if method == "POST" else None, params=query)
+        response = client.request(
+            method, url, json=body if method == "POST" else None, params=query, headers=headers
+        )
         text = response.text
     for form in forms(value):
         text = text.replace(form, "<path>")

@@ -175,7 +175,7 @@ def test_who_may_do_what(app: FastAPI, who: str, path: str, status: int, message
     client = {"host": host, "ann": ann, "watcher": browser(app)}[who]
     body = {"text": "hello"} if path == "chat" else {}
     assert message in post(client, f"/api/tables/{table_id}/{path}", status, **body)["detail"]
-    removed = client.delete(f"/api/tables/{table_id}/seats/1")
+    removed = client.delete(f"/api/tables/{table_id}/seats/1", headers={"content-type": "application/json"})
     assert removed.status_code == (200 if who == "host" else 403)
 
 

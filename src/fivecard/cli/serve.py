@@ -2,7 +2,11 @@
 
 The listening socket is made here, before uvicorn starts, so that a taken
 port or a bad address is one line on stderr (exit 2), and ``--port 0``
-prints the port it got.
+prints the port it got. A data folder the app cannot write is refused here
+too. uvicorn runs with :class:`~fivecard.web.server.GuardedHttpTools`: request
+headers, their and the body's time, and the connections held are bounded
+(:class:`~fivecard.web.server.Bounds`), the process's limit on open files
+raised to what the system allows first.
 """
 
 from __future__ import annotations
@@ -70,13 +74,24 @@ def serve(
         import uvicorn
 
         from ..web.app import create_app, default_data_dir
+        from ..web.server import Bounds, GuardedHttpTools, raise_descriptor_limit
+        from ..web.store import StorageError
     except ImportError as exc:
         raise ServeError(
             f"fivecard serve needs the web extra (missing: {exc.name}): pip install 'fivecard[web]'"
         ) from None
     folder = os.path.abspath(os.path.expanduser(data)) if data else default_data_dir()
+    raise_descriptor_limit()  # as many connections as the system lets this process hold
+    bounds = Bounds()
+
+    class Protocol(GuardedHttpTools):  # headers, timeouts and connections bounded
+        pass
+
+    Protocol.bounds = bounds
     try:
-        app = create_app(folder)
+        app = create_app(folder, bounds=bounds)
+    except StorageError as exc:  # read-only, not ours to write, full, unreadable
+        raise ServeError(f"--data {folder!r}: cannot keep games there: {exc.reason}") from None
     except OSError as exc:
         raise ServeError(f"--data {folder!r}: cannot keep games there: {exc.strerror or exc}") from None
     sock = _listen(host, port)
@@ -87,6 +102,8 @@ def serve(
         access_log=access_log,
         lifespan="off",
         server_header=False,
+        http=Protocol,
+        ws="none",  # no route takes a WebSocket
         timeout_keep_alive=5,
         # Ctrl-C: requests in flight get 2 s to finish, then open event
         # streams (a friends' table keeps one per browser) are closed.

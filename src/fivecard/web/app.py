@@ -23,7 +23,16 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
-413 for a body over :data:`MAX_BODY` bytes, 429 for too many table actions.
+413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
+(:class:`~fivecard.web.table_api.RateLimit`), 503 when the server holds as
+many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`),
+507 when the data folder's disk is full and 503 when it cannot be written
+(one sentence each, and one line in the log: :mod:`fivecard.web.store`).
+
+A request that may change something (any method but GET, HEAD, OPTIONS)
+sends ``content-type: application/json`` (415 otherwise) and, when the
+browser names where it comes from, comes from the app's own pages (403
+otherwise): :class:`_SameOrigin`.
 """
 
 from __future__ import annotations
@@ -32,11 +41,12 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import Body, FastAPI, Request
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -54,16 +64,22 @@ from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
 from ..play.friends import TableError, TableForbidden
 from .store import (
+    MAX_STORED,
+    AtCapacity,
+    Capacity,
     OWNER_COOKIE,
     Database,
     GameStore,
     NoSuchGame,
     NotYourGame,
+    StorageError,
+    StorageFull,
     browser_secret,
     claim_owner,
     remember_owner,
     secret_hash,
 )
+from .server import Bounds
 from .table_api import Broker, RateLimit, TooFast, add_table_routes
 from .tables import SqliteTableStore
 
@@ -136,13 +152,15 @@ class AdviseRequest(BaseModel):
 
 class NewGameRequest(BaseModel):
     rules: str = RuleName
-    seed: int | None = Field(default=None, ge=0, lt=2**63, description="for a reproducible game")
+    seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for a reproducible game")
     stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
 
 
 class ActionRequest(BaseModel):
     action: Literal["start", "exchange", "keep", "fold", "reveal", "settle"]
-    keep: list[int] = Field(default=[], max_length=5, description="exchange: the 1-based positions kept")
+    keep: list[Annotated[int, Field(ge=1, le=5)]] = Field(
+        default=[], max_length=5, description="exchange: the 1-based positions kept"
+    )
 
 
 # --- the pieces ---------------------------------------------------------------------------
@@ -329,27 +347,120 @@ def _resume(chunks: list[bytes], last: MutableMapping[str, Any] | Exception | No
 
 
 async def _too_large(send: Any) -> None:
-    body = json.dumps({"detail": f"the request body is over {MAX_BODY:,} bytes"}).encode()
+    await _answer(send, 413, f"the request body is over {MAX_BODY:,} bytes", _HEADERS)
+
+
+async def _answer(send: Any, status: int, detail: str, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    """Send ``{"detail": detail}`` with ``status``, from a middleware."""
+    body = _json_bytes({"detail": detail})
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-            + _HEADERS,
+            + list(headers),
         }
     )
     await send({"type": "http.response.body", "body": body})
 
 
+#: The methods that change nothing: the only ones a page elsewhere may use.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class _SameOrigin:
+    """ASGI middleware: a request that may change something (any method but
+    those of :data:`SAFE_METHODS`) proves it comes from the app's own pages.
+
+    * Its content type is ``application/json``, with or without a body (415
+      otherwise). A page elsewhere can send that type only after a CORS
+      preflight, which this app never grants; a form (urlencoded, multipart,
+      text/plain) or a ``no-cors`` fetch cannot send it at all.
+    * When the browser says where the request comes from, it is here (403
+      otherwise): ``Origin`` is the app's own (scheme, host and port, as the
+      request's ``Host``) and ``Sec-Fetch-Site`` is ``same-origin`` or ``none``.
+      SameSite cookies do not tell ports apart: a page on another port of
+      the same host is "same-site", and is refused here.
+
+    A request with neither header (curl, a script, ``fivecard serve
+    --check``) comes from no page and is not refused for it. Every route
+    and the compare fast path are behind this one check."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            refused = _cross_site(scope)
+            if refused is not None:
+                await _answer(send, 403, refused)
+                return
+            kind = _content_type(scope)
+            media = kind.split(b";")[0].strip().lower() if kind is not None else None
+            if media != b"application/json":
+                got = "no content type" if kind is None else repr(kind.decode("latin-1"))
+                await _answer(
+                    send, 415, f"a request that changes something sends JSON (content-type: application/json); got {got}"
+                )
+                return
+        await self.app(scope, receive, send)
+
+
+def _cross_site(scope: MutableMapping[str, Any]) -> str | None:
+    """Why a request comes from a page elsewhere, by its ``Sec-Fetch-Site``
+    and ``Origin`` headers; None when it does not say so."""
+    headers = {name: bytes(value) for name, value in scope["headers"] if name in (b"origin", b"sec-fetch-site", b"host")}
+    site = headers.get(b"sec-fetch-site")
+    if site is not None and site.lower() not in (b"same-origin", b"none"):
+        return (
+            f"the browser says this request comes from another site (Sec-Fetch-Site: {site.decode('latin-1')!r}): "
+            "only this app's own pages may change things here"
+        )
+    origin = headers.get(b"origin")
+    if origin is None:
+        return None
+    text, host = origin.decode("latin-1"), headers.get(b"host", b"").decode("latin-1")
+    scheme, sep, rest = text.partition("://")
+    own = _origin(scope.get("scheme", "http"), host)
+    if not (sep and host and _origin(scheme, rest) == own):
+        return (
+            f"this request comes from a page at {text!r}, not from this app ({own!r}): "
+            "only this app's own pages may change things here"
+        )
+    return None
+
+
+_DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def _origin(scheme: str, host: str) -> str:
+    """An origin as ``scheme://host[:port]``: lowercase, without the
+    scheme's default port (browsers leave it out of ``Origin``)."""
+    scheme, host = scheme.lower(), host.lower()
+    default = _DEFAULT_PORTS.get(scheme, "")
+    if default and host.endswith(default):
+        host = host[: -len(default)]
+    return f"{scheme}://{host}"
+
+
 # --- the app ------------------------------------------------------------------------------
 
 
-def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
+def create_app(
+    data: str | os.PathLike[str] | None = None,
+    capacity: Capacity = Capacity(),
+    limit: RateLimit | None = None,
+    bounds: Bounds | None = None,
+) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
-    :func:`default_data_dir`)."""
+    :func:`default_data_dir`), as many as ``capacity`` says, as fast as
+    ``limit`` lets each client (default: :class:`RateLimit`'s numbers),
+    with as many event streams as the server's ``bounds`` leave room for."""
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
-    store = GameStore(database)
+    store = GameStore(database, capacity)
+    tables = SqliteTableStore(database, capacity)
+    database.check()  # a folder that cannot keep a game is refused now, not at the first change
     app = FastAPI(
         title="fivecard",
         version=__version__,
@@ -362,8 +473,9 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     # of milliseconds of CPU, partly outside the GIL: two at a time use the
     # machine best; more only share the GIL and delay everyone's cheap requests.
     advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
-    app.state.broker = Broker()  # fivecard serve closes its event streams when it stops
-    add_table_routes(app, SqliteTableStore(database), app.state.broker, RateLimit())
+    app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
+    limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
+    add_table_routes(app, tables, app.state.broker, limit)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -372,6 +484,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
     # The library's errors, by what they mean for HTTP (a subclass before its base).
     statuses: list[tuple[type[FivecardError], int]] = [
         (GameError, 409),  # the game does not allow that now (the engine's reason)
+        (AtCapacity, 503),  # the server keeps as many games or tables as it may
         (NoSuchGame, 404),  # no such game or table
         (NotYourGame, 403),  # another browser's game
         (TooFast, 429),
@@ -381,11 +494,24 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     async def _refused(request: Request, exc: Exception) -> Response:
         status = next(code for kind, code in statuses if isinstance(exc, kind))
-        headers = {"retry-after": "1"} if status == 429 else None
+        headers = {"retry-after": str(exc.wait)} if isinstance(exc, TooFast) else None
         return _json({"detail": str(exc)}, status, headers=headers)
 
     for kind, _ in statuses:
         app.add_exception_handler(kind, _refused)
+
+    # A data folder that cannot keep a change: one sentence to the browser, one
+    # line in the log (at most one a minute for each kind of trouble).
+    said: dict[str, float] = {}
+
+    @app.exception_handler(StorageError)
+    async def _storage(request: Request, exc: StorageError) -> Response:
+        now = time.monotonic()
+        if now - said.get(exc.reason, -60.0) >= 60.0:
+            said[exc.reason] = now
+            _LOG.error("%s: %s (%s %s; said at most once a minute)", database.path, exc.reason, request.method, request.url.path)
+        status = 507 if isinstance(exc, StorageFull) else 503
+        return _json({"detail": str(exc)}, status, headers={"retry-after": "60"})
 
     @app.exception_handler(FivecardError)
     async def _bad_input(request: Request, exc: FivecardError) -> Response:
@@ -419,7 +545,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         return Response(_compare_body(request), media_type="application/json")
 
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
-    def api_advise(request: AdviseRequest) -> Response:
+    def api_advise(request: AdviseRequest, http: Request) -> Response:
+        limit.check(http, "act")
         # a name, never a path: the server opens no file a request names
         paytable = builtin_paytable(request.paytable) if request.paytable else None
         with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
@@ -445,6 +572,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     @app.post("/api/games", tags=["games"], summary="Start a new game", status_code=201)
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
+        limit.check(request, "create")
         owner, fresh = claim_owner(request.cookies)
         game = Game(rules=get_rules(body.rules), seed=body.seed, stack=body.stack)
         game_id = store.create(game, owner)
@@ -459,6 +587,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/actions", tags=["games"], summary="Act: start, exchange, keep, fold, reveal, settle")
     def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
+        limit.check(request, "act")
         owner = owner_of(request)
 
         def act(game: Game) -> tuple[None, list[dict[str, Any]]]:
@@ -466,12 +595,7 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
             if body.action == "start":
                 events.append(game.start_round())
             elif body.action in ("exchange", "keep"):
-                if body.action == "keep":
-                    keep = [0, 1, 2, 3, 4]
-                else:
-                    if any(not 1 <= p <= 5 for p in body.keep):
-                        raise GameError(f"card positions are 1-5, got {sorted(body.keep)}")
-                    keep = [p - 1 for p in body.keep]
+                keep = [0, 1, 2, 3, 4] if body.action == "keep" else [p - 1 for p in body.keep]
                 events.append(game.exchange(0, keep))
             elif body.action == "fold":
                 events.append(game.fold(0))
@@ -489,13 +613,16 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
         return _json(view(game_id, game))
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
-    def api_hint(game_id: str, request: Request, top: int = 5) -> Response:
+    def api_hint(
+        game_id: str, request: Request, top: int = Query(default=5, ge=1, le=32, description="how many choices")
+    ) -> Response:
+        limit.check(request, "act")
         game = store.load(game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
         with advisor_slots:
             advice = game.hint(0)
-        return _json(hint_json(advice, top=max(1, min(top, 32))))
+        return _json(hint_json(advice, top=top))
 
     # -- pages ---------------------------------------------------------------------------------
 
@@ -542,7 +669,8 @@ def create_app(data: str | os.PathLike[str] | None = None) -> FastAPI:
 
 
 def _wrap(app: FastAPI) -> FastAPI:
-    app.add_middleware(_FastCompare)  # inside _Limits: its body limit and headers apply
+    app.add_middleware(_FastCompare)  # inside _SameOrigin and _Limits: their checks apply
+    app.add_middleware(_SameOrigin)  # inside _Limits: its headers apply to a refusal
     app.add_middleware(_Limits)
     return app
 

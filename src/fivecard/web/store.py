@@ -13,10 +13,22 @@ actions on other games go on meanwhile and never wait out SQLite's busy
 timeout. Two requests on one game run one after the other (in one process,
 in turn; across processes, the second acts again on the first one's
 result), and a failed action changes nothing.
+
+At most so many games (and tables) are kept (:class:`Capacity`): a new one
+first removes those untouched for its days, then is refused
+(:class:`AtCapacity`) if as many as the limit are left.
+
+A data folder that cannot keep a change is one error, never a traceback or
+a transaction left open: :class:`StorageFull` (the disk is full) or
+:class:`StorageUnavailable` (read-only, not ours to write, unreadable, or
+held by another process), raised by every store method
+(:func:`storage_errors`). :meth:`Database.check` makes sure at start that
+the folder takes a write.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import json
@@ -27,12 +39,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..errors import FivecardError
+from ..errors import FileError, FivecardError
 from ..play.game import Game
 
-__all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE"]
+__all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity", "AtCapacity", "make_room"]
+
+#: The largest whole number SQLite keeps (a signed 64-bit integer): no number
+#: the API takes is larger.
+MAX_STORED = 2**63 - 1
 
 #: The cookie that holds the browser's owner secret (HttpOnly, SameSite=Strict):
 #: its games, its seats, the tables it hosts.
@@ -58,6 +75,7 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game, seq)
 );
 CREATE INDEX IF NOT EXISTS events_by_type ON events (game, type, seq);
+CREATE INDEX IF NOT EXISTS games_by_updated ON games (updated);
 """
 
 
@@ -71,6 +89,92 @@ class NoSuchGame(StoreError):
 
 class NotYourGame(StoreError):
     """The game belongs to another browser."""
+
+
+class AtCapacity(StoreError):
+    """The server holds as many of something (games, tables, event streams)
+    as it may."""
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """How much the app keeps: at most ``games`` games and ``tables``
+    tables, each removed once untouched (no action taken) for ``days``
+    days. A new one past the limit is :class:`AtCapacity` (503)."""
+
+    games: int = 10_000
+    tables: int = 10_000
+    days: float = 30.0
+
+
+def make_room(db: sqlite3.Connection, table: str, limit: int, days: float, what: str) -> None:
+    """In a write transaction, before a new row of ``table`` (``games`` or
+    ``friend_tables``; its events go with it): the rows untouched for
+    ``days`` removed, then :class:`AtCapacity` if ``limit`` rows are left."""
+    db.execute(f"DELETE FROM {table} WHERE updated < ?", (time.time() - days * 86_400,))
+    (count,) = db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
+    if count >= limit:
+        raise AtCapacity(
+            f"the server keeps at most {limit:,} {what}s and has that many now: try again later "
+            f"(a {what} untouched for {days:g} days is removed)"
+        )
+
+
+class StorageError(FileError):
+    """The data folder cannot keep (or give back) what the app stores;
+    nothing was changed. ``reason`` says what is wrong with the folder, in a
+    clause ("its disk is full")."""
+
+    def __init__(self, reason: str, hint: str = "") -> None:
+        super().__init__(f"the server's data folder cannot keep this: {reason}; nothing was changed{hint}")
+        self.reason = reason
+
+
+class StorageFull(StorageError):
+    """The disk under the data file is full."""
+
+
+class StorageUnavailable(StorageError):
+    """The data folder is read-only, not the server's to write, unreadable,
+    or held by another process past the wait."""
+
+
+# SQLite's primary result codes (the low byte of an extended code) that say
+# the storage, not the app, failed.
+_SQLITE_FULL = 13
+_SQLITE_UNWRITABLE = {3: "PERM", 8: "READONLY", 14: "CANTOPEN", 23: "AUTH"}
+_SQLITE_BROKEN = {10: "IOERR", 11: "CORRUPT", 26: "NOTADB"}
+_SQLITE_BUSY = {5: "BUSY", 6: "LOCKED"}
+
+
+def storage_error(exc: BaseException) -> StorageError | None:
+    """What a failure of SQLite or of the file system means for the app,
+    if it is the storage's (None for anything else: a mistake of the app)."""
+    code = getattr(exc, "sqlite_errorcode", None) if isinstance(exc, sqlite3.Error) else None
+    primary = code & 0xFF if isinstance(code, int) else None
+    number = exc.errno if isinstance(exc, OSError) else None
+    if primary == _SQLITE_FULL or number in (errno.ENOSPC, errno.EDQUOT):
+        return StorageFull("its disk is full", " (try again when it has room)")
+    if primary in _SQLITE_UNWRITABLE or number in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return StorageUnavailable("it is read-only or not the server's to write")
+    if primary in _SQLITE_BROKEN or number == errno.EIO:
+        return StorageUnavailable("its data file cannot be read or written")
+    if primary in _SQLITE_BUSY:
+        return StorageUnavailable("its data file is held by another process", " (try again)")
+    return None
+
+
+@contextmanager
+def storage_errors() -> Iterator[None]:
+    """Failures of the storage raised as :class:`StorageError` (a decorator
+    too): the store methods' one translation."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as exc:
+        problem = storage_error(exc)
+        if problem is None:
+            raise
+        raise problem from exc
 
 
 def new_secret() -> str:
@@ -111,35 +215,59 @@ class Database:
     taken one at a time in this process, waiting in turn on a lock rather
     than in SQLite's busy sleeps. The stores of one app share one."""
 
+    @storage_errors()
     def __init__(self, path: str) -> None:
         self.path = path
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._local = threading.local()
         self._writing = threading.Lock()
 
+    @storage_errors()
     def connect(self) -> sqlite3.Connection:
         """This thread's connection."""
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
             db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses no committed action's consistency
-            db.execute("PRAGMA foreign_keys=ON")
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses no committed action's consistency
+                db.execute("PRAGMA foreign_keys=ON")
+            except BaseException:
+                db.close()  # opened, not usable: the next request opens it again
+                raise
             self._local.db = db
         return db
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction: committed at the end, rolled back on an error."""
+        """A write transaction: committed at the end, rolled back on an
+        error (a commit that fails, on a full disk, too: the connection is
+        never left inside a transaction that holds the file's write lock)."""
         db = self.connect()
-        with self._writing:
+        with self._writing, storage_errors():
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
+                db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                self._roll_back(db)
                 raise
-            db.execute("COMMIT")
+
+    def _roll_back(self, db: sqlite3.Connection) -> None:
+        try:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+        except sqlite3.Error:  # cannot even roll back: this connection is done with
+            db.close()
+            self._local.db = None
+
+    @storage_errors()
+    def check(self) -> None:
+        """Make sure the file takes a write (one page of its header, rewritten
+        as it is): :class:`StorageError` if not."""
+        with self.transaction() as db:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            db.execute(f"PRAGMA user_version = {int(version)}")
 
     def close(self) -> None:
         """Close this thread's connection (others close with their threads)."""
@@ -153,9 +281,11 @@ class GameStore:
     """Games in a :class:`Database` (or the SQLite file at that path).
     Thread-safe."""
 
-    def __init__(self, database: Database | str) -> None:
+    @storage_errors()
+    def __init__(self, database: Database | str, capacity: Capacity = Capacity()) -> None:
         self.database = Database(database) if isinstance(database, str) else database
         self.path = self.database.path
+        self.capacity = capacity
         self._connect = self.database.connect
         self._transaction = self.database.transaction
         # Per game, a lock and how many actions hold or wait for it.
@@ -186,12 +316,14 @@ class GameStore:
 
     # -- games ---------------------------------------------------------------
 
+    @storage_errors()
     def create(self, game: Game, owner: str, events: Sequence[dict[str, Any]] = ()) -> str:
         """Keep a new game for the owner (a secret's :func:`secret_hash`);
         its unguessable id."""
         game_id = new_secret()
         now = time.time()
         with self._transaction() as db:
+            make_room(db, "games", self.capacity.games, self.capacity.days, "game")
             db.execute(
                 "INSERT INTO games (id, owner, rules, state, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, owner, game.rules.name, json.dumps(game.to_state()), now, now),
@@ -203,15 +335,20 @@ class GameStore:
         """The game, if it is the owner's, and its stored state."""
         row = db.execute("SELECT owner, state FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise NoSuchGame(f"no game {game_id!r}: it may have been made on another server or data folder")
+            raise NoSuchGame(
+                f"no game {game_id!r}: it may have been made on another server or data folder, "
+                f"or removed after {self.capacity.days:g} days untouched"
+            )
         if not hmac.compare_digest(str(row[0]), owner):
             raise NotYourGame(f"game {game_id!r} belongs to another browser")
         return Game.from_state(json.loads(row[1])), str(row[1])
 
+    @storage_errors()
     def load(self, game_id: str, owner: str) -> Game:
         """The game, if it is the owner's."""
         return self._row(self._connect(), game_id, owner)[0]
 
+    @storage_errors()
     def act(
         self, game_id: str, owner: str, action: Callable[[Game], tuple[T, Sequence[dict[str, Any]]]]
     ) -> tuple[Game, T]:
@@ -248,6 +385,7 @@ class GameStore:
             ],
         )
 
+    @storage_errors()
     def round_events(self, game_id: str, round_number: int | None) -> list[dict[str, Any]]:
         """The events of one round (its number), oldest first."""
         if round_number is None:
@@ -257,6 +395,7 @@ class GameStore:
         )
         return [json.loads(data) for (data,) in rows]
 
+    @storage_errors()
     def settled(self, game_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The last ``limit`` settled rounds' events, oldest first."""
         rows = self._connect().execute(

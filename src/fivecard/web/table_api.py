@@ -10,7 +10,9 @@ secret (the HttpOnly cookie of :mod:`fivecard.web.store`): the browser that
 opened a table is its host; a seat belongs to the browser that took it; a
 browser without a seat watches. Actions that change a table take a
 ``request_id`` (any text up to 64 characters, chosen by the client): a
-request retried with the same id is applied once.
+request retried with the same id is applied once. How fast a client may
+open tables, take seats and act is :class:`RateLimit`'s to say (the app's
+one limiter, which the game API uses too).
 
 What a browser is sent is the engine's to decide: every answer about a
 table is :meth:`~fivecard.play.friends.FriendsTable.view` for that browser,
@@ -25,21 +27,22 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import math
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Literal
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from ..core.rules import RULE_SETS
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
-from .store import browser_secret, claim_owner, remember_owner, secret_hash
+from .store import MAX_STORED, AtCapacity, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
 from .tables import TableStore
 
-__all__ = ["add_table_routes", "Broker", "RateLimit"]
+__all__ = ["add_table_routes", "Broker", "RateLimit", "TooFast"]
 
 
 class NewTableRequest(BaseModel):
@@ -48,7 +51,7 @@ class NewTableRequest(BaseModel):
     tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
     rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="the table ends after this many")
     seed: int | None = Field(
-        default=None, ge=0, lt=2**63, description="for reproducible rounds (every browser is told the host chose it)"
+        default=None, ge=0, le=MAX_STORED, description="for reproducible rounds (every browser is told the host chose it)"
     )
 
 
@@ -93,23 +96,27 @@ class Broker:
     them, the first reads the new events from the store and formats them
     once, the others take the same bytes."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_streams: int = 1000) -> None:
         self._channels: dict[str, _Channel] = {}
         self._lock = threading.Lock()
         self.closing = False
+        #: Streams open at once, at most (a stream cannot be timed out: it holds its connection).
+        self.max_streams = max_streams
+        self.streams = 0
 
     def listen(self, table_id: str) -> asyncio.Event:
         """An event set when the table changes (on the running loop)."""
         event = asyncio.Event()
         with self._lock:
             self._channels.setdefault(table_id, _Channel()).waiting[event] = asyncio.get_running_loop()
+            self.streams += 1
         return event
 
     def stop(self, table_id: str, event: asyncio.Event) -> None:
         with self._lock:
             channel = self._channels.get(table_id)
-            if channel is not None:
-                channel.waiting.pop(event, None)
+            if channel is not None and channel.waiting.pop(event, None) is not None:
+                self.streams -= 1
                 if not channel.waiting:
                     del self._channels[table_id]
 
@@ -182,31 +189,67 @@ def _frame(seq: int, event: dict[str, Any]) -> bytes:
     return f"id: {seq}\nevent: {event['type']}\ndata: {data}\n\n".encode()
 
 
-class RateLimit:
-    """At most ``rate`` actions a second per browser, in bursts of ``burst``
-    (a token bucket): more is a 429."""
+#: Changes a browser may make: this many a second, in bursts of so many.
+ACT_RATE, ACT_BURST = 10.0, 30
+#: New games, tables and seats an address may make: so many at once, then this many a second.
+CREATE_RATE, CREATE_BURST = 0.5, 300
 
-    def __init__(self, rate: float = 10.0, burst: float = 30.0) -> None:
-        self.rate, self.burst = rate, burst
-        self._buckets: dict[str, tuple[float, float]] = {}
+
+class RateLimit:
+    """The app's one limit on how fast a client changes things: token
+    buckets (a burst, then a steady rate), two kinds of them. More is
+    :class:`TooFast` (429), with the seconds to wait (``Retry-After``).
+
+    * ``create``: what mints an owner cookie or a stored row (a game, a
+      table, a seat), per client address: a client without a cookie, or with
+      a new one each time, is still one address. ``create_burst`` at once,
+      then ``create_rate`` a second.
+    * ``act``: every other change (and the advisor's answers, tens of
+      milliseconds of CPU each), per browser (its owner cookie; its address
+      when it has none): ``rate`` a second in bursts of ``burst``.
+    """
+
+    def __init__(
+        self,
+        rate: float = ACT_RATE,
+        burst: float = ACT_BURST,
+        create_rate: float = CREATE_RATE,
+        create_burst: float = CREATE_BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._clock = clock
+        self._kinds = {"act": (rate, burst), "create": (create_rate, create_burst)}
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def take(self, key: str) -> bool:
-        now = time.monotonic()
+    def check(self, request: Request, kind: Literal["create", "act"]) -> None:
+        """Count one request of ``kind``; :class:`TooFast` if over the limit."""
+        address = request.client.host if request.client else ""
+        secret = browser_secret(request.cookies) if kind == "act" else None
+        key = (kind, secret_hash(secret) if secret is not None else f"address {address}")
+        rate, burst = self._kinds[kind]
+        now = self._clock()
         with self._lock:
-            tokens, then = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            tokens, then = self._buckets.get(key, (burst, now))
+            tokens = min(burst, tokens + (now - then) * rate)
             if tokens < 1:
                 self._buckets[key] = (tokens, now)
-                return False
+                wait = math.ceil((1 - tokens) / rate)
+                what = "new games, tables and seats from this address" if kind == "create" else "changes from this browser"
+                raise TooFast(f"too many requests: {what} are limited; wait {wait} s", wait)
             self._buckets[key] = (tokens - 1, now)
-            if len(self._buckets) > 100_000:  # forget idle browsers
-                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
-            return True
+            if len(self._buckets) > 100_000:  # forget the buckets that are full again by now
+                self._buckets = {
+                    k: (t, at) for k, (t, at) in self._buckets.items() if t + (now - at) * self._kinds[k[0]][0] < self._kinds[k[0]][1]
+                }
 
 
 class TooFast(TableError):
-    """More requests than a browser may make."""
+    """More requests than a client may make; ``wait``: the seconds until the next one is taken."""
+
+    def __init__(self, message: str, wait: int = 1) -> None:
+        super().__init__(message)
+        self.wait = wait
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -237,18 +280,16 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         action: Callable[[FriendsTable, str], Sequence[dict[str, Any]]],
         status: int = 200,
     ) -> Response:
+        limit.check(request, "act")
         owner = owner_of(request)
-        if not limit.take(owner or (request.client.host if request.client else "")):
-            raise TooFast("too many requests: wait a moment")
         table, _, _ = store.act(table_id, request_id, owner, lambda t: (None, action(t, owner)))
         broker.notify(table_id)
         return _json(view(table_id, table, owner), status)
 
     @app.post("/api/tables", tags=["tables"], summary="Open a table (you are its host)", status_code=201)
     def api_new_table(request: Request, body: NewTableRequest) -> Response:
+        limit.check(request, "create")
         owner, fresh = claim_owner(request.cookies)
-        if not limit.take(owner):
-            raise TooFast("too many requests: wait a moment")
         table = FriendsTable(
             rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=owner
         )
@@ -265,9 +306,8 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
 
     @app.post("/api/tables/{table_id}/seats", tags=["tables"], summary="Take a seat by name", status_code=201)
     def api_join(table_id: str, body: JoinRequest, request: Request) -> Response:
+        limit.check(request, "create")
         owner, fresh = claim_owner(request.cookies)
-        if not limit.take(owner):
-            raise TooFast("too many requests: wait a moment")
         table, _, _ = store.act(table_id, body.request_id, owner, lambda t: (None, t.join(owner, body.name)[1]))
         broker.notify(table_id)
         response = _json(view(table_id, table, owner), 201)
@@ -275,7 +315,12 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         return response
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"], summary="The host removes a seat")
-    def api_remove(table_id: str, seat: int, request: Request, request_id: str | None = None) -> Response:
+    def api_remove(
+        table_id: str,
+        request: Request,
+        seat: int = Path(ge=1, le=MAX_STORED, description="the seat's number"),
+        request_id: str | None = Query(default=None, max_length=64, description="a retried request is applied once"),
+    ) -> Response:
         return act(request, table_id, request_id, lambda t, owner: t.remove(owner, seat))
 
     @app.post("/api/tables/{table_id}/rounds", tags=["tables"], summary="The host starts the next round")
@@ -304,10 +349,20 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         summary="The table's events as Server-Sent Events, after Last-Event-ID (or ?after=N)",
         response_class=StreamingResponse,
     )
-    async def api_events(table_id: str, request: Request, after: int | None = None) -> StreamingResponse:
+    async def api_events(
+        table_id: str,
+        request: Request,
+        after: int = Query(default=0, ge=0, le=MAX_STORED, description="the last event seen"),
+        last_event_id: int | None = Header(
+            default=None, ge=0, le=MAX_STORED, description="the last event seen (a browser's EventSource sends it)"
+        ),
+    ) -> StreamingResponse:
         store.load(table_id)  # 404 for no such table, before the stream starts
-        header = request.headers.get("last-event-id", "")
-        seen = int(header) if header.isdigit() else (after if after is not None and after >= 0 else 0)
+        if broker.streams >= broker.max_streams:  # the page asks again in a moment
+            raise AtCapacity(
+                f"the server holds as many event streams as it can ({broker.max_streams:,}): try again in a moment"
+            )
+        seen = after if last_event_id is None else last_event_id
         return StreamingResponse(
             _stream(request, table_id, seen, store, broker),
             media_type="text/event-stream",
@@ -350,7 +405,10 @@ async def _stream(
         fresh = False
         while not broker.closing:
             wake.clear()
-            frames = broker.frames_after(table_id, seen, store, fresh)
+            try:
+                frames = broker.frames_after(table_id, seen, store, fresh)
+            except StorageError:  # the stream ends; the browser asks again and is told why
+                return
             fresh = False
             if frames:
                 seen = frames[-1][0]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from ..play.friends import FriendsTable
-from .store import Database, NoSuchGame, new_secret
+from .store import Capacity, Database, NoSuchGame, make_room, new_secret, storage_errors
 
 __all__ = ["TableStore", "SqliteTableStore", "NoSuchTable"]
 
@@ -80,6 +80,7 @@ CREATE TABLE IF NOT EXISTS friend_requests (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, owner, request_id)
 );
+CREATE INDEX IF NOT EXISTS friend_tables_by_updated ON friend_tables (updated);
 """
 
 
@@ -87,17 +88,21 @@ class SqliteTableStore:
     """Tables in a :class:`~fivecard.web.store.Database` (or the SQLite
     file at that path). Thread-safe."""
 
-    def __init__(self, database: Database | str) -> None:
+    @storage_errors()
+    def __init__(self, database: Database | str, capacity: Capacity = Capacity()) -> None:
         self.database = Database(database) if isinstance(database, str) else database
         self.path = self.database.path
+        self.capacity = capacity
         self._db = self.database.connect
         self._transaction = self.database.transaction
         self._db().executescript(_SCHEMA)
 
+    @storage_errors()
     def create(self, table: FriendsTable, events: Sequence[dict[str, Any]]) -> str:
         table_id = new_secret()
         now = time.time()
         with self._transaction() as db:
+            make_room(db, "friend_tables", self.capacity.tables, self.capacity.days, "table")
             db.execute(
                 "INSERT INTO friend_tables (id, state, created, updated) VALUES (?, ?, ?, ?)",
                 (table_id, json.dumps(table.to_state()), now, now),
@@ -108,12 +113,16 @@ class SqliteTableStore:
     def _read(self, db: sqlite3.Connection, table_id: str) -> FriendsTable:
         row = db.execute("SELECT state FROM friend_tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
-            raise NoSuchTable(f"no table {table_id!r}: check the link")
+            raise NoSuchTable(
+                f"no table {table_id!r}: check the link (a table untouched for {self.capacity.days:g} days is removed)"
+            )
         return FriendsTable.from_state(json.loads(row[0]))
 
+    @storage_errors()
     def load(self, table_id: str) -> FriendsTable:
         return self._read(self._db(), table_id)
 
+    @storage_errors()
     def act(
         self,
         table_id: str,
@@ -158,6 +167,7 @@ class SqliteTableStore:
             ],
         )
 
+    @storage_errors()
     def events_after(self, table_id: str, seq: int, limit: int = 500) -> list[tuple[int, dict[str, Any]]]:
         rows = self._db().execute(
             "SELECT seq, data FROM friend_events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
@@ -165,6 +175,7 @@ class SqliteTableStore:
         )
         return [(int(n), json.loads(data)) for n, data in rows]
 
+    @storage_errors()
     def last_seq(self, table_id: str) -> int:
         (last,) = self._db().execute(
             "SELECT COALESCE(MAX(seq), 0) FROM friend_events WHERE table_id = ?", (table_id,)

@@ -14,12 +14,12 @@ window.fivecard = (function () {
     }
   }
 
+  // A request that changes something says it is JSON, with or without a
+  // body: the app refuses any other (a page elsewhere cannot send that type).
   async function api(method, url, body) {
     const options = { method, credentials: "same-origin", headers: { accept: "application/json" } };
-    if (body !== undefined) {
-      options.headers["content-type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
+    if (method !== "GET" && method !== "HEAD") options.headers["content-type"] = "application/json";
+    if (body !== undefined) options.body = JSON.stringify(body);
     let response;
     try {
       response = await fetch(url, options);

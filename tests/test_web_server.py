@@ -1,0 +1,257 @@
+"""The HTTP server's bounds (:mod:`fivecard.web.server`), with real sockets
+against the app under uvicorn with :class:`GuardedHttpTools` (small bounds,
+so that each limit is met at once): request headers are bounded in size
+(431) and in time (408, or closed when nothing came), and so is a body
+(408); an event stream, which cannot be timed out, is not; past the
+connection limit the idlest connection makes room, or the new one is told
+503 when every other is busy; event streams are bounded apart (503); a client
+that reads no answer is let go."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+import uvicorn
+
+from fivecard.web.app import create_app
+from fivecard.web.server import Bounds, GuardedHttpTools, descriptor_limit
+from fivecard.web.table_api import RateLimit
+
+#: The longest a test waits for the server to do what its bounds say (it does it well before).
+PATIENCE = 10.0
+
+
+class Running:
+    """The app under uvicorn in a thread, on 127.0.0.1, within ``bounds``."""
+
+    def __init__(self, data: Path, bounds: Bounds, send_buffer: int | None = None) -> None:
+        self.app = create_app(data, bounds=bounds, limit=RateLimit(burst=10_000, rate=1000.0))
+
+        class Protocol(GuardedHttpTools):
+            pass
+
+        Protocol.bounds = bounds
+        listening = socket.socket()
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if send_buffer:  # accepted connections inherit it: a slow reader fills it soon
+            listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(256)
+        self.port = listening.getsockname()[1]
+        config = uvicorn.Config(
+            self.app, http=Protocol, ws="none", lifespan="off", log_level="critical", timeout_keep_alive=5
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listening]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + PATIENCE
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.01)
+
+    def connect(self) -> socket.socket:
+        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE)
+
+    def until(self, holds: Any) -> None:
+        """Wait until ``holds(connections)`` is true of the server's connections."""
+        deadline = time.monotonic() + PATIENCE
+        while not holds(list(self.server.server_state.connections)):
+            assert time.monotonic() < deadline, "the server never got there"
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.app.state.broker.close()
+        self.server.should_exit = True
+        self.thread.join(PATIENCE)
+
+
+@pytest.fixture
+def serving(tmp_path: Path) -> Iterator[Any]:
+    running: list[Running] = []
+
+    def start(bounds: Bounds, send_buffer: int | None = None) -> Running:
+        running.append(Running(tmp_path / f"data{len(running)}", bounds, send_buffer))
+        return running[-1]
+
+    yield start
+    for server in running:
+        server.stop()
+
+
+def answer(conn: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    received = b""
+    while chunk := conn.recv(65536):
+        received += chunk
+    return received
+
+
+def first_answer(conn: socket.socket) -> tuple[int, bytes]:
+    """The status and body of the next answer on a kept-alive connection."""
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += conn.recv(65536)
+    head, _, body = received.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    while len(body) < length:
+        body += conn.recv(65536)
+    return int(head.split()[1]), body
+
+
+def closed(conn: socket.socket) -> bool:
+    """Whether the server has closed the connection (waiting for it, at most PATIENCE)."""
+    try:
+        return conn.recv(65536) == b""
+    except ConnectionResetError:
+        return True
+
+
+def status(received: bytes) -> int:
+    return int(received.split(b" ", 2)[1])
+
+
+GET = b"GET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+def test_headers_over_the_limit_are_431_and_never_gathered(serving: Any) -> None:
+    server = serving(Bounds(header_bytes=2048))
+    conn = server.connect()
+    conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 4096)
+    received = answer(conn)
+    assert status(received) == 431
+    assert json.loads(received.split(b"\r\n\r\n", 1)[1]) == {"detail": "the request's line and headers are over 2,048 bytes"}
+    # a request line alone over the limit too
+    conn = server.connect()
+    conn.sendall(b"GET /" + b"x" * 4096)
+    assert status(answer(conn)) == 431
+
+
+def test_a_body_in_the_same_packet_as_its_headers_is_not_counted_as_headers(serving: Any) -> None:
+    server = serving(Bounds(header_bytes=1024))
+    body = json.dumps({"hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"], "pad": "x" * 40_000}).encode()
+    head = f"POST /api/compare HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n"
+    conn = server.connect()
+    for _ in range(3):  # kept alive: each request's headers counted afresh
+        conn.sendall(head.encode() + body)
+        code, data = first_answer(conn)
+        assert code == 200 and json.loads(data)["winners"] == [1]
+
+
+def test_headers_that_never_end_are_408(serving: Any) -> None:
+    server = serving(Bounds(header_seconds=0.3))
+    conn = server.connect()
+    conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and nothing more
+    received = answer(conn)
+    assert status(received) == 408 and b"did not come within 0.3 s" in received
+
+
+def test_a_connection_that_sends_nothing_is_closed(serving: Any) -> None:
+    server = serving(Bounds(header_seconds=0.3))
+    conn = server.connect()
+    assert answer(conn) == b""  # closed, nothing to answer
+    kept = server.connect()
+    kept.sendall(GET)
+    assert first_answer(kept)[0] == 200
+    assert closed(kept)  # idle after its answer: closed too, in time
+
+
+def test_a_body_that_never_ends_is_408(serving: Any) -> None:
+    server = serving(Bounds(body_seconds=0.3))
+    conn = server.connect()
+    conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+    received = answer(conn)
+    assert status(received) == 408 and b"body did not come within 0.3 s" in received
+
+
+def test_an_event_stream_is_not_timed_out(serving: Any) -> None:
+    server = serving(Bounds(header_seconds=0.2, body_seconds=0.2))
+    table_id = TestClient(server.app).post("/api/tables", json={}).json()["id"]
+    conn = server.connect()
+    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    received = b""
+    while b"event: table_opened" not in received:
+        received += conn.recv(65536)
+    time.sleep(1.0)  # five times every timeout: the stream stays
+    TestClient(server.app).post(f"/api/tables/{table_id}/seats", json={"name": "Ann"})
+    while b"event: seat_joined" not in received:
+        chunk = conn.recv(65536)
+        assert chunk, "the stream was closed"
+        received += chunk
+
+
+def test_past_the_connection_limit_the_idlest_makes_room(serving: Any) -> None:
+    server = serving(Bounds(connections=8))
+    idle = []
+    for _ in range(12):
+        idle.append(server.connect())
+        time.sleep(0.01)  # in order: the oldest is idlest
+    conn = server.connect()
+    conn.sendall(GET)
+    assert first_answer(conn)[0] == 200  # a normal request is answered
+    assert [closed(c) for c in idle[:5]] == [True] * 5  # the five oldest made room
+    for c in idle[5:]:
+        c.settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            c.recv(1)  # the others are still held
+
+
+def test_when_every_connection_is_busy_a_new_one_is_503(serving: Any) -> None:
+    server = serving(Bounds(connections=4, body_seconds=PATIENCE * 10))  # three event streams at most
+    table_id = TestClient(server.app).post("/api/tables", json={}).json()["id"]
+    streams = []
+    for _ in range(3):
+        conn = server.connect()
+        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        received = b""
+        while b"retry: 1000" not in received:
+            received += conn.recv(65536)
+        streams.append(conn)
+    fourth = server.connect()
+    fourth.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    code, body = first_answer(fourth)
+    assert code == 503 and "as many event streams as it can (3)" in json.loads(body)["detail"]
+    # a body on its way: busy as well
+    fourth.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+    server.until(lambda connections: not any(c._idle() for c in connections))
+    fifth = server.connect()
+    received = answer(fifth)
+    assert status(received) == 503 and b"as many connections as it can" in received
+    for conn in streams:
+        conn.close()
+
+
+def test_a_client_that_reads_no_answer_is_let_go(serving: Any) -> None:
+    server = serving(Bounds(write_seconds=0.3), send_buffer=4096)
+    client = TestClient(server.app)
+    table_id = client.post("/api/tables", json={}).json()["id"]
+    for i in range(400):
+        client.post(f"/api/tables/{table_id}/chat", json={"text": f"{i} " + "x" * 490})
+    conn = socket.socket()
+    conn.settimeout(PATIENCE)
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    conn.connect(("127.0.0.1", server.port))
+    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    # the events (200 KB) fill every buffer; the server stops waiting for this client
+    server.until(lambda connections: any(not c._idle() for c in connections))  # the stream is answering
+    server.until(lambda connections: not connections)  # and let go
+    received = answer(conn)  # what the buffers held, then the end
+    assert 0 < len(received) < 150_000
+
+
+def test_the_default_bounds_leave_room_for_the_processes_files() -> None:
+    bounds = Bounds()
+    assert 32 <= bounds.connections <= max(32, descriptor_limit() - 200)
+    assert bounds.streams < bounds.connections

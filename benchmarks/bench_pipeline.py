@@ -1,4 +1,4 @@
-"""The bulk pipeline's numbers (issue 10), whole processes, one run each
+"""The bulk pipeline's numbers, whole processes, one run each
 beside the plain treys script:
 
     .venv/bin/pip install -e '.[bench,test]'

@@ -1,4 +1,4 @@
-"""Issue 14: how long the whole game takes to solve, and how the dealer game
+"""How long the whole game takes to solve, and how the dealer game
 scales over Dask workers.
 
     .venv/bin/python benchmarks/bench_strategy.py [--rules standard] [--workers 0 1 2] [--skip-paytables]

@@ -32,8 +32,8 @@ Reported:
 * rounds closed per second, over all tables;
 * for each ``dealt`` event, the time from writing the deal request to the
   moment the LAST of the table's P+1 streams has read that event
-  (p50/p90/p99/max ms): what the issue calls "a deal to every browser
-  seeing it"; the same for ``round_started`` (from the host's request) and
+  (p50/p90/p99/max ms): how long a deal takes to reach every browser;
+  the same for ``round_started`` (from the host's request) and
   the whole round (the host's request to ``round_closed`` on every stream);
 * HTTP action latency (writing the request to reading the whole answer);
 * errors: answers other than 200, broken connections, events missed,

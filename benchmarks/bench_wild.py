@@ -1,4 +1,4 @@
-"""Wild rule sets' whole-deck batch beside the standard deck's (issue 13: within 2x).
+"""Wild rule sets' whole-deck batch beside the standard deck's (the aim: within 2x).
 
     .venv/bin/pip install -e '.[bench,test]'
     .venv/bin/python benchmarks/bench_wild.py [--repeat 5] [--runs 3] [--xlsx-lines 100000]

@@ -79,7 +79,7 @@ def reference_keys(
 ) -> npt.NDArray[np.int64]:
     """An independent, naive evaluator, vectorised: for an ``(N, 5)`` array of
     ranks 2 ... 14 (and of suits, or None for rank-only hands), a key per hand
-    that orders hands as seed 000's table does (category, then the ranks in
+    that orders hands as the ModelOff 2012 scoring table does (category, then the ranks in
     group order), computed without the library's codes or tables.
 
     Categories: high card 1, pair 2, two pair 3, three of a kind 4, straight
@@ -133,8 +133,8 @@ def assert_same_order(keys: npt.NDArray[np.int64], strengths: npt.NDArray[np.uin
     assert not len(wrong), f"rows {order[wrong[0]]} and {order[wrong[0] + 1]} are ordered differently"
 
 
-#: Seed 002's "beats" table (002_0b4722e24cce8e10.txt): (better, worse), ranks only.
-SEED_002_BEATS = [
+#: Semi-Poker's "beats" table (the chat room's ranks-only poker): (better, worse).
+SEMI_POKER_BEATS = [
     ("Q, Q, Q, Q, 9", "7, 7, 7, 7, 3"),
     ("Q, Q, Q, Q, 9", "Q, Q, Q, Q, 5"),
     ("7, 7, J, J, 7", "3, 3, 9, 9, 3"),
@@ -157,8 +157,8 @@ SEED_002_BEATS = [
     ("3, 4, 9, 8, 5", "2, 4, 5, 8, 9"),
 ]
 
-#: Seed 002's hand examples: (ranks, category).
-SEED_002_HANDS = [
+#: Semi-Poker's hand examples: (ranks, category).
+SEMI_POKER_HANDS = [
     ("9, 9, 9, 9, 3", "four_of_a_kind"),
     ("4, Q, 4, 4, Q", "full_house"),
     ("2, 3, 4, 5, 6", "straight"),
@@ -168,7 +168,7 @@ SEED_002_HANDS = [
     ("2, 3, 9, 8, 4", "high_card"),
 ]
 
-STANDARD_TABLE = {  # category: (classes, hands), from RULES.md §4
+STANDARD_TABLE = {  # category: (classes, hands) of the standard rules
     "royal_flush": (1, 4),
     "straight_flush": (9, 36),
     "four_of_a_kind": (156, 624),
@@ -181,7 +181,7 @@ STANDARD_TABLE = {  # category: (classes, hands), from RULES.md §4
     "high_card": (1_277, 1_302_540),
 }
 
-JOKER_TABLE = {  # RULES.md §4 joker, 54-card deck: (classes, hands)
+JOKER_TABLE = {  # the joker rules, 54-card deck: (classes, hands)
     "five_of_a_kind": (13, 78),
     "royal_flush": (1, 84),
     "straight_flush": (9, 540),
@@ -209,7 +209,7 @@ JOKER_53_HANDS = {
     "high_card": 1_302_540,
 }
 
-SEMI_52_HANDS = {  # RULES.md §4 semi: dealt from 52 cards, suits hidden
+SEMI_52_HANDS = {  # the semi rules: dealt from 52 cards, suits hidden
     "five_of_a_kind": 0,
     "four_of_a_kind": 624,
     "full_house": 3_744,

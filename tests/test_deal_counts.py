@@ -1,5 +1,5 @@
 """fivecard deal: counts are checked before anything is allocated; --json
-streams a round at a time (issue 9)."""
+streams a round at a time."""
 
 from __future__ import annotations
 

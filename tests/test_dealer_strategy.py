@@ -1,4 +1,4 @@
-"""Issue 14: the game against the dealer solved (fivecard.play.dealer),
+"""The game against the dealer solved (fivecard.play.dealer),
 against a brute force written here (every hold, every draw, every dealer
 hand, counted with integers), against the per-hand advisor, in this process
 and on a Dask LocalCluster, and resumed from checkpoints."""

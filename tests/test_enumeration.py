@@ -1,4 +1,4 @@
-"""Every hand of every deck, once: RULES.md §4's counts, the order against an
+"""Every hand of every deck, once: the counts of every rule set, the order against an
 independent evaluator, and the single-hand path, the batch path and the
 census agreeing hand for hand.
 
@@ -58,7 +58,7 @@ def test_every_standard_hand_is_counted_in_rules_table() -> None:
 
 
 def test_every_standard_hand_is_ordered_as_an_independent_reference_orders_it() -> None:
-    """A naive evaluator written from seed 000's table (helpers.reference_keys)
+    """A naive evaluator written from the ModelOff 2012 scoring table (helpers.reference_keys)
     orders all 2,598,960 hands as the library does: every pair of hands."""
     deck = whole_deck("standard")
     keys = reference_keys(RANKS[deck.indices], SUITS[deck.indices])

@@ -1,4 +1,4 @@
-"""Lowball (issue 13): ``ace-to-five`` and ``deuce-to-seven``, the best hand the
+"""Lowball: ``ace-to-five`` and ``deuce-to-seven``, the best hand the
 lowest, with "higher strength is better" kept.
 
 Every one of the 2,598,960 hands is classified by a naive brute-force
@@ -59,7 +59,7 @@ def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
 # --- the numbers, counted by hand (combinatorics, not the code) ---------------------------
 
 #: Categories of the brute-force evaluators below, weakest first (the
-#: issue's ladders: the standard ladder reversed; ace-to-five has no
+#: lowball ladders: the standard ladder reversed; ace-to-five has no
 #: straights nor flushes).
 A5_NAMES = ("four_of_a_kind", "full_house", "three_of_a_kind", "two_pair", "one_pair", "no_pair")
 D27_NAMES = (

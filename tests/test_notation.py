@@ -22,7 +22,7 @@ UNICODE_RANKS = {"ACE": "A", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5",
                  "EIGHT": "8", "NINE": "9", "TEN": "T", "JACK": "J", "QUEEN": "Q", "KING": "K"}  # fmt: skip
 
 
-def test_the_issues_examples() -> None:
+def test_cards_written_together_or_apart() -> None:
     assert [c.code_str for c in parse_cards("AsKd7h7c2s")] == ["As", "Kd", "7h", "7c", "2s"]
     assert evaluate("10h9h8h7h6h").description == "Straight Flush, Ten high"
     assert evaluate("A♠K♦7♥7♣2♠").description == "One Pair, Sevens, A-K-2 kickers"

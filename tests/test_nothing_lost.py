@@ -1,5 +1,5 @@
-"""Nothing lost, nothing silently wrong (issue 9): each reproduction of the
-issue, and the class of fault it stands for, through `fivecard solve`."""
+"""Nothing lost, nothing silently wrong: each reproduced fault of the bulk
+solver, and the class of fault it stands for, through `fivecard solve`."""
 
 from __future__ import annotations
 

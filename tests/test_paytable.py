@@ -1,5 +1,5 @@
 """Pay tables: read bounded, checked in full, every error one clear
-FivecardError naming the file and the fault (issue 9); and advise's other
+FivecardError naming the file and the fault; and advise's other
 inputs fail cleanly."""
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""The rule sets other than standard, with every example of seeds 001, 002, 003."""
+"""The rule sets other than standard, with every example of Joker Poker (the game
+show's two-joker poker), Semi-Poker (the chat room's ranks-only poker) and the
+Russian 11-combination ladder with Ace-King."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import pytest
-from helpers import SEED_002_BEATS, SEED_002_HANDS, ranked
+from helpers import SEMI_POKER_BEATS, SEMI_POKER_HANDS, ranked
 
 from fivecard import (
     FivecardError,
@@ -18,10 +20,6 @@ from fivecard import (
     showdown,
 )
 from fivecard.core.tables import tables_for
-
-S001 = "001_ae515224a2822e15.txt (Joker Poker)"
-S002 = "002_0b4722e24cce8e10.txt (Semi-Poker)"
-S003 = "003_a574fb5c76b1f31d.txt (Russian, Ace-King)"
 
 
 def winner(hands: Sequence[str | Hand], rules: str, *, decks: int = 1) -> tuple[int, ...]:
@@ -73,7 +71,7 @@ def test_strength_runs_from_1_to_the_number_of_classes(rules: str, classes: int)
     assert scores == sorted(scores)  # strength order agrees with the ladder
 
 
-# --- seed 003: ace-king ------------------------------------------------------------
+# --- ace-king: the Russian combination seniority --------------------------------
 
 
 @pytest.mark.parametrize(
@@ -89,7 +87,7 @@ def test_strength_runs_from_1_to_the_number_of_classes(rules: str, classes: int)
         ("A K 4 3 2", "A Q J 10 8"),  # ace-king beats an empty hand
     ],
 )
-def test_seed_003_examples(better: str, worse: str) -> None:
+def test_combination_seniority_examples(better: str, worse: str) -> None:
     assert winner([ranked(better), ranked(worse, offset=1)], "ace-king", decks=2) == (0,)
 
 
@@ -112,12 +110,12 @@ def test_seed_003_examples(better: str, worse: str) -> None:
         ("JS 10H 7D 5C 2S", "high_card", 1),
     ],
 )
-def test_seed_003_eleven_combinations(text: str, category: str, score: int) -> None:
+def test_combination_seniority_eleven_combinations(text: str, category: str, score: int) -> None:
     result = evaluate(text, rules="russian")
     assert (result.category.name, result.score) == (category, score)
 
 
-def test_seed_003_no_suit_priority() -> None:
+def test_combination_seniority_no_suit_priority() -> None:
     result = showdown(["AH KH QH JH 10H", "AC KC QC JC 10C"], rules="ace-king")
     assert result.is_draw
 
@@ -126,12 +124,12 @@ def test_ace_king_orders_exactly_like_standard() -> None:
     assert tables_for(get_rules("ace-king")).lookup == tables_for(get_rules("standard")).lookup
 
 
-# --- seed 002: semi ------------------------------------------------------------------
+# --- semi: Semi-Poker -------------------------------------------------------------
 
 
 
-@pytest.mark.parametrize(("better", "worse"), SEED_002_BEATS)
-def test_seed_002_every_beats_pair(better: str, worse: str) -> None:
+@pytest.mark.parametrize(("better", "worse"), SEMI_POKER_BEATS)
+def test_semi_poker_every_beats_pair(better: str, worse: str) -> None:
     """Rank-only hands, written as in the chat room; no deck check."""
     assert winner([better, worse], "semi") == (0,)
     assert winner([worse, better], "semi") == (1,)
@@ -139,13 +137,13 @@ def test_seed_002_every_beats_pair(better: str, worse: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "category"),
-    SEED_002_HANDS,
+    SEMI_POKER_HANDS,
 )
-def test_seed_002_hands(text: str, category: str) -> None:
+def test_semi_poker_hands(text: str, category: str) -> None:
     assert evaluate(text, rules="semi").category.name == category
 
 
-def test_seed_002_high_card_is_the_highest_card() -> None:
+def test_semi_poker_high_card_is_the_highest_card() -> None:
     assert evaluate("2, 3, 9, 8, 4", rules="semi").description == "High Card, 9-8-4-3-2"
 
 
@@ -165,7 +163,7 @@ def test_semi_specifics() -> None:
         evaluate("JK 2 3 4 5", rules="semi")
 
 
-# --- seed 001: joker ------------------------------------------------------------------
+# --- joker: Joker Poker ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -197,11 +195,11 @@ def test_semi_specifics() -> None:
         (["JK 7H 7D 7S 7C", "AS KS QS JS 10S"], (0,)),
     ],
 )
-def test_seed_001_what_beats_what(hands: list[str], winners: tuple[int, ...]) -> None:
+def test_joker_poker_what_beats_what(hands: list[str], winners: tuple[int, ...]) -> None:
     assert winner(hands, "joker") == winners
 
 
-def test_seed_001_natural_royal_flushes() -> None:
+def test_joker_poker_natural_royal_flushes() -> None:
     """The bonus for two natural royal flushes needs to know which are natural."""
     natural = evaluate("AS KS QS JS 10S", rules="joker")
     wild = evaluate("AH KH QH JK 10H", rules="joker")

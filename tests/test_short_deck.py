@@ -1,4 +1,4 @@
-"""The short-deck rule set (issue 13): 36 cards, 6 to A; a flush beats a full
+"""The short-deck rule set: 36 cards, 6 to A; a flush beats a full
 house; A-6-7-8-9 is the lowest straight.
 
 Every one of the C(36, 5) = 376,992 hands is classified by a naive
@@ -49,7 +49,7 @@ DECK = RULES.deck()
 RANK = np.array([int(c.rank) for c in DECK if c.rank is not None], dtype=np.int64)
 SUIT = np.array([list(Suit).index(c.suit) for c in DECK if c.suit is not None], dtype=np.int64)
 
-# Categories of the independent evaluator, weakest first, in the issue's order
+# Categories of the independent evaluator, weakest first, in the short-deck order
 # (flush above full house).
 NAMES = (
     "high_card",

@@ -19,7 +19,7 @@ from fivecard.bulk.solve import Row, solve_row
 
 # Lines 1-12: data rows on lines 2, 3, 5, 6, 8, 9, 10, 12; lines 6, 9 and 12 are bad.
 MIXED = (
-    "# seed 000 and Project Euler 54\n"
+    "# ModelOff 2012 and Project Euler 54\n"
     "8C TS KC 9H 4S 7D 2S 5D 3S AC\n"
     "A♦ K♦ Q♦ J♦ 10♦ | Q♣ 10♣ 7♣ 6♣ 4♣\n"
     "\n"

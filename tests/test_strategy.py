@@ -1,4 +1,4 @@
-"""Issue 14, first step: a pay table solved exactly by inclusion-exclusion
+"""A pay table solved exactly by inclusion-exclusion
 (fivecard.play.strategy), against the per-hand advisor and the published
 return of Jacks or Better 9/6."""
 

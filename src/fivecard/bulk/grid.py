@@ -1,4 +1,4 @@
-"""A test grid of two-hand showdowns that covers every outcome (issue 15).
+"""A test grid of two-hand showdowns that covers every outcome.
 
 A spreadsheet modeller (ModelOff 2012: sort, classify and pick the winner of
 two five-card hands) checks their formulas against :func:`grid_rows`: every

@@ -1,5 +1,6 @@
 """Counting every hand of a rule set's deck: classes, hands, probability and
-odds per category (RULES.md §4's tables, computed, not copied)."""
+odds per category (the rule set's counts, computed by full enumeration, not
+copied)."""
 
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ class Hand:
 
     def sorted(self) -> tuple[Card, ...]:
         """The cards by rank, high to low (ace high), then spades, hearts,
-        diamonds, clubs; jokers last (RULES §2)."""
+        diamonds, clubs; jokers last."""
         return tuple(sorted(self.cards, key=sort_place))
 
     def sorted_str(self) -> str:

@@ -1,6 +1,6 @@
 """Settling showdowns: who wins, the full order, and why.
 
-One rule covers every category (RULES §3): compare categories, then the
+One rule covers every category: compare categories, then the
 groups (largest first), then kickers, left to right; the first difference
 decides (the higher rank wins; the lower in lowball). Suits never break a tie.
 """

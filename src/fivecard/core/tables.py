@@ -254,7 +254,7 @@ def _best_with_jokers(
     rules: RuleSet,
 ) -> tuple[_Shape, tuple[int, ...]]:
     """The best hand that jokers can make with these natural cards, and the
-    ranks they become (RULES §4 ``joker``).
+    ranks they become (under the ``joker`` rules).
 
     A joker stands for a card not already in the hand, so the completed hand
     is a natural hand: one of ``natural_hands`` (a flush only if the naturals

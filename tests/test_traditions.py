@@ -1,21 +1,17 @@
-"""Every example of the seed documents that applies to the standard rules.
-
-Seeds live in the project's shared folder (``seeds/``); each test names its file.
+"""Every example of the source traditions that applies to the standard rules:
+ModelOff 2012 (the financial-modelling competition's poker hands case), the
+Japanese tie-breaking text, Semi-Poker (ranks only, played here with suits) and
+the Russian combination seniority (its standard categories).
 """
 
 from __future__ import annotations
 
 import pytest
-from helpers import SEED_002_BEATS, SEED_002_HANDS, ranked
+from helpers import SEMI_POKER_BEATS, SEMI_POKER_HANDS, ranked
 
 from fivecard import Hand, Rank
 from fivecard import evaluate
 from fivecard import showdown
-
-S000 = "000_f570d88e87ae92b3.txt (ModelOff 2012)"
-S002 = "002_0b4722e24cce8e10.txt (Semi-Poker; ranks only, played here with suits)"
-S003 = "003_a574fb5c76b1f31d.txt (combination seniority)"
-S004 = "004_1b59a7a3fd6558d8.txt (tie-breaking, Japanese)"
 
 
 def wins(first: str | Hand, second: str | Hand, *, decks: int = 1) -> None:
@@ -32,9 +28,9 @@ def draws(first: str | Hand, second: str | Hand, *, decks: int = 1) -> None:
     assert "suits never break ties" in result.explanation
 
 
-# --- seed 000 ------------------------------------------------------------------
+# --- ModelOff 2012 ----------------------------------------------------------
 
-SEED_000_CATEGORIES = [
+MODELOFF_CATEGORIES = [
     ("A♦ K♦ Q♦ J♦ 10♦", "royal_flush", 10),
     ("Q♣ J♣ 10♣ 9♣ 8♣", "straight_flush", 9),
     ("9♣ 9♠ 9♦ 9♥ J♥", "four_of_a_kind", 8),
@@ -49,44 +45,44 @@ SEED_000_CATEGORIES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "category", "score"), SEED_000_CATEGORIES)
-def test_seed_000_table_3_categories_and_scores(text: str, category: str, score: int) -> None:
-    """S000 Table 3: classification and score of each example hand."""
+@pytest.mark.parametrize(("text", "category", "score"), MODELOFF_CATEGORIES)
+def test_modeloff_table_3_categories_and_scores(text: str, category: str, score: int) -> None:
+    """ModelOff Table 3: classification and score of each example hand."""
     result = evaluate(text)
     assert (result.category.name, result.score) == (category, score)
 
 
-def test_seed_000_notation() -> None:
-    """S000: cards typed as value then suit letter, e.g. KD, 9C, 4H."""
+def test_modeloff_notation() -> None:
+    """ModelOff: cards typed as value then suit letter, e.g. KD, 9C, 4H."""
     hand = Hand.parse("KD, 9C, 4H, 2s, 7h")
     assert [c.code_str for c in hand.sorted()] == ["Kd", "9c", "7h", "4h", "2s"]
 
 
-def test_seed_000_step_1_sorts_high_to_low_ace_high() -> None:
-    """S000 step 1: sort each hand by value, highest to lowest, ace high."""
+def test_modeloff_step_1_sorts_high_to_low_ace_high() -> None:
+    """ModelOff step 1: sort each hand by value, highest to lowest, ace high."""
     hand = Hand.parse("5C AH 3S 4H 2H")
     assert " ".join(str(c) for c in hand.sorted()) == "A♥ 5♣ 4♥ 3♠ 2♥"
 
 
-def test_seed_000_royal_flush_beats_flush() -> None:
+def test_modeloff_royal_flush_beats_flush() -> None:
     wins("A♦ K♦ Q♦ J♦ 10♦", "Q♣ 10♣ 7♣ 6♣ 4♣")
     assert showdown(["A♦ K♦ Q♦ J♦ 10♦", "Q♣ 10♣ 7♣ 6♣ 4♣"]).explanation == (
         "Hand 1 wins: Royal Flush beats Flush"
     )
 
 
-def test_seed_000_flush_tie_breaker() -> None:
+def test_modeloff_flush_tie_breaker() -> None:
     wins("Q♣ 10♣ 7♣ 6♣ 4♣", "Q♦ 10♦ 7♦ 5♦ 4♦")
     assert showdown(["Q♣ 10♣ 7♣ 6♣ 4♣", "Q♦ 10♦ 7♦ 5♦ 4♦"]).explanation == (
         "Hand 1 wins: both Flush; the fourth card decides, 6 beats 5"
     )
 
 
-def test_seed_000_two_pair_dead_heat() -> None:
+def test_modeloff_two_pair_dead_heat() -> None:
     draws("10♦ 10♥ 4♥ 4♣ 3♠", "10♠ 10♣ 4♠ 4♦ 3♥")
 
 
-def test_seed_000_two_royal_flushes_draw() -> None:
+def test_modeloff_two_royal_flushes_draw() -> None:
     draws("A♦ K♦ Q♦ J♦ 10♦", "A♠ K♠ Q♠ J♠ 10♠")
 
 
@@ -95,17 +91,17 @@ def test_seed_000_two_royal_flushes_draw() -> None:
     [
         ("9♣ 9♠ 9♦ 9♥ J♥", "7♠ 7♥ 7♦ 7♣ A♠", 1),
         ("7♠ 7♥ 7♦ 4♠ 4♣", "6♠ 6♥ 6♦ A♠ A♣", 1),
-        ("Q♠ Q♥ Q♦ 7♠ 4♣", "J♠ J♣ J ♦ A♦ K♣", 1),  # 'J ♦' as typeset in the seed
+        ("Q♠ Q♥ Q♦ 7♠ 4♣", "J♠ J♣ J ♦ A♦ K♣", 1),  # 'J ♦' as typeset in the case
         ("10♠ 10♣ 8♦ 8♠ 4♥", "8♥ 8♣ 4♠ 4♣ 10♥", 1),
-        # The seed's own example shares 4♠ between the hands: two decks.
+        # The case's own example shares 4♠ between the hands: two decks.
         ("10♠ 10♣ 8♥ 8♣ 4♠", "10♦ 10♥ 4♠ 4♥ Q♥", 2),
     ],
 )
-def test_seed_000_tie_breakers(winner: str, loser: str, decks: int) -> None:
+def test_modeloff_tie_breakers(winner: str, loser: str, decks: int) -> None:
     wins(winner, loser, decks=decks)
 
 
-# --- seed 004 ------------------------------------------------------------------
+# --- the Japanese tie-breaking text ----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -120,8 +116,8 @@ def test_seed_000_tie_breakers(winner: str, loser: str, decks: int) -> None:
         ("A-K-Q-J-10", "K-Q-J-10-9", "both Straight; the top card decides, A beats K"),
     ],
 )
-def test_seed_004_one_rule_for_every_category(winner: str, loser: str, explanation: str) -> None:
-    """S004: categories, then groups largest first, then kickers high to low."""
+def test_tie_breaking_one_rule_for_every_category(winner: str, loser: str, explanation: str) -> None:
+    """Tie-breaking: categories, then groups largest first, then kickers high to low."""
     first, second = ranked(winner.replace("-", " ")), ranked(loser.replace("-", " "), offset=1)
     result = showdown([first, second], decks=2)
     assert result.winners == (0,)
@@ -129,13 +125,13 @@ def test_seed_004_one_rule_for_every_category(winner: str, loser: str, explanati
     wins(first, second, decks=2)
 
 
-def test_seed_004_group_lists() -> None:
-    """S004: K-K-4-4-A compares as K, 4, A; Q-Q-J-J-K as Q, J, K."""
+def test_tie_breaking_group_lists() -> None:
+    """Tie-breaking: K-K-4-4-A compares as K, 4, A; Q-Q-J-J-K as Q, J, K."""
     assert [int(r) for r in evaluate(ranked("K K 4 4 A")).key] == [13, 4, 14]
     assert [int(r) for r in evaluate(ranked("Q Q J J K")).key] == [12, 11, 13]
 
 
-def test_seed_004_wheel_is_the_weakest_straight_and_no_wrap_around() -> None:
+def test_tie_breaking_wheel_is_the_weakest_straight_and_no_wrap_around() -> None:
     wheel = evaluate(ranked("A 2 3 4 5"))
     assert wheel.description == "Straight, Five high"
     assert " ".join(c.short for c in wheel.hand_class.order) == "5 4 3 2 A"
@@ -147,31 +143,31 @@ def test_seed_004_wheel_is_the_weakest_straight_and_no_wrap_around() -> None:
     assert len(set(straights)) == 10
 
 
-def test_seed_004_suits_never_count() -> None:
+def test_tie_breaking_suits_never_count() -> None:
     draws("A♠ A♥ K♣ Q♦ J♠", "A♣ A♦ K♥ Q♠ J♦")
     draws("A♠ J♠ 9♠ 5♠ 3♠", "A♥ J♥ 9♥ 5♥ 3♥")
 
 
-# --- seed 002, played with suits under the standard rules ---------------------------
+# --- Semi-Poker, played with suits under the standard rules -----------------------
 
 
 
-@pytest.mark.parametrize(("winner", "loser"), SEED_002_BEATS)
-def test_seed_002_beats_under_standard_rules(winner: str, loser: str) -> None:
-    """S002's 'beats' table also holds with suits (two decks where the seed's
+@pytest.mark.parametrize(("winner", "loser"), SEMI_POKER_BEATS)
+def test_semi_poker_beats_under_standard_rules(winner: str, loser: str) -> None:
+    """Semi-Poker's 'beats' table also holds with suits (two decks where its
     hands repeat ranks, e.g. Q-Q-Q-Q-9 against Q-Q-Q-Q-5)."""
     wins(ranked(winner), ranked(loser, offset=1), decks=2)
 
 
 @pytest.mark.parametrize(
     ("text", "category"),
-    SEED_002_HANDS,
+    SEMI_POKER_HANDS,
 )
-def test_seed_002_hand_examples(text: str, category: str) -> None:
+def test_semi_poker_hand_examples(text: str, category: str) -> None:
     assert evaluate(ranked(text)).category.name == category
 
 
-# --- seed 003, standard categories ---------------------------------------------------
+# --- combination seniority, standard categories -------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -185,12 +181,12 @@ def test_seed_002_hand_examples(text: str, category: str) -> None:
         ("3 3 3 2 2", "2 2 2 A A"),
     ],
 )
-def test_seed_003_examples(winner: str, loser: str) -> None:
+def test_combination_seniority_examples(winner: str, loser: str) -> None:
     wins(ranked(winner), ranked(loser, offset=1), decks=2)
 
 
-def test_seed_003_straights_and_royal_flushes() -> None:
-    """S003: A-K-Q-J-10 is the highest straight, 5-4-3-2-A the lowest; no
+def test_combination_seniority_straights_and_royal_flushes() -> None:
+    """Combination seniority: A-K-Q-J-10 is the highest straight, 5-4-3-2-A the lowest; no
     straight has an ace inside; a heart and a club royal flush are equal."""
     straights = [
         evaluate(ranked(" ".join(Rank(top - i).short for i in range(5))))
@@ -218,5 +214,5 @@ def test_seed_003_straights_and_royal_flushes() -> None:
         ("J 10 7 5 2", "high_card"),
     ],
 )
-def test_seed_003_categories_under_standard(text: str, category: str) -> None:
+def test_combination_seniority_categories_under_standard(text: str, category: str) -> None:
     assert evaluate(ranked(text)).category.name == category

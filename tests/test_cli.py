@@ -8,6 +8,7 @@ import os
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -131,6 +132,35 @@ def test_the_package_loads_its_names_on_first_use() -> None:
     assert set(fivecard.__all__) == set(fivecard._HOME)
     for name in fivecard.__all__:
         assert getattr(fivecard, name) is not None
+
+
+def test_a_stop_signal_inside_an_import_is_raised_once_the_import_is_done(tmp_path: Path) -> None:
+    """A signal that lands while a command imports a module (numpy, pyarrow,
+    openpyxl load lazily) is not raised inside importlib's machinery, where
+    Python prints it as 'Exception ignored' and loses it, nor delivered again
+    at once (which ran the handler inside itself until the recursion limit):
+    it stops the command once the import is done, in one line."""
+    (tmp_path / "slow_module.py").write_text(
+        "import os, signal, time\n"
+        "os.kill(os.getpid(), signal.SIGTERM)\n"
+        "for _ in range(40):\n"
+        "    time.sleep(0.005)  # still importing: the signal waits\n"
+        "IMPORTED = True\n"
+    )
+    script = (
+        "import sys\n"
+        "import fivecard.cli, fivecard.cli.commands as commands\n"
+        "def command(argv, **streams):\n"
+        "    import slow_module\n"
+        "    assert slow_module.IMPORTED\n"
+        "    while True:\n"
+        "        pass  # the signal ends this\n"
+        "commands.main = command\n"
+        "sys.exit(fivecard.cli.main([]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, env=env, timeout=60)
+    assert (done.returncode, done.stderr) == (143, b"fivecard: interrupted (SIGTERM)\n")
 
 
 def test_ctrl_c_while_the_command_starts_is_one_line() -> None:

@@ -98,11 +98,13 @@ def main(
         if _importing(frame):
             # An exception raised inside importlib's machinery (a module
             # lock's weakref callback) is printed as "Exception ignored",
-            # a traceback, and lost: deliver the signal again, to be raised
-            # once the import is done.
+            # a traceback, and lost: deliver the signal again a moment later,
+            # to be raised once the import is done. (Not at once: this
+            # handler would run again inside itself, still in importlib,
+            # until the recursion limit.)
             import _thread
 
-            _thread.interrupt_main(number)  # type: ignore[arg-type]  # any signal's number
+            _thread.start_new_thread(_deliver_again, (number,))
             return
         raise Stopped(number)
 
@@ -127,6 +129,15 @@ def main(
         for number, handler in previous.items():
             # (None: a handler not set from Python, which cannot be set again)
             _signal.signal(number, _signal.SIG_IGN if _program else _signal.SIG_DFL if handler is None else handler)
+
+
+def _deliver_again(number: int) -> None:
+    """(In a thread of its own.) Signal ``number`` to the main thread again,
+    after a pause in which it can leave the import it was in."""
+    import _thread
+
+    _thread.allocate_lock().acquire(timeout=0.005)  # a new lock: this waits out the timeout
+    _thread.interrupt_main(number)  # type: ignore[arg-type]  # any signal's number
 
 
 def _importing(frame: FrameType | None) -> bool:

@@ -48,7 +48,7 @@ def piped(argv: list[str], data: bytes) -> subprocess.CompletedProcess[bytes]:
     )
 
 
-def answers(out: str) -> list[object]:
+def answers(out: str) -> list[tuple[int, list[int] | None, str | None]]:
     """Each JSON row's line and winners, or its error."""
     rows = [json.loads(line) for line in out.splitlines()]
     return [(r["line"], r.get("winners"), r.get("error")) for r in rows]
@@ -97,6 +97,32 @@ def test_a_table_between_tabs_is_a_table_and_hands_between_tabs_are_text(tmp_pat
     hands.write_text(f"{ROYAL}\t{LOW}\n{LOW}\t{ROYAL}\n", encoding="utf-8")
     code, out, err = solve([str(hands), "--json"])
     assert code == 0 and answers(out) == [(1, [1], None), (2, [2], None)] and "read as" not in err
+
+
+def test_a_text_file_read_as_a_table_between_tabs_keeps_its_comment_lines(tmp_path: Path) -> None:
+    """Read as a table, a text file's comment lines (``#`` first, after any
+    spaces or tabs) are still comments, as they were as text: no row; a
+    file named .csv, or read with --input-format csv, is CSV, where a lone
+    ``#`` in a hand's cell is that row's error."""
+    text = f"Round\tPlayer 1\tPlayer 2\n1\t{ROYAL}\t{LOW}\n\t# a note between the rounds\n2\t{LOW}\t{ROYAL}\n"
+    path = tmp_path / "table.txt"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = solve([str(path), "--json"])
+    assert code == 0 and answers(out) == [(2, [1], None), (4, [2], None)]
+    named = tmp_path / "table.csv"
+    named.write_text(text, encoding="utf-8")
+    code, out, _ = solve([str(named), "--json"])
+    assert code == 1 and [line for line, _, error in answers(out) if error] == [3]
+
+
+def test_a_line_of_punctuation_between_tabs_is_no_evidence_of_a_table(tmp_path: Path) -> None:
+    """Only a label or a number with a letter or a digit in it makes text a
+    table: punctuation, or a byte that is not UTF-8, says nothing."""
+    path = tmp_path / "odd.txt"
+    path.write_bytes(b"\x80\t# \n\t# \n")
+    code, out, err = solve([str(path), "--json"])
+    assert code == 1 and "read as" not in err
+    assert [line for line, _, error in answers(out) if error] == [1]
 
 
 @pytest.mark.parametrize(

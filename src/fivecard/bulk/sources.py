@@ -397,11 +397,18 @@ def _is_workbook(path: str, head: bytes) -> bool:
     return (path != "-" and Path(path).suffix.lower() in (".xlsx", ".xlsm")) or head.startswith(_XLSX_MAGIC)
 
 
+_CSV_SUFFIXES: Final = (".csv", ".tsv")
+
+
+def _suffix(path: str) -> str:
+    return Path(path).suffix.lower() if path != "-" else ""
+
+
 def _format_of(path: str, head: bytes) -> str:
-    suffix = Path(path).suffix.lower() if path != "-" else ""
+    suffix = _suffix(path)
     if _is_workbook(path, head):
         return "xlsx"
-    if suffix in (".csv", ".tsv"):
+    if suffix in _CSV_SUFFIXES:
         return "csv"
     if suffix in (".txt", ".text", ".dat", ".log"):
         return "csv" if _tab_table(head.decode("utf-8", "replace")) else "text"
@@ -434,7 +441,18 @@ def _tab_table(text: str) -> bool:
         return False
     if any("|" in line for line in lines):
         return False
-    return any(cell_shape(c, suits=False) == OTHER for line in lines for c in line.split("\t"))
+    return any(_a_label(c) for line in lines for c in line.split("\t"))
+
+
+def _a_label(cell: str) -> bool:
+    """Whether a cell is evidence of a table: a label or a number (not a
+    card or a hand), with a letter or a digit in it, and no byte that was
+    not UTF-8 (punctuation or an undecodable byte says nothing)."""
+    return (
+        "\ufffd" not in cell
+        and any(c.isalnum() for c in cell)
+        and cell_shape(cell, suits=False) == OTHER
+    )
 
 
 def _looks_like_csv(text: str) -> bool:
@@ -534,7 +552,10 @@ def open_source(
             source = _xlsx_source(opened, sheet, suits, hands)
         elif fmt == "csv":
             kind = "CSV" if opened.encoding == "UTF-8" else f"CSV in {opened.encoding}"
-            source = _table_source(_csv_records(opened), opened.name, kind, suits, hands)
+            # a text file found to be a table between tabs keeps text's comment lines
+            sniffed = input_format is None and _suffix(path) not in _CSV_SUFFIXES
+            records = _csv_records(opened, comments=sniffed and _tab_table(opened.head.decode("utf-8", "replace")))
+            source = _table_source(records, opened.name, kind, suits, hands)
             source.encoding = opened.encoding
         else:
             if hands is not None:
@@ -634,12 +655,14 @@ def _loose(cell: str) -> bool:
     return bool(text) and not text.replace(".", "", 1).isdecimal() and cell_shape(text, suits=False) == OTHER
 
 
-def _csv_records(opened: _Input) -> Iterator[Record]:
+def _csv_records(opened: _Input, *, comments: bool = False) -> Iterator[Record]:
     """The records of a CSV input. A record is one line, or several when a
     quoted cell holds line breaks: at most :data:`RECORD_LINES` lines, none
     of them (but the last) a row of its own (no quote, and as many cells as
     the widest record so far). Otherwise the line that opened the quote is
-    an error row, and reading goes on from the next line."""
+    an error row, and reading goes on from the next line. ``comments``: a
+    line that is a comment in a text input (its first character but spaces
+    is ``#``) is a blank record (a text file read as a table between tabs)."""
     dialect = _dialect(opened.head.decode("utf-8-sig", "replace"))
     mark = dialect.quotechar or '"'
     delimiter = dialect.delimiter
@@ -655,6 +678,9 @@ def _csv_records(opened: _Input) -> Iterator[Record]:
 
     while (item := next_line()) is not None:
         number, text, error = item
+        if comments and is_skipped(text):
+            yield Record(number, [])
+            continue
         if error is not None and error.startswith(NOT_UTF8):  # its cells, and why its row fails
             record = _record(number, text, dialect)
             yield record if _blank(record) else Record(number, record.cells, record.error or error)

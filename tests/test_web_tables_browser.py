@@ -350,9 +350,9 @@ def test_names_keep_their_place_and_the_host_is_marked_by_role(browser: Browser,
             tab.page.get_by_label("Your name").fill(name)
             tab.page.get_by_role("button", name="Take a seat").click()
             expect(tab.page.locator("#join")).to_be_hidden()
-        for tab, line in ((page, "Welcome"), (mimic.page, "I am the host"), (long.page, "hello")):
-            tab.get_by_label("Message").fill(line)
-            tab.get_by_label("Message").press("Enter")
+        for sender, line in ((page, "Welcome"), (mimic.page, "I am the host"), (long.page, "hello")):
+            sender.get_by_label("Message").fill(line)
+            sender.get_by_label("Message").press("Enter")
             expect(page.locator("#talk .chat-line").last).to_contain_text(line)
         page.get_by_role("button", name="Start round 1").click()
         for tab in (long, mimic):

@@ -9,8 +9,9 @@ JSON string, a cell a spreadsheet would run as a formula) are found by
 scanning the bytes of a whole column, and only those are escaped one by one.
 
 The cells a CSV file or a workbook receives are inert: no cell is ever a
-formula (a text starting with ``=``, ``+``, ``-`` or ``@`` gets a leading
-``'`` in CSV and is a text cell in a workbook), and control characters, which
+formula (a text starting with ``=``, ``+``, ``-`` or ``@``, also after
+spaces, or with a tab or a line end, gets a leading ``'`` in CSV, by
+:func:`inert`, and is a text cell in a workbook), and control characters, which
 a workbook cannot hold, are shown as their Unicode pictures (U+0007 as
 ``␇``). A row with more hands than the header names keeps every named column
 in place: the extra hands' cells follow the error column, and
@@ -71,7 +72,12 @@ __all__ = [
 
 _PER_HAND: Final = 3  # CSV and xlsx cells per hand: sorted cards, category, score
 _CONTROL: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+#: What a spreadsheet may run as a formula: a text that starts with one of
+#: these, after any leading spaces (some programs trim them first) ...
+_FORMULA_START: Final = ("=", "+", "-", "@")
+#: ... or a text that starts with a tab or a line end (some programs drop
+#: them, or read the rest of the cell as a line of its own).
+_BREAK_START: Final = ("\t", "\n", "\r", "\x85", "\u2028", "\u2029")
 _POWERS: Final = 10 ** np.arange(1, 19, dtype=np.int64)
 #: What Excel opens: columns of a sheet (A ... XFD; rows: :data:`MAX_ROWS`),
 #: characters of a cell, characters of a sheet's name (and those a name
@@ -94,15 +100,18 @@ def _picture(match: re.Match[str]) -> str:
 
 def inert(text: str) -> str:
     """A cell's text made safe for a spreadsheet: control characters as their
-    pictures, and a leading ``'`` before what a spreadsheet would run as a
-    formula.
+    pictures, and a leading ``'`` before what a spreadsheet could run as a
+    formula: a text starting with ``=``, ``+``, ``-`` or ``@``, after any
+    spaces, or with a tab or a line end (``\\n``, ``\\r``, ...).
 
     >>> inert('=cmd|" /C calc"!A0'), inert('AS KS'), inert('bell\\x07')
     ('\\'=cmd|" /C calc"!A0', 'AS KS', 'bell␇')
+    >>> inert(' =1+1'), inert('\\n=1+1'), inert('\\t@SUM(A1)'), inert('Ann - Bob')
+    ("' =1+1", "'\\n=1+1", "'\\t@SUM(A1)", 'Ann - Bob')
     """
     if _CONTROL.search(text):
         text = _CONTROL.sub(_picture, text)
-    if text.startswith(_FORMULA_START):
+    if text.startswith(_BREAK_START) or text.lstrip().startswith(_FORMULA_START):
         return "'" + text
     return text
 
@@ -150,7 +159,7 @@ def _byte_set(characters: bytes) -> npt.NDArray[np.bool_]:
 
 
 _CSV_SPECIAL: Final = _byte_set(b',"\r\n' + bytes(range(0x20)) + b"\x7f")
-_CSV_LEADING: Final = _byte_set(b"=+-@\t\r")
+_CSV_LEADING: Final = _byte_set(b"=+-@\t\n\r ")  # a space: a formula may follow
 _JSON_SPECIAL: Final = _byte_set(b'"\\' + bytes(range(0x20)))
 _NO_LEADING: Final = np.zeros(256, dtype=bool)
 

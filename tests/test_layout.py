@@ -1,13 +1,10 @@
 """The layout shows the architecture: five layers, each importing only the
-layers above it (core < bulk < play < web < cli), no import cycles among modules,
-and the first release's module paths still import, with a warning."""
+layers above it (core < bulk < play < web < cli), and no import cycles among
+modules."""
 
 from __future__ import annotations
 
 import ast
-import importlib
-import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -84,15 +81,3 @@ def test_no_import_cycles() -> None:
     for module in graph:
         if module not in state:
             visit(module, [module])
-
-
-@pytest.mark.parametrize(("old", "new"), [("batch", "bulk.batch"), ("solve", "bulk.solve"), ("cards", "core.cards"), ("game", "play.game")])
-def test_old_module_paths_import_with_a_warning(old: str, new: str) -> None:
-    sys.modules.pop(f"fivecard.{old}", None)
-    with pytest.warns(DeprecationWarning, match=f"fivecard.{old} is deprecated: it is now fivecard.{new}"):
-        moved = importlib.import_module(f"fivecard.{old}")
-    assert moved is importlib.import_module(f"fivecard.{new}")
-    assert moved.__spec__ is not None and moved.__spec__.name == f"fivecard.{new}"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        importlib.import_module(f"fivecard.{new}")  # the new path: no warning

@@ -12,7 +12,6 @@ higher is stronger, equal means a draw.
 
 from __future__ import annotations
 
-import warnings
 from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
@@ -116,19 +115,6 @@ class Evaluation:
     def label(self) -> str:
         """The category's display label, e.g. ``'Full House'`` (the ``name``
         key of the JSON output)."""
-        return self.hand_class.category.label
-
-    @property
-    def name(self) -> str:
-        """Deprecated (kept for one more release, with a
-        :class:`DeprecationWarning`): the display label, :attr:`label`; the
-        id is :attr:`category_id`."""
-        warnings.warn(
-            "Evaluation.name is deprecated: use .label for the display label "
-            "('Two Pair') or .category_id for the id ('two_pair')",
-            DeprecationWarning,
-            stacklevel=2,
-        )
         return self.hand_class.category.label
 
     @property

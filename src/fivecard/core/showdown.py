@@ -7,7 +7,6 @@ decides (the higher rank wins; the lower in lowball). Suits never break a tie.
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -30,7 +29,6 @@ __all__ = [
     "showdown",
     "settle",
     "cmp_hands",
-    "compare",
     "explain",
     "explain_classes",
     "explain_showdown",
@@ -67,9 +65,8 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
-        """True when every hand ties: more than one hand and none loses.
-        (It used to be true for any shared win, which is now
-        :attr:`is_split`.)"""
+        """True when every hand ties: more than one hand and none loses
+        (a shared win is :attr:`is_split`)."""
         return len(self.winners) > 1 and len(self.order) == 1
 
 
@@ -196,20 +193,6 @@ def cmp_hands(a: Contender, b: Contender, *, rules: str | RuleSet | None = None)
     """
     first, second = _evaluations([a, b], rules)
     return (first.strength > second.strength) - (first.strength < second.strength)
-
-
-def compare(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -> int:
-    """Deprecated (kept for one more release, with a
-    :class:`DeprecationWarning`): :func:`cmp_hands`, under a name that cannot
-    be taken for the ``compare`` command (a showdown, :func:`showdown` in the
-    library)."""
-    warnings.warn(
-        "fivecard.compare is deprecated: use fivecard.cmp_hands for the -1/0/1 "
-        "comparison of two hands (fivecard.showdown settles a showdown)",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return cmp_hands(a, b, rules=rules)
 
 
 def showdown(

@@ -39,7 +39,7 @@ from fivecard.core import hand as hand_module
 from fivecard.cli import main
 from fivecard.core.report import evaluation_json
 from fivecard.core.showdown import explain_classes
-from fivecard.core.tables import KEY_SPACE, tables_for
+from fivecard.core.lookup import KEY_SPACE, tables_for
 
 PAIR_OF_ACES = "AS AD KH 7C 2D"
 LOWER_ACES = "AH AC QS JD 9H"  # loses to PAIR_OF_ACES on the third card

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from importlib import import_module
 
-TYPE_CHECKING = False  # typing itself is not imported: it costs more than the rest
+from .core.version import __version__ as __version__
 
-__version__ = "0.1.0"
+TYPE_CHECKING = False  # typing itself is not imported: it costs more than the rest
 
 #: Each public name and the module that defines it.
 _HOME = {
@@ -29,10 +29,10 @@ _HOME = {
     "full_deck": "core.cards",
     "parse_card": "core.cards",
     "parse_cards": "core.cards",
-    "FivecardError": "errors",
-    "HandError": "errors",
-    "ParseError": "errors",
-    "RulesError": "errors",
+    "FivecardError": "core.errors",
+    "HandError": "core.errors",
+    "ParseError": "core.errors",
+    "RulesError": "core.errors",
     "Evaluation": "core.evaluate",
     "describe": "core.evaluate",
     "evaluate": "core.evaluate",
@@ -88,7 +88,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .core.cards import JOKER, Card, Rank, Suit, format_cards, full_deck, parse_card, parse_cards
-    from .errors import FivecardError, HandError, ParseError, RulesError
+    from .core.errors import FivecardError, HandError, ParseError, RulesError
     from .core.evaluate import (
         Evaluation,
         describe,

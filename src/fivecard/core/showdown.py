@@ -15,11 +15,11 @@ from itertools import groupby
 from typing import Union
 
 from .cards import JOKER, Card, Rank
-from ..errors import FivecardError, HandError, in_context, kind_of
+from .errors import FivecardError, HandError, in_context, kind_of
 from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand, HandLike, as_hand, given_cards, resolve_rules
 from .rules import RuleSet, wild_on
-from .tables import HandClass
+from .lookup import HandClass
 
 __all__ = [
     "Outcome",
@@ -93,7 +93,7 @@ def outcome(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleS
     >>> outcome((578, 790), (True, True), evaluate('AS KS QS JS TS').rules).explanation
     'Hand 2 wins: both High Card; the first card decides, A beats K'
     """
-    from .tables import tables_for
+    from .lookup import tables_for
 
     tables = tables_for(rules)
     return outcome_of(strengths, [tables.hand_class(s) for s in strengths], naturals, rules)
@@ -290,7 +290,7 @@ def check_decks(
     decks: int = 1,
     rules: str | RuleSet | None = None,
 ) -> None:
-    """Raise :class:`~fivecard.errors.HandError` if the hands (in any form,
+    """Raise :class:`~fivecard.core.errors.HandError` if the hands (in any form,
     as for :func:`showdown`) could not have been dealt from ``decks`` decks
     of their rule set. One pass over the cards."""
     if isinstance(decks, bool) or not isinstance(decks, int):
@@ -311,7 +311,7 @@ def check_decks(
 def check_deck_cards(
     lists: Sequence[tuple[str, Sequence[Card]]], ruleset: RuleSet, decks: int
 ) -> None:
-    """Raise :class:`~fivecard.errors.HandError` unless these cards (lists
+    """Raise :class:`~fivecard.core.errors.HandError` unless these cards (lists
     named by a hand's number, or ``the board``) could come from ``decks``
     decks of the rule set."""
     if not ruleset.one_deck:

@@ -20,9 +20,9 @@ from typing import Any
 import openpyxl
 import pytest
 
-from fivecard.bulk import writers
+from fivecard.files import writers
 from fivecard.cli import main
-from fivecard.bulk.rows import TableLayout, split_line
+from fivecard.files.rows import TableLayout, split_line
 
 ROYAL = "AS KS QS JS TS"
 LOW = "2C 3C 4C 5C 7D"
@@ -462,7 +462,7 @@ def test_a_closed_pipe_is_141_for_every_format() -> None:
 
 
 def test_splitting_is_linear_in_runs_of_spaces(monkeypatch: pytest.MonkeyPatch) -> None:
-    import fivecard.bulk.rows as rows_module
+    import fivecard.files.rows as rows_module
 
     calls = 0
     real = rows_module._HAND_BREAKS
@@ -748,7 +748,7 @@ def test_a_ctrl_c_during_the_rename_is_raised_after_it(tmp_path: Path, monkeypat
     while it happens is raised after it, and the message says what is true."""
     import signal
 
-    from fivecard.bulk.target import Target
+    from fivecard.files.target import Target
 
     out = tmp_path / "o.csv"
     out.write_text("earlier")
@@ -869,7 +869,7 @@ def test_writes_behind_keep_order_and_raise_where_the_caller_is() -> None:
     """The writing thread writes in order; a failed write is raised by the
     caller's next call, and nothing is written after it; giving up never
     waits."""
-    from fivecard.bulk.target import WriteBehind
+    from fivecard.files.target import WriteBehind
 
     out = io.BytesIO()
     behind = WriteBehind(out)

@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
 
 from fivecard import showdown
-from fivecard.bulk.solve import solve_file
+from fivecard.files.solve import solve_file
 from fivecard.play.friends import FriendsTable, TableError, round_deck, round_seed
 from fivecard.web.app import create_app
 

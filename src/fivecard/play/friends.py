@@ -65,7 +65,7 @@ from ..core.hand import HAND_SIZE, Hand
 from ..core.report import evaluation_json
 from ..core.rules import get_rules
 from ..core.showdown import showdown
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from .game import round_seed, split_pot
 from .view import public_fields
 

@@ -1,6 +1,6 @@
 // A table for friends in the browser: the host's form (/tables) and the
 // table (/tables/{id}). The rules, the hands, the winners, the explanations
-// and the points all come from the table API (fivecard/web/table_api.py);
+// and the points all come from the table API (fivecard/web/friends_api.py);
 // this file draws the answers, sends the clicks, and follows the table's
 // event stream. User text (names, chat) only ever goes into textContent (and
 // a name into its own title); a role is drawn from the event, never a name.

@@ -1,7 +1,7 @@
 """Vectorised evaluation of many hands at once, with numpy.
 
 The batch path reads the same lookup table as the single-hand path
-(:mod:`fivecard.core.tables`) and applies the same arithmetic to whole arrays, so
+(:mod:`fivecard.core.lookup`) and applies the same arithmetic to whole arrays, so
 the two agree exactly (the tests check every hand of every deck). Encoding
 validates every row: a bad row (a bad hand, or not text at all) is reported by
 its index with the same message the single-hand path gives, and is never
@@ -9,12 +9,12 @@ scored; the other rows are unaffected. Arrays of card codes are checked in the
 same vectorised pass that scores them. Every public function checks its input
 once, at its edge: a number out of range (a strength outside the rule set's, a
 card code or index that is none), NaN, infinity, a fraction, the wrong shape
-or a showdown of no hands is a :class:`~fivecard.errors.FivecardError` naming
+or a showdown of no hands is a :class:`~fivecard.core.errors.FivecardError` naming
 the first bad value and where it is; booleans, text, objects or complex
 numbers are a :class:`TypeError` saying what they are.
 
 >>> import numpy as np
->>> from fivecard.bulk import batch
+>>> from fivecard.vector import batch
 >>> hands = batch.encode(["8C TS KC 9H 4S", "7D 2S 5D 3S AC", "AS AS KD QD JD"])
 >>> hands.errors
 {2: "duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'"}
@@ -37,10 +37,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import JOKER, RANK_WEIGHTS, SORT_PLACE, SUIT_MASK, SUIT_SHIFT, Card, full_deck
-from ..errors import FivecardError, HandError, kind_of
+from ..core.errors import FivecardError, HandError, kind_of
 from ..core.hand import Hand
 from ..core.rules import RuleSet, get_rules
-from ..core.tables import KEY_SPACE, tables_for
+from ..core.lookup import KEY_SPACE, tables_for
 
 __all__ = [
     "CARDS",
@@ -328,7 +328,7 @@ def encode_indices(
     checking every row as the single-hand path does (range, duplicates,
     jokers): a bad row is an error row. An array that is not of integers is a
     :class:`TypeError`; one of another shape a
-    :class:`~fivecard.errors.FivecardError`."""
+    :class:`~fivecard.core.errors.FivecardError`."""
     ruleset = get_rules(rules)
     index = _as_array(indices, "an (N, 5) array of card indices")
     if index.ndim != 2 or index.shape[1] != 5:
@@ -557,7 +557,7 @@ def strengths_of_codes(
     lookup. Codes of cards that make no valid hand under the rule set (a card
     twice, a joker under ``standard``) give 0.
 
-    Raises :class:`~fivecard.errors.FivecardError` naming the first row that
+    Raises :class:`~fivecard.core.errors.FivecardError` naming the first row that
     holds a number that is not a card code, and a :class:`TypeError` for an
     array that is not of integers. ``check=False`` skips the per-card check
     (about a third of the time) for codes taken from :data:`CODES` or
@@ -568,7 +568,7 @@ def strengths_of_codes(
     >>> strengths_of_codes([[1, 2, 4, 8, 16]])
     Traceback (most recent call last):
     ...
-    fivecard.errors.FivecardError: row 0: 16 is not a card code (card 5 of the row; see batch.CODES)
+    fivecard.core.errors.FivecardError: row 0: 16 is not a card code (card 5 of the row; see batch.CODES)
     """
     ruleset = get_rules(rules)
     return _strengths(_code_array(codes, "card codes", _MAX_CODE), ruleset, checked=check)
@@ -767,7 +767,7 @@ def categories(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") ->
     """The ladder index of each strength's category (0 = the weakest, -1 for
     strength 0, a bad row's); ``rules.ladder[i].name`` names it. Strengths
     of any shape, each a whole number from 0 to the rule set's number of
-    classes; anything else is a :class:`~fivecard.errors.FivecardError`
+    classes; anything else is a :class:`~fivecard.core.errors.FivecardError`
     naming the first bad one and where (a :class:`TypeError` for what is
     not numbers).
 
@@ -776,7 +776,7 @@ def categories(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") ->
     >>> categories([[1, 7463]])
     Traceback (most recent call last):
     ...
-    fivecard.errors.FivecardError: index (0, 1): 7463 is not a strength of the standard rules, 0-7462 (0: no hand)
+    fivecard.core.errors.FivecardError: index (0, 1): 7463 is not a strength of the standard rules, 0-7462 (0: no hand)
     """
     ruleset = get_rules(rules)
     table = _category_table(ruleset)
@@ -793,7 +793,7 @@ def settle(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt
 
     Each strength is a whole number from 1 to the rule set's number of
     classes (0, a bad row's, is no hand and settles nothing); anything else,
-    or a showdown of no hands, is a :class:`~fivecard.errors.FivecardError`
+    or a showdown of no hands, is a :class:`~fivecard.core.errors.FivecardError`
     naming the first bad one and where (a :class:`TypeError` for what is
     not numbers).
 
@@ -802,7 +802,7 @@ def settle(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt
     >>> settle([[578, float("nan")]])
     Traceback (most recent call last):
     ...
-    fivecard.errors.FivecardError: row 0: nan is not a whole number (hand 2 of the row)
+    fivecard.core.errors.FivecardError: row 0: nan is not a whole number (hand 2 of the row)
     """
     ruleset = get_rules(rules)
     expected = "an (N, H) array of strengths (a row per showdown, a column per hand)"

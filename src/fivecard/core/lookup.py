@@ -8,7 +8,7 @@ and fills one lookup table indexed by the hand's key (see
 both read this table, so they agree by construction.
 
 Tables are built the first time a rule set is used and kept in the user's
-cache directory (:mod:`fivecard.core.tablecache`), so later processes load them in
+cache directory (:mod:`fivecard.core.lookup_cache`), so later processes load them in
 about a millisecond instead of building them again (60-250 ms); a cache that
 is missing, stale, corrupt or unwritable only means building them again.
 """
@@ -23,7 +23,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Final
 
-from . import tablecache
+from . import lookup_cache
 from .cards import JOKER, JOKER_INDEX, RANK_WEIGHTS, SUIT_MASK, SUIT_SHIFT, Rank, lookup_index
 from .rules import Category, RuleSet
 
@@ -375,13 +375,13 @@ def _showdown_order(groups: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
 @cache
 def tables_for(rules: RuleSet) -> Tables:
     """The classes and lookup table of a rule set: made once per process,
-    from the user's cache when it holds them (see :mod:`fivecard.core.tablecache`),
+    from the user's cache when it holds them (see :mod:`fivecard.core.lookup_cache`),
     else built and stored there."""
     key = cache_key(rules)
-    tables = _from_payload(rules, tablecache.load(rules.name, key))
+    tables = _from_payload(rules, lookup_cache.load(rules.name, key))
     if tables is None:
         tables, payload = _build(rules)
-        tablecache.store(rules.name, key, payload)
+        lookup_cache.store(rules.name, key, payload)
     return tables
 
 

@@ -1,6 +1,6 @@
 """Solving many showdowns: a file (text, CSV or ``.xlsx``) to a file in any
 output format, or rows to results, through the one bulk pipeline
-(:mod:`fivecard.bulk.pipeline`, then a writer of :mod:`fivecard.bulk.writers`).
+(:mod:`fivecard.files.pipeline`, then a writer of :mod:`fivecard.files.writers`).
 
 Each row of an input becomes one result (a showdown, a classified hand, or an
 error that names the row), in input order. Nothing is dropped or shifted:
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ..core.cards import CARD_OF_CODE, CODE_TEXT, JOKER, sort_place
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import Hand, dealt_cards
 from .rows import Row
@@ -82,7 +82,7 @@ class Solved:
 
 
 def _solved(chunk: Any, i: int, row: Row) -> Solved:
-    """Row ``i`` of a :class:`~fivecard.bulk.pipeline.Chunk` as a :class:`Solved`."""
+    """Row ``i`` of a :class:`~fivecard.files.pipeline.Chunk` as a :class:`Solved`."""
     import numpy as np
 
     error = chunk.error.get(i)
@@ -184,7 +184,7 @@ def solve_file(
     chunk with the tally and the fraction of the input read (or None).
     ``workers``: processes for a big text file written as text, CSV or JSON
     Lines (default: one per core, each given at least 4 MiB; ``1``: this
-    process only; see :mod:`fivecard.bulk.parallel`): the output is the same.
+    process only; see :mod:`fivecard.files.parallel`): the output is the same.
     ``best_five``: hands hold 5 to 7 cards and play their best five (the
     output's cards are those five; each hand's text is as written).
 
@@ -199,7 +199,7 @@ def solve_file(
     """
     import sys
 
-    from ..errors import FileError
+    from ..core.errors import FileError
     from .target import Target, WriteBehind, refuse_same_file, write_error
 
     ruleset = get_rules(rules)
@@ -344,7 +344,7 @@ def classify_stream(
     longer one has written the hands before the bad hand's batch). Returns
     the number of hands. ``best_five``: hands of 5 to 7 cards play their
     best five."""
-    from ..errors import FileError, in_context
+    from ..core.errors import FileError, in_context
     from .pipeline import chunks_of_blocks, chunks_of_rows
     from ..core.report import Painter
     from .sources import NOT_UTF8, read_blocks

@@ -33,7 +33,7 @@ from typing import Any, Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..bulk import batch
+from . import batch
 from ..core.cards import Card, Suit
 from ..core.rules import RuleSet
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import IO, Final
 from xml.parsers import expat
 
-from ..errors import FileError, FivecardError, quote
+from ..core.errors import FileError, FivecardError, quote
 from .rows import MAX_TABLE_COLUMNS
 
 __all__ = [

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..core.cards import Card
 from ..core.rules import Category, RuleSet, get_rules
-from ..core.tables import tables_for
+from ..core.lookup import tables_for
 
 __all__ = ["CategoryCount", "Census", "census", "odds", "dealt_cards"]
 
@@ -57,9 +57,9 @@ def dealt_cards(rules: RuleSet) -> tuple[Card, ...]:
 
 def census(rules: str | RuleSet = "standard", *, cards: int = 5) -> Census:
     """Enumerate every hand of ``cards`` cards of the rule set's deck with
-    the batch path: five (:func:`fivecard.bulk.batch.census_counts`), or six
+    the batch path: five (:func:`fivecard.vector.batch.census_counts`), or six
     or seven, each playing its best five
-    (:func:`fivecard.bulk.seven.seven_card_counts`). A category's
+    (:func:`fivecard.vector.seven.seven_card_counts`). A category's
     ``classes`` are the distinct strengths its hands reach.
 
     >>> c = census("standard")

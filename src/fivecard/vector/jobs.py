@@ -67,8 +67,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fivecard.bulk.target import signals_held
-from fivecard.errors import PATH_QUOTE, FivecardError, quote
+from .stops import signals_held
+from fivecard.core.errors import PATH_QUOTE, FivecardError, quote
 
 __all__ = [
     "Result",
@@ -142,7 +142,7 @@ def default_checkpoints() -> str | None:
     """Where checkpoints go unless told: ``checkpoints`` in fivecard's cache
     folder (``$FIVECARD_CACHE``, ``$XDG_CACHE_HOME/fivecard`` or
     ``~/.cache/fivecard``); None when the cache is off."""
-    from ..core.tablecache import directory
+    from ..core.lookup_cache import directory
 
     found = directory()
     return None if found is None else os.path.join(found, "checkpoints")
@@ -804,7 +804,7 @@ def _release_offload_thread() -> None:
 
     distributed (de)serialises on one module-wide thread that otherwise lives
     as long as the process, and a process with threads cannot safely fork
-    (:mod:`fivecard.bulk.parallel` would then solve in one process). The
+    (:mod:`fivecard.files.parallel` would then solve in one process). The
     executor is swapped for a fresh one, which starts no thread until used."""
     from concurrent.futures import ThreadPoolExecutor
 

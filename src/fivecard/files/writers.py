@@ -1,4 +1,4 @@
-"""Writing a columnar result (:class:`~fivecard.bulk.pipeline.Chunk`): one writer
+"""Writing a columnar result (:class:`~fivecard.files.pipeline.Chunk`): one writer
 per format, each formatting whole columns at once.
 
 What a row's cells hold is made once per distinct value and reused: a
@@ -38,13 +38,13 @@ from .pipeline import Chunk, token_text
 from ..core.report import Painter, class_fields, evaluation_json, wild_fields
 from ..core.showdown import Outcome
 from ..core.rules import RuleSet
-from . import batch
-from .batch import category_table as batch_category_table
+from ..vector import batch
+from ..vector.batch import category_table as batch_category_table
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
-from ..core.tables import tables_for
-from ..errors import PATH_QUOTE, FileError, quote
+from ..core.lookup import tables_for
+from ..core.errors import PATH_QUOTE, FileError, quote
 from .rows import column_letter
-from .wild import wild_cases
+from ..vector.wild import wild_cases
 from .workbook import MAX_ROWS
 
 __all__ = [
@@ -279,7 +279,7 @@ class _PerStrength:
 
 class _PerOutcome:
     """A piece made from an outcome the first time it is met (per register
-    of outcomes: chunks share theirs, see :class:`~fivecard.bulk.pipeline.Chunk`)."""
+    of outcomes: chunks share theirs, see :class:`~fivecard.files.pipeline.Chunk`)."""
 
     def __init__(self, make: Callable[[Outcome], Any], none: Any) -> None:
         self.make = make
@@ -519,7 +519,7 @@ def _category_labels(rules: RuleSet) -> npt.NDArray[np.uint8]:
 def _showdown_order(chunk: Chunk) -> npt.NDArray[np.int64]:
     """Per hand, the positions of its cards in showdown order: a group's
     cards in sorted order (a wild card where the card it became goes, see
-    :class:`~fivecard.bulk.wild.WildCases`)."""
+    :class:`~fivecard.vector.wild.WildCases`)."""
     small = batch.sort_keys(chunk.codes)
     rank_place, suit_place = small // 5, small % 5  # ace 0 ... two 12; a joker 13
     position = _showdown_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
@@ -533,7 +533,7 @@ def _showdown_order(chunk: Chunk) -> npt.NDArray[np.int64]:
 class _Wild:
     """The hands of a chunk that hold a wild card: their indices (``rows``),
     the numbers of their cases (what the wild cards became, see
-    :class:`~fivecard.bulk.wild.WildCases`) and the positions of their cards
+    :class:`~fivecard.vector.wild.WildCases`) and the positions of their cards
     in showdown order (``shown``)."""
 
     __slots__ = ("rows", "numbers", "shown", "cases")
@@ -557,7 +557,7 @@ def _wild(chunk: Chunk) -> _Wild | None:
 
 class _PerCase:
     """A piece made from what a wild hand's wild cards became (see
-    :class:`~fivecard.bulk.wild.WildCases`), the first time it is met."""
+    :class:`~fivecard.vector.wild.WildCases`), the first time it is met."""
 
     def __init__(self, make: Callable[[tuple[Card, ...]], bytes]) -> None:
         self.make = make
@@ -1662,7 +1662,7 @@ def _sheet_name_problem(title: str) -> str | None:
 
 
 def check_workbook(book: Any, name: str) -> None:
-    """Raise :class:`~fivecard.errors.FileError` where an openpyxl workbook
+    """Raise :class:`~fivecard.core.errors.FileError` where an openpyxl workbook
     (one held whole, not write-only) saved as ``name`` would be a file that
     Excel refuses to open: a sheet past :data:`MAX_ROWS` rows or
     :data:`XLSX_COLUMNS` columns, a cell of more than :data:`XLSX_CELL`
@@ -1698,7 +1698,7 @@ def check_workbook(book: Any, name: str) -> None:
 
 
 def check_text(text: str, name: str, where: str) -> None:
-    """Raise :class:`~fivecard.errors.FileError` for a text longer than a
+    """Raise :class:`~fivecard.core.errors.FileError` for a text longer than a
     workbook cell holds, to be written at ``where`` (``cell D5 of sheet
     'Grid'``) of the workbook ``name`` (openpyxl cuts such a text without a
     word as it is put in a cell)."""
@@ -1756,7 +1756,7 @@ class ParquetWriter(_Base):
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
-            from ..errors import FileError
+            from ..core.errors import FileError
 
             raise FileError(
                 "Parquet output needs pyarrow: pip install 'fivecard[parquet]'"
@@ -1943,7 +1943,7 @@ def make_writer(
     header: bool = True,
 ) -> Writer:
     """A writer for the format. ``header``: write the header (not for a
-    part of the rows that follows another, see :mod:`fivecard.bulk.parallel`;
+    part of the rows that follows another, see :mod:`fivecard.files.parallel`;
     text, CSV and JSON Lines only)."""
     if fmt == "xlsx":
         return XlsxWriter(binary, columns, hands, rules)

@@ -1,6 +1,6 @@
 """The user's cache of built tables, so that a process need not build them.
 
-Building a rule set's tables (:mod:`fivecard.core.tables`) takes 60-250 ms; loading
+Building a rule set's tables (:mod:`fivecard.core.lookup`) takes 60-250 ms; loading
 them from a file takes about a millisecond. Files live in
 ``$FIVECARD_CACHE`` if that is set (an empty value or ``off`` turns the cache
 off), else in ``$XDG_CACHE_HOME/fivecard``, else in ``~/.cache/fivecard``.
@@ -39,7 +39,7 @@ _MAGIC = b"fivecard tables\n"
 _FORMAT = 1
 #: The modules whose code decides what the tables (and the descriptions
 #: beside them, :func:`fivecard.core.evaluate.class_descriptions`) hold.
-_SOURCES = ("tables.py", "rules.py", "cards.py", "evaluate.py", "tablecache.py")
+_SOURCES = ("lookup.py", "rules.py", "cards.py", "evaluate.py", "lookup_cache.py")
 _source_digest: int | None = None
 
 
@@ -76,7 +76,7 @@ def _sources() -> int:
 
 
 def _full_key(key: tuple[object, ...]) -> tuple[object, ...]:
-    from .. import __version__
+    from .version import __version__
 
     return (_FORMAT, __version__, _sources(), sys.byteorder, key)
 

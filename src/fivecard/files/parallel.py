@@ -39,10 +39,11 @@ from typing import IO, Any, Final
 import numpy as np
 
 from ..core.rules import RuleSet
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from .pipeline import chunk_of_block, chunks_of_blocks
 from .sources import Block, read_blocks
-from .target import STOP_SIGNALS, WriteBehind, signals_held
+from ..vector.stops import STOP_SIGNALS, signals_held
+from .target import WriteBehind
 from .writers import Tally, Writer
 
 __all__ = ["FORMATS", "PART_BYTES", "Part", "processes", "plan", "solve_parts", "solve_interleaved", "cores"]

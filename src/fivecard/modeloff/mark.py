@@ -3,7 +3,7 @@ showdowns where a modeller wrote, per row, a classification for each hand
 and the winner, as the ModelOff 2012 case asks. fivecard settles each row
 itself and says where the answers differ, and why.
 
-* The hands are found as ``solve`` finds them (:mod:`~fivecard.bulk.sources`);
+* The hands are found as ``solve`` finds them (:mod:`~fivecard.files.sources`);
   the answers are three more columns, found by their headers
   (:data:`CLASS_WORDS`, :data:`WINNER_WORDS`) or stated, in the order
   hand 1's classification, hand 2's classification, winner.
@@ -38,7 +38,7 @@ copy keeps the input's formulas, formatting and other sheets, so it is made
 with openpyxl, which holds the whole workbook in memory: a workbook of more
 than :data:`MAX_COPY_XML` bytes of XML is refused before any row is marked
 (CSV has no such limit). The copy stays within Excel's limits
-(:func:`~fivecard.bulk.writers.check_workbook`), and holds macros only when
+(:func:`~fivecard.files.writers.check_workbook`), and holds macros only when
 it is named ``.xlsm``.
 
 Bad rows follow ``solve``'s rules: each is reported with its line and is not
@@ -59,8 +59,8 @@ from functools import cache, lru_cache
 from typing import IO, Any, Final
 
 from ..core.rules import Category, RuleSet, get_rules
-from ..errors import PATH_QUOTE, FileError, FivecardError, in_context, quote
-from .rows import Row, column_letter
+from ..core.errors import PATH_QUOTE, FileError, FivecardError, in_context, quote
+from ..files.rows import Row, column_letter
 
 __all__ = [
     "Answers",
@@ -242,11 +242,11 @@ def read_classification(text: str, rules: RuleSet) -> Category:
     >>> read_classification('Flusj', STANDARD)
     Traceback (most recent call last):
     ...
-    fivecard.errors.FivecardError: could not read 'Flusj' as a classification (a category such as 'Flush' or a score from 1 to 10)
+    fivecard.core.errors.FivecardError: could not read 'Flusj' as a classification (a category such as 'Flush' or a score from 1 to 10)
     >>> read_classification('7.0', STANDARD)
     Traceback (most recent call last):
     ...
-    fivecard.errors.FivecardError: could not read '7.0' as a classification (a category such as 'Flush' or a score from 1 to 10 as digits alone: no sign, decimal point or leading zero)
+    fivecard.core.errors.FivecardError: could not read '7.0' as a classification (a category such as 'Flush' or a score from 1 to 10 as digits alone: no sign, decimal point or leading zero)
     """
     found = _classification(text, rules)
     if isinstance(found, str):
@@ -322,7 +322,7 @@ def read_winner(text: str, names: Sequence[str] = (), *, hands: int = 2) -> Winn
     >>> read_winner('2.0')
     Traceback (most recent call last):
     ...
-    fivecard.errors.FivecardError: could not read '2.0' as a winner (a player's number from 1 to 2 as digits alone: no sign, decimal point or leading zero ('2', 'Player 2', 'P2'), a player's name, or a draw: 'draw', 'drawn', 'tie', 'tied' ...)
+    fivecard.core.errors.FivecardError: could not read '2.0' as a winner (a player's number from 1 to 2 as digits alone: no sign, decimal point or leading zero ('2', 'Player 2', 'P2'), a player's name, or a draw: 'draw', 'drawn', 'tie', 'tied' ...)
     """
     found = _winner(text, tuple(names), hands)
     if isinstance(found, str):
@@ -491,7 +491,7 @@ class Marking:
     def stream(self) -> Iterator[MarkedRow]:
         """Mark the rows as they are read, a chunk at a time, and yield each
         (in order; the totals grow as they go). Once only."""
-        from .pipeline import chunks_with_rows
+        from ..files.pipeline import chunks_with_rows
 
         run, self._run = self._run, None
         if run is None:
@@ -628,7 +628,7 @@ def find_answer_columns(
 
 
 def _stated_columns(spec: str, columns: Sequence[str], hands: int) -> tuple[int, ...]:
-    from .rows import _column_index
+    from ..files.rows import _column_index
 
     items = [item.strip() for item in spec.split(",")]
     if len(items) != hands + 1 or not all(items):
@@ -678,8 +678,8 @@ class _Run:
             self.formulas.close()
 
     def mark(self, chunk: Any, rows: Sequence[Row]) -> Iterator[MarkedRow]:
-        """Mark the rows of one solved chunk (see :mod:`~fivecard.bulk.pipeline`)."""
-        from .writers import class_info
+        """Mark the rows of one solved chunk (see :mod:`~fivecard.files.pipeline`)."""
+        from ..files.writers import class_info
 
         counts = chunk.count.tolist()
         starts = chunk.start.tolist()
@@ -864,9 +864,9 @@ def open_marking(
     :meth:`Marking.stream`; close the marking after (``with``).
 
     Raises :class:`AnswerColumnsError` when the answer columns cannot be
-    found, and :class:`~fivecard.errors.FileError` for an unreadable file or
+    found, and :class:`~fivecard.core.errors.FileError` for an unreadable file or
     one that is not a table of two hands a row."""
-    from .sources import open_source
+    from ..files.sources import open_source
 
     ruleset = get_rules(rules)
     source = open_source(path, sheet=sheet, stdin=stdin, suits=ruleset.suits, hands=hands)
@@ -933,7 +933,7 @@ def mark_file(
     (:meth:`Marking.stream`).
 
     Raises :class:`AnswerColumnsError` when the answer columns cannot be
-    found, and :class:`~fivecard.errors.FileError` for an unreadable file or
+    found, and :class:`~fivecard.core.errors.FileError` for an unreadable file or
     one that is not a table of two hands a row."""
     with open_marking(path, sheet=sheet, answers=answers, hands=hands, rules=rules, stdin=stdin) as marking:
         marking.rows = list(marking.stream())
@@ -968,8 +968,8 @@ def _for_openpyxl(path: str) -> None:
     """Check every XML part of the workbook at ``path`` with fivecard's own
     reader's limits before openpyxl parses it (openpyxl reads parts fivecard
     never does: themes, drawings, other sheets), so that hostile XML there
-    is one :class:`~fivecard.errors.FileError`, not a reader's time or memory."""
-    from .workbook import open_workbook
+    is one :class:`~fivecard.core.errors.FileError`, not a reader's time or memory."""
+    from ..files.workbook import open_workbook
 
     try:
         with open(path, "rb") as stream:
@@ -1001,7 +1001,7 @@ class MarkedFile:
     ``notes`` say what the user should know of the file written."""
 
     def __init__(self, marking: Marking, output: str, *, stdout: Any = None) -> None:
-        from .target import Target, refuse_same_file
+        from ..files.target import Target, refuse_same_file
 
         kind = output.rsplit(".", 1)[-1].lower() if "." in output else ""
         if kind not in _OUTPUT_KINDS:
@@ -1044,7 +1044,7 @@ class MarkedFile:
         that its copy is one Excel opens, and find the verdicts' column."""
         import openpyxl
 
-        from .writers import XLSX_COLUMNS, check_workbook
+        from ..files.writers import XLSX_COLUMNS, check_workbook
 
         marking, path = self.marking, self.marking.path
         size = _xml_size(path)
@@ -1094,15 +1094,15 @@ class MarkedFile:
             header.font = Font(bold=True)
 
     def _write_line(self, cells: Sequence[str]) -> None:
-        from .writers import csv_field, inert
+        from ..files.writers import csv_field, inert
 
         with self._writing():
             self.target.text.write(",".join(csv_field(inert(c)) for c in cells) + "\n")
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
-        """A failed write (a full disk) is a :class:`~fivecard.errors.FileError` naming the output."""
-        from .target import write_error
+        """A failed write (a full disk) is a :class:`~fivecard.core.errors.FileError` naming the output."""
+        from ..files.target import write_error
 
         try:
             yield
@@ -1120,7 +1120,7 @@ class MarkedFile:
         from openpyxl.comments import Comment
         from openpyxl.styles import PatternFill
 
-        from .writers import XLSX_CELL
+        from ..files.writers import XLSX_CELL
 
         verdict = row.verdict()
         if len(verdict) > XLSX_CELL:
@@ -1144,7 +1144,7 @@ class MarkedFile:
     def commit(self) -> None:
         """Finish the file and put it in place."""
         if self._book is not None:
-            from .writers import save_workbook
+            from ..files.writers import save_workbook
 
             self._sheet.column_dimensions[column_letter(self._verdicts - 1)].width = min(self._widest, 80)
             stream = self.target.binary
@@ -1180,7 +1180,7 @@ class MarkedFile:
 
 
 def _sheet_text(text: str) -> str:
-    from .writers import sheet_text
+    from ..files.writers import sheet_text
 
     return sheet_text(text)
 
@@ -1194,7 +1194,7 @@ def open_marked(marking: Marking, output: str, *, stdout: Any = None) -> MarkedF
     """Open the marked file ``output`` of a marking (see :func:`write_marked`
     for what it holds), checked before any row is marked: its format, that
     it is not the input, and for a workbook copy its size and Excel's
-    limits. Raises :class:`~fivecard.errors.FileError`."""
+    limits. Raises :class:`~fivecard.core.errors.FileError`."""
     return MarkedFile(marking, output, stdout=stdout)
 
 

@@ -5,7 +5,7 @@ resumed after the last event a browser saw); an export of the table's
 history with the columns of ``fivecard solve``.
 
 The rules of the table are :mod:`fivecard.play.friends`'; the storage is a
-:class:`~fivecard.web.tables.TableStore`. Identity is the browser's owner
+:class:`~fivecard.web.friends_store.TableStore`. Identity is the browser's owner
 secret (the HttpOnly cookie of :mod:`fivecard.web.store`): the browser that
 opened a table is its host; a seat belongs to the browser that took it; a
 browser without a seat watches. Actions that change a table take a
@@ -40,7 +40,7 @@ from pydantic import BaseModel, Field
 from ..core.rules import RULE_SETS
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
 from .store import MAX_STORED, AtCapacity, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
-from .tables import TableStore
+from .friends_store import TableStore
 
 __all__ = ["add_table_routes", "Broker", "RateLimit", "TooFast"]
 
@@ -434,7 +434,7 @@ def export(rules: str, rounds: Sequence[dict[str, Any]], format: str) -> bytes:
     """Closed rounds as ``fivecard solve`` writes them: a line per round
     (its number is the line number; a round nobody dealt is an empty line),
     its hands in seat order of dealing."""
-    from ..bulk.solve import solve_file
+    from ..files.solve import solve_file
 
     lines: dict[int, str] = {}
     for event in rounds:

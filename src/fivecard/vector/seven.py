@@ -42,7 +42,7 @@ from ..core.seven import (
     WILD_SHIFT,
     seven_tables,
 )
-from ..errors import FivecardError, kind_of
+from ..core.errors import FivecardError, kind_of
 from . import batch
 
 __all__ = ["best_strengths", "best_positions", "seven_card_counts"]
@@ -56,7 +56,7 @@ _PLACES: Final = len(ALL_CARDS)
 
 def _codes(codes: npt.ArrayLike) -> npt.NDArray[np.int32]:
     """An ``(N, 5)``, ``(N, 6)`` or ``(N, 7)`` array of integers, none
-    that int32 would wrap, as :func:`fivecard.bulk.batch.strengths_of_codes`
+    that int32 would wrap, as :func:`fivecard.vector.batch.strengths_of_codes`
     takes them (each path then checks every code is a card's)."""
     return batch._code_array(codes, "card codes", batch._MAX_CODE, widths=(5, 6, 7))
 
@@ -352,7 +352,7 @@ def seven_card_counts(
 
 
 def _size(rules: RuleSet) -> int:
-    from ..core.tables import tables_for
+    from ..core.lookup import tables_for
 
     return tables_for(rules).size
 

@@ -20,11 +20,11 @@ Nothing is lost and nothing hangs:
   than :data:`MAX_LINE` bytes is an error row, read past without being held;
 * a CSV quote left open fails its own row only: a quoted cell may span at
   most :data:`RECORD_LINES` lines, else that row is an error and reading goes
-  on from the next line; a cell past :data:`~fivecard.bulk.workbook.MAX_CELL`
-  characters or a row past :data:`~fivecard.bulk.rows.MAX_TABLE_COLUMNS`
+  on from the next line; a cell past :data:`~fivecard.files.workbook.MAX_CELL`
+  characters or a row past :data:`~fivecard.files.rows.MAX_TABLE_COLUMNS`
   cells is an error row;
 * a table's layout is decided by shape on its first rows
-  (:class:`~fivecard.bulk.rows.TableLayout`), or stated.
+  (:class:`~fivecard.files.rows.TableLayout`), or stated.
 
 Every reader is linear in the length of its input.
 """
@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from .rows import MAX_TABLE_COLUMNS, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
-from ..errors import PATH_QUOTE, FileError, quote
+from ..core.errors import PATH_QUOTE, FileError, quote
 from .workbook import Record, open_workbook
 
 __all__ = [
@@ -193,7 +193,7 @@ def long_row(number: int, length: int, prefix: bytes) -> Row:
 
 def block_rows(block: Block, *, best_five: bool = False) -> Iterator[Row]:
     """The rows of a block of text lines (blank and comment lines skipped;
-    ``best_five``: see :func:`~fivecard.bulk.rows.split_line`)."""
+    ``best_five``: see :func:`~fivecard.files.rows.split_line`)."""
     for number, text, error in block_lines(block):
         if error is not None and not (error.startswith(NOT_UTF8) and is_skipped(text)):
             row: Row | None = Row(number, (text,), error=error)
@@ -536,10 +536,10 @@ def open_source(
     once, and detect its format by extension or content unless
     ``input_format`` says. ``suits``: whether the rule set has suits (a lone
     rank in a table cell is then a number, not a card). ``hands``: the
-    table's hand columns, as :meth:`~fivecard.bulk.rows.TableLayout.from_spec`
+    table's hand columns, as :meth:`~fivecard.files.rows.TableLayout.from_spec`
     reads them (default: decided by shape). ``best_five``: hands hold 5 to 7
     cards (how a text line splits into hands, see
-    :func:`~fivecard.bulk.rows.split_line`)."""
+    :func:`~fivecard.files.rows.split_line`)."""
     opened = _open_input(path, stdin)
     try:
         fmt = input_format or ("xlsx" if _is_workbook(path, opened.head) else None)

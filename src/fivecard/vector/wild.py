@@ -6,7 +6,7 @@ for its hand) called once per distinct case, not once per hand.
 
 What a hand's wild cards become depends only on what ``wild_cards_made``
 reads of it: the ranks they stand for (the substitutes of its lookup index,
-:attr:`fivecard.core.tables.Tables.substitutes`), the suit of its naturals
+:attr:`fivecard.core.lookup.Tables.substitutes`), the suit of its naturals
 when its class is a flush, and which natural cards of those ranks it holds.
 Where its cards stand in showdown order depends only on what
 ``showdown_places`` reads: its class, the ranks of its sorted cards (a wild
@@ -30,7 +30,7 @@ import numpy.typing as npt
 from ..core.cards import CARD_OF_CODE, JOKER, KEY_SPACE, SORT_PLACE, SUIT_MASK, SUIT_SHIFT, Card
 from ..core.evaluate import showdown_places, wild_cards_made
 from ..core.rules import RuleSet
-from ..core.tables import tables_for
+from ..core.lookup import tables_for
 from . import batch
 
 __all__ = ["WildCases", "wild_cases"]

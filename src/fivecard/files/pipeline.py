@@ -1,20 +1,20 @@
 """The bulk pipeline: rows in, a columnar result out, a chunk at a time.
 
 Every bulk path (``solve`` in every format, ``classify`` of many hands, the
-library's :func:`fivecard.bulk.solve.solve_rows`) goes through here:
+library's :func:`fivecard.files.solve.solve_rows`) goes through here:
 
 1. **read** a chunk of rows: a block of text lines, or rows of a table;
 2. **encode** every hand of the chunk at once (lines of two-character cards
    laid out like ``8C TS KC 9H 4S 7D 2S 5D 3S AC`` are parsed where they lie,
    as whole byte arrays; any other row through the single-hand parser, for its
    exact message);
-3. **evaluate**: one table lookup per hand (:mod:`fivecard.bulk.batch`);
+3. **evaluate**: one table lookup per hand (:mod:`fivecard.vector.batch`);
 4. **settle** each row: winners, order and explanation are an
    :class:`Outcome`, computed once per distinct case (who wins and the
    deciding step; a two-hand row's case is found with array arithmetic);
 5. the result, a :class:`Chunk` of columns (strengths, codes, hand texts,
    errors by row, an outcome per row), goes to one writer per format
-   (:mod:`fivecard.bulk.writers`).
+   (:mod:`fivecard.files.writers`).
 
 Nothing is dropped or shifted: a chunk holds one row per input row, a bad row
 as an error that names the problem.
@@ -31,15 +31,15 @@ from typing import Any, Final, overload
 import numpy as np
 import numpy.typing as npt
 
-from . import batch
+from ..vector import batch
 from ..core.cards import CARD_OF_CODE, JOKER, SORT_PLACE
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from ..core.hand import Hand
 from .rows import Row, line_row
 from ..core.rules import RuleSet
 from ..core.showdown import Outcome, check_deck_cards, check_decks, outcome
 from .sources import Block, decode_line, long_row
-from ..core.tables import tables_for
+from ..core.lookup import tables_for
 
 __all__ = [
     "Chunk", "chunks_of_rows", "chunks_with_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_codes", "token_text", "CHUNK_ROWS",
@@ -166,7 +166,7 @@ class Chunk:
 
 @cache
 def _wild_places(rules: RuleSet) -> npt.NDArray[np.bool_]:
-    """Per sort place (see :func:`fivecard.bulk.batch.sort_keys`): whether
+    """Per sort place (see :func:`fivecard.vector.batch.sort_keys`): whether
     the card is wild under the rules."""
     table = np.zeros(max(SORT_PLACE.values()) + 1, dtype=bool)
     for code in rules.wild_codes:
@@ -581,7 +581,7 @@ def _encode_best(texts: list[str], rules: RuleSet) -> tuple[batch.Encoded, list[
     hand's every card code (for the deck check). Each hand is read by the
     single-hand parser (its exact message for a bad hand)."""
     from ..core.hand import dealt_cards
-    from .seven import best_positions
+    from ..vector.seven import best_positions
 
     encoded = batch.Encoded(rules, np.zeros((len(texts), 5), dtype=np.int32))
     dealt: list[tuple[int, ...]] = [()] * len(texts)

@@ -18,7 +18,7 @@ left out.
 
 Every other rule set (:data:`SUPPORTED_RULES`) gets a grid found by search
 rather than by hand: every hand of the rule set's dealt deck is scored at
-once (:func:`~fivecard.bulk.batch.strengths_of_codes`) and the rows are the
+once (:func:`~fivecard.vector.batch.strengths_of_codes`) and the rows are the
 first matches, in a fixed order, of: each category's weakest hand against
 the strongest of its neighbour below (both orders); per category, hands of
 neighbouring strengths, one row per deciding step; a draw; with wild cards,
@@ -27,8 +27,8 @@ the cards in no order. :func:`grid_impossible` says what one deck cannot
 deal.
 
 The grid is fixed (no randomness): the rows, in order, are the same on every
-run. It lives in the bulk layer beside the other file outputs
-(:mod:`~fivecard.bulk.target`, :func:`~fivecard.bulk.writers.inert`):
+run. It writes as every file output does
+(:mod:`~fivecard.files.target`, :func:`~fivecard.files.writers.inert`):
 :func:`write_grid` writes it as a workbook or a CSV file, atomically.
 """
 
@@ -50,10 +50,10 @@ import numpy.typing as npt
 from ..core.hand import Hand
 from ..core.rules import RULE_SETS, STANDARD, Category, RuleSet, get_rules
 from ..core.showdown import showdown
-from ..errors import PATH_QUOTE, FileError, FivecardError, RulesError, quote
-from . import batch
-from .target import Target
-from .writers import check_text, inert, save_workbook, sheet_text
+from ..core.errors import PATH_QUOTE, FileError, FivecardError, RulesError, quote
+from ..vector import batch
+from ..files.target import Target
+from ..files.writers import check_text, inert, save_workbook, sheet_text
 
 __all__ = [
     "GridRow",
@@ -250,7 +250,7 @@ def grid_rows(rules: str | RuleSet = "standard") -> list[GridRow]:
     notes; ids such as ``NB-5K-RF-1``, ``FL-tie-2``, ``HC-draw``,
     ``RF-wild-draw``, ``unsorted-FH-FL``), checked the same way; a rule set
     that is not built in (nor ``standard+wild(...)``) is a
-    :class:`~fivecard.errors.RulesError`.
+    :class:`~fivecard.core.errors.RulesError`.
 
     >>> rows = grid_rows()
     >>> rows[0]
@@ -377,10 +377,10 @@ def write_grid(
     modeller's formulas beside it) and, with ``answers``, the sheet
     "Answers" (:data:`ANSWER_COLUMNS`). ``.csv``: one table, the Answers
     columns (the Grid columns without ``answers``). Every cell is inert
-    text (see :func:`~fivecard.bulk.writers.inert`). A workbook that Excel
+    text (see :func:`~fivecard.files.writers.inert`). A workbook that Excel
     would not open (a cell past 32,767 characters) is refused with a
-    :class:`~fivecard.errors.FileError` (see
-    :func:`~fivecard.bulk.writers.check_workbook`).
+    :class:`~fivecard.core.errors.FileError` (see
+    :func:`~fivecard.files.writers.check_workbook`).
     """
     kind = os.path.splitext(path)[1].lower()
     if kind not in (".xlsx", ".csv"):

@@ -48,7 +48,7 @@ from ..core.cards import (
     cards_written_together,
 )
 from ..core.hand import HAND_SIZE, MOST_CARDS
-from ..errors import FivecardError, ParseError, quote
+from ..core.errors import FivecardError, ParseError, quote
 
 __all__ = [
     "Row",
@@ -129,7 +129,7 @@ def split_line(line: str, *, best_five: bool = False) -> list[str]:
     >>> split_line('AsKsQsJsTs9s2d 2c3d4h5s7c8d', best_five=True)
     ['AsKsQsJsTs9s2d', '2c3d4h5s7c8d']
 
-    Raises :class:`~fivecard.errors.ParseError` when the line holds no whole
+    Raises :class:`~fivecard.core.errors.ParseError` when the line holds no whole
     number of hands, or more than :data:`MAX_HANDS`.
     """
     line = line.lstrip("\ufeff").strip()

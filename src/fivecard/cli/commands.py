@@ -1054,7 +1054,8 @@ def _deal(call: _Call) -> int:
 
     from ..files.writers import DealWriter
     from ..core.report import RawJson, deal_tally_json, write_json_object
-    from ..play.deal import DealTally, check_players, check_rounds, dealt_chunks, new_seed
+    from ..files.pipeline import dealt_chunks
+    from ..play.deal import DealTally, check_players, check_rounds, new_seed
 
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     # The counts first, before anything is allocated, dealt or written.
@@ -1265,7 +1266,8 @@ def _check_advise(args: argparse.Namespace, rules: RuleSet) -> None:
     check=_check_advise,
 )
 def _advise(call: _Call) -> int:
-    from ..play.advise import advice_json, advise, load_paytable
+    from ..files.paytable_file import load_paytable
+    from ..play.advise import advice_json, advise
 
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     hand = Hand.parse(args.hand, rules=rules)
@@ -1420,7 +1422,7 @@ def _strategy(call: _Call) -> int:
     args = call.args
     output = args.output
     if output is not None:
-        from ..play.strategy import check_strategy_path
+        from ..files.strategy_file import check_strategy_path
 
         if not output.lower().endswith((".csv", ".parquet")):
             raise _UsageError(f"-o writes FILE.csv or FILE.parquet, not {output!r}")
@@ -1432,8 +1434,9 @@ def _strategy(call: _Call) -> int:
     for name in ("workers", "scheduler"):
         if getattr(args, name) is not None:
             raise _UsageError(f"--{name} is for --dealer: a pay table is solved in this process, in seconds")
-    from ..play.advise import load_paytable
-    from ..play.strategy import solve_paytable, starting_hands, write_strategy
+    from ..files.paytable_file import load_paytable
+    from ..files.strategy_file import write_strategy
+    from ..play.strategy import solve_paytable, starting_hands
 
     rules, out = call.rules, call.out
     table = load_paytable(args.paytable)
@@ -1491,7 +1494,7 @@ def _strategy_dealer(call: _Call) -> int:
 
     from ..play.dealer import dealer_hands, default_workers, kept_shares, solve_dealer
     from ..vector.jobs import dask_available, plan
-    from ..play.strategy import write_strategy
+    from ..files.strategy_file import write_strategy
 
     args, rules, out, err = call.args, call.rules, call.out, call.err
     workers = default_workers(len(rules.dealt()), args.workers, args.scheduler)

@@ -23,6 +23,7 @@ as an error that names the problem.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,15 +35,16 @@ import numpy.typing as npt
 from ..vector import batch
 from ..core.cards import CARD_OF_CODE, JOKER, SORT_PLACE
 from ..core.errors import FivecardError
-from ..core.hand import Hand
+from ..core.hand import HAND_SIZE, Hand
 from .rows import Row, line_row
 from ..core.rules import RuleSet
+from ..play.deal import check_players, check_rounds
 from ..core.showdown import Outcome, check_deck_cards, check_decks, outcome
 from .sources import Block, decode_line, long_row
 from ..core.lookup import tables_for
 
 __all__ = [
-    "Chunk", "chunks_of_rows", "chunks_with_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_codes", "token_text", "CHUNK_ROWS",
+    "Chunk", "chunks_of_rows", "chunks_with_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_codes", "dealt_chunks", "token_text", "CHUNK_ROWS",
 ]
 
 #: Rows per chunk read from a table (text blocks hold about 500 KiB of lines).
@@ -782,3 +784,30 @@ def _pair_keys(first: I64, second: I64, rules: RuleSet) -> I64:
     result: I64 = np.where(a == b, (1 << 28) | best, decided).astype(np.int64)
     return result
 
+
+def dealt_chunks(
+    players: int, *, rules: str | RuleSet = "standard", seed: int, rounds: int = 1, size: int = 512
+) -> Iterator[Chunk]:
+    """The rounds :func:`~fivecard.play.deal.deal_rounds` deals (the same
+    cards for the same seed), solved ``size`` rounds at a time through this
+    pipeline: each a :class:`Chunk` whose rows are rounds (numbered from 1)
+    and whose hands are the players'."""
+    ruleset = check_players(players, rules)
+    check_rounds(rounds)
+    return _chunks(players, ruleset, seed, rounds, size)
+
+
+def _chunks(players: int, ruleset: RuleSet, seed: int, rounds: int, size: int) -> Iterator[Chunk]:
+    rng = random.Random(seed)
+    codes = [c.code for c in ruleset.dealt()]
+    dealt = players * HAND_SIZE
+    done = 0
+    while done < rounds:
+        m = min(size, rounds - done)
+        table = np.empty((m, dealt), dtype=np.int32)
+        for row in range(m):
+            deck = list(codes)
+            rng.shuffle(deck)  # the permutation depends on the length alone: as for the cards
+            table[row] = deck[:dealt]
+        yield chunk_of_codes(table.reshape(m, players, HAND_SIZE), ruleset, done + 1)
+        done += m

@@ -1399,7 +1399,7 @@ class ClassifyWriter:
 
 class DealWriter:
     """``deal``'s rounds from chunks of dealt rounds
-    (:func:`fivecard.play.deal.dealt_chunks`): per round (``Round N`` when
+    (:func:`fivecard.files.pipeline.dealt_chunks`): per round (``Round N`` when
     there are several) a line per hand as ``classify`` writes it, the
     winners marked, and the explanation; or, with ``as_json``, each round's
     JSON object laid out as :func:`fivecard.core.report.write_json_object`

@@ -25,7 +25,6 @@ from ..core.rules import RuleSet, get_rules
 from ..core.showdown import Showdown, settle
 
 __all__ = [
-    "dealt_chunks",
     "Round",
     "DealTally",
     "deal",
@@ -130,7 +129,7 @@ class DealTally:
 
     def add_chunk(self, chunk: Any) -> None:
         """Count the showdowns of a chunk of dealt rounds
-        (:func:`dealt_chunks`)."""
+        (:func:`~fivecard.files.pipeline.dealt_chunks`)."""
         seen = chunk.outcome[chunk.outcome >= 0]
         if not len(seen):
             return
@@ -173,38 +172,6 @@ def deal_rounds(
     ruleset = check_players(players, rules)
     check_rounds(rounds)
     return _rounds(players, ruleset, seed, rounds)
-
-
-def dealt_chunks(
-    players: int, *, rules: str | RuleSet = "standard", seed: int, rounds: int = 1, size: int = 512
-) -> Iterator[Any]:
-    """The rounds :func:`deal_rounds` deals (the same cards for the same
-    seed), solved ``size`` rounds at a time through the bulk pipeline: each
-    a :class:`~fivecard.files.pipeline.Chunk` whose rows are rounds (numbered
-    from 1) and whose hands are the players'."""
-    ruleset = check_players(players, rules)
-    check_rounds(rounds)
-    return _chunks(players, ruleset, seed, rounds, size)
-
-
-def _chunks(players: int, ruleset: RuleSet, seed: int, rounds: int, size: int) -> Iterator[Any]:
-    import numpy as np
-
-    from ..files.pipeline import chunk_of_codes
-
-    rng = random.Random(seed)
-    codes = [c.code for c in ruleset.dealt()]
-    dealt = players * HAND_SIZE
-    done = 0
-    while done < rounds:
-        m = min(size, rounds - done)
-        table = np.empty((m, dealt), dtype=np.int32)
-        for row in range(m):
-            deck = list(codes)
-            rng.shuffle(deck)  # the permutation depends on the length alone: as for the cards
-            table[row] = deck[:dealt]
-        yield chunk_of_codes(table.reshape(m, players, HAND_SIZE), ruleset, done + 1)
-        done += m
 
 
 def _rounds(players: int, ruleset: RuleSet, seed: int, rounds: int) -> Iterator[Round]:

@@ -291,14 +291,16 @@ def keys(rules: Rules, ranks: Cards, suits: Cards, wild: npt.NDArray[np.bool_] |
         place = np.full((ACE + 1, NO_SUIT + 1), 1 << 10, dtype=np.int64)
         for i, (r, s) in enumerate(c for c in rules.deck() if c != JOKER):
             place[r, s] = i
-        cards = np.where(wild, 1 << 10, place[ranks, suits])
-        assert (cards[~wild] < 1 << 10).all(), "a natural card not of the deck"
-        out[count == 5] = _five_of_a_kind(rules, ACE)
+        index = np.where(wild, 1 << 10, place[ranks, suits])
+        assert (index[~wild] < 1 << 10).all(), "a natural card not of the deck"
+        out[count == 5] = _five_of_a_kind(rules, ACE)  # five wild cards: five aces
         for k in range(1, 5):
             rows = np.flatnonzero(count == k)
-            naturals = np.sort(cards[rows], axis=1)[:, : 5 - k]
+            if not len(rows):
+                continue
+            naturals = np.sort(index[rows], axis=1)[:, : 5 - k]
             as_one = sum(naturals[:, i] << 10 * i for i in range(5 - k))  # the set of naturals as a number
-            distinct, first, inverse = np.unique(as_one, return_index=True, return_inverse=True)
+            _, first, inverse = np.unique(as_one, return_index=True, return_inverse=True)
             out[rows] = _substituted(rules, naturals[first], k)[inverse.reshape(-1)]
     return out
 

@@ -1,6 +1,6 @@
 """Every hand of every deck, once: the counts of every rule set, the order against an
-independent evaluator, and the single-hand path, the batch path and the
-census agreeing hand for hand.
+independent evaluator (tests/oracle.py), and the single-hand path, the batch
+path and the census agreeing hand for hand.
 
 Each deck is enumerated and scored once, vectorised (``helpers.whole_deck``),
 and shared by these tests; the single-hand path (a Python function per hand)
@@ -15,6 +15,7 @@ import random
 
 import numpy as np
 import numpy.typing as npt
+import oracle
 import pytest
 from helpers import (
     JOKER_53_HANDS,
@@ -24,8 +25,7 @@ from helpers import (
     STANDARD_TABLE,
     SUITS,
     assert_same_order,
-    high_to_low,
-    reference_keys,
+    oracle_keys,
     whole_deck,
 )
 
@@ -58,10 +58,11 @@ def test_every_standard_hand_is_counted_in_rules_table() -> None:
 
 
 def test_every_standard_hand_is_ordered_as_an_independent_reference_orders_it() -> None:
-    """A naive evaluator written from the ModelOff 2012 scoring table (helpers.reference_keys)
-    orders all 2,598,960 hands as the library does: every pair of hands."""
+    """The reference evaluator (tests/oracle.py: the rules as its own data,
+    no code or table of the library's) orders all 2,598,960 hands as the
+    library does: every pair of hands."""
     deck = whole_deck("standard")
-    keys = reference_keys(RANKS[deck.indices], SUITS[deck.indices])
+    keys = oracle_keys("standard")
     assert len(np.unique(keys)) == 7_462
     assert_same_order(keys, deck.strengths)
 
@@ -108,21 +109,21 @@ def test_semi_dealt_from_52_cards_with_suits_hidden() -> None:
     table = category_table("semi", deck.strengths)
     assert {k: v[1] for k, v in table.items()} == {k: v for k, v in SEMI_52_HANDS.items() if v}
     assert len(np.unique(deck.strengths)) == 6_175
-    # Ordered as the naive evaluator orders rank-only hands (no flushes, no wheel).
-    assert_same_order(reference_keys(RANKS[deck.indices], None, wheel=False), deck.strengths)
+    # Ordered as the reference evaluator orders rank-only hands (no flushes, no wheel).
+    assert_same_order(oracle_keys("semi"), deck.strengths)
 
 
 def test_semi_every_rank_multiset_is_its_own_class() -> None:
     """All 6,188 multisets of five ranks (five of a kind included), as text
     through the batch path and one by one: each its own strength, ordered as
-    the naive evaluator orders them."""
-    ranks = full_deck(suits=False)
-    multisets = list(itertools.combinations_with_replacement(ranks, 5))
-    found = batch.strengths(batch.encode([" ".join(c.code_str for c in m) for m in multisets], rules="semi"))
+    the reference evaluator orders them."""
+    multisets = list(itertools.combinations_with_replacement(full_deck(suits=False), 5))
+    texts = [" ".join(c.code_str for c in m) for m in multisets]
+    found = batch.strengths(batch.encode(texts, rules="semi"))
     assert sorted(found.tolist()) == list(range(1, 6_189))
     assert found.tolist() == [strength(Hand.of(m, rules="semi")) for m in multisets]
-    heights = np.array([[int(c.rank) for c in m if c.rank is not None] for m in multisets])
-    assert_same_order(reference_keys(heights, None, wheel=False), found)
+    ranks, suits = oracle.hands(texts)
+    assert_same_order(oracle.keys(oracle.RULES["semi"], ranks, suits), found)
     table = category_table("semi", found)
     assert table["five_of_a_kind"] == (13, 13)
     assert table["straight"] == (9, 9)
@@ -178,10 +179,9 @@ def kinds_of_hand(indices: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
     """A row of each kind of hand, and 100,000 rows at random. A hand's kind
     is what any rule set can see of it: its ranks (a joker its own rank) and
     whether its natural cards share a suit."""
-    ranks = np.append(RANKS, [15, 15]).astype(np.int8)  # 52 and 53: the jokers
-    suits = np.append(SUITS, [4, 4]).astype(np.int8)
+    ranks, suits = RANKS.astype(np.int8), SUITS.astype(np.int8)  # 52 and 53: the jokers, rank 0, suit 4
     kind = np.zeros(len(indices), dtype=np.int32)
-    for column in high_to_low([ranks[indices[:, k]] for k in range(5)]):
+    for column in np.sort(ranks[indices], axis=1).T:
         kind = kind * 16 + column
     suit = [suits[indices[:, k]] for k in range(5)]
     lowest = np.minimum.reduce(suit)  # a natural's suit: jokers are 4

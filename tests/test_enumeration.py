@@ -1,6 +1,6 @@
 """Every hand of every deck, once: the counts of every rule set, the order against an
-independent evaluator (tests/oracle.py), and the single-hand path, the batch
-path and the census agreeing hand for hand.
+independent evaluator (tests/oracle.py) under every rule set, and the
+single-hand path, the batch path and the census agreeing hand for hand.
 
 Each deck is enumerated and scored once, vectorised (``helpers.whole_deck``),
 and shared by these tests; the single-hand path (a Python function per hand)
@@ -32,6 +32,7 @@ from helpers import (
 from fivecard import Hand, full_deck, get_rules, strength, strength_function
 from fivecard.bulk import batch
 from fivecard import evaluate
+from fivecard.core.rules import RULE_SETS
 from fivecard.core.tables import tables_for
 
 
@@ -162,6 +163,80 @@ def test_encode_indices_takes_every_joker_hand() -> None:
     assert np.array_equal(batch.strengths(encoded), deck.strengths[(deck.indices >= 52).any(axis=1)])
 
 
+# --- every rule set against the reference evaluator --------------------------------------
+
+#: Every hand of each rule set's dealt deck: hands per category (the
+#: README's rule-set section and its ``stats`` table), and the classes dealt.
+DEALT: dict[str, tuple[dict[str, int], int]] = {
+    "standard": ({k: v[1] for k, v in STANDARD_TABLE.items()}, 7_462),
+    "ace-king": (
+        {**{k: v[1] for k, v in STANDARD_TABLE.items()}, "ace_king": 167_280, "high_card": 1_135_260},
+        7_462,
+    ),
+    "semi": ({k: v for k, v in SEMI_52_HANDS.items() if v}, 6_175),  # of 6,188: no Five of a Kind
+    "joker": ({k: v[1] for k, v in JOKER_TABLE.items()}, 7_475),
+    "short-deck": (
+        {"royal_flush": 4, "straight_flush": 20, "four_of_a_kind": 288, "flush": 480, "full_house": 1_728,
+         "straight": 6_120, "three_of_a_kind": 16_128, "two_pair": 36_288, "one_pair": 193_536,
+         "high_card": 122_400},
+        1_404,
+    ),  # fmt: skip
+    "deuces-wild": (
+        {"five_of_a_kind": 672, "royal_flush": 484, "straight_flush": 2_068, "four_of_a_kind": 31_552,
+         "full_house": 12_672, "flush": 14_472, "straight": 62_232, "three_of_a_kind": 355_080,
+         "two_pair": 95_040, "one_pair": 1_225_008, "high_card": 799_680},
+        5_162,
+    ),  # fmt: skip
+    "one-eyed-jacks": (
+        {"five_of_a_kind": 72, "royal_flush": 54, "straight_flush": 480, "four_of_a_kind": 8_328,
+         "full_house": 8_112, "flush": 9_476, "straight": 28_938, "three_of_a_kind": 199_758,
+         "two_pair": 102_960, "one_pair": 1_188_652, "high_card": 1_052_130},
+        7_471,
+    ),  # fmt: skip
+    "ace-to-five": (
+        {"four_of_a_kind": 624, "full_house": 3_744, "three_of_a_kind": 54_912, "two_pair": 123_552,
+         "one_pair": 1_098_240, "no_pair": 1_317_888},
+        6_175,
+    ),  # fmt: skip
+    "deuce-to-seven": (
+        {"royal_flush": 4, "straight_flush": 32, "four_of_a_kind": 624, "full_house": 3_744, "flush": 5_112,
+         "straight": 9_180, "three_of_a_kind": 54_912, "two_pair": 123_552, "one_pair": 1_098_240,
+         "no_pair": 1_303_560},
+        7_462,
+    ),  # fmt: skip
+}
+#: Wild rule sets: the reference evaluator tries every substitution (seconds each).
+WILD = ("joker", "deuces-wild", "one-eyed-jacks")
+
+
+def test_every_rule_set_is_counted() -> None:
+    assert list(DEALT) == list(RULE_SETS)
+    for rules, (hands, _) in DEALT.items():
+        assert sum(hands.values()) == len(whole_deck(rules).strengths), rules
+
+
+@pytest.mark.parametrize("rules", [pytest.param(r, marks=pytest.mark.slow) if r in WILD else r for r in RULE_SETS])
+def test_every_hand_of_every_rule_set_is_valued_as_the_reference_evaluator_values_it(rules: str) -> None:
+    """Every hand of the dealt deck, by the batch path and by the reference
+    evaluator (tests/oracle.py, wild hands by substitution): the same
+    category hand for hand, the same order on every pair of hands, and the
+    README's counts. Where every class is dealt (all but semi, whose deck
+    never deals Five of a Kind), strength is each hand's place among the
+    distinct keys: the very number, not just the order."""
+    deck, keys = whole_deck(rules), oracle_keys(rules)
+    reference = oracle.RULES[rules]
+    assert [c.name for c in get_rules(rules).ladder] == list(reference.ladder)
+    assert np.array_equal(batch.categories(deck.strengths, rules=rules), oracle.category(reference, keys))
+    assert_same_order(keys, deck.strengths)
+    hands, classes = DEALT[rules]
+    distinct = np.unique(keys)
+    assert len(distinct) == len(np.unique(deck.strengths)) == classes
+    assert tables_for(get_rules(rules)).size == (6_188 if rules == "semi" else classes)
+    if rules != "semi":
+        assert np.array_equal(deck.strengths, np.searchsorted(distinct, keys) + 1)
+    assert {name: n for name, (_, n) in oracle.counts(reference, keys).items()} == hands
+
+
 # --- every path, every hand ----------------------------------------------------------------
 
 
@@ -211,7 +286,7 @@ def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules:
     assert found == deck.strengths[rows].tolist()
 
 
-@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "ace-to-five", "deuce-to-seven"])
+@pytest.mark.parametrize("rules", list(RULE_SETS))
 def test_the_census_counts_every_hand(rules: str) -> None:
     """batch.census_counts (which walks the deck its own way) counts each
     strength as often as the whole deck has it."""

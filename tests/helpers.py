@@ -12,7 +12,6 @@ import oracle
 
 from fivecard import Card, Hand, Suit, get_rules
 from fivecard.bulk import batch
-from fivecard.core.tables import KEY_SPACE, tables_for
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
@@ -171,42 +170,6 @@ SEMI_52_HANDS = {  # the semi rules: dealt from 52 cards, suits hidden
     "one_pair": 1_098_240,
     "high_card": 1_308_672,
 }
-
-
-# --- wild cards by brute force -------------------------------------------------------------
-
-_STANDARD_CLASSES = 7_462
-_SUBSTITUTION_CELLS = 4_000_000  # hands x substitutes per step
-
-
-def best_by_substitution(naturals: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """For hands of natural cards (deck indices, 5 - k a row): the best class
-    (joker numbering) over every choice of k distinct cards not among the
-    naturals; all five of a rank is Five of a Kind."""
-    standard = np.frombuffer(tables_for(get_rules("standard")).lookup, dtype=np.uint16)
-    deck = batch.CODES[:52].astype(np.int64)
-    wilds = 5 - naturals.shape[1]
-    subs = batch.combinations(52, wilds).astype(np.int64)
-    add = deck[subs].sum(axis=1)
-    both = np.bitwise_and.reduce(deck[subs], axis=1)
-    rows = max(1, _SUBSTITUTION_CELLS // len(subs))
-    best = np.empty(len(naturals), dtype=np.int64)
-    for start in range(0, len(naturals), rows):
-        hands = naturals[start : start + rows]
-        codes = deck[hands]
-        total = codes.sum(axis=1)
-        suits = np.bitwise_and.reduce(codes, axis=1) & 15
-        held = np.zeros((len(hands), 52), dtype=bool)
-        held[np.arange(len(hands))[:, None], hands] = True
-        taken = held[:, subs].any(axis=2)
-        index = ((total[:, None] + add) >> 7) + KEY_SPACE * ((suits[:, None] & both) != 0)
-        values = standard[index].astype(np.int64)
-        values[taken] = 0
-        best[start : start + len(hands)] = values.max(axis=1)
-    heights = RANKS[naturals].astype(np.int64)
-    five = (heights == heights[:, :1]).all(axis=1)
-    best[five] = _STANDARD_CLASSES + heights[five, 0] - 1
-    return best
 
 
 def read_until(fd: int, marker: bytes) -> bytes:

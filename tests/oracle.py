@@ -44,6 +44,15 @@ STANDARD_LADDER = (
 )  # fmt: skip
 
 
+#: What each category is called.
+LABELS = {
+    "high_card": "High Card", "ace_king": "Ace-King", "no_pair": "No Pair", "one_pair": "One Pair",
+    "two_pair": "Two Pair", "three_of_a_kind": "Three of a Kind", "straight": "Straight", "flush": "Flush",
+    "full_house": "Full House", "four_of_a_kind": "Four of a Kind", "straight_flush": "Straight Flush",
+    "royal_flush": "Royal Flush", "five_of_a_kind": "Five of a Kind",
+}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Rules:
     """One rule set, as data."""

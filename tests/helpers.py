@@ -11,7 +11,7 @@ import numpy.typing as npt
 import oracle
 
 from fivecard import Card, Hand, Suit, get_rules
-from fivecard.bulk import batch
+from fivecard.vector import batch
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 

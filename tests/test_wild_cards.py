@@ -21,12 +21,12 @@ import pytest
 from helpers import oracle_keys, whole_deck
 
 from fivecard import evaluate, get_rules, showdown
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.core.evaluate import strength_function, text_strength_function
 from fivecard.cli import main
 from fivecard.core.rules import RuleSet, wild_rules
-from fivecard.errors import RulesError
-from fivecard.core.tables import tables_for
+from fivecard.core.errors import RulesError
+from fivecard.core.lookup import tables_for
 
 DECK = batch.CARDS[:52]
 

@@ -14,7 +14,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import openpyxl
+import oracle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -32,7 +34,6 @@ from fivecard.modeloff.mark import (
 from fivecard.cli import main
 from fivecard.core.cards import full_deck
 from fivecard.core.rules import STANDARD
-from fivecard.core.showdown import showdown
 from fivecard.core.errors import FivecardError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,11 +64,13 @@ def write_csv(path: Path, rows: list[list[Any]]) -> Path:
 
 
 def truth(one: str, two: str) -> tuple[str, str, str]:
-    """fivecard's answers for a showdown: both labels and the winner (1, 2 or draw)."""
-    result = showdown([one, two])
-    labels = tuple(e.label for e in result.evaluations)
-    winner = "draw" if len(result.winners) > 1 else str(result.winners[0] + 1)
-    return labels[0], labels[1], winner
+    """The right answers for a standard showdown, by the reference evaluator
+    (tests/oracle.py, not fivecard): both labels and the winner (1, 2 or draw)."""
+    standard = oracle.RULES["standard"]
+    first, second = oracle.keys(standard, *oracle.hands([one, two])).tolist()
+    label = [oracle.LABELS[name] for name in oracle.category_names(standard, np.array([first, second]))]
+    winner = "draw" if first == second else "1" if first > second else "2"
+    return label[0], label[1], winner
 
 
 # --- the bundled example -------------------------------------------------------------

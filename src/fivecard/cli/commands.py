@@ -1053,7 +1053,7 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
 def _deal(call: _Call) -> int:
 
     from ..files.writers import DealWriter
-    from ..core.report import RawJson, deal_tally_json, write_json_object
+    from ..core.report import RawJson, write_json_object
     from ..files.pipeline import dealt_chunks
     from ..play.deal import DealTally, check_players, check_rounds, new_seed
 
@@ -1083,7 +1083,7 @@ def _deal(call: _Call) -> int:
             yield "seed", seed
             yield "players", args.players
             yield "rounds", counted()
-            yield "tally", deal_tally_json(tally)
+            yield "tally", tally.to_json()
 
         write_json_object(out, fields())
         return EXIT_OK
@@ -1267,14 +1267,14 @@ def _check_advise(args: argparse.Namespace, rules: RuleSet) -> None:
 )
 def _advise(call: _Call) -> int:
     from ..files.paytable_file import load_paytable
-    from ..play.advise import advice_json, advise
+    from ..play.advise import advise
 
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     hand = Hand.parse(args.hand, rules=rules)
     table = load_paytable(args.paytable) if args.paytable is not None else None
     advice = advise(hand, paytable=table)
     if args.json:
-        _print_json(advice_json(advice), out)
+        _print_json(advice.to_json(), out)
         return EXIT_OK
     against = (
         f"expected return per coin under {table.name}"

@@ -59,7 +59,7 @@ from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS, get_rules
 from ..core.showdown import showdown
 from ..core.errors import FivecardError
-from ..play.advise import advise, advice_json, builtin_paytable
+from ..play.advise import advise, builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
 from ..play.friends import TableError, TableForbidden
@@ -551,7 +551,7 @@ def create_app(
         paytable = builtin_paytable(request.paytable) if request.paytable else None
         with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
             advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
-        data = advice_json(advice)
+        data = advice.to_json()
         data["choices"] = data["choices"][: request.top]
         return _json(data)
 

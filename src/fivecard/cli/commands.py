@@ -1824,7 +1824,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     },
 )
 def _serve(call: _Call) -> int:
-    from .serve import serve
+    from ..web.serve import serve
 
     args = call.args
     return serve(

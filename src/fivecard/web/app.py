@@ -56,7 +56,7 @@ from pydantic import BaseModel, Field
 from .. import __version__
 from ..core.evaluate import evaluate
 from ..core.report import evaluation_json, showdown_json
-from ..core.rules import RULE_SETS, get_rules
+from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
 from ..errors import FivecardError
 from ..play.advise import advise, advice_json, builtin_paytable
@@ -80,7 +80,7 @@ from .store import (
     secret_hash,
 )
 from .server import Bounds
-from .table_api import Broker, RateLimit, TooFast, add_table_routes
+from .table_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
 from .tables import SqliteTableStore
 
 __all__ = ["create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
@@ -120,22 +120,19 @@ def default_data_dir() -> str:
 
 # --- requests -----------------------------------------------------------------------------
 
-RuleName = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
-
-
 BestFive = Field(default=False, description="hands of 5 to 7 cards play their best five (a board implies it)")
 
 
 class EvaluateRequest(BaseModel):
     hand: str = Field(max_length=MAX_HAND_TEXT, description="five cards in any notation fivecard reads")
-    rules: str = RuleName
+    rules: RuleName = "standard"
     best_five: bool = BestFive
     board: str | None = Field(default=None, max_length=MAX_HAND_TEXT, description="cards shared with the board")
 
 
 class CompareRequest(BaseModel):
     hands: list[str] = Field(min_length=1, max_length=MAX_HANDS, description="the hands of one showdown")
-    rules: str = RuleName
+    rules: RuleName = "standard"
     decks: int = Field(default=1, ge=1, le=8, description="the hands come from this many decks")
     best_five: bool = BestFive
     board: str | None = Field(
@@ -145,13 +142,13 @@ class CompareRequest(BaseModel):
 
 class AdviseRequest(BaseModel):
     hand: str = Field(max_length=MAX_HAND_TEXT)
-    rules: str = RuleName
+    rules: RuleName = "standard"
     paytable: str | None = Field(default=None, max_length=40, description="a built-in pay table's name")
     top: int = Field(default=32, ge=1, le=32, description="how many of the best choices to return")
 
 
 class NewGameRequest(BaseModel):
-    rules: str = RuleName
+    rules: RuleName = "standard"
     seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for a reproducible game")
     stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
 
@@ -254,7 +251,7 @@ def _compare_body(request: CompareRequest) -> bytes:
     _check_hands(request.hands)
     result = showdown(
         request.hands,
-        rules=get_rules(request.rules),
+        rules=builtin_rules(request.rules),
         decks=request.decks,
         best_five=request.best_five,
         board=request.board,
@@ -535,7 +532,7 @@ def create_app(
     @app.post("/api/evaluate", tags=["hands"], summary="Classify one hand")
     def api_evaluate(request: EvaluateRequest) -> Response:
         evaluation = evaluate(
-            request.hand, rules=get_rules(request.rules), best_five=request.best_five, board=request.board
+            request.hand, rules=builtin_rules(request.rules), best_five=request.best_five, board=request.board
         )
         return _json(evaluation_json(evaluation, request.hand))
 
@@ -550,7 +547,7 @@ def create_app(
         # a name, never a path: the server opens no file a request names
         paytable = builtin_paytable(request.paytable) if request.paytable else None
         with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
-            advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
+            advice = advise(request.hand, rules=builtin_rules(request.rules), paytable=paytable)
         data = advice_json(advice)
         data["choices"] = data["choices"][: request.top]
         return _json(data)
@@ -574,7 +571,7 @@ def create_app(
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
         limit.check(request, "create")
         owner, fresh = claim_owner(request.cookies)
-        game = Game(rules=get_rules(body.rules), seed=body.seed, stack=body.stack)
+        game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack)
         game_id = store.create(game, owner)
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
         remember_owner(response, fresh)
@@ -682,7 +679,7 @@ def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
     the good hands when there are two or more."""
     result: dict[str, Any] = {"rules": rules_name, "hands": [], "showdown": None, "error": None}
     try:
-        rules = get_rules(rules_name)
+        rules = builtin_rules(rules_name)
     except FivecardError as exc:
         result["error"] = str(exc)
         return result

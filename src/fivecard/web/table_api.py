@@ -31,22 +31,50 @@ import math
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
+from pydantic_core import PydanticCustomError
 
-from ..core.rules import RULE_SETS
+from ..core.rules import RULE_SETS, RuleSet, get_rules
+from ..errors import RulesError
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
 from .store import MAX_STORED, AtCapacity, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
 from .tables import TableStore
 
-__all__ = ["add_table_routes", "Broker", "RateLimit", "TooFast"]
+__all__ = ["add_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName", "TooFast"]
+
+
+def builtin_rules(name: str) -> RuleSet:
+    """The rule set a request names: the web app's one reader of rule-set
+    names. Built-in rule sets and their aliases only: a name such as
+    ``standard+wild(AS 7)``, which makes a rule set to order (its tables
+    built on first use: CPU seconds, memory, a file in the cache), is an
+    unknown rule set here (:func:`~fivecard.core.rules.get_rules` with
+    ``custom=False``)."""
+    return get_rules(name, custom=False)
+
+
+def _rule_name(value: str) -> str:
+    try:
+        return builtin_rules(value).name
+    except RulesError as exc:  # the library's sentence, as the field's error (422)
+        raise PydanticCustomError("rule_set", "{reason}", {"reason": str(exc)}) from None
+
+
+#: A request's field that names a rule set: every such field is of this type
+#: (checked by :func:`builtin_rules`; its value is then the rule set's own name).
+RuleName = Annotated[
+    str,
+    Field(max_length=40, description="rule set: " + ", ".join(RULE_SETS)),
+    AfterValidator(_rule_name),
+]
 
 
 class NewTableRequest(BaseModel):
-    rules: str = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
+    rules: RuleName = "standard"
     points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
     tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
     rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="the table ends after this many")

@@ -2,14 +2,22 @@
 limited per client address, whatever its cookies; other changes per browser;
 both by the one :class:`~fivecard.web.table_api.RateLimit`. At most so many
 games and tables are kept (more is a 503 with a sentence), and those
-untouched for so many days are removed."""
+untouched for so many days are removed. The app builds the tables of every
+built-in rule set when it starts: no request builds one or writes the table
+cache."""
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
+import subprocess
+import sys
 import time
 import warnings
 from pathlib import Path
+
+import fivecard
 
 
 with warnings.catch_warnings():
@@ -151,3 +159,67 @@ def test_games_and_tables_untouched_for_days_are_removed(tmp_path: Path) -> None
     with sqlite3.connect(data / "games.sqlite3") as db:  # their events went with them
         assert db.execute("SELECT COUNT(*) FROM friend_events WHERE table_id = ?", (old,)).fetchone() == (0,)
         assert db.execute("SELECT COUNT(*) FROM events WHERE game = ?", (game,)).fetchone() == (0,)
+
+
+#: Run in a process of its own (its tables not built yet, an empty table
+#: cache): the app starts, then every request that reads a rule set's tables
+#: is made under every built-in rule set, watching the table cache.
+EVERY_RULE_SET = """
+import json, os, sys, warnings
+warnings.simplefilter("ignore")
+from fastapi.testclient import TestClient
+from fivecard.core import tablecache
+from fivecard.core.rules import RULE_SETS
+from fivecard.web.app import create_app
+from fivecard.web.table_api import RateLimit
+
+cache = os.environ[tablecache.ENVIRONMENT]
+app = create_app(sys.argv[1], limit=RateLimit(rate=1e6, burst=1e6, create_rate=1e6, create_burst=1e6))
+kept = sorted(os.listdir(cache))
+used = []
+for name in ("load", "store"):  # a table read or written from here on: a request built it
+    real = getattr(tablecache, name)
+    setattr(tablecache, name, lambda *args, _name=name, _real=real: used.append((_name, args[0])) or _real(*args))
+client = TestClient(app)
+answers = {}
+for rules in RULE_SETS.values():
+    deck = [card.code_str for card in rules.dealt()]
+    hand, seven = " ".join(deck[0:40:8]), deck[1:41:6]
+    two, board = " ".join(seven[:2]), " ".join(seven[2:])
+    said = [
+        client.post("/api/evaluate", json={"hand": hand, "rules": rules.name}),
+        client.post("/api/evaluate", json={"hand": two, "board": board, "rules": rules.name}),
+        client.post("/api/compare", json={"hands": [hand, " ".join(seven[:5])], "rules": rules.name}),
+        client.post("/api/compare", json={"hands": [two, " ".join(deck[3:5])], "board": board, "rules": rules.name}),
+        client.post("/api/advise", json={"hand": hand, "rules": rules.name}),
+        client.get("/check", params=[("rules", rules.name), ("hand", hand), ("hand", " ".join(seven[:5]))]),
+    ]
+    game = client.post("/api/games", json={"rules": rules.name, "seed": 1}).json()["id"]
+    said += [
+        client.post(f"/api/games/{game}/actions", json={"action": "start"}),
+        client.get(f"/api/games/{game}/hint"),
+        client.post(f"/api/games/{game}/actions", json={"action": "keep"}),
+    ]
+    table = client.post("/api/tables", json={"rules": rules.name, "seed": 2}).json()["id"]
+    said += [client.post(f"/api/tables/{table}/{what}", json=body) for what, body in
+             [("seats", {"name": "Ann"}), ("rounds", {}), ("deal", {})]]
+    said += [client.get(f"/api/tables/{table}/export", params={"format": f}) for f in ("csv", "jsonl")]
+    answers[rules.name] = [r.status_code for r in said]
+print(json.dumps({"kept": len(kept), "used": used, "added": sorted(set(os.listdir(cache)) - set(kept)), "answers": answers}))
+"""
+
+
+def test_no_request_builds_a_table_or_writes_the_cache(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    source = str(Path(fivecard.__file__).parent.parent)
+    env = {**os.environ, "FIVECARD_CACHE": str(cache), "PYTHONPATH": os.pathsep.join([source, os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.run(
+        [sys.executable, "-c", EVERY_RULE_SET, str(tmp_path / "data")], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    assert found["kept"] > 0  # the app built the tables when it started, and kept them
+    assert found["used"] == [] and found["added"] == []
+    for name, statuses in found["answers"].items():
+        assert statuses == [200] * 9 + [201] + [200] * 4, name

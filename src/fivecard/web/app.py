@@ -37,6 +37,7 @@ otherwise): :class:`_SameOrigin`.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -54,10 +55,12 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from .. import __version__
-from ..core.evaluate import evaluate
+from ..bulk import batch
+from ..core.evaluate import class_descriptions, evaluate
 from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
+from ..core.tables import five_strength_function, tables_for
 from ..errors import FivecardError
 from ..play.advise import advise, advice_json, builtin_paytable
 from ..play.game import Game, GameError
@@ -83,7 +86,7 @@ from .server import Bounds
 from .table_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
 from .tables import SqliteTableStore
 
-__all__ = ["create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+__all__ = ["build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
@@ -116,6 +119,22 @@ def default_data_dir() -> str:
     if not os.path.isabs(base):
         base = os.path.expanduser(os.path.join("~", ".local", "share"))
     return os.path.join(base, "fivecard")
+
+
+@functools.cache
+def build_tables() -> None:
+    """Build every table a request may use, for every built-in rule set, once
+    a process (loaded from the user's cache when it holds them, else built
+    and kept there: :mod:`fivecard.core.tablecache`): the lookup tables, the
+    class descriptions (a table's export), the advisor's arrays.
+    :func:`create_app` calls it, so no request builds a table or writes the
+    cache (a request names built-in rule sets only:
+    :data:`~fivecard.web.table_api.RuleName`)."""
+    for rules in RULE_SETS.values():
+        five_strength_function(rules)  # and the lookup tables it reads
+        class_descriptions(rules)
+        batch.category_table(rules)
+        batch.strengths_of_codes([[card.code for card in rules.dealt()[:5]]], rules=rules, check=False)
 
 
 # --- requests -----------------------------------------------------------------------------
@@ -453,6 +472,7 @@ def create_app(
     :func:`default_data_dir`), as many as ``capacity`` says, as fast as
     ``limit`` lets each client (default: :class:`RateLimit`'s numbers),
     with as many event streams as the server's ``bounds`` leave room for."""
+    build_tables()  # the built-in rule sets' tables, now rather than in a request
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = GameStore(database, capacity)

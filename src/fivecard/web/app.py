@@ -37,6 +37,7 @@ otherwise): :class:`_SameOrigin`.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -45,9 +46,10 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Body, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -86,7 +88,7 @@ from .server import Bounds
 from .table_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
 from .tables import SqliteTableStore
 
-__all__ = ["build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+__all__ = ["AdvisorBusy", "AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
@@ -94,8 +96,9 @@ MAX_BODY = 64 * 1024
 MAX_HANDS = 10
 #: A hand's text, at most (the library reads far shorter hands).
 MAX_HAND_TEXT = 200
-#: How many games' computer players may consult the advisor at once.
-ADVISOR_SLOTS = 2
+#: The exact advisor's turns (:class:`AdvisorGate`): so many at work at once,
+#: so many more waiting for a turn, each at most so many seconds.
+ADVISOR_SLOTS, ADVISOR_QUEUE, ADVISOR_WAIT = 2, 8, 3.0
 
 _HERE = Path(__file__).parent
 _LOG = logging.getLogger("fivecard.web")
@@ -459,6 +462,99 @@ def _origin(scheme: str, host: str) -> str:
     return f"{scheme}://{host}"
 
 
+T = TypeVar("T")
+
+
+class AdvisorBusy(AtCapacity):
+    """No turn at the advisor now (503, with ``Retry-After``: ``wait`` seconds)."""
+
+    def __init__(self, message: str, wait: int = 1) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+class AdvisorGate:
+    """Turns at the exact advisor (``/api/advise``, a game's hint, the
+    computer players' turns): tens of milliseconds of CPU each, partly
+    outside the GIL, so two at once use the machine best; more only share
+    the GIL and delay everyone's cheap requests.
+
+    At most ``slots`` requests are at work at once, each in a worker thread
+    (taken only once it has its turn); at most ``queue`` more wait for a
+    turn, in order, on the event loop (holding no thread), each at most
+    ``wait`` seconds. One more, or one whose time is up, is
+    :class:`AdvisorBusy` (503, try again in a second). Its state is shared
+    by every thread and event loop that uses it.
+    """
+
+    def __init__(self, slots: int = ADVISOR_SLOTS, queue: int = ADVISOR_QUEUE, wait: float = ADVISOR_WAIT) -> None:
+        self.slots, self.queue, self.wait = slots, queue, wait
+        self.running = 0  # requests at work (or handed a turn)
+        self._waiting: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a turn."""
+        return len(self._waiting)
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` in a worker thread, when its turn comes."""
+        await self._take()
+        try:
+            return await run_in_threadpool(work)
+        finally:
+            self._give()
+
+    async def _take(self) -> None:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self.running < self.slots and not self._waiting:
+                self.running += 1
+                return
+            if len(self._waiting) >= self.queue:
+                raise AdvisorBusy(
+                    f"the advisor is busy ({self.running} answers being worked out, {len(self._waiting)} waiting): "
+                    "ask again in a moment"
+                )
+            turn: asyncio.Future[None] = loop.create_future()
+            self._waiting.append((loop, turn))
+        try:
+            async with asyncio.timeout(self.wait):
+                await turn
+        except BaseException as exc:  # out of time, or the request is gone
+            with self._lock:
+                still = (loop, turn) in self._waiting
+                if still:
+                    self._waiting.remove((loop, turn))
+            if not still:  # a turn came meanwhile: it is this request's
+                if isinstance(exc, TimeoutError):
+                    return
+                self._give()
+            if isinstance(exc, TimeoutError):
+                raise AdvisorBusy(
+                    f"the advisor is busy: this request waited {self.wait:g} s for its turn; ask again in a moment"
+                ) from None
+            raise
+
+    def _give(self) -> None:
+        """The turn of a request done: to the next waiting, if any."""
+        with self._lock:
+            if not self._waiting:
+                self.running -= 1
+                return
+            loop, turn = self._waiting.pop(0)  # the turn passes on: as many at work
+        try:
+            loop.call_soon_threadsafe(_hand_over, turn)
+        except RuntimeError:  # its loop has closed: the request is gone
+            self._give()
+
+
+def _hand_over(turn: asyncio.Future[None]) -> None:
+    if not turn.done():
+        turn.set_result(None)
+
+
 # --- the app ------------------------------------------------------------------------------
 
 
@@ -467,11 +563,13 @@ def create_app(
     capacity: Capacity = Capacity(),
     limit: RateLimit | None = None,
     bounds: Bounds | None = None,
+    advisor: AdvisorGate | None = None,
 ) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
     :func:`default_data_dir`), as many as ``capacity`` says, as fast as
     ``limit`` lets each client (default: :class:`RateLimit`'s numbers),
-    with as many event streams as the server's ``bounds`` leave room for."""
+    with as many event streams as the server's ``bounds`` leave room for,
+    the advisor's turns given by ``advisor`` (default: :class:`AdvisorGate`'s numbers)."""
     build_tables()  # the built-in rule sets' tables, now rather than in a request
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
@@ -486,10 +584,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
-    # The exact advisor (the computer players, hints, /api/advise) takes tens
-    # of milliseconds of CPU, partly outside the GIL: two at a time use the
-    # machine best; more only share the GIL and delay everyone's cheap requests.
-    advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
+    gate = app.state.advisor = advisor or AdvisorGate()  # the advisor's turns
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
     add_table_routes(app, tables, app.state.broker, limit)
@@ -511,7 +606,7 @@ def create_app(
 
     async def _refused(request: Request, exc: Exception) -> Response:
         status = next(code for kind, code in statuses if isinstance(exc, kind))
-        headers = {"retry-after": str(exc.wait)} if isinstance(exc, TooFast) else None
+        headers = {"retry-after": str(exc.wait)} if isinstance(exc, (TooFast, AdvisorBusy)) else None
         return _json({"detail": str(exc)}, status, headers=headers)
 
     for kind, _ in statuses:
@@ -562,12 +657,12 @@ def create_app(
         return Response(_compare_body(request), media_type="application/json")
 
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
-    def api_advise(request: AdviseRequest, http: Request) -> Response:
-        limit.check(http, "act")
+    async def api_advise(request: AdviseRequest, http: Request) -> Response:
+        limit.check(http, "advise")
         # a name, never a path: the server opens no file a request names
         paytable = builtin_paytable(request.paytable) if request.paytable else None
-        with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
-            advice = advise(request.hand, rules=builtin_rules(request.rules), paytable=paytable)
+        rules = builtin_rules(request.rules)
+        advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable))
         data = advice_json(advice)
         data["choices"] = data["choices"][: request.top]
         return _json(data)
@@ -603,7 +698,7 @@ def create_app(
         return _json(view(game_id, game))
 
     @app.post("/api/games/{game_id}/actions", tags=["games"], summary="Act: start, exchange, keep, fold, reveal, settle")
-    def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
+    async def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
         limit.check(request, "act")
         owner = owner_of(request)
 
@@ -620,25 +715,28 @@ def create_app(
                 events.append(game.reveal_dealer_card())
             else:
                 events.append(game.settle())
-            if body.action in ("start", "exchange", "keep", "fold") and game.can_computer_act():
-                with advisor_slots:
-                    while game.can_computer_act():  # the computer players act after you
-                        events.append(game.computer_acts())
+            while game.can_computer_act():  # the computer players act after you
+                events.append(game.computer_acts())
             return None, [event_json(game, e) for e in events]
 
-        game, _ = store.act(game_id, owner, act)
-        return _json(view(game_id, game))
+        def act_and_view() -> dict[str, Any]:
+            game, _ = store.act(game_id, owner, act)
+            return view(game_id, game)
+
+        # the computer players may act after these (the advisor): a turn at the gate first
+        if body.action in ("start", "exchange", "keep", "fold"):
+            return _json(await gate.run(act_and_view))
+        return _json(await run_in_threadpool(act_and_view))
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
-    def api_hint(
+    async def api_hint(
         game_id: str, request: Request, top: int = Query(default=5, ge=1, le=32, description="how many choices")
     ) -> Response:
-        limit.check(request, "act")
-        game = store.load(game_id, owner_of(request))
+        limit.check(request, "advise")
+        game = await run_in_threadpool(store.load, game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
-        with advisor_slots:
-            advice = game.hint(0)
+        advice = await gate.run(lambda: game.hint(0))
         return _json(hint_json(advice, top=top))
 
     # -- pages ---------------------------------------------------------------------------------

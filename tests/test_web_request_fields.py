@@ -336,7 +336,12 @@ def test_no_request_field_makes_a_rule_set(
     monkeypatch.setenv(tablecache.ENVIRONMENT, str(cache))
     made: list[object] = []
     making = fivecard.core.rules.wild_rules
-    monkeypatch.setattr(fivecard.core.rules, "wild_rules", lambda cards: made.append(cards) or making(cards))
+
+    def watched(cards: Any) -> Any:
+        made.append(cards)
+        return making(cards)
+
+    monkeypatch.setattr(fivecard.core.rules, "wild_rules", watched)
     for value in CUSTOM_RULES:
         status, text, _ = send(app, operation, where, name, value)
         assert made == [], f"{operation} {name}={value!r} made a rule set"

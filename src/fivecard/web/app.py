@@ -20,12 +20,29 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
 * ``/api/tables...``: a table for friends (:mod:`fivecard.web.table_api`).
 
+A field that names a rule set (``rules``, here and in a friends' table: a
+:data:`~fivecard.web.table_api.RuleName`; the check page's ``?rules=``) is
+read by :func:`~fivecard.web.table_api.builtin_rules`: a built-in rule set
+or an alias of one, never one made to order (``standard+wild(...)``: 422,
+or the page's error). The tables of every built-in rule set are
+built when the app starts (:func:`build_tables`), never by a request.
+
+Bounds on what a request may cost: a body of at most :data:`MAX_BODY` bytes,
+at most :data:`MAX_HANDS` hands of :data:`MAX_HAND_TEXT` characters; the
+rate limits of :class:`~fivecard.web.table_api.RateLimit` (new things per
+address; changes, and the advisor's answers, per browser); the exact
+advisor's turns (:class:`AdvisorGate`: :data:`ADVISOR_SLOTS` at work,
+:data:`ADVISOR_QUEUE` waiting, none longer than :data:`ADVISOR_WAIT` s,
+holding no thread while it waits); what the server holds of connections,
+headers and time (:mod:`fivecard.web.server`).
+
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.table_api.RateLimit`), 503 when the server holds as
-many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`),
+many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
+or the advisor is busy (:class:`AdvisorBusy`, with ``Retry-After``),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
 

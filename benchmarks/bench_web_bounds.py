@@ -27,7 +27,7 @@ measures, and stops it.
 * advise: C clients asking the exact advisor (``POST /api/advise``) as fast
   as they are answered, each request from a new browser (a cookie of its
   own: as many browsers as a client likes), for S seconds, while a probe
-  asks for a style sheet (a new connection four times a second): the
+  (another address) asks for a style sheet (a new connection four times a second): the
   probe's times (median, 90th percentile, worst) before and during the
   flood, and the flood's answers by status.
 """
@@ -81,9 +81,11 @@ def stop(process: subprocess.Popen[str]) -> str:
 
 
 def normal(port: int) -> str:
+    """A style sheet asked for by another client (from 127.0.0.2: the hostile
+    clients are 127.0.0.1, which holds only its share of the connections)."""
     started = time.monotonic()
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0)) as conn:
             conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             line = conn.recv(100).split(b"\r\n")[0].decode() or "closed"
     except OSError as exc:
@@ -268,7 +270,7 @@ def probe_times(port: int, seconds: float) -> list[float]:
     def probe() -> None:
         started = time.monotonic()
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+            with socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.0.2", 0)) as conn:
                 conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 while conn.recv(65536):
                     pass

@@ -9,8 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from fivecard import Card, Hand, Suit, get_rules
-from fivecard.bulk import batch
-from fivecard.core.tables import KEY_SPACE, tables_for
+from fivecard.vector import batch
+from fivecard.core.lookup import KEY_SPACE, tables_for
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 

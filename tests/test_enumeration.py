@@ -30,9 +30,9 @@ from helpers import (
 )
 
 from fivecard import Hand, full_deck, get_rules, strength, strength_function
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard import evaluate
-from fivecard.core.tables import tables_for
+from fivecard.core.lookup import tables_for
 
 
 def category_table(rules: str, strengths: npt.NDArray[np.integer]) -> dict[str, tuple[int, int]]:

@@ -11,8 +11,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from fivecard.bulk import grid
-from fivecard.bulk.grid import (
+from fivecard.modeloff import grid
+from fivecard.modeloff.grid import (
     ANSWER_COLUMNS,
     GRID_COLUMNS,
     GridRow,
@@ -23,7 +23,7 @@ from fivecard.bulk.grid import (
 from fivecard.cli import main
 from fivecard.core.hand import Hand
 from fivecard.core.rules import RULE_SETS, STANDARD, RuleSet, get_rules
-from fivecard.errors import FileError, RulesError
+from fivecard.core.errors import FileError, RulesError
 
 ROWS = grid_rows()
 ANSWERS = grid_answers(ROWS)
@@ -289,7 +289,7 @@ def test_the_readme_shows_real_output() -> None:
 
 @pytest.mark.parametrize(("name", "sheet"), [("grid.xlsx", "Answers"), ("grid.csv", None)])
 def test_marking_the_grid_against_its_own_answers_scores_full_marks(tmp_path: Path, name: str, sheet: str | None) -> None:
-    from fivecard.bulk.mark import mark_file
+    from fivecard.modeloff.mark import mark_file
 
     path = tmp_path / name
     assert main(["grid", "-o", str(path)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
@@ -344,7 +344,7 @@ def test_another_rule_set_s_grid_is_the_same_on_every_build(name: str, tmp_path:
 
 def dealt_categories(rules: RuleSet) -> list[str]:
     """The labels of the categories some hand of the dealt deck has, weakest first."""
-    from fivecard.bulk import batch
+    from fivecard.vector import batch
 
     counts = batch.census_counts(rules)
     present = set(batch.category_table(rules)[counts.nonzero()[0]].tolist())
@@ -445,7 +445,7 @@ def test_another_rule_set_s_rows_with_cards_in_no_order(name: str) -> None:
 
 @pytest.mark.parametrize("name", OTHER)
 def test_another_rule_set_s_answers_agree_with_solve_and_mark_scores_full_marks(name: str, tmp_path: Path) -> None:
-    from fivecard.bulk.mark import mark_file
+    from fivecard.modeloff.mark import mark_file
 
     _, rows, _ = settled(name)
     path = tmp_path / "grid.csv"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from helpers import best_by_substitution
 
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.core.cards import JOKER
 
 

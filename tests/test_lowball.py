@@ -38,11 +38,11 @@ from fivecard import (
     strength_function,
     text_strength_function,
 )
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.cli import main
 from fivecard.core.rules import STANDARD
 from fivecard.core.showdown import explain
-from fivecard.core.tables import cache_key, tables_for
+from fivecard.core.lookup import cache_key, tables_for
 
 A5 = get_rules("ace-to-five")
 D27 = get_rules("deuce-to-seven")

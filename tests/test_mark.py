@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fivecard.bulk.mark import (
+from fivecard.modeloff.mark import (
     DRAW_WORDS,
     AnswerColumnsError,
     MarkJson,
@@ -33,7 +33,7 @@ from fivecard.cli import main
 from fivecard.core.cards import full_deck
 from fivecard.core.rules import STANDARD
 from fivecard.core.showdown import showdown
-from fivecard.errors import FivecardError
+from fivecard.core.errors import FivecardError
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -543,7 +543,7 @@ def test_a_marked_copy_refuses_xml_that_fivecard_would_refuse_before_openpyxl_re
     reader's limits first, in one line naming the file and the part."""
     import zipfile
 
-    from fivecard.bulk.workbook import MAX_DEPTH
+    from fivecard.files.workbook import MAX_DEPTH
 
     source = tmp_path / "answered.xlsx"
     deep = b"<a>" * (MAX_DEPTH + 1) + b"</a>" * (MAX_DEPTH + 1)
@@ -704,7 +704,7 @@ def test_a_workbook_is_marked_to_csv_at_any_size(tmp_path: Path) -> None:
 
 
 def test_a_workbook_too_big_to_copy_is_refused_before_any_row(tmp_path: Path, monkeypatch: Any) -> None:
-    import fivecard.bulk.mark as mark
+    import fivecard.modeloff.mark as mark
 
     monkeypatch.setattr(mark, "MAX_COPY_XML", 4096)
     code, out, err = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.xlsx")])
@@ -717,7 +717,7 @@ def test_a_workbook_too_big_to_copy_is_refused_before_any_row(tmp_path: Path, mo
 
 
 def test_an_interrupted_mark_leaves_no_file(tmp_path: Path, monkeypatch: Any) -> None:
-    import fivecard.bulk.mark as mark
+    import fivecard.modeloff.mark as mark
 
     def interrupted(self: Any, chunk: Any, rows: Any) -> Any:
         raise KeyboardInterrupt

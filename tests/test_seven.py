@@ -20,13 +20,13 @@ from helpers import best_by_substitution
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fivecard.bulk import batch
-from fivecard.bulk import seven as bulk_seven
+from fivecard.vector import batch
+from fivecard.vector import seven as bulk_seven
 from fivecard.core import seven
 from fivecard.core.cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, Card, Suit, full_deck
 from fivecard.core.rules import RULE_SETS, RuleSet, get_rules, wild_rules
-from fivecard.core.tables import tables_for
-from fivecard.errors import FivecardError
+from fivecard.core.lookup import tables_for
+from fivecard.core.errors import FivecardError
 
 #: Every rule set, and one with wild cards named by the user.
 ALL_RULES: tuple[RuleSet, ...] = (*RULE_SETS.values(), wild_rules("2"))
@@ -124,7 +124,7 @@ def test_a_flush_weaker_than_its_ranks_takes_the_brute_force() -> None:
     rules = get_rules("standard")
     lookup = list(tables_for(rules).lookup)
     assert seven._flush_never_weaker(rules, lookup)
-    from fivecard.core.tables import KEY_SPACE
+    from fivecard.core.lookup import KEY_SPACE
 
     key = sum(RANK_WEIGHTS[r - 2] for r in (14, 13, 12, 11, 9))  # A-K-Q-J-9
     lookup[key + KEY_SPACE] = lookup[key] - 1

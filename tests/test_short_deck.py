@@ -30,11 +30,11 @@ from fivecard import (
     strength_function,
     text_strength_function,
 )
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.cli import main
 from fivecard.core.cards import Rank, Suit
 from fivecard.core.showdown import explain
-from fivecard.core.tables import cache_key, tables_for
+from fivecard.core.lookup import cache_key, tables_for
 
 RULES = get_rules("short-deck")
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from fivecard.errors import FivecardError
+from fivecard.core.errors import FivecardError
 from fivecard.play.advise import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError, advise, load_paytable
 from fivecard.play.strategy import HOLDS, PayTableSolution, solve_paytable
 

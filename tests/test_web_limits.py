@@ -1,6 +1,6 @@
 """The web app is bounded by design: creations (games, tables, seats) are
 limited per client address, whatever its cookies; other changes per browser;
-both by the one :class:`~fivecard.web.table_api.RateLimit`. At most so many
+both by the one :class:`~fivecard.web.friends_api.RateLimit`. At most so many
 games and tables are kept (more is a 503 with a sentence), and those
 untouched for so many days are removed. The app builds the tables of every
 built-in rule set when it starts: no request builds one or writes the table
@@ -39,8 +39,8 @@ with warnings.catch_warnings():
 
 from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
 from fivecard.web.store import Capacity
-from fivecard.web import table_api
-from fivecard.web.table_api import RateLimit
+from fivecard.web import friends_api as table_api
+from fivecard.web.friends_api import RateLimit
 
 #: A limiter that gives no tokens back within a test: only its bursts count.
 SLOW = 1e-9
@@ -187,10 +187,10 @@ EVERY_RULE_SET = """
 import json, os, sys, warnings
 warnings.simplefilter("ignore")
 from fastapi.testclient import TestClient
-from fivecard.core import tablecache
+from fivecard.core import lookup_cache as tablecache
 from fivecard.core.rules import RULE_SETS
 from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
-from fivecard.web.table_api import RateLimit
+from fivecard.web.friends_api import RateLimit
 
 cache = os.environ[tablecache.ENVIRONMENT]
 app = create_app(sys.argv[1], limit=RateLimit(rate=1e6, burst=1e6, create_rate=1e6, create_burst=1e6))

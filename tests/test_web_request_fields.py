@@ -34,7 +34,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 import fivecard.core.rules
-from fivecard.core import tablecache
+from fivecard.core import lookup_cache as tablecache
 from fivecard.core.rules import RULE_SETS
 from fivecard.play.advise import PayTableError, load_paytable
 from fivecard.web.app import create_app

@@ -24,12 +24,12 @@ import pytest
 from helpers import best_by_substitution
 
 from fivecard import evaluate, get_rules, showdown
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.core.evaluate import strength_function, text_strength_function
 from fivecard.cli import main
 from fivecard.core.rules import RuleSet, wild_rules
-from fivecard.errors import RulesError
-from fivecard.core.tables import KEY_SPACE, tables_for
+from fivecard.core.errors import RulesError
+from fivecard.core.lookup import KEY_SPACE, tables_for
 
 STANDARD_CLASSES = 7_462
 DECK = batch.CARDS[:52]

@@ -34,13 +34,13 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..bulk import batch
+from ..vector import batch
 from ..core.cards import Card, Rank, format_cards
-from ..errors import FivecardError, HandError, quote
+from ..core.errors import FivecardError, HandError, quote
 from ..core.evaluate import HandLike, as_hand
 from ..core.hand import Hand
 from ..core.rules import RULE_SETS, RuleSet, get_rules
-from ..core.tables import tables_for
+from ..core.lookup import tables_for
 
 __all__ = [
     "PayTable",
@@ -534,7 +534,7 @@ def unseen_cards(hand: Hand) -> tuple[Card, ...]:
     """The cards of the rule set's deck that the player has not seen. Under
     ``semi`` (suits hidden) one card of each rank held is removed per copy;
     a ``semi`` hand holding more of a rank than the deck has (five of a
-    kind, typed) is a :class:`~fivecard.errors.HandError`."""
+    kind, typed) is a :class:`~fivecard.core.errors.HandError`."""
     rules = hand.rules
     if rules.suits:
         held = Counter(hand.cards)

@@ -18,18 +18,18 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
   ``settle``. The computer players act after you. An action the game does
   not allow now is a 409 with the engine's reason.
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
-* ``/api/tables...``: a table for friends (:mod:`fivecard.web.table_api`).
+* ``/api/tables...``: a table for friends (:mod:`fivecard.web.friends_api`).
 
 A field that names a rule set (``rules``, here and in a friends' table: a
-:data:`~fivecard.web.table_api.RuleName`; the check page's ``?rules=``) is
-read by :func:`~fivecard.web.table_api.builtin_rules`: a built-in rule set
+:data:`~fivecard.web.friends_api.RuleName`; the check page's ``?rules=``) is
+read by :func:`~fivecard.web.friends_api.builtin_rules`: a built-in rule set
 or an alias of one, never one made to order (``standard+wild(...)``: 422,
 or the page's error). The tables of every built-in rule set are
 built when the app starts (:func:`build_tables`), never by a request.
 
 Bounds on what a request may cost: a body of at most :data:`MAX_BODY` bytes,
 at most :data:`MAX_HANDS` hands of :data:`MAX_HAND_TEXT` characters; the
-rate limits of :class:`~fivecard.web.table_api.RateLimit` (new things per
+rate limits of :class:`~fivecard.web.friends_api.RateLimit` (new things per
 address; changes, and the advisor's answers, per browser); the exact
 advisor's turns (:class:`AdvisorGate`: :data:`ADVISOR_SLOTS` at work,
 :data:`ADVISOR_QUEUE` waiting, none longer than :data:`ADVISOR_WAIT` s,
@@ -40,7 +40,7 @@ Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
-(:class:`~fivecard.web.table_api.RateLimit`), 503 when the server holds as
+(:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
 many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
 or the advisor is busy (:class:`AdvisorBusy`, with ``Retry-After``),
 507 when the data folder's disk is full and 503 when it cannot be written
@@ -73,14 +73,14 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
-from .. import __version__
-from ..bulk import batch
+from ..core.version import __version__
+from ..vector import batch
 from ..core.evaluate import class_descriptions, evaluate
 from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
-from ..core.tables import five_strength_function, tables_for
-from ..errors import FivecardError
+from ..core.lookup import five_strength_function, tables_for
+from ..core.errors import FivecardError
 from ..play.advise import advise, advice_json, builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
@@ -102,8 +102,8 @@ from .store import (
     secret_hash,
 )
 from .server import Bounds
-from .table_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
-from .tables import SqliteTableStore
+from .friends_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
+from .friends_store import SqliteTableStore
 
 __all__ = ["AdvisorBusy", "AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
@@ -145,11 +145,11 @@ def default_data_dir() -> str:
 def build_tables() -> None:
     """Build every table a request may use, for every built-in rule set, once
     a process (loaded from the user's cache when it holds them, else built
-    and kept there: :mod:`fivecard.core.tablecache`): the lookup tables, the
+    and kept there: :mod:`fivecard.core.lookup_cache`): the lookup tables, the
     class descriptions (a table's export), the advisor's arrays.
     :func:`create_app` calls it, so no request builds a table or writes the
     cache (a request names built-in rule sets only:
-    :data:`~fivecard.web.table_api.RuleName`)."""
+    :data:`~fivecard.web.friends_api.RuleName`)."""
     for rules in RULE_SETS.values():
         five_strength_function(rules)  # and the lookup tables it reads
         class_descriptions(rules)

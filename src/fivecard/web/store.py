@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..errors import FileError, FivecardError
+from ..core.errors import FileError, FivecardError
 from ..play.game import Game
 
 __all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity", "AtCapacity", "make_room"]

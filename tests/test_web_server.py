@@ -4,7 +4,8 @@ so that each limit is met at once): request headers are bounded in size
 (431) and in time (408, or closed when nothing came), and so is a body
 (408); an event stream, which cannot be timed out, is not; past the
 connection limit the idlest connection makes room, or the new one is told
-503 when every other is busy; event streams are bounded apart (503); a client
+503 when every other is busy; one address holds no more than its share of
+the connections (503); event streams are bounded apart (503); a client
 that reads no answer is let go."""
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ class Running:
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.01)
 
-    def connect(self) -> socket.socket:
-        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE)
+    def connect(self, source: str = "127.0.0.1") -> socket.socket:
+        """A connection from ``source`` (any address of the loopback network)."""
+        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE, source_address=(source, 0))
 
     def until(self, holds: Any) -> None:
         """Wait until ``holds(connections)`` is true of the server's connections."""
@@ -193,7 +195,7 @@ def test_an_event_stream_is_not_timed_out(serving: Any) -> None:
 
 
 def test_past_the_connection_limit_the_idlest_makes_room(serving: Any) -> None:
-    server = serving(Bounds(connections=8))
+    server = serving(Bounds(connections=8, per_address=16))  # (one address: its share is not the subject)
     idle = []
     for _ in range(12):
         idle.append(server.connect())
@@ -231,6 +233,41 @@ def test_when_every_connection_is_busy_a_new_one_is_503(serving: Any) -> None:
     assert status(received) == 503 and b"as many connections as it can" in received
     for conn in streams:
         conn.close()
+
+
+def test_one_address_holds_at_most_its_share_of_the_connections(serving: Any) -> None:
+    server = serving(Bounds(connections=64, body_seconds=PATIENCE * 10))
+    assert Bounds(connections=64).address_share == 8
+    held = [server.connect() for _ in range(4)]  # idle
+    for _ in range(4):  # bodies on their way
+        conn = server.connect()
+        conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+        held.append(conn)
+    server.until(lambda connections: len(connections) == 8)
+    ninth = server.connect()
+    received = answer(ninth)
+    assert status(received) == 503
+    assert json.loads(received.split(b"\r\n\r\n", 1)[1]) == {
+        "detail": "this address holds as many connections as one address may (8): close some, or try again in a moment"
+    }
+    other = server.connect("127.0.0.2")  # another address is answered
+    other.sendall(GET)
+    assert first_answer(other)[0] == 200
+    for conn in held:
+        conn.settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            conn.recv(1)  # the address's eight are all still held
+    held.pop(0).close()  # one goes: there is room for one more
+    server.until(lambda connections: sum(c.client[0] == "127.0.0.1" for c in connections) == 7)
+    again = server.connect()
+    again.sendall(GET)
+    assert first_answer(again)[0] == 200
+    assert status(answer(server.connect())) == 503  # and no more
+
+
+def test_an_address_share_is_an_eighth_of_the_connections_and_at_least_eight() -> None:
+    assert [Bounds(connections=n).address_share for n in (32, 64, 65, 800, 4096)] == [8, 8, 8, 100, 512]
+    assert Bounds(connections=4096, per_address=3).address_share == 3
 
 
 def test_a_client_that_reads_no_answer_is_let_go(serving: Any) -> None:

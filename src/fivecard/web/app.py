@@ -20,12 +20,29 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
 * ``/api/tables...``: a table for friends (:mod:`fivecard.web.friends_api`).
 
+A field that names a rule set (``rules``, here and in a friends' table: a
+:data:`~fivecard.web.friends_api.RuleName`; the check page's ``?rules=``) is
+read by :func:`~fivecard.web.friends_api.builtin_rules`: a built-in rule set
+or an alias of one, never one made to order (``standard+wild(...)``: 422,
+or the page's error). The tables of every built-in rule set are
+built when the app starts (:func:`build_tables`), never by a request.
+
+Bounds on what a request may cost: a body of at most :data:`MAX_BODY` bytes,
+at most :data:`MAX_HANDS` hands of :data:`MAX_HAND_TEXT` characters; the
+rate limits of :class:`~fivecard.web.friends_api.RateLimit` (new things per
+address; changes, and the advisor's answers, per browser); the exact
+advisor's turns (:class:`AdvisorGate`: :data:`ADVISOR_SLOTS` at work,
+:data:`ADVISOR_QUEUE` waiting, none longer than :data:`ADVISOR_WAIT` s,
+holding no thread while it waits); what the server holds of connections,
+headers and time (:mod:`fivecard.web.server`).
+
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
-many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`),
+many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
+or the advisor is busy (:class:`AdvisorBusy`, with ``Retry-After``),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
 
@@ -37,6 +54,8 @@ otherwise): :class:`_SameOrigin`.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import logging
 import os
@@ -44,9 +63,10 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Body, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -54,10 +74,12 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from ..core.version import __version__
-from ..core.evaluate import evaluate
+from ..vector import batch
+from ..core.evaluate import class_descriptions, evaluate
 from ..core.report import evaluation_json, showdown_json
-from ..core.rules import RULE_SETS, get_rules
+from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
+from ..core.lookup import five_strength_function, tables_for
 from ..core.errors import FivecardError
 from ..play.advise import advise, advice_json, builtin_paytable
 from ..play.game import Game, GameError
@@ -80,10 +102,10 @@ from .store import (
     secret_hash,
 )
 from .server import Bounds
-from .friends_api import Broker, RateLimit, TooFast, add_table_routes
+from .friends_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
 from .friends_store import SqliteTableStore
 
-__all__ = ["create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+__all__ = ["AdvisorBusy", "AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
@@ -91,8 +113,9 @@ MAX_BODY = 64 * 1024
 MAX_HANDS = 10
 #: A hand's text, at most (the library reads far shorter hands).
 MAX_HAND_TEXT = 200
-#: How many games' computer players may consult the advisor at once.
-ADVISOR_SLOTS = 2
+#: The exact advisor's turns (:class:`AdvisorGate`): so many at work at once,
+#: so many more waiting for a turn, each at most so many seconds.
+ADVISOR_SLOTS, ADVISOR_QUEUE, ADVISOR_WAIT = 2, 8, 3.0
 
 _HERE = Path(__file__).parent
 _LOG = logging.getLogger("fivecard.web")
@@ -118,24 +141,37 @@ def default_data_dir() -> str:
     return os.path.join(base, "fivecard")
 
 
+@functools.cache
+def build_tables() -> None:
+    """Build every table a request may use, for every built-in rule set, once
+    a process (loaded from the user's cache when it holds them, else built
+    and kept there: :mod:`fivecard.core.lookup_cache`): the lookup tables, the
+    class descriptions (a table's export), the advisor's arrays.
+    :func:`create_app` calls it, so no request builds a table or writes the
+    cache (a request names built-in rule sets only:
+    :data:`~fivecard.web.friends_api.RuleName`)."""
+    for rules in RULE_SETS.values():
+        five_strength_function(rules)  # and the lookup tables it reads
+        class_descriptions(rules)
+        batch.category_table(rules)
+        batch.strengths_of_codes([[card.code for card in rules.dealt()[:5]]], rules=rules, check=False)
+
+
 # --- requests -----------------------------------------------------------------------------
-
-RuleName = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
-
 
 BestFive = Field(default=False, description="hands of 5 to 7 cards play their best five (a board implies it)")
 
 
 class EvaluateRequest(BaseModel):
     hand: str = Field(max_length=MAX_HAND_TEXT, description="five cards in any notation fivecard reads")
-    rules: str = RuleName
+    rules: RuleName = "standard"
     best_five: bool = BestFive
     board: str | None = Field(default=None, max_length=MAX_HAND_TEXT, description="cards shared with the board")
 
 
 class CompareRequest(BaseModel):
     hands: list[str] = Field(min_length=1, max_length=MAX_HANDS, description="the hands of one showdown")
-    rules: str = RuleName
+    rules: RuleName = "standard"
     decks: int = Field(default=1, ge=1, le=8, description="the hands come from this many decks")
     best_five: bool = BestFive
     board: str | None = Field(
@@ -145,13 +181,13 @@ class CompareRequest(BaseModel):
 
 class AdviseRequest(BaseModel):
     hand: str = Field(max_length=MAX_HAND_TEXT)
-    rules: str = RuleName
+    rules: RuleName = "standard"
     paytable: str | None = Field(default=None, max_length=40, description="a built-in pay table's name")
     top: int = Field(default=32, ge=1, le=32, description="how many of the best choices to return")
 
 
 class NewGameRequest(BaseModel):
-    rules: str = RuleName
+    rules: RuleName = "standard"
     seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for a reproducible game")
     stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
 
@@ -254,7 +290,7 @@ def _compare_body(request: CompareRequest) -> bytes:
     _check_hands(request.hands)
     result = showdown(
         request.hands,
-        rules=get_rules(request.rules),
+        rules=builtin_rules(request.rules),
         decks=request.decks,
         best_five=request.best_five,
         board=request.board,
@@ -443,6 +479,99 @@ def _origin(scheme: str, host: str) -> str:
     return f"{scheme}://{host}"
 
 
+T = TypeVar("T")
+
+
+class AdvisorBusy(AtCapacity):
+    """No turn at the advisor now (503, with ``Retry-After``: ``wait`` seconds)."""
+
+    def __init__(self, message: str, wait: int = 1) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+class AdvisorGate:
+    """Turns at the exact advisor (``/api/advise``, a game's hint, the
+    computer players' turns): tens of milliseconds of CPU each, partly
+    outside the GIL, so two at once use the machine best; more only share
+    the GIL and delay everyone's cheap requests.
+
+    At most ``slots`` requests are at work at once, each in a worker thread
+    (taken only once it has its turn); at most ``queue`` more wait for a
+    turn, in order, on the event loop (holding no thread), each at most
+    ``wait`` seconds. One more, or one whose time is up, is
+    :class:`AdvisorBusy` (503, try again in a second). Its state is shared
+    by every thread and event loop that uses it.
+    """
+
+    def __init__(self, slots: int = ADVISOR_SLOTS, queue: int = ADVISOR_QUEUE, wait: float = ADVISOR_WAIT) -> None:
+        self.slots, self.queue, self.wait = slots, queue, wait
+        self.running = 0  # requests at work (or handed a turn)
+        self._waiting: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a turn."""
+        return len(self._waiting)
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` in a worker thread, when its turn comes."""
+        await self._take()
+        try:
+            return await run_in_threadpool(work)
+        finally:
+            self._give()
+
+    async def _take(self) -> None:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self.running < self.slots and not self._waiting:
+                self.running += 1
+                return
+            if len(self._waiting) >= self.queue:
+                raise AdvisorBusy(
+                    f"the advisor is busy ({self.running} answers being worked out, {len(self._waiting)} waiting): "
+                    "ask again in a moment"
+                )
+            turn: asyncio.Future[None] = loop.create_future()
+            self._waiting.append((loop, turn))
+        try:
+            async with asyncio.timeout(self.wait):
+                await turn
+        except BaseException as exc:  # out of time, or the request is gone
+            with self._lock:
+                still = (loop, turn) in self._waiting
+                if still:
+                    self._waiting.remove((loop, turn))
+            if not still:  # a turn came meanwhile: it is this request's
+                if isinstance(exc, TimeoutError):
+                    return
+                self._give()
+            if isinstance(exc, TimeoutError):
+                raise AdvisorBusy(
+                    f"the advisor is busy: this request waited {self.wait:g} s for its turn; ask again in a moment"
+                ) from None
+            raise
+
+    def _give(self) -> None:
+        """The turn of a request done: to the next waiting, if any."""
+        with self._lock:
+            if not self._waiting:
+                self.running -= 1
+                return
+            loop, turn = self._waiting.pop(0)  # the turn passes on: as many at work
+        try:
+            loop.call_soon_threadsafe(_hand_over, turn)
+        except RuntimeError:  # its loop has closed: the request is gone
+            self._give()
+
+
+def _hand_over(turn: asyncio.Future[None]) -> None:
+    if not turn.done():
+        turn.set_result(None)
+
+
 # --- the app ------------------------------------------------------------------------------
 
 
@@ -451,11 +580,14 @@ def create_app(
     capacity: Capacity = Capacity(),
     limit: RateLimit | None = None,
     bounds: Bounds | None = None,
+    advisor: AdvisorGate | None = None,
 ) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
     :func:`default_data_dir`), as many as ``capacity`` says, as fast as
     ``limit`` lets each client (default: :class:`RateLimit`'s numbers),
-    with as many event streams as the server's ``bounds`` leave room for."""
+    with as many event streams as the server's ``bounds`` leave room for,
+    the advisor's turns given by ``advisor`` (default: :class:`AdvisorGate`'s numbers)."""
+    build_tables()  # the built-in rule sets' tables, now rather than in a request
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = GameStore(database, capacity)
@@ -469,10 +601,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
-    # The exact advisor (the computer players, hints, /api/advise) takes tens
-    # of milliseconds of CPU, partly outside the GIL: two at a time use the
-    # machine best; more only share the GIL and delay everyone's cheap requests.
-    advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
+    gate = app.state.advisor = advisor or AdvisorGate()  # the advisor's turns
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
     add_table_routes(app, tables, app.state.broker, limit)
@@ -494,7 +623,7 @@ def create_app(
 
     async def _refused(request: Request, exc: Exception) -> Response:
         status = next(code for kind, code in statuses if isinstance(exc, kind))
-        headers = {"retry-after": str(exc.wait)} if isinstance(exc, TooFast) else None
+        headers = {"retry-after": str(exc.wait)} if isinstance(exc, (TooFast, AdvisorBusy)) else None
         return _json({"detail": str(exc)}, status, headers=headers)
 
     for kind, _ in statuses:
@@ -535,7 +664,7 @@ def create_app(
     @app.post("/api/evaluate", tags=["hands"], summary="Classify one hand")
     def api_evaluate(request: EvaluateRequest) -> Response:
         evaluation = evaluate(
-            request.hand, rules=get_rules(request.rules), best_five=request.best_five, board=request.board
+            request.hand, rules=builtin_rules(request.rules), best_five=request.best_five, board=request.board
         )
         return _json(evaluation_json(evaluation, request.hand))
 
@@ -545,12 +674,12 @@ def create_app(
         return Response(_compare_body(request), media_type="application/json")
 
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
-    def api_advise(request: AdviseRequest, http: Request) -> Response:
-        limit.check(http, "act")
+    async def api_advise(request: AdviseRequest, http: Request) -> Response:
+        limit.check(http, "advise")
         # a name, never a path: the server opens no file a request names
         paytable = builtin_paytable(request.paytable) if request.paytable else None
-        with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
-            advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
+        rules = builtin_rules(request.rules)
+        advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable))
         data = advice_json(advice)
         data["choices"] = data["choices"][: request.top]
         return _json(data)
@@ -574,7 +703,7 @@ def create_app(
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
         limit.check(request, "create")
         owner, fresh = claim_owner(request.cookies)
-        game = Game(rules=get_rules(body.rules), seed=body.seed, stack=body.stack)
+        game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack)
         game_id = store.create(game, owner)
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
         remember_owner(response, fresh)
@@ -586,7 +715,7 @@ def create_app(
         return _json(view(game_id, game))
 
     @app.post("/api/games/{game_id}/actions", tags=["games"], summary="Act: start, exchange, keep, fold, reveal, settle")
-    def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
+    async def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
         limit.check(request, "act")
         owner = owner_of(request)
 
@@ -603,25 +732,28 @@ def create_app(
                 events.append(game.reveal_dealer_card())
             else:
                 events.append(game.settle())
-            if body.action in ("start", "exchange", "keep", "fold") and game.can_computer_act():
-                with advisor_slots:
-                    while game.can_computer_act():  # the computer players act after you
-                        events.append(game.computer_acts())
+            while game.can_computer_act():  # the computer players act after you
+                events.append(game.computer_acts())
             return None, [event_json(game, e) for e in events]
 
-        game, _ = store.act(game_id, owner, act)
-        return _json(view(game_id, game))
+        def act_and_view() -> dict[str, Any]:
+            game, _ = store.act(game_id, owner, act)
+            return view(game_id, game)
+
+        # the computer players may act after these (the advisor): a turn at the gate first
+        if body.action in ("start", "exchange", "keep", "fold"):
+            return _json(await gate.run(act_and_view))
+        return _json(await run_in_threadpool(act_and_view))
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
-    def api_hint(
+    async def api_hint(
         game_id: str, request: Request, top: int = Query(default=5, ge=1, le=32, description="how many choices")
     ) -> Response:
-        limit.check(request, "act")
-        game = store.load(game_id, owner_of(request))
+        limit.check(request, "advise")
+        game = await run_in_threadpool(store.load, game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
-        with advisor_slots:
-            advice = game.hint(0)
+        advice = await gate.run(lambda: game.hint(0))
         return _json(hint_json(advice, top=top))
 
     # -- pages ---------------------------------------------------------------------------------
@@ -682,7 +814,7 @@ def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
     the good hands when there are two or more."""
     result: dict[str, Any] = {"rules": rules_name, "hands": [], "showdown": None, "error": None}
     try:
-        rules = get_rules(rules_name)
+        rules = builtin_rules(rules_name)
     except FivecardError as exc:
         result["error"] = str(exc)
         return result

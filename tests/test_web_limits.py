@@ -32,7 +32,7 @@ def fresh(app: FastAPI, address: str = "10.0.0.1") -> TestClient:
 
 
 def test_creations_are_limited_per_address_with_or_without_cookies(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=SLOW, create_burst=6))
+    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=SLOW, create_burst=6), allow_hosts=["testserver"])
     host = fresh(app)
     table_id = host.post("/api/tables", json={}).json()["id"]
     answers = [fresh(app).post("/api/tables", json={}) for _ in range(2)]  # a new browser each time
@@ -47,7 +47,7 @@ def test_creations_are_limited_per_address_with_or_without_cookies(tmp_path: Pat
 
 
 def test_changes_are_limited_per_browser(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=4))
+    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=4), allow_hosts=["testserver"])
     host, ann = fresh(app), fresh(app)
     table_id = host.post("/api/tables", json={}).json()["id"]
     ann.post(f"/api/tables/{table_id}/seats", json={"name": "Ann"})
@@ -65,7 +65,8 @@ def test_changes_are_limited_per_browser(tmp_path: Path) -> None:
 
 
 def test_reading_and_settling_hands_are_not_limited(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=1, create_rate=SLOW, create_burst=1))
+    limit = RateLimit(rate=SLOW, burst=1, create_rate=SLOW, create_burst=1)
+    app = create_app(tmp_path / "data", limit=limit, allow_hosts=["testserver"])
     client = fresh(app)
     table_id = client.post("/api/tables", json={}).json()["id"]
     for _ in range(5):
@@ -86,7 +87,8 @@ class Clock:
 
 def test_the_limiter_gives_tokens_back_at_its_rate(tmp_path: Path) -> None:
     clock = Clock()
-    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=0.5, create_burst=2, clock=clock))
+    limit = RateLimit(create_rate=0.5, create_burst=2, clock=clock)
+    app = create_app(tmp_path / "data", limit=limit, allow_hosts=["testserver"])
     assert [fresh(app).post("/api/games", json={}).status_code for _ in range(3)] == [201, 201, 429]
     assert fresh(app).post("/api/games", json={}).headers["retry-after"] == "2"  # one token: 2 s at 0.5 a second
     clock.now += 1.0
@@ -102,7 +104,7 @@ def test_1500_cookie_less_tables_from_one_address(tmp_path: Path) -> None:
     Now (the default limits, the clock held still) the address's burst is
     kept and the rest refused, and nothing more is stored."""
     data = tmp_path / "data"
-    app = create_app(data, limit=RateLimit(clock=Clock()))
+    app = create_app(data, limit=RateLimit(clock=Clock()), allow_hosts=["testserver"])
     client = fresh(app)
     codes = []
     for _ in range(1500):
@@ -115,7 +117,7 @@ def test_1500_cookie_less_tables_from_one_address(tmp_path: Path) -> None:
 
 
 def test_at_most_so_many_games_and_tables_are_kept(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", capacity=Capacity(games=2, tables=3))
+    app = create_app(tmp_path / "data", capacity=Capacity(games=2, tables=3), allow_hosts=["testserver"])
     client = fresh(app)
     assert [client.post("/api/tables", json={}).status_code for _ in range(4)] == [201, 201, 201, 503]
     assert [client.post("/api/games", json={}).status_code for _ in range(3)] == [201, 201, 503]
@@ -134,7 +136,7 @@ def _age(data: Path, table: str, row_id: str, days: float) -> None:
 
 def test_games_and_tables_untouched_for_days_are_removed(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    app = create_app(data, capacity=Capacity(games=2, tables=2, days=7))
+    app = create_app(data, capacity=Capacity(games=2, tables=2, days=7), allow_hosts=["testserver"])
     client = fresh(app)
     old, recent = (client.post("/api/tables", json={}).json()["id"] for _ in range(2))
     game = client.post("/api/games", json={"seed": 1}).json()["id"]

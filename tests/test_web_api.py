@@ -151,9 +151,12 @@ def test_a_new_game_sets_an_httponly_owner_cookie(client: TestClient) -> None:
     assert response.headers["location"] == f"/api/games/{game['id']}"
     assert game["rules"] == "joker" and game["phase"] == "idle" and game["can"]["start"]
     assert len(game["id"]) >= 20  # unguessable
-    # the same browser keeps its secret for its next game
+    # its next game gives it a fresh secret, which keeps the first game too
+    first = client.cookies[OWNER_COOKIE]
     again = client.post("/api/games", json={})
-    assert again.status_code == 201 and "set-cookie" not in again.headers
+    assert again.status_code == 201 and again.headers["set-cookie"].startswith(f"{OWNER_COOKIE}=")
+    assert client.cookies[OWNER_COOKIE] != first
+    assert client.get(f"/api/games/{game['id']}").status_code == 200
 
 
 def test_a_round_through_the_api(client: TestClient) -> None:

@@ -9,8 +9,9 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 * ``POST /api/compare`` ``{"hands", "rules", "decks"}``: a showdown, as ``compare --json``.
 * ``POST /api/advise`` ``{"hand", "rules", "paytable", "top"}``: the hold advisor, as ``advise --json``
   (``paytable``: a built-in pay table's name; the web app names things, it never opens a path).
-* ``POST /api/games`` ``{"rules", "seed"}``: a new game (201); the browser's
-  owner secret is set in an HttpOnly cookie.
+* ``POST /api/games`` ``{"rules", "seed"}``: a new game (201); the browser is
+  given a fresh owner secret in an HttpOnly cookie, which takes over what
+  its old one held (:class:`~fivecard.web.store.Owners`).
 * ``GET /api/games/{id}``: the table as the player sees it.
 * ``POST /api/games/{id}/actions`` ``{"action", "keep"}``: ``start`` (a round),
   ``exchange`` (keep the 1-based positions in ``keep``, draw the rest),
@@ -23,6 +24,7 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
+400 for a request with two owner cookies (one may be planted),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.table_api.RateLimit`), 503 when the server holds as
 many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`),
@@ -85,12 +87,11 @@ from .store import (
     GameStore,
     NoSuchGame,
     NotYourGame,
+    Owners,
     StorageError,
     StorageFull,
-    browser_secret,
-    claim_owner,
+    TwoOwnerCookies,
     remember_owner,
-    secret_hash,
 )
 from .server import Bounds
 from .table_api import Broker, RateLimit, TooFast, add_table_routes
@@ -616,6 +617,7 @@ def create_app(
     store = GameStore(database, capacity)
     tables = SqliteTableStore(database, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
+    owners = Owners(database.key("owner secrets"))
     app = FastAPI(
         title="fivecard",
         version=__version__,
@@ -624,13 +626,14 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
+    app.state.owners = owners  # the one reader of owner cookies (the rate limit's too)
     # The exact advisor (the computer players, hints, /api/advise) takes tens
     # of milliseconds of CPU, partly outside the GIL: two at a time use the
     # machine best; more only share the GIL and delay everyone's cheap requests.
     advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
-    add_table_routes(app, tables, app.state.broker, limit)
+    add_table_routes(app, tables, app.state.broker, limit, owners)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -642,6 +645,7 @@ def create_app(
         (AtCapacity, 503),  # the server keeps as many games or tables as it may
         (NoSuchGame, 404),  # no such game or table
         (NotYourGame, 403),  # another browser's game
+        (TwoOwnerCookies, 400),  # which is the browser's own cannot be told
         (TooFast, 429),
         (TableForbidden, 403),  # only the host, or a seated player, may
         (TableError, 409),  # the table does not allow that now
@@ -713,10 +717,10 @@ def create_app(
     # -- games -------------------------------------------------------------------------------
 
     def owner_of(request: Request) -> str:
-        secret = browser_secret(request.cookies)
-        if secret is None:
-            raise NotYourGame("this browser has no games (its cookie is missing)")
-        return secret_hash(secret)
+        owner = owners.owner(request)
+        if not owner:
+            raise NotYourGame("this browser has no games (its cookie is missing, or is not one this server gave)")
+        return owner
 
     def view(game_id: str, game: Game) -> dict[str, Any]:
         events = store.round_events(game_id, game.rounds)
@@ -728,11 +732,12 @@ def create_app(
     @app.post("/api/games", tags=["games"], summary="Start a new game", status_code=201)
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
         limit.check(request, "create")
-        owner, fresh = claim_owner(request.cookies)
+        claim = owners.claim(request)
         game = Game(rules=get_rules(body.rules), seed=body.seed, stack=body.stack)
-        game_id = store.create(game, owner)
+        game_id = store.create(game, claim.new, moved_from=claim.old)
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
-        remember_owner(response, fresh)
+        limit.moved(claim)
+        remember_owner(response, claim)
         return response
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="The table as you see it")

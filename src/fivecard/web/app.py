@@ -57,7 +57,7 @@ import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -531,7 +531,14 @@ def _misdirected(hosts: Sequence[bytes], names: frozenset[str]) -> str | None:
             if not hosts
             else "this request names more than one host (Host headers): it is refused"
         )
-    text = hosts[0].decode("latin-1")
+    return _misdirected_to(hosts[0], names)
+
+
+@lru_cache(maxsize=256)
+def _misdirected_to(host: bytes, names: frozenset[str]) -> str | None:
+    """:func:`_misdirected` for one ``Host`` header (remembered: a server is
+    asked by the same few names over and over)."""
+    text = host.decode("latin-1")
     found = _host_and_port(text)
     if found is None:
         return f"this request's Host header {text!r} is not a host name or an IP address"

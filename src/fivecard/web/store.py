@@ -234,10 +234,12 @@ class Owners:
     not issue is no owner: it can neither read nor gain anything."""
 
     def __init__(self, key: bytes) -> None:
-        self._key = key
+        self._keyed = hmac.new(key, _PURPOSE, hashlib.sha256)  # copied for each tag: the key is set up once
 
     def _tag(self, random: bytes) -> bytes:
-        return hmac.digest(self._key, _PURPOSE + random, "sha256")
+        mac = self._keyed.copy()
+        mac.update(random)
+        return mac.digest()
 
     def issue(self) -> str:
         """A fresh secret."""

@@ -36,7 +36,7 @@ from treys import Card as TreysCard
 from treys import Evaluator
 
 from fivecard import full_deck
-from fivecard.bulk import batch
+from fivecard.vector import batch
 
 HERE = Path(__file__).resolve().parent
 

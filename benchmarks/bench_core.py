@@ -45,7 +45,7 @@ from treys import Card as TreysCard
 from treys import Evaluator
 
 import fivecard
-from fivecard.core import tables
+from fivecard.core import lookup as tables
 
 T = TypeVar("T")
 

@@ -26,9 +26,9 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from fivecard.bulk.batch import encode, strengths
-from fivecard.bulk.rows import column_letter
-from fivecard.bulk.writers import class_info
+from fivecard.vector.batch import encode, strengths
+from fivecard.files.rows import column_letter
+from fivecard.files.writers import class_info
 from fivecard.core.cards import full_deck
 from fivecard.core.rules import STANDARD
 

@@ -36,7 +36,7 @@ from treys import Card as TreysCard
 from treys import Evaluator
 
 from fivecard import full_deck
-from fivecard.bulk import seven as bulk_seven
+from fivecard.vector import seven as bulk_seven
 from fivecard.core import seven
 from fivecard.core.rules import STANDARD
 
@@ -50,7 +50,7 @@ def line(label: str, hands: int, seconds: float) -> float:
 
 _WHOLE_DECK = (
     "import resource, sys, time\n"
-    "from fivecard.bulk.seven import seven_card_counts\n"
+    "from fivecard.vector.seven import seven_card_counts\n"
     "rules = sys.argv[2]\n"
     "seven_card_counts(rules, cards=6, processes=1)  # warm: tables built or loaded, numpy imported\n"
     "t = time.perf_counter(); counts = seven_card_counts(rules, processes=int(sys.argv[1]))\n"

@@ -34,7 +34,7 @@ from fivecard.play.friends import FriendsTable
 from fivecard.play.game import Game
 from fivecard.web.app import _misdirected, allowed_hosts
 from fivecard.web.store import OWNER_COOKIE, Capacity, Database, GameStore, Owners, secret_hash
-from fivecard.web.tables import SqliteTableStore
+from fivecard.web.friends_store import SqliteTableStore
 
 
 def _request(cookie: str | None) -> Request:

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 from timing import best
 
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.core.rules import RuleSet, get_rules
 
 RULES = ("standard", "joker", "deuces-wild", "one-eyed-jacks", "standard+wild(2)", "standard+wild(Js Jh)")

@@ -45,6 +45,6 @@ def advice_once() -> Iterator[None]:
 def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """The web app's rate limits off (their own tests' subject): for tests
     that walk many answers, so that every answer is the one they ask for."""
-    from fivecard.web import table_api
+    from fivecard.web import friends_api as table_api
 
     monkeypatch.setattr(table_api.RateLimit, "check", lambda self, request, kind: None)

@@ -8,9 +8,10 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+import oracle
+
 from fivecard import Card, Hand, Suit, get_rules
-from fivecard.bulk import batch
-from fivecard.core.tables import KEY_SPACE, tables_for
+from fivecard.vector import batch
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
@@ -33,12 +34,13 @@ def ranked(text: str, *, offset: int = 0) -> Hand:
 @dataclass(frozen=True)
 class WholeDeck:
     """Every five-card hand of a rule set's dealt deck (``semi``: the 52
-    cards with suits hidden; ``joker``: 54 cards), scored once by the batch
-    path and shared by the tests (:func:`whole_deck`)."""
+    cards with suits hidden; ``joker``: 54 cards; ``short-deck``: 36),
+    scored once by the batch path and shared by the tests
+    (:func:`whole_deck`)."""
 
     rules: str
-    #: Deck indices (``batch.CARDS``) of each hand, in the order of
-    #: ``itertools.combinations(range(n), 5)``.
+    #: Deck indices (``batch.CARDS``; the dealt deck is its first cards) of
+    #: each hand, in the order of ``itertools.combinations(range(n), 5)``.
     indices: npt.NDArray[np.uint8]
     #: The code of each deck index as the rule set sees it (rank-only for semi).
     codes: npt.NDArray[np.int32]
@@ -49,77 +51,26 @@ class WholeDeck:
 @cache
 def whole_deck(rules: str) -> WholeDeck:
     """The whole deck of ``rules``, enumerated and scored once per test run."""
-    n = 54 if rules == "joker" else 52
-    codes = batch.CODES[:n] if rules != "semi" else batch.CODES[:n] & ~15
-    indices = batch.combinations(n)
+    dealt = get_rules(rules).dealt()
+    assert [c.rank for c in dealt] == [c.rank for c in batch.CARDS[: len(dealt)]]
+    codes = np.array([c.code for c in dealt], dtype=np.int32)
+    indices = batch.combinations(len(dealt))
     return WholeDeck(rules, indices, codes, batch.strengths_of_codes(codes[indices], rules=rules))
 
 
-#: Rank (2 ... 14) and suit (0 ... 3) of each of the 52 deck indices, read
-#: from the cards themselves (not from their codes).
-RANKS = np.array([int(c.rank) for c in batch.CARDS[:52] if c.rank is not None], dtype=np.int8)
-SUITS = np.array([list(Suit).index(c.suit) for c in batch.CARDS[:52] if c.suit is not None], dtype=np.int8)
-
-Column = npt.NDArray[np.int8]
+#: Rank (2 ... 14; a joker 0) and suit (0 ... 3; a joker 4) of each deck
+#: index (``batch.CARDS``), as the reference evaluator reads the cards' text.
+RANKS, SUITS = oracle.cards(c.code_str for c in batch.CARDS)
 
 
-def high_to_low(columns: list[Column]) -> list[Column]:
-    """Five columns sorted row by row, largest first: every pair compared
-    and exchanged in turn (after round i, column i holds the largest of
-    columns i ... 4)."""
-    c = list(columns)
-    for i in range(5):
-        for j in range(i + 1, 5):
-            c[i], c[j] = np.maximum(c[i], c[j]), np.minimum(c[i], c[j])
-    return c
-
-
-def reference_keys(
-    ranks: npt.NDArray[np.int8], suits: npt.NDArray[np.int8] | None, *, wheel: bool = True
-) -> npt.NDArray[np.int64]:
-    """An independent, naive evaluator, vectorised: for an ``(N, 5)`` array of
-    ranks 2 ... 14 (and of suits, or None for rank-only hands), a key per hand
-    that orders hands as the ModelOff 2012 scoring table does (category, then the ranks in
-    group order), computed without the library's codes or tables.
-
-    Categories: high card 1, pair 2, two pair 3, three of a kind 4, straight
-    5, flush 6, full house 7, four of a kind 8, straight flush 9, royal flush
-    10, five of a kind 11 (a rule set without flushes skips 6, 9 and 10 and
-    keeps the order). ``wheel``: A-2-3-4-5 is the lowest straight.
-    """
-    r = high_to_low([ranks[:, k].astype(np.int8) for k in range(5)])
-    counts = [sum(((r[i] == r[j]).astype(np.int8) for j in range(5)), np.zeros(len(ranks), np.int8)) for i in range(5)]
-    grouped = [g & 15 for g in high_to_low([n * 16 + x for n, x in zip(counts, r)])]  # bigger groups first
-    most = np.maximum.reduce(counts)
-    paired = sum(((n == 2).astype(np.int8) for n in counts), np.zeros(len(ranks), np.int8))  # 2 or 4 cards in pairs
-    flush = np.zeros(len(ranks), dtype=bool)
-    if suits is not None:
-        flush = np.logical_and.reduce([suits[:, k] == suits[:, 0] for k in range(1, 5)])
-    top = np.where((most == 1) & (r[0] - r[4] == 4), r[0], 0)
-    if wheel:
-        top = np.where(np.logical_and.reduce([x == w for x, w in zip(r, (14, 5, 4, 3, 2))]), 5, top)
-    straight = top > 0
-    category = np.select(
-        [
-            most == 5,
-            straight & flush & (top == 14),
-            straight & flush,
-            most == 4,
-            (most == 3) & (paired == 2),
-            flush,
-            straight,
-            most == 3,
-            paired == 4,
-            paired == 2,
-        ],
-        [11, 10, 9, 8, 7, 6, 5, 4, 3, 2],
-        default=1,
-    ).astype(np.int64)
-    digits = [np.where(straight, top, grouped[0])] + [np.where(straight, 0, g) for g in grouped[1:]]
-    key = category
-    for d in digits:
-        key = key * 16 + d
-    return key
+@cache
+def oracle_keys(rules: str) -> npt.NDArray[np.int64]:
+    """The reference evaluator's key of every hand of :func:`whole_deck`
+    (``rules`` a built-in rule set or ``standard+wild(...)``), once per run."""
+    deck = whole_deck(rules)
+    ranks, suits = oracle.cards(c.code_str for c in get_rules(rules).dealt())
+    small = deck.indices.astype(np.intp)
+    return oracle.keys(oracle.rules_named(rules), ranks.astype(np.int8)[small], suits.astype(np.int8)[small])
 
 
 def assert_same_order(keys: npt.NDArray[np.int64], strengths: npt.NDArray[np.uint16]) -> None:
@@ -219,42 +170,6 @@ SEMI_52_HANDS = {  # the semi rules: dealt from 52 cards, suits hidden
     "one_pair": 1_098_240,
     "high_card": 1_308_672,
 }
-
-
-# --- wild cards by brute force -------------------------------------------------------------
-
-_STANDARD_CLASSES = 7_462
-_SUBSTITUTION_CELLS = 4_000_000  # hands x substitutes per step
-
-
-def best_by_substitution(naturals: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """For hands of natural cards (deck indices, 5 - k a row): the best class
-    (joker numbering) over every choice of k distinct cards not among the
-    naturals; all five of a rank is Five of a Kind."""
-    standard = np.frombuffer(tables_for(get_rules("standard")).lookup, dtype=np.uint16)
-    deck = batch.CODES[:52].astype(np.int64)
-    wilds = 5 - naturals.shape[1]
-    subs = batch.combinations(52, wilds).astype(np.int64)
-    add = deck[subs].sum(axis=1)
-    both = np.bitwise_and.reduce(deck[subs], axis=1)
-    rows = max(1, _SUBSTITUTION_CELLS // len(subs))
-    best = np.empty(len(naturals), dtype=np.int64)
-    for start in range(0, len(naturals), rows):
-        hands = naturals[start : start + rows]
-        codes = deck[hands]
-        total = codes.sum(axis=1)
-        suits = np.bitwise_and.reduce(codes, axis=1) & 15
-        held = np.zeros((len(hands), 52), dtype=bool)
-        held[np.arange(len(hands))[:, None], hands] = True
-        taken = held[:, subs].any(axis=2)
-        index = ((total[:, None] + add) >> 7) + KEY_SPACE * ((suits[:, None] & both) != 0)
-        values = standard[index].astype(np.int64)
-        values[taken] = 0
-        best[start : start + len(hands)] = values.max(axis=1)
-    heights = RANKS[naturals].astype(np.int64)
-    five = (heights == heights[:, :1]).all(axis=1)
-    best[five] = _STANDARD_CLASSES + heights[five, 0] - 1
-    return best
 
 
 def read_until(fd: int, marker: bytes) -> bytes:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from fivecard.errors import HandError
-from fivecard.play.jobs import Result
+from fivecard.core.errors import HandError
+from fivecard.vector.jobs import Result
 
 #: (length of the arrays, a folder to mark each call in or "", a part that fails or -1)
 Spec = tuple[int, str, int]

@@ -665,7 +665,7 @@ class HostileBook:
 
 
 #: How big a hostile piece is drawn, by its kind: near the reader's limits
-#: (fivecard.bulk.workbook's MAX_TOKEN, MAX_DEPTH, MAX_NAMES, and the
+#: (fivecard.files.workbook's MAX_TOKEN, MAX_DEPTH, MAX_NAMES, and the
 #: longest name), under and over them.
 _TOKEN = 1 << 20
 _SIZES: dict[str, tuple[int, ...]] = {

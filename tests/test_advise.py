@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from fivecard import Card, FivecardError, Hand, parse_cards, strength
-from fivecard.play.advise import JACKS_OR_BETTER, advise, load_paytable, unseen_cards
+from fivecard.files.paytable_file import load_paytable
+from fivecard.play.advise import JACKS_OR_BETTER, advise, unseen_cards
 
 
 def key(cards: tuple[Card, ...]) -> tuple[str, ...]:

@@ -39,7 +39,7 @@ from fivecard.core import hand as hand_module
 from fivecard.cli import main
 from fivecard.core.report import evaluation_json
 from fivecard.core.showdown import explain_classes
-from fivecard.core.tables import KEY_SPACE, tables_for
+from fivecard.core.lookup import KEY_SPACE, tables_for
 
 PAIR_OF_ACES = "AS AD KH 7C 2D"
 LOWER_ACES = "AH AC QS JD 9H"  # loses to PAIR_OF_ACES on the third card
@@ -47,7 +47,6 @@ SAME_ACES = "AH AC KS 7D 2C"  # draws with PAIR_OF_ACES
 
 # The modules named like the functions they define (fivecard.evaluate is the function).
 evaluate_module = importlib.import_module("fivecard.core.evaluate")
-showdown_module = importlib.import_module("fivecard.core.showdown")
 
 
 # --- 1. evaluations are ordered by strength ---------------------------------------
@@ -127,33 +126,15 @@ def test_category_id_and_label() -> None:
     assert (e.category.name, e.category.label) == (e.category_id, e.label)
 
 
-def test_name_is_deprecated_and_still_the_label() -> None:
-    e = evaluate("KD 9C 4H KS 9D")
-    with pytest.warns(DeprecationWarning, match=r"Evaluation.name is deprecated: use .label"):
-        assert e.name == "Two Pair"
-
-
 def test_json_keys_stay_as_they_are() -> None:
     e = evaluate("KD 9C 4H KS 9D")
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the library itself uses no deprecated name
+        warnings.simplefilter("error")  # the library itself warns of nothing
         data = evaluation_json(e)
     assert (data["category"], data["name"], data["score"]) == ("two_pair", "Two Pair", 3)
 
 
-def test_compare_is_deprecated_and_still_compares() -> None:
-    assert "cmp_hands" in fivecard.__all__ and "compare" in fivecard.__all__
-    for compare in (fivecard.compare, showdown_module.compare):
-        with pytest.warns(DeprecationWarning, match=r"fivecard.compare is deprecated: use fivecard.cmp_hands"):
-            assert compare(PAIR_OF_ACES, LOWER_ACES) == 1
-        with pytest.warns(DeprecationWarning):
-            assert compare(LOWER_ACES, PAIR_OF_ACES, rules="standard") == -1
-        with pytest.warns(DeprecationWarning):
-            assert compare(PAIR_OF_ACES, SAME_ACES) == 0
-    assert (cmp_hands(PAIR_OF_ACES, LOWER_ACES), cmp_hands(LOWER_ACES, PAIR_OF_ACES)) == (1, -1)
-
-
-def test_the_library_and_the_command_use_no_deprecated_name() -> None:
+def test_the_library_and_the_command_raise_no_deprecation_warning() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
         for argv in (

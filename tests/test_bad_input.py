@@ -130,7 +130,7 @@ def _message(call: Callable[[], object]) -> str:
 def _paths(text: str) -> dict[str, str]:
     """Each way a hand comes in, and the message it gives for ``text``."""
     from fivecard import evaluate, strength
-    from fivecard.bulk import batch
+    from fivecard.vector import batch
     from fivecard.core.evaluate import text_strength_function
     from fivecard.core.hand import as_hand
 

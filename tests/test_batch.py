@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fivecard import FivecardError, Hand, format_cards, full_deck, strength
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.core.rules import get_rules
 
 
@@ -148,8 +148,8 @@ def test_row_order_is_a_stable_argsort() -> None:
 from collections.abc import Callable  # noqa: E402  (this section's own)
 from typing import Any  # noqa: E402
 
-from fivecard.bulk import seven  # noqa: E402
-from fivecard.errors import HandError  # noqa: E402
+from fivecard.vector import seven  # noqa: E402
+from fivecard.core.errors import HandError  # noqa: E402
 
 STANDARD = get_rules("standard")
 _CODES = batch.CODES[batch.combinations(52)[[0, 5_000, 90_000]]].tolist()  # three hands, as card codes

@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fivecard import Card, Suit, evaluate, get_rules, showdown, strength
-from fivecard.bulk import seven
+from fivecard.vector import seven
 from fivecard.cli import main
 from fivecard.core.cards import SORT_PLACE
 from fivecard.core.rules import RULE_SETS, RuleSet, wild_rules
-from fivecard.errors import HandError, ParseError
+from fivecard.core.errors import HandError, ParseError
 
 RULES = [*RULE_SETS.values(), wild_rules("2")]
 

@@ -122,7 +122,7 @@ def test_the_package_loads_its_names_on_first_use() -> None:
 
     code = (
         "import sys, fivecard, fivecard.cli\n"
-        "heavy = [m for m in ('fivecard.core.tables', 'fivecard.core.evaluate', 'numpy', 'argparse') if m in sys.modules]\n"
+        "heavy = [m for m in ('fivecard.core.lookup', 'fivecard.core.evaluate', 'numpy', 'argparse') if m in sys.modules]\n"
         "print(heavy)\n"
         "import fivecard.core.evaluate, fivecard.core.showdown\n"
         "print(callable(fivecard.evaluate), callable(fivecard.showdown))\n"

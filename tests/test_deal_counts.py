@@ -21,7 +21,7 @@ from fivecard import FivecardError
 from fivecard.cli import main
 from fivecard.play.deal import DealTally, check_players, check_rounds, deal, deal_rounds, max_players
 from fivecard.core.rules import get_rules
-from fivecard.core.tables import tables_for
+from fivecard.core.lookup import tables_for
 from fivecard.core.report import deal_round_json, evaluation_json, write_json_object
 
 

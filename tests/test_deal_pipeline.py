@@ -13,7 +13,8 @@ import pytest
 from fivecard.cli import main
 from fivecard.core.report import Painter, deal_round_json, deal_tally_json, write_json_object
 from fivecard.core.rules import get_rules
-from fivecard.play.deal import DealTally, deal_rounds, dealt_chunks
+from fivecard.files.pipeline import dealt_chunks
+from fivecard.play.deal import DealTally, deal_rounds
 
 
 def reference(players: int, rules: str, seed: int, rounds: int, as_json: bool, color: bool) -> str:

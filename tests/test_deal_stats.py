@@ -12,7 +12,7 @@ from helpers import JOKER_TABLE, SEMI_52_HANDS, STANDARD_TABLE
 from fivecard import FivecardError
 from fivecard.cli import main
 from fivecard.play.deal import deal, deal_rounds
-from fivecard.bulk.stats import census, odds
+from fivecard.vector.census import census, odds
 
 
 def run(argv: list[str]) -> tuple[int, str, str]:

@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.cli import main
 from fivecard.core.cards import Card, parse_cards
 from fivecard.core.rules import get_rules
-from fivecard.errors import FivecardError
+from fivecard.core.errors import FivecardError
 from fivecard.play.advise import advise
-from fivecard.play.classes import deal_classes
+from fivecard.vector.classes import deal_classes
 from fivecard.play.dealer import DealerSolution, _ranked, _tables, dealer_hands, kept_shares, solve_dealer
 
 
@@ -270,7 +270,7 @@ def test_an_interrupted_run_resumes_from_its_checkpoints(tmp_path: Path) -> None
 
 
 def test_the_command_on_an_existing_cluster_gives_the_answer_of_one_process() -> None:
-    from fivecard.play import jobs
+    from fivecard.vector import jobs
 
     arguments = ["strategy", "--dealer", "--rules", "short-deck", "--json"]
     here = io.StringIO()

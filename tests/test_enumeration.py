@@ -1,6 +1,6 @@
 """Every hand of every deck, once: the counts of every rule set, the order against an
-independent evaluator, and the single-hand path, the batch path and the
-census agreeing hand for hand.
+independent evaluator (tests/oracle.py) under every rule set, and the
+single-hand path, the batch path and the census agreeing hand for hand.
 
 Each deck is enumerated and scored once, vectorised (``helpers.whole_deck``),
 and shared by these tests; the single-hand path (a Python function per hand)
@@ -15,6 +15,7 @@ import random
 
 import numpy as np
 import numpy.typing as npt
+import oracle
 import pytest
 from helpers import (
     JOKER_53_HANDS,
@@ -24,15 +25,15 @@ from helpers import (
     STANDARD_TABLE,
     SUITS,
     assert_same_order,
-    high_to_low,
-    reference_keys,
+    oracle_keys,
     whole_deck,
 )
 
 from fivecard import Hand, full_deck, get_rules, strength, strength_function
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard import evaluate
-from fivecard.core.tables import tables_for
+from fivecard.core.rules import RULE_SETS
+from fivecard.core.lookup import tables_for
 
 
 def category_table(rules: str, strengths: npt.NDArray[np.integer]) -> dict[str, tuple[int, int]]:
@@ -58,10 +59,11 @@ def test_every_standard_hand_is_counted_in_rules_table() -> None:
 
 
 def test_every_standard_hand_is_ordered_as_an_independent_reference_orders_it() -> None:
-    """A naive evaluator written from the ModelOff 2012 scoring table (helpers.reference_keys)
-    orders all 2,598,960 hands as the library does: every pair of hands."""
+    """The reference evaluator (tests/oracle.py: the rules as its own data,
+    no code or table of the library's) orders all 2,598,960 hands as the
+    library does: every pair of hands."""
     deck = whole_deck("standard")
-    keys = reference_keys(RANKS[deck.indices], SUITS[deck.indices])
+    keys = oracle_keys("standard")
     assert len(np.unique(keys)) == 7_462
     assert_same_order(keys, deck.strengths)
 
@@ -108,21 +110,21 @@ def test_semi_dealt_from_52_cards_with_suits_hidden() -> None:
     table = category_table("semi", deck.strengths)
     assert {k: v[1] for k, v in table.items()} == {k: v for k, v in SEMI_52_HANDS.items() if v}
     assert len(np.unique(deck.strengths)) == 6_175
-    # Ordered as the naive evaluator orders rank-only hands (no flushes, no wheel).
-    assert_same_order(reference_keys(RANKS[deck.indices], None, wheel=False), deck.strengths)
+    # Ordered as the reference evaluator orders rank-only hands (no flushes, no wheel).
+    assert_same_order(oracle_keys("semi"), deck.strengths)
 
 
 def test_semi_every_rank_multiset_is_its_own_class() -> None:
     """All 6,188 multisets of five ranks (five of a kind included), as text
     through the batch path and one by one: each its own strength, ordered as
-    the naive evaluator orders them."""
-    ranks = full_deck(suits=False)
-    multisets = list(itertools.combinations_with_replacement(ranks, 5))
-    found = batch.strengths(batch.encode([" ".join(c.code_str for c in m) for m in multisets], rules="semi"))
+    the reference evaluator orders them."""
+    multisets = list(itertools.combinations_with_replacement(full_deck(suits=False), 5))
+    texts = [" ".join(c.code_str for c in m) for m in multisets]
+    found = batch.strengths(batch.encode(texts, rules="semi"))
     assert sorted(found.tolist()) == list(range(1, 6_189))
     assert found.tolist() == [strength(Hand.of(m, rules="semi")) for m in multisets]
-    heights = np.array([[int(c.rank) for c in m if c.rank is not None] for m in multisets])
-    assert_same_order(reference_keys(heights, None, wheel=False), found)
+    ranks, suits = oracle.hands(texts)
+    assert_same_order(oracle.keys(oracle.RULES["semi"], ranks, suits), found)
     table = category_table("semi", found)
     assert table["five_of_a_kind"] == (13, 13)
     assert table["straight"] == (9, 9)
@@ -161,6 +163,80 @@ def test_encode_indices_takes_every_joker_hand() -> None:
     assert np.array_equal(batch.strengths(encoded), deck.strengths[(deck.indices >= 52).any(axis=1)])
 
 
+# --- every rule set against the reference evaluator --------------------------------------
+
+#: Every hand of each rule set's dealt deck: hands per category (the
+#: README's rule-set section and its ``stats`` table), and the classes dealt.
+DEALT: dict[str, tuple[dict[str, int], int]] = {
+    "standard": ({k: v[1] for k, v in STANDARD_TABLE.items()}, 7_462),
+    "ace-king": (
+        {**{k: v[1] for k, v in STANDARD_TABLE.items()}, "ace_king": 167_280, "high_card": 1_135_260},
+        7_462,
+    ),
+    "semi": ({k: v for k, v in SEMI_52_HANDS.items() if v}, 6_175),  # of 6,188: no Five of a Kind
+    "joker": ({k: v[1] for k, v in JOKER_TABLE.items()}, 7_475),
+    "short-deck": (
+        {"royal_flush": 4, "straight_flush": 20, "four_of_a_kind": 288, "flush": 480, "full_house": 1_728,
+         "straight": 6_120, "three_of_a_kind": 16_128, "two_pair": 36_288, "one_pair": 193_536,
+         "high_card": 122_400},
+        1_404,
+    ),  # fmt: skip
+    "deuces-wild": (
+        {"five_of_a_kind": 672, "royal_flush": 484, "straight_flush": 2_068, "four_of_a_kind": 31_552,
+         "full_house": 12_672, "flush": 14_472, "straight": 62_232, "three_of_a_kind": 355_080,
+         "two_pair": 95_040, "one_pair": 1_225_008, "high_card": 799_680},
+        5_162,
+    ),  # fmt: skip
+    "one-eyed-jacks": (
+        {"five_of_a_kind": 72, "royal_flush": 54, "straight_flush": 480, "four_of_a_kind": 8_328,
+         "full_house": 8_112, "flush": 9_476, "straight": 28_938, "three_of_a_kind": 199_758,
+         "two_pair": 102_960, "one_pair": 1_188_652, "high_card": 1_052_130},
+        7_471,
+    ),  # fmt: skip
+    "ace-to-five": (
+        {"four_of_a_kind": 624, "full_house": 3_744, "three_of_a_kind": 54_912, "two_pair": 123_552,
+         "one_pair": 1_098_240, "no_pair": 1_317_888},
+        6_175,
+    ),  # fmt: skip
+    "deuce-to-seven": (
+        {"royal_flush": 4, "straight_flush": 32, "four_of_a_kind": 624, "full_house": 3_744, "flush": 5_112,
+         "straight": 9_180, "three_of_a_kind": 54_912, "two_pair": 123_552, "one_pair": 1_098_240,
+         "no_pair": 1_303_560},
+        7_462,
+    ),  # fmt: skip
+}
+#: Wild rule sets: the reference evaluator tries every substitution (seconds each).
+WILD = ("joker", "deuces-wild", "one-eyed-jacks")
+
+
+def test_every_rule_set_is_counted() -> None:
+    assert list(DEALT) == list(RULE_SETS)
+    for rules, (hands, _) in DEALT.items():
+        assert sum(hands.values()) == len(whole_deck(rules).strengths), rules
+
+
+@pytest.mark.parametrize("rules", [pytest.param(r, marks=pytest.mark.slow) if r in WILD else r for r in RULE_SETS])
+def test_every_hand_of_every_rule_set_is_valued_as_the_reference_evaluator_values_it(rules: str) -> None:
+    """Every hand of the dealt deck, by the batch path and by the reference
+    evaluator (tests/oracle.py, wild hands by substitution): the same
+    category hand for hand, the same order on every pair of hands, and the
+    README's counts. Where every class is dealt (all but semi, whose deck
+    never deals Five of a Kind), strength is each hand's place among the
+    distinct keys: the very number, not just the order."""
+    deck, keys = whole_deck(rules), oracle_keys(rules)
+    reference = oracle.RULES[rules]
+    assert [c.name for c in get_rules(rules).ladder] == list(reference.ladder)
+    assert np.array_equal(batch.categories(deck.strengths, rules=rules), oracle.category(reference, keys))
+    assert_same_order(keys, deck.strengths)
+    hands, classes = DEALT[rules]
+    distinct = np.unique(keys)
+    assert len(distinct) == len(np.unique(deck.strengths)) == classes
+    assert tables_for(get_rules(rules)).size == (6_188 if rules == "semi" else classes)
+    if rules != "semi":
+        assert np.array_equal(deck.strengths, np.searchsorted(distinct, keys) + 1)
+    assert {name: n for name, (_, n) in oracle.counts(reference, keys).items()} == hands
+
+
 # --- every path, every hand ----------------------------------------------------------------
 
 
@@ -178,10 +254,9 @@ def kinds_of_hand(indices: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
     """A row of each kind of hand, and 100,000 rows at random. A hand's kind
     is what any rule set can see of it: its ranks (a joker its own rank) and
     whether its natural cards share a suit."""
-    ranks = np.append(RANKS, [15, 15]).astype(np.int8)  # 52 and 53: the jokers
-    suits = np.append(SUITS, [4, 4]).astype(np.int8)
+    ranks, suits = RANKS.astype(np.int8), SUITS.astype(np.int8)  # 52 and 53: the jokers, rank 0, suit 4
     kind = np.zeros(len(indices), dtype=np.int32)
-    for column in high_to_low([ranks[indices[:, k]] for k in range(5)]):
+    for column in np.sort(ranks[indices], axis=1).T:
         kind = kind * 16 + column
     suit = [suits[indices[:, k]] for k in range(5)]
     lowest = np.minimum.reduce(suit)  # a natural's suit: jokers are 4
@@ -211,7 +286,7 @@ def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules:
     assert found == deck.strengths[rows].tolist()
 
 
-@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "ace-to-five", "deuce-to-seven"])
+@pytest.mark.parametrize("rules", list(RULE_SETS))
 def test_the_census_counts_every_hand(rules: str) -> None:
     """batch.census_counts (which walks the deck its own way) counts each
     strength as often as the whole deck has it."""

@@ -1,9 +1,11 @@
 """The friends' table engine (:mod:`fivecard.play.friends`) on its own: what
 a name is (normalized, no invisible or reordering characters, no role's
-word, one per table however it is spelt), what a chat line keeps, what an
-event and a view may carry. Property tests build names from confusable
-pieces (case, full-width and mathematical letters, spaces of every kind,
-zero-width, bidi and other invisible characters)."""
+word, one script a word, one per table however it is spelt), what a chat
+line keeps, what an event and a view may carry. Property tests build names
+from confusable pieces (case, full-width and mathematical letters, the
+Cyrillic and Greek letters that pass for Latin ones, spaces of every kind,
+zero-width, bidi and other invisible characters), and names in Russian,
+Greek and Japanese, which must all be taken, each as its own name."""
 
 from __future__ import annotations
 
@@ -34,8 +36,30 @@ INVISIBLE = [
 #: Spaces of other kinds, which a name shows as one space.
 SPACES = [" ", "\u00a0", "\u3000", "\u2002", "\u2009", "\u202f", "\u205f"]
 #: Names (none of them a role's word) and the words the pages use for roles.
-NAMES = ["Ann", "Bob", "Zoë", "Mary Ann", "O'Neil", "李雷", "Ana-Luísa"]
+NAMES = ["Ann", "Bob", "Zoë", "Mary Ann", "O'Neil", "李雷", "Ana-Luísa", "Kate", "Tom", "Max Joy"]
 ROLES = ["Host", "You", "Dealer", "House", "Nobody", "Computer 1", "Computer", "Player 2", "Hand 1"]
+
+
+#: The Cyrillic and Greek letters that pass for a Latin one of the same case
+#: (Unicode's common confusables), written out here apart from the engine's
+#: own table.
+LOOK_ALIKES = {
+    "A": "\u0410\u0391", "a": "\u0430\u03b1", "B": "\u0412\u0392", "C": "\u0421\u03f9", "c": "\u0441\u03f2",
+    "d": "\u0501", "E": "\u0415\u0395", "e": "\u0435", "H": "\u041d\u04ba\u0397", "h": "\u04bb",
+    "I": "\u0406\u0399", "i": "\u0456", "J": "\u0408\u037f", "j": "\u0458\u03f3", "K": "\u041a\u039a",
+    "l": "\u04cf", "M": "\u041c\u039c", "N": "\u039d", "O": "\u041e\u039f", "o": "\u043e\u03bf",
+    "P": "\u0420\u03a1", "p": "\u0440\u03c1", "q": "\u051b", "S": "\u0405", "s": "\u0455",
+    "T": "\u0422\u03a4", "w": "\u051d", "X": "\u0425\u03a7", "x": "\u0445", "Y": "\u0423\u04ae\u03a5",
+    "y": "\u0443", "Z": "\u0396",
+}  # fmt: skip
+#: Letters of names written in one script (Japanese: kanji, hiragana,
+#: katakana and the prolonged sound mark in one word).
+RUSSIAN = "".join(map(chr, range(0x410, 0x450))) + "Ёё"
+GREEK = "".join(chr(c) for c in range(0x391, 0x3CA) if c != 0x3A2) + "άέήίόύώ"
+JAPANESE = (
+    "".join(map(chr, range(0x3041, 0x3097))) + "".join(map(chr, range(0x30A1, 0x30FB)))
+    + "ー山田中川佐藤鈴木高橋渡辺伊小林加吉松井上木村太郎花子美咲翔大和"
+)  # fmt: skip
 
 
 def spelt(char: str) -> st.SearchStrategy[str]:
@@ -68,6 +92,39 @@ def look_alike(draw: st.DrawFn, name: str, invisible: bool = False) -> str:
         where = draw(st.integers(0, len(parts)))
         parts.insert(where, draw(st.sampled_from(INVISIBLE)))
     return "".join(parts)
+
+
+def alikes(char: str) -> list[str]:
+    """The Cyrillic and Greek letters that pass for ``char`` or for its
+    other case, with its accents (a Cyrillic ``ё`` for ``ë``)."""
+    decomposed = unicodedata.normalize("NFD", char)
+    base, marks = decomposed[0], decomposed[1:]
+    return sorted({a + marks for c in {base, base.swapcase()} for a in LOOK_ALIKES.get(c, "")})
+
+
+@st.composite
+def passing_for(draw: st.DrawFn, name: str) -> str:
+    """``name`` with letters swapped for look-alikes: any of them, or every
+    letter that has one in Cyrillic, or in Greek (the others spelt as
+    :func:`spelt` spells them, or swapped for another script's look-alike)."""
+    script = draw(st.sampled_from([None, "CYRILLIC", "GREEK"]))
+    parts = []
+    for char in name:
+        own = [a for a in alikes(char) if script and unicodedata.name(a[0]).startswith(script)]
+        if char == " ":
+            parts.append(char)
+        elif own:
+            parts.append(draw(st.sampled_from(own)))
+        else:
+            others = alikes(char)
+            parts.append(draw(spelt(char) | st.sampled_from(others) if others else spelt(char)))
+    return "".join(parts)
+
+
+def one_script_names(letters: str) -> st.SearchStrategy[str]:
+    """Names of one to three words in one script's letters."""
+    word = st.text(st.sampled_from(letters), min_size=1, max_size=8)
+    return st.lists(word, min_size=1, max_size=3).map(" ".join)
 
 
 def table_with(*names: str) -> FriendsTable:
@@ -126,6 +183,64 @@ def test_every_name_a_table_shows_is_well_formed(text: str) -> None:
         assert str(exc)  # it says why
         return
     assert well_formed(shown) and 0 < len(shown) <= 40 and seat_name(shown) == shown
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(NAMES).flatmap(lambda n: st.tuples(st.just(n), passing_for(n))))
+def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[str, str]) -> None:
+    name, alike = case
+    try:
+        shown = seat_name(alike)
+    except TableError as exc:
+        assert "letters in one word" in str(exc), exc  # a word of Latin and Cyrillic letters, say
+    else:
+        assert name_key(shown) == name_key(name)  # a word all in Greek capitals, say
+    for first, second in ((name, alike), (alike, name)):
+        table = FriendsTable(host="host")
+        try:
+            table.join("first", first)
+        except TableError:
+            continue  # the disguised name is refused on its own
+        with pytest.raises(TableError, match="is taken at this table|letters in one word"):
+            table.join("second", second)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([*ROLES, "HOST", "YOU", "NOBODY"]).flatmap(passing_for))
+def test_no_name_is_a_roles_word_in_look_alike_letters(alike: str) -> None:
+    with pytest.raises(TableError, match="a word the table uses for a role|letters in one word"):
+        seat_name(alike)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([RUSSIAN, GREEK, JAPANESE]).flatmap(lambda s: st.tuples(one_script_names(s), one_script_names(s))))
+def test_names_in_one_script_are_taken_and_stay_apart(case: tuple[str, str]) -> None:
+    first, second = case
+    assert seat_name(first) == first and seat_name(second) == second
+    table = table_with(first)
+    if first.casefold() == second.casefold():
+        with pytest.raises(TableError, match="is taken at this table"):
+            table.join("second", second)
+    else:
+        assert name_key(first) != name_key(second)
+        assert table.join("second", second)[0].name == second
+
+
+def test_look_alikes_across_scripts_are_one_name() -> None:
+    greek = "\u0391\u039d\u039d"  # ΑΝΝ in Greek capitals
+    table = table_with("Ann")
+    with pytest.raises(TableError, match="'\u0410nn' mixes Cyrillic and Latin letters in one word"):
+        table.join("x", "\u0410nn")  # a Cyrillic А
+    with pytest.raises(TableError, match="is taken at this table"):
+        table.join("x", greek)
+    with pytest.raises(TableError, match="is taken at this table"):
+        table_with(greek).join("x", "ann")
+    for host in ("\u041d\u043est", "\u041d\u041e\u0405\u0422", "\u0397\u039f\u0405\u03a4"):  # Ноst, НОЅТ, ΗΟЅΤ
+        with pytest.raises(TableError, match="is a word the table uses for a role"):
+            table.join("x", host)
+    assert [s.name for s in table_with("Ann Ли", "Анна", "山田 たろう", "やまだタロウ", "Νίκος", "3Ann").seats] == [
+        "Ann Ли", "Анна", "山田 たろう", "やまだタロウ", "Νίκος", "3Ann"
+    ]
 
 
 def test_names_that_collide_and_names_refused_say_why() -> None:

@@ -37,13 +37,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fivecard import FivecardError, Hand
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.cli import main
-from fivecard.bulk.rows import CARD, HAND, MAX_HANDS, OTHER, Row, TableLayout, cell_shape, split_line
-from fivecard.bulk import sources
-from fivecard.bulk.sources import RECORD_LINES, FileError, open_source, read_blocks
-from fivecard.bulk import workbook
-from fivecard.bulk.workbook import MAX_ROWS, open_workbook
+from fivecard.files.rows import CARD, HAND, MAX_HANDS, OTHER, Row, TableLayout, cell_shape, split_line
+from fivecard.files import sources
+from fivecard.files.sources import RECORD_LINES, FileError, open_source, read_blocks
+from fivecard.files import workbook
+from fivecard.files.workbook import MAX_ROWS, open_workbook
 
 from strategies import (
     CsvTable,
@@ -1033,7 +1033,7 @@ def test_sniffing_tables_not_delimited_by_commas(text: str) -> None:
 
 import threading  # noqa: E402  (this section's own)
 
-from fivecard.play.jobs import Result, run_parts  # noqa: E402
+from fivecard.vector.jobs import Result, run_parts  # noqa: E402
 
 from jobs_work import toy  # noqa: E402
 

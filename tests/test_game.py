@@ -13,7 +13,7 @@ from fivecard.cli import main
 from collections.abc import Callable
 from typing import Any
 
-from fivecard.errors import FivecardError
+from fivecard.core.errors import FivecardError
 from fivecard.play.game import (
     DealerCard,
     Exchanged,
@@ -25,7 +25,7 @@ from fivecard.play.game import (
     keep_positions,
     split_pot,
 )
-from fivecard.cli.table import parse_keep
+from fivecard.cli.game_screen import parse_keep
 
 TOTAL = 3_000
 

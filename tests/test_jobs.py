@@ -18,9 +18,9 @@ import numpy as np
 import psutil  # type: ignore[import-untyped]  # distributed's dependency, no stubs installed
 import pytest
 
-from fivecard.errors import FivecardError, HandError
-from fivecard.play import jobs
-from fivecard.play.jobs import Result, plan, run_parts
+from fivecard.core.errors import FivecardError, HandError
+from fivecard.vector import jobs
+from fivecard.vector.jobs import Result, plan, run_parts
 from jobs_work import Spec, blas_threads, lost_worker, toy, worker_settings
 
 
@@ -70,7 +70,7 @@ def _leftovers() -> tuple[set[int], set[str]]:
 @pytest.fixture
 def leaves_nothing() -> Iterator[None]:
     """The test's Dask runs leave no process and no thread behind (a
-    process with threads cannot fork: fivecard.bulk.parallel needs none)."""
+    process with threads cannot fork: fivecard.files.parallel needs none)."""
     import distributed  # noqa: F401  (its import-time threads are not the run's)
 
     before = _leftovers()
@@ -443,7 +443,7 @@ def test_without_dask_workers_run_here_and_a_scheduler_is_an_error(
 
 def test_importing_the_module_does_not_import_dask() -> None:
     code = (
-        "import sys, fivecard.play.jobs; "
+        "import sys, fivecard.vector.jobs; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

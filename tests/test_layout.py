@@ -1,19 +1,23 @@
-"""The layout shows the architecture: five layers, each importing only the
-layers above it (core < bulk < play < web < cli), no import cycles among modules,
-and the first release's module paths still import, with a warning."""
+"""The tree shows the architecture: seven layers, each a folder, each
+importing only the layers below it, no module importing the package face,
+and no import cycles among modules.
+
+From the bottom: ``core`` (one hand: cards, rules, lookup, evaluation,
+showdowns, errors) < ``vector`` (numpy over many hands and parts; no files)
+< ``play`` (deals, the advisor and pay tables, the games and their solvers;
+no file read or written) < ``files`` (readers, the pipeline, writers) <
+``modeloff`` (marking a spreadsheet, the test grid) < ``web`` < ``cli``.
+"""
 
 from __future__ import annotations
 
 import ast
-import importlib
-import sys
-import warnings
 from pathlib import Path
 
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "fivecard"
-LAYERS = ["core", "bulk", "play", "web", "cli"]
+LAYERS = ["core", "vector", "play", "files", "modeloff", "web", "cli"]
 
 
 def _imports(path: Path) -> set[str]:
@@ -28,7 +32,7 @@ def _imports(path: Path) -> set[str]:
             else:
                 module = node.module or ""
             if module.startswith("fivecard"):
-                if node.module is None or module in ("fivecard", "fivecard.core", "fivecard.bulk", "fivecard.play", "fivecard.web", "fivecard.cli"):
+                if node.module is None or module in ("fivecard", *(f"fivecard.{layer}" for layer in LAYERS)):
                     found.update(f"{module}.{alias.name}" for alias in node.names)
                 else:
                     found.add(module)
@@ -51,7 +55,7 @@ def _layer(module: str) -> int | None:
 
 def test_every_module_is_in_a_layer() -> None:
     loose = sorted(m for m in _modules() if _layer(m) is None)
-    assert loose == ["fivecard", "fivecard.__main__", "fivecard.errors"]
+    assert loose == ["fivecard", "fivecard.__main__"]
 
 
 def test_layers_import_only_the_layers_above() -> None:
@@ -64,6 +68,21 @@ def test_layers_import_only_the_layers_above() -> None:
             theirs = _layer(target)
             if theirs is not None and theirs > mine:
                 wrong.append(f"{module} imports {target}")
+    assert wrong == []
+
+
+def test_no_layer_imports_the_package_face() -> None:
+    """Inside the layers, names come from the module that defines them: the
+    face (``fivecard``) is for users, and importing it from below would tie
+    every layer to all of them."""
+    face = {"fivecard", *(f"fivecard.{name}" for name in ("__version__",))}
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module, path in _modules().items()
+        if _layer(module) is not None
+        for target in _imports(path)
+        if target in face or (target.startswith("fivecard.") and target.count(".") == 1 and _layer(target) is None)
+    )
     assert wrong == []
 
 
@@ -84,15 +103,3 @@ def test_no_import_cycles() -> None:
     for module in graph:
         if module not in state:
             visit(module, [module])
-
-
-@pytest.mark.parametrize(("old", "new"), [("batch", "bulk.batch"), ("solve", "bulk.solve"), ("cards", "core.cards"), ("game", "play.game")])
-def test_old_module_paths_import_with_a_warning(old: str, new: str) -> None:
-    sys.modules.pop(f"fivecard.{old}", None)
-    with pytest.warns(DeprecationWarning, match=f"fivecard.{old} is deprecated: it is now fivecard.{new}"):
-        moved = importlib.import_module(f"fivecard.{old}")
-    assert moved is importlib.import_module(f"fivecard.{new}")
-    assert moved.__spec__ is not None and moved.__spec__.name == f"fivecard.{new}"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        importlib.import_module(f"fivecard.{new}")  # the new path: no warning

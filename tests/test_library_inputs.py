@@ -31,10 +31,10 @@ from fivecard import (
     strength,
     text_strength_function,
 )
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.play.advise import advise
 from fivecard.cli import main
-from fivecard.errors import in_context, kind_of
+from fivecard.core.errors import in_context, kind_of
 from fivecard.core.evaluate import Evaluation
 from fivecard.core.hand import as_hand
 from fivecard.core.showdown import settle

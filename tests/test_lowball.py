@@ -1,10 +1,11 @@
 """Lowball: ``ace-to-five`` and ``deuce-to-seven``, the best hand the
 lowest, with "higher strength is better" kept.
 
-Every one of the 2,598,960 hands is classified by a naive brute-force
-evaluator written here (numpy over the whole deck, from the cards' ranks and
-suits, not the library's codes or tables), and the library's counts, order
-and paths are checked against it hand for hand; the order of the classes
+Every one of the 2,598,960 hands is classified by the reference evaluator
+(tests/oracle.py: numpy over the whole deck, from the cards' ranks and suits
+and its own description of the rules, not the library's codes or tables),
+and the library's counts, order and paths are checked against it hand for
+hand; the order of the classes
 against a comparator of two hands written here in plain Python; and the
 order of random pairs of hands against pokerkit (an independent library:
 its ``RegularLowHand`` is ace-to-five, its ``StandardLowHand`` deuce-to-seven).
@@ -19,13 +20,13 @@ import json
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import oracle
 import pytest
-from helpers import RANKS, SUITS, whole_deck
+from helpers import oracle_keys, whole_deck
 
 from fivecard import (
     Card,
@@ -38,11 +39,11 @@ from fivecard import (
     strength_function,
     text_strength_function,
 )
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.cli import main
 from fivecard.core.rules import STANDARD
 from fivecard.core.showdown import explain
-from fivecard.core.tables import cache_key, tables_for
+from fivecard.core.lookup import cache_key, tables_for
 
 A5 = get_rules("ace-to-five")
 D27 = get_rules("deuce-to-seven")
@@ -58,9 +59,8 @@ def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
 
 # --- the numbers, counted by hand (combinatorics, not the code) ---------------------------
 
-#: Categories of the brute-force evaluators below, weakest first (the
-#: lowball ladders: the standard ladder reversed; ace-to-five has no
-#: straights nor flushes).
+#: Categories, weakest first (the lowball ladders: the standard ladder
+#: reversed; ace-to-five has no straights nor flushes).
 A5_NAMES = ("four_of_a_kind", "full_house", "three_of_a_kind", "two_pair", "one_pair", "no_pair")
 D27_NAMES = (
     "royal_flush",
@@ -138,67 +138,18 @@ def test_expected_numbers_add_up() -> None:
     assert tables_for(STANDARD).size == 7_462
 
 
-# --- the brute-force evaluator ------------------------------------------------------------
+# --- the reference evaluator ---------------------------------------------------------------
 
 
-def _descending(columns: list[npt.NDArray[np.int16]]) -> list[npt.NDArray[np.int16]]:
-    """Five columns sorted row by row, largest first (a plain exchange sort)."""
-    c = list(columns)
-    for i in range(5):
-        for j in range(i + 1, 5):
-            c[i], c[j] = np.maximum(c[i], c[j]), np.minimum(c[i], c[j])
-    return c
-
-
-@cache
 def brute_force(rules: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Every hand of the 52 cards (in ``batch.combinations(52)`` order): its
-    category (index into the names above, weakest first) and a key that
-    orders hands as lowball does, higher is better: the category, then the
-    group ranks (larger groups first, higher rank first among equal sizes),
-    each as ``15 - height`` so that the lower card makes the larger key."""
-    deck = whole_deck(rules)
-    height = RANKS.astype(np.int16)
-    if rules == "ace-to-five":
-        height = np.where(height == 14, 1, height)  # the ace is low, only low
-    r = _descending([height[deck.indices[:, k]] for k in range(5)])
-    counts = [sum(((r[i] == r[j]).astype(np.int16) for j in range(5)), np.zeros_like(r[0])) for i in range(5)]
-    grouped = [g & 15 for g in _descending([n * 16 + x for n, x in zip(counts, r)])]
-    most = np.maximum.reduce(counts)
-    paired = sum(((n == 2).astype(np.int16) for n in counts), np.zeros_like(r[0]))  # cards in pairs
-    suit = [SUITS[deck.indices[:, k]] for k in range(5)]
-    if rules == "ace-to-five":
-        category = np.select(
-            [most == 4, (most == 3) & (paired == 2), most == 3, paired == 4, paired == 2],
-            [0, 1, 2, 3, 4],
-            default=5,
-        )
-        straight = np.zeros(len(most), dtype=bool)
-        top = np.zeros_like(r[0])
-    else:
-        flush = np.logical_and.reduce([s == suit[0] for s in suit[1:]])
-        straight = (most == 1) & (r[0] - r[4] == 4)  # the ace high only: no wheel
-        top = r[0]
-        category = np.select(
-            [
-                straight & flush & (top == 14),
-                straight & flush,
-                most == 4,
-                (most == 3) & (paired == 2),
-                flush,
-                straight,
-                most == 3,
-                paired == 4,
-                paired == 2,
-            ],
-            [0, 1, 2, 3, 4, 5, 6, 7, 8],
-            default=9,
-        )
-    key = category.astype(np.int64)
-    for column in range(5):
-        digit = np.where(straight, (15 - top) if column == 0 else 0, 15 - grouped[column])
-        key = key * 16 + digit
-    return category.astype(np.int64), key
+    category by the reference evaluator (tests/oracle.py; index into the
+    names above, weakest first) and its key, which orders hands as lowball
+    does, higher is better (the lower card makes the larger key)."""
+    reference = oracle.RULES[rules]
+    assert reference.ladder == EXPECTED[rules][0]
+    key = oracle_keys(rules)
+    return oracle.category(reference, key), key
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
@@ -576,7 +527,8 @@ def test_solve_writes_every_format(tmp_path: Path) -> None:
 
 
 def test_advise_keeps_the_low_cards_and_a_pay_table_is_an_error() -> None:
-    from fivecard.play.advise import PayTableError, advise, load_paytable
+    from fivecard.files.paytable_file import load_paytable
+    from fivecard.play.advise import PayTableError, advise
 
     advice = advise("AS 2H 3C KD KS", rules="ace-to-five")
     assert advice.recommended.keep == Hand.parse("AS 2H 3C KD KS").cards[:3]

@@ -14,12 +14,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import openpyxl
+import oracle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fivecard.bulk.mark import (
+from fivecard.modeloff.mark import (
     DRAW_WORDS,
     AnswerColumnsError,
     MarkJson,
@@ -32,8 +34,7 @@ from fivecard.bulk.mark import (
 from fivecard.cli import main
 from fivecard.core.cards import full_deck
 from fivecard.core.rules import STANDARD
-from fivecard.core.showdown import showdown
-from fivecard.errors import FivecardError
+from fivecard.core.errors import FivecardError
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -63,11 +64,13 @@ def write_csv(path: Path, rows: list[list[Any]]) -> Path:
 
 
 def truth(one: str, two: str) -> tuple[str, str, str]:
-    """fivecard's answers for a showdown: both labels and the winner (1, 2 or draw)."""
-    result = showdown([one, two])
-    labels = tuple(e.label for e in result.evaluations)
-    winner = "draw" if len(result.winners) > 1 else str(result.winners[0] + 1)
-    return labels[0], labels[1], winner
+    """The right answers for a standard showdown, by the reference evaluator
+    (tests/oracle.py, not fivecard): both labels and the winner (1, 2 or draw)."""
+    standard = oracle.RULES["standard"]
+    first, second = oracle.keys(standard, *oracle.hands([one, two])).tolist()
+    label = [oracle.LABELS[name] for name in oracle.category_names(standard, np.array([first, second]))]
+    winner = "draw" if first == second else "1" if first > second else "2"
+    return label[0], label[1], winner
 
 
 # --- the bundled example -------------------------------------------------------------
@@ -543,7 +546,7 @@ def test_a_marked_copy_refuses_xml_that_fivecard_would_refuse_before_openpyxl_re
     reader's limits first, in one line naming the file and the part."""
     import zipfile
 
-    from fivecard.bulk.workbook import MAX_DEPTH
+    from fivecard.files.workbook import MAX_DEPTH
 
     source = tmp_path / "answered.xlsx"
     deep = b"<a>" * (MAX_DEPTH + 1) + b"</a>" * (MAX_DEPTH + 1)
@@ -704,7 +707,7 @@ def test_a_workbook_is_marked_to_csv_at_any_size(tmp_path: Path) -> None:
 
 
 def test_a_workbook_too_big_to_copy_is_refused_before_any_row(tmp_path: Path, monkeypatch: Any) -> None:
-    import fivecard.bulk.mark as mark
+    import fivecard.modeloff.mark as mark
 
     monkeypatch.setattr(mark, "MAX_COPY_XML", 4096)
     code, out, err = run(["mark", str(EXAMPLES / "answered.xlsx"), "-o", str(tmp_path / "marked.xlsx")])
@@ -717,7 +720,7 @@ def test_a_workbook_too_big_to_copy_is_refused_before_any_row(tmp_path: Path, mo
 
 
 def test_an_interrupted_mark_leaves_no_file(tmp_path: Path, monkeypatch: Any) -> None:
-    import fivecard.bulk.mark as mark
+    import fivecard.modeloff.mark as mark
 
     def interrupted(self: Any, chunk: Any, rows: Any) -> Any:
         raise KeyboardInterrupt

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fivecard import Card, FivecardError, ParseError, evaluate, full_deck, parse_card, parse_cards
-from fivecard.bulk import batch
-from fivecard.bulk.rows import split_line
+from fivecard.vector import batch
+from fivecard.files.rows import split_line
 from fivecard.core.cards import JOKER, cards_in_token, cards_written_together
 
 DECK = full_deck()

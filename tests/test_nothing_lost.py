@@ -20,9 +20,9 @@ from typing import Any
 import openpyxl
 import pytest
 
-from fivecard.bulk import writers
+from fivecard.files import writers
 from fivecard.cli import main
-from fivecard.bulk.rows import TableLayout, split_line
+from fivecard.files.rows import TableLayout, split_line
 
 ROYAL = "AS KS QS JS TS"
 LOW = "2C 3C 4C 5C 7D"
@@ -462,7 +462,7 @@ def test_a_closed_pipe_is_141_for_every_format() -> None:
 
 
 def test_splitting_is_linear_in_runs_of_spaces(monkeypatch: pytest.MonkeyPatch) -> None:
-    import fivecard.bulk.rows as rows_module
+    import fivecard.files.rows as rows_module
 
     calls = 0
     real = rows_module._HAND_BREAKS
@@ -504,13 +504,25 @@ def test_a_line_past_the_limit_is_an_error_row_and_reading_goes_on(tmp_path: Pat
     assert [r["line"] for r in csv.DictReader(io.StringIO(out))] == ["1", "2", "4"]  # CSV too
 
 
+#: Starts of a cell that a spreadsheet may run as a formula: a formula
+#: character, alone or after spaces, a tab or line ends (some programs trim
+#: them, or read what follows a line end as a cell of its own), and a tab or
+#: a line end before anything.
+BLANKS = ["", " ", "   ", "\u00a0", "\u3000", "\t", " \t ", "\n", "\r\n", " \n", "\x85", "\u2028", "\u2029"]
+UNSAFE_STARTS = [blank + char for char in "=+-@" for blank in BLANKS] + ["\t", "\n", "\x85", "\u2028", "\u2029"]
+
+
 def test_output_cells_are_never_formulas(tmp_path: Path) -> None:
-    labels = ["=cmd|' /C calc'!A0", "+1", "-2", "@SUM(A1)", "\tx", "bell\x07here", "nul\x00"]
+    unsafe = [start + "SUM(A1)" for start in UNSAFE_STARTS]
+    labels = ["=cmd|' /C calc'!A0", *unsafe, "bell\x07here", "nul\x00", "Ann - Bob", "a\n=1"]
+    shown = [label.replace("\r\n", "\n") for label in labels]  # as the CSV reader reads a line end
     text = "label,P1,P2\n" + "".join(f'"{label}",{ROYAL},{LOW}\n' for label in labels)
     source = write(tmp_path, "t.csv", text)
     code, out, _ = run(["solve", str(source), "--format", "csv"])
     cells = [row[1] for row in csv.reader(io.StringIO(out))][1:]
-    assert cells == ["'=cmd|' /C calc'!A0", "'+1", "'-2", "'@SUM(A1)", "'\tx", "bell␇here", "nul␀"]
+    assert cells == [
+        "'=cmd|' /C calc'!A0", *("'" + label for label in shown[1 : 1 + len(unsafe)]), "bell␇here", "nul␀", "Ann - Bob", "a\n=1"
+    ]
     assert run(["solve", str(source), "-o", str(tmp_path / "t.xlsx")])[0] == 0
     with zipfile.ZipFile(tmp_path / "t.xlsx") as archive:
         xml = archive.read("xl/worksheets/sheet1.xml").decode()
@@ -518,8 +530,17 @@ def test_output_cells_are_never_formulas(tmp_path: Path) -> None:
     sheet = openpyxl.load_workbook(tmp_path / "t.xlsx").active
     assert sheet is not None
     assert [row[1] for row in sheet.iter_rows(min_row=2, values_only=True)] == [
-        "=cmd|' /C calc'!A0", "+1", "-2", "@SUM(A1)", "\tx", "bell␇here", "nul␀"
+        *shown[: 1 + len(unsafe)], "bell␇here", "nul␀", "Ann - Bob", "a\n=1"
     ]
+
+
+@pytest.mark.parametrize("start", [*UNSAFE_STARTS, "\r", "\r=", "\t\r@"])
+def test_every_unsafe_start_gets_a_quote(start: str) -> None:
+    """The one function that makes a cell safe, for every writer (solve's CSV,
+    mark's and grid's outputs): a text a spreadsheet could run is quoted, and
+    the same text after a harmless first character is not."""
+    assert writers.inert(start + "1+1") == "'" + start + "1+1"
+    assert writers.inert("x" + start + "1+1") == "x" + start + "1+1"
 
 
 def test_a_control_character_does_not_spoil_a_workbook(tmp_path: Path) -> None:
@@ -727,7 +748,7 @@ def test_a_ctrl_c_during_the_rename_is_raised_after_it(tmp_path: Path, monkeypat
     while it happens is raised after it, and the message says what is true."""
     import signal
 
-    from fivecard.bulk.target import Target
+    from fivecard.files.target import Target
 
     out = tmp_path / "o.csv"
     out.write_text("earlier")
@@ -848,7 +869,7 @@ def test_writes_behind_keep_order_and_raise_where_the_caller_is() -> None:
     """The writing thread writes in order; a failed write is raised by the
     caller's next call, and nothing is written after it; giving up never
     waits."""
-    from fivecard.bulk.target import WriteBehind
+    from fivecard.files.target import WriteBehind
 
     out = io.BytesIO()
     behind = WriteBehind(out)

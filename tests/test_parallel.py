@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from fivecard.bulk import parallel
-from fivecard.bulk.parallel import Part, plan
-from fivecard.bulk.solve import solve_file
-from fivecard.bulk.writers import CsvWriter
-from fivecard.errors import FileError, FivecardError
+from fivecard.files import parallel
+from fivecard.files.parallel import Part, plan
+from fivecard.files.solve import solve_file
+from fivecard.files.writers import CsvWriter
+from fivecard.core.errors import FileError, FivecardError
 
 ROWS = [
     "8C TS KC 9H 4S 7D 2S 5D 3S AC",

@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 
 from fivecard import FivecardError, Hand
+from fivecard.files.paytable_file import PAYTABLE_LIMIT, load_paytable
 from fivecard.play.advise import (
     CATEGORY_NAMES,
     JACKS_OR_BETTER,
-    PAYTABLE_LIMIT,
     PayTable,
     PayTableError,
     advise,
-    load_paytable,
     unseen_cards,
 )
 from fivecard.core.cards import Rank

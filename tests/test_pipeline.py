@@ -19,9 +19,9 @@ from fivecard import full_deck
 from fivecard import evaluate
 from fivecard import showdown
 from fivecard.cli import main
-from fivecard.errors import FivecardError
-from fivecard.bulk.rows import line_row
-from fivecard.bulk.writers import csv_field
+from fivecard.core.errors import FivecardError
+from fivecard.files.rows import line_row
+from fivecard.files.writers import csv_field
 
 CARDS = [c.code_str.upper() for c in full_deck()]
 
@@ -265,7 +265,7 @@ def test_reading_ahead_keeps_order_raises_in_place_and_stops_with_its_reader() -
     reader stops early."""
     import threading
 
-    from fivecard.bulk.solve import _ahead
+    from fivecard.files.solve import _ahead
 
     def items(fail_at: int | None) -> Iterator[int]:
         for i in range(10):

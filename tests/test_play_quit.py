@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from fivecard.cli import main
-from fivecard.cli.table import PROMPT
+from fivecard.cli.game_screen import PROMPT
 from helpers import read_until
 
 START = "After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000."

@@ -19,7 +19,7 @@ from fivecard import (
     rule_names,
     showdown,
 )
-from fivecard.core.tables import tables_for
+from fivecard.core.lookup import tables_for
 
 
 def winner(hands: Sequence[str | Hand], rules: str, *, decks: int = 1) -> tuple[int, ...]:

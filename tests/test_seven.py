@@ -1,8 +1,8 @@
 """The best five of six or seven cards: the fast paths (core.seven's two
 lookups, bulk.seven's columns) against the definition (the best over every
 five), the single hand against the batch, wild hands against brute-force
-substitution, the whole 52-card deck's known counts, and pokerkit as an
-independent oracle."""
+substitution (the reference evaluator, tests/oracle.py), the whole 52-card
+deck's known counts, and pokerkit as an independent oracle."""
 
 from __future__ import annotations
 
@@ -14,19 +14,20 @@ from math import comb
 
 import numpy as np
 import numpy.typing as npt
+import oracle
 import pokerkit
 import pytest
-from helpers import best_by_substitution
+from helpers import RANKS, SUITS, assert_same_order
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fivecard.bulk import batch
-from fivecard.bulk import seven as bulk_seven
+from fivecard.vector import batch
+from fivecard.vector import seven as bulk_seven
 from fivecard.core import seven
 from fivecard.core.cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, Card, Suit, full_deck
 from fivecard.core.rules import RULE_SETS, RuleSet, get_rules, wild_rules
-from fivecard.core.tables import tables_for
-from fivecard.errors import FivecardError
+from fivecard.core.lookup import tables_for
+from fivecard.core.errors import FivecardError
 
 #: Every rule set, and one with wild cards named by the user.
 ALL_RULES: tuple[RuleSet, ...] = (*RULE_SETS.values(), wild_rules("2"))
@@ -124,7 +125,7 @@ def test_a_flush_weaker_than_its_ranks_takes_the_brute_force() -> None:
     rules = get_rules("standard")
     lookup = list(tables_for(rules).lookup)
     assert seven._flush_never_weaker(rules, lookup)
-    from fivecard.core.tables import KEY_SPACE
+    from fivecard.core.lookup import KEY_SPACE
 
     key = sum(RANK_WEIGHTS[r - 2] for r in (14, 13, 12, 11, 9))  # A-K-Q-J-9
     lookup[key + KEY_SPACE] = lookup[key] - 1
@@ -275,18 +276,12 @@ def test_bad_codes_and_shapes() -> None:
 # --- wild cards against substitution ---------------------------------------------------
 
 
-def joker_numbering(rules: RuleSet) -> npt.NDArray[np.int64]:
-    """Strength under ``rules`` -> the same class's strength under ``joker``
-    (the numbering of :func:`helpers.best_by_substitution`)."""
-    joker = tables_for(get_rules("joker"))
-    number = {(c.category.name, c.key): c.strength for c in joker.classes()}
-    return np.array([0] + [number[c.category.name, c.key] for c in tables_for(rules).classes()], dtype=np.int64)
-
-
 @pytest.mark.parametrize("name", ["deuces-wild", "one-eyed-jacks"])
 def test_wild_seven_card_hands_equal_brute_force_substitution(name: str) -> None:
-    """Seven-card hands with one to four wild cards: the best five equals
-    the best over the fives of each five's best substitution."""
+    """Seven-card hands with one to four wild cards: the best five is the
+    five the reference evaluator (tests/oracle.py, by substitution) values
+    highest, at the five-card strength of that five (which test_enumeration
+    checks against the same evaluator on every hand)."""
     rules = get_rules(name)
     deck = batch.CARDS[:52]
     wild = [i for i, c in enumerate(deck) if rules.is_wild(c)]
@@ -296,24 +291,13 @@ def test_wild_seven_card_hands_equal_brute_force_substitution(name: str) -> None
     for row in range(240):
         k = 1 + row % min(4, len(wild))
         hands.append(sorted(rng.sample(wild, k) + rng.sample(natural, 7 - k)))
-    # every five of every hand, grouped by how many naturals it holds
-    fives: dict[int, list[list[int]]] = {}
-    where: dict[int, list[tuple[int, int]]] = {}
-    for row, hand in enumerate(hands):
-        for f, five in enumerate(itertools.combinations(hand, 5)):
-            naturals = [i for i in five if i not in wild]
-            fives.setdefault(len(naturals), []).append(naturals)
-            where.setdefault(len(naturals), []).append((row, f))
-    expected = np.zeros((len(hands), 21), dtype=np.int64)
-    for count, rows in fives.items():
-        if count == 5:
-            values = batch.strengths_of_codes(batch.CODES[np.array(rows)], rules="standard").astype(np.int64)
-        else:
-            values = best_by_substitution(np.array(rows, dtype=np.uint8).reshape(len(rows), count))
-        for (row, f), value in zip(where[count], values.tolist()):
-            expected[row, f] = value
-    ours = joker_numbering(rules)[bulk_seven.best_strengths(batch.CODES[np.array(hands)], rules=rules)]
-    assert (ours == expected.max(axis=1)).all()
+    fives = np.array([list(itertools.combinations(hand, 5)) for hand in hands], dtype=np.intp)  # (240, 21, 5)
+    keys = oracle.keys(oracle.RULES[name], RANKS[fives].reshape(-1, 5), SUITS[fives].reshape(-1, 5)).reshape(240, 21)
+    best = fives[np.arange(240), keys.argmax(axis=1)]
+    expected = batch.strengths_of_codes(batch.CODES[best], rules=rules)
+    ours = bulk_seven.best_strengths(batch.CODES[np.array(hands)], rules=rules)
+    assert np.array_equal(ours, expected)
+    assert_same_order(keys.max(axis=1), ours)
 
 
 # --- laws ------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 """The short-deck rule set: 36 cards, 6 to A; a flush beats a full
 house; A-6-7-8-9 is the lowest straight.
 
-Every one of the C(36, 5) = 376,992 hands is classified by a naive
-brute-force evaluator written here (numpy over the whole deck, from the
-cards' ranks and suits, not the library's codes or tables), and the library's
-counts, order and paths are checked against it hand for hand.
+Every one of the C(36, 5) = 376,992 hands is classified by the reference
+evaluator (tests/oracle.py: numpy over the whole deck, from the cards' ranks
+and suits and its own description of the rules, not the library's codes or
+tables), and the library's counts, order and paths are checked against it
+hand for hand.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ import random
 import re
 from functools import cache
 
+import helpers
 import numpy as np
 import numpy.typing as npt
+import oracle
 import pytest
+from helpers import oracle_keys
 
 from fivecard import (
     HandError,
@@ -30,11 +34,11 @@ from fivecard import (
     strength_function,
     text_strength_function,
 )
-from fivecard.bulk import batch
+from fivecard.vector import batch
 from fivecard.cli import main
-from fivecard.core.cards import Rank, Suit
+from fivecard.core.cards import Rank
 from fivecard.core.showdown import explain
-from fivecard.core.tables import cache_key, tables_for
+from fivecard.core.lookup import cache_key, tables_for
 
 RULES = get_rules("short-deck")
 
@@ -47,10 +51,8 @@ def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
 #: The 36 cards, as the library deals them (checked below to be 6 to A).
 DECK = RULES.deck()
 RANK = np.array([int(c.rank) for c in DECK if c.rank is not None], dtype=np.int64)
-SUIT = np.array([list(Suit).index(c.suit) for c in DECK if c.suit is not None], dtype=np.int64)
 
-# Categories of the independent evaluator, weakest first, in the short-deck order
-# (flush above full house).
+# Categories of the short deck, weakest first (flush above full house).
 NAMES = (
     "high_card",
     "one_pair",
@@ -101,47 +103,12 @@ def test_expected_numbers_add_up() -> None:
 
 @cache
 def whole_deck() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
-    """Every hand as deck indices (into :data:`DECK`), the brute-force
-    category (index into :data:`NAMES`) and key of each, and the batch
-    path's strengths."""
-    indices = np.array(list(itertools.combinations(range(36), 5)), dtype=np.int64)
-    ranks = np.sort(RANK[indices], axis=1)[:, ::-1]  # high to low
-    suits = SUIT[indices]
-    flush = (suits == suits[:, :1]).all(axis=1)
-    # Count of each card's rank within the hand.
-    counts = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
-    distinct = (counts == 1).all(axis=1)
-    plain = distinct & (ranks[:, 0] - ranks[:, 4] == 4)
-    low = (ranks == np.array([14, 9, 8, 7, 6])).all(axis=1)  # A-6-7-8-9
-    straight = plain | low
-    top = np.where(low, 9, ranks[:, 0])
-    pairs = (counts == 2).sum(axis=1) // 2
-    most = counts.max(axis=1)
-    category = np.select(
-        [
-            straight & flush & (top == 14),
-            straight & flush,
-            most == 4,
-            flush,
-            (most == 3) & (pairs == 1),
-            straight,
-            most == 3,
-            pairs == 2,
-            pairs == 1,
-        ],
-        [9, 8, 7, 6, 5, 4, 3, 2, 1],
-        default=0,
-    )
-    # Tie-break: ranks ordered by (count, rank), high first; a straight by its top.
-    order = np.argsort(-(counts * 16 + ranks), axis=1, kind="stable")
-    grouped = np.take_along_axis(ranks, order, axis=1)
-    key = category.astype(np.int64)
-    for column in range(5):
-        digit = np.where(straight, top if column == 0 else 0, grouped[:, column])
-        key = key * 16 + digit
-    codes = np.array([c.code for c in DECK], dtype=np.int32)
-    strengths = batch.strengths_of_codes(codes[indices], rules=RULES)
-    return category, key, strengths
+    """Every hand (in ``itertools.combinations(range(36), 5)`` order, deck
+    indices into :data:`DECK`): the reference evaluator's category (index
+    into :data:`NAMES`) and key of each, and the batch path's strengths."""
+    key = oracle_keys("short-deck")
+    assert oracle.RULES["short-deck"].ladder == NAMES
+    return oracle.category(oracle.RULES["short-deck"], key), key, helpers.whole_deck("short-deck").strengths
 
 
 def test_the_deck_is_36_cards_six_to_ace() -> None:

@@ -13,9 +13,9 @@ import openpyxl
 import pytest
 
 from fivecard.cli import main
-from fivecard.bulk.sources import open_source, read_blocks
-from fivecard.bulk.rows import TableLayout, cell_shape, split_line
-from fivecard.bulk.solve import Row, solve_row
+from fivecard.files.sources import open_source, read_blocks
+from fivecard.files.rows import TableLayout, cell_shape, split_line
+from fivecard.files.solve import Row, solve_row
 
 # Lines 1-12: data rows on lines 2, 3, 5, 6, 8, 9, 10, 12; lines 6, 9 and 12 are bad.
 MIXED = (

@@ -1,4 +1,4 @@
-"""Reading inputs (fivecard.bulk.sources): text in UTF-8, or in UTF-16 or
+"""Reading inputs (fivecard.files.sources): text in UTF-8, or in UTF-16 or
 UTF-32 by its byte order mark, from a file, a pipe or standard input alike;
 a text in no encoding read (no byte order mark, NUL bytes all through)
 refused in one line that says so; a byte that is not UTF-8 an error row

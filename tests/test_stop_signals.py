@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from fivecard.bulk.target import STOP_SIGNALS
+from fivecard.vector.stops import STOP_SIGNALS
 from fivecard.cli import STOP_SIGNALS as NAMED
 
 from helpers import read_until
@@ -215,7 +215,7 @@ def test_solve_to_a_file(tmp_path: Path, stop: int, output: str) -> None:
         assert [p.name for p in tmp_path.glob(f".{output}.*.part")] != []
 
     stopped = _stop_paused(
-        ["solve", "in.txt", "-o", output], "fivecard.bulk.target:Target.commit", stop, tmp_path,
+        ["solve", "in.txt", "-o", output], "fivecard.files.target:Target.commit", stop, tmp_path,
         while_paused=half_done,
     )
     _one_line(stopped, stop, f"; nothing was written ('{output}' is unchanged)")
@@ -229,7 +229,7 @@ def test_solve_to_standard_output(tmp_path: Path, stop: int) -> None:
     (tmp_path / "in.txt").write_text(TEXT_ROWS * 50)
     (tmp_path / "tmp").mkdir()
     stopped = _stop_paused(
-        ["solve", "in.txt", "--format", "xlsx"], "fivecard.bulk.target:Target.commit", stop, tmp_path,
+        ["solve", "in.txt", "--format", "xlsx"], "fivecard.files.target:Target.commit", stop, tmp_path,
         env={"TMPDIR": str(tmp_path / "tmp")},
         while_paused=lambda pid: None if list((tmp_path / "tmp").iterdir()) else pytest.fail("no workbook aside"),
     )
@@ -244,7 +244,7 @@ def test_mark_to_a_file(tmp_path: Path, stop: int, output: str) -> None:
     (tmp_path / source).write_bytes((EXAMPLES / source).read_bytes())
     target = _earlier(tmp_path, output)
     stopped = _stop_paused(
-        ["mark", source, "-o", output], "fivecard.bulk.target:Target.commit", stop, tmp_path,
+        ["mark", source, "-o", output], "fivecard.files.target:Target.commit", stop, tmp_path,
         while_paused=lambda pid: None if list(tmp_path.glob(".marked.*.part")) else pytest.fail("no file aside"),
     )
     _one_line(stopped, stop, f"; nothing was written ('{output}' is unchanged)")
@@ -255,7 +255,7 @@ def test_mark_to_a_file(tmp_path: Path, stop: int, output: str) -> None:
 @pytest.mark.parametrize("stop", STOPS, ids=lambda s: signal.Signals(s).name)
 def test_grid_to_a_file(tmp_path: Path, stop: int) -> None:
     target = _earlier(tmp_path, "grid.xlsx")
-    stopped = _stop_paused(["grid", "-o", "grid.xlsx"], "fivecard.bulk.target:Target.commit", stop, tmp_path)
+    stopped = _stop_paused(["grid", "-o", "grid.xlsx"], "fivecard.files.target:Target.commit", stop, tmp_path)
     _one_line(stopped, stop, "; nothing was written ('grid.xlsx' is unchanged)")
     assert target.read_bytes() == b"earlier"
     assert _left(tmp_path, "grid.xlsx") == []
@@ -267,7 +267,7 @@ def test_strategy_keeps_its_checkpoints(tmp_path: Path, stop: int) -> None:
     the next run resumes from it."""
     target = _earlier(tmp_path, "s.csv")
     argv = ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "-o", "s.csv", "--checkpoint", "ck"]
-    stopped = _stop_paused(argv, "fivecard.play.jobs:_Checkpoints.save", stop, tmp_path, skip=1)
+    stopped = _stop_paused(argv, "fivecard.vector.jobs:_Checkpoints.save", stop, tmp_path, skip=1)
     _one_line(stopped, stop)
     assert target.read_bytes() == b"earlier"
     (job,) = (tmp_path / "ck").iterdir()
@@ -285,8 +285,8 @@ def test_strategy_keeps_its_checkpoints(tmp_path: Path, stop: int) -> None:
 @pytest.mark.parametrize(
     ("argv", "hook"),
     [
-        (["stats"], "fivecard.bulk.stats:census"),
-        (["deal", "--seed", "1", "--rounds", "3"], "fivecard.bulk.writers:DealWriter.text"),
+        (["stats"], "fivecard.vector.census:census"),
+        (["deal", "--seed", "1", "--rounds", "3"], "fivecard.files.writers:DealWriter.text"),
     ],
     ids=["stats", "deal"],
 )
@@ -319,7 +319,7 @@ def test_solve_in_several_processes(tmp_path: Path, stop: int, group: bool, outp
         assert aside != []
 
     stopped = _stop_paused(
-        argv, "fivecard.bulk.parallel:_finished", stop, tmp_path, group=group,
+        argv, "fivecard.files.parallel:_finished", stop, tmp_path, group=group,
         env={"TMPDIR": str(tmp_path / "tmp")}, while_paused=working, pipe=output == "pipe",
     )
     _one_line(stopped, stop, "; nothing was written ('out.jsonl' is unchanged)" if output == "file" else "")
@@ -399,7 +399,7 @@ def test_serve_stops_gracefully_with_streams_open(tmp_path: Path, stop: int) -> 
 def test_a_signal_while_an_output_is_put_in_place_comes_after_it(tmp_path: Path) -> None:
     """The rename that puts an output in place is done or not done: a
     SIGTERM meanwhile is delivered after it, to the handler there was."""
-    from fivecard.bulk.target import Target
+    from fivecard.files.target import Target
 
     heard: list[int] = []
     previous = signal.signal(signal.SIGTERM, lambda number, frame: heard.append(number))

@@ -11,8 +11,9 @@ from fractions import Fraction
 
 import pytest
 
-from fivecard.errors import FivecardError
-from fivecard.play.advise import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError, advise, load_paytable
+from fivecard.core.errors import FivecardError
+from fivecard.files.paytable_file import load_paytable
+from fivecard.play.advise import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError, advise
 from fivecard.play.strategy import HOLDS, PayTableSolution, solve_paytable
 
 

@@ -4,7 +4,7 @@ hand's column empty in its first 60-odd rows, single cards where a hand
 belongs, hands written with any separator), as CSV or as a workbook, every
 row ``fivecard solve`` settles is settled right, by the hands the table
 really holds (checked with the independent reference evaluator of
-tests/helpers.py); every other row is an error row, or the run stops with an
+tests/oracle.py); every other row is an error row, or the run stops with an
 error. A table written plainly is solved in full."""
 
 from __future__ import annotations
@@ -20,8 +20,11 @@ from hypothesis import strategies as st
 
 from fivecard.cli import main
 
-from helpers import RANKS, SUITS, reference_keys
+import oracle
 from strategies import DECK_CODES, ShowdownTable, showdown_tables, table_bytes
+
+#: Rank and suit of each card of DECK_CODES, as the reference evaluator reads it.
+RANKS, SUITS = oracle.cards(DECK_CODES)
 
 
 def solve(table: ShowdownTable, fmt: str) -> tuple[int, list[dict[str, object]], str]:
@@ -36,7 +39,7 @@ def solve(table: ShowdownTable, fmt: str) -> tuple[int, list[dict[str, object]],
 def winners(hands: tuple[tuple[int, ...], ...]) -> list[int]:
     """The winning hands' numbers (1-based), by the reference evaluator."""
     indices = np.array(hands, dtype=np.intp)
-    keys = reference_keys(RANKS[indices], SUITS[indices])
+    keys = oracle.keys(oracle.RULES["standard"], RANKS[indices], SUITS[indices])
     return [i + 1 for i in np.flatnonzero(keys == keys.max()).tolist()]
 
 

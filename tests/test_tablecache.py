@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-import fivecard
+import fivecard.core.version
 from fivecard import get_rules
-from fivecard.core import tablecache
-from fivecard.core import tables
+from fivecard.core import lookup_cache as tablecache
+from fivecard.core import lookup as tables
 from fivecard.core.cards import lookup_index as _index
 from fivecard.core.rules import RULE_SETS, RuleSet
-from fivecard.core.tables import Tables, build_tables
+from fivecard.core.lookup import Tables, build_tables
 
 # The cached function behind tables_for's once-per-process memo: these tests
 # must see the disk every time, and must not replace the tables other tests hold.
@@ -227,7 +227,7 @@ def test_another_version_of_fivecard_does_not_read_the_file(
     cache: Path, builds: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _load_or_build(STANDARD)
-    monkeypatch.setattr(fivecard, "__version__", "99.0")
+    monkeypatch.setattr(fivecard.core.version, "__version__", "99.0")
     _load_or_build(STANDARD)
     assert builds == ["standard", "standard"]
     assert len(files(cache)) == 2

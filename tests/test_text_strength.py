@@ -14,7 +14,7 @@ from strategies import any_text
 from fivecard import Card, Hand, full_deck, get_rules, rule_names, text_strength_function
 from fivecard.core.cards import TOKENS
 from fivecard.core.cards import lookup_index as _index
-from fivecard.core.tables import tables_for
+from fivecard.core.lookup import tables_for
 
 #: Every spelling of every card (jokers and rank-only cards included).
 SPELLINGS: dict[Card, list[str]] = {}

@@ -26,7 +26,7 @@ from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from browser import DESKTOP, SHOTS, Server, Tab, launch, open_tab
 from fivecard import evaluate, get_rules, showdown
 from fivecard.core.report import showdown_json
-from fivecard.errors import FivecardError
+from fivecard.core.errors import FivecardError
 from fivecard.play.game import Game, GameError, RoundSettled, keep_positions
 from fivecard.play.view import card_json, event_json
 

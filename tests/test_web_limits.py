@@ -1,6 +1,6 @@
 """The web app is bounded by design: creations (games, tables, seats) are
 limited per client address, whatever its cookies; other changes per browser;
-both by the one :class:`~fivecard.web.table_api.RateLimit`. At most so many
+both by the one :class:`~fivecard.web.friends_api.RateLimit`. At most so many
 games and tables are kept (more is a 503 with a sentence), and those
 untouched for so many days are removed."""
 
@@ -19,8 +19,8 @@ with warnings.catch_warnings():
 
 from fivecard.web.app import create_app
 from fivecard.web.store import Capacity
-from fivecard.web import table_api
-from fivecard.web.table_api import RateLimit
+from fivecard.web import friends_api as table_api
+from fivecard.web.friends_api import RateLimit
 
 #: A limiter that gives no tokens back within a test: only its bursts count.
 SLOW = 1e-9

@@ -48,7 +48,7 @@ from fivecard.play.friends import FriendsTable
 from fivecard.play.game import Game
 from fivecard.web.app import OWNER_COOKIE, create_app
 from fivecard.web.store import Capacity, Database, GameStore, NotYourGame, Owners, secret_hash
-from fivecard.web.table_api import RateLimit
+from fivecard.web.friends_api import RateLimit
 
 #: A value for each body field a route requires, by the field's name (a
 #: route that requires another fails the walk, which names it).

@@ -27,7 +27,8 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-from fivecard.play.advise import PayTableError, load_paytable
+from fivecard.files.paytable_file import load_paytable
+from fivecard.play.advise import PayTableError
 from fivecard.web.app import create_app
 
 ROYAL = "AS KS QS JS TS"

@@ -28,7 +28,7 @@ import uvicorn
 
 from fivecard.web.app import create_app
 from fivecard.web.server import Bounds, GuardedHttpTools, descriptor_limit
-from fivecard.web.table_api import RateLimit
+from fivecard.web.friends_api import RateLimit
 
 #: The longest a test waits for the server to do what its bounds say (it does it well before).
 PATIENCE = 10.0

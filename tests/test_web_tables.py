@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
 
 from fivecard import showdown
-from fivecard.bulk.solve import solve_file
+from fivecard.files.solve import solve_file
 from fivecard.play.friends import FriendsTable, TableError, round_deck, round_seed
 from fivecard.web.app import create_app
 
@@ -195,6 +195,9 @@ def test_seats_names_and_rejoining(app: FastAPI) -> None:
         ("Ann\u200b", "cannot hold U+200B (ZERO WIDTH SPACE)"),
         ("\u202eAnn", "cannot hold U+202E (RIGHT-TO-LEFT OVERRIDE)"),
         ("Host", "'Host' is a word the table uses for a role"),
+        ("\u0410nn", "mixes Cyrillic and Latin letters in one word"),  # a Cyrillic А
+        ("\u0391\u039d\u039d", "is taken"),  # ΑΝΝ in Greek capitals
+        ("\u041d\u043est", "is a word the table uses for a role"),  # Host with a Cyrillic Н and о
     ]:
         refused = browser(app).post(f"/api/tables/{table_id}/seats", json={"name": name})
         assert refused.status_code == 409 and message in refused.json()["detail"], refused.text

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
 from browser import SHOTS, Server, launch, open_tab
 from fivecard import get_rules, showdown
@@ -299,6 +299,85 @@ def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
         first.kill()
         if second is not None:
             second.kill()
+
+
+#: Every name on the page drawn no wider than 16em nor its box, not
+#: overlapping a button, and the page no wider than the window.
+NAMES_IN_PLACE = """() => {
+  const problems = [];
+  const names = [...document.querySelectorAll("#friends .name")].filter((n) => n.offsetParent);
+  const buttons = [...document.querySelectorAll("#friends button")].filter((b) => b.offsetParent);
+  for (const node of names) {
+    const box = node.getBoundingClientRect();
+    const em = parseFloat(getComputedStyle(node).fontSize);
+    const parent = node.parentElement.getBoundingClientRect();
+    if (box.width > 16 * em + 0.5) problems.push(`${node.title}: ${box.width}px wide, 16em is ${16 * em}px`);
+    if (box.right > parent.right + 0.5) problems.push(`${node.title}: past its box`);
+    for (const b of buttons) {
+      const other = b.getBoundingClientRect();
+      const apart = box.right <= other.left || other.right <= box.left || box.bottom <= other.top || other.bottom <= box.top;
+      if (!apart) problems.push(`${node.title}: over the button ${b.textContent}`);
+    }
+  }
+  const page = document.documentElement;
+  for (const node of document.querySelectorAll("body *")) {
+    const right = node.getBoundingClientRect().right;
+    if (node.offsetParent && right > page.clientWidth + 0.5) problems.push(`${node.tagName}#${node.id}.${node.className} ends at ${right}px`);
+  }
+  if (page.scrollWidth > page.clientWidth) problems.push(`the page scrolls sideways: ${page.scrollWidth}px`);
+  return {count: names.length, problems};
+}"""
+
+
+@pytest.mark.parametrize("width", [1000, 360])
+def test_names_keep_their_place_and_the_host_is_marked_by_role(browser: Browser, tmp_path: Path, width: int) -> None:
+    """A 40-character name (the longest, in the widest letters) stays in its
+    place in every part of the page, on a desktop and a phone; the host's
+    chat lines carry a role badge that a player's name cannot draw."""
+    running = Server(tmp_path / "data")
+    viewport: ViewportSize = {"width": width, "height": 900}
+    host, long, mimic = (open_tab(browser, viewport) for _ in range(3))
+    tabs = (host, long, mimic)
+    wide = "W" * 40
+    try:
+        page = host.page
+        page.goto(f"{running.url}/tables")
+        page.get_by_role("button", name="Open the table").click()
+        page.wait_for_url(re.compile(r"/tables/[^/?]+$"))
+        link = page.url
+        for tab, name in ((long, wide), (mimic, "The Host")):
+            tab.page.goto(link)
+            tab.page.get_by_label("Your name").fill(name)
+            tab.page.get_by_role("button", name="Take a seat").click()
+            expect(tab.page.locator("#join")).to_be_hidden()
+        for sender, line in ((page, "Welcome"), (mimic.page, "I am the host"), (long.page, "hello")):
+            sender.get_by_label("Message").fill(line)
+            sender.get_by_label("Message").press("Enter")
+            expect(page.locator("#talk .chat-line").last).to_contain_text(line)
+        page.get_by_role("button", name="Start round 1").click()
+        for tab in (long, mimic):
+            tab.page.get_by_role("button", name="Deal my hand").click()
+        for tab in tabs:
+            view = tab.page
+            expect(view.locator("#result-hands li")).to_have_count(2)
+            expect(view.locator("#talk .chat-line")).to_have_count(3)
+            lines = view.locator("#talk .chat-line")
+            expect(lines.nth(0)).to_have_text("Host: Welcome")
+            expect(lines.nth(0).locator(".badge.role-host")).to_have_text("Host")
+            expect(lines.nth(1)).to_have_text("The Host: I am the host")
+            expect(lines.nth(1).locator(".badge")).to_have_count(0)  # a name is text, never the badge
+            expect(view.locator("#talk .from-host")).to_have_count(1)
+            expect(lines.nth(2).locator(".name")).to_have_attribute("title", wide)
+            expect(view.locator("#seats .name", has_text=wide)).to_have_text(wide)  # all of it, cut only when drawn
+            placed = view.evaluate(NAMES_IN_PLACE)
+            assert placed["count"] >= 6 and placed["problems"] == [], placed
+        shot(page, f"friends-long-names-{width}.png")
+        for tab in tabs:
+            assert tab.errors == [], "console errors or CSP violations"
+    finally:
+        for tab in tabs:
+            tab.page.context.close()
+        running.kill()
 
 
 def test_an_unknown_table_says_so(browser: Browser, tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from fivecard.core.cards import RANK_WEIGHTS, SUIT_SHIFT
-from fivecard.core.tables import KEY_SPACE
+from fivecard.core.lookup import KEY_SPACE
 
 
 def test_sums_of_five_weights_are_unique() -> None:

@@ -1,7 +1,7 @@
 """The bulk writers' wild hands against the single-hand path.
 
 What a hand's wild cards became, and where its cards stand in showdown
-order, are settled by the batch path once per case (:mod:`fivecard.bulk.wild`),
+order, are settled by the batch path once per case (:mod:`fivecard.vector.wild`),
 not once per hand. Here every hand of the deck (``deuces-wild``,
 ``one-eyed-jacks``, the joker deck) is settled alone, as :func:`evaluate`
 settles it (its rule functions applied to the hand's own cards), and must
@@ -24,15 +24,16 @@ import pytest
 from test_deal_pipeline import reference
 
 from fivecard import evaluate, get_rules
-from fivecard.bulk import batch, writers
-from fivecard.bulk.pipeline import chunk_of_codes
-from fivecard.bulk.wild import wild_cases
+from fivecard.vector import batch
+from fivecard.files import writers
+from fivecard.files.pipeline import chunk_of_codes
+from fivecard.vector.wild import wild_cases
 from fivecard.cli import main
 from fivecard.core.cards import CARD_OF_CODE, JOKER, KEY_SPACE, SUIT_MASK, SUIT_SHIFT, lookup_index
 from fivecard.core.evaluate import showdown_places, wild_cards_made
 from fivecard.core.hand import Hand
 from fivecard.core.report import Painter, evaluation_json
-from fivecard.core.tables import tables_for
+from fivecard.core.lookup import tables_for
 
 WILD_RULES = ["deuces-wild", "one-eyed-jacks", "joker"]
 

@@ -1,4 +1,4 @@
-"""The workbook reader (fivecard.bulk.workbook): a cell's text is the text a
+"""The workbook reader (fivecard.files.workbook): a cell's text is the text a
 spreadsheet shows, and every part's XML is read in time linear in its size
 and in bounded memory, whatever it holds; what passes a limit is one
 FileError that names the part and the limit."""
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from fivecard import FivecardError
-from fivecard.bulk import workbook
-from fivecard.bulk.workbook import MAX_DEPTH, MAX_NAMES, MAX_TOKEN, FileError, open_workbook
+from fivecard.files import workbook
+from fivecard.files.workbook import MAX_DEPTH, MAX_NAMES, MAX_TOKEN, FileError, open_workbook
 from fivecard.cli import main
 
 from strategies import xlsx_of

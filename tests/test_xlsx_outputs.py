@@ -21,10 +21,10 @@ from typing import Any
 import openpyxl
 import pytest
 
-from fivecard.bulk import writers
-from fivecard.bulk.grid import GridRow, grid_rows, write_grid
-from fivecard.bulk.workbook import MAX_ROWS, open_workbook
-from fivecard.bulk.writers import (
+from fivecard.files import writers
+from fivecard.modeloff.grid import GridRow, grid_rows, write_grid
+from fivecard.files.workbook import MAX_ROWS, open_workbook
+from fivecard.files.writers import (
     XLSX_CELL,
     XLSX_COLUMNS,
     XLSX_SHEET_NAME,
@@ -34,7 +34,7 @@ from fivecard.bulk.writers import (
 )
 from fivecard.cli import main
 from fivecard.core.rules import STANDARD
-from fivecard.errors import FileError
+from fivecard.core.errors import FileError
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src" / "fivecard"
@@ -131,9 +131,9 @@ def refused(argv: list[str], folder: Path, message: str) -> None:
 
 #: Where a workbook is saved: the one function for workbooks held whole, and
 #: the streaming writer. Each checks Excel's limits.
-SAVERS = {("bulk/writers.py", "save_workbook"), ("bulk/writers.py", "XlsxWriter.close")}
+SAVERS = {("files/writers.py", "save_workbook"), ("files/writers.py", "XlsxWriter.close")}
 #: Who saves a workbook held whole: each is walked by the tests below.
-WHOLE_WRITERS = {("bulk/grid.py", "write_grid"), ("bulk/mark.py", "MarkedFile.commit")}
+WHOLE_WRITERS = {("modeloff/grid.py", "write_grid"), ("modeloff/mark.py", "MarkedFile.commit")}
 
 
 def _calls(name: Callable[[ast.Call], bool]) -> set[tuple[str, str]]:
@@ -168,8 +168,8 @@ def test_every_workbook_is_saved_through_the_checked_savers() -> None:
     saves = {where for where in _calls(lambda c: _called(c, "save", "ExcelWriter")) if where[0] in openpyxl_modules}
     assert saves == SAVERS, "save workbooks through writers.save_workbook (or XlsxWriter), which check Excel's limits"
     assert _calls(lambda c: _called(c, "save_workbook")) == WHOLE_WRITERS, "walk the new writer in this file's tests"
-    assert {w for w in _calls(lambda c: _called(c, "XlsxWriter")) if w[0] != "bulk/writers.py" or w[1]} == {
-        ("bulk/writers.py", "make_writer")
+    assert {w for w in _calls(lambda c: _called(c, "XlsxWriter")) if w[0] != "files/writers.py" or w[1]} == {
+        ("files/writers.py", "make_writer")
     }
 
 
@@ -291,7 +291,7 @@ def test_mark_keeps_macros_only_under_xlsm(tmp_path: Path) -> None:
 
 
 def test_mark_copies_only_workbooks_that_openpyxl_can_hold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import fivecard.bulk.mark as mark
+    import fivecard.modeloff.mark as mark
 
     monkeypatch.setattr(mark, "MAX_COPY_XML", 10_000)
     refused(

@@ -13,13 +13,11 @@ once its own code runs) costs almost nothing.
 
 from __future__ import annotations
 
-import sys
-import types
 from importlib import import_module
 
-TYPE_CHECKING = False  # typing itself is not imported: it costs more than the rest
+from .core.version import __version__ as __version__
 
-__version__ = "0.1.0"
+TYPE_CHECKING = False  # typing itself is not imported: it costs more than the rest
 
 #: Each public name and the module that defines it.
 _HOME = {
@@ -31,10 +29,10 @@ _HOME = {
     "full_deck": "core.cards",
     "parse_card": "core.cards",
     "parse_cards": "core.cards",
-    "FivecardError": "errors",
-    "HandError": "errors",
-    "ParseError": "errors",
-    "RulesError": "errors",
+    "FivecardError": "core.errors",
+    "HandError": "core.errors",
+    "ParseError": "core.errors",
+    "RulesError": "core.errors",
     "Evaluation": "core.evaluate",
     "describe": "core.evaluate",
     "evaluate": "core.evaluate",
@@ -50,7 +48,6 @@ _HOME = {
     "Showdown": "core.showdown",
     "check_decks": "core.showdown",
     "cmp_hands": "core.showdown",
-    "compare": "core.showdown",
     "explain": "core.showdown",
     "showdown": "core.showdown",
 }
@@ -72,7 +69,6 @@ __all__ = [
     "Suit",
     "check_decks",
     "cmp_hands",
-    "compare",
     "describe",
     "evaluate",
     "explain",
@@ -92,7 +88,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .core.cards import JOKER, Card, Rank, Suit, format_cards, full_deck, parse_card, parse_cards
-    from .errors import FivecardError, HandError, ParseError, RulesError
+    from .core.errors import FivecardError, HandError, ParseError, RulesError
     from .core.evaluate import (
         Evaluation,
         describe,
@@ -103,69 +99,12 @@ if TYPE_CHECKING:
     )
     from .core.hand import Hand
     from .core.rules import RULE_SETS, Category, RuleSet, get_rules, rule_names
-    from .core.showdown import Showdown, check_decks, cmp_hands, compare, explain, showdown
-
-
-#: The modules of the first release, before the layers (one release of grace).
-_MOVED = {
-    **dict.fromkeys(("cards", "hand", "rules", "tables", "evaluate", "showdown", "report"), "core"),
-    **dict.fromkeys(("batch", "pipeline", "rows", "sources", "workbook", "writers", "target", "solve", "stats"), "bulk"),
-    **dict.fromkeys(("deal", "advise", "game"), "play"),
-    "commands": "cli",
-}
-
-
-class _Moved:
-    """``import fivecard.batch`` (the old place) gives ``fivecard.bulk.batch``
-    with a DeprecationWarning: a finder for the moved modules' old names."""
-
-    @staticmethod
-    def find_spec(name: str, path: object = None, target: object = None) -> Any:
-        package, _, module = name.rpartition(".")
-        if package != __name__ or module not in _MOVED:
-            return None
-        from importlib.machinery import ModuleSpec
-
-        return ModuleSpec(name, _Moved, origin=f"{__name__}.{_MOVED[module]}.{module}")  # type: ignore[arg-type]  # a loader by protocol
-
-    @staticmethod
-    def create_module(spec: Any) -> types.ModuleType:
-        import warnings
-
-        new = spec.origin
-        warnings.warn(f"{spec.name} is deprecated: it is now {new}", DeprecationWarning, stacklevel=4)
-        module = import_module(new)
-        spec.loader_state = module.__spec__  # the import system sets __spec__ next: put it back
-        return module
-
-    @staticmethod
-    def exec_module(module: types.ModuleType) -> None:
-        alias = module.__spec__
-        if alias is not None and alias.loader_state is not None:
-            module.__spec__ = alias.loader_state
-
-
-sys.meta_path.append(_Moved)
-
-
-class _Package(types.ModuleType):
-    """``evaluate`` and ``showdown`` name both a function and the module that
-    defines it: loading the module must not hide the function."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _HOME and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+    from .core.showdown import Showdown, check_decks, cmp_hands, explain, showdown
 
 
 def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
-        if name in _MOVED:  # fivecard.batch, the old place of fivecard.bulk.batch
-            return import_module(f".{name}", __name__)
         raise AttributeError(f"module 'fivecard' has no attribute {name!r}")
     value = getattr(import_module(f".{home}", __name__), name)
     globals()[name] = value

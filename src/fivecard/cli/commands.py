@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from .. import __version__
-from ..errors import FivecardError, in_context
+from ..core.version import __version__
+from ..core.errors import FivecardError, in_context
 from ..core.cards import format_cards
 from ..core.evaluate import evaluate
 from ..core.hand import Hand
@@ -354,8 +354,8 @@ def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
         if argument != "-":
             texts.append(argument)
             continue
-        from ..errors import FileError
-        from ..bulk.sources import binary_stdin, read_lines
+        from ..core.errors import FileError
+        from ..files.sources import binary_stdin, read_lines
 
         raw = binary_stdin(stdin)
         if raw is None:
@@ -630,7 +630,7 @@ def _hands_arguments(parser: argparse.ArgumentParser) -> None:
 def _classify(call: _Call) -> int:
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     if "-" in args.hands:  # many hands: the bulk pipeline, a chunk at a time
-        from ..bulk.solve import classify_stream
+        from ..files.solve import classify_stream
 
         classify_stream(
             _hand_sources(args.hands, call.stdin),
@@ -660,8 +660,8 @@ def _classify(call: _Call) -> int:
 def _hand_sources(arguments: Sequence[str], stdin: TextIO) -> Iterator[Any]:
     """The hands of the arguments, and for ``-`` the bytes of standard input
     (a hand a line)."""
-    from ..errors import FileError
-    from ..bulk.sources import binary_stdin
+    from ..core.errors import FileError
+    from ..files.sources import binary_stdin
 
     for argument in arguments:
         if argument != "-":
@@ -724,8 +724,8 @@ def _solve(
     out: TextIO,
     err: TextIO,
 ) -> int:
-    from ..bulk.solve import solve_file
-    from ..bulk.formats import output_format
+    from ..files.solve import solve_file
+    from ..files.formats import output_format
 
     if args.json and args.format not in (None, "jsonl"):
         raise _UsageError(f"--json writes JSON Lines; it cannot be combined with --format {args.format}")
@@ -850,7 +850,7 @@ def _solve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_solve(args: argparse.Namespace, rules: RuleSet) -> None:
-    from ..bulk.formats import output_format
+    from ..files.formats import output_format
 
     fmt = "jsonl" if args.json else output_format(args.output, args.format)
     if args.color is not None and fmt != "text":
@@ -972,8 +972,8 @@ Rows are marked as they are read, in bounded memory.
     },
 )
 def _mark(call: _Call) -> int:
-    from ..bulk.mark import MarkJson, open_marked, open_marking
-    from ..bulk.sources import binary_stdin
+    from ..modeloff.mark import MarkJson, open_marked, open_marking
+    from ..files.sources import binary_stdin
 
     args, out, err = call.args, call.out, call.err
     stdin = binary_stdin(call.stdin) if args.input == "-" else None
@@ -1052,9 +1052,10 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
 )
 def _deal(call: _Call) -> int:
 
-    from ..bulk.writers import DealWriter
+    from ..files.writers import DealWriter
     from ..core.report import RawJson, deal_tally_json, write_json_object
-    from ..play.deal import DealTally, check_players, check_rounds, dealt_chunks, new_seed
+    from ..files.pipeline import dealt_chunks
+    from ..play.deal import DealTally, check_players, check_rounds, new_seed
 
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     # The counts first, before anything is allocated, dealt or written.
@@ -1132,7 +1133,7 @@ _CARD_WORDS = {5: "five", 6: "six", 7: "seven"}
     arguments=_stats_arguments,
 )
 def _stats(call: _Call) -> int:
-    from ..bulk.stats import census  # numpy: imported only by the commands that count
+    from ..vector.census import census  # numpy: imported only by the commands that count
 
     rules, out = call.rules, call.out
     counted = census(rules, cards=call.args.cards)
@@ -1205,7 +1206,7 @@ def _grid_arguments(parser: argparse.ArgumentParser) -> None:
     arguments=_grid_arguments,
 )
 def _grid(call: _Call) -> int:
-    from ..bulk.grid import grid_answers, grid_impossible, grid_rows, grid_table, write_grid
+    from ..modeloff.grid import grid_answers, grid_impossible, grid_rows, grid_table, write_grid
 
     args, rules, out = call.args, call.rules, call.out
     rows = grid_rows(rules)
@@ -1265,7 +1266,8 @@ def _check_advise(args: argparse.Namespace, rules: RuleSet) -> None:
     check=_check_advise,
 )
 def _advise(call: _Call) -> int:
-    from ..play.advise import advice_json, advise, load_paytable
+    from ..files.paytable_file import load_paytable
+    from ..play.advise import advice_json, advise
 
     args, rules, painter, out = call.args, call.rules, call.painter, call.out
     hand = Hand.parse(args.hand, rules=rules)
@@ -1384,7 +1386,7 @@ def _holds_count(text: str) -> int:
 
 def _count(text: str, expected: str = "expected a whole number, 0 or more") -> int:
     """A whole number, 0 or more (``--workers``)."""
-    from ..errors import quote
+    from ..core.errors import quote
 
     try:
         value = int(text)
@@ -1420,7 +1422,7 @@ def _strategy(call: _Call) -> int:
     args = call.args
     output = args.output
     if output is not None:
-        from ..play.strategy import check_strategy_path
+        from ..files.strategy_file import check_strategy_path
 
         if not output.lower().endswith((".csv", ".parquet")):
             raise _UsageError(f"-o writes FILE.csv or FILE.parquet, not {output!r}")
@@ -1432,8 +1434,9 @@ def _strategy(call: _Call) -> int:
     for name in ("workers", "scheduler"):
         if getattr(args, name) is not None:
             raise _UsageError(f"--{name} is for --dealer: a pay table is solved in this process, in seconds")
-    from ..play.advise import load_paytable
-    from ..play.strategy import solve_paytable, starting_hands, write_strategy
+    from ..files.paytable_file import load_paytable
+    from ..files.strategy_file import write_strategy
+    from ..play.strategy import solve_paytable, starting_hands
 
     rules, out = call.rules, call.out
     table = load_paytable(args.paytable)
@@ -1490,8 +1493,8 @@ def _strategy_dealer(call: _Call) -> int:
     import time
 
     from ..play.dealer import dealer_hands, default_workers, kept_shares, solve_dealer
-    from ..play.jobs import dask_available, plan
-    from ..play.strategy import write_strategy
+    from ..vector.jobs import dask_available, plan
+    from ..files.strategy_file import write_strategy
 
     args, rules, out, err = call.args, call.rules, call.out, call.err
     workers = default_workers(len(rules.dealt()), args.workers, args.scheduler)
@@ -1689,7 +1692,7 @@ class _PartsProgress:
 
 def _checkpoints(args: argparse.Namespace) -> str | None:
     """``--checkpoint``, else the default folder in fivecard's cache."""
-    from ..play.jobs import default_checkpoints
+    from ..vector.jobs import default_checkpoints
 
     return args.checkpoint if args.checkpoint is not None else default_checkpoints()
 
@@ -1698,7 +1701,7 @@ def _probability(text: str) -> float:
     """``--fold-below``: a finite number from 0 to 1."""
     import math
 
-    from ..errors import quote
+    from ..core.errors import quote
 
     try:
         value = float(text)
@@ -1756,7 +1759,7 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
 def _play(call: _Call) -> int:
     from ..core.cards import parse_cards
     from ..play.game import Game
-    from .table import play
+    from .game_screen import play
 
     args, stdin, out = call.args, call.stdin, call.out
     # Everything is checked before the first line is printed (--fold-below by

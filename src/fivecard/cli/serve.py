@@ -26,7 +26,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 
 __all__ = ["serve"]
 

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..errors import ParseError, quote
+from .errors import ParseError, quote
 
 __all__ = [
     "Rank",
@@ -219,7 +219,7 @@ def code_of(rank: Rank | None, suit: Suit | None) -> int:
 
 def lookup_index(codes: Sequence[int]) -> int:
     """Where five card codes are looked up in a rule set's table
-    (:attr:`fivecard.core.tables.Tables.lookup`): the sum of the codes shifted
+    (:attr:`fivecard.core.lookup.Tables.lookup`): the sum of the codes shifted
     right by :data:`SUIT_SHIFT` (the key of the rank multiset), plus
     :data:`KEY_SPACE` when the five share a suit bit (a flush).
 
@@ -257,7 +257,7 @@ SORT_PLACE: Final[dict[int, int]] = {c.code: i for i, c in enumerate(ALL_CARDS)}
 
 
 def card_of_code(code: int) -> Card:
-    """The card of a code; a :class:`~fivecard.errors.ParseError` for a
+    """The card of a code; a :class:`~fivecard.core.errors.ParseError` for a
     number that is no card's code.
 
     >>> card_of_code(Card.parse('Td').code), card_of_code(JOKER.code)
@@ -265,7 +265,7 @@ def card_of_code(code: int) -> Card:
     >>> card_of_code(16)
     Traceback (most recent call last):
     ...
-    fivecard.errors.ParseError: 16 is not a card code
+    fivecard.core.errors.ParseError: 16 is not a card code
     """
     card = CARD_OF_CODE.get(code)
     if card is None:
@@ -386,7 +386,7 @@ def parse_card(text: str) -> Card:
     >>> parse_card('1S')
     Traceback (most recent call last):
     ...
-    fivecard.errors.ParseError: unknown rank '1' in card 1 ('1S')
+    fivecard.core.errors.ParseError: unknown rank '1' in card 1 ('1S')
     """
     cards = parse_cards(text)
     if len(cards) != 1:
@@ -402,7 +402,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     >>> [str(c) for c in parse_cards('A♥ 2♥ 3♠ 4♥ 5♣')]
     ['A♥', '2♥', '3♠', '4♥', '5♣']
 
-    Raises :class:`~fivecard.errors.ParseError` naming the first bad token and
+    Raises :class:`~fivecard.core.errors.ParseError` naming the first bad token and
     its position, and :class:`TypeError` for anything but text.
     """
     if not isinstance(text, str):
@@ -424,11 +424,11 @@ def parse_card_at(text: str, position: int) -> Card:
     >>> parse_card_at('1S', 3)
     Traceback (most recent call last):
     ...
-    fivecard.errors.ParseError: unknown rank '1' in card 3 ('1S')
+    fivecard.core.errors.ParseError: unknown rank '1' in card 3 ('1S')
     >>> parse_card_at('AS KD', 2)
     Traceback (most recent call last):
     ...
-    fivecard.errors.ParseError: card 2 ('AS KD') holds 2 cards; a list of cards takes one card per item
+    fivecard.core.errors.ParseError: card 2 ('AS KD') holds 2 cards; a list of cards takes one card per item
     """
     card = TOKENS.get(text)
     if card is not None:

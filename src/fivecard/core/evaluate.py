@@ -1,6 +1,6 @@
 """Evaluation of one hand: category, score, strength, groups, description.
 
-Two paths share one lookup table (:mod:`fivecard.core.tables`):
+Two paths share one lookup table (:mod:`fivecard.core.lookup`):
 
 * :func:`evaluate` returns a rich :class:`Evaluation` for people and reports;
 * :func:`strength` / :func:`strength_function` / :func:`text_strength_function`
@@ -12,7 +12,6 @@ higher is stronger, equal means a draw.
 
 from __future__ import annotations
 
-import warnings
 from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
@@ -28,11 +27,11 @@ from .cards import (
     lookup_index,
     token_codes,
 )
-from ..errors import HandError, kind_of
+from .errors import HandError, kind_of
 from .hand import Hand, HandLike, as_hand, dealt_cards, resolve_rules
 from .rules import STANDARD, Category, RuleSet, wild_on
 from .seven import best_five, best_strength_function
-from .tables import HandClass, five_strength_function, tables_for
+from .lookup import HandClass, five_strength_function, tables_for
 
 __all__ = [
     "Evaluation",
@@ -54,7 +53,7 @@ class Evaluation:
     b`` when ``b`` wins, ``a == b`` when they draw (whatever their cards),
     so ``sorted``, ``max`` and ``==`` work as a player expects. Only
     evaluations under one rule set compare: ordering two under different
-    rule sets raises a :class:`~fivecard.errors.HandError`, and they are
+    rule sets raises a :class:`~fivecard.core.errors.HandError`, and they are
     never equal. ``str()`` is the description; ``repr()`` pastes back.
 
     >>> e = evaluate('KH 4D KS 4C AS')
@@ -116,19 +115,6 @@ class Evaluation:
     def label(self) -> str:
         """The category's display label, e.g. ``'Full House'`` (the ``name``
         key of the JSON output)."""
-        return self.hand_class.category.label
-
-    @property
-    def name(self) -> str:
-        """Deprecated (kept for one more release, with a
-        :class:`DeprecationWarning`): the display label, :attr:`label`; the
-        id is :attr:`category_id`."""
-        warnings.warn(
-            "Evaluation.name is deprecated: use .label for the display label "
-            "('Two Pair') or .category_id for the id ('two_pair')",
-            DeprecationWarning,
-            stacklevel=2,
-        )
         return self.hand_class.category.label
 
     @property
@@ -329,7 +315,7 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
     >>> f('AS AS KD QD JD')
     Traceback (most recent call last):
     ...
-    fivecard.errors.HandError: duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'
+    fivecard.core.errors.HandError: duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'
     """
     from struct import Struct
     from struct import error as StructError
@@ -540,19 +526,19 @@ def showdown_places(
 def class_descriptions(rules: RuleSet) -> tuple[str, ...]:
     """Every class's :func:`describe`, by strength (``[0]``, no hand, is
     empty): made once per process, from the user's cache when it holds
-    them (see :mod:`fivecard.core.tablecache`), else made and stored there.
+    them (see :mod:`fivecard.core.lookup_cache`), else made and stored there.
     Writers of many hands read descriptions here; a single evaluation
     describes its own class."""
     made = _DESCRIPTIONS.get(rules)
     if made is None:
-        from . import tablecache
-        from .tables import cache_key
+        from . import lookup_cache
+        from .lookup import cache_key
 
         # the tables' key, and what else a description reads: labels, details
         texts = tuple((c.label, c.detail, c.named) for c in rules.ladder)
         key = (*cache_key(rules), "descriptions", texts)
         tables = tables_for(rules)
-        stored = tablecache.load(rules.name, key)
+        stored = lookup_cache.load(rules.name, key)
         if (
             isinstance(stored, tuple)
             and len(stored) == tables.size + 1
@@ -561,7 +547,7 @@ def class_descriptions(rules: RuleSet) -> tuple[str, ...]:
             made = stored
         else:
             made = ("", *(describe(c) for c in tables.classes()))
-            tablecache.store(rules.name, key, made)
+            lookup_cache.store(rules.name, key, made)
         made = _DESCRIPTIONS[rules] = made
     return made
 

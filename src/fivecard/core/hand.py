@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from .cards import CODE_TEXT, JOKER, Card, parse_card_at, parse_cards, sort_place
-from ..errors import HandError, ParseError, in_context, kind_of, quote
+from .errors import HandError, ParseError, in_context, kind_of, quote
 from .rules import STANDARD, RuleSet, get_rules
 
 __all__ = [
@@ -79,7 +79,7 @@ class Hand:
     def parse(cls, text: str, *, rules: str | RuleSet | None = None) -> Hand:
         """Read a hand from text such as ``'8C TS KC 9H 4S'`` or
         ``'A♥ 2♥ 3♠ 4♥ 5♣'``, under ``rules`` (default: ``standard``, as text
-        carries no rules); raise a :class:`~fivecard.errors.FivecardError`
+        carries no rules); raise a :class:`~fivecard.core.errors.FivecardError`
         that quotes the text when it is not a valid hand (a
         :class:`TypeError` when it is not text)."""
         if not isinstance(text, str):
@@ -133,7 +133,7 @@ class Hand:
 
 
 def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZE, shared: int = 0) -> None:
-    """Raise :class:`~fivecard.errors.HandError` unless the cards make a hand
+    """Raise :class:`~fivecard.core.errors.HandError` unless the cards make a hand
     under ``rules``: five cards (up to ``most`` when the best five play),
     jokers only where the rule set has them (at most its number), suits where
     it needs them, only ranks its deck holds, no card twice. The last
@@ -215,11 +215,11 @@ def dealt_cards(
     >>> dealt_cards('QS JS', STANDARD, board='AS KS QS 2C')
     Traceback (most recent call last):
     ...
-    fivecard.errors.HandError: duplicate card Q♠ (cards 1 and 5) in 'QS JS' with the board 'AS KS QS 2C'
+    fivecard.core.errors.HandError: duplicate card Q♠ (cards 1 and 5) in 'QS JS' with the board 'AS KS QS 2C'
     >>> dealt_cards('', STANDARD, board='AS KS 7D 2C 9H')
     Traceback (most recent call last):
     ...
-    fivecard.errors.HandError: no cards (an empty hand) in '' with the board 'AS KS 7D 2C 9H'
+    fivecard.core.errors.HandError: no cards (an empty hand) in '' with the board 'AS KS 7D 2C 9H'
     """
     own = given_cards(hand, "")
     shared = () if board is None else given_cards(board, "the board: ")
@@ -295,7 +295,7 @@ def as_hand(hand: HandLike, rules: str | RuleSet | None = None) -> Hand:
     >>> as_hand(['AS KD', '7C', '7H', '2S', '3S'])
     Traceback (most recent call last):
     ...
-    fivecard.errors.ParseError: card 1 ('AS KD') holds 2 cards; a list of cards takes one card per item
+    fivecard.core.errors.ParseError: card 1 ('AS KD') holds 2 cards; a list of cards takes one card per item
     """
     if isinstance(hand, Hand):
         ruleset = resolve_rules(rules, hand.rules)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 
 from .cards import JOKER, Card, Rank, Suit, full_deck, parse_cards
-from ..errors import RulesError, kind_of, quote
+from .errors import RulesError, kind_of, quote
 
 __all__ = [
     "Category",
@@ -432,7 +432,7 @@ def wild_rules(cards: str | Iterable[Card | str]) -> RuleSet:
     >>> wild_rules('JK')
     Traceback (most recent call last):
     ...
-    fivecard.errors.RulesError: wild cards must be cards of the 52-card deck or ranks, not a joker: 'JK'
+    fivecard.core.errors.RulesError: wild cards must be cards of the 52-card deck or ranks, not a joker: 'JK'
     """
     if isinstance(cards, str):
         text = cards
@@ -500,7 +500,7 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
     >>> get_rules('texas')
     Traceback (most recent call last):
     ...
-    fivecard.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
+    fivecard.core.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
     >>> get_rules(3)
     Traceback (most recent call last):
     ...

@@ -8,13 +8,13 @@ spades first; see :attr:`fivecard.core.cards.Card.sort_key`), so the choice
 does not depend on the order the cards were written in.
 
 How the best strength is found fast (:func:`best_strength_function`, and the
-batch path, :mod:`fivecard.bulk.seven`): every five of the hand is either a
+batch path, :mod:`fivecard.vector.seven`): every five of the hand is either a
 flush (its natural cards all of one suit) or not. The best five that is not a
 flush depends only on the hand's rank multiset and how many wild cards it
 holds; the best flush only on the ranks of the natural cards of a suit that
 reaches five with the wild cards (one suit at most without wild cards).
 :class:`SevenTables` holds both, derived from the rule set's five-card table
-(:mod:`fivecard.core.tables`, whose keys already settle wild cards):
+(:mod:`fivecard.core.lookup`, whose keys already settle wild cards):
 ``best[n][key]``, the best five-card strength among the fives inside each
 multiset of ``n`` ranks and wild cards, each looked up as not a flush; and
 ``flush[mask << 3 | w]``, the best flush of the ranks in ``mask`` and up to
@@ -38,10 +38,10 @@ from functools import cache
 from itertools import combinations
 from typing import Final
 
-from . import tablecache
+from . import lookup_cache
 from .cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, SORT_PLACE, Rank, Suit, code_of
 from .rules import RuleSet
-from .tables import KEY_SPACE, cache_key, five_strength_function, tables_for
+from .lookup import KEY_SPACE, cache_key, five_strength_function, tables_for
 
 __all__ = [
     "best_five",
@@ -159,10 +159,10 @@ def _seven_tables(rules: RuleSet) -> SevenTables | None:
         return None
     weights = SUITED_WEIGHTS if rules.suits else RANK_ONLY_WEIGHTS
     key = (*cache_key(rules), "seven", weights, KEY_SHIFT, WILD_SHIFT, _own_source())
-    made = _from_payload(rules, weights, tablecache.load(rules.name + "-seven", key))
+    made = _from_payload(rules, weights, lookup_cache.load(rules.name + "-seven", key))
     if made is None:
         made, payload = _build(rules, weights, lookup)
-        tablecache.store(rules.name + "-seven", key, payload)
+        lookup_cache.store(rules.name + "-seven", key, payload)
     return made
 
 

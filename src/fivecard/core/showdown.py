@@ -7,7 +7,6 @@ decides (the higher rank wins; the lower in lowball). Suits never break a tie.
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -16,11 +15,11 @@ from itertools import groupby
 from typing import Union
 
 from .cards import JOKER, Card, Rank
-from ..errors import FivecardError, HandError, in_context, kind_of
+from .errors import FivecardError, HandError, in_context, kind_of
 from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand, HandLike, as_hand, given_cards, resolve_rules
 from .rules import RuleSet, wild_on
-from .tables import HandClass
+from .lookup import HandClass
 
 __all__ = [
     "Outcome",
@@ -30,7 +29,6 @@ __all__ = [
     "showdown",
     "settle",
     "cmp_hands",
-    "compare",
     "explain",
     "explain_classes",
     "explain_showdown",
@@ -67,9 +65,8 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
-        """True when every hand ties: more than one hand and none loses.
-        (It used to be true for any shared win, which is now
-        :attr:`is_split`.)"""
+        """True when every hand ties: more than one hand and none loses
+        (a shared win is :attr:`is_split`)."""
         return len(self.winners) > 1 and len(self.order) == 1
 
 
@@ -96,7 +93,7 @@ def outcome(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleS
     >>> outcome((578, 790), (True, True), evaluate('AS KS QS JS TS').rules).explanation
     'Hand 2 wins: both High Card; the first card decides, A beats K'
     """
-    from .tables import tables_for
+    from .lookup import tables_for
 
     tables = tables_for(rules)
     return outcome_of(strengths, [tables.hand_class(s) for s in strengths], naturals, rules)
@@ -198,20 +195,6 @@ def cmp_hands(a: Contender, b: Contender, *, rules: str | RuleSet | None = None)
     return (first.strength > second.strength) - (first.strength < second.strength)
 
 
-def compare(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -> int:
-    """Deprecated (kept for one more release, with a
-    :class:`DeprecationWarning`): :func:`cmp_hands`, under a name that cannot
-    be taken for the ``compare`` command (a showdown, :func:`showdown` in the
-    library)."""
-    warnings.warn(
-        "fivecard.compare is deprecated: use fivecard.cmp_hands for the -1/0/1 "
-        "comparison of two hands (fivecard.showdown settles a showdown)",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return cmp_hands(a, b, rules=rules)
-
-
 def showdown(
     hands: Iterable[Contender],
     *,
@@ -307,7 +290,7 @@ def check_decks(
     decks: int = 1,
     rules: str | RuleSet | None = None,
 ) -> None:
-    """Raise :class:`~fivecard.errors.HandError` if the hands (in any form,
+    """Raise :class:`~fivecard.core.errors.HandError` if the hands (in any form,
     as for :func:`showdown`) could not have been dealt from ``decks`` decks
     of their rule set. One pass over the cards."""
     if isinstance(decks, bool) or not isinstance(decks, int):
@@ -328,7 +311,7 @@ def check_decks(
 def check_deck_cards(
     lists: Sequence[tuple[str, Sequence[Card]]], ruleset: RuleSet, decks: int
 ) -> None:
-    """Raise :class:`~fivecard.errors.HandError` unless these cards (lists
+    """Raise :class:`~fivecard.core.errors.HandError` unless these cards (lists
     named by a hand's number, or ``the board``) could come from ``decks``
     decks of the rule set."""
     if not ruleset.one_deck:

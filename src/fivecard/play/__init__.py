@@ -3,7 +3,7 @@ advisor and pay tables (:mod:`~fivecard.play.advise`), the dealer game
 (:mod:`~fivecard.play.game`), and the whole game solved: a pay table
 (:mod:`~fivecard.play.strategy`) or the game against the dealer
 (:mod:`~fivecard.play.dealer`) over the classes of deals that play alike
-(:mod:`~fivecard.play.classes`), in parts run here or on Dask
-(:mod:`~fivecard.play.jobs`), and read as a ranked hold list
+(:mod:`~fivecard.vector.classes`), in parts run here or on Dask
+(:mod:`~fivecard.vector.jobs`), and read as a ranked hold list
 (:mod:`~fivecard.play.holds`); with no input or output of their own.
 """

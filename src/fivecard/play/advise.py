@@ -9,11 +9,10 @@ cards (the cards the player has not seen), counted once per advice as hands
 per strength, so each completed hand is scored by a lookup. With a pay table,
 each choice's expected return per coin is computed instead.
 
-A pay table is a built-in one by name or a small JSON file
-(:func:`load_paytable`); a file is read once, at most
-:data:`PAYTABLE_LIMIT` bytes of it, and checked in full. Where a name must
-never be read as a file (a server's request), :func:`builtin_paytable`
-takes built-in names only and opens nothing.
+A pay table is a built-in one by name (:func:`builtin_paytable`, which
+takes built-in names only and opens nothing) or one written as JSON text
+(:func:`parse_paytable`, checked in full; a file of it is read by
+:func:`fivecard.files.paytable_file.load_paytable`).
 """
 
 from __future__ import annotations
@@ -21,39 +20,35 @@ from __future__ import annotations
 import difflib
 import json
 import math
-import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from ..bulk import batch
+from ..vector import batch
 from ..core.cards import Card, Rank, format_cards
-from ..errors import FivecardError, HandError, quote
+from ..core.errors import FivecardError, HandError, quote
 from ..core.evaluate import HandLike, as_hand
 from ..core.hand import Hand
 from ..core.rules import RULE_SETS, RuleSet, get_rules
-from ..core.tables import tables_for
+from ..core.lookup import tables_for
 
 __all__ = [
     "PayTable",
     "PayTableError",
     "PAYTABLES",
-    "PAYTABLE_LIMIT",
     "CATEGORY_NAMES",
     "Choice",
     "Advice",
     "advise",
     "advice_json",
     "builtin_paytable",
-    "load_paytable",
+    "parse_paytable",
     "unseen_cards",
 ]
 
@@ -276,12 +271,9 @@ PAYTABLES: Final[dict[str, PayTable]] = {
 }
 
 
-#: The most bytes of a pay table file read (a table is a few hundred).
-PAYTABLE_LIMIT: Final = 1 << 20
 _DEPTH_LIMIT: Final = 20  # a pay table nests 2 deep
 _KEYS: Final = ("name", "pays", "min_pair", "rules")
 _RANKS: Final = "2-10, J, Q, K, A"
-_PATH_QUOTE: Final = 300  # file names are quoted whole unless absurdly long
 # A JSON string (possessive: linear even when unterminated) or a bracket.
 _STRING_OR_BRACKET: Final = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]', re.DOTALL)
 
@@ -304,85 +296,24 @@ def builtin_paytable(name: str) -> PayTable:
     return found
 
 
-def load_paytable(name_or_path: str) -> PayTable:
-    """A built-in pay table by name, or one from a JSON file::
+def parse_paytable(text: str, *, name: str) -> PayTable:
+    """A pay table written as JSON::
 
         {"name": "My table", "pays": {"royal_flush": 250, "one_pair": 1},
          "min_pair": "J"}
 
     ``pays`` maps category machine names (:data:`CATEGORY_NAMES`) to the
     payout per coin, a number from 0 to 1,000,000; categories left out pay
-    nothing; ``min_pair`` (optional) is the lowest paying pair; ``name``
-    (optional, default the file's name) is shown with the advice. Other keys
-    are errors (a misspelt key would otherwise be ignored).
+    nothing; ``min_pair`` (optional) is the lowest paying pair; ``rules``
+    (optional) the rule set it plays under; ``name`` (optional, default
+    ``name``) is shown with the advice. Other keys are errors (a misspelt
+    key would otherwise be ignored), as are JSON nested too deep and keys
+    given twice: a :class:`PayTableError` that says what and where.
 
-    The file is opened once and at most :data:`PAYTABLE_LIMIT` bytes are
-    read: a larger file, or an endless device, is an error. A directory is
-    an error. A named pipe (FIFO) is opened without waiting for a writer and
-    then read to its end: one whose writer is already there works (``<(cmd)``,
-    ``/dev/stdin``); one with no writer yet is an error ("empty"), not a
-    wait. Every error is a :class:`PayTableError` that quotes the file and
-    says what is wrong and where.
-
-    >>> load_paytable("jacks-or-better").pays["royal_flush"]
-    800.0
+    >>> parse_paytable('{"pays": {"royal_flush": 250}}', name="mine").pays
+    {'royal_flush': 250.0}
     """
-    if name_or_path.strip().lower() in PAYTABLES:
-        return builtin_paytable(name_or_path)
-    data = _read_paytable(name_or_path)
-    where = f"bad pay table file {quote(name_or_path, _PATH_QUOTE)}"
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise PayTableError(
-            f"{where}: not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line} "
-            f"(byte {exc.start + 1:,})"
-        ) from None
-    try:
-        parsed = _parse_json(text)
-        return _paytable_of(parsed, Path(name_or_path).stem or name_or_path)
-    except PayTableError as exc:
-        raise PayTableError(f"{where}: {exc}") from None
-
-
-def _read_paytable(path: str) -> bytes:
-    """At most ``PAYTABLE_LIMIT`` bytes of the file: opened once, and
-    without blocking on a FIFO that has no writer."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except (FileNotFoundError, ValueError):  # ValueError: a NUL in the name
-        raise PayTableError(
-            f"unknown pay table {quote(path, _PATH_QUOTE)}: not a built-in name "
-            f"({', '.join(PAYTABLES)}) nor a file"
-        ) from None
-    except OSError as exc:
-        raise PayTableError(
-            f"cannot read pay table file {quote(path, _PATH_QUOTE)}: {exc.strerror or exc}"
-        ) from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise PayTableError(f"bad pay table file {quote(path, _PATH_QUOTE)}: a directory, not a file")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)  # a FIFO's writer may be slow: wait for its data
-        with open(fd, "rb", closefd=False) as handle:
-            data = handle.read(PAYTABLE_LIMIT + 1)
-    except OSError as exc:
-        raise PayTableError(
-            f"cannot read pay table file {quote(path, _PATH_QUOTE)}: {exc.strerror or exc}"
-        ) from None
-    finally:
-        os.close(fd)
-    if len(data) > PAYTABLE_LIMIT:
-        raise PayTableError(
-            f"bad pay table file {quote(path, _PATH_QUOTE)}: larger than the limit of "
-            f"{PAYTABLE_LIMIT:,} bytes (1 MiB) for a pay table"
-        )
-    if not data:
-        pipe = " (a pipe with no writer)" if stat.S_ISFIFO(mode) else ""
-        raise PayTableError(f"bad pay table file {quote(path, _PATH_QUOTE)}: empty{pipe}")
-    return data
+    return _paytable_of(_parse_json(text), name)
 
 
 def _position(text: str, offset: int) -> str:
@@ -534,7 +465,7 @@ def unseen_cards(hand: Hand) -> tuple[Card, ...]:
     """The cards of the rule set's deck that the player has not seen. Under
     ``semi`` (suits hidden) one card of each rank held is removed per copy;
     a ``semi`` hand holding more of a rank than the deck has (five of a
-    kind, typed) is a :class:`~fivecard.errors.HandError`."""
+    kind, typed) is a :class:`~fivecard.core.errors.HandError`."""
     rules = hand.rules
     if rules.suits:
         held = Counter(hand.cards)

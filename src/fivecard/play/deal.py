@@ -4,7 +4,7 @@ operating system's randomness (and reported, so a deal can be replayed).
 
 Counts are checked before anything is allocated or dealt: a player count
 must be from 1 to the rule set's maximum (:func:`max_players`), a round
-count at least 1; any other value is a :class:`~fivecard.errors.FivecardError`
+count at least 1; any other value is a :class:`~fivecard.core.errors.FivecardError`
 that quotes it and gives the allowed range, however large it is.
 """
 
@@ -18,14 +18,13 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any, SupportsIndex
 
 from ..core.cards import Card
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules
 from ..core.showdown import Showdown, settle
 
 __all__ = [
-    "dealt_chunks",
     "Round",
     "DealTally",
     "deal",
@@ -64,7 +63,7 @@ def check_players(players: int, rules: str | RuleSet = "standard") -> RuleSet:
     >>> check_players(300_000_000)
     Traceback (most recent call last):
     ...
-    fivecard.errors.FivecardError: players must be from 1 to 10 under the standard rules (52 cards), got 300000000
+    fivecard.core.errors.FivecardError: players must be from 1 to 10 under the standard rules (52 cards), got 300000000
     """
     ruleset = get_rules(rules)
     count = _whole_number(players, "players")
@@ -84,7 +83,7 @@ def check_rounds(rounds: int) -> None:
     >>> check_rounds(0)
     Traceback (most recent call last):
     ...
-    fivecard.errors.FivecardError: rounds must be at least 1, got 0
+    fivecard.core.errors.FivecardError: rounds must be at least 1, got 0
     """
     count = _whole_number(rounds, "rounds")
     if count < 1:
@@ -130,7 +129,7 @@ class DealTally:
 
     def add_chunk(self, chunk: Any) -> None:
         """Count the showdowns of a chunk of dealt rounds
-        (:func:`dealt_chunks`)."""
+        (:func:`~fivecard.files.pipeline.dealt_chunks`)."""
         seen = chunk.outcome[chunk.outcome >= 0]
         if not len(seen):
             return
@@ -173,38 +172,6 @@ def deal_rounds(
     ruleset = check_players(players, rules)
     check_rounds(rounds)
     return _rounds(players, ruleset, seed, rounds)
-
-
-def dealt_chunks(
-    players: int, *, rules: str | RuleSet = "standard", seed: int, rounds: int = 1, size: int = 512
-) -> Iterator[Any]:
-    """The rounds :func:`deal_rounds` deals (the same cards for the same
-    seed), solved ``size`` rounds at a time through the bulk pipeline: each
-    a :class:`~fivecard.bulk.pipeline.Chunk` whose rows are rounds (numbered
-    from 1) and whose hands are the players'."""
-    ruleset = check_players(players, rules)
-    check_rounds(rounds)
-    return _chunks(players, ruleset, seed, rounds, size)
-
-
-def _chunks(players: int, ruleset: RuleSet, seed: int, rounds: int, size: int) -> Iterator[Any]:
-    import numpy as np
-
-    from ..bulk.pipeline import chunk_of_codes
-
-    rng = random.Random(seed)
-    codes = [c.code for c in ruleset.dealt()]
-    dealt = players * HAND_SIZE
-    done = 0
-    while done < rounds:
-        m = min(size, rounds - done)
-        table = np.empty((m, dealt), dtype=np.int32)
-        for row in range(m):
-            deck = list(codes)
-            rng.shuffle(deck)  # the permutation depends on the length alone: as for the cards
-            table[row] = deck[:dealt]
-        yield chunk_of_codes(table.reshape(m, players, HAND_SIZE), ruleset, done + 1)
-        done += m
 
 
 def _rounds(players: int, ruleset: RuleSet, seed: int, rounds: int) -> Iterator[Round]:

@@ -30,8 +30,8 @@ each deal class's best hold is chosen by exact comparison and the totals are
 :class:`~fractions.Fraction`.
 
 The deals are grouped into classes that play alike
-(:mod:`fivecard.play.classes`: 134,459 for 52 cards) and the classes split
-into parts that :func:`fivecard.play.jobs.run_parts` runs in this process or
+(:mod:`fivecard.vector.classes`: 134,459 for 52 cards) and the classes split
+into parts that :func:`fivecard.vector.jobs.run_parts` runs in this process or
 on Dask workers, with checkpoints; each worker process builds the tables
 once per rule set and deck.
 """
@@ -48,11 +48,11 @@ from typing import Any, Final, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..bulk import batch
+from ..vector import batch
 from ..core.cards import Card, card_of_code
 from ..core.rules import RuleSet, get_rules
-from ..errors import FivecardError
-from .classes import KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
+from ..core.errors import FivecardError
+from ..vector.classes import KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
 
 __all__ = [
     "DealerSolution",
@@ -140,7 +140,7 @@ class DealerHand:
 def job_key(rules: RuleSet, deck: Sequence[Card], part_classes: int = PART_CLASSES) -> str:
     """A file-safe name of the job (for checkpoints): a digest of the rule
     set, the deck, the parts' size and the code that makes the parts."""
-    from . import jobs
+    from ..vector import jobs
 
     return jobs.job_key("dealer", [rules, [c.code for c in deck], part_classes])
 
@@ -156,7 +156,7 @@ def solve_dealer(
     """Solve the game against the dealer under ``rules``: every class of
     deals' best hold and the exact chances. ``deck``: the cards dealt from
     (default the rule set's; tests pass a small deck). ``run``: how the
-    parts run (default :func:`fivecard.play.jobs.run_parts` with
+    parts run (default :func:`fivecard.vector.jobs.run_parts` with
     ``options``: ``workers``, ``scheduler``, ``checkpoint``, ``progress``,
     ``on_note``; default in this process). ``part_classes``: classes per part (default
     :data:`PART_CLASSES`)."""
@@ -175,7 +175,7 @@ def solve_dealer(
     classes = _classes(spec.rules, spec.deck)
     parts = -(-len(classes) // size)
     if run is None:
-        from .jobs import run_parts
+        from ..vector.jobs import run_parts
 
         run = run_parts
         options["workers"] = default_workers(len(cards), options.get("workers", 0), options.get("scheduler"))
@@ -189,7 +189,7 @@ def default_workers(deck_size: int = 52, workers: int | None = None, scheduler: 
     makes its own tables: about 600 MB for 52 cards); 0 (this process)
     where that is one, since a cluster of one process is slower than
     none."""
-    from .jobs import cores
+    from ..vector.jobs import cores
 
     if workers is not None or scheduler is not None:
         return workers
@@ -443,7 +443,7 @@ def _kept(kind: str, rules: RuleSet, deck: tuple[int, ...], make: Callable[[], _
     """What ``make`` makes for a rule set and deck, kept per process by the
     rule set's value, not its identity (each task of a Dask worker
     unpickles its own copy of the rule set), the most recent few only."""
-    from .jobs import stable_text
+    from ..vector.jobs import stable_text
 
     key = (kind, stable_text(rules), deck)
     if key in _kept_things:

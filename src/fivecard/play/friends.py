@@ -35,9 +35,12 @@ closed round's (a chosen seed is seldom hard to guess): every view says so
 
 Names are the engine's too (:func:`seat_name`): normalized (NFKC, spaces
 trimmed and collapsed), refused when they hold control, format, bidi or
-invisible characters or are a word the pages use for a role (``Host``,
-``You``, ...), and unique at a table by :func:`name_key` (case-folded), so
-that no seat can pass for another. Chat lines keep their text but lose
+invisible characters, mix scripts within a word (Latin and Cyrillic, as in
+a Cyrillic ``А`` in ``Аnn``; Japanese kanji and kana are one family) or are
+a word the pages use for a role (``Host``, ``You``, ...), and unique at a
+table by :func:`name_key` (case-folded, and the Cyrillic and Greek letters
+that pass for Latin ones read as those), so that no seat can pass for
+another. Chat lines keep their text but lose
 control and format characters (bidi overrides and isolates, zero-width
 characters): a line cannot reorder or hide what others see
 (:func:`chat_line`).
@@ -62,7 +65,7 @@ from ..core.hand import HAND_SIZE, Hand
 from ..core.report import evaluation_json
 from ..core.rules import get_rules
 from ..core.showdown import showdown
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from .game import round_seed, split_pot
 from .view import public_fields
 
@@ -92,10 +95,10 @@ MAX_CHAT: Final = 500
 MAX_ROUNDS: Final = 10_000
 _STATE_VERSION: Final = 1
 
-#: The words the pages use for roles, refused as names (by :func:`name_key`,
-#: letters and digits only): the host's chat name, the badge of your own
-#: seat, the dealer game's seats and its house, and "nobody" of the results
-#: ("nobody scores").
+#: The words the pages use for roles, refused as names (read by
+#: :func:`name_key`, letters and digits only): the host's chat name, the
+#: badge of your own seat, the dealer game's seats and its house, and
+#: "nobody" of the results ("nobody scores").
 ROLE_NAMES: Final = frozenset({"host", "you", "dealer", "house", "nobody", "computer"})
 _ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)\d+")
 
@@ -126,6 +129,66 @@ _REFUSED: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 # Variation selectors only choose how a character is drawn (an emoji's
 # style): dropped from names.
 _VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+#: The Cyrillic and Greek letters that pass for Latin ones (the common
+#: confusables of Unicode's security mechanisms, UTS #39), by the Latin
+#: letter a name's key reads them as. Keys are case-folded first, so each
+#: is the small letter, read as the Latin letter its capital passes for
+#: (``н``: ``Н`` is ``H``; ``η``: ``Η`` is ``H``) or, with no capital that
+#: does, its small form (``һ``, ``ԁ``). No two letters of the Russian or the
+#: Greek alphabet share a Latin letter, so names in them stay apart.
+#: Accented letters follow their letter (``ё`` is read as ``ë``); full-width
+#: and mathematical letters are Latin already (NFKC).
+_LOOK_ALIKES: Final = {
+    "a": "\u0430\u03b1",  # Cyrillic а, Greek α
+    "b": "\u0432\u03b2",  # в (В), β (Β)
+    "c": "\u0441\u03f2",  # с, lunate sigma ϲ
+    "d": "\u0501",  # Komi ԁ
+    "e": "\u0435\u03b5",  # е, ε (Ε)
+    "h": "\u043d\u04bb\u03b7",  # н (Н), shha һ, η (Η)
+    "i": "\u0456\u03b9",  # Ukrainian і, ι
+    "j": "\u0458\u03f3",  # Serbian je ј, Greek yot ϳ
+    "k": "\u043a\u03ba",  # к (К), κ (Κ)
+    "l": "\u04cf",  # palochka ӏ (Ӏ)
+    "m": "\u043c\u03bc",  # м (М), μ (Μ)
+    "n": "\u03bd",  # ν (Ν)
+    "o": "\u043e\u03bf",  # о, ο
+    "p": "\u0440\u03c1",  # р, ρ
+    "q": "\u051b",  # Kurdish ԛ
+    "s": "\u0455",  # dze ѕ
+    "t": "\u0442\u03c4",  # т (Т), τ (Τ)
+    "w": "\u051d",  # Kurdish ԝ
+    "x": "\u0445\u03c7",  # х, χ (Χ)
+    "y": "\u0443\u04af\u03c5",  # у, straight u ү, υ (Υ)
+    "z": "\u03b6",  # ζ (Ζ)
+}
+_SKELETON: Final = str.maketrans({alike: latin for latin, alikes in _LOOK_ALIKES.items() for alike in alikes})
+
+#: Scripts one word may mix, as names are written in Japanese (kanji,
+#: hiragana, katakana), Korean (hangul, hanja) and Chinese (hanzi, bopomofo).
+_SCRIPT_FAMILIES: Final = (
+    frozenset({"Han", "Hiragana", "Katakana"}),
+    frozenset({"Han", "Hangul"}),
+    frozenset({"Han", "Bopomofo"}),
+)
+#: A letter's script is the first word of its Unicode name (``CYRILLIC
+#: SMALL LETTER A``), but for these words: another script's letters, or
+#: letters of no one script (modifier letters, the prolonged sound mark of
+#: both kana, Vedic signs).
+_SCRIPT_WORDS: Final[dict[str, str | None]] = {
+    "CJK": "Han",
+    "IDEOGRAPHIC": "Han",
+    "HENTAIGANA": "Hiragana",
+    "TURNED": "Latin",
+    "ROMAN": "Latin",
+    "MODIFIER": None,
+    "KATAKANA-HIRAGANA": None,
+    "MASU": None,
+    "VERTICAL": None,
+    "CARON": None,
+    "VEDIC": None,
+    "COMBINING": None,
+}
 
 
 class TableError(FivecardError):
@@ -159,9 +222,13 @@ def seat_name(text: str) -> str:
     """A name as a table shows it: NFKC-normalized, variation selectors
     dropped, spaces trimmed and runs of spaces made one. A name that holds a
     control, format (bidi controls, zero-width characters), separator or
-    invisible character, that is empty or longer than :data:`MAX_NAME`, or
-    that is a word the pages use for a role (:data:`ROLE_NAMES`) is a
-    :class:`TableError` saying why.
+    invisible character, that is empty or longer than :data:`MAX_NAME`, that
+    is a word the pages use for a role (:data:`ROLE_NAMES`, read as
+    :func:`name_key` reads it: ``Ноst`` with a Cyrillic ``Н`` and ``о`` is
+    ``Host``), or that mixes scripts within a word (``Аnn`` with a Cyrillic
+    ``А``; digits, punctuation and modifier letters belong to no script, and
+    Japanese kanji, hiragana and katakana, Korean hangul and hanja, Chinese
+    hanzi and bopomofo may share a word) is a :class:`TableError` saying why.
 
     >>> seat_name("  Ａnn   Lee ")
     'Ann Lee'
@@ -173,6 +240,12 @@ def seat_name(text: str) -> str:
     Traceback (most recent call last):
     ...
     fivecard.play.friends.TableError: 'host' is a word the table uses for a role: choose another name
+    >>> seat_name("\u0410nn")
+    Traceback (most recent call last):
+    ...
+    fivecard.play.friends.TableError: 'Аnn' mixes Cyrillic and Latin letters in one word ('Аnn'), as names made to pass for others do: write each word in one script
+    >>> seat_name("Анна Каренина"), seat_name("山田 たろう"), seat_name("Ann Ли")
+    ('Анна Каренина', '山田 たろう', 'Ann Ли')
     """
     raw = str(text)
     shown = _VARIATION.sub("", unicodedata.normalize("NFKC", raw))
@@ -191,15 +264,43 @@ def seat_name(text: str) -> str:
     bare = "".join(c for c in name_key(shown) if c.isalnum())
     if bare in ROLE_NAMES or _ROLE_PATTERN.fullmatch(bare):
         raise TableError(f"{shown!r} is a word the table uses for a role: choose another name")
+    for word in shown.split(" "):
+        scripts = sorted({s for s in map(_script, word) if s is not None})
+        if len(scripts) > 1 and not any(family.issuperset(scripts) for family in _SCRIPT_FAMILIES):
+            raise TableError(
+                f"{shown!r} mixes {' and '.join(scripts)} letters in one word ({word!r}), as names "
+                "made to pass for others do: write each word in one script"
+            )
     return shown
 
 
+def _script(char: str) -> str | None:
+    """The script of a letter (``Latin``, ``Cyrillic``, ``Han``, ...); None
+    for a character of no one script: a digit, punctuation, a mark, a
+    symbol, a modifier letter."""
+    if not unicodedata.category(char).startswith("L"):
+        return None
+    word = unicodedata.name(char, "unnamed").split(" ", 1)[0]
+    if word in _SCRIPT_WORDS:
+        return _SCRIPT_WORDS[word]
+    return word.title()
+
+
 def name_key(name: str) -> str:
-    """What two names are compared by: NFKC-normalized and case-folded (so
-    ``Ann``, ``ANN`` and ``ＡＮＮ`` are one name), variation selectors left
-    out and spaces collapsed."""
+    """What two names are compared by, their skeleton: NFKC-normalized and
+    case-folded (so ``Ann``, ``ANN`` and ``ＡＮＮ`` are one name), the
+    Cyrillic and Greek letters that pass for Latin ones read as those
+    (:data:`_LOOK_ALIKES`: ``ΑΝΝ`` in Greek capitals is ``Ann`` too),
+    variation selectors left out and spaces collapsed.
+
+    >>> name_key("ＡＮＮ"), name_key("\u0391\u039d\u039d"), name_key("\u041d\u041e\u0405\u0422")
+    ('ann', 'ann', 'host')
+    >>> name_key("Алёна"), name_key("やまだ")
+    ('aлëha', 'やまだ')
+    """
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", str(name)).casefold())
-    return " ".join(_VARIATION.sub("", folded).split())
+    read = unicodedata.normalize("NFC", unicodedata.normalize("NFD", folded).translate(_SKELETON))
+    return " ".join(_VARIATION.sub("", read).split())
 
 
 def chat_line(text: str) -> str:

@@ -47,7 +47,7 @@ from typing import Any, Final
 
 from .advise import Advice, advise
 from ..core.cards import Card, Rank
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules

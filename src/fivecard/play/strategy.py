@@ -21,9 +21,9 @@ the method of fast video-poker analysers:
    :class:`~fractions.Fraction`.
 
 Only one deal of each class that plays alike is worked (the suits renamed:
-134,459 of the 2,598,960 deals of 52 cards, :mod:`fivecard.play.classes`),
+134,459 of the 2,598,960 deals of 52 cards, :mod:`fivecard.vector.classes`),
 weighed by the deals it stands for, in parts that
-:func:`fivecard.play.jobs.run_parts` runs with progress and checkpoints.
+:func:`fivecard.vector.jobs.run_parts` runs with progress and checkpoints.
 """
 
 from __future__ import annotations
@@ -38,17 +38,17 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..bulk import batch
-from ..core.cards import Card, format_cards
+from ..vector import batch
+from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from .advise import PayTable, PayTableError
-from .classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
+from ..vector.classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
 
 if TYPE_CHECKING:
     from .dealer import DealerHand
 
-__all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands", "write_strategy"]
+__all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands"]
 
 
 
@@ -58,7 +58,7 @@ class PayTableSolution:
     (exact), ``final`` the probability of each category name (and
     ``"nothing"``: a hand that pays 0) of the final hand under optimal play,
     and per class of deals that play alike (``classes``, see
-    :mod:`fivecard.play.classes`) the best hold (a mask of :data:`HOLDS`
+    :mod:`fivecard.vector.classes`) the best hold (a mask of :data:`HOLDS`
     over the class's first deal's five cards) with its value per coin, and
     the runner-up's. ``final`` is empty when it was not asked for."""
 
@@ -91,7 +91,7 @@ def solve_paytable(
     without jokers, for now; wild cards of the deck included): every class
     of deals' best hold and the exact return. ``final=False`` skips the
     distribution of final hands. The classes are worked in parts
-    (:func:`fivecard.play.jobs.run_parts`, in this process): ``progress``
+    (:func:`fivecard.vector.jobs.run_parts`, in this process): ``progress``
     is called with (parts done, parts), and with ``checkpoint`` (a folder)
     an interrupted run resumes where it stopped; ``on_note`` hears why any
     checkpointed parts failed their checks (they are worked again).
@@ -101,7 +101,7 @@ def solve_paytable(
     >>> round(solution.percent, 4)  # doctest: +SKIP
     99.5439
     """
-    from .jobs import job_key, run_parts
+    from ..vector.jobs import job_key, run_parts
 
     ruleset = get_rules(rules)
     if ruleset.low:
@@ -294,66 +294,3 @@ def starting_hands(solution: PayTableSolution) -> list[StartingHand]:
             )
         )
     return made
-
-
-STRATEGY_COLUMNS: Final = ("hand", "deals", "hold", "value", "runner_up", "runner_up_value")
-#: The columns of the dealer game's strategy (``strategy --dealer``).
-DEALER_COLUMNS: Final = ("hand", "deals", "hold", "value", "win", "draw", "lose", "runner_up", "runner_up_value")
-
-
-def check_strategy_path(path: str) -> None:
-    """That a strategy file can be written at ``path`` (its folder exists
-    and takes files): checked before a long solve, not after it."""
-    from ..errors import FileError
-
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise FileError(f"cannot write {path!r}: no folder {folder!r}")
-    if not os.access(folder, os.W_OK):
-        raise FileError(f"cannot write {path!r}: the folder {folder!r} does not take new files")
-
-
-def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHand]) -> None:
-    """Write the strategy to ``path``: CSV (``.csv``) or Parquet
-    (``.parquet``, with the optional pyarrow), a row per class of starting
-    hands (:data:`STRATEGY_COLUMNS`, or :data:`DEALER_COLUMNS` for the game
-    against the dealer; cards as ``As Kd``). The file appears whole or not
-    at all (:class:`~fivecard.bulk.target.Target`, as every output)."""
-    from ..bulk.target import Target, write_error
-    from ..errors import FileError
-    from .dealer import DealerHand
-
-    kind = os.path.splitext(path)[1].lower()
-    if kind not in (".csv", ".parquet"):
-        raise FileError(f"the strategy is written as FILE.csv or FILE.parquet, not {path!r}")
-    dealer = bool(hands) and isinstance(hands[0], DealerHand)
-    names = DEALER_COLUMNS if dealer else STRATEGY_COLUMNS
-    rows: list[tuple[str | int | float, ...]] = []
-    for h in hands:
-        chances = (h.win, h.draw, h.lose) if isinstance(h, DealerHand) else ()
-        cards, hold, runner_up = (format_cards(c, ascii=True) for c in (h.cards, h.hold, h.runner_up))
-        rows.append((cards, h.deals, hold, h.value, *chances, runner_up, h.runner_up_value))
-    if kind == ".parquet":
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise FileError("Parquet output needs pyarrow: pip install 'fivecard[parquet]'") from None
-    target = Target(path, None, binary=kind == ".parquet", utf8=True)
-    try:
-        if kind == ".csv":
-            import csv
-
-            out = csv.writer(target.text)
-            out.writerow(names)
-            out.writerows([tuple(repr(v) if isinstance(v, float) else v for v in row) for row in rows])
-        else:
-            columns = list(zip(*rows)) if rows else [()] * len(names)
-            pq.write_table(pa.table(dict(zip(names, columns))), target.binary)
-        target.commit()
-    except OSError as exc:
-        target.abort()
-        raise write_error(exc, target.name) from None
-    except BaseException as exc:
-        target.abort(exc)
-        raise

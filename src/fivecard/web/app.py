@@ -19,14 +19,14 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
   ``settle``. The computer players act after you. An action the game does
   not allow now is a 409 with the engine's reason.
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
-* ``/api/tables...``: a table for friends (:mod:`fivecard.web.table_api`).
+* ``/api/tables...``: a table for friends (:mod:`fivecard.web.friends_api`).
 
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
 400 for a request with two owner cookies (one may be planted),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
-(:class:`~fivecard.web.table_api.RateLimit`), 503 when the server holds as
+(:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
 many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
@@ -68,12 +68,12 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
-from .. import __version__
+from ..core.version import __version__
 from ..core.evaluate import evaluate
 from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS, get_rules
 from ..core.showdown import showdown
-from ..errors import FivecardError
+from ..core.errors import FivecardError
 from ..play.advise import advise, advice_json, builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
@@ -94,8 +94,8 @@ from .store import (
     remember_owner,
 )
 from .server import Bounds
-from .table_api import Broker, RateLimit, TooFast, add_table_routes
-from .tables import SqliteTableStore
+from .friends_api import Broker, RateLimit, TooFast, add_table_routes
+from .friends_store import SqliteTableStore
 
 __all__ = ["create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 

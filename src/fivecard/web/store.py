@@ -52,7 +52,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import FileError, FivecardError
+from ..core.errors import FileError, FivecardError
 from ..play.game import Game
 
 if TYPE_CHECKING:

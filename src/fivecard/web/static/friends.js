@@ -1,8 +1,9 @@
 // A table for friends in the browser: the host's form (/tables) and the
 // table (/tables/{id}). The rules, the hands, the winners, the explanations
-// and the points all come from the table API (fivecard/web/table_api.py);
+// and the points all come from the table API (fivecard/web/friends_api.py);
 // this file draws the answers, sends the clicks, and follows the table's
-// event stream. User text (names, chat) only ever goes into textContent.
+// event stream. User text (names, chat) only ever goes into textContent (and
+// a name into its own title); a role is drawn from the event, never a name.
 "use strict";
 
 (function () {
@@ -269,7 +270,12 @@
       let item;
       if (event.type === "chat") {
         item = el("li", "talk-line chat-line");
-        item.append(el("strong", "who", event.name), ": ", el("span", "said", event.text));
+        // the host's lines are marked by role: the event has no seat (a
+        // name is only text, and cannot draw this badge)
+        const fromHost = event.seat === null || event.seat === undefined;
+        if (fromHost) item.classList.add("from-host");
+        const who = fromHost ? el("span", "badge role-host", "Host") : nameNode("strong", "who", event.name);
+        item.append(who, ": ", el("span", "said", event.text));
       } else {
         item = el("li", `talk-line talk-event event-${event.type}`, event.text);
       }
@@ -280,6 +286,14 @@
     }
 
     // -- rendering --
+
+    // A name as the page draws it: at most 16em wide, cut with an ellipsis
+    // (friends.css), the whole name in its title and read out in full.
+    function nameNode(tag, className, name) {
+      const node = el(tag, `${className} name`.trim(), name);
+      node.title = name;
+      return node;
+    }
 
     function activeSeats() {
       return view.seats.filter((s) => s.active);
@@ -329,7 +343,7 @@
         if (seat.seat === view.you) item.classList.add("me");
         if (result && result.winners.includes(seat.seat)) item.classList.add("winner");
         const head = el("p", "friend-name");
-        head.append(el("strong", "name", seat.name));
+        head.append(nameNode("strong", "", seat.name));
         if (seat.seat === view.you) head.append(" ", el("span", "badge you", "you"));
         item.append(head);
         const line = el("p", "friend-points");
@@ -437,7 +451,8 @@
         const row = el("tr", s.seat === view.you ? "me" : "");
         row.dataset.seat = String(s.seat);
         row.append(el("td", "place", String(place)));
-        const who = el("td", "name", s.name);
+        const who = el("td", "player");
+        who.append(nameNode("span", "", s.name));
         if (!s.active) who.append(" ", el("span", "muted", "(left)"));
         row.append(who, el("td", "num points", String(s.points)));
         body.append(row);
@@ -463,7 +478,7 @@
         const item = el("li", `result-hand ${win ? "outcome-win winner" : "outcome-lose"}`);
         item.dataset.seat = String(hand.seat);
         const head = el("p", "result-who");
-        head.append(el("strong", null, hand.player), " — ", el("span", "desc", hand.description));
+        head.append(nameNode("strong", "", hand.player), " — ", el("span", "desc", hand.description));
         if (win) head.append(" ", el("span", "badge win", shown.winners.length > 1 ? "tie" : "wins"));
         const points = shown.awarded[String(hand.seat)] || 0;
         head.append(" ", el("span", `badge points ${points ? "up" : "even"}`, points ? `+${plural(points, "point")}` : "no points"));

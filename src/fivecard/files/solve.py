@@ -1,0 +1,479 @@
+"""Solving many showdowns: a file (text, CSV or ``.xlsx``) to a file in any
+output format, or rows to results, through the one bulk pipeline
+(:mod:`fivecard.files.pipeline`, then a writer of :mod:`fivecard.files.writers`).
+
+Each row of an input becomes one result (a showdown, a classified hand, or an
+error that names the row), in input order. Nothing is dropped or shifted:
+rows out = rows in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from ..core.cards import CARD_OF_CODE, CODE_TEXT, JOKER, sort_place
+from ..core.errors import FivecardError
+from ..core.evaluate import Evaluation, evaluate
+from ..core.hand import Hand, dealt_cards
+from .rows import Row
+from ..core.rules import RuleSet, get_rules
+from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
+
+__all__ = [
+    "Row",
+    "HandResult",
+    "Solved",
+    "solve_row",
+    "solve_rows",
+    "solve_file",
+    "classify_stream",
+    "Solution",
+    "RowError",
+    "CODE_TEXT",
+]
+
+class RowError(FivecardError):
+    """A bad row met under ``strict``: the message names its line."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand of a solved row: its text as written, its card codes, its
+    strength and its cards sorted (canonical, space separated)."""
+
+    text: str
+    codes: tuple[int, ...]
+    strength: int
+    sorted: str
+
+    def evaluation(self, rules: RuleSet) -> Evaluation:
+        """The rich evaluation."""
+        return evaluate(Hand(tuple(CARD_OF_CODE[c] for c in self.codes), rules))
+
+    @property
+    def natural(self) -> bool:
+        return JOKER.code not in self.codes
+
+
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """The result of one row: its hands and, for two or more hands, the
+    winners, the order (0-based, best first, ties grouped) and the
+    explanation; or an error message naming the problem."""
+
+    row: Row
+    hands: tuple[HandResult, ...] = ()
+    winners: tuple[int, ...] | None = None
+    order: tuple[tuple[int, ...], ...] | None = None
+    explanation: str | None = None
+    error: str | None = None
+
+    @property
+    def line(self) -> int:
+        return self.row.line
+
+    @property
+    def is_split(self) -> bool:
+        """More than one hand shares the win."""
+        return self.winners is not None and len(self.winners) > 1
+
+
+def _solved(chunk: Any, i: int, row: Row) -> Solved:
+    """Row ``i`` of a :class:`~fivecard.files.pipeline.Chunk` as a :class:`Solved`."""
+    import numpy as np
+
+    error = chunk.error.get(i)
+    if error is not None:
+        return Solved(row, error=error)
+    hands = []
+    span = chunk.hands_of(i)
+    written = chunk.hand_texts(np.arange(span.start, span.stop))
+    for k in span:
+        codes = tuple(chunk.codes[k].tolist())
+        cards = sorted((CARD_OF_CODE[c] for c in codes), key=sort_place)
+        hands.append(
+            HandResult(
+                written[k - span.start].decode("utf-8", "replace"),
+                codes,
+                int(chunk.strength[k]),
+                " ".join(c.code_str for c in cards),
+            )
+        )
+    number = int(chunk.outcome[i])
+    if number < 0:
+        return Solved(row, tuple(hands))
+    outcome = chunk.outcomes[number]
+    return Solved(row, tuple(hands), outcome.winners, outcome.order, outcome.explanation)
+
+
+def solve_row(
+    row: Row, *, rules: str | RuleSet = "standard", decks: int = 1, best_five: bool = False
+) -> Solved:
+    """Solve one row; a bad row gives a :class:`Solved` with ``error`` set."""
+    return next(solve_rows([row], rules=rules, decks=decks, best_five=best_five))
+
+
+def solve_rows(
+    rows: Iterable[Row],
+    *,
+    rules: str | RuleSet = "standard",
+    decks: int = 1,
+    strict: bool = False,
+    best_five: bool = False,
+) -> Iterator[Solved]:
+    """Solve rows lazily, in order, a chunk at a time through the bulk
+    pipeline. With ``strict``, the first bad row raises :class:`RowError`
+    naming its line instead. ``best_five``: hands of 5 to 7 cards play their
+    best five."""
+    from .pipeline import chunks_with_rows
+
+    ruleset = get_rules(rules)
+    for chunk, batch_rows in chunks_with_rows(rows, ruleset, decks, best_five=best_five):
+        for i, row in enumerate(batch_rows):
+            solved = _solved(chunk, i, row)
+            if strict and solved.error is not None:
+                raise RowError(f"line {solved.line}: {solved.error}")
+            yield solved
+
+
+@dataclass
+class Solution:
+    """What :func:`solve_file` did: the rows' totals (``tally``), what the
+    user should know of the input's layout and the output (``notes``), and
+    the output's format."""
+
+    tally: Any
+    format: str
+    notes: list[str] = field(default_factory=list)
+    layout: str | None = None
+
+
+def solve_file(
+    input: str,
+    output: str | None = None,
+    *,
+    format: str | None = None,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    hands: str | None = None,
+    rules: str | RuleSet = "standard",
+    decks: int = 1,
+    strict: bool = False,
+    bom: bool = False,
+    painter: Any = None,
+    stdin: Any = None,
+    stdout: Any = None,
+    on_layout: Callable[[str], None] | None = None,
+    progress: Callable[[Any, float | None], None] | None = None,
+    workers: int | None = None,
+    best_five: bool = False,
+) -> Solution:
+    """Solve every row of ``input`` (a path, or ``-`` for ``stdin``) into
+    ``output`` (a path; ``None`` or ``-`` for ``stdout``) in ``format``
+    (``text``, ``csv``, ``jsonl``, ``xlsx``, ``parquet``; default: by the
+    output's extension, else text).
+
+    The output is written to a temporary file beside it and put in place
+    only when every row is written; on an error or Ctrl-C the earlier file
+    (or no file) remains, and the exception's notes say so. ``strict``: the
+    first bad row stops the run (:class:`RowError`). ``on_layout`` hears how
+    a table was read before any row is; ``progress`` is called after each
+    chunk with the tally and the fraction of the input read (or None).
+    ``workers``: processes for a big text file written as text, CSV or JSON
+    Lines (default: one per core, each given at least 4 MiB; ``1``: this
+    process only; see :mod:`fivecard.files.parallel`): the output is the same.
+    ``best_five``: hands hold 5 to 7 cards and play their best five (the
+    output's cards are those five; each hand's text is as written).
+
+    >>> import io, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), 'hands.txt')
+    >>> _ = open(path, 'w').write('8C TS KC 9H 4S 7D 2S 5D 3S AC\\n')
+    >>> out = io.StringIO()
+    >>> solve_file(path, format='jsonl', stdout=out).tally.summary()
+    '1 row: 1 solved, 0 errors; hand 1 wins 0, hand 2 wins 1, draws 0'
+    >>> out.getvalue()[:52]
+    '{"line": 1, "hands": [{"input": "8C TS KC 9H 4S", "c'
+    """
+    import sys
+
+    from ..core.errors import FileError
+    from .target import Target, WriteBehind, refuse_same_file, write_error
+
+    ruleset = get_rules(rules)
+    fmt = output_format(output, format)
+    if fmt not in OUTPUT_FORMATS:
+        raise FileError(f"unknown output format {fmt!r}; choose from {', '.join(OUTPUT_FORMATS)}")
+    if workers is not None and workers < 1:
+        raise FivecardError(f"workers must be 1 or more, not {workers}")
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    to_stdout = output in (None, "-")
+    if fmt in BINARY_FORMATS and to_stdout:
+        if stdout.isatty():
+            raise FileError(f"{fmt} is a binary format and is not written to a terminal: use -o FILE.{fmt}")
+        if getattr(stdout, "buffer", None) is None:
+            raise FileError(f"{fmt} output needs a file: use -o FILE.{fmt}")
+    refuse_same_file(output, input, stdin, stdout)
+    target = Target(output, stdout, binary=fmt in BINARY_FORMATS, utf8=fmt != "text")
+    source = None
+    writer = None
+    behind = None
+    solution = Solution(None, fmt)
+    try:
+        # The heavy imports come after the output is opened: a Ctrl-C during
+        # them is reported like any other ("nothing was written").
+        from .pipeline import chunks_of_blocks, chunks_of_rows
+        from ..core.report import Painter
+        from .sources import binary_stdin, open_source
+        from .writers import Tally, make_writer
+
+        tally = solution.tally = Tally()
+        source = open_source(
+            input,
+            input_format=input_format,
+            sheet=sheet,
+            stdin=binary_stdin(stdin) if input == "-" else None,
+            suits=ruleset.suits,
+            hands=hands,
+            best_five=best_five,
+        )
+        solution.layout = source.note
+        if source.note and on_layout is not None:
+            on_layout(source.note)
+        sink = _bytes_out(target, fmt)
+        count = 1 if best_five else _processes(input, fmt, source, strict, workers)
+        if count < 2 and fmt in ("text", "csv", "jsonl"):
+            # a stream of bytes: written by a thread of its own (not before
+            # processes are forked for parts: a fork copies only this thread)
+            sink = behind = WriteBehind(sink)
+        painter = painter or Painter(color=False)
+
+        def writer_to(out: Any, header: bool = True) -> Any:
+            return make_writer(
+                fmt, binary=out, columns=source.columns, hands=source.hands_per_row, painter=painter,
+                rules=ruleset, bom=bom, header=header,
+            )
+
+        writer = writer_to(sink)
+        if count > 1:
+            from .parallel import plan, solve_interleaved, solve_parts
+
+            shared: dict[str, Any] = dict(
+                path=input, rules=ruleset, decks=decks, writer=writer, sink=sink, tally=tally, progress=progress,
+                make_writer=lambda out: writer_to(out, header=False),
+            )
+            if not solve_interleaved(count, **shared):  # not a file written at offsets: parts end to end
+                solve_parts(plan(input, count), folder=target.folder, **shared)
+        else:
+            if source.blocks is not None:
+                chunks = chunks_of_blocks(source.blocks, ruleset, decks, best_five=best_five)
+            else:
+                chunks = chunks_of_rows(source.rows, ruleset, decks, best_five=best_five)
+            # A regular file is read ahead in a second thread; a pipe is read in
+            # turn (a read that waits on its writer must not outlive a Ctrl-C).
+            for chunk in _ahead(chunks, getattr(writer, "prepare", None)) if source.regular else chunks:
+                if strict and chunk.error:
+                    i = min(chunk.error)
+                    writer.write(chunk.head(i))  # what streams out before the bad row stays out
+                    raise RowError(f"line {int(chunk.line[i])}: {chunk.error[i]}")
+                writer.write(chunk)
+                tally.add(chunk)
+                if progress is not None:
+                    progress(tally, source.progress() if source.progress is not None else None)
+        writer.close()
+        if behind is not None:
+            behind.close()
+        solution.notes = writer.notes()
+        target.commit()
+    except BaseException as exc:
+        if behind is not None:
+            if isinstance(exc, (OSError, KeyboardInterrupt)):
+                behind.drop()  # a failed write, or stop now
+            else:
+                # a bad row under --strict, a read error: what was made before it goes out
+                # (to standard output or a pipe; a file is dropped whole anyway)
+                with contextlib.suppress(Exception):
+                    behind.close()
+        if writer is not None:
+            writer.discard()
+        note = target.abort()
+        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+            failure = write_error(exc, target.name)
+            if note:
+                failure.add_note(note)
+            raise failure from None
+        if note:
+            exc.add_note(note)
+        raise
+    finally:
+        if source is not None:
+            source.close()
+    return solution
+
+
+def _processes(path: str, fmt: str, source: Any, strict: bool, workers: int | None) -> int:
+    """How many processes solve the input (1: this process alone)."""
+    if workers == 1 or strict or path == "-" or source.blocks is None or not source.regular:
+        return 1
+    from .parallel import FORMATS, available, processes
+
+    if fmt not in FORMATS or not available():
+        return 1
+    return max(processes(path, workers), 1)
+
+
+def classify_stream(
+    hands: Iterable[str | IO[bytes]],
+    out: IO[str],
+    *,
+    rules: str | RuleSet = "standard",
+    painter: Any = None,
+    as_json: bool = False,
+    ascii: bool = False,
+    best_five: bool = False,
+) -> int:
+    """Classify hands through the bulk pipeline, a chunk at a time, in
+    bounded memory: each item of ``hands`` is a hand (text) or a byte stream
+    of hands, one a line (blank lines skipped). Writes a line per hand, or a
+    JSON array (``ascii``: non-ASCII escaped). A bad hand stops the run with
+    a :class:`FivecardError` naming it (``hand N: ...``); hands are written
+    32,768 at a time, so a shorter run with a bad hand writes nothing (a
+    longer one has written the hands before the bad hand's batch). Returns
+    the number of hands. ``best_five``: hands of 5 to 7 cards play their
+    best five."""
+    from ..core.errors import FileError, in_context
+    from .pipeline import chunks_of_blocks, chunks_of_rows
+    from ..core.report import Painter
+    from .sources import NOT_UTF8, read_blocks
+    from .target import _is_utf8
+    from .writers import ClassifyWriter
+
+    ruleset = get_rules(rules)
+    binary = getattr(out, "buffer", None)
+    if binary is not None and _is_utf8(out):
+        out.flush()
+        sink: Any = binary
+    else:
+        sink = _TextBytes(out)
+    writer = ClassifyWriter(sink, painter or Painter(color=False), ruleset, as_json=as_json, ascii=ascii)
+
+    def chunks() -> Iterator[Any]:
+        for item in hands:
+            if isinstance(item, str):
+                yield from chunks_of_rows([Row(1, (item,), (item,))], ruleset, best_five=best_five)
+            else:
+                yield from chunks_of_blocks(read_blocks(item), ruleset, one_hand=True, best_five=best_five)
+
+    done = 0
+    pending: list[Any] = []  # held until 32,768 hands are read: a short run with a bad hand writes nothing
+    held = 0
+    for chunk in chunks():
+        if chunk.error:  # the single-hand parser's own error (with its hints)
+            i = min(chunk.error)
+            number = done + i + 1
+            text = chunk.row_cells(i)[0]
+            if chunk.error[i].startswith(("a line of ", NOT_UTF8)):
+                raise FileError(f"hand {number}: {chunk.error[i]}")
+            try:
+                if best_five:
+                    dealt_cards(text, ruleset)
+                else:
+                    Hand.parse(text, rules=ruleset)
+            except FivecardError as exc:
+                raise in_context(exc, f"hand {number}: ") from None
+            raise FivecardError(f"hand {number}: {chunk.error[i]}")
+        pending.append(chunk)
+        held += len(chunk)
+        done += len(chunk)
+        if held >= 1 << 15:
+            for ready in pending:
+                writer.write(ready)
+            pending, held = [], 0
+    for ready in pending:
+        writer.write(ready)
+    writer.close()
+    return done
+
+
+def _ahead(chunks: Iterator[Any], prepare: Callable[[Any], None] | None = None) -> Generator[Any, None, None]:
+    """The chunks, read and solved one ahead in a second thread while the
+    caller writes the one before (numpy lets go of the interpreter for its
+    array work, so the two overlap on a machine with two cores). An error
+    in reading is raised here, in order; the thread stops when the caller
+    does (it is a daemon, and waits on a queue of one). The chunks share
+    the run's register of outcomes, which only grows: a writer may see
+    outcomes of the next chunk already, never lose one of its own."""
+    import queue
+    import threading
+
+    handoff: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for chunk in chunks:
+                if prepare is not None:
+                    prepare(chunk)  # the writer's work that depends on the chunk alone
+                while not stop.is_set():
+                    try:
+                        handoff.put(("chunk", chunk), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            handoff.put(("end", None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, raised there
+            handoff.put(("error", exc))
+
+    worker = threading.Thread(target=produce, name="fivecard-read", daemon=True)
+    worker.start()
+    try:
+        while True:
+            kind, item = handoff.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        try:  # a chunk it waits to hand over: take it, so that it sees the stop
+            handoff.get_nowait()
+        except queue.Empty:
+            pass
+        worker.join(timeout=1.0)  # a read blocked on a pipe is left to the daemon's end
+
+
+class _TextBytes:
+    """Bytes (UTF-8) written to a text stream whose encoding may be another
+    (a terminal's): decoded and written as text."""
+
+    def __init__(self, text: IO[str]) -> None:
+        self.text = text
+
+    def write(self, data: bytes) -> int:
+        self.text.write(data.decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self) -> None:
+        self.text.flush()
+
+
+def _bytes_out(target: Any, fmt: str) -> Any:
+    """Where a writer's bytes go: the output's bytes, or its text (the text
+    table to a stream of another encoding, or one without bytes)."""
+    from .target import _is_utf8
+
+    binary = target.binary
+    if fmt in ("xlsx", "parquet"):
+        return binary
+    if target.path is not None:
+        return binary
+    out = target.out
+    if binary is not None and (fmt != "text" or _is_utf8(out)):
+        return binary
+    return _TextBytes(target.text)

@@ -1,0 +1,91 @@
+"""Counting every hand of a rule set's deck: classes, hands, probability and
+odds per category (the rule set's counts, computed by full enumeration, not
+copied)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ..core.cards import Card
+from ..core.rules import Category, RuleSet, get_rules
+from ..core.lookup import tables_for
+
+__all__ = ["CategoryCount", "Census", "census", "odds", "dealt_cards"]
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryCount:
+    category: Category
+    classes: int
+    hands: int
+    probability: float
+
+    @property
+    def odds(self) -> str:
+        return odds(self.probability)
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    """Every hand of ``cards`` cards of a rule set's deck (five, or six or
+    seven playing their best five), counted by category (strongest first)."""
+
+    rules: RuleSet
+    hands: int
+    classes: int
+    categories: tuple[CategoryCount, ...]
+    cards: int = 5
+
+
+def odds(probability: float) -> str:
+    """``'1 in 649,740'`` style odds.
+
+    >>> odds(4 / 2_598_960), odds(0.5), odds(0)
+    ('1 in 649,740', '1 in 2', 'never')
+    """
+    if probability <= 0:
+        return "never"
+    return f"1 in {1 / probability:,.0f}" if 1 / probability >= 10 else f"1 in {1 / probability:,.2f}".rstrip("0").rstrip(".")
+
+
+def dealt_cards(rules: RuleSet) -> tuple[Card, ...]:
+    """The cards a deal under ``rules`` uses, as the rules see them (``semi``:
+    the 52 cards with suits hidden)."""
+    return rules.dealt()
+
+
+def census(rules: str | RuleSet = "standard", *, cards: int = 5) -> Census:
+    """Enumerate every hand of ``cards`` cards of the rule set's deck with
+    the batch path: five (:func:`fivecard.vector.batch.census_counts`), or six
+    or seven, each playing its best five
+    (:func:`fivecard.vector.seven.seven_card_counts`). A category's
+    ``classes`` are the distinct strengths its hands reach.
+
+    >>> c = census("standard")
+    >>> c.hands, c.classes, c.categories[0].category.name, c.categories[0].hands
+    (2598960, 7462, 'royal_flush', 4)
+    """
+    ruleset = get_rules(rules)
+    if cards == 5:
+        from .batch import census_counts  # numpy, only when counting
+
+        per_strength = census_counts(ruleset)
+    else:
+        from .seven import seven_card_counts
+
+        per_strength = seven_card_counts(ruleset, cards=cards)
+    counts = {s: int(n) for s, n in enumerate(per_strength) if n}
+    total = sum(counts.values())
+    tables = tables_for(ruleset)
+    hands: Counter[str] = Counter()
+    classes: Counter[str] = Counter()
+    for s, n in counts.items():
+        name = tables.hand_class(s).category.name
+        hands[name] += n
+        classes[name] += 1
+    categories = tuple(
+        CategoryCount(c, classes[c.name], hands[c.name], hands[c.name] / total)
+        for c in reversed(ruleset.ladder)
+    )
+    return Census(ruleset, total, len(counts), categories, cards)

@@ -1,0 +1,182 @@
+"""Starting hands that play alike: the deals of a deck grouped into classes,
+so that a solver works each class once and weighs it by its deals.
+
+Two deals are alike when one becomes the other by
+
+* renaming the suits (any of the 24 renamings that keeps the deck and the
+  rule set's wild cards as they are: all 24 for a standard deck or
+  deuces wild, the 4 that keep J♠ and J♥ together under one-eyed jacks), or
+* swapping cards the rules cannot tell apart (the four aces of ``semi``,
+  whose suits are hidden; the two jokers).
+
+Over the 2,598,960 deals of 52 cards that makes 134,459 classes; ``semi``
+has 6,175 (the rank multisets). Cards are deck indices (positions in
+``deck``), and a class is named by its first deal in deck order (the
+smallest, read as five ascending indices).
+
+Also here, what the solvers share about a deal's 32 holds: :data:`HOLDS`
+(the cards each mask keeps) and :func:`signed_supersets`, the
+inclusion-exclusion step from "hands holding these cards" to "hands holding
+these cards and none of the others".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import permutations
+from math import comb
+from typing import Any, Final, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from . import batch
+from ..core.cards import Card, Suit
+from ..core.rules import RuleSet
+
+__all__ = [
+    "DealClasses",
+    "deal_classes",
+    "HOLDS",
+    "KEPT",
+    "signed_supersets",
+    "mean_over_deals",
+    "choose_table",
+    "set_numbers",
+]
+
+_BITS = 6  # bits a deck index takes in a packed deal (decks of at most 64 cards)
+
+#: Hold masks 0-31: bit ``i`` keeps the ``i``-th card of the deal (its
+#: cards in deck order); the positions each mask keeps.
+HOLDS: Final = tuple(tuple(i for i in range(5) if m >> i & 1) for m in range(32))
+#: How many cards each mask keeps.
+KEPT: Final = np.array([len(h) for h in HOLDS], dtype=np.int64)
+
+_Counts = TypeVar("_Counts", bound=np.ndarray[Any, Any])
+
+
+def signed_supersets(found: _Counts) -> _Counts:
+    """In place, per row (axis 1 is the 32 masks), each mask's count
+    becomes the signed sum of the counts of its supersets among the 32: from
+    the hands that hold a mask's cards to those that hold them and none of
+    the deal's other cards (inclusion-exclusion, five steps)."""
+    for bit in (1, 2, 4, 8, 16):
+        for mask in range(32):
+            if not mask & bit:
+                found[:, mask] -= found[:, mask | bit]
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class DealClasses:
+    """``first``: each class's first deal (rows of five ascending deck
+    indices), in ascending order; ``deals``: how many deals each holds
+    (they add up to every deal of the deck)."""
+
+    first: npt.NDArray[np.int64]
+    deals: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return len(self.deals)
+
+
+def deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
+    """The classes of the five-card deals of ``deck`` under ``rules``."""
+    if len(deck) > 1 << _BITS:
+        raise ValueError(f"a deck of at most {1 << _BITS} cards, not {len(deck)}")
+    deals = batch.combinations(len(deck))  # uint8
+    repeats = len(set(deck)) < len(deck)
+    keys = None
+    for renaming in _renamings(deck, rules):
+        moved = batch.sort_rows(renaming.astype(np.uint8)[deals])
+        found = _packed(_spread(moved) if repeats else moved)
+        keys = found if keys is None else np.minimum(keys, found)
+    assert keys is not None  # the identity is always a renaming
+    first, counts = np.unique(keys, return_counts=True)
+    return DealClasses(_unpacked(first), counts.astype(np.int64))
+
+
+def _renamings(deck: Sequence[Card], rules: RuleSet) -> list[npt.NDArray[np.int64]]:
+    """Each suit renaming that keeps the deck and its wild cards, as a map of
+    deck indices (identical cards map to the first of them); the identity
+    first, each map once."""
+    first: dict[Card, int] = {}
+    for place, card in enumerate(deck):
+        if card in first and deck[place - 1] != card:
+            raise ValueError(f"the copies of {card} in the deck must lie together")
+        first.setdefault(card, place)
+    wild = {c for c in deck if c in rules.wild}
+    suits = list(Suit)
+    maps: list[npt.NDArray[np.int64]] = []
+    seen: set[bytes] = set()
+    for order in permutations(suits):
+        rename = dict(zip(suits, order))
+        moved = [c if c.suit is None else Card(c.rank, rename[c.suit]) for c in deck]
+        if any(c not in first for c in moved):
+            continue
+        if {moved[i] for i in range(len(deck)) if deck[i] in wild} != wild:
+            continue
+        mapped = np.array([first[c] for c in moved], dtype=np.int64)
+        if mapped.tobytes() not in seen:
+            seen.add(mapped.tobytes())
+            maps.append(mapped)
+    return maps
+
+
+def _spread(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Sorted rows of deck indices (identical cards at the first index of
+    their card) made deals again: the second, third... copy of a card moved
+    to the next index holding that card."""
+    offset = np.zeros_like(rows)
+    for column in range(1, rows.shape[1]):
+        same = rows[:, column] == rows[:, column - 1]
+        offset[:, column] = np.where(same, offset[:, column - 1] + 1, 0)
+    return rows + offset
+
+
+def _packed(deals: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """Ascending deck indices as one number, the first most significant."""
+    out = np.zeros(len(deals), dtype=np.int64)
+    for column in range(deals.shape[1]):
+        out <<= _BITS
+        out |= deals[:, column]
+    return out
+
+
+def _unpacked(packed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    out = np.empty((len(packed), 5), dtype=np.int64)
+    for column in range(5):
+        out[:, 4 - column] = packed >> (_BITS * column) & ((1 << _BITS) - 1)
+    return out
+
+
+def mean_over_deals(by_kept: Sequence[int], deck_size: int, per_draw: int = 1) -> Fraction:
+    """The mean over every deal of a deck of ``deck_size`` cards, exactly,
+    of a count summed over the draws of the chosen holds: ``by_kept[k]``
+    sums the counts of the deals whose hold keeps ``k`` cards, each over
+    its ``C(n - 5, 5 - k)`` draws (times ``per_draw``: the dealer hands
+    each draw meets)."""
+    n = deck_size
+    total = sum((Fraction(int(by_kept[k]), comb(n - 5, 5 - k) * per_draw) for k in range(6)), Fraction(0))
+    return total / comb(n, 5)
+
+
+@cache
+def choose_table(n: int) -> npt.NDArray[np.int64]:
+    """``C(x, j)`` for x up to ``n`` and j up to 5."""
+    return np.array([[comb(x, j) for j in range(6)] for x in range(n + 1)], dtype=np.int64)
+
+
+def set_numbers(cards: npt.NDArray[np.int64], columns: Sequence[int], n: int) -> npt.NDArray[np.int64]:
+    """The combinatorial number of the set of ``columns`` of each row of
+    ascending deck indices (of a deck of ``n`` cards), among the sets of its
+    size: ``sum(C(card, place + 1))``, from 0 to ``C(n, size) - 1``."""
+    choose = choose_table(n)
+    out = np.zeros(len(cards), dtype=np.int64)
+    for place, column in enumerate(columns):
+        out += choose[cards[:, column], place + 1]
+    return out

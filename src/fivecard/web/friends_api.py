@@ -1,0 +1,464 @@
+"""The friends' table API (``/api/tables``): a host opens a table, players
+take seats by name, the host starts rounds, each player deals, the round is
+settled, points awarded; chat; a live event stream (Server-Sent Events,
+resumed after the last event a browser saw); an export of the table's
+history with the columns of ``fivecard solve``.
+
+The rules of the table are :mod:`fivecard.play.friends`'; the storage is a
+:class:`~fivecard.web.friends_store.TableStore`. Identity is the browser's owner
+secret (the HttpOnly cookie of :class:`~fivecard.web.store.Owners`, one the
+server issued): the browser that opened a table is its host; a seat belongs
+to the browser that took it; a browser without a seat watches. Opening a
+table and taking a seat give the browser a fresh secret, which takes over
+what its old one held in the same transaction. Actions that change a table
+take a ``request_id`` (any text up to 64 characters, chosen by the client):
+a request retried with the same id is applied once (also after the browser
+gained something, and a seat asked for again with the secret it replaced
+is refused as a name taken, never a second seat). How fast a client may
+open tables, take seats and act is :class:`RateLimit`'s to say (the app's
+one limiter, which the game API uses too).
+
+What a browser is sent is the engine's to decide: every answer about a
+table is :meth:`~fivecard.play.friends.FriendsTable.view` for that browser,
+and every event (the stream, the export) goes out through
+:func:`~fivecard.play.friends.public_event`, read from the store by
+:func:`_public_events` alone, so events kept by an earlier version are
+served in today's form.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import math
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any, Literal
+
+from fastapi import FastAPI, Header, Path, Query, Request
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, Field
+
+from ..core.rules import RULE_SETS
+from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
+from .store import MAX_STORED, AtCapacity, Claim, Owners, StorageError, remember_owner, secret_hash
+from .friends_store import TableStore
+
+__all__ = ["add_table_routes", "Broker", "RateLimit", "TooFast"]
+
+
+class NewTableRequest(BaseModel):
+    rules: str = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
+    points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
+    tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
+    rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="the table ends after this many")
+    seed: int | None = Field(
+        default=None, ge=0, le=MAX_STORED, description="for reproducible rounds (every browser is told the host chose it)"
+    )
+
+
+class Request_(BaseModel):
+    request_id: str | None = Field(
+        default=None, max_length=64, description="chosen by the client: a retried request is applied once"
+    )
+
+
+class JoinRequest(Request_):
+    name: str = Field(min_length=1, max_length=MAX_NAME, description="the name shown at the table")
+
+
+class ChatRequest(Request_):
+    text: str = Field(min_length=1, max_length=MAX_CHAT, description="a chat line")
+
+
+#: Events read from the store at a time, and the frames a table's streams share.
+_BATCH = 500
+_SHARED = 64
+
+
+class _Channel:
+    """A table's event streams in this process: their wake-up events, how many
+    times the table has changed since the first of them listened, and the
+    table's latest event frames as one of them last read them."""
+
+    __slots__ = ("waiting", "changes", "read_at", "after", "frames")
+
+    def __init__(self) -> None:
+        self.waiting: dict[asyncio.Event, asyncio.AbstractEventLoop] = {}
+        self.changes = 0
+        self.read_at = -1  # ``changes`` when ``frames`` were read (-1: never)
+        self.after = 0  # ``frames`` hold every event numbered after this one (as of ``read_at``)
+        self.frames: list[tuple[int, bytes]] = []
+
+
+class Broker:
+    """Wakes the event streams of a table when its events change (in this
+    process; streams also look every second, for other processes), and
+    shares the table's latest events among its streams: when a change wakes
+    them, the first reads the new events from the store and formats them
+    once, the others take the same bytes."""
+
+    def __init__(self, max_streams: int = 1000) -> None:
+        self._channels: dict[str, _Channel] = {}
+        self._lock = threading.Lock()
+        self.closing = False
+        #: Streams open at once, at most (a stream cannot be timed out: it holds its connection).
+        self.max_streams = max_streams
+        self.streams = 0
+
+    def listen(self, table_id: str) -> asyncio.Event:
+        """An event set when the table changes (on the running loop)."""
+        event = asyncio.Event()
+        with self._lock:
+            self._channels.setdefault(table_id, _Channel()).waiting[event] = asyncio.get_running_loop()
+            self.streams += 1
+        return event
+
+    def stop(self, table_id: str, event: asyncio.Event) -> None:
+        with self._lock:
+            channel = self._channels.get(table_id)
+            if channel is not None and channel.waiting.pop(event, None) is not None:
+                self.streams -= 1
+                if not channel.waiting:
+                    del self._channels[table_id]
+
+    def close(self) -> None:
+        """From any thread: the server is stopping: every stream ends now
+        (its browser reconnects to the next server and resumes)."""
+        with self._lock:
+            self.closing = True
+            waiting = [item for channel in self._channels.values() for item in channel.waiting.items()]
+        for event, loop in waiting:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # its loop has closed
+                pass
+
+    def notify(self, table_id: str) -> None:
+        """From any thread: the table has new events."""
+        with self._lock:
+            channel = self._channels.get(table_id)
+            if channel is None:
+                return
+            channel.changes += 1
+            waiting = list(channel.waiting.items())
+        loops: dict[asyncio.AbstractEventLoop, list[asyncio.Event]] = {}
+        for event, loop in waiting:
+            loops.setdefault(loop, []).append(event)
+        for loop, events in loops.items():
+            try:
+                loop.call_soon_threadsafe(_set_all, events)
+            except RuntimeError:  # its loop has closed: the streams are gone
+                for event in events:
+                    self.stop(table_id, event)
+
+    def frames_after(self, table_id: str, seen: int, store: TableStore, fresh: bool = False) -> list[tuple[int, bytes]]:
+        """The table's events numbered after ``seen`` as Server-Sent Events
+        (at most :data:`_BATCH`), oldest first: those a stream of the table
+        read since its last change when they include all of them, unless
+        ``fresh``; else read from the store (and kept for the others)."""
+        with self._lock:
+            channel = self._channels.get(table_id)
+            changes = channel.changes if channel is not None else 0
+            if channel is not None and not fresh and channel.read_at == changes and channel.after <= seen:
+                return [f for f in channel.frames if f[0] > seen]
+        # Every change counted in ``changes`` was committed before it was counted: this read sees it.
+        frames = [(seq, _frame(seq, event)) for seq, event in _public_events(store, table_id, seen, _BATCH)]
+        if channel is not None and len(frames) < _BATCH:
+            with self._lock:
+                if changes > channel.read_at or (changes == channel.read_at and seen < channel.after):
+                    kept = frames[-_SHARED:]
+                    channel.read_at = changes
+                    channel.after = seen if len(kept) == len(frames) else frames[-len(kept) - 1][0]
+                    channel.frames = kept
+        return frames
+
+
+def _public_events(store: TableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
+    """The table's events numbered after ``seen`` (at most ``limit``) as every
+    browser may see them: the one way events leave the store."""
+    return [(seq, public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
+
+
+def _set_all(events: Sequence[asyncio.Event]) -> None:
+    for event in events:
+        event.set()
+
+
+def _frame(seq: int, event: dict[str, Any]) -> bytes:
+    """An event as a Server-Sent Event."""
+    data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {seq}\nevent: {event['type']}\ndata: {data}\n\n".encode()
+
+
+#: Changes a browser may make: this many a second, in bursts of so many.
+ACT_RATE, ACT_BURST = 10.0, 30
+#: New games, tables and seats an address may make: so many at once, then this many a second.
+CREATE_RATE, CREATE_BURST = 0.5, 300
+
+
+class RateLimit:
+    """The app's one limit on how fast a client changes things: token
+    buckets (a burst, then a steady rate), two kinds of them. More is
+    :class:`TooFast` (429), with the seconds to wait (``Retry-After``).
+
+    * ``create``: what mints an owner cookie or a stored row (a game, a
+      table, a seat), per client address: a client without a cookie, or with
+      a new one each time, is still one address. ``create_burst`` at once,
+      then ``create_rate`` a second.
+    * ``act``: every other change (and the advisor's answers, tens of
+      milliseconds of CPU each), per browser (its owner secret, of the app's
+      :class:`~fivecard.web.store.Owners`; its address when it has none, or
+      one the server did not issue): ``rate`` a second in bursts of ``burst``.
+    """
+
+    def __init__(
+        self,
+        rate: float = ACT_RATE,
+        burst: float = ACT_BURST,
+        create_rate: float = CREATE_RATE,
+        create_burst: float = CREATE_BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._clock = clock
+        self._kinds = {"act": (rate, burst), "create": (create_rate, create_burst)}
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def check(self, request: Request, kind: Literal["create", "act"]) -> None:
+        """Count one request of ``kind``; :class:`TooFast` if over the limit."""
+        address = request.client.host if request.client else ""
+        owners: Owners = request.app.state.owners
+        secret = owners.secret(request) if kind == "act" else None
+        key = (kind, secret_hash(secret) if secret is not None else f"address {address}")
+        rate, burst = self._kinds[kind]
+        now = self._clock()
+        with self._lock:
+            tokens, then = self._buckets.get(key, (burst, now))
+            tokens = min(burst, tokens + (now - then) * rate)
+            if tokens < 1:
+                self._buckets[key] = (tokens, now)
+                wait = math.ceil((1 - tokens) / rate)
+                what = "new games, tables and seats from this address" if kind == "create" else "changes from this browser"
+                raise TooFast(f"too many requests: {what} are limited; wait {wait} s", wait)
+            self._buckets[key] = (tokens - 1, now)
+            if len(self._buckets) > 100_000:  # forget the buckets that are full again by now
+                self._buckets = {
+                    k: (t, at) for k, (t, at) in self._buckets.items() if t + (now - at) * self._kinds[k[0]][0] < self._kinds[k[0]][1]
+                }
+
+    def moved(self, claim: Claim) -> None:
+        """A browser given a fresh secret (:class:`~fivecard.web.store.Claim`)
+        keeps its ``act`` bucket: a gain does not start it afresh."""
+        with self._lock:
+            bucket = self._buckets.get(("act", claim.old))
+            if bucket is not None:
+                self._buckets[("act", claim.new)] = bucket
+
+
+class TooFast(TableError):
+    """More requests than a client may make; ``wait``: the seconds until the next one is taken."""
+
+    def __init__(self, message: str, wait: int = 1) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
+        status_code=status,
+        media_type="application/json",
+    )
+
+
+def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: RateLimit, owners: Owners) -> None:
+    """Register the table API on ``app``."""
+
+    def owner_of(request: Request) -> str:
+        return owners.owner(request)  # "": a browser that only watches
+
+    def view(table_id: str, table: FriendsTable, owner: str) -> dict[str, Any]:
+        data = table.view(owner)
+        data["id"] = table_id
+        data["last_event"] = store.last_seq(table_id)
+        return data
+
+    def act(
+        request: Request,
+        table_id: str,
+        request_id: str | None,
+        action: Callable[[FriendsTable, str], Sequence[dict[str, Any]]],
+        status: int = 200,
+    ) -> Response:
+        limit.check(request, "act")
+        owner = owner_of(request)
+        table, _, _ = store.act(table_id, request_id, owner, lambda t: (None, action(t, owner)))
+        broker.notify(table_id)
+        return _json(view(table_id, table, owner), status)
+
+    @app.post("/api/tables", tags=["tables"], summary="Open a table (you are its host)", status_code=201)
+    def api_new_table(request: Request, body: NewTableRequest) -> Response:
+        limit.check(request, "create")
+        claim = owners.claim(request)
+        table = FriendsTable(
+            rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
+        )
+        table_id = store.create(table, table.opened(), moved_from=claim.old)
+        response = _json(view(table_id, table, claim.new), 201)
+        response.headers["location"] = f"/api/tables/{table_id}"
+        limit.moved(claim)
+        remember_owner(response, claim)
+        return response
+
+    @app.get("/api/tables/{table_id}", tags=["tables"], summary="The table as this browser sees it")
+    def api_table(table_id: str, request: Request) -> Response:
+        owner = owner_of(request)
+        return _json(view(table_id, store.load(table_id), owner))
+
+    @app.post("/api/tables/{table_id}/seats", tags=["tables"], summary="Take a seat by name", status_code=201)
+    def api_join(table_id: str, body: JoinRequest, request: Request) -> Response:
+        limit.check(request, "create")
+        claim = owners.claim(request)
+        table, _, done = store.act(
+            table_id, body.request_id, claim.new, lambda t: (None, t.join(claim.new, body.name)[1]), moved_from=claim.old
+        )
+        if done:  # a retry of a seat this browser's secret took already: it keeps that secret
+            return _json(view(table_id, table, claim.old), 201)
+        broker.notify(table_id)
+        response = _json(view(table_id, table, claim.new), 201)
+        limit.moved(claim)
+        remember_owner(response, claim)
+        return response
+
+    @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"], summary="The host removes a seat")
+    def api_remove(
+        table_id: str,
+        request: Request,
+        seat: int = Path(ge=1, le=MAX_STORED, description="the seat's number"),
+        request_id: str | None = Query(default=None, max_length=64, description="a retried request is applied once"),
+    ) -> Response:
+        return act(request, table_id, request_id, lambda t, owner: t.remove(owner, seat))
+
+    @app.post("/api/tables/{table_id}/rounds", tags=["tables"], summary="The host starts the next round")
+    def api_start(table_id: str, request: Request, body: Request_ | None = None) -> Response:
+        return act(request, table_id, body.request_id if body else None, lambda t, owner: t.start_round(owner))
+
+    @app.post("/api/tables/{table_id}/deal", tags=["tables"], summary="Deal your hand in the open round")
+    def api_deal(table_id: str, request: Request, body: Request_ | None = None) -> Response:
+        return act(request, table_id, body.request_id if body else None, lambda t, owner: t.deal(owner)[1])
+
+    @app.post("/api/tables/{table_id}/close", tags=["tables"], summary="The host closes the open round")
+    def api_close(table_id: str, request: Request, body: Request_ | None = None) -> Response:
+        return act(request, table_id, body.request_id if body else None, lambda t, owner: t.close(owner))
+
+    @app.post("/api/tables/{table_id}/end", tags=["tables"], summary="The host ends the table")
+    def api_end(table_id: str, request: Request, body: Request_ | None = None) -> Response:
+        return act(request, table_id, body.request_id if body else None, lambda t, owner: t.end(owner))
+
+    @app.post("/api/tables/{table_id}/chat", tags=["tables"], summary="Say something at the table")
+    def api_chat(table_id: str, body: ChatRequest, request: Request) -> Response:
+        return act(request, table_id, body.request_id, lambda t, owner: t.chat(owner, body.text))
+
+    @app.get(
+        "/api/tables/{table_id}/events",
+        tags=["tables"],
+        summary="The table's events as Server-Sent Events, after Last-Event-ID (or ?after=N)",
+        response_class=StreamingResponse,
+    )
+    async def api_events(
+        table_id: str,
+        request: Request,
+        after: int = Query(default=0, ge=0, le=MAX_STORED, description="the last event seen"),
+        last_event_id: int | None = Header(
+            default=None, ge=0, le=MAX_STORED, description="the last event seen (a browser's EventSource sends it)"
+        ),
+    ) -> StreamingResponse:
+        store.load(table_id)  # 404 for no such table, before the stream starts
+        if broker.streams >= broker.max_streams:  # the page asks again in a moment
+            raise AtCapacity(
+                f"the server holds as many event streams as it can ({broker.max_streams:,}): try again in a moment"
+            )
+        seen = after if last_event_id is None else last_event_id
+        return StreamingResponse(
+            _stream(request, table_id, seen, store, broker),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+
+    @app.get("/api/tables/{table_id}/export", tags=["tables"], summary="The table's rounds as CSV or JSON Lines")
+    def api_export(table_id: str, format: str = "csv") -> Response:
+        if format not in ("csv", "jsonl"):
+            raise TableError(f"export format is csv or jsonl, got {format!r}")
+        table = store.load(table_id)
+        rounds = [e for _, e in _all_events(store, table_id) if e["type"] == "round_closed"]
+        data = export(table.rules, rounds, format)
+        media = "text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson"
+        return Response(
+            data,
+            media_type=media,
+            headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
+        )
+
+
+def _all_events(store: TableStore, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+    found: list[tuple[int, dict[str, Any]]] = []
+    seq = 0
+    while True:
+        batch = _public_events(store, table_id, seq, _BATCH)
+        if not batch:
+            return found
+        found += batch
+        seq = batch[-1][0]
+
+
+async def _stream(
+    request: Request, table_id: str, seen: int, store: TableStore, broker: Broker
+) -> AsyncIterator[bytes]:
+    wake = broker.listen(table_id)
+    try:
+        yield b"retry: 1000\n\n"
+        quiet = 0.0
+        fresh = False
+        while not broker.closing:
+            wake.clear()
+            try:
+                frames = broker.frames_after(table_id, seen, store, fresh)
+            except StorageError:  # the stream ends; the browser asks again and is told why
+                return
+            fresh = False
+            if frames:
+                seen = frames[-1][0]
+                quiet = 0.0
+                yield b"".join(frame for _, frame in frames)
+                continue
+            try:
+                async with asyncio.timeout(1.0):
+                    await wake.wait()
+            except TimeoutError:
+                if await request.is_disconnected():
+                    return
+                fresh = True  # every second from the store itself: events another process wrote
+                quiet += 1.0
+                if quiet >= 15.0:  # a comment now and then keeps proxies from closing the stream
+                    quiet = 0.0
+                    yield b": keep-alive\n\n"
+    finally:
+        broker.stop(table_id, wake)
+
+
+def export(rules: str, rounds: Sequence[dict[str, Any]], format: str) -> bytes:
+    """Closed rounds as ``fivecard solve`` writes them: a line per round
+    (its number is the line number; a round nobody dealt is an empty line),
+    its hands in seat order of dealing."""
+    from ..files.solve import solve_file
+
+    lines: dict[int, str] = {}
+    for event in rounds:
+        lines[int(event["round"])] = " | ".join(" ".join(h["cards"]) for h in event["hands"])
+    text = "".join(lines.get(n, "") + "\n" for n in range(1, max(lines, default=0) + 1))
+    out = io.StringIO()
+    solve_file("-", format=format, rules=rules, stdin=io.StringIO(text), stdout=out)
+    return out.getvalue().encode()

@@ -86,7 +86,7 @@ def normal(port: int) -> str:
     started = time.monotonic()
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0)) as conn:
-            conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             line = conn.recv(100).split(b"\r\n")[0].decode() or "closed"
     except OSError as exc:
         line = type(exc).__name__
@@ -139,7 +139,7 @@ def streams(clients: int, ulimit: int) -> None:
     answers: collections.Counter[str] = collections.Counter()
     for _ in range(clients):
         conn = socket.create_connection(("127.0.0.1", port), timeout=5)
-        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         conns.append(conn)
     for conn in conns:
         try:
@@ -157,7 +157,7 @@ def headers(clients: int, mib: int) -> None:
     before = peak_mib(process.pid)
     conns = [socket.create_connection(("127.0.0.1", port)) for _ in range(clients)]
     for conn in conns:
-        conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
         conn.setblocking(False)
     chunk, sent, stopped = b"a" * (1 << 20), [0] * clients, [False] * clients
     deadline = time.monotonic() + 300
@@ -191,7 +191,7 @@ def slow() -> None:
     process, port = start()
     conn = socket.create_connection(("127.0.0.1", port))
     began = time.monotonic()
-    message = b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 120
+    message = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 120
     for sent, byte in enumerate(message, 1):
         conn.send(bytes([byte]))
         if select.select([conn], [], [], 1.0)[0]:
@@ -271,7 +271,7 @@ def probe_times(port: int, seconds: float) -> list[float]:
         started = time.monotonic()
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.0.2", 0)) as conn:
-                conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                 while conn.recv(65536):
                     pass
             times.append(time.monotonic() - started)

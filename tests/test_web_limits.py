@@ -52,7 +52,7 @@ def fresh(app: FastAPI, address: str = "10.0.0.1") -> TestClient:
 
 
 def test_creations_are_limited_per_address_with_or_without_cookies(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=SLOW, create_burst=6))
+    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=SLOW, create_burst=6), allow_hosts=["testserver"])
     host = fresh(app)
     table_id = host.post("/api/tables", json={}).json()["id"]
     answers = [fresh(app).post("/api/tables", json={}) for _ in range(2)]  # a new browser each time
@@ -67,7 +67,7 @@ def test_creations_are_limited_per_address_with_or_without_cookies(tmp_path: Pat
 
 
 def test_changes_and_the_advisors_answers_are_limited_per_browser(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=4, advise_rate=SLOW, advise_burst=3))
+    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=4, advise_rate=SLOW, advise_burst=3), allow_hosts=["testserver"])
     host, ann = fresh(app), fresh(app)
     table_id = host.post("/api/tables", json={}).json()["id"]
     ann.post(f"/api/tables/{table_id}/seats", json={"name": "Ann"})
@@ -92,7 +92,8 @@ def test_changes_and_the_advisors_answers_are_limited_per_browser(tmp_path: Path
 
 
 def test_reading_and_settling_hands_are_not_limited(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=1, create_rate=SLOW, create_burst=1))
+    limit = RateLimit(rate=SLOW, burst=1, create_rate=SLOW, create_burst=1)
+    app = create_app(tmp_path / "data", limit=limit, allow_hosts=["testserver"])
     client = fresh(app)
     table_id = client.post("/api/tables", json={}).json()["id"]
     for _ in range(5):
@@ -113,7 +114,8 @@ class Clock:
 
 def test_the_limiter_gives_tokens_back_at_its_rate(tmp_path: Path) -> None:
     clock = Clock()
-    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=0.5, create_burst=2, clock=clock))
+    limit = RateLimit(create_rate=0.5, create_burst=2, clock=clock)
+    app = create_app(tmp_path / "data", limit=limit, allow_hosts=["testserver"])
     assert [fresh(app).post("/api/games", json={}).status_code for _ in range(3)] == [201, 201, 429]
     assert fresh(app).post("/api/games", json={}).headers["retry-after"] == "2"  # one token: 2 s at 0.5 a second
     clock.now += 1.0
@@ -129,7 +131,7 @@ def test_1500_cookie_less_tables_from_one_address(tmp_path: Path) -> None:
     Now (the default limits, the clock held still) the address's burst is
     kept and the rest refused, and nothing more is stored."""
     data = tmp_path / "data"
-    app = create_app(data, limit=RateLimit(clock=Clock()))
+    app = create_app(data, limit=RateLimit(clock=Clock()), allow_hosts=["testserver"])
     client = fresh(app)
     codes = []
     for _ in range(1500):
@@ -142,7 +144,7 @@ def test_1500_cookie_less_tables_from_one_address(tmp_path: Path) -> None:
 
 
 def test_at_most_so_many_games_and_tables_are_kept(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", capacity=Capacity(games=2, tables=3))
+    app = create_app(tmp_path / "data", capacity=Capacity(games=2, tables=3), allow_hosts=["testserver"])
     client = fresh(app)
     assert [client.post("/api/tables", json={}).status_code for _ in range(4)] == [201, 201, 201, 503]
     assert [client.post("/api/games", json={}).status_code for _ in range(3)] == [201, 201, 503]
@@ -161,7 +163,7 @@ def _age(data: Path, table: str, row_id: str, days: float) -> None:
 
 def test_games_and_tables_untouched_for_days_are_removed(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    app = create_app(data, capacity=Capacity(games=2, tables=2, days=7))
+    app = create_app(data, capacity=Capacity(games=2, tables=2, days=7), allow_hosts=["testserver"])
     client = fresh(app)
     old, recent = (client.post("/api/tables", json={}).json()["id"] for _ in range(2))
     game = client.post("/api/games", json={"seed": 1}).json()["id"]
@@ -193,7 +195,11 @@ from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
 from fivecard.web.friends_api import RateLimit
 
 cache = os.environ[tablecache.ENVIRONMENT]
-app = create_app(sys.argv[1], limit=RateLimit(rate=1e6, burst=1e6, create_rate=1e6, create_burst=1e6))
+app = create_app(
+    sys.argv[1],
+    limit=RateLimit(rate=1e6, burst=1e6, create_rate=1e6, create_burst=1e6, advise_rate=1e6, advise_burst=1e6),
+    allow_hosts=["testserver"],
+)
 kept = sorted(os.listdir(cache))
 used = []
 for name in ("load", "store"):  # a table read or written from here on: a request built it
@@ -256,15 +262,27 @@ class Work:
 
     def __init__(self) -> None:
         self.began: list[str] = []
-        self.go = threading.Event()
+        self.go = threading.Event()  # every piece may end
+        self.done: set[str] = set()  # these pieces may end
+        self._changed = threading.Condition()
 
     def piece(self, name: str) -> Any:
         def work() -> str:
             self.began.append(name)
-            assert self.go.wait(PATIENCE)
+            with self._changed:
+                assert self._changed.wait_for(lambda: self.go.is_set() or name in self.done, PATIENCE)
             return name
 
         return work
+
+    def let_go(self, name: str | None = None) -> None:
+        """Let the piece ``name`` end (every piece, if None)."""
+        with self._changed:
+            if name is None:
+                self.go.set()
+            else:
+                self.done.add(name)
+            self._changed.notify_all()
 
 
 async def until(holds: Any) -> None:
@@ -285,9 +303,12 @@ def test_the_gate_runs_so_many_at_once_lets_so_many_wait_in_order_and_refuses_mo
             await gate.run(work.piece("w5"))
         assert str(refused.value) == "the advisor is busy (2 answers being worked out, 3 waiting): ask again in a moment"
         assert refused.value.wait == 1
-        work.go.set()
+        for ended, began in (("w0", 3), ("w1", 4), ("w2", 5)):  # one turn at a time: in the order they came
+            work.let_go(ended)
+            await until(lambda: len(work.began) == began)
+        assert work.began[2:] == ["w2", "w3", "w4"]
+        work.let_go()
         assert await asyncio.gather(*tasks) == [f"w{i}" for i in range(5)]
-        assert work.began[2:] == ["w2", "w3", "w4"]  # in the order they came
         assert (gate.running, gate.waiting) == (0, 0)
 
     asyncio.run(scenario())
@@ -310,7 +331,7 @@ def test_a_request_that_waits_too_long_is_refused_and_one_that_goes_away_gives_i
         gate.wait = PATIENCE
         after = asyncio.create_task(gate.run(work.piece("after")))
         await until(lambda: gate.waiting == 1)
-        work.go.set()
+        work.let_go()
         assert await first == "first" and await after == "after"
         assert work.began == ["first", "after"] and (gate.running, gate.waiting) == (0, 0)
 
@@ -328,12 +349,12 @@ def slow_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[Work]:
 
     monkeypatch.setattr(fivecard.web.app, "advise", advise)
     yield work
-    work.go.set()
+    work.let_go()
 
 
 @pytest.mark.usefixtures("no_rate_limits")
 def test_a_flood_of_advice_waits_its_turn_without_holding_the_apps_threads(tmp_path: Path, slow_advisor: Work) -> None:
-    app = create_app(tmp_path / "data")
+    app = create_app(tmp_path / "data", allow_hosts=["fivecard"])
     gate: AdvisorGate = app.state.advisor
     royal = {"hand": "AS KS QS JS TS", "top": 1}
 
@@ -360,7 +381,7 @@ def test_a_flood_of_advice_waits_its_turn_without_holding_the_apps_threads(tmp_p
             )
             assert [page.status_code, game.status_code, sheet.status_code] == [200, 200, 200]
             assert time.monotonic() - began < 2.0
-            slow_advisor.go.set()
+            slow_advisor.let_go()
             answered = await asyncio.gather(*(t for t in flood if not t.done()))
             assert [a.status_code for a in answered] == [200] * 10
             assert all(a.json()["choices"][0]["keep"] for a in answered)

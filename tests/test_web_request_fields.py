@@ -274,7 +274,7 @@ def send(app: FastAPI, operation: str, where: str, field: str, value: str) -> tu
 
 
 def test_the_list_of_request_fields_is_complete(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data")
+    app = create_app(tmp_path / "data", allow_hosts=["testserver"])
     with TestClient(app) as client:
         listed = request_fields(client.get("/openapi.json").json())
     assert sorted(listed - set(FIELDS)) == [], "a new request field: say what it is in FIELDS"
@@ -298,7 +298,7 @@ def test_the_watch_sees_a_file_read(planted: dict[str, str], watch: Watch) -> No
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
-    return create_app(tmp_path_factory.mktemp("data"))
+    return create_app(tmp_path_factory.mktemp("data"), allow_hosts=["testserver"])
 
 
 @pytest.mark.usefixtures("no_rate_limits")

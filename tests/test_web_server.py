@@ -39,7 +39,7 @@ class Running:
     """The app under uvicorn in a thread, on 127.0.0.1, within ``bounds``."""
 
     def __init__(self, data: Path, bounds: Bounds, send_buffer: int | None = None) -> None:
-        self.app = create_app(data, bounds=bounds, limit=RateLimit(burst=10_000, rate=1000.0))
+        self.app = create_app(data, bounds=bounds, limit=RateLimit(burst=10_000, rate=1000.0), allow_hosts=["testserver"])
 
         class Protocol(GuardedHttpTools):
             pass
@@ -125,13 +125,13 @@ def status(received: bytes) -> int:
     return int(received.split(b" ", 2)[1])
 
 
-GET = b"GET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n"
+GET = b"GET /static/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
 
 def test_headers_over_the_limit_are_431_and_never_gathered(serving: Any) -> None:
     server = serving(Bounds(header_bytes=2048))
     conn = server.connect()
-    conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 4096)
+    conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 4096)
     received = answer(conn)
     assert status(received) == 431
     assert json.loads(received.split(b"\r\n\r\n", 1)[1]) == {"detail": "the request's line and headers are over 2,048 bytes"}
@@ -144,7 +144,7 @@ def test_headers_over_the_limit_are_431_and_never_gathered(serving: Any) -> None
 def test_a_body_in_the_same_packet_as_its_headers_is_not_counted_as_headers(serving: Any) -> None:
     server = serving(Bounds(header_bytes=1024))
     body = json.dumps({"hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"], "pad": "x" * 40_000}).encode()
-    head = f"POST /api/compare HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n"
+    head = f"POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n"
     conn = server.connect()
     for _ in range(3):  # kept alive: each request's headers counted afresh
         conn.sendall(head.encode() + body)
@@ -155,7 +155,7 @@ def test_a_body_in_the_same_packet_as_its_headers_is_not_counted_as_headers(serv
 def test_headers_that_never_end_are_408(serving: Any) -> None:
     server = serving(Bounds(header_seconds=0.3))
     conn = server.connect()
-    conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and nothing more
+    conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and nothing more
     received = answer(conn)
     assert status(received) == 408 and b"did not come within 0.3 s" in received
 
@@ -173,7 +173,7 @@ def test_a_connection_that_sends_nothing_is_closed(serving: Any) -> None:
 def test_a_body_that_never_ends_is_408(serving: Any) -> None:
     server = serving(Bounds(body_seconds=0.3))
     conn = server.connect()
-    conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+    conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
     received = answer(conn)
     assert status(received) == 408 and b"body did not come within 0.3 s" in received
 
@@ -182,7 +182,7 @@ def test_an_event_stream_is_not_timed_out(serving: Any) -> None:
     server = serving(Bounds(header_seconds=0.2, body_seconds=0.2))
     table_id = TestClient(server.app).post("/api/tables", json={}).json()["id"]
     conn = server.connect()
-    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     received = b""
     while b"event: table_opened" not in received:
         received += conn.recv(65536)
@@ -216,17 +216,17 @@ def test_when_every_connection_is_busy_a_new_one_is_503(serving: Any) -> None:
     streams = []
     for _ in range(3):
         conn = server.connect()
-        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         received = b""
         while b"retry: 1000" not in received:
             received += conn.recv(65536)
         streams.append(conn)
     fourth = server.connect()
-    fourth.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    fourth.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     code, body = first_answer(fourth)
     assert code == 503 and "as many event streams as it can (3)" in json.loads(body)["detail"]
     # a body on its way: busy as well
-    fourth.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+    fourth.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
     server.until(lambda connections: not any(c._idle() for c in connections))
     fifth = server.connect()
     received = answer(fifth)
@@ -241,7 +241,7 @@ def test_one_address_holds_at_most_its_share_of_the_connections(serving: Any) ->
     held = [server.connect() for _ in range(4)]  # idle
     for _ in range(4):  # bodies on their way
         conn = server.connect()
-        conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+        conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
         held.append(conn)
     server.until(lambda connections: len(connections) == 8)
     ninth = server.connect()
@@ -280,7 +280,7 @@ def test_a_client_that_reads_no_answer_is_let_go(serving: Any) -> None:
     conn.settimeout(PATIENCE)
     conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     conn.connect(("127.0.0.1", server.port))
-    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     # the events (200 KB) fill every buffer; the server stops waiting for this client
     server.until(lambda connections: any(not c._idle() for c in connections))  # the stream is answering
     server.until(lambda connections: not connections)  # and let go

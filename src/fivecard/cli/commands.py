@@ -1799,6 +1799,16 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "(checks an installation)",
     )
     parser.add_argument("--access-log", action="store_true", help="print a line per request")
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="answer requests that name this host too (repeatable; e.g. a name on your network, or a "
+        "reverse proxy's): IP addresses, localhost and this computer's names are answered anyway, "
+        "any other name is refused (421), so that no page elsewhere can reach the app by pointing its "
+        "own name at this computer",
+    )
 
 
 @_command(
@@ -1814,6 +1824,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     examples=(
         "fivecard serve",
         "fivecard serve --port 8080 --open",
+        "fivecard serve --allow-host poker.example.org",
         "fivecard serve --check",
     ),
     arguments=_serve_arguments,
@@ -1835,6 +1846,7 @@ def _serve(call: _Call) -> int:
         check=args.check,
         access_log=args.access_log,
         out=call.out,
+        allow_hosts=args.allow_host,
     )
 
 

@@ -9,8 +9,9 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 * ``POST /api/compare`` ``{"hands", "rules", "decks"}``: a showdown, as ``compare --json``.
 * ``POST /api/advise`` ``{"hand", "rules", "paytable", "top"}``: the hold advisor, as ``advise --json``
   (``paytable``: a built-in pay table's name; the web app names things, it never opens a path).
-* ``POST /api/games`` ``{"rules", "seed"}``: a new game (201); the browser's
-  owner secret is set in an HttpOnly cookie.
+* ``POST /api/games`` ``{"rules", "seed"}``: a new game (201); the browser is
+  given a fresh owner secret in an HttpOnly cookie, which takes over what
+  its old one held (:class:`~fivecard.web.store.Owners`).
 * ``GET /api/games/{id}``: the table as the player sees it.
 * ``POST /api/games/{id}/actions`` ``{"action", "keep"}``: ``start`` (a round),
   ``exchange`` (keep the 1-based positions in ``keep``, draw the rest),
@@ -39,6 +40,7 @@ headers and time (:mod:`fivecard.web.server`).
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
+400 for a request with two owner cookies (one may be planted),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
 many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
@@ -50,18 +52,30 @@ A request that may change something (any method but GET, HEAD, OPTIONS)
 sends ``content-type: application/json`` (415 otherwise) and, when the
 browser names where it comes from, comes from the app's own pages (403
 otherwise): :class:`_SameOrigin`.
+
+Every request (any method: pages, the API, event streams, static files)
+names in its ``Host`` header a host this server answers to, else it is 421
+Misdirected Request: :class:`_KnownHost`. A page whose name is made to point
+at this computer (DNS rebinding) is, to its browser, the same origin as the
+app; the name it must send is what gives it away. The server answers to IP
+literals, ``localhost`` and ``*.localhost``, this computer's names, and the
+names given to :func:`create_app` (``fivecard serve`` gives the address it
+listens on and each ``--allow-host``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
+import ipaddress
 import json
 import logging
 import os
+import re
+import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -94,12 +108,11 @@ from .store import (
     GameStore,
     NoSuchGame,
     NotYourGame,
+    Owners,
     StorageError,
     StorageFull,
-    browser_secret,
-    claim_owner,
+    TwoOwnerCookies,
     remember_owner,
-    secret_hash,
 )
 from .server import Bounds
 from .friends_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
@@ -141,7 +154,7 @@ def default_data_dir() -> str:
     return os.path.join(base, "fivecard")
 
 
-@functools.cache
+@cache
 def build_tables() -> None:
     """Build every table a request may use, for every built-in rule set, once
     a process (loaded from the user's cache when it holds them, else built
@@ -469,6 +482,150 @@ def _cross_site(scope: MutableMapping[str, Any]) -> str | None:
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 
 
+class _KnownHost:
+    """ASGI middleware: every request (any method, any path: pages, the API,
+    event streams, static files) names in its one ``Host`` header a host
+    this server answers to, else 421 Misdirected Request with a sentence.
+
+    A page at a name its owner controls can make that name point at this
+    computer after the page has loaded (DNS rebinding); to the browser it is
+    then the same origin as the app, so :class:`_SameOrigin` lets it in. Its
+    requests still name the page's host, which is refused here unless it is
+    an IP literal (v4, or v6 in brackets; any port), ``localhost`` or a name
+    under ``.localhost`` (browsers resolve those to this computer
+    themselves), or one of ``names`` (:func:`allowed_hosts`)."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], names: frozenset[str]) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            hosts = [bytes(value) for name, value in scope["headers"] if name == b"host"]
+            refused = _misdirected(hosts, self.names)
+            if refused is not None:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008, "reason": refused[:120]})
+                else:
+                    await _answer(send, 421, refused, _HEADERS)
+                return
+        await self.app(scope, receive, send)
+
+
+#: A host name: dot-separated labels of letters, digits, hyphens (and the
+#: underscores some local names have), none starting or ending with a hyphen.
+_HOST_NAME = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)(\.(?!-)[a-z0-9_-]{1,63}(?<!-))*")
+#: A port after a host: nothing, or a colon and at most five digits.
+_PORT = re.compile(r"(:[0-9]{0,5})?")
+
+
+def _is_name(text: str) -> bool:
+    return len(text) <= 253 and _HOST_NAME.fullmatch(text) is not None
+
+
+def _ip_literal(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _host_and_port(value: str) -> tuple[str, str] | None:
+    """A ``Host`` header's host (lowercase, an IPv6 literal's brackets and
+    a name's final dot taken off) and port (digits, or ""); None if it is
+    neither a name nor an IP literal, or its port is not a number."""
+    if value.startswith("["):  # an IPv6 literal: [v6] or [v6]:port
+        literal, sep, port = value[1:].partition("]")
+        if not sep or ":" not in literal or not _ip_literal(literal) or not _PORT.fullmatch(port):
+            return None
+        return literal.lower(), port[1:]
+    host, port = value, ""
+    if value.count(":") == 1:
+        host, port = value.split(":")
+        if not _PORT.fullmatch(":" + port):
+            return None
+    host = host.lower()
+    if host.endswith("."):
+        host = host[:-1]
+    if not (_ip_literal(host) or _is_name(host)):
+        return None
+    return host, port
+
+
+def _answers_to(host: str, names: frozenset[str]) -> bool:
+    return _ip_literal(host) or host == "localhost" or host.endswith(".localhost") or host in names
+
+
+def _misdirected(hosts: Sequence[bytes], names: frozenset[str]) -> str | None:
+    """Why a request's ``Host`` headers are not this server's; None when
+    they are."""
+    if len(hosts) != 1:
+        return (
+            "this request names no host (no Host header): this server answers only to requests that name it"
+            if not hosts
+            else "this request names more than one host (Host headers): it is refused"
+        )
+    return _misdirected_to(hosts[0], names)
+
+
+@lru_cache(maxsize=256)
+def _misdirected_to(host: bytes, names: frozenset[str]) -> str | None:
+    """:func:`_misdirected` for one ``Host`` header (remembered: a server is
+    asked by the same few names over and over)."""
+    text = host.decode("latin-1")
+    found = _host_and_port(text)
+    if found is None:
+        return f"this request's Host header {text!r} is not a host name or an IP address"
+    if _answers_to(found[0], names):
+        return None
+    return (
+        f"this server does not answer to the host {found[0]!r} (a page under that name may have been pointed at "
+        f"this computer); to allow it, start fivecard serve with --allow-host {found[0]}"
+    )
+
+
+class BadHostName(FivecardError):
+    """A host name to allow that is not one."""
+
+
+def host_name(text: str) -> str:
+    """A host name (or IP literal) the server is to answer to, as requests
+    name it: lowercase, one final dot and an IPv6 literal's brackets taken
+    off (:class:`BadHostName` if it is neither)."""
+    value = text.strip()
+    if value.startswith("[") and value.endswith("]"):
+        value = value[1:-1]
+    value = value.lower()
+    if value.endswith("."):
+        value = value[:-1]
+    if not (_ip_literal(value) or _is_name(value)):
+        raise BadHostName(
+            f"{text!r} is not a host name (letters, digits and hyphens, in labels between dots) or an IP address"
+        )
+    return value
+
+
+@cache
+def own_host_names() -> frozenset[str]:
+    """This computer's names, as the system gives them (its host name and
+    its fully qualified name): requests that name them are answered."""
+    names = set()
+    for name in (socket.gethostname(), socket.getfqdn()):
+        try:
+            names.add(host_name(name))
+        except BadHostName:  # a name no request can carry
+            pass
+    return frozenset(names)
+
+
+def allowed_hosts(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The names the server answers to besides IP literals and
+    ``localhost``: this computer's (:func:`own_host_names`) and ``extra``
+    (:func:`host_name` checks each)."""
+    return own_host_names() | {host_name(name) for name in extra}
+
+
 def _origin(scheme: str, host: str) -> str:
     """An origin as ``scheme://host[:port]``: lowercase, without the
     scheme's default port (browsers leave it out of ``Origin``)."""
@@ -581,18 +738,24 @@ def create_app(
     limit: RateLimit | None = None,
     bounds: Bounds | None = None,
     advisor: AdvisorGate | None = None,
+    allow_hosts: Iterable[str] = (),
 ) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
     :func:`default_data_dir`), as many as ``capacity`` says, as fast as
     ``limit`` lets each client (default: :class:`RateLimit`'s numbers),
     with as many event streams as the server's ``bounds`` leave room for,
-    the advisor's turns given by ``advisor`` (default: :class:`AdvisorGate`'s numbers)."""
+    the advisor's turns given by ``advisor`` (default: :class:`AdvisorGate`'s numbers),
+    answering requests that name an IP literal, ``localhost``, this
+    computer or one of ``allow_hosts`` (:class:`_KnownHost`; a test client
+    names its own host here)."""
+    hosts = allowed_hosts(allow_hosts)  # a bad name is refused before anything is opened
     build_tables()  # the built-in rule sets' tables, now rather than in a request
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = GameStore(database, capacity)
     tables = SqliteTableStore(database, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
+    owners = Owners(database.key("owner secrets"))
     app = FastAPI(
         title="fivecard",
         version=__version__,
@@ -602,9 +765,10 @@ def create_app(
     )
     app.state.store = store
     gate = app.state.advisor = advisor or AdvisorGate()  # the advisor's turns
+    app.state.owners = owners  # the one reader of owner cookies (the rate limit's too)
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
-    add_table_routes(app, tables, app.state.broker, limit)
+    add_table_routes(app, tables, app.state.broker, limit, owners)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -616,6 +780,7 @@ def create_app(
         (AtCapacity, 503),  # the server keeps as many games or tables as it may
         (NoSuchGame, 404),  # no such game or table
         (NotYourGame, 403),  # another browser's game
+        (TwoOwnerCookies, 400),  # which is the browser's own cannot be told
         (TooFast, 429),
         (TableForbidden, 403),  # only the host, or a seated player, may
         (TableError, 409),  # the table does not allow that now
@@ -687,10 +852,10 @@ def create_app(
     # -- games -------------------------------------------------------------------------------
 
     def owner_of(request: Request) -> str:
-        secret = browser_secret(request.cookies)
-        if secret is None:
-            raise NotYourGame("this browser has no games (its cookie is missing)")
-        return secret_hash(secret)
+        owner = owners.owner(request)
+        if not owner:
+            raise NotYourGame("this browser has no games (its cookie is missing, or is not one this server gave)")
+        return owner
 
     def view(game_id: str, game: Game) -> dict[str, Any]:
         events = store.round_events(game_id, game.rounds)
@@ -702,11 +867,12 @@ def create_app(
     @app.post("/api/games", tags=["games"], summary="Start a new game", status_code=201)
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
         limit.check(request, "create")
-        owner, fresh = claim_owner(request.cookies)
+        claim = owners.claim(request)
         game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack)
-        game_id = store.create(game, owner)
+        game_id = store.create(game, claim.new, moved_from=claim.old)
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
-        remember_owner(response, fresh)
+        limit.moved(claim)
+        remember_owner(response, claim)
         return response
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="The table as you see it")
@@ -797,13 +963,14 @@ def create_app(
             request, "check.html", {"rule_sets": rule_sets, "texts": texts, **check_page(texts, rules_name)}
         )
 
-    return _wrap(app)
+    return _wrap(app, hosts)
 
 
-def _wrap(app: FastAPI) -> FastAPI:
+def _wrap(app: FastAPI, hosts: frozenset[str]) -> FastAPI:
     app.add_middleware(_FastCompare)  # inside _SameOrigin and _Limits: their checks apply
     app.add_middleware(_SameOrigin)  # inside _Limits: its headers apply to a refusal
     app.add_middleware(_Limits)
+    app.add_middleware(_KnownHost, names=hosts)  # first of all: a misdirected request is read no further
     return app
 
 

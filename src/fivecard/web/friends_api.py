@@ -6,11 +6,15 @@ history with the columns of ``fivecard solve``.
 
 The rules of the table are :mod:`fivecard.play.friends`'; the storage is a
 :class:`~fivecard.web.friends_store.TableStore`. Identity is the browser's owner
-secret (the HttpOnly cookie of :mod:`fivecard.web.store`): the browser that
-opened a table is its host; a seat belongs to the browser that took it; a
-browser without a seat watches. Actions that change a table take a
-``request_id`` (any text up to 64 characters, chosen by the client): a
-request retried with the same id is applied once. How fast a client may
+secret (the HttpOnly cookie of :class:`~fivecard.web.store.Owners`, one the
+server issued): the browser that opened a table is its host; a seat belongs
+to the browser that took it; a browser without a seat watches. Opening a
+table and taking a seat give the browser a fresh secret, which takes over
+what its old one held in the same transaction. Actions that change a table
+take a ``request_id`` (any text up to 64 characters, chosen by the client):
+a request retried with the same id is applied once (also after the browser
+gained something, and a seat asked for again with the secret it replaced
+is refused as a name taken, never a second seat). How fast a client may
 open tables, take seats and act is :class:`RateLimit`'s to say (the app's
 one limiter, which the game API uses too).
 
@@ -41,7 +45,7 @@ from pydantic_core import PydanticCustomError
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
-from .store import MAX_STORED, AtCapacity, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
+from .store import MAX_STORED, AtCapacity, Claim, Owners, StorageError, remember_owner, secret_hash
 from .friends_store import TableStore
 
 __all__ = ["add_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName", "TooFast"]
@@ -234,8 +238,9 @@ class RateLimit:
       table, a seat), per client address: a client without a cookie, or with
       a new one each time, is still one address. ``create_burst`` at once,
       then ``create_rate`` a second.
-    * ``act``: every other change, per browser (its owner cookie; its
-      address when it has none): ``rate`` a second in bursts of ``burst``.
+    * ``act``: every other change, per browser (its owner secret, of the app's
+      :class:`~fivecard.web.store.Owners`; its address when it has none, or
+      one the server did not issue): ``rate`` a second in bursts of ``burst``.
     * ``advise``: the advisor's answers (``/api/advise``, a game's hint),
       tens of milliseconds of CPU each, per browser as ``act``:
       ``advise_rate`` a second in bursts of ``advise_burst``. (A client may
@@ -261,7 +266,8 @@ class RateLimit:
     def check(self, request: Request, kind: Literal["create", "act", "advise"]) -> None:
         """Count one request of ``kind``; :class:`TooFast` if over the limit."""
         address = request.client.host if request.client else ""
-        secret = browser_secret(request.cookies) if kind != "create" else None
+        owners: Owners = request.app.state.owners
+        secret = owners.secret(request) if kind != "create" else None
         key = (kind, secret_hash(secret) if secret is not None else f"address {address}")
         rate, burst = self._kinds[kind]
         now = self._clock()
@@ -283,6 +289,14 @@ class RateLimit:
                     k: (t, at) for k, (t, at) in self._buckets.items() if t + (now - at) * self._kinds[k[0]][0] < self._kinds[k[0]][1]
                 }
 
+    def moved(self, claim: Claim) -> None:
+        """A browser given a fresh secret (:class:`~fivecard.web.store.Claim`)
+        keeps its ``act`` bucket: a gain does not start it afresh."""
+        with self._lock:
+            bucket = self._buckets.get(("act", claim.old))
+            if bucket is not None:
+                self._buckets[("act", claim.new)] = bucket
+
 
 class TooFast(TableError):
     """More requests than a client may make; ``wait``: the seconds until the next one is taken."""
@@ -300,12 +314,11 @@ def _json(data: Any, status: int = 200) -> Response:
     )
 
 
-def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: RateLimit) -> None:
+def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: RateLimit, owners: Owners) -> None:
     """Register the table API on ``app``."""
 
     def owner_of(request: Request) -> str:
-        secret = browser_secret(request.cookies)
-        return "" if secret is None else secret_hash(secret)  # "": a browser that only watches
+        return owners.owner(request)  # "": a browser that only watches
 
     def view(table_id: str, table: FriendsTable, owner: str) -> dict[str, Any]:
         data = table.view(owner)
@@ -329,14 +342,15 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     @app.post("/api/tables", tags=["tables"], summary="Open a table (you are its host)", status_code=201)
     def api_new_table(request: Request, body: NewTableRequest) -> Response:
         limit.check(request, "create")
-        owner, fresh = claim_owner(request.cookies)
+        claim = owners.claim(request)
         table = FriendsTable(
-            rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=owner
+            rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
         )
-        table_id = store.create(table, table.opened())
-        response = _json(view(table_id, table, owner), 201)
+        table_id = store.create(table, table.opened(), moved_from=claim.old)
+        response = _json(view(table_id, table, claim.new), 201)
         response.headers["location"] = f"/api/tables/{table_id}"
-        remember_owner(response, fresh)
+        limit.moved(claim)
+        remember_owner(response, claim)
         return response
 
     @app.get("/api/tables/{table_id}", tags=["tables"], summary="The table as this browser sees it")
@@ -347,11 +361,16 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     @app.post("/api/tables/{table_id}/seats", tags=["tables"], summary="Take a seat by name", status_code=201)
     def api_join(table_id: str, body: JoinRequest, request: Request) -> Response:
         limit.check(request, "create")
-        owner, fresh = claim_owner(request.cookies)
-        table, _, _ = store.act(table_id, body.request_id, owner, lambda t: (None, t.join(owner, body.name)[1]))
+        claim = owners.claim(request)
+        table, _, done = store.act(
+            table_id, body.request_id, claim.new, lambda t: (None, t.join(claim.new, body.name)[1]), moved_from=claim.old
+        )
+        if done:  # a retry of a seat this browser's secret took already: it keeps that secret
+            return _json(view(table_id, table, claim.old), 201)
         broker.notify(table_id)
-        response = _json(view(table_id, table, owner), 201)
-        remember_owner(response, fresh)
+        response = _json(view(table_id, table, claim.new), 201)
+        limit.moved(claim)
+        remember_owner(response, claim)
         return response
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"], summary="The host removes a seat")

@@ -8,6 +8,7 @@ measures, and stops it.
     .venv/bin/python benchmarks/bench_web_bounds.py slow
     .venv/bin/python benchmarks/bench_web_bounds.py creations [--clients 1500]
     .venv/bin/python benchmarks/bench_web_bounds.py full [--rounds 50]
+    .venv/bin/python benchmarks/bench_web_bounds.py advise [--clients 64] [--seconds 20]
 
 * idle: C connections that send nothing (the server under ``prlimit
   --nofile=U:U``): how many the server holds after 1, 5, 12 and 25 s, and
@@ -23,6 +24,12 @@ measures, and stops it.
 * full: the server on a 1 MiB tmpfs (a mount namespace of its own:
   ``unshare -rm``), the tmpfs filled: R rounds of new tables, chat lines, new
   games and reads, by status; tracebacks and lines in the server's log.
+* advise: C clients asking the exact advisor (``POST /api/advise``) as fast
+  as they are answered, each request from a new browser (a cookie of its
+  own: as many browsers as a client likes), for S seconds, while a probe
+  (another address) asks for a style sheet (a new connection four times a second): the
+  probe's times (median, 90th percentile, worst) before and during the
+  flood, and the flood's answers by status.
 """
 
 from __future__ import annotations
@@ -39,8 +46,11 @@ import select
 import shlex
 import socket
 import subprocess
+import secrets
+import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -71,10 +81,12 @@ def stop(process: subprocess.Popen[str]) -> str:
 
 
 def normal(port: int) -> str:
+    """A style sheet asked for by another client (from 127.0.0.2: the hostile
+    clients are 127.0.0.1, which holds only its share of the connections)."""
     started = time.monotonic()
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
-            conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0)) as conn:
+            conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             line = conn.recv(100).split(b"\r\n")[0].decode() or "closed"
     except OSError as exc:
         line = type(exc).__name__
@@ -127,7 +139,7 @@ def streams(clients: int, ulimit: int) -> None:
     answers: collections.Counter[str] = collections.Counter()
     for _ in range(clients):
         conn = socket.create_connection(("127.0.0.1", port), timeout=5)
-        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         conns.append(conn)
     for conn in conns:
         try:
@@ -145,7 +157,7 @@ def headers(clients: int, mib: int) -> None:
     before = peak_mib(process.pid)
     conns = [socket.create_connection(("127.0.0.1", port)) for _ in range(clients)]
     for conn in conns:
-        conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
         conn.setblocking(False)
     chunk, sent, stopped = b"a" * (1 << 20), [0] * clients, [False] * clients
     deadline = time.monotonic() + 300
@@ -179,7 +191,7 @@ def slow() -> None:
     process, port = start()
     conn = socket.create_connection(("127.0.0.1", port))
     began = time.monotonic()
-    message = b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 120
+    message = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 120
     for sent, byte in enumerate(message, 1):
         conn.send(bytes([byte]))
         if select.select([conn], [], [], 1.0)[0]:
@@ -249,13 +261,86 @@ def full(rounds: int) -> None:
     print(f"  the server's log: {err.count('Traceback')} tracebacks, {len(err.splitlines())} lines: {err.splitlines()[:2]}")
 
 
+def probe_times(port: int, seconds: float) -> list[float]:
+    """A style sheet asked for on a new connection four times a second (each
+    in a thread of its own, whether or not the last was answered): how long
+    each answer took (30 s for none)."""
+    times: list[float] = []
+
+    def probe() -> None:
+        started = time.monotonic()
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.0.2", 0)) as conn:
+                conn.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                while conn.recv(65536):
+                    pass
+            times.append(time.monotonic() - started)
+        except OSError:
+            times.append(30.0)
+
+    probes = []
+    began = time.monotonic()
+    while time.monotonic() < began + seconds:
+        probes.append(threading.Thread(target=probe, daemon=True))
+        probes[-1].start()
+        time.sleep(max(0.0, began + 0.25 * len(probes) - time.monotonic()))
+    for thread in probes:
+        thread.join()
+    return times
+
+
+def spread(times: list[float]) -> str:
+    ordered = sorted(times)
+    return (f"median {statistics.median(ordered) * 1000:.0f} ms, 90% {ordered[int(len(ordered) * 0.9)] * 1000:.0f} ms, "
+            f"worst {ordered[-1] * 1000:.0f} ms ({len(ordered)} probes)")
+
+
+def advise(clients: int, seconds: float) -> None:
+    process, port = start()
+    print(f"a style sheet, the server idle: {spread(probe_times(port, 3.0))}")
+    stop_at = time.monotonic() + seconds
+    answers: collections.Counter[str] = collections.Counter()
+    lock = threading.Lock()
+    deck = [r + s for r in "23456789TJQKA" for s in "CDHS"]
+
+    def flood() -> None:
+        while time.monotonic() < stop_at:
+            hand = " ".join(secrets.SystemRandom().sample(deck, 5))
+            body = json.dumps({"hand": hand, "top": 1})
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            try:
+                conn.request("POST", "/api/advise", body=body, headers={
+                    "content-type": "application/json", "cookie": f"fivecard_owner={secrets.token_urlsafe(24)}"})
+                answer = conn.getresponse()
+                answer.read()
+                what = str(answer.status)
+            except OSError as exc:
+                what = type(exc).__name__
+            finally:
+                conn.close()
+            with lock:
+                answers[what] += 1
+
+    threads = [threading.Thread(target=flood, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)  # the flood under way
+    during = probe_times(port, seconds - 2.0)
+    for thread in threads:
+        thread.join()
+    print(f"{clients} clients asking the advisor for {seconds:g} s: answers {dict(sorted(answers.items()))}")
+    print(f"a style sheet during the flood: {spread(during)}")
+    stop(process)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("case", choices=["idle", "streams", "headers", "slow", "creations", "full"])
+    parser.add_argument("case", choices=["idle", "streams", "headers", "slow", "creations", "full", "advise"])
     parser.add_argument("--clients", type=int)
     parser.add_argument("--ulimit", type=int, default=1024)
     parser.add_argument("--mib", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20.0)
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 1 << 16), hard))  # this client holds every connection
@@ -269,6 +354,8 @@ def main() -> None:
         slow()
     elif args.case == "creations":
         creations(args.clients or 1500)
+    elif args.case == "advise":
+        advise(args.clients or 64, args.seconds)
     else:
         full(args.rounds)
 

@@ -19,6 +19,7 @@ from fivecard.play.friends import (
     EVENT_FIELDS,
     FriendsTable,
     TableError,
+    TableForbidden,
     chat_line,
     name_key,
     public_event,
@@ -321,3 +322,29 @@ def test_a_seed_the_host_chose_is_said_to_everyone() -> None:
     assert "seed" not in drawn.opened()[0]["text"]
     again = FriendsTable.from_state(chosen.to_state())
     assert again.seeded
+
+
+# --- who holds what --------------------------------------------------------------------------
+
+
+def test_a_browser_moved_to_a_new_owner_keeps_every_part_it_had() -> None:
+    table = FriendsTable(host="old", seed=11)
+    table.join("old", "Ann")
+    table.join("b", "Bob")
+    table.join("c", "Cy")
+    table.remove("old", 3)  # a removed seat is still the browser's (its points stay in the log)
+    table.start_round("old")
+    hand = [c.code_str for c in table.deal("old")[0]]
+    before = {owner: table.view(owner) for owner in ("old", "b", "")}
+    assert table.owners() == {"old", "b", "c"}
+    table.move_owner("old", "new")
+    assert table.owners() == {"new", "b", "c"}
+    assert table.view("new") == before["old"] and table.view("new")["round"]["your_hand"] == hand
+    assert table.view("old") == before[""]  # the old owner is a stranger now
+    assert table.view("b") == before["b"]
+    with pytest.raises(TableForbidden):
+        table.close("old")
+    assert table.close("new")[-1]["type"] == "round_closed"  # the host's part moved
+    table.move_owner("", "x")  # nobody is no one's to move
+    assert "x" not in table.owners()
+    assert FriendsTable(host="").owners() == set()

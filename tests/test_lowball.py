@@ -560,7 +560,7 @@ def test_the_checker_page_lists_them(tmp_path: Path) -> None:
 
         from fivecard.web.app import create_app
 
-    client = TestClient(create_app(tmp_path))
+    client = TestClient(create_app(tmp_path, allow_hosts=["testserver"]))
     page = client.get("/check", params=[("rules", "deuce-to-seven"), ("hand", "7S 5D 4C 3H 2S"), ("hand", "8S 5C 4D 3D 2H")])
     assert page.status_code == 200
     assert '<option value="ace-to-five"' in page.text and '<option value="deuce-to-seven"' in page.text

@@ -51,6 +51,26 @@ def test_names_and_aliases() -> None:
         get_rules("omaha")
 
 
+def test_built_in_only_takes_every_name_and_alias_and_no_custom_rule_set() -> None:
+    """``custom=False`` (what the web app reads a request's rule set with):
+    every built-in rule set by each of its names, in any case and spacing,
+    and no name that makes a rule set of its own."""
+    from fivecard.core.rules import RULE_SETS, wild_rules
+
+    for rules in RULE_SETS.values():
+        for name in (rules.name, *rules.aliases):
+            for spelled in (name, name.upper(), f"  {name} "):
+                assert get_rules(spelled, custom=False) is rules
+        assert get_rules(rules, custom=False) is rules
+    for custom in ("standard+wild(AS 7)", "standard+wild(2)", " Standard + WILD ( Js Jh ) "):
+        assert get_rules(custom) is wild_rules(custom.split("(", 1)[1].rsplit(")", 1)[0])
+        with pytest.raises(RulesError) as refused:
+            get_rules(custom, custom=False)
+        assert str(refused.value) == (
+            f"unknown rule set {custom!r}; choose one of: " + ", ".join(RULE_SETS)
+        )
+
+
 @pytest.mark.parametrize(
     ("rules", "classes"),
     [

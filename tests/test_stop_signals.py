@@ -378,7 +378,7 @@ def test_serve_stops_gracefully_with_streams_open(tmp_path: Path, stop: int) -> 
         host, port = base.split("/")[2].split(":")
         for _ in range(2):
             stream = socket.create_connection((host, int(port)), timeout=30)
-            stream.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            stream.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             received = b""
             while b"retry: 1000" not in received:  # the stream is open and waiting
                 received += stream.recv(4096)

@@ -37,7 +37,7 @@ def data(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(data: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(data)) as made:
+    with TestClient(create_app(data, allow_hosts=["testserver"])) as made:
         yield made
 
 
@@ -151,9 +151,12 @@ def test_a_new_game_sets_an_httponly_owner_cookie(client: TestClient) -> None:
     assert response.headers["location"] == f"/api/games/{game['id']}"
     assert game["rules"] == "joker" and game["phase"] == "idle" and game["can"]["start"]
     assert len(game["id"]) >= 20  # unguessable
-    # the same browser keeps its secret for its next game
+    # its next game gives it a fresh secret, which keeps the first game too
+    first = client.cookies[OWNER_COOKIE]
     again = client.post("/api/games", json={})
-    assert again.status_code == 201 and "set-cookie" not in again.headers
+    assert again.status_code == 201 and again.headers["set-cookie"].startswith(f"{OWNER_COOKIE}=")
+    assert client.cookies[OWNER_COOKIE] != first
+    assert client.get(f"/api/games/{game['id']}").status_code == 200
 
 
 def test_a_round_through_the_api(client: TestClient) -> None:
@@ -262,7 +265,7 @@ def test_game_over_when_you_cannot_pay(client: TestClient) -> None:
 
 def test_another_browser_cannot_see_or_act_on_a_game(client: TestClient, data: Path) -> None:
     game_id = new_game(client)["id"]
-    with TestClient(create_app(data)) as stranger:
+    with TestClient(create_app(data, allow_hosts=["testserver"])) as stranger:
         for response in (
             stranger.get(f"/api/games/{game_id}"),
             stranger.post(f"/api/games/{game_id}/actions", json={"action": "start"}),
@@ -284,7 +287,7 @@ def test_a_game_survives_a_restart(client: TestClient, data: Path) -> None:
     state = act(client, game_id, "reveal")
     assert state["phase"] == "dealer"
     # a new app on the same data folder: the same browser carries on
-    with TestClient(create_app(data)) as restarted:
+    with TestClient(create_app(data, allow_hosts=["testserver"])) as restarted:
         restarted.cookies.set(OWNER_COOKIE, client.cookies[OWNER_COOKIE])
         after = restarted.get(f"/api/games/{game_id}").json()
         assert after == state
@@ -437,7 +440,7 @@ def test_an_internal_error_is_500_without_a_traceback(data: Path, monkeypatch: p
         raise RuntimeError("a secret detail")
 
     monkeypatch.setattr(web, "showdown", broken)
-    with TestClient(create_app(data), raise_server_exceptions=False) as client:
+    with TestClient(create_app(data, allow_hosts=["testserver"]), raise_server_exceptions=False) as client:
         response = client.post("/api/compare", json={"hands": [ROYAL, PAIR]})
     assert response.status_code == 500
     assert response.json() == {"detail": "internal error (the server's log says more)"}

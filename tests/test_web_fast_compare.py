@@ -57,7 +57,8 @@ def _without_fast_path(app: FastAPI) -> FastAPI:
 @pytest.fixture(scope="module")
 def clients(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, TestClient]:
     folder: Path = tmp_path_factory.mktemp("games")
-    return TestClient(web.create_app(folder)), TestClient(_without_fast_path(web.create_app(folder)))
+    fast = web.create_app(folder, allow_hosts=["testserver"])
+    return TestClient(fast), TestClient(_without_fast_path(web.create_app(folder, allow_hosts=["testserver"])))
 
 
 def _same(fast: TestClient, route: TestClient, content: bytes, content_type: str | None, path: str) -> int:

@@ -2,14 +2,34 @@
 limited per client address, whatever its cookies; other changes per browser;
 both by the one :class:`~fivecard.web.friends_api.RateLimit`. At most so many
 games and tables are kept (more is a 503 with a sentence), and those
-untouched for so many days are removed."""
+untouched for so many days are removed. The app builds the tables of every
+built-in rule set when it starts: no request builds one or writes the table
+cache. The exact advisor takes turns (:class:`~fivecard.web.app.AdvisorGate`):
+two at work, eight waiting without a thread, none longer than it may, the rest
+503; the app's other requests go on meanwhile."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
 import sqlite3
+import subprocess
+import sys
+import threading
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+import httpx
+import pytest
+
+import fivecard
+import fivecard.play.advise
+import fivecard.web.app
 
 
 with warnings.catch_warnings():
@@ -17,7 +37,7 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-from fivecard.web.app import create_app
+from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
 from fivecard.web.store import Capacity
 from fivecard.web import friends_api as table_api
 from fivecard.web.friends_api import RateLimit
@@ -32,7 +52,7 @@ def fresh(app: FastAPI, address: str = "10.0.0.1") -> TestClient:
 
 
 def test_creations_are_limited_per_address_with_or_without_cookies(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=SLOW, create_burst=6))
+    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=SLOW, create_burst=6), allow_hosts=["testserver"])
     host = fresh(app)
     table_id = host.post("/api/tables", json={}).json()["id"]
     answers = [fresh(app).post("/api/tables", json={}) for _ in range(2)]  # a new browser each time
@@ -46,8 +66,8 @@ def test_creations_are_limited_per_address_with_or_without_cookies(tmp_path: Pat
     assert fresh(app, "10.0.0.2").post("/api/tables", json={}).status_code == 201  # another address is not
 
 
-def test_changes_are_limited_per_browser(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=4))
+def test_changes_and_the_advisors_answers_are_limited_per_browser(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=4, advise_rate=SLOW, advise_burst=3), allow_hosts=["testserver"])
     host, ann = fresh(app), fresh(app)
     table_id = host.post("/api/tables", json={}).json()["id"]
     ann.post(f"/api/tables/{table_id}/seats", json={"name": "Ann"})
@@ -55,17 +75,25 @@ def test_changes_are_limited_per_browser(tmp_path: Path) -> None:
     assert said == [200, 200, 200, 200, 429, 429]
     assert ann.post(f"/api/tables/{table_id}/chat", json={"text": "me"}).status_code == 200  # her own limit
     game_id = ann.post("/api/games", json={"seed": 1}).json()["id"]
-    asked = [ann.post(f"/api/games/{game_id}/actions", json={"action": "start"}).status_code]
-    asked += [ann.get(f"/api/games/{game_id}/hint").status_code, ann.post("/api/advise", json={"hand": "AS KS QS JS TS"}).status_code]
-    asked += [ann.post(f"/api/games/{game_id}/actions", json={"action": "fold"}).status_code]
-    assert asked[-1] == 429 and 429 not in asked[:-1], asked
-    assert "changes from this browser are limited" in ann.post("/api/advise", json={"hand": "AS KS QS JS TS"}).json()["detail"]
+    hint, advice = f"/api/games/{game_id}/hint", {"hand": "AS KS QS JS TS"}
+    asked = [ann.post(f"/api/games/{game_id}/actions", json={"action": "start"}).status_code]  # her second change
+    asked += [ann.get(hint).status_code, ann.post("/api/advise", json=advice).status_code, ann.get(hint).status_code]
+    asked += [ann.post("/api/advise", json=advice).status_code, ann.get(hint).status_code]  # the advisor's burst is 3
+    asked += [ann.post(f"/api/games/{game_id}/actions", json={"action": "fold"}).status_code]  # a change: its own bucket
+    asked += [ann.post(f"/api/tables/{table_id}/chat", json={"text": "again"}).status_code]  # her fourth
+    assert asked == [200, 200, 200, 200, 429, 429, 200, 200], asked
+    refused = ann.post("/api/advise", json=advice)
+    assert refused.json()["detail"].startswith("too many requests: the advisor's answers for this browser are limited; wait ")
+    assert int(refused.headers["retry-after"]) >= 1
+    assert "changes from this browser are limited" in ann.post(f"/api/games/{game_id}/actions", json={"action": "start"}).json()["detail"]
+    assert host.post("/api/advise", json=advice).status_code == 200  # his own advisor bucket
     watcher = fresh(app)  # no cookie: its address is its browser
     assert [watcher.post(f"/api/tables/{table_id}/end", json={}).status_code for _ in range(5)] == [403] * 4 + [429]
 
 
 def test_reading_and_settling_hands_are_not_limited(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=1, create_rate=SLOW, create_burst=1))
+    limit = RateLimit(rate=SLOW, burst=1, create_rate=SLOW, create_burst=1)
+    app = create_app(tmp_path / "data", limit=limit, allow_hosts=["testserver"])
     client = fresh(app)
     table_id = client.post("/api/tables", json={}).json()["id"]
     for _ in range(5):
@@ -86,7 +114,8 @@ class Clock:
 
 def test_the_limiter_gives_tokens_back_at_its_rate(tmp_path: Path) -> None:
     clock = Clock()
-    app = create_app(tmp_path / "data", limit=RateLimit(create_rate=0.5, create_burst=2, clock=clock))
+    limit = RateLimit(create_rate=0.5, create_burst=2, clock=clock)
+    app = create_app(tmp_path / "data", limit=limit, allow_hosts=["testserver"])
     assert [fresh(app).post("/api/games", json={}).status_code for _ in range(3)] == [201, 201, 429]
     assert fresh(app).post("/api/games", json={}).headers["retry-after"] == "2"  # one token: 2 s at 0.5 a second
     clock.now += 1.0
@@ -102,7 +131,7 @@ def test_1500_cookie_less_tables_from_one_address(tmp_path: Path) -> None:
     Now (the default limits, the clock held still) the address's burst is
     kept and the rest refused, and nothing more is stored."""
     data = tmp_path / "data"
-    app = create_app(data, limit=RateLimit(clock=Clock()))
+    app = create_app(data, limit=RateLimit(clock=Clock()), allow_hosts=["testserver"])
     client = fresh(app)
     codes = []
     for _ in range(1500):
@@ -115,7 +144,7 @@ def test_1500_cookie_less_tables_from_one_address(tmp_path: Path) -> None:
 
 
 def test_at_most_so_many_games_and_tables_are_kept(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data", capacity=Capacity(games=2, tables=3))
+    app = create_app(tmp_path / "data", capacity=Capacity(games=2, tables=3), allow_hosts=["testserver"])
     client = fresh(app)
     assert [client.post("/api/tables", json={}).status_code for _ in range(4)] == [201, 201, 201, 503]
     assert [client.post("/api/games", json={}).status_code for _ in range(3)] == [201, 201, 503]
@@ -134,7 +163,7 @@ def _age(data: Path, table: str, row_id: str, days: float) -> None:
 
 def test_games_and_tables_untouched_for_days_are_removed(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    app = create_app(data, capacity=Capacity(games=2, tables=2, days=7))
+    app = create_app(data, capacity=Capacity(games=2, tables=2, days=7), allow_hosts=["testserver"])
     client = fresh(app)
     old, recent = (client.post("/api/tables", json={}).json()["id"] for _ in range(2))
     game = client.post("/api/games", json={"seed": 1}).json()["id"]
@@ -151,3 +180,211 @@ def test_games_and_tables_untouched_for_days_are_removed(tmp_path: Path) -> None
     with sqlite3.connect(data / "games.sqlite3") as db:  # their events went with them
         assert db.execute("SELECT COUNT(*) FROM friend_events WHERE table_id = ?", (old,)).fetchone() == (0,)
         assert db.execute("SELECT COUNT(*) FROM events WHERE game = ?", (game,)).fetchone() == (0,)
+
+
+#: Run in a process of its own (its tables not built yet, an empty table
+#: cache): the app starts, then every request that reads a rule set's tables
+#: is made under every built-in rule set, watching the table cache.
+EVERY_RULE_SET = """
+import json, os, sys, warnings
+warnings.simplefilter("ignore")
+from fastapi.testclient import TestClient
+from fivecard.core import lookup_cache as tablecache
+from fivecard.core.rules import RULE_SETS
+from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
+from fivecard.web.friends_api import RateLimit
+
+cache = os.environ[tablecache.ENVIRONMENT]
+app = create_app(
+    sys.argv[1],
+    limit=RateLimit(rate=1e6, burst=1e6, create_rate=1e6, create_burst=1e6, advise_rate=1e6, advise_burst=1e6),
+    allow_hosts=["testserver"],
+)
+kept = sorted(os.listdir(cache))
+used = []
+for name in ("load", "store"):  # a table read or written from here on: a request built it
+    real = getattr(tablecache, name)
+    setattr(tablecache, name, lambda *args, _name=name, _real=real: used.append((_name, args[0])) or _real(*args))
+client = TestClient(app)
+answers = {}
+for rules in RULE_SETS.values():
+    deck = [card.code_str for card in rules.dealt()]
+    hand, seven = " ".join(deck[0:40:8]), deck[1:41:6]
+    two, board = " ".join(seven[:2]), " ".join(seven[2:])
+    said = [
+        client.post("/api/evaluate", json={"hand": hand, "rules": rules.name}),
+        client.post("/api/evaluate", json={"hand": two, "board": board, "rules": rules.name}),
+        client.post("/api/compare", json={"hands": [hand, " ".join(seven[:5])], "rules": rules.name}),
+        client.post("/api/compare", json={"hands": [two, " ".join(deck[3:5])], "board": board, "rules": rules.name}),
+        client.post("/api/advise", json={"hand": hand, "rules": rules.name}),
+        client.get("/check", params=[("rules", rules.name), ("hand", hand), ("hand", " ".join(seven[:5]))]),
+    ]
+    game = client.post("/api/games", json={"rules": rules.name, "seed": 1}).json()["id"]
+    said += [
+        client.post(f"/api/games/{game}/actions", json={"action": "start"}),
+        client.get(f"/api/games/{game}/hint"),
+        client.post(f"/api/games/{game}/actions", json={"action": "keep"}),
+    ]
+    table = client.post("/api/tables", json={"rules": rules.name, "seed": 2}).json()["id"]
+    said += [client.post(f"/api/tables/{table}/{what}", json=body) for what, body in
+             [("seats", {"name": "Ann"}), ("rounds", {}), ("deal", {})]]
+    said += [client.get(f"/api/tables/{table}/export", params={"format": f}) for f in ("csv", "jsonl")]
+    answers[rules.name] = [r.status_code for r in said]
+print(json.dumps({"kept": len(kept), "used": used, "added": sorted(set(os.listdir(cache)) - set(kept)), "answers": answers}))
+"""
+
+
+def test_no_request_builds_a_table_or_writes_the_cache(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    source = str(Path(fivecard.__file__).parent.parent)
+    env = {**os.environ, "FIVECARD_CACHE": str(cache), "PYTHONPATH": os.pathsep.join([source, os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.run(
+        [sys.executable, "-c", EVERY_RULE_SET, str(tmp_path / "data")], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    assert found["kept"] > 0  # the app built the tables when it started, and kept them
+    assert found["used"] == [] and found["added"] == []
+    for name, statuses in found["answers"].items():
+        assert statuses == [200] * 9 + [201] + [200] * 4, name
+
+
+# --- the advisor's turns ----------------------------------------------------------------------
+
+#: The longest a test waits for what should happen at once.
+PATIENCE = 10.0
+
+
+class Work:
+    """Work for the gate that takes as long as a test says: each piece
+    records that it began, then waits to be let go."""
+
+    def __init__(self) -> None:
+        self.began: list[str] = []
+        self.go = threading.Event()  # every piece may end
+        self.done: set[str] = set()  # these pieces may end
+        self._changed = threading.Condition()
+
+    def piece(self, name: str) -> Any:
+        def work() -> str:
+            self.began.append(name)
+            with self._changed:
+                assert self._changed.wait_for(lambda: self.go.is_set() or name in self.done, PATIENCE)
+            return name
+
+        return work
+
+    def let_go(self, name: str | None = None) -> None:
+        """Let the piece ``name`` end (every piece, if None)."""
+        with self._changed:
+            if name is None:
+                self.go.set()
+            else:
+                self.done.add(name)
+            self._changed.notify_all()
+
+
+async def until(holds: Any) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while not holds():
+        assert time.monotonic() < deadline, "it never happened"
+        await asyncio.sleep(0.005)
+
+
+def test_the_gate_runs_so_many_at_once_lets_so_many_wait_in_order_and_refuses_more() -> None:
+    async def scenario() -> None:
+        gate, work = AdvisorGate(slots=2, queue=3, wait=PATIENCE), Work()
+        tasks = [asyncio.create_task(gate.run(work.piece(f"w{i}"))) for i in range(5)]
+        await until(lambda: len(work.began) == 2 and gate.waiting == 3)
+        assert gate.running == 2 and sorted(work.began) == ["w0", "w1"]
+        assert anyio.to_thread.current_default_thread_limiter().borrowed_tokens == 2  # the waiting hold no thread
+        with pytest.raises(AdvisorBusy) as refused:
+            await gate.run(work.piece("w5"))
+        assert str(refused.value) == "the advisor is busy (2 answers being worked out, 3 waiting): ask again in a moment"
+        assert refused.value.wait == 1
+        for ended, began in (("w0", 3), ("w1", 4), ("w2", 5)):  # one turn at a time: in the order they came
+            work.let_go(ended)
+            await until(lambda: len(work.began) == began)
+        assert work.began[2:] == ["w2", "w3", "w4"]
+        work.let_go()
+        assert await asyncio.gather(*tasks) == [f"w{i}" for i in range(5)]
+        assert (gate.running, gate.waiting) == (0, 0)
+
+    asyncio.run(scenario())
+
+
+def test_a_request_that_waits_too_long_is_refused_and_one_that_goes_away_gives_its_place() -> None:
+    async def scenario() -> None:
+        gate, work = AdvisorGate(slots=1, queue=2, wait=0.2), Work()
+        first = asyncio.create_task(gate.run(work.piece("first")))
+        await until(lambda: work.began == ["first"])
+        began = time.monotonic()
+        with pytest.raises(AdvisorBusy, match=r"^the advisor is busy: this request waited 0\.2 s for its turn; ask again in a moment$"):
+            await gate.run(work.piece("late"))
+        assert 0.2 <= time.monotonic() - began < PATIENCE
+        assert (gate.running, gate.waiting) == (1, 0)
+        gone = asyncio.create_task(gate.run(work.piece("gone")))  # a client that goes away while it waits
+        await until(lambda: gate.waiting == 1)
+        gone.cancel()
+        await until(lambda: gate.waiting == 0)
+        gate.wait = PATIENCE
+        after = asyncio.create_task(gate.run(work.piece("after")))
+        await until(lambda: gate.waiting == 1)
+        work.let_go()
+        assert await first == "first" and await after == "after"
+        assert work.began == ["first", "after"] and (gate.running, gate.waiting) == (0, 0)
+
+    asyncio.run(scenario())
+
+
+@pytest.fixture
+def slow_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[Work]:
+    """The app's advisor, taking as long as the test says."""
+    work, real = Work(), fivecard.play.advise.advise
+
+    def advise(*args: Any, **kwargs: Any) -> Any:
+        work.piece("advise")()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fivecard.web.app, "advise", advise)
+    yield work
+    work.let_go()
+
+
+@pytest.mark.usefixtures("no_rate_limits")
+def test_a_flood_of_advice_waits_its_turn_without_holding_the_apps_threads(tmp_path: Path, slow_advisor: Work) -> None:
+    app = create_app(tmp_path / "data", allow_hosts=["fivecard"])
+    gate: AdvisorGate = app.state.advisor
+    royal = {"hand": "AS KS QS JS TS", "top": 1}
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://fivecard") as client:
+            game_id = (await client.post("/api/games", json={"seed": 1})).json()["id"]
+            assert (await client.post(f"/api/games/{game_id}/actions", json={"action": "start"})).status_code == 200
+            flood = [asyncio.create_task(client.post("/api/advise", json=royal)) for _ in range(64)]
+            await until(lambda: sum(t.done() for t in flood) == 64 - 10 and len(slow_advisor.began) == 2)
+            assert (gate.running, gate.waiting) == (2, 8)
+            assert anyio.to_thread.current_default_thread_limiter().borrowed_tokens == 2
+            refused = [t.result() for t in flood if t.done()]
+            for answer in refused:
+                assert answer.status_code == 503 and answer.headers["retry-after"] == "1"
+                assert answer.json() == {"detail": "the advisor is busy (2 answers being worked out, 8 waiting): ask again in a moment"}
+            # every other request to the advisor meets the same gate: a hint, the computer players' turns
+            hint = await client.get(f"/api/games/{game_id}/hint")
+            turns = await client.post(f"/api/games/{game_id}/actions", json={"action": "keep"})
+            assert [hint.status_code, turns.status_code] == [503, 503]
+            # and everything else is answered at once
+            began = time.monotonic()
+            page, game, sheet = await asyncio.gather(
+                client.get("/check"), client.get(f"/api/games/{game_id}"), client.get("/static/app.css")
+            )
+            assert [page.status_code, game.status_code, sheet.status_code] == [200, 200, 200]
+            assert time.monotonic() - began < 2.0
+            slow_advisor.let_go()
+            answered = await asyncio.gather(*(t for t in flood if not t.done()))
+            assert [a.status_code for a in answered] == [200] * 10
+            assert all(a.json()["choices"][0]["keep"] for a in answered)
+        assert (gate.running, gate.waiting) == (0, 0)
+
+    asyncio.run(scenario())

@@ -6,6 +6,12 @@ this machine (a file with known content, a directory, a device, a link to a
 device, a missing path): no file is opened or looked at (the interpreter's
 audit events, and ``os.stat`` and kin, are watched during each request),
 and the answers do not differ between the paths but by the path itself.
+
+Nor does any field name a rule set made to order (``standard+wild(...)``,
+whose tables are built on first use: CPU seconds, memory, a cache file):
+each is sent such names; those that name a rule set refuse them (422, or
+the page's error), and no request makes a rule set or puts a file in the
+table cache.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
+import fivecard.core.rules
+from fivecard.core import lookup_cache as tablecache
+from fivecard.core.rules import RULE_SETS
 from fivecard.files.paytable_file import load_paytable
 from fivecard.play.advise import PayTableError
 from fivecard.web.app import create_app
@@ -35,28 +44,29 @@ ROYAL = "AS KS QS JS TS"
 PAIR = "2C 2D 3H 4S 5C"
 
 #: Every text field of a request body ("hands[]": the items of a list), and
-#: every query and path parameter, by endpoint: what it is. ``name``: one of
-#: the app's built-in names (rule sets, pay tables, export formats);
+#: every query and path parameter, by endpoint: what it is. ``rule set``: a
+#: built-in rule set's name or alias; ``name``: one of the app's other
+#: built-in names (pay tables, export formats);
 #: ``choice``: one of a few words; ``cards``: text read as cards; ``text``:
 #: text shown or kept as it is; ``id``: a game's or table's id, looked up in
 #: the database; ``number``: a whole number.
 FIELDS: dict[tuple[str, str, str], str] = {
     ("POST /api/evaluate", "body", "hand"): "cards",
-    ("POST /api/evaluate", "body", "rules"): "name",
+    ("POST /api/evaluate", "body", "rules"): "rule set",
     ("POST /api/evaluate", "body", "board"): "cards",
     ("POST /api/compare", "body", "hands[]"): "cards",
-    ("POST /api/compare", "body", "rules"): "name",
+    ("POST /api/compare", "body", "rules"): "rule set",
     ("POST /api/compare", "body", "board"): "cards",
     ("POST /api/advise", "body", "hand"): "cards",
-    ("POST /api/advise", "body", "rules"): "name",
+    ("POST /api/advise", "body", "rules"): "rule set",
     ("POST /api/advise", "body", "paytable"): "name",
-    ("POST /api/games", "body", "rules"): "name",
+    ("POST /api/games", "body", "rules"): "rule set",
     ("GET /api/games/{game_id}", "path", "game_id"): "id",
     ("POST /api/games/{game_id}/actions", "path", "game_id"): "id",
     ("POST /api/games/{game_id}/actions", "body", "action"): "choice",
     ("GET /api/games/{game_id}/hint", "path", "game_id"): "id",
     ("GET /api/games/{game_id}/hint", "query", "top"): "number",
-    ("POST /api/tables", "body", "rules"): "name",
+    ("POST /api/tables", "body", "rules"): "rule set",
     ("POST /api/tables", "body", "tie"): "choice",
     ("GET /api/tables/{table_id}", "path", "table_id"): "id",
     ("POST /api/tables/{table_id}/seats", "path", "table_id"): "id",
@@ -85,7 +95,7 @@ FIELDS: dict[tuple[str, str, str], str] = {
 #: The pages (not in the OpenAPI document): their parameters, and the
 #: app's other routes, which take none.
 PAGE_FIELDS: dict[tuple[str, str, str], str] = {
-    ("GET /check", "query", "rules"): "name",
+    ("GET /check", "query", "rules"): "rule set",
     ("GET /check", "query", "hand"): "cards",
     ("GET /play/{game_id}", "path", "game_id"): "id",
     ("GET /tables/{table_id}", "path", "table_id"): "id",
@@ -264,7 +274,7 @@ def send(app: FastAPI, operation: str, where: str, field: str, value: str) -> tu
 
 
 def test_the_list_of_request_fields_is_complete(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "data")
+    app = create_app(tmp_path / "data", allow_hosts=["testserver"])
     with TestClient(app) as client:
         listed = request_fields(client.get("/openapi.json").json())
     assert sorted(listed - set(FIELDS)) == [], "a new request field: say what it is in FIELDS"
@@ -288,7 +298,7 @@ def test_the_watch_sees_a_file_read(planted: dict[str, str], watch: Watch) -> No
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
-    return create_app(tmp_path_factory.mktemp("data"))
+    return create_app(tmp_path_factory.mktemp("data"), allow_hosts=["testserver"])
 
 
 @pytest.mark.usefixtures("no_rate_limits")
@@ -310,3 +320,36 @@ def test_no_request_field_opens_a_path(
         answers[what] = (status, text)
     first = answers["file"]
     assert all(answer == first for answer in answers.values()), answers
+
+
+#: Rule sets made to order: a rank, cards, odd spellings; none built in this process before.
+CUSTOM_RULES = ["standard+wild(AS 7)", "standard+wild(3h 8c kd)", " STANDARD + wild ( 9 ) "]
+
+
+@pytest.mark.usefixtures("no_rate_limits")
+@pytest.mark.parametrize(("field"), sorted({**FIELDS, **PAGE_FIELDS}), ids=" ".join)
+def test_no_request_field_makes_a_rule_set(
+    field: tuple[str, str, str], app: FastAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    operation, where, name = field
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv(tablecache.ENVIRONMENT, str(cache))
+    made: list[object] = []
+    making = fivecard.core.rules.wild_rules
+
+    def watched(cards: Any) -> Any:
+        made.append(cards)
+        return making(cards)
+
+    monkeypatch.setattr(fivecard.core.rules, "wild_rules", watched)
+    for value in CUSTOM_RULES:
+        status, text, _ = send(app, operation, where, name, value)
+        assert made == [], f"{operation} {name}={value!r} made a rule set"
+        if (FIELDS | PAGE_FIELDS)[field] == "rule set":
+            sentence = "unknown rule set <path>; choose one of: " + ", ".join(RULE_SETS)
+            if operation.startswith("GET /check"):  # the page says what is wrong
+                assert status == 200 and sentence.replace("<path>", "&#39;<path>&#39;") in text, text
+            else:
+                assert status == 422 and json.loads(text) == {"detail": f"{name}: " + sentence.replace("<path>", "'<path>'")}
+    assert list(cache.iterdir()) == [], f"{operation} {name}: a file in the table cache"

@@ -56,7 +56,7 @@ JSON = {"content-type": "application/json"}
 
 @pytest.fixture
 def app(tmp_path: Path) -> FastAPI:
-    return create_app(tmp_path / "data")
+    return create_app(tmp_path / "data", allow_hosts=["testserver"])
 
 
 def changing_routes(app: FastAPI) -> Iterator[tuple[str, str]]:

@@ -4,7 +4,8 @@ so that each limit is met at once): request headers are bounded in size
 (431) and in time (408, or closed when nothing came), and so is a body
 (408); an event stream, which cannot be timed out, is not; past the
 connection limit the idlest connection makes room, or the new one is told
-503 when every other is busy; event streams are bounded apart (503); a client
+503 when every other is busy; one address holds no more than its share of
+the connections (503); event streams are bounded apart (503); a client
 that reads no answer is let go."""
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class Running:
     """The app under uvicorn in a thread, on 127.0.0.1, within ``bounds``."""
 
     def __init__(self, data: Path, bounds: Bounds, send_buffer: int | None = None) -> None:
-        self.app = create_app(data, bounds=bounds, limit=RateLimit(burst=10_000, rate=1000.0))
+        self.app = create_app(data, bounds=bounds, limit=RateLimit(burst=10_000, rate=1000.0), allow_hosts=["testserver"])
 
         class Protocol(GuardedHttpTools):
             pass
@@ -62,8 +63,9 @@ class Running:
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.01)
 
-    def connect(self) -> socket.socket:
-        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE)
+    def connect(self, source: str = "127.0.0.1") -> socket.socket:
+        """A connection from ``source`` (any address of the loopback network)."""
+        return socket.create_connection(("127.0.0.1", self.port), timeout=PATIENCE, source_address=(source, 0))
 
     def until(self, holds: Any) -> None:
         """Wait until ``holds(connections)`` is true of the server's connections."""
@@ -123,13 +125,13 @@ def status(received: bytes) -> int:
     return int(received.split(b" ", 2)[1])
 
 
-GET = b"GET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n"
+GET = b"GET /static/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
 
 def test_headers_over_the_limit_are_431_and_never_gathered(serving: Any) -> None:
     server = serving(Bounds(header_bytes=2048))
     conn = server.connect()
-    conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 4096)
+    conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 4096)
     received = answer(conn)
     assert status(received) == 431
     assert json.loads(received.split(b"\r\n\r\n", 1)[1]) == {"detail": "the request's line and headers are over 2,048 bytes"}
@@ -142,7 +144,7 @@ def test_headers_over_the_limit_are_431_and_never_gathered(serving: Any) -> None
 def test_a_body_in_the_same_packet_as_its_headers_is_not_counted_as_headers(serving: Any) -> None:
     server = serving(Bounds(header_bytes=1024))
     body = json.dumps({"hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"], "pad": "x" * 40_000}).encode()
-    head = f"POST /api/compare HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n"
+    head = f"POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n"
     conn = server.connect()
     for _ in range(3):  # kept alive: each request's headers counted afresh
         conn.sendall(head.encode() + body)
@@ -153,7 +155,7 @@ def test_a_body_in_the_same_packet_as_its_headers_is_not_counted_as_headers(serv
 def test_headers_that_never_end_are_408(serving: Any) -> None:
     server = serving(Bounds(header_seconds=0.3))
     conn = server.connect()
-    conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and nothing more
+    conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and nothing more
     received = answer(conn)
     assert status(received) == 408 and b"did not come within 0.3 s" in received
 
@@ -171,7 +173,7 @@ def test_a_connection_that_sends_nothing_is_closed(serving: Any) -> None:
 def test_a_body_that_never_ends_is_408(serving: Any) -> None:
     server = serving(Bounds(body_seconds=0.3))
     conn = server.connect()
-    conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+    conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
     received = answer(conn)
     assert status(received) == 408 and b"body did not come within 0.3 s" in received
 
@@ -180,7 +182,7 @@ def test_an_event_stream_is_not_timed_out(serving: Any) -> None:
     server = serving(Bounds(header_seconds=0.2, body_seconds=0.2))
     table_id = TestClient(server.app).post("/api/tables", json={}).json()["id"]
     conn = server.connect()
-    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     received = b""
     while b"event: table_opened" not in received:
         received += conn.recv(65536)
@@ -193,7 +195,7 @@ def test_an_event_stream_is_not_timed_out(serving: Any) -> None:
 
 
 def test_past_the_connection_limit_the_idlest_makes_room(serving: Any) -> None:
-    server = serving(Bounds(connections=8))
+    server = serving(Bounds(connections=8, per_address=16))  # (one address: its share is not the subject)
     idle = []
     for _ in range(12):
         idle.append(server.connect())
@@ -214,23 +216,58 @@ def test_when_every_connection_is_busy_a_new_one_is_503(serving: Any) -> None:
     streams = []
     for _ in range(3):
         conn = server.connect()
-        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         received = b""
         while b"retry: 1000" not in received:
             received += conn.recv(65536)
         streams.append(conn)
     fourth = server.connect()
-    fourth.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    fourth.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     code, body = first_answer(fourth)
     assert code == 503 and "as many event streams as it can (3)" in json.loads(body)["detail"]
     # a body on its way: busy as well
-    fourth.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+    fourth.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
     server.until(lambda connections: not any(c._idle() for c in connections))
     fifth = server.connect()
     received = answer(fifth)
     assert status(received) == 503 and b"as many connections as it can" in received
     for conn in streams:
         conn.close()
+
+
+def test_one_address_holds_at_most_its_share_of_the_connections(serving: Any) -> None:
+    server = serving(Bounds(connections=64, body_seconds=PATIENCE * 10))
+    assert Bounds(connections=64).address_share == 8
+    held = [server.connect() for _ in range(4)]  # idle
+    for _ in range(4):  # bodies on their way
+        conn = server.connect()
+        conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+        held.append(conn)
+    server.until(lambda connections: len(connections) == 8)
+    ninth = server.connect()
+    received = answer(ninth)
+    assert status(received) == 503
+    assert json.loads(received.split(b"\r\n\r\n", 1)[1]) == {
+        "detail": "this address holds as many connections as one address may (8): close some, or try again in a moment"
+    }
+    other = server.connect("127.0.0.2")  # another address is answered
+    other.sendall(GET)
+    assert first_answer(other)[0] == 200
+    for conn in held:
+        conn.settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            conn.recv(1)  # the address's eight are all still held
+    held.pop(0).close()  # one goes: there is room for one more
+    server.until(lambda connections: sum(c.client[0] == "127.0.0.1" for c in connections) == 7)
+    again = server.connect()
+    again.sendall(GET)
+    assert first_answer(again)[0] == 200
+    assert status(answer(server.connect())) == 503  # and no more
+
+
+def test_an_address_share_is_an_eighth_of_the_connections_and_at_least_eight() -> None:
+    assert [Bounds(connections=n).address_share for n in (32, 64, 65, 800, 4096)] == [8, 8, 8, 100, 512]
+    assert Bounds(connections=4096, per_address=3).address_share == 3
 
 
 def test_a_client_that_reads_no_answer_is_let_go(serving: Any) -> None:
@@ -243,7 +280,7 @@ def test_a_client_that_reads_no_answer_is_let_go(serving: Any) -> None:
     conn.settimeout(PATIENCE)
     conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     conn.connect(("127.0.0.1", server.port))
-    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     # the events (200 KB) fill every buffer; the server stops waiting for this client
     server.until(lambda connections: any(not c._idle() for c in connections))  # the stream is answering
     server.until(lambda connections: not connections)  # and let go

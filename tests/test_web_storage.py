@@ -81,7 +81,7 @@ def test_a_full_disk_is_507_for_every_change_and_keeps_the_data(
     tmp_path: Path, limits: Limits, caplog: pytest.LogCaptureFixture
 ) -> None:
     data = tmp_path / "data"
-    client = TestClient(create_app(data), raise_server_exceptions=False)
+    client = TestClient(create_app(data, allow_hosts=["testserver"]), raise_server_exceptions=False)
     table_id = client.post("/api/tables", json={"seed": 1}).json()["id"]
     client.post(f"/api/tables/{table_id}/seats", json={"name": "Ann"})
     game_id = client.post("/api/games", json={"seed": 1}).json()["id"]
@@ -109,7 +109,7 @@ def test_a_full_disk_is_507_for_every_change_and_keeps_the_data(
 def test_a_read_only_data_file_is_503_for_every_change(
     tmp_path: Path, limits: Limits, caplog: pytest.LogCaptureFixture
 ) -> None:
-    client = TestClient(create_app(tmp_path / "data"), raise_server_exceptions=False)
+    client = TestClient(create_app(tmp_path / "data", allow_hosts=["testserver"]), raise_server_exceptions=False)
     table_id = client.post("/api/tables", json={}).json()["id"]
     game_id = client.post("/api/games", json={"seed": 1}).json()["id"]
     limits.pragmas = ["PRAGMA query_only = ON"]
@@ -163,7 +163,7 @@ def test_every_storage_failure_is_one_answer(
     tmp_path: Path, limits: Limits, caplog: pytest.LogCaptureFixture,
     code: int, name: str, status: int, words: str, reads: bool,
 ) -> None:
-    client = TestClient(create_app(tmp_path / "data"), raise_server_exceptions=False)
+    client = TestClient(create_app(tmp_path / "data", allow_hosts=["testserver"]), raise_server_exceptions=False)
     table_id = client.post("/api/tables", json={}).json()["id"]
     limits.failure = (code, name, reads)
     asks: list[tuple[str, str, dict[str, str] | None]] = [
@@ -189,7 +189,7 @@ def test_what_is_not_the_storages_fault_stays_a_500() -> None:
 
 
 def test_a_stream_ends_cleanly_when_the_storage_fails(tmp_path: Path, limits: Limits) -> None:
-    client = TestClient(create_app(tmp_path / "data"))
+    client = TestClient(create_app(tmp_path / "data", allow_hosts=["testserver"]))
     table_id = client.post("/api/tables", json={}).json()["id"]
     with client.stream("GET", f"/api/tables/{table_id}/events") as stream:
         lines = stream.iter_lines()

@@ -32,7 +32,7 @@ def data(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def app(data: Path) -> FastAPI:
-    return create_app(data)
+    return create_app(data, allow_hosts=["testserver"])
 
 
 def browser(app: FastAPI) -> TestClient:
@@ -259,7 +259,7 @@ def test_a_restart_mid_round_loses_nothing(app: FastAPI, data: Path) -> None:
     hand = post(ann, f"/api/tables/{table_id}/deal")["round"]["your_hand"]
     before = events(host, table_id)
     # the server dies (nothing is kept in its memory that the file does not hold): a fresh app
-    fresh = create_app(data)
+    fresh = create_app(data, allow_hosts=["testserver"])
     again = {name: TestClient(fresh, cookies=dict(client.cookies)) for name, client in [("host", host), ("ann", ann), ("bob", bob)]}
     view = again["ann"].get(f"/api/tables/{table_id}").json()
     assert view["round"]["your_hand"] == hand and view["round"]["dealt"] == [1]
@@ -454,7 +454,7 @@ def test_ctrl_c_stops_the_server_at_once_with_streams_open(tmp_path: Path) -> No
     streams = []
     for _ in range(3):
         stream = socket.create_connection((host, int(port)))
-        stream.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        stream.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         received = b""
         while b"retry: 1000" not in received:  # the stream is open and waiting
             received += stream.recv(4096)

@@ -251,6 +251,16 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="start, ask the app for its pages and API once, print what answered and stop (checks an installation)",
     )
     parser.add_argument("--access-log", action="store_true", help="print a line per request")
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="answer requests that name this host too (repeatable; e.g. a name on your network, or a "
+        "reverse proxy's): IP addresses, localhost and this computer's names are answered anyway, "
+        "any other name is refused (421), so that no page elsewhere can reach the app by pointing its "
+        "own name at this computer",
+    )
 
 
 @command(
@@ -261,7 +271,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     "browser, the high hand winning points), in any browser, fully offline: every page, script and card is served "
     "by the app itself. Games and tables are kept in a SQLite file under --data and survive a restart. It prints "
     "its address; Ctrl-C stops it. Needs the web extra: pip install 'fivecard[web]'.",
-    examples=("fivecard serve", "fivecard serve --port 8080 --open", "fivecard serve --check"),
+    examples=(
+        "fivecard serve",
+        "fivecard serve --port 8080 --open",
+        "fivecard serve --allow-host poker.example.org",
+        "fivecard serve --check",
+    ),
     arguments=_serve_arguments,
     exit_meanings={
         EXIT_OK: "--check found the app working",
@@ -274,7 +289,7 @@ def _serve(call: Call) -> int:
 
     args = call.args
     return serve(host=args.host, port=args.port, data=args.data, open_browser=args.open, check=args.check,
-                 access_log=args.access_log, out=call.out)  # fmt: skip
+                 access_log=args.access_log, out=call.out, allow_hosts=args.allow_host)  # fmt: skip
 
 
 def _completion_arguments(parser: argparse.ArgumentParser) -> None:

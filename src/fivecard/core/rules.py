@@ -510,8 +510,14 @@ def rule_names() -> list[str]:
     return list(RULE_SETS)
 
 
-def get_rules(rules: str | RuleSet) -> RuleSet:
+def get_rules(rules: str | RuleSet, *, custom: bool = True) -> RuleSet:
     """The rule set of that name or alias (any case), or the rule set itself.
+
+    ``custom``: a name such as ``standard+wild(2)`` makes that rule set
+    (:func:`wild_rules`; its tables are built on first use: CPU seconds,
+    memory and a file in the cache). With ``custom=False`` only the
+    built-in rule sets and their aliases are names (the web app takes
+    no other from a request).
 
     >>> get_rules('Standard').name
     'standard'
@@ -519,6 +525,10 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
     Traceback (most recent call last):
     ...
     fivecard.core.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
+    >>> get_rules('standard+wild(AS 7)', custom=False)
+    Traceback (most recent call last):
+    ...
+    fivecard.core.errors.RulesError: unknown rule set 'standard+wild(AS 7)'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
     >>> get_rules(3)
     Traceback (most recent call last):
     ...
@@ -531,7 +541,7 @@ def get_rules(rules: str | RuleSet) -> RuleSet:
             f"expected a rule set name ({', '.join(RULE_SETS)}) or a RuleSet, got {kind_of(rules)}"
         )
     found = _BY_NAME.get(rules.strip().lower())
-    if found is None and (wild := _WILD_NAME.match(rules)):
+    if found is None and custom and (wild := _WILD_NAME.match(rules)):
         return wild_rules(wild.group(1))
     if found is None:
         raise RulesError(

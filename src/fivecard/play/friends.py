@@ -375,6 +375,23 @@ class FriendsTable:
         """The active seat of a browser (its secret's hash), if it has one."""
         return next((s for s in self.seats if s.owner == owner and s.active), None)
 
+    def owners(self) -> set[str]:
+        """Every browser that holds something here: the host and each seat's
+        (removed seats too)."""
+        return {self.host, *(s.owner for s in self.seats)} - {""}
+
+    def move_owner(self, old: str, new: str) -> None:
+        """What the browser ``old`` holds here (the host's part, its seats)
+        becomes ``new``'s: the web app gives a browser a fresh secret when
+        it gains something, and what its old one held goes with it."""
+        if not old:
+            return
+        if self.host == old:
+            self.host = new
+        for seat in self.seats:
+            if seat.owner == old:
+                seat.owner = new
+
     def _verify_host(self, owner: str) -> None:
         if owner != self.host:
             raise TableForbidden("only the table's host can do that")

@@ -523,10 +523,7 @@ def _checked_codes() -> npt.NDArray[np.int32]:
     or the joker), else 0. Looking codes up here checks them and lays them out
     for the sums at once. The table spans 75 MB of address space but is
     allocated zeroed: only the pages of the 66 card codes take memory."""
-    table = np.zeros(_MAX_CODE + 2, dtype=np.int32)
-    for card in (*full_deck(), *full_deck(suits=False), JOKER):
-        table[card.code] = card.code | _CHECKED
-    return table
+    return _code_table(frozenset())
 
 
 @cache
@@ -534,8 +531,16 @@ def _wild_checked_codes(rules: RuleSet) -> npt.NDArray[np.int32]:
     """:func:`_checked_codes` for a rule set with wild cards of the deck:
     each wild card as the joker (the table reads them so, see
     ``Hand.lookup_codes``), in the same lookup that checks the codes."""
-    table = _checked_codes().copy()
-    table[list(rules.wild_codes)] = JOKER.code | _CHECKED
+    return _code_table(rules.wild_codes)
+
+
+def _code_table(wild: frozenset[int]) -> npt.NDArray[np.int32]:
+    """The table of :func:`_checked_codes`, the codes in ``wild`` read as the
+    joker's. Made afresh, never copied: a copy would write (and so hold)
+    every page of the 75 MB."""
+    table = np.zeros(_MAX_CODE + 2, dtype=np.int32)
+    for card in (*full_deck(), *full_deck(suits=False), JOKER):
+        table[card.code] = (JOKER.code if card.code in wild else card.code) | _CHECKED
     return table
 
 

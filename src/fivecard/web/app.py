@@ -9,8 +9,9 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 * ``POST /api/compare`` ``{"hands", "rules", "decks"}``: a showdown, as ``compare --json``.
 * ``POST /api/advise`` ``{"hand", "rules", "paytable", "top"}``: the hold advisor, as ``advise --json``
   (``paytable``: a built-in pay table's name; the web app names things, it never opens a path).
-* ``POST /api/games`` ``{"rules", "seed"}``: a new game (201); the browser's
-  owner secret is set in an HttpOnly cookie.
+* ``POST /api/games`` ``{"rules", "seed"}``: a new game (201); the browser is
+  given a fresh owner secret in an HttpOnly cookie, which takes over what
+  its old one held (:class:`~fivecard.web.store.Owners`).
 * ``GET /api/games/{id}``: the table as the player sees it.
 * ``POST /api/games/{id}/actions`` ``{"action", "keep"}``: ``start`` (a round),
   ``exchange`` (keep the 1-based positions in ``keep``, draw the rest),
@@ -20,12 +21,30 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
 * ``/api/tables...``: a table for friends (:mod:`fivecard.web.friends_api`).
 
+A field that names a rule set (``rules``, here and in a friends' table: a
+:data:`~fivecard.web.friends_api.RuleName`; the check page's ``?rules=``) is
+read by :func:`~fivecard.web.friends_api.builtin_rules`: a built-in rule set
+or an alias of one, never one made to order (``standard+wild(...)``: 422,
+or the page's error). The tables of every built-in rule set are
+built when the app starts (:func:`build_tables`), never by a request.
+
+Bounds on what a request may cost: a body of at most :data:`MAX_BODY` bytes,
+at most :data:`MAX_HANDS` hands of :data:`MAX_HAND_TEXT` characters; the
+rate limits of :class:`~fivecard.web.friends_api.RateLimit` (new things per
+address; changes, and the advisor's answers, per browser); the exact
+advisor's turns (:class:`AdvisorGate`: :data:`ADVISOR_SLOTS` at work,
+:data:`ADVISOR_QUEUE` waiting, none longer than :data:`ADVISOR_WAIT` s,
+holding no thread while it waits); what the server holds of connections,
+headers and time (:mod:`fivecard.web.server`).
+
 Errors are ``{"detail": message}``: the library's message for bad input
 (422), the engine's for an illegal action (409), 404 for no such game, 403
 for another browser's game (or an action only a table's host may take),
+400 for a request with two owner cookies (one may be planted),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
-many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`),
+many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
+or the advisor is busy (:class:`AdvisorBusy`, with ``Retry-After``),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
 
@@ -33,20 +52,35 @@ A request that may change something (any method but GET, HEAD, OPTIONS)
 sends ``content-type: application/json`` (415 otherwise) and, when the
 browser names where it comes from, comes from the app's own pages (403
 otherwise): :class:`_SameOrigin`.
+
+Every request (any method: pages, the API, event streams, static files)
+names in its ``Host`` header a host this server answers to, else it is 421
+Misdirected Request: :class:`_KnownHost`. A page whose name is made to point
+at this computer (DNS rebinding) is, to its browser, the same origin as the
+app; the name it must send is what gives it away. The server answers to IP
+literals, ``localhost`` and ``*.localhost``, this computer's names, and the
+names given to :func:`create_app` (``fivecard serve`` gives the address it
+listens on and each ``--allow-host``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import json
 import logging
 import os
+import re
+import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Body, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -54,10 +88,12 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from ..core.version import __version__
-from ..core.evaluate import evaluate
+from ..vector import batch
+from ..core.evaluate import class_descriptions, evaluate
 from ..core.report import evaluation_json, showdown_json
-from ..core.rules import RULE_SETS, get_rules
+from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
+from ..core.lookup import five_strength_function, tables_for
 from ..core.errors import FivecardError
 from ..play.advise import advise, builtin_paytable
 from ..play.game import Game, GameError
@@ -72,18 +108,17 @@ from .store import (
     GameStore,
     NoSuchGame,
     NotYourGame,
+    Owners,
     StorageError,
     StorageFull,
-    browser_secret,
-    claim_owner,
+    TwoOwnerCookies,
     remember_owner,
-    secret_hash,
 )
 from .server import Bounds
-from .friends_api import Broker, RateLimit, TooFast, add_table_routes
+from .friends_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
 from .friends_store import SqliteTableStore
 
-__all__ = ["create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+__all__ = ["AdvisorBusy", "AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
@@ -91,8 +126,9 @@ MAX_BODY = 64 * 1024
 MAX_HANDS = 10
 #: A hand's text, at most (the library reads far shorter hands).
 MAX_HAND_TEXT = 200
-#: How many games' computer players may consult the advisor at once.
-ADVISOR_SLOTS = 2
+#: The exact advisor's turns (:class:`AdvisorGate`): so many at work at once,
+#: so many more waiting for a turn, each at most so many seconds.
+ADVISOR_SLOTS, ADVISOR_QUEUE, ADVISOR_WAIT = 2, 8, 3.0
 
 _HERE = Path(__file__).parent
 _LOG = logging.getLogger("fivecard.web")
@@ -118,24 +154,37 @@ def default_data_dir() -> str:
     return os.path.join(base, "fivecard")
 
 
+@cache
+def build_tables() -> None:
+    """Build every table a request may use, for every built-in rule set, once
+    a process (loaded from the user's cache when it holds them, else built
+    and kept there: :mod:`fivecard.core.lookup_cache`): the lookup tables, the
+    class descriptions (a table's export), the advisor's arrays.
+    :func:`create_app` calls it, so no request builds a table or writes the
+    cache (a request names built-in rule sets only:
+    :data:`~fivecard.web.friends_api.RuleName`)."""
+    for rules in RULE_SETS.values():
+        five_strength_function(rules)  # and the lookup tables it reads
+        class_descriptions(rules)
+        batch.category_table(rules)
+        batch.strengths_of_codes([[card.code for card in rules.dealt()[:5]]], rules=rules, check=False)
+
+
 # --- requests -----------------------------------------------------------------------------
-
-RuleName = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
-
 
 BestFive = Field(default=False, description="hands of 5 to 7 cards play their best five (a board implies it)")
 
 
 class EvaluateRequest(BaseModel):
     hand: str = Field(max_length=MAX_HAND_TEXT, description="five cards in any notation fivecard reads")
-    rules: str = RuleName
+    rules: RuleName = "standard"
     best_five: bool = BestFive
     board: str | None = Field(default=None, max_length=MAX_HAND_TEXT, description="cards shared with the board")
 
 
 class CompareRequest(BaseModel):
     hands: list[str] = Field(min_length=1, max_length=MAX_HANDS, description="the hands of one showdown")
-    rules: str = RuleName
+    rules: RuleName = "standard"
     decks: int = Field(default=1, ge=1, le=8, description="the hands come from this many decks")
     best_five: bool = BestFive
     board: str | None = Field(
@@ -145,13 +194,13 @@ class CompareRequest(BaseModel):
 
 class AdviseRequest(BaseModel):
     hand: str = Field(max_length=MAX_HAND_TEXT)
-    rules: str = RuleName
+    rules: RuleName = "standard"
     paytable: str | None = Field(default=None, max_length=40, description="a built-in pay table's name")
     top: int = Field(default=32, ge=1, le=32, description="how many of the best choices to return")
 
 
 class NewGameRequest(BaseModel):
-    rules: str = RuleName
+    rules: RuleName = "standard"
     seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for a reproducible game")
     stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
 
@@ -254,7 +303,7 @@ def _compare_body(request: CompareRequest) -> bytes:
     _check_hands(request.hands)
     result = showdown(
         request.hands,
-        rules=get_rules(request.rules),
+        rules=builtin_rules(request.rules),
         decks=request.decks,
         best_five=request.best_five,
         board=request.board,
@@ -433,6 +482,150 @@ def _cross_site(scope: MutableMapping[str, Any]) -> str | None:
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 
 
+class _KnownHost:
+    """ASGI middleware: every request (any method, any path: pages, the API,
+    event streams, static files) names in its one ``Host`` header a host
+    this server answers to, else 421 Misdirected Request with a sentence.
+
+    A page at a name its owner controls can make that name point at this
+    computer after the page has loaded (DNS rebinding); to the browser it is
+    then the same origin as the app, so :class:`_SameOrigin` lets it in. Its
+    requests still name the page's host, which is refused here unless it is
+    an IP literal (v4, or v6 in brackets; any port), ``localhost`` or a name
+    under ``.localhost`` (browsers resolve those to this computer
+    themselves), or one of ``names`` (:func:`allowed_hosts`)."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], names: frozenset[str]) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            hosts = [bytes(value) for name, value in scope["headers"] if name == b"host"]
+            refused = _misdirected(hosts, self.names)
+            if refused is not None:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008, "reason": refused[:120]})
+                else:
+                    await _answer(send, 421, refused, _HEADERS)
+                return
+        await self.app(scope, receive, send)
+
+
+#: A host name: dot-separated labels of letters, digits, hyphens (and the
+#: underscores some local names have), none starting or ending with a hyphen.
+_HOST_NAME = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)(\.(?!-)[a-z0-9_-]{1,63}(?<!-))*")
+#: A port after a host: nothing, or a colon and at most five digits.
+_PORT = re.compile(r"(:[0-9]{0,5})?")
+
+
+def _is_name(text: str) -> bool:
+    return len(text) <= 253 and _HOST_NAME.fullmatch(text) is not None
+
+
+def _ip_literal(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _host_and_port(value: str) -> tuple[str, str] | None:
+    """A ``Host`` header's host (lowercase, an IPv6 literal's brackets and
+    a name's final dot taken off) and port (digits, or ""); None if it is
+    neither a name nor an IP literal, or its port is not a number."""
+    if value.startswith("["):  # an IPv6 literal: [v6] or [v6]:port
+        literal, sep, port = value[1:].partition("]")
+        if not sep or ":" not in literal or not _ip_literal(literal) or not _PORT.fullmatch(port):
+            return None
+        return literal.lower(), port[1:]
+    host, port = value, ""
+    if value.count(":") == 1:
+        host, port = value.split(":")
+        if not _PORT.fullmatch(":" + port):
+            return None
+    host = host.lower()
+    if host.endswith("."):
+        host = host[:-1]
+    if not (_ip_literal(host) or _is_name(host)):
+        return None
+    return host, port
+
+
+def _answers_to(host: str, names: frozenset[str]) -> bool:
+    return _ip_literal(host) or host == "localhost" or host.endswith(".localhost") or host in names
+
+
+def _misdirected(hosts: Sequence[bytes], names: frozenset[str]) -> str | None:
+    """Why a request's ``Host`` headers are not this server's; None when
+    they are."""
+    if len(hosts) != 1:
+        return (
+            "this request names no host (no Host header): this server answers only to requests that name it"
+            if not hosts
+            else "this request names more than one host (Host headers): it is refused"
+        )
+    return _misdirected_to(hosts[0], names)
+
+
+@lru_cache(maxsize=256)
+def _misdirected_to(host: bytes, names: frozenset[str]) -> str | None:
+    """:func:`_misdirected` for one ``Host`` header (remembered: a server is
+    asked by the same few names over and over)."""
+    text = host.decode("latin-1")
+    found = _host_and_port(text)
+    if found is None:
+        return f"this request's Host header {text!r} is not a host name or an IP address"
+    if _answers_to(found[0], names):
+        return None
+    return (
+        f"this server does not answer to the host {found[0]!r} (a page under that name may have been pointed at "
+        f"this computer); to allow it, start fivecard serve with --allow-host {found[0]}"
+    )
+
+
+class BadHostName(FivecardError):
+    """A host name to allow that is not one."""
+
+
+def host_name(text: str) -> str:
+    """A host name (or IP literal) the server is to answer to, as requests
+    name it: lowercase, one final dot and an IPv6 literal's brackets taken
+    off (:class:`BadHostName` if it is neither)."""
+    value = text.strip()
+    if value.startswith("[") and value.endswith("]"):
+        value = value[1:-1]
+    value = value.lower()
+    if value.endswith("."):
+        value = value[:-1]
+    if not (_ip_literal(value) or _is_name(value)):
+        raise BadHostName(
+            f"{text!r} is not a host name (letters, digits and hyphens, in labels between dots) or an IP address"
+        )
+    return value
+
+
+@cache
+def own_host_names() -> frozenset[str]:
+    """This computer's names, as the system gives them (its host name and
+    its fully qualified name): requests that name them are answered."""
+    names = set()
+    for name in (socket.gethostname(), socket.getfqdn()):
+        try:
+            names.add(host_name(name))
+        except BadHostName:  # a name no request can carry
+            pass
+    return frozenset(names)
+
+
+def allowed_hosts(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The names the server answers to besides IP literals and
+    ``localhost``: this computer's (:func:`own_host_names`) and ``extra``
+    (:func:`host_name` checks each)."""
+    return own_host_names() | {host_name(name) for name in extra}
+
+
 def _origin(scheme: str, host: str) -> str:
     """An origin as ``scheme://host[:port]``: lowercase, without the
     scheme's default port (browsers leave it out of ``Origin``)."""
@@ -443,6 +636,99 @@ def _origin(scheme: str, host: str) -> str:
     return f"{scheme}://{host}"
 
 
+T = TypeVar("T")
+
+
+class AdvisorBusy(AtCapacity):
+    """No turn at the advisor now (503, with ``Retry-After``: ``wait`` seconds)."""
+
+    def __init__(self, message: str, wait: int = 1) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+class AdvisorGate:
+    """Turns at the exact advisor (``/api/advise``, a game's hint, the
+    computer players' turns): tens of milliseconds of CPU each, partly
+    outside the GIL, so two at once use the machine best; more only share
+    the GIL and delay everyone's cheap requests.
+
+    At most ``slots`` requests are at work at once, each in a worker thread
+    (taken only once it has its turn); at most ``queue`` more wait for a
+    turn, in order, on the event loop (holding no thread), each at most
+    ``wait`` seconds. One more, or one whose time is up, is
+    :class:`AdvisorBusy` (503, try again in a second). Its state is shared
+    by every thread and event loop that uses it.
+    """
+
+    def __init__(self, slots: int = ADVISOR_SLOTS, queue: int = ADVISOR_QUEUE, wait: float = ADVISOR_WAIT) -> None:
+        self.slots, self.queue, self.wait = slots, queue, wait
+        self.running = 0  # requests at work (or handed a turn)
+        self._waiting: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a turn."""
+        return len(self._waiting)
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` in a worker thread, when its turn comes."""
+        await self._take()
+        try:
+            return await run_in_threadpool(work)
+        finally:
+            self._give()
+
+    async def _take(self) -> None:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self.running < self.slots and not self._waiting:
+                self.running += 1
+                return
+            if len(self._waiting) >= self.queue:
+                raise AdvisorBusy(
+                    f"the advisor is busy ({self.running} answers being worked out, {len(self._waiting)} waiting): "
+                    "ask again in a moment"
+                )
+            turn: asyncio.Future[None] = loop.create_future()
+            self._waiting.append((loop, turn))
+        try:
+            async with asyncio.timeout(self.wait):
+                await turn
+        except BaseException as exc:  # out of time, or the request is gone
+            with self._lock:
+                still = (loop, turn) in self._waiting
+                if still:
+                    self._waiting.remove((loop, turn))
+            if not still:  # a turn came meanwhile: it is this request's
+                if isinstance(exc, TimeoutError):
+                    return
+                self._give()
+            if isinstance(exc, TimeoutError):
+                raise AdvisorBusy(
+                    f"the advisor is busy: this request waited {self.wait:g} s for its turn; ask again in a moment"
+                ) from None
+            raise
+
+    def _give(self) -> None:
+        """The turn of a request done: to the next waiting, if any."""
+        with self._lock:
+            if not self._waiting:
+                self.running -= 1
+                return
+            loop, turn = self._waiting.pop(0)  # the turn passes on: as many at work
+        try:
+            loop.call_soon_threadsafe(_hand_over, turn)
+        except RuntimeError:  # its loop has closed: the request is gone
+            self._give()
+
+
+def _hand_over(turn: asyncio.Future[None]) -> None:
+    if not turn.done():
+        turn.set_result(None)
+
+
 # --- the app ------------------------------------------------------------------------------
 
 
@@ -451,16 +737,25 @@ def create_app(
     capacity: Capacity = Capacity(),
     limit: RateLimit | None = None,
     bounds: Bounds | None = None,
+    advisor: AdvisorGate | None = None,
+    allow_hosts: Iterable[str] = (),
 ) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
     :func:`default_data_dir`), as many as ``capacity`` says, as fast as
     ``limit`` lets each client (default: :class:`RateLimit`'s numbers),
-    with as many event streams as the server's ``bounds`` leave room for."""
+    with as many event streams as the server's ``bounds`` leave room for,
+    the advisor's turns given by ``advisor`` (default: :class:`AdvisorGate`'s numbers),
+    answering requests that name an IP literal, ``localhost``, this
+    computer or one of ``allow_hosts`` (:class:`_KnownHost`; a test client
+    names its own host here)."""
+    hosts = allowed_hosts(allow_hosts)  # a bad name is refused before anything is opened
+    build_tables()  # the built-in rule sets' tables, now rather than in a request
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = GameStore(database, capacity)
     tables = SqliteTableStore(database, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
+    owners = Owners(database.key("owner secrets"))
     app = FastAPI(
         title="fivecard",
         version=__version__,
@@ -469,13 +764,11 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
-    # The exact advisor (the computer players, hints, /api/advise) takes tens
-    # of milliseconds of CPU, partly outside the GIL: two at a time use the
-    # machine best; more only share the GIL and delay everyone's cheap requests.
-    advisor_slots = threading.BoundedSemaphore(ADVISOR_SLOTS)
+    gate = app.state.advisor = advisor or AdvisorGate()  # the advisor's turns
+    app.state.owners = owners  # the one reader of owner cookies (the rate limit's too)
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
-    add_table_routes(app, tables, app.state.broker, limit)
+    add_table_routes(app, tables, app.state.broker, limit, owners)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -487,6 +780,7 @@ def create_app(
         (AtCapacity, 503),  # the server keeps as many games or tables as it may
         (NoSuchGame, 404),  # no such game or table
         (NotYourGame, 403),  # another browser's game
+        (TwoOwnerCookies, 400),  # which is the browser's own cannot be told
         (TooFast, 429),
         (TableForbidden, 403),  # only the host, or a seated player, may
         (TableError, 409),  # the table does not allow that now
@@ -494,7 +788,7 @@ def create_app(
 
     async def _refused(request: Request, exc: Exception) -> Response:
         status = next(code for kind, code in statuses if isinstance(exc, kind))
-        headers = {"retry-after": str(exc.wait)} if isinstance(exc, TooFast) else None
+        headers = {"retry-after": str(exc.wait)} if isinstance(exc, (TooFast, AdvisorBusy)) else None
         return _json({"detail": str(exc)}, status, headers=headers)
 
     for kind, _ in statuses:
@@ -535,7 +829,7 @@ def create_app(
     @app.post("/api/evaluate", tags=["hands"], summary="Classify one hand")
     def api_evaluate(request: EvaluateRequest) -> Response:
         evaluation = evaluate(
-            request.hand, rules=get_rules(request.rules), best_five=request.best_five, board=request.board
+            request.hand, rules=builtin_rules(request.rules), best_five=request.best_five, board=request.board
         )
         return _json(evaluation_json(evaluation, request.hand))
 
@@ -545,12 +839,12 @@ def create_app(
         return Response(_compare_body(request), media_type="application/json")
 
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
-    def api_advise(request: AdviseRequest, http: Request) -> Response:
-        limit.check(http, "act")
+    async def api_advise(request: AdviseRequest, http: Request) -> Response:
+        limit.check(http, "advise")
         # a name, never a path: the server opens no file a request names
         paytable = builtin_paytable(request.paytable) if request.paytable else None
-        with advisor_slots:  # the exact advisor: tens of milliseconds of CPU, two at a time
-            advice = advise(request.hand, rules=get_rules(request.rules), paytable=paytable)
+        rules = builtin_rules(request.rules)
+        advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable))
         data = advice.to_json()
         data["choices"] = data["choices"][: request.top]
         return _json(data)
@@ -558,10 +852,10 @@ def create_app(
     # -- games -------------------------------------------------------------------------------
 
     def owner_of(request: Request) -> str:
-        secret = browser_secret(request.cookies)
-        if secret is None:
-            raise NotYourGame("this browser has no games (its cookie is missing)")
-        return secret_hash(secret)
+        owner = owners.owner(request)
+        if not owner:
+            raise NotYourGame("this browser has no games (its cookie is missing, or is not one this server gave)")
+        return owner
 
     def view(game_id: str, game: Game) -> dict[str, Any]:
         events = store.round_events(game_id, game.rounds)
@@ -573,11 +867,12 @@ def create_app(
     @app.post("/api/games", tags=["games"], summary="Start a new game", status_code=201)
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
         limit.check(request, "create")
-        owner, fresh = claim_owner(request.cookies)
-        game = Game(rules=get_rules(body.rules), seed=body.seed, stack=body.stack)
-        game_id = store.create(game, owner)
+        claim = owners.claim(request)
+        game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack)
+        game_id = store.create(game, claim.new, moved_from=claim.old)
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
-        remember_owner(response, fresh)
+        limit.moved(claim)
+        remember_owner(response, claim)
         return response
 
     @app.get("/api/games/{game_id}", tags=["games"], summary="The table as you see it")
@@ -586,7 +881,7 @@ def create_app(
         return _json(view(game_id, game))
 
     @app.post("/api/games/{game_id}/actions", tags=["games"], summary="Act: start, exchange, keep, fold, reveal, settle")
-    def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
+    async def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
         limit.check(request, "act")
         owner = owner_of(request)
 
@@ -603,25 +898,28 @@ def create_app(
                 events.append(game.reveal_dealer_card())
             else:
                 events.append(game.settle())
-            if body.action in ("start", "exchange", "keep", "fold") and game.can_computer_act():
-                with advisor_slots:
-                    while game.can_computer_act():  # the computer players act after you
-                        events.append(game.computer_acts())
+            while game.can_computer_act():  # the computer players act after you
+                events.append(game.computer_acts())
             return None, [event_json(game, e) for e in events]
 
-        game, _ = store.act(game_id, owner, act)
-        return _json(view(game_id, game))
+        def act_and_view() -> dict[str, Any]:
+            game, _ = store.act(game_id, owner, act)
+            return view(game_id, game)
+
+        # the computer players may act after these (the advisor): a turn at the gate first
+        if body.action in ("start", "exchange", "keep", "fold"):
+            return _json(await gate.run(act_and_view))
+        return _json(await run_in_threadpool(act_and_view))
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
-    def api_hint(
+    async def api_hint(
         game_id: str, request: Request, top: int = Query(default=5, ge=1, le=32, description="how many choices")
     ) -> Response:
-        limit.check(request, "act")
-        game = store.load(game_id, owner_of(request))
+        limit.check(request, "advise")
+        game = await run_in_threadpool(store.load, game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
-        with advisor_slots:
-            advice = game.hint(0)
+        advice = await gate.run(lambda: game.hint(0))
         return _json(hint_json(advice, top=top))
 
     # -- pages ---------------------------------------------------------------------------------
@@ -665,13 +963,14 @@ def create_app(
             request, "check.html", {"rule_sets": rule_sets, "texts": texts, **check_page(texts, rules_name)}
         )
 
-    return _wrap(app)
+    return _wrap(app, hosts)
 
 
-def _wrap(app: FastAPI) -> FastAPI:
+def _wrap(app: FastAPI, hosts: frozenset[str]) -> FastAPI:
     app.add_middleware(_FastCompare)  # inside _SameOrigin and _Limits: their checks apply
     app.add_middleware(_SameOrigin)  # inside _Limits: its headers apply to a refusal
     app.add_middleware(_Limits)
+    app.add_middleware(_KnownHost, names=hosts)  # first of all: a misdirected request is read no further
     return app
 
 
@@ -682,7 +981,7 @@ def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
     the good hands when there are two or more."""
     result: dict[str, Any] = {"rules": rules_name, "hands": [], "showdown": None, "error": None}
     try:
-        rules = get_rules(rules_name)
+        rules = builtin_rules(rules_name)
     except FivecardError as exc:
         result["error"] = str(exc)
         return result

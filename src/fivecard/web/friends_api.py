@@ -6,11 +6,15 @@ history with the columns of ``fivecard solve``.
 
 The rules of the table are :mod:`fivecard.play.friends`'; the storage is a
 :class:`~fivecard.web.friends_store.TableStore`. Identity is the browser's owner
-secret (the HttpOnly cookie of :mod:`fivecard.web.store`): the browser that
-opened a table is its host; a seat belongs to the browser that took it; a
-browser without a seat watches. Actions that change a table take a
-``request_id`` (any text up to 64 characters, chosen by the client): a
-request retried with the same id is applied once. How fast a client may
+secret (the HttpOnly cookie of :class:`~fivecard.web.store.Owners`, one the
+server issued): the browser that opened a table is its host; a seat belongs
+to the browser that took it; a browser without a seat watches. Opening a
+table and taking a seat give the browser a fresh secret, which takes over
+what its old one held in the same transaction. Actions that change a table
+take a ``request_id`` (any text up to 64 characters, chosen by the client):
+a request retried with the same id is applied once (also after the browser
+gained something, and a seat asked for again with the secret it replaced
+is refused as a name taken, never a second seat). How fast a client may
 open tables, take seats and act is :class:`RateLimit`'s to say (the app's
 one limiter, which the game API uses too).
 
@@ -31,22 +35,50 @@ import math
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
+from pydantic_core import PydanticCustomError
 
-from ..core.rules import RULE_SETS
+from ..core.rules import RULE_SETS, RuleSet, get_rules
+from ..core.errors import RulesError
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
-from .store import MAX_STORED, AtCapacity, StorageError, browser_secret, claim_owner, remember_owner, secret_hash
+from .store import MAX_STORED, AtCapacity, Claim, Owners, StorageError, remember_owner, secret_hash
 from .friends_store import TableStore
 
-__all__ = ["add_table_routes", "Broker", "RateLimit", "TooFast"]
+__all__ = ["add_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName", "TooFast"]
+
+
+def builtin_rules(name: str) -> RuleSet:
+    """The rule set a request names: the web app's one reader of rule-set
+    names. Built-in rule sets and their aliases only: a name such as
+    ``standard+wild(AS 7)``, which makes a rule set to order (its tables
+    built on first use: CPU seconds, memory, a file in the cache), is an
+    unknown rule set here (:func:`~fivecard.core.rules.get_rules` with
+    ``custom=False``)."""
+    return get_rules(name, custom=False)
+
+
+def _rule_name(value: str) -> str:
+    try:
+        return builtin_rules(value).name
+    except RulesError as exc:  # the library's sentence, as the field's error (422)
+        raise PydanticCustomError("rule_set", "{reason}", {"reason": str(exc)}) from None
+
+
+#: A request's field that names a rule set: every such field is of this type
+#: (checked by :func:`builtin_rules`; its value is then the rule set's own name).
+RuleName = Annotated[
+    str,
+    Field(max_length=40, description="rule set: " + ", ".join(RULE_SETS)),
+    AfterValidator(_rule_name),
+]
 
 
 class NewTableRequest(BaseModel):
-    rules: str = Field(default="standard", max_length=40, description="rule set: " + ", ".join(RULE_SETS))
+    rules: RuleName = "standard"
     points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
     tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
     rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS, description="the table ends after this many")
@@ -193,20 +225,27 @@ def _frame(seq: int, event: dict[str, Any]) -> bytes:
 ACT_RATE, ACT_BURST = 10.0, 30
 #: New games, tables and seats an address may make: so many at once, then this many a second.
 CREATE_RATE, CREATE_BURST = 0.5, 300
+#: The advisor's answers (``/api/advise``, hints) a browser may ask for: this many a second, in bursts of so many.
+ADVISE_RATE, ADVISE_BURST = 2.0, 10
 
 
 class RateLimit:
     """The app's one limit on how fast a client changes things: token
-    buckets (a burst, then a steady rate), two kinds of them. More is
+    buckets (a burst, then a steady rate), three kinds of them. More is
     :class:`TooFast` (429), with the seconds to wait (``Retry-After``).
 
     * ``create``: what mints an owner cookie or a stored row (a game, a
       table, a seat), per client address: a client without a cookie, or with
       a new one each time, is still one address. ``create_burst`` at once,
       then ``create_rate`` a second.
-    * ``act``: every other change (and the advisor's answers, tens of
-      milliseconds of CPU each), per browser (its owner cookie; its address
-      when it has none): ``rate`` a second in bursts of ``burst``.
+    * ``act``: every other change, per browser (its owner secret, of the app's
+      :class:`~fivecard.web.store.Owners`; its address when it has none, or
+      one the server did not issue): ``rate`` a second in bursts of ``burst``.
+    * ``advise``: the advisor's answers (``/api/advise``, a game's hint),
+      tens of milliseconds of CPU each, per browser as ``act``:
+      ``advise_rate`` a second in bursts of ``advise_burst``. (A client may
+      make up cookies: how many answers are worked out at once is the
+      app's advisor gate's to bound, whoever asks.)
     """
 
     def __init__(
@@ -216,16 +255,19 @@ class RateLimit:
         create_rate: float = CREATE_RATE,
         create_burst: float = CREATE_BURST,
         clock: Callable[[], float] = time.monotonic,
+        advise_rate: float = ADVISE_RATE,
+        advise_burst: float = ADVISE_BURST,
     ) -> None:
         self._clock = clock
-        self._kinds = {"act": (rate, burst), "create": (create_rate, create_burst)}
+        self._kinds = {"act": (rate, burst), "create": (create_rate, create_burst), "advise": (advise_rate, advise_burst)}
         self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def check(self, request: Request, kind: Literal["create", "act"]) -> None:
+    def check(self, request: Request, kind: Literal["create", "act", "advise"]) -> None:
         """Count one request of ``kind``; :class:`TooFast` if over the limit."""
         address = request.client.host if request.client else ""
-        secret = browser_secret(request.cookies) if kind == "act" else None
+        owners: Owners = request.app.state.owners
+        secret = owners.secret(request) if kind != "create" else None
         key = (kind, secret_hash(secret) if secret is not None else f"address {address}")
         rate, burst = self._kinds[kind]
         now = self._clock()
@@ -235,13 +277,25 @@ class RateLimit:
             if tokens < 1:
                 self._buckets[key] = (tokens, now)
                 wait = math.ceil((1 - tokens) / rate)
-                what = "new games, tables and seats from this address" if kind == "create" else "changes from this browser"
+                what = {
+                    "create": "new games, tables and seats from this address",
+                    "act": "changes from this browser",
+                    "advise": "the advisor's answers for this browser",
+                }[kind]
                 raise TooFast(f"too many requests: {what} are limited; wait {wait} s", wait)
             self._buckets[key] = (tokens - 1, now)
             if len(self._buckets) > 100_000:  # forget the buckets that are full again by now
                 self._buckets = {
                     k: (t, at) for k, (t, at) in self._buckets.items() if t + (now - at) * self._kinds[k[0]][0] < self._kinds[k[0]][1]
                 }
+
+    def moved(self, claim: Claim) -> None:
+        """A browser given a fresh secret (:class:`~fivecard.web.store.Claim`)
+        keeps its ``act`` bucket: a gain does not start it afresh."""
+        with self._lock:
+            bucket = self._buckets.get(("act", claim.old))
+            if bucket is not None:
+                self._buckets[("act", claim.new)] = bucket
 
 
 class TooFast(TableError):
@@ -260,12 +314,11 @@ def _json(data: Any, status: int = 200) -> Response:
     )
 
 
-def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: RateLimit) -> None:
+def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: RateLimit, owners: Owners) -> None:
     """Register the table API on ``app``."""
 
     def owner_of(request: Request) -> str:
-        secret = browser_secret(request.cookies)
-        return "" if secret is None else secret_hash(secret)  # "": a browser that only watches
+        return owners.owner(request)  # "": a browser that only watches
 
     def view(table_id: str, table: FriendsTable, owner: str) -> dict[str, Any]:
         data = table.view(owner)
@@ -289,14 +342,15 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     @app.post("/api/tables", tags=["tables"], summary="Open a table (you are its host)", status_code=201)
     def api_new_table(request: Request, body: NewTableRequest) -> Response:
         limit.check(request, "create")
-        owner, fresh = claim_owner(request.cookies)
+        claim = owners.claim(request)
         table = FriendsTable(
-            rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=owner
+            rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
         )
-        table_id = store.create(table, table.opened())
-        response = _json(view(table_id, table, owner), 201)
+        table_id = store.create(table, table.opened(), moved_from=claim.old)
+        response = _json(view(table_id, table, claim.new), 201)
         response.headers["location"] = f"/api/tables/{table_id}"
-        remember_owner(response, fresh)
+        limit.moved(claim)
+        remember_owner(response, claim)
         return response
 
     @app.get("/api/tables/{table_id}", tags=["tables"], summary="The table as this browser sees it")
@@ -307,11 +361,16 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     @app.post("/api/tables/{table_id}/seats", tags=["tables"], summary="Take a seat by name", status_code=201)
     def api_join(table_id: str, body: JoinRequest, request: Request) -> Response:
         limit.check(request, "create")
-        owner, fresh = claim_owner(request.cookies)
-        table, _, _ = store.act(table_id, body.request_id, owner, lambda t: (None, t.join(owner, body.name)[1]))
+        claim = owners.claim(request)
+        table, _, done = store.act(
+            table_id, body.request_id, claim.new, lambda t: (None, t.join(claim.new, body.name)[1]), moved_from=claim.old
+        )
+        if done:  # a retry of a seat this browser's secret took already: it keeps that secret
+            return _json(view(table_id, table, claim.old), 201)
         broker.notify(table_id)
-        response = _json(view(table_id, table, owner), 201)
-        remember_owner(response, fresh)
+        response = _json(view(table_id, table, claim.new), 201)
+        limit.moved(claim)
+        remember_owner(response, claim)
         return response
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["tables"], summary="The host removes a seat")

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from ..play.friends import FriendsTable
+from ..play.friends import FriendsTable, TableError
 from .store import Capacity, Database, NoSuchGame, make_room, new_secret, storage_errors
 
 __all__ = ["TableStore", "SqliteTableStore", "NoSuchTable"]
@@ -34,8 +34,10 @@ class NoSuchTable(NoSuchGame):
 class TableStore(Protocol):
     """What the web app needs of a place that keeps tables."""
 
-    def create(self, table: FriendsTable, events: Sequence[dict[str, Any]]) -> str:
-        """Keep a new table and its first events; its unguessable id."""
+    def create(self, table: FriendsTable, events: Sequence[dict[str, Any]], moved_from: str = "") -> str:
+        """Keep a new table and its first events; its unguessable id. What
+        the owner ``moved_from`` holds becomes the table's host's in the
+        same transaction."""
 
     def load(self, table_id: str) -> FriendsTable:
         """The table (:class:`NoSuchTable` if none has that id)."""
@@ -46,10 +48,13 @@ class TableStore(Protocol):
         request_id: str | None,
         owner: str,
         action: Callable[[FriendsTable], tuple[T, Sequence[dict[str, Any]]]],
+        moved_from: str = "",
     ) -> tuple[FriendsTable, T | None, bool]:
         """Apply ``action`` (it returns a result and the events to record)
-        in one transaction, unless this owner's ``request_id`` was applied
-        already: then the table as it is, None and True."""
+        in one transaction, unless this owner's (or ``moved_from``'s)
+        ``request_id`` was applied already: then the table as it is, None
+        and True. Before the action, what the owner ``moved_from`` holds
+        becomes ``owner``'s, in the same transaction."""
 
     def events_after(self, table_id: str, seq: int, limit: int = 500) -> list[tuple[int, dict[str, Any]]]:
         """The table's events numbered after ``seq``, oldest first."""
@@ -80,7 +85,13 @@ CREATE TABLE IF NOT EXISTS friend_requests (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, owner, request_id)
 );
+CREATE TABLE IF NOT EXISTS friend_owners (
+    table_id TEXT NOT NULL REFERENCES friend_tables(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    PRIMARY KEY (table_id, owner)
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS friend_tables_by_updated ON friend_tables (updated);
+CREATE INDEX IF NOT EXISTS friend_owners_by_owner ON friend_owners (owner);
 """
 
 
@@ -96,17 +107,42 @@ class SqliteTableStore:
         self._db = self.database.connect
         self._transaction = self.database.transaction
         self._db().executescript(_SCHEMA)
+        self.database.on_move("tables", self._move_owner)
+
+    def _move_owner(self, db: sqlite3.Connection, old: str, new: str) -> None:
+        """What ``old`` holds at any table (its part in the state, its
+        applied request ids) becomes ``new``'s: only its own tables are read."""
+        held = [t for (t,) in db.execute("SELECT table_id FROM friend_owners WHERE owner = ?", (old,)).fetchall()]
+        for table_id in held:
+            try:
+                table = self._read(db, table_id)
+            except TableError:  # kept by a later version: nobody can use it here, nor lose it by this
+                continue
+            table.move_owner(old, new)
+            db.execute("UPDATE friend_tables SET state = ? WHERE id = ?", (json.dumps(table.to_state()), table_id))
+            db.execute(
+                "UPDATE friend_requests SET owner = ? WHERE table_id = ? AND owner = ?", (new, table_id, old)
+            )
+        db.execute("UPDATE friend_owners SET owner = ? WHERE owner = ?", (new, old))
+
+    @staticmethod
+    def _add_owners(db: sqlite3.Connection, table_id: str, owners: set[str]) -> None:
+        db.executemany(
+            "INSERT OR IGNORE INTO friend_owners (table_id, owner) VALUES (?, ?)", [(table_id, o) for o in owners]
+        )
 
     @storage_errors()
-    def create(self, table: FriendsTable, events: Sequence[dict[str, Any]]) -> str:
+    def create(self, table: FriendsTable, events: Sequence[dict[str, Any]], moved_from: str = "") -> str:
         table_id = new_secret()
         now = time.time()
         with self._transaction() as db:
             make_room(db, "friend_tables", self.capacity.tables, self.capacity.days, "table")
+            self.database.move_owner(db, moved_from, table.host)
             db.execute(
                 "INSERT INTO friend_tables (id, state, created, updated) VALUES (?, ?, ?, ?)",
                 (table_id, json.dumps(table.to_state()), now, now),
             )
+            self._add_owners(db, table_id, table.owners())
             self._add_events(db, table_id, events)
         return table_id
 
@@ -129,16 +165,21 @@ class SqliteTableStore:
         request_id: str | None,
         owner: str,
         action: Callable[[FriendsTable], tuple[T, Sequence[dict[str, Any]]]],
+        moved_from: str = "",
     ) -> tuple[FriendsTable, T | None, bool]:
         with self._transaction() as db:
             table = self._read(db, table_id)
             if request_id is not None:
                 done = db.execute(
-                    "SELECT 1 FROM friend_requests WHERE table_id = ? AND owner = ? AND request_id = ?",
-                    (table_id, owner, request_id),
+                    "SELECT 1 FROM friend_requests WHERE table_id = ? AND owner IN (?, ?) AND request_id = ?",
+                    (table_id, owner, moved_from or owner, request_id),
                 ).fetchone()
                 if done is not None:
                     return table, None, True
+            if moved_from:
+                self.database.move_owner(db, moved_from, owner)
+                table = self._read(db, table_id)  # as it is now its owner's
+            before = table.owners()
             result, events = action(table)
             now = time.time()
             db.execute(
@@ -146,6 +187,7 @@ class SqliteTableStore:
                 (json.dumps(table.to_state()), now, table_id),
             )
             self._add_events(db, table_id, events)
+            self._add_owners(db, table_id, table.owners() - before)
             if request_id is not None:
                 db.execute(
                     "INSERT INTO friend_requests (table_id, owner, request_id, at) VALUES (?, ?, ?, ?)",

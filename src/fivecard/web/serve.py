@@ -6,7 +6,10 @@ prints the port it got. A data folder the app cannot write is refused here
 too. uvicorn runs with :class:`~fivecard.web.server.GuardedHttpTools`: request
 headers, their and the body's time, and the connections held are bounded
 (:class:`~fivecard.web.server.Bounds`), the process's limit on open files
-raised to what the system allows first.
+raised to what the system allows first. The app answers requests that name
+an IP literal, ``localhost``, this computer, the address it listens on, or a
+name given with ``--allow-host`` (any other is 421: a page elsewhere whose
+name was pointed at this computer).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import socket
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from ..core.errors import FivecardError
@@ -69,18 +72,20 @@ def serve(
     check: bool,
     access_log: bool,
     out: TextIO,
+    allow_hosts: Sequence[str] = (),
 ) -> int:
     """Serve the app on ``host`` and ``port`` (0: any free port), keeping
     games under ``data`` (default :func:`~fivecard.web.app.default_data_dir`),
     until a stop signal; say where on ``out``. ``open_browser``: open the
     app in the web browser once it is up; ``check``: ask each page and the
     API once, say what answered and stop; ``access_log``: a line per
-    request. Returns the exit code; a :class:`ServeError` when the app
-    cannot start."""
+    request; ``allow_hosts``: host names answered besides IP literals,
+    ``localhost``, this computer's names and ``host``. Returns the exit
+    code; a :class:`ServeError` when the app cannot start."""
     try:
         import uvicorn
 
-        from .app import create_app, default_data_dir
+        from .app import BadHostName, create_app, default_data_dir, host_name
         from .server import Bounds, GuardedHttpTools, raise_descriptor_limit
         from .store import StorageError
     except ImportError as exc:
@@ -95,8 +100,16 @@ def serve(
         pass
 
     Protocol.bounds = bounds
+    names = []
+    for name in allow_hosts:
+        try:
+            names.append(host_name(name))
+        except BadHostName as exc:
+            raise ServeError(f"--allow-host: {exc}") from None
+    with contextlib.suppress(BadHostName):  # an address that is no name is refused by _listen, below
+        names.append(host_name(host))  # the name it listens on, when it is given one
     try:
-        app = create_app(folder, bounds=bounds)
+        app = create_app(folder, bounds=bounds, allow_hosts=names)
     except StorageError as exc:  # read-only, not ours to write, full, unreadable
         raise ServeError(f"--data {folder!r}: cannot keep games there: {exc.reason}") from None
     except OSError as exc:

@@ -24,15 +24,20 @@ a body within ``body_seconds`` of its headers (408), a client that reads no
 answer for ``write_seconds`` closed, and at most ``connections`` connections:
 one more closes the connection idle longest (waiting for a request), or, if
 every connection is busy with a request (an event stream cannot be timed
-out), is answered 503 and closed. The app itself bounds its event streams
-(:data:`Bounds.streams`), so some connections always stay for everything else.
+out), is answered 503 and closed. One client address holds at most its
+share of them (:attr:`Bounds.address_share`, an eighth; one more from it is
+answered 503 and closed), so no one address takes them all. The app itself
+bounds its event streams (:data:`Bounds.streams`), so some connections
+always stay for everything else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import resource
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -79,12 +84,21 @@ class Bounds:
     body_seconds: float = 30.0
     write_seconds: float = 30.0
     connections: int = field(default_factory=_connections)
+    #: Connections one client address may hold (None: :attr:`address_share`'s rule).
+    per_address: int | None = None
 
     @property
     def streams(self) -> int:
         """Event streams at once: three quarters of the connections (the
         rest always stay for pages and actions)."""
         return max(1, self.connections * 3 // 4)
+
+    @property
+    def address_share(self) -> int:
+        """Connections one client address may hold at once: ``per_address``,
+        else an eighth of the connections, and at least 8 (a browser opens
+        up to six to a server, and an event stream)."""
+        return self.per_address if self.per_address is not None else max(8, self.connections // 8)
 
 
 def _answer(status: bytes, detail: str) -> bytes:
@@ -95,6 +109,10 @@ def _answer(status: bytes, detail: str) -> bytes:
     )
 
 
+#: The connections each client address holds, by server (its uvicorn state).
+_BY_ADDRESS: weakref.WeakKeyDictionary[object, collections.Counter[str]] = weakref.WeakKeyDictionary()
+
+
 class GuardedHttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol within :attr:`bounds` (a subclass may
     set others)."""
@@ -103,6 +121,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._address: str | None = None  # the client's address, while counted in _BY_ADDRESS
         self._reading = False  # a request is being read (its first byte came)
         self._headed = False  # ... and its headers are in
         self._header_bytes = 0  # bytes of the next request's line and headers so far
@@ -153,7 +172,16 @@ class GuardedHttpTools(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._wait_for_a_request()
-        if len(self.connections) > self.bounds.connections:
+        held = _BY_ADDRESS.setdefault(self.server_state, collections.Counter())
+        self._address = self.client[0] if self.client else ""
+        held[self._address] += 1
+        if held[self._address] > self.bounds.address_share:
+            self._refuse(
+                b"503 Service Unavailable",
+                f"this address holds as many connections as one address may ({self.bounds.address_share:,}): "
+                "close some, or try again in a moment",
+            )
+        elif len(self.connections) > self.bounds.connections:
             self._make_room()
 
     def _make_room(self) -> None:
@@ -168,6 +196,13 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._address is not None:
+            held = _BY_ADDRESS.get(self.server_state)
+            if held is not None:
+                held[self._address] -= 1
+                if held[self._address] <= 0:
+                    del held[self._address]
+            self._address = None
         if self._write_timer is not None:
             self._write_timer.cancel()
             self._write_timer = None

@@ -3,7 +3,7 @@ restart: one file, WAL mode, one transaction per action.
 
 A game's row holds its whole state (:meth:`~fivecard.play.game.Game.to_state`)
 and the hash of its owner's secret (the browser that made it holds the
-secret in a cookie); its events (as the player sees them,
+secret in a cookie: :class:`Owners`); its events (as the player sees them,
 :func:`~fivecard.play.view.event_json`) are rows of their own, numbered.
 An action reads the game, acts, and writes it back in a short ``BEGIN
 IMMEDIATE`` transaction only if the game's row is still the one it read
@@ -24,28 +24,41 @@ a transaction left open: :class:`StorageFull` (the disk is full) or
 held by another process), raised by every store method
 (:func:`storage_errors`). :meth:`Database.check` makes sure at start that
 the folder takes a write.
+
+Owner secrets are the server's own (:class:`Owners`): random bytes and
+their HMAC-SHA256 tag under a key kept in the same file (:meth:`Database.key`),
+so a cookie the server did not issue is no owner at all. A browser that
+gains something (a game, a table, a seat) is given a fresh secret, and what
+its old one held moves to it in the transaction of the gain
+(:meth:`Database.move_owner`): a secret planted in the browser, or seen,
+before then holds nothing after it.
 """
 
 from __future__ import annotations
 
+import base64
 import errno
 import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.errors import FileError, FivecardError
 from ..play.game import Game
 
-__all__ = ["Database", "GameStore", "browser_secret", "claim_owner", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity", "AtCapacity", "make_room"]
+if TYPE_CHECKING:
+    from starlette.requests import HTTPConnection
+
+__all__ = ["Database", "GameStore", "Owners", "Claim", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "TwoOwnerCookies", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity", "AtCapacity", "make_room"]
 
 #: The largest whole number SQLite keeps (a signed 64-bit integer): no number
 #: the API takes is larger.
@@ -76,6 +89,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_by_type ON events (game, type, seq);
 CREATE INDEX IF NOT EXISTS games_by_updated ON games (updated);
+CREATE INDEX IF NOT EXISTS games_by_owner ON games (owner);
 """
 
 
@@ -89,6 +103,12 @@ class NoSuchGame(StoreError):
 
 class NotYourGame(StoreError):
     """The game belongs to another browser."""
+
+
+class TwoOwnerCookies(StoreError):
+    """A request with more than one owner cookie: one may have been planted
+    (another path, or another service of the same host), and the server
+    cannot tell which is the browser's own."""
 
 
 class AtCapacity(StoreError):
@@ -178,35 +198,96 @@ def storage_errors() -> Iterator[None]:
 
 
 def new_secret() -> str:
-    """A fresh owner secret (or game id): 128 random bits, URL-safe text."""
+    """A fresh id (a game's, a table's): 128 random bits, URL-safe text."""
     return secrets.token_urlsafe(16)
 
 
 def secret_hash(secret: str) -> str:
-    """What is stored of an owner's secret."""
+    """What is stored of an owner's secret: the owner, to the stores."""
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def browser_secret(cookies: Mapping[str, str]) -> str | None:
-    """The owner secret a browser's cookies hold, if one of ours."""
-    secret = cookies.get(OWNER_COOKIE) or ""
-    return secret if 16 <= len(secret) <= 64 else None
+#: An owner secret: 16 random bytes and their 32-byte tag, URL-safe base64 (no padding).
+_SECRET = re.compile(r"[A-Za-z0-9_-]{64}")
+_RANDOM_BYTES = 16
+#: What the tag is of, besides the random bytes: the key signs nothing else.
+_PURPOSE = b"fivecard owner secret\x00"
 
 
-def claim_owner(cookies: Mapping[str, str]) -> tuple[str, str | None]:
-    """The browser's owner (its secret's hash), and a new secret to set
-    with :func:`remember_owner` when it had none."""
-    secret = browser_secret(cookies)
-    if secret is not None:
-        return secret_hash(secret), None
-    fresh = new_secret()
-    return secret_hash(fresh), fresh
+@dataclass(frozen=True)
+class Claim:
+    """A browser that gains something (a game, a table, a seat): the owner
+    it was (``old``: its secret's hash; "" for none) and the owner it
+    becomes (``new``: the hash of ``secret``, a fresh secret its answer sets
+    with :func:`remember_owner`). What ``old`` held moves to ``new`` in the
+    transaction of the gain (:meth:`Database.move_owner`)."""
+
+    old: str
+    new: str
+    secret: str
 
 
-def remember_owner(response: Any, fresh: str | None) -> None:
-    """Set a new owner secret in the answer's cookie (HttpOnly, SameSite=Strict)."""
-    if fresh is not None:
-        response.set_cookie(OWNER_COOKIE, fresh, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/")
+class Owners:
+    """The server's owner secrets: issued as random bytes and their
+    HMAC-SHA256 tag under ``key`` (:meth:`Database.key`), and read from a
+    request's cookie only if the tag is the key's. A cookie the server did
+    not issue is no owner: it can neither read nor gain anything."""
+
+    def __init__(self, key: bytes) -> None:
+        self._keyed = hmac.new(key, _PURPOSE, hashlib.sha256)  # copied for each tag: the key is set up once
+
+    def _tag(self, random: bytes) -> bytes:
+        mac = self._keyed.copy()
+        mac.update(random)
+        return mac.digest()
+
+    def issue(self) -> str:
+        """A fresh secret."""
+        random = secrets.token_bytes(_RANDOM_BYTES)
+        return base64.urlsafe_b64encode(random + self._tag(random)).decode().rstrip("=")
+
+    def issued(self, text: str) -> bool:
+        """Whether ``text`` is a secret this server issued (its key's tag)."""
+        if _SECRET.fullmatch(text) is None:
+            return False
+        data = base64.urlsafe_b64decode(text)
+        return hmac.compare_digest(data[_RANDOM_BYTES:], self._tag(data[:_RANDOM_BYTES]))
+
+    def secret(self, request: HTTPConnection) -> str | None:
+        """The owner secret the request's cookie holds, if the server issued
+        it; :class:`TwoOwnerCookies` if it sends more than one."""
+        found = [
+            value.strip()
+            for header in request.headers.getlist("cookie")
+            for name, _, value in (chunk.partition("=") for chunk in header.split(";"))
+            if name.strip() == OWNER_COOKIE
+        ]
+        if len(found) > 1:
+            raise TwoOwnerCookies(
+                f"this browser sent {len(found)} {OWNER_COOKIE} cookies, and one may have been set by another site "
+                "of this computer or domain: remove this site's cookies, then reload the page"
+            )
+        return found[0] if found and self.issued(found[0]) else None
+
+    def owner(self, request: HTTPConnection) -> str:
+        """The request's owner: its secret's hash ("" for none)."""
+        secret = self.secret(request)
+        return "" if secret is None else secret_hash(secret)
+
+    def claim(self, request: HTTPConnection) -> Claim:
+        """What the request's browser becomes when it gains something: a
+        fresh secret, which takes over what its secret holds now."""
+        fresh = self.issue()
+        return Claim(self.owner(request), secret_hash(fresh), fresh)
+
+
+def remember_owner(response: Any, claim: Claim) -> None:
+    """Set the claim's new secret in the answer's cookie (HttpOnly, SameSite=Strict)."""
+    response.set_cookie(OWNER_COOKIE, claim.secret, max_age=400 * 24 * 3600, httponly=True, samesite="strict", path="/")
+
+
+#: Moves what one owner holds in a store to another, inside a write transaction.
+Mover = Callable[[sqlite3.Connection, str, str], None]
 
 
 class Database:
@@ -221,6 +302,7 @@ class Database:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self._local = threading.local()
         self._writing = threading.Lock()
+        self._movers: dict[str, Mover] = {}
 
     @storage_errors()
     def connect(self) -> sqlite3.Connection:
@@ -269,6 +351,29 @@ class Database:
             (version,) = db.execute("PRAGMA user_version").fetchone()
             db.execute(f"PRAGMA user_version = {int(version)}")
 
+    @storage_errors()
+    def key(self, name: str) -> bytes:
+        """A secret key kept in the file (32 random bytes, made the first time
+        it is asked for, in one transaction: every process that shares the
+        file, and every restart, has the same)."""
+        with self.transaction() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS server_keys (name TEXT PRIMARY KEY, value BLOB NOT NULL)")
+            db.execute("INSERT OR IGNORE INTO server_keys (name, value) VALUES (?, ?)", (name, secrets.token_bytes(32)))
+            (value,) = db.execute("SELECT value FROM server_keys WHERE name = ?", (name,)).fetchone()
+        return bytes(value)
+
+    def on_move(self, store: str, mover: Mover) -> None:
+        """Have :meth:`move_owner` move what an owner holds in ``store`` with ``mover``."""
+        self._movers[store] = mover
+
+    def move_owner(self, db: sqlite3.Connection, old: str, new: str) -> None:
+        """Inside a write transaction: everything the owner ``old`` holds, in
+        every store of this database, becomes the owner ``new``'s (a browser
+        given a fresh secret as it gains something; nothing if ``old`` is "")."""
+        if old and old != new:
+            for mover in self._movers.values():
+                mover(db, old, new)
+
     def close(self) -> None:
         """Close this thread's connection (others close with their threads)."""
         db = getattr(self._local, "db", None)
@@ -292,6 +397,11 @@ class GameStore:
         self._games: dict[str, tuple[threading.Lock, int]] = {}
         self._games_guard = threading.Lock()
         self._connect().executescript(_SCHEMA)
+        self.database.on_move("games", self._move_owner)
+
+    @staticmethod
+    def _move_owner(db: sqlite3.Connection, old: str, new: str) -> None:
+        db.execute("UPDATE games SET owner = ? WHERE owner = ?", (new, old))
 
     @contextmanager
     def _one_at_a_time(self, game_id: str) -> Iterator[None]:
@@ -317,13 +427,15 @@ class GameStore:
     # -- games ---------------------------------------------------------------
 
     @storage_errors()
-    def create(self, game: Game, owner: str, events: Sequence[dict[str, Any]] = ()) -> str:
+    def create(self, game: Game, owner: str, events: Sequence[dict[str, Any]] = (), moved_from: str = "") -> str:
         """Keep a new game for the owner (a secret's :func:`secret_hash`);
-        its unguessable id."""
+        its unguessable id. What the owner ``moved_from`` holds becomes
+        ``owner``'s in the same transaction (a :class:`Claim`)."""
         game_id = new_secret()
         now = time.time()
         with self._transaction() as db:
             make_room(db, "games", self.capacity.games, self.capacity.days, "game")
+            self.database.move_owner(db, moved_from, owner)
             db.execute(
                 "INSERT INTO games (id, owner, rules, state, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, owner, game.rules.name, json.dumps(game.to_state()), now, now),
@@ -355,7 +467,8 @@ class GameStore:
         """Run ``action`` on the owner's game: it returns a result and the
         events to record; the game and the events are saved after it, in one
         transaction, if no other process has changed the game meanwhile (if
-        one has, ``action`` runs again on the game as it is now). If it
+        one has, ``action`` runs again on the game as it is now, or is
+        :class:`NotYourGame` if it has moved to another owner). If it
         raises, nothing is saved."""
         with self._one_at_a_time(game_id):
             while True:
@@ -363,8 +476,8 @@ class GameStore:
                 result, events = action(game)  # no lock held: other games' actions go on
                 with self._transaction() as db:
                     saved = db.execute(
-                        "UPDATE games SET state = ?, updated = ? WHERE id = ? AND state = ?",
-                        (json.dumps(game.to_state()), time.time(), game_id, state),
+                        "UPDATE games SET state = ?, updated = ? WHERE id = ? AND state = ? AND owner = ?",
+                        (json.dumps(game.to_state()), time.time(), game_id, state, owner),
                     ).rowcount
                     if saved:
                         self._add_events(db, game_id, events)

@@ -2,7 +2,9 @@
 the table (your cards, the computer players' cards face down until the
 showdown, the dealer's cards turned up so far, the pot, every stack, what
 you may do now) and the game's events, each with a sentence to show or
-read aloud. The web app sends these; the game engine never sees them.
+read aloud. The web app sends these; the game engine never sees them. The
+game in a terminal (``fivecard play``) says the events in lines of text of
+its own (:func:`event_lines`, :func:`standings`).
 
 What the player may know is decided here: :func:`game_view` shows your
 cards only (the computer players' stay face down until the showdown's
@@ -26,8 +28,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..core.cards import Card
-from ..core.report import evaluation_json
-from .advise import Advice, advice_json
+from ..core.evaluate import evaluate
+from ..core.report import Painter, evaluation_json
+from .advise import Advice
 from .game import (
     ANTE,
     BET,
@@ -45,11 +48,14 @@ __all__ = [
     "GAME_EVENT_FIELDS",
     "card_json",
     "event_json",
+    "event_lines",
     "game_view",
     "hint_json",
     "history_entry",
     "public_fields",
     "public_game_event",
+    "standings",
+    "title",
 ]
 
 Event = RoundStarted | Folded | Exchanged | DealerCard | RoundSettled | RoundVoided
@@ -304,9 +310,62 @@ def hint_json(advice: Advice, *, top: int = 5) -> dict[str, Any]:
     """The advisor's view of your hand for the Hint button: ``advise
     --json``'s object with only the ``top`` best choices, and each choice's
     cards as card objects too (``keep_cards``) and its kept positions."""
-    data = advice_json(advice)
+    data = advice.to_json()
     data["choices"] = data["choices"][:top]
     for row, choice in zip(data["choices"], advice.choices):
         row["keep_cards"] = _cards(choice.keep)
         row["positions"] = keep_positions(advice.hand.cards, choice.keep)
     return data
+
+
+# --- the game in a terminal ----------------------------------------------------------------
+
+
+def _stacks(game: Game) -> str:
+    return ", ".join(f"{game.names[s]} {c:,}" for s, c in enumerate(game.stacks))
+
+
+def title(game: Game) -> str:
+    """The game's first line in a terminal: its rules, seed and stacks."""
+    return f"Five-card draw against the dealer ({game.rules.name} rules, seed {game.seed}). Stacks {_stacks(game)}."
+
+
+def standings(game: Game) -> str:
+    """The game's last line in a terminal: the rounds played, the stacks
+    and any pot carried, unclaimed."""
+    carried = f"; {game.pot:,} carried in the pot, unclaimed" if game.pot else ""
+    return f"After {game.played} round{'s' if game.played != 1 else ''}: {_stacks(game)}{carried}."
+
+
+def event_lines(game: Game, event: Event, painter: Painter) -> list[str]:
+    """An event as the game in a terminal says it, in lines (seat 0 is
+    "you"); a dealer's card is shown as it is turned up, not here."""
+    name = game.names
+    if isinstance(event, RoundStarted):
+        carried = f" ({event.carried} carried)" if event.carried else ""
+        return [f"\nRound {event.round}: antes {ANTE} and house bets {BET} are in; pot {event.pot}{carried}."]
+    if isinstance(event, Folded):
+        return ["You fold: your ante and your house bet are lost." if event.seat == 0 else f"{name[event.seat]} folds."]
+    if isinstance(event, Exchanged):
+        count = len(event.discarded)
+        if event.seat != 0:
+            return [f"{name[event.seat]} keeps all five cards." if count == 0 else f"{name[event.seat]} keeps {5 - count} and draws {count}."]
+        if count == 0:
+            return ["You keep all five cards."]
+        drawn = " ".join(painter.card(c) for c in event.drawn)
+        return [f"You draw {drawn}: {painter.cards(event.hand.cards).rstrip()}   ({evaluate(event.hand).description})"]
+    if isinstance(event, RoundSettled):
+        lines = [f"Dealer has {event.dealer.description}."]
+        for result in event.results:
+            if result.evaluation is None:
+                lines.append(f"  {name[result.seat]}: folded (lost {BET} to the house).")
+                continue
+            money = {"win": f"+{BET}", "lose": f"-{BET}", "draw": "0"}[result.against_dealer]
+            cards = painter.cards(result.evaluation.showdown).rstrip()
+            lines.append(f"  {name[result.seat]}: {cards}  {result.evaluation.description}")
+            lines.append(f"    house bet {money}: {result.explanation}")
+        return [*lines, painter.bold(f"Pot: {event.pot_explanation}."), f"Stacks: {_stacks(game)}."]
+    if isinstance(event, RoundVoided):
+        back = ", ".join(f"{name[s]} {c:,}" for s, c in enumerate(event.returned) if c)
+        return [f"Round {event.round} is void: every chip of it goes back ({back})."]
+    return []

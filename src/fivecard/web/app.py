@@ -95,7 +95,7 @@ from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
 from ..core.lookup import five_strength_function, tables_for
 from ..core.errors import FivecardError
-from ..play.advise import advise, advice_json, builtin_paytable
+from ..play.advise import advise, builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
 from ..play.friends import TableError, TableForbidden
@@ -845,7 +845,7 @@ def create_app(
         paytable = builtin_paytable(request.paytable) if request.paytable else None
         rules = builtin_rules(request.rules)
         advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable))
-        data = advice_json(advice)
+        data = advice.to_json()
         data["choices"] = data["choices"][: request.top]
         return _json(data)
 

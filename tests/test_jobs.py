@@ -553,14 +553,17 @@ def test_an_existing_cluster_by_address_or_client(leaves_nothing: None) -> None:
             client.close()
 
 
-def test_the_default_cores_leave_half_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_workers_leave_half_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
     memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert jobs.memory() == memory
     assert jobs.cores() == 64
-    assert jobs.cores(memory_each=memory // 8) == 4  # half the memory, an eighth each
-    assert jobs.cores(memory_each=memory * 2) == 1  # always one
+    assert jobs.default_workers() == 64
+    assert jobs.default_workers(memory_each=memory // 8) == 4  # half the memory, an eighth each
+    assert jobs.default_workers(memory_each=memory * 2) == 1  # always one
 
 
 def test_a_cluster_that_gives_up_is_one_error_and_the_finished_parts_stay(
@@ -593,3 +596,35 @@ def test_two_runs_of_one_job_at_once_both_finish(tmp_path: Path) -> None:
         runs = [pool.submit(one) for _ in range(4)]
         for run in runs:
             assert_same(run.result(), clean(4, 40))
+
+
+# ---------------------------------------------------------------- the machine and the cut
+
+
+def test_a_cut_covers_the_job_in_near_equal_parts_in_order() -> None:
+    for total in (0, 1, 2, 7, 10, 1000, 4 << 20):
+        for parts in (1, 2, 3, 7, 16):
+            pieces = jobs.cut(total, parts)
+            assert len(pieces) == parts
+            assert [x for piece in pieces for x in piece] == list(range(total))
+            assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
+    with pytest.raises(FivecardError, match="not 0"):
+        jobs.cut(10, 0)
+
+
+def test_the_cores_are_those_this_process_may_run_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 5, 9}, raising=False)
+    assert jobs.cores() == 3 and jobs.default_workers() == 3
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)  # a system without it: all the machine's
+    assert jobs.cores() == 64
+
+
+def test_the_default_workers_give_each_at_least_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "cores", lambda: 8)
+    assert jobs.default_workers(size=3 * 100, each=100) == 3
+    assert jobs.default_workers(size=30 * 100, each=100) == 8
+    assert jobs.default_workers(size=99, each=100) == 1  # always one
+    assert jobs.default_workers(size=0) == 1

@@ -44,9 +44,10 @@ from .pipeline import chunk_of_block, chunks_of_blocks
 from .sources import Block, read_blocks
 from ..vector.stops import STOP_SIGNALS, signals_held
 from .target import WriteBehind
+from ..vector.jobs import cut, default_workers
 from .writers import Tally, Writer
 
-__all__ = ["FORMATS", "PART_BYTES", "Part", "processes", "plan", "solve_parts", "solve_interleaved", "cores"]
+__all__ = ["FORMATS", "PART_BYTES", "Part", "processes", "line_parts", "solve_parts", "solve_interleaved"]
 
 #: The output formats whose parts can be laid end to end.
 FORMATS: Final = ("text", "csv", "jsonl")
@@ -65,14 +66,6 @@ class Part:
     first: int
 
 
-def cores() -> int:
-    """The processors this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def available() -> bool:
     """Whether parts can be solved in other processes here: ``fork`` (Linux),
     and no other thread running (a fork copies only the calling thread)."""
@@ -80,24 +73,25 @@ def available() -> bool:
 
 
 def processes(path: str, workers: int | None) -> int:
-    """How many processes solve a text file: ``workers``, or (``None``) one
-    per core, each given at least :data:`PART_BYTES`."""
-    return min(cores(), os.path.getsize(path) // PART_BYTES) if workers is None else workers
+    """How many processes solve a text file: ``workers``, or (``None``) the
+    job's default (:func:`~fivecard.vector.jobs.default_workers`), each
+    given at least :data:`PART_BYTES`."""
+    return default_workers(size=os.path.getsize(path), each=PART_BYTES) if workers is None else workers
 
 
-def plan(path: str, workers: int | None) -> list[Part]:
-    """The parts of a text file, one per process (see :func:`processes`),
-    fewer if the file has fewer lines. One part (or none, for an empty
-    file) means one process."""
+def line_parts(path: str, count: int) -> list[Part]:
+    """The text file cut into ``count`` parts at line starts (near the
+    job's even cut, :func:`~fivecard.vector.jobs.cut`), fewer if the file
+    has fewer lines. One part (or none, for an empty file) means one
+    process."""
     size = os.path.getsize(path)
-    count = processes(path, workers)
     if count < 2 or size == 0:
         return [Part(0, None, 1)]
     with open(path, "rb") as raw, mmap.mmap(raw.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
         size = len(mapped)
         starts = [0]
-        for k in range(1, count):
-            at = mapped.find(b"\n", max(size * k // count - 1, starts[-1]))
+        for rough in cut(size, count)[1:]:
+            at = mapped.find(b"\n", max(rough.start - 1, starts[-1]))
             if at < 0 or at + 1 >= size:
                 break
             if at + 1 > starts[-1]:

@@ -259,14 +259,14 @@ def solve_file(
 
         writer = writer_to(sink)
         if count > 1:
-            from .parallel import plan, solve_interleaved, solve_parts
+            from .parallel import line_parts, solve_interleaved, solve_parts
 
             shared: dict[str, Any] = dict(
                 path=input, rules=ruleset, decks=decks, writer=writer, sink=sink, tally=tally, progress=progress,
                 make_writer=lambda out: writer_to(out, header=False),
             )
             if not solve_interleaved(count, **shared):  # not a file written at offsets: parts end to end
-                solve_parts(plan(input, count), folder=target.folder, **shared)
+                solve_parts(line_parts(input, count), folder=target.folder, **shared)
         else:
             if source.blocks is not None:
                 chunks = chunks_of_blocks(source.blocks, ruleset, decks, best_five=best_five)

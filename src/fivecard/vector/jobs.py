@@ -1,13 +1,21 @@
-"""Run a job's independent parts in this process or on Dask distributed, with
-checkpoints.
+"""A job cut into parts, and the parts run: in this process or on Dask
+distributed, with checkpoints.
 
-A job is ``work(spec, part)`` for ``part`` in ``0 .. parts-1``; each part
-returns named numpy arrays, and :func:`run_parts` returns them in part order.
-It runs the parts in this process (``workers=0``, or when Dask is not
-installed), on a Dask ``LocalCluster`` of ``workers`` single-threaded processes
-(``None``: one a core; BLAS limited to one thread in each), or on the existing
-cluster at ``scheduler``; :func:`plan` says in words which of these a setting
-gives, so a caller can tell the user when it falls back to this process.
+This module owns what every job of fivecard shares. The machine: its
+:func:`cores` and :func:`memory`, and from them :func:`default_workers`,
+the processes a job runs in unless told (one a core, as many as half the
+memory holds, each given at least its share of the job). The cut:
+:func:`cut` lays a job of so many units (bytes, classes) out in near-equal
+parts. A job's identity: :func:`job_key`, a digest of everything its answer
+depends on and of fivecard's own source (:func:`source_digest`).
+
+:func:`run_parts` runs a job whose parts return named numpy arrays, and
+returns them in part order. It runs the parts in this process
+(``workers=0``, or when Dask is not installed), on a Dask ``LocalCluster``
+of ``workers`` single-threaded processes (``None``: :func:`default_workers`;
+BLAS limited to one thread in each), or on the existing cluster at
+``scheduler``; :func:`plan` says in words which of these a setting gives, so
+a caller can tell the user when it falls back to this process.
 With ``checkpoint=DIR`` each finished part is written at once, atomically, to
 ``DIR/<key>/part-<NNNNN>.ckpt``; a later run of the same key loads the parts
 found there instead of running them again, and removes them when the job
@@ -36,12 +44,12 @@ process or thread behind.
 [{'x': array([0, 3])}, {'x': array([1, 3])}]
 >>> plan(0, None)
 'in this process'
+>>> [(part.start, part.stop) for part in cut(10, 3)]
+[(0, 3), (3, 6), (6, 10)]
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextlib
 import dataclasses
 import enum
@@ -51,7 +59,6 @@ import hashlib
 import importlib
 import importlib.util
 import json
-import logging
 import math
 import os
 import re
@@ -59,7 +66,6 @@ import secrets
 import signal
 import stat
 import threading
-import uuid
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -76,6 +82,9 @@ __all__ = [
     "plan",
     "dask_available",
     "cores",
+    "memory",
+    "default_workers",
+    "cut",
     "source_digest",
     "stable_text",
     "job_key",
@@ -92,6 +101,57 @@ _KEY = re.compile(r"[A-Za-z0-9._-]+")
 #: Each worker process's BLAS (numpy's linear algebra) runs one thread: the
 #: parallelism is the processes.
 _ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+# ---------------------------------------------------------------- the machine and the cut
+
+
+def cores() -> int:
+    """The processors this process may run on (all the machine's, unless
+    its affinity is narrowed: ``taskset``, a container's CPU set)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def memory() -> int | None:
+    """The machine's memory in bytes (None where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system
+        return None
+
+
+def default_workers(*, memory_each: int | None = None, size: int | None = None, each: int = 1) -> int:
+    """How many processes a job runs in unless told: one a core
+    (:func:`cores`), no more than half the machine's memory holds when a
+    process needs ``memory_each`` bytes, and no more than ``size // each``
+    when each process is to be given at least ``each`` of the job's
+    ``size``; always at least one.
+
+    >>> default_workers(size=3, each=2)
+    1
+    """
+    count = cores()
+    if memory_each and (total := memory()) is not None:
+        count = min(count, total // 2 // memory_each)
+    if size is not None:
+        count = min(count, size // each)
+    return max(1, count)
+
+
+def cut(total: int, parts: int) -> list[range]:
+    """A job of ``total`` units (bytes, classes) cut into ``parts``
+    near-equal parts, in order: part ``k`` starts at ``total * k //
+    parts``. A part may be empty when there are more parts than units."""
+    if parts < 1:
+        raise FivecardError(f"a job is cut into one part or more, not {parts}")
+    starts = [total * k // parts for k in range(parts + 1)]
+    return [range(a, b) for a, b in zip(starts, starts[1:])]
+
+
+# ---------------------------------------------------------------- a job's key
 
 
 @functools.cache
@@ -148,23 +208,12 @@ def default_checkpoints() -> str | None:
     return None if found is None else os.path.join(found, "checkpoints")
 
 
+# ---------------------------------------------------------------- where a job's parts run
+
+
 def dask_available() -> bool:
     """Whether Dask distributed (the ``cluster`` extra) is installed."""
     return importlib.util.find_spec("distributed") is not None
-
-
-def cores(memory_each: int | None = None) -> int:
-    """The machine's cores (processes of the default local cluster); with
-    ``memory_each`` (bytes a worker process needs), no more than half the
-    machine's memory holds."""
-    count = os.cpu_count() or 1
-    if memory_each:
-        try:
-            memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        except (AttributeError, ValueError, OSError):  # not a POSIX system: no cap
-            return count
-        count = max(1, min(count, memory // 2 // memory_each))
-    return count
 
 
 def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:
@@ -182,7 +231,7 @@ def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:
         return "remote", 0
     if workers == 0 or not dask_available():
         return "process", 0
-    return "local", cores() if workers is None else workers
+    return "local", default_workers() if workers is None else workers
 
 
 def plan(workers: int | None = None, scheduler: str | None = None) -> str:
@@ -614,6 +663,9 @@ def _run_dask(
 ) -> None:
     """Submit the parts to ``client`` and hand each result on as it arrives;
     the parts not finished are cancelled on any exit but success."""
+    import concurrent.futures
+    import uuid
+
     as_completed = _distributed().as_completed
     token = uuid.uuid4().hex[:12]  # two runs of one key on one cluster are separate tasks
     futures: dict[Any, int] = {}
@@ -704,6 +756,8 @@ def _local_cluster(processes: int) -> Iterator[Any]:
     and never see one, and one sent to this process is raised once the
     cluster can be closed. This process stops them when it is interrupted;
     left to themselves they printed a traceback each."""
+    import logging
+
     import dask
 
     LocalCluster = _distributed().LocalCluster
@@ -748,6 +802,8 @@ def _quiet_dask() -> Iterator[None]:
     """Dask's own log lines (and those of the event loop it runs on) kept
     from stderr meanwhile: a lost scheduler logs an ERROR, and the closing
     client a CancelledError, before the run's one-line error says it."""
+    import logging
+
     _distributed()  # imported first: importing it sets its loggers' levels
     names = ["distributed", "tornado", "asyncio"]
     names += [name for name in logging.root.manager.loggerDict if name.startswith(("distributed.", "tornado."))]
@@ -786,6 +842,8 @@ def _distributed() -> Any:
 def _reach(scheduler: str, timeout: float) -> None:
     """Connect to the scheduler once and hang up, from this thread: a Dask
     client that cannot connect leaves its event loop's thread running."""
+    import asyncio
+
     distributed = _distributed()
     arguments = distributed.security.Security().get_connection_args("client")
 

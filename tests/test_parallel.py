@@ -57,14 +57,14 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     runs: list[tuple[str, int]] = []
     interleaved, parts = parallel.solve_interleaved, parallel.solve_parts
 
-    def in_turn(count: int, **kwargs: Any) -> bool:
-        done = interleaved(count, **kwargs)
+    def in_turn(count: int, *args: Any) -> bool:
+        done = interleaved(count, *args)
         runs.append(("in turn" if done else "not in turn", count))
         return done
 
-    def end_to_end(plan: list[Part], **kwargs: Any) -> None:
+    def end_to_end(plan: list[Part], *args: Any) -> None:
         runs.append(("parts", len(plan)))
-        parts(plan, **kwargs)
+        parts(plan, *args)
 
     monkeypatch.setattr(parallel, "solve_interleaved", in_turn)
     monkeypatch.setattr(parallel, "solve_parts", end_to_end)

@@ -238,18 +238,18 @@ def solve_dealer(
 
 def default_workers(deck_size: int = 52, workers: int | None = None, scheduler: str | None = None) -> int | None:
     """``workers`` as given, else (no scheduler either) a local cluster's
-    processes: one a core, as many as half the machine's memory holds (each
-    makes its own tables: about 600 MB for 52 cards); 0 (this process)
-    where that is one, since a cluster of one process is slower than
-    none."""
-    from ..vector.jobs import cores
+    processes (:func:`fivecard.vector.jobs.default_workers`): one a core, as
+    many as half the machine's memory holds (each makes its own tables:
+    about 600 MB for 52 cards); 0 (this process) where that is one, since a
+    cluster of one process is slower than none."""
+    from ..vector import jobs
 
     if workers is not None or scheduler is not None:
         return workers
     n = deck_size
     tables = 8 * 7462 * (1 + n + comb(n, 2)) + 4 * (comb(n, 3) * comb(n - 3, 2) + comb(n, 4) * (n - 4) + comb(n, 5))
     building = 3 * 8 * 5 * comb(n, 5)  # the deck's hands while the tables are made
-    count = cores(memory_each=int(1.2 * (tables + building)))
+    count = jobs.default_workers(memory_each=int(1.2 * (tables + building)))
     return 0 if count == 1 else count
 
 

@@ -26,7 +26,6 @@ named its cards) before they are served.
 from __future__ import annotations
 
 import json
-import random
 import re
 import sqlite3
 import urllib.parse
@@ -46,10 +45,11 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-import fivecard.play.game as game_module
+import fivecard.play.table_game as table_game
 from fivecard.core.cards import Card, format_cards
 from fivecard.core.rules import get_rules
-from fivecard.play.friends import FriendsTable, round_deck, round_seed
+from fivecard.play.friends import FriendsTable
+from fivecard.play.table_game import Shoe, round_deck, round_seed
 from fivecard.play.game import Game
 from fivecard.web.app import OWNER_COOKIE, create_app
 from fivecard.web.store import secret_hash
@@ -331,8 +331,16 @@ def clients() -> Iterator[ExitStack]:
 @pytest.fixture
 def fixed_seeds(monkeypatch: pytest.MonkeyPatch, no_rate_limits: None) -> None:
     """The server's own seeds, fixed (and no rate limits)."""
-    monkeypatch.setattr(random, "SystemRandom", lambda: SimpleNamespace(getrandbits=lambda bits: TABLE_SEED))
-    monkeypatch.setattr(game_module, "secrets", SimpleNamespace(randbits=lambda bits: GAME_SEED))
+    drawn: Iterator[int] = iter(())  # the seed each new shoe draws, by its kind of game
+    real = Shoe.__init__
+
+    def fixed(shoe: Shoe, rules: Any, kind: str, seed: int | None = None, **options: Any) -> None:
+        nonlocal drawn
+        drawn = iter([{"table": TABLE_SEED, "game": GAME_SEED}[kind]])
+        real(shoe, rules, kind, seed, **options)
+
+    monkeypatch.setattr(Shoe, "__init__", fixed)
+    monkeypatch.setattr(table_game, "secrets", SimpleNamespace(randbits=lambda bits: next(drawn)))
 
 
 @pytest.mark.usefixtures("fixed_seeds")

@@ -7,12 +7,12 @@ read aloud. The web app sends these; the game engine never sees them.
 What the player may know is decided here: :func:`game_view` shows your
 cards only (the computer players' stay face down until the showdown's
 event shows them, the dealer's until turned up, the deck and the game's
-seed never), and every event sent is :func:`public_game_event`'s form of
-it, the fields :data:`GAME_EVENT_FIELDS` names for its type (a computer's
+seed never), and every event sent is :meth:`Game.public_event`'s form of
+it, the fields :data:`~fivecard.play.game.GAME_EVENT_FIELDS` names for its type (a computer's
 exchange says how many cards, never which). Events kept by an earlier
 version (whose computer events carried the advisor's reason, which named
-the cards kept) are shown through it too. :func:`public_fields` is that
-rule for any engine's events (the friends' table uses it).
+the cards kept) are shown through it too. (:meth:`~fivecard.play.table_game.TableGame.public_event`
+is that rule for every table game's events.)
 
 Cards are objects (``card_json``): the code (``"Ah"``), how people write it
 (``"A♥"``), rank and suit, a label for screen readers (``"Ace of hearts"``)
@@ -22,8 +22,8 @@ engine; event sentences name seats by their names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any
 
 from ..core.cards import Card
 from ..core.report import evaluation_json
@@ -42,57 +42,15 @@ from .game import (
 )
 
 __all__ = [
-    "GAME_EVENT_FIELDS",
     "card_json",
     "event_json",
     "game_view",
     "hint_json",
     "history_entry",
-    "public_fields",
-    "public_game_event",
 ]
 
 Event = RoundStarted | Folded | Exchanged | DealerCard | RoundSettled | RoundVoided
 
-#: What each event of the game may carry, by its type. ``exchanged`` carries
-#: the cards (``kept``, ``discarded``, ``drawn``) of your own exchange only.
-GAME_EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
-    "round_started": frozenset({"round", "seats", "pot", "carried", "stacks", "text"}),
-    "folded": frozenset({"round", "seat", "text"}),
-    "exchanged": frozenset({"round", "seat", "count", "text", "kept", "discarded", "drawn"}),
-    "dealer_card": frozenset({"round", "card", "position", "text"}),
-    "round_settled": frozenset(
-        {
-            "round", "dealer", "dealer_cards", "results", "pot", "pot_winners", "pot_explanation",
-            "carried", "stacks", "text",
-        }
-    ),  # fmt: skip
-    "round_voided": frozenset({"round", "returned", "pot", "stacks", "text"}),
-}
-_YOUR_CARDS: Final = ("kept", "discarded", "drawn")
-
-
-def public_fields(event: Mapping[str, Any], fields: Mapping[str, frozenset[str]]) -> dict[str, Any]:
-    """An event with its ``type`` and only the fields ``fields`` names for
-    that type (none for a type it does not name), in their order: what a
-    browser may be sent of it, however it was kept.
-
-    >>> public_fields({"type": "dealt", "seat": 1, "cards": ["As"]}, {"dealt": frozenset({"seat"})})
-    {'type': 'dealt', 'seat': 1}
-    """
-    kind = str(event.get("type", ""))
-    allowed = fields.get(kind, frozenset())
-    return {"type": kind, **{k: v for k, v in event.items() if k in allowed}}
-
-
-def public_game_event(event: Mapping[str, Any]) -> dict[str, Any]:
-    """A game's event as the player may see it (:data:`GAME_EVENT_FIELDS`;
-    the cards of an exchange only when it is the player's, seat 0)."""
-    shown = public_fields(event, GAME_EVENT_FIELDS)
-    if shown["type"] == "exchanged" and shown.get("seat") != 0:
-        for key in _YOUR_CARDS:
-            shown.pop(key, None)
-    return shown
 
 
 def card_json(card: Card) -> dict[str, Any]:
@@ -126,7 +84,7 @@ def event_json(game: Game, event: Event) -> dict[str, Any]:
     as at a real table."""
     data = _event_json(game, event)
     data.setdefault("round", game.rounds)
-    return public_game_event(data)
+    return Game.public_event(data)
 
 
 def _event_json(game: Game, event: Event) -> dict[str, Any]:
@@ -251,7 +209,7 @@ def history_entry(settled: dict[str, Any], stacks_before: Sequence[int] | None =
 def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The table as the player (seat 0) sees it now. ``events``: the event
     JSON of the round in play, or of the last round once it is settled
-    (shown as :func:`public_game_event` shows them, however they were kept);
+    (shown as :meth:`Game.public_event` shows them, however they were kept);
     ``history``: :func:`history_entry` lines, oldest first."""
     current = game.current
     phase = game.phase
@@ -295,7 +253,7 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
             "settle": game.can_settle(),
         },
         "game_over": phase == "idle" and not game.can_start(),
-        "events": [public_game_event(e) for e in events],
+        "events": [Game.public_event(e) for e in events],
         "history": list(history),
     }
 

@@ -98,7 +98,7 @@ from ..core.errors import FivecardError
 from ..play.advise import advise, advice_json, builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import card_json, event_json, game_view, hint_json, history_entry
-from ..play.friends import TableError, TableForbidden
+from ..play.table_game import RoleRequired
 from .store import (
     MAX_STORED,
     AtCapacity,
@@ -776,14 +776,13 @@ def create_app(
 
     # The library's errors, by what they mean for HTTP (a subclass before its base).
     statuses: list[tuple[type[FivecardError], int]] = [
-        (GameError, 409),  # the game does not allow that now (the engine's reason)
         (AtCapacity, 503),  # the server keeps as many games or tables as it may
         (NoSuchGame, 404),  # no such game or table
         (NotYourGame, 403),  # another browser's game
         (TwoOwnerCookies, 400),  # which is the browser's own cannot be told
         (TooFast, 429),
-        (TableForbidden, 403),  # only the host, or a seated player, may
-        (TableError, 409),  # the table does not allow that now
+        (RoleRequired, 403),  # only the host, or a seated player, may
+        (GameError, 409),  # the game does not allow that now (the engine's reason)
     ]
 
     async def _refused(request: Request, exc: Exception) -> Response:

@@ -44,7 +44,8 @@ from pydantic_core import PydanticCustomError
 
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
-from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
+from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
+from ..play.table_game import GameError
 from .store import MAX_STORED, AtCapacity, Claim, Owners, StorageError, remember_owner, secret_hash
 from .friends_store import TableStore
 
@@ -207,7 +208,7 @@ class Broker:
 def _public_events(store: TableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
     """The table's events numbered after ``seen`` (at most ``limit``) as every
     browser may see them: the one way events leave the store."""
-    return [(seq, public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
+    return [(seq, FriendsTable.public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
 
 
 def _set_all(events: Sequence[asyncio.Event]) -> None:
@@ -298,7 +299,7 @@ class RateLimit:
                 self._buckets[("act", claim.new)] = bucket
 
 
-class TooFast(TableError):
+class TooFast(GameError):
     """More requests than a client may make; ``wait``: the seconds until the next one is taken."""
 
     def __init__(self, message: str, wait: int = 1) -> None:
@@ -431,10 +432,10 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     @app.get("/api/tables/{table_id}/export", tags=["tables"], summary="The table's rounds as CSV or JSON Lines")
     def api_export(table_id: str, format: str = "csv") -> Response:
         if format not in ("csv", "jsonl"):
-            raise TableError(f"export format is csv or jsonl, got {format!r}")
+            raise GameError(f"export format is csv or jsonl, got {format!r}")
         table = store.load(table_id)
         rounds = [e for _, e in _all_events(store, table_id) if e["type"] == "round_closed"]
-        data = export(table.rules, rounds, format)
+        data = export(table.rules.name, rounds, format)
         media = "text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson"
         return Response(
             data,

@@ -19,7 +19,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from ..play.friends import FriendsTable, TableError
+from ..play.friends import FriendsTable
+from ..play.table_game import GameError
 from .store import Capacity, Database, NoSuchGame, make_room, new_secret, storage_errors
 
 __all__ = ["TableStore", "SqliteTableStore", "NoSuchTable"]
@@ -116,7 +117,7 @@ class SqliteTableStore:
         for table_id in held:
             try:
                 table = self._read(db, table_id)
-            except TableError:  # kept by a later version: nobody can use it here, nor lose it by this
+            except GameError:  # kept by a later version: nobody can use it here, nor lose it by this
                 continue
             table.move_owner(old, new)
             db.execute("UPDATE friend_tables SET state = ? WHERE id = ?", (json.dumps(table.to_state()), table_id))

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from fivecard.play.game import Game, GameError
-from fivecard.web.store import GameStore
+from fivecard.web.store import DEALER_GAMES, TableGameStore
+
+GameStore = TableGameStore[Game]
 
 OWNER = "o" * 64
 
@@ -27,7 +29,7 @@ def _started_rounds(store: GameStore, game_id: str) -> int:
 
 @pytest.fixture
 def store(tmp_path: Path) -> GameStore:
-    return GameStore(str(tmp_path / "games.sqlite3"))
+    return TableGameStore(str(tmp_path / "games.sqlite3"), DEALER_GAMES)
 
 
 def test_other_games_go_on_while_one_acts(store: GameStore) -> None:
@@ -83,7 +85,7 @@ def test_actions_on_one_game_run_one_after_the_other(store: GameStore) -> None:
 
 def test_an_action_overtaken_by_another_process_acts_again(tmp_path: Path) -> None:
     path = str(tmp_path / "games.sqlite3")
-    here, other = GameStore(path), GameStore(path)  # two processes' stores: no lock in common
+    here, other = TableGameStore(path, DEALER_GAMES), TableGameStore(path, DEALER_GAMES)  # two processes' stores: no lock in common
     game_id = here.create(Game(seed=5), OWNER)
     calls = []
 

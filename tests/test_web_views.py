@@ -180,7 +180,7 @@ class TableWalk:
 
     def state(self) -> str:
         with sqlite3.connect(self.database) as db:
-            (state,) = db.execute("SELECT state FROM friend_tables WHERE id = ?", (self.table_id,)).fetchone()
+            (state,) = db.execute("SELECT state FROM table_games WHERE id = ?", (self.table_id,)).fetchone()
         return str(state)
 
     def table(self) -> FriendsTable:
@@ -214,13 +214,13 @@ class TableWalk:
         table = self.table()
         with sqlite3.connect(self.database) as db:
             rows = db.execute(
-                "SELECT seq, data FROM friend_events WHERE table_id = ? AND type = 'round_started'", (self.table_id,)
+                "SELECT seq, data FROM table_game_events WHERE game_id = ? AND type = 'round_started'", (self.table_id,)
             ).fetchall()
             for seq, data in rows:
                 event = json.loads(data)
                 event["seed"] = round_seed(table.seed, event["round"])
                 db.execute(
-                    "UPDATE friend_events SET data = ? WHERE table_id = ? AND seq = ?",
+                    "UPDATE table_game_events SET data = ? WHERE game_id = ? AND seq = ?",
                     (json.dumps(event), self.table_id, seq),
                 )
 
@@ -269,7 +269,7 @@ class TableWalk:
     def table_last(self) -> int:
         with sqlite3.connect(self.database) as db:
             (last,) = db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM friend_events WHERE table_id = ?", (self.table_id,)
+                "SELECT COALESCE(MAX(seq), 0) FROM table_game_events WHERE game_id = ?", (self.table_id,)
             ).fetchone()
         return int(last)
 
@@ -413,7 +413,7 @@ class GameWalk:
 
     def game(self) -> Game:
         with sqlite3.connect(self.database) as db:
-            (state,) = db.execute("SELECT state FROM games WHERE id = ?", (self.game_id,)).fetchone()
+            (state,) = db.execute("SELECT state FROM table_games WHERE id = ?", (self.game_id,)).fetchone()
         return Game.from_state(json.loads(state))
 
     def secrets(self) -> Secrets:
@@ -463,7 +463,7 @@ class GameWalk:
         game = self.game()
         with sqlite3.connect(self.database) as db:
             rows = db.execute(
-                "SELECT seq, data FROM events WHERE game = ? AND type IN ('folded', 'exchanged')", (self.game_id,)
+                "SELECT seq, data FROM table_game_events WHERE game_id = ? AND type IN ('folded', 'exchanged')", (self.game_id,)
             ).fetchall()
             for seq, data in rows:
                 event = json.loads(data)
@@ -472,7 +472,7 @@ class GameWalk:
                     continue
                 event["reason"] = f"Keep {format_cards(hand.cards)}, exchange 0: as the advisor said"
                 event["kept"] = [c.code_str for c in hand.cards]
-                db.execute("UPDATE events SET data = ? WHERE game = ? AND seq = ?", (json.dumps(event), self.game_id, seq))
+                db.execute("UPDATE table_game_events SET data = ? WHERE game_id = ? AND seq = ?", (json.dumps(event), self.game_id, seq))
 
     def everything(self) -> None:
         url = f"/api/games/{self.game_id}"

@@ -104,8 +104,10 @@ from .store import (
     AtCapacity,
     Capacity,
     OWNER_COOKIE,
+    DEALER_GAMES,
+    FRIENDS_TABLES,
     Database,
-    GameStore,
+    TableGameStore,
     NoSuchGame,
     NotYourGame,
     Owners,
@@ -116,7 +118,6 @@ from .store import (
 )
 from .server import Bounds
 from .friends_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
-from .friends_store import SqliteTableStore
 
 __all__ = ["AdvisorBusy", "AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
@@ -752,8 +753,8 @@ def create_app(
     build_tables()  # the built-in rule sets' tables, now rather than in a request
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
-    store = GameStore(database, capacity)
-    tables = SqliteTableStore(database, capacity)
+    store = TableGameStore(database, DEALER_GAMES, capacity)
+    tables = TableGameStore(database, FRIENDS_TABLES, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
     owners = Owners(database.key("owner secrets"))
     app = FastAPI(
@@ -858,7 +859,7 @@ def create_app(
 
     def view(game_id: str, game: Game) -> dict[str, Any]:
         events = store.round_events(game_id, game.rounds)
-        history = [history_entry(e) for e in store.settled(game_id)]
+        history = [history_entry(e) for e in store.latest(game_id, "round_settled")]
         data = game_view(game, events=events, history=history)
         data["id"] = game_id
         return data
@@ -902,7 +903,7 @@ def create_app(
             return None, [event_json(game, e) for e in events]
 
         def act_and_view() -> dict[str, Any]:
-            game, _ = store.act(game_id, owner, act)
+            game, _, _ = store.act(game_id, owner, act)
             return view(game_id, game)
 
         # the computer players may act after these (the advisor): a turn at the gate first

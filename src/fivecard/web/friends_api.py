@@ -5,7 +5,8 @@ resumed after the last event a browser saw); an export of the table's
 history with the columns of ``fivecard solve``.
 
 The rules of the table are :mod:`fivecard.play.friends`'; the storage is a
-:class:`~fivecard.web.friends_store.TableStore`. Identity is the browser's owner
+:class:`~fivecard.web.store.TableGameStore` of
+:data:`~fivecard.web.store.FRIENDS_TABLES`. Identity is the browser's owner
 secret (the HttpOnly cookie of :class:`~fivecard.web.store.Owners`, one the
 server issued): the browser that opened a table is its host; a seat belongs
 to the browser that took it; a browser without a seat watches. Opening a
@@ -46,8 +47,10 @@ from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
 from ..play.table_game import GameError
-from .store import MAX_STORED, AtCapacity, Claim, Owners, StorageError, remember_owner, secret_hash
-from .friends_store import TableStore
+from .store import MAX_STORED, AtCapacity, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
+
+#: Where friends' tables are kept.
+FriendsTableStore = TableGameStore[FriendsTable]
 
 __all__ = ["add_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName", "TooFast"]
 
@@ -183,7 +186,7 @@ class Broker:
                 for event in events:
                     self.stop(table_id, event)
 
-    def frames_after(self, table_id: str, seen: int, store: TableStore, fresh: bool = False) -> list[tuple[int, bytes]]:
+    def frames_after(self, table_id: str, seen: int, store: FriendsTableStore, fresh: bool = False) -> list[tuple[int, bytes]]:
         """The table's events numbered after ``seen`` as Server-Sent Events
         (at most :data:`_BATCH`), oldest first: those a stream of the table
         read since its last change when they include all of them, unless
@@ -205,7 +208,7 @@ class Broker:
         return frames
 
 
-def _public_events(store: TableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
+def _public_events(store: FriendsTableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
     """The table's events numbered after ``seen`` (at most ``limit``) as every
     browser may see them: the one way events leave the store."""
     return [(seq, FriendsTable.public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
@@ -315,7 +318,7 @@ def _json(data: Any, status: int = 200) -> Response:
     )
 
 
-def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: RateLimit, owners: Owners) -> None:
+def add_table_routes(app: FastAPI, store: FriendsTableStore, broker: Broker, limit: RateLimit, owners: Owners) -> None:
     """Register the table API on ``app``."""
 
     def owner_of(request: Request) -> str:
@@ -336,7 +339,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     ) -> Response:
         limit.check(request, "act")
         owner = owner_of(request)
-        table, _, _ = store.act(table_id, request_id, owner, lambda t: (None, action(t, owner)))
+        table, _, _ = store.act(table_id, owner, lambda t: (None, action(t, owner)), request_id=request_id)
         broker.notify(table_id)
         return _json(view(table_id, table, owner), status)
 
@@ -347,7 +350,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         table = FriendsTable(
             rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
         )
-        table_id = store.create(table, table.opened(), moved_from=claim.old)
+        table_id = store.create(table, claim.new, table.opened(), moved_from=claim.old)
         response = _json(view(table_id, table, claim.new), 201)
         response.headers["location"] = f"/api/tables/{table_id}"
         limit.moved(claim)
@@ -364,7 +367,11 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         limit.check(request, "create")
         claim = owners.claim(request)
         table, _, done = store.act(
-            table_id, body.request_id, claim.new, lambda t: (None, t.join(claim.new, body.name)[1]), moved_from=claim.old
+            table_id,
+            claim.new,
+            lambda t: (None, t.join(claim.new, body.name)[1]),
+            request_id=body.request_id,
+            moved_from=claim.old,
         )
         if done:  # a retry of a seat this browser's secret took already: it keeps that secret
             return _json(view(table_id, table, claim.old), 201)
@@ -444,7 +451,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         )
 
 
-def _all_events(store: TableStore, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+def _all_events(store: FriendsTableStore, table_id: str) -> list[tuple[int, dict[str, Any]]]:
     found: list[tuple[int, dict[str, Any]]] = []
     seq = 0
     while True:
@@ -456,7 +463,7 @@ def _all_events(store: TableStore, table_id: str) -> list[tuple[int, dict[str, A
 
 
 async def _stream(
-    request: Request, table_id: str, seen: int, store: TableStore, broker: Broker
+    request: Request, table_id: str, seen: int, store: FriendsTableStore, broker: Broker
 ) -> AsyncIterator[bytes]:
     wake = broker.listen(table_id)
     try:

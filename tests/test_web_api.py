@@ -525,3 +525,27 @@ def test_serve_says_in_one_line_why_it_cannot_start(data: Path, monkeypatch: pyt
     code, _, err = _serve(["--check", "--port", "0", "--data", str(data)])
     assert code == 2 and err.startswith("fivecard: error: fivecard serve needs the web extra (missing: uvicorn)")
     assert "pip install 'fivecard[web]'" in err and len(err.splitlines()) == 1
+
+
+def test_the_web_refusals_are_no_bad_input_and_storage_failures_are_os_errors() -> None:
+    """Bad input is the library's FivecardError (a ValueError, 422); the
+    server's own refusals (:mod:`fivecard.web.errors`) are not, each with its
+    HTTP status; a data folder that cannot keep a change is an OSError."""
+    import inspect
+
+    from fivecard.core.errors import FivecardError
+    from fivecard.play.table_game import GameError
+    from fivecard.web import errors, store
+
+    refusals = [c for _, c in inspect.getmembers(errors, inspect.isclass) if c.__module__ == errors.__name__]
+    assert {c.__name__ for c in refusals} == set(errors.__all__)
+    statuses = {c.__name__: c.status for c in refusals if c is not errors.WebError}
+    assert statuses == {
+        "NotFound": 404, "NotYours": 403, "TwoOwnerCookies": 400, "TooFast": 429, "AtCapacity": 503, "AdvisorBusy": 503,
+    }  # fmt: skip
+    for refusal in refusals:
+        assert issubclass(refusal, errors.WebError) and not issubclass(refusal, (ValueError, OSError))
+    for failure in (store.StorageError, store.StorageFull, store.StorageUnavailable):
+        assert issubclass(failure, OSError) and not issubclass(failure, (ValueError, errors.WebError))
+    assert (store.StorageFull.status, store.StorageUnavailable.status) == (507, 503)
+    assert issubclass(GameError, FivecardError) and issubclass(FivecardError, ValueError)

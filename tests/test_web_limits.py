@@ -37,7 +37,8 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
+from fivecard.web.app import AdvisorGate, create_app
+from fivecard.web.errors import AdvisorBusy
 from fivecard.web.store import Capacity
 from fivecard.web import friends_api as table_api
 from fivecard.web.friends_api import RateLimit
@@ -191,7 +192,8 @@ warnings.simplefilter("ignore")
 from fastapi.testclient import TestClient
 from fivecard.core import lookup_cache as tablecache
 from fivecard.core.rules import RULE_SETS
-from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
+from fivecard.web.app import AdvisorGate, create_app
+from fivecard.web.errors import AdvisorBusy
 from fivecard.web.friends_api import RateLimit
 
 cache = os.environ[tablecache.ENVIRONMENT]

@@ -47,7 +47,8 @@ with warnings.catch_warnings():
 from fivecard.play.friends import FriendsTable
 from fivecard.play.game import Game
 from fivecard.web.app import OWNER_COOKIE, create_app
-from fivecard.web.store import DEALER_GAMES, Capacity, Database, NotYourGame, Owners, TableGameStore, secret_hash
+from fivecard.web.errors import NotYours
+from fivecard.web.store import DEALER_GAMES, Capacity, Database, Owners, TableGameStore, secret_hash
 from fivecard.web.friends_api import RateLimit
 
 #: A value for each body field a route requires, by the field's name (a
@@ -443,7 +444,7 @@ def test_an_action_whose_game_moves_meanwhile_is_refused(tmp_path: Path) -> None
         game.start_round()
         return None, []
 
-    with pytest.raises(NotYourGame):
+    with pytest.raises(NotYours):
         store.act(game_id, old, start)
     assert store.load(game_id, new).rounds == 0  # the action was not saved
 

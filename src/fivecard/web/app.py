@@ -101,25 +101,21 @@ from ..play.view import card_json, event_json, game_view, hint_json, history_ent
 from ..play.table_game import RoleRequired
 from .store import (
     MAX_STORED,
-    AtCapacity,
     Capacity,
     OWNER_COOKIE,
     DEALER_GAMES,
     FRIENDS_TABLES,
     Database,
     TableGameStore,
-    NoSuchGame,
-    NotYourGame,
     Owners,
     StorageError,
-    StorageFull,
-    TwoOwnerCookies,
     remember_owner,
 )
 from .server import Bounds
-from .friends_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
+from .errors import AdvisorBusy, NotYours, WebError
+from .friends_api import Broker, RateLimit, RuleName, add_table_routes, builtin_rules
 
-__all__ = ["AdvisorBusy", "AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+__all__ = ["AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
@@ -640,14 +636,6 @@ def _origin(scheme: str, host: str) -> str:
 T = TypeVar("T")
 
 
-class AdvisorBusy(AtCapacity):
-    """No turn at the advisor now (503, with ``Retry-After``: ``wait`` seconds)."""
-
-    def __init__(self, message: str, wait: int = 1) -> None:
-        super().__init__(message)
-        self.wait = wait
-
-
 class AdvisorGate:
     """Turns at the exact advisor (``/api/advise``, a game's hint, the
     computer players' turns): tens of milliseconds of CPU each, partly
@@ -775,24 +763,16 @@ def create_app(
 
     # -- errors ----------------------------------------------------------------------------
 
-    # The library's errors, by what they mean for HTTP (a subclass before its base).
-    statuses: list[tuple[type[FivecardError], int]] = [
-        (AtCapacity, 503),  # the server keeps as many games or tables as it may
-        (NoSuchGame, 404),  # no such game or table
-        (NotYourGame, 403),  # another browser's game
-        (TwoOwnerCookies, 400),  # which is the browser's own cannot be told
-        (TooFast, 429),
-        (RoleRequired, 403),  # only the host, or a seated player, may
-        (GameError, 409),  # the game does not allow that now (the engine's reason)
-    ]
+    # The web's own refusals carry their status (:mod:`fivecard.web.errors`);
+    # an action a game does not allow is 409, or 403 when it is another role's.
+    @app.exception_handler(WebError)
+    async def _refused(request: Request, exc: WebError) -> Response:
+        headers = {"retry-after": str(exc.wait)} if exc.wait is not None else None
+        return _json({"detail": str(exc)}, exc.status, headers=headers)
 
-    async def _refused(request: Request, exc: Exception) -> Response:
-        status = next(code for kind, code in statuses if isinstance(exc, kind))
-        headers = {"retry-after": str(exc.wait)} if isinstance(exc, (TooFast, AdvisorBusy)) else None
-        return _json({"detail": str(exc)}, status, headers=headers)
-
-    for kind, _ in statuses:
-        app.add_exception_handler(kind, _refused)
+    @app.exception_handler(GameError)
+    async def _not_now(request: Request, exc: GameError) -> Response:
+        return _json({"detail": str(exc)}, 403 if isinstance(exc, RoleRequired) else 409)
 
     # A data folder that cannot keep a change: one sentence to the browser, one
     # line in the log (at most one a minute for each kind of trouble).
@@ -804,8 +784,7 @@ def create_app(
         if now - said.get(exc.reason, -60.0) >= 60.0:
             said[exc.reason] = now
             _LOG.error("%s: %s (%s %s; said at most once a minute)", database.path, exc.reason, request.method, request.url.path)
-        status = 507 if isinstance(exc, StorageFull) else 503
-        return _json({"detail": str(exc)}, status, headers={"retry-after": "60"})
+        return _json({"detail": str(exc)}, exc.status, headers={"retry-after": "60"})
 
     @app.exception_handler(FivecardError)
     async def _bad_input(request: Request, exc: FivecardError) -> Response:
@@ -854,7 +833,7 @@ def create_app(
     def owner_of(request: Request) -> str:
         owner = owners.owner(request)
         if not owner:
-            raise NotYourGame("this browser has no games (its cookie is missing, or is not one this server gave)")
+            raise NotYours("this browser has no games (its cookie is missing, or is not one this server gave)")
         return owner
 
     def view(game_id: str, game: Game) -> dict[str, Any]:

@@ -47,12 +47,13 @@ from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
 from ..play.table_game import GameError
-from .store import MAX_STORED, AtCapacity, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
+from .errors import AtCapacity, TooFast
+from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
 
 #: Where friends' tables are kept.
 FriendsTableStore = TableGameStore[FriendsTable]
 
-__all__ = ["add_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName", "TooFast"]
+__all__ = ["add_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName"]
 
 
 def builtin_rules(name: str) -> RuleSet:
@@ -300,14 +301,6 @@ class RateLimit:
             bucket = self._buckets.get(("act", claim.old))
             if bucket is not None:
                 self._buckets[("act", claim.new)] = bucket
-
-
-class TooFast(GameError):
-    """More requests than a client may make; ``wait``: the seconds until the next one is taken."""
-
-    def __init__(self, message: str, wait: int = 1) -> None:
-        super().__init__(message)
-        self.wait = wait
 
 
 def _json(data: Any, status: int = 200) -> Response:

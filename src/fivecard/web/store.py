@@ -50,17 +50,17 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
-from ..core.errors import FileError, FivecardError
 from ..play.friends import FriendsTable
 from ..play.game import Game
 from ..play.table_game import GameError, TableGame
+from .errors import AtCapacity, NotFound, NotYours, TwoOwnerCookies
 
 if TYPE_CHECKING:
     from starlette.requests import HTTPConnection
 
-__all__ = ["Database", "TableGameStore", "Kind", "DEALER_GAMES", "FRIENDS_TABLES", "Owners", "Claim", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "TwoOwnerCookies", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity", "AtCapacity"]
+__all__ = ["Database", "TableGameStore", "Kind", "DEALER_GAMES", "FRIENDS_TABLES", "Owners", "Claim", "remember_owner", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity"]
 
 #: The largest whole number SQLite keeps (a signed 64-bit integer): no number
 #: the API takes is larger.
@@ -109,29 +109,6 @@ CREATE INDEX IF NOT EXISTS table_game_events_by_round ON table_game_events (game
 """
 
 
-class StoreError(FivecardError):
-    """A game that cannot be found or used by this browser."""
-
-
-class NoSuchGame(StoreError):
-    """No game has that id."""
-
-
-class NotYourGame(StoreError):
-    """The game belongs to another browser."""
-
-
-class TwoOwnerCookies(StoreError):
-    """A request with more than one owner cookie: one may have been planted
-    (another path, or another service of the same host), and the server
-    cannot tell which is the browser's own."""
-
-
-class AtCapacity(StoreError):
-    """The server holds as many of something (games, tables, event streams)
-    as it may."""
-
-
 @dataclass(frozen=True)
 class Capacity:
     """How much the app keeps: at most ``games`` games and ``tables``
@@ -143,10 +120,13 @@ class Capacity:
     days: float = 30.0
 
 
-class StorageError(FileError):
+class StorageError(OSError):
     """The data folder cannot keep (or give back) what the app stores;
-    nothing was changed. ``reason`` says what is wrong with the folder, in a
-    clause ("its disk is full")."""
+    nothing was changed (an :class:`OSError`: the file system's, or
+    SQLite's on it). ``reason`` says what is wrong with the folder, in a
+    clause ("its disk is full"); ``status`` is the web answer's."""
+
+    status: ClassVar[int] = 503
 
     def __init__(self, reason: str, hint: str = "") -> None:
         super().__init__(f"the server's data folder cannot keep this: {reason}; nothing was changed{hint}")
@@ -154,12 +134,14 @@ class StorageError(FileError):
 
 
 class StorageFull(StorageError):
-    """The disk under the data file is full."""
+    """The disk under the data file is full (507 Insufficient Storage)."""
+
+    status = 507
 
 
 class StorageUnavailable(StorageError):
     """The data folder is read-only, not the server's to write, unreadable,
-    or held by another process past the wait."""
+    or held by another process past the wait (503)."""
 
 
 # SQLite's primary result codes (the low byte of an extended code) that say
@@ -193,6 +175,8 @@ def storage_errors() -> Iterator[None]:
     too): the store methods' one translation."""
     try:
         yield
+    except StorageError:
+        raise
     except (sqlite3.Error, OSError) as exc:
         problem = storage_error(exc)
         if problem is None:
@@ -530,12 +514,12 @@ class TableGameStore(Generic[G]):
         noun = self.kind.noun
         row = db.execute("SELECT state FROM table_games WHERE id = ? AND kind = ?", (game_id, self.kind.name)).fetchone()
         if row is None:
-            raise NoSuchGame(
+            raise NotFound(
                 f"no {noun} {game_id!r}: check the link (it may be another server's or data folder's; "
                 f"a {noun} untouched for {self.capacity.days:g} days is removed)"
             )
         if self.kind.private and not self._owns(db, game_id, owner):
-            raise NotYourGame(f"{noun} {game_id!r} belongs to another browser")
+            raise NotYours(f"{noun} {game_id!r} belongs to another browser")
         return self.kind.game.from_state(json.loads(row[0])), str(row[0])
 
     @staticmethod
@@ -564,7 +548,7 @@ class TableGameStore(Generic[G]):
         the events to record; the game, the events and ``request_id`` are
         saved after it in one transaction, if no other process has changed
         the game meanwhile (if one has, ``action`` runs again on the game as
-        it is now, or is :class:`NotYourGame` if it has moved to another
+        it is now, or is :class:`NotYours` if it has moved to another
         owner). What the owner ``moved_from`` holds becomes ``owner``'s in
         that transaction (``action`` sees the game as it will be then). The
         game, the result and False; or, when this owner's (or
@@ -589,7 +573,7 @@ class TableGameStore(Generic[G]):
                     if not self._unchanged(db, game_id, state):
                         continue  # another process acted first: again, on its result
                     if self.kind.private and not self._owns(db, game_id, moved_from or owner):
-                        raise NotYourGame(f"{self.kind.noun} {game_id!r} belongs to another browser")
+                        raise NotYours(f"{self.kind.noun} {game_id!r} belongs to another browser")
                     self.database.move_owner(db, moved_from, owner)
                     now = time.time()
                     db.execute(

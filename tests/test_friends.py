@@ -24,6 +24,7 @@ from fivecard.play.friends import (
     seat_name,
 )
 from fivecard.play.table_game import GameError, RoleRequired
+from fivecard.play.view import cards_json
 
 #: Characters that show nothing, or reorder what follows: none may be in a name.
 INVISIBLE = [
@@ -333,7 +334,7 @@ def test_a_browser_moved_to_a_new_owner_keeps_every_part_it_had() -> None:
     table.join("c", "Cy")
     table.remove("old", 3)  # a removed seat is still the browser's (its points stay in the log)
     table.start_round("old")
-    hand = [c.code_str for c in table.deal("old")[0]]
+    hand = cards_json(table.deal("old")[0])
     before = {owner: table.view(owner) for owner in ("old", "b", "")}
     assert table.owners() == {"old", "b", "c"}
     table.move_owner("old", "new")

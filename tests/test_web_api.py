@@ -537,15 +537,29 @@ def test_the_web_refusals_are_no_bad_input_and_storage_failures_are_os_errors() 
     from fivecard.play.table_game import GameError
     from fivecard.web import errors, store
 
-    refusals = [c for _, c in inspect.getmembers(errors, inspect.isclass) if c.__module__ == errors.__name__]
+    found = [c for _, c in inspect.getmembers(errors, inspect.isclass) if c.__module__ == errors.__name__]
+    refusals = [c for c in found if issubclass(c, errors.WebError)]
+    assert refusals == found
     assert {c.__name__ for c in refusals} == set(errors.__all__)
     statuses = {c.__name__: c.status for c in refusals if c is not errors.WebError}
     assert statuses == {
         "NotFound": 404, "NotYours": 403, "TwoOwnerCookies": 400, "TooFast": 429, "AtCapacity": 503, "AdvisorBusy": 503,
     }  # fmt: skip
     for refusal in refusals:
-        assert issubclass(refusal, errors.WebError) and not issubclass(refusal, (ValueError, OSError))
+        assert not issubclass(refusal, (ValueError, OSError))
     for failure in (store.StorageError, store.StorageFull, store.StorageUnavailable):
         assert issubclass(failure, OSError) and not issubclass(failure, (ValueError, errors.WebError))
     assert (store.StorageFull.status, store.StorageUnavailable.status) == (507, 503)
     assert issubclass(GameError, FivecardError) and issubclass(FivecardError, ValueError)
+
+
+def test_the_pages_scripts_know_no_card_notation() -> None:
+    """Every card a page draws is the server's card object (view.card_json),
+    and the card grid is the server's deck (view.deck_json): no script holds
+    a suit's sign or name, a rank's word, or reads a card's code."""
+    static = Path(web.__file__).parent / "static"
+    scripts = sorted(static.glob("*.js"))
+    assert {p.name for p in scripts} >= {"common.js", "check.js", "friends.js", "table.js"}
+    notation = re.compile(r"[♠♥♦♣]|spades|hearts|diamonds|clubs|\b(?:Ace|King|Queen|Jack|Ten)\b|code\[|\"JK\"")
+    for script in scripts:
+        assert notation.findall(script.read_text()) == [], script.name

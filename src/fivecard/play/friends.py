@@ -21,7 +21,8 @@ What a browser may know is decided here, in two places:
   only watches (with or without a cookie: the same view). While a round is
   open no view carries its seed, an undealt card or another seat's hand.
 * :func:`public_event` is an event as every browser sees it: only the
-  fields :data:`EVENT_FIELDS` names for its type. The round's seed, and so
+  fields :data:`EVENT_FIELDS` names for its type (a closed round's hands
+  with their cards as card objects too, ``sorted_cards``). The round's seed, and so
   its whole deck, is in ``round_closed`` alone, when every hand is shown;
   ``round_started`` and ``dealt`` say that something happened, never what
   was dealt. Events kept by an earlier version (whose ``round_started``
@@ -66,6 +67,7 @@ from ..core.rules import RuleSet, get_rules
 from ..core.showdown import showdown
 from .game import split_pot
 from .table_game import GameError, RoleRequired, Shoe, TableGame, round_deck
+from .view import cards_json
 
 __all__ = [
     "FriendsTable",
@@ -314,6 +316,19 @@ class FriendsTable(TableGame):
     KIND = "table"  # (in the round seeds' hash: kept as the first tables had it)
     NOUN = "friends' table"
     EVENT_FIELDS = EVENT_FIELDS
+
+    @classmethod
+    def public_event(cls, event: Mapping[str, Any]) -> dict[str, Any]:
+        """An event as every browser at the table may see it
+        (:data:`EVENT_FIELDS`), each closed round's hand with its sorted
+        cards as card objects too (``sorted_cards``: however it was kept)."""
+        shown = super().public_event(event)
+        if shown["type"] == "round_closed":
+            shown["hands"] = [
+                {**hand, "sorted_cards": cards_json([Card.parse(code) for code in hand["sorted"]])}
+                for hand in shown.get("hands", [])
+            ]
+        return shown
 
     def __init__(
         self,
@@ -628,7 +643,7 @@ class FriendsTable(TableGame):
                 "open": current.open,
                 "seed": None if current.open else current.seed,
                 "dealt": sorted(current.dealt),
-                "your_hand": None if hand is None else [c.code_str for c in hand],
+                "your_hand": None if hand is None else cards_json(hand),
             }
         return {
             "rules": self.rules.name,

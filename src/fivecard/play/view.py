@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.cards import Card
+from ..core.cards import Card, Suit
 from ..core.report import evaluation_json
+from ..core.rules import RuleSet
 from .advise import Advice, advice_json
 from .game import (
     ANTE,
@@ -43,6 +44,8 @@ from .game import (
 
 __all__ = [
     "card_json",
+    "cards_json",
+    "deck_json",
     "event_json",
     "game_view",
     "hint_json",
@@ -54,9 +57,19 @@ Event = RoundStarted | Folded | Exchanged | DealerCard | RoundSettled | RoundVoi
 
 
 def card_json(card: Card) -> dict[str, Any]:
-    """A card for a page: ``{"code", "text", "rank", "suit", "label", "red"}``."""
+    """A card for a page, the one form every answer gives a card in:
+    ``{"code", "text", "rank", "suit", "symbol", "label", "red"}`` (``rank``
+    as a face shows it, ``"10"``; ``symbol``, the suit's sign; a joker has
+    neither rank nor suit, a rank-only card no suit).
+
+    >>> card_json(Card.parse("Th"))
+    {'code': 'Th', 'text': '10♥', 'rank': '10', 'suit': 'h', 'symbol': '♥', 'label': 'Ten of hearts', 'red': True}
+    """
     if card.is_joker:
-        return {"code": card.code_str, "text": str(card), "rank": None, "suit": None, "label": "Joker", "red": False}
+        return {
+            "code": card.code_str, "text": str(card), "rank": None, "suit": None, "symbol": None,
+            "label": "Joker", "red": False,
+        }  # fmt: skip
     assert card.rank is not None
     suit = card.suit
     return {
@@ -64,13 +77,34 @@ def card_json(card: Card) -> dict[str, Any]:
         "text": str(card),
         "rank": card.rank.short,
         "suit": None if suit is None else suit.value,
+        "symbol": None if suit is None else suit.symbol,
         "label": card.rank.word if suit is None else f"{card.rank.word} of {suit.name.lower()}",
         "red": suit is not None and suit.value in "hd",
     }
 
 
-def _cards(cards: Sequence[Card]) -> list[dict[str, Any]]:
+def cards_json(cards: Sequence[Card]) -> list[dict[str, Any]]:
+    """Cards as card objects (:func:`card_json`)."""
     return [card_json(c) for c in cards]
+
+
+def deck_json(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's deck as a page's card grid shows it: ``ranks`` (high
+    first, as faces show them), ``suits`` (their codes; none when suits play
+    no part), ``jokers``, and ``cards``, the card objects to pick from: each
+    suit's ranks high first (each rank once, rank-only, when suits play no
+    part), then a joker if the rules have any."""
+    ranks = sorted(rules.ranks, reverse=True)
+    suits: list[Suit | None] = list(Suit) if rules.suits else [None]
+    cards = [Card(rank, suit) for suit in suits for rank in ranks]
+    if rules.jokers:
+        cards.append(Card(None, None))
+    return {
+        "ranks": [rank.short for rank in ranks],
+        "suits": [suit.value for suit in Suit] if rules.suits else [],
+        "jokers": rules.jokers,
+        "cards": cards_json(cards),
+    }
 
 
 def _chips(n: int) -> str:
@@ -119,7 +153,7 @@ def _event_json(game: Game, event: Event) -> dict[str, Any]:
             "text": f"{names[event.seat]} {what}",
         }
         if mine:
-            data.update(kept=_cards(event.kept), discarded=_cards(event.discarded), drawn=_cards(event.drawn))
+            data.update(kept=cards_json(event.kept), discarded=cards_json(event.discarded), drawn=cards_json(event.drawn))
         return data
     if isinstance(event, DealerCard):
         return {
@@ -159,7 +193,7 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
                 "chips": paid - ANTE - BET,  # what the round did to the seat's stack
                 "hand": None if result.evaluation is None else evaluation_json(result.evaluation),
                 # the hand's cards as card objects (a folded hand is not shown)
-                "cards": None if result.evaluation is None else _cards(result.evaluation.hand.cards),
+                "cards": None if result.evaluation is None else cards_json(result.evaluation.hand.cards),
                 "explanation": result.explanation,
             }
         )
@@ -174,7 +208,7 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
         "type": "round_settled",
         "round": event.round,
         "dealer": evaluation_json(event.dealer),
-        "dealer_cards": _cards(event.dealer.hand.cards),
+        "dealer_cards": cards_json(event.dealer.hand.cards),
         "results": results,
         "pot": event.pot,
         "pot_winners": list(event.pot_winners),
@@ -225,7 +259,7 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
                 "dealt": hand is not None,
                 "folded": game.folded(seat),
                 # a computer's cards stay face down until the showdown's event shows them
-                "cards": _cards(hand.cards) if hand is not None and seat == 0 else None,
+                "cards": cards_json(hand.cards) if hand is not None and seat == 0 else None,
                 "can_play": game.can_play(seat),
             }
         )
@@ -242,7 +276,7 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
         "bet": BET,
         "pot": game.pot,
         "seats": seats,
-        "dealer": _cards(game.dealer_cards),
+        "dealer": cards_json(game.dealer_cards),
         "can": {
             "start": game.can_start(),
             "exchange": mine,
@@ -265,6 +299,6 @@ def hint_json(advice: Advice, *, top: int = 5) -> dict[str, Any]:
     data = advice_json(advice)
     data["choices"] = data["choices"][:top]
     for row, choice in zip(data["choices"], advice.choices):
-        row["keep_cards"] = _cards(choice.keep)
+        row["keep_cards"] = cards_json(choice.keep)
         row["positions"] = keep_positions(advice.hand.cards, choice.keep)
     return data

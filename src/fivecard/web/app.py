@@ -97,7 +97,7 @@ from ..core.lookup import five_strength_function, tables_for
 from ..core.errors import FivecardError
 from ..play.advise import advise, advice_json, builtin_paytable
 from ..play.game import Game, GameError
-from ..play.view import card_json, event_json, game_view, hint_json, history_entry
+from ..play.view import cards_json, deck_json, event_json, game_view, hint_json, history_entry
 from ..play.table_game import RoleRequired
 from .store import (
     MAX_STORED,
@@ -904,16 +904,9 @@ def create_app(
     # -- pages ---------------------------------------------------------------------------------
 
     # what the pages need of each rule set: its name, title and summary, and
-    # its deck (ranks, high first; suits or not; jokers) for the card grid
+    # its deck for the card grid (its cards as card objects: view.deck_json)
     rule_sets = [
-        {
-            "name": r.name,
-            "title": r.title or r.name,
-            "summary": r.summary,
-            "ranks": " ".join(rank.char for rank in sorted(r.ranks, reverse=True)),
-            "suits": int(r.suits),
-            "jokers": r.jokers,
-        }
+        {"name": r.name, "title": r.title or r.name, "summary": r.summary, "deck": deck_json(r)}
         for r in RULE_SETS.values()
     ]
 
@@ -976,7 +969,7 @@ def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
             try:
                 evaluation = evaluate(text, rules=rules)
                 entry["hand"] = evaluation_json(evaluation, text)
-                entry["cards"] = [card_json(c) for c in evaluation.hand.sorted()]
+                entry["cards"] = cards_json(evaluation.hand.sorted())
                 good.append(text)
             except FivecardError as exc:
                 entry["error"] = str(exc)

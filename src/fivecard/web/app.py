@@ -113,7 +113,7 @@ from .store import (
 )
 from .server import Bounds
 from .errors import AdvisorBusy, NotYours, WebError
-from .friends_api import Broker, RateLimit, RuleName, add_table_routes, builtin_rules
+from .friends_api import Broker, RateLimit, RuleName, add_friends_table_routes, builtin_rules
 
 __all__ = ["AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
@@ -742,7 +742,7 @@ def create_app(
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = TableGameStore(database, DEALER_GAMES, capacity)
-    tables = TableGameStore(database, FRIENDS_TABLES, capacity)
+    friends_tables = TableGameStore(database, FRIENDS_TABLES, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
     owners = Owners(database.key("owner secrets"))
     app = FastAPI(
@@ -757,7 +757,7 @@ def create_app(
     app.state.owners = owners  # the one reader of owner cookies (the rate limit's too)
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
-    add_table_routes(app, tables, app.state.broker, limit, owners)
+    add_friends_table_routes(app, friends_tables, app.state.broker, limit, owners)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
@@ -906,7 +906,7 @@ def create_app(
     # what the pages need of each rule set: its name, title and summary, and
     # its deck for the card grid (its cards as card objects: view.deck_json)
     rule_sets = [
-        {"name": r.name, "title": r.title or r.name, "summary": r.summary, "deck": deck_json(r)}
+        {"id": r.name, "title": r.title or r.name, "summary": r.summary, "deck": deck_json(r)}
         for r in RULE_SETS.values()
     ]
 

@@ -53,7 +53,7 @@ from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, reme
 #: Where friends' tables are kept.
 FriendsTableStore = TableGameStore[FriendsTable]
 
-__all__ = ["add_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName"]
+__all__ = ["add_friends_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName"]
 
 
 def builtin_rules(name: str) -> RuleSet:
@@ -311,8 +311,10 @@ def _json(data: Any, status: int = 200) -> Response:
     )
 
 
-def add_table_routes(app: FastAPI, store: FriendsTableStore, broker: Broker, limit: RateLimit, owners: Owners) -> None:
-    """Register the table API on ``app``."""
+def add_friends_table_routes(
+    app: FastAPI, store: FriendsTableStore, broker: Broker, limit: RateLimit, owners: Owners
+) -> None:
+    """Register the friends' table API on ``app``."""
 
     def owner_of(request: Request) -> str:
         return owners.owner(request)  # "": a browser that only watches

@@ -1,25 +1,29 @@
-"""Games kept in SQLite (the standard library's), so that they survive a
-restart: one file, WAL mode, one transaction per action.
+"""Table games (the dealer game, the friends' table) kept in SQLite (the
+standard library's), so that they survive a restart: one file, WAL mode,
+one transaction per action, one store for every kind
+(:class:`TableGameStore` of a :class:`Kind`).
 
-A game's row holds its whole state (:meth:`~fivecard.play.game.Game.to_state`)
-and the hash of its owner's secret (the browser that made it holds the
-secret in a cookie: :class:`Owners`); its events (as the player sees them,
-:func:`~fivecard.play.view.event_json`) are rows of their own, numbered.
-An action reads the game, acts, and writes it back in a short ``BEGIN
-IMMEDIATE`` transaction only if the game's row is still the one it read
-(else it acts again on the new one): the acting itself (the computer
-players consult the advisor, tens of milliseconds) holds no lock, so
-actions on other games go on meanwhile and never wait out SQLite's busy
-timeout. Two requests on one game run one after the other (in one process,
-in turn; across processes, the second acts again on the first one's
-result), and a failed action changes nothing.
+A game's row holds its whole state
+(:meth:`~fivecard.play.table_game.TableGame.to_state`); the hashes of its
+owners' secrets (the browser that made it holds the secret in a cookie:
+:class:`Owners`) are kept beside it; its events are rows of their own,
+numbered. An action reads the game, acts, and writes it back in a short
+``BEGIN IMMEDIATE`` transaction only if the game's row is still the one it
+read (else it acts again on the new one): the acting itself (the dealer
+game's computer players consult the advisor, tens of milliseconds) holds
+no lock, so actions on other games go on meanwhile and never wait out
+SQLite's busy timeout. Two requests on one game run one after the other
+(in one process, in turn; across processes, the second acts again on the
+first one's result), a request id is applied once, and a failed action
+changes nothing.
 
-At most so many games (and tables) are kept (:class:`Capacity`): a new one
-first removes those untouched for its days, then is refused
-(:class:`AtCapacity`) if as many as the limit are left.
+At most so many games and friends' tables are kept (:class:`Capacity`): a
+new one first removes those of its kind untouched for its days, then is
+refused (:class:`~fivecard.web.errors.AtCapacity`) if as many as the limit
+are left.
 
-A data folder that cannot keep a change is one error, never a traceback or
-a transaction left open: :class:`StorageFull` (the disk is full) or
+A data folder that cannot keep a change is one error (an :class:`OSError`),
+never a traceback or a transaction left open: :class:`StorageFull` (the disk is full) or
 :class:`StorageUnavailable` (read-only, not ours to write, unreadable, or
 held by another process), raised by every store method
 (:func:`storage_errors`). :meth:`Database.check` makes sure at start that
@@ -372,13 +376,13 @@ class Database:
 @dataclass(frozen=True)
 class Kind(Generic[G]):
     """A kind of table game a :class:`TableGameStore` keeps: its class, its
-    name in the database, what a message calls one, whether only its
+    ``id`` in the database, what a message calls one (``noun``), whether only its
     owners may read it (``private``: the dealer game; a friends' table is
     seen by anyone with its link, each browser by its role), and which
     :class:`Capacity` limit counts it."""
 
     game: type[G]
-    name: str
+    id: str
     noun: str
     private: bool
     limit: Callable[[Capacity], int]
@@ -425,7 +429,7 @@ class TableGameStore(Generic[G]):
         if any(_exists(self._connect(), table) for table in ("games", "friend_tables")):
             with self._transaction() as db:  # (only a data file an earlier version kept is written to here)
                 _carry_over(db, kind)
-        self.database.on_move(kind.name, self._move_owner)
+        self.database.on_move(kind.id, self._move_owner)
 
     def close(self) -> None:
         """Close this thread's connection."""
@@ -440,7 +444,7 @@ class TableGameStore(Generic[G]):
         held = db.execute(
             "SELECT g.id, g.state FROM table_game_owners o JOIN table_games g ON g.id = o.game_id "
             "WHERE o.owner = ? AND g.kind = ?",
-            (old, self.kind.name),
+            (old, self.kind.id),
         ).fetchall()
         for game_id, state in held:
             try:
@@ -490,7 +494,7 @@ class TableGameStore(Generic[G]):
         becomes ``owner``'s in the same transaction (a :class:`Claim`)."""
         game_id = new_secret()
         now = time.time()
-        kind, noun = self.kind.name, self.kind.noun
+        kind, noun = self.kind.id, self.kind.noun
         with self._transaction() as db:
             db.execute("DELETE FROM table_games WHERE kind = ? AND updated < ?", (kind, now - self.capacity.days * 86_400))
             (count,) = db.execute("SELECT COUNT(*) FROM table_games WHERE kind = ?", (kind,)).fetchone()
@@ -512,7 +516,7 @@ class TableGameStore(Generic[G]):
     def _row(self, db: sqlite3.Connection, game_id: str, owner: str) -> tuple[G, str]:
         """The game and its stored state (if it is the owner's, for a private kind)."""
         noun = self.kind.noun
-        row = db.execute("SELECT state FROM table_games WHERE id = ? AND kind = ?", (game_id, self.kind.name)).fetchone()
+        row = db.execute("SELECT state FROM table_games WHERE id = ? AND kind = ?", (game_id, self.kind.id)).fetchone()
         if row is None:
             raise NotFound(
                 f"no {noun} {game_id!r}: check the link (it may be another server's or data folder's; "
@@ -670,7 +674,7 @@ def _carry_over(db: sqlite3.Connection, kind: Kind[Any]) -> None:
     if kind is DEALER_GAMES and _exists(db, "games"):
         db.execute(
             "INSERT OR IGNORE INTO table_games (id, kind, state, created, updated) "
-            "SELECT id, ?, state, created, updated FROM games", (kind.name,)
+            "SELECT id, ?, state, created, updated FROM games", (kind.id,)
         )
         db.execute("INSERT OR IGNORE INTO table_game_owners (game_id, owner) SELECT id, owner FROM games")
         if _exists(db, "events"):
@@ -683,7 +687,7 @@ def _carry_over(db: sqlite3.Connection, kind: Kind[Any]) -> None:
     if kind is FRIENDS_TABLES and _exists(db, "friend_tables"):
         db.execute(
             "INSERT OR IGNORE INTO table_games (id, kind, state, created, updated) "
-            "SELECT id, ?, state, created, updated FROM friend_tables", (kind.name,)
+            "SELECT id, ?, state, created, updated FROM friend_tables", (kind.id,)
         )
         for game_id, state in db.execute("SELECT id, state FROM friend_tables").fetchall():
             with suppress(GameError, ValueError):  # kept by a later version: kept, unread

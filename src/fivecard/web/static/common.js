@@ -107,9 +107,10 @@ window.fivecard = (function () {
     return row;
   }
 
-  function ruleTitle(name) {
-    const item = document.querySelector(`#rule-titles li[data-name="${CSS.escape(name)}"]`);
-    return item ? item.textContent : name;
+  // A rule set's title, by its id (the name requests send: "standard").
+  function ruleTitle(id) {
+    const item = document.querySelector(`#rule-titles li[data-id="${CSS.escape(id)}"]`);
+    return item ? item.textContent : id;
   }
 
   function isTyping(target) {

@@ -38,13 +38,17 @@ holding no thread while it waits); what the server holds of connections,
 headers and time (:mod:`fivecard.web.server`).
 
 Errors are ``{"detail": message}``: the library's message for bad input
-(422), the engine's for an illegal action (409), 404 for no such game, 403
-for another browser's game (or an action only a table's host may take),
+(422, a :class:`~fivecard.core.errors.FivecardError`), the engine's for an
+illegal action (409, a :class:`~fivecard.play.table_game.GameError`; 403
+for :class:`~fivecard.play.table_game.RoleRequired`: only a friends'
+table's host, or a seated player, may), and the web's own refusals
+(:mod:`fivecard.web.errors`, each with its status): 404 for no such game, 403
+for another browser's game,
 400 for a request with two owner cookies (one may be planted),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
 many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
-or the advisor is busy (:class:`AdvisorBusy`, with ``Retry-After``),
+or the advisor is busy (:class:`~fivecard.web.errors.AdvisorBusy`, with ``Retry-After``),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
 
@@ -646,7 +650,7 @@ class AdvisorGate:
     (taken only once it has its turn); at most ``queue`` more wait for a
     turn, in order, on the event loop (holding no thread), each at most
     ``wait`` seconds. One more, or one whose time is up, is
-    :class:`AdvisorBusy` (503, try again in a second). Its state is shared
+    :class:`~fivecard.web.errors.AdvisorBusy` (503, try again in a second). Its state is shared
     by every thread and event loop that uses it.
     """
 

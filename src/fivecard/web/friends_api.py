@@ -237,7 +237,7 @@ ADVISE_RATE, ADVISE_BURST = 2.0, 10
 class RateLimit:
     """The app's one limit on how fast a client changes things: token
     buckets (a burst, then a steady rate), three kinds of them. More is
-    :class:`TooFast` (429), with the seconds to wait (``Retry-After``).
+    :class:`~fivecard.web.errors.TooFast` (429), with the seconds to wait (``Retry-After``).
 
     * ``create``: what mints an owner cookie or a stored row (a game, a
       table, a seat), per client address: a client without a cookie, or with
@@ -269,7 +269,7 @@ class RateLimit:
         self._lock = threading.Lock()
 
     def check(self, request: Request, kind: Literal["create", "act", "advise"]) -> None:
-        """Count one request of ``kind``; :class:`TooFast` if over the limit."""
+        """Count one request of ``kind``; :class:`~fivecard.web.errors.TooFast` if over the limit."""
         address = request.client.host if request.client else ""
         owners: Owners = request.app.state.owners
         secret = owners.secret(request) if kind != "create" else None

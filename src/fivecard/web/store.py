@@ -117,7 +117,7 @@ CREATE INDEX IF NOT EXISTS table_game_events_by_round ON table_game_events (game
 class Capacity:
     """How much the app keeps: at most ``games`` games and ``tables``
     tables, each removed once untouched (no action taken) for ``days``
-    days. A new one past the limit is :class:`AtCapacity` (503)."""
+    days. A new one past the limit is :class:`~fivecard.web.errors.AtCapacity` (503)."""
 
     games: int = 10_000
     tables: int = 10_000
@@ -439,25 +439,28 @@ class TableGameStore(Generic[G]):
 
     def _move_owner(self, db: sqlite3.Connection, old: str, new: str) -> None:
         """What ``old`` holds in any game of this kind (its part in the
-        state, its applied request ids) becomes ``new``'s: only its own
-        games are read."""
-        held = db.execute(
-            "SELECT g.id, g.state FROM table_game_owners o JOIN table_games g ON g.id = o.game_id "
-            "WHERE o.owner = ? AND g.kind = ?",
-            (old, self.kind.id),
-        ).fetchall()
-        for game_id, state in held:
-            try:
-                game = self.kind.game.from_state(json.loads(state))
-            except GameError:  # kept by a later version: nobody can use it here, nor lose it by this
-                continue
-            if game.owners():
+        state, its applied request ids, its place among the owners) becomes
+        ``new``'s. Only a kind whose games record their owners in their
+        state (the friends' table's host and seats) has states to rewrite,
+        and only ``old``'s own games are read."""
+        held = "SELECT o.game_id FROM table_game_owners o JOIN table_games g ON g.id = o.game_id WHERE o.owner = ? AND g.kind = ?"
+        if self.kind.game.owners is not TableGame.owners:
+            rows = db.execute(f"SELECT id, state FROM table_games WHERE id IN ({held})", (old, self.kind.id)).fetchall()
+            for game_id, state in rows:
+                try:
+                    game = self.kind.game.from_state(json.loads(state))
+                except GameError:  # kept by a later version: nobody can use it here, nor lose it by this
+                    continue
                 game.move_owner(old, new)
                 db.execute("UPDATE table_games SET state = ? WHERE id = ?", (json.dumps(game.to_state()), game_id))
-            db.execute(
-                "UPDATE table_game_requests SET owner = ? WHERE game_id = ? AND owner = ?", (new, game_id, old)
-            )
-            db.execute("UPDATE OR REPLACE table_game_owners SET owner = ? WHERE game_id = ? AND owner = ?", (new, game_id, old))
+        db.execute(
+            f"UPDATE table_game_requests SET owner = ? WHERE owner = ? AND game_id IN ({held})",
+            (new, old, old, self.kind.id),
+        )
+        db.execute(
+            f"UPDATE OR REPLACE table_game_owners SET owner = ? WHERE owner = ? AND game_id IN ({held})",
+            (new, old, old, self.kind.id),
+        )
 
     @staticmethod
     def _add_owners(db: sqlite3.Connection, game_id: str, owners: set[str]) -> None:
@@ -489,7 +492,7 @@ class TableGameStore(Generic[G]):
     def create(self, game: G, owner: str, events: Sequence[dict[str, Any]] = (), moved_from: str = "") -> str:
         """Keep a new game for ``owner`` (a secret's :func:`secret_hash`) and
         its first events; its unguessable id. Games of this kind untouched
-        for the capacity's days are removed first; :class:`AtCapacity` if as
+        for the capacity's days are removed first; :class:`~fivecard.web.errors.AtCapacity` if as
         many as its limit are left. What the owner ``moved_from`` holds
         becomes ``owner``'s in the same transaction (a :class:`Claim`)."""
         game_id = new_secret()

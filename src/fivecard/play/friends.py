@@ -89,7 +89,6 @@ MAX_SEATS: Final = 10
 MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
 MAX_ROUNDS: Final = 10_000
-_STATE_VERSION: Final = 1
 
 #: The words the pages use for roles, refused as names (read by
 #: :func:`name_key`, letters and digits only): the host's chat name, the

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from fivecard.play.friends import (
     EVENT_FIELDS,
     FriendsTable,
-    TableError,
-    TableForbidden,
     chat_line,
     name_key,
     public_event,
     seat_name,
 )
+from fivecard.play.table_game import GameError, RoleRequired
+from fivecard.play.view import cards_json
 
 #: Characters that show nothing, or reorder what follows: none may be in a name.
 INVISIBLE = [
@@ -150,9 +150,9 @@ def well_formed(name: str) -> bool:
 def test_no_name_can_pass_for_a_seated_one(case: tuple[str, str, str]) -> None:
     name, alike, hidden = case
     table = table_with(name)
-    with pytest.raises(TableError, match="is taken at this table"):
+    with pytest.raises(GameError, match="is taken at this table"):
         table.join("another", alike)
-    with pytest.raises(TableError, match=r"cannot hold U\+[0-9A-F]{4}"):
+    with pytest.raises(GameError, match=r"cannot hold U\+[0-9A-F]{4}"):
         table.join("another", hidden)
     assert [s.name for s in table.seats] == [name]
 
@@ -170,7 +170,7 @@ def test_a_name_spelt_another_way_is_shown_normalized(case: tuple[str, str]) -> 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(ROLES).flatmap(lambda n: look_alike(n)))
 def test_no_name_is_a_roles_word(alike: str) -> None:
-    with pytest.raises(TableError, match="a word the table uses for a role"):
+    with pytest.raises(GameError, match="a word the table uses for a role"):
         table_with(alike)
 
 
@@ -179,7 +179,7 @@ def test_no_name_is_a_roles_word(alike: str) -> None:
 def test_every_name_a_table_shows_is_well_formed(text: str) -> None:
     try:
         shown = seat_name(text)
-    except TableError as exc:
+    except GameError as exc:
         assert str(exc)  # it says why
         return
     assert well_formed(shown) and 0 < len(shown) <= 40 and seat_name(shown) == shown
@@ -191,7 +191,7 @@ def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[
     name, alike = case
     try:
         shown = seat_name(alike)
-    except TableError as exc:
+    except GameError as exc:
         assert "letters in one word" in str(exc), exc  # a word of Latin and Cyrillic letters, say
     else:
         assert name_key(shown) == name_key(name)  # a word all in Greek capitals, say
@@ -199,16 +199,16 @@ def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[
         table = FriendsTable(host="host")
         try:
             table.join("first", first)
-        except TableError:
+        except GameError:
             continue  # the disguised name is refused on its own
-        with pytest.raises(TableError, match="is taken at this table|letters in one word"):
+        with pytest.raises(GameError, match="is taken at this table|letters in one word"):
             table.join("second", second)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from([*ROLES, "HOST", "YOU", "NOBODY"]).flatmap(passing_for))
 def test_no_name_is_a_roles_word_in_look_alike_letters(alike: str) -> None:
-    with pytest.raises(TableError, match="a word the table uses for a role|letters in one word"):
+    with pytest.raises(GameError, match="a word the table uses for a role|letters in one word"):
         seat_name(alike)
 
 
@@ -219,7 +219,7 @@ def test_names_in_one_script_are_taken_and_stay_apart(case: tuple[str, str]) -> 
     assert seat_name(first) == first and seat_name(second) == second
     table = table_with(first)
     if first.casefold() == second.casefold():
-        with pytest.raises(TableError, match="is taken at this table"):
+        with pytest.raises(GameError, match="is taken at this table"):
             table.join("second", second)
     else:
         assert name_key(first) != name_key(second)
@@ -229,14 +229,14 @@ def test_names_in_one_script_are_taken_and_stay_apart(case: tuple[str, str]) -> 
 def test_look_alikes_across_scripts_are_one_name() -> None:
     greek = "\u0391\u039d\u039d"  # ΑΝΝ in Greek capitals
     table = table_with("Ann")
-    with pytest.raises(TableError, match="'\u0410nn' mixes Cyrillic and Latin letters in one word"):
+    with pytest.raises(GameError, match="'\u0410nn' mixes Cyrillic and Latin letters in one word"):
         table.join("x", "\u0410nn")  # a Cyrillic А
-    with pytest.raises(TableError, match="is taken at this table"):
+    with pytest.raises(GameError, match="is taken at this table"):
         table.join("x", greek)
-    with pytest.raises(TableError, match="is taken at this table"):
+    with pytest.raises(GameError, match="is taken at this table"):
         table_with(greek).join("x", "ann")
     for host in ("\u041d\u043est", "\u041d\u041e\u0405\u0422", "\u0397\u039f\u0405\u03a4"):  # Ноst, НОЅТ, ΗΟЅΤ
-        with pytest.raises(TableError, match="is a word the table uses for a role"):
+        with pytest.raises(GameError, match="is a word the table uses for a role"):
             table.join("x", host)
     assert [s.name for s in table_with("Ann Ли", "Анна", "山田 たろう", "やまだタロウ", "Νίκος", "3Ann").seats] == [
         "Ann Ли", "Анна", "山田 たろう", "やまだタロウ", "Νίκος", "3Ann"
@@ -246,13 +246,13 @@ def test_look_alikes_across_scripts_are_one_name() -> None:
 def test_names_that_collide_and_names_refused_say_why() -> None:
     table = table_with("Ann")
     for other in ("ann", "ＡＮＮ", " ANN  ", "𝐀nn"):
-        with pytest.raises(TableError, match="the name .* is taken"):
+        with pytest.raises(GameError, match="the name .* is taken"):
             table.join("x", other)
-    with pytest.raises(TableError, match=r"U\+200B \(ZERO WIDTH SPACE\)"):
+    with pytest.raises(GameError, match=r"U\+200B \(ZERO WIDTH SPACE\)"):
         table.join("x", "ann\u200b")
-    with pytest.raises(TableError, match=r"U\+202E \(RIGHT-TO-LEFT OVERRIDE\)"):
+    with pytest.raises(GameError, match=r"U\+202E \(RIGHT-TO-LEFT OVERRIDE\)"):
         table.join("x", "\u202enna")
-    with pytest.raises(TableError, match="'Host' is a word the table uses for a role"):
+    with pytest.raises(GameError, match="'Host' is a word the table uses for a role"):
         table.join("x", "Host")
     assert table.join("x", "Anna")[0].name == "Anna"
     assert seat_name("Zoe\u0308") == "Zoë"  # composed
@@ -275,7 +275,7 @@ def test_a_chat_line_cannot_reorder_or_hide_text(text: str, extra: list[tuple[st
         chars.insert(where, char)
     try:
         line = chat_line("".join(chars))
-    except TableError:
+    except GameError:
         return
     assert not any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in line)
     assert line == " ".join(line.split())
@@ -284,7 +284,7 @@ def test_a_chat_line_cannot_reorder_or_hide_text(text: str, extra: list[tuple[st
 def test_chat_keeps_the_words_and_drops_the_controls() -> None:
     assert chat_line("\u202eevil\u202c text\u200b here") == "evil text here"
     assert chat_line("שלום, Ann") == "שלום, Ann"  # right-to-left words are words
-    with pytest.raises(TableError, match="an empty chat line"):
+    with pytest.raises(GameError, match="an empty chat line"):
         chat_line("\u2066\u2069")
 
 
@@ -334,7 +334,7 @@ def test_a_browser_moved_to_a_new_owner_keeps_every_part_it_had() -> None:
     table.join("c", "Cy")
     table.remove("old", 3)  # a removed seat is still the browser's (its points stay in the log)
     table.start_round("old")
-    hand = [c.code_str for c in table.deal("old")[0]]
+    hand = cards_json(table.deal("old")[0])
     before = {owner: table.view(owner) for owner in ("old", "b", "")}
     assert table.owners() == {"old", "b", "c"}
     table.move_owner("old", "new")
@@ -342,7 +342,7 @@ def test_a_browser_moved_to_a_new_owner_keeps_every_part_it_had() -> None:
     assert table.view("new") == before["old"] and table.view("new")["round"]["your_hand"] == hand
     assert table.view("old") == before[""]  # the old owner is a stranger now
     assert table.view("b") == before["b"]
-    with pytest.raises(TableForbidden):
+    with pytest.raises(RoleRequired):
         table.close("old")
     assert table.close("new")[-1]["type"] == "round_closed"  # the host's part moved
     table.move_owner("", "x")  # nobody is no one's to move

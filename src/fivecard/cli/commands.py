@@ -1053,6 +1053,7 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
 def _deal(call: _Call) -> int:
 
     from ..files.writers import DealWriter
+    from ..files.writers.base import TextBytes
     from ..core.report import RawJson, deal_tally_json, write_json_object
     from ..files.pipeline import dealt_chunks
     from ..play.deal import DealTally, check_players, check_rounds, new_seed
@@ -1069,7 +1070,7 @@ def _deal(call: _Call) -> int:
             raise type(exc)(f"argument {flag}: {exc}") from None
     seed = args.seed if args.seed is not None else new_seed()
     tally = DealTally(args.players, rules)
-    writer = DealWriter(painter, rules, several=args.rounds > 1)
+    writer = DealWriter(TextBytes(out), painter, rules, several=args.rounds > 1)
     chunks = dealt_chunks(args.players, rules=rules, seed=seed, rounds=args.rounds)
     if args.json:
         # Streamed: each round is written as it is dealt, the tally last.
@@ -1089,7 +1090,7 @@ def _deal(call: _Call) -> int:
         return EXIT_OK
     for chunk in chunks:
         tally.add_chunk(chunk)
-        out.write(writer.text(chunk).decode("utf-8"))
+        writer.write(chunk)
     if args.rounds > 1:
         out.write(f"Tally after {args.rounds} rounds:\n")
         for i in range(args.players):

@@ -1423,7 +1423,7 @@ def _strategy(call: _Call) -> int:
     args = call.args
     output = args.output
     if output is not None:
-        from ..files.strategy_file import check_strategy_path
+        from ..files.writers.strategy import check_strategy_path
 
         if not output.lower().endswith((".csv", ".parquet")):
             raise _UsageError(f"-o writes FILE.csv or FILE.parquet, not {output!r}")
@@ -1436,7 +1436,7 @@ def _strategy(call: _Call) -> int:
         if getattr(args, name) is not None:
             raise _UsageError(f"--{name} is for --dealer: a pay table is solved in this process, in seconds")
     from ..files.paytable_file import load_paytable
-    from ..files.strategy_file import write_strategy
+    from ..files.writers.strategy import write_strategy
     from ..play.strategy import solve_paytable, starting_hands
 
     rules, out = call.rules, call.out
@@ -1495,7 +1495,7 @@ def _strategy_dealer(call: _Call) -> int:
 
     from ..play.dealer import dealer_hands, default_workers, kept_shares, solve_dealer
     from ..vector.jobs import dask_available, plan
-    from ..files.strategy_file import write_strategy
+    from ..files.writers.strategy import write_strategy
 
     args, rules, out, err = call.args, call.rules, call.out, call.err
     workers = default_workers(len(rules.dealt()), args.workers, args.scheduler)

@@ -6,8 +6,9 @@ through one protocol (:class:`~fivecard.files.writers.base.Writer`):
 The formats: :mod:`~fivecard.files.writers.text` (the table for people),
 :mod:`~fivecard.files.writers.csv`, :mod:`~fivecard.files.writers.jsonl`,
 :mod:`~fivecard.files.writers.xlsx`, :mod:`~fivecard.files.writers.parquet`;
-and the writers of ``classify -`` (:mod:`~fivecard.files.writers.classify`)
-and ``deal`` (:mod:`~fivecard.files.writers.deal`). What they share: cells made
+and the writers of ``classify -`` (:mod:`~fivecard.files.writers.classify`),
+``deal`` (:mod:`~fivecard.files.writers.deal`) and ``strategy -o``
+(:mod:`~fivecard.files.writers.strategy`). What they share: cells made
 safe (:mod:`~fivecard.files.writers.cells`), workbooks within Excel's
 limits (:mod:`~fivecard.files.writers.excel`), cards spelled
 (:mod:`~fivecard.files.writers.cards`) and put in order
@@ -43,6 +44,7 @@ from .deal import DealWriter
 from .excel import MAX_ROWS, XLSX_COLUMNS, XLSX_SHEET_NAME, check_workbook, column_widths, save_workbook, text_cell
 from .jsonl import JsonlWriter
 from .parquet import ParquetWriter
+from .strategy import DEALER_COLUMNS, STRATEGY_COLUMNS, check_strategy_path, write_strategy
 from .tally import Tally
 from .text import TextWriter
 from .xlsx import XlsxWriter
@@ -79,6 +81,10 @@ __all__ = [
     "save_workbook",
     "text_cell",
     "column_widths",
+    "STRATEGY_COLUMNS",
+    "DEALER_COLUMNS",
+    "check_strategy_path",
+    "write_strategy",
 ]
 
 

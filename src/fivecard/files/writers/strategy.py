@@ -1,6 +1,14 @@
 """A solved game's strategy as a file: a row per class of starting hands,
-as CSV or Parquet, written atomically (:class:`~fivecard.files.target.Target`,
-as every output)."""
+as CSV or Parquet.
+
+Guarantees: the file appears whole or not at all
+(:class:`~fivecard.files.target.Target`, as every output); its columns are
+:data:`STRATEGY_COLUMNS` (or :data:`DEALER_COLUMNS` for the game against
+the dealer), cards spelled as ``As Kd``, values as Python writes a float
+(``repr``), so that a value read back is the value written; a path that
+cannot be written is refused before a long solve
+(:func:`check_strategy_path`).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +16,11 @@ import os
 from collections.abc import Sequence
 from typing import Final
 
-from ..core.cards import format_cards
-from ..core.errors import FileError
-from ..play.dealer import DealerHand
-from ..play.strategy import StartingHand
-from .target import Target, write_error
+from ...core.cards import format_cards
+from ...core.errors import FileError
+from ...play.dealer import DealerHand
+from ...play.strategy import StartingHand
+from ..target import Target, write_error
 
 __all__ = ["STRATEGY_COLUMNS", "DEALER_COLUMNS", "check_strategy_path", "write_strategy"]
 

@@ -12,7 +12,7 @@ from fivecard.core.columns import class_columns
 from fivecard.core.evaluate import describe
 from fivecard.core.lookup import tables_for
 from fivecard.core.rules import RULE_SETS, get_rules
-from fivecard.vector.columns import NO_PLACE, class_arrays
+from fivecard.vector.columns import NO_PLACE, class_arrays, rank_places
 
 RULES = [*RULE_SETS, "standard+wild(2)", "standard+wild(Js Jh)"]
 
@@ -53,7 +53,7 @@ def test_the_arrays_say_what_the_columns_say(name: str) -> None:
         assert int(arrays.key[strength]) == sum(rank << (16 - 4 * i) for i, rank in enumerate(key))
         named = columns.named[index]
         assert (bool(arrays.names_first[strength]), bool(arrays.names_second[strength])) == (named >= 1, named >= 2)
-        places = arrays.places[strength]
+        places = rank_places(rules)[strength]
         for rank in range(2, 15):
             where = ranks.find(bytes([rank]))
             assert places[14 - rank] == (NO_PLACE if where < 0 else where)
@@ -61,7 +61,8 @@ def test_the_arrays_say_what_the_columns_say(name: str) -> None:
 
 def test_the_arrays_are_read_only() -> None:
     arrays = class_arrays(get_rules("standard"))
-    for array in (arrays.category, arrays.score, arrays.key, arrays.names_first, arrays.names_second, arrays.places):
+    tables = (arrays.category, arrays.score, arrays.key, arrays.names_first, arrays.names_second)
+    for array in (*tables, rank_places(get_rules("standard"))):
         with pytest.raises(ValueError):
             array[0] = 1
 

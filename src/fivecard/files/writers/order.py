@@ -5,7 +5,7 @@ whole chunks at once.
 Guarantees: the showdown order is the single-hand path's
 (:func:`fivecard.core.evaluate.evaluate`'s ``cards``): where each rank
 stands is read from the class's ranks in showdown order
-(:class:`~fivecard.vector.columns.ClassArrays`), and a wild card stands
+(:func:`~fivecard.vector.columns.rank_places`), and a wild card stands
 where the card it became goes (:class:`~fivecard.vector.wild.WildCases`,
 which settles each distinct case with the single-hand rule).
 """
@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...vector import batch
-from ...vector.columns import class_arrays
+from ...vector.columns import rank_places
 from ...vector.wild import WildCases, wild_cases
 from ..pipeline import Chunk
 
@@ -32,7 +32,7 @@ def _positions(chunk: Chunk, small: npt.NDArray[np.int32]) -> tuple[npt.NDArray[
     """Per card of each hand (by its sort place, ``small``): its position
     in showdown order (a group's first), and its suit's place."""
     rank_place, suit_place = small // 5, small % 5  # ace 0 ... two 12; a joker 13
-    position = class_arrays(chunk.rules).places[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
+    position = rank_places(chunk.rules)[chunk.strength[:, None], np.clip(rank_place, 0, 12)]
     return position, suit_place
 
 

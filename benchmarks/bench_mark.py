@@ -28,7 +28,7 @@ from pathlib import Path
 
 from fivecard.vector.batch import encode, strengths
 from fivecard.files.rows import column_letter
-from fivecard.files.writers import class_info
+from fivecard.core.columns import class_columns
 from fivecard.core.cards import full_deck
 from fivecard.core.rules import STANDARD
 
@@ -78,7 +78,8 @@ def answered(count: int, seed: int = 1) -> Iterator[list[str]]:
             winner = "1" if a > b else "2" if b > a else "draw"
             if test % 7 == 0 and winner != "draw":
                 winner = "2" if winner == "1" else "1"
-            yield [str(test), one, two, class_info(STANDARD, a).name, class_info(STANDARD, b).name, winner]
+            labels = [class_columns(STANDARD).category(s).label for s in (a, b)]
+            yield [str(test), one, two, *labels, winner]
 
 
 def write_csv(path: Path, count: int) -> None:

@@ -410,7 +410,7 @@ def test_output_columns_fit_the_widest_row(tmp_path: Path) -> None:
 
 
 def test_workbooks_past_a_sheets_rows_go_on_in_more_sheets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(writers, "MAX_ROWS", 4)  # a header and three rows a sheet
+    monkeypatch.setattr(writers.xlsx, "MAX_ROWS", 4)  # a header and three rows a sheet
     source = write(tmp_path, "t.txt", _table(8))
     code, _, err = run(["solve", str(source), "-o", str(tmp_path / "t.xlsx")])
     book = openpyxl.load_workbook(tmp_path / "t.xlsx")

@@ -25,7 +25,7 @@ from test_deal_pipeline import reference
 
 from fivecard import evaluate, get_rules
 from fivecard.vector import batch
-from fivecard.files import writers
+from fivecard.files.writers import order as writers_order
 from fivecard.files.pipeline import chunk_of_codes
 from fivecard.vector.wild import wild_cases
 from fivecard.cli import main
@@ -71,9 +71,9 @@ def test_every_wild_hand_of_the_deck_as_the_single_hand_path_settles_it(name: st
     checked = 0
     for start in range(0, len(codes), 1 << 15):
         chunk = chunk_of_codes(codes[start : start + (1 << 15), None, :], rules)
-        found = writers._wild(chunk)
+        found = writers_order.wild(chunk)
         assert found is not None and np.array_equal(found.rows, np.arange(len(chunk.codes)))
-        order = writers._showdown_order(chunk).tolist()
+        order = writers_order.showdown_order(chunk).tolist()
         made = [cases.values[n] for n in found.numbers.tolist()]
         stop = start + len(chunk.codes)
         for row, strength, at, in_sort, shown, became in zip(

@@ -131,7 +131,7 @@ def refused(argv: list[str], folder: Path, message: str) -> None:
 
 #: Where a workbook is saved: the one function for workbooks held whole, and
 #: the streaming writer. Each checks Excel's limits.
-SAVERS = {("files/writers.py", "save_workbook"), ("files/writers.py", "XlsxWriter.close")}
+SAVERS = {("files/writers/excel.py", "save_workbook"), ("files/writers/xlsx.py", "XlsxWriter.close")}
 #: Who saves a workbook held whole: each is walked by the tests below.
 WHOLE_WRITERS = {("modeloff/grid.py", "write_grid"), ("modeloff/mark.py", "MarkedFile.commit")}
 
@@ -168,8 +168,8 @@ def test_every_workbook_is_saved_through_the_checked_savers() -> None:
     saves = {where for where in _calls(lambda c: _called(c, "save", "ExcelWriter")) if where[0] in openpyxl_modules}
     assert saves == SAVERS, "save workbooks through writers.save_workbook (or XlsxWriter), which check Excel's limits"
     assert _calls(lambda c: _called(c, "save_workbook")) == WHOLE_WRITERS, "walk the new writer in this file's tests"
-    assert {w for w in _calls(lambda c: _called(c, "XlsxWriter")) if w[0] != "files/writers.py" or w[1]} == {
-        ("files/writers.py", "make_writer")
+    assert {w for w in _calls(lambda c: _called(c, "XlsxWriter")) if w[0] != "files/writers/xlsx.py" or w[1]} == {
+        ("files/writers/__init__.py", "make_writer")
     }
 
 
@@ -204,7 +204,7 @@ def test_solve_refuses_a_workbook_wider_than_excel_up_front(tmp_path: Path) -> N
 def test_solves_sheets_past_excels_rows_are_named_as_excel_allows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(writers, "MAX_ROWS", 3)
+    monkeypatch.setattr(writers.xlsx, "MAX_ROWS", 3)
     code, _, _ = run(["solve", str(EXAMPLES / "showdowns.csv"), "-o", str(tmp_path / "out.xlsx")])
     assert code in (0, 1)
     book = openpyxl.load_workbook(tmp_path / "out.xlsx")

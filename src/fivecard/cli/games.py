@@ -118,7 +118,7 @@ def _strategy_arguments(parser: argparse.ArgumentParser) -> None:
 )
 def _strategy(call: Call) -> int:
     from ..files.paytable_file import load_paytable
-    from ..files.strategy_file import check_strategy_path, write_strategy
+    from ..files.writers.strategy import check_strategy_path, write_strategy
     from ..play.dealer import DealerSolution, dealer_hands, default_workers, solve_dealer
     from ..play.holds import HoldList
     from ..play.strategy import PayTableSolution, solve_paytable, starting_hands

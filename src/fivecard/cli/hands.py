@@ -156,6 +156,7 @@ def _deal(call: Call) -> int:
     from ..core.report import RawJson, write_json_object
     from ..files.pipeline import dealt_chunks
     from ..files.writers import DealWriter
+    from ..files.writers.base import TextBytes
     from ..play.deal import DealTally, check_players, check_rounds, new_seed
 
     args, rules, out = call.args, call.rules, call.out
@@ -170,7 +171,7 @@ def _deal(call: Call) -> int:
             raise type(exc)(f"argument {flag}: {exc}") from None
     seed = args.seed if args.seed is not None else new_seed()
     tally = DealTally(args.players, rules)
-    writer = DealWriter(call.painter, rules, several=args.rounds > 1)
+    writer = DealWriter(TextBytes(out), call.painter, rules, several=args.rounds > 1)
 
     def dealt() -> Iterator[Any]:  # each chunk of rounds as it is dealt, tallied
         for chunk in dealt_chunks(args.players, rules=rules, seed=seed, rounds=args.rounds):
@@ -186,7 +187,7 @@ def _deal(call: Call) -> int:
         write_json_object(out, fields())
         return EXIT_OK
     for chunk in dealt():
-        out.write(writer.text(chunk).decode("utf-8"))
+        writer.write(chunk)
     return call.print((tally.text() if args.rounds > 1 else "") + f"(seed {seed}: --seed {seed} deals the same again)\n")
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "build_tables",
     "classify_groups",
     "KEY_SPACE",
+    "key_places",
 ]
 
 #: Size of the key space: one more than the largest key of five weights.
@@ -153,6 +154,18 @@ _Shape = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
 def _starts(shape: tuple[int, ...]) -> list[int]:
     """Where each group of that shape starts among five ranks in showdown order."""
     return list(itertools.accumulate(shape[:-1], initial=0))
+
+
+def key_places(category: Category) -> tuple[int, ...]:
+    """Where the ranks of a class's key (:attr:`HandClass.key`, what
+    showdowns compare) stand among its five ranks in showdown order: a
+    straight's top card, else the first card of each group.
+
+    >>> from fivecard.core.rules import FULL_HOUSE, STRAIGHT
+    >>> key_places(FULL_HOUSE), key_places(STRAIGHT)
+    ((0, 3), (0,))
+    """
+    return (0,) if category.straight else tuple(_starts(category.shape))
 
 
 @cache

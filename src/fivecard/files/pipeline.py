@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..vector import batch
+from ..vector.columns import class_arrays
 from ..core.cards import CARD_OF_CODE, JOKER, SORT_PLACE
 from ..core.errors import FivecardError
 from ..core.hand import HAND_SIZE, Hand
@@ -41,7 +42,6 @@ from ..core.rules import RuleSet
 from ..play.deal import check_players, check_rounds
 from ..core.showdown import Outcome, check_deck_cards, check_decks, outcome
 from .sources import Block, decode_line, long_row
-from ..core.lookup import tables_for
 
 __all__ = [
     "Chunk", "chunks_of_rows", "chunks_with_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_codes", "dealt_chunks", "token_text", "CHUNK_ROWS",
@@ -52,7 +52,6 @@ CHUNK_ROWS: Final = 1 << 15
 _MOST_FIXED: Final = 20  # hands of a fixed-width line parsed as arrays
 _JOKER_CODE: Final = JOKER.code
 I64 = npt.NDArray[np.int64]
-I32 = npt.NDArray[np.int32]
 
 
 @dataclass(slots=True)
@@ -726,32 +725,6 @@ def _settle(chunk: Chunk) -> None:
 
 
 @cache
-def _class_arrays(rules: RuleSet) -> tuple[I32, I32, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per strength: the ladder index; the compared key packed four bits a
-    rank, the first rank highest (``key[0] << 16 | key[1] << 12 ...``); and
-    whether the first and the second key position name a group (a pair or
-    more, so that later steps say "both Two Pair of Kings and ...")."""
-    tables = tables_for(rules)
-    category = batch.category_table(rules).astype(np.int32)
-    # per strength: the ladder index, then the five ranks in showdown order
-    records = np.frombuffer(tables.records, dtype=np.uint8).reshape(tables.size, -1).astype(np.int32)
-    packed = np.zeros(tables.size + 1, dtype=np.int32)
-    first = np.zeros(tables.size + 1, dtype=bool)
-    second = np.zeros(tables.size + 1, dtype=bool)
-    for index, step in enumerate(rules.ladder):
-        rows = np.flatnonzero(category[1:] == index) + 1
-        shape = step.shape
-        # the compared key: a straight's top rank, else each group's rank
-        starts = [0] if step.straight else list(itertools.accumulate(shape[:-1], initial=0))
-        for i, start in enumerate(starts):
-            packed[rows] |= records[rows - 1, 1 + start] << (16 - 4 * i)
-        if not step.straight:
-            first[rows] = shape[0] >= 2
-            second[rows] = len(shape) > 1 and shape[1] >= 2
-    return category, packed, first, second
-
-
-@cache
 def _first_difference() -> npt.NDArray[np.int8]:
     """An XOR of two packed keys -> the key position (0-4) of their first
     difference, from the left."""
@@ -767,7 +740,9 @@ def _pair_keys(first: I64, second: I64, rules: RuleSet) -> I64:
     and the deciding step (categories; or the step, the two values and the
     groups named before it); for a draw, the class. Worked out in 32 bits
     (half the memory traffic of 64)."""
-    category, packed, big_first, big_second = _class_arrays(rules)
+    arrays = class_arrays(rules)
+    category, packed = arrays.category.astype(np.int32), arrays.key
+    big_first, big_second = arrays.names_first, arrays.names_second
     a, b = first.astype(np.int32), second.astype(np.int32)
     best, worst = np.maximum(a, b), np.minimum(a, b)
     winner = (a < b).astype(np.int32)  # 0: hand 1, 1: hand 2

@@ -273,7 +273,7 @@ def solve_file(
                 chunks = chunks_of_rows(source.rows, ruleset, decks, best_five=best_five)
             # A regular file is read ahead in a second thread; a pipe is read in
             # turn (a read that waits on its writer must not outlive a Ctrl-C).
-            for chunk in _ahead(chunks, getattr(writer, "prepare", None)) if source.regular else chunks:
+            for chunk in _ahead(chunks, writer.prepare) if source.regular else chunks:
                 if strict and chunk.error:
                     i = min(chunk.error)
                     writer.write(chunk.head(i))  # what streams out before the bad row stays out
@@ -350,6 +350,7 @@ def classify_stream(
     from .sources import NOT_UTF8, read_blocks
     from .target import _is_utf8
     from .writers import ClassifyWriter
+    from .writers.base import TextBytes
 
     ruleset = get_rules(rules)
     binary = getattr(out, "buffer", None)
@@ -357,7 +358,7 @@ def classify_stream(
         out.flush()
         sink: Any = binary
     else:
-        sink = _TextBytes(out)
+        sink = TextBytes(out)
     writer = ClassifyWriter(sink, painter or Painter(color=False), ruleset, as_json=as_json, ascii=ascii)
 
     def chunks() -> Iterator[Any]:
@@ -448,25 +449,11 @@ def _ahead(chunks: Iterator[Any], prepare: Callable[[Any], None] | None = None) 
         worker.join(timeout=1.0)  # a read blocked on a pipe is left to the daemon's end
 
 
-class _TextBytes:
-    """Bytes (UTF-8) written to a text stream whose encoding may be another
-    (a terminal's): decoded and written as text."""
-
-    def __init__(self, text: IO[str]) -> None:
-        self.text = text
-
-    def write(self, data: bytes) -> int:
-        self.text.write(data.decode("utf-8", "replace"))
-        return len(data)
-
-    def flush(self) -> None:
-        self.text.flush()
-
-
 def _bytes_out(target: Any, fmt: str) -> Any:
     """Where a writer's bytes go: the output's bytes, or its text (the text
     table to a stream of another encoding, or one without bytes)."""
     from .target import _is_utf8
+    from .writers.base import TextBytes
 
     binary = target.binary
     if fmt in ("xlsx", "parquet"):
@@ -476,4 +463,4 @@ def _bytes_out(target: Any, fmt: str) -> Any:
     out = target.out
     if binary is not None and (fmt != "text" or _is_utf8(out)):
         return binary
-    return _TextBytes(target.text)
+    return TextBytes(target.text)

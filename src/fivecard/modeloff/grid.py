@@ -28,14 +28,12 @@ deal.
 
 The grid is fixed (no randomness): the rows, in order, are the same on every
 run. It writes as every file output does
-(:mod:`~fivecard.files.target`, :func:`~fivecard.files.writers.inert`):
+(:mod:`~fivecard.files.target`, :func:`~fivecard.files.writers.cells.inert`):
 :func:`write_grid` writes it as a workbook or a CSV file, atomically.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import re
 from collections import Counter
@@ -53,7 +51,8 @@ from ..core.showdown import showdown
 from ..core.errors import PATH_QUOTE, FileError, FivecardError, RulesError, quote
 from ..vector import batch
 from ..files.target import Target
-from ..files.writers import check_text, inert, save_workbook, sheet_text
+from ..files.writers.cells import check_text, csv_line, sheet_text
+from ..files.writers.excel import column_widths, save_workbook, text_cell
 
 __all__ = [
     "GridRow",
@@ -387,10 +386,10 @@ def write_grid(
     modeller's formulas beside it) and, with ``answers``, the sheet
     "Answers" (:data:`ANSWER_COLUMNS`). ``.csv``: one table, the Answers
     columns (the Grid columns without ``answers``). Every cell is inert
-    text (see :func:`~fivecard.files.writers.inert`). A workbook that Excel
+    text (see :func:`~fivecard.files.writers.cells.inert`). A workbook that Excel
     would not open (a cell past 32,767 characters) is refused with a
     :class:`~fivecard.core.errors.FileError` (see
-    :func:`~fivecard.files.writers.check_workbook`).
+    :func:`~fivecard.files.writers.excel.check_workbook`).
     """
     kind = os.path.splitext(path)[1].lower()
     if kind not in (".xlsx", ".csv"):
@@ -400,11 +399,7 @@ def write_grid(
     try:
         if kind == ".csv":
             header, cells = _table(rows, settled)
-            text = io.StringIO()
-            writer = csv.writer(text, lineterminator="\n")
-            writer.writerow(header)
-            writer.writerows([[inert(c) for c in line] for line in cells])
-            target.text.write(text.getvalue())
+            target.text.write("".join(csv_line(line) for line in [header, *cells]))
         else:
             stream = target.binary
             assert stream is not None
@@ -429,19 +424,15 @@ def _workbook(rows: Sequence[GridRow], answers: Sequence[GridAnswer] | None, pat
     for title, (header, cells) in sheets:
         sheet = book.create_sheet(title)
         for number, line in enumerate([header, *cells], 1):
-            texts = [sheet_text(c) for c in line]
-            for k, text in enumerate(texts):
-                check_text(text, path, f"cell {get_column_letter(k + 1)}{number} of sheet {quote(title)}")
-            sheet.append(texts)
+            for k, text in enumerate(line):
+                where = f"cell {get_column_letter(k + 1)}{number} of sheet {quote(title)}"
+                check_text(sheet_text(text), path, where)
+                text_cell(sheet.cell(row=number, column=k + 1), text)
         for cell in sheet[1]:
             cell.font = bold
-        for line_cells in sheet.iter_rows():
-            for cell in line_cells:
-                cell.data_type = "s"  # a text cell, never a formula
         sheet.freeze_panes = "A2"
-        for k in range(len(header)):
-            width = max(len(str(line[k])) for line in [header, *cells])
-            sheet.column_dimensions[get_column_letter(k + 1)].width = min(width, 60) + 2
+        widths = [max(len(str(line[k])) for line in [header, *cells]) for k in range(len(header))]
+        column_widths(sheet, [min(width, 60) for width in widths])
     return book
 
 

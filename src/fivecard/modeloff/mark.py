@@ -38,7 +38,7 @@ copy keeps the input's formulas, formatting and other sheets, so it is made
 with openpyxl, which holds the whole workbook in memory: a workbook of more
 than :data:`MAX_COPY_XML` bytes of XML is refused before any row is marked
 (CSV has no such limit). The copy stays within Excel's limits
-(:func:`~fivecard.files.writers.check_workbook`), and holds macros only when
+(:func:`~fivecard.files.writers.excel.check_workbook`), and holds macros only when
 it is named ``.xlsm``.
 
 Bad rows follow ``solve``'s rules: each is reported with its line and is not
@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import IO, Any, Final
 
+from ..core.columns import class_columns
 from ..core.rules import Category, RuleSet, get_rules
 from ..core.errors import PATH_QUOTE, FileError, FivecardError, in_context, quote
 from ..files.rows import Row, column_letter
@@ -698,8 +699,6 @@ class _Run:
 
     def mark(self, chunk: Any, rows: Sequence[Row]) -> Iterator[MarkedRow]:
         """Mark the rows of one solved chunk (see :mod:`~fivecard.files.pipeline`)."""
-        from ..files.writers import class_info
-
         counts = chunk.count.tolist()
         starts = chunk.start.tolist()
         strengths = chunk.strength.tolist()
@@ -722,18 +721,19 @@ class _Run:
                 yield MarkedRow(row.line, row.hands, error=error, input=row.cells)
                 continue
             first = starts[i]
-            infos = (class_info(self.rules, strengths[first]), class_info(self.rules, strengths[first + 1]))
             outcome = chunk.outcomes[numbers[i]]
-            yield self._marked(row, infos, outcome.winners, outcome.explanation, blanks)
+            pair = (strengths[first], strengths[first + 1])
+            yield self._marked(row, pair, outcome.winners, outcome.explanation, blanks)
 
     def _marked(
-        self, row: Row, infos: Sequence[Any], winners: tuple[int, ...], explanation: str,
+        self, row: Row, strengths: tuple[int, int], winners: tuple[int, ...], explanation: str,
         blanks: dict[tuple[int, int], str],
     ) -> MarkedRow:
         columns, rules = self.columns, self.rules
+        classes = class_columns(rules)
         cells = tuple(_cell(row.cells, c).strip() for c in columns)
-        expected_classes = tuple(info.name for info in infos)
-        scores = tuple(info.score for info in infos)
+        expected_classes = tuple(classes.category(s).label for s in strengths)
+        scores = tuple(classes.score(s) for s in strengths)
         draw = len(winners) != 1
         expected_winner: int | str = "draw" if draw else winners[0] + 1
         differences: list[str] = []
@@ -777,7 +777,8 @@ class _Run:
         strongest = (0, 1) if draw else (winners[0],)
         correct = 2 not in wrong and not any(i in wrong for i in strongest)
         hands = row.hands
-        described = f"hand 1 ({hands[0]}) is {infos[0].description}; hand 2 ({hands[1]}) is {infos[1].description}"
+        first, second = (classes.description(s) for s in strengths)
+        described = f"hand 1 ({hands[0]}) is {first}; hand 2 ({hands[1]}) is {second}"
         return MarkedRow(
             line=row.line,
             hands=hands,
@@ -1063,7 +1064,7 @@ class MarkedFile:
         that its copy is one Excel opens, and find the verdicts' column."""
         import openpyxl
 
-        from ..files.writers import XLSX_COLUMNS, check_workbook
+        from ..files.writers.excel import XLSX_COLUMNS, check_workbook, text_cell
 
         marking, path = self.marking, self.marking.path
         size = _xml_size(path)
@@ -1109,14 +1110,14 @@ class MarkedFile:
             from openpyxl.styles import Font
 
             header = sheet.cell(row=marking.header_line, column=self._verdicts)
-            _inert_cell(header, _RIGHT_HEADER)
+            text_cell(header, _RIGHT_HEADER)
             header.font = Font(bold=True)
 
     def _write_line(self, cells: Sequence[str]) -> None:
-        from ..files.writers import csv_field, inert
+        from ..files.writers.cells import csv_line
 
         with self._writing():
-            self.target.text.write(",".join(csv_field(inert(c)) for c in cells) + "\n")
+            self.target.text.write(csv_line(cells))
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
@@ -1139,14 +1140,13 @@ class MarkedFile:
         from openpyxl.comments import Comment
         from openpyxl.styles import PatternFill
 
-        from ..files.writers import XLSX_CELL
+        from ..files.writers.cells import cut_text, sheet_text
+        from ..files.writers.excel import text_cell
 
-        verdict = row.verdict()
-        if len(verdict) > XLSX_CELL:
-            verdict = verdict[: XLSX_CELL - 1] + "…"
+        verdict = cut_text(row.verdict())
         self._widest = max(self._widest, len(verdict))
         sheet = self._sheet
-        _inert_cell(sheet.cell(row=row.line, column=self._verdicts), verdict)
+        text_cell(sheet.cell(row=row.line, column=self._verdicts), verdict)
         if row.expected is None:
             return
         fill = PatternFill("solid", start_color=_WRONG_FILL, end_color=_WRONG_FILL)
@@ -1158,12 +1158,12 @@ class MarkedFile:
                 if which < 2
                 else f"winner: {row.expected.winner}"
             )
-            cell.comment = Comment(_sheet_text(f"fivecard: {right}"), "fivecard")
+            cell.comment = Comment(sheet_text(f"fivecard: {right}"), "fivecard")
 
     def commit(self) -> None:
         """Finish the file and put it in place."""
         if self._book is not None:
-            from ..files.writers import save_workbook
+            from ..files.writers.excel import save_workbook
 
             self._sheet.column_dimensions[column_letter(self._verdicts - 1)].width = min(self._widest, 80)
             stream = self.target.binary
@@ -1196,17 +1196,6 @@ class MarkedFile:
             what = self.abort()
             if what:
                 exc.add_note(what)
-
-
-def _sheet_text(text: str) -> str:
-    from ..files.writers import sheet_text
-
-    return sheet_text(text)
-
-
-def _inert_cell(cell: Any, text: str) -> None:
-    cell.value = _sheet_text(text)
-    cell.data_type = "s"  # a text cell, even when it starts with "="
 
 
 def open_marked(marking: Marking, output: str, *, stdout: Any = None) -> MarkedFile:

@@ -1,5 +1,6 @@
 """The vector layer: many hands at once, in numpy arrays, with no files.
-Strengths of arrays of hands (:mod:`~fivecard.vector.batch`), seven-card
+Strengths of arrays of hands (:mod:`~fivecard.vector.batch`), the classes'
+facts as arrays (:mod:`~fivecard.vector.columns`), seven-card
 hands (:mod:`~fivecard.vector.seven`) and wild cards
 (:mod:`~fivecard.vector.wild`) in bulk, every hand of a deck counted
 (:mod:`~fivecard.vector.census`), the classes of deals that play alike

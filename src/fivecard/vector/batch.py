@@ -41,6 +41,7 @@ from ..core.errors import FivecardError, HandError, kind_of
 from ..core.hand import Hand
 from ..core.rules import RuleSet, get_rules
 from ..core.lookup import KEY_SPACE, tables_for
+from .columns import class_arrays
 
 __all__ = [
     "CARDS",
@@ -758,14 +759,13 @@ def first_of_each(values: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
 
 
 def category_table(rules: str | RuleSet = "standard") -> npt.NDArray[np.int8]:
-    """The ladder index of every strength (index 0: -1, no hand)."""
+    """The ladder index of every strength (index 0: -1, no hand), read-only
+    (:attr:`fivecard.vector.columns.ClassArrays.category`)."""
     return _category_table(get_rules(rules))
 
 
-@cache
 def _category_table(rules: RuleSet) -> npt.NDArray[np.int8]:
-    # the table's own index bytes (0xff, read as -1, for strength 0)
-    return np.frombuffer(tables_for(rules).ladder_indices(), dtype=np.int8).copy()
+    return class_arrays(rules).category
 
 
 def categories(strength: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.int8]:

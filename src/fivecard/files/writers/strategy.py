@@ -1,18 +1,28 @@
 """A solved game's strategy as a file: a row per class of starting hands,
-as CSV or Parquet, written atomically (:class:`~fivecard.files.target.Target`,
-as every output)."""
+as CSV or Parquet.
+
+Guarantees: the file appears whole or not at all
+(:class:`~fivecard.files.target.Target`, as every output); its columns are
+:data:`STRATEGY_COLUMNS` (or :data:`DEALER_COLUMNS` for the game against
+the dealer), cards spelled as ``As Kd``, values as Python writes a float
+(``repr``), so that a value read back is the value written; a path that
+cannot be written is refused before a long solve
+(:func:`check_strategy_path`).
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from ..core.cards import format_cards
-from ..core.errors import FileError
-from ..play.dealer import DealerHand
-from ..play.strategy import StartingHand
-from .target import Target, write_error
+from ...core.cards import format_cards
+from ...core.errors import FileError
+from ..target import Target, write_error
+
+if TYPE_CHECKING:  # the solvers are imported by the commands that solve, not by every writer
+    from ...play.dealer import DealerHand
+    from ...play.strategy import StartingHand
 
 __all__ = ["STRATEGY_COLUMNS", "DEALER_COLUMNS", "check_strategy_path", "write_strategy"]
 
@@ -37,6 +47,8 @@ def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHan
     hands (:data:`STRATEGY_COLUMNS`, or :data:`DEALER_COLUMNS` for the game
     against the dealer; cards as ``As Kd``). The file appears whole or not
     at all (:class:`~fivecard.files.target.Target`, as every output)."""
+    from ...play.dealer import DealerHand
+
     kind = os.path.splitext(path)[1].lower()
     if kind not in (".csv", ".parquet"):
         raise FileError(f"the strategy is written as FILE.csv or FILE.parquet, not {path!r}")

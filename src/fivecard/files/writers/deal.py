@@ -1,0 +1,114 @@
+"""``deal``'s rounds, from chunks of dealt rounds
+(:func:`fivecard.files.pipeline.dealt_chunks`).
+
+Guarantees: per round (``Round N`` when there are several) a line per hand
+as ``classify`` writes it (:mod:`~fivecard.files.writers.classify`), the
+winners marked (``<- wins``, ``<- splits``), and the explanation in bold
+with colour; or each round's JSON object laid out as
+:func:`fivecard.core.report.write_json_object` lays out an item of its
+``rounds`` array (:meth:`DealWriter.json_items`: the command streams them
+between the deal's fields and its tally).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from ...core.report import Painter
+from ...core.rules import RuleSet
+from ..pipeline import Chunk
+from .base import Sink, WriterBase
+from .cards import people_cards
+from .classify import hand_tails, wild_tails
+from .matrix import join_rows, numbers
+from .memo import PerOutcome
+from .objects import class_json, hand_objects
+from .order import showdown_order
+
+__all__ = ["DealWriter"]
+
+
+class DealWriter(WriterBase):
+    """``deal``'s rounds: :meth:`write` writes them as text to ``out``
+    (:meth:`text` is one chunk's text); :meth:`json_items` gives each
+    round's JSON text, an item of the rounds array."""
+
+    def __init__(self, out: Sink, painter: Painter, rules: RuleSet, *, several: bool) -> None:
+        super().__init__((), 0, rules)
+        self.out = out
+        self.painter = painter
+        self.several = several
+        self.tails = hand_tails(rules)
+        self.classes = class_json(rules, " " * 8)
+        self.marks = PerOutcome(lambda o: sum(1 << w for w in o.winners) | (1 << 62 if o.is_split else 0), 0)
+        self.explanations = PerOutcome(lambda o: self.painter.bold(o.explanation).encode() + b"\n", b"")
+        self.json_tails = PerOutcome(
+            lambda o: self._json_tail(
+                {"winners": [w + 1 for w in o.winners], "order": [[w + 1 for w in t] for t in o.order],
+                 "explanation": o.explanation}
+            ),
+            self._json_tail({"winners": None, "order": None, "explanation": None}),
+        )
+
+    @staticmethod
+    def _json_tail(fields: dict[str, Any]) -> bytes:
+        body = json.dumps(fields, ensure_ascii=False, indent=2)[1:-2].replace("\n", "\n    ")
+        return ("," + body + "\n    }").encode()
+
+    def write(self, chunk: Chunk) -> None:
+        self.out.write(self.text(chunk))
+
+    def close(self) -> None:
+        self.out.flush()
+
+    def text(self, chunk: Chunk) -> bytes:
+        """The chunk's rounds as text."""
+        h = len(chunk.strength)
+        if not h:
+            return b""
+        players = int(chunk.count[0])
+        identity = np.broadcast_to(np.arange(5), (h, 5))
+        grid = np.empty((h, 7), dtype=object)
+        position = np.tile(np.arange(players), len(chunk))
+        grid[:, 0] = [f"Hand {p + 1}: ".encode() for p in range(players)] * len(chunk)
+        grid[:, 1] = people_cards(chunk, self.painter, identity)
+        grid[:, 2] = b" ->  "
+        grid[:, 3] = people_cards(chunk, self.painter, showdown_order(chunk))
+        grid[:, 4] = wild_tails(chunk, self.tails(chunk.strength), self.painter)
+        marks = np.repeat(self.marks(chunk).astype(np.int64), players)
+        won = (marks >> position) & 1 == 1
+        split = (marks >> 62) & 1 == 1
+        grid[:, 5] = np.where(won, np.where(split, b"  <- splits", b"  <- wins"), b"")
+        grid[:, 6] = b"\n"
+        lines = grid.reshape(len(chunk), players * 7)
+        rounds = np.empty((len(chunk), 4), dtype=object)
+        if self.several:
+            rounds[:, 0] = numbers(chunk.line, b"Round ", b"\n")
+        else:
+            rounds[:, 0] = b""
+        rounds[:, 1] = [b"".join(row) for row in lines.tolist()]
+        rounds[:, 2] = self.explanations(chunk)
+        rounds[:, 3] = b"\n" if self.several else b""
+        return join_rows(rounds)
+
+    def json_items(self, chunk: Chunk) -> list[str]:
+        """Each round's JSON text (an item of the rounds array)."""
+        h = len(chunk.strength)
+        if not h:
+            return []
+        players = int(chunk.count[0])
+        objects = hand_objects(chunk, self.classes(chunk.strength), " " * 8)
+        grid = np.empty((h, 3), dtype=object)
+        grid[:, 0] = b",\n        "
+        grid[::players, 0] = b""
+        grid[:, 1:] = objects
+        hands = grid.reshape(len(chunk), players * 3)
+        heads = numbers(chunk.line, b'{\n      "round": ', b',\n      "hands": [\n        ')
+        tails = self.json_tails(chunk)
+        return [
+            (head + b"".join(row) + b"\n      ]" + tail).decode()
+            for head, row, tail in zip(heads.tolist(), hands.tolist(), tails.tolist())
+        ]

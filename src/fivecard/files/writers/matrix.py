@@ -1,0 +1,94 @@
+"""Rows of output as byte matrices: numbers written as ASCII digits a
+column at a time, rows of a matrix as bytes, a grid of pieces joined.
+
+Guarantees: a whole number is written as ``str`` writes it (``0`` as
+``0``), right-aligned where a width is asked for; a row is one bytes object
+made from a matrix row, never a cell at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ...vector import batch
+from ..pipeline import Chunk
+
+__all__ = ["numbers", "numbered_rows", "rows_of", "join_rows", "all_tokens"]
+
+Objects = npt.NDArray[np.object_]
+I64 = npt.NDArray[np.int64]
+_POWERS: Final = 10 ** np.arange(1, 19, dtype=np.int64)
+
+
+def numbers(values: I64, before: bytes = b"", after: bytes = b"", *, pad: int = 0) -> Objects:
+    """Whole numbers as ASCII bytes (between ``before`` and ``after``,
+    right-aligned in ``pad`` columns): :func:`numbered_rows` with nothing
+    after the number but ``after``.
+
+    >>> numbers(np.array([7, 0, 1234]), b"Round ", b"\\n").tolist()
+    [b'Round 7\\n', b'Round 0\\n', b'Round 1234\\n']
+    """
+    return numbered_rows(values, before, [after] if after else [], pad=pad)
+
+
+def numbered_rows(
+    values: I64, before: bytes, pieces: Sequence[bytes | npt.NDArray[np.uint8]], *, pad: int = 0
+) -> Objects:
+    """Per row: ``before``, its number (right-aligned in ``pad`` columns),
+    then ``pieces`` (constant bytes, or a byte matrix with a row per row)
+    end to end, as one bytes object: a byte matrix for each width of the
+    numbers."""
+    out = np.empty(len(values), dtype=object)
+    digits = np.maximum(np.searchsorted(_POWERS, values, side="right") + 1, pad)
+    widths = [len(p) if isinstance(p, bytes) else p.shape[1] for p in pieces]
+    for width in batch.distinct(digits).tolist():
+        at = np.flatnonzero(digits == width)
+        size = len(before) + width + sum(widths)
+        matrix = np.empty((len(at), size), dtype=np.uint8)
+        matrix[:, : len(before)] = np.frombuffer(before, np.uint8)
+        number = values[at]
+        for column in range(len(before) + width - 1, len(before) - 1, -1):
+            matrix[:, column] = np.where(number > 0, ord("0") + number % 10, ord(" "))
+            number = number // 10
+        last = len(before) + width - 1
+        matrix[:, last] = np.where(values[at] == 0, ord("0"), matrix[:, last])  # zero is "0"
+        column = len(before) + width
+        for piece, piece_width in zip(pieces, widths):
+            if isinstance(piece, bytes):
+                matrix[:, column : column + piece_width] = np.frombuffer(piece, np.uint8)
+            else:
+                matrix[:, column : column + piece_width] = piece[at]
+            column += piece_width
+        out[at] = matrix.view(f"S{size}").ravel().tolist()
+    return out
+
+
+def rows_of(matrix: npt.NDArray[np.uint8]) -> Objects:
+    """Each row of a byte matrix as bytes."""
+    out = np.empty(len(matrix), dtype=object)
+    if len(matrix):
+        out[:] = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").ravel().tolist()
+    return out
+
+
+def join_rows(grid: Objects) -> bytes:
+    """A grid of pieces (bytes) joined, row after row."""
+    return b"".join(grid.ravel().tolist())
+
+
+def all_tokens(chunk: Chunk, hands: int) -> bool:
+    """Whether every row of the chunk is a text line of exactly ``hands``
+    hands read as arrays (two-character cards at single spaces, nothing
+    else on the line): the common shape, whose rows are laid out as byte
+    matrices."""
+    return (
+        chunk.lines is not None
+        and chunk.tokens is not None
+        and not chunk.error
+        and bool((chunk.count == hands).all())
+        and bool((chunk.tokens[:, 0] != 0).all())
+    )

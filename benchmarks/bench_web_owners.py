@@ -33,8 +33,7 @@ with warnings.catch_warnings():
 from fivecard.play.friends import FriendsTable
 from fivecard.play.game import Game
 from fivecard.web.app import _misdirected, allowed_hosts
-from fivecard.web.store import OWNER_COOKIE, Capacity, Database, GameStore, Owners, secret_hash
-from fivecard.web.friends_store import SqliteTableStore
+from fivecard.web.store import DEALER_GAMES, FRIENDS_TABLES, OWNER_COOKIE, Capacity, Database, Owners, TableGameStore, secret_hash
 
 
 def _request(cookie: str | None) -> Request:
@@ -74,8 +73,8 @@ def rotate(tables: int, games: int, moves: int) -> None:
     folder = Path(tempfile.mkdtemp(prefix="fivecard-bench-owners-"))
     database = Database(str(folder / "games.sqlite3"))
     capacity = Capacity(games=games + 1000, tables=tables + 1000)
-    game_store = GameStore(database, capacity)
-    table_store = SqliteTableStore(database, capacity)
+    game_store = TableGameStore(database, DEALER_GAMES, capacity)
+    table_store = TableGameStore(database, FRIENDS_TABLES, capacity)
     owners = Owners(database.key("owner secrets"))
     browser = secret_hash(owners.issue())
     started = time.perf_counter()
@@ -85,10 +84,10 @@ def rotate(tables: int, games: int, moves: int) -> None:
     for n in range(tables):
         host = browser if n < 2 else secret_hash(owners.issue())
         table = FriendsTable(host=host, seed=n)
-        table_id = table_store.create(table, table.opened())
+        table_id = table_store.create(table, host, table.opened())
         seated = [browser] if 2 <= n < 5 else []
         for name, owner in zip(("Ann", "Bob"), seated + [secret_hash(owners.issue()) for _ in range(2 - len(seated))]):
-            table_store.act(table_id, f"join {name}", owner, _join(owner, name))
+            table_store.act(table_id, owner, _join(owner, name), request_id=f"join {name}")
         held += n < 5
     print(f"rotate: {tables:,} tables (a host and two seats each) and {games:,} games made in {time.perf_counter() - started:.0f} s;")
     print(f"  the browser holds 3 games and a part at {held} tables")
@@ -112,7 +111,10 @@ def rotate(tables: int, games: int, moves: int) -> None:
                 browser = fresh
         what = "a new game that moves the browser's holdings" if moved else "a new game, nothing moved"
         print(f"  {what}: median {statistics.median(times):.2f} ms, worst {max(times):.2f} ms")
-    (count,) = database.connect().execute("SELECT COUNT(*) FROM games WHERE owner = ?", (browser,)).fetchone()
+    (count,) = database.connect().execute(
+        "SELECT COUNT(*) FROM table_game_owners o JOIN table_games g ON g.id = o.game_id WHERE g.kind = 'game' AND o.owner = ?",
+        (browser,),
+    ).fetchone()
     print(f"  the browser's last secret holds {count} games (3 + {moves} made with a move)")
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from fivecard.cli import commands
+from fivecard.cli import commands  # noqa: F401  (the commands register themselves)
+from fivecard.cli import registry
 from fivecard.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +131,7 @@ def test_every_subcommand_help_has_examples_and_exit_codes(command: str) -> None
 def test_the_program_help_lists_every_exit_code_the_readme_lists() -> None:
     codes = [int(line.split()[0]) for line in section(help_of(), "exit codes")]
     assert codes == [0, 1, 2, 129, 130, 141, 143]
-    assert codes == sorted(commands._EXIT_CODES)
+    assert codes == sorted(registry.EXIT_CODES)
     readme = README.read_text(encoding="utf-8")
     listed = re.search(r"\*\*Exit codes:\*\*(.*?)\n\n", readme, re.S)
     assert listed is not None
@@ -244,7 +245,7 @@ def script(shell: str) -> str:
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_each_script_offers_every_command_and_option(shell: str) -> None:
     text = script(shell)
-    parser = commands._build_parser()
+    parser = registry.build_parser()
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert list(subparsers.choices) == SUBCOMMANDS
     for name, sub in subparsers.choices.items():
@@ -362,21 +363,21 @@ def test_fish_script(tmp_path: Path) -> None:
 
 
 def test_the_parser_and_the_dispatch_come_from_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert list(commands._COMMANDS) == SUBCOMMANDS
+    assert list(registry.COMMANDS) == SUBCOMMANDS
     seen: list[str] = []
 
     def arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("word", metavar="WORD")
 
-    def echo(call: commands._Call) -> int:
+    def echo(call: registry.Call) -> int:
         seen.append(call.args.word)
         call.out.write(f"{call.rules.name} {call.args.word}\n")
         return 0
 
     monkeypatch.setitem(
-        commands._COMMANDS,
+        registry.COMMANDS,
         "echo",
-        commands._Command(
+        registry.Command(
             name="echo",
             help="say a word",
             description="Say a word.",
@@ -391,7 +392,7 @@ def test_the_parser_and_the_dispatch_come_from_the_registry(monkeypatch: pytest.
     assert "echo" in run([])[1] and "fivecard echo hello" in help_of("echo")
     assert "echo" in script("bash")
     with pytest.raises(ValueError, match="registered twice"):
-        commands._register(commands._COMMANDS["deal"])
+        registry.register(registry.COMMANDS["deal"])
 
 
 def test_classifying_a_hand_imports_nothing_heavy() -> None:

@@ -22,7 +22,7 @@ from fivecard.cli import main
 from fivecard.play.deal import DealTally, check_players, check_rounds, deal, deal_rounds, max_players
 from fivecard.core.rules import get_rules
 from fivecard.core.lookup import tables_for
-from fivecard.core.report import deal_round_json, evaluation_json, write_json_object
+from fivecard.core.report import evaluation_json, write_json_object
 
 
 def run(argv: list[str], stdout: io.StringIO | None = None) -> tuple[int, str, str]:
@@ -225,7 +225,7 @@ def test_streaming_writer_memory_is_flat_in_rounds() -> None:
 
     def peak(rounds: int) -> int:
         def fields() -> Iterator[tuple[str, Any]]:
-            yield "rounds", (deal_round_json(played) for _ in range(rounds))
+            yield "rounds", (played.to_json() for _ in range(rounds))
             yield "tally", []
 
         tracemalloc.start()

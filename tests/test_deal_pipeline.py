@@ -1,6 +1,6 @@
 """``deal`` runs through the bulk pipeline (dealt_chunks, DealWriter); it
 writes, byte for byte, what the library's per-round objects (deal_rounds,
-Painter, deal_round_json) say, for every rule set, player count and format."""
+Painter, Round.to_json) say, for every rule set, player count and format."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from fivecard.cli import main
-from fivecard.core.report import Painter, deal_round_json, deal_tally_json, write_json_object
+from fivecard.core.report import Painter, write_json_object
 from fivecard.core.rules import get_rules
 from fivecard.files.pipeline import dealt_chunks
 from fivecard.play.deal import DealTally, deal_rounds
@@ -27,14 +27,14 @@ def reference(players: int, rules: str, seed: int, rounds: int, as_json: bool, c
         def counted() -> Iterator[dict[str, Any]]:
             for played in dealt:
                 tally.add(played)
-                yield deal_round_json(played)
+                yield played.to_json()
 
         def fields() -> Iterator[tuple[str, Any]]:
             yield "rules", ruleset.name
             yield "seed", seed
             yield "players", players
             yield "rounds", counted()
-            yield "tally", deal_tally_json(tally)
+            yield "tally", tally.to_json()
 
         write_json_object(out, fields())
         return out.getvalue()

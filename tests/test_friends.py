@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 from fivecard.play.friends import (
     EVENT_FIELDS,
     FriendsTable,
-    TableError,
-    TableForbidden,
     chat_line,
     name_key,
     public_event,
     seat_name,
 )
+from fivecard.play.table_game import GameError, RoleRequired
+from fivecard.play.view import cards_json
 
 #: Characters that show nothing, or reorder what follows: none may be in a name.
 INVISIBLE = [
@@ -216,9 +216,9 @@ def well_formed(name: str) -> bool:
 def test_no_name_can_pass_for_a_seated_one(case: tuple[str, str, str]) -> None:
     name, alike, hidden = case
     table = table_with(name)
-    with pytest.raises(TableError, match="is taken at this table"):
+    with pytest.raises(GameError, match="is taken at this table"):
         table.join("another", alike)
-    with pytest.raises(TableError, match=r"cannot hold U\+[0-9A-F]{4}"):
+    with pytest.raises(GameError, match=r"cannot hold U\+[0-9A-F]{4}"):
         table.join("another", hidden)
     assert [s.name for s in table.seats] == [name]
 
@@ -236,7 +236,7 @@ def test_a_name_spelt_another_way_is_shown_normalized(case: tuple[str, str]) -> 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(ROLES).flatmap(lambda n: look_alike(n)))
 def test_no_name_is_a_roles_word(alike: str) -> None:
-    with pytest.raises(TableError, match="a word the table uses for a role"):
+    with pytest.raises(GameError, match="a word the table uses for a role"):
         table_with(alike)
 
 
@@ -245,7 +245,7 @@ def test_no_name_is_a_roles_word(alike: str) -> None:
 def test_every_name_a_table_shows_is_well_formed(text: str) -> None:
     try:
         shown = seat_name(text)
-    except TableError as exc:
+    except GameError as exc:
         assert str(exc)  # it says why
         return
     assert well_formed(shown) and 0 < len(shown) <= 40 and seat_name(shown) == shown
@@ -257,7 +257,7 @@ def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[
     name, alike = case
     try:
         shown = seat_name(alike)
-    except TableError as exc:
+    except GameError as exc:
         assert "letters in one word" in str(exc), exc  # a word of Latin and Cyrillic letters, say
     else:
         assert name_key(shown) == name_key(name)  # a word all in Greek capitals, say
@@ -265,16 +265,16 @@ def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[
         table = FriendsTable(host="host")
         try:
             table.join("first", first)
-        except TableError:
+        except GameError:
             continue  # the disguised name is refused on its own
-        with pytest.raises(TableError, match="is taken at this table|letters in one word"):
+        with pytest.raises(GameError, match="is taken at this table|letters in one word"):
             table.join("second", second)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from([*ROLES, "HOST", "YOU", "NOBODY"]).flatmap(passing_for))
 def test_no_name_is_a_roles_word_in_look_alike_letters(alike: str) -> None:
-    with pytest.raises(TableError, match="a word the table uses for a role|letters in one word"):
+    with pytest.raises(GameError, match="a word the table uses for a role|letters in one word"):
         seat_name(alike)
 
 
@@ -285,7 +285,7 @@ def test_names_in_one_script_are_taken_and_stay_apart(case: tuple[str, str]) -> 
     assert seat_name(first) == first and seat_name(second) == second
     table = table_with(first)
     if first.casefold() == second.casefold():
-        with pytest.raises(TableError, match="is taken at this table"):
+        with pytest.raises(GameError, match="is taken at this table"):
             table.join("second", second)
     else:
         assert name_key(first) != name_key(second)
@@ -305,7 +305,7 @@ def test_a_name_in_a_script_in_common_use_is_taken_as_written(case: tuple[str, s
     script, name = case
     try:
         shown = seat_name(name)
-    except TableError as exc:  # its letters spell a role's word (Cyrillic НОЅТ, say)
+    except GameError as exc:  # its letters spell a role's word (Cyrillic НОЅТ, say)
         assert "a word the table uses for a role" in str(exc), (script, exc)
         return
     assert shown == name and table_with(name).seats[0].name == name
@@ -315,7 +315,7 @@ def test_every_letter_and_digit_of_a_script_not_in_common_use_is_refused_with_it
     for script, chars in OTHER_SCRIPTS.items():
         assert chars, script
         for char in chars:
-            with pytest.raises(TableError, match=rf"is written in {script} \(U\+{ord(char):04X}, .*a script not in common use"):
+            with pytest.raises(GameError, match=rf"is written in {script} \(U\+{ord(char):04X}, .*a script not in common use"):
                 seat_name(char)
 
 
@@ -327,15 +327,15 @@ def test_every_letter_and_digit_of_a_script_not_in_common_use_is_refused_with_it
 )
 def test_a_letter_of_a_script_not_in_common_use_is_refused_wherever_it_stands(case: tuple[str, str, str, int]) -> None:
     script, char, name, where = case
-    with pytest.raises(TableError, match=f"is written in {script} "):
+    with pytest.raises(GameError, match=f"is written in {script} "):
         table_with("Ann").join("another", name[:where] + char + name[where:])
 
 
 def test_symbols_drawn_as_letters_are_refused_and_emoji_and_flags_kept() -> None:
     for char in DRAWN_AS_LETTERS:
-        with pytest.raises(TableError, match=rf"cannot hold U\+{ord(char):04X} \(.*\): a symbol drawn as a letter"):
+        with pytest.raises(GameError, match=rf"cannot hold U\+{ord(char):04X} \(.*\): a symbol drawn as a letter"):
             seat_name(f"Ann {char}")
-    with pytest.raises(TableError, match="a mark drawn as a letter"):
+    with pytest.raises(GameError, match="a mark drawn as a letter"):
         seat_name("H\u0366st")  # a combining small o written above the H
     for name in ("Ann \U0001f600", "Ann \U0001f1fa\U0001f1f8", "\U0001f1ef\U0001f1f5 Taro", "Ann \u2764\ufe0f", "Ann \U0001f197"):
         assert seat_name(name) == name.replace("\ufe0f", "")  # 😀, 🇺🇸, 🇯🇵, ❤️ (its style dropped), 🆗
@@ -346,16 +346,16 @@ def test_names_spelt_in_regional_indicators_are_the_names_they_draw() -> None:
         return "".join(REGIONAL.get(c.upper(), c) if c.isascii() else c for c in name)
 
     for role in ROLES:
-        with pytest.raises(TableError, match="a word the table uses for a role"):
+        with pytest.raises(GameError, match="a word the table uses for a role"):
             seat_name(regional(role))
     for name in NAMES:
-        with pytest.raises(TableError, match="is taken at this table"):
+        with pytest.raises(GameError, match="is taken at this table"):
             table_with(name).join("another", regional(name))
 
 
 def test_small_capitals_modifier_letters_armenian_and_digit_symbols_are_read_as_what_they_draw() -> None:
     for role in ("\u029c\u1d0f\ua731\u1d1b", "\u028f\u1d0f\u1d1c", "\u1d34\u1d3c\u02e2\u1d57", "Player \u2777", "Computer \u278a"):
-        with pytest.raises(TableError, match="a word the table uses for a role"):
+        with pytest.raises(GameError, match="a word the table uses for a role"):
             seat_name(role)  # ʜᴏꜱᴛ, ʏᴏᴜ, ᴴᴼˢᵗ, Player ❷, Computer ➊
     for seated, alike in [
         ("Ann", "\u1d00\u0274\u0274"),  # ᴀɴɴ
@@ -364,13 +364,13 @@ def test_small_capitals_modifier_letters_armenian_and_digit_symbols_are_read_as_
         ("Ann 1", "Ann \u2776"),  # Ann ❶
         ("Gil", "\u0261\u0131\u01c0"),  # ɡıǀ: Latin letters drawn as others
     ]:
-        with pytest.raises(TableError, match="is taken at this table"):
+        with pytest.raises(GameError, match="is taken at this table"):
             table_with(seated).join("another", alike)
-    with pytest.raises(TableError, match="mixes Armenian and Latin letters in one word"):
+    with pytest.raises(GameError, match="mixes Armenian and Latin letters in one word"):
         seat_name("B\u0585b")  # Bօb
-    with pytest.raises(TableError, match="mixes Bengali and Latin letters in one word"):
+    with pytest.raises(GameError, match="mixes Bengali and Latin letters in one word"):
         seat_name("B\u09e6b")  # Bob with a Bengali zero
-    with pytest.raises(TableError, match=r"is written in Nko \(U\+07C0, NKO DIGIT ZERO\)"):
+    with pytest.raises(GameError, match=r"is written in Nko \(U\+07C0, NKO DIGIT ZERO\)"):
         seat_name("B\u07c0b")  # Bob with an N'Ko zero
     assert [seat_name(n) for n in ("Ann 2", "Ann ٢", "علي ٢", "رضا ۲", "Raj २", "राज २")] == ["Ann 2", "Ann ٢", "علي ٢", "رضا ۲", "Raj २", "राज २"]
 
@@ -378,14 +378,14 @@ def test_small_capitals_modifier_letters_armenian_and_digit_symbols_are_read_as_
 def test_look_alikes_across_scripts_are_one_name() -> None:
     greek = "\u0391\u039d\u039d"  # ΑΝΝ in Greek capitals
     table = table_with("Ann")
-    with pytest.raises(TableError, match="'\u0410nn' mixes Cyrillic and Latin letters in one word"):
+    with pytest.raises(GameError, match="'\u0410nn' mixes Cyrillic and Latin letters in one word"):
         table.join("x", "\u0410nn")  # a Cyrillic А
-    with pytest.raises(TableError, match="is taken at this table"):
+    with pytest.raises(GameError, match="is taken at this table"):
         table.join("x", greek)
-    with pytest.raises(TableError, match="is taken at this table"):
+    with pytest.raises(GameError, match="is taken at this table"):
         table_with(greek).join("x", "ann")
     for host in ("\u041d\u043est", "\u041d\u041e\u0405\u0422", "\u0397\u039f\u0405\u03a4"):  # Ноst, НОЅТ, ΗΟЅΤ
-        with pytest.raises(TableError, match="is a word the table uses for a role"):
+        with pytest.raises(GameError, match="is a word the table uses for a role"):
             table.join("x", host)
     assert [s.name for s in table_with("Ann Ли", "Анна", "山田 たろう", "やまだタロウ", "Νίκος", "3Ann").seats] == [
         "Ann Ли", "Анна", "山田 たろう", "やまだタロウ", "Νίκος", "3Ann"
@@ -395,13 +395,13 @@ def test_look_alikes_across_scripts_are_one_name() -> None:
 def test_names_that_collide_and_names_refused_say_why() -> None:
     table = table_with("Ann")
     for other in ("ann", "ＡＮＮ", " ANN  ", "𝐀nn"):
-        with pytest.raises(TableError, match="the name .* is taken"):
+        with pytest.raises(GameError, match="the name .* is taken"):
             table.join("x", other)
-    with pytest.raises(TableError, match=r"U\+200B \(ZERO WIDTH SPACE\)"):
+    with pytest.raises(GameError, match=r"U\+200B \(ZERO WIDTH SPACE\)"):
         table.join("x", "ann\u200b")
-    with pytest.raises(TableError, match=r"U\+202E \(RIGHT-TO-LEFT OVERRIDE\)"):
+    with pytest.raises(GameError, match=r"U\+202E \(RIGHT-TO-LEFT OVERRIDE\)"):
         table.join("x", "\u202enna")
-    with pytest.raises(TableError, match="'Host' is a word the table uses for a role"):
+    with pytest.raises(GameError, match="'Host' is a word the table uses for a role"):
         table.join("x", "Host")
     assert table.join("x", "Anna")[0].name == "Anna"
     assert seat_name("Zoe\u0308") == "Zoë"  # composed
@@ -424,7 +424,7 @@ def test_a_chat_line_cannot_reorder_or_hide_text(text: str, extra: list[tuple[st
         chars.insert(where, char)
     try:
         line = chat_line("".join(chars))
-    except TableError:
+    except GameError:
         return
     assert not any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in line)
     assert line == " ".join(line.split())
@@ -433,7 +433,7 @@ def test_a_chat_line_cannot_reorder_or_hide_text(text: str, extra: list[tuple[st
 def test_chat_keeps_the_words_and_drops_the_controls() -> None:
     assert chat_line("\u202eevil\u202c text\u200b here") == "evil text here"
     assert chat_line("שלום, Ann") == "שלום, Ann"  # right-to-left words are words
-    with pytest.raises(TableError, match="an empty chat line"):
+    with pytest.raises(GameError, match="an empty chat line"):
         chat_line("\u2066\u2069")
 
 
@@ -483,7 +483,7 @@ def test_a_browser_moved_to_a_new_owner_keeps_every_part_it_had() -> None:
     table.join("c", "Cy")
     table.remove("old", 3)  # a removed seat is still the browser's (its points stay in the log)
     table.start_round("old")
-    hand = [c.code_str for c in table.deal("old")[0]]
+    hand = cards_json(table.deal("old")[0])
     before = {owner: table.view(owner) for owner in ("old", "b", "")}
     assert table.owners() == {"old", "b", "c"}
     table.move_owner("old", "new")
@@ -491,7 +491,7 @@ def test_a_browser_moved_to_a_new_owner_keeps_every_part_it_had() -> None:
     assert table.view("new") == before["old"] and table.view("new")["round"]["your_hand"] == hand
     assert table.view("old") == before[""]  # the old owner is a stranger now
     assert table.view("b") == before["b"]
-    with pytest.raises(TableForbidden):
+    with pytest.raises(RoleRequired):
         table.close("old")
     assert table.close("new")[-1]["type"] == "round_closed"  # the host's part moved
     table.move_owner("", "x")  # nobody is no one's to move

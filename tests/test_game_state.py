@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from fivecard.core.rules import RULE_SETS
-from fivecard.play.game import Game, GameError, round_seed
+from fivecard.play.game import Game
+from fivecard.play.table_game import GameError, round_seed
 
 
 def _step(game: Game, choice: random.Random) -> bool:

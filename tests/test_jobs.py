@@ -21,6 +21,7 @@ import pytest
 from fivecard.core.errors import FivecardError, HandError
 from fivecard.vector import jobs
 from fivecard.vector.jobs import Result, plan, run_parts
+from fivecard.vector.stops import STOP_SIGNALS
 from jobs_work import Spec, blas_threads, lost_worker, toy, worker_settings
 
 
@@ -553,14 +554,17 @@ def test_an_existing_cluster_by_address_or_client(leaves_nothing: None) -> None:
             client.close()
 
 
-def test_the_default_cores_leave_half_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_workers_leave_half_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
     memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert jobs.memory() == memory
     assert jobs.cores() == 64
-    assert jobs.cores(memory_each=memory // 8) == 4  # half the memory, an eighth each
-    assert jobs.cores(memory_each=memory * 2) == 1  # always one
+    assert jobs.default_workers() == 64
+    assert jobs.default_workers(memory_each=memory // 8) == 4  # half the memory, an eighth each
+    assert jobs.default_workers(memory_each=memory * 2) == 1  # always one
 
 
 def test_a_cluster_that_gives_up_is_one_error_and_the_finished_parts_stay(
@@ -593,3 +597,144 @@ def test_two_runs_of_one_job_at_once_both_finish(tmp_path: Path) -> None:
         runs = [pool.submit(one) for _ in range(4)]
         for run in runs:
             assert_same(run.result(), clean(4, 40))
+
+
+# ---------------------------------------------------------------- forked processes
+
+
+def _forked_run(forked: jobs.Forked, work: Callable[..., Any], spec: Any, parts: int, **options: Any) -> list[tuple[int, Any]]:
+    """The parts run by ``forked``: (part, answer) in the order handed on."""
+    heard: list[tuple[int, Any]] = []
+    forked.run(work, spec, range(parts), lambda part, answer: heard.append((part, answer)), **options)
+    return heard
+
+
+@pytest.fixture
+def no_process_left() -> Iterator[None]:
+    """The test's forked processes are all stopped and reaped."""
+    import multiprocessing
+
+    before = _leftovers()[0]
+    yield
+    assert multiprocessing.active_children() == []
+    assert _leftovers()[0] <= before
+
+
+def test_forked_parts_give_what_the_other_places_give(no_process_left: None) -> None:
+    # the same work, the same answers in part order: in this process, on Dask, or forked
+    heard = _forked_run(jobs.Forked(), toy, (4, "", -1), 5)
+    assert [part for part, _ in heard] == list(range(5))
+    assert_same([answer for _, answer in heard], clean(4, 5))
+
+
+def test_forked_parts_run_elsewhere_the_first_here_and_count_as_they_go(no_process_left: None) -> None:
+    import os
+
+    def work(spec: int, part: int, counters: Any) -> tuple[int, int]:
+        counters[0], counters[1] = spec * part, part
+        return part, os.getpid()
+
+    forked = jobs.Forked(counters=2)
+    heard = _forked_run(forked, work, 10, 4, here=lambda: ("here", os.getpid()))
+    assert [part for part, _ in heard] == [0, 1, 2, 3]
+    assert heard[0][1] == ("here", os.getpid())
+    pids = [answer[1] for _, answer in heard[1:]]
+    assert len(set(pids)) == 3 and os.getpid() not in pids
+    assert forked.counted(0) == 10 + 20 + 30 and forked.counted(1) == 1 + 2 + 3
+    assert forked.counted(0, unfinished=True) == 0  # every answer received
+
+
+def test_an_error_in_a_forked_part_reaches_the_caller_as_itself(marks: Path, no_process_left: None) -> None:
+    with pytest.raises(HandError, match=r"^part 2 is not a hand \('XX'\)$") as caught:
+        _forked_run(jobs.Forked(), toy, (3, str(marks), 2), 4)
+    assert type(caught.value) is HandError
+
+    def unsendable(spec: Any, part: int) -> Result:
+        class Local(Exception):  # not picklable: its text comes instead
+            pass
+
+        raise Local(f"part {part} failed")
+
+    with pytest.raises(FivecardError, match=r"^Local: part 0 failed$"):
+        _forked_run(jobs.Forked(), unsendable, None, 1)
+
+
+def test_a_lost_forked_process_is_an_error_naming_its_exit_code(no_process_left: None) -> None:
+    import os
+
+    def lost(spec: Any, part: int) -> Result:
+        os._exit(3)
+
+    with pytest.raises(FivecardError, match=r"^a process solving a toy stopped \(exit code 3\)$"):
+        _forked_run(jobs.Forked(doing="solving a toy"), lost, None, 2)
+
+
+def test_forked_processes_leave_the_stop_signals_to_this_one(no_process_left: None) -> None:
+    import signal
+
+    def handlers(spec: Any, part: int) -> list[bool]:
+        return [signal.getsignal(number) == signal.SIG_IGN for number in STOP_SIGNALS]
+
+    heard = _forked_run(jobs.Forked(), handlers, None, 2)
+    assert [answer for _, answer in heard] == [[True] * len(STOP_SIGNALS)] * 2
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process's own kept
+
+
+def test_an_interrupt_while_waiting_stops_every_forked_process(no_process_left: None) -> None:
+    import time
+
+    def slow(spec: Any, part: int) -> Result:
+        time.sleep(60)
+        return {}
+
+    def interrupt() -> None:
+        raise KeyboardInterrupt
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        _forked_run(jobs.Forked(poll=0.01), slow, None, 3, waiting=interrupt)
+    assert time.monotonic() - started < 30  # killed, not waited for
+
+
+def test_forked_runs_only_where_fork_is_safe() -> None:
+    assert jobs.Forked.available() == sys.platform.startswith("linux")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not jobs.Forked.available()  # a fork copies only the calling thread
+    finally:
+        stop.set()
+        other.join()
+
+
+# ---------------------------------------------------------------- the machine and the cut
+
+
+def test_a_cut_covers_the_job_in_near_equal_parts_in_order() -> None:
+    for total in (0, 1, 2, 7, 10, 1000, 4 << 20):
+        for parts in (1, 2, 3, 7, 16):
+            pieces = jobs.cut(total, parts)
+            assert len(pieces) == parts
+            assert [x for piece in pieces for x in piece] == list(range(total))
+            assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
+    with pytest.raises(FivecardError, match="not 0"):
+        jobs.cut(10, 0)
+
+
+def test_the_cores_are_those_this_process_may_run_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 5, 9}, raising=False)
+    assert jobs.cores() == 3 and jobs.default_workers() == 3
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)  # a system without it: all the machine's
+    assert jobs.cores() == 64
+
+
+def test_the_default_workers_give_each_at_least_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "cores", lambda: 8)
+    assert jobs.default_workers(size=3 * 100, each=100) == 3
+    assert jobs.default_workers(size=30 * 100, each=100) == 8
+    assert jobs.default_workers(size=99, each=100) == 1  # always one
+    assert jobs.default_workers(size=0) == 1

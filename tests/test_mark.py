@@ -677,7 +677,7 @@ def test_the_streamed_json_is_the_kept_markings_json(ascii: bool, tmp_path: Path
         ["10D 10H 4H 4C 3S", "10S 10C 4S 4D 3H", "2 pair", "3", "\x07=1"],
     ]
     path = write_csv(tmp_path / "answers.csv", rows)
-    kept = mark_file(str(path)).json()
+    kept = mark_file(str(path)).to_json()
     assert kept["wrong"] == [6, 7, 8, 9] and [e["line"] for e in kept["errors"]] == [5]
     out = io.StringIO()
     with open_marking(str(path)) as marking:
@@ -694,7 +694,7 @@ def test_the_streamed_json_is_the_kept_markings_json(ascii: bool, tmp_path: Path
             report.add(row)
         report.finish(marking)
     assert '"rows": [],' in out.getvalue() and '"wrong": [],' in out.getvalue()
-    assert out.getvalue() == json.dumps(mark_file(str(only_errors)).json(), ensure_ascii=False, indent=2) + "\n"
+    assert out.getvalue() == json.dumps(mark_file(str(only_errors)).to_json(), ensure_ascii=False, indent=2) + "\n"
 
 
 def test_a_workbook_is_marked_to_csv_at_any_size(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from fivecard.files import parallel
-from fivecard.files.parallel import Part, plan
+from fivecard.files.parallel import Part, line_parts
 from fivecard.files.solve import solve_file
 from fivecard.files.writers import CsvWriter
 from fivecard.core.errors import FileError, FivecardError
@@ -57,14 +57,14 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     runs: list[tuple[str, int]] = []
     interleaved, parts = parallel.solve_interleaved, parallel.solve_parts
 
-    def in_turn(count: int, **kwargs: Any) -> bool:
-        done = interleaved(count, **kwargs)
+    def in_turn(count: int, *args: Any) -> bool:
+        done = interleaved(count, *args)
         runs.append(("in turn" if done else "not in turn", count))
         return done
 
-    def end_to_end(plan: list[Part], **kwargs: Any) -> None:
+    def end_to_end(plan: list[Part], *args: Any) -> None:
         runs.append(("parts", len(plan)))
-        parts(plan, **kwargs)
+        parts(plan, *args)
 
     monkeypatch.setattr(parallel, "solve_interleaved", in_turn)
     monkeypatch.setattr(parallel, "solve_parts", end_to_end)
@@ -112,7 +112,7 @@ def test_parts_end_to_end_where_the_output_cannot_be_written_at_offsets(
 def test_parts_start_at_line_starts_with_their_numbers(tmp_path: Path) -> None:
     path = tmp_path / "ends.txt"
     path.write_bytes(b"a\r\nb\rc\nd\r\n\r\ne\nf")
-    parts = plan(str(path), 4)
+    parts = line_parts(str(path), 4)
     data = path.read_bytes()
     assert parts[0] == Part(0, parts[1].start, 1)
     for part, after in zip(parts, parts[1:]):
@@ -123,9 +123,9 @@ def test_parts_start_at_line_starts_with_their_numbers(tmp_path: Path) -> None:
         before = data[: part.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         assert part.first == before.count(b"\n") + 1
         assert lines[part.first - 1] == data[part.start : part.start + 1]
-    assert plan(str(path), 1) == [Part(0, None, 1)]
+    assert line_parts(str(path), 1) == [Part(0, None, 1)]
     (tmp_path / "one.txt").write_bytes(b"AS KS QS JS TS\n")
-    assert plan(str(tmp_path / "one.txt"), 4) == [Part(0, None, 1)]  # one line: one part
+    assert line_parts(str(tmp_path / "one.txt"), 4) == [Part(0, None, 1)]  # one line: one part
 
 
 def test_a_failed_part_stops_the_run_and_keeps_the_old_output(

@@ -301,7 +301,8 @@ def test_deal_stats_and_rules_use_the_36_cards() -> None:
 
 def test_advise_play_and_a_table_for_friends() -> None:
     from fivecard.play.advise import advise, unseen_cards
-    from fivecard.play.friends import FriendsTable, TableError
+    from fivecard.play.friends import FriendsTable
+    from fivecard.play.table_game import GameError
     from fivecard.play.game import Game, GameError
     from fivecard import Hand, parse_cards
 
@@ -318,7 +319,7 @@ def test_advise_play_and_a_table_for_friends() -> None:
     assert table.max_seats == 7 and FriendsTable(rules="standard", host="h").max_seats == 10
     for n in range(7):
         table.join(f"o{n}", f"p{n}")
-    with pytest.raises(TableError, match=r"the table is full \(7 seats"):
+    with pytest.raises(GameError, match=r"the table is full \(7 seats"):
         table.join("o7", "p7")
     table.start_round("h")
     dealt = [table.deal(f"o{n}")[0] for n in range(7)]

@@ -346,7 +346,7 @@ def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group:
         assert _children(pid) != []
 
     # paused as the first part is reported done (its checkpoint written)
-    hook = "fivecard.cli.commands:_PartsProgress.__call__"
+    hook = "fivecard.cli.registry:Progress.__call__"
     stopped = _stop_paused(argv, hook, stop, tmp_path, skip=1, group=group, while_paused=working)
     _one_line(stopped, stop)
     (job,) = (tmp_path / "ck").iterdir()

@@ -525,3 +525,41 @@ def test_serve_says_in_one_line_why_it_cannot_start(data: Path, monkeypatch: pyt
     code, _, err = _serve(["--check", "--port", "0", "--data", str(data)])
     assert code == 2 and err.startswith("fivecard: error: fivecard serve needs the web extra (missing: uvicorn)")
     assert "pip install 'fivecard[web]'" in err and len(err.splitlines()) == 1
+
+
+def test_the_web_refusals_are_no_bad_input_and_storage_failures_are_os_errors() -> None:
+    """Bad input is the library's FivecardError (a ValueError, 422); the
+    server's own refusals (:mod:`fivecard.web.errors`) are not, each with its
+    HTTP status; a data folder that cannot keep a change is an OSError."""
+    import inspect
+
+    from fivecard.core.errors import FivecardError
+    from fivecard.play.table_game import GameError
+    from fivecard.web import errors, store
+
+    found = [c for _, c in inspect.getmembers(errors, inspect.isclass) if c.__module__ == errors.__name__]
+    refusals = [c for c in found if issubclass(c, errors.WebError)]
+    assert refusals == found
+    assert {c.__name__ for c in refusals} == set(errors.__all__)
+    statuses = {c.__name__: c.status for c in refusals if c is not errors.WebError}
+    assert statuses == {
+        "NotFound": 404, "NotYours": 403, "TwoOwnerCookies": 400, "TooFast": 429, "AtCapacity": 503, "AdvisorBusy": 503,
+    }  # fmt: skip
+    for refusal in refusals:
+        assert not issubclass(refusal, (ValueError, OSError))
+    for failure in (store.StorageError, store.StorageFull, store.StorageUnavailable):
+        assert issubclass(failure, OSError) and not issubclass(failure, (ValueError, errors.WebError))
+    assert (store.StorageFull.status, store.StorageUnavailable.status) == (507, 503)
+    assert issubclass(GameError, FivecardError) and issubclass(FivecardError, ValueError)
+
+
+def test_the_pages_scripts_know_no_card_notation() -> None:
+    """Every card a page draws is the server's card object (view.card_json),
+    and the card grid is the server's deck (view.deck_json): no script holds
+    a suit's sign or name, a rank's word, or reads a card's code."""
+    static = Path(web.__file__).parent / "static"
+    scripts = sorted(static.glob("*.js"))
+    assert {p.name for p in scripts} >= {"common.js", "check.js", "friends.js", "table.js"}
+    notation = re.compile(r"[♠♥♦♣]|spades|hearts|diamonds|clubs|\b(?:Ace|King|Queen|Jack|Ten)\b|code\[|\"JK\"")
+    for script in scripts:
+        assert notation.findall(script.read_text()) == [], script.name

@@ -37,7 +37,8 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
+from fivecard.web.app import AdvisorGate, create_app
+from fivecard.web.errors import AdvisorBusy
 from fivecard.web.store import Capacity
 from fivecard.web import friends_api as table_api
 from fivecard.web.friends_api import RateLimit
@@ -140,7 +141,7 @@ def test_1500_cookie_less_tables_from_one_address(tmp_path: Path) -> None:
     burst = table_api.CREATE_BURST
     assert codes.count(201) == burst and codes.count(429) == 1500 - burst
     with sqlite3.connect(data / "games.sqlite3") as db:
-        assert db.execute("SELECT COUNT(*) FROM friend_tables").fetchone() == (burst,)
+        assert db.execute("SELECT COUNT(*) FROM table_games WHERE kind = 'friends_table'").fetchone() == (burst,)
 
 
 def test_at_most_so_many_games_and_tables_are_kept(tmp_path: Path) -> None:
@@ -156,9 +157,9 @@ def test_at_most_so_many_games_and_tables_are_kept(tmp_path: Path) -> None:
     assert "at most 2 games" in client.post("/api/games", json={}).json()["detail"]
 
 
-def _age(data: Path, table: str, row_id: str, days: float) -> None:
+def _age(data: Path, row_id: str, days: float) -> None:
     with sqlite3.connect(data / "games.sqlite3") as db:
-        db.execute(f"UPDATE {table} SET updated = ? WHERE id = ?", (time.time() - days * 86_400, row_id))
+        db.execute("UPDATE table_games SET updated = ? WHERE id = ?", (time.time() - days * 86_400, row_id))
 
 
 def test_games_and_tables_untouched_for_days_are_removed(tmp_path: Path) -> None:
@@ -168,18 +169,18 @@ def test_games_and_tables_untouched_for_days_are_removed(tmp_path: Path) -> None
     old, recent = (client.post("/api/tables", json={}).json()["id"] for _ in range(2))
     game = client.post("/api/games", json={"seed": 1}).json()["id"]
     client.post(f"/api/games/{game}/actions", json={"action": "start"})
-    _age(data, "friend_tables", old, 8)
-    _age(data, "friend_tables", recent, 6)
-    _age(data, "games", game, 8)
+    _age(data, old, 8)
+    _age(data, recent, 6)
+    _age(data, game, 8)
     assert client.post("/api/tables", json={}).status_code == 201  # the old one made room
     gone = client.get(f"/api/tables/{old}")
     assert gone.status_code == 404 and "a table untouched for 7 days is removed" in gone.json()["detail"]
     assert client.get(f"/api/tables/{recent}").status_code == 200
     assert client.post("/api/games", json={}).status_code == 201
-    assert "removed after 7 days untouched" in client.get(f"/api/games/{game}").json()["detail"]
+    assert "a game untouched for 7 days is removed" in client.get(f"/api/games/{game}").json()["detail"]
     with sqlite3.connect(data / "games.sqlite3") as db:  # their events went with them
-        assert db.execute("SELECT COUNT(*) FROM friend_events WHERE table_id = ?", (old,)).fetchone() == (0,)
-        assert db.execute("SELECT COUNT(*) FROM events WHERE game = ?", (game,)).fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM table_game_events WHERE game_id = ?", (old,)).fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM table_game_events WHERE game_id = ?", (game,)).fetchone() == (0,)
 
 
 #: Run in a process of its own (its tables not built yet, an empty table
@@ -191,7 +192,8 @@ warnings.simplefilter("ignore")
 from fastapi.testclient import TestClient
 from fivecard.core import lookup_cache as tablecache
 from fivecard.core.rules import RULE_SETS
-from fivecard.web.app import AdvisorBusy, AdvisorGate, create_app
+from fivecard.web.app import AdvisorGate, create_app
+from fivecard.web.errors import AdvisorBusy
 from fivecard.web.friends_api import RateLimit
 
 cache = os.environ[tablecache.ENVIRONMENT]

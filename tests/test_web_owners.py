@@ -47,7 +47,8 @@ with warnings.catch_warnings():
 from fivecard.play.friends import FriendsTable
 from fivecard.play.game import Game
 from fivecard.web.app import OWNER_COOKIE, create_app
-from fivecard.web.store import Capacity, Database, GameStore, NotYourGame, Owners, secret_hash
+from fivecard.web.errors import NotYours
+from fivecard.web.store import DEALER_GAMES, Capacity, Database, Owners, TableGameStore, secret_hash
 from fivecard.web.friends_api import RateLimit
 
 #: A value for each body field a route requires, by the field's name (a
@@ -61,6 +62,16 @@ FIELDS: dict[str, Any] = {
 }
 #: Fresh ids in answers (a new game's or table's), masked before answers are compared.
 NEW_ID = re.compile(rb'(?<="id":")[A-Za-z0-9_-]{22}(?=")|(?<=/api/games/)[A-Za-z0-9_-]{22}|(?<=/api/tables/)[A-Za-z0-9_-]{22}')
+
+#: The dealer games an owner holds (id, state), and the friends' tables it has a part at (id).
+_GAMES_OF = (
+    "SELECT g.id, g.state FROM table_games g JOIN table_game_owners o ON o.game_id = g.id "
+    "WHERE g.kind = 'game' AND o.owner = ?"
+)
+_TABLES_OF = (
+    "SELECT g.id FROM table_games g JOIN table_game_owners o ON o.game_id = g.id "
+    "WHERE g.kind = 'friends_table' AND o.owner = ?"
+)
 
 
 def _unlimited() -> RateLimit:
@@ -125,18 +136,18 @@ class World:
         try:
             tables = {
                 table_id: FriendsTable.from_state(json.loads(state))
-                for table_id, state in db.execute("SELECT id, state FROM friend_tables")
+                for table_id, state in db.execute("SELECT id, state FROM table_games WHERE kind = 'friends_table'")
             }
             found: dict[str, Any] = {}
             for name, secret in tracked.items():
                 owner = secret_hash(secret)
                 found[name] = {
-                    "games": dict(db.execute("SELECT id, state FROM games WHERE owner = ?", (owner,)).fetchall()),
+                    "games": dict(db.execute(_GAMES_OF, (owner,)).fetchall()),
                     "tables": {i: t.view(owner) for i, t in tables.items() if owner in t.owners()},
                     "requests": sorted(
-                        db.execute("SELECT table_id, request_id FROM friend_requests WHERE owner = ?", (owner,))
+                        db.execute("SELECT game_id, request_id FROM table_game_requests WHERE owner = ?", (owner,))
                     ),
-                    "index": sorted(db.execute("SELECT table_id FROM friend_owners WHERE owner = ?", (owner,))),
+                    "index": sorted(db.execute(_TABLES_OF, (owner,))),
                 }
         finally:
             db.close()
@@ -358,9 +369,9 @@ def _holds(app: FastAPI, secret: str) -> tuple[int, set[str]]:
     """How many games the secret holds, and the tables it holds a part at."""
     db = sqlite3.connect(app.state.store.path)
     try:
-        (games,) = db.execute("SELECT COUNT(*) FROM games WHERE owner = ?", (secret_hash(secret),)).fetchone()
+        games = len(db.execute(_GAMES_OF, (secret_hash(secret),)).fetchall())
         tables = {
-            i for i, s in db.execute("SELECT id, state FROM friend_tables")
+            i for i, s in db.execute("SELECT id, state FROM table_games WHERE kind = 'friends_table'")
             if secret_hash(secret) in FriendsTable.from_state(json.loads(s)).owners()
         }
     finally:
@@ -415,7 +426,7 @@ def test_a_retried_seat_request_is_applied_once(app: FastAPI) -> None:
     assert ann.post(f"/api/tables/{table_id}/chat", json={"text": "hi", "request_id": "c1"}).status_code == 200
     db = sqlite3.connect(app.state.store.path)
     try:
-        (lines,) = db.execute("SELECT COUNT(*) FROM friend_events WHERE table_id = ? AND type = 'chat'", (table_id,)).fetchone()
+        (lines,) = db.execute("SELECT COUNT(*) FROM table_game_events WHERE game_id = ? AND type = 'chat'", (table_id,)).fetchone()
     finally:
         db.close()
     assert lines == 1
@@ -423,7 +434,7 @@ def test_a_retried_seat_request_is_applied_once(app: FastAPI) -> None:
 
 def test_an_action_whose_game_moves_meanwhile_is_refused(tmp_path: Path) -> None:
     database = Database(str(tmp_path / "games.sqlite3"))
-    store = GameStore(database)
+    store = TableGameStore(database, DEALER_GAMES)
     old, new = secret_hash("old"), secret_hash("new")
     game_id = store.create(Game(seed=1), old)
 
@@ -433,7 +444,7 @@ def test_an_action_whose_game_moves_meanwhile_is_refused(tmp_path: Path) -> None
         game.start_round()
         return None, []
 
-    with pytest.raises(NotYourGame):
+    with pytest.raises(NotYours):
         store.act(game_id, old, start)
     assert store.load(game_id, new).rounds == 0  # the action was not saved
 

@@ -323,3 +323,53 @@ def test_a_real_read_only_folder_is_refused_at_start(tmp_path: Path) -> None:
     )
     assert process.returncode == 2 and process.stderr.endswith("it is read-only or not the server's to write\n")
     assert len(process.stderr.splitlines()) == 1
+
+
+#: The tables an earlier version kept its games and friends' tables in.
+_EARLIER_SCHEMA = """
+CREATE TABLE games (id TEXT PRIMARY KEY, owner TEXT NOT NULL, rules TEXT NOT NULL, state TEXT NOT NULL,
+                    created REAL NOT NULL, updated REAL NOT NULL);
+CREATE TABLE events (game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                     round INTEGER, type TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (game, seq));
+CREATE TABLE friend_tables (id TEXT PRIMARY KEY, state TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
+CREATE TABLE friend_events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
+                            at REAL NOT NULL, PRIMARY KEY (table_id, seq));
+CREATE TABLE friend_requests (table_id TEXT NOT NULL, owner TEXT NOT NULL, request_id TEXT NOT NULL,
+                              at REAL NOT NULL, PRIMARY KEY (table_id, owner, request_id));
+CREATE TABLE friend_owners (table_id TEXT NOT NULL, owner TEXT NOT NULL, PRIMARY KEY (table_id, owner)) WITHOUT ROWID;
+"""
+
+
+def test_games_and_tables_an_earlier_version_kept_are_carried_over(tmp_path: Path) -> None:
+    from fivecard.play.friends import FriendsTable
+    from fivecard.play.game import Game
+    from fivecard.web.app import OWNER_COOKIE
+    from fivecard.web.store import Owners, secret_hash
+
+    data = tmp_path / "data"
+    data.mkdir()
+    game, table = Game(seed=1), FriendsTable(seed=2, host="")
+    game.start_round()
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        db.executescript(_EARLIER_SCHEMA)
+        key = Database(str(data / "games.sqlite3")).key("owner secrets")
+        secret = Owners(key).issue()
+        table.host = secret_hash(secret)
+        table.join("seat owner", "Ann")
+        db.execute("INSERT INTO games VALUES ('g1', ?, 'standard', ?, 1, 1e12)", (secret_hash(secret), json.dumps(game.to_state())))
+        db.execute("INSERT INTO events VALUES ('g1', 1, 1, 'round_started', ?)", (json.dumps({"type": "round_started", "round": 1}),))
+        db.execute("INSERT INTO friend_tables VALUES ('t1', ?, 1, 1e12)", (json.dumps(table.to_state()),))
+        db.execute("INSERT INTO friend_events VALUES ('t1', 1, 'table_opened', ?, 1)", (json.dumps(table.opened()[0]),))
+        db.execute("INSERT INTO friend_requests VALUES ('t1', ?, 'r1', 1)", (secret_hash(secret),))
+    client = TestClient(create_app(data, allow_hosts=["testserver"]), cookies={OWNER_COOKIE: secret})
+    kept = client.get("/api/games/g1").json()
+    assert kept["phase"] == "draw" and [e["type"] for e in kept["events"]] == ["round_started"]
+    seen = client.get("/api/tables/t1").json()
+    assert seen["host"] and [s["name"] for s in seen["seats"]] == ["Ann"] and seen["last_event"] == 1
+    again = client.post("/api/tables/t1/rounds", json={"request_id": "r1"})  # applied before: applied once
+    assert again.status_code == 200 and again.json()["round"] is None
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        left = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        owners = sorted(db.execute("SELECT game_id, owner FROM table_game_owners"))
+    assert not left & {"games", "events", "friend_tables", "friend_events", "friend_requests", "friend_owners"}
+    assert owners == sorted([("g1", secret_hash(secret)), ("t1", secret_hash(secret)), ("t1", "seat owner")])

@@ -21,7 +21,8 @@ with warnings.catch_warnings():
 
 from fivecard import showdown
 from fivecard.files.solve import solve_file
-from fivecard.play.friends import FriendsTable, TableError, round_deck, round_seed
+from fivecard.play.friends import FriendsTable
+from fivecard.play.table_game import GameError, round_deck, round_seed
 from fivecard.web.app import create_app
 
 
@@ -405,7 +406,7 @@ def test_a_table_saved_and_restored_is_the_same() -> None:
     copy = FriendsTable.from_state(json.loads(json.dumps(table.to_state())))
     assert copy.to_state() == table.to_state()
     assert [e["type"] for e in copy.deal("b")[1]] == ["dealt", "round_closed"]
-    with pytest.raises(TableError, match="saved table"):
+    with pytest.raises(GameError, match="saved friends' table"):
         FriendsTable.from_state({**table.to_state(), "version": 9})
 
 

@@ -30,7 +30,8 @@ from fivecard import get_rules, showdown
 from fivecard.core.cards import Card
 from fivecard.core.evaluate import evaluate
 from fivecard.core.hand import Hand
-from fivecard.play.friends import FriendsTable, round_deck, round_seed
+from fivecard.play.friends import FriendsTable
+from fivecard.play.table_game import round_deck, round_seed
 from fivecard.play.view import card_json
 
 RULES = "semi"  # rank-only cards: two hands tie on their ranks alone

@@ -26,7 +26,6 @@ named its cards) before they are served.
 from __future__ import annotations
 
 import json
-import random
 import re
 import sqlite3
 import urllib.parse
@@ -46,10 +45,11 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-import fivecard.play.game as game_module
+import fivecard.play.table_game as table_game
 from fivecard.core.cards import Card, format_cards
 from fivecard.core.rules import get_rules
-from fivecard.play.friends import FriendsTable, round_deck, round_seed
+from fivecard.play.friends import FriendsTable
+from fivecard.play.table_game import Shoe, round_deck, round_seed
 from fivecard.play.game import Game
 from fivecard.web.app import OWNER_COOKIE, create_app
 from fivecard.web.store import secret_hash
@@ -180,7 +180,7 @@ class TableWalk:
 
     def state(self) -> str:
         with sqlite3.connect(self.database) as db:
-            (state,) = db.execute("SELECT state FROM friend_tables WHERE id = ?", (self.table_id,)).fetchone()
+            (state,) = db.execute("SELECT state FROM table_games WHERE id = ?", (self.table_id,)).fetchone()
         return str(state)
 
     def table(self) -> FriendsTable:
@@ -214,13 +214,13 @@ class TableWalk:
         table = self.table()
         with sqlite3.connect(self.database) as db:
             rows = db.execute(
-                "SELECT seq, data FROM friend_events WHERE table_id = ? AND type = 'round_started'", (self.table_id,)
+                "SELECT seq, data FROM table_game_events WHERE game_id = ? AND type = 'round_started'", (self.table_id,)
             ).fetchall()
             for seq, data in rows:
                 event = json.loads(data)
                 event["seed"] = round_seed(table.seed, event["round"])
                 db.execute(
-                    "UPDATE friend_events SET data = ? WHERE table_id = ? AND seq = ?",
+                    "UPDATE table_game_events SET data = ? WHERE game_id = ? AND seq = ?",
                     (json.dumps(event), self.table_id, seq),
                 )
 
@@ -269,7 +269,7 @@ class TableWalk:
     def table_last(self) -> int:
         with sqlite3.connect(self.database) as db:
             (last,) = db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM friend_events WHERE table_id = ?", (self.table_id,)
+                "SELECT COALESCE(MAX(seq), 0) FROM table_game_events WHERE game_id = ?", (self.table_id,)
             ).fetchone()
         return int(last)
 
@@ -331,8 +331,16 @@ def clients() -> Iterator[ExitStack]:
 @pytest.fixture
 def fixed_seeds(monkeypatch: pytest.MonkeyPatch, no_rate_limits: None) -> None:
     """The server's own seeds, fixed (and no rate limits)."""
-    monkeypatch.setattr(random, "SystemRandom", lambda: SimpleNamespace(getrandbits=lambda bits: TABLE_SEED))
-    monkeypatch.setattr(game_module, "secrets", SimpleNamespace(randbits=lambda bits: GAME_SEED))
+    drawn: Iterator[int] = iter(())  # the seed each new shoe draws, by its kind of game
+    real = Shoe.__init__
+
+    def fixed(shoe: Shoe, rules: Any, kind: str, seed: int | None = None, **options: Any) -> None:
+        nonlocal drawn
+        drawn = iter([{"table": TABLE_SEED, "game": GAME_SEED}[kind]])
+        real(shoe, rules, kind, seed, **options)
+
+    monkeypatch.setattr(Shoe, "__init__", fixed)
+    monkeypatch.setattr(table_game, "secrets", SimpleNamespace(randbits=lambda bits: next(drawn)))
 
 
 @pytest.mark.usefixtures("fixed_seeds")
@@ -405,7 +413,7 @@ class GameWalk:
 
     def game(self) -> Game:
         with sqlite3.connect(self.database) as db:
-            (state,) = db.execute("SELECT state FROM games WHERE id = ?", (self.game_id,)).fetchone()
+            (state,) = db.execute("SELECT state FROM table_games WHERE id = ?", (self.game_id,)).fetchone()
         return Game.from_state(json.loads(state))
 
     def secrets(self) -> Secrets:
@@ -455,7 +463,7 @@ class GameWalk:
         game = self.game()
         with sqlite3.connect(self.database) as db:
             rows = db.execute(
-                "SELECT seq, data FROM events WHERE game = ? AND type IN ('folded', 'exchanged')", (self.game_id,)
+                "SELECT seq, data FROM table_game_events WHERE game_id = ? AND type IN ('folded', 'exchanged')", (self.game_id,)
             ).fetchall()
             for seq, data in rows:
                 event = json.loads(data)
@@ -464,7 +472,7 @@ class GameWalk:
                     continue
                 event["reason"] = f"Keep {format_cards(hand.cards)}, exchange 0: as the advisor said"
                 event["kept"] = [c.code_str for c in hand.cards]
-                db.execute("UPDATE events SET data = ? WHERE game = ? AND seq = ?", (json.dumps(event), self.game_id, seq))
+                db.execute("UPDATE table_game_events SET data = ? WHERE game_id = ? AND seq = ?", (json.dumps(event), self.game_id, seq))
 
     def everything(self) -> None:
         url = f"/api/games/{self.game_id}"

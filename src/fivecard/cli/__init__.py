@@ -14,10 +14,13 @@ It imports nothing heavy before it can catch a signal: the command itself
 the program starts is the same exit code and one line, like a signal later.
 A Ctrl-C can also break an import from inside (numpy turns it into an
 ``ImportError``), so any failure after a signal counts as the interrupt.
+:func:`main`'s handler is the only one: whatever the command was doing, its
+interrupt ends here, with the one line and the exit code.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 import _signal  # type: ignore[import-not-found]  # signal's built-in half: no enum to import first
@@ -62,11 +65,15 @@ def interrupted(exc: BaseException | None, err: TextIO | None, number: int | Non
     notes = "".join(f"; {note}" for note in getattr(exc, "__notes__", []))
     # After Ctrl-C the terminal shows ^C: the line starts on a line of its own.
     line = f"fivecard: interrupted ({name}){notes}\n" if name else f"\nfivecard: interrupted{notes}\n"
+    stream = err or sys.stderr
     try:
-        (err or sys.stderr).write(line)
-        (err or sys.stderr).flush()
+        stream.write(line)
+        stream.flush()
     except (OSError, ValueError, AttributeError):  # stderr is gone (a closed terminal): the code says it
-        pass
+        try:  # and what is still buffered must not fail again when Python exits
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
     return 128 + number
 
 
@@ -86,8 +93,8 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the command; return its exit code (never raises on bad input).
-    See :func:`fivecard.cli.commands.main`."""
+    """Run the command; return its exit code (never raises on bad input or
+    an interrupt). See :func:`fivecard.cli.commands.main`."""
     pressed: list[int] = []
     raising: list[bool] = []  # empty while the command's modules load
 
@@ -122,6 +129,7 @@ def main(
         raising.append(True)
         return run(argv, stdin=stdin, stdout=stdout, stderr=stderr)
     except BaseException as exc:
+        raising.clear()  # a signal while the interrupt is said is only noted
         if not (pressed or isinstance(exc, KeyboardInterrupt)):
             raise
         return interrupted(exc, stderr, getattr(exc, "signal", pressed[0] if pressed else None))

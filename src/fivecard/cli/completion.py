@@ -5,7 +5,7 @@ options with a fixed set (``--format``, ``--color``, ``--rules``) and file
 names where a path goes.
 
 Beyond argparse's ``choices``, an option or argument may carry two
-attributes (set by the command, see ``fivecard.cli.commands._complete``):
+attributes (set by the command, see :func:`fivecard.cli.registry.option`):
 ``complete_words`` (values to offer, e.g. the rule set names and aliases,
 which the parser does not restrict) and ``complete_files`` (offer file
 names). Anything else (a hand, a seed) completes to nothing.

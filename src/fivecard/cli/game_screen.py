@@ -1,6 +1,7 @@
 """``fivecard play``: the draw game in a terminal, or from piped input.
 
-Only input and output live here; the game is :mod:`fivecard.play.game`.
+Only input and output live here; the game is :mod:`fivecard.play.game`,
+and what its events say :func:`fivecard.play.view.event_lines`.
 
 The hand is shown with bracketed positions, ``[1] Q  [2] 5  [3] 2 ...``, so
 that a position cannot be read as a rank (``semi`` hides suits); the player
@@ -19,11 +20,12 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
-from ..play.advise import Advice
 from ..core.cards import Card, format_cards
 from ..core.evaluate import evaluate
-from ..play.game import ANTE, BET, Exchanged, Game, GameError, RoundSettled, keep_positions
 from ..core.report import Painter
+from ..play.advise import Advice
+from ..play.game import Game, GameError, keep_positions
+from ..play.view import Event, event_lines, standings, title
 
 _ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
 
@@ -70,8 +72,11 @@ class _Table:
         if text:
             self.midline = not text.endswith("\n")
 
-    def say(self, text: str = "") -> None:
-        self.write(text + "\n")
+    def say(self, *lines: str) -> None:
+        self.write("\n".join(lines or ("",)) + "\n")
+
+    def tell(self, event: Event) -> None:
+        self.say(*event_lines(self.game, event, self.paint))
 
     def ask(self, prompt: str) -> str | None:
         self.write(prompt)
@@ -88,12 +93,6 @@ class _Table:
         else:
             self.midline = False  # the terminal echoed the line and its Enter
         return line
-
-    def name(self, seat: int) -> str:
-        return self.game.names[seat]
-
-    def stacks(self) -> str:
-        return ", ".join(f"{self.name(s)} {c:,}" for s, c in enumerate(self.game.stacks))
 
     def hint(self, advice: Advice) -> None:
         self.say(f"Hint: {advice.reason}")
@@ -120,8 +119,7 @@ class _Table:
                 self.hint(self.game.hint(0))
                 continue
             if answer == "f":
-                self.game.fold(0)
-                self.say("You fold: your ante and your house bet are lost.")
+                self.tell(self.game.fold(0))
                 return True
             if answer is None or isinstance(answer, str):
                 self.say(f"Sorry, {line.strip()!r} is not an answer. {HELP}")
@@ -131,32 +129,12 @@ class _Table:
             except GameError as exc:
                 self.say(f"Sorry: {exc}. {HELP}")
                 continue
-            self.report_exchange(event)
+            self.tell(event)
             return True
-
-    def report_exchange(self, event: Exchanged) -> None:
-        name = self.name(event.seat)
-        if event.seat == 0:
-            if not event.discarded:
-                self.say("You keep all five cards.")
-            else:
-                drawn = " ".join(self.paint.card(c) for c in event.drawn)
-                self.say(
-                    f"You draw {drawn}: {self.paint.cards(event.hand.cards).rstrip()}"
-                    f"   ({evaluate(event.hand).description})"
-                )
-            return
-        count = len(event.discarded)
-        self.say(
-            f"{name} keeps all five cards." if count == 0
-            else f"{name} keeps {5 - count} and draws {count}."
-        )
 
     def round(self) -> bool:
         """One round; False when the player quits."""
-        started = self.game.start_round()
-        carried = f" ({started.carried} carried)" if started.carried else ""
-        self.say(f"\nRound {started.round}: antes {ANTE} and house bets {BET} are in; pot {started.pot}{carried}.")
+        self.tell(self.game.start_round())
         while self.game.phase == "draw":
             seat = self.game.turn
             assert seat is not None
@@ -164,11 +142,7 @@ class _Table:
                 if not self.player_turn():
                     return False
                 continue
-            event = self.game.computer_acts()
-            if isinstance(event, Exchanged):
-                self.report_exchange(event)
-            else:
-                self.say(f"{self.name(event.seat)} folds.")
+            self.tell(self.game.computer_acts())
         self.write("Dealer:")
         while self.game.can_reveal():
             card = self.game.reveal_dealer_card().card
@@ -176,42 +150,17 @@ class _Table:
             if self.delay:
                 time.sleep(self.delay)
         self.say()
-        self.report(self.game.settle())
+        self.tell(self.game.settle())
         return True
-
-    def report(self, settled: RoundSettled) -> None:
-        self.say(f"Dealer has {settled.dealer.description}.")
-        for result in settled.results:
-            if result.evaluation is None:
-                self.say(f"  {self.name(result.seat)}: folded (lost {BET} to the house).")
-                continue
-            cards = self.paint.cards(result.evaluation.showdown).rstrip()
-            money = {"win": f"+{BET}", "lose": f"-{BET}", "draw": "0"}[result.against_dealer]
-            self.say(f"  {self.name(result.seat)}: {cards}  {result.evaluation.description}")
-            self.say(f"    house bet {money}: {result.explanation}")
-        self.say(self.paint.bold(f"Pot: {settled.pot_explanation}."))
-        self.say(f"Stacks: {self.stacks()}.")
 
     def void(self) -> None:
         """Void the round in play, if any, and say what went back."""
-        if not self.game.can_void():
-            return
-        voided = self.game.void_round()
-        back = ", ".join(f"{self.name(s)} {c:,}" for s, c in enumerate(voided.returned) if c)
-        self.say(f"Round {voided.round} is void: every chip of it goes back ({back}).")
-
-    def standings(self) -> None:
-        game = self.game
-        carried = f"; {game.pot:,} carried in the pot, unclaimed" if game.pot else ""
-        self.say(f"After {game.played} round{'s' if game.played != 1 else ''}: {self.stacks()}{carried}.")
+        if self.game.can_void():
+            self.tell(self.game.void_round())
 
     def run(self) -> int:
         game = self.game
-        self.say(
-            f"Five-card draw against the dealer ({game.rules.name} rules, seed {game.seed}). "
-            f"Stacks {self.stacks()}."
-        )
-        self.say(f"{HELP} {QUIT_NOTE}")
+        self.say(title(game), f"{HELP} {QUIT_NOTE}")
         try:
             while True:
                 if not game.can_start():
@@ -229,10 +178,10 @@ class _Table:
             if self.midline:
                 self.say()
             self.void()
-            self.standings()
+            self.say(standings(game))
             raise
         self.void()
-        self.standings()
+        self.say(standings(game))
         return 0
 
 

@@ -8,40 +8,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from .cards import Card
 from .evaluate import Evaluation
 from .showdown import Showdown
 
-if TYPE_CHECKING:
-    from typing import Protocol
-
-    class Round(Protocol):
-        """A dealt round (:class:`fivecard.play.deal.Round`)."""
-
-        @property
-        def number(self) -> int: ...
-        @property
-        def evaluations(self) -> tuple[Evaluation, ...]: ...
-        @property
-        def showdown(self) -> Showdown | None: ...
-
-    class DealTally(Protocol):
-        """Wins per player (:class:`fivecard.play.deal.DealTally`)."""
-
-        @property
-        def players(self) -> int: ...
-        @property
-        def wins(self) -> list[int]: ...
-        @property
-        def splits(self) -> list[int]: ...
-
 __all__ = [
     "evaluation_json",
     "showdown_json",
-    "deal_round_json",
-    "deal_tally_json",
     "write_json_object",
     "RawJson",
     "Painter",
@@ -120,29 +95,6 @@ def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[
         "order": [[i + 1 for i in tier] for tier in result.order],
         "explanation": result.explanation,
     }
-
-
-def deal_round_json(played: Round) -> dict[str, Any]:
-    """The JSON object of one dealt round: ``{"round", "hands", "winners",
-    "order", "explanation"}``, as a showdown's; with one player (no
-    showdown) the last three are ``null``."""
-    if played.showdown is not None:
-        return {"round": played.number, **showdown_json(played.showdown)}
-    return {
-        "round": played.number,
-        "hands": [evaluation_json(e) for e in played.evaluations],
-        "winners": None,
-        "order": None,
-        "explanation": None,
-    }
-
-
-def deal_tally_json(tally: DealTally) -> list[dict[str, Any]]:
-    """Wins and split wins per player (1-based)."""
-    return [
-        {"player": i + 1, "wins": tally.wins[i], "splits": tally.splits[i]}
-        for i in range(tally.players)
-    ]
 
 
 def _indented(value: Any, level: int) -> str:

@@ -9,7 +9,7 @@ needs it meets. Adding a category to a rule set is one entry in its ladder.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 import re
 from collections.abc import Iterable
@@ -272,6 +272,24 @@ class RuleSet:
 
     def __str__(self) -> str:
         return self.name
+
+    def to_json(self) -> dict[str, Any]:
+        """The rule set as ``fivecard rules --json`` lists it: ``name``,
+        ``aliases``, ``summary`` and ``categories`` (ids, strongest first)."""
+        return {
+            "name": self.name,
+            "aliases": list(self.aliases),
+            "summary": self.summary,
+            "categories": [c.name for c in reversed(self.ladder)],
+        }
+
+    def text(self) -> str:
+        """The rule set as ``fivecard rules`` lists it: its name, aliases
+        and summary, then its categories strongest first, each with its
+        score."""
+        aliases = f" (also: {', '.join(self.aliases)})" if self.aliases else ""
+        ladder = ", ".join(f"{self.score(c)} {c.label}" for c in reversed(self.ladder))
+        return f"{self.name}{aliases}: {self.summary}\n  {ladder}\n"
 
 
 STANDARD: Final = RuleSet(

@@ -16,9 +16,15 @@ file beside the output, and the first appends those files in order.
 Either way the output is byte for byte the output of one process: the same
 rows, line numbers and totals. It is used only where it is safe and pays: a
 text input of at least two :data:`PART_BYTES` per process, output as text,
-CSV or JSON Lines, on Linux (``fork``), from a process with no other threads
-running, and not under ``--strict`` (whose first bad row stops the run).
+CSV or JSON Lines, where processes can be forked
+(:meth:`fivecard.vector.jobs.Forked.available`: Linux, no other thread
+running), and not under ``--strict`` (whose first bad row stops the run).
 Anything else, or ``workers=1``, is solved in one process.
+
+What is about processes (how many, starting, stopping, their answers and
+their progress) is :mod:`fivecard.vector.jobs`'s; what is here is about the
+file: its parts at line starts, the parts' files, the blocks written where
+they stand.
 """
 
 from __future__ import annotations
@@ -28,31 +34,30 @@ import copy
 import io
 import mmap
 import os
-import signal
-import sys
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
 import numpy as np
 
-from ..core.rules import RuleSet
 from ..core.errors import FivecardError
+from ..core.rules import RuleSet
+from ..vector.jobs import Forked, cut, default_workers
+from ..vector.stops import signals_held
 from .pipeline import chunk_of_block, chunks_of_blocks
 from .sources import Block, read_blocks
-from ..vector.stops import STOP_SIGNALS, signals_held
 from .target import WriteBehind
 from .writers import Tally, Writer
 
-__all__ = ["FORMATS", "PART_BYTES", "Part", "processes", "plan", "solve_parts", "solve_interleaved", "cores"]
+__all__ = ["FORMATS", "PART_BYTES", "Part", "FileJob", "processes", "line_parts", "solve", "solve_parts", "solve_interleaved"]
 
 #: The output formats whose parts can be laid end to end.
 FORMATS: Final = ("text", "csv", "jsonl")
 #: The least input a process is given (smaller inputs use fewer processes).
 PART_BYTES: Final = 4 << 20
-_POLL: Final = 0.2  # seconds between progress reports while waiting on a part
+#: What a forked process does, for the error when one is lost.
+_DOING: Final = "solving part of the input"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,39 +70,54 @@ class Part:
     first: int
 
 
-def cores() -> int:
-    """The processors this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+@dataclass(frozen=True, slots=True)
+class FileJob:
+    """A text file solved by several processes: the input ``path``, the
+    ``rules`` and ``decks``; the first process's ``writer`` (it writes to
+    ``sink``, header first) and ``make_writer``, the others' writers (to a
+    stream of bytes, without a header); the totals (``tally``) and
+    ``progress(tally, fraction of the input read)``. The rows' totals go to
+    ``tally``, what they held past the header to ``writer``."""
+
+    path: str
+    rules: RuleSet
+    decks: int
+    writer: Writer
+    make_writer: Callable[[IO[bytes]], Writer]
+    sink: IO[bytes]
+    tally: Tally
+    progress: Callable[[Tally, float | None], None] | None = None
 
 
-def available() -> bool:
-    """Whether parts can be solved in other processes here: ``fork`` (Linux),
-    and no other thread running (a fork copies only the calling thread)."""
-    return sys.platform.startswith("linux") and threading.active_count() == 1
+def solve(count: int, job: FileJob, folder: str) -> None:
+    """Solve ``job`` in ``count`` processes: its blocks taken in turn and
+    written where they stand where the output is a file written at offsets
+    (:func:`solve_interleaved`), else its parts laid end to end
+    (:func:`solve_parts`, their files in ``folder``)."""
+    if not solve_interleaved(count, job):
+        solve_parts(line_parts(job.path, count), job, folder)
 
 
 def processes(path: str, workers: int | None) -> int:
-    """How many processes solve a text file: ``workers``, or (``None``) one
-    per core, each given at least :data:`PART_BYTES`."""
-    return min(cores(), os.path.getsize(path) // PART_BYTES) if workers is None else workers
+    """How many processes solve a text file: ``workers``, or (``None``) the
+    job's default (:func:`~fivecard.vector.jobs.default_workers`), each
+    given at least :data:`PART_BYTES`."""
+    return default_workers(size=os.path.getsize(path), each=PART_BYTES) if workers is None else workers
 
 
-def plan(path: str, workers: int | None) -> list[Part]:
-    """The parts of a text file, one per process (see :func:`processes`),
-    fewer if the file has fewer lines. One part (or none, for an empty
-    file) means one process."""
+def line_parts(path: str, count: int) -> list[Part]:
+    """The text file cut into ``count`` parts at line starts (near the
+    job's even cut, :func:`~fivecard.vector.jobs.cut`), fewer if the file
+    has fewer lines. One part (or none, for an empty file) means one
+    process."""
     size = os.path.getsize(path)
-    count = processes(path, workers)
     if count < 2 or size == 0:
         return [Part(0, None, 1)]
     with open(path, "rb") as raw, mmap.mmap(raw.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
         size = len(mapped)
         starts = [0]
-        for k in range(1, count):
-            at = mapped.find(b"\n", max(size * k // count - 1, starts[-1]))
+        for rough in cut(size, count)[1:]:
+            at = mapped.find(b"\n", max(rough.start - 1, starts[-1]))
             if at < 0 or at + 1 >= size:
                 break
             if at + 1 > starts[-1]:
@@ -145,164 +165,100 @@ def _blocks(raw: IO[bytes], part: Part) -> Iterator[Block]:
     return read_blocks(_Slice(raw, length), first=part.first, start=part.start == 0)  # type: ignore[arg-type]
 
 
-@dataclass
-class _Worker:
-    process: Any
-    results: Any  # the receiving end of its pipe
-    counters: Any  # shared: rows solved, bytes read
-    output: str  # its part's file ("" for none)
-    merged: bool = False  # its totals are in the tally
-
-
-def _finished(worker: _Worker, tally: Tally, writer: Writer, waiting: Callable[[], None]) -> list[Any]:
-    """Wait for a process to finish (calling ``waiting`` now and then), add
-    its totals to ``tally`` and what its rows held past the header to
-    ``writer``; return the rest of what it sent. Its error is raised here."""
-    while not worker.results.poll(_POLL):
-        waiting()
-    try:
-        kind, *result = worker.results.recv()
-    except EOFError:  # it ended without a word
-        worker.process.join()
-        raise FivecardError(
-            f"a process solving part of the input stopped (exit code {worker.process.exitcode})"
-        ) from None
-    if kind == "error":
-        raise result[0]
-    part_tally, widest, past, *rest = result
-    tally.merge(part_tally)
-    worker.merged = True
+def _finished(job: FileJob, answer: tuple[Any, ...]) -> list[Any]:
+    """Add a part's totals to the job's, and what its rows held past the
+    header to the job's writer; return the rest of what the part sent."""
+    part_tally, widest, past, *rest = answer
+    job.tally.merge(part_tally)
+    writer = job.writer
     writer.widest, writer.past = max(writer.widest, widest), max(writer.past, past)
     return list(rest)
 
 
-def solve_parts(
-    parts: list[Part],
-    *,
-    path: str,
-    rules: RuleSet,
-    decks: int,
-    writer: Writer,
-    make_writer: Callable[[IO[bytes]], Writer],
-    sink: IO[bytes],
-    folder: str,
-    tally: Tally,
-    progress: Callable[[Tally, float | None], None] | None = None,
-) -> None:
-    """Solve ``parts`` of the text file ``path``: the first here, into
-    ``writer`` (which writes to ``sink``), each other in a process of its
-    own into a file in ``folder`` (by a writer from ``make_writer``, without
-    a header), appended to ``sink`` in order. Totals go to ``tally`` and
-    what rows held past the header to ``writer``. An error in any part is
-    raised here; the other processes are stopped and their files removed."""
-    import multiprocessing
+def _solve_into(job: FileJob, part: Part, writer: Writer, tally: Tally, counted: Callable[[int], None]) -> int:
+    """Solve one part of the input into ``writer``, totals into ``tally``;
+    ``counted(bytes read)`` after each chunk. Returns the bytes read."""
+    with open(job.path, "rb") as raw:
+        for chunk in chunks_of_blocks(_blocks(raw, part), job.rules, job.decks):
+            writer.write(chunk)
+            tally.add(chunk)
+            counted(raw.tell() - part.start)
+        return raw.tell() - part.start
 
-    context = multiprocessing.get_context("fork")
-    size = os.path.getsize(path)
-    workers: list[_Worker] = []
-    _flush(sink, sys.stdout, sys.stderr)
+
+# --- parts laid end to end ---------------------------------------------------------------------
+
+#: What :func:`_solve_part` is given: the job, its parts, the parts' files
+#: (the first's "": it is written to the output).
+_PartsSpec = tuple[FileJob, list[Part], list[str]]
+
+
+def solve_parts(parts: list[Part], job: FileJob, folder: str) -> None:
+    """Solve ``parts`` of the job's text file: the first here, into its
+    writer, each other in a process of its own into a file in ``folder``,
+    appended to the output in order. An error in any part is raised here;
+    the other processes are stopped and their files removed."""
+    tally, progress = job.tally, job.progress
+    size = os.path.getsize(job.path)
+    forked = Forked(counters=2, doing=_DOING)
+    outputs = [""]
+    read = 0  # by this process
+
+    def report() -> None:
+        if progress is not None:
+            view = copy.copy(tally)
+            view.rows += forked.counted(0, unfinished=True)
+            done = read + forked.counted(1)
+            progress(view, min(done / size, 1.0) if size else None)
+
+    def first() -> None:
+        nonlocal read
+
+        def counted(at: int) -> None:
+            nonlocal read
+            read = at
+            report()
+
+        read = _solve_into(job, parts[0], job.writer, tally, counted)
+
+    def finished(part: int, answer: tuple[Any, ...] | None) -> None:
+        if answer is None:  # the first part: written to the output as it went
+            return
+        _finished(job, answer)
+        _append(outputs[part], job.sink)
+        with contextlib.suppress(OSError):
+            os.unlink(outputs[part])
+        report()
+
     try:
-        for part in parts[1:]:
+        for _ in parts[1:]:
             with signals_held():  # a part's file is made and registered, or not made
                 handle, output = tempfile.mkstemp(prefix=".fivecard-", suffix=".part", dir=folder)
                 os.close(handle)
-                workers.append(_start(context, _solve_part, (part, path, rules, decks, make_writer, output), output))
-
-        def report(read: int) -> None:
-            if progress is None:
-                return
-            view = copy.copy(tally)
-            view.rows += sum(int(w.counters[0]) for w in workers if not w.merged)
-            done = read + sum(int(w.counters[1]) for w in workers)
-            progress(view, min(done / size, 1.0) if size else None)
-
-        with open(path, "rb") as raw:
-            for chunk in chunks_of_blocks(_blocks(raw, parts[0]), rules, decks):
-                writer.write(chunk)
-                tally.add(chunk)
-                report(raw.tell() - parts[0].start)
-            read = raw.tell()
-        for worker in workers:
-            _finished(worker, tally, writer, lambda: report(read))
-            _append(worker.output, sink)
-            with contextlib.suppress(OSError):
-                os.unlink(worker.output)
-            report(read)
+                outputs.append(output)
+        spec: _PartsSpec = (job, parts, outputs)
+        forked.run(_solve_part, spec, range(len(parts)), finished, here=first, waiting=report, flush=(job.sink,))
     finally:
-        _stop(workers)
+        for output in outputs[1:]:
+            with contextlib.suppress(OSError):
+                os.unlink(output)
 
 
-def _solve_part(
-    part: Part,
-    path: str,
-    rules: RuleSet,
-    decks: int,
-    make_writer: Callable[[IO[bytes]], Writer],
-    output: str,
-    counters: Any,
-) -> tuple[Any, ...]:
-    """In a child process: solve one part into ``output``; its totals."""
+def _solve_part(spec: _PartsSpec, index: int, counters: Any) -> tuple[Any, ...]:
+    """In a forked process: solve part ``index`` into its file; its totals."""
+    job, parts, outputs = spec
     tally = Tally()
-    with open(path, "rb") as raw, open(output, "wb") as out:
+
+    def counted(read: int) -> None:
+        counters[0], counters[1] = tally.rows, read
+
+    with open(outputs[index], "wb") as out:
         behind = WriteBehind(out)  # written by a thread of its own, as the first process does
-        writer = make_writer(behind)  # type: ignore[arg-type]  # a stream of bytes
-        for chunk in chunks_of_blocks(_blocks(raw, part), rules, decks):
-            writer.write(chunk)
-            tally.add(chunk)
-            counters[0] = tally.rows
-            counters[1] = raw.tell() - part.start
+        writer = job.make_writer(behind)  # type: ignore[arg-type]  # a stream of bytes
+        _solve_into(job, parts[index], writer, tally, counted)
         writer.close()
         behind.close()
     return tally, writer.widest, writer.past
-
-
-def _start(context: Any, work: Callable[..., tuple[Any, ...]], args: tuple[Any, ...], output: str = "") -> _Worker:
-    """Fork a process that runs ``work(*args, counters)`` (``counters``:
-    rows solved and bytes read, shared) and sends back what it returns."""
-    receive, send = context.Pipe(duplex=False)
-    counters = context.Array("q", 2, lock=False)
-    process = context.Process(target=_child, args=(work, args, send, counters), name="fivecard-part", daemon=True)
-    worker = _Worker(process, receive, counters, output)
-    process.start()
-    send.close()
-    return worker
-
-
-def _child(work: Callable[..., tuple[Any, ...]], args: tuple[Any, ...], results: Any, counters: Any) -> None:
-    """In a child process: run ``work``; send back what it returns (or the error)."""
-    # A stop signal sent to the whole group (Ctrl-C, a closed terminal, a
-    # service manager) reaches this process too: the first process hears it
-    # and stops this one (and removes its file).
-    for number in STOP_SIGNALS:
-        signal.signal(number, signal.SIG_IGN)
-    try:
-        results.send(("done", *work(*args, counters)))
-    except BaseException as exc:  # noqa: BLE001 - handed to the first process, raised there
-        try:
-            results.send(("error", exc))
-        except Exception:  # noqa: BLE001 - an exception that cannot be sent: its text can
-            results.send(("error", FivecardError(f"{type(exc).__name__}: {exc}")))
-    finally:
-        results.close()
-
-
-def _stop(workers: list[_Worker]) -> None:
-    """End the processes (killed, if still running) and remove their files."""
-    for worker in workers:
-        if worker.process.is_alive():
-            worker.process.kill()
-        worker.process.join()
-        worker.results.close()
-        if worker.output:
-            with contextlib.suppress(OSError):
-                os.unlink(worker.output)
-
-
-def _flush(*streams: Any) -> None:
-    """Flush what is buffered here: a forked child must not write it again."""
-    for stream in streams:
-        with contextlib.suppress(AttributeError, OSError, ValueError):
-            stream.flush()
 
 
 # --- blocks in turn, written where they stand --------------------------------------------------
@@ -353,37 +309,42 @@ def _take_offset(pipe: int) -> int:
     while len(data) < 8:
         more = os.read(pipe, 8 - len(data))
         if not more:
-            raise FivecardError("a process solving part of the input stopped")
+            raise FivecardError(f"a process {_DOING} stopped")
         data += more
     return int.from_bytes(data, "little")
 
 
-def _turns(
-    index: int,
-    count: int,
-    path: str,
-    rules: RuleSet,
-    decks: int,
-    writer: Writer,
-    fd: int,
-    base: int,
-    before: int,
-    after: int,
-    tally: Tally,
-    counters: Any,
-) -> int:
-    """Process ``index`` of ``count``: solve blocks ``index``, ``index +
-    count``, ... of the input with ``writer`` (into a :class:`_Collect`),
-    each written at its place in ``fd`` once the process of the block before
-    has said where that is (pipe ``before``); say where each ends (pipe
-    ``after``). Returns where the last block written ends (0: none)."""
+#: What each process taking turns is given: the job, the number of
+#: processes, the output's descriptor, where its blocks start, and the ring
+#: of pipes (pipe i: from process i to process i + 1).
+_TurnsSpec = tuple[FileJob, int, int, int, list[tuple[int, int]]]
+
+
+def _turns(spec: _TurnsSpec, index: int, counters: Any, still_open: set[int] | None = None) -> tuple[Any, ...]:
+    """Process ``index`` of the ring: solve blocks ``index``, ``index +
+    count``, ... of the input (by a writer into a :class:`_Collect`), each
+    written at its place in the output once the process of the block
+    before has said where that is; say where each ends. Only its own two
+    ends of the ring's pipes stay open (``still_open``: the ends open here,
+    kept up to date). Returns its totals, what its rows held past the
+    header, and where the last block it wrote ends (0: none)."""
+    job, count, fd, base, pipes = spec
+    before, after = pipes[index - 1][0], pipes[index][1]
+    for read_end, write_end in pipes:
+        for end_fd, kept in ((read_end, read_end == before), (write_end, write_end == after)):
+            if not kept:
+                os.close(end_fd)
+                if still_open is not None:
+                    still_open.discard(end_fd)
+    tally = Tally()
+    writer = job.make_writer(_Collect())  # type: ignore[arg-type]  # keeps each block for pwrite
     collect = writer.out  # type: ignore[attr-defined]  # the writer writes to a _Collect
     end = 0
-    with open(path, "rb") as raw:
+    with open(job.path, "rb") as raw:
         for k, block in enumerate(read_blocks(raw)):
             if k % count != index:
                 continue
-            chunk = chunk_of_block(block, rules, decks)
+            chunk = chunk_of_block(block, job.rules, job.decks)
             if len(chunk):
                 writer.write(chunk)
                 tally.add(chunk)
@@ -397,107 +358,62 @@ def _turns(
             _put(fd, data, start)
             counters[0] = tally.rows
             counters[1] = raw.tell()
-    return end
+    return tally, writer.widest, writer.past, end
 
 
-def solve_interleaved(
-    count: int,
-    *,
-    path: str,
-    rules: RuleSet,
-    decks: int,
-    writer: Writer,
-    make_writer: Callable[[IO[bytes]], Writer],
-    sink: IO[bytes],
-    tally: Tally,
-    progress: Callable[[Tally, float | None], None] | None = None,
-) -> bool:
-    """Solve the text file ``path`` in ``count`` processes taking its blocks
-    in turn (see the module), written into ``sink`` after what it holds
-    already (the header). Returns False, having done nothing, where ``sink``
-    cannot be written at offsets (then use :func:`solve_parts`). Totals go
-    to ``tally``, what rows held past the header to ``writer``."""
-    import multiprocessing
+def _take_turns(spec: _TurnsSpec, index: int, counters: Any) -> tuple[Any, ...]:
+    """In a forked process: :func:`_turns` for ``index``."""
+    return _turns(spec, index, counters)
 
+
+def solve_interleaved(count: int, job: FileJob) -> bool:
+    """Solve the job's text file in ``count`` processes taking its blocks in
+    turn (see the module), written into its output after what that holds
+    already (the header). Returns False, having done nothing, where the
+    output cannot be written at offsets (then use :func:`solve_parts`)."""
+    sink, tally, progress = job.sink, job.tally, job.progress
     sink.flush()
     fd = _offset_file(sink)
     if fd is None:
         return False
     base = sink.tell()
-    _flush(sys.stdout, sys.stderr)
-    context = multiprocessing.get_context("fork")
-    size = os.path.getsize(path)
+    size = os.path.getsize(job.path)
+    forked = Forked(counters=2, doing=_DOING)
     pipes = [os.pipe() for _ in range(count)]  # pipe i: from process i to process i + 1
     still_open = {pipe_end for pipe in pipes for pipe_end in pipe}
-    workers: list[_Worker] = []
+    spec: _TurnsSpec = (job, count, fd, base, pipes)
+    mine = [0, 0]  # this process's counters: rows solved, bytes read
+    ends = [base]
+
+    def report() -> None:
+        if progress is not None:
+            view = copy.copy(tally)
+            view.rows = mine[0] + forked.counted(0)
+            done = mine[1] + forked.counted(1)
+            progress(view, min(done / (count * size), 1.0) if size else None)
+
+    class _Counters:  # this process's counters: reported as they change
+        def __setitem__(self, i: int, value: int) -> None:
+            mine[i] = value
+            if i == 1:
+                report()
+
+    def finished(part: int, answer: tuple[Any, ...]) -> None:
+        ends.extend(_finished(job, answer))
+
+    def here() -> tuple[Any, ...]:  # this process's own turns
+        return _turns(spec, 0, _Counters(), still_open)
+
     try:
-        for index in range(1, count):
-            args = (index, count, path, rules, decks, make_writer, fd, base, pipes)
-            with signals_held():  # a process started is a process registered, to be stopped
-                workers.append(_start(context, _take_turns, args))
-        for index, (read_end, write_end) in enumerate(pipes):  # this process keeps its own two ends
-            for end_fd, kept in ((read_end, index == count - 1), (write_end, index == 0)):
-                if not kept:
-                    os.close(end_fd)
-                    still_open.discard(end_fd)
-
-        def report(rows: int, read: int) -> None:
-            if progress is not None:
-                view = copy.copy(tally)
-                view.rows = rows + sum(int(w.counters[0]) for w in workers)
-                done = read + sum(int(w.counters[1]) for w in workers)
-                progress(view, min(done / (count * size), 1.0) if size else None)
-
-        mine = Tally()
-        own = make_writer(_Collect())  # type: ignore[arg-type]  # keeps each block for pwrite
-        counters = [0, 0]
-
-        class _Report:  # the first process's counters: reported as they change
-            def __setitem__(self, i: int, value: int) -> None:
-                counters[i] = value
-                if i == 1:
-                    report(counters[0], counters[1])
-
-        end = _turns(0, count, path, rules, decks, own, fd, base, pipes[-1][0], pipes[0][1], mine, _Report())
-        tally.merge(mine)
-        writer.widest, writer.past = max(writer.widest, own.widest), max(writer.past, own.past)
-        for worker in workers:
-            end = max(end, *_finished(worker, tally, writer, lambda: report(counters[0], counters[1])))
-        sink.seek(max(end, base))
+        forked.run(_take_turns, spec, range(count), finished, here=here, waiting=report)
+        sink.seek(max(ends))
         if progress is not None:
             progress(tally, 1.0)
         return True
     finally:
-        _stop(workers)
         for end_fd in still_open:
             with contextlib.suppress(OSError):
                 os.close(end_fd)
-
-
-def _take_turns(
-    index: int,
-    count: int,
-    path: str,
-    rules: RuleSet,
-    decks: int,
-    make_writer: Callable[[IO[bytes]], Writer],
-    fd: int,
-    base: int,
-    pipes: list[tuple[int, int]],
-    counters: Any,
-) -> tuple[Any, ...]:
-    """In a child process: :func:`_turns` for ``index``; its totals and
-    where its last block ends."""
-    before, after = pipes[index - 1][0], pipes[index][1]
-    for read_end, write_end in pipes:  # only its own two ends stay open
-        if read_end != before:
-            os.close(read_end)
-        if write_end != after:
-            os.close(write_end)
-    tally = Tally()
-    writer = make_writer(_Collect())  # type: ignore[arg-type]  # keeps each block for pwrite
-    end = _turns(index, count, path, rules, decks, writer, fd, base, before, after, tally, counters)
-    return tally, writer.widest, writer.past, end
 
 
 def _append(name: str, sink: IO[bytes]) -> None:

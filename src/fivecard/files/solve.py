@@ -259,14 +259,13 @@ def solve_file(
 
         writer = writer_to(sink)
         if count > 1:
-            from .parallel import plan, solve_interleaved, solve_parts
+            from . import parallel
 
-            shared: dict[str, Any] = dict(
+            job = parallel.FileJob(
                 path=input, rules=ruleset, decks=decks, writer=writer, sink=sink, tally=tally, progress=progress,
                 make_writer=lambda out: writer_to(out, header=False),
             )
-            if not solve_interleaved(count, **shared):  # not a file written at offsets: parts end to end
-                solve_parts(plan(input, count), folder=target.folder, **shared)
+            parallel.solve(count, job, target.folder)
         else:
             if source.blocks is not None:
                 chunks = chunks_of_blocks(source.blocks, ruleset, decks, best_five=best_five)
@@ -318,9 +317,10 @@ def _processes(path: str, fmt: str, source: Any, strict: bool, workers: int | No
     """How many processes solve the input (1: this process alone)."""
     if workers == 1 or strict or path == "-" or source.blocks is None or not source.regular:
         return 1
-    from .parallel import FORMATS, available, processes
+    from ..vector.jobs import Forked
+    from .parallel import FORMATS, processes
 
-    if fmt not in FORMATS or not available():
+    if fmt not in FORMATS or not Forked.available():
         return 1
     return max(processes(path, workers), 1)
 

@@ -64,6 +64,7 @@ __all__ = [
     "SUPPORTED_RULES",
     "grid_rows",
     "grid_impossible",
+    "grid_text",
     "grid_answers",
     "grid_table",
     "write_grid",
@@ -361,6 +362,15 @@ def grid_table(rows: Sequence[GridRow], answers: Sequence[GridAnswer] | None = N
         "  ".join(cell.ljust(w) for cell, w in zip(line, widths)) + "  " + line[-1]
         for line in [header, *body]
     ]
+
+
+def grid_text(rows: Sequence[GridRow], rules: str | RuleSet = "standard", *, answers: bool = True) -> str:
+    """The grid as ``fivecard grid`` prints it: :func:`grid_table` (with
+    the winners, unless ``answers`` is false), then what the grid leaves
+    out (:func:`grid_impossible`)."""
+    table = grid_table(rows, grid_answers(rows, rules) if answers else None)
+    left_out = "".join(f"  {line}\n" for line in grid_impossible(rules))
+    return "\n".join(table) + "\n\nNot in the grid (a deck cannot deal them, or there is nothing to test):\n" + left_out
 
 
 def write_grid(

@@ -342,7 +342,7 @@ class Answers:
     classifications: tuple[str | None, ...]
     winner: int | str | None
 
-    def json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {"classifications": list(self.classifications), "winner": self.winner}
 
     def text(self) -> str:
@@ -386,14 +386,26 @@ class MarkedRow:
         lead = "right outcome; " if self.correct else "wrong: "
         return lead + "; ".join(self.differences)
 
-    def json(self) -> dict[str, Any]:
+    def text(self) -> str:
+        """The row as ``fivecard mark`` reports it: nothing for a right row;
+        else ``line N: wrong outcome`` (or ``right outcome, other
+        differences``), each difference and why, or ``line N: error: ...``."""
+        if self.error is not None:
+            return f"line {self.line}: error: {self.error}\n"
+        if not self.differences:
+            return ""
+        lead = "right outcome, other differences" if self.correct else "wrong outcome"
+        lines = [f"line {self.line}: {lead}", *(f"  {d}" for d in self.differences), f"  why: {self.explanation}"]
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> dict[str, Any]:
         assert self.expected is not None and self.given is not None
-        expected = self.expected.json() | {"scores": list(self.scores)}
+        expected = self.expected.to_json() | {"scores": list(self.scores)}
         return {
             "line": self.line,
             "correct": self.correct,
             "expected": expected,
-            "given": self.given.json() | {"cells": list(self.cells)},
+            "given": self.given.to_json() | {"cells": list(self.cells)},
             "differences": list(self.differences),
             "explanation": self.explanation,
         }
@@ -458,6 +470,13 @@ class MarkTotals:
     def summary(self) -> str:
         """``Outcomes right: 22/25; ModelOff mark: 24/30``."""
         return f"Outcomes right: {self.correct}/{self.total}; ModelOff mark: {_number(self.mark)}/{MODELOFF_MAX}"
+
+    def text(self) -> str:
+        """The totals as ``fivecard mark`` ends: the :meth:`summary`, how the
+        mark was scaled (if it was) and the rows with errors (if any)."""
+        scaling = self.scaling()
+        errors = f"({self.errors} row{'s' if self.errors != 1 else ''} with errors, not marked)\n" if self.errors else ""
+        return f"{self.summary()}\n" + (f"({scaling})\n" if scaling is not None else "") + errors
 
 
 @dataclass
@@ -552,11 +571,11 @@ class Marking:
     def answer_names(self) -> list[str]:
         return [_column_name(c, self.columns) for c in self.answer_columns]
 
-    def json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The rows kept and the totals, as ``fivecard mark --json`` prints
         them (which :class:`MarkJson` writes as the rows stream)."""
         return {
-            "rows": [r.json() for r in self.marked],
+            "rows": [r.to_json() for r in self.marked],
             "correct": self.correct,
             "total": self.total,
             "mark": self.mark,
@@ -1260,7 +1279,7 @@ class _Spool:
 class MarkJson:
     """``fivecard mark --json``'s document, written as the rows are marked
     (:meth:`add` each, then :meth:`finish`): the same text as
-    ``json.dumps(marking.json(), indent=2)`` for a marking that kept its
+    ``json.dumps(marking.to_json(), indent=2)`` for a marking that kept its
     rows, in memory that does not grow with them (the lists that follow the
     rows, ``wrong`` and ``errors``, wait in temporary files)."""
 
@@ -1294,7 +1313,7 @@ class MarkJson:
         return f"[{inner}\n{pad}]"
 
     def _row(self, row: MarkedRow) -> str:
-        """``json.dumps(row.json(), indent=2)``, as an item of the rows, made
+        """``json.dumps(row.to_json(), indent=2)``, as an item of the rows, made
         without the pure-Python encoder that ``indent`` asks for (4 times
         faster, the same text)."""
         assert row.expected is not None and row.given is not None

@@ -37,6 +37,7 @@ from ..core.evaluate import HandLike, as_hand
 from ..core.hand import Hand
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.lookup import tables_for
+from ..core.report import Painter
 
 __all__ = [
     "PayTable",
@@ -46,7 +47,6 @@ __all__ = [
     "Choice",
     "Advice",
     "advise",
-    "advice_json",
     "builtin_paytable",
     "parse_paytable",
     "unseen_cards",
@@ -460,6 +460,66 @@ class Advice:
             runner = f"; next best: keep {others} ({value})"
         return f"{action}: {why}, the best of {len(self.choices)} choices{runner}"
 
+    def to_json(self) -> dict[str, Any]:
+        """The advice as ``fivecard advise --json`` prints it (keys in the
+        README): the hand, rules, pay table, what was enumerated, every
+        choice best first and why the first is recommended."""
+        rows = []
+        for choice in self.choices:
+            row: dict[str, Any] = {
+                "keep": [c.code_str for c in choice.keep],
+                "discard": [c.code_str for c in choice.discard],
+            }
+            if choice.ev is not None:
+                row["ev"] = choice.ev
+            else:
+                row.update(win=choice.win, draw=choice.draw, lose=choice.lose)
+            row["categories"] = choice.categories
+            rows.append(row)
+        return {
+            "hand": [c.code_str for c in self.hand.cards],
+            "rules": self.hand.rules.name,
+            "paytable": None if self.paytable is None else self.paytable.name,
+            "completions": self.completions,
+            "dealer_hands": self.dealer_hands,
+            "choices": rows,
+            "recommended": 0,
+            "reason": self.reason,
+        }
+
+    def text(self, painter: Painter, *, top: int | None = 10) -> str:
+        """The advice as ``fivecard advise`` prints it: the hand, a line per
+        choice (the first ``top``; None: all 32), the recommended one marked
+        ``*`` with its chances or return and the most likely final category,
+        then why and what was enumerated."""
+        table = self.paytable
+        rules = self.hand.rules
+        against = (
+            f"expected return per coin under {table.name}"
+            if table
+            else f"against the dealer: a random five of the {len(self.unseen)} cards you have not seen"
+        )
+        likeliest = "category of the final hand (most likely)"
+        lines = [
+            f"Hand: {painter.cards(self.hand.cards).rstrip()} ({rules.name}); {against}.",
+            f"    {'keep':<20} " + ("return " if table else "  win   draw   lose ") + f"  {likeliest}",
+        ]
+        ladder = {c.name: c.label for c in rules.ladder}
+        for i, choice in enumerate(self.choices[:top]):
+            # Painter.cards pads every card to three columns: 4 per card, less one.
+            keep = painter.cards(choice.keep) if choice.keep else "(nothing)"
+            pad = " " * (20 - (4 * len(choice.keep) - 1 if choice.keep else len(keep)))
+            if choice.ev is not None:
+                numbers = f"{choice.ev:7.4f}"
+            else:
+                numbers = f"{choice.win:6.1%} {choice.draw:6.1%} {choice.lose:6.1%}"
+            likely = max(choice.categories, key=lambda k: choice.categories[k])
+            mark = " *" if i == 0 else "  "
+            lines.append(f"{mark}  {keep}{pad} {numbers}   {ladder[likely]} {choice.categories[likely]:.1%}")
+        dealer = f" and {self.dealer_hands:,} dealer hands" if self.dealer_hands else ""
+        lines += [f"Recommended (*): {self.reason}.", f"(exact: {self.completions:,} draws{dealer} enumerated)"]
+        return "\n".join(lines) + "\n"
+
 
 def unseen_cards(hand: Hand) -> tuple[Card, ...]:
     """The cards of the rule set's deck that the player has not seen. Under
@@ -566,29 +626,3 @@ def advise(
         paytable,
         pool,
     )
-
-
-def advice_json(advice: Advice) -> dict[str, Any]:
-    """The JSON object of ``advise --json``."""
-    rows = []
-    for choice in advice.choices:
-        row: dict[str, Any] = {
-            "keep": [c.code_str for c in choice.keep],
-            "discard": [c.code_str for c in choice.discard],
-        }
-        if choice.ev is not None:
-            row["ev"] = choice.ev
-        else:
-            row.update(win=choice.win, draw=choice.draw, lose=choice.lose)
-        row["categories"] = choice.categories
-        rows.append(row)
-    return {
-        "hand": [c.code_str for c in advice.hand.cards],
-        "rules": advice.hand.rules.name,
-        "paytable": None if advice.paytable is None else advice.paytable.name,
-        "completions": advice.completions,
-        "dealer_hands": advice.dealer_hands,
-        "choices": rows,
-        "recommended": 0,
-        "reason": advice.reason,
-    }

@@ -21,6 +21,7 @@ from ..core.cards import Card
 from ..core.errors import FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
+from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RuleSet, get_rules
 from ..core.showdown import Showdown, settle
 
@@ -111,25 +112,56 @@ class Round:
     evaluations: tuple[Evaluation, ...]
     showdown: Showdown | None
 
+    def to_json(self) -> dict[str, Any]:
+        """The round as an item of ``fivecard deal --json``'s rounds:
+        ``{"round", "hands", "winners", "order", "explanation"}``, as a
+        showdown's; with one player (no showdown) the last three are
+        ``null``."""
+        if self.showdown is not None:
+            return {"round": self.number, **showdown_json(self.showdown)}
+        return {
+            "round": self.number,
+            "hands": [evaluation_json(e) for e in self.evaluations],
+            "winners": None,
+            "order": None,
+            "explanation": None,
+        }
+
 
 @dataclass(slots=True)
 class DealTally:
-    """Wins per player over rounds: sole wins and shared (split) wins. The
-    player count is checked against ``rules`` before the tally is made."""
+    """Wins per player over rounds: sole wins and shared (split) wins, and
+    the rounds counted. The player count is checked against ``rules``
+    before the tally is made."""
 
     players: int
     rules: InitVar[str | RuleSet] = "standard"
     wins: list[int] = field(init=False)
     splits: list[int] = field(init=False)
+    rounds: int = field(init=False, default=0)
 
     def __post_init__(self, rules: str | RuleSet) -> None:
         check_players(self.players, rules)
         self.wins = [0] * self.players
         self.splits = [0] * self.players
 
+    def to_json(self) -> list[dict[str, Any]]:
+        """Wins and split wins per player (1-based), as ``fivecard deal
+        --json``'s ``tally``: ``[{"player", "wins", "splits"}, ...]``."""
+        return [{"player": i + 1, "wins": self.wins[i], "splits": self.splits[i]} for i in range(self.players)]
+
+    def text(self) -> str:
+        """``Tally after N rounds:`` and a line per player's wins and
+        splits."""
+        lines = [f"Tally after {self.rounds} rounds:"]
+        for wins, splits, i in zip(self.wins, self.splits, range(self.players)):
+            lines.append(f"  Hand {i + 1}: {wins} win{'' if wins == 1 else 's'}, {splits} split{'' if splits == 1 else 's'}")
+        return "\n".join(lines) + "\n"
+
     def add_chunk(self, chunk: Any) -> None:
         """Count the showdowns of a chunk of dealt rounds
         (:func:`~fivecard.files.pipeline.dealt_chunks`)."""
+        self.rounds += len(chunk)
         seen = chunk.outcome[chunk.outcome >= 0]
         if not len(seen):
             return
@@ -152,6 +184,7 @@ class DealTally:
                 f"round {played.number} has {len(played.evaluations)} hands; "
                 f"the tally counts {self.players} players"
             )
+        self.rounds += 1
         if played.showdown is None:
             return
         winners = played.showdown.winners

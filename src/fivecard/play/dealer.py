@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from math import comb
-from typing import Any, Final, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -53,6 +53,9 @@ from ..core.cards import Card, card_of_code
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError
 from ..vector.classes import KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
+
+if TYPE_CHECKING:
+    from .holds import HoldList
 
 __all__ = [
     "DealerSolution",
@@ -118,6 +121,56 @@ class DealerSolution:
         """The house's expectation per unit bet (negative: the player's
         edge)."""
         return -self.expectation
+
+    def _chances(self) -> dict[str, Fraction]:
+        return {"win": self.win, "draw": self.draw, "lose": self.lose}
+
+    def to_json(
+        self, holds: HoldList | None = None, *, seconds: float | None = None, ran: str | None = None
+    ) -> dict[str, Any]:
+        """The solution as ``fivecard strategy --json --dealer`` prints it:
+        ``game``, ``rules``, ``deals``, ``classes``, ``win``, ``draw`` and
+        ``lose`` (exact fractions), ``percent`` (of each), ``house_edge``,
+        ``final`` (each final category's probability), ``kept`` (the share
+        of deals by cards kept), and, when given, the run's ``seconds`` and
+        where it ``ran``, and ``holds``."""
+        chances = self._chances()
+        return {
+            "game": "dealer",
+            "rules": self.rules.name,
+            "deals": self.classes.total,
+            "classes": len(self.classes),
+            **{name: f"{p.numerator}/{p.denominator}" for name, p in chances.items()},
+            "percent": {name: float(p * 100) for name, p in chances.items()},
+            "house_edge": float(self.house_edge * 100),
+            "final": {name: float(p) for name, p in self.final.items()},
+            "kept": {str(k): float(p) for k, p in kept_shares(self).items()},
+            **({"seconds": round(seconds, 3)} if seconds is not None else {}),
+            **({"ran": ran} if ran is not None else {}),
+            **({"holds": holds.to_json()} if holds is not None else {}),
+        }
+
+    def text(self, holds: HoldList | None = None, *, seconds: float | None = None, ran: str | None = None) -> str:
+        """The solution as ``fivecard strategy --dealer`` prints it: the
+        chances, the house edge, a line per final category, the cards kept,
+        how long the run took and where (when given), and ``holds``."""
+        edge = float(self.house_edge * 100)
+        labels = {c.name: c.label for c in self.rules.ladder}
+        width = max((len(labels[name]) for name in self.final), default=0)
+        side = "the player has the edge" if edge < 0 else "the house has the edge"
+        kept = ", ".join(f"{k}: {float(p):.1%}" for k, p in kept_shares(self).items())
+        lines = [
+            f"Poker vs Dealer's house bet under {self.rules.name}, the best hold of each of {self.classes.total:,} deals "
+            f"({len(self.classes):,} classes) against every dealer hand of the unseen cards:",
+            *(f"{name:<5} {float(p):>10.6%}  ({p.numerator}/{p.denominator})" for name, p in self._chances().items()),
+            f"house edge {edge:+.4f}% per unit bet ({side}; the player's expectation {-edge:+.4f}%)",
+            f"{'final hand':<{width}} {'probability':>12}",
+            *(f"{labels[name]:<{width}} {float(p):>12.6%}" for name, p in self.final.items()),
+            f"cards kept under the best holds (share of deals): {kept}",
+        ]
+        if seconds is not None:
+            lines.append(f"(solved in {seconds:.1f} s{f', {ran}' if ran else ''})")
+        return "\n".join(lines) + "\n" + (holds.text() if holds is not None else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,18 +238,18 @@ def solve_dealer(
 
 def default_workers(deck_size: int = 52, workers: int | None = None, scheduler: str | None = None) -> int | None:
     """``workers`` as given, else (no scheduler either) a local cluster's
-    processes: one a core, as many as half the machine's memory holds (each
-    makes its own tables: about 600 MB for 52 cards); 0 (this process)
-    where that is one, since a cluster of one process is slower than
-    none."""
-    from ..vector.jobs import cores
+    processes (:func:`fivecard.vector.jobs.default_workers`): one a core, as
+    many as half the machine's memory holds (each makes its own tables:
+    about 600 MB for 52 cards); 0 (this process) where that is one, since a
+    cluster of one process is slower than none."""
+    from ..vector import jobs
 
     if workers is not None or scheduler is not None:
         return workers
     n = deck_size
     tables = 8 * 7462 * (1 + n + comb(n, 2)) + 4 * (comb(n, 3) * comb(n - 3, 2) + comb(n, 4) * (n - 4) + comb(n, 5))
     building = 3 * 8 * 5 * comb(n, 5)  # the deck's hands while the tables are made
-    count = cores(memory_each=int(1.2 * (tables + building)))
+    count = jobs.default_workers(memory_each=int(1.2 * (tables + building)))
     return 0 if count == 1 else count
 
 
@@ -460,7 +513,7 @@ def kept_shares(solution: DealerSolution) -> dict[int, Fraction]:
     """The share of deals whose best hold keeps 0, 1, ... 5 cards."""
     kept = KEPT[solution.best.astype(np.int64)]
     deals = solution.classes.deals
-    total = int(deals.sum())
+    total = solution.classes.total
     return {k: Fraction(int(deals[kept == k].sum()), total) for k in range(6)}
 
 

@@ -8,7 +8,7 @@ game show's high hand for points, as a state machine the web app drives.
 * Players take seats by name (at most :data:`MAX_SEATS`: one deck deals them
   all); the host may remove a seat.
 * The host starts round N. Each round deals from its own shuffled deck, from
-  a seed recorded with the round (:func:`round_seed`), so any round can be
+  a seed recorded with the round (:func:`~fivecard.play.table_game.round_seed`), so any round can be
   dealt again and checked. Each seated player deals themselves the next five
   cards. When every seated player has dealt, or the host closes the round,
   the dealt hands are settled as one showdown and the points awarded.
@@ -21,7 +21,8 @@ What a browser may know is decided here, in two places:
   only watches (with or without a cookie: the same view). While a round is
   open no view carries its seed, an undealt card or another seat's hand.
 * :func:`public_event` is an event as every browser sees it: only the
-  fields :data:`EVENT_FIELDS` names for its type. The round's seed, and so
+  fields :data:`EVENT_FIELDS` names for its type (a closed round's hands
+  with their cards as card objects too, ``sorted_cards``). The round's seed, and so
   its whole deck, is in ``round_closed`` alone, when every hand is shown;
   ``round_started`` and ``dealt`` say that something happened, never what
   was dealt. Events kept by an earlier version (whose ``round_started``
@@ -55,7 +56,6 @@ is closed. The whole table is plain JSON data (:meth:`FriendsTable.to_state`).
 
 from __future__ import annotations
 
-import random
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -66,16 +66,14 @@ from ..core.cards import Card
 from ..core.evaluate import evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.report import evaluation_json
-from ..core.rules import get_rules
+from ..core.rules import RuleSet, get_rules
 from ..core.showdown import showdown
-from ..core.errors import FivecardError
-from .game import round_seed, split_pot
-from .view import public_fields
+from .game import split_pot
+from .table_game import GameError, RoleRequired, Shoe, TableGame, round_deck
+from .view import cards_json
 
 __all__ = [
     "FriendsTable",
-    "TableError",
-    "TableForbidden",
     "TIES",
     "MAX_SEATS",
     "ROLE_NAMES",
@@ -83,8 +81,6 @@ __all__ = [
     "chat_line",
     "name_key",
     "public_event",
-    "round_deck",
-    "round_seed",
     "seat_name",
 ]
 
@@ -96,7 +92,6 @@ MAX_SEATS: Final = 10
 MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
 MAX_ROUNDS: Final = 10_000
-_STATE_VERSION: Final = 1
 
 #: The words the pages use for roles, refused as names (read by
 #: :func:`name_key`, letters and digits only): the host's chat name, the
@@ -241,37 +236,10 @@ _SCRIPT_WORDS: Final[dict[str, str | None]] = {
 }
 
 
-class TableError(FivecardError):
-    """An action the table's state does not allow now."""
-
-
-class TableForbidden(TableError):
-    """An action the one asking may not take (not the host; no seat)."""
-
-
-def round_deck(rules_name: str, seed: int) -> list[Card]:
-    """Round's deck in dealing order: the rule set's deck shuffled by its seed
-    (rank-only cards under ``semi``, as the draw game deals)."""
-    rules = get_rules(rules_name)
-    cards = list(rules.deck())
-    random.Random(seed).shuffle(cards)
-    if not rules.suits:
-        cards = [c.rank_only() for c in cards]
-    return cards
-
-
-def public_event(event: Mapping[str, Any]) -> dict[str, Any]:
-    """An event as every browser at the table may see it: its ``type`` and
-    only the fields :data:`EVENT_FIELDS` names for that type (none for a type
-    it does not know). Everything a browser is sent of a table's events
-    passes through here, kept events of earlier versions included."""
-    return public_fields(event, EVENT_FIELDS)
-
-
 def seat_name(text: str) -> str:
     """A name as a table shows it: NFKC-normalized, variation selectors
     dropped, spaces trimmed and runs of spaces made one. A name is a
-    :class:`TableError` saying why when it holds a control, format (bidi
+    :class:`GameError` saying why when it holds a control, format (bidi
     controls, zero-width characters), separator or invisible character, or
     a symbol drawn as a Latin letter (:data:`_DRAWN_AS_LATIN`: ``🅷``); when
     it is empty or longer than :data:`MAX_NAME`; when it holds a letter of a
@@ -290,19 +258,19 @@ def seat_name(text: str) -> str:
     >>> seat_name("Ann\\u202e")
     Traceback (most recent call last):
     ...
-    fivecard.play.friends.TableError: a name cannot hold U+202E (RIGHT-TO-LEFT OVERRIDE): a control or format character, which could make one name pass for another; got 'Ann\\u202e'
+    fivecard.play.table_game.GameError: a name cannot hold U+202E (RIGHT-TO-LEFT OVERRIDE): a control or format character, which could make one name pass for another; got 'Ann\\u202e'
     >>> seat_name("host")
     Traceback (most recent call last):
     ...
-    fivecard.play.friends.TableError: 'host' is a word the table uses for a role: choose another name
+    fivecard.play.table_game.GameError: 'host' is a word the table uses for a role: choose another name
     >>> seat_name("\u0410nn")
     Traceback (most recent call last):
     ...
-    fivecard.play.friends.TableError: 'Аnn' mixes Cyrillic and Latin letters in one word ('Аnn'), as names made to pass for others do: write each word in one script
+    fivecard.play.table_game.GameError: 'Аnn' mixes Cyrillic and Latin letters in one word ('Аnn'), as names made to pass for others do: write each word in one script
     >>> seat_name("\ua4e7\ua4f3\ua4e2\ua4d4")
     Traceback (most recent call last):
     ...
-    fivecard.play.friends.TableError: 'ꓧꓳꓢꓔ' is written in Lisu (U+A4E7, LISU LETTER XA), a script not in common use, whose letters may pass for others: write a name in a script in common use
+    fivecard.play.table_game.GameError: 'ꓧꓳꓢꓔ' is written in Lisu (U+A4E7, LISU LETTER XA), a script not in common use, whose letters may pass for others: write a name in a script in common use
     >>> seat_name("Анна Каренина"), seat_name("山田 たろう"), seat_name("Ann Ли"), seat_name("Ann 🇺🇸")
     ('Анна Каренина', '山田 たろう', 'Ann Ли', 'Ann 🇺🇸')
     """
@@ -317,29 +285,29 @@ def seat_name(text: str) -> str:
                 else "a control or format character" if category in _REFUSED
                 else f"a {'mark' if category.startswith('M') else 'symbol'} drawn as a letter"
             )  # fmt: skip
-            raise TableError(
+            raise GameError(
                 f"a name cannot hold U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')}): "
                 f"{what}, which could make one name pass for another; got {raw!r}"
             )
     shown = " ".join(shown.split())
     if not shown:
-        raise TableError("a seat needs a name")
+        raise GameError("a seat needs a name")
     if len(shown) > MAX_NAME:
-        raise TableError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
+        raise GameError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
     for char in shown:  # letters and digits
         script = _script(char)
         if script is not None and script not in _COMMON_SCRIPTS:
-            raise TableError(
+            raise GameError(
                 f"{shown!r} is written in {_script_name(char)} (U+{ord(char):04X}, {unicodedata.name(char, 'unnamed')}), "
                 "a script not in common use, whose letters may pass for others: write a name in a script in common use"
             )
     bare = "".join(c for c in name_key(shown) if c.isalnum())
     if bare in ROLE_NAMES or _ROLE_PATTERN.fullmatch(bare):
-        raise TableError(f"{shown!r} is a word the table uses for a role: choose another name")
+        raise GameError(f"{shown!r} is a word the table uses for a role: choose another name")
     for word in shown.split(" "):
         scripts = sorted({s for s in map(_script, word) if s is not None})
         if len(scripts) > 1 and not any(family.issuperset(scripts) for family in _SCRIPT_FAMILIES):
-            raise TableError(
+            raise GameError(
                 f"{shown!r} mixes {' and '.join(scripts)} letters in one word ({word!r}), as names "
                 "made to pass for others do: write each word in one script"
             )
@@ -401,13 +369,13 @@ def chat_line(text: str) -> str:
     (bidi overrides and isolates, zero-width characters: anything that could
     reorder or hide what others read) dropped, other spaces made one, the
     line trimmed; empty or longer than :data:`MAX_CHAT` is a
-    :class:`TableError`."""
+    :class:`GameError`."""
     kept = "".join(" " if c.isspace() else c if c.isprintable() else "" for c in str(text))
     line = " ".join(kept.split())
     if not line:
-        raise TableError("an empty chat line")
+        raise GameError("an empty chat line")
     if len(line) > MAX_CHAT:
-        raise TableError(f"a chat line is at most {MAX_CHAT} characters, got {len(line)}")
+        raise GameError(f"a chat line is at most {MAX_CHAT} characters, got {len(line)}")
     return line
 
 
@@ -429,13 +397,35 @@ class Round:
     open: bool = True
 
 
-class FriendsTable:
-    """One table: settings, seats, the round in play and the points."""
+class FriendsTable(TableGame):
+    """One friends' table (a :class:`~fivecard.play.table_game.TableGame`):
+    settings, seats, the round in play and the points. Each action has
+    ``verify_…`` (a :class:`~fivecard.play.table_game.GameError` saying why
+    not; :class:`~fivecard.play.table_game.RoleRequired` when only the host,
+    or a seated player, may), ``can_…`` and the action, which returns its
+    event records. ``owner`` is the browser asking (its secret's hash)."""
+
+    KIND = "table"  # (in the round seeds' hash: kept as the first tables had it)
+    NOUN = "friends' table"
+    EVENT_FIELDS = EVENT_FIELDS
+
+    @classmethod
+    def public_event(cls, event: Mapping[str, Any]) -> dict[str, Any]:
+        """An event as every browser at the table may see it
+        (:data:`EVENT_FIELDS`), each closed round's hand with its sorted
+        cards as card objects too (``sorted_cards``: however it was kept)."""
+        shown = super().public_event(event)
+        if shown["type"] == "round_closed":
+            shown["hands"] = [
+                {**hand, "sorted_cards": cards_json([Card.parse(code) for code in hand["sorted"]])}
+                for hand in shown.get("hands", [])
+            ]
+        return shown
 
     def __init__(
         self,
         *,
-        rules: str = "standard",
+        rules: str | RuleSet = "standard",
         points: int = 25,
         tie: str = "none",
         rounds: int | None = None,
@@ -444,18 +434,17 @@ class FriendsTable:
     ) -> None:
         ruleset = get_rules(rules)  # its error names the rule sets
         if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 1_000_000:
-            raise TableError(f"points for the high hand are a whole number from 0 to 1,000,000, got {points!r}")
+            raise GameError(f"points for the high hand are a whole number from 0 to 1,000,000, got {points!r}")
         if tie not in TIES:
-            raise TableError(f"a tie scores {' or '.join(repr(t) for t in TIES)}, got {tie!r}")
+            raise GameError(f"a tie scores {' or '.join(repr(t) for t in TIES)}, got {tie!r}")
         if rounds is not None and (isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS):
-            raise TableError(f"rounds are a number from 1 to {MAX_ROUNDS:,}, got {rounds!r}")
-        self.rules = ruleset.name
+            raise GameError(f"rounds are a number from 1 to {MAX_ROUNDS:,}, got {rounds!r}")
+        self.rules = ruleset
         self.points = points
         self.tie = tie
         self.rounds_limit = rounds
-        self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
-        #: The host chose the seed: every round's deck can be known in advance.
-        self.seeded = seed is not None
+        #: ``seeded``: the host chose the seed, so every round's deck can be known in advance.
+        self.shoe = Shoe(ruleset, self.KIND, seed)
         self.host = host
         self.seats: list[Seat] = []
         self.round: Round | None = None
@@ -487,17 +476,17 @@ class FriendsTable:
 
     def _verify_host(self, owner: str) -> None:
         if owner != self.host:
-            raise TableForbidden("only the table's host can do that")
+            raise RoleRequired("only the table's host can do that")
 
     def _verify_open(self) -> None:
         if self.ended:
-            raise TableError("the table has ended")
+            raise GameError("the table has ended")
 
     @property
     def max_seats(self) -> int:
         """The seats one deck of the table's rule set deals (:data:`MAX_SEATS`;
         7 with the 36 cards of ``short-deck``)."""
-        return min(MAX_SEATS, len(get_rules(self.rules).deck()) // HAND_SIZE)
+        return min(MAX_SEATS, len(self.rules.deck()) // HAND_SIZE)
 
     def _active(self) -> list[Seat]:
         return [s for s in self.seats if s.active]
@@ -507,7 +496,7 @@ class FriendsTable:
         host chose the seed, that the host can know every hand)."""
         rounds = f", {self.rounds_limit} rounds" if self.rounds_limit else ""
         text = (
-            f"A {self.rules} table: the high hand wins {self.points} points; a tie scores "
+            f"A {self.rules.name} table: the high hand wins {self.points} points; a tie scores "
             f"{'nothing' if self.tie == 'none' else 'a share'}{rounds}"
         )
         if self.seeded:
@@ -516,31 +505,50 @@ class FriendsTable:
 
     # -- seats -----------------------------------------------------------------
 
-    def join(self, owner: str, name: str) -> tuple[Seat, list[dict[str, Any]]]:
-        """A seat for a browser by name; a browser seated already keeps its
-        seat (and name)."""
+    def verify_join(self, owner: str, name: str) -> None:
+        """A browser seated already may ask again (it keeps its seat)."""
         self._verify_open()
-        mine = self.seat_of(owner)
-        if mine is not None:
-            return mine, []
+        if self.seat_of(owner) is not None:
+            return
         shown = seat_name(name)
         key = name_key(shown)
         if any(name_key(s.name) == key for s in self._active()):
-            raise TableError(f"the name {shown!r} is taken at this table")
+            raise GameError(f"the name {shown!r} is taken at this table")
         seats = self.max_seats
         if len(self._active()) >= seats:
-            raise TableError(f"the table is full ({seats} seats: one deck deals them all)")
-        seat = Seat(len(self.seats) + 1, shown, owner)
+            raise GameError(f"the table is full ({seats} seats: one deck deals them all)")
+
+    def can_join(self, owner: str, name: str) -> bool:
+        return self.can(lambda: self.verify_join(owner, name))
+
+    def join(self, owner: str, name: str) -> tuple[Seat, list[dict[str, Any]]]:
+        """A seat for a browser by name; a browser seated already keeps its
+        seat (and name)."""
+        self.verify_join(owner, name)
+        mine = self.seat_of(owner)
+        if mine is not None:
+            return mine, []
+        seat = Seat(len(self.seats) + 1, seat_name(name), owner)
         self.seats.append(seat)
         return seat, [{"type": "seat_joined", "seat": seat.id, "name": seat.name, "text": f"{seat.name} sits down"}]
 
-    def remove(self, owner: str, seat_id: int) -> list[dict[str, Any]]:
-        """The host removes a seat (its points stay in the log)."""
+    def _active_seat(self, seat_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.id == seat_id and s.active), None)
+
+    def verify_remove(self, owner: str, seat_id: int) -> None:
         self._verify_host(owner)
         self._verify_open()
-        seat = next((s for s in self.seats if s.id == seat_id and s.active), None)
-        if seat is None:
-            raise TableError(f"no seat {seat_id} at this table")
+        if self._active_seat(seat_id) is None:
+            raise GameError(f"no seat {seat_id} at this table")
+
+    def can_remove(self, owner: str, seat_id: int) -> bool:
+        return self.can(lambda: self.verify_remove(owner, seat_id))
+
+    def remove(self, owner: str, seat_id: int) -> list[dict[str, Any]]:
+        """The host removes a seat (its points stay in the log)."""
+        self.verify_remove(owner, seat_id)
+        seat = self._active_seat(seat_id)
+        assert seat is not None
         seat.active = False
         events: list[dict[str, Any]] = [
             {"type": "seat_removed", "seat": seat.id, "name": seat.name, "text": f"{seat.name} leaves the table"}
@@ -553,33 +561,47 @@ class FriendsTable:
 
     # -- rounds ----------------------------------------------------------------
 
-    def start_round(self, owner: str) -> list[dict[str, Any]]:
+    def verify_start(self, owner: str) -> None:
         self._verify_host(owner)
         self._verify_open()
         if self.round is not None and self.round.open:
-            raise TableError(f"round {self.round.number} is still open")
+            raise GameError(f"round {self.round.number} is still open")
         if not self._active():
-            raise TableError("nobody is seated yet: share the table's link")
+            raise GameError("nobody is seated yet: share the table's link")
+
+    def can_start(self, owner: str) -> bool:
+        return self.can(lambda: self.verify_start(owner))
+
+    def start_round(self, owner: str) -> list[dict[str, Any]]:
+        self.verify_start(owner)
         number = self.played + 1
-        self.round = Round(number, round_seed(self.seed, number))
+        self.round = Round(number, self.shoe.round_seed(number))
         seats = len(self._active())
         # (the round's seed is in its round_closed event only: it gives the whole deck)
         return [{"type": "round_started", "round": number, "text": f"Round {number}: {seats} seated; deal your hand"}]
 
-    def deal(self, owner: str) -> tuple[list[Card], list[dict[str, Any]]]:
-        """Deal the browser's seat its five cards in the open round."""
+    def verify_deal(self, owner: str) -> None:
         self._verify_open()
         seat = self.seat_of(owner)
         if seat is None:
-            raise TableForbidden("take a seat to deal")
+            raise RoleRequired("take a seat to deal")
         current = self.round
         if current is None or not current.open:
-            raise TableError("no round is open: the host starts the next one")
+            raise GameError("no round is open: the host starts the next one")
         if seat.id in current.dealt:
-            raise TableError(f"you have dealt in round {current.number} already")
+            raise GameError(f"you have dealt in round {current.number} already")
+        if current.next_card + HAND_SIZE > len(self.rules.deck()):
+            raise GameError(f"round {current.number}'s deck has too few cards left; the host closes the round")
+
+    def can_deal(self, owner: str) -> bool:
+        return self.can(lambda: self.verify_deal(owner))
+
+    def deal(self, owner: str) -> tuple[list[Card], list[dict[str, Any]]]:
+        """Deal the browser's seat its five cards in the open round."""
+        self.verify_deal(owner)
+        seat, current = self.seat_of(owner), self.round
+        assert seat is not None and current is not None
         deck = round_deck(self.rules, current.seed)
-        if current.next_card + HAND_SIZE > len(deck):
-            raise TableError(f"round {current.number}'s deck has too few cards left; the host closes the round")
         cards = deck[current.next_card : current.next_card + HAND_SIZE]
         current.next_card += HAND_SIZE
         current.dealt[seat.id] = cards
@@ -588,17 +610,30 @@ class FriendsTable:
         ]
         return cards, events + self._close_if_all_dealt()
 
-    def close(self, owner: str) -> list[dict[str, Any]]:
-        """The host closes the open round: the hands dealt are settled."""
+    def verify_close(self, owner: str) -> None:
         self._verify_host(owner)
         self._verify_open()
         if self.round is None or not self.round.open:
-            raise TableError("no round is open")
+            raise GameError("no round is open")
+
+    def can_close(self, owner: str) -> bool:
+        return self.can(lambda: self.verify_close(owner))
+
+    def close(self, owner: str) -> list[dict[str, Any]]:
+        """The host closes the open round: the hands dealt are settled."""
+        self.verify_close(owner)
         return self._settle()
 
-    def end(self, owner: str) -> list[dict[str, Any]]:
+    def verify_end(self, owner: str) -> None:
         self._verify_host(owner)
         self._verify_open()
+
+    def can_end(self, owner: str) -> bool:
+        return self.can(lambda: self.verify_end(owner))
+
+    def end(self, owner: str) -> list[dict[str, Any]]:
+        """The host ends the table (an open round is settled first)."""
+        self.verify_end(owner)
         events = self._settle() if self.round is not None and self.round.open else []
         return events + self._end()
 
@@ -625,8 +660,7 @@ class FriendsTable:
         if not dealt:
             event.update(hands=[], winners=[], explanation="nobody dealt", awarded={}, text=f"Round {current.number}: nobody dealt")
         else:
-            rules = get_rules(self.rules)
-            evaluations = [evaluate(Hand(tuple(cards), rules)) for _, cards in dealt]
+            evaluations = [evaluate(Hand(tuple(cards), self.rules)) for _, cards in dealt]
             result = showdown(evaluations)
             winners = [dealt[i][0] for i in result.winners]
             awarded: dict[int, int] = {}
@@ -662,14 +696,20 @@ class FriendsTable:
             events += self._end()
         return events
 
+    def verify_chat(self, owner: str, text: str) -> None:
+        if self.seat_of(owner) is None and owner != self.host:
+            raise RoleRequired("take a seat to chat")
+        chat_line(text)
+
+    def can_chat(self, owner: str, text: str) -> bool:
+        return self.can(lambda: self.verify_chat(owner, text))
+
     def chat(self, owner: str, text: str) -> list[dict[str, Any]]:
         """A chat line from a seated player or the host (spectators read)."""
+        self.verify_chat(owner, text)
         seat = self.seat_of(owner)
-        if seat is None and owner != self.host:
-            raise TableForbidden("take a seat to chat")
-        line = chat_line(text)
         name = seat.name if seat is not None else "Host"
-        return [{"type": "chat", "seat": None if seat is None else seat.id, "name": name, "text": line}]
+        return [{"type": "chat", "seat": None if seat is None else seat.id, "name": name, "text": chat_line(text)}]
 
     def standings(self) -> list[dict[str, Any]]:
         """Every seat that has played, most points first (then by seat)."""
@@ -695,10 +735,10 @@ class FriendsTable:
                 "open": current.open,
                 "seed": None if current.open else current.seed,
                 "dealt": sorted(current.dealt),
-                "your_hand": None if hand is None else [c.code_str for c in hand],
+                "your_hand": None if hand is None else cards_json(hand),
             }
         return {
-            "rules": self.rules,
+            "rules": self.rules.name,
             "points": self.points,
             "tie": self.tie,
             "rounds": self.rounds_limit,
@@ -716,11 +756,10 @@ class FriendsTable:
 
     # -- saving and restoring ----------------------------------------------------------
 
-    def to_state(self) -> dict[str, Any]:
+    def _state(self) -> dict[str, Any]:
         current = self.round
         return {
-            "version": _STATE_VERSION,
-            "rules": self.rules,
+            "rules": self.rules.name,
             "points": self.points,
             "tie": self.tie,
             "rounds": self.rounds_limit,
@@ -745,39 +784,39 @@ class FriendsTable:
         }
 
     @classmethod
-    def from_state(cls, state: Mapping[str, Any]) -> FriendsTable:
-        try:
-            if state.get("version") != _STATE_VERSION:
-                raise TableError(f"a saved table that cannot be restored: version {state.get('version')!r}")
-            table = cls(
-                rules=str(state["rules"]),
-                points=int(state["points"]),
-                tie=str(state["tie"]),
-                rounds=None if state["rounds"] is None else int(state["rounds"]),
-                seed=int(state["seed"]),
-                host=str(state["host"]),
+    def _restore(cls, state: Mapping[str, Any]) -> FriendsTable:
+        table = cls(
+            rules=str(state["rules"]),
+            points=int(state["points"]),
+            tie=str(state["tie"]),
+            rounds=None if state["rounds"] is None else int(state["rounds"]),
+            seed=int(state["seed"]),
+            host=str(state["host"]),
+        )
+        table.shoe.seeded = bool(state.get("seeded", False))  # (not kept before: unknown, taken as not)
+        table.played = int(state["played"])
+        table.ended = bool(state["ended"])
+        table.seats = [
+            Seat(int(s["id"]), str(s["name"]), str(s["owner"]), bool(s["active"]), int(s["points"]))
+            for s in state["seats"]
+        ]
+        saved = state["round"]
+        if saved is not None:
+            table.round = Round(
+                int(saved["number"]),
+                int(saved["seed"]),
+                {int(k): [Card.parse(c) for c in v] for k, v in saved["dealt"].items()},
+                int(saved["next_card"]),
+                bool(saved["open"]),
             )
-            table.seeded = bool(state.get("seeded", False))  # (not kept before: unknown, taken as not)
-            table.played = int(state["played"])
-            table.ended = bool(state["ended"])
-            table.seats = [
-                Seat(int(s["id"]), str(s["name"]), str(s["owner"]), bool(s["active"]), int(s["points"]))
-                for s in state["seats"]
-            ]
-            saved = state["round"]
-            if saved is not None:
-                table.round = Round(
-                    int(saved["number"]),
-                    int(saved["seed"]),
-                    {int(k): [Card.parse(c) for c in v] for k, v in saved["dealt"].items()},
-                    int(saved["next_card"]),
-                    bool(saved["open"]),
-                )
-            return table
-        except TableError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise TableError(f"a saved table that cannot be restored: {type(exc).__name__}: {exc}") from None
+        return table
+
+
+#: An event as every browser at a friends' table may see it: its ``type``
+#: and only the fields :data:`EVENT_FIELDS` names for that type (none for a
+#: type it does not know). Everything a browser is sent of a table's events
+#: passes through here, kept events of earlier versions included.
+public_event = FriendsTable.public_event
 
 
 def _named(explanation: str, names: Sequence[str]) -> str:

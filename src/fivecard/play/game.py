@@ -37,25 +37,22 @@ the house's net result).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import random
-import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .advise import Advice, advise
 from ..core.cards import Card, Rank
-from ..core.errors import FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules
 from ..core.showdown import Showdown, explain, settle
+from .table_game import GameError, Shoe, TableGame
 
 __all__ = [
     "Game",
-    "round_seed",
     "GameError",
     "RoundStarted",
     "Folded",
@@ -64,6 +61,7 @@ __all__ = [
     "SeatResult",
     "RoundSettled",
     "RoundVoided",
+    "GAME_EVENT_FIELDS",
     "split_pot",
     "keep_positions",
     "ANTE",
@@ -77,11 +75,24 @@ FOLD_BELOW: Final = 0.30
 NAMES: Final = ("You", "Computer 1", "Computer 2")
 
 
-class GameError(FivecardError):
-    """An action that the game's state does not allow."""
-
-
 # --- events ------------------------------------------------------------------------
+
+#: What each event of the game may carry, by its type. ``exchanged`` carries
+#: the cards (``kept``, ``discarded``, ``drawn``) of your own exchange only.
+GAME_EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
+    "round_started": frozenset({"round", "seats", "pot", "carried", "stacks", "text"}),
+    "folded": frozenset({"round", "seat", "text"}),
+    "exchanged": frozenset({"round", "seat", "count", "text", "kept", "discarded", "drawn"}),
+    "dealer_card": frozenset({"round", "card", "position", "text"}),
+    "round_settled": frozenset(
+        {
+            "round", "dealer", "dealer_cards", "results", "pot", "pot_winners", "pot_explanation",
+            "carried", "stacks", "text",
+        }
+    ),  # fmt: skip
+    "round_voided": frozenset({"round", "returned", "pot", "stacks", "text"}),
+}
+_YOUR_CARDS: Final = ("kept", "discarded", "drawn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,8 +181,9 @@ class _Round:
     dealer: list[Card] = field(default_factory=list)
 
 
-class Game:
-    """The table: seats, stacks, pot and the round in play.
+class Game(TableGame):
+    """The table: seats, stacks, pot and the round in play (a
+    :class:`~fivecard.play.table_game.TableGame`).
 
     Phases: ``"idle"`` (between rounds), ``"draw"`` (seats decide in turn:
     :attr:`turn`), ``"dealer"`` (the dealer's cards are turned up), then
@@ -185,6 +197,8 @@ class Game:
     every seat and the dealer, no card twice and no more jokers than the
     rules have.
     """
+
+    EVENT_FIELDS = GAME_EVENT_FIELDS
 
     def __init__(
         self,
@@ -207,14 +221,12 @@ class Game:
         for number, deck in enumerate(stacked, 1):
             where = "the stacked deck" if len(stacked) == 1 else f"stacked deck {number}"
             _check_stacked(list(deck), self.rules, len(self.names), where)
-        self.seed = seed if seed is not None else secrets.randbits(63)
-        #: The caller chose the seed: the rounds come from one generator
-        #: seeded by it, so the same seed plays the same game again. Otherwise
-        #: the seed is the server's secret and each round is shuffled from a
-        #: hash of it and the round's number (:func:`round_seed`): no number of
-        #: rounds seen tells anything about the next one's deck.
-        self.seeded = seed is not None
-        self.rng = random.Random(self.seed)
+        #: The caller chose the seed (``seeded``): the rounds come from one
+        #: generator seeded by it, so the same seed plays the same game again.
+        #: Otherwise the seed is the server's secret and each round is
+        #: shuffled from a hash of it and the round's number (:func:`round_seed`):
+        #: no number of rounds seen tells anything about the next one's deck.
+        self.shoe = Shoe(self.rules, self.KIND, seed, chained=True)
         self.stacks = [stack] * len(self.names)
         self.fold_below = float(fold_below)
         self.pot = 0
@@ -224,19 +236,32 @@ class Game:
         self.house = 0  # the house's net result, for the books
         self.stacked = [list(d) for d in stacked]
 
+    @classmethod
+    def public_event(cls, event: Mapping[str, Any]) -> dict[str, Any]:
+        """An event as the player may see it (:data:`GAME_EVENT_FIELDS`; the
+        cards of an exchange only when it is the player's, seat 0)."""
+        shown = super().public_event(event)
+        if shown["type"] == "exchanged" and shown.get("seat") != 0:
+            for key in _YOUR_CARDS:
+                shown.pop(key, None)
+        return shown
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator a seeded game deals every round from."""
+        return self.shoe.rng
+
     # -- saving and restoring ------------------------------------------------
 
-    def to_state(self) -> dict[str, Any]:
-        """The whole game as plain JSON data (cards as their codes, the
-        shuffler's state included): :meth:`from_state` makes a game that
-        goes on exactly as this one would, mid-round or between rounds."""
+    def _state(self) -> dict[str, Any]:
+        """Cards as their codes, the shuffler's state included: mid-round or
+        between rounds, the restored game goes on as this one would."""
         current = self.current
         state: dict[str, Any] = {
-            "version": _STATE_VERSION,
             "rules": self.rules.name,
             "seed": self.seed,
             "seeded": self.seeded,
-            "rng": _rng_state(self.rng),
+            "rng": self.shoe.rng_state(),
             "names": list(self.names),
             "stacks": list(self.stacks),
             "fold_below": self.fold_below,
@@ -261,16 +286,8 @@ class Game:
         return state
 
     @classmethod
-    def from_state(cls, state: Mapping[str, Any]) -> Game:
-        """The game :meth:`to_state` saved. Data that is not such a state
-        (another version, missing or mistyped fields, cards that cannot be
-        read) is a :class:`GameError` saying what."""
-        try:
-            return _restored(cls, state)
-        except GameError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise GameError(f"a saved game that cannot be restored: {type(exc).__name__}: {exc}") from None
+    def _restore(cls, state: Mapping[str, Any]) -> Game:
+        return _restored(cls, state)
 
     # -- state ------------------------------------------------------------------
 
@@ -316,7 +333,7 @@ class Game:
             raise GameError(f"{self.names[0]} cannot pay the ante and the bet ({ANTE + BET} chips)")
 
     def can_start(self) -> bool:
-        return _can(self.verify_start)
+        return self.can(self.verify_start)
 
     def start_round(self) -> RoundStarted:
         """Collect antes and bets and deal."""
@@ -324,12 +341,10 @@ class Game:
         seats = tuple(s for s in range(len(self.names)) if self.can_play(s))
         if self.stacked:
             cards = self.stacked.pop(0)  # checked by the constructor
+            if not self.rules.suits:  # semi: every card dealt, drawn or turned up is a rank
+                cards = [c.rank_only() for c in cards]
         else:
-            cards = list(self.rules.deck())
-            rng = self.rng if self.seeded else random.Random(round_seed(self.seed, self.rounds + 1, kind="game"))
-            rng.shuffle(cards)
-        if not self.rules.suits:  # semi: every card dealt, drawn or turned up is a rank
-            cards = [c.rank_only() for c in cards]
+            cards = self.shoe.deck(self.rounds + 1)
         carried = self.pot
         hands = {}
         for seat in seats:
@@ -352,7 +367,7 @@ class Game:
             raise GameError("no round is in play to void (a settled round stands)")
 
     def can_void(self) -> bool:
-        return _can(self.verify_void)
+        return self.can(self.verify_void)
 
     def void_round(self) -> RoundVoided:
         """End the round in play without a showdown and give every chip put
@@ -384,7 +399,7 @@ class Game:
         self._verify_turn(seat)
 
     def can_fold(self, seat: int) -> bool:
-        return _can(lambda: self.verify_fold(seat))
+        return self.can(lambda: self.verify_fold(seat))
 
     def fold(self, seat: int, *, advice: Advice | None = None) -> Folded:
         current = self._verify_turn(seat)
@@ -407,7 +422,7 @@ class Game:
             )
 
     def can_exchange(self, seat: int, keep: Sequence[int]) -> bool:
-        return _can(lambda: self.verify_exchange(seat, keep))
+        return self.can(lambda: self.verify_exchange(seat, keep))
 
     def exchange(self, seat: int, keep: Sequence[int], *, advice: Advice | None = None) -> Exchanged:
         """Keep the cards at positions ``keep`` (0-4) and draw the rest."""
@@ -436,7 +451,7 @@ class Game:
             raise GameError("no computer player is to act now")
 
     def can_computer_act(self) -> bool:
-        return _can(self.verify_computer_acts)
+        return self.can(self.verify_computer_acts)
 
     def computer_acts(self) -> Folded | Exchanged:
         """The computer seat to act keeps what the advisor recommends, or
@@ -466,7 +481,7 @@ class Game:
             raise GameError(f"the dealer's cards come after the draw (now: {self.phase})")
 
     def can_reveal(self) -> bool:
-        return _can(self.verify_reveal)
+        return self.can(self.verify_reveal)
 
     def reveal_dealer_card(self) -> DealerCard:
         """Turn up the dealer's next card."""
@@ -484,7 +499,7 @@ class Game:
             raise GameError(f"the showdown comes after the dealer's five cards (now: {self.phase})")
 
     def can_settle(self) -> bool:
-        return _can(self.verify_settle)
+        return self.can(self.verify_settle)
 
     def settle(self) -> RoundSettled:
         """Pay the house bets and the pot; explain every comparison."""
@@ -626,45 +641,23 @@ def keep_positions(cards: Sequence[Card], keep: Sequence[Card]) -> list[int]:
 
 # --- saving and restoring ------------------------------------------------------------
 
-_STATE_VERSION: Final = 1
-
-
-def round_seed(seed: int, number: int, *, kind: str = "table") -> int:
-    """The seed of round ``number``'s shuffle in a ``kind`` of game (a
-    friends' ``table``, the dealer ``game``) whose secret seed is ``seed``: a
-    hash, so that a round's seed, or its deck, tells nothing of the secret
-    seed or of any other round's deck, and a round can be dealt again from
-    its record."""
-    digest = hashlib.sha256(f"fivecard {kind} {seed} round {number}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code_str for c in cards]
 
 
 def _cards(codes: object, what: str) -> list[Card]:
     if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-        raise GameError(f"a saved game that cannot be restored: {what} is not a list of card codes")
+        raise GameError(f"{what} is not a list of card codes")
     return [Card.parse(c) for c in codes]
-
-
-def _rng_state(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
 
 
 def _integers(value: object, what: str) -> list[int]:
     if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise GameError(f"a saved game that cannot be restored: {what} is not a list of whole numbers")
+        raise GameError(f"{what} is not a list of whole numbers")
     return list(value)
 
 
 def _restored(cls: type[Game], state: Mapping[str, Any]) -> Game:
-    if state.get("version") != _STATE_VERSION:
-        raise GameError(
-            f"a saved game that cannot be restored: version {state.get('version')!r}, not {_STATE_VERSION}"
-        )
     game = cls(
         rules=state["rules"],
         seed=int(state["seed"]),
@@ -672,12 +665,11 @@ def _restored(cls: type[Game], state: Mapping[str, Any]) -> Game:
         fold_below=float(state["fold_below"]),
     )
     # a game kept without the mark (an earlier version) shuffles as an unseeded one
-    game.seeded = state.get("seeded") is True
-    version, internal, gauss = state["rng"]
-    game.rng.setstate((int(version), tuple(_integers(internal, "the shuffler's state")), gauss))
+    game.shoe.seeded = state.get("seeded") is True
+    game.shoe.restore_rng(state["rng"])
     stacks = _integers(state["stacks"], "stacks")
     if len(stacks) != len(game.names):
-        raise GameError("a saved game that cannot be restored: a stack per seat is needed")
+        raise GameError("a stack per seat is needed")
     game.stacks = stacks
     game.pot, game.rounds, game.played, game.house = (
         int(state["pot"]), int(state["rounds"]), int(state["played"]), int(state["house"])
@@ -691,7 +683,7 @@ def _restored(cls: type[Game], state: Mapping[str, Any]) -> Game:
             for seat, codes in saved["hands"].items()
         }
         if any(not 0 <= seat < len(game.names) for seat in hands):
-            raise GameError("a saved game that cannot be restored: a hand for a seat the table has not")
+            raise GameError("a hand for a seat the table has not")
         game.current = _Round(
             int(saved["number"]),
             _cards(saved["deck"], "the deck"),
@@ -702,10 +694,3 @@ def _restored(cls: type[Game], state: Mapping[str, Any]) -> Game:
             _cards(saved["dealer"], "the dealer's cards"),
         )
     return game
-
-def _can(check: Callable[[], None]) -> bool:
-    try:
-        check()
-    except GameError:
-        return False
-    return True

@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from ..core.cards import Card, Rank
+from ..core.cards import Card, Rank, format_cards
 from ..core.evaluate import evaluate
 from ..core.rules import RuleSet
 from .advise import PayTable
 
-__all__ = ["describe_hold", "hold_list", "HoldLine"]
+__all__ = ["describe_hold", "hold_list", "HoldLine", "HoldList"]
 
 _COUNT_WORDS: Final = ("No", "One", "Two", "Three", "Four", "Five")
 _KINDS: Final = {3: "three_of_a_kind", 4: "four_of_a_kind", 5: "five_of_a_kind"}
@@ -222,6 +222,69 @@ class HoldLine:
     value_mean: float
     value_high: float
     example: tuple[tuple[Card, ...], tuple[Card, ...]]
+
+    def to_json(self) -> dict[str, object]:
+        """The line as ``fivecard strategy --json --holds N`` gives it:
+        ``hold`` (the description), ``deals``, ``share``, ``mean``, ``low``
+        and ``high``."""
+        return {
+            "hold": self.description,
+            "deals": self.deals,
+            "share": self.share,
+            "mean": self.value_mean,
+            "low": self.value_low,
+            "high": self.value_high,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HoldList:
+    """The first ``lines`` of a ranked hold list (:func:`hold_list`), of
+    ``of`` lines in all; ``value`` says in words what a hold's value is
+    (the return per coin under a pay table, win - lose against the
+    dealer)."""
+
+    lines: tuple[HoldLine, ...]
+    of: int
+    value: str
+
+    @classmethod
+    def ranked(
+        cls, hands: Sequence[_Held], rules: RuleSet, paytable: PayTable | None = None, count: int = -1
+    ) -> HoldList:
+        """The first ``count`` lines (-1: all) of the ranked hold list of
+        ``hands`` (the strategy of a pay table, or without one of the game
+        against the dealer)."""
+        lines = hold_list(hands, rules, paytable)
+        value = "the return per coin" if paytable is not None else "win - lose"
+        return cls(tuple(lines if count < 0 else lines[:count]), len(lines), value)
+
+    def to_json(self) -> list[dict[str, object]]:
+        """Each line's :meth:`HoldLine.to_json`."""
+        return [line.to_json() for line in self.lines]
+
+    def text(self) -> str:
+        """The list as a table after a blank line and a title: rank, hold,
+        share of deals, mean value (range), an example deal and its hold."""
+        shown = f"{len(self.lines)} of {self.of}" if len(self.lines) < self.of else f"all {self.of}"
+        title = f"ranked hold list ({shown} kinds of hold, best mean value first; the value is {self.value}):"
+        rows = [
+            (
+                str(place),
+                line.description,
+                f"{line.share:.4%}",
+                f"{line.value_mean:.4f} ({line.value_low:.4f} to {line.value_high:.4f})",
+                f"{format_cards(line.example[0], ascii=True)}: keep {format_cards(line.example[1], ascii=True) or 'none'}",
+            )
+            for place, line in enumerate(self.lines, 1)
+        ]
+        head = ("rank", "hold", "share of deals", "mean value (range)", "example")
+        widths = [max(len(row[i]) for row in [head, *rows]) for i in range(4)]
+        table = [
+            f"{r[0]:>{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:<{widths[3]}}  {r[4]}".rstrip()
+            for r in [head, *rows]
+        ]
+        return "\n" + "\n".join([title, *table]) + "\n"
 
 
 def hold_list(hands: Sequence[_Held], rules: RuleSet, paytable: PayTable | None = None) -> list[HoldLine]:

@@ -47,6 +47,7 @@ from ..vector.classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_d
 
 if TYPE_CHECKING:
     from .dealer import DealerHand
+    from .holds import HoldList
 
 __all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands"]
 
@@ -76,6 +77,43 @@ class PayTableSolution:
     def percent(self) -> float:
         """The return as a percentage (99.5439 for Jacks or Better 9/6)."""
         return float(self.expected_return * 100)
+
+    def to_json(self, holds: HoldList | None = None) -> dict[str, Any]:
+        """The solution as ``fivecard strategy --json --paytable`` prints
+        it: ``paytable``, ``rules``, ``deals``, ``classes``, ``return`` (the
+        exact fraction), ``percent``, ``final`` (each final hand's
+        probability) and, given ``holds``, ``holds``."""
+        ret = self.expected_return
+        return {
+            "paytable": self.paytable.name,
+            "rules": self.rules.name,
+            "deals": self.classes.total,
+            "classes": len(self.classes),
+            "return": f"{ret.numerator}/{ret.denominator}",
+            "percent": self.percent,
+            "final": {name: float(p) for name, p in self.final.items()},
+            **({"holds": holds.to_json()} if holds is not None else {}),
+        }
+
+    def text(self, holds: HoldList | None = None) -> str:
+        """The solution as ``fivecard strategy --paytable`` prints it: the
+        return, a line per final hand (probability, pay) and ``holds``."""
+        ret = self.expected_return
+        rules = self.rules
+        labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)", "four_wild": "Four wild cards"}
+        labels |= {f"{kind}_{c.name}": f"{c.label} ({kind})" for c in rules.ladder for kind in ("natural", "wild")}
+        width = max((len(labels[name]) for name in self.final), default=0)
+        lines = [
+            f"{self.paytable.name} under {rules.name}, perfect play over all {self.classes.total:,} deals "
+            f"({len(self.classes):,} classes):",
+            f"return {self.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin)",
+            f"{'final hand':<{width}} {'probability':>12}  pays",
+            *(
+                f"{labels[name]:<{width}} {float(p):>12.6%}  {self.paytable.pays.get(name, 0.0):g}"
+                for name, p in self.final.items()
+            ),
+        ]
+        return "\n".join(lines) + "\n" + (holds.text() if holds is not None else "")
 
 
 def solve_paytable(

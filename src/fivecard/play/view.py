@@ -2,17 +2,19 @@
 the table (your cards, the computer players' cards face down until the
 showdown, the dealer's cards turned up so far, the pot, every stack, what
 you may do now) and the game's events, each with a sentence to show or
-read aloud. The web app sends these; the game engine never sees them.
+read aloud. The web app sends these; the game engine never sees them. The
+game in a terminal (``fivecard play``) says the events in lines of text of
+its own (:func:`event_lines`, :func:`standings`).
 
 What the player may know is decided here: :func:`game_view` shows your
 cards only (the computer players' stay face down until the showdown's
 event shows them, the dealer's until turned up, the deck and the game's
-seed never), and every event sent is :func:`public_game_event`'s form of
-it, the fields :data:`GAME_EVENT_FIELDS` names for its type (a computer's
+seed never), and every event sent is :meth:`Game.public_event`'s form of
+it, the fields :data:`~fivecard.play.game.GAME_EVENT_FIELDS` names for its type (a computer's
 exchange says how many cards, never which). Events kept by an earlier
 version (whose computer events carried the advisor's reason, which named
-the cards kept) are shown through it too. :func:`public_fields` is that
-rule for any engine's events (the friends' table uses it).
+the cards kept) are shown through it too. (:meth:`~fivecard.play.table_game.TableGame.public_event`
+is that rule for every table game's events.)
 
 Cards are objects (``card_json``): the code (``"Ah"``), how people write it
 (``"A♥"``), rank and suit, a label for screen readers (``"Ace of hearts"``)
@@ -22,12 +24,14 @@ engine; event sentences name seats by their names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any
 
-from ..core.cards import Card
-from ..core.report import evaluation_json
-from .advise import Advice, advice_json
+from ..core.cards import Card, Suit
+from ..core.evaluate import evaluate
+from ..core.report import Painter, evaluation_json
+from ..core.rules import RuleSet
+from .advise import Advice
 from .game import (
     ANTE,
     BET,
@@ -42,63 +46,36 @@ from .game import (
 )
 
 __all__ = [
-    "GAME_EVENT_FIELDS",
     "card_json",
+    "cards_json",
+    "deck_json",
     "event_json",
+    "event_lines",
     "game_view",
     "hint_json",
     "history_entry",
-    "public_fields",
-    "public_game_event",
+    "standings",
+    "title",
 ]
 
 Event = RoundStarted | Folded | Exchanged | DealerCard | RoundSettled | RoundVoided
 
-#: What each event of the game may carry, by its type. ``exchanged`` carries
-#: the cards (``kept``, ``discarded``, ``drawn``) of your own exchange only.
-GAME_EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
-    "round_started": frozenset({"round", "seats", "pot", "carried", "stacks", "text"}),
-    "folded": frozenset({"round", "seat", "text"}),
-    "exchanged": frozenset({"round", "seat", "count", "text", "kept", "discarded", "drawn"}),
-    "dealer_card": frozenset({"round", "card", "position", "text"}),
-    "round_settled": frozenset(
-        {
-            "round", "dealer", "dealer_cards", "results", "pot", "pot_winners", "pot_explanation",
-            "carried", "stacks", "text",
-        }
-    ),  # fmt: skip
-    "round_voided": frozenset({"round", "returned", "pot", "stacks", "text"}),
-}
-_YOUR_CARDS: Final = ("kept", "discarded", "drawn")
-
-
-def public_fields(event: Mapping[str, Any], fields: Mapping[str, frozenset[str]]) -> dict[str, Any]:
-    """An event with its ``type`` and only the fields ``fields`` names for
-    that type (none for a type it does not name), in their order: what a
-    browser may be sent of it, however it was kept.
-
-    >>> public_fields({"type": "dealt", "seat": 1, "cards": ["As"]}, {"dealt": frozenset({"seat"})})
-    {'type': 'dealt', 'seat': 1}
-    """
-    kind = str(event.get("type", ""))
-    allowed = fields.get(kind, frozenset())
-    return {"type": kind, **{k: v for k, v in event.items() if k in allowed}}
-
-
-def public_game_event(event: Mapping[str, Any]) -> dict[str, Any]:
-    """A game's event as the player may see it (:data:`GAME_EVENT_FIELDS`;
-    the cards of an exchange only when it is the player's, seat 0)."""
-    shown = public_fields(event, GAME_EVENT_FIELDS)
-    if shown["type"] == "exchanged" and shown.get("seat") != 0:
-        for key in _YOUR_CARDS:
-            shown.pop(key, None)
-    return shown
 
 
 def card_json(card: Card) -> dict[str, Any]:
-    """A card for a page: ``{"code", "text", "rank", "suit", "label", "red"}``."""
+    """A card for a page, the one form every answer gives a card in:
+    ``{"code", "text", "rank", "suit", "symbol", "label", "red"}`` (``rank``
+    as a face shows it, ``"10"``; ``symbol``, the suit's sign; a joker has
+    neither rank nor suit, a rank-only card no suit).
+
+    >>> card_json(Card.parse("Th"))
+    {'code': 'Th', 'text': '10♥', 'rank': '10', 'suit': 'h', 'symbol': '♥', 'label': 'Ten of hearts', 'red': True}
+    """
     if card.is_joker:
-        return {"code": card.code_str, "text": str(card), "rank": None, "suit": None, "label": "Joker", "red": False}
+        return {
+            "code": card.code_str, "text": str(card), "rank": None, "suit": None, "symbol": None,
+            "label": "Joker", "red": False,
+        }  # fmt: skip
     assert card.rank is not None
     suit = card.suit
     return {
@@ -106,13 +83,34 @@ def card_json(card: Card) -> dict[str, Any]:
         "text": str(card),
         "rank": card.rank.short,
         "suit": None if suit is None else suit.value,
+        "symbol": None if suit is None else suit.symbol,
         "label": card.rank.word if suit is None else f"{card.rank.word} of {suit.name.lower()}",
         "red": suit is not None and suit.value in "hd",
     }
 
 
-def _cards(cards: Sequence[Card]) -> list[dict[str, Any]]:
+def cards_json(cards: Sequence[Card]) -> list[dict[str, Any]]:
+    """Cards as card objects (:func:`card_json`)."""
     return [card_json(c) for c in cards]
+
+
+def deck_json(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's deck as a page's card grid shows it: ``ranks`` (high
+    first, as faces show them), ``suits`` (their codes; none when suits play
+    no part), ``jokers``, and ``cards``, the card objects to pick from: each
+    suit's ranks high first (each rank once, rank-only, when suits play no
+    part), then a joker if the rules have any."""
+    ranks = sorted(rules.ranks, reverse=True)
+    suits: list[Suit | None] = list(Suit) if rules.suits else [None]
+    cards = [Card(rank, suit) for suit in suits for rank in ranks]
+    if rules.jokers:
+        cards.append(Card(None, None))
+    return {
+        "ranks": [rank.short for rank in ranks],
+        "suits": [suit.value for suit in Suit] if rules.suits else [],
+        "jokers": rules.jokers,
+        "cards": cards_json(cards),
+    }
 
 
 def _chips(n: int) -> str:
@@ -126,7 +124,7 @@ def event_json(game: Game, event: Event) -> dict[str, Any]:
     as at a real table."""
     data = _event_json(game, event)
     data.setdefault("round", game.rounds)
-    return public_game_event(data)
+    return Game.public_event(data)
 
 
 def _event_json(game: Game, event: Event) -> dict[str, Any]:
@@ -161,7 +159,7 @@ def _event_json(game: Game, event: Event) -> dict[str, Any]:
             "text": f"{names[event.seat]} {what}",
         }
         if mine:
-            data.update(kept=_cards(event.kept), discarded=_cards(event.discarded), drawn=_cards(event.drawn))
+            data.update(kept=cards_json(event.kept), discarded=cards_json(event.discarded), drawn=cards_json(event.drawn))
         return data
     if isinstance(event, DealerCard):
         return {
@@ -201,7 +199,7 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
                 "chips": paid - ANTE - BET,  # what the round did to the seat's stack
                 "hand": None if result.evaluation is None else evaluation_json(result.evaluation),
                 # the hand's cards as card objects (a folded hand is not shown)
-                "cards": None if result.evaluation is None else _cards(result.evaluation.hand.cards),
+                "cards": None if result.evaluation is None else cards_json(result.evaluation.hand.cards),
                 "explanation": result.explanation,
             }
         )
@@ -216,7 +214,7 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
         "type": "round_settled",
         "round": event.round,
         "dealer": evaluation_json(event.dealer),
-        "dealer_cards": _cards(event.dealer.hand.cards),
+        "dealer_cards": cards_json(event.dealer.hand.cards),
         "results": results,
         "pot": event.pot,
         "pot_winners": list(event.pot_winners),
@@ -251,7 +249,7 @@ def history_entry(settled: dict[str, Any], stacks_before: Sequence[int] | None =
 def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The table as the player (seat 0) sees it now. ``events``: the event
     JSON of the round in play, or of the last round once it is settled
-    (shown as :func:`public_game_event` shows them, however they were kept);
+    (shown as :meth:`Game.public_event` shows them, however they were kept);
     ``history``: :func:`history_entry` lines, oldest first."""
     current = game.current
     phase = game.phase
@@ -267,7 +265,7 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
                 "dealt": hand is not None,
                 "folded": game.folded(seat),
                 # a computer's cards stay face down until the showdown's event shows them
-                "cards": _cards(hand.cards) if hand is not None and seat == 0 else None,
+                "cards": cards_json(hand.cards) if hand is not None and seat == 0 else None,
                 "can_play": game.can_play(seat),
             }
         )
@@ -284,7 +282,7 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
         "bet": BET,
         "pot": game.pot,
         "seats": seats,
-        "dealer": _cards(game.dealer_cards),
+        "dealer": cards_json(game.dealer_cards),
         "can": {
             "start": game.can_start(),
             "exchange": mine,
@@ -295,7 +293,7 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
             "settle": game.can_settle(),
         },
         "game_over": phase == "idle" and not game.can_start(),
-        "events": [public_game_event(e) for e in events],
+        "events": [Game.public_event(e) for e in events],
         "history": list(history),
     }
 
@@ -304,9 +302,62 @@ def hint_json(advice: Advice, *, top: int = 5) -> dict[str, Any]:
     """The advisor's view of your hand for the Hint button: ``advise
     --json``'s object with only the ``top`` best choices, and each choice's
     cards as card objects too (``keep_cards``) and its kept positions."""
-    data = advice_json(advice)
+    data = advice.to_json()
     data["choices"] = data["choices"][:top]
     for row, choice in zip(data["choices"], advice.choices):
-        row["keep_cards"] = _cards(choice.keep)
+        row["keep_cards"] = cards_json(choice.keep)
         row["positions"] = keep_positions(advice.hand.cards, choice.keep)
     return data
+
+
+# --- the game in a terminal ----------------------------------------------------------------
+
+
+def _stacks(game: Game) -> str:
+    return ", ".join(f"{game.names[s]} {c:,}" for s, c in enumerate(game.stacks))
+
+
+def title(game: Game) -> str:
+    """The game's first line in a terminal: its rules, seed and stacks."""
+    return f"Five-card draw against the dealer ({game.rules.name} rules, seed {game.seed}). Stacks {_stacks(game)}."
+
+
+def standings(game: Game) -> str:
+    """The game's last line in a terminal: the rounds played, the stacks
+    and any pot carried, unclaimed."""
+    carried = f"; {game.pot:,} carried in the pot, unclaimed" if game.pot else ""
+    return f"After {game.played} round{'s' if game.played != 1 else ''}: {_stacks(game)}{carried}."
+
+
+def event_lines(game: Game, event: Event, painter: Painter) -> list[str]:
+    """An event as the game in a terminal says it, in lines (seat 0 is
+    "you"); a dealer's card is shown as it is turned up, not here."""
+    name = game.names
+    if isinstance(event, RoundStarted):
+        carried = f" ({event.carried} carried)" if event.carried else ""
+        return [f"\nRound {event.round}: antes {ANTE} and house bets {BET} are in; pot {event.pot}{carried}."]
+    if isinstance(event, Folded):
+        return ["You fold: your ante and your house bet are lost." if event.seat == 0 else f"{name[event.seat]} folds."]
+    if isinstance(event, Exchanged):
+        count = len(event.discarded)
+        if event.seat != 0:
+            return [f"{name[event.seat]} keeps all five cards." if count == 0 else f"{name[event.seat]} keeps {5 - count} and draws {count}."]
+        if count == 0:
+            return ["You keep all five cards."]
+        drawn = " ".join(painter.card(c) for c in event.drawn)
+        return [f"You draw {drawn}: {painter.cards(event.hand.cards).rstrip()}   ({evaluate(event.hand).description})"]
+    if isinstance(event, RoundSettled):
+        lines = [f"Dealer has {event.dealer.description}."]
+        for result in event.results:
+            if result.evaluation is None:
+                lines.append(f"  {name[result.seat]}: folded (lost {BET} to the house).")
+                continue
+            money = {"win": f"+{BET}", "lose": f"-{BET}", "draw": "0"}[result.against_dealer]
+            cards = painter.cards(result.evaluation.showdown).rstrip()
+            lines.append(f"  {name[result.seat]}: {cards}  {result.evaluation.description}")
+            lines.append(f"    house bet {money}: {result.explanation}")
+        return [*lines, painter.bold(f"Pot: {event.pot_explanation}."), f"Stacks: {_stacks(game)}."]
+    if isinstance(event, RoundVoided):
+        back = ", ".join(f"{name[s]} {c:,}" for s, c in enumerate(event.returned) if c)
+        return [f"Round {event.round} is void: every chip of it goes back ({back})."]
+    return []

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any, Final
 
 from ..core.cards import Card
 from ..core.rules import Category, RuleSet, get_rules
 from ..core.lookup import tables_for
 
 __all__ = ["CategoryCount", "Census", "census", "odds", "dealt_cards"]
+
+_CARD_WORDS: Final = {5: "five", 6: "six", 7: "seven"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,46 @@ class Census:
     classes: int
     categories: tuple[CategoryCount, ...]
     cards: int = 5
+
+    def to_json(self) -> dict[str, Any]:
+        """The census as ``fivecard stats --json`` prints it: ``rules``,
+        ``cards``, ``hands``, ``classes`` and per category (strongest
+        first) its ``category`` id, ``name`` (label), ``classes``,
+        ``hands`` and ``probability``."""
+        return {
+            "rules": self.rules.name,
+            "cards": self.cards,
+            "hands": self.hands,
+            "classes": self.classes,
+            "categories": [
+                {
+                    "category": c.category.name,
+                    "name": c.category.label,
+                    "classes": c.classes,
+                    "hands": c.hands,
+                    "probability": c.probability,
+                }
+                for c in self.categories
+            ],
+        }
+
+    def text(self) -> str:
+        """The census as a table, as ``fivecard stats`` prints it: what was
+        counted, then a line per category (classes, hands, probability,
+        odds) and the total."""
+        hidden = " (suits hidden)" if not self.rules.suits else ""
+        best = "" if self.cards == 5 else ", each playing its best five"
+        lines = [
+            f"{self.rules.name}: every {_CARD_WORDS[self.cards]}-card hand of "
+            f"{len(self.rules.deck())} cards{hidden}{best}",
+            f"{'category':<17} {'classes':>7} {'hands':>11} {'probability':>12}  odds",
+            *(
+                f"{c.category.label:<17} {c.classes:>7,} {c.hands:>11,} {c.probability:>12.6%}  {c.odds}"
+                for c in self.categories
+            ),
+            f"{'total':<17} {self.classes:>7,} {self.hands:>11,} {1:>12.6%}",
+        ]
+        return "\n".join(lines) + "\n"
 
 
 def odds(probability: float) -> str:

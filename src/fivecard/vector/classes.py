@@ -83,6 +83,11 @@ class DealClasses:
     def __len__(self) -> int:
         return len(self.deals)
 
+    @property
+    def total(self) -> int:
+        """Every deal of the deck: the classes' deals added up."""
+        return int(self.deals.sum())
+
 
 def deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
     """The classes of the five-card deals of ``deck`` under ``rules``."""

@@ -1,17 +1,36 @@
-"""Run a job's independent parts in this process or on Dask distributed, with
-checkpoints.
+"""A job cut into parts, and the parts run: in this process, on Dask
+distributed, or in processes forked from this one.
 
-A job is ``work(spec, part)`` for ``part`` in ``0 .. parts-1``; each part
-returns named numpy arrays, and :func:`run_parts` returns them in part order.
-It runs the parts in this process (``workers=0``, or when Dask is not
-installed), on a Dask ``LocalCluster`` of ``workers`` single-threaded processes
-(``None``: one a core; BLAS limited to one thread in each), or on the existing
-cluster at ``scheduler``; :func:`plan` says in words which of these a setting
-gives, so a caller can tell the user when it falls back to this process.
+This module owns what every job of fivecard shares. The machine: its
+:func:`cores` and :func:`memory`, and from them :func:`default_workers`,
+the processes a job runs in unless told (one a core, as many as half the
+memory holds, each given at least its share of the job). The cut:
+:func:`cut` lays a job of so many units (bytes, classes) out in near-equal
+parts. A job's identity: :func:`job_key`, a digest of everything its answer
+depends on and of fivecard's own source (:func:`source_digest`). And where
+the parts run, each place with the same ``run(work, spec, todo, finished)``:
+``work(spec, part)`` for each part of ``todo``, each answer handed to
+``finished(part, answer)``, every process and thread it started stopped on
+the way out, however it ends; a stop signal never lands between a process's
+start and its registration (:mod:`~fivecard.vector.stops`).
+
+:func:`run_parts` runs a job whose parts return named numpy arrays, and
+returns them in part order. It runs the parts in this process
+(``workers=0``, or when Dask is not installed), on a Dask ``LocalCluster``
+of ``workers`` single-threaded processes (``None``: :func:`default_workers`;
+BLAS limited to one thread in each), or on the existing cluster at
+``scheduler``; :func:`plan` says in words which of these a setting gives, so
+a caller can tell the user when it falls back to this process.
 With ``checkpoint=DIR`` each finished part is written at once, atomically, to
 ``DIR/<key>/part-<NNNNN>.ckpt``; a later run of the same key loads the parts
 found there instead of running them again, and removes them when the job
 succeeds (unless ``keep``), with the folder if nothing else is in it.
+
+:class:`Forked` runs parts in processes forked from this one (Linux), the
+first part, if asked, in this process meanwhile, and hands their answers on
+in part order, with counters each part sets as it goes (its progress): what a big
+text file's parts need (:mod:`fivecard.files.parallel`), whose answers are
+output streamed in order rather than arrays.
 
 Checkpoints are verified, not trusted. A part's file holds the job's key,
 the part's index, the number of parts, each array's name, dtype and shape,
@@ -36,12 +55,12 @@ process or thread behind.
 [{'x': array([0, 3])}, {'x': array([1, 3])}]
 >>> plan(0, None)
 'in this process'
+>>> [(part.start, part.stop) for part in cut(10, 3)]
+[(0, 3), (3, 6), (6, 10)]
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextlib
 import dataclasses
 import enum
@@ -51,23 +70,22 @@ import hashlib
 import importlib
 import importlib.util
 import json
-import logging
 import math
 import os
 import re
 import secrets
 import signal
 import stat
+import sys
 import threading
-import uuid
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from .stops import signals_held
+from .stops import STOP_SIGNALS, signals_held
 from fivecard.core.errors import PATH_QUOTE, FivecardError, quote
 
 __all__ = [
@@ -76,6 +94,11 @@ __all__ = [
     "plan",
     "dask_available",
     "cores",
+    "memory",
+    "default_workers",
+    "cut",
+    "Where",
+    "Forked",
     "source_digest",
     "stable_text",
     "job_key",
@@ -92,6 +115,57 @@ _KEY = re.compile(r"[A-Za-z0-9._-]+")
 #: Each worker process's BLAS (numpy's linear algebra) runs one thread: the
 #: parallelism is the processes.
 _ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+# ---------------------------------------------------------------- the machine and the cut
+
+
+def cores() -> int:
+    """The processors this process may run on (all the machine's, unless
+    its affinity is narrowed: ``taskset``, a container's CPU set)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def memory() -> int | None:
+    """The machine's memory in bytes (None where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system
+        return None
+
+
+def default_workers(*, memory_each: int | None = None, size: int | None = None, each: int = 1) -> int:
+    """How many processes a job runs in unless told: one a core
+    (:func:`cores`), no more than half the machine's memory holds when a
+    process needs ``memory_each`` bytes, and no more than ``size // each``
+    when each process is to be given at least ``each`` of the job's
+    ``size``; always at least one.
+
+    >>> default_workers(size=3, each=2)
+    1
+    """
+    count = cores()
+    if memory_each and (total := memory()) is not None:
+        count = min(count, total // 2 // memory_each)
+    if size is not None:
+        count = min(count, size // each)
+    return max(1, count)
+
+
+def cut(total: int, parts: int) -> list[range]:
+    """A job of ``total`` units (bytes, classes) cut into ``parts``
+    near-equal parts, in order: part ``k`` starts at ``total * k //
+    parts``. A part may be empty when there are more parts than units."""
+    if parts < 1:
+        raise FivecardError(f"a job is cut into one part or more, not {parts}")
+    starts = [total * k // parts for k in range(parts + 1)]
+    return [range(a, b) for a, b in zip(starts, starts[1:])]
+
+
+# ---------------------------------------------------------------- a job's key
 
 
 @functools.cache
@@ -148,23 +222,12 @@ def default_checkpoints() -> str | None:
     return None if found is None else os.path.join(found, "checkpoints")
 
 
+# ---------------------------------------------------------------- where a job's parts run
+
+
 def dask_available() -> bool:
     """Whether Dask distributed (the ``cluster`` extra) is installed."""
     return importlib.util.find_spec("distributed") is not None
-
-
-def cores(memory_each: int | None = None) -> int:
-    """The machine's cores (processes of the default local cluster); with
-    ``memory_each`` (bytes a worker process needs), no more than half the
-    machine's memory holds."""
-    count = os.cpu_count() or 1
-    if memory_each:
-        try:
-            memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        except (AttributeError, ValueError, OSError):  # not a POSIX system: no cap
-            return count
-        count = max(1, min(count, memory // 2 // memory_each))
-    return count
 
 
 def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:
@@ -182,7 +245,7 @@ def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:
         return "remote", 0
     if workers == 0 or not dask_available():
         return "process", 0
-    return "local", cores() if workers is None else workers
+    return "local", default_workers() if workers is None else workers
 
 
 def plan(workers: int | None = None, scheduler: str | None = None) -> str:
@@ -591,61 +654,242 @@ def run_parts(
     if progress is not None:
         progress(len(results), parts)
     if todo:
-        if mode == "process":
-            for part in todo:
-                finished(part, work(spec, part))
-        elif mode == "client":
-            _run_dask(client, work, spec, todo, key, finished)
-        else:
-            with _quiet_dask(), _client(mode, processes, scheduler, connect_timeout) as own:
-                _run_dask(own, work, spec, todo, key, finished)
+        with _place(mode, processes, scheduler, client, key, connect_timeout) as where:
+            where.run(work, spec, todo, finished)
     if store is not None and not keep:
         store.remove()
     return [results[part] for part in range(parts)]
 
 
-def _run_dask(
-    client: Any,
-    work: Callable[[Hashable, int], Result],
-    spec: Hashable,
-    todo: list[int],
-    key: str,
-    finished: Callable[[int, object], None],
-) -> None:
-    """Submit the parts to ``client`` and hand each result on as it arrives;
-    the parts not finished are cancelled on any exit but success."""
-    as_completed = _distributed().as_completed
-    token = uuid.uuid4().hex[:12]  # two runs of one key on one cluster are separate tasks
-    futures: dict[Any, int] = {}
-    try:
+class Where(Protocol):
+    """A place where a job's parts run: this process, a Dask cluster, or
+    processes forked from this one (:class:`Forked`)."""
+
+    def run(
+        self, work: Callable[..., Any], spec: Any, todo: Sequence[int], finished: Callable[[int, Any], None]
+    ) -> None:
+        """``work(spec, part)`` for each part of ``todo``, its answer handed
+        to ``finished(part, answer)`` as it comes; an exception raised by
+        ``work`` reaches the caller as itself; whatever the place started is
+        stopped on the way out, however it ends."""
+
+
+@contextlib.contextmanager
+def _place(
+    mode: str, processes: int, scheduler: str | None, client: Any, key: str, timeout: float
+) -> Iterator[Where]:
+    """Where :func:`run_parts` runs the parts: this process, the ``client``
+    given, or a new client (of a local cluster or of the cluster at
+    ``scheduler``) closed on leaving."""
+    if mode == "process":
+        yield _Here()
+    elif mode == "client":
+        yield _OnDask(client, key)
+    else:
+        with _quiet_dask(), _client(mode, processes, scheduler, timeout) as own:
+            yield _OnDask(own, key)
+
+
+class _Here:
+    """The parts one after another in this process."""
+
+    def run(
+        self, work: Callable[..., Any], spec: Any, todo: Sequence[int], finished: Callable[[int, Any], None]
+    ) -> None:
         for part in todo:
-            future = client.submit(work, spec, part, pure=False, key=f"{key}-part-{part:05d}-{token}")
-            futures[future] = part
-        for future in as_completed(list(futures)):
-            try:
-                result = future.result()
-            except FivecardError:
-                raise
-            except (concurrent.futures.CancelledError, OSError) as error:
-                # the scheduler lost (FutureCancelledError is a CancelledError;
-                # CommClosedError an OSError)
-                raise FivecardError(
-                    f"the Dask cluster stopped the run ({type(error).__name__}: {error}); the parts "
-                    "finished are kept with the checkpoints: run again to resume"
-                ) from error
-            except Exception as error:
-                if type(error).__module__.startswith("distributed"):  # KilledWorker and the like
-                    raise FivecardError(
-                        f"the Dask cluster stopped the run ({type(error).__name__}: {error}); the parts "
-                        "finished are kept with the checkpoints: run again to resume"
-                    ) from error
-                raise
-            finished(futures[future], result)
-            futures.pop(future)
+            finished(part, work(spec, part))
+
+
+@dataclasses.dataclass
+class _OnDask:
+    """The parts submitted to a Dask cluster through ``client``, each a task
+    named by the job's ``key``; their answers handed on as they arrive; the
+    parts not finished cancelled on any exit but success."""
+
+    client: Any
+    key: str
+
+    def run(
+        self, work: Callable[..., Any], spec: Any, todo: Sequence[int], finished: Callable[[int, Any], None]
+    ) -> None:
+        import concurrent.futures
+        import uuid
+
+        as_completed = _distributed().as_completed
+        token = uuid.uuid4().hex[:12]  # two runs of one key on one cluster are separate tasks
+        futures: dict[Any, int] = {}
+        try:
+            for part in todo:
+                future = self.client.submit(work, spec, part, pure=False, key=f"{self.key}-part-{part:05d}-{token}")
+                futures[future] = part
+            for future in as_completed(list(futures)):
+                try:
+                    result = future.result()
+                except FivecardError:
+                    raise
+                except (concurrent.futures.CancelledError, OSError) as error:
+                    # the scheduler lost (FutureCancelledError is a CancelledError;
+                    # CommClosedError an OSError)
+                    raise _cluster_stopped(error) from error
+                except Exception as error:
+                    if type(error).__module__.startswith("distributed"):  # KilledWorker and the like
+                        raise _cluster_stopped(error) from error
+                    raise
+                finished(futures[future], result)
+                futures.pop(future)
+        finally:
+            if futures:
+                with contextlib.suppress(Exception):
+                    self.client.cancel(list(futures))
+
+
+def _cluster_stopped(error: BaseException) -> FivecardError:
+    return FivecardError(
+        f"the Dask cluster stopped the run ({type(error).__name__}: {error}); the parts "
+        "finished are kept with the checkpoints: run again to resume"
+    )
+
+
+# ---------------------------------------------------------------- forked processes
+
+
+@dataclasses.dataclass
+class _Process:
+    """One part's forked process."""
+
+    part: int
+    process: Any
+    answer: Any  # the receiving end of its pipe
+    counters: Any  # shared with it: the numbers it sets as it goes
+    done: bool = False  # its answer received
+
+
+class Forked:
+    """Parts run by processes forked from this one: each starts with
+    everything this process has loaded (nothing pickled but the answer),
+    and sends back what its part returns, or its exception, raised here
+    as itself (one that cannot be sent, as a :class:`FivecardError` with
+    its text). A process that ends without a word is a
+    :class:`FivecardError`: "a process ``doing`` stopped (exit code N)".
+
+    ``counters``: each part is called as ``work(spec, part, counters)``,
+    ``counters`` that many whole numbers it sets as it goes, shared with
+    this process (:meth:`counted` sums them: its progress); with none,
+    ``work(spec, part)``. Only where :meth:`available`.
+
+    The processes ignore the stop signals (Ctrl-C, SIGTERM, SIGHUP, which a
+    terminal or a service manager sends to the whole group): this process
+    hears them and stops the others; each is registered as it starts, with
+    the signals held (:func:`~fivecard.vector.stops.signals_held`), and
+    killed, if still running, and reaped on the way out, however it ends.
+    """
+
+    def __init__(self, *, counters: int = 0, doing: str = "running part of a job", poll: float = 0.2) -> None:
+        self.counters = counters
+        self.doing = doing
+        self.poll = poll  # seconds between calls of ``waiting`` while an answer is awaited
+        self.processes: list[_Process] = []
+
+    @staticmethod
+    def available() -> bool:
+        """Whether parts can be forked here: ``fork`` (Linux), and no other
+        thread running (a fork copies only the calling thread)."""
+        return sys.platform.startswith("linux") and threading.active_count() == 1
+
+    def counted(self, index: int, *, unfinished: bool = False) -> int:
+        """Counter ``index`` summed over the forked parts (``unfinished``:
+        those whose answer is not yet received)."""
+        return sum(int(p.counters[index]) for p in self.processes if not (unfinished and p.done))
+
+    def run(
+        self,
+        work: Callable[..., Any],
+        spec: Any,
+        todo: Sequence[int],
+        finished: Callable[[int, Any], None],
+        *,
+        here: Callable[[], Any] | None = None,
+        waiting: Callable[[], None] | None = None,
+        flush: Sequence[Any] = (),
+    ) -> None:
+        """Each part of ``todo`` in a process forked for it (``here``: the
+        first part in this process instead, by ``here()``, once the others
+        are started), their answers handed to ``finished`` in ``todo``'s
+        order; ``waiting()`` is called now and then while an answer is
+        awaited. ``flush``: streams (besides standard output and error)
+        whose buffered bytes a forked process must not write again."""
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        for stream in (*flush, sys.stdout, sys.stderr):
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                stream.flush()
+        self.processes = []
+        if not todo:
+            return
+        try:
+            for part in todo[1:] if here is not None else todo:
+                with signals_held():  # a process started is a process registered, to be stopped
+                    self.processes.append(self._start(context, work, spec, part))
+            if here is not None:
+                finished(todo[0], here())
+            for process in self.processes:
+                finished(process.part, self._answer(process, waiting))
+        finally:
+            self._stop()
+
+    def _start(self, context: Any, work: Callable[..., Any], spec: Any, part: int) -> _Process:
+        receive, send = context.Pipe(duplex=False)
+        counters = context.Array("q", self.counters, lock=False) if self.counters else None
+        args = (work, spec, part, counters, send)
+        process = context.Process(target=_child, args=args, name="fivecard-part", daemon=True)
+        started = _Process(part, process, receive, counters)
+        process.start()
+        send.close()
+        return started
+
+    def _answer(self, process: _Process, waiting: Callable[[], None] | None) -> Any:
+        while not process.answer.poll(self.poll):
+            if waiting is not None:
+                waiting()
+        try:
+            kind, answer = process.answer.recv()
+        except EOFError:  # it ended without a word
+            process.process.join()
+            raise FivecardError(f"a process {self.doing} stopped (exit code {process.process.exitcode})") from None
+        process.done = True
+        if kind == "error":
+            raise answer
+        return answer
+
+    def _stop(self) -> None:
+        """End the processes (killed, if still running) and reap them."""
+        for process in self.processes:
+            if process.process.is_alive():
+                process.process.kill()
+            process.process.join()
+            process.answer.close()
+
+
+def _child(work: Callable[..., Any], spec: Any, part: int, counters: Any, answer: Any) -> None:
+    """In a forked process: run the part; send back its answer (or the error)."""
+    # A stop signal sent to the whole group (Ctrl-C, a closed terminal, a
+    # service manager) reaches this process too: the first process hears it
+    # and stops this one.
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+    try:
+        answer.send(("done", work(spec, part) if counters is None else work(spec, part, counters)))
+    except BaseException as exc:  # noqa: BLE001 - handed to the first process, raised there
+        try:
+            answer.send(("error", exc))
+        except Exception:  # noqa: BLE001 - an exception that cannot be sent: its text can
+            answer.send(("error", FivecardError(f"{type(exc).__name__}: {exc}")))
     finally:
-        if futures:
-            with contextlib.suppress(Exception):
-                client.cancel(list(futures))
+        answer.close()
+
+
+# ---------------------------------------------------------------- Dask
 
 
 @contextlib.contextmanager
@@ -704,6 +948,8 @@ def _local_cluster(processes: int) -> Iterator[Any]:
     and never see one, and one sent to this process is raised once the
     cluster can be closed. This process stops them when it is interrupted;
     left to themselves they printed a traceback each."""
+    import logging
+
     import dask
 
     LocalCluster = _distributed().LocalCluster
@@ -748,6 +994,8 @@ def _quiet_dask() -> Iterator[None]:
     """Dask's own log lines (and those of the event loop it runs on) kept
     from stderr meanwhile: a lost scheduler logs an ERROR, and the closing
     client a CancelledError, before the run's one-line error says it."""
+    import logging
+
     _distributed()  # imported first: importing it sets its loggers' levels
     names = ["distributed", "tornado", "asyncio"]
     names += [name for name in logging.root.manager.loggerDict if name.startswith(("distributed.", "tornado."))]
@@ -786,6 +1034,8 @@ def _distributed() -> Any:
 def _reach(scheduler: str, timeout: float) -> None:
     """Connect to the scheduler once and hang up, from this thread: a Dask
     client that cannot connect leaves its event loop's thread running."""
+    import asyncio
+
     distributed = _distributed()
     arguments = distributed.security.Security().get_connection_args("client")
 

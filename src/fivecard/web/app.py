@@ -38,13 +38,17 @@ holding no thread while it waits); what the server holds of connections,
 headers and time (:mod:`fivecard.web.server`).
 
 Errors are ``{"detail": message}``: the library's message for bad input
-(422), the engine's for an illegal action (409), 404 for no such game, 403
-for another browser's game (or an action only a table's host may take),
+(422, a :class:`~fivecard.core.errors.FivecardError`), the engine's for an
+illegal action (409, a :class:`~fivecard.play.table_game.GameError`; 403
+for :class:`~fivecard.play.table_game.RoleRequired`: only a friends'
+table's host, or a seated player, may), and the web's own refusals
+(:mod:`fivecard.web.errors`, each with its status): 404 for no such game, 403
+for another browser's game,
 400 for a request with two owner cookies (one may be planted),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
 many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
-or the advisor is busy (:class:`AdvisorBusy`, with ``Retry-After``),
+or the advisor is busy (:class:`~fivecard.web.errors.AdvisorBusy`, with ``Retry-After``),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
 
@@ -95,30 +99,27 @@ from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
 from ..core.lookup import five_strength_function, tables_for
 from ..core.errors import FivecardError
-from ..play.advise import advise, advice_json, builtin_paytable
+from ..play.advise import advise, builtin_paytable
 from ..play.game import Game, GameError
-from ..play.view import card_json, event_json, game_view, hint_json, history_entry
-from ..play.friends import TableError, TableForbidden
+from ..play.view import cards_json, deck_json, event_json, game_view, hint_json, history_entry
+from ..play.table_game import RoleRequired
 from .store import (
     MAX_STORED,
-    AtCapacity,
     Capacity,
     OWNER_COOKIE,
+    DEALER_GAMES,
+    FRIENDS_TABLES,
     Database,
-    GameStore,
-    NoSuchGame,
-    NotYourGame,
+    TableGameStore,
     Owners,
     StorageError,
-    StorageFull,
-    TwoOwnerCookies,
     remember_owner,
 )
 from .server import Bounds
-from .friends_api import Broker, RateLimit, RuleName, TooFast, add_table_routes, builtin_rules
-from .friends_store import SqliteTableStore
+from .errors import AdvisorBusy, NotYours, WebError
+from .friends_api import Broker, RateLimit, RuleName, add_friends_table_routes, builtin_rules
 
-__all__ = ["AdvisorBusy", "AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+__all__ = ["AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
@@ -639,14 +640,6 @@ def _origin(scheme: str, host: str) -> str:
 T = TypeVar("T")
 
 
-class AdvisorBusy(AtCapacity):
-    """No turn at the advisor now (503, with ``Retry-After``: ``wait`` seconds)."""
-
-    def __init__(self, message: str, wait: int = 1) -> None:
-        super().__init__(message)
-        self.wait = wait
-
-
 class AdvisorGate:
     """Turns at the exact advisor (``/api/advise``, a game's hint, the
     computer players' turns): tens of milliseconds of CPU each, partly
@@ -657,7 +650,7 @@ class AdvisorGate:
     (taken only once it has its turn); at most ``queue`` more wait for a
     turn, in order, on the event loop (holding no thread), each at most
     ``wait`` seconds. One more, or one whose time is up, is
-    :class:`AdvisorBusy` (503, try again in a second). Its state is shared
+    :class:`~fivecard.web.errors.AdvisorBusy` (503, try again in a second). Its state is shared
     by every thread and event loop that uses it.
     """
 
@@ -752,8 +745,8 @@ def create_app(
     build_tables()  # the built-in rule sets' tables, now rather than in a request
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
-    store = GameStore(database, capacity)
-    tables = SqliteTableStore(database, capacity)
+    store = TableGameStore(database, DEALER_GAMES, capacity)
+    friends_tables = TableGameStore(database, FRIENDS_TABLES, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
     owners = Owners(database.key("owner secrets"))
     app = FastAPI(
@@ -768,31 +761,22 @@ def create_app(
     app.state.owners = owners  # the one reader of owner cookies (the rate limit's too)
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
-    add_table_routes(app, tables, app.state.broker, limit, owners)
+    add_friends_table_routes(app, friends_tables, app.state.broker, limit, owners)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
     # -- errors ----------------------------------------------------------------------------
 
-    # The library's errors, by what they mean for HTTP (a subclass before its base).
-    statuses: list[tuple[type[FivecardError], int]] = [
-        (GameError, 409),  # the game does not allow that now (the engine's reason)
-        (AtCapacity, 503),  # the server keeps as many games or tables as it may
-        (NoSuchGame, 404),  # no such game or table
-        (NotYourGame, 403),  # another browser's game
-        (TwoOwnerCookies, 400),  # which is the browser's own cannot be told
-        (TooFast, 429),
-        (TableForbidden, 403),  # only the host, or a seated player, may
-        (TableError, 409),  # the table does not allow that now
-    ]
+    # The web's own refusals carry their status (:mod:`fivecard.web.errors`);
+    # an action a game does not allow is 409, or 403 when it is another role's.
+    @app.exception_handler(WebError)
+    async def _refused(request: Request, exc: WebError) -> Response:
+        headers = {"retry-after": str(exc.wait)} if exc.wait is not None else None
+        return _json({"detail": str(exc)}, exc.status, headers=headers)
 
-    async def _refused(request: Request, exc: Exception) -> Response:
-        status = next(code for kind, code in statuses if isinstance(exc, kind))
-        headers = {"retry-after": str(exc.wait)} if isinstance(exc, (TooFast, AdvisorBusy)) else None
-        return _json({"detail": str(exc)}, status, headers=headers)
-
-    for kind, _ in statuses:
-        app.add_exception_handler(kind, _refused)
+    @app.exception_handler(GameError)
+    async def _not_now(request: Request, exc: GameError) -> Response:
+        return _json({"detail": str(exc)}, 403 if isinstance(exc, RoleRequired) else 409)
 
     # A data folder that cannot keep a change: one sentence to the browser, one
     # line in the log (at most one a minute for each kind of trouble).
@@ -804,8 +788,7 @@ def create_app(
         if now - said.get(exc.reason, -60.0) >= 60.0:
             said[exc.reason] = now
             _LOG.error("%s: %s (%s %s; said at most once a minute)", database.path, exc.reason, request.method, request.url.path)
-        status = 507 if isinstance(exc, StorageFull) else 503
-        return _json({"detail": str(exc)}, status, headers={"retry-after": "60"})
+        return _json({"detail": str(exc)}, exc.status, headers={"retry-after": "60"})
 
     @app.exception_handler(FivecardError)
     async def _bad_input(request: Request, exc: FivecardError) -> Response:
@@ -845,7 +828,7 @@ def create_app(
         paytable = builtin_paytable(request.paytable) if request.paytable else None
         rules = builtin_rules(request.rules)
         advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable))
-        data = advice_json(advice)
+        data = advice.to_json()
         data["choices"] = data["choices"][: request.top]
         return _json(data)
 
@@ -854,12 +837,12 @@ def create_app(
     def owner_of(request: Request) -> str:
         owner = owners.owner(request)
         if not owner:
-            raise NotYourGame("this browser has no games (its cookie is missing, or is not one this server gave)")
+            raise NotYours("this browser has no games (its cookie is missing, or is not one this server gave)")
         return owner
 
     def view(game_id: str, game: Game) -> dict[str, Any]:
         events = store.round_events(game_id, game.rounds)
-        history = [history_entry(e) for e in store.settled(game_id)]
+        history = [history_entry(e) for e in store.latest(game_id, "round_settled")]
         data = game_view(game, events=events, history=history)
         data["id"] = game_id
         return data
@@ -903,7 +886,7 @@ def create_app(
             return None, [event_json(game, e) for e in events]
 
         def act_and_view() -> dict[str, Any]:
-            game, _ = store.act(game_id, owner, act)
+            game, _, _ = store.act(game_id, owner, act)
             return view(game_id, game)
 
         # the computer players may act after these (the advisor): a turn at the gate first
@@ -925,16 +908,9 @@ def create_app(
     # -- pages ---------------------------------------------------------------------------------
 
     # what the pages need of each rule set: its name, title and summary, and
-    # its deck (ranks, high first; suits or not; jokers) for the card grid
+    # its deck for the card grid (its cards as card objects: view.deck_json)
     rule_sets = [
-        {
-            "name": r.name,
-            "title": r.title or r.name,
-            "summary": r.summary,
-            "ranks": " ".join(rank.char for rank in sorted(r.ranks, reverse=True)),
-            "suits": int(r.suits),
-            "jokers": r.jokers,
-        }
+        {"id": r.name, "title": r.title or r.name, "summary": r.summary, "deck": deck_json(r)}
         for r in RULE_SETS.values()
     ]
 
@@ -997,7 +973,7 @@ def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
             try:
                 evaluation = evaluate(text, rules=rules)
                 entry["hand"] = evaluation_json(evaluation, text)
-                entry["cards"] = [card_json(c) for c in evaluation.hand.sorted()]
+                entry["cards"] = cards_json(evaluation.hand.sorted())
                 good.append(text)
             except FivecardError as exc:
                 entry["error"] = str(exc)

@@ -5,7 +5,8 @@ resumed after the last event a browser saw); an export of the table's
 history with the columns of ``fivecard solve``.
 
 The rules of the table are :mod:`fivecard.play.friends`'; the storage is a
-:class:`~fivecard.web.friends_store.TableStore`. Identity is the browser's owner
+:class:`~fivecard.web.store.TableGameStore` of
+:data:`~fivecard.web.store.FRIENDS_TABLES`. Identity is the browser's owner
 secret (the HttpOnly cookie of :class:`~fivecard.web.store.Owners`, one the
 server issued): the browser that opened a table is its host; a seat belongs
 to the browser that took it; a browser without a seat watches. Opening a
@@ -44,11 +45,15 @@ from pydantic_core import PydanticCustomError
 
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
-from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable, TableError, public_event
-from .store import MAX_STORED, AtCapacity, Claim, Owners, StorageError, remember_owner, secret_hash
-from .friends_store import TableStore
+from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
+from ..play.table_game import GameError
+from .errors import AtCapacity, TooFast
+from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
 
-__all__ = ["add_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName", "TooFast"]
+#: Where friends' tables are kept.
+FriendsTableStore = TableGameStore[FriendsTable]
+
+__all__ = ["add_friends_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName"]
 
 
 def builtin_rules(name: str) -> RuleSet:
@@ -182,7 +187,7 @@ class Broker:
                 for event in events:
                     self.stop(table_id, event)
 
-    def frames_after(self, table_id: str, seen: int, store: TableStore, fresh: bool = False) -> list[tuple[int, bytes]]:
+    def frames_after(self, table_id: str, seen: int, store: FriendsTableStore, fresh: bool = False) -> list[tuple[int, bytes]]:
         """The table's events numbered after ``seen`` as Server-Sent Events
         (at most :data:`_BATCH`), oldest first: those a stream of the table
         read since its last change when they include all of them, unless
@@ -204,10 +209,10 @@ class Broker:
         return frames
 
 
-def _public_events(store: TableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
+def _public_events(store: FriendsTableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
     """The table's events numbered after ``seen`` (at most ``limit``) as every
     browser may see them: the one way events leave the store."""
-    return [(seq, public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
+    return [(seq, FriendsTable.public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
 
 
 def _set_all(events: Sequence[asyncio.Event]) -> None:
@@ -232,7 +237,7 @@ ADVISE_RATE, ADVISE_BURST = 2.0, 10
 class RateLimit:
     """The app's one limit on how fast a client changes things: token
     buckets (a burst, then a steady rate), three kinds of them. More is
-    :class:`TooFast` (429), with the seconds to wait (``Retry-After``).
+    :class:`~fivecard.web.errors.TooFast` (429), with the seconds to wait (``Retry-After``).
 
     * ``create``: what mints an owner cookie or a stored row (a game, a
       table, a seat), per client address: a client without a cookie, or with
@@ -264,7 +269,7 @@ class RateLimit:
         self._lock = threading.Lock()
 
     def check(self, request: Request, kind: Literal["create", "act", "advise"]) -> None:
-        """Count one request of ``kind``; :class:`TooFast` if over the limit."""
+        """Count one request of ``kind``; :class:`~fivecard.web.errors.TooFast` if over the limit."""
         address = request.client.host if request.client else ""
         owners: Owners = request.app.state.owners
         secret = owners.secret(request) if kind != "create" else None
@@ -298,14 +303,6 @@ class RateLimit:
                 self._buckets[("act", claim.new)] = bucket
 
 
-class TooFast(TableError):
-    """More requests than a client may make; ``wait``: the seconds until the next one is taken."""
-
-    def __init__(self, message: str, wait: int = 1) -> None:
-        super().__init__(message)
-        self.wait = wait
-
-
 def _json(data: Any, status: int = 200) -> Response:
     return Response(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
@@ -314,8 +311,10 @@ def _json(data: Any, status: int = 200) -> Response:
     )
 
 
-def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: RateLimit, owners: Owners) -> None:
-    """Register the table API on ``app``."""
+def add_friends_table_routes(
+    app: FastAPI, store: FriendsTableStore, broker: Broker, limit: RateLimit, owners: Owners
+) -> None:
+    """Register the friends' table API on ``app``."""
 
     def owner_of(request: Request) -> str:
         return owners.owner(request)  # "": a browser that only watches
@@ -335,7 +334,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     ) -> Response:
         limit.check(request, "act")
         owner = owner_of(request)
-        table, _, _ = store.act(table_id, request_id, owner, lambda t: (None, action(t, owner)))
+        table, _, _ = store.act(table_id, owner, lambda t: (None, action(t, owner)), request_id=request_id)
         broker.notify(table_id)
         return _json(view(table_id, table, owner), status)
 
@@ -346,7 +345,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         table = FriendsTable(
             rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
         )
-        table_id = store.create(table, table.opened(), moved_from=claim.old)
+        table_id = store.create(table, claim.new, table.opened(), moved_from=claim.old)
         response = _json(view(table_id, table, claim.new), 201)
         response.headers["location"] = f"/api/tables/{table_id}"
         limit.moved(claim)
@@ -363,7 +362,11 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         limit.check(request, "create")
         claim = owners.claim(request)
         table, _, done = store.act(
-            table_id, body.request_id, claim.new, lambda t: (None, t.join(claim.new, body.name)[1]), moved_from=claim.old
+            table_id,
+            claim.new,
+            lambda t: (None, t.join(claim.new, body.name)[1]),
+            request_id=body.request_id,
+            moved_from=claim.old,
         )
         if done:  # a retry of a seat this browser's secret took already: it keeps that secret
             return _json(view(table_id, table, claim.old), 201)
@@ -431,10 +434,10 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
     @app.get("/api/tables/{table_id}/export", tags=["tables"], summary="The table's rounds as CSV or JSON Lines")
     def api_export(table_id: str, format: str = "csv") -> Response:
         if format not in ("csv", "jsonl"):
-            raise TableError(f"export format is csv or jsonl, got {format!r}")
+            raise GameError(f"export format is csv or jsonl, got {format!r}")
         table = store.load(table_id)
         rounds = [e for _, e in _all_events(store, table_id) if e["type"] == "round_closed"]
-        data = export(table.rules, rounds, format)
+        data = export(table.rules.name, rounds, format)
         media = "text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson"
         return Response(
             data,
@@ -443,7 +446,7 @@ def add_table_routes(app: FastAPI, store: TableStore, broker: Broker, limit: Rat
         )
 
 
-def _all_events(store: TableStore, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+def _all_events(store: FriendsTableStore, table_id: str) -> list[tuple[int, dict[str, Any]]]:
     found: list[tuple[int, dict[str, Any]]] = []
     seq = 0
     while True:
@@ -455,7 +458,7 @@ def _all_events(store: TableStore, table_id: str) -> list[tuple[int, dict[str, A
 
 
 async def _stream(
-    request: Request, table_id: str, seen: int, store: TableStore, broker: Broker
+    request: Request, table_id: str, seen: int, store: FriendsTableStore, broker: Broker
 ) -> AsyncIterator[bytes]:
     wake = broker.listen(table_id)
     try:

@@ -1,25 +1,29 @@
-"""Games kept in SQLite (the standard library's), so that they survive a
-restart: one file, WAL mode, one transaction per action.
+"""Table games (the dealer game, the friends' table) kept in SQLite (the
+standard library's), so that they survive a restart: one file, WAL mode,
+one transaction per action, one store for every kind
+(:class:`TableGameStore` of a :class:`Kind`).
 
-A game's row holds its whole state (:meth:`~fivecard.play.game.Game.to_state`)
-and the hash of its owner's secret (the browser that made it holds the
-secret in a cookie: :class:`Owners`); its events (as the player sees them,
-:func:`~fivecard.play.view.event_json`) are rows of their own, numbered.
-An action reads the game, acts, and writes it back in a short ``BEGIN
-IMMEDIATE`` transaction only if the game's row is still the one it read
-(else it acts again on the new one): the acting itself (the computer
-players consult the advisor, tens of milliseconds) holds no lock, so
-actions on other games go on meanwhile and never wait out SQLite's busy
-timeout. Two requests on one game run one after the other (in one process,
-in turn; across processes, the second acts again on the first one's
-result), and a failed action changes nothing.
+A game's row holds its whole state
+(:meth:`~fivecard.play.table_game.TableGame.to_state`); the hashes of its
+owners' secrets (the browser that made it holds the secret in a cookie:
+:class:`Owners`) are kept beside it; its events are rows of their own,
+numbered. An action reads the game, acts, and writes it back in a short
+``BEGIN IMMEDIATE`` transaction only if the game's row is still the one it
+read (else it acts again on the new one): the acting itself (the dealer
+game's computer players consult the advisor, tens of milliseconds) holds
+no lock, so actions on other games go on meanwhile and never wait out
+SQLite's busy timeout. Two requests on one game run one after the other
+(in one process, in turn; across processes, the second acts again on the
+first one's result), a request id is applied once, and a failed action
+changes nothing.
 
-At most so many games (and tables) are kept (:class:`Capacity`): a new one
-first removes those untouched for its days, then is refused
-(:class:`AtCapacity`) if as many as the limit are left.
+At most so many games and friends' tables are kept (:class:`Capacity`): a
+new one first removes those of its kind untouched for its days, then is
+refused (:class:`~fivecard.web.errors.AtCapacity`) if as many as the limit
+are left.
 
-A data folder that cannot keep a change is one error, never a traceback or
-a transaction left open: :class:`StorageFull` (the disk is full) or
+A data folder that cannot keep a change is one error (an :class:`OSError`),
+never a traceback or a transaction left open: :class:`StorageFull` (the disk is full) or
 :class:`StorageUnavailable` (read-only, not ours to write, unreadable, or
 held by another process), raised by every store method
 (:func:`storage_errors`). :meth:`Database.check` makes sure at start that
@@ -48,17 +52,19 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
-from ..core.errors import FileError, FivecardError
+from ..play.friends import FriendsTable
 from ..play.game import Game
+from ..play.table_game import GameError, TableGame
+from .errors import AtCapacity, NotFound, NotYours, TwoOwnerCookies
 
 if TYPE_CHECKING:
     from starlette.requests import HTTPConnection
 
-__all__ = ["Database", "GameStore", "Owners", "Claim", "remember_owner", "StoreError", "NoSuchGame", "NotYourGame", "TwoOwnerCookies", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity", "AtCapacity", "make_room"]
+__all__ = ["Database", "TableGameStore", "Kind", "DEALER_GAMES", "FRIENDS_TABLES", "Owners", "Claim", "remember_owner", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity"]
 
 #: The largest whole number SQLite keeps (a signed 64-bit integer): no number
 #: the API takes is larger.
@@ -69,81 +75,62 @@ MAX_STORED = 2**63 - 1
 OWNER_COOKIE = "fivecard_owner"
 
 T = TypeVar("T")
+G = TypeVar("G", bound=TableGame)
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+CREATE TABLE IF NOT EXISTS table_games (
     id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    rules TEXT NOT NULL,
+    kind TEXT NOT NULL,
     state TEXT NOT NULL,
     created REAL NOT NULL,
     updated REAL NOT NULL
 );
-CREATE TABLE IF NOT EXISTS events (
-    game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+CREATE TABLE IF NOT EXISTS table_game_events (
+    game_id TEXT NOT NULL REFERENCES table_games(id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
     round INTEGER,
     type TEXT NOT NULL,
     data TEXT NOT NULL,
-    PRIMARY KEY (game, seq)
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
 );
-CREATE INDEX IF NOT EXISTS events_by_type ON events (game, type, seq);
-CREATE INDEX IF NOT EXISTS games_by_updated ON games (updated);
-CREATE INDEX IF NOT EXISTS games_by_owner ON games (owner);
+CREATE TABLE IF NOT EXISTS table_game_owners (
+    game_id TEXT NOT NULL REFERENCES table_games(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    PRIMARY KEY (game_id, owner)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS table_game_requests (
+    game_id TEXT NOT NULL REFERENCES table_games(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, owner, request_id)
+);
+CREATE INDEX IF NOT EXISTS table_games_by_kind ON table_games (kind, updated);
+CREATE INDEX IF NOT EXISTS table_game_owners_by_owner ON table_game_owners (owner);
+CREATE INDEX IF NOT EXISTS table_game_events_by_type ON table_game_events (game_id, type, seq);
+CREATE INDEX IF NOT EXISTS table_game_events_by_round ON table_game_events (game_id, round, seq);
 """
-
-
-class StoreError(FivecardError):
-    """A game that cannot be found or used by this browser."""
-
-
-class NoSuchGame(StoreError):
-    """No game has that id."""
-
-
-class NotYourGame(StoreError):
-    """The game belongs to another browser."""
-
-
-class TwoOwnerCookies(StoreError):
-    """A request with more than one owner cookie: one may have been planted
-    (another path, or another service of the same host), and the server
-    cannot tell which is the browser's own."""
-
-
-class AtCapacity(StoreError):
-    """The server holds as many of something (games, tables, event streams)
-    as it may."""
 
 
 @dataclass(frozen=True)
 class Capacity:
     """How much the app keeps: at most ``games`` games and ``tables``
     tables, each removed once untouched (no action taken) for ``days``
-    days. A new one past the limit is :class:`AtCapacity` (503)."""
+    days. A new one past the limit is :class:`~fivecard.web.errors.AtCapacity` (503)."""
 
     games: int = 10_000
     tables: int = 10_000
     days: float = 30.0
 
 
-def make_room(db: sqlite3.Connection, table: str, limit: int, days: float, what: str) -> None:
-    """In a write transaction, before a new row of ``table`` (``games`` or
-    ``friend_tables``; its events go with it): the rows untouched for
-    ``days`` removed, then :class:`AtCapacity` if ``limit`` rows are left."""
-    db.execute(f"DELETE FROM {table} WHERE updated < ?", (time.time() - days * 86_400,))
-    (count,) = db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
-    if count >= limit:
-        raise AtCapacity(
-            f"the server keeps at most {limit:,} {what}s and has that many now: try again later "
-            f"(a {what} untouched for {days:g} days is removed)"
-        )
-
-
-class StorageError(FileError):
+class StorageError(OSError):
     """The data folder cannot keep (or give back) what the app stores;
-    nothing was changed. ``reason`` says what is wrong with the folder, in a
-    clause ("its disk is full")."""
+    nothing was changed (an :class:`OSError`: the file system's, or
+    SQLite's on it). ``reason`` says what is wrong with the folder, in a
+    clause ("its disk is full"); ``status`` is the web answer's."""
+
+    status: ClassVar[int] = 503
 
     def __init__(self, reason: str, hint: str = "") -> None:
         super().__init__(f"the server's data folder cannot keep this: {reason}; nothing was changed{hint}")
@@ -151,12 +138,14 @@ class StorageError(FileError):
 
 
 class StorageFull(StorageError):
-    """The disk under the data file is full."""
+    """The disk under the data file is full (507 Insufficient Storage)."""
+
+    status = 507
 
 
 class StorageUnavailable(StorageError):
     """The data folder is read-only, not the server's to write, unreadable,
-    or held by another process past the wait."""
+    or held by another process past the wait (503)."""
 
 
 # SQLite's primary result codes (the low byte of an extended code) that say
@@ -190,6 +179,8 @@ def storage_errors() -> Iterator[None]:
     too): the store methods' one translation."""
     try:
         yield
+    except StorageError:
+        raise
     except (sqlite3.Error, OSError) as exc:
         problem = storage_error(exc)
         if problem is None:
@@ -382,14 +373,52 @@ class Database:
             self._local.db = None
 
 
-class GameStore:
-    """Games in a :class:`Database` (or the SQLite file at that path).
-    Thread-safe."""
+@dataclass(frozen=True)
+class Kind(Generic[G]):
+    """A kind of table game a :class:`TableGameStore` keeps: its class, its
+    ``id`` in the database, what a message calls one (``noun``), whether only its
+    owners may read it (``private``: the dealer game; a friends' table is
+    seen by anyone with its link, each browser by its role), and which
+    :class:`Capacity` limit counts it."""
+
+    game: type[G]
+    id: str
+    noun: str
+    private: bool
+    limit: Callable[[Capacity], int]
+
+
+#: The dealer game: each is its one owner's.
+DEALER_GAMES: Final = Kind(Game, "game", "game", private=True, limit=lambda c: c.games)
+#: The friends' table: anyone with the link watches; its owners are its host and seats.
+FRIENDS_TABLES: Final = Kind(FriendsTable, "friends_table", "table", private=False, limit=lambda c: c.tables)
+
+
+class TableGameStore(Generic[G]):
+    """The table games of one :class:`Kind` in a :class:`Database` (or the
+    SQLite file at that path). Thread-safe.
+
+    A game's row holds its state (:meth:`~fivecard.play.table_game.TableGame.to_state`);
+    its owners (the hashes of browsers' secrets: the one who made it, and
+    those the game itself records, as a friends' table's seats) are kept
+    beside it, and what an owner holds moves with :meth:`Database.move_owner`.
+    Its events are rows of their own, numbered 1, 2, ... (``at``: when kept).
+
+    :meth:`act` reads the game, acts, and writes it back in a short ``BEGIN
+    IMMEDIATE`` transaction only if the game's row is still the one it read
+    (else it acts again on the new one): the acting itself (the dealer
+    game's computer players consult the advisor) holds no lock, so actions
+    on other games go on meanwhile. Two actions on one game run one after
+    the other (in one process, in turn; across processes, the second acts
+    again on the first one's result), and a failed action changes nothing.
+    An action sent with a ``request_id`` is applied once: retried (after a
+    lost answer, a reload, a restart), it finds its id and acts on nothing."""
 
     @storage_errors()
-    def __init__(self, database: Database | str, capacity: Capacity = Capacity()) -> None:
+    def __init__(self, database: Database | str, kind: Kind[G], capacity: Capacity = Capacity()) -> None:
         self.database = Database(database) if isinstance(database, str) else database
         self.path = self.database.path
+        self.kind = kind
         self.capacity = capacity
         self._connect = self.database.connect
         self._transaction = self.database.transaction
@@ -397,11 +426,48 @@ class GameStore:
         self._games: dict[str, tuple[threading.Lock, int]] = {}
         self._games_guard = threading.Lock()
         self._connect().executescript(_SCHEMA)
-        self.database.on_move("games", self._move_owner)
+        if any(_exists(self._connect(), table) for table in ("games", "friend_tables")):
+            with self._transaction() as db:  # (only a data file an earlier version kept is written to here)
+                _carry_over(db, kind)
+        self.database.on_move(kind.id, self._move_owner)
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        self.database.close()
+
+    # -- owners --------------------------------------------------------------
+
+    def _move_owner(self, db: sqlite3.Connection, old: str, new: str) -> None:
+        """What ``old`` holds in any game of this kind (its part in the
+        state, its applied request ids, its place among the owners) becomes
+        ``new``'s. Only a kind whose games record their owners in their
+        state (the friends' table's host and seats) has states to rewrite,
+        and only ``old``'s own games are read."""
+        held = "SELECT o.game_id FROM table_game_owners o JOIN table_games g ON g.id = o.game_id WHERE o.owner = ? AND g.kind = ?"
+        if self.kind.game.owners is not TableGame.owners:
+            rows = db.execute(f"SELECT id, state FROM table_games WHERE id IN ({held})", (old, self.kind.id)).fetchall()
+            for game_id, state in rows:
+                try:
+                    game = self.kind.game.from_state(json.loads(state))
+                except GameError:  # kept by a later version: nobody can use it here, nor lose it by this
+                    continue
+                game.move_owner(old, new)
+                db.execute("UPDATE table_games SET state = ? WHERE id = ?", (json.dumps(game.to_state()), game_id))
+        db.execute(
+            f"UPDATE table_game_requests SET owner = ? WHERE owner = ? AND game_id IN ({held})",
+            (new, old, old, self.kind.id),
+        )
+        db.execute(
+            f"UPDATE OR REPLACE table_game_owners SET owner = ? WHERE owner = ? AND game_id IN ({held})",
+            (new, old, old, self.kind.id),
+        )
 
     @staticmethod
-    def _move_owner(db: sqlite3.Connection, old: str, new: str) -> None:
-        db.execute("UPDATE games SET owner = ? WHERE owner = ?", (new, old))
+    def _add_owners(db: sqlite3.Connection, game_id: str, owners: set[str]) -> None:
+        db.executemany(
+            "INSERT OR IGNORE INTO table_game_owners (game_id, owner) VALUES (?, ?)",
+            [(game_id, o) for o in owners if o],
+        )
 
     @contextmanager
     def _one_at_a_time(self, game_id: str) -> Iterator[None]:
@@ -420,68 +486,130 @@ class GameStore:
                 else:
                     del self._games[game_id]
 
-    def close(self) -> None:
-        """Close this thread's connection."""
-        self.database.close()
-
     # -- games ---------------------------------------------------------------
 
     @storage_errors()
-    def create(self, game: Game, owner: str, events: Sequence[dict[str, Any]] = (), moved_from: str = "") -> str:
-        """Keep a new game for the owner (a secret's :func:`secret_hash`);
-        its unguessable id. What the owner ``moved_from`` holds becomes
-        ``owner``'s in the same transaction (a :class:`Claim`)."""
+    def create(self, game: G, owner: str, events: Sequence[dict[str, Any]] = (), moved_from: str = "") -> str:
+        """Keep a new game for ``owner`` (a secret's :func:`secret_hash`) and
+        its first events; its unguessable id. Games of this kind untouched
+        for the capacity's days are removed first; :class:`~fivecard.web.errors.AtCapacity` if as
+        many as its limit are left. What the owner ``moved_from`` holds
+        becomes ``owner``'s in the same transaction (a :class:`Claim`)."""
         game_id = new_secret()
         now = time.time()
+        kind, noun = self.kind.id, self.kind.noun
         with self._transaction() as db:
-            make_room(db, "games", self.capacity.games, self.capacity.days, "game")
+            db.execute("DELETE FROM table_games WHERE kind = ? AND updated < ?", (kind, now - self.capacity.days * 86_400))
+            (count,) = db.execute("SELECT COUNT(*) FROM table_games WHERE kind = ?", (kind,)).fetchone()
+            limit = self.kind.limit(self.capacity)
+            if count >= limit:
+                raise AtCapacity(
+                    f"the server keeps at most {limit:,} {noun}s and has that many now: try again later "
+                    f"(a {noun} untouched for {self.capacity.days:g} days is removed)"
+                )
             self.database.move_owner(db, moved_from, owner)
             db.execute(
-                "INSERT INTO games (id, owner, rules, state, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, owner, game.rules.name, json.dumps(game.to_state()), now, now),
+                "INSERT INTO table_games (id, kind, state, created, updated) VALUES (?, ?, ?, ?, ?)",
+                (game_id, kind, json.dumps(game.to_state()), now, now),
             )
+            self._add_owners(db, game_id, {owner} | game.owners())
             self._add_events(db, game_id, events)
         return game_id
 
-    def _row(self, db: sqlite3.Connection, game_id: str, owner: str) -> tuple[Game, str]:
-        """The game, if it is the owner's, and its stored state."""
-        row = db.execute("SELECT owner, state FROM games WHERE id = ?", (game_id,)).fetchone()
+    def _row(self, db: sqlite3.Connection, game_id: str, owner: str) -> tuple[G, str]:
+        """The game and its stored state (if it is the owner's, for a private kind)."""
+        noun = self.kind.noun
+        row = db.execute("SELECT state FROM table_games WHERE id = ? AND kind = ?", (game_id, self.kind.id)).fetchone()
         if row is None:
-            raise NoSuchGame(
-                f"no game {game_id!r}: it may have been made on another server or data folder, "
-                f"or removed after {self.capacity.days:g} days untouched"
+            raise NotFound(
+                f"no {noun} {game_id!r}: check the link (it may be another server's or data folder's; "
+                f"a {noun} untouched for {self.capacity.days:g} days is removed)"
             )
-        if not hmac.compare_digest(str(row[0]), owner):
-            raise NotYourGame(f"game {game_id!r} belongs to another browser")
-        return Game.from_state(json.loads(row[1])), str(row[1])
+        if self.kind.private and not self._owns(db, game_id, owner):
+            raise NotYours(f"{noun} {game_id!r} belongs to another browser")
+        return self.kind.game.from_state(json.loads(row[0])), str(row[0])
+
+    @staticmethod
+    def _owns(db: sqlite3.Connection, game_id: str, owner: str) -> bool:
+        found = db.execute(
+            "SELECT 1 FROM table_game_owners WHERE game_id = ? AND owner = ?", (game_id, owner)
+        ).fetchone()
+        return bool(owner) and found is not None
 
     @storage_errors()
-    def load(self, game_id: str, owner: str) -> Game:
-        """The game, if it is the owner's."""
+    def load(self, game_id: str, owner: str = "") -> G:
+        """The game (if it is the owner's, for a private kind)."""
         return self._row(self._connect(), game_id, owner)[0]
 
     @storage_errors()
     def act(
-        self, game_id: str, owner: str, action: Callable[[Game], tuple[T, Sequence[dict[str, Any]]]]
-    ) -> tuple[Game, T]:
-        """Run ``action`` on the owner's game: it returns a result and the
-        events to record; the game and the events are saved after it, in one
-        transaction, if no other process has changed the game meanwhile (if
-        one has, ``action`` runs again on the game as it is now, or is
-        :class:`NotYourGame` if it has moved to another owner). If it
-        raises, nothing is saved."""
+        self,
+        game_id: str,
+        owner: str,
+        action: Callable[[G], tuple[T, Sequence[dict[str, Any]]]],
+        *,
+        request_id: str | None = None,
+        moved_from: str = "",
+    ) -> tuple[G, T | None, bool]:
+        """Run ``action`` on the game for ``owner``: it returns a result and
+        the events to record; the game, the events and ``request_id`` are
+        saved after it in one transaction, if no other process has changed
+        the game meanwhile (if one has, ``action`` runs again on the game as
+        it is now, or is :class:`NotYours` if it has moved to another
+        owner). What the owner ``moved_from`` holds becomes ``owner``'s in
+        that transaction (``action`` sees the game as it will be then). The
+        game, the result and False; or, when this owner's (or
+        ``moved_from``'s) ``request_id`` was applied already, the game as it
+        is, None and True. If ``action`` raises, nothing is saved."""
         with self._one_at_a_time(game_id):
             while True:
-                game, state = self._row(self._connect(), game_id, owner)
-                result, events = action(game)  # no lock held: other games' actions go on
+                db = self._connect()
+                game, state = self._row(db, game_id, owner if not moved_from else moved_from)
+                if self._done(db, game_id, owner, moved_from, request_id):
+                    return game, None, True
+                game.move_owner(moved_from, owner)
+                try:
+                    result, events = action(game)  # no lock held: other games' actions go on
+                except GameError:
+                    with self._transaction():  # a store that cannot keep a change says so first
+                        pass
+                    raise
                 with self._transaction() as db:
-                    saved = db.execute(
-                        "UPDATE games SET state = ?, updated = ? WHERE id = ? AND state = ? AND owner = ?",
-                        (json.dumps(game.to_state()), time.time(), game_id, state, owner),
-                    ).rowcount
-                    if saved:
-                        self._add_events(db, game_id, events)
-                        return game, result
+                    if self._done(db, game_id, owner, moved_from, request_id):
+                        return self._row(db, game_id, owner)[0], None, True
+                    if not self._unchanged(db, game_id, state):
+                        continue  # another process acted first: again, on its result
+                    if self.kind.private and not self._owns(db, game_id, moved_from or owner):
+                        raise NotYours(f"{self.kind.noun} {game_id!r} belongs to another browser")
+                    self.database.move_owner(db, moved_from, owner)
+                    now = time.time()
+                    db.execute(
+                        "UPDATE table_games SET state = ?, updated = ? WHERE id = ?",
+                        (json.dumps(game.to_state()), now, game_id),
+                    )
+                    self._add_events(db, game_id, events)
+                    self._add_owners(db, game_id, game.owners())
+                    if request_id is not None:
+                        db.execute(
+                            "INSERT INTO table_game_requests (game_id, owner, request_id, at) VALUES (?, ?, ?, ?)",
+                            (game_id, owner, request_id, now),
+                        )
+                    return game, result, False
+
+    @staticmethod
+    def _unchanged(db: sqlite3.Connection, game_id: str, state: str) -> bool:
+        row = db.execute("SELECT state FROM table_games WHERE id = ?", (game_id,)).fetchone()
+        return row is not None and str(row[0]) == state
+
+    @staticmethod
+    def _done(db: sqlite3.Connection, game_id: str, owner: str, moved_from: str, request_id: str | None) -> bool:
+        if request_id is None:
+            return False
+        found = db.execute(
+            "SELECT 1 FROM table_game_requests WHERE game_id = ? AND owner IN (?, ?) AND request_id = ?",
+            (game_id, owner, moved_from or owner, request_id),
+        ).fetchone()
+        return found is not None
 
     # -- events --------------------------------------------------------------
 
@@ -489,14 +617,34 @@ class GameStore:
     def _add_events(db: sqlite3.Connection, game_id: str, events: Sequence[dict[str, Any]]) -> None:
         if not events:
             return
-        (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game_id,)).fetchone()
+        (last,) = db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM table_game_events WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        now = time.time()
         db.executemany(
-            "INSERT INTO events (game, seq, round, type, data) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO table_game_events (game_id, seq, round, type, data, at) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (game_id, last + i, event.get("round"), event["type"], json.dumps(event))
+                (game_id, last + i, event.get("round"), event["type"], json.dumps({**event, "at": now}), now)
                 for i, event in enumerate(events, 1)
             ],
         )
+
+    @storage_errors()
+    def events_after(self, game_id: str, seq: int, limit: int = 500) -> list[tuple[int, dict[str, Any]]]:
+        """The game's events numbered after ``seq`` (at most ``limit``), oldest first."""
+        rows = self._connect().execute(
+            "SELECT seq, data FROM table_game_events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (game_id, seq, limit),
+        )
+        return [(int(n), json.loads(data)) for n, data in rows]
+
+    @storage_errors()
+    def last_seq(self, game_id: str) -> int:
+        """The number of the game's last event (0: none)."""
+        (last,) = self._connect().execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM table_game_events WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(last)
 
     @storage_errors()
     def round_events(self, game_id: str, round_number: int | None) -> list[dict[str, Any]]:
@@ -504,15 +652,58 @@ class GameStore:
         if round_number is None:
             return []
         rows = self._connect().execute(
-            "SELECT data FROM events WHERE game = ? AND round = ? ORDER BY seq", (game_id, round_number)
+            "SELECT data FROM table_game_events WHERE game_id = ? AND round = ? ORDER BY seq", (game_id, round_number)
         )
         return [json.loads(data) for (data,) in rows]
 
     @storage_errors()
-    def settled(self, game_id: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The last ``limit`` settled rounds' events, oldest first."""
+    def latest(self, game_id: str, type: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The last ``limit`` events of a ``type``, oldest first."""
         rows = self._connect().execute(
-            "SELECT data FROM events WHERE game = ? AND type = 'round_settled' ORDER BY seq DESC LIMIT ?",
-            (game_id, limit),
+            "SELECT data FROM table_game_events WHERE game_id = ? AND type = ? ORDER BY seq DESC LIMIT ?",
+            (game_id, type, limit),
         ).fetchall()
         return [json.loads(data) for (data,) in reversed(rows)]
+
+
+def _exists(db: sqlite3.Connection, table: str) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is not None
+
+
+def _carry_over(db: sqlite3.Connection, kind: Kind[Any]) -> None:
+    """Inside a write transaction: the games of ``kind`` that an earlier
+    version kept in tables of their own (``games`` and ``events``; the
+    ``friend_…`` tables) moved into this store's, and those tables dropped."""
+    if kind is DEALER_GAMES and _exists(db, "games"):
+        db.execute(
+            "INSERT OR IGNORE INTO table_games (id, kind, state, created, updated) "
+            "SELECT id, ?, state, created, updated FROM games", (kind.id,)
+        )
+        db.execute("INSERT OR IGNORE INTO table_game_owners (game_id, owner) SELECT id, owner FROM games")
+        if _exists(db, "events"):
+            db.execute(
+                "INSERT OR IGNORE INTO table_game_events (game_id, seq, round, type, data, at) "
+                "SELECT e.game, e.seq, e.round, e.type, e.data, g.updated FROM events e JOIN games g ON g.id = e.game"
+            )
+            db.execute("DROP TABLE events")
+        db.execute("DROP TABLE games")
+    if kind is FRIENDS_TABLES and _exists(db, "friend_tables"):
+        db.execute(
+            "INSERT OR IGNORE INTO table_games (id, kind, state, created, updated) "
+            "SELECT id, ?, state, created, updated FROM friend_tables", (kind.id,)
+        )
+        for game_id, state in db.execute("SELECT id, state FROM friend_tables").fetchall():
+            with suppress(GameError, ValueError):  # kept by a later version: kept, unread
+                TableGameStore._add_owners(db, game_id, kind.game.from_state(json.loads(state)).owners())
+        moves = {
+            "friend_events": "INSERT OR IGNORE INTO table_game_events (game_id, seq, round, type, data, at) "
+            "SELECT table_id, seq, json_extract(data, '$.round'), type, data, at FROM friend_events",
+            "friend_requests": "INSERT OR IGNORE INTO table_game_requests (game_id, owner, request_id, at) "
+            "SELECT table_id, owner, request_id, at FROM friend_requests",
+            "friend_owners": "INSERT OR IGNORE INTO table_game_owners (game_id, owner) SELECT table_id, owner FROM friend_owners",
+        }
+        for table, move in moves.items():
+            if _exists(db, table):
+                db.execute(move)
+                db.execute(f"DROP TABLE {table}")
+        db.execute("DROP TABLE friend_tables")

@@ -15,15 +15,8 @@
   const grid = document.getElementById("card-grid");
   const targetName = document.getElementById("picker-target");
 
-  const RANKS = [
-    ["A", "A", "Ace"], ["K", "K", "King"], ["Q", "Q", "Queen"], ["J", "J", "Jack"],
-    ["T", "10", "Ten"], ["9", "9", "Nine"], ["8", "8", "Eight"], ["7", "7", "Seven"],
-    ["6", "6", "Six"], ["5", "5", "Five"], ["4", "4", "Four"], ["3", "3", "Three"], ["2", "2", "Two"],
-  ];
-  const SUITS = [
-    ["s", "♠", "spades", false], ["h", "♥", "hearts", true],
-    ["d", "♦", "diamonds", true], ["c", "♣", "clubs", false],
-  ];
+  // each rule set's deck, in the order of the select's options (view.deck_json)
+  const decks = JSON.parse(document.getElementById("rule-decks").textContent);
 
   let target = null; // the hand input the grid fills
 
@@ -118,56 +111,24 @@
 
   // --- the card grid --------------------------------------------------------------
 
-  function face(rank, symbol, red, joker) {
-    const span = (cls, text) => {
-      const s = document.createElement("span");
-      s.className = cls;
-      s.textContent = text;
-      return s;
-    };
-    const card = document.createElement("span");
-    card.className = "card tiny" + (red ? " red" : "") + (joker ? " joker" : symbol ? "" : " rank-only");
-    card.setAttribute("aria-hidden", "true");
-    const corner = (where) => {
-      const c = span(`corner ${where}`, "");
-      c.append(span("rank", rank), span("suit", symbol));
-      return c;
-    };
-    card.append(corner("top"), span("pip", joker ? "★" : symbol || rank), corner("bottom"));
-    return card;
-  }
-
-  function gridButton(code, label, card) {
+  // A card of the grid: a button that types the card's code, named by its label.
+  function gridButton(card) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "pick";
-    button.dataset.code = code;
-    button.setAttribute("aria-label", label);
-    button.title = label;
-    button.append(card);
+    button.dataset.code = card.code;
+    button.setAttribute("aria-label", card.label);
+    button.title = card.label;
+    button.append(window.fivecard.cardFace(card, { size: "tiny", hidden: true }));
     return button;
   }
 
-  // The grid shows the chosen rule set's deck, as the server describes it on
-  // each option: its ranks, whether cards have suits, how many jokers.
+  // The grid shows the chosen rule set's deck as the server gives it: each
+  // card to pick (each rank once when suits play no part: up to four times).
   function buildGrid() {
-    const deck = select.options[select.selectedIndex].dataset;
-    const inDeck = new Set((deck.ranks || "").split(" "));
-    const ranks = RANKS.filter(([code]) => inDeck.has(code));
-    const suited = deck.suits !== "0";
-    grid.replaceChildren();
-    grid.classList.toggle("ranks-only", !suited);
-    if (!suited) {
-      // ranks only: suits play no part, each rank up to four times
-      for (const [code, shown, word] of ranks) grid.append(gridButton(code, word, face(shown, "", false, false)));
-    } else {
-      for (const [suit, symbol, name, red] of SUITS) {
-        for (const [rank, shown, word] of ranks) {
-          grid.append(gridButton(rank + suit, `${word} of ${name}`, face(shown, symbol, red, false)));
-        }
-      }
-    }
-    if (Number(deck.jokers || 0) > 0) grid.append(gridButton("JK", "Joker", face("JK", "", false, true)));
+    const deck = decks[select.selectedIndex];
+    grid.replaceChildren(...deck.cards.map(gridButton));
+    grid.classList.toggle("ranks-only", deck.suits.length === 0);
   }
 
   function showTarget() {

@@ -1,10 +1,11 @@
 // What the pages share: talking to the JSON API, the alert region, drawing
 // elements and card faces (as templates/_cards.html draws them). Loaded
 // before each page's own script, which takes these from window.fivecard.
+// Cards are the server's card objects (fivecard/play/view.py card_json):
+// what a face shows is in them, nothing is read from a card's code here.
 "use strict";
 
 window.fivecard = (function () {
-  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const $ = (id) => document.getElementById(id);
 
   class ApiError extends Error {
@@ -69,23 +70,25 @@ window.fivecard = (function () {
     return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
   }
 
-  // A card face (as templates/_cards.html draws it) or its back (card null).
+  // A card face (as templates/_cards.html draws it) or its back (card null);
+  // ``hidden``: a face inside a control that names the card itself.
   function cardFace(card, options) {
     const opts = options || {};
     const node = document.createElement(opts.tag || "span");
     node.className = `card ${opts.size || "big"}`;
-    if (opts.tag !== "button") node.setAttribute("role", "img");
+    if (opts.hidden) node.setAttribute("aria-hidden", "true");
+    else if (opts.tag !== "button") node.setAttribute("role", "img");
     if (!card) {
       node.classList.add("back");
       node.setAttribute("aria-label", "face-down card");
       return node;
     }
-    const symbol = card.suit ? SUITS[card.suit] || "" : "";
-    const rank = card.rank === null ? "JK" : card.rank;
+    const symbol = card.symbol || "";
+    const rank = card.rank === null ? card.text : card.rank;
     if (card.red) node.classList.add("red");
     if (card.rank === null) node.classList.add("joker");
     else if (!symbol) node.classList.add("rank-only");
-    node.setAttribute("aria-label", card.label);
+    if (!opts.hidden) node.setAttribute("aria-label", card.label);
     const corner = (where) => {
       const c = el("span", `corner ${where}`);
       c.setAttribute("aria-hidden", "true");
@@ -104,9 +107,10 @@ window.fivecard = (function () {
     return row;
   }
 
-  function ruleTitle(name) {
-    const item = document.querySelector(`#rule-titles li[data-name="${CSS.escape(name)}"]`);
-    return item ? item.textContent : name;
+  // A rule set's title, by its id (the name requests send: "standard").
+  function ruleTitle(id) {
+    const item = document.querySelector(`#rule-titles li[data-id="${CSS.escape(id)}"]`);
+    return item ? item.textContent : id;
   }
 
   function isTyping(target) {

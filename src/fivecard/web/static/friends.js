@@ -7,23 +7,13 @@
 "use strict";
 
 (function () {
-  const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
-  const RANK_WORDS = {
-    2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine",
-    T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace",
-  };
   const EVENT_TYPES = ["table_opened", "seat_joined", "seat_removed", "round_started", "dealt", "round_closed", "chat", "table_ended"];
   const NAME_KEY = "fivecard.name";
   const params = new URLSearchParams(window.location.search);
   const $ = (id) => document.getElementById(id);
-  const { api, showError, clearError, sleep, el, plural, ruleTitle, isTyping } = window.fivecard;
-  // a card face, or a row of them, from the API's card codes
-  const cardFace = (code, size) => window.fivecard.cardFace(cardOf(code), { size });
-  const cardRow = (codes, size) => window.fivecard.cardRow(codes.map(cardOf), size);
+  const { api, showError, clearError, sleep, el, plural, ruleTitle, isTyping, cardFace, cardRow } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
-
-
 
   // A request id per click (crypto.randomUUID needs a secure context: a
   // table shared on a home network is plain http).
@@ -31,7 +21,6 @@
     const bytes = window.crypto.getRandomValues(new Uint8Array(16));
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
-
 
   // An action: one request id, reused when the request is retried (the
   // server applies it once), after a dropped connection, a 429 or a 5xx.
@@ -50,31 +39,6 @@
       }
     }
   }
-
-
-
-  // --- drawing --------------------------------------------------------------
-
-
-
-
-  // A card code of the API (As, Td, Q for a rank alone, JK) as the card
-  // object of view.card_json.
-  function cardOf(code) {
-    if (code === "JK") return { code, rank: null, suit: null, label: "Joker", red: false };
-    const r = code[0];
-    const s = code.length > 1 ? code[1] : null;
-    return {
-      code,
-      rank: r === "T" ? "10" : r,
-      suit: s,
-      label: s ? `${RANK_WORDS[r]} of ${SUIT_NAMES[s]}` : RANK_WORDS[r],
-      red: s === "h" || s === "d",
-    };
-  }
-
-
-
 
   // --- the host's form --------------------------------------------------------
 
@@ -374,7 +338,7 @@
       const cards = $("my-cards");
       cards.replaceChildren();
       if (mine) {
-        for (const code of mine) cards.append(cardFace(code, "big"));
+        for (const card of mine) cards.append(cardFace(card, { size: "big" }));
         const me = result ? result.hands.find((h) => h.seat === view.you) : null;
         $("my-hand").textContent = me ? me.description : "";
         $("mine-title").textContent = `Your hand, round ${round.number}`;
@@ -482,7 +446,7 @@
         if (win) head.append(" ", el("span", "badge win", shown.winners.length > 1 ? "tie" : "wins"));
         const points = shown.awarded[String(hand.seat)] || 0;
         head.append(" ", el("span", `badge points ${points ? "up" : "even"}`, points ? `+${plural(points, "point")}` : "no points"));
-        item.append(head, cardRow(hand.sorted, "small"));
+        item.append(head, cardRow(hand.sorted_cards, "small"));
         list.append(item);
       }
       $("explanation").textContent = shown.explanation;

@@ -1,4 +1,4 @@
-"""``fivecard serve``: the web app (:mod:`fivecard.web`) under uvicorn.
+"""The web app (:mod:`fivecard.web.app`) under uvicorn: ``fivecard serve``.
 
 The listening socket is made here, before uvicorn starts, so that a taken
 port or a bad address is one line on stderr (exit 2), and ``--port 0``
@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from ..core.errors import FivecardError
 
-__all__ = ["serve"]
+__all__ = ["serve", "ServeError"]
 
 
 class ServeError(FivecardError):
@@ -74,12 +74,20 @@ def serve(
     out: TextIO,
     allow_hosts: Sequence[str] = (),
 ) -> int:
+    """Serve the app on ``host`` and ``port`` (0: any free port), keeping
+    games under ``data`` (default :func:`~fivecard.web.app.default_data_dir`),
+    until a stop signal; say where on ``out``. ``open_browser``: open the
+    app in the web browser once it is up; ``check``: ask each page and the
+    API once, say what answered and stop; ``access_log``: a line per
+    request; ``allow_hosts``: host names answered besides IP literals,
+    ``localhost``, this computer's names and ``host``. Returns the exit
+    code; a :class:`ServeError` when the app cannot start."""
     try:
         import uvicorn
 
-        from ..web.app import BadHostName, create_app, default_data_dir, host_name
-        from ..web.server import Bounds, GuardedHttpTools, raise_descriptor_limit
-        from ..web.store import StorageError
+        from .app import BadHostName, create_app, default_data_dir, host_name
+        from .server import Bounds, GuardedHttpTools, raise_descriptor_limit
+        from .store import StorageError
     except ImportError as exc:
         raise ServeError(
             f"fivecard serve needs the web extra (missing: {exc.name}): pip install 'fivecard[web]'"

@@ -1,11 +1,14 @@
 """The friends' table engine (:mod:`fivecard.play.friends`) on its own: what
-a name is (normalized, no invisible or reordering characters, no role's
+a name is (normalized, no invisible or reordering characters, no symbol
+drawn as a letter, letters of the scripts in common use only, no role's
 word, one script a word, one per table however it is spelt), what a chat
 line keeps, what an event and a view may carry. Property tests build names
-from confusable pieces (case, full-width and mathematical letters, the
-Cyrillic and Greek letters that pass for Latin ones, spaces of every kind,
-zero-width, bidi and other invisible characters), and names in Russian,
-Greek and Japanese, which must all be taken, each as its own name."""
+from confusable pieces (case, full-width, mathematical and modifier letters,
+small capitals, the Cyrillic, Greek and Armenian letters that pass for
+Latin ones, regional indicators, spaces of every kind, zero-width, bidi and
+other invisible characters), names in every script in common use, which
+must all be taken (each as its own name in Russian, Greek, Armenian and
+Japanese), and letters of other scripts, which must all be refused."""
 
 from __future__ import annotations
 
@@ -40,18 +43,28 @@ NAMES = ["Ann", "Bob", "Zoë", "Mary Ann", "O'Neil", "李雷", "Ana-Luísa", "Ka
 ROLES = ["Host", "You", "Dealer", "House", "Nobody", "Computer 1", "Computer", "Player 2", "Hand 1"]
 
 
-#: The Cyrillic and Greek letters that pass for a Latin one of the same case
-#: (Unicode's common confusables), written out here apart from the engine's
-#: own table.
+#: The Cyrillic, Greek and Armenian letters, and the Latin ones, that pass
+#: for a Latin letter of the same case (Unicode's common confusables),
+#: written out here apart from the engine's own table.
 LOOK_ALIKES = {
-    "A": "\u0410\u0391", "a": "\u0430\u03b1", "B": "\u0412\u0392", "C": "\u0421\u03f9", "c": "\u0441\u03f2",
-    "d": "\u0501", "E": "\u0415\u0395", "e": "\u0435", "H": "\u041d\u04ba\u0397", "h": "\u04bb",
-    "I": "\u0406\u0399", "i": "\u0456", "J": "\u0408\u037f", "j": "\u0458\u03f3", "K": "\u041a\u039a",
-    "l": "\u04cf", "M": "\u041c\u039c", "N": "\u039d", "O": "\u041e\u039f", "o": "\u043e\u03bf",
-    "P": "\u0420\u03a1", "p": "\u0440\u03c1", "q": "\u051b", "S": "\u0405", "s": "\u0455",
-    "T": "\u0422\u03a4", "w": "\u051d", "X": "\u0425\u03a7", "x": "\u0445", "Y": "\u0423\u04ae\u03a5",
-    "y": "\u0443", "Z": "\u0396",
+    "A": "\u0410\u0391", "a": "\u0430\u03b1\u0251", "B": "\u0412\u0392", "C": "\u0421\u03f9", "c": "\u0441\u03f2",
+    "d": "\u0501", "E": "\u0415\u0395", "e": "\u0435", "f": "\u0584", "g": "\u0581\u0261",
+    "H": "\u041d\u04ba\u0397", "h": "\u04bb\u0570", "I": "\u0406\u0399", "i": "\u0456\u0131\u0269",
+    "J": "\u0408\u037f", "j": "\u0458\u03f3\u0237", "K": "\u041a\u039a", "l": "\u04cf\u01c0",
+    "M": "\u041c\u039c", "N": "\u039d", "n": "\u0578", "O": "\u041e\u039f\u0555", "o": "\u043e\u03bf\u0585",
+    "P": "\u0420\u03a1", "p": "\u0440\u03c1", "q": "\u051b\u0566", "S": "\u0405\u054f", "s": "\u0455",
+    "T": "\u0422\u03a4", "U": "\u054d", "u": "\u057d", "w": "\u051d\u0561", "X": "\u0425\u03a7", "x": "\u0445",
+    "Y": "\u0423\u04ae\u03a5", "y": "\u0443", "Z": "\u0396",
 }  # fmt: skip
+#: Latin small capitals, each a capital drawn small (none for X).
+SMALL_CAPITALS = {
+    "A": "\u1d00", "B": "\u0299", "C": "\u1d04", "D": "\u1d05", "E": "\u1d07", "F": "\ua730", "G": "\u0262",
+    "H": "\u029c", "I": "\u026a", "J": "\u1d0a", "K": "\u1d0b", "L": "\u029f", "M": "\u1d0d", "N": "\u0274",
+    "O": "\u1d0f", "P": "\u1d18", "Q": "\ua7af", "R": "\u0280", "S": "\ua731", "T": "\u1d1b", "U": "\u1d1c",
+    "V": "\u1d20", "W": "\u1d21", "Y": "\u028f", "Z": "\u1d22",
+}  # fmt: skip
+#: Modifier letters drawn as Latin letters, raised (NFKC reads them as those).
+MODIFIERS = {"A": "\u1d2c", "H": "\u1d34", "O": "\u1d3c", "T": "\u1d40", "n": "\u207f", "s": "\u02e2", "t": "\u1d57"}
 #: Letters of names written in one script (Japanese: kanji, hiragana,
 #: katakana and the prolonged sound mark in one word).
 RUSSIAN = "".join(map(chr, range(0x410, 0x450))) + "Ёё"
@@ -60,6 +73,56 @@ JAPANESE = (
     "".join(map(chr, range(0x3041, 0x3097))) + "".join(map(chr, range(0x30A1, 0x30FB)))
     + "ー山田中川佐藤鈴木高橋渡辺伊小林加吉松井上木村太郎花子美咲翔大和"
 )  # fmt: skip
+ARMENIAN = "".join(map(chr, [*range(0x531, 0x557), *range(0x561, 0x587)]))
+
+
+def letters(*blocks: range) -> str:
+    """The letters and digits in ``blocks`` that are written as they are (NFKC keeps them)."""
+    return "".join(
+        c for c in map(chr, (cp for block in blocks for cp in block))
+        if unicodedata.category(c)[0] == "L" or unicodedata.category(c) == "Nd"
+        if unicodedata.normalize("NFKC", c) == c
+    )  # fmt: skip
+
+
+#: Letters (and some digits) of each script in common use (Unicode's
+#: recommended scripts for identifiers), from its main block: a name may be
+#: written in any of them.
+COMMON_SCRIPTS = {
+    "Latin": letters(range(0x41, 0x5B), range(0x61, 0x7B), range(0xC0, 0x100)), "Greek": GREEK, "Cyrillic": RUSSIAN,
+    "Armenian": ARMENIAN, "Hebrew": letters(range(0x5D0, 0x5EB)), "Arabic": letters(range(0x620, 0x64B), range(0x660, 0x66A)),
+    "Thaana": letters(range(0x780, 0x7A6)), "Devanagari": letters(range(0x904, 0x93A), range(0x966, 0x970)),
+    "Bengali": letters(range(0x985, 0x9BA), range(0x9E6, 0x9F0)), "Gurmukhi": letters(range(0xA05, 0xA3A)),
+    "Gujarati": letters(range(0xA85, 0xABA)), "Oriya": letters(range(0xB05, 0xB3A)),
+    "Tamil": letters(range(0xB85, 0xBBA)), "Telugu": letters(range(0xC05, 0xC3A)),
+    "Kannada": letters(range(0xC85, 0xCBA)), "Malayalam": letters(range(0xD05, 0xD3B)),
+    "Sinhala": letters(range(0xD85, 0xDC7)), "Thai": letters(range(0xE01, 0xE31), range(0xE50, 0xE5A)), "Lao": letters(range(0xE81, 0xEB1)),
+    "Tibetan": letters(range(0xF40, 0xF6D)), "Myanmar": letters(range(0x1000, 0x102B)),
+    "Georgian": letters(range(0x10D0, 0x10FB)), "Hangul": letters(range(0xAC00, 0xAD00)),
+    "Ethiopic": letters(range(0x1200, 0x1249)), "Khmer": letters(range(0x1780, 0x17B4)),
+    "Bopomofo": letters(range(0x3105, 0x3130)), "Han": letters(range(0x4E00, 0x4F00)), "Japanese": JAPANESE,
+}  # fmt: skip
+#: Letters (and some digits) of scripts of limited use or historic, by the
+#: script's name (many pass for Latin ones: Lisu ``ꓧꓳꓢꓔ``, Cherokee ``ᎠᎬᎪᏞᎬᎡ``,
+#: Coptic ``ⲀⲚⲚ``; N'Ko's zero ``߀`` for ``O``).
+OTHER_SCRIPTS = {
+    "Lisu": letters(range(0xA4D0, 0xA4F8)), "Cherokee": letters(range(0x13A0, 0x13F6)),
+    "Coptic": letters(range(0x2C80, 0x2CE5), range(0x3E2, 0x3F0)), "Runic": letters(range(0x16A0, 0x16EB)),
+    "Ogham": letters(range(0x1681, 0x169B)), "Gothic": letters(range(0x10330, 0x1034B)),
+    "Deseret": letters(range(0x10400, 0x10450)), "Osage": letters(range(0x104B0, 0x104FC)),
+    "Vai": letters(range(0xA500, 0xA60C)), "Yi": letters(range(0xA000, 0xA48D)),
+    "Tifinagh": letters(range(0x2D30, 0x2D68)), "Nko": letters(range(0x7C0, 0x7EB)),
+    "Mongolian": letters(range(0x1810, 0x181A), range(0x1820, 0x1879)), "Glagolitic": letters(range(0x2C00, 0x2C60)),
+    "Old Italic": letters(range(0x10300, 0x10320)), "Canadian Syllabics": letters(range(0x1401, 0x166D)),
+    "Syriac": letters(range(0x710, 0x730)), "Javanese": letters(range(0xA984, 0xA9B3)),
+    "Balinese": letters(range(0x1B05, 0x1B34)), "Adlam": letters(range(0x1E900, 0x1E944)),
+    "Tai Le": letters(range(0x1950, 0x196E)), "Ol Chiki": letters(range(0x1C5A, 0x1C78)),
+}  # fmt: skip
+#: Symbols drawn as Latin capitals that NFKC does not read as letters: the
+#: negative circled and the negative squared letters (``🅷🅾🆂🆃``).
+DRAWN_AS_LETTERS = [chr(c) for c in [*range(0x1F150, 0x1F16A), *range(0x1F170, 0x1F18A)]]
+#: Regional indicators (two make a flag), by the letter each is drawn as.
+REGIONAL = {chr(ord("A") + i): chr(0x1F1E6 + i) for i in range(26)}
 
 
 def spelt(char: str) -> st.SearchStrategy[str]:
@@ -95,19 +158,22 @@ def look_alike(draw: st.DrawFn, name: str, invisible: bool = False) -> str:
 
 
 def alikes(char: str) -> list[str]:
-    """The Cyrillic and Greek letters that pass for ``char`` or for its
-    other case, with its accents (a Cyrillic ``ё`` for ``ë``)."""
+    """The letters that pass for ``char`` or for its other case, with its
+    accents (a Cyrillic ``ё`` for ``ë``): other scripts' letters, Latin
+    look-alikes and small capitals."""
     decomposed = unicodedata.normalize("NFD", char)
     base, marks = decomposed[0], decomposed[1:]
-    return sorted({a + marks for c in {base, base.swapcase()} for a in LOOK_ALIKES.get(c, "")})
+    cases = {base, base.swapcase()}
+    return sorted({a + marks for c in cases for a in LOOK_ALIKES.get(c, "") + SMALL_CAPITALS.get(c, "")})
 
 
 @st.composite
 def passing_for(draw: st.DrawFn, name: str) -> str:
     """``name`` with letters swapped for look-alikes: any of them, or every
-    letter that has one in Cyrillic, or in Greek (the others spelt as
-    :func:`spelt` spells them, or swapped for another script's look-alike)."""
-    script = draw(st.sampled_from([None, "CYRILLIC", "GREEK"]))
+    letter that has one in Cyrillic, in Greek, in Armenian or in Latin (small
+    capitals, say), the others spelt as :func:`spelt` spells them, or swapped
+    for another script's look-alike."""
+    script = draw(st.sampled_from([None, "CYRILLIC", "GREEK", "ARMENIAN", "LATIN"]))
     parts = []
     for char in name:
         own = [a for a in alikes(char) if script and unicodedata.name(a[0]).startswith(script)]
@@ -213,7 +279,7 @@ def test_no_name_is_a_roles_word_in_look_alike_letters(alike: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from([RUSSIAN, GREEK, JAPANESE]).flatmap(lambda s: st.tuples(one_script_names(s), one_script_names(s))))
+@given(st.sampled_from([RUSSIAN, GREEK, ARMENIAN, JAPANESE]).flatmap(lambda s: st.tuples(one_script_names(s), one_script_names(s))))
 def test_names_in_one_script_are_taken_and_stay_apart(case: tuple[str, str]) -> None:
     first, second = case
     assert seat_name(first) == first and seat_name(second) == second
@@ -224,6 +290,89 @@ def test_names_in_one_script_are_taken_and_stay_apart(case: tuple[str, str]) -> 
     else:
         assert name_key(first) != name_key(second)
         assert table.join("second", second)[0].name == second
+
+
+def test_every_letter_and_digit_of_a_script_in_common_use_may_be_a_name() -> None:
+    for script, chars in COMMON_SCRIPTS.items():
+        assert len(chars) > 10, script
+        for char in chars:
+            assert seat_name(char) == char, (script, char)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(COMMON_SCRIPTS)).flatmap(lambda s: st.tuples(st.just(s), one_script_names(COMMON_SCRIPTS[s]))))
+def test_a_name_in_a_script_in_common_use_is_taken_as_written(case: tuple[str, str]) -> None:
+    script, name = case
+    try:
+        shown = seat_name(name)
+    except GameError as exc:  # its letters spell a role's word (Cyrillic НОЅТ, say)
+        assert "a word the table uses for a role" in str(exc), (script, exc)
+        return
+    assert shown == name and table_with(name).seats[0].name == name
+
+
+def test_every_letter_and_digit_of_a_script_not_in_common_use_is_refused_with_its_scripts_name() -> None:
+    for script, chars in OTHER_SCRIPTS.items():
+        assert chars, script
+        for char in chars:
+            with pytest.raises(GameError, match=rf"is written in {script} \(U\+{ord(char):04X}, .*a script not in common use"):
+                seat_name(char)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(OTHER_SCRIPTS)).flatmap(
+        lambda s: st.tuples(st.just(s), st.sampled_from(OTHER_SCRIPTS[s]), st.sampled_from(NAMES + ROLES), st.integers(0, 12))
+    )
+)
+def test_a_letter_of_a_script_not_in_common_use_is_refused_wherever_it_stands(case: tuple[str, str, str, int]) -> None:
+    script, char, name, where = case
+    with pytest.raises(GameError, match=f"is written in {script} "):
+        table_with("Ann").join("another", name[:where] + char + name[where:])
+
+
+def test_symbols_drawn_as_letters_are_refused_and_emoji_and_flags_kept() -> None:
+    for char in DRAWN_AS_LETTERS:
+        with pytest.raises(GameError, match=rf"cannot hold U\+{ord(char):04X} \(.*\): a symbol drawn as a letter"):
+            seat_name(f"Ann {char}")
+    with pytest.raises(GameError, match="a mark drawn as a letter"):
+        seat_name("H\u0366st")  # a combining small o written above the H
+    for name in ("Ann \U0001f600", "Ann \U0001f1fa\U0001f1f8", "\U0001f1ef\U0001f1f5 Taro", "Ann \u2764\ufe0f", "Ann \U0001f197"):
+        assert seat_name(name) == name.replace("\ufe0f", "")  # 😀, 🇺🇸, 🇯🇵, ❤️ (its style dropped), 🆗
+
+
+def test_names_spelt_in_regional_indicators_are_the_names_they_draw() -> None:
+    def regional(name: str) -> str:
+        return "".join(REGIONAL.get(c.upper(), c) if c.isascii() else c for c in name)
+
+    for role in ROLES:
+        with pytest.raises(GameError, match="a word the table uses for a role"):
+            seat_name(regional(role))
+    for name in NAMES:
+        with pytest.raises(GameError, match="is taken at this table"):
+            table_with(name).join("another", regional(name))
+
+
+def test_small_capitals_modifier_letters_armenian_and_digit_symbols_are_read_as_what_they_draw() -> None:
+    for role in ("\u029c\u1d0f\ua731\u1d1b", "\u028f\u1d0f\u1d1c", "\u1d34\u1d3c\u02e2\u1d57", "Player \u2777", "Computer \u278a"):
+        with pytest.raises(GameError, match="a word the table uses for a role"):
+            seat_name(role)  # ʜᴏꜱᴛ, ʏᴏᴜ, ᴴᴼˢᵗ, Player ❷, Computer ➊
+    for seated, alike in [
+        ("Ann", "\u1d00\u0274\u0274"),  # ᴀɴɴ
+        ("Ann", "\u1d2c\u207f\u207f"),  # ᴬⁿⁿ
+        ("Hugo", "\u0570\u057d\u0581\u0585"),  # հսցօ in Armenian
+        ("Ann 1", "Ann \u2776"),  # Ann ❶
+        ("Gil", "\u0261\u0131\u01c0"),  # ɡıǀ: Latin letters drawn as others
+    ]:
+        with pytest.raises(GameError, match="is taken at this table"):
+            table_with(seated).join("another", alike)
+    with pytest.raises(GameError, match="mixes Armenian and Latin letters in one word"):
+        seat_name("B\u0585b")  # Bօb
+    with pytest.raises(GameError, match="mixes Bengali and Latin letters in one word"):
+        seat_name("B\u09e6b")  # Bob with a Bengali zero
+    with pytest.raises(GameError, match=r"is written in Nko \(U\+07C0, NKO DIGIT ZERO\)"):
+        seat_name("B\u07c0b")  # Bob with an N'Ko zero
+    assert [seat_name(n) for n in ("Ann 2", "Ann ٢", "علي ٢", "رضا ۲", "Raj २", "राज २")] == ["Ann 2", "Ann ٢", "علي ٢", "رضا ۲", "Raj २", "राज २"]
 
 
 def test_look_alikes_across_scripts_are_one_name() -> None:

@@ -2,11 +2,13 @@
 against the app under uvicorn with :class:`GuardedHttpTools` (small bounds,
 so that each limit is met at once): request headers are bounded in size
 (431) and in time (408, or closed when nothing came), and so is a body
-(408); an event stream, which cannot be timed out, is not; past the
-connection limit the idlest connection makes room, or the new one is told
-503 when every other is busy; one address holds no more than its share of
-the connections (503); event streams are bounded apart (503); a client
-that reads no answer is let go."""
+(408), for every request on a connection, pipelined ones too (sent before
+the previous answer, several in a read or one across reads); an event
+stream, which cannot be timed out, is not; past the connection limit the
+idlest connection makes room, or the new one is told 503 when every other
+is busy; one address holds no more than its share of the connections
+(503); event streams are bounded apart (503); a client that reads no
+answer is let go."""
 
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ with warnings.catch_warnings():
 
 import uvicorn
 
+import fivecard.play.advise
+import fivecard.web.app
 from fivecard.web.app import create_app
 from fivecard.web.server import Bounds, GuardedHttpTools, descriptor_limit
 from fivecard.web.friends_api import RateLimit
@@ -176,6 +180,202 @@ def test_a_body_that_never_ends_is_408(serving: Any) -> None:
     conn.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
     received = answer(conn)
     assert status(received) == 408 and b"body did not come within 0.3 s" in received
+
+
+# --- pipelined requests: each one meets the bounds, whatever came before it in its read ------
+
+
+def answers(conn: socket.socket, most: int) -> list[int]:
+    """The statuses of the answers on ``conn``, in order: ``most`` of them,
+    or as many as came before the server closed the connection."""
+    received, found = b"", list[int]()
+    while len(found) < most:
+        end = received.find(b"\r\n\r\n")
+        if end >= 0:
+            head = received[:end]
+            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+            if len(received) >= end + 4 + length:
+                found.append(status(head))
+                received = received[end + 4 + length :]
+                continue
+        try:
+            chunk = conn.recv(65536)
+        except ConnectionResetError:
+            break
+        if not chunk:
+            break
+        received += chunk
+    return found
+
+
+def _get(port: int, path: str = "/static/favicon.svg") -> bytes:
+    return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+
+
+def test_a_pipelined_requests_headers_meet_the_deadline(serving: Any) -> None:
+    """A request sent before the previous one is answered: its headers never
+    end, and a byte now and then (each disarms uvicorn's keep-alive timer)
+    would hold the connection past the deadline (measured on ``fivecard
+    serve`` before the deadline was per request: alive after 32 s, the
+    bound is 10 s)."""
+    server = serving(Bounds(header_seconds=0.3))
+    conn = server.connect()
+    conn.sendall(_get(server.port) + f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-A: ".encode())
+    assert first_answer(conn)[0] == 200
+    conn.settimeout(0.25)
+    ended = b""
+    deadline = time.monotonic() + 3.0  # ten times the deadline
+    while time.monotonic() < deadline:
+        try:
+            chunk = conn.recv(65536)
+        except TimeoutError:
+            chunk = None
+        if chunk == b"":
+            break
+        if chunk:
+            ended += chunk
+            break
+        try:
+            conn.sendall(b"a")
+        except OSError:
+            break
+    else:
+        pytest.fail("the pipelined request's headers were still coming 3 s on (the deadline is 0.3 s)")
+    assert not ended or status(ended) == 408
+
+
+def test_a_pipelined_requests_headers_are_counted(serving: Any) -> None:
+    """A second request in the same packet as the first has its headers
+    counted as the first has (measured before they were: 100 KB answered
+    200 where the bound is 16 KiB); the first is answered before the
+    second is refused."""
+    server = serving(Bounds(header_bytes=2048))
+    conn = server.connect()
+    big = f"GET /static/favicon.svg HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Big: ".encode() + b"a" * 8192 + b"\r\n\r\n"
+    conn.sendall(_get(server.port) + big)
+    assert answers(conn, 3) == [200, 431]
+
+
+def test_every_one_of_three_pipelined_requests_meets_the_header_bounds(serving: Any) -> None:
+    server = serving(Bounds(header_bytes=2048, header_seconds=0.3))
+    big = f"GET /static/favicon.svg HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Big: ".encode() + b"a" * 4096 + b"\r\n\r\n"
+    conn = server.connect()
+    conn.sendall(_get(server.port) * 2 + big)
+    assert answers(conn, 4) == [200, 200, 431]
+    conn = server.connect()
+    conn.sendall(_get(server.port) + big + _get(server.port))
+    assert answers(conn, 4) == [200, 431]  # and nothing after the refusal
+    conn = server.connect()
+    started = time.monotonic()
+    conn.sendall(_get(server.port) * 2 + f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-A: ".encode())
+    assert answers(conn, 4) == [200, 200, 408]
+    assert time.monotonic() - started < 3.0
+
+
+def test_a_pipelined_requests_body_meets_the_deadline(serving: Any) -> None:
+    server = serving(Bounds(body_seconds=0.3))
+    conn = server.connect()
+    conn.sendall(
+        _get(server.port)
+        + b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"
+    )
+    assert answers(conn, 3) == [200, 408]
+
+
+@pytest.fixture
+def held_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """``/api/advise`` held at work until the test sets the event."""
+    go, real = threading.Event(), fivecard.play.advise.advise
+
+    def advise(*args: Any, **kwargs: Any) -> Any:
+        assert go.wait(PATIENCE)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fivecard.web.app, "advise", advise)
+    yield go
+    go.set()
+
+
+def test_a_pipelined_request_is_not_timed_while_the_answers_before_it_are_worked_out(
+    serving: Any, held_advisor: threading.Event
+) -> None:
+    """A pipelined request cannot be answered before its turn (uvicorn
+    means to read no more of the connection meanwhile): its clock starts
+    when the answers before it are sent, as a request's on a connection of
+    its own starts after the previous answer. Here its body comes after
+    its deadline would have passed, counted from its headers, and before
+    the answer ahead of it is sent."""
+    server = serving(Bounds(header_seconds=0.3, body_seconds=0.3))
+    advise = json.dumps({"hand": "AS KS QS JS TS", "top": 1}).encode()
+    compare = json.dumps({"hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"]}).encode()
+    conn = server.connect()
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    conn.sendall(
+        b"POST /api/advise HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+        + f"content-length: {len(advise)}\r\n\r\n".encode() + advise
+        + b"POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+        + f"content-length: {len(compare)}\r\n\r\n".encode()
+    )
+    time.sleep(0.5)
+    conn.sendall(compare)  # its headers came 0.5 s ago; the answer ahead of it is not sent
+    time.sleep(0.5)
+    held_advisor.set()
+    assert answers(conn, 2) == [200, 200]
+
+
+HEADER_BYTES = 1024
+
+
+def _head(port: int, size: int) -> bytes:
+    """A GET whose line and headers are ``size`` bytes, blank line included."""
+    bare = _get(port)
+    pad = size - len(bare) - len(b"X-Pad: \r\n")
+    return bare[:-2] + b"X-Pad: " + b"p" * pad + b"\r\n\r\n"
+
+
+def _behind(kind: str) -> bytes:
+    """A request that comes first: a GET, or a POST whose body (longer than
+    the header bound) has blank lines in it."""
+    if kind == "get":
+        return _get(0, "/static/app.css")
+    body = b'{"hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"],\r\n\r\n"pad": "' + b"x" * 2 * HEADER_BYTES + b'"\r\n\r\n}'
+    head = b"POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+    if kind == "length":
+        return head + f"content-length: {len(body)}\r\n\r\n".encode() + body
+    chunks = [body[:20], body[20:60], body[60:]]  # the first chunk's data ends in the body's blank line
+    return head + b"transfer-encoding: chunked\r\n\r\n" + b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks) + b"0\r\n\r\n"
+
+
+def _cuts(stream: bytes, offsets: tuple[int, ...]) -> list[bytes]:
+    """``stream`` in pieces, cut ``offsets`` from every blank line's end."""
+    ends, at = [], stream.find(b"\r\n\r\n")
+    while at >= 0:
+        ends.append(at + 4)
+        at = stream.find(b"\r\n\r\n", at + 1)
+    cuts = sorted({e + d for e in ends for d in offsets if 0 < e + d < len(stream)})
+    return [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)])]
+
+
+@pytest.mark.parametrize("offsets", [(), (0,), (-1,), (-2, 1), (-3, -1, 2)], ids=["whole", "at", "-1", "-2+1", "-3-1+2"])
+@pytest.mark.parametrize("first", ["get", "length", "chunked"])
+def test_each_pipelined_requests_headers_are_counted_exactly_wherever_the_reads_split_them(
+    serving: Any, first: str, offsets: tuple[int, ...]
+) -> None:
+    """A request of exactly the bound's bytes of line and headers is
+    answered, one of a byte more is 431, behind any request (a body is not
+    counted, blank lines in it or not), the stream cut into reads at and
+    around every blank line."""
+    server = serving(Bounds(header_bytes=HEADER_BYTES))
+    assert len(_head(server.port, HEADER_BYTES)) == HEADER_BYTES
+    for last, expected in ((HEADER_BYTES, [200, 200, 200]), (HEADER_BYTES + 1, [200, 200, 431])):
+        conn = server.connect()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for piece in _cuts(_behind(first) + _head(server.port, HEADER_BYTES) + _head(server.port, last), offsets):
+            conn.sendall(piece)
+            time.sleep(0.005)  # (each piece a read of its own, mostly)
+        assert answers(conn, 3) == expected, (first, last)
+        if last > HEADER_BYTES:
+            assert closed(conn)
 
 
 def test_an_event_stream_is_not_timed_out(serving: Any) -> None:

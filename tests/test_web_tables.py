@@ -211,6 +211,47 @@ def test_seats_names_and_rejoining(app: FastAPI) -> None:
     assert full.status_code == 409 and "the table is full" in full.json()["detail"]
 
 
+#: Role's words drawn in every way that passed for them: letters of scripts
+#: not in common use (Lisu, Cherokee), symbols drawn as letters, small
+#: capitals, regional indicators, modifier letters.
+DRAWN_AS_ROLES = {
+    "Lisu HOST": "\ua4e7\ua4f3\ua4e2\ua4d4",  # XA, O, SA, TA
+    "Lisu YOU": "\ua4ec\ua4f3\ua4f4",  # YA, O, U
+    "Lisu DEALER": "\ua4d3\ua4f0\ua4ee\ua4e1\ua4f0\ua4e3",  # DA, E, A, LA, E, ZHA
+    "Cherokee DEALER": "\u13a0\u13ac\u13aa\u13de\u13ac\u13a1",  # A, GV, GO, TLE, GV, E
+    "negative squared HOST": "\U0001f177\U0001f17e\U0001f182\U0001f183",
+    "small capitals HOST": "\u029c\u1d0f\ua731\u1d1b",
+    "regional indicators HOST": "\U0001f1ed\U0001f1f4\U0001f1f8\U0001f1f9",
+    "modifier letters HOST": "\u1d34\u1d3c\u02e2\u1d40",
+}
+#: ``ANN`` drawn in every way that passed for it.
+DRAWN_AS_ANN = {
+    "Lisu": "\ua4ee\ua4e0\ua4e0",  # A, NA, NA
+    "Coptic": "\u2c80\u2c9a\u2c9a",  # ALFA, NI, NI
+    "negative squared": "\U0001f170\U0001f17d\U0001f17d",
+    "small capitals": "\u1d00\u0274\u0274",
+    "regional indicators": "\U0001f1e6\U0001f1f3\U0001f1f3",
+    "modifier letters": "\u1d2c\u1d3a\u1d3a",
+}
+
+
+@pytest.mark.parametrize("name", DRAWN_AS_ROLES.values(), ids=DRAWN_AS_ROLES.keys())
+def test_a_name_drawn_as_a_role_word_is_refused_in_any_script(app: FastAPI, name: str) -> None:
+    table_id = open_table(browser(app))
+    joined = browser(app).post(f"/api/tables/{table_id}/seats", json={"name": name})
+    assert joined.status_code == 409, f"{name!r} took a seat: {joined.json()['seats']}"
+    assert "set-cookie" not in joined.headers
+
+
+def test_a_name_drawn_as_a_seated_players_is_taken_in_any_script(app: FastAPI) -> None:
+    table_id = open_table(browser(app))
+    seated(app, table_id, "ANN")
+    for how, name in DRAWN_AS_ANN.items():
+        joined = browser(app).post(f"/api/tables/{table_id}/seats", json={"name": name})
+        assert joined.status_code == 409, f"{name!r} ({how}) sat beside ANN: {joined.json()['seats']}"
+    assert [s["name"] for s in browser(app).get(f"/api/tables/{table_id}").json()["seats"]] == ["ANN"]
+
+
 def test_bad_settings_are_422(app: FastAPI) -> None:
     host = browser(app)
     for body, message in [

@@ -36,12 +36,15 @@ closed round's (a chosen seed is seldom hard to guess): every view says so
 
 Names are the engine's too (:func:`seat_name`): normalized (NFKC, spaces
 trimmed and collapsed), refused when they hold control, format, bidi or
-invisible characters, mix scripts within a word (Latin and Cyrillic, as in
-a Cyrillic ``А`` in ``Аnn``; Japanese kanji and kana are one family) or are
-a word the pages use for a role (``Host``, ``You``, ...), and unique at a
-table by :func:`name_key` (case-folded, and the Cyrillic and Greek letters
-that pass for Latin ones read as those), so that no seat can pass for
-another. Chat lines keep their text but lose
+invisible characters or symbols drawn as letters (``🅷``), hold letters of a
+script not in common use (Lisu, Cherokee, Coptic, ...: names are written in
+the scripts Unicode recommends for identifiers), mix scripts within a word
+(Latin and Cyrillic, as in a Cyrillic ``А`` in ``Аnn``; Japanese kanji and
+kana are one family) or are a word the pages use for a role (``Host``,
+``You``, ...), and unique at a table by :func:`name_key` (case-folded, and
+the Cyrillic, Greek and Armenian letters, Latin small capitals and the other
+letters that pass for Latin ones read as those), so that no seat can pass
+for another. Chat lines keep their text but lose
 control and format characters (bidi overrides and isolates, zero-width
 characters): a line cannot reorder or hide what others see
 (:func:`chat_line`).
@@ -125,39 +128,82 @@ _REFUSED: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 # style): dropped from names.
 _VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
-#: The Cyrillic and Greek letters that pass for Latin ones (the common
-#: confusables of Unicode's security mechanisms, UTS #39), by the Latin
-#: letter a name's key reads them as. Keys are case-folded first, so each
-#: is the small letter, read as the Latin letter its capital passes for
-#: (``н``: ``Н`` is ``H``; ``η``: ``Η`` is ``H``) or, with no capital that
-#: does, its small form (``һ``, ``ԁ``). No two letters of the Russian or the
-#: Greek alphabet share a Latin letter, so names in them stay apart.
-#: Accented letters follow their letter (``ё`` is read as ``ë``); full-width
-#: and mathematical letters are Latin already (NFKC).
+#: The letters NFKC leaves as they are that pass for Latin ones (the common
+#: confusables of Unicode's security mechanisms, UTS #39): Cyrillic, Greek
+#: and Armenian letters, and Latin letters drawn as other Latin ones, by the
+#: Latin letter a name's key reads them as. Keys are case-folded first, so
+#: each is the small letter, read as the Latin letter its capital passes for
+#: (``н``: ``Н`` is ``H``; ``η``: ``Η`` is ``H``; ``տ``: ``Տ`` is ``S``) or,
+#: with no capital that does, its small form (``һ``, ``ԁ``, ``հ``). No two
+#: letters of the Russian, the Greek or the Armenian alphabet share a Latin
+#: letter, so names in them stay apart (of two Armenian letters that pass for
+#: one, ``ո`` and ``ռ`` for ``n``, ``զ`` and ``գ`` for ``q``, the first is
+#: read so). Accented letters follow their letter (``ё`` is read as ``ë``);
+#: full-width and mathematical letters, and modifier letters (``ᴴ``, ``ᵒ``),
+#: are Latin already (NFKC); the small capitals are :data:`_SMALL_CAPITALS`.
 _LOOK_ALIKES: Final = {
-    "a": "\u0430\u03b1",  # Cyrillic а, Greek α
+    "a": "\u0430\u03b1\u0251",  # Cyrillic а, Greek α, Latin alpha ɑ
     "b": "\u0432\u03b2",  # в (В), β (Β)
     "c": "\u0441\u03f2",  # с, lunate sigma ϲ
     "d": "\u0501",  # Komi ԁ
     "e": "\u0435\u03b5",  # е, ε (Ε)
-    "h": "\u043d\u04bb\u03b7",  # н (Н), shha һ, η (Η)
-    "i": "\u0456\u03b9",  # Ukrainian і, ι
-    "j": "\u0458\u03f3",  # Serbian je ј, Greek yot ϳ
+    "f": "\u0584",  # Armenian ք
+    "g": "\u0581\u0261",  # Armenian ց, Latin script ɡ
+    "h": "\u043d\u04bb\u03b7\u0570",  # н (Н), shha һ, η (Η), Armenian հ
+    "i": "\u0456\u03b9\u0131\u0269",  # Ukrainian і, ι, Latin dotless ı, Latin iota ɩ
+    "j": "\u0458\u03f3\u0237",  # Serbian je ј, Greek yot ϳ, Latin dotless ȷ
     "k": "\u043a\u03ba",  # к (К), κ (Κ)
-    "l": "\u04cf",  # palochka ӏ (Ӏ)
+    "l": "\u04cf\u01c0",  # palochka ӏ (Ӏ), Latin dental click ǀ
     "m": "\u043c\u03bc",  # м (М), μ (Μ)
-    "n": "\u03bd",  # ν (Ν)
-    "o": "\u043e\u03bf",  # о, ο
+    "n": "\u03bd\u0578",  # ν (Ν), Armenian ո
+    "o": "\u043e\u03bf\u0585",  # о, ο, Armenian օ (Օ)
     "p": "\u0440\u03c1",  # р, ρ
-    "q": "\u051b",  # Kurdish ԛ
-    "s": "\u0455",  # dze ѕ
+    "q": "\u051b\u0566",  # Kurdish ԛ, Armenian զ
+    "s": "\u0455\u057f",  # dze ѕ, Armenian տ (Տ)
     "t": "\u0442\u03c4",  # т (Т), τ (Τ)
-    "w": "\u051d",  # Kurdish ԝ
+    "u": "\u057d",  # Armenian ս (Ս)
+    "w": "\u051d\u0561",  # Kurdish ԝ, Armenian ա
     "x": "\u0445\u03c7",  # х, χ (Χ)
     "y": "\u0443\u04af\u03c5",  # у, straight u ү, υ (Υ)
     "z": "\u03b6",  # ζ (Ζ)
 }
-_SKELETON: Final = str.maketrans({alike: latin for latin, alikes in _LOOK_ALIKES.items() for alike in alikes})
+#: Latin small capitals (``ʜᴏꜱᴛ``), each read as its letter (there is none for x).
+_SMALL_CAPITALS: Final = dict(
+    zip(
+        "\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f\u1d0d"  # ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍ
+        "\u0274\u1d0f\u1d18\ua7af\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21\u028f\u1d22",  # ɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ
+        "abcdefghijklmnopqrstuvwyz",
+        strict=True,
+    )
+)
+#: Regional indicators: two draw a flag (an emoji, which a name may hold),
+#: one alone, or two that name no country, a boxed letter; read as letters.
+_REGIONAL_INDICATORS: Final = {chr(0x1F1E6 + i): chr(ord("a") + i) for i in range(26)}
+_SKELETON: Final = str.maketrans(
+    {alike: latin for latin, alikes in _LOOK_ALIKES.items() for alike in alikes} | _SMALL_CAPITALS | _REGIONAL_INDICATORS
+)
+#: Symbols and marks drawn as a Latin letter, which NFKC leaves as they are
+#: (it reads circled, parenthesized and squared letters as letters): by
+#: their Unicode names, the negative circled and squared letters of the
+#: enclosed alphanumerics (``🅷🅾🆂🆃``, even those that are emoji, ``🅰️``), and the
+#: combining letters written above another. A name may not hold them.
+_DRAWN_AS_LATIN: Final = re.compile(r"\bLATIN (?:(?:CAPITAL|SMALL) )?LETTER (?:SMALL CAPITAL )?[A-Z]\b")
+
+#: The scripts a name's letters are written in: those in common use today,
+#: which Unicode recommends for identifiers (UAX #31, Table 4). Letters of
+#: the others, of limited use or historic (Lisu, Cherokee, Coptic, runes,
+#: ...), are refused: many pass for Latin ones, and no look-alike table
+#: here reads them. Letters of no one script (modifier letters) are kept.
+_COMMON_SCRIPTS: Final = frozenset({
+    "Arabic", "Armenian", "Bengali", "Bopomofo", "Cyrillic", "Devanagari", "Ethiopic", "Georgian", "Greek",
+    "Gujarati", "Gurmukhi", "Han", "Hangul", "Hebrew", "Hiragana", "Kannada", "Katakana", "Khmer", "Lao",
+    "Latin", "Malayalam", "Myanmar", "Oriya", "Sinhala", "Tamil", "Telugu", "Thaana", "Thai", "Tibetan",
+})  # fmt: skip
+#: Where a letter's Unicode name says what it is, after its script's name
+#: (``OLD ITALIC LETTER A``, ``YI SYLLABLE IT``; ``CANADIAN SYLLABICS E``).
+_SCRIPT_NAME_END: Final = re.compile(
+    r" (?:(?:CAPITAL |SMALL )?LETTER|SYLLABLE|CHARACTER|IDEOGRAPH|HIEROGLYPH|SIGN|VOWEL|DIGIT)\b|(?<=SYLLABICS) "
+)
 
 #: Scripts one word may mix, as names are written in Japanese (kanji,
 #: hiragana, katakana), Korean (hangul, hanja) and Chinese (hanzi, bopomofo).
@@ -166,10 +212,11 @@ _SCRIPT_FAMILIES: Final = (
     frozenset({"Han", "Hangul"}),
     frozenset({"Han", "Bopomofo"}),
 )
-#: A letter's script is the first word of its Unicode name (``CYRILLIC
-#: SMALL LETTER A``), but for these words: another script's letters, or
-#: letters of no one script (modifier letters, the prolonged sound mark of
-#: both kana, Vedic signs).
+#: A letter's or a digit's script is the first word of its Unicode name
+#: (``CYRILLIC SMALL LETTER A``, ``BENGALI DIGIT ZERO``), but for these
+#: words: another script's letters or digits, or those of no one script
+#: (modifier letters, the prolonged sound mark of both kana, Vedic signs,
+#: the digits 0-9).
 _SCRIPT_WORDS: Final[dict[str, str | None]] = {
     "CJK": "Han",
     "IDEOGRAPHIC": "Han",
@@ -183,20 +230,28 @@ _SCRIPT_WORDS: Final[dict[str, str | None]] = {
     "CARON": None,
     "VEDIC": None,
     "COMBINING": None,
+    "DIGIT": None,  # 0-9
+    "ARABIC-INDIC": "Arabic",
+    "EXTENDED": "Arabic",  # EXTENDED ARABIC-INDIC DIGIT (Persian, Urdu)
 }
 
 
 def seat_name(text: str) -> str:
     """A name as a table shows it: NFKC-normalized, variation selectors
-    dropped, spaces trimmed and runs of spaces made one. A name that holds a
-    control, format (bidi controls, zero-width characters), separator or
-    invisible character, that is empty or longer than :data:`MAX_NAME`, that
-    is a word the pages use for a role (:data:`ROLE_NAMES`, read as
-    :func:`name_key` reads it: ``Ноst`` with a Cyrillic ``Н`` and ``о`` is
-    ``Host``), or that mixes scripts within a word (``Аnn`` with a Cyrillic
-    ``А``; digits, punctuation and modifier letters belong to no script, and
-    Japanese kanji, hiragana and katakana, Korean hangul and hanja, Chinese
-    hanzi and bopomofo may share a word) is a :class:`GameError` saying why.
+    dropped, spaces trimmed and runs of spaces made one. A name is a
+    :class:`GameError` saying why when it holds a control, format (bidi
+    controls, zero-width characters), separator or invisible character, or
+    a symbol drawn as a Latin letter (:data:`_DRAWN_AS_LATIN`: ``🅷``); when
+    it is empty or longer than :data:`MAX_NAME`; when it holds a letter of a
+    script not in common use (:data:`_COMMON_SCRIPTS`: Lisu, Cherokee,
+    Coptic, ...); when it is a word the pages use for a role
+    (:data:`ROLE_NAMES`, read as :func:`name_key` reads it: ``Ноst`` with a
+    Cyrillic ``Н`` and ``о`` is ``Host``, and so is ``ʜᴏꜱᴛ`` in small
+    capitals); or when it mixes scripts within a word (``Аnn`` with a
+    Cyrillic ``А``, ``B০b`` with a Bengali zero; the digits 0-9,
+    punctuation and modifier letters belong to no script, and Japanese
+    kanji, hiragana and katakana, Korean hangul and hanja, Chinese hanzi and
+    bopomofo may share a word).
 
     >>> seat_name("  Ａnn   Lee ")
     'Ann Lee'
@@ -212,14 +267,24 @@ def seat_name(text: str) -> str:
     Traceback (most recent call last):
     ...
     fivecard.play.table_game.GameError: 'Аnn' mixes Cyrillic and Latin letters in one word ('Аnn'), as names made to pass for others do: write each word in one script
-    >>> seat_name("Анна Каренина"), seat_name("山田 たろう"), seat_name("Ann Ли")
-    ('Анна Каренина', '山田 たろう', 'Ann Ли')
+    >>> seat_name("\ua4e7\ua4f3\ua4e2\ua4d4")
+    Traceback (most recent call last):
+    ...
+    fivecard.play.table_game.GameError: 'ꓧꓳꓢꓔ' is written in Lisu (U+A4E7, LISU LETTER XA), a script not in common use, whose letters may pass for others: write a name in a script in common use
+    >>> seat_name("Анна Каренина"), seat_name("山田 たろう"), seat_name("Ann Ли"), seat_name("Ann 🇺🇸")
+    ('Анна Каренина', '山田 たろう', 'Ann Ли', 'Ann 🇺🇸')
     """
     raw = str(text)
     shown = _VARIATION.sub("", unicodedata.normalize("NFKC", raw))
     for char in shown:
-        if unicodedata.category(char) in _REFUSED or char in _INVISIBLE:
-            what = "an invisible character" if char in _INVISIBLE else "a control or format character"
+        category = unicodedata.category(char)
+        drawn = not category.startswith("L") and _DRAWN_AS_LATIN.search(unicodedata.name(char, ""))
+        if category in _REFUSED or char in _INVISIBLE or drawn:
+            what = (
+                "an invisible character" if char in _INVISIBLE
+                else "a control or format character" if category in _REFUSED
+                else f"a {'mark' if category.startswith('M') else 'symbol'} drawn as a letter"
+            )  # fmt: skip
             raise GameError(
                 f"a name cannot hold U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')}): "
                 f"{what}, which could make one name pass for another; got {raw!r}"
@@ -229,6 +294,13 @@ def seat_name(text: str) -> str:
         raise GameError("a seat needs a name")
     if len(shown) > MAX_NAME:
         raise GameError(f"a name is at most {MAX_NAME} characters, got {len(shown)}")
+    for char in shown:  # letters and digits
+        script = _script(char)
+        if script is not None and script not in _COMMON_SCRIPTS:
+            raise GameError(
+                f"{shown!r} is written in {_script_name(char)} (U+{ord(char):04X}, {unicodedata.name(char, 'unnamed')}), "
+                "a script not in common use, whose letters may pass for others: write a name in a script in common use"
+            )
     bare = "".join(c for c in name_key(shown) if c.isalnum())
     if bare in ROLE_NAMES or _ROLE_PATTERN.fullmatch(bare):
         raise GameError(f"{shown!r} is a word the table uses for a role: choose another name")
@@ -243,10 +315,11 @@ def seat_name(text: str) -> str:
 
 
 def _script(char: str) -> str | None:
-    """The script of a letter (``Latin``, ``Cyrillic``, ``Han``, ...); None
-    for a character of no one script: a digit, punctuation, a mark, a
-    symbol, a modifier letter."""
-    if not unicodedata.category(char).startswith("L"):
+    """The script of a letter or a digit (``Latin``, ``Cyrillic``, ``Han``,
+    ``Bengali`` for ``০``, ...); None for a character of no one script: a
+    digit 0-9, punctuation, a mark, a symbol, a modifier letter."""
+    category = unicodedata.category(char)
+    if not (category.startswith("L") or category == "Nd"):
         return None
     word = unicodedata.name(char, "unnamed").split(" ", 1)[0]
     if word in _SCRIPT_WORDS:
@@ -254,21 +327,41 @@ def _script(char: str) -> str | None:
     return word.title()
 
 
+def _script_name(char: str) -> str:
+    """The name of a letter's script as its Unicode name gives it, in full
+    (``Old Italic``, where :func:`_script` says ``Old``)."""
+    name = unicodedata.name(char, "")
+    end = _SCRIPT_NAME_END.search(name)
+    return (name[: end.start()] if end else name.split(" ", 1)[0]).title() or "a script Unicode names no letter of"
+
+
 def name_key(name: str) -> str:
     """What two names are compared by, their skeleton: NFKC-normalized and
     case-folded (so ``Ann``, ``ANN`` and ``ＡＮＮ`` are one name), the
-    Cyrillic and Greek letters that pass for Latin ones read as those
-    (:data:`_LOOK_ALIKES`: ``ΑΝΝ`` in Greek capitals is ``Ann`` too),
-    variation selectors left out and spaces collapsed.
+    letters that pass for Latin ones read as those (:data:`_LOOK_ALIKES`:
+    ``ΑΝΝ`` in Greek capitals is ``Ann`` too; :data:`_SMALL_CAPITALS`;
+    regional indicators, which draw a flag by two or a boxed letter alone),
+    a symbol drawn as a digit read as it (``❶`` is ``1``), variation
+    selectors left out and spaces collapsed.
 
     >>> name_key("ＡＮＮ"), name_key("\u0391\u039d\u039d"), name_key("\u041d\u041e\u0405\u0422")
     ('ann', 'ann', 'host')
+    >>> name_key("\u029c\u1d0f\ua731\u1d1b"), name_key("\u0570\u057d\u0581\u0585"), name_key("Player \u2777")
+    ('host', 'hugo', 'player 2')
     >>> name_key("Алёна"), name_key("やまだ")
     ('aлëha', 'やまだ')
     """
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", str(name)).casefold())
     read = unicodedata.normalize("NFC", unicodedata.normalize("NFD", folded).translate(_SKELETON))
+    read = "".join(map(_as_digit, read))
     return " ".join(_VARIATION.sub("", read).split())
+
+
+def _as_digit(char: str) -> str:
+    """A symbol drawn as a digit that NFKC leaves as it is (``❶``, ``➋``) as
+    that digit; any other character as it is."""
+    digit = unicodedata.digit(char, None) if unicodedata.category(char) == "No" else None
+    return char if digit is None else str(digit)
 
 
 def chat_line(text: str) -> str:

@@ -17,11 +17,15 @@ in their source (uvicorn 0.54, httptools 0.9, h11 0.16), that server
   connection).
 
 :class:`GuardedHttpTools` is uvicorn's httptools protocol with those
-bounds (:class:`Bounds`): the request line and headers at most
+bounds (:class:`Bounds`), met by every request on a connection, one sent
+before the previous one is answered (pipelined, several in one read or one
+across many) as well as one on its own: its line and headers at most
 ``header_bytes`` (431), within ``header_seconds`` of the connection's
-first byte or of the previous answer (else 408, or closed if nothing came),
-a body within ``body_seconds`` of its headers (408), a client that reads no
-answer for ``write_seconds`` closed, and at most ``connections`` connections:
+opening or of the previous answer (else 408, or closed if nothing came), a
+body within ``body_seconds`` of its headers or of the previous answer,
+whichever is later (408; a refusal is sent after the answers before it),
+a client that reads no answer for ``write_seconds`` closed, and at most
+``connections`` connections:
 one more closes the connection idle longest (waiting for a request), or, if
 every connection is busy with a request (an event stream cannot be timed
 out), is answered 503 and closed. One client address holds at most its
@@ -122,12 +126,19 @@ class GuardedHttpTools(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._address: str | None = None  # the client's address, while counted in _BY_ADDRESS
+        # The request being read: a connection may carry one request after
+        # another, several in one read (pipelined) or one across many, so
+        # this is set afresh at the end of every request (on_message_complete).
         self._reading = False  # a request is being read (its first byte came)
         self._headed = False  # ... and its headers are in
-        self._header_bytes = 0  # bytes of the next request's line and headers so far
-        self._tail = b""  # the last bytes of them (a header end split between reads)
+        self._header_bytes = 0  # bytes of its line and headers so far
+        self._tail = b""  # its last bytes fed (a blank line may be split between reads)
+        self._body_left: int | None = None  # bytes of its body still to come, when its content-length says
+        # The connection's clock: one deadline at a time, for what it waits for from the client.
         self._since = 0.0  # when this connection last began to wait for a request
         self._timer: asyncio.TimerHandle | None = None  # the header or the body deadline
+        self._timing: str | None = None  # what the timer waits for: "headers" or "body"
+        self._refusal: bytes | None = None  # a refusal that waits for the answers before it to be sent
         self._write_timer: asyncio.TimerHandle | None = None
 
     # -- where a connection is ---------------------------------------------------------------
@@ -139,24 +150,56 @@ class GuardedHttpTools(HttpToolsProtocol):
         """Waiting for a request (or its headers): a connection that may be closed to make room."""
         return not (self._reading and self._headed) and not self._answering() and not self.transport.is_closing()
 
-    def _wait_for_a_request(self) -> None:
-        self._since = self.loop.time()
-        self._arm(self.bounds.header_seconds, self._headers_late)
+    def _waiting_for(self) -> str | None:
+        """What the connection waits for from the client, on a deadline:
+        ``"headers"`` (a request, or the rest of its line and headers),
+        ``"body"`` (the rest of the body of the request being answered), or
+        nothing (closing, or an answer is still to be sent before the
+        request being read: a pipelined request's clock starts when the
+        answers before it are sent, as a request's on its own connection
+        starts after the previous answer)."""
+        if self.transport.is_closing() or self._refusal is not None:
+            return None
+        if self._reading and self._headed:
+            queued = any(cycle is self.cycle for cycle, _ in self.pipeline)
+            return None if queued else "body"
+        return None if self._answering() else "headers"
 
-    def _arm(self, seconds: float, then: Any) -> None:
+    def _keep_time(self) -> None:
+        """Arm the deadline for what the connection now waits for (a
+        deadline already running for the same thing runs on)."""
+        waiting = self._waiting_for()
+        if waiting == self._timing:
+            return
         self._disarm()
-        self._timer = self.loop.call_later(seconds, then)
+        if waiting == "headers":
+            self._since = self.loop.time()
+            self._timer = self.loop.call_later(self.bounds.header_seconds, self._headers_late)
+        elif waiting == "body":
+            self._timer = self.loop.call_later(self.bounds.body_seconds, self._body_late)
+        self._timing = waiting
 
     def _disarm(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._timing = None
 
     def _refuse(self, status: bytes, detail: str) -> None:
         self._disarm()
         if not self.transport.is_closing():
             self.transport.write(_answer(status, detail))
             self.transport.close()
+
+    def _refuse_in_turn(self, status: bytes, detail: str) -> None:
+        """Refuse the request being read, and end the connection: at once,
+        or after the answers to the requests before it (pipelined) are sent;
+        what the client sends meanwhile is dropped."""
+        if self._answering():
+            self._disarm()
+            self._refusal = _answer(status, detail)
+        else:
+            self._refuse(status, detail)
 
     def _headers_late(self) -> None:
         if self._header_bytes:
@@ -171,7 +214,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._wait_for_a_request()
+        self._keep_time()
         held = _BY_ADDRESS.setdefault(self.server_state, collections.Counter())
         self._address = self.client[0] if self.client else ""
         held[self._address] += 1
@@ -209,39 +252,64 @@ class GuardedHttpTools(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if not (self._reading and self._headed):  # a request line and headers are coming
-            seen = self._tail + data
-            end = seen.find(b"\r\n\r\n")
-            self._header_bytes += len(data) if end < 0 else max(0, end + 4 - len(self._tail))
-            self._tail = seen[-3:]
-            if self._header_bytes > self.bounds.header_bytes:
-                self._refuse(
-                    b"431 Request Header Fields Too Large",
-                    f"the request's line and headers are over {self.bounds.header_bytes:,} bytes",
-                )
-                return
-        super().data_received(data)
+        """Feed the parser one request's part at a time: a request line and
+        headers up to their blank line, a body up to its length (or, chunked,
+        up to a blank line: its last chunk ends in one). The parser takes
+        lines ending in CRLF only, so a request ends at a cut: each request's
+        line and headers are counted whole, whichever read brings them and
+        whatever came before them in it."""
+        while data and self._refusal is None and self.parser is not None and not self.transport.is_closing():
+            if self._reading and self._headed:  # a body
+                cut = self._through_blank_line(data) if self._body_left is None else min(len(data), max(1, self._body_left))
+            else:
+                cut = self._through_blank_line(data)
+                self._header_bytes += cut
+                if self._header_bytes > self.bounds.header_bytes:
+                    self._refuse_in_turn(
+                        b"431 Request Header Fields Too Large",
+                        f"the request's line and headers are over {self.bounds.header_bytes:,} bytes",
+                    )
+                    return
+            piece, data = data[:cut], data[cut:]
+            self._tail = (self._tail + piece)[-3:]  # before the parser: its callbacks reset it
+            super().data_received(piece)
+
+    def _through_blank_line(self, data: bytes) -> int:
+        """How much of ``data`` to feed: through the first blank line (CRLF CRLF), else all."""
+        end = (self._tail + data).find(b"\r\n\r\n")
+        return len(data) if end < 0 else end + 4 - len(self._tail)
 
     def on_message_begin(self) -> None:
         self._reading, self._headed = True, False
         super().on_message_begin()
 
     def on_headers_complete(self) -> None:
-        self._headed, self._header_bytes, self._tail = True, 0, b""
-        self._arm(self.bounds.body_seconds, self._body_late)
+        self._headed, self._tail = True, b""
+        length = next((value for name, value in self.headers if name == b"content-length"), None)
+        try:
+            self._body_left = int(length) if length is not None else None  # (the parser has checked it)
+        except ValueError:
+            self._body_left = None
         super().on_headers_complete()
+        self._keep_time()
+
+    def on_body(self, body: bytes) -> None:
+        if self._body_left is not None:
+            self._body_left -= len(body)
+        super().on_body(body)
 
     def on_message_complete(self) -> None:
-        self._reading = False
-        self._disarm()  # the request is in: its answer takes as long as it takes
+        self._reading, self._headed, self._header_bytes, self._tail, self._body_left = False, False, 0, b"", None
         super().on_message_complete()
-        if not self._answering():  # answered before its body was all in
-            self._wait_for_a_request()
+        self._keep_time()  # the request is in: its answer takes as long as it takes; the next one's clock starts after it
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self._reading and not self._answering() and not self.transport.is_closing():
-            self._wait_for_a_request()
+        if self._refusal is not None and not self._answering() and not self.transport.is_closing():
+            self.transport.write(self._refusal)
+            self.transport.close()
+        else:
+            self._keep_time()
 
     def pause_writing(self) -> None:
         super().pause_writing()

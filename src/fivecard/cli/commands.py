@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..core.errors import FivecardError
+from ..core.errors import FileAccessError, FivecardError
 from ..core.report import Painter
 from ..core.rules import get_rules, wild_on
 from . import files, games, hands  # noqa: F401  (each registers its commands)
@@ -91,7 +91,7 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
         return command.run(Call(args, rules, painter, stdin, out, err, program))
     except SystemExit as exc:  # --help or --version
         return int(exc.code or 0)
-    except FivecardError as exc:
+    except (FivecardError, FileAccessError) as exc:
         stop = _interrupt_behind(exc)
         if stop is not None:  # an output that failed while an interrupt cleaned up
             raise stop from None
@@ -114,12 +114,13 @@ def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
     return None
 
 
-def _hint(exc: FivecardError) -> str:
+def _hint(exc: Exception) -> str:
     """The library says in words which setting would take the input; the
     command adds the flag that sets it."""
-    if exc.option is None:
+    option = getattr(exc, "option", None)
+    if option is None:
         return ""
-    name, value = exc.option
+    name, value = option
     flag = f"--{name} {value}" if value else f"--{name}"
     return f" ({'allow more with' if name == 'decks' else 'use'} {flag})"
 

@@ -194,7 +194,7 @@ REFUSED = [
 
 @pytest.mark.parametrize("args", REFUSED, ids=lambda a: " ".join(a[:2]))
 def test_a_file_the_file_system_refuses_is_one_line_and_exit_2(args: list[str], tmp_path: Path) -> None:
-    examples = Path(__file__).resolve().parent.parent / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     argv = [a.format(missing=tmp_path / "no-such-folder", examples=examples) for a in args]
     out, err = io.StringIO(), io.StringIO()
     assert main(argv, stdin=io.StringIO(), stdout=out, stderr=err) == 2

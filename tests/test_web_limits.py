@@ -38,6 +38,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from fivecard.web.app import AdvisorGate, create_app
+from fivecard.web.clients import client_network
 from fivecard.web.errors import AdvisorBusy
 from fivecard.web.store import Capacity
 from fivecard.web import friends_api as table_api
@@ -155,6 +156,19 @@ def test_at_most_so_many_games_and_tables_are_kept(tmp_path: Path) -> None:
         "(a table untouched for 30 days is removed)"
     )
     assert "at most 2 games" in client.post("/api/games", json={}).json()["detail"]
+
+
+#: Three addresses of one IPv6 network (a /64), and one of another.
+ONE_NETWORK = ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1:ffff:ffff:ffff:ffff"]
+ANOTHER_NETWORK = "2001:db8:0:2::1"
+
+
+def test_a_clients_network_is_its_ipv4_address_or_its_ipv6_64() -> None:
+    assert {client_network(a) for a in ONE_NETWORK} == {"2001:db8:0:1::/64"}
+    assert client_network(ANOTHER_NETWORK) == "2001:db8:0:2::/64"
+    assert client_network("2001:DB8:0:1::1") == client_network("2001:db8:0:1:0:0:0:1%eth0") == "2001:db8:0:1::/64"
+    assert [client_network(a) for a in ("10.0.0.1", "10.0.0.2", "::ffff:10.0.0.1")] == ["10.0.0.1", "10.0.0.2", "10.0.0.1"]
+    assert client_network("testclient") == "testclient" and client_network("") == ""
 
 
 def _age(data: Path, row_id: str, days: float) -> None:

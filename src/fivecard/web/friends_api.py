@@ -47,6 +47,7 @@ from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
 from ..play.table_game import GameError
+from .clients import request_network
 from .errors import AtCapacity, TooFast
 from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
 
@@ -240,8 +241,9 @@ class RateLimit:
     :class:`~fivecard.web.errors.TooFast` (429), with the seconds to wait (``Retry-After``).
 
     * ``create``: what mints an owner cookie or a stored row (a game, a
-      table, a seat), per client address: a client without a cookie, or with
-      a new one each time, is still one address. ``create_burst`` at once,
+      table, a seat), per client address (its network: an IPv6 client's /64,
+      :func:`~fivecard.web.clients.client_network`): a client without a
+      cookie, or with a new one each time, is still one address. ``create_burst`` at once,
       then ``create_rate`` a second.
     * ``act``: every other change, per browser (its owner secret, of the app's
       :class:`~fivecard.web.store.Owners`; its address when it has none, or
@@ -270,7 +272,7 @@ class RateLimit:
 
     def check(self, request: Request, kind: Literal["create", "act", "advise"]) -> None:
         """Count one request of ``kind``; :class:`~fivecard.web.errors.TooFast` if over the limit."""
-        address = request.client.host if request.client else ""
+        address = request_network(request)
         owners: Owners = request.app.state.owners
         secret = owners.secret(request) if kind != "create" else None
         key = (kind, secret_hash(secret) if secret is not None else f"address {address}")

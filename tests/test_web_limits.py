@@ -158,9 +158,60 @@ def test_at_most_so_many_games_and_tables_are_kept(tmp_path: Path) -> None:
     assert "at most 2 games" in client.post("/api/games", json={}).json()["detail"]
 
 
+@pytest.mark.parametrize(("path", "noun"), [("/api/games", "game"), ("/api/tables", "table")])
+def test_one_address_cannot_take_every_place_for_games(tmp_path: Path, path: str, noun: str) -> None:
+    """Games (and tables) are kept 30 days after their last action, and one
+    address may make 300 at once then one every 2 s: one address alone
+    filled the 10,000 places in about 5.4 hours, and every other browser's
+    new game was 503 for the next 30 days. One address keeps at most a
+    twentieth of them (10 at least: here 10 of 40), whatever its cookies."""
+    capacity = Capacity(games=40, tables=40)
+    assert capacity.per_address(40) == 10 and Capacity().per_address(10_000) == 500
+    app = create_app(tmp_path / "data", capacity=capacity, allow_hosts=["testserver"])
+    stranger = fresh(app, "10.0.0.66")
+    made = []
+    for _ in range(40):
+        made.append(stranger.post(path, json={}))
+        stranger.cookies.clear()
+    assert [m.status_code for m in made] == [201] * 10 + [503] * 30
+    assert made[-1].json()["detail"] == (
+        f"the server keeps at most 10 {noun}s made from one address, and this address has made that many: "
+        f"try again later (a {noun} untouched for 30 days is removed)"
+    )
+    assert "set-cookie" not in made[-1].headers
+    answered = fresh(app, "10.0.0.7").post(path, json={})
+    assert answered.status_code == 201, answered.json()
+
+
 #: Three addresses of one IPv6 network (a /64), and one of another.
 ONE_NETWORK = ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1:ffff:ffff:ffff:ffff"]
 ANOTHER_NETWORK = "2001:db8:0:2::1"
+
+
+def test_the_addresses_of_one_ipv6_network_share_an_addresss_limits(tmp_path: Path) -> None:
+    """A client given an IPv6 network (a /64: 2^64 addresses) was, to every
+    per-address bound, as many clients as it has addresses: 300 new things
+    at once from each (served with ``--host ::``). Each bound keyed on an
+    address is its network's: new things, a cookie-less browser's changes,
+    the advisor's answers, the places one address may keep, the advisor's
+    turns (and the server's connections: test_web_server)."""
+    limit = RateLimit(create_rate=SLOW, create_burst=2, rate=SLOW, burst=2, advise_rate=SLOW, advise_burst=1)
+    app = create_app(tmp_path / "data", limit=limit, allow_hosts=["testserver"])
+    # new things: two at once for the network
+    made = [fresh(app, address).post("/api/games", json={}).status_code for address in [*ONE_NETWORK, ANOTHER_NETWORK]]
+    assert made == [201, 201, 429, 201]
+    # changes without a cookie: the address is the browser
+    table_id = fresh(app, ANOTHER_NETWORK).post("/api/tables", json={}).json()["id"]
+    ended = [fresh(app, address).post(f"/api/tables/{table_id}/end", json={}).status_code for address in ONE_NETWORK]
+    assert ended == [403, 403, 429]
+    # the advisor's answers (of a browser without a cookie: its address's; with one, its address's too)
+    royal = {"hand": "AS KS QS JS TS", "top": 1}
+    asked = [fresh(app, address).post("/api/advise", json=royal).status_code for address in [*ONE_NETWORK, ANOTHER_NETWORK]]
+    assert asked == [200, 429, 429, 200]
+    # the places one address keeps (here one game, one table)
+    places = create_app(tmp_path / "places", capacity=Capacity(address_floor=1, address_part=10_000), allow_hosts=["testserver"])
+    kept = [fresh(places, address).post("/api/tables", json={}).status_code for address in [*ONE_NETWORK, ANOTHER_NETWORK]]
+    assert kept == [201, 503, 503, 201]
 
 
 def test_a_clients_network_is_its_ipv4_address_or_its_ipv6_64() -> None:

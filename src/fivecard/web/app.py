@@ -116,6 +116,7 @@ from .store import (
     remember_owner,
 )
 from .server import Bounds
+from .clients import request_network
 from .errors import AdvisorBusy, NotYours, WebError
 from .friends_api import Broker, RateLimit, RuleName, add_friends_table_routes, builtin_rules
 
@@ -852,7 +853,7 @@ def create_app(
         limit.check(request, "create")
         claim = owners.claim(request)
         game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack)
-        game_id = store.create(game, claim.new, moved_from=claim.old)
+        game_id = store.create(game, claim.new, moved_from=claim.old, network=request_network(request))
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
         limit.moved(claim)
         remember_owner(response, claim)

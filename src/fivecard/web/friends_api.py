@@ -347,7 +347,7 @@ def add_friends_table_routes(
         table = FriendsTable(
             rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
         )
-        table_id = store.create(table, claim.new, table.opened(), moved_from=claim.old)
+        table_id = store.create(table, claim.new, table.opened(), moved_from=claim.old, network=request_network(request))
         response = _json(view(table_id, table, claim.new), 201)
         response.headers["location"] = f"/api/tables/{table_id}"
         limit.moved(claim)

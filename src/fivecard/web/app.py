@@ -31,11 +31,16 @@ built when the app starts (:func:`build_tables`), never by a request.
 Bounds on what a request may cost: a body of at most :data:`MAX_BODY` bytes,
 at most :data:`MAX_HANDS` hands of :data:`MAX_HAND_TEXT` characters; the
 rate limits of :class:`~fivecard.web.friends_api.RateLimit` (new things per
-address; changes, and the advisor's answers, per browser); the exact
-advisor's turns (:class:`AdvisorGate`: :data:`ADVISOR_SLOTS` at work,
-:data:`ADVISOR_QUEUE` waiting, none longer than :data:`ADVISOR_WAIT` s,
-holding no thread while it waits); what the server holds of connections,
-headers and time (:mod:`fivecard.web.server`).
+address; changes, and the advisor's answers, per browser, and the advisor's
+per address too); the exact advisor's turns (:class:`AdvisorGate`:
+:data:`ADVISOR_SLOTS` at work, :data:`ADVISOR_QUEUE` waiting, none longer
+than :data:`ADVISOR_WAIT` s, holding no thread while it waits, shared fairly
+among addresses; only what asks the advisor takes a turn: ``/api/advise``,
+a hint, an action after which the computer players act); the games and
+tables one address may keep (:meth:`~fivecard.web.store.Capacity.per_address`);
+what the server holds of connections, headers and time
+(:mod:`fivecard.web.server`). An address is its network wherever it is a
+key (:func:`~fivecard.web.clients.client_network`: an IPv6 client's /64).
 
 Errors are ``{"detail": message}``: the library's message for bad input
 (422, a :class:`~fivecard.core.errors.FivecardError`), the engine's for an
@@ -47,7 +52,8 @@ for another browser's game,
 400 for a request with two owner cookies (one may be planted),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
-many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
+many games, tables or event streams as it may, or an address keeps as many
+games or tables as one may (:class:`~fivecard.web.store.Capacity`),
 or the advisor is busy (:class:`~fivecard.web.errors.AdvisorBusy`, with ``Retry-After``),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
@@ -70,6 +76,7 @@ listens on and each ``--allow-host``).
 from __future__ import annotations
 
 import asyncio
+import collections
 import ipaddress
 import json
 import logging
@@ -649,16 +656,30 @@ class AdvisorGate:
 
     At most ``slots`` requests are at work at once, each in a worker thread
     (taken only once it has its turn); at most ``queue`` more wait for a
-    turn, in order, on the event loop (holding no thread), each at most
-    ``wait`` seconds. One more, or one whose time is up, is
-    :class:`~fivecard.web.errors.AdvisorBusy` (503, try again in a second). Its state is shared
-    by every thread and event loop that uses it.
+    turn on the event loop (holding no thread), each at most ``wait``
+    seconds. One whose time is up is :class:`~fivecard.web.errors.AdvisorBusy`
+    (503, try again in a second). Its state is shared by every thread and
+    event loop that uses it.
+
+    The turns are shared fairly among clients (a request's ``client``: its
+    address's network, :func:`~fivecard.web.clients.client_network`;
+    cookies cost nothing, an address does). A freed turn goes to the
+    waiting request whose client has the fewest at work (the earliest of
+    those). When the queue is full, a request from a client that holds at
+    least two turns fewer (at work or waiting) than the client holding the
+    most takes the place of that client's latest waiting request, which is
+    refused (AdvisorBusy); any other is refused. So one client may use every
+    turn while nobody else asks, and never keeps another from a turn: each
+    newcomer finds a place, and is next but for the clients with fewer
+    turns at work than its own.
     """
 
     def __init__(self, slots: int = ADVISOR_SLOTS, queue: int = ADVISOR_QUEUE, wait: float = ADVISOR_WAIT) -> None:
         self.slots, self.queue, self.wait = slots, queue, wait
         self.running = 0  # requests at work (or handed a turn)
-        self._waiting: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._waiting: list[_Turn] = []
+        self._held: collections.Counter[str] = collections.Counter()  # turns at work or waiting, by client
+        self._at_work: collections.Counter[str] = collections.Counter()  # turns at work, by client
         self._lock = threading.Lock()
 
     @property
@@ -666,56 +687,133 @@ class AdvisorGate:
         """Requests waiting for a turn."""
         return len(self._waiting)
 
-    async def run(self, work: Callable[[], T]) -> T:
-        """``work()`` in a worker thread, when its turn comes."""
-        await self._take()
+    def held(self, client: str) -> int:
+        """The turns a client holds, at work or waiting."""
+        return self._held[client]
+
+    async def run(self, work: Callable[[], T], client: str = "") -> T:
+        """``work()`` in a worker thread, when the turn of ``client`` (its network) comes."""
+        await self._take(client)
         try:
             return await run_in_threadpool(work)
         finally:
-            self._give()
+            self._give(client)
 
-    async def _take(self) -> None:
+    async def _take(self, client: str) -> None:
         loop = asyncio.get_running_loop()
+        turn = _Turn(loop, loop.create_future(), client)
         with self._lock:
             if self.running < self.slots and not self._waiting:
                 self.running += 1
+                self._held[client] += 1
+                self._at_work[client] += 1
                 return
-            if len(self._waiting) >= self.queue:
+            if len(self._waiting) >= self.queue and not self._bump_for(client):
                 raise AdvisorBusy(
                     f"the advisor is busy ({self.running} answers being worked out, {len(self._waiting)} waiting): "
                     "ask again in a moment"
                 )
-            turn: asyncio.Future[None] = loop.create_future()
-            self._waiting.append((loop, turn))
+            self._waiting.append(turn)
+            self._held[client] += 1
         try:
             async with asyncio.timeout(self.wait):
-                await turn
+                await turn.future
         except BaseException as exc:  # out of time, or the request is gone
             with self._lock:
-                still = (loop, turn) in self._waiting
-                if still:
-                    self._waiting.remove((loop, turn))
-            if not still:  # a turn came meanwhile: it is this request's
+                state = turn.state
+                if state == "waiting":
+                    self._waiting.remove(turn)
+                    self._drop(self._held, client)
+                    turn.state = "gone"
+            if state == "given":  # a turn came meanwhile: it is this request's
                 if isinstance(exc, TimeoutError):
                     return
-                self._give()
-            if isinstance(exc, TimeoutError):
+                self._give(client)
+            elif state == "bumped":
+                raise AdvisorBusy(_BUMPED) from None
+            elif isinstance(exc, TimeoutError):
                 raise AdvisorBusy(
                     f"the advisor is busy: this request waited {self.wait:g} s for its turn; ask again in a moment"
                 ) from None
             raise
-
-    def _give(self) -> None:
-        """The turn of a request done: to the next waiting, if any."""
         with self._lock:
-            if not self._waiting:
-                self.running -= 1
-                return
-            loop, turn = self._waiting.pop(0)  # the turn passes on: as many at work
+            state = turn.state
+        if state == "bumped":
+            raise AdvisorBusy(_BUMPED)
+
+    def _bump_for(self, client: str) -> bool:
+        """With the lock held and the queue full: make room for ``client``
+        by refusing the latest waiting request of the client that holds the
+        most turns, if that is at least two more than ``client`` holds."""
+        waiting = {t.client for t in self._waiting}
+        if not waiting:
+            return False
+        most = max(waiting, key=lambda c: self._held[c])
+        if self._held[most] < self._held[client] + 2:
+            return False
+        turn = next(t for t in reversed(self._waiting) if t.client == most)
+        self._waiting.remove(turn)
+        self._drop(self._held, most)
+        turn.state = "bumped"
+        self._wake(turn)
+        return True
+
+    def _give(self, client: str) -> None:
+        """The turn of a request of ``client`` done: to the waiting request
+        whose client has the fewest turns at work (the earliest of those), if any."""
+        with self._lock:
+            self._drop(self._held, client)
+            self._drop(self._at_work, client)
+            while self._waiting:
+                turn = min(enumerate(self._waiting), key=lambda it: (self._at_work[it[1].client], it[0]))[1]
+                self._waiting.remove(turn)
+                turn.state = "given"  # the turn passes on: as many at work
+                self._at_work[turn.client] += 1
+                if self._wake(turn):
+                    return
+                turn.state = "gone"  # its loop has closed: the request is gone
+                self._drop(self._held, turn.client)
+                self._drop(self._at_work, turn.client)
+            self.running -= 1
+
+    @staticmethod
+    def _drop(counter: collections.Counter[str], client: str) -> None:
+        counter[client] -= 1
+        if counter[client] <= 0:
+            del counter[client]
+
+    @staticmethod
+    def _wake(turn: _Turn) -> bool:
+        """Wake a waiting request (from any thread); False if its loop has closed."""
         try:
-            loop.call_soon_threadsafe(_hand_over, turn)
-        except RuntimeError:  # its loop has closed: the request is gone
-            self._give()
+            turn.loop.call_soon_threadsafe(_hand_over, turn.future)
+        except RuntimeError:
+            return False
+        return True
+
+
+#: Why a waiting request was refused to make room for another client's.
+_BUMPED = (
+    "the advisor is busy: this request's place went to another address's (this address holds more of the "
+    "advisor's turns than any other); ask again in a moment"
+)
+
+
+class _Turn:
+    """A request's turn at the :class:`AdvisorGate`: ``waiting``, then
+    ``given`` (it may work), ``bumped`` (refused to make room) or ``gone``."""
+
+    __slots__ = ("loop", "future", "client", "state")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[None], client: str) -> None:
+        self.loop, self.future, self.client = loop, future, client
+        self.state = "waiting"
+
+
+class _NeedsTheAdvisor(Exception):
+    """An action taken without a turn at the advisor after which the
+    computer players act (they ask the advisor): nothing is kept, and it is
+    taken again with a turn."""
 
 
 def _hand_over(turn: asyncio.Future[None]) -> None:
@@ -828,7 +926,7 @@ def create_app(
         # a name, never a path: the server opens no file a request names
         paytable = builtin_paytable(request.paytable) if request.paytable else None
         rules = builtin_rules(request.rules)
-        advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable))
+        advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable), request_network(http))
         data = advice.to_json()
         data["choices"] = data["choices"][: request.top]
         return _json(data)
@@ -869,7 +967,7 @@ def create_app(
         limit.check(request, "act")
         owner = owner_of(request)
 
-        def act(game: Game) -> tuple[None, list[dict[str, Any]]]:
+        def act(game: Game, gated: bool) -> tuple[None, list[dict[str, Any]]]:
             events: list[Any] = []
             if body.action == "start":
                 events.append(game.start_round())
@@ -882,18 +980,26 @@ def create_app(
                 events.append(game.reveal_dealer_card())
             else:
                 events.append(game.settle())
+            if game.can_computer_act() and not gated:
+                raise _NeedsTheAdvisor  # (nothing is kept: the action is taken again with a turn)
             while game.can_computer_act():  # the computer players act after you
                 events.append(game.computer_acts())
             return None, [event_json(game, e) for e in events]
 
-        def act_and_view() -> dict[str, Any]:
-            game, _, _ = store.act(game_id, owner, act)
+        def act_and_view(gated: bool) -> dict[str, Any]:
+            game, _, _ = store.act(game_id, owner, lambda g: act(g, gated))
             return view(game_id, game)
 
-        # the computer players may act after these (the advisor): a turn at the gate first
-        if body.action in ("start", "exchange", "keep", "fold"):
-            return _json(await gate.run(act_and_view))
-        return _json(await run_in_threadpool(act_and_view))
+        # Only an action after which the computer players act asks the
+        # advisor: it takes a turn at the gate; any other never waits there.
+        gated = body.action in ("exchange", "keep", "fold")
+        while True:
+            try:
+                if gated:
+                    return _json(await gate.run(lambda: act_and_view(True), request_network(request)))
+                return _json(await run_in_threadpool(act_and_view, False))
+            except _NeedsTheAdvisor:
+                gated = True
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
     async def api_hint(
@@ -903,7 +1009,7 @@ def create_app(
         game = await run_in_threadpool(store.load, game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
-        advice = await gate.run(lambda: game.hint(0))
+        advice = await gate.run(lambda: game.hint(0), request_network(request))
         return _json(hint_json(advice, top=top))
 
     # -- pages ---------------------------------------------------------------------------------

@@ -233,6 +233,8 @@ ACT_RATE, ACT_BURST = 10.0, 30
 CREATE_RATE, CREATE_BURST = 0.5, 300
 #: The advisor's answers (``/api/advise``, hints) a browser may ask for: this many a second, in bursts of so many.
 ADVISE_RATE, ADVISE_BURST = 2.0, 10
+#: An address may ask the advisor as much as this many browsers (a household or an office behind one address).
+ADVISE_BROWSERS = 4
 
 
 class RateLimit:
@@ -250,9 +252,12 @@ class RateLimit:
       one the server did not issue): ``rate`` a second in bursts of ``burst``.
     * ``advise``: the advisor's answers (``/api/advise``, a game's hint),
       tens of milliseconds of CPU each, per browser as ``act``:
-      ``advise_rate`` a second in bursts of ``advise_burst``. (A client may
-      make up cookies: how many answers are worked out at once is the
-      app's advisor gate's to bound, whoever asks.)
+      ``advise_rate`` a second in bursts of ``advise_burst``; and per
+      address as well, :data:`ADVISE_BROWSERS` browsers' worth (cookies
+      cost nothing to mint: ``POST /api/games`` gives one; an address is
+      its network, :func:`~fivecard.web.clients.client_network`). How many
+      answers are worked out at once, and each address's share of them, is
+      the app's advisor gate's to bound.
     """
 
     def __init__(
@@ -266,31 +271,43 @@ class RateLimit:
         advise_burst: float = ADVISE_BURST,
     ) -> None:
         self._clock = clock
-        self._kinds = {"act": (rate, burst), "create": (create_rate, create_burst), "advise": (advise_rate, advise_burst)}
+        self._kinds = {
+            "act": (rate, burst),
+            "create": (create_rate, create_burst),
+            "advise": (advise_rate, advise_burst),
+            "advise address": (advise_rate * ADVISE_BROWSERS, advise_burst * ADVISE_BROWSERS),
+        }
         self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
         self._lock = threading.Lock()
 
     def check(self, request: Request, kind: Literal["create", "act", "advise"]) -> None:
-        """Count one request of ``kind``; :class:`~fivecard.web.errors.TooFast` if over the limit."""
-        address = request_network(request)
+        """Count one request of ``kind``; :class:`~fivecard.web.errors.TooFast` if over the limit
+        (then nothing is counted)."""
+        address = f"address {request_network(request)}"
         owners: Owners = request.app.state.owners
         secret = owners.secret(request) if kind != "create" else None
-        key = (kind, secret_hash(secret) if secret is not None else f"address {address}")
-        rate, burst = self._kinds[kind]
+        keys: list[tuple[str, str]] = [(kind, secret_hash(secret) if secret is not None else address)]
+        if kind == "advise":
+            keys.append(("advise address", address))
         now = self._clock()
         with self._lock:
-            tokens, then = self._buckets.get(key, (burst, now))
-            tokens = min(burst, tokens + (now - then) * rate)
-            if tokens < 1:
+            counted = []
+            for key in keys:
+                rate, burst = self._kinds[key[0]]
+                tokens, then = self._buckets.get(key, (burst, now))
+                tokens = min(burst, tokens + (now - then) * rate)
+                if tokens < 1:
+                    wait = math.ceil((1 - tokens) / rate)
+                    what = {
+                        "create": "new games, tables and seats from this address",
+                        "act": "changes from this browser",
+                        "advise": "the advisor's answers for this browser",
+                        "advise address": "the advisor's answers for this address",
+                    }[key[0]]
+                    raise TooFast(f"too many requests: {what} are limited; wait {wait} s", wait)
+                counted.append((key, tokens - 1))
+            for key, tokens in counted:
                 self._buckets[key] = (tokens, now)
-                wait = math.ceil((1 - tokens) / rate)
-                what = {
-                    "create": "new games, tables and seats from this address",
-                    "act": "changes from this browser",
-                    "advise": "the advisor's answers for this browser",
-                }[kind]
-                raise TooFast(f"too many requests: {what} are limited; wait {wait} s", wait)
-            self._buckets[key] = (tokens - 1, now)
             if len(self._buckets) > 100_000:  # forget the buckets that are full again by now
                 self._buckets = {
                     k: (t, at) for k, (t, at) in self._buckets.items() if t + (now - at) * self._kinds[k[0]][0] < self._kinds[k[0]][1]

@@ -17,6 +17,10 @@ from hypothesis import strategies as st
 
 from fivecard.play.friends import (
     EVENT_FIELDS,
+    KEPT_CHAT,
+    MAX_CHAT,
+    MAX_JOINS,
+    MAX_ROUNDS,
     FriendsTable,
     chat_line,
     name_key,
@@ -348,3 +352,43 @@ def test_a_browser_moved_to_a_new_owner_keeps_every_part_it_had() -> None:
     table.move_owner("", "x")  # nobody is no one's to move
     assert "x" not in table.owners()
     assert FriendsTable(host="").owners() == set()
+
+
+# --- bounds on what a table keeps ---------------------------------------------------------------
+
+
+def test_a_table_without_a_number_of_rounds_still_ends_after_the_most_rounds_a_table_may_have() -> None:
+    """A table may be asked for at most MAX_ROUNDS rounds; without a number
+    it dealt on for ever (one browser, host and seat, closes 5 rounds a
+    second within its limit: 10,000 in 35 minutes; measured, an export of
+    1,000 rounds took 0.94 s of the server's time)."""
+    table = FriendsTable(host="a" * 64)
+    table.join("b" * 64, "Ann")
+    table.played = MAX_ROUNDS
+    with pytest.raises(GameError, match="the table has played 10,000 rounds, the most it may: open a new table"):
+        table.start_round("a" * 64)
+    table.played = MAX_ROUNDS - 1  # the last round it may have: it ends with it
+    table.start_round("a" * 64)
+    events = table.deal("b" * 64)[1]
+    assert [e["type"] for e in events] == ["dealt", "round_closed", "table_ended"] and table.ended
+
+
+def test_a_table_gives_at_most_so_many_seats_in_its_life() -> None:
+    """Removed seats are kept (their points stay in the standings): 5,000
+    cycles of removing a seat and taking it again made every read of the
+    table 600 KB. A seat taken again is a new one: at most MAX_JOINS."""
+    table = FriendsTable(host="host")
+    for n in range(MAX_JOINS):
+        table.join(f"p{n}", "Ann")
+        table.remove("host", n + 1)
+    with pytest.raises(GameError, match=rf"^this table has given {MAX_JOINS} seats, the most a table may"):
+        table.join("late", "Bob")
+    assert len(table.view("")["seats"]) == MAX_JOINS
+
+
+def test_a_tables_chat_is_kept_as_its_latest_lines() -> None:
+    """The engine says which events are kept only as their latest (its
+    stores drop the rest): the chat, KEPT_CHAT lines, under 1 MiB however
+    they are written (a line of MAX_CHAT characters of four UTF-8 bytes each)."""
+    assert FriendsTable.KEPT_EVENTS == {"chat": KEPT_CHAT}
+    assert KEPT_CHAT * (4 * MAX_CHAT + 200) <= 1 << 20

@@ -6,13 +6,17 @@ game show's high hand for points, as a state machine the web app drives.
   game show rules; ``split``: the points shared, odd points to the earliest
   seat) and optionally a number of rounds.
 * Players take seats by name (at most :data:`MAX_SEATS`: one deck deals them
-  all); the host may remove a seat.
+  all); the host may remove a seat. A table gives at most :data:`MAX_JOINS`
+  seats in its life (a seat taken again after its removal is a new one).
 * The host starts round N. Each round deals from its own shuffled deck, from
   a seed recorded with the round (:func:`~fivecard.play.table_game.round_seed`), so any round can be
   dealt again and checked. Each seated player deals themselves the next five
   cards. When every seated player has dealt, or the host closes the round,
   the dealt hands are settled as one showdown and the points awarded.
-* The table ends after its number of rounds, or when the host ends it.
+* The table ends after its number of rounds (at most :data:`MAX_ROUNDS`,
+  and after so many when none was set), or when the host ends it.
+* Chat is kept as its latest :data:`KEPT_CHAT` lines
+  (:attr:`FriendsTable.KEPT_EVENTS`: a store drops older ones).
 
 What a browser may know is decided here, in two places:
 
@@ -73,6 +77,9 @@ __all__ = [
     "FriendsTable",
     "TIES",
     "MAX_SEATS",
+    "MAX_JOINS",
+    "MAX_ROUNDS",
+    "KEPT_CHAT",
     "ROLE_NAMES",
     "EVENT_FIELDS",
     "chat_line",
@@ -88,7 +95,14 @@ TIES: Final = ("none", "split")
 MAX_SEATS: Final = 10
 MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
+#: The most rounds a table may have, whether or not it was given a number.
 MAX_ROUNDS: Final = 10_000
+#: The most seats a table gives in its life, a seat taken again after its
+#: removal counted again (a table's state and every view list them all).
+MAX_JOINS: Final = 100
+#: The chat lines a table keeps, its latest (under 1 MiB however they are
+#: written: a line is at most :data:`MAX_CHAT` characters).
+KEPT_CHAT: Final = 400
 
 #: The words the pages use for roles, refused as names (read by
 #: :func:`name_key`, letters and digits only): the host's chat name, the
@@ -315,6 +329,7 @@ class FriendsTable(TableGame):
     KIND = "table"  # (in the round seeds' hash: kept as the first tables had it)
     NOUN = "friends' table"
     EVENT_FIELDS = EVENT_FIELDS
+    KEPT_EVENTS = {"chat": KEPT_CHAT}
 
     @classmethod
     def public_event(cls, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -395,6 +410,11 @@ class FriendsTable(TableGame):
         7 with the 36 cards of ``short-deck``)."""
         return min(MAX_SEATS, len(self.rules.deck()) // HAND_SIZE)
 
+    @property
+    def most_rounds(self) -> int:
+        """The rounds the table ends after: its number of rounds, or :data:`MAX_ROUNDS`."""
+        return self.rounds_limit if self.rounds_limit is not None else MAX_ROUNDS
+
     def _active(self) -> list[Seat]:
         return [s for s in self.seats if s.active]
 
@@ -424,6 +444,11 @@ class FriendsTable(TableGame):
         seats = self.max_seats
         if len(self._active()) >= seats:
             raise GameError(f"the table is full ({seats} seats: one deck deals them all)")
+        if len(self.seats) >= MAX_JOINS:
+            raise GameError(
+                f"this table has given {len(self.seats)} seats, the most a table may (a seat taken again "
+                "after its removal counts again): open a new table"
+            )
 
     def can_join(self, owner: str, name: str) -> bool:
         return self.can(lambda: self.verify_join(owner, name))
@@ -473,6 +498,8 @@ class FriendsTable(TableGame):
         self._verify_open()
         if self.round is not None and self.round.open:
             raise GameError(f"round {self.round.number} is still open")
+        if self.played >= self.most_rounds:
+            raise GameError(f"the table has played {self.played:,} rounds, the most it may: open a new table")
         if not self._active():
             raise GameError("nobody is seated yet: share the table's link")
 
@@ -599,7 +626,7 @@ class FriendsTable(TableGame):
             )
         event["standings"] = self.standings()
         events = [event]
-        if self.rounds_limit is not None and self.played >= self.rounds_limit:
+        if self.played >= self.most_rounds:
             events += self._end()
         return events
 

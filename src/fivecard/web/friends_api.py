@@ -25,6 +25,17 @@ and every event (the stream, the export) goes out through
 :func:`~fivecard.play.friends.public_event`, read from the store by
 :func:`_public_events` alone, so events kept by an earlier version are
 served in today's form.
+
+What a read costs follows what it answers: the export reads a table's closed
+rounds alone (by their type's index), and an event stream that resumes from
+far back (``?after=0`` at a long table) is sent what the page needs to draw
+the table now, then the latest :data:`REPLAY` events, never the whole history.
+Every per-table collection has a bound: seats given
+(:data:`~fivecard.play.friends.MAX_JOINS`), rounds
+(:data:`~fivecard.play.friends.MAX_ROUNDS`, with or without a number of
+rounds), chat lines kept (:data:`~fivecard.play.friends.KEPT_CHAT`, the
+latest), request ids kept (:data:`~fivecard.web.store.KEPT_REQUEST_IDS` per
+browser).
 """
 
 from __future__ import annotations
@@ -110,6 +121,13 @@ class ChatRequest(Request_):
 #: Events read from the store at a time, and the frames a table's streams share.
 _BATCH = 500
 _SHARED = 64
+#: A stream that resumes from further back than this many events (``?after=0``
+#: at a table with a long history) is sent what a page needs to draw the
+#: table now: its :data:`REPLAY_ROUNDS` latest closed rounds (the result on the
+#: table, and the one before it), then its last :data:`REPLAY` events (the
+#: page's talk shows 300 lines); then, as always, every event as it comes.
+REPLAY = 300
+REPLAY_ROUNDS = 2
 
 
 class _Channel:
@@ -199,7 +217,7 @@ class Broker:
             if channel is not None and not fresh and channel.read_at == changes and channel.after <= seen:
                 return [f for f in channel.frames if f[0] > seen]
         # Every change counted in ``changes`` was committed before it was counted: this read sees it.
-        frames = [(seq, _frame(seq, event)) for seq, event in _public_events(store, table_id, seen, _BATCH)]
+        frames = [(seq, _frame(seq, event)) for seq, event in _replay(store, table_id, seen)]
         if channel is not None and len(frames) < _BATCH:
             with self._lock:
                 if changes > channel.read_at or (changes == channel.read_at and seen < channel.after):
@@ -210,10 +228,31 @@ class Broker:
         return frames
 
 
-def _public_events(store: FriendsTableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
-    """The table's events numbered after ``seen`` (at most ``limit``) as every
-    browser may see them: the one way events leave the store."""
-    return [(seq, FriendsTable.public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
+def _public_events(
+    store: FriendsTableStore, table_id: str, seen: int, limit: int, type: str | None = None, *, last: bool = False
+) -> list[tuple[int, dict[str, Any]]]:
+    """The table's events (of one ``type``, if given) as every browser may
+    see them, oldest first: the first ``limit`` numbered after ``seen``; or,
+    ``last``, the last ``limit`` numbered before ``seen``. The one way
+    events leave the store."""
+    if last:
+        found = store.tail(table_id, limit, type, before=seen)
+    else:
+        found = store.events_after(table_id, seen, limit, type)
+    return [(seq, FriendsTable.public_event(event)) for seq, event in found]
+
+
+def _replay(store: FriendsTableStore, table_id: str, seen: int) -> list[tuple[int, dict[str, Any]]]:
+    """The events a stream that has seen those up to ``seen`` is sent next,
+    oldest first: every one after it, when there are at most :data:`REPLAY`;
+    else the table's latest :data:`REPLAY_ROUNDS` closed rounds (those after
+    ``seen``) and its last :data:`REPLAY` events."""
+    found = _public_events(store, table_id, seen, REPLAY + 1)
+    if len(found) <= REPLAY:
+        return found
+    window = _public_events(store, table_id, MAX_STORED, REPLAY, last=True)
+    rounds = _public_events(store, table_id, window[0][0], REPLAY_ROUNDS, "round_closed", last=True)
+    return [(seq, event) for seq, event in rounds if seq > seen] + window
 
 
 def _set_all(events: Sequence[asyncio.Event]) -> None:
@@ -455,7 +494,7 @@ def add_friends_table_routes(
         if format not in ("csv", "jsonl"):
             raise GameError(f"export format is csv or jsonl, got {format!r}")
         table = store.load(table_id)
-        rounds = [e for _, e in _all_events(store, table_id) if e["type"] == "round_closed"]
+        rounds = [e for _, e in _all_events(store, table_id, "round_closed")]
         data = export(table.rules.name, rounds, format)
         media = "text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson"
         return Response(
@@ -465,11 +504,13 @@ def add_friends_table_routes(
         )
 
 
-def _all_events(store: FriendsTableStore, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+def _all_events(store: FriendsTableStore, table_id: str, type: str) -> list[tuple[int, dict[str, Any]]]:
+    """Every event of a ``type`` the table has (read by its type's index:
+    the others are not read)."""
     found: list[tuple[int, dict[str, Any]]] = []
     seq = 0
     while True:
-        batch = _public_events(store, table_id, seq, _BATCH)
+        batch = _public_events(store, table_id, seq, _BATCH, type)
         if not batch:
             return found
         found += batch

@@ -119,6 +119,9 @@ _ADDED_COLUMNS = {"table_games": {"network": "TEXT"}}
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS table_games_by_network ON table_games (kind, network);
 """
+#: The request ids kept for each browser at a game: a retry comes soon after
+#: its request, never after this many newer ones.
+KEPT_REQUEST_IDS = 64
 
 
 @dataclass(frozen=True)
@@ -643,11 +646,22 @@ class TableGameStore(Generic[G]):
                     self._add_events(db, game_id, events)
                     self._add_owners(db, game_id, game.owners())
                     if request_id is not None:
-                        db.execute(
-                            "INSERT INTO table_game_requests (game_id, owner, request_id, at) VALUES (?, ?, ?, ?)",
-                            (game_id, owner, request_id, now),
-                        )
+                        self._add_request(db, game_id, owner, request_id, now)
                     return game, result, False
+
+    @staticmethod
+    def _add_request(db: sqlite3.Connection, game_id: str, owner: str, request_id: str, now: float) -> None:
+        """Keep a request id applied, and only the owner's latest
+        :data:`KEPT_REQUEST_IDS` at the game."""
+        db.execute(
+            "INSERT INTO table_game_requests (game_id, owner, request_id, at) VALUES (?, ?, ?, ?)",
+            (game_id, owner, request_id, now),
+        )
+        db.execute(
+            "DELETE FROM table_game_requests WHERE game_id = ? AND owner = ? AND rowid <= ("
+            "SELECT rowid FROM table_game_requests WHERE game_id = ? AND owner = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)",
+            (game_id, owner, game_id, owner, KEPT_REQUEST_IDS),
+        )
 
     @staticmethod
     def _unchanged(db: sqlite3.Connection, game_id: str, state: str) -> bool:
@@ -666,8 +680,10 @@ class TableGameStore(Generic[G]):
 
     # -- events --------------------------------------------------------------
 
-    @staticmethod
-    def _add_events(db: sqlite3.Connection, game_id: str, events: Sequence[dict[str, Any]]) -> None:
+    def _add_events(self, db: sqlite3.Connection, game_id: str, events: Sequence[dict[str, Any]]) -> None:
+        """Number and keep the events; then, of each type the game keeps
+        only the latest of (:attr:`~fivecard.play.table_game.TableGame.KEPT_EVENTS`:
+        a table's chat), drop those past its bound."""
         if not events:
             return
         (last,) = db.execute(
@@ -677,19 +693,58 @@ class TableGameStore(Generic[G]):
         db.executemany(
             "INSERT INTO table_game_events (game_id, seq, round, type, data, at) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (game_id, last + i, event.get("round"), event["type"], json.dumps({**event, "at": now}), now)
+                (
+                    game_id, last + i, event.get("round"), event["type"],
+                    json.dumps({**event, "at": now}, ensure_ascii=False), now,
+                )  # fmt: skip
                 for i, event in enumerate(events, 1)
             ],
         )
+        kept = self.kind.game.KEPT_EVENTS
+        for kind in sorted({str(e["type"]) for e in events} & set(kept)):
+            db.execute(
+                "DELETE FROM table_game_events WHERE game_id = ? AND type = ? AND seq <= ("
+                "SELECT seq FROM table_game_events WHERE game_id = ? AND type = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                (game_id, kind, game_id, kind, kept[kind]),
+            )
 
     @storage_errors()
-    def events_after(self, game_id: str, seq: int, limit: int = 500) -> list[tuple[int, dict[str, Any]]]:
-        """The game's events numbered after ``seq`` (at most ``limit``), oldest first."""
-        rows = self._connect().execute(
-            "SELECT seq, data FROM table_game_events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-            (game_id, seq, limit),
-        )
+    def events_after(
+        self, game_id: str, seq: int, limit: int = 500, type: str | None = None
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The game's events numbered after ``seq`` (at most ``limit``; of
+        one ``type``, if given: read by its index, never past the others),
+        oldest first."""
+        if type is None:
+            rows = self._connect().execute(
+                "SELECT seq, data FROM table_game_events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (game_id, seq, limit),
+            )
+        else:
+            rows = self._connect().execute(
+                "SELECT seq, data FROM table_game_events WHERE game_id = ? AND type = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (game_id, type, seq, limit),
+            )
         return [(int(n), json.loads(data)) for n, data in rows]
+
+    @storage_errors()
+    def tail(
+        self, game_id: str, limit: int, type: str | None = None, before: int | None = None
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The game's last ``limit`` events (of one ``type``, if given;
+        numbered before ``before``, if given), oldest first."""
+        where = ["game_id = ?"]
+        args: list[str | int] = [game_id]
+        if type is not None:
+            where.append("type = ?")
+            args.append(type)
+        if before is not None:
+            where.append("seq < ?")
+            args.append(before)
+        rows = self._connect().execute(
+            f"SELECT seq, data FROM table_game_events WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?", (*args, limit)
+        ).fetchall()
+        return [(int(n), json.loads(data)) for n, data in reversed(rows)]
 
     @storage_errors()
     def last_seq(self, game_id: str) -> int:
@@ -712,11 +767,7 @@ class TableGameStore(Generic[G]):
     @storage_errors()
     def latest(self, game_id: str, type: str, limit: int = 50) -> list[dict[str, Any]]:
         """The last ``limit`` events of a ``type``, oldest first."""
-        rows = self._connect().execute(
-            "SELECT data FROM table_game_events WHERE game_id = ? AND type = ? ORDER BY seq DESC LIMIT ?",
-            (game_id, type, limit),
-        ).fetchall()
-        return [json.loads(data) for (data,) in reversed(rows)]
+        return [event for _, event in self.tail(game_id, limit, type)]
 
 
 def _missing_columns(db: sqlite3.Connection) -> list[tuple[str, str, str]]:

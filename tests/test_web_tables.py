@@ -1,7 +1,10 @@
 """A table for friends through its API and event stream (the ASGI test
 client): seats, rounds, hidden hands, points and ties, host-only actions,
 retried requests applied once, a restart on the same database, the event
-stream resumed after the last event seen, chat, export, limits."""
+stream resumed after the last event seen, chat, export, limits; one hand a
+round for each browser, whatever seats it takes; what a table keeps (chat,
+request ids) and what reading it costs (the export, a stream resumed from
+far back) bounded."""
 
 from __future__ import annotations
 
@@ -344,6 +347,45 @@ def test_the_export_has_solves_columns(app: FastAPI) -> None:
     lines = host.get(f"/api/tables/{table_id}/export").text.splitlines()
     assert lines[0].startswith("line,input,hand 1 sorted") and [line.split(",")[0] for line in lines[1:]] == ["2", "3"]
     assert host.get(f"/api/tables/{table_id}/export", params={"format": "xml"}).status_code == 409
+
+
+# --- one hand a round for each browser ------------------------------------------------------
+
+
+def _rejoin(host: TestClient, player: TestClient, table_id: str, seat: int, name: str) -> None:
+    removed = host.delete(f"/api/tables/{table_id}/seats/{seat}", headers={"content-type": "application/json"})
+    assert removed.status_code == 200, removed.text
+    post(player, f"/api/tables/{table_id}/seats", 201, name=name)
+
+
+@pytest.mark.usefixtures("no_rate_limits")
+@pytest.mark.parametrize("again", ["the same name", "another name", "a seat the host removed"])
+def test_one_browser_is_shown_at_most_one_hand_a_round(app: FastAPI, again: str) -> None:
+    """The host sat at its own table, dealt, removed its own seat (the hand
+    dealt was dropped), took a seat again and dealt again: measured on
+    ``fivecard serve``, four hands (20 cards) seen in one round, the best
+    one kept, and it won the round's 25 points. A browser is shown one hand
+    a round, whatever seats it takes (its secret renewed at each: what the
+    round knows of it moves along)."""
+    host = browser(app)
+    table_id = open_table(host)
+    player = host if again != "a seat the host removed" else browser(app)
+    post(player, f"/api/tables/{table_id}/seats", 201, name="Hal")
+    (bob,) = seated(app, table_id, "Bob")
+    post(host, f"/api/tables/{table_id}/rounds")
+    seen: set[str] = set()
+    for turn in range(3):
+        dealt = player.post(f"/api/tables/{table_id}/deal", json={})
+        if dealt.status_code != 200:
+            assert dealt.status_code == 409 and "dealt a hand in round 1 already" in dealt.json()["detail"]
+            break
+        view = dealt.json()
+        seen.update(card["code"] for card in view["round"]["your_hand"])
+        _rejoin(host, player, table_id, view["you"], "Hal" if again == "the same name" else f"Hal {turn}")
+    assert len(seen) <= 5, f"one browser was shown {len(seen)} cards of round 1: {sorted(seen)}"
+    assert player.get(f"/api/tables/{table_id}").json()["round"]["your_hand"] is None
+    closed = post(bob, f"/api/tables/{table_id}/deal")  # Bob deals: every seat that may deal has
+    assert not closed["round"]["open"]
 
 
 # --- what a table keeps, and what reading it costs -------------------------------------------

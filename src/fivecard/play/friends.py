@@ -12,7 +12,9 @@ game show's high hand for points, as a state machine the web app drives.
   a seed recorded with the round (:func:`~fivecard.play.table_game.round_seed`), so any round can be
   dealt again and checked. Each seated player deals themselves the next five
   cards. When every seated player has dealt, or the host closes the round,
-  the dealt hands are settled as one showdown and the points awarded.
+  the dealt hands are settled as one showdown and the points awarded. A
+  browser is dealt one hand a round, whatever seats it takes or leaves: a
+  seat removed after it dealt, and taken again, deals no second hand.
 * The table ends after its number of rounds (at most :data:`MAX_ROUNDS`,
   and after so many when none was set), or when the host ends it.
 * Chat is kept as its latest :data:`KEPT_CHAT` lines
@@ -316,6 +318,7 @@ class Round:
     dealt: dict[int, list[Card]] = field(default_factory=dict)  # seat id -> its five cards, in dealing order
     next_card: int = 0
     open: bool = True
+    dealt_to: set[str] = field(default_factory=set)  # the owners (browsers) shown a hand of this round
 
 
 class FriendsTable(TableGame):
@@ -395,6 +398,8 @@ class FriendsTable(TableGame):
         for seat in self.seats:
             if seat.owner == old:
                 seat.owner = new
+        if self.round is not None and old in self.round.dealt_to:
+            self.round.dealt_to = (self.round.dealt_to - {old}) | {new}
 
     def _verify_host(self, owner: str) -> None:
         if owner != self.host:
@@ -524,6 +529,11 @@ class FriendsTable(TableGame):
             raise GameError("no round is open: the host starts the next one")
         if seat.id in current.dealt:
             raise GameError(f"you have dealt in round {current.number} already")
+        if owner in current.dealt_to:
+            raise GameError(
+                f"this browser was dealt a hand in round {current.number} already (a seat taken again deals "
+                "no second hand): one hand a round for each browser"
+            )
         if current.next_card + HAND_SIZE > len(self.rules.deck()):
             raise GameError(f"round {current.number}'s deck has too few cards left; the host closes the round")
 
@@ -539,6 +549,7 @@ class FriendsTable(TableGame):
         cards = deck[current.next_card : current.next_card + HAND_SIZE]
         current.next_card += HAND_SIZE
         current.dealt[seat.id] = cards
+        current.dealt_to.add(owner)
         events: list[dict[str, Any]] = [
             {"type": "dealt", "round": current.number, "seat": seat.id, "name": seat.name, "text": f"{seat.name} has dealt"}
         ]
@@ -579,7 +590,8 @@ class FriendsTable(TableGame):
         current = self.round
         if current is None or not current.open:
             return []
-        if all(s.id in current.dealt for s in self._active()) and current.dealt:
+        # (a seat whose browser was dealt a hand of this round already deals no other: it waits for none)
+        if all(s.id in current.dealt or s.owner in current.dealt_to for s in self._active()) and current.dealt:
             return self._settle()
         return []
 
@@ -714,6 +726,7 @@ class FriendsTable(TableGame):
                 "dealt": {str(k): [c.code_str for c in v] for k, v in current.dealt.items()},
                 "next_card": current.next_card,
                 "open": current.open,
+                "dealt_to": sorted(current.dealt_to),
             },
         }
 
@@ -736,12 +749,16 @@ class FriendsTable(TableGame):
         ]
         saved = state["round"]
         if saved is not None:
+            dealt = {int(k): [Card.parse(c) for c in v] for k, v in saved["dealt"].items()}
+            owners = {s.id: s.owner for s in table.seats}
             table.round = Round(
                 int(saved["number"]),
                 int(saved["seed"]),
-                {int(k): [Card.parse(c) for c in v] for k, v in saved["dealt"].items()},
+                dealt,
                 int(saved["next_card"]),
                 bool(saved["open"]),
+                # (not kept before: the owners of the seats holding a hand)
+                {str(o) for o in saved["dealt_to"]} if "dealt_to" in saved else {owners[k] for k in dealt if k in owners},
             )
         return table
 

@@ -28,6 +28,13 @@ or an alias of one, never one made to order (``standard+wild(...)``: 422,
 or the page's error). The tables of every built-in rule set are
 built when the app starts (:func:`build_tables`), never by a request.
 
+A number is a whole number, strictly: every request body's model is a
+:class:`~fivecard.web.friends_api.RequestModel` (JSON ``true``, ``"12"``,
+``" 12"`` and ``12.0`` are 422), every number in a query, a path or a header
+is :data:`~fivecard.web.friends_api.Digits` (``+5``, ``5.0``, ``1_0``: 422),
+and a number too long to read is out of range (:func:`read_json`: 422, not
+400). Each has a range (422 past it, with a sentence naming the field).
+
 Bounds on what a request may cost: a body of at most :data:`MAX_BODY` bytes,
 at most :data:`MAX_HANDS` hands of :data:`MAX_HAND_TEXT` characters; the
 rate limits of :class:`~fivecard.web.friends_api.RateLimit` (new things per
@@ -85,7 +92,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, MutableMapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -96,7 +103,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, Field
+from fastapi.routing import APIRoute
+from pydantic import Field
 
 from ..core.version import __version__
 from ..vector import batch
@@ -125,9 +133,18 @@ from .store import (
 from .server import Bounds
 from .clients import request_network
 from .errors import AdvisorBusy, NotYours, WebError
-from .friends_api import Broker, RateLimit, RuleName, add_friends_table_routes, builtin_rules
+from .friends_api import (
+    Broker,
+    Digits,
+    RateLimit,
+    RequestModel,
+    RuleName,
+    add_friends_table_routes,
+    builtin_rules,
+    json_number,
+)
 
-__all__ = ["AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+__all__ = ["AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE", "read_json"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
@@ -184,14 +201,14 @@ def build_tables() -> None:
 BestFive = Field(default=False, description="hands of 5 to 7 cards play their best five (a board implies it)")
 
 
-class EvaluateRequest(BaseModel):
+class EvaluateRequest(RequestModel):
     hand: str = Field(max_length=MAX_HAND_TEXT, description="five cards in any notation fivecard reads")
     rules: RuleName = "standard"
     best_five: bool = BestFive
     board: str | None = Field(default=None, max_length=MAX_HAND_TEXT, description="cards shared with the board")
 
 
-class CompareRequest(BaseModel):
+class CompareRequest(RequestModel):
     hands: list[str] = Field(min_length=1, max_length=MAX_HANDS, description="the hands of one showdown")
     rules: RuleName = "standard"
     decks: int = Field(default=1, ge=1, le=8, description="the hands come from this many decks")
@@ -201,20 +218,20 @@ class CompareRequest(BaseModel):
     )
 
 
-class AdviseRequest(BaseModel):
+class AdviseRequest(RequestModel):
     hand: str = Field(max_length=MAX_HAND_TEXT)
     rules: RuleName = "standard"
     paytable: str | None = Field(default=None, max_length=40, description="a built-in pay table's name")
     top: int = Field(default=32, ge=1, le=32, description="how many of the best choices to return")
 
 
-class NewGameRequest(BaseModel):
+class NewGameRequest(RequestModel):
     rules: RuleName = "standard"
     seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for a reproducible game")
     stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
 
 
-class ActionRequest(BaseModel):
+class ActionRequest(RequestModel):
     action: Literal["start", "exchange", "keep", "fold", "reveal", "settle"]
     keep: list[Annotated[int, Field(ge=1, le=5)]] = Field(
         default=[], max_length=5, description="exchange: the 1-based positions kept"
@@ -222,6 +239,32 @@ class ActionRequest(BaseModel):
 
 
 # --- the pieces ---------------------------------------------------------------------------
+
+
+def read_json(body: bytes) -> Any:
+    """A request's JSON body as the API reads it: whole numbers by
+    :func:`~fivecard.web.friends_api.json_number` (one too long to read is
+    out of range, 422, not a body that cannot be parsed, 400)."""
+    return json.loads(body, parse_int=json_number)
+
+
+class _JsonRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = read_json(await self.body())
+        return self._json
+
+
+class _JsonRoute(APIRoute):
+    """Every route's request body read by :func:`read_json`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def read(request: Request) -> Response:
+            return await handler(_JsonRequest(request.scope, request.receive))
+
+        return read
 
 
 def _json_bytes(data: Any) -> bytes:
@@ -358,7 +401,7 @@ class _FastCompare:
             if not message.get("more_body", False):
                 break
         try:
-            body = _compare_body(CompareRequest.model_validate(json.loads(b"".join(chunks))))
+            body = _compare_body(CompareRequest.model_validate(read_json(b"".join(chunks))))
         except Exception:  # the app says what is wrong, as it always does
             await self.app(scope, _resume(chunks, None, receive), send)
             return
@@ -855,6 +898,7 @@ def create_app(
         docs_url=None,  # the interactive docs load scripts from a CDN: the app works offline
         redoc_url=None,
     )
+    app.router.route_class = _JsonRoute  # (before any route: each reads its body so)
     app.state.store = store
     gate = app.state.advisor = advisor or AdvisorGate()  # the advisor's turns
     app.state.owners = owners  # the one reader of owner cookies (the rate limit's too)
@@ -1003,7 +1047,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
     async def api_hint(
-        game_id: str, request: Request, top: int = Query(default=5, ge=1, le=32, description="how many choices")
+        game_id: str, request: Request, top: Annotated[int, Query(ge=1, le=32, description="how many choices"), Digits] = 5
     ) -> Response:
         limit.check(request, "advise")
         game = await run_in_threadpool(store.load, game_id, owner_of(request))

@@ -44,6 +44,7 @@ import asyncio
 import io
 import json
 import math
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -51,7 +52,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from ..core.rules import RULE_SETS, RuleSet, get_rules
@@ -65,7 +66,16 @@ from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, reme
 #: Where friends' tables are kept.
 FriendsTableStore = TableGameStore[FriendsTable]
 
-__all__ = ["add_friends_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName"]
+__all__ = [
+    "add_friends_table_routes",
+    "builtin_rules",
+    "Broker",
+    "Digits",
+    "RateLimit",
+    "RequestModel",
+    "RuleName",
+    "json_number",
+]
 
 
 def builtin_rules(name: str) -> RuleSet:
@@ -94,7 +104,49 @@ RuleName = Annotated[
 ]
 
 
-class NewTableRequest(BaseModel):
+class RequestModel(BaseModel):
+    """Every request body's model (the game API's too): strict, so that a
+    number field takes a JSON number without a fraction only (``true``,
+    ``"12"``, ``" 12"`` and ``12.0`` are 422, not 1 and 12), a text field
+    text only, a yes-or-no field ``true`` or ``false`` only."""
+
+    model_config = ConfigDict(strict=True)
+
+
+#: Digits beyond which a whole number is over every bound the API has
+#: (each is at most :data:`~fivecard.web.store.MAX_STORED`, 19 digits).
+_DIGITS_READ = 20
+_BEYOND: int = 10**_DIGITS_READ
+
+
+def json_number(text: str) -> int:
+    """A whole number as the API reads it from its text (JSON's, or a
+    query's digits): one too long to be within any bound is read as a
+    number over every bound (so it is refused as out of range, 422, where
+    Python would refuse to read it at all past 4,300 digits)."""
+    digits = text.lstrip("-")
+    if len(digits) > _DIGITS_READ:
+        return -_BEYOND if text.startswith("-") else _BEYOND
+    return int(text)
+
+
+def _digits_only(value: Any) -> Any:
+    if isinstance(value, str):
+        if re.fullmatch(r"-?[0-9]+", value) is None:
+            raise PydanticCustomError(
+                "whole_number", "a whole number is written in digits (0-9) only, got {text}", {"text": repr(value)}
+            )
+        return json_number(value)
+    return value
+
+
+#: A whole number in a query, a path or a header is digits only (``+5``,
+#: ``5.0``, ``1_0``, `` 5`` and ``５`` are 422): every such parameter is
+#: ``Annotated[int, Query(ge=..., le=...), Digits]`` (its range first, then this).
+Digits = BeforeValidator(_digits_only)
+
+
+class NewTableRequest(RequestModel):
     rules: RuleName = "standard"
     points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
     tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
@@ -104,7 +156,7 @@ class NewTableRequest(BaseModel):
     )
 
 
-class Request_(BaseModel):
+class Request_(RequestModel):
     request_id: str | None = Field(
         default=None, max_length=64, description="chosen by the client: a retried request is applied once"
     )
@@ -438,7 +490,7 @@ def add_friends_table_routes(
     def api_remove(
         table_id: str,
         request: Request,
-        seat: int = Path(ge=1, le=MAX_STORED, description="the seat's number"),
+        seat: Annotated[int, Path(ge=1, le=MAX_STORED, description="the seat's number"), Digits],
         request_id: str | None = Query(default=None, max_length=64, description="a retried request is applied once"),
     ) -> Response:
         return act(request, table_id, request_id, lambda t, owner: t.remove(owner, seat))
@@ -472,10 +524,12 @@ def add_friends_table_routes(
     async def api_events(
         table_id: str,
         request: Request,
-        after: int = Query(default=0, ge=0, le=MAX_STORED, description="the last event seen"),
-        last_event_id: int | None = Header(
-            default=None, ge=0, le=MAX_STORED, description="the last event seen (a browser's EventSource sends it)"
-        ),
+        after: Annotated[int, Query(ge=0, le=MAX_STORED, description="the last event seen"), Digits] = 0,
+        last_event_id: Annotated[
+            int | None,
+            Header(ge=0, le=MAX_STORED, description="the last event seen (a browser's EventSource sends it)"),
+            Digits,
+        ] = None,
     ) -> StreamingResponse:
         store.load(table_id)  # 404 for no such table, before the stream starts
         if broker.streams >= broker.max_streams:  # the page asks again in a moment

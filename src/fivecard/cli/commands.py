@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..core.errors import FileAccessError, FivecardError
-from ..core.report import Painter
 from ..core.rules import get_rules, wild_on
 from . import files, games, hands  # noqa: F401  (each registers its commands)
 from .registry import (
@@ -84,9 +83,11 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
         rules = get_rules(getattr(args, "rules", "standard"))
         if getattr(args, "wild", None) is not None:
             rules = wild_on(rules, args.wild)
-        check_options(args, rules)
+        check_options(args, rules, command)
         if command.check is not None:
             command.check(args, rules)
+        from ..core.report import Painter  # (not before: --help and --version need none of the library)
+
         painter = Painter(color=use_color(getattr(args, "color", None), out), ascii=not can_show(out))
         return command.run(Call(args, rules, painter, stdin, out, err, program))
     except SystemExit as exc:  # --help or --version

@@ -1,13 +1,11 @@
 """The command's registry and what its commands share. The commands are
-declared in ``commands.toml`` (:data:`SPEC`: each one's line in ``fivecard
---help``, description, examples, exit codes and options); each module of
-commands registers the function that runs one (:func:`command`), and the
-parser (:func:`build_parser`), the checks of the options
-(:func:`check_options`), the dispatch (:mod:`fivecard.cli.commands`) and the
-shell completion scripts (:mod:`fivecard.cli.completion`) are all made from
-:data:`COMMANDS`. Here too: the exit codes, JSON or text on standard output,
-and the progress line. Registering imports nothing: a command imports what
-it needs (numpy, openpyxl) only when it runs.
+declared in ``commands.toml`` (:data:`SPEC`); each module of commands
+registers the function that runs one (:func:`command`), and the parser
+(:func:`build_parser`), the checks of the options (:func:`check_options`),
+the dispatch (:mod:`fivecard.cli.commands`) and the shell completion scripts
+(:mod:`fivecard.cli.completion`) are all made from :data:`COMMANDS`. Here
+too: JSON or text on standard output, and the progress line. Registering
+imports nothing: a command imports what it needs only when it runs.
 """
 
 from __future__ import annotations
@@ -39,13 +37,13 @@ with open(os.path.join(os.path.dirname(__file__), "commands.toml"), "rb") as _fi
 EXIT_OK = 0
 EXIT_SOME_ROWS_BAD = 1
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT)
 EXIT_BROKEN_PIPE = 141  # the output pipe closed early
 
 #: What each exit code means, as every ``--help`` lists them.
 EXIT_CODES: dict[int, str] = {int(code): meaning for code, meaning in SPEC["exit-codes"].items()}
 USUAL_EXITS = tuple(code for code in EXIT_CODES if code != EXIT_SOME_ROWS_BAD)
-ORDER = tuple(declared["name"] for declared in SPEC["command"])  # as 'fivecard --help' lists them
+DECLARED: dict[str, dict[str, Any]] = {declared["name"]: declared for declared in SPEC["command"]}
+ORDER = tuple(DECLARED)  # as 'fivecard --help' lists them
 
 
 class UsageError(Exception):
@@ -115,10 +113,6 @@ class Call:
         self.err.write(f"fivecard: {line}\n")
 
 
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
-
-
 @dataclass(frozen=True)
 class Command:
     """A subcommand, as registered: mostly its entry in :data:`SPEC`."""
@@ -128,8 +122,8 @@ class Command:
     description: str
     examples: tuple[str, ...]  # whole command lines, each run by the tests
     run: Callable[[Call], int]
-    arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments  # options added by code
-    shared: tuple[str, ...] = ()  # sets of options of several commands: "rules", "color", "json", "hands"
+    arguments: Callable[[argparse.ArgumentParser], None] = lambda parser: None  # options added by code
+    shared: tuple[str, ...] = ()  # the sets of options of several commands it takes
     check: Callable[[argparse.Namespace, RuleSet], object] | None = None  # before it runs
     spec: Mapping[str, Any] = field(default_factory=dict)  # its options, exit codes, refusals
 
@@ -150,8 +144,8 @@ COMMANDS: dict[str, Command] = {}
 def register(command: Command) -> Command:
     if command.name in COMMANDS:
         raise ValueError(f"command {command.name!r} is registered twice")
-    COMMANDS[command.name] = command
-    ordered = sorted(COMMANDS.values(), key=lambda c: ORDER.index(c.name) if c.name in ORDER else len(ORDER))
+    place = {name: number for number, name in enumerate(ORDER)}  # (a command not declared comes last)
+    ordered = sorted([*COMMANDS.values(), command], key=lambda c: place.get(c.name, len(place)))
     COMMANDS.clear()
     COMMANDS.update((c.name, c) for c in ordered)
     return command
@@ -163,9 +157,9 @@ def command(
     """Register the decorated function as the one that runs the command
     ``name`` as :data:`SPEC` declares it; ``check``: its options' checks
     that are more than a :func:`refusal <check_options>`."""
-    spec = next(declared for declared in SPEC["command"] if declared["name"] == name)
 
     def registered(run: Callable[[Call], int]) -> Callable[[Call], int]:
+        spec = DECLARED[name]
         register(Command(name, spec["help"], spec["description"], tuple(spec["examples"]), run,
                          shared=tuple(spec.get("shared", ())), check=check, spec=spec))  # fmt: skip
         return run
@@ -173,47 +167,36 @@ def command(
     return registered
 
 
-def count(text: str, expected: str = "expected a whole number, 0 or more") -> int:
-    """An option's value that is a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{expected}, got {quote(text)}")
-    return value
+def _number(read: Callable[[str], float], fits: Callable[[float], bool], expected: str) -> Callable[[str], Any]:
+    """A type of option value: a number ``read`` from the text that ``fits``."""
+
+    def number(text: str) -> Any:
+        try:
+            value = read(text)
+        except ValueError:
+            value = math.nan
+        if not fits(value):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {quote(text)}")
+        return value
+
+    return number
 
 
-def count_or_all(text: str) -> int:
-    """A whole number, 0 or more, or ``all`` (-1)."""
-    return -1 if text.strip().lower() == "all" else count(text, "expected a whole number, 0 or more, or 'all'")
-
-
-def probability(text: str) -> float:
-    """An option's value that is a finite number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and 0 <= value <= 1):
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {quote(text)}")
-    return value
-
-
-#: What each type of commands.toml reads its value with, or the argparse
-#: action of an option that takes no value.
-TYPES: dict[str, Any] = {"integer": int, "count": count, "count-or-all": count_or_all, "probability": probability}
+count = _number(int, lambda n: n >= 0, "a whole number, 0 or more")
+probability = _number(float, lambda p: math.isfinite(p) and 0 <= p <= 1, "a number from 0 to 1")
+_count = _number(int, lambda n: n >= 0, "a whole number, 0 or more, or 'all'")
+#: What each type of commands.toml reads its value with (count-or-all: 'all' is -1), or the
+#: argparse action of an option that takes no value.
+TYPES: dict[str, Any] = {"integer": int, "count": count, "probability": probability,
+                         "count-or-all": lambda text: -1 if text.strip().lower() == "all" else _count(text)}
 ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptionalAction}
 
 
 def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup, spec: Mapping[str, Any]) -> None:
-    """Add an argument or option as commands.toml declares it; shell
-    completion offers for its value (besides its ``choices``) the
-    attributes ``complete_words`` and, where a path goes, file names."""
+    """Add an argument or option as commands.toml declares it, with what
+    shell completion offers for its value besides its ``choices``:
+    ``complete_words`` and (where a path goes) ``complete_files``."""
     kind = spec.get("type", "text")
-    words = tuple(spec.get("words", ()))
-    if kind == "rule-set":
-        words += tuple(name for r in RULE_SETS.values() for name in (r.name, *r.aliases))
     settings = {key: spec.get(key) for key in ("metavar", "choices", "default")}
     settings.update(type=TYPES.get(kind), action=ACTIONS.get(kind), nargs="+" if spec.get("many") else None)
     settings["help"] = " ".join(spec["help"].split()).replace("{rule-sets}", ", ".join(RULE_SETS))
@@ -221,7 +204,8 @@ def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGrou
         settings.update(action="append", default=[])
     flags = spec.get("flags", [spec.get("name")])
     action = parser.add_argument(*flags, **{key: value for key, value in settings.items() if value is not None})
-    action.complete_words = words  # type: ignore[attr-defined]
+    words = [name for r in RULE_SETS.values() for name in (r.name, *r.aliases)] if kind == "rule-set" else []
+    action.complete_words = (*spec.get("words", ()), *words)  # type: ignore[attr-defined]
     action.complete_files = kind == "file"  # type: ignore[attr-defined]
 
 
@@ -252,11 +236,10 @@ def parser() -> argparse.ArgumentParser:
     calls :func:`fivecard.cli.main` many times, such as a test run or an
     embedding, pays for argparse once)."""
     key = tuple(id(c) for c in COMMANDS.values())
-    made = _PARSERS.get(key)
-    if made is None:
+    if key not in _PARSERS:
         _PARSERS.clear()
-        made = _PARSERS[key] = build_parser()
-    return made
+        _PARSERS[key] = build_parser()
+    return _PARSERS[key]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -265,16 +248,16 @@ def build_parser() -> argparse.ArgumentParser:
     epilog = _epilog(program["examples"], EXIT_CODES, {}, program["note"])
     made = _Parser(prog="fivecard", description=program["description"], epilog=epilog, formatter_class=_Formatter)
     made.add_argument("--version", action="version", version=f"fivecard {__version__}")
-    commands = made.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
+    commands = made.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, required=True)
     for registered in COMMANDS.values():
         sub = commands.add_parser(registered.name, help=registered.help, description=registered.description,
                                   epilog=registered.epilog(), formatter_class=_Formatter)  # fmt: skip
         groups: dict[str, Any] = {}
         for one_of in registered.spec.get("one-of", ()):
-            groups.update(dict.fromkeys(one_of["options"], sub.add_mutually_exclusive_group(required=one_of["required"])))
-        declared = registered.spec.get("argument", []) + registered.spec.get("option", [])
-        for spec in [*(spec for shared in registered.shared for spec in SPEC["shared"][shared]), *declared]:
+            group = sub.add_mutually_exclusive_group(required=one_of.get("required", False))
+            groups.update(dict.fromkeys(one_of["options"], group))
+        shared = [spec for name in registered.shared for spec in SPEC["shared"][name]]
+        for spec in shared + registered.spec.get("argument", []) + registered.spec.get("option", []):
             add_option(groups.get(spec.get("flags", [""])[0], sub), spec)
         registered.arguments(sub)
     return made
@@ -286,9 +269,7 @@ def use_color(choice: str | None, stream: TextIO) -> bool:
     string (no-color.org), or ``TERM=dumb``."""
     if choice not in (None, "auto"):
         return choice == "always"
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    return stream.isatty()
+    return not (os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb") and stream.isatty()
 
 
 def can_show(stream: TextIO) -> bool:
@@ -347,7 +328,8 @@ class Progress:
         if not self.on or (not self.terminal and not last and now - self.written < 5):
             return
         self.written = now
-        self._write(f"solving: {share:4.0%} ({counts}, {'time left unknown' if left is None else f'{left:,.0f} s left'})")
+        time_left = "time left unknown" if left is None else f"{left:,.0f} s left"
+        self._write(f"solving: {share:4.0%} ({counts}, {time_left})")
 
     def _write(self, line: str) -> None:
         self.err.write(f"\r{line}\033[K" if self.terminal else f"{line}\n")

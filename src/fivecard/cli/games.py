@@ -52,11 +52,8 @@ def _strategy(call: Call) -> int:
         write_strategy(args.output, hands)
         call.err.write(f"wrote {args.output}: {len(hands):,} classes of starting hands\n")
     holds = HoldList.ranked(hands, rules, table, args.holds) if args.holds else None
-    if isinstance(solved, PayTableSolution):
-        return call.print(solved.to_json(holds) if args.json else solved.text(holds))
-    if args.json:
-        return call.print(solved.to_json(holds, seconds=seconds, ran=ran))
-    return call.print(solved.text(holds, seconds=seconds, ran=ran))
+    timed: dict[str, Any] = {} if isinstance(solved, PayTableSolution) else {"seconds": seconds, "ran": ran}
+    return call.print(solved.to_json(holds, **timed) if args.json else solved.text(holds, **timed))
 
 
 @command("play")

@@ -468,9 +468,9 @@ def test_one_address_holds_at_most_its_share_of_the_connections(serving: Any) ->
 
 def test_the_addresses_of_one_network_share_an_addresss_connections(serving: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """An address is its network (:func:`~fivecard.web.clients.client_network`:
-    an IPv6 client's /64): the connections of every address in it count
+    an IPv6 client's /48): the connections of every address in it count
     together. The loopback has no IPv6 network of many addresses, so here
-    127.0.0.1 and 127.0.0.2 stand for two addresses of one /64."""
+    127.0.0.1 and 127.0.0.2 stand for two addresses of one /48."""
     monkeypatch.setattr(
         fivecard.web.server, "client_network", lambda address: "one network" if address in ("127.0.0.1", "127.0.0.2") else address
     )

@@ -47,7 +47,7 @@ a hint, an action after which the computer players act); the games and
 tables one address may keep (:meth:`~fivecard.web.store.Capacity.per_address`);
 what the server holds of connections, headers and time
 (:mod:`fivecard.web.server`). An address is its network wherever it is a
-key (:func:`~fivecard.web.clients.client_network`: an IPv6 client's /64).
+key (:func:`~fivecard.web.clients.client_network`: an IPv6 client's end site, its /48).
 
 Errors are ``{"detail": message}``: the library's message for bad input
 (422, a :class:`~fivecard.core.errors.FivecardError`), the engine's for an

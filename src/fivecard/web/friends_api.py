@@ -334,7 +334,7 @@ class RateLimit:
     :class:`~fivecard.web.errors.TooFast` (429), with the seconds to wait (``Retry-After``).
 
     * ``create``: what mints an owner cookie or a stored row (a game, a
-      table, a seat), per client address (its network: an IPv6 client's /64,
+      table, a seat), per client address (its network: an IPv6 client's /48,
       :func:`~fivecard.web.clients.client_network`): a client without a
       cookie, or with a new one each time, is still one address. ``create_burst`` at once,
       then ``create_rate`` a second.

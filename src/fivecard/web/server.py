@@ -31,7 +31,7 @@ every connection is busy with a request (an event stream cannot be timed
 out), is answered 503 and closed. One client address holds at most its
 share of them (:attr:`Bounds.address_share`, an eighth; one more from it is
 answered 503 and closed), so no one address takes them all (an address is
-its network: an IPv6 client's /64, :func:`~fivecard.web.clients.client_network`). The app itself
+its network: an IPv6 client's /48, :func:`~fivecard.web.clients.client_network`). The app itself
 bounds its event streams (:data:`Bounds.streams`), so some connections
 always stay for everything else.
 """

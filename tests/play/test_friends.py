@@ -63,6 +63,16 @@ LOOK_ALIKES = {
     "T": "\u0422\u03a4", "U": "\u054d", "u": "\u057d", "w": "\u051d\u0561", "X": "\u0425\u03a7", "x": "\u0445",
     "Y": "\u0423\u04ae\u03a5", "y": "\u0443", "Z": "\u0396",
 }  # fmt: skip
+#: Latin letters that pass for another Latin letter (UTS #39 reads each as
+#: it; small capitals apart), by that letter: a sideways ``ᴑ``, a ``ʋ`` (v
+#: with hook) for ``u``, a Latin gamma ``ɣ`` for ``y``, ...
+LATIN_LOOK_ALIKES = {
+    "b": "\u0185\ua7b5", "B": "\u0184\ua7b4", "e": "\uab32", "f": "\u1e9d\ua799\uab35", "g": "\u018d\u1d83",
+    "j": "\u029d", "J": "\ua7b2", "o": "\u1d11\uab3d", "r": "\uab47\uab48", "s": "\u01bd",
+    "u": "\u028b\ua79f\uab4e\uab52", "w": "\u026f", "x": "\uab53", "X": "\ua7b3", "y": "\u0263\u1d8c\u1eff\uab5a",
+}  # fmt: skip
+for _letter, _latin in LATIN_LOOK_ALIKES.items():
+    LOOK_ALIKES[_letter] = LOOK_ALIKES.get(_letter, "") + _latin
 #: Latin small capitals, each a capital drawn small (none for X).
 SMALL_CAPITALS = {
     "A": "\u1d00", "B": "\u0299", "C": "\u1d04", "D": "\u1d05", "E": "\u1d07", "F": "\ua730", "G": "\u0262",
@@ -283,6 +293,36 @@ def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[
 def test_no_name_is_a_roles_word_in_look_alike_letters(alike: str) -> None:
     with pytest.raises(GameError, match="a word the table uses for a role|letters in one word"):
         seat_name(alike)
+
+
+@pytest.mark.parametrize("name", ["h\u1d11st", "Yo\u028b"], ids=["sideways-o", "v-with-hook"])
+def test_a_name_that_reads_as_a_role_word_by_a_confusable_latin_letter_is_refused(name: str) -> None:
+    """Unicode's confusables (UTS #39) read ``ᴑ`` (LATIN SMALL LETTER
+    SIDEWAYS O) as ``o`` and ``ʋ`` (LATIN SMALL LETTER V WITH HOOK) as ``u``,
+    as the name key reads small capitals: ``hᴑst`` was ``host`` and ``Yoʋ``
+    was ``You``, role words the pages use, and both were taken as names."""
+    with pytest.raises(GameError, match="a word the table uses for a role"):
+        seat_name(name)
+
+
+#: Every role word's letters, where a look-alike may stand (``player 1``, ``seat 1``, ``hand 1`` end in a digit).
+ROLE_WORDS = ["host", "you", "dealer", "house", "nobody", "computer", "player1", "seat1", "hand1"]
+
+
+@pytest.mark.parametrize(
+    ("letter", "alike"), [(letter, alike) for letter, alikes in LATIN_LOOK_ALIKES.items() for alike in alikes]
+)
+def test_every_latin_letter_that_passes_for_another_is_read_as_it(letter: str, alike: str) -> None:
+    """Each Latin letter of UTS #39's that passes for another (the whole of
+    this file's list): a role word written with it is refused, and a name
+    written with it is the name with the letter it passes for (taken)."""
+    role = next((word for word in ROLE_WORDS if letter.lower() in word), None)
+    if role is not None:
+        with pytest.raises(GameError, match="a word the table uses for a role"):
+            seat_name(role.replace(letter.lower(), alike, 1))
+    table = table_with("Zo" + letter)
+    with pytest.raises(GameError, match="is taken at this table"):
+        table.join("another", "Zo" + alike)
 
 
 @settings(max_examples=300, deadline=None)

@@ -146,8 +146,10 @@ _VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 #: The letters NFKC leaves as they are that pass for Latin ones (the common
 #: confusables of Unicode's security mechanisms, UTS #39): Cyrillic, Greek
-#: and Armenian letters, and Latin letters drawn as other Latin ones, by the
-#: Latin letter a name's key reads them as. Keys are case-folded first, so
+#: and Armenian letters, and Latin letters drawn as other Latin ones (every
+#: Latin letter UTS #39 reads as one Latin letter: ``ᴑ``, a sideways ``o``;
+#: ``ʋ``, read as ``u``; ``ɣ`` as ``y``), by the Latin letter a name's key
+#: reads them as. Keys are case-folded first, so
 #: each is the small letter, read as the Latin letter its capital passes for
 #: (``н``: ``Н`` is ``H``; ``η``: ``Η`` is ``H``; ``տ``: ``Տ`` is ``S``) or,
 #: with no capital that does, its small form (``һ``, ``ԁ``, ``հ``). No two
@@ -159,28 +161,29 @@ _VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 #: are Latin already (NFKC); the small capitals are :data:`_SMALL_CAPITALS`.
 _LOOK_ALIKES: Final = {
     "a": "\u0430\u03b1\u0251",  # Cyrillic а, Greek α, Latin alpha ɑ
-    "b": "\u0432\u03b2",  # в (В), β (Β)
+    "b": "\u0432\u03b2\u0185\ua7b5",  # в (В), β (Β), Latin tone six ƅ (Ƅ), Latin beta ꞵ (Ꞵ)
     "c": "\u0441\u03f2",  # с, lunate sigma ϲ
     "d": "\u0501",  # Komi ԁ
-    "e": "\u0435\u03b5",  # е, ε (Ε)
-    "f": "\u0584",  # Armenian ք
-    "g": "\u0581\u0261",  # Armenian ց, Latin script ɡ
+    "e": "\u0435\u03b5\uab32",  # е, ε (Ε), Latin blackletter ꬲ
+    "f": "\u0584\u1e9d\ua799\uab35",  # Armenian ք, Latin long s with high stroke ẝ, f with stroke ꞙ, lenis ꬵ
+    "g": "\u0581\u0261\u018d\u1d83",  # Armenian ց, Latin script ɡ, turned delta ƍ, g with palatal hook ᶃ
     "h": "\u043d\u04bb\u03b7\u0570",  # н (Н), shha һ, η (Η), Armenian հ
     "i": "\u0456\u03b9\u0131\u0269",  # Ukrainian і, ι, Latin dotless ı, Latin iota ɩ
-    "j": "\u0458\u03f3\u0237",  # Serbian je ј, Greek yot ϳ, Latin dotless ȷ
+    "j": "\u0458\u03f3\u0237\u029d",  # Serbian je ј, Greek yot ϳ, Latin dotless ȷ, j with crossed-tail ʝ (Ʝ)
     "k": "\u043a\u03ba",  # к (К), κ (Κ)
     "l": "\u04cf\u01c0",  # palochka ӏ (Ӏ), Latin dental click ǀ
     "m": "\u043c\u03bc",  # м (М), μ (Μ)
     "n": "\u03bd\u0578",  # ν (Ν), Armenian ո
-    "o": "\u043e\u03bf\u0585",  # о, ο, Armenian օ (Օ)
+    "o": "\u043e\u03bf\u0585\u1d11\uab3d",  # о, ο, Armenian օ (Օ), Latin sideways ᴑ, blackletter ꬽ
     "p": "\u0440\u03c1",  # р, ρ
     "q": "\u051b\u0566",  # Kurdish ԛ, Armenian զ
-    "s": "\u0455\u057f",  # dze ѕ, Armenian տ (Տ)
+    "r": "\u1d26\uab47\uab48",  # Greek small capital gamma ᴦ, Latin r without handle ꭇ, double r ꭈ
+    "s": "\u0455\u057f\u01bd",  # dze ѕ, Armenian տ (Տ), Latin tone five ƽ
     "t": "\u0442\u03c4",  # т (Т), τ (Τ)
-    "u": "\u057d",  # Armenian ս (Ս)
-    "w": "\u051d\u0561",  # Kurdish ԝ, Armenian ա
-    "x": "\u0445\u03c7",  # х, χ (Χ)
-    "y": "\u0443\u04af\u03c5",  # у, straight u ү, υ (Υ)
+    "u": "\u057d\u028b\ua79f\uab4e\uab52",  # Armenian ս (Ս), Latin v with hook ʋ, Volapük ue ꞟ, ꭎ, ꭒ
+    "w": "\u051d\u0561\u026f",  # Kurdish ԝ, Armenian ա, Latin turned m ɯ
+    "x": "\u0445\u03c7\uab53",  # х, χ (Χ), Latin chi ꭓ (Ꭓ)
+    "y": "\u0443\u04af\u03c5\u0263\u1d8c\u1eff\uab5a",  # у, straight u ү, υ (Υ), Latin gamma ɣ, ᶌ, ỿ, ꭚ
     "z": "\u03b6",  # ζ (Ζ)
 }
 #: Latin small capitals (``ʜᴏꜱᴛ``), each read as its letter (there is none for x).

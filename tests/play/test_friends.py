@@ -15,6 +15,7 @@ chat are bounded."""
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -26,6 +27,7 @@ from fivecard.play.friends import (
     KEPT_CHAT,
     MAX_CHAT,
     MAX_JOINS,
+    MAX_NAME,
     MAX_ROUNDS,
     FriendsTable,
     chat_line,
@@ -651,6 +653,60 @@ def test_a_table_gives_at_most_so_many_seats_in_its_life() -> None:
     with pytest.raises(GameError, match=rf"^this table has given {MAX_JOINS} seats, the most a table may"):
         table.join("late", "Bob")
     assert len(table.view("")["seats"]) == MAX_JOINS
+
+
+def _round_record_bytes(given: int) -> int:
+    """What the store keeps of one round dealt to ten seats at a table that gave ``given`` seats."""
+    host = "h"
+    table = FriendsTable(host=host, seed=7)
+    for i in range(given):
+        owner = f"o{i}"
+        table.join(owner, "\U00020000" * (MAX_NAME - 4) + f"{i:04d}")
+        if i < given - 10:
+            seat = table.seat_of(owner)
+            assert seat is not None
+            table.remove(host, seat.id)
+    events = table.start_round(host)
+    for seat in [s for s in table.seats if s.active]:
+        events += table.deal(seat.owner)[1]
+    return sum(len(json.dumps(e, ensure_ascii=False).encode()) for e in events)
+
+
+def test_what_a_round_keeps_follows_the_seats_in_it_not_every_seat_the_table_gave() -> None:
+    """Every ``round_closed`` carried the standings of every seat the table
+    ever gave, removed ones too: 100 names of 40 four-byte characters, 25 KB
+    a round where the ten hands dealt need 7 KB. A table at its bounds kept
+    323 MB (10,000 rounds), one address may keep 500 tables, and its
+    browsers wrote about 0.5 MB a second with two tables (measured, within
+    the rate limits): the disk filled, and every change was 507. What a
+    round keeps follows the seats that played it."""
+    ten, hundred = _round_record_bytes(10), _round_record_bytes(MAX_JOINS)
+    assert hundred <= 1.5 * ten, f"a round keeps {ten:,} bytes at a table that gave 10 seats, {hundred:,} at one that gave {MAX_JOINS}"
+
+
+def test_a_closed_rounds_standings_are_its_seats_and_every_seats_points_are_kept() -> None:
+    """A round's ``standings`` are the seats seated when it closed (a seat
+    removed before, with the points it won, is not in them, nor one that
+    sat down after), most points first; nothing is lost: the table's view
+    and its ``table_ended`` list every seat it gave, with its points."""
+    table = FriendsTable(host="h", seed=3)
+    for name in ("Ann", "Bob", "Cy"):
+        table.join(name.lower(), name)
+    table.start_round("h")
+    first = [e for owner in ("ann", "bob", "cy") for e in table.deal(owner)[1]][-1]
+    assert first["type"] == "round_closed" and {s["name"] for s in first["standings"]} == {"Ann", "Bob", "Cy"}
+    winner = next(s for s in first["standings"] if s["points"])
+    table.remove("h", winner["seat"])
+    table.join("dee", "Dee")
+    table.start_round("h")
+    closed = table.close("h")[-1]
+    assert closed["type"] == "round_closed"
+    seated = [s for s in table.view("")["standings"] if s["active"]]
+    assert closed["standings"] == seated and winner["seat"] not in {s["seat"] for s in closed["standings"]}
+    ended = table.end("h")[-1]
+    assert ended["type"] == "table_ended" and ended["standings"] == table.view("")["standings"]
+    assert {s["name"]: s["points"] for s in ended["standings"]}[winner["name"]] == 25
+    assert [s["points"] for s in closed["standings"]] == sorted((s["points"] for s in closed["standings"]), reverse=True)
 
 
 def test_a_tables_chat_is_kept_as_its_latest_lines() -> None:

@@ -75,7 +75,7 @@ from ..core.report import evaluation_json
 from ..core.rules import RuleSet, get_rules
 from ..core.showdown import showdown
 from .game import split_pot
-from .table_game import GameError, RoleRequired, Shoe, TableGame, round_deck
+from .table_game import MAX_ROUNDS, GameError, RoleRequired, Shoe, TableGame, round_deck
 from .view import cards_json
 
 __all__ = [
@@ -100,8 +100,6 @@ TIES: Final = ("none", "split")
 MAX_SEATS: Final = 10
 MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
-#: The most rounds a table may have, whether or not it was given a number.
-MAX_ROUNDS: Final = 10_000
 #: The most seats a table gives in its life, a seat taken again after its
 #: removal counted again (a table's state and every view list them all).
 MAX_JOINS: Final = 100
@@ -117,7 +115,10 @@ ROLE_NAMES: Final = frozenset({"host", "you", "dealer", "house", "nobody", "comp
 _ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)\d+")
 
 #: What each event may carry, by its type (``at``: when it was kept). The
-#: round's seed is only in ``round_closed``.
+#: round's seed is only in ``round_closed``. A ``round_closed``'s
+#: ``standings`` are the seats seated when it closed (what a round keeps
+#: follows the seats in it, never every seat the table gave); the
+#: ``table_ended``'s, and every view's, are every seat the table gave.
 EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
     "table_opened": frozenset({"text", "seeded", "at"}),
     "seat_joined": frozenset({"seat", "name", "text", "at"}),
@@ -732,7 +733,7 @@ class FriendsTable(TableGame):
                 awarded={str(k): v for k, v in awarded.items()},
                 text=f"Round {current.number}: {score}",
             )
-        event["standings"] = self.standings()
+        event["standings"] = self.standings(seated=True)  # (every seat's: in the view and at the table's end)
         events = [event]
         if self.played >= self.most_rounds:
             events += self._end()
@@ -753,9 +754,10 @@ class FriendsTable(TableGame):
         name = seat.name if seat is not None else "Host"
         return [{"type": "chat", "seat": None if seat is None else seat.id, "name": name, "text": chat_line(text)}]
 
-    def standings(self) -> list[dict[str, Any]]:
-        """Every seat that has played, most points first (then by seat)."""
-        order = sorted(self.seats, key=lambda s: (-s.points, s.id))
+    def standings(self, seated: bool = False) -> list[dict[str, Any]]:
+        """Every seat the table has given (removed ones too; ``seated``: the
+        seated ones only), most points first (then by seat)."""
+        order = sorted(self._active() if seated else self.seats, key=lambda s: (-s.points, s.id))
         return [{"seat": s.id, "name": s.name, "points": s.points, "active": s.active} for s in order]
 
     # -- what a browser sees -------------------------------------------------------

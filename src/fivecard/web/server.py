@@ -8,6 +8,8 @@ in their source (uvicorn 0.54, httptools 0.9, h11 0.16), that server
   so a client may send a header of any size and it is held in memory (h11,
   uvicorn's other parser, refuses an event over 16 KiB, as a 400), and so
   are a chunked body's trailer fields, header fields after its last chunk;
+* parses every request a read brings (up to 256 KiB), each made a request
+  cycle queued behind the answer being worked out (pipelined), however many;
 * times out only an idle connection *between* requests (``timeout_keep_alive``,
   armed when a response ends and disarmed by any byte): a connection that
   never sends a whole request, one byte at a time or not at all, is held for
@@ -26,7 +28,9 @@ of the connection's opening or of the previous answer (else 408, or closed
 if nothing came; trailer fields within ``header_seconds`` of the last
 chunk), a body within ``body_seconds`` of its headers or of the previous
 answer, whichever is later (408; a refusal is sent after the answers before
-it), a client that reads no answer for ``write_seconds`` closed, and at most
+it), ``read_ahead`` requests parsed ahead of their answers (the rest of what
+the client sent waits unread, one read of it held, until the answers catch
+up), a client that reads no answer for ``write_seconds`` closed, and at most
 ``connections`` connections:
 one more closes the connection idle longest (waiting for a request), or, if
 every connection is busy with a request (an event stream cannot be timed
@@ -48,6 +52,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .clients import client_network
@@ -90,6 +95,9 @@ class Bounds:
 
     header_bytes: int = 16 * 1024
     header_seconds: float = 10.0
+    #: Requests a connection holds parsed ahead of their answers (pipelined;
+    #: at least one): the rest of what its client sent waits unread.
+    read_ahead: int = 1
     body_seconds: float = 30.0
     write_seconds: float = 30.0
     connections: int = field(default_factory=_connections)
@@ -116,6 +124,34 @@ def _answer(status: bytes, detail: str) -> bytes:
         b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\ncontent-length: "
         + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body
     )
+
+
+class _Flow(FlowControl):
+    """uvicorn's flow control (reading paused while a request waits its
+    turn, or while its body is more than its reader has taken), and one more
+    reason to read nothing: the connection holds as many requests parsed
+    ahead of their answers as it may, and what came after them
+    (``holding``). uvicorn resumes reading when its reasons end (each time
+    the app takes a body's part, or an answer is sent): not while holding."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        super().__init__(transport)
+        self.holding = False
+
+    def resume_reading(self) -> None:
+        if self.read_paused:
+            self.read_paused = False
+            if not self.holding:
+                self._transport.resume_reading()
+
+    def hold(self, holding: bool) -> None:
+        """Hold what the client sends unread (or no longer)."""
+        if holding != self.holding:
+            self.holding = holding
+            if holding:
+                self._transport.pause_reading()
+            elif not self.read_paused:
+                self._transport.resume_reading()
 
 
 #: The connections each client address holds, by server (its uvicorn state).
@@ -145,6 +181,9 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._chunk_left = 0  # bytes of the current chunk, and its CRLF, still to come
         self._size_line = b""  # the start of a chunk's size line read so far
         self._trailing = False  # the trailer fields are being read
+        # What the client sent past the requests read ahead of their answers:
+        # held unparsed (one read at most: reading waits meanwhile).
+        self._unread = b""
         # The connection's clock: one deadline at a time, for what it waits for from the client.
         self._since = 0.0  # when this connection last began to wait for a request
         self._timer: asyncio.TimerHandle | None = None  # the header or the body deadline
@@ -247,6 +286,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.flow = self._flow = _Flow(transport)
         self._keep_time()
         held = _BY_ADDRESS.setdefault(self.server_state, collections.Counter())
         self._address = client_network(self.client[0] if self.client else "")
@@ -272,6 +312,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._unread = b""
         if self._address is not None:
             held = _BY_ADDRESS.get(self.server_state)
             if held is not None:
@@ -291,8 +332,18 @@ class GuardedHttpTools(HttpToolsProtocol):
         last chunk, up to their blank line). The parser takes lines ending
         in CRLF only, so a request ends at a cut: each request's line,
         headers and trailer fields are counted whole, whichever read brings
-        them and whatever came before them in it."""
+        them and whatever came before them in it. At most
+        :attr:`Bounds.read_ahead` requests are parsed ahead of their
+        answers: past them, what the client sent is held unparsed, and
+        reading waits, until the answers catch up."""
+        if self._unread:  # (reading waits while bytes are held: none should come)
+            self._unread += data
+            return
         while data and self._refusal is None and self.parser is not None and not self.transport.is_closing():
+            if not self._reading and len(self.pipeline) >= self.bounds.read_ahead:
+                self._unread = data
+                self._flow.hold(True)
+                return
             trailing = self._trailing
             if not (self._reading and self._headed) or trailing:  # the line and headers, or the trailer fields
                 cut = self._through_blank_line(data)
@@ -377,6 +428,17 @@ class GuardedHttpTools(HttpToolsProtocol):
         super().on_response_complete()  # (the next request queued, if any, is answered; not once closing)
         if not self.transport.is_closing():
             self._keep_time()
+            if self._unread:
+                self.loop.call_soon(self._read_held)
+
+    def _read_held(self) -> None:
+        """An answer is sent: parse what was held, as far as the requests
+        read ahead may go, and read on once nothing is held."""
+        if self._unread and not self.transport.is_closing():
+            data, self._unread = self._unread, b""
+            self.data_received(data)
+            if not self._unread:
+                self._flow.hold(False)
 
     def pause_writing(self) -> None:
         super().pause_writing()

@@ -27,7 +27,8 @@ and every event (the stream, the export) goes out through
 served in today's form.
 
 What a read costs follows what it answers: the export reads a table's closed
-rounds alone (by their type's index), and an event stream that resumes from
+rounds alone (by their type's index), a page of them at a time, written out
+as it goes (:func:`_round_lines`), and an event stream that resumes from
 far back (``?after=0`` at a long table) is sent what the page needs to draw
 the table now, then the latest :data:`REPLAY` events, never the whole history.
 Every per-table collection has a bound: seats given
@@ -41,13 +42,12 @@ browser).
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import math
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request
@@ -57,6 +57,7 @@ from pydantic_core import PydanticCustomError
 
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
+from ..files.solve import solve_lines
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
 from ..play.table_game import GameError
 from .clients import request_network
@@ -173,6 +174,9 @@ class ChatRequest(Request_):
 #: Events read from the store at a time, and the frames a table's streams share.
 _BATCH = 500
 _SHARED = 64
+#: Closed rounds an export reads from the store at a time (each about 7 KB of
+#: JSON at a table at its bounds, several times that once read).
+_EXPORT_PAGE = 100
 #: A stream that resumes from further back than this many events (``?after=0``
 #: at a table with a long history) is sent what a page needs to draw the
 #: table now: its :data:`REPLAY_ROUNDS` latest closed rounds (the result on the
@@ -543,32 +547,41 @@ def add_friends_table_routes(
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
 
-    @app.get("/api/tables/{table_id}/export", tags=["tables"], summary="The table's rounds as CSV or JSON Lines")
-    def api_export(table_id: str, format: str = "csv") -> Response:
+    @app.get(
+        "/api/tables/{table_id}/export",
+        tags=["tables"],
+        summary="The table's rounds as CSV or JSON Lines",
+        response_class=StreamingResponse,
+    )
+    def api_export(table_id: str, format: str = "csv") -> StreamingResponse:
         if format not in ("csv", "jsonl"):
             raise GameError(f"export format is csv or jsonl, got {format!r}")
-        table = store.load(table_id)
-        rounds = [e for _, e in _all_events(store, table_id, "round_closed")]
-        data = export(table.rules.name, rounds, format)
-        media = "text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson"
-        return Response(
-            data,
-            media_type=media,
+        table = store.load(table_id)  # 404 for no such table, before the answer starts
+        return StreamingResponse(
+            solve_lines(_round_lines(store, table_id), format=format, rules=table.rules.name),
+            media_type="text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson",
             headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
         )
 
 
-def _all_events(store: FriendsTableStore, table_id: str, type: str) -> list[tuple[int, dict[str, Any]]]:
-    """Every event of a ``type`` the table has (read by its type's index:
-    the others are not read)."""
-    found: list[tuple[int, dict[str, Any]]] = []
-    seq = 0
-    while True:
-        batch = _public_events(store, table_id, seq, _BATCH, type)
-        if not batch:
-            return found
-        found += batch
-        seq = batch[-1][0]
+def _round_lines(store: FriendsTableStore, table_id: str) -> Iterator[bytes]:
+    """The table's closed rounds as the lines ``fivecard solve`` reads: a
+    line per round (its number is the line number; a round nobody dealt is
+    an empty line), its hands in seat order of dealing. Read by their type's
+    index (no other event is read), :data:`_EXPORT_PAGE` at a time: each page's
+    lines are given when the page before them has been taken, and the page
+    is not held meanwhile."""
+    seq, following = 0, 1  # the last event read, the number of the next line
+    while page := _public_events(store, table_id, seq, _EXPORT_PAGE, "round_closed"):
+        seq, lines = page[-1][0], []
+        for _, event in page:
+            number = int(event["round"])
+            if number >= following:  # (rounds close in order: each is read once)
+                lines.append("\n" * (number - following) + " | ".join(" ".join(h["cards"]) for h in event["hands"]) + "\n")
+                following = number + 1
+        text = "".join(lines).encode()
+        del page, event, lines
+        yield text
 
 
 async def _stream(
@@ -604,18 +617,3 @@ async def _stream(
                     yield b": keep-alive\n\n"
     finally:
         broker.stop(table_id, wake)
-
-
-def export(rules: str, rounds: Sequence[dict[str, Any]], format: str) -> bytes:
-    """Closed rounds as ``fivecard solve`` writes them: a line per round
-    (its number is the line number; a round nobody dealt is an empty line),
-    its hands in seat order of dealing."""
-    from ..files.solve import solve_file
-
-    lines: dict[int, str] = {}
-    for event in rounds:
-        lines[int(event["round"])] = " | ".join(" ".join(h["cards"]) for h in event["hands"])
-    text = "".join(lines.get(n, "") + "\n" for n in range(1, max(lines, default=0) + 1))
-    out = io.StringIO()
-    solve_file("-", format=format, rules=rules, stdin=io.StringIO(text), stdout=out)
-    return out.getvalue().encode()

@@ -8,12 +8,15 @@ far back) bounded."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import sqlite3
 import threading
+import time
 import tracemalloc
 import warnings
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +27,18 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
     from fastapi import FastAPI
 
+import fivecard.web.friends_api
 from fivecard import showdown
 from fivecard.files.solve import solve_file
 from fivecard.play.friends import KEPT_CHAT, MAX_JOINS, MAX_NAME, FriendsTable
 from fivecard.play.table_game import GameError, round_deck, round_seed
 from fivecard.web.app import create_app
-from fivecard.web.friends_api import REPLAY
+from fivecard.web.friends_api import REPLAY, Exports
 from fivecard.web.store import FRIENDS_TABLES, KEPT_REQUEST_IDS, Database, TableGameStore
+
+
+#: The longest a test waits for the app to do what it says (it does it well before).
+PATIENCE = 10.0
 
 
 @pytest.fixture
@@ -593,6 +601,108 @@ def test_an_export_holds_no_more_at_once_for_a_longer_history(tmp_path: Path) ->
     _export_peak(client, long)  # (what exports load once, and the solver's bounded caches filled: not counted)
     small, large = _export_peak(client, short), _export_peak(client, long)
     assert large <= 1.25 * small, f"an export of 500 rounds held {small / 2**20:.1f} MiB; of 2,000 rounds {large / 2**20:.1f} MiB"
+
+
+def _held_pages(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Exports held at their first page of rounds until the event is set."""
+    go, real = threading.Event(), fivecard.web.friends_api._public_events
+
+    def public_events(*args: Any, **kwargs: Any) -> Any:
+        if args[4:5] == ("round_closed",) or kwargs.get("type") == "round_closed":
+            assert go.wait(PATIENCE)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fivecard.web.friends_api, "_public_events", public_events)
+    return go
+
+
+def test_exports_at_once_are_bounded_in_all_and_for_each_network(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing bounded how many exports ran at once (each held a worker
+    thread and its pages: three of a table at its bounds took 3 GB). At
+    most ``most`` are made at once (one more is 503), and ``per_network``
+    for one network (one more is 429); each place is given back when its
+    answer has been taken; a request refused before its answer starts (no
+    such table, no such format) takes none."""
+    data.mkdir()
+    table_id = _chatty_table(data, lines=0, rounds=3)
+    exports = Exports(most=2, per_network=1)
+    app = create_app(data, allow_hosts=["testserver"], exports=exports)
+    path = f"/api/tables/{table_id}/export"
+
+    def client(address: str) -> TestClient:
+        return TestClient(app, client=(address, 40000))
+
+    go = _held_pages(monkeypatch)
+    answers: list[int] = []
+    held = [
+        threading.Thread(target=lambda a=address: answers.append(client(a).get(path).status_code))
+        for address in ("10.0.0.1", "2001:db8::1")
+    ]
+    try:
+        for thread in held:
+            thread.start()
+        deadline = time.monotonic() + PATIENCE
+        while exports.held() < 2:
+            assert time.monotonic() < deadline, "the exports never began"
+            time.sleep(0.01)
+        same = client("2001:db8:0:ff::2").get(path)  # the second's network (an IPv6 client's /48)
+        assert same.status_code == 429 and same.headers["retry-after"] == "1"
+        assert same.json() == {
+            "detail": "too many requests: exports for this address at once are limited (1); wait until the one being made is done"
+        }
+        other = client("10.0.0.3").get(path)
+        assert other.status_code == 503 and other.headers["retry-after"] == "1"
+        assert other.json() == {"detail": "the server makes as many exports at once as it can (2): try again in a moment"}
+        assert client("10.0.0.3").get("/api/tables/nosuchtable/export").status_code == 404
+        assert client("10.0.0.3").get(path, params={"format": "xml"}).status_code == 409
+    finally:
+        go.set()
+        for thread in held:
+            thread.join(PATIENCE)
+    assert answers == [200, 200] and exports.held() == 0
+    assert client("10.0.0.3").get(path).status_code == 200
+
+
+@pytest.mark.parametrize("spec", ["2.3", "2.4"], ids=["told-by-a-message", "told-by-a-failed-send"])
+def test_an_export_whose_client_goes_away_gives_its_place_back(data: Path, spec: str) -> None:
+    """A client may leave before the answer is sent (a server that says so
+    with a disconnect message, or whose sending fails): the export's place
+    is given back all the same."""
+    data.mkdir()
+    table_id = _chatty_table(data, lines=0, rounds=3)
+    exports = Exports(most=1, per_network=1)
+    app = create_app(data, allow_hosts=["testserver"], exports=exports)
+    scope = {
+        "type": "http", "asgi": {"version": "3.0", "spec_version": spec}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": f"/api/tables/{table_id}/export", "raw_path": f"/api/tables/{table_id}/export".encode(),
+        "query_string": b"format=csv", "root_path": "", "headers": [(b"host", b"testserver")],
+        "client": ("10.0.0.1", 40000), "server": ("testserver", 80), "state": {},
+    }  # fmt: skip
+    sent: list[str] = []
+
+    async def gone() -> None:
+        asked = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal asked
+            if not asked:
+                asked = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            return {"type": "http.disconnect"}
+
+        async def send(message: MutableMapping[str, Any]) -> None:
+            sent.append(message["type"])
+            if message["type"] == "http.response.body":
+                raise OSError("the client is gone")
+
+        try:
+            await app(scope, receive, send)
+        except Exception:  # (the server's to log: the answer is lost)
+            pass
+
+    asyncio.run(gone())
+    assert sent[0] == "http.response.start" and exports.held() == 0
+    assert TestClient(app).get(f"/api/tables/{table_id}/export").status_code == 200
 
 
 def test_a_stream_resumed_from_far_back_is_sent_a_bounded_window(data: Path) -> None:

@@ -28,7 +28,8 @@ served in today's form.
 
 What a read costs follows what it answers: the export reads a table's closed
 rounds alone (by their type's index), a page of them at a time, written out
-as it goes (:func:`_round_lines`), and an event stream that resumes from
+as it goes (:func:`_round_lines`; at most :data:`EXPORTS` exports at once, one a
+network, :class:`Exports`), and an event stream that resumes from
 far back (``?after=0`` at a long table) is sent what the page needs to draw
 the table now, then the latest :data:`REPLAY` events, never the whole history.
 Every per-table collection has a bound: seats given
@@ -42,6 +43,7 @@ browser).
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import math
 import re
@@ -52,6 +54,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
@@ -71,6 +74,7 @@ __all__ = [
     "add_friends_table_routes",
     "builtin_rules",
     "Broker",
+    "Exports",
     "Digits",
     "RateLimit",
     "RequestModel",
@@ -417,6 +421,63 @@ class RateLimit:
                 self._buckets[("act", claim.new)] = bucket
 
 
+#: Exports made at once: in all, and for one network (its clients share one).
+EXPORTS, EXPORTS_PER_NETWORK = 4, 1
+
+
+class Exports:
+    """The exports being made: at most ``most`` at once (one more is
+    :class:`~fivecard.web.errors.AtCapacity`, 503) and ``per_network`` for
+    one client network (:func:`~fivecard.web.clients.client_network`; one
+    more is :class:`~fivecard.web.errors.TooFast`, 429). An export holds a
+    page of rounds and a worker thread while it reads and solves it, and its
+    place until its client has taken the whole answer (or gone)."""
+
+    def __init__(self, most: int = EXPORTS, per_network: int = EXPORTS_PER_NETWORK) -> None:
+        self.most, self.per_network = most, per_network
+        self._held: collections.Counter[str] = collections.Counter()
+        self._lock = threading.Lock()
+
+    def held(self, network: str | None = None) -> int:
+        """The exports being made (for one ``network``, if given)."""
+        with self._lock:
+            return self._held[network] if network is not None else self._held.total()
+
+    def take(self, network: str) -> None:
+        """A place for an export for ``network``, or its refusal."""
+        with self._lock:
+            if self._held[network] >= self.per_network:
+                raise TooFast(
+                    f"too many requests: exports for this address at once are limited ({self.per_network:,}); "
+                    "wait until the one being made is done"
+                )
+            if self._held.total() >= self.most:
+                raise AtCapacity(f"the server makes as many exports at once as it can ({self.most:,}): try again in a moment", 1)
+            self._held[network] += 1
+
+    def give(self, network: str) -> None:
+        """The place an export for ``network`` held: free."""
+        with self._lock:
+            self._held[network] -= 1
+            if self._held[network] <= 0:
+                del self._held[network]
+
+
+class _Held(StreamingResponse):
+    """A streamed answer that gives back what it holds (``done``) once it
+    ends, however it ends: sent whole, its client gone, an error."""
+
+    def __init__(self, content: Iterator[bytes], done: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self.done = done
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.done()
+
+
 def _json(data: Any, status: int = 200) -> Response:
     return Response(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
@@ -426,7 +487,7 @@ def _json(data: Any, status: int = 200) -> Response:
 
 
 def add_friends_table_routes(
-    app: FastAPI, store: FriendsTableStore, broker: Broker, limit: RateLimit, owners: Owners
+    app: FastAPI, store: FriendsTableStore, broker: Broker, limit: RateLimit, owners: Owners, exports: Exports
 ) -> None:
     """Register the friends' table API on ``app``."""
 
@@ -553,15 +614,22 @@ def add_friends_table_routes(
         summary="The table's rounds as CSV or JSON Lines",
         response_class=StreamingResponse,
     )
-    def api_export(table_id: str, format: str = "csv") -> StreamingResponse:
+    def api_export(table_id: str, request: Request, format: str = "csv") -> StreamingResponse:
         if format not in ("csv", "jsonl"):
             raise GameError(f"export format is csv or jsonl, got {format!r}")
         table = store.load(table_id)  # 404 for no such table, before the answer starts
-        return StreamingResponse(
-            solve_lines(_round_lines(store, table_id), format=format, rules=table.rules.name),
-            media_type="text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson",
-            headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
-        )
+        network = request_network(request)
+        exports.take(network)
+        try:
+            return _Held(
+                solve_lines(_round_lines(store, table_id), format=format, rules=table.rules.name),
+                lambda: exports.give(network),
+                media_type="text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson",
+                headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
+            )
+        except BaseException:
+            exports.give(network)
+            raise
 
 
 def _round_lines(store: FriendsTableStore, table_id: str) -> Iterator[bytes]:

@@ -16,8 +16,11 @@ per-address bound."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import io
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -31,10 +34,13 @@ from typing import Any
 import anyio.to_thread
 import httpx
 import pytest
+import uvicorn
 
 import fivecard
 import fivecard.play.advise
 import fivecard.web.app
+import fivecard.web.clients
+from fivecard.cli import main
 
 
 with warnings.catch_warnings():
@@ -313,6 +319,77 @@ def test_an_ipv4_address_carried_in_ipv6_is_that_address(one: str, another: str,
     client's share was everyone's. A 6to4 host is given a /48 for its one
     IPv4 address: 65,536 networks."""
     assert (client_network(one) == client_network(another)) is same
+
+
+def _served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> Any:
+    """The ASGI app ``fivecard serve`` runs under uvicorn (with the
+    middleware uvicorn puts around it), given ``options``."""
+    configs: list[uvicorn.Config] = []
+
+    def run(server: uvicorn.Server, sockets: list[socket.socket]) -> None:
+        configs.append(server.config)
+        for sock in sockets:
+            sock.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(gc, "freeze", lambda: None)
+    argv = ["serve", "--port", "0", "--data", str(tmp_path / "data"), "--allow-host", "testserver", *options]
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, stdin=io.StringIO(), stdout=out, stderr=err) == 0, err.getvalue()
+    configs[0].load()
+    return configs[0].loaded_app
+
+
+@pytest.mark.parametrize(
+    ("options", "peer", "client"),
+    [
+        ((), "127.0.0.1", "127.0.0.1"),  # uvicorn's default read them from the loopback
+        ((), "::1", "::1"),
+        ((), "198.51.100.7", "198.51.100.7"),  # ... and from everyone, with FORWARDED_ALLOW_IPS=*
+        (("--proxy", "127.0.0.1"), "127.0.0.1", "203.0.113.9"),
+        (("--proxy", "::1"), "::1", "203.0.113.9"),
+        (("--proxy", "10.0.0.0/8", "--proxy", "192.0.2.1"), "10.1.2.3", "203.0.113.9"),
+        (("--proxy", "10.0.0.0/8", "--proxy", "192.0.2.1"), "192.0.2.1", "203.0.113.9"),
+        (("--proxy", "10.0.0.0/8"), "198.51.100.7", "198.51.100.7"),  # not the proxy: its headers are the client's
+    ],
+    ids=["loopback", "loopback-v6", "anyone", "proxy", "proxy-v6", "proxy-network", "second-proxy", "not-the-proxy"],
+)
+def test_serve_reads_who_the_client_is_from_a_named_proxy_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...], peer: str, client: str
+) -> None:
+    """Every per-address bound counts a request's client. uvicorn, as
+    ``fivecard serve`` started it, took the client from X-Forwarded-For
+    on connections from 127.0.0.1 and ::1 (anything on the computer, a
+    proxy or not), or from every client when FORWARDED_ALLOW_IPS said
+    ``*``: each request could name another address, and no per-address
+    bound held. The headers are read on the connections of a proxy named
+    with ``--proxy`` alone (its address's or its network's; of what they
+    list, the address the proxies did not write), and never from anyone
+    else, whatever the environment says."""
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "*")
+    app = _served(tmp_path, monkeypatch, *options)
+    seen: list[str] = []
+    real = fivecard.web.clients.client_network
+
+    def client_network(address: str) -> str:
+        seen.append(address)
+        return real(address)
+
+    monkeypatch.setattr(fivecard.web.clients, "client_network", client_network)
+    forwarded = {"x-forwarded-for": "198.51.100.66, 203.0.113.9", "x-forwarded-proto": "https"}
+    answered = TestClient(app, client=(peer, 40000)).post("/api/games", json={}, headers=forwarded)
+    assert answered.status_code == 201, answered.text
+    assert seen and set(seen) == {client}
+
+
+@pytest.mark.parametrize("proxy", ["*", "proxy.lan", "10.0.0.0/33", ""])
+def test_serve_refuses_a_proxy_that_is_no_address_or_network(tmp_path: Path, proxy: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["serve", "--check", "--port", "0", "--data", str(tmp_path / "data"), "--proxy", proxy], stdin=io.StringIO(), stdout=out, stderr=err)
+    assert code == 2 and err.getvalue() == (
+        f"fivecard: error: --proxy: {proxy!r} is not an IP address or network (e.g. 127.0.0.1, ::1, 10.0.0.0/24)\n"
+    )
+    assert not (tmp_path / "data").exists()  # refused before the data folder is made
 
 
 def test_the_advisors_turns_are_shared_by_network(tmp_path: Path, held_advisor: threading.Event) -> None:

@@ -11,6 +11,7 @@ import numpy.typing as npt
 import oracle
 
 from fivecard import Card, Hand, Suit, get_rules
+from fivecard.core.cards import CARDS
 from fivecard.vector import batch
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -39,11 +40,11 @@ class WholeDeck:
     (:func:`whole_deck`)."""
 
     rules: str
-    #: Deck indices (``batch.CARDS``; the dealt deck is its first cards) of
-    #: each hand, in the order of ``itertools.combinations(range(n), 5)``.
+    #: Deck positions (card indices, ``CARDS``: the dealt deck is its first
+    #: cards) of each hand, in the order of ``itertools.combinations(range(n), 5)``.
     indices: npt.NDArray[np.uint8]
-    #: The code of each deck index as the rule set sees it (rank-only for semi).
-    codes: npt.NDArray[np.int32]
+    #: The card index of each deck position as the rule set sees it (rank-only for semi).
+    cards: npt.NDArray[np.int32]
     #: The batch path's strength of each hand.
     strengths: npt.NDArray[np.uint16]
 
@@ -52,15 +53,15 @@ class WholeDeck:
 def whole_deck(rules: str) -> WholeDeck:
     """The whole deck of ``rules``, enumerated and scored once per test run."""
     dealt = get_rules(rules).dealt()
-    assert [c.rank for c in dealt] == [c.rank for c in batch.CARDS[: len(dealt)]]
-    codes = np.array([c.code for c in dealt], dtype=np.int32)
+    assert [c.rank for c in dealt] == [c.rank for c in CARDS[: len(dealt)]]
+    cards = np.array([c.index for c in dealt], dtype=np.int32)
     indices = batch.combinations(len(dealt))
-    return WholeDeck(rules, indices, codes, batch.strengths_of_codes(codes[indices], rules=rules))
+    return WholeDeck(rules, indices, cards, batch.strengths_of_indices(cards[indices], rules=rules))
 
 
 #: Rank (2 ... 14; a joker 0) and suit (0 ... 3; a joker 4) of each deck
-#: index (``batch.CARDS``), as the reference evaluator reads the cards' text.
-RANKS, SUITS = oracle.cards(c.code_str for c in batch.CARDS)
+#: index (``CARDS``, 0-53: the jokers 52 and 53), as the reference evaluator reads the cards' text.
+RANKS, SUITS = oracle.cards(c.code_str for c in CARDS[:54])
 
 
 @cache

@@ -58,8 +58,8 @@ def _every_hand(rules: str) -> dict[tuple[int, ...], int]:
     """The strength of every five of the small deck, by its deck indices."""
     deck = SMALL[rules]
     hands = list(combinations(range(len(deck)), 5))
-    codes = np.array([[deck[i].code for i in hand] for hand in hands], dtype=np.int32)
-    found = batch.strengths_of_codes(codes, rules=get_rules(rules), check=False)
+    indices = np.array([[deck[i].index for i in hand] for hand in hands], dtype=np.int32)
+    found = batch.strengths_of_indices(indices, rules=get_rules(rules))
     return dict(zip(hands, found.tolist()))
 
 
@@ -96,7 +96,7 @@ def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
         win += deals * Fraction(w, all_)
         draw += deals * Fraction(d, all_)
         # the runner-up: another choice of cards (under semi, keeping one ace or another is one choice)
-        kept = [tuple(sorted(deck[hand[i]].code for i in range(5) if m >> i & 1)) for m in range(32)]
+        kept = [tuple(sorted(deck[hand[i]].index for i in range(5) if m >> i & 1)) for m in range(32)]
         rest = sorted((values[kept.index(k)] for k in set(kept) if k != kept[best]), reverse=True)
         assert float(solution.second_value[row]) == pytest.approx(float(rest[0]), abs=1e-12)
     deals_in_all = comb(len(deck), 5)
@@ -121,7 +121,7 @@ def test_the_classes_hold_every_deal_once() -> None:
 
 def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
     deck = SMALL["standard"]
-    tables = _tables(get_rules("standard"), tuple(c.code for c in deck))
+    tables = _tables(get_rules("standard"), tuple(c.index for c in deck))
     where = {c: i for i, c in enumerate(deck)}
     rng = random.Random(4)
     suits = "shdc"
@@ -141,7 +141,7 @@ def test_sampled_deals_of_the_full_deck_hold_what_the_advisor_holds() -> None:
     for rules, sample in (("standard", 5), ("joker", 3)):
         ruleset = get_rules(rules)
         deck = ruleset.dealt()
-        tables = _tables(ruleset, tuple(c.code for c in deck))
+        tables = _tables(ruleset, tuple(c.index for c in deck))
         rng = random.Random(14)
         hands = np.array([sorted(rng.sample(range(len(deck)), 5)) for _ in range(sample)], dtype=np.int64)
         win, draw, _made = tables.holds(hands)
@@ -310,5 +310,5 @@ def test_a_worker_makes_a_rule_sets_tables_once() -> None:
     import pickle
 
     rules = get_rules("deuces-wild")
-    deck = tuple(c.code for c in SMALL["deuces-wild"])
+    deck = tuple(c.index for c in SMALL["deuces-wild"])
     assert _tables(pickle.loads(pickle.dumps(rules)), deck) is _tables(rules, deck)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Union
 
-from .cards import CODE_TEXT, JOKER, Card, parse_card_at, parse_cards, sort_place
+from .cards import TEXTS, Card, parse_card_at, parse_cards
 from .errors import HandError, ParseError, in_context, kind_of, quote
 from .rules import STANDARD, RuleSet, get_rules
 
@@ -23,6 +24,7 @@ __all__ = [
 ]
 
 HAND_SIZE = 5
+_INDEX = attrgetter("index")  # ascending index: sorted order (see fivecard.core.cards)
 #: The most cards a hand that plays its best five may hold (seven-card stud,
 #: hold'em: two hole cards and a board of five).
 MOST_CARDS = 7
@@ -46,7 +48,8 @@ class Hand:
 
     cards: tuple[Card, ...]
     rules: RuleSet = STANDARD
-    codes: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: The cards' indices (:attr:`Card.index`), in the hand's order.
+    indices: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, RuleSet):
@@ -62,18 +65,7 @@ class Hand:
         if not self.rules.suits and any(c.suit is not None for c in self.cards):
             # Rules without suits accept suited cards and ignore the suits.
             object.__setattr__(self, "cards", tuple(c.rank_only() for c in self.cards))
-        object.__setattr__(self, "codes", tuple(c.code for c in self.cards))
-
-    @property
-    def lookup_codes(self) -> tuple[int, ...]:
-        """The codes the rule set's table reads (its ``lookup_index``): the
-        card codes, with each wild card of the rule set as the joker's (a
-        wild 2 of deuces wild keeps its own code in :attr:`codes`)."""
-        wild = self.rules.wild
-        if not wild:
-            return self.codes
-        joker, wild_codes = JOKER.code, self.rules.wild_codes
-        return tuple([joker if c in wild_codes else c for c in self.codes])
+        object.__setattr__(self, "indices", tuple([c.index for c in self.cards]))
 
     @classmethod
     def parse(cls, text: str, *, rules: str | RuleSet | None = None) -> Hand:
@@ -111,7 +103,7 @@ class Hand:
     def sorted(self) -> tuple[Card, ...]:
         """The cards by rank, high to low (ace high), then spades, hearts,
         diamonds, clubs; jokers last."""
-        return tuple(sorted(self.cards, key=sort_place))
+        return tuple(sorted(self.cards, key=_INDEX))
 
     def sorted_str(self) -> str:
         return " ".join(map(str, self.sorted()))
@@ -120,7 +112,7 @@ class Hand:
         return " ".join(map(str, self.cards))
 
     def __repr__(self) -> str:
-        text = " ".join([CODE_TEXT[c] for c in self.codes])
+        text = " ".join([TEXTS[i] for i in self.indices])
         if self.rules is STANDARD:
             return f"Hand.parse({text!r})"
         return f"Hand.parse({text!r}, rules={self.rules.name!r})"

@@ -167,9 +167,9 @@ class RuleSet:
     one_deck: bool = True
     low: bool = False
     ace_low: bool = False
-    #: The codes of the cards that are wild (:attr:`wild` and the joker when
-    #: the rule set has jokers).
-    wild_codes: frozenset[int] = field(init=False, repr=False, compare=False)
+    #: The indices of the cards that are wild (:attr:`wild` and the joker
+    #: when the rule set has jokers; see :attr:`Card.index`).
+    wild_indices: frozenset[int] = field(init=False, repr=False, compare=False)
     scores: dict[str, int] = field(init=False, repr=False, compare=False)
     _by_shape: dict[tuple[int, ...], tuple[tuple[int, Category], ...]] = field(
         init=False, repr=False, compare=False
@@ -189,8 +189,8 @@ class RuleSet:
         if any(c.is_joker or c.suit is None or c.rank not in ranks for c in wild):
             raise ValueError(f"rule set {self.name}: a wild card must be a suited card of its deck")
         object.__setattr__(self, "wild", wild)
-        codes = {c.code for c in wild} | ({JOKER.code} if self.jokers else set())
-        object.__setattr__(self, "wild_codes", frozenset(codes))
+        indices = {c.index for c in wild} | ({JOKER.index, JOKER.index + 1} if self.jokers else set())
+        object.__setattr__(self, "wild_indices", frozenset(indices))
         object.__setattr__(
             self, "scores", {c.name: i + 1 for i, c in enumerate(self.ladder)}
         )
@@ -237,7 +237,7 @@ class RuleSet:
     def is_wild(self, card: Card) -> bool:
         """Whether the card is wild under these rules (a joker, or one of
         :attr:`wild`)."""
-        return card.code in self.wild_codes
+        return card.index in self.wild_indices
 
     def natural_count(self, rank: Rank) -> int:
         """How many natural (not wild) cards of that rank a hand may hold."""

@@ -172,28 +172,28 @@ class PayTable:
                 f"{self.name} plays under the {self.rules} rules, not {rules.name}", option=("rules", self.rules)
             )
         special = [k for k in self.pays if k not in CATEGORY_NAMES]
-        if special and not rules.wild_codes:
+        if special and not rules.wild_indices:
             raise PayTableError(
                 f"{self.name} pays {special[0]}, which needs wild cards; the {rules.name} rules have none"
             )
 
     def hand_pays(
-        self, rules: RuleSet, codes: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
+        self, rules: RuleSet, indices: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
     ) -> npt.NDArray[np.float64]:
-        """What each hand (rows of five card codes, with their strengths)
+        """What each hand (rows of five card indices, with their strengths)
         pays: its class's pay, or under wild cards its natural or wild
         version's, or four wild cards' pay."""
         pays: npt.NDArray[np.float64] = self.payout(rules)[strengths]
-        if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
+        if not rules.wild_indices or all(k in CATEGORY_NAMES for k in self.pays):
             return pays  # every hand paid by its class
-        names, entry = self.hand_entries(rules, codes, strengths)
+        names, entry = self.hand_entries(rules, indices, strengths)
         special = np.array([np.nan if n in CATEGORY_NAMES else self.pays.get(n, np.nan) for n in names])
         chosen = special[entry]
         result: npt.NDArray[np.float64] = np.where(np.isnan(chosen), pays, chosen)
         return result
 
     def hand_entries(
-        self, rules: RuleSet, codes: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
+        self, rules: RuleSet, indices: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
     ) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
         """Which entry of the table each hand is paid by: its category's, or
         under wild cards ``natural_...``, ``wild_...`` or ``four_wild`` where
@@ -204,9 +204,9 @@ class PayTable:
         size = len(ladder)
         names = (*ladder, *(f"natural_{c}" for c in ladder), *(f"wild_{c}" for c in ladder), "four_wild")
         entry = batch.category_table(rules)[strengths].astype(np.int64)
-        if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
+        if not rules.wild_indices or all(k in CATEGORY_NAMES for k in self.pays):
             return names, entry
-        wild = np.isin(codes, list(rules.wild_codes)).sum(axis=1)
+        wild = np.isin(indices, list(rules.wild_indices)).sum(axis=1)
         category = entry.copy()
         for index, name in enumerate(ladder):
             if f"natural_{name}" in self.pays:
@@ -588,11 +588,11 @@ def advise(
         raise FivecardError(f"need at least 5 unseen cards to draw from, got {len(pool)}")
     if paytable is not None:
         paytable.check_rules(ruleset)
-    pool_codes = np.array([c.code for c in pool], dtype=np.int32)
+    pool_indices = np.array([c.index for c in pool], dtype=np.int32)
     category_of = batch.category_table(ruleset)
     ladder = ruleset.ladder
     # Dealer hands per strength: every five of the unseen cards.
-    dealer = batch.hand_counts(pool_codes, rules=ruleset) if paytable is None else None
+    dealer = batch.hand_counts(pool_indices, rules=ruleset) if paytable is None else None
     if dealer is not None:
         dealer_total = int(dealer.sum())
         below = np.concatenate(([0], np.cumsum(dealer)[:-1])) / dealer_total
@@ -603,15 +603,15 @@ def advise(
         kept = tuple(c for i, c in enumerate(played.cards) if mask >> i & 1)
         dropped = tuple(c for i, c in enumerate(played.cards) if not mask >> i & 1)
         draws = _combinations(len(pool), 5 - len(kept))
-        codes = np.empty((len(draws), 5), dtype=np.int32)
-        codes[:, : len(kept)] = [c.code for c in kept]
-        codes[:, len(kept) :] = pool_codes[draws]
-        found = batch.strengths_of_codes(codes, rules=ruleset, check=False)  # cards of a Hand and the deck
+        indices = np.empty((len(draws), 5), dtype=np.int32)
+        indices[:, : len(kept)] = [c.index for c in kept]
+        indices[:, len(kept) :] = pool_indices[draws]
+        found = batch.strengths_of_indices(indices, rules=ruleset)
         completions += len(found)
         counts = np.bincount(category_of[found], minlength=len(ladder)) / len(found)
         categories = {c.name: float(counts[i]) for i, c in enumerate(ladder)}
         if paytable is not None:
-            ev = float(paytable.hand_pays(ruleset, codes, found).mean())
+            ev = float(paytable.hand_pays(ruleset, indices, found).mean())
             choices.append(Choice(kept, dropped, 0.0, 0.0, 0.0, categories, ev))
         else:
             win = float(below[found].mean())

@@ -152,9 +152,8 @@ def solve_paytable(
         )
     n = len(deck)
     deals = batch.combinations(n)
-    codes = np.array([c.code for c in deck], dtype=np.int32)
-    hands = codes[deals]  # every five-card hand of the deck, as card codes
-    strengths = batch.strengths_of_codes(hands, rules=ruleset, check=False)
+    hands = np.array([c.index for c in deck], dtype=np.int32)[deals]  # every hand of the deck, as card indices
+    strengths = batch.strengths_of_indices(hands, rules=ruleset)
     pays = paytable.hand_pays(ruleset, hands, strengths)
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.name}: solving takes whole-number pays")

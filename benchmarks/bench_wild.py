@@ -66,7 +66,7 @@ def deck_indices(rules: RuleSet) -> npt.NDArray[np.int64]:
     """The card indices (see ``fivecard.core.cards.CARDS``) of the rule set's
     dealt deck, its second joker 53."""
     jokers = iter(range(52, 54))
-    indices = [next(jokers) if c.is_joker else c.index for c in rules.dealt()]
+    indices = [next(jokers) if c.is_joker else c.index for c in rules.deck()]
     return np.array(indices, dtype=np.int64)
 
 

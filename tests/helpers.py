@@ -52,7 +52,7 @@ class WholeDeck:
 @cache
 def whole_deck(rules: str) -> WholeDeck:
     """The whole deck of ``rules``, enumerated and scored once per test run."""
-    dealt = get_rules(rules).dealt()
+    dealt = get_rules(rules).deck()
     assert [c.rank for c in dealt] == [c.rank for c in CARDS[: len(dealt)]]
     cards = np.array([c.index for c in dealt], dtype=np.int32)
     indices = batch.combinations(len(dealt))
@@ -69,7 +69,7 @@ def oracle_keys(rules: str) -> npt.NDArray[np.int64]:
     """The reference evaluator's key of every hand of :func:`whole_deck`
     (``rules`` a built-in rule set or ``standard+wild(...)``), once per run."""
     deck = whole_deck(rules)
-    ranks, suits = oracle.cards(c.code_str for c in get_rules(rules).dealt())
+    ranks, suits = oracle.cards(c.code_str for c in get_rules(rules).deck())
     small = deck.indices.astype(np.intp)
     return oracle.keys(oracle.rules_named(rules), ranks.astype(np.int8)[small], suits.astype(np.int8)[small])
 

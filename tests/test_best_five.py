@@ -26,7 +26,7 @@ RULES = [*RULE_SETS.values(), wild_rules("2")]
 
 def dealt(rules: RuleSet, rng: random.Random, n: int) -> list[Card]:
     """n cards dealt from the rule set's deck."""
-    return rng.sample(list(rules.dealt()), n)
+    return rng.sample(list(rules.deck()), n)
 
 
 def brute_best(cards: list[Card], rules: RuleSet) -> tuple[int, list[tuple[Card, ...]]]:

@@ -30,7 +30,7 @@ from fivecard.play.dealer import DealerSolution, _ranked, _tables, dealer_hands,
 
 def _deck(ranks: str, rules: str, jokers: int = 0) -> tuple[Card, ...]:
     """The rule set's dealt cards of these ranks (and jokers)."""
-    cards = tuple(c for c in get_rules(rules).dealt() if c.rank is not None and c.rank.char in ranks)
+    cards = tuple(c for c in get_rules(rules).deck() if c.rank is not None and c.rank.char in ranks)
     return cards + parse_cards(" ".join(["JK"] * jokers)) if jokers else cards
 
 
@@ -111,12 +111,12 @@ def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
 def test_the_classes_hold_every_deal_once() -> None:
     for rules, count in (("standard", 134_459), ("semi", 6_175)):
         ruleset = get_rules(rules)
-        classes = deal_classes(ruleset.dealt(), ruleset)
+        classes = deal_classes(ruleset.deck(), ruleset)
         assert len(classes) == count
         assert int(classes.deals.sum()) == 2_598_960
     one_eyed = get_rules("one-eyed-jacks")
     # renaming suits must keep J♠ and J♥ wild: only 4 of the 24 renamings do
-    assert 4 * len(deal_classes(one_eyed.dealt(), one_eyed)) > 2_598_960
+    assert 4 * len(deal_classes(one_eyed.deck(), one_eyed)) > 2_598_960
 
 
 def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
@@ -140,7 +140,7 @@ def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
 def test_sampled_deals_of_the_full_deck_hold_what_the_advisor_holds() -> None:
     for rules, sample in (("standard", 5), ("joker", 3)):
         ruleset = get_rules(rules)
-        deck = ruleset.dealt()
+        deck = ruleset.deck()
         tables = _tables(ruleset, tuple(c.index for c in deck))
         rng = random.Random(14)
         hands = np.array([sorted(rng.sample(range(len(deck)), 5)) for _ in range(sample)], dtype=np.int64)
@@ -293,7 +293,7 @@ def test_a_jobs_key_is_the_same_in_every_process() -> None:
 
     code = (
         "from fivecard.core.rules import get_rules; from fivecard.play.dealer import job_key; "
-        "r = get_rules('deuces-wild'); print(job_key(r, r.dealt()))"
+        "r = get_rules('deuces-wild'); print(job_key(r, r.deck()))"
     )
     keys = {
         subprocess.run(

@@ -53,7 +53,7 @@ SEVEN_CARD_COUNTS = {
 
 def deck_indices(rules: RuleSet) -> list[int]:
     """The card indices of the rule set's dealt deck (semi: 52 rank-only cards)."""
-    return [c.index for c in rules.dealt()]
+    return [c.index for c in rules.deck()]
 
 
 def random_hands(rules: RuleSet, size: int, count: int, seed: int) -> npt.NDArray[np.int32]:
@@ -148,7 +148,7 @@ def sub_decks(rules: RuleSet) -> list[list[int]]:
     straights (a whole suit with wheel and ace-high runs, pairs beside), one
     at random."""
     deck = deck_indices(rules)
-    cards = rules.dealt()
+    cards = rules.deck()
     rng = random.Random(20)
     if rules.suits:
         # every wild card (up to four: the joker deck's two jokers are one card), then spades
@@ -332,7 +332,7 @@ def test_card_order_does_not_matter(rules: RuleSet, size: int, data: st.DataObje
 def test_suit_renaming_does_not_matter(
     rules: RuleSet, hand: list[int], renaming: Sequence[Suit], size: int
 ) -> None:
-    deck = rules.dealt()
+    deck = rules.deck()
     cards = [deck[i % len(deck)] for i in hand][:size]
     if len(set(cards)) < size:
         return
@@ -358,7 +358,7 @@ def test_pokerkit_orders_seven_card_hands_alike(name: str) -> None:
     same order as ours."""
     oracle = pokerkit.StandardHighHand if name == "standard" else pokerkit.ShortDeckHoldemHand
     rules = get_rules(name)
-    deck = list(rules.dealt())
+    deck = list(rules.deck())
     rng = random.Random(13)
     hands: list[list[Card]] = []
     for _ in range(260):

@@ -114,7 +114,7 @@ def test_the_deck_is_36_cards_six_to_ace() -> None:
     assert len(DECK) == 36 and len(set(DECK)) == 36
     assert sorted(set(RANK.tolist())) == list(range(6, 15))
     assert all((RANK == r).sum() == 4 for r in range(6, 15))
-    assert RULES.dealt() == DECK
+    assert RULES.deck() == DECK
     assert RULES.wheel_top == Rank.NINE
 
 

@@ -53,7 +53,7 @@ def test_every_wild_hand_of_the_deck_as_the_single_hand_path_settles_it(name: st
     the single-hand rules applied to that hand alone."""
     rules = get_rules(name)
     tables = tables_for(rules)
-    deck = [c.index for c in rules.dealt()]
+    deck = [c.index for c in rules.deck()]
     indices = np.array(deck, dtype=np.int32)[batch.combinations(len(deck))]
     wild = np.isin(indices, list(rules.wild_indices)).any(axis=1)
     indices = indices[wild]
@@ -100,7 +100,7 @@ def _sample(name: str, size: int) -> list[str]:
     """``size`` hands of the rule set's deck, each with one to four wild
     cards (as many as the deck has), seeded."""
     rules = get_rules(name)
-    deck = rules.dealt()
+    deck = rules.deck()
     rng = random.Random(name)
     hands: set[tuple[str, ...]] = set()
     wild = [c for c in deck if rules.is_wild(c)]
@@ -163,7 +163,7 @@ def test_solve_of_wild_hands_equals_the_single_hand_path(tmp_path: Path, name: s
     lines = []
     for first in hands:
         taken = set(first.split())
-        spare = [c.code_str for c in rules.dealt() if c.code_str not in taken]
+        spare = [c.code_str for c in rules.deck() if c.code_str not in taken]
         second = rng.sample(spare, 5)  # (no joker when the first hand holds one)
         lines.append(f"{first} {' '.join(second)}")
     source = tmp_path / "hands.txt"

@@ -135,7 +135,7 @@ def _strategy(call: Call) -> int:
         if getattr(args, name) is not None:
             raise UsageError(f"--{name} is for --dealer: a pay table is solved in this process, in seconds")
     table = load_paytable(args.paytable) if not args.dealer else None
-    workers = default_workers(len(rules.dealt()), args.workers, args.scheduler) if args.dealer else 0
+    workers = default_workers(len(rules.deck()), args.workers, args.scheduler) if args.dealer else 0
     ran = plan(workers, args.scheduler)
     if args.dealer and args.workers and args.scheduler is None and not dask_available():
         call.say(f"note: --workers {args.workers}: Dask is not installed (pip install 'fivecard[cluster]'), "

@@ -134,7 +134,9 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZ
 
     The one check of a hand's cards: every way a hand comes in (text, cards,
     a table's cell, a web request; alone, in a showdown, with a board) goes
-    through it, so a bad hand gets the same message on every path."""
+    through it, so a bad hand gets the same message on every path. Which
+    cards the deck holds, and how many jokers, is the rule set's
+    :class:`~fivecard.core.rules.Deck`'s to say."""
     if len(cards) <= shared:
         raise HandError("no cards (an empty hand)")
     if not HAND_SIZE <= len(cards) <= most:
@@ -147,41 +149,42 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZ
                 option=("best-five", ""),
             )
         raise HandError(f"expected {HAND_SIZE} cards, got {len(cards):,}")
+    deck = rules.deck()
+    limits = deck.limits
     jokers = 0
     seen: dict[Card, int] = {}
-    short = not rules.full_ranks
     for position, card in enumerate(cards, 1):
         if not isinstance(card, Card):
             raise TypeError(
                 f"card {position} is {kind_of(card)}, not a Card; Hand.of also "
                 "reads card strings"
             )
-        if card.is_joker:
-            jokers += 1
-            if rules.jokers == 0:
+        if not limits[card.index]:
+            refused = deck.refusal(card)
+            if refused == "joker":
                 raise HandError(
                     f"card {position} is a joker, which the {rules.name} rules do "
                     "not use (jokers are wild under the joker rules)",
                     option=("rules", "joker"),
                 )
-            if jokers > rules.jokers:
+            if refused == "suit":
                 raise HandError(
-                    f"card {position} is joker number {jokers}; the {rules.name} "
-                    f"rules allow at most {rules.jokers} per hand"
+                    f"card {position} ({str(card)!r}) has no suit; rank-only cards "
+                    "are played under the semi rules",
+                    option=("rules", "semi"),
                 )
-            continue
-        if rules.suits and card.suit is None:
-            raise HandError(
-                f"card {position} ({str(card)!r}) has no suit; rank-only cards "
-                "are played under the semi rules",
-                option=("rules", "semi"),
-            )
-        if short and card.rank not in rules.ranks:
             raise HandError(
                 f"card {position} ({card}) is not in the {rules.name} deck, "
                 f"which holds {rules.ranks_text()}"
             )
-        if rules.one_deck:
+        if card.is_joker:
+            jokers += 1
+            if jokers > limits[card.index]:
+                raise HandError(
+                    f"card {position} is joker number {jokers}; the {rules.name} "
+                    f"rules allow at most {rules.jokers} per hand"
+                )
+        elif rules.one_deck:
             first = seen.setdefault(card, position)
             if first != position:
                 raise HandError(

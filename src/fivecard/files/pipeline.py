@@ -767,7 +767,7 @@ def dealt_chunks(
 
 def _chunks(players: int, ruleset: RuleSet, seed: int, rounds: int, size: int) -> Iterator[Chunk]:
     rng = random.Random(seed)
-    deck_indices = [c.index for c in ruleset.dealt()]
+    deck_indices = [c.index for c in ruleset.deck()]
     dealt = players * HAND_SIZE
     done = 0
     while done < rounds:

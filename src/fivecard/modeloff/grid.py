@@ -298,7 +298,7 @@ def _check(designed: Sequence[tuple[GridRow, str, str]], rules: RuleSet) -> None
     """Each row a valid one-deck showdown that tests what it says: a
     neighbour row crosses one rung, a tie-break is decided within its
     category, a draw draws, and the player meant to win wins."""
-    dealt = Counter(rules.dealt())
+    dealt = Counter(rules.deck())
     ids = [row.test for row, _, _ in designed]
     if len(set(ids)) != len(ids):
         raise AssertionError("the grid's ids are not unique")
@@ -503,7 +503,7 @@ def _sample(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 
 def _deck(rules: RuleSet) -> _Deck:
-    dealt = rules.dealt()
+    dealt = rules.deck()
     combos = batch.combinations(len(dealt))
     strengths = batch.strengths_of_indices(np.array([c.index for c in dealt], dtype=np.int32)[combos], rules=rules)
     wild = np.array([rules.is_wild(c) for c in dealt], dtype=np.int32)[combos].sum(axis=1)

@@ -522,36 +522,27 @@ class Advice:
 
 
 def unseen_cards(hand: Hand) -> tuple[Card, ...]:
-    """The cards of the rule set's deck that the player has not seen. Under
-    ``semi`` (suits hidden) one card of each rank held is removed per copy;
-    a ``semi`` hand holding more of a rank than the deck has (five of a
-    kind, typed) is a :class:`~fivecard.core.errors.HandError`."""
+    """The cards of the rule set's deck (:class:`~fivecard.core.rules.Deck`)
+    that the player has not seen: the deck less one card per card held
+    (under ``semi``, whose deck hides suits, one card of each rank held per
+    copy). A ``semi`` hand holding more of a rank than the deck has (five of
+    a kind, typed) is a :class:`~fivecard.core.errors.HandError`."""
     rules = hand.rules
-    if rules.suits:
-        held = Counter(hand.cards)
-        left: list[Card] = []
-        for card in rules.deck():
-            if held[card]:
-                held[card] -= 1
-            else:
-                left.append(card)
-        return tuple(left)
-    counts = Counter(c.rank for c in hand.cards)
-    in_deck = Counter(c.rank for c in rules.deck())
-    for rank, copies in counts.items():
-        if rank is not None and copies > in_deck[rank]:
+    deck = rules.deck()
+    held = Counter(hand.cards)
+    for card, copies in held.items():
+        if card.rank is not None and card.suit is None and copies > deck.limits[card.index]:
             raise HandError(
                 f"the hand {quote(format_cards(hand.cards))} holds {copies} cards of rank "
-                f"{rank.short}, more than the {in_deck[rank]} of the {len(rules.deck())}-card "
+                f"{card.rank.short}, more than the {deck.limits[card.index]} of the {len(deck)}-card "
                 f"deck a {rules.name} deal uses, so which cards are unseen is not defined"
             )
-    left = []
-    for card in rules.deck():
-        rank_only = card.rank_only()
-        if counts[rank_only.rank]:
-            counts[rank_only.rank] -= 1
+    left: list[Card] = []
+    for card in deck:
+        if held[card]:
+            held[card] -= 1
         else:
-            left.append(rank_only)
+            left.append(card)
     return tuple(left)
 
 

@@ -214,12 +214,15 @@ def solve_dealer(
     ``on_note``; default in this process). ``part_classes``: classes per part (default
     :data:`PART_CLASSES`)."""
     ruleset = get_rules(rules)
-    cards = tuple(deck) if deck is not None else ruleset.dealt()
+    cards = tuple(deck) if deck is not None else ruleset.deck()
     if len(cards) < 10:
         raise FivecardError(f"the dealer game needs at least 10 cards in the deck, got {len(cards)}")
     if len(cards) > 64:
         raise FivecardError(f"the dealer game is solved for decks of at most 64 cards, got {len(cards)}")
-    if len(set(cards)) < len(cards) and any(c.suit is not None for c in cards if cards.count(c) > 1):
+    limits = ruleset.deck().limits  # a suited card: one a deck
+    if len(set(cards)) < len(cards) and any(
+        c.suit is not None and cards.count(c) > max(limits[c.index], 1) for c in set(cards)
+    ):
         raise FivecardError("the deck holds a suited card twice")
     size = PART_CLASSES if part_classes is None else part_classes
     if size < 1:

@@ -144,7 +144,7 @@ def solve_paytable(
     ruleset = get_rules(rules)
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
-    deck = ruleset.dealt()
+    deck = ruleset.deck()
     paytable.check_rules(ruleset)
     if not ruleset.suits or ruleset.jokers:
         raise FivecardError(
@@ -315,7 +315,7 @@ class StartingHand:
 def starting_hands(solution: PayTableSolution) -> list[StartingHand]:
     """The strategy: every class of starting hands (134,459 of the 2,598,960
     deals of 52 cards), best value first."""
-    deck = solution.rules.dealt()
+    deck = solution.rules.deck()
     first = solution.classes.first
     made = []
     for row in np.argsort(-solution.best_value, kind="stable").tolist():

@@ -131,12 +131,6 @@ def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
 
 
 _RANK_LUT, _SUIT_LUT = _luts()
-#: Byte -> the rank it spells (0 for none), for the short decks' token tables.
-_RANK_OF_BYTE: Final = [0] * 256
-for _card in full_deck(suits=False):
-    assert _card.rank is not None
-    for _ch in {_card.rank.char, _card.rank.char.lower()}:
-        _RANK_OF_BYTE[ord(_ch)] = int(_card.rank)
 _PAIRS: Final = [(i, j) for i in range(5) for j in range(i + 1, 5)]
 
 
@@ -165,23 +159,23 @@ def _slow(
 
 
 @cache
-def _token_indices(suits: bool, deck: frozenset[int] | None = None, jokers: bool = False) -> npt.NDArray[np.int8]:
+def _token_indices(suits: bool, limits: tuple[int, ...]) -> npt.NDArray[np.int8]:
     """Two ASCII bytes read as one little-endian uint16 -> card index, or
     -1: the fast path's whole parser is one lookup in this table (64 KiB).
-    Without ``suits``, a card is its rank alone. ``deck``: the ranks a short
-    deck holds (a card of another rank is -1, so its row goes to the
-    single-hand parser and its error). ``jokers``: the joker's two-letter
-    spellings (``JK``, any case) are the joker."""
+    Without ``suits``, a card is its rank alone. Only the cards a deck of
+    the rules holds (``limits``: :attr:`fivecard.core.rules.Deck.limits`)
+    are in it: another card (a rank a short deck does not hold) is -1, so
+    its row goes to the single-hand parser and its error; the joker's
+    two-letter spellings (``JK``, any case) where the rules have jokers."""
     table = np.full(1 << 16, -1, dtype=np.int8)
     ranks, suit_places = _RANK_LUT, _SUIT_LUT
     for first in np.flatnonzero(ranks >= 0).tolist():
-        if deck is not None and _RANK_OF_BYTE[first] not in deck:
-            continue
         rank_alone = JOKER.index + 2 + int(ranks[first]) // 4
         for second in np.flatnonzero(suit_places >= 0).tolist():
             index = int(ranks[first]) + int(suit_places[second]) if suits else rank_alone
-            table[first | second << 8] = index
-    if jokers:
+            if limits[index]:
+                table[first | second << 8] = index
+    if limits[JOKER.index]:
         for first in b"Jj":
             for second in b"Kk":
                 table[first | second << 8] = JOKER.index
@@ -209,8 +203,8 @@ def fixed_width_indices(
         return np.zeros((0, 5), dtype=np.int32), np.zeros(0, dtype=bool)
     tokens = token_view(data, n, stride, offset)
     gaps = np.ndarray((n, 4), dtype=np.uint8, buffer=data, offset=offset + 2, strides=(stride, 3))
-    deck = None if rules.full_ranks else frozenset(int(r) for r in rules.ranks)
-    indices = _token_indices(rules.suits, deck, rules.jokers > 0)[tokens]  # int8: a quarter of the traffic
+    limits = rules.deck().limits
+    indices = _token_indices(rules.suits, limits)[tokens]  # int8: a quarter of the traffic
     # Column by column: numpy reduces a short last axis slowly. An unknown
     # token is -1, so an OR of the five indices is negative exactly then.
     either = indices[:, 0] | indices[:, 1] | indices[:, 2] | indices[:, 3] | indices[:, 4]
@@ -221,9 +215,9 @@ def fixed_width_indices(
     if rules.one_deck:
         for i, j in _PAIRS:
             ok &= (indices[:, i] != indices[:, j]) | (indices[:, i] == joker if rules.jokers > 1 else False)
-    if rules.jokers:
+    if limits[JOKER.index]:
         jokers = sum((indices[:, i] == joker).astype(np.int8) for i in range(5))
-        ok &= jokers <= rules.jokers
+        ok &= jokers <= limits[JOKER.index]
     return indices.astype(np.int32), ok
 
 
@@ -336,11 +330,12 @@ def encode_indices(
             f"card index {int(index[row, column])} in card {column + 1} is not 0-{_DECK - 1}"
         )
     safe = np.where(in_range[:, None], index, 0)
-    jokers = (safe >= 52).sum(axis=1)
-    suspect = in_range & (jokers > ruleset.jokers)
-    if not ruleset.full_ranks:  # a card of a rank the short deck does not hold
-        outside_deck = np.array([c.rank is not None and c.rank not in ruleset.ranks for c in CARDS[:_DECK]])
-        suspect |= in_range & outside_deck[safe].any(axis=1)
+    limits = ruleset.deck().limits
+    jokers = (safe >= JOKER.index).sum(axis=1)
+    suspect = in_range & (jokers > limits[JOKER.index])
+    # a card no deck of the rules holds (a rank a short deck does not hold)
+    outside_deck = np.array([not limits[i] for i in range(JOKER.index)] + [False, False])
+    suspect |= in_range & outside_deck[safe].any(axis=1)
     if ruleset.one_deck:
         cards = np.where(safe >= 52, -1 - np.arange(5), safe)  # jokers may repeat
         for i, j in _PAIRS:
@@ -820,4 +815,4 @@ def census_counts(rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
     (index = strength; ``semi``: 52 cards with suits hidden)."""
 
     ruleset = get_rules(rules)
-    return hand_counts([c.index for c in ruleset.dealt()], rules=ruleset)
+    return hand_counts([c.index for c in ruleset.deck()], rules=ruleset)

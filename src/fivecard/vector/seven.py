@@ -315,7 +315,7 @@ def seven_card_counts(
         raise FivecardError(f"hands of 5, 6 or 7 cards, not {cards}")
     if processes is not None and processes < 1:
         raise FivecardError(f"at least one process, not {processes}")
-    deck = np.array([c.index for c in ruleset.dealt()], dtype=np.uint8)
+    deck = np.array([c.index for c in ruleset.deck()], dtype=np.uint8)
     prefixes = list(_prefixes(len(deck), cards - 5))
     if processes is None:
         processes = min(2, os.cpu_count() or 1)

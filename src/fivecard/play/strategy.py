@@ -85,7 +85,7 @@ class PayTableSolution:
         probability) and, given ``holds``, ``holds``."""
         ret = self.expected_return
         return {
-            "paytable": self.paytable.name,
+            "paytable": self.paytable.title,
             "rules": self.rules.name,
             "deals": self.classes.total,
             "classes": len(self.classes),
@@ -104,7 +104,7 @@ class PayTableSolution:
         labels |= {f"{kind}_{c.name}": f"{c.label} ({kind})" for c in rules.ladder for kind in ("natural", "wild")}
         width = max((len(labels[name]) for name in self.final), default=0)
         lines = [
-            f"{self.paytable.name} under {rules.name}, perfect play over all {self.classes.total:,} deals "
+            f"{self.paytable.title} under {rules.name}, perfect play over all {self.classes.total:,} deals "
             f"({len(self.classes):,} classes):",
             f"return {self.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin)",
             f"{'final hand':<{width}} {'probability':>12}  pays",
@@ -156,7 +156,7 @@ def solve_paytable(
     strengths = batch.strengths_of_indices(hands, rules=ruleset)
     pays = paytable.hand_pays(ruleset, hands, strengths)
     if not np.array_equal(pays, np.round(pays)):
-        raise PayTableError(f"{paytable.name}: solving takes whole-number pays")
+        raise PayTableError(f"{paytable.title}: solving takes whole-number pays")
     index = _Index(n)
     draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
     kinds, counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset) if final else ([], [])

@@ -452,7 +452,7 @@ _DECIDES: Final = re.compile(r"the ([a-z ]+?) decides|natural hand and a wild ha
 
 @dataclass(frozen=True, slots=True)
 class _Deck:
-    """Every hand of a rule set's dealt deck: its cards (deck indices), and
+    """Every hand of a rule set's dealt deck: its cards (deck positions), and
     the hands of each strength, natural hands first, then in deck order."""
 
     rules: RuleSet

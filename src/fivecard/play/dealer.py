@@ -409,7 +409,7 @@ class _Tables:
     def holds(
         self, cards: npt.NDArray[np.int64]
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Per deal (rows of five ascending deck indices) and hold mask: the
+        """Per deal (rows of five ascending deck positions) and hold mask: the
         pairs (draw, dealer hand) the player wins and draws, and the draws
         per final category."""
         B, m, n = len(cards), self.m, self.n

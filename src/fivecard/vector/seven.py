@@ -346,7 +346,7 @@ def _size(rules: RuleSet) -> int:
 
 
 def _prefixes(n: int, length: int) -> list[tuple[int, ...]]:
-    """Every first ``length`` cards (deck indices, ascending) that leave at
+    """Every first ``length`` cards (deck positions, ascending) that leave at
     least five cards after them."""
     return [p for p in _combinations(n, length) if (p[-1] if p else -1) + 5 < n]
 

@@ -629,8 +629,10 @@ def _strengths(indices: Indices, rules: RuleSet, *, checked: bool) -> npt.NDArra
         m = len(chunk)
         if m < size:
             work = np.empty((5, m), dtype=np.int32)
-        # negative numbers read as uint32 are too large: clipped to the 0 past the cards
-        np.take(valid, chunk.T.view(np.uint32), mode="clip", out=work)
+        if checked:  # negative numbers read as uint32 are too large: clipped to the 0 past the cards
+            np.take(valid, chunk.T.view(np.uint32), mode="clip", out=work)
+        else:  # trusted indices: nothing to wrap (the cheapest mode)
+            np.take(valid, chunk.T, mode="wrap", out=work)
         k, f = key[:m], flush[:m]
         np.add(work[0], work[1], out=k)
         np.bitwise_and(work[0], work[1], out=f)

@@ -40,21 +40,24 @@ Where a card must be a number (arrays of hands, decks, tables), it is its
             diamonds 2, clubs 3)                                 a 2nd)
 
 The 52 suited cards come first, in sorted order (the ace of spades first,
-the two of clubs last), so the first ``n`` indices are the deck's ``n``
-best cards; then the joker, 52 (a deck with two jokers numbers the second
-53, which names the joker too); then the ranks alone (``semi``), the ace
-54 ... the two 66. Ascending index is sorted order for the cards of a
-hand (suited cards and jokers, or ranks alone: no rule set mixes suited
-cards with ranks alone; one with both jokers and ranks alone, which none
-built in has, would see its jokers first). One table per form
-turns an index into the card (:data:`CARDS`) or its text (:data:`TEXTS`);
-the evaluator's own number for a card, its lookup code, is the evaluator's
-business (:data:`fivecard.core.lookup.CODES`).
+the two of clubs last), so the first ``4 k`` indices are the cards of the
+``k`` highest ranks (a short deck's 36 cards, 6 to ace, are 0-35); then the
+joker, 52 (a deck with two jokers numbers the second 53, which names the
+joker too); then the ranks alone (``semi``), the ace 54 ... the two 66.
+Ascending index is sorted order for the cards of a hand (suited cards and
+jokers, or ranks alone: no rule set mixes suited cards with ranks alone;
+one with both jokers and ranks alone, which none built in has, would see
+its jokers first). One table per form turns an index into the card
+(:data:`CARDS`) or its text (:data:`TEXTS`); the evaluator's own number for
+a card, its lookup code, is the evaluator's business
+(:data:`fivecard.core.lookup.CODES`).
 
 >>> Card.parse('AS').index, Card.parse('2C').index, JOKER.index, Card.parse('Q').index
 (0, 51, 52, 56)
 >>> CARDS[5], TEXTS[5], CARDS[53]
 (Card.parse('Kh'), 'Kh', Card.parse('JK'))
+>>> Card.parse('6C').index, [c.index for c in full_deck()[:4 * 9]] == list(range(36))
+(35, True)
 """
 
 from __future__ import annotations

@@ -93,24 +93,29 @@ def normal(port: int) -> str:
     return f"{line} in {time.monotonic() - started:.2f} s"
 
 
-def held(conns: list[socket.socket]) -> int:
-    """How many of the connections the server has not closed."""
+def held(conns: list[socket.socket]) -> str:
+    """What became of the connections: how many the server still holds
+    open and silent (idle, or not yet accepted), how many it answered (by
+    status; an over-share connection is answered 503 and closed) and how
+    many it closed without a word."""
     poller = select.poll()
     for conn in conns:
         poller.register(conn.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
     ready = {fd for fd, _ in poller.poll(0)}
-    count = 0
+    found: collections.Counter[str] = collections.Counter()
     for conn in conns:
-        if conn.fileno() in ready:
-            try:
-                if conn.recv(1 << 16, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
-                    continue
-            except BlockingIOError:
-                pass
-            except OSError:
-                continue
-        count += 1
-    return count
+        if conn.fileno() not in ready:
+            found["silent"] += 1
+            continue
+        try:
+            start = conn.recv(12, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            found["silent"] += 1
+            continue
+        except OSError:
+            start = b""
+        found[f"answered {start.split(b' ')[1].decode()}" if start.startswith(b"HTTP/") else "closed"] += 1
+    return ", ".join(f"{n} {what}" for what, n in sorted(found.items()))
 
 
 def peak_mib(pid: int) -> float:
@@ -124,7 +129,7 @@ def idle(clients: int, ulimit: int) -> None:
     began = time.monotonic()
     for at in (1, 5, 12, 25):
         time.sleep(max(0.0, at - (time.monotonic() - began)))
-        print(f"{clients} idle clients, ulimit -n {ulimit}, at {at} s: the server holds {held(conns)}; a normal request: {normal(port)}")
+        print(f"{clients} idle clients, ulimit -n {ulimit}, at {at} s: {held(conns)}; a normal request: {normal(port)}")
     for conn in conns:
         conn.close()
     stop(process)

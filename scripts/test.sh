@@ -37,15 +37,15 @@ fi
 .venv/bin/python -m pytest "$@"
 
 # In CI (CI set), when the code differs from where it left the main branch in
-# the code the fuzz tests drive (src/, tests/test_fuzz.py, tests/strategies.py),
+# the code the fuzz tests drive (src/, tests/files/test_readers_fuzz.py, tests/strategies.py),
 # fuzz again with ten times the examples and fresh random inputs.
 if [ -n "${CI:-}" ] && [ -z "${FIVECARD_FUZZ:-}" ] && [ $# -eq 0 ]; then
     base=""
     for main in ${FIVECARD_MAIN:-} origin/HEAD origin/main main; do
         if base=$(git merge-base HEAD "$main" 2>/dev/null); then break; fi
     done
-    if [ -n "$base" ] && [ -n "$(git diff --name-only "$base" -- src tests/test_fuzz.py tests/strategies.py)" ]; then
+    if [ -n "$base" ] && [ -n "$(git diff --name-only "$base" -- src tests/files/test_readers_fuzz.py tests/strategies.py)" ]; then
         echo "fuzzing the changed code (FIVECARD_FUZZ=10)" >&2
-        FIVECARD_FUZZ=10 .venv/bin/python -m pytest -q tests/test_fuzz.py
+        FIVECARD_FUZZ=10 .venv/bin/python -m pytest -q tests/files/test_readers_fuzz.py
     fi
 fi

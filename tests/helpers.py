@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -12,6 +15,8 @@ import oracle
 
 from fivecard import Card, Hand, Suit, get_rules
 from fivecard.core.cards import CARDS
+from fivecard.core.report import Painter, write_json_object
+from fivecard.play.deal import DealTally, deal_rounds
 from fivecard.vector import batch
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -194,3 +199,40 @@ def read_until(fd: int, marker: bytes) -> bytes:
                 pytest.fail(f"the stream ended before {marker!r}: {seen!r}")
             seen += chunk
     return seen
+
+
+def dealt_as_the_rounds_say(players: int, rules: str, seed: int, rounds: int, as_json: bool, color: bool) -> str:
+    """What ``fivecard deal`` writes, made from the library's per-round
+    objects (deal_rounds, Painter, Round.to_json) one round at a time."""
+    ruleset = get_rules(rules)
+    painter = Painter(color=color)
+    out = io.StringIO()
+    tally = DealTally(players, ruleset)
+    dealt = deal_rounds(players, rules=ruleset, seed=seed, rounds=rounds)
+    if as_json:
+        def counted() -> Iterator[dict[str, Any]]:
+            for played in dealt:
+                tally.add(played)
+                yield played.to_json()
+
+        def fields() -> Iterator[tuple[str, Any]]:
+            yield "rules", ruleset.name
+            yield "seed", seed
+            yield "players", players
+            yield "rounds", counted()
+            yield "tally", tally.to_json()
+
+        write_json_object(out, fields())
+        return out.getvalue()
+    for played in dealt:
+        tally.add(played)
+        out.write(f"Round {played.number}\n" if rounds > 1 else "")
+        for i, evaluation in enumerate(played.evaluations):
+            mark = ""
+            if played.showdown is not None and i in played.showdown.winners:
+                mark = "  <- splits" if played.showdown.is_split else "  <- wins"
+            out.write(f"Hand {i + 1}: {painter.evaluation(evaluation)}{mark}\n")
+        if played.showdown is not None:
+            out.write(painter.bold(played.showdown.explanation) + "\n")
+        out.write("\n" if rounds > 1 else "")
+    return out.getvalue()

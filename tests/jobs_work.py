@@ -1,4 +1,4 @@
-"""Toy work functions for tests/test_jobs.py, in a module of their own so
+"""Toy work functions for tests/vector/test_jobs.py, in a module of their own so
 that Dask's worker processes import them by name (the workers start with
 this process's ``sys.path``)."""
 

@@ -1,6 +1,6 @@
 """Hypothesis strategies for adversarial inputs: random bytes, almost-valid
 text lines, CSV tables, and workbooks (made with openpyxl, or zipped by hand
-from sheet XML). Used by ``tests/test_fuzz.py``."""
+from sheet XML). Used by ``tests/files/test_readers_fuzz.py``."""
 
 from __future__ import annotations
 

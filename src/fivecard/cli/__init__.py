@@ -156,6 +156,3 @@ def _importing(frame: FrameType | None) -> bool:
         frame = frame.f_back
     return False
 
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

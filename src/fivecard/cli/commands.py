@@ -1,14 +1,11 @@
 """The ``fivecard`` command: reads the command line, runs the command it
-names (:mod:`fivecard.cli.registry`; the commands themselves are in
+names (declared in ``commands.toml`` and registered in
+:mod:`fivecard.cli.registry`; the functions that run them are in
 :mod:`fivecard.cli.hands`, :mod:`fivecard.cli.files` and
-:mod:`fivecard.cli.games`) and turns every failure into an exit code and one
-line on stderr. It holds no poker logic. Stop signals are
-:func:`fivecard.cli.main`'s: this module loads after its handler is set.
-
-Exit codes: 0 success; 1 ``solve`` or ``mark`` finished but some rows were errors; 2 bad
-input, bad usage or an unwritable output (one line on stderr); 130
-interrupted (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP (each cleaned up after
-alike: see :mod:`fivecard.cli`); 141 the output pipe closed early.
+:mod:`fivecard.cli.games`) and turns every failure into an exit code (as
+``commands.toml`` lists them) and one line on stderr. It holds no poker
+logic. Stop signals are :func:`fivecard.cli.main`'s: this module loads after
+its handler is set.
 """
 
 from __future__ import annotations
@@ -21,22 +18,11 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..core.errors import FivecardError
-from ..core.report import Painter
+from ..core.errors import FileAccessError, FivecardError
 from ..core.rules import get_rules, wild_on
 from . import files, games, hands  # noqa: F401  (each registers its commands)
-from .registry import (
-    COMMANDS,
-    EXIT_BAD_INPUT,
-    EXIT_BROKEN_PIPE,
-    EXIT_OK,
-    Call,
-    UsageError,
-    can_show,
-    check_options,
-    parser,
-    use_color,
-)
+from .registry import COMMANDS, EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_OK, Call, UsageError, can_show, check_options
+from .registry import parser, use_color
 
 __all__ = ["main"]
 
@@ -62,10 +48,10 @@ def main(
     except BrokenPipeError:
         # The reader went away (`fivecard ... | head`): stop quietly, the way
         # command-line tools do, with the shell's code for SIGPIPE.
-        _drop_stdout()
+        _drop(sys.stdout)
         return EXIT_BROKEN_PIPE
     except OSError as exc:  # standard output failed: a full disk, a closed stream
-        _drop_stdout()
+        _drop(sys.stdout)
         err.write(f"fivecard: error: cannot write standard output: {exc.strerror or exc}\n")
         return EXIT_BAD_INPUT
 
@@ -84,18 +70,20 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
         rules = get_rules(getattr(args, "rules", "standard"))
         if getattr(args, "wild", None) is not None:
             rules = wild_on(rules, args.wild)
-        check_options(args, rules)
+        check_options(args, rules, command)
         if command.check is not None:
             command.check(args, rules)
+        from ..core.report import Painter  # (not before: --help and --version need none of the library)
+
         painter = Painter(color=use_color(getattr(args, "color", None), out), ascii=not can_show(out))
         return command.run(Call(args, rules, painter, stdin, out, err, program))
     except SystemExit as exc:  # --help or --version
         return int(exc.code or 0)
-    except FivecardError as exc:
+    except (FivecardError, FileAccessError) as exc:
         stop = _interrupt_behind(exc)
         if stop is not None:  # an output that failed while an interrupt cleaned up
             raise stop from None
-        err.write(f"fivecard: error: {_one_line(_with_notes(exc))}{_hint(exc)}\n")
+        err.write(f"fivecard: error: {_message(exc)}\n")
         return EXIT_BAD_INPUT
     except UsageError as exc:
         err.write(f"fivecard: error: {exc}\n")
@@ -114,26 +102,18 @@ def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
     return None
 
 
-def _hint(exc: FivecardError) -> str:
-    """The library says in words which setting would take the input; the
-    command adds the flag that sets it."""
-    if exc.option is None:
-        return ""
-    name, value = exc.option
+def _message(exc: Exception) -> str:
+    """The error's line: its message and the notes added on the way out
+    (what was written), on one line (line breaks and the spaces around them
+    become one space; spaces within a line, as in quoted input, stay); then
+    the flag that sets what the library says in words would take the input."""
+    lines = "; ".join([str(exc), *getattr(exc, "__notes__", [])]).splitlines()
+    text = " ".join(line.strip() for line in lines if line.strip())
+    if getattr(exc, "option", None) is None:
+        return text
+    name, value = exc.option  # type: ignore[attr-defined]
     flag = f"--{name} {value}" if value else f"--{name}"
-    return f" ({'allow more with' if name == 'decks' else 'use'} {flag})"
-
-
-def _with_notes(exc: BaseException) -> str:
-    """The message and the notes added on the way out (what was written)."""
-    return "; ".join([str(exc), *getattr(exc, "__notes__", [])])
-
-
-def _one_line(message: str) -> str:
-    """The message on one line: its line breaks (and the spaces around
-    them) become one space; spaces within a line, as in quoted input
-    (``in '   '``), stay as they are."""
-    return " ".join(line.strip() for line in message.splitlines() if line.strip())
+    return f"{text} ({'allow more with' if name == 'decks' else 'use'} {flag})"
 
 
 class _Closed(io.TextIOBase):
@@ -176,18 +156,11 @@ class _Quiet:
             return False
 
 
-def _drop_stdout() -> None:
-    _drop(sys.stdout)
-
-
 def _drop(stream: TextIO | None) -> None:
     """Point the stream's descriptor at the null device, so that what is
     still buffered cannot fail again when Python exits."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())  # type: ignore[union-attr]
-    except (OSError, ValueError, AttributeError):  # not a real file descriptor (tests)
-        pass
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # (not a real file descriptor: tests)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[union-attr]
 
 
 def _command_line(arguments: Sequence[str]) -> list[str]:
@@ -219,11 +192,7 @@ def _console_streams() -> None:
     other character to a Python escape (a backslash, ``u`` and its number),
     never a lost ``?``."""
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            pass
-    try:
+    with contextlib.suppress(AttributeError, ValueError, OSError):
         sys.stdin.reconfigure(encoding="utf-8-sig", errors="replace")  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        pass

@@ -1,12 +1,11 @@
-"""The command's registry and what its commands share: each command
-registers itself (:func:`command`) with its name, its line in ``fivecard
---help``, its description and examples, its options and the function that
-runs it; the parser (:func:`build_parser`), the dispatch
-(:mod:`fivecard.cli.commands`) and the shell completion scripts
+"""The command's registry and what its commands share. The commands are
+declared in ``commands.toml`` (:data:`SPEC`); each module of commands
+registers the function that runs one (:func:`command`), and the parser
+(:func:`build_parser`), the checks of the options (:func:`check_options`),
+the dispatch (:mod:`fivecard.cli.commands`) and the shell completion scripts
 (:mod:`fivecard.cli.completion`) are all made from :data:`COMMANDS`. Here
-too: the options several commands take, the exit codes, JSON or text on
-standard output, and the progress line. Registering imports nothing: a
-command imports what it needs (numpy, openpyxl) only when it runs.
+too: JSON or text on standard output, and the progress line. Registering
+imports nothing: a command imports what it needs only when it runs.
 """
 
 from __future__ import annotations
@@ -17,79 +16,34 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from ..core.errors import quote
-from ..core.report import Painter
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.version import __version__
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
+    from ..core.report import Painter
+
+with open(os.path.join(os.path.dirname(__file__), "commands.toml"), "rb") as _file:
+    #: The commands as declared (see the file's opening comment).
+    SPEC: dict[str, Any] = tomllib.load(_file)
+
 EXIT_OK = 0
 EXIT_SOME_ROWS_BAD = 1
 EXIT_BAD_INPUT = 2
-EXIT_HUNG_UP = 129  # SIGHUP: the terminal closed
-EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT)
 EXIT_BROKEN_PIPE = 141  # the output pipe closed early
-EXIT_TERMINATED = 143  # SIGTERM
 
 #: What each exit code means, as every ``--help`` lists them.
-EXIT_CODES: dict[int, str] = {
-    EXIT_OK: "success",
-    EXIT_SOME_ROWS_BAD: "solve or mark finished, but some rows were errors (each an error row)",
-    EXIT_BAD_INPUT: "bad usage or input, or an unwritable output: one line on stderr",
-    EXIT_HUNG_UP: "interrupted by SIGHUP (the terminal closed), as by Ctrl-C",
-    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
-    EXIT_BROKEN_PIPE: "the output pipe closed early (| head)",
-    EXIT_TERMINATED: "interrupted by SIGTERM (kill, a service manager), as by Ctrl-C",
-}
-USUAL_EXITS = (EXIT_OK, EXIT_BAD_INPUT, EXIT_HUNG_UP, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE, EXIT_TERMINATED)
-
-#: The order 'fivecard --help' lists the commands in (each module of
-#: commands registers its own; a command not named here comes last).
-ORDER = (
-    "classify", "compare", "solve", "mark", "deal", "stats", "grid",
-    "advise", "strategy", "play", "serve", "rules", "completion",
-)  # fmt: skip
-
-
-def exit_codes_help(codes: Sequence[int] = tuple(EXIT_CODES), meanings: dict[int, str] | None = None) -> str:
-    return "\n".join(["exit codes:", *(f"  {c:<4} {(meanings or {}).get(c, EXIT_CODES[c])}" for c in codes)])
-
-
-_DESCRIPTION = """\
-Read, classify and settle five-card poker hands, and say why.
-
-Cards are written rank then suit: 2-9, 10 or T, J, Q, K, A and C D H S or
-♣ ♦ ♥ ♠, in any case, separated by spaces and/or commas: "KD, 9C, 4H, KS, 9D",
-"8C TS KC 9H 4S", "10♦ A♥ ...". Quote each hand.
-"""
-
-_EXAMPLES = (
-    'fivecard classify "AS KS QS JS TS" "KD, 9C, 4H, KS, 9D"',
-    'fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"',
-    'fivecard compare --json "10D 10H 4H 4C 3S" "10S 10C 4S 4D 3H"',
-    'echo "A♥ 2♥ 3♠ 4♥ 5♣" | fivecard classify -',
-    'fivecard classify --rules ace-king "AS KD 8C 7H 3S"',
-    'fivecard compare --rules semi "Q, Q, Q, Q, 9" "Q, Q, Q, Q, 5"',
-    'fivecard compare --rules joker "JK 7H 7D 7S 7C" "AS KS QS JS TS"',
-    "fivecard solve examples/showdowns.csv -o answers.xlsx",
-    "fivecard deal --players 4 --rounds 3",
-    'fivecard advise "AS AH 7C 4D 2S"',
-    "fivecard play",
-)
-
-_EPILOG = (
-    "examples:\n"
-    + "".join(f"  {line}\n" for line in _EXAMPLES)
-    + "\n'fivecard COMMAND --help' tells more, with examples; 'fivecard completion\n"
-    "bash|zsh|fish' prints a shell completion script (see its --help).\n\n"
-    + exit_codes_help()
-)
+EXIT_CODES: dict[int, str] = {int(code): meaning for code, meaning in SPEC["exit-codes"].items()}
+USUAL_EXITS = tuple(code for code in EXIT_CODES if code != EXIT_SOME_ROWS_BAD)
+DECLARED: dict[str, dict[str, Any]] = {declared["name"]: declared for declared in SPEC["command"]}
+ORDER = tuple(DECLARED)  # as 'fivecard --help' lists them
 
 
 class UsageError(Exception):
@@ -159,28 +113,28 @@ class Call:
         self.err.write(f"fivecard: {line}\n")
 
 
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
-
-
 @dataclass(frozen=True)
 class Command:
-    """A subcommand, as registered."""
+    """A subcommand, as registered: mostly its entry in :data:`SPEC`."""
 
     name: str
     help: str  # its line in 'fivecard --help'
     description: str
     examples: tuple[str, ...]  # whole command lines, each run by the tests
     run: Callable[[Call], int]
-    arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
-    shared: tuple[str, ...] = ()  # options of several commands: "rules", "color", "json"
-    check: Callable[[argparse.Namespace, RuleSet], None] | None = None  # before it runs
-    exit_codes: tuple[int, ...] = USUAL_EXITS
-    exit_meanings: tuple[tuple[int, str], ...] = ()  # a code's meaning for this command
+    arguments: Callable[[argparse.ArgumentParser], None] = lambda parser: None  # options added by code
+    shared: tuple[str, ...] = ()  # the sets of options of several commands it takes
+    check: Callable[[argparse.Namespace, RuleSet], object] | None = None  # before it runs
+    spec: Mapping[str, Any] = field(default_factory=dict)  # its options, exit codes, refusals
 
     def epilog(self) -> str:
-        examples = "".join(f"\n  {line}" for line in self.examples)
-        return f"examples:{examples}\n\n" + exit_codes_help(self.exit_codes, dict(self.exit_meanings))
+        meanings = {int(code): meaning for code, meaning in self.spec.get("exit-codes", {}).items()}
+        return _epilog(self.examples, sorted({*USUAL_EXITS, *meanings}), meanings)
+
+
+def _epilog(examples: Sequence[str], codes: Iterable[int], meanings: Mapping[int, str], *notes: str) -> str:
+    exits = "".join(f"\n  {code:<4} {meanings.get(code, EXIT_CODES[code])}" for code in codes)
+    return "\n\n".join(["examples:" + "".join(f"\n  {line}" for line in examples), *notes, "exit codes:" + exits])
 
 
 #: The subcommands by name, in the order 'fivecard --help' lists them.
@@ -190,117 +144,88 @@ COMMANDS: dict[str, Command] = {}
 def register(command: Command) -> Command:
     if command.name in COMMANDS:
         raise ValueError(f"command {command.name!r} is registered twice")
-    COMMANDS[command.name] = command
-    ordered = sorted(COMMANDS.values(), key=lambda c: ORDER.index(c.name) if c.name in ORDER else len(ORDER))
+    place = {name: number for number, name in enumerate(ORDER)}  # (a command not declared comes last)
+    ordered = sorted([*COMMANDS.values(), command], key=lambda c: place.get(c.name, len(place)))
     COMMANDS.clear()
     COMMANDS.update((c.name, c) for c in ordered)
     return command
 
 
 def command(
-    name: str,
-    *,
-    help: str,
-    description: str,
-    examples: Sequence[str],
-    arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments,
-    shared: Sequence[str] = (),
-    check: Callable[[argparse.Namespace, RuleSet], None] | None = None,
-    exit_codes: Sequence[int] = USUAL_EXITS,
-    exit_meanings: dict[int, str] | None = None,
+    name: str, check: Callable[[argparse.Namespace, RuleSet], object] | None = None
 ) -> Callable[[Callable[[Call], int]], Callable[[Call], int]]:
-    """Register the decorated function as the subcommand ``name``."""
+    """Register the decorated function as the one that runs the command
+    ``name`` as :data:`SPEC` declares it; ``check``: its options' checks
+    that are more than a :func:`refusal <check_options>`."""
 
     def registered(run: Callable[[Call], int]) -> Callable[[Call], int]:
-        meanings = tuple((exit_meanings or {}).items())
-        register(Command(name, help, description, tuple(examples), run, arguments, tuple(shared), check,
-                         tuple(exit_codes), meanings))  # fmt: skip
+        spec = DECLARED[name]
+        register(Command(name, spec["help"], spec["description"], tuple(spec["examples"]), run,
+                         shared=tuple(spec.get("shared", ())), check=check, spec=spec))  # fmt: skip
         return run
 
     return registered
 
 
-def option(
-    parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup,
-    *flags: str,
-    words: Sequence[str] = (),
-    files: bool = False,
-    **settings: Any,
-) -> argparse.Action:
-    """Add an option (or an argument); shell completion offers for its value
-    (besides its ``choices``) these ``words`` and/or file names."""
-    action = parser.add_argument(*flags, **settings)
-    action.complete_words = tuple(words)  # type: ignore[attr-defined]
-    action.complete_files = files  # type: ignore[attr-defined]
-    return action
+def _number(read: Callable[[str], float], fits: Callable[[float], bool], expected: str) -> Callable[[str], Any]:
+    """A type of option value: a number ``read`` from the text that ``fits``."""
+
+    def number(text: str) -> Any:
+        try:
+            value = read(text)
+        except ValueError:
+            value = math.nan
+        if not fits(value):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {quote(text)}")
+        return value
+
+    return number
 
 
-def _add_rules(parser: argparse.ArgumentParser) -> None:
-    rules_help = "rule set: " + ", ".join(RULE_SETS) + " (default: standard; see 'fivecard rules')"
-    names = [n for r in RULE_SETS.values() for n in (r.name, *r.aliases)]
-    option(parser, "--rules", default="standard", metavar="R", help=rules_help, words=names)
-    parser.add_argument(
-        "--wild",
-        metavar="CARDS",
-        help="cards that are wild, on top of the standard rules: '2' (every 2), "
-        "'JS JH' (those cards); the rule set is named e.g. standard+wild(Js Jh)",
-    )
+count = _number(int, lambda n: n >= 0, "a whole number, 0 or more")
+probability = _number(float, lambda p: math.isfinite(p) and 0 <= p <= 1, "a number from 0 to 1")
+_count = _number(int, lambda n: n >= 0, "a whole number, 0 or more, or 'all'")
+#: What each type of commands.toml reads its value with (count-or-all: 'all' is -1), or the
+#: argparse action of an option that takes no value.
+TYPES: dict[str, Any] = {"integer": int, "count": count, "probability": probability,
+                         "count-or-all": lambda text: -1 if text.strip().lower() == "all" else _count(text)}
+ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptionalAction}
 
 
-def _add_color(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        help="colour red suits in text output: auto (the default: on a terminal, unless "
-        "NO_COLOR is set or TERM is dumb), always, never",
-    )
+def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup, spec: Mapping[str, Any]) -> None:
+    """Add an argument or option as commands.toml declares it, with what
+    shell completion offers for its value besides its ``choices``:
+    ``complete_words`` and (where a path goes) ``complete_files``."""
+    kind = spec.get("type", "text")
+    settings = {key: spec.get(key) for key in ("metavar", "choices", "default")}
+    settings.update(type=TYPES.get(kind), action=ACTIONS.get(kind), nargs="+" if spec.get("many") else None)
+    settings["help"] = " ".join(spec["help"].split()).replace("{rule-sets}", ", ".join(RULE_SETS))
+    if spec.get("repeat"):
+        settings.update(action="append", default=[])
+    flags = spec.get("flags", [spec.get("name")])
+    action = parser.add_argument(*flags, **{key: value for key, value in settings.items() if value is not None})
+    words = [name for r in RULE_SETS.values() for name in (r.name, *r.aliases)] if kind == "rule-set" else []
+    action.complete_words = (*spec.get("words", ()), *words)  # type: ignore[attr-defined]
+    action.complete_files = kind == "file"  # type: ignore[attr-defined]
 
 
-def _add_json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+def check_options(args: argparse.Namespace, rules: RuleSet, command: Command) -> None:
+    """Refuse options that would do nothing, or contradict each other: the
+    refusals of commands.toml, and ``--decks`` (a command's own checks:
+    its ``check``)."""
 
+    def given(flag: str | None) -> bool:
+        value = getattr(args, (flag or "").lstrip("-").replace("-", "_"), None)
+        return value is not None and value is not False
 
-#: The options several commands share; each command is offered only the
-#: options that do something for it.
-SHARED: dict[str, Callable[[argparse.ArgumentParser], None]] = {
-    "rules": _add_rules,
-    "color": _add_color,
-    "json": _add_json,
-}
-
-
-def check_options(args: argparse.Namespace, rules: RuleSet) -> None:
-    """Refuse shared options that would do nothing, or contradict each other
-    (a command's own options: its ``check``)."""
-    if getattr(args, "color", None) is not None and getattr(args, "json", False):
-        raise UsageError("--color colours text output; it does nothing with --json")
+    for refusal in [*SPEC["refuse"], *command.spec.get("refuse", ())]:
+        if all(map(given, refusal["given"])) and not given(refusal.get("unless")):
+            raise UsageError(refusal["error"])
     decks = getattr(args, "decks", None)
     if decks is not None and decks < 1:
         raise UsageError(f"--decks must be at least 1, got {decks}")
     if decks not in (None, 1) and not rules.one_deck:
         raise UsageError(f"--decks does nothing under the {rules.name} rules, whose hands are not dealt from a deck")
-
-
-def count(text: str, expected: str = "expected a whole number, 0 or more") -> int:
-    """An option's value that is a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{expected}, got {quote(text)}")
-    return value
-
-
-def probability(text: str) -> float:
-    """An option's value that is a finite number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and 0 <= value <= 1):
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {quote(text)}")
-    return value
 
 
 _PARSERS: dict[tuple[int, ...], argparse.ArgumentParser] = {}
@@ -311,31 +236,31 @@ def parser() -> argparse.ArgumentParser:
     calls :func:`fivecard.cli.main` many times, such as a test run or an
     embedding, pays for argparse once)."""
     key = tuple(id(c) for c in COMMANDS.values())
-    made = _PARSERS.get(key)
-    if made is None:
+    if key not in _PARSERS:
         _PARSERS.clear()
-        made = _PARSERS[key] = build_parser()
-    return made
+        _PARSERS[key] = build_parser()
+    return _PARSERS[key]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every registered command."""
-    program = _Parser(prog="fivecard", description=_DESCRIPTION, epilog=_EPILOG, formatter_class=_Formatter)
-    program.add_argument("--version", action="version", version=f"fivecard {__version__}")
-    commands = program.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    commands.required = True
+    program = SPEC["program"]
+    epilog = _epilog(program["examples"], EXIT_CODES, {}, program["note"])
+    made = _Parser(prog="fivecard", description=program["description"], epilog=epilog, formatter_class=_Formatter)
+    made.add_argument("--version", action="version", version=f"fivecard {__version__}")
+    commands = made.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, required=True)
     for registered in COMMANDS.values():
-        sub = commands.add_parser(
-            registered.name,
-            help=registered.help,
-            description=registered.description,
-            epilog=registered.epilog(),
-            formatter_class=_Formatter,
-        )
-        for shared in registered.shared:
-            SHARED[shared](sub)
+        sub = commands.add_parser(registered.name, help=registered.help, description=registered.description,
+                                  epilog=registered.epilog(), formatter_class=_Formatter)  # fmt: skip
+        groups: dict[str, Any] = {}
+        for one_of in registered.spec.get("one-of", ()):
+            group = sub.add_mutually_exclusive_group(required=one_of.get("required", False))
+            groups.update(dict.fromkeys(one_of["options"], group))
+        shared = [spec for name in registered.shared for spec in SPEC["shared"][name]]
+        for spec in shared + registered.spec.get("argument", []) + registered.spec.get("option", []):
+            add_option(groups.get(spec.get("flags", [""])[0], sub), spec)
         registered.arguments(sub)
-    return program
+    return made
 
 
 def use_color(choice: str | None, stream: TextIO) -> bool:
@@ -344,9 +269,7 @@ def use_color(choice: str | None, stream: TextIO) -> bool:
     string (no-color.org), or ``TERM=dumb``."""
     if choice not in (None, "auto"):
         return choice == "always"
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    return stream.isatty()
+    return not (os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb") and stream.isatty()
 
 
 def can_show(stream: TextIO) -> bool:
@@ -405,7 +328,8 @@ class Progress:
         if not self.on or (not self.terminal and not last and now - self.written < 5):
             return
         self.written = now
-        self._write(f"solving: {share:4.0%} ({counts}, {'time left unknown' if left is None else f'{left:,.0f} s left'})")
+        time_left = "time left unknown" if left is None else f"{left:,.0f} s left"
+        self._write(f"solving: {share:4.0%} ({counts}, {time_left})")
 
     def _write(self, line: str) -> None:
         self.err.write(f"\r{line}\033[K" if self.terminal else f"{line}\n")

@@ -4,7 +4,9 @@ Every error the library raises on bad input is a :class:`FivecardError`, which
 subclasses :class:`ValueError`, so callers may catch either. Messages quote the
 bad input and say where it is, e.g. ``unknown rank '1' in card 3 ('1S')``.
 Input of the wrong *type* (a number where a hand belongs) is a
-:class:`TypeError` that says what it got.
+:class:`TypeError` that says what it got. A file the file system will not
+give or take (missing, not allowed, a full disk) is no fault of the input:
+that is a :class:`FileAccessError`, an :class:`OSError`.
 
 A message never names a command-line flag: when a setting would accept the
 input, the message says so in words and the error carries the setting as
@@ -22,6 +24,7 @@ __all__ = [
     "HandError",
     "RulesError",
     "FileError",
+    "FileAccessError",
     "Option",
     "in_context",
     "kind_of",
@@ -73,8 +76,19 @@ class RulesError(FivecardError):
 
 
 class FileError(FivecardError):
-    """A file that cannot be read or written: missing, the wrong format,
-    damaged, too big, a zip bomb, or a full disk."""
+    """A file whose content or use is wrong: the wrong format, damaged, too
+    big, a zip bomb, an output that is its own input."""
+
+
+class FileAccessError(OSError):
+    """The file system will not give or take a file: missing, not allowed,
+    a folder that takes no files, a full disk. An :class:`OSError`, not a
+    :class:`FivecardError` (the input was not at fault); its message quotes
+    the file and says why, in one line.
+
+    >>> str(FileAccessError("cannot read 'in.csv': No such file or directory"))
+    "cannot read 'in.csv': No such file or directory"
+    """
 
 
 E = TypeVar("E", bound=BaseException)

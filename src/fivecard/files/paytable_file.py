@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 from typing import Final
 
-from ..core.errors import quote
+from ..core.errors import FileAccessError, quote
 from ..play.advise import PAYTABLES, PayTable, PayTableError, builtin_paytable, parse_paytable
 
 __all__ = ["PAYTABLE_LIMIT", "load_paytable"]
@@ -67,7 +67,7 @@ def _read_paytable(path: str) -> bytes:
             f"({', '.join(PAYTABLES)}) nor a file"
         ) from None
     except OSError as exc:
-        raise PayTableError(
+        raise FileAccessError(
             f"cannot read pay table file {quote(path, _PATH_QUOTE)}: {exc.strerror or exc}"
         ) from None
     try:
@@ -79,7 +79,7 @@ def _read_paytable(path: str) -> bytes:
         with open(fd, "rb", closefd=False) as handle:
             data = handle.read(PAYTABLE_LIMIT + 1)
     except OSError as exc:
-        raise PayTableError(
+        raise FileAccessError(
             f"cannot read pay table file {quote(path, _PATH_QUOTE)}: {exc.strerror or exc}"
         ) from None
     finally:

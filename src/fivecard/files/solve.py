@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ..core.cards import CARDS, JOKER
-from ..core.errors import FivecardError
+from ..core.errors import FileAccessError, FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import Hand, dealt_cards
 from .rows import Row
@@ -287,7 +287,7 @@ def solve_file(
         target.commit()
     except BaseException as exc:
         if behind is not None:
-            if isinstance(exc, (OSError, KeyboardInterrupt)):
+            if isinstance(exc, (OSError, KeyboardInterrupt)) and not isinstance(exc, FileAccessError):
                 behind.drop()  # a failed write, or stop now
             else:
                 # a bad row under --strict, a read error: what was made before it goes out

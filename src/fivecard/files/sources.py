@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from .rows import MAX_TABLE_COLUMNS, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
-from ..core.errors import PATH_QUOTE, FileError, quote
+from ..core.errors import PATH_QUOTE, FileAccessError, FileError, quote
 from .workbook import Record, open_workbook
 
 __all__ = [
@@ -370,7 +370,7 @@ def _open_input(path: str, stdin: IO[bytes] | None) -> _Input:
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed by Source.close
     except OSError as exc:
-        raise FileError(f"cannot read {quote(path, PATH_QUOTE)}: {exc.strerror or exc}") from None
+        raise FileAccessError(f"cannot read {quote(path, PATH_QUOTE)}: {exc.strerror or exc}") from None
     try:
         mode = os.fstat(raw.fileno()).st_mode
         size = os.fstat(raw.fileno()).st_size if stat.S_ISREG(mode) else None
@@ -389,7 +389,7 @@ def _read_head(raw: IO[bytes], name: str) -> bytes:
             parts.append(part)
             have += len(part)
     except OSError as exc:
-        raise FileError(f"cannot read {quote(name, PATH_QUOTE)}: {exc.strerror or exc}") from None
+        raise FileAccessError(f"cannot read {quote(name, PATH_QUOTE)}: {exc.strerror or exc}") from None
     return b"".join(parts)
 
 

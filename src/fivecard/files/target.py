@@ -25,7 +25,7 @@ import threading
 import time
 from typing import IO, Any
 
-from ..core.errors import PATH_QUOTE, FileError, quote
+from ..core.errors import PATH_QUOTE, FileAccessError, FileError, quote
 from ..vector.stops import signals_held
 
 __all__ = ["Target", "WriteBehind", "refuse_same_file", "write_error"]
@@ -73,9 +73,12 @@ def refuse_same_file(output: str | None, input_path: str, stdin: Any, stdout: An
         )
 
 
-def write_error(exc: OSError, name: str) -> FileError:
-    """A :class:`FileError` for a failed write, e.g. a full disk."""
-    return FileError(f"cannot write {name}: {exc.strerror or exc}")
+def write_error(exc: OSError, name: str) -> FileAccessError:
+    """A :class:`FileAccessError` for a failed write, e.g. a full disk (one
+    already said is kept as it is)."""
+    if isinstance(exc, FileAccessError):
+        return exc
+    return FileAccessError(f"cannot write {name}: {exc.strerror or exc}")
 
 
 class Target:

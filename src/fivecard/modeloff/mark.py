@@ -60,7 +60,7 @@ from typing import IO, Any, Final
 
 from ..core.columns import class_columns
 from ..core.rules import Category, RuleSet, get_rules
-from ..core.errors import PATH_QUOTE, FileError, FivecardError, in_context, quote
+from ..core.errors import PATH_QUOTE, FileAccessError, FileError, FivecardError, in_context, quote
 from ..files.rows import Row, column_letter
 
 __all__ = [
@@ -980,7 +980,9 @@ def _xml_size(path: str) -> int:
     try:
         with zipfile.ZipFile(path) as archive:
             return sum(i.file_size for i in archive.infolist() if i.filename.lower().endswith((".xml", ".vml")))
-    except (OSError, zipfile.BadZipFile) as exc:
+    except OSError as exc:
+        raise FileAccessError(f"cannot open {quote(path, PATH_QUOTE)} to write it back: {exc.strerror or exc}") from None
+    except zipfile.BadZipFile as exc:
         raise FileError(f"cannot open {quote(path, PATH_QUOTE)} to write it back: {exc}") from None
 
 
@@ -999,7 +1001,7 @@ def _for_openpyxl(path: str) -> None:
             finally:
                 book.close()
     except OSError as exc:
-        raise FileError(f"cannot read {quote(path, PATH_QUOTE)} again: {exc.strerror or exc}") from None
+        raise FileAccessError(f"cannot read {quote(path, PATH_QUOTE)} again: {exc.strerror or exc}") from None
     except FileError as exc:
         raise in_context(exc, f"{quote(path, PATH_QUOTE)}: ") from None
 

@@ -6,13 +6,19 @@ game show's high hand for points, as a state machine the web app drives.
   game show rules; ``split``: the points shared, odd points to the earliest
   seat) and optionally a number of rounds.
 * Players take seats by name (at most :data:`MAX_SEATS`: one deck deals them
-  all); the host may remove a seat.
+  all); the host may remove a seat. A table gives at most :data:`MAX_JOINS`
+  seats in its life (a seat taken again after its removal is a new one).
 * The host starts round N. Each round deals from its own shuffled deck, from
   a seed recorded with the round (:func:`~fivecard.play.table_game.round_seed`), so any round can be
   dealt again and checked. Each seated player deals themselves the next five
   cards. When every seated player has dealt, or the host closes the round,
-  the dealt hands are settled as one showdown and the points awarded.
-* The table ends after its number of rounds, or when the host ends it.
+  the dealt hands are settled as one showdown and the points awarded. A
+  browser is dealt one hand a round, whatever seats it takes or leaves: a
+  seat removed after it dealt, and taken again, deals no second hand.
+* The table ends after its number of rounds (at most :data:`MAX_ROUNDS`,
+  and after so many when none was set), or when the host ends it.
+* Chat is kept as its latest :data:`KEPT_CHAT` lines
+  (:attr:`FriendsTable.KEPT_EVENTS`: a store drops older ones).
 
 What a browser may know is decided here, in two places:
 
@@ -76,6 +82,9 @@ __all__ = [
     "FriendsTable",
     "TIES",
     "MAX_SEATS",
+    "MAX_JOINS",
+    "MAX_ROUNDS",
+    "KEPT_CHAT",
     "ROLE_NAMES",
     "EVENT_FIELDS",
     "chat_line",
@@ -91,7 +100,14 @@ TIES: Final = ("none", "split")
 MAX_SEATS: Final = 10
 MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
+#: The most rounds a table may have, whether or not it was given a number.
 MAX_ROUNDS: Final = 10_000
+#: The most seats a table gives in its life, a seat taken again after its
+#: removal counted again (a table's state and every view list them all).
+MAX_JOINS: Final = 100
+#: The chat lines a table keeps, its latest (under 1 MiB however they are
+#: written: a line is at most :data:`MAX_CHAT` characters).
+KEPT_CHAT: Final = 400
 
 #: The words the pages use for roles, refused as names (read by
 #: :func:`name_key`, letters and digits only): the host's chat name, the
@@ -395,6 +411,7 @@ class Round:
     dealt: dict[int, list[Card]] = field(default_factory=dict)  # seat id -> its five cards, in dealing order
     next_card: int = 0
     open: bool = True
+    dealt_to: set[str] = field(default_factory=set)  # the owners (browsers) shown a hand of this round
 
 
 class FriendsTable(TableGame):
@@ -408,6 +425,7 @@ class FriendsTable(TableGame):
     KIND = "table"  # (in the round seeds' hash: kept as the first tables had it)
     NOUN = "friends' table"
     EVENT_FIELDS = EVENT_FIELDS
+    KEPT_EVENTS = {"chat": KEPT_CHAT}
 
     @classmethod
     def public_event(cls, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -473,6 +491,8 @@ class FriendsTable(TableGame):
         for seat in self.seats:
             if seat.owner == old:
                 seat.owner = new
+        if self.round is not None and old in self.round.dealt_to:
+            self.round.dealt_to = (self.round.dealt_to - {old}) | {new}
 
     def _verify_host(self, owner: str) -> None:
         if owner != self.host:
@@ -487,6 +507,11 @@ class FriendsTable(TableGame):
         """The seats one deck of the table's rule set deals (:data:`MAX_SEATS`;
         7 with the 36 cards of ``short-deck``)."""
         return min(MAX_SEATS, len(self.rules.deck()) // HAND_SIZE)
+
+    @property
+    def most_rounds(self) -> int:
+        """The rounds the table ends after: its number of rounds, or :data:`MAX_ROUNDS`."""
+        return self.rounds_limit if self.rounds_limit is not None else MAX_ROUNDS
 
     def _active(self) -> list[Seat]:
         return [s for s in self.seats if s.active]
@@ -517,6 +542,11 @@ class FriendsTable(TableGame):
         seats = self.max_seats
         if len(self._active()) >= seats:
             raise GameError(f"the table is full ({seats} seats: one deck deals them all)")
+        if len(self.seats) >= MAX_JOINS:
+            raise GameError(
+                f"this table has given {len(self.seats)} seats, the most a table may (a seat taken again "
+                "after its removal counts again): open a new table"
+            )
 
     def can_join(self, owner: str, name: str) -> bool:
         return self.can(lambda: self.verify_join(owner, name))
@@ -566,6 +596,8 @@ class FriendsTable(TableGame):
         self._verify_open()
         if self.round is not None and self.round.open:
             raise GameError(f"round {self.round.number} is still open")
+        if self.played >= self.most_rounds:
+            raise GameError(f"the table has played {self.played:,} rounds, the most it may: open a new table")
         if not self._active():
             raise GameError("nobody is seated yet: share the table's link")
 
@@ -590,6 +622,11 @@ class FriendsTable(TableGame):
             raise GameError("no round is open: the host starts the next one")
         if seat.id in current.dealt:
             raise GameError(f"you have dealt in round {current.number} already")
+        if owner in current.dealt_to:
+            raise GameError(
+                f"this browser was dealt a hand in round {current.number} already (a seat taken again deals "
+                "no second hand): one hand a round for each browser"
+            )
         if current.next_card + HAND_SIZE > len(self.rules.deck()):
             raise GameError(f"round {current.number}'s deck has too few cards left; the host closes the round")
 
@@ -605,6 +642,7 @@ class FriendsTable(TableGame):
         cards = deck[current.next_card : current.next_card + HAND_SIZE]
         current.next_card += HAND_SIZE
         current.dealt[seat.id] = cards
+        current.dealt_to.add(owner)
         events: list[dict[str, Any]] = [
             {"type": "dealt", "round": current.number, "seat": seat.id, "name": seat.name, "text": f"{seat.name} has dealt"}
         ]
@@ -645,7 +683,8 @@ class FriendsTable(TableGame):
         current = self.round
         if current is None or not current.open:
             return []
-        if all(s.id in current.dealt for s in self._active()) and current.dealt:
+        # (a seat whose browser was dealt a hand of this round already deals no other: it waits for none)
+        if all(s.id in current.dealt or s.owner in current.dealt_to for s in self._active()) and current.dealt:
             return self._settle()
         return []
 
@@ -692,7 +731,7 @@ class FriendsTable(TableGame):
             )
         event["standings"] = self.standings()
         events = [event]
-        if self.rounds_limit is not None and self.played >= self.rounds_limit:
+        if self.played >= self.most_rounds:
             events += self._end()
         return events
 
@@ -780,6 +819,7 @@ class FriendsTable(TableGame):
                 "dealt": {str(k): [c.code_str for c in v] for k, v in current.dealt.items()},
                 "next_card": current.next_card,
                 "open": current.open,
+                "dealt_to": sorted(current.dealt_to),
             },
         }
 
@@ -802,12 +842,16 @@ class FriendsTable(TableGame):
         ]
         saved = state["round"]
         if saved is not None:
+            dealt = {int(k): [Card.parse(c) for c in v] for k, v in saved["dealt"].items()}
+            owners = {s.id: s.owner for s in table.seats}
             table.round = Round(
                 int(saved["number"]),
                 int(saved["seed"]),
-                {int(k): [Card.parse(c) for c in v] for k, v in saved["dealt"].items()},
+                dealt,
                 int(saved["next_card"]),
                 bool(saved["open"]),
+                # (not kept before: the owners of the seats holding a hand)
+                {str(o) for o in saved["dealt_to"]} if "dealt_to" in saved else {owners[k] for k in dealt if k in owners},
             )
         return table
 

@@ -21,7 +21,8 @@ and its events as a browser may see them.
   whole (:class:`GameError`), never half-way.
 * :meth:`TableGame.public_event` is an event as a browser may see it: its
   ``type`` and only the fields the game's :attr:`TableGame.EVENT_FIELDS`
-  names for that type, however the event was kept.
+  names for that type, however the event was kept. Events of the types
+  :attr:`TableGame.KEPT_EVENTS` names are kept only as their latest so many.
 """
 
 from __future__ import annotations
@@ -154,6 +155,9 @@ class TableGame:
     STATE_VERSION: ClassVar[int] = 1
     #: What each of its events may carry to a browser, by the event's type.
     EVENT_FIELDS: ClassVar[Mapping[str, frozenset[str]]] = {}
+    #: Event types kept only as their latest so many (a store drops older
+    #: ones): what no state needs and nothing else bounds (a table's chat).
+    KEPT_EVENTS: ClassVar[Mapping[str, int]] = {}
 
     shoe: Shoe
 

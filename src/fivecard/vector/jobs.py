@@ -86,7 +86,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .stops import STOP_SIGNALS, signals_held
-from fivecard.core.errors import PATH_QUOTE, FivecardError, quote
+from ..core.errors import PATH_QUOTE, FileAccessError, FivecardError, quote
 
 __all__ = [
     "Result",
@@ -411,7 +411,7 @@ class _Checkpoints:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise FivecardError(
+            raise FileAccessError(
                 f"cannot make the checkpoint folder {quote(str(self.folder), PATH_QUOTE)}: {error.strerror}"
             ) from error
 

@@ -28,14 +28,26 @@ or an alias of one, never one made to order (``standard+wild(...)``: 422,
 or the page's error). The tables of every built-in rule set are
 built when the app starts (:func:`build_tables`), never by a request.
 
+A number is a whole number, strictly: every request body's model is a
+:class:`~fivecard.web.friends_api.RequestModel` (JSON ``true``, ``"12"``,
+``" 12"`` and ``12.0`` are 422), every number in a query, a path or a header
+is :data:`~fivecard.web.friends_api.Digits` (``+5``, ``5.0``, ``1_0``: 422),
+and a number too long to read is out of range (:func:`read_json`: 422, not
+400). Each has a range (422 past it, with a sentence naming the field).
+
 Bounds on what a request may cost: a body of at most :data:`MAX_BODY` bytes,
 at most :data:`MAX_HANDS` hands of :data:`MAX_HAND_TEXT` characters; the
 rate limits of :class:`~fivecard.web.friends_api.RateLimit` (new things per
-address; changes, and the advisor's answers, per browser); the exact
-advisor's turns (:class:`AdvisorGate`: :data:`ADVISOR_SLOTS` at work,
-:data:`ADVISOR_QUEUE` waiting, none longer than :data:`ADVISOR_WAIT` s,
-holding no thread while it waits); what the server holds of connections,
-headers and time (:mod:`fivecard.web.server`).
+address; changes, and the advisor's answers, per browser, and the advisor's
+per address too); the exact advisor's turns (:class:`AdvisorGate`:
+:data:`ADVISOR_SLOTS` at work, :data:`ADVISOR_QUEUE` waiting, none longer
+than :data:`ADVISOR_WAIT` s, holding no thread while it waits, shared fairly
+among addresses; only what asks the advisor takes a turn: ``/api/advise``,
+a hint, an action after which the computer players act); the games and
+tables one address may keep (:meth:`~fivecard.web.store.Capacity.per_address`);
+what the server holds of connections, headers and time
+(:mod:`fivecard.web.server`). An address is its network wherever it is a
+key (:func:`~fivecard.web.clients.client_network`: an IPv6 client's /64).
 
 Errors are ``{"detail": message}``: the library's message for bad input
 (422, a :class:`~fivecard.core.errors.FivecardError`), the engine's for an
@@ -47,7 +59,8 @@ for another browser's game,
 400 for a request with two owner cookies (one may be planted),
 413 for a body over :data:`MAX_BODY` bytes, 429 past the rate limits
 (:class:`~fivecard.web.friends_api.RateLimit`), 503 when the server holds as
-many games, tables or event streams as it may (:class:`~fivecard.web.store.Capacity`)
+many games, tables or event streams as it may, or an address keeps as many
+games or tables as one may (:class:`~fivecard.web.store.Capacity`),
 or the advisor is busy (:class:`~fivecard.web.errors.AdvisorBusy`, with ``Retry-After``),
 507 when the data folder's disk is full and 503 when it cannot be written
 (one sentence each, and one line in the log: :mod:`fivecard.web.store`).
@@ -70,6 +83,7 @@ listens on and each ``--allow-host``).
 from __future__ import annotations
 
 import asyncio
+import collections
 import ipaddress
 import json
 import logging
@@ -78,7 +92,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, MutableMapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -89,7 +103,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, Field
+from fastapi.routing import APIRoute
+from pydantic import Field
 
 from ..core.version import __version__
 from ..vector import batch
@@ -116,10 +131,20 @@ from .store import (
     remember_owner,
 )
 from .server import Bounds
+from .clients import request_network
 from .errors import AdvisorBusy, NotYours, WebError
-from .friends_api import Broker, RateLimit, RuleName, add_friends_table_routes, builtin_rules
+from .friends_api import (
+    Broker,
+    Digits,
+    RateLimit,
+    RequestModel,
+    RuleName,
+    add_friends_table_routes,
+    builtin_rules,
+    json_number,
+)
 
-__all__ = ["AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE"]
+__all__ = ["AdvisorGate", "build_tables", "create_app", "default_data_dir", "MAX_BODY", "OWNER_COOKIE", "read_json"]
 
 #: The largest request body accepted, in bytes.
 MAX_BODY = 64 * 1024
@@ -176,14 +201,14 @@ def build_tables() -> None:
 BestFive = Field(default=False, description="hands of 5 to 7 cards play their best five (a board implies it)")
 
 
-class EvaluateRequest(BaseModel):
+class EvaluateRequest(RequestModel):
     hand: str = Field(max_length=MAX_HAND_TEXT, description="five cards in any notation fivecard reads")
     rules: RuleName = "standard"
     best_five: bool = BestFive
     board: str | None = Field(default=None, max_length=MAX_HAND_TEXT, description="cards shared with the board")
 
 
-class CompareRequest(BaseModel):
+class CompareRequest(RequestModel):
     hands: list[str] = Field(min_length=1, max_length=MAX_HANDS, description="the hands of one showdown")
     rules: RuleName = "standard"
     decks: int = Field(default=1, ge=1, le=8, description="the hands come from this many decks")
@@ -193,20 +218,20 @@ class CompareRequest(BaseModel):
     )
 
 
-class AdviseRequest(BaseModel):
+class AdviseRequest(RequestModel):
     hand: str = Field(max_length=MAX_HAND_TEXT)
     rules: RuleName = "standard"
     paytable: str | None = Field(default=None, max_length=40, description="a built-in pay table's name")
     top: int = Field(default=32, ge=1, le=32, description="how many of the best choices to return")
 
 
-class NewGameRequest(BaseModel):
+class NewGameRequest(RequestModel):
     rules: RuleName = "standard"
     seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for a reproducible game")
     stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
 
 
-class ActionRequest(BaseModel):
+class ActionRequest(RequestModel):
     action: Literal["start", "exchange", "keep", "fold", "reveal", "settle"]
     keep: list[Annotated[int, Field(ge=1, le=5)]] = Field(
         default=[], max_length=5, description="exchange: the 1-based positions kept"
@@ -214,6 +239,32 @@ class ActionRequest(BaseModel):
 
 
 # --- the pieces ---------------------------------------------------------------------------
+
+
+def read_json(body: bytes) -> Any:
+    """A request's JSON body as the API reads it: whole numbers by
+    :func:`~fivecard.web.friends_api.json_number` (one too long to read is
+    out of range, 422, not a body that cannot be parsed, 400)."""
+    return json.loads(body, parse_int=json_number)
+
+
+class _JsonRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = read_json(await self.body())
+        return self._json
+
+
+class _JsonRoute(APIRoute):
+    """Every route's request body read by :func:`read_json`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def read(request: Request) -> Response:
+            return await handler(_JsonRequest(request.scope, request.receive))
+
+        return read
 
 
 def _json_bytes(data: Any) -> bytes:
@@ -350,7 +401,7 @@ class _FastCompare:
             if not message.get("more_body", False):
                 break
         try:
-            body = _compare_body(CompareRequest.model_validate(json.loads(b"".join(chunks))))
+            body = _compare_body(CompareRequest.model_validate(read_json(b"".join(chunks))))
         except Exception:  # the app says what is wrong, as it always does
             await self.app(scope, _resume(chunks, None, receive), send)
             return
@@ -648,16 +699,30 @@ class AdvisorGate:
 
     At most ``slots`` requests are at work at once, each in a worker thread
     (taken only once it has its turn); at most ``queue`` more wait for a
-    turn, in order, on the event loop (holding no thread), each at most
-    ``wait`` seconds. One more, or one whose time is up, is
-    :class:`~fivecard.web.errors.AdvisorBusy` (503, try again in a second). Its state is shared
-    by every thread and event loop that uses it.
+    turn on the event loop (holding no thread), each at most ``wait``
+    seconds. One whose time is up is :class:`~fivecard.web.errors.AdvisorBusy`
+    (503, try again in a second). Its state is shared by every thread and
+    event loop that uses it.
+
+    The turns are shared fairly among clients (a request's ``client``: its
+    address's network, :func:`~fivecard.web.clients.client_network`;
+    cookies cost nothing, an address does). A freed turn goes to the
+    waiting request whose client has the fewest at work (the earliest of
+    those). When the queue is full, a request from a client that holds at
+    least two turns fewer (at work or waiting) than the client holding the
+    most takes the place of that client's latest waiting request, which is
+    refused (AdvisorBusy); any other is refused. So one client may use every
+    turn while nobody else asks, and never keeps another from a turn: each
+    newcomer finds a place, and is next but for the clients with fewer
+    turns at work than its own.
     """
 
     def __init__(self, slots: int = ADVISOR_SLOTS, queue: int = ADVISOR_QUEUE, wait: float = ADVISOR_WAIT) -> None:
         self.slots, self.queue, self.wait = slots, queue, wait
         self.running = 0  # requests at work (or handed a turn)
-        self._waiting: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._waiting: list[_Turn] = []
+        self._held: collections.Counter[str] = collections.Counter()  # turns at work or waiting, by client
+        self._at_work: collections.Counter[str] = collections.Counter()  # turns at work, by client
         self._lock = threading.Lock()
 
     @property
@@ -665,56 +730,133 @@ class AdvisorGate:
         """Requests waiting for a turn."""
         return len(self._waiting)
 
-    async def run(self, work: Callable[[], T]) -> T:
-        """``work()`` in a worker thread, when its turn comes."""
-        await self._take()
+    def held(self, client: str) -> int:
+        """The turns a client holds, at work or waiting."""
+        return self._held[client]
+
+    async def run(self, work: Callable[[], T], client: str = "") -> T:
+        """``work()`` in a worker thread, when the turn of ``client`` (its network) comes."""
+        await self._take(client)
         try:
             return await run_in_threadpool(work)
         finally:
-            self._give()
+            self._give(client)
 
-    async def _take(self) -> None:
+    async def _take(self, client: str) -> None:
         loop = asyncio.get_running_loop()
+        turn = _Turn(loop, loop.create_future(), client)
         with self._lock:
             if self.running < self.slots and not self._waiting:
                 self.running += 1
+                self._held[client] += 1
+                self._at_work[client] += 1
                 return
-            if len(self._waiting) >= self.queue:
+            if len(self._waiting) >= self.queue and not self._bump_for(client):
                 raise AdvisorBusy(
                     f"the advisor is busy ({self.running} answers being worked out, {len(self._waiting)} waiting): "
                     "ask again in a moment"
                 )
-            turn: asyncio.Future[None] = loop.create_future()
-            self._waiting.append((loop, turn))
+            self._waiting.append(turn)
+            self._held[client] += 1
         try:
             async with asyncio.timeout(self.wait):
-                await turn
+                await turn.future
         except BaseException as exc:  # out of time, or the request is gone
             with self._lock:
-                still = (loop, turn) in self._waiting
-                if still:
-                    self._waiting.remove((loop, turn))
-            if not still:  # a turn came meanwhile: it is this request's
+                state = turn.state
+                if state == "waiting":
+                    self._waiting.remove(turn)
+                    self._drop(self._held, client)
+                    turn.state = "gone"
+            if state == "given":  # a turn came meanwhile: it is this request's
                 if isinstance(exc, TimeoutError):
                     return
-                self._give()
-            if isinstance(exc, TimeoutError):
+                self._give(client)
+            elif state == "bumped":
+                raise AdvisorBusy(_BUMPED) from None
+            elif isinstance(exc, TimeoutError):
                 raise AdvisorBusy(
                     f"the advisor is busy: this request waited {self.wait:g} s for its turn; ask again in a moment"
                 ) from None
             raise
-
-    def _give(self) -> None:
-        """The turn of a request done: to the next waiting, if any."""
         with self._lock:
-            if not self._waiting:
-                self.running -= 1
-                return
-            loop, turn = self._waiting.pop(0)  # the turn passes on: as many at work
+            state = turn.state
+        if state == "bumped":
+            raise AdvisorBusy(_BUMPED)
+
+    def _bump_for(self, client: str) -> bool:
+        """With the lock held and the queue full: make room for ``client``
+        by refusing the latest waiting request of the client that holds the
+        most turns, if that is at least two more than ``client`` holds."""
+        waiting = {t.client for t in self._waiting}
+        if not waiting:
+            return False
+        most = max(waiting, key=lambda c: self._held[c])
+        if self._held[most] < self._held[client] + 2:
+            return False
+        turn = next(t for t in reversed(self._waiting) if t.client == most)
+        self._waiting.remove(turn)
+        self._drop(self._held, most)
+        turn.state = "bumped"
+        self._wake(turn)
+        return True
+
+    def _give(self, client: str) -> None:
+        """The turn of a request of ``client`` done: to the waiting request
+        whose client has the fewest turns at work (the earliest of those), if any."""
+        with self._lock:
+            self._drop(self._held, client)
+            self._drop(self._at_work, client)
+            while self._waiting:
+                turn = min(enumerate(self._waiting), key=lambda it: (self._at_work[it[1].client], it[0]))[1]
+                self._waiting.remove(turn)
+                turn.state = "given"  # the turn passes on: as many at work
+                self._at_work[turn.client] += 1
+                if self._wake(turn):
+                    return
+                turn.state = "gone"  # its loop has closed: the request is gone
+                self._drop(self._held, turn.client)
+                self._drop(self._at_work, turn.client)
+            self.running -= 1
+
+    @staticmethod
+    def _drop(counter: collections.Counter[str], client: str) -> None:
+        counter[client] -= 1
+        if counter[client] <= 0:
+            del counter[client]
+
+    @staticmethod
+    def _wake(turn: _Turn) -> bool:
+        """Wake a waiting request (from any thread); False if its loop has closed."""
         try:
-            loop.call_soon_threadsafe(_hand_over, turn)
-        except RuntimeError:  # its loop has closed: the request is gone
-            self._give()
+            turn.loop.call_soon_threadsafe(_hand_over, turn.future)
+        except RuntimeError:
+            return False
+        return True
+
+
+#: Why a waiting request was refused to make room for another client's.
+_BUMPED = (
+    "the advisor is busy: this request's place went to another address's (this address holds more of the "
+    "advisor's turns than any other); ask again in a moment"
+)
+
+
+class _Turn:
+    """A request's turn at the :class:`AdvisorGate`: ``waiting``, then
+    ``given`` (it may work), ``bumped`` (refused to make room) or ``gone``."""
+
+    __slots__ = ("loop", "future", "client", "state")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[None], client: str) -> None:
+        self.loop, self.future, self.client = loop, future, client
+        self.state = "waiting"
+
+
+class _NeedsTheAdvisor(Exception):
+    """An action taken without a turn at the advisor after which the
+    computer players act (they ask the advisor): nothing is kept, and it is
+    taken again with a turn."""
 
 
 def _hand_over(turn: asyncio.Future[None]) -> None:
@@ -756,6 +898,7 @@ def create_app(
         docs_url=None,  # the interactive docs load scripts from a CDN: the app works offline
         redoc_url=None,
     )
+    app.router.route_class = _JsonRoute  # (before any route: each reads its body so)
     app.state.store = store
     gate = app.state.advisor = advisor or AdvisorGate()  # the advisor's turns
     app.state.owners = owners  # the one reader of owner cookies (the rate limit's too)
@@ -827,7 +970,7 @@ def create_app(
         # a name, never a path: the server opens no file a request names
         paytable = builtin_paytable(request.paytable) if request.paytable else None
         rules = builtin_rules(request.rules)
-        advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable))
+        advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable), request_network(http))
         data = advice.to_json()
         data["choices"] = data["choices"][: request.top]
         return _json(data)
@@ -852,7 +995,7 @@ def create_app(
         limit.check(request, "create")
         claim = owners.claim(request)
         game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack)
-        game_id = store.create(game, claim.new, moved_from=claim.old)
+        game_id = store.create(game, claim.new, moved_from=claim.old, network=request_network(request))
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
         limit.moved(claim)
         remember_owner(response, claim)
@@ -868,7 +1011,7 @@ def create_app(
         limit.check(request, "act")
         owner = owner_of(request)
 
-        def act(game: Game) -> tuple[None, list[dict[str, Any]]]:
+        def act(game: Game, gated: bool) -> tuple[None, list[dict[str, Any]]]:
             events: list[Any] = []
             if body.action == "start":
                 events.append(game.start_round())
@@ -881,28 +1024,36 @@ def create_app(
                 events.append(game.reveal_dealer_card())
             else:
                 events.append(game.settle())
+            if game.can_computer_act() and not gated:
+                raise _NeedsTheAdvisor  # (nothing is kept: the action is taken again with a turn)
             while game.can_computer_act():  # the computer players act after you
                 events.append(game.computer_acts())
             return None, [event_json(game, e) for e in events]
 
-        def act_and_view() -> dict[str, Any]:
-            game, _, _ = store.act(game_id, owner, act)
+        def act_and_view(gated: bool) -> dict[str, Any]:
+            game, _, _ = store.act(game_id, owner, lambda g: act(g, gated))
             return view(game_id, game)
 
-        # the computer players may act after these (the advisor): a turn at the gate first
-        if body.action in ("start", "exchange", "keep", "fold"):
-            return _json(await gate.run(act_and_view))
-        return _json(await run_in_threadpool(act_and_view))
+        # Only an action after which the computer players act asks the
+        # advisor: it takes a turn at the gate; any other never waits there.
+        gated = body.action in ("exchange", "keep", "fold")
+        while True:
+            try:
+                if gated:
+                    return _json(await gate.run(lambda: act_and_view(True), request_network(request)))
+                return _json(await run_in_threadpool(act_and_view, False))
+            except _NeedsTheAdvisor:
+                gated = True
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
     async def api_hint(
-        game_id: str, request: Request, top: int = Query(default=5, ge=1, le=32, description="how many choices")
+        game_id: str, request: Request, top: Annotated[int, Query(ge=1, le=32, description="how many choices"), Digits] = 5
     ) -> Response:
         limit.check(request, "advise")
         game = await run_in_threadpool(store.load, game_id, owner_of(request))
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
-        advice = await gate.run(lambda: game.hint(0))
+        advice = await gate.run(lambda: game.hint(0), request_network(request))
         return _json(hint_json(advice, top=top))
 
     # -- pages ---------------------------------------------------------------------------------

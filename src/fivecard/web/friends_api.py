@@ -25,6 +25,17 @@ and every event (the stream, the export) goes out through
 :func:`~fivecard.play.friends.public_event`, read from the store by
 :func:`_public_events` alone, so events kept by an earlier version are
 served in today's form.
+
+What a read costs follows what it answers: the export reads a table's closed
+rounds alone (by their type's index), and an event stream that resumes from
+far back (``?after=0`` at a long table) is sent what the page needs to draw
+the table now, then the latest :data:`REPLAY` events, never the whole history.
+Every per-table collection has a bound: seats given
+(:data:`~fivecard.play.friends.MAX_JOINS`), rounds
+(:data:`~fivecard.play.friends.MAX_ROUNDS`, with or without a number of
+rounds), chat lines kept (:data:`~fivecard.play.friends.KEPT_CHAT`, the
+latest), request ids kept (:data:`~fivecard.web.store.KEPT_REQUEST_IDS` per
+browser).
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ import asyncio
 import io
 import json
 import math
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -40,20 +52,30 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
 from ..play.table_game import GameError
+from .clients import request_network
 from .errors import AtCapacity, TooFast
 from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
 
 #: Where friends' tables are kept.
 FriendsTableStore = TableGameStore[FriendsTable]
 
-__all__ = ["add_friends_table_routes", "builtin_rules", "Broker", "RateLimit", "RuleName"]
+__all__ = [
+    "add_friends_table_routes",
+    "builtin_rules",
+    "Broker",
+    "Digits",
+    "RateLimit",
+    "RequestModel",
+    "RuleName",
+    "json_number",
+]
 
 
 def builtin_rules(name: str) -> RuleSet:
@@ -82,7 +104,49 @@ RuleName = Annotated[
 ]
 
 
-class NewTableRequest(BaseModel):
+class RequestModel(BaseModel):
+    """Every request body's model (the game API's too): strict, so that a
+    number field takes a JSON number without a fraction only (``true``,
+    ``"12"``, ``" 12"`` and ``12.0`` are 422, not 1 and 12), a text field
+    text only, a yes-or-no field ``true`` or ``false`` only."""
+
+    model_config = ConfigDict(strict=True)
+
+
+#: Digits beyond which a whole number is over every bound the API has
+#: (each is at most :data:`~fivecard.web.store.MAX_STORED`, 19 digits).
+_DIGITS_READ = 20
+_BEYOND: int = 10**_DIGITS_READ
+
+
+def json_number(text: str) -> int:
+    """A whole number as the API reads it from its text (JSON's, or a
+    query's digits): one too long to be within any bound is read as a
+    number over every bound (so it is refused as out of range, 422, where
+    Python would refuse to read it at all past 4,300 digits)."""
+    digits = text.lstrip("-")
+    if len(digits) > _DIGITS_READ:
+        return -_BEYOND if text.startswith("-") else _BEYOND
+    return int(text)
+
+
+def _digits_only(value: Any) -> Any:
+    if isinstance(value, str):
+        if re.fullmatch(r"-?[0-9]+", value) is None:
+            raise PydanticCustomError(
+                "whole_number", "a whole number is written in digits (0-9) only, got {text}", {"text": repr(value)}
+            )
+        return json_number(value)
+    return value
+
+
+#: A whole number in a query, a path or a header is digits only (``+5``,
+#: ``5.0``, ``1_0``, `` 5`` and ``５`` are 422): every such parameter is
+#: ``Annotated[int, Query(ge=..., le=...), Digits]`` (its range first, then this).
+Digits = BeforeValidator(_digits_only)
+
+
+class NewTableRequest(RequestModel):
     rules: RuleName = "standard"
     points: int = Field(default=25, ge=0, le=1_000_000, description="points for a round's high hand")
     tie: Literal["none", "split"] = Field(default="none", description="a tie for the high hand: nobody scores, or a split")
@@ -92,7 +156,7 @@ class NewTableRequest(BaseModel):
     )
 
 
-class Request_(BaseModel):
+class Request_(RequestModel):
     request_id: str | None = Field(
         default=None, max_length=64, description="chosen by the client: a retried request is applied once"
     )
@@ -109,6 +173,13 @@ class ChatRequest(Request_):
 #: Events read from the store at a time, and the frames a table's streams share.
 _BATCH = 500
 _SHARED = 64
+#: A stream that resumes from further back than this many events (``?after=0``
+#: at a table with a long history) is sent what a page needs to draw the
+#: table now: its :data:`REPLAY_ROUNDS` latest closed rounds (the result on the
+#: table, and the one before it), then its last :data:`REPLAY` events (the
+#: page's talk shows 300 lines); then, as always, every event as it comes.
+REPLAY = 300
+REPLAY_ROUNDS = 2
 
 
 class _Channel:
@@ -198,7 +269,7 @@ class Broker:
             if channel is not None and not fresh and channel.read_at == changes and channel.after <= seen:
                 return [f for f in channel.frames if f[0] > seen]
         # Every change counted in ``changes`` was committed before it was counted: this read sees it.
-        frames = [(seq, _frame(seq, event)) for seq, event in _public_events(store, table_id, seen, _BATCH)]
+        frames = [(seq, _frame(seq, event)) for seq, event in _replay(store, table_id, seen)]
         if channel is not None and len(frames) < _BATCH:
             with self._lock:
                 if changes > channel.read_at or (changes == channel.read_at and seen < channel.after):
@@ -209,10 +280,31 @@ class Broker:
         return frames
 
 
-def _public_events(store: FriendsTableStore, table_id: str, seen: int, limit: int) -> list[tuple[int, dict[str, Any]]]:
-    """The table's events numbered after ``seen`` (at most ``limit``) as every
-    browser may see them: the one way events leave the store."""
-    return [(seq, FriendsTable.public_event(event)) for seq, event in store.events_after(table_id, seen, limit)]
+def _public_events(
+    store: FriendsTableStore, table_id: str, seen: int, limit: int, type: str | None = None, *, last: bool = False
+) -> list[tuple[int, dict[str, Any]]]:
+    """The table's events (of one ``type``, if given) as every browser may
+    see them, oldest first: the first ``limit`` numbered after ``seen``; or,
+    ``last``, the last ``limit`` numbered before ``seen``. The one way
+    events leave the store."""
+    if last:
+        found = store.tail(table_id, limit, type, before=seen)
+    else:
+        found = store.events_after(table_id, seen, limit, type)
+    return [(seq, FriendsTable.public_event(event)) for seq, event in found]
+
+
+def _replay(store: FriendsTableStore, table_id: str, seen: int) -> list[tuple[int, dict[str, Any]]]:
+    """The events a stream that has seen those up to ``seen`` is sent next,
+    oldest first: every one after it, when there are at most :data:`REPLAY`;
+    else the table's latest :data:`REPLAY_ROUNDS` closed rounds (those after
+    ``seen``) and its last :data:`REPLAY` events."""
+    found = _public_events(store, table_id, seen, REPLAY + 1)
+    if len(found) <= REPLAY:
+        return found
+    window = _public_events(store, table_id, MAX_STORED, REPLAY, last=True)
+    rounds = _public_events(store, table_id, window[0][0], REPLAY_ROUNDS, "round_closed", last=True)
+    return [(seq, event) for seq, event in rounds if seq > seen] + window
 
 
 def _set_all(events: Sequence[asyncio.Event]) -> None:
@@ -232,6 +324,8 @@ ACT_RATE, ACT_BURST = 10.0, 30
 CREATE_RATE, CREATE_BURST = 0.5, 300
 #: The advisor's answers (``/api/advise``, hints) a browser may ask for: this many a second, in bursts of so many.
 ADVISE_RATE, ADVISE_BURST = 2.0, 10
+#: An address may ask the advisor as much as this many browsers (a household or an office behind one address).
+ADVISE_BROWSERS = 4
 
 
 class RateLimit:
@@ -240,17 +334,21 @@ class RateLimit:
     :class:`~fivecard.web.errors.TooFast` (429), with the seconds to wait (``Retry-After``).
 
     * ``create``: what mints an owner cookie or a stored row (a game, a
-      table, a seat), per client address: a client without a cookie, or with
-      a new one each time, is still one address. ``create_burst`` at once,
+      table, a seat), per client address (its network: an IPv6 client's /64,
+      :func:`~fivecard.web.clients.client_network`): a client without a
+      cookie, or with a new one each time, is still one address. ``create_burst`` at once,
       then ``create_rate`` a second.
     * ``act``: every other change, per browser (its owner secret, of the app's
       :class:`~fivecard.web.store.Owners`; its address when it has none, or
       one the server did not issue): ``rate`` a second in bursts of ``burst``.
     * ``advise``: the advisor's answers (``/api/advise``, a game's hint),
       tens of milliseconds of CPU each, per browser as ``act``:
-      ``advise_rate`` a second in bursts of ``advise_burst``. (A client may
-      make up cookies: how many answers are worked out at once is the
-      app's advisor gate's to bound, whoever asks.)
+      ``advise_rate`` a second in bursts of ``advise_burst``; and per
+      address as well, :data:`ADVISE_BROWSERS` browsers' worth (cookies
+      cost nothing to mint: ``POST /api/games`` gives one; an address is
+      its network, :func:`~fivecard.web.clients.client_network`). How many
+      answers are worked out at once, and each address's share of them, is
+      the app's advisor gate's to bound.
     """
 
     def __init__(
@@ -264,31 +362,43 @@ class RateLimit:
         advise_burst: float = ADVISE_BURST,
     ) -> None:
         self._clock = clock
-        self._kinds = {"act": (rate, burst), "create": (create_rate, create_burst), "advise": (advise_rate, advise_burst)}
+        self._kinds = {
+            "act": (rate, burst),
+            "create": (create_rate, create_burst),
+            "advise": (advise_rate, advise_burst),
+            "advise address": (advise_rate * ADVISE_BROWSERS, advise_burst * ADVISE_BROWSERS),
+        }
         self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
         self._lock = threading.Lock()
 
     def check(self, request: Request, kind: Literal["create", "act", "advise"]) -> None:
-        """Count one request of ``kind``; :class:`~fivecard.web.errors.TooFast` if over the limit."""
-        address = request.client.host if request.client else ""
+        """Count one request of ``kind``; :class:`~fivecard.web.errors.TooFast` if over the limit
+        (then nothing is counted)."""
+        address = f"address {request_network(request)}"
         owners: Owners = request.app.state.owners
         secret = owners.secret(request) if kind != "create" else None
-        key = (kind, secret_hash(secret) if secret is not None else f"address {address}")
-        rate, burst = self._kinds[kind]
+        keys: list[tuple[str, str]] = [(kind, secret_hash(secret) if secret is not None else address)]
+        if kind == "advise":
+            keys.append(("advise address", address))
         now = self._clock()
         with self._lock:
-            tokens, then = self._buckets.get(key, (burst, now))
-            tokens = min(burst, tokens + (now - then) * rate)
-            if tokens < 1:
+            counted = []
+            for key in keys:
+                rate, burst = self._kinds[key[0]]
+                tokens, then = self._buckets.get(key, (burst, now))
+                tokens = min(burst, tokens + (now - then) * rate)
+                if tokens < 1:
+                    wait = math.ceil((1 - tokens) / rate)
+                    what = {
+                        "create": "new games, tables and seats from this address",
+                        "act": "changes from this browser",
+                        "advise": "the advisor's answers for this browser",
+                        "advise address": "the advisor's answers for this address",
+                    }[key[0]]
+                    raise TooFast(f"too many requests: {what} are limited; wait {wait} s", wait)
+                counted.append((key, tokens - 1))
+            for key, tokens in counted:
                 self._buckets[key] = (tokens, now)
-                wait = math.ceil((1 - tokens) / rate)
-                what = {
-                    "create": "new games, tables and seats from this address",
-                    "act": "changes from this browser",
-                    "advise": "the advisor's answers for this browser",
-                }[kind]
-                raise TooFast(f"too many requests: {what} are limited; wait {wait} s", wait)
-            self._buckets[key] = (tokens - 1, now)
             if len(self._buckets) > 100_000:  # forget the buckets that are full again by now
                 self._buckets = {
                     k: (t, at) for k, (t, at) in self._buckets.items() if t + (now - at) * self._kinds[k[0]][0] < self._kinds[k[0]][1]
@@ -345,7 +455,7 @@ def add_friends_table_routes(
         table = FriendsTable(
             rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
         )
-        table_id = store.create(table, claim.new, table.opened(), moved_from=claim.old)
+        table_id = store.create(table, claim.new, table.opened(), moved_from=claim.old, network=request_network(request))
         response = _json(view(table_id, table, claim.new), 201)
         response.headers["location"] = f"/api/tables/{table_id}"
         limit.moved(claim)
@@ -380,7 +490,7 @@ def add_friends_table_routes(
     def api_remove(
         table_id: str,
         request: Request,
-        seat: int = Path(ge=1, le=MAX_STORED, description="the seat's number"),
+        seat: Annotated[int, Path(ge=1, le=MAX_STORED, description="the seat's number"), Digits],
         request_id: str | None = Query(default=None, max_length=64, description="a retried request is applied once"),
     ) -> Response:
         return act(request, table_id, request_id, lambda t, owner: t.remove(owner, seat))
@@ -414,10 +524,12 @@ def add_friends_table_routes(
     async def api_events(
         table_id: str,
         request: Request,
-        after: int = Query(default=0, ge=0, le=MAX_STORED, description="the last event seen"),
-        last_event_id: int | None = Header(
-            default=None, ge=0, le=MAX_STORED, description="the last event seen (a browser's EventSource sends it)"
-        ),
+        after: Annotated[int, Query(ge=0, le=MAX_STORED, description="the last event seen"), Digits] = 0,
+        last_event_id: Annotated[
+            int | None,
+            Header(ge=0, le=MAX_STORED, description="the last event seen (a browser's EventSource sends it)"),
+            Digits,
+        ] = None,
     ) -> StreamingResponse:
         store.load(table_id)  # 404 for no such table, before the stream starts
         if broker.streams >= broker.max_streams:  # the page asks again in a moment
@@ -436,7 +548,7 @@ def add_friends_table_routes(
         if format not in ("csv", "jsonl"):
             raise GameError(f"export format is csv or jsonl, got {format!r}")
         table = store.load(table_id)
-        rounds = [e for _, e in _all_events(store, table_id) if e["type"] == "round_closed"]
+        rounds = [e for _, e in _all_events(store, table_id, "round_closed")]
         data = export(table.rules.name, rounds, format)
         media = "text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson"
         return Response(
@@ -446,11 +558,13 @@ def add_friends_table_routes(
         )
 
 
-def _all_events(store: FriendsTableStore, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+def _all_events(store: FriendsTableStore, table_id: str, type: str) -> list[tuple[int, dict[str, Any]]]:
+    """Every event of a ``type`` the table has (read by its type's index:
+    the others are not read)."""
     found: list[tuple[int, dict[str, Any]]] = []
     seq = 0
     while True:
-        batch = _public_events(store, table_id, seq, _BATCH)
+        batch = _public_events(store, table_id, seq, _BATCH, type)
         if not batch:
             return found
         found += batch

@@ -30,7 +30,8 @@ one more closes the connection idle longest (waiting for a request), or, if
 every connection is busy with a request (an event stream cannot be timed
 out), is answered 503 and closed. One client address holds at most its
 share of them (:attr:`Bounds.address_share`, an eighth; one more from it is
-answered 503 and closed), so no one address takes them all. The app itself
+answered 503 and closed), so no one address takes them all (an address is
+its network: an IPv6 client's /64, :func:`~fivecard.web.clients.client_network`). The app itself
 bounds its event streams (:data:`Bounds.streams`), so some connections
 always stay for everything else.
 """
@@ -46,6 +47,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from .clients import client_network
 
 __all__ = ["Bounds", "GuardedHttpTools", "descriptor_limit", "raise_descriptor_limit"]
 
@@ -216,7 +219,7 @@ class GuardedHttpTools(HttpToolsProtocol):
         super().connection_made(transport)
         self._keep_time()
         held = _BY_ADDRESS.setdefault(self.server_state, collections.Counter())
-        self._address = self.client[0] if self.client else ""
+        self._address = client_network(self.client[0] if self.client else "")
         held[self._address] += 1
         if held[self._address] > self.bounds.address_share:
             self._refuse(

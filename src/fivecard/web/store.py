@@ -20,7 +20,9 @@ changes nothing.
 At most so many games and friends' tables are kept (:class:`Capacity`): a
 new one first removes those of its kind untouched for its days, then is
 refused (:class:`~fivecard.web.errors.AtCapacity`) if as many as the limit
-are left.
+are left, or if the client's address (its network) keeps its share of them
+already (a keyed hash of the network is kept with each game, never the
+address).
 
 A data folder that cannot keep a change is one error (an :class:`OSError`),
 never a traceback or a transaction left open: :class:`StorageFull` (the disk is full) or
@@ -83,7 +85,8 @@ CREATE TABLE IF NOT EXISTS table_games (
     kind TEXT NOT NULL,
     state TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    network TEXT
 );
 CREATE TABLE IF NOT EXISTS table_game_events (
     game_id TEXT NOT NULL REFERENCES table_games(id) ON DELETE CASCADE,
@@ -111,17 +114,39 @@ CREATE INDEX IF NOT EXISTS table_game_owners_by_owner ON table_game_owners (owne
 CREATE INDEX IF NOT EXISTS table_game_events_by_type ON table_game_events (game_id, type, seq);
 CREATE INDEX IF NOT EXISTS table_game_events_by_round ON table_game_events (game_id, round, seq);
 """
+#: What a data file an earlier version kept lacks: added once, in a write transaction.
+_ADDED_COLUMNS = {"table_games": {"network": "TEXT"}}
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS table_games_by_network ON table_games (kind, network);
+"""
+#: The request ids kept for each browser at a game: a retry comes soon after
+#: its request, never after this many newer ones.
+KEPT_REQUEST_IDS = 64
 
 
 @dataclass(frozen=True)
 class Capacity:
     """How much the app keeps: at most ``games`` games and ``tables``
     tables, each removed once untouched (no action taken) for ``days``
-    days. A new one past the limit is :class:`~fivecard.web.errors.AtCapacity` (503)."""
+    days. A new one past the limit is :class:`~fivecard.web.errors.AtCapacity` (503).
+
+    One client address (its network: :func:`~fivecard.web.clients.client_network`)
+    keeps at most a part of each limit (:meth:`per_address`: a twentieth,
+    500 of 10,000, or ``address_floor`` if that is more), so that no one
+    address can take every place for 30 days: past it, its new one is
+    refused (503) while every other address's is made."""
 
     games: int = 10_000
     tables: int = 10_000
     days: float = 30.0
+    #: One address keeps at most a ``1/address_part`` of each limit ...
+    address_part: int = 20
+    #: ... or so many, if that is more (a small server's few places are not all refused to a household).
+    address_floor: int = 10
+
+    def per_address(self, limit: int) -> int:
+        """How many of ``limit`` places one address may keep."""
+        return max(self.address_floor, limit // self.address_part)
 
 
 class StorageError(OSError):
@@ -426,9 +451,14 @@ class TableGameStore(Generic[G]):
         self._games: dict[str, tuple[threading.Lock, int]] = {}
         self._games_guard = threading.Lock()
         self._connect().executescript(_SCHEMA)
+        if _missing_columns(self._connect()):
+            with self._transaction() as db:  # (only a data file an earlier version kept is written to here)
+                _add_columns(db)
+        self._connect().executescript(_INDEXES)
         if any(_exists(self._connect(), table) for table in ("games", "friend_tables")):
             with self._transaction() as db:  # (only a data file an earlier version kept is written to here)
                 _carry_over(db, kind)
+        self._network_key = hmac.new(self.database.key("client networks"), b"fivecard client network\x00", hashlib.sha256)
         self.database.on_move(kind.id, self._move_owner)
 
     def close(self) -> None:
@@ -488,16 +518,31 @@ class TableGameStore(Generic[G]):
 
     # -- games ---------------------------------------------------------------
 
+    def _network_hash(self, network: str) -> str | None:
+        """What is kept of a client's network with the games it makes: a
+        keyed hash (the data file holds no address), None for none."""
+        if not network:
+            return None
+        mac = self._network_key.copy()
+        mac.update(network.encode())
+        return mac.hexdigest()
+
     @storage_errors()
-    def create(self, game: G, owner: str, events: Sequence[dict[str, Any]] = (), moved_from: str = "") -> str:
+    def create(
+        self, game: G, owner: str, events: Sequence[dict[str, Any]] = (), moved_from: str = "", network: str = ""
+    ) -> str:
         """Keep a new game for ``owner`` (a secret's :func:`secret_hash`) and
         its first events; its unguessable id. Games of this kind untouched
         for the capacity's days are removed first; :class:`~fivecard.web.errors.AtCapacity` if as
-        many as its limit are left. What the owner ``moved_from`` holds
-        becomes ``owner``'s in the same transaction (a :class:`Claim`)."""
+        many as its limit are left, or if the client's ``network``
+        (:func:`~fivecard.web.clients.client_network`; "" for none) keeps as
+        many as one may (:meth:`Capacity.per_address`). What the owner
+        ``moved_from`` holds becomes ``owner``'s in the same transaction (a
+        :class:`Claim`)."""
         game_id = new_secret()
         now = time.time()
         kind, noun = self.kind.id, self.kind.noun
+        made_by = self._network_hash(network)
         with self._transaction() as db:
             db.execute("DELETE FROM table_games WHERE kind = ? AND updated < ?", (kind, now - self.capacity.days * 86_400))
             (count,) = db.execute("SELECT COUNT(*) FROM table_games WHERE kind = ?", (kind,)).fetchone()
@@ -507,10 +552,21 @@ class TableGameStore(Generic[G]):
                     f"the server keeps at most {limit:,} {noun}s and has that many now: try again later "
                     f"(a {noun} untouched for {self.capacity.days:g} days is removed)"
                 )
+            if made_by is not None:
+                share = self.capacity.per_address(limit)
+                (mine,) = db.execute(
+                    "SELECT COUNT(*) FROM table_games WHERE kind = ? AND network = ?", (kind, made_by)
+                ).fetchone()
+                if mine >= share:
+                    raise AtCapacity(
+                        f"the server keeps at most {share:,} {noun}s made from one address, and this address "
+                        f"has made that many: try again later (a {noun} untouched for "
+                        f"{self.capacity.days:g} days is removed)"
+                    )
             self.database.move_owner(db, moved_from, owner)
             db.execute(
-                "INSERT INTO table_games (id, kind, state, created, updated) VALUES (?, ?, ?, ?, ?)",
-                (game_id, kind, json.dumps(game.to_state()), now, now),
+                "INSERT INTO table_games (id, kind, state, created, updated, network) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, kind, json.dumps(game.to_state()), now, now, made_by),
             )
             self._add_owners(db, game_id, {owner} | game.owners())
             self._add_events(db, game_id, events)
@@ -590,11 +646,22 @@ class TableGameStore(Generic[G]):
                     self._add_events(db, game_id, events)
                     self._add_owners(db, game_id, game.owners())
                     if request_id is not None:
-                        db.execute(
-                            "INSERT INTO table_game_requests (game_id, owner, request_id, at) VALUES (?, ?, ?, ?)",
-                            (game_id, owner, request_id, now),
-                        )
+                        self._add_request(db, game_id, owner, request_id, now)
                     return game, result, False
+
+    @staticmethod
+    def _add_request(db: sqlite3.Connection, game_id: str, owner: str, request_id: str, now: float) -> None:
+        """Keep a request id applied, and only the owner's latest
+        :data:`KEPT_REQUEST_IDS` at the game."""
+        db.execute(
+            "INSERT INTO table_game_requests (game_id, owner, request_id, at) VALUES (?, ?, ?, ?)",
+            (game_id, owner, request_id, now),
+        )
+        db.execute(
+            "DELETE FROM table_game_requests WHERE game_id = ? AND owner = ? AND rowid <= ("
+            "SELECT rowid FROM table_game_requests WHERE game_id = ? AND owner = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)",
+            (game_id, owner, game_id, owner, KEPT_REQUEST_IDS),
+        )
 
     @staticmethod
     def _unchanged(db: sqlite3.Connection, game_id: str, state: str) -> bool:
@@ -613,8 +680,10 @@ class TableGameStore(Generic[G]):
 
     # -- events --------------------------------------------------------------
 
-    @staticmethod
-    def _add_events(db: sqlite3.Connection, game_id: str, events: Sequence[dict[str, Any]]) -> None:
+    def _add_events(self, db: sqlite3.Connection, game_id: str, events: Sequence[dict[str, Any]]) -> None:
+        """Number and keep the events; then, of each type the game keeps
+        only the latest of (:attr:`~fivecard.play.table_game.TableGame.KEPT_EVENTS`:
+        a table's chat), drop those past its bound."""
         if not events:
             return
         (last,) = db.execute(
@@ -624,19 +693,58 @@ class TableGameStore(Generic[G]):
         db.executemany(
             "INSERT INTO table_game_events (game_id, seq, round, type, data, at) VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (game_id, last + i, event.get("round"), event["type"], json.dumps({**event, "at": now}), now)
+                (
+                    game_id, last + i, event.get("round"), event["type"],
+                    json.dumps({**event, "at": now}, ensure_ascii=False), now,
+                )  # fmt: skip
                 for i, event in enumerate(events, 1)
             ],
         )
+        kept = self.kind.game.KEPT_EVENTS
+        for kind in sorted({str(e["type"]) for e in events} & set(kept)):
+            db.execute(
+                "DELETE FROM table_game_events WHERE game_id = ? AND type = ? AND seq <= ("
+                "SELECT seq FROM table_game_events WHERE game_id = ? AND type = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                (game_id, kind, game_id, kind, kept[kind]),
+            )
 
     @storage_errors()
-    def events_after(self, game_id: str, seq: int, limit: int = 500) -> list[tuple[int, dict[str, Any]]]:
-        """The game's events numbered after ``seq`` (at most ``limit``), oldest first."""
-        rows = self._connect().execute(
-            "SELECT seq, data FROM table_game_events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-            (game_id, seq, limit),
-        )
+    def events_after(
+        self, game_id: str, seq: int, limit: int = 500, type: str | None = None
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The game's events numbered after ``seq`` (at most ``limit``; of
+        one ``type``, if given: read by its index, never past the others),
+        oldest first."""
+        if type is None:
+            rows = self._connect().execute(
+                "SELECT seq, data FROM table_game_events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (game_id, seq, limit),
+            )
+        else:
+            rows = self._connect().execute(
+                "SELECT seq, data FROM table_game_events WHERE game_id = ? AND type = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (game_id, type, seq, limit),
+            )
         return [(int(n), json.loads(data)) for n, data in rows]
+
+    @storage_errors()
+    def tail(
+        self, game_id: str, limit: int, type: str | None = None, before: int | None = None
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The game's last ``limit`` events (of one ``type``, if given;
+        numbered before ``before``, if given), oldest first."""
+        where = ["game_id = ?"]
+        args: list[str | int] = [game_id]
+        if type is not None:
+            where.append("type = ?")
+            args.append(type)
+        if before is not None:
+            where.append("seq < ?")
+            args.append(before)
+        rows = self._connect().execute(
+            f"SELECT seq, data FROM table_game_events WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?", (*args, limit)
+        ).fetchall()
+        return [(int(n), json.loads(data)) for n, data in reversed(rows)]
 
     @storage_errors()
     def last_seq(self, game_id: str) -> int:
@@ -659,11 +767,22 @@ class TableGameStore(Generic[G]):
     @storage_errors()
     def latest(self, game_id: str, type: str, limit: int = 50) -> list[dict[str, Any]]:
         """The last ``limit`` events of a ``type``, oldest first."""
-        rows = self._connect().execute(
-            "SELECT data FROM table_game_events WHERE game_id = ? AND type = ? ORDER BY seq DESC LIMIT ?",
-            (game_id, type, limit),
-        ).fetchall()
-        return [json.loads(data) for (data,) in reversed(rows)]
+        return [event for _, event in self.tail(game_id, limit, type)]
+
+
+def _missing_columns(db: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """The columns of :data:`_ADDED_COLUMNS` the file's tables lack: (table, column, type)."""
+    missing = []
+    for table, columns in _ADDED_COLUMNS.items():
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        missing += [(table, name, kind) for name, kind in columns.items() if name not in have]
+    return missing
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    """Inside a write transaction: add the columns a data file an earlier version kept lacks."""
+    for table, name, kind in _missing_columns(db):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
 def _exists(db: sqlite3.Connection, table: str) -> bool:

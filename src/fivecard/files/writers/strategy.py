@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from ...core.cards import format_cards
-from ...core.errors import FileError
+from ...core.errors import FileAccessError, FileError
 from ..target import Target, write_error
 
 if TYPE_CHECKING:  # the solvers are imported by the commands that solve, not by every writer
@@ -36,9 +36,9 @@ def check_strategy_path(path: str) -> None:
     and takes files): checked before a long solve, not after it."""
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise FileError(f"cannot write {path!r}: no folder {folder!r}")
+        raise FileAccessError(f"cannot write {path!r}: no folder {folder!r}")
     if not os.access(folder, os.W_OK):
-        raise FileError(f"cannot write {path!r}: the folder {folder!r} does not take new files")
+        raise FileAccessError(f"cannot write {path!r}: the folder {folder!r} does not take new files")
 
 
 def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHand]) -> None:

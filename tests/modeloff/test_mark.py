@@ -36,7 +36,7 @@ from fivecard.core.cards import full_deck
 from fivecard.core.rules import STANDARD
 from fivecard.core.errors import FivecardError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 

@@ -5,51 +5,14 @@ Painter, Round.to_json) say, for every rule set, player count and format."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from fivecard.cli import main
-from fivecard.core.report import Painter, write_json_object
-from fivecard.core.rules import get_rules
 from fivecard.files.pipeline import dealt_chunks
+from fivecard.core.rules import get_rules
 from fivecard.play.deal import DealTally, deal_rounds
-
-
-def reference(players: int, rules: str, seed: int, rounds: int, as_json: bool, color: bool) -> str:
-    ruleset = get_rules(rules)
-    painter = Painter(color=color)
-    out = io.StringIO()
-    tally = DealTally(players, ruleset)
-    dealt = deal_rounds(players, rules=ruleset, seed=seed, rounds=rounds)
-    if as_json:
-        def counted() -> Iterator[dict[str, Any]]:
-            for played in dealt:
-                tally.add(played)
-                yield played.to_json()
-
-        def fields() -> Iterator[tuple[str, Any]]:
-            yield "rules", ruleset.name
-            yield "seed", seed
-            yield "players", players
-            yield "rounds", counted()
-            yield "tally", tally.to_json()
-
-        write_json_object(out, fields())
-        return out.getvalue()
-    for played in dealt:
-        tally.add(played)
-        out.write(f"Round {played.number}\n" if rounds > 1 else "")
-        for i, evaluation in enumerate(played.evaluations):
-            mark = ""
-            if played.showdown is not None and i in played.showdown.winners:
-                mark = "  <- splits" if played.showdown.is_split else "  <- wins"
-            out.write(f"Hand {i + 1}: {painter.evaluation(evaluation)}{mark}\n")
-        if played.showdown is not None:
-            out.write(painter.bold(played.showdown.explanation) + "\n")
-        out.write("\n" if rounds > 1 else "")
-    return out.getvalue()
+from helpers import dealt_as_the_rounds_say
 
 
 @pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"])
@@ -60,7 +23,7 @@ def test_deal_writes_what_the_per_round_objects_say(rules: str, players: int, ro
     out = io.StringIO()
     code = main(argv + (["--json"] if as_json else ["--color", "never"]), stdout=out, stderr=io.StringIO())
     assert code == 0
-    want = reference(players, rules, 11, rounds, as_json, color=False)
+    want = dealt_as_the_rounds_say(players, rules, 11, rounds, as_json, color=False)
     got = out.getvalue()
     if not as_json:
         got = got[: len(want)]  # the tally and the seed line follow

@@ -31,6 +31,7 @@ import uvicorn
 
 import fivecard.play.advise
 import fivecard.web.app
+import fivecard.web.server
 from fivecard.web.app import create_app
 from fivecard.web.server import Bounds, GuardedHttpTools, descriptor_limit
 from fivecard.web.friends_api import RateLimit
@@ -463,6 +464,26 @@ def test_one_address_holds_at_most_its_share_of_the_connections(serving: Any) ->
     again.sendall(GET)
     assert first_answer(again)[0] == 200
     assert status(answer(server.connect())) == 503  # and no more
+
+
+def test_the_addresses_of_one_network_share_an_addresss_connections(serving: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An address is its network (:func:`~fivecard.web.clients.client_network`:
+    an IPv6 client's /64): the connections of every address in it count
+    together. The loopback has no IPv6 network of many addresses, so here
+    127.0.0.1 and 127.0.0.2 stand for two addresses of one /64."""
+    monkeypatch.setattr(
+        fivecard.web.server, "client_network", lambda address: "one network" if address in ("127.0.0.1", "127.0.0.2") else address
+    )
+    server = serving(Bounds(connections=64, per_address=2))
+    held = [server.connect("127.0.0.1"), server.connect("127.0.0.2")]
+    server.until(lambda connections: len(connections) == 2)
+    received = answer(server.connect("127.0.0.2"))
+    assert status(received) == 503 and b"this address holds as many connections as one address may (2)" in received
+    other = server.connect("127.0.0.3")  # another network is answered
+    other.sendall(GET)
+    assert first_answer(other)[0] == 200
+    for conn in held:
+        conn.close()
 
 
 def test_an_address_share_is_an_eighth_of_the_connections_and_at_least_eight() -> None:

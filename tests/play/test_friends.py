@@ -8,18 +8,25 @@ small capitals, the Cyrillic, Greek and Armenian letters that pass for
 Latin ones, regional indicators, spaces of every kind, zero-width, bidi and
 other invisible characters), names in every script in common use, which
 must all be taken (each as its own name in Russian, Greek, Armenian and
-Japanese), and letters of other scripts, which must all be refused."""
+Japanese), and letters of other scripts, which must all be refused. A
+browser is dealt one hand a round whatever it does (a random walk of seats
+taken, left, removed and secrets renewed), and a table's rounds, seats and
+chat are bounded."""
 
 from __future__ import annotations
 
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from fivecard.play.friends import (
     EVENT_FIELDS,
+    KEPT_CHAT,
+    MAX_CHAT,
+    MAX_JOINS,
+    MAX_ROUNDS,
     FriendsTable,
     chat_line,
     name_key,
@@ -497,3 +504,118 @@ def test_a_browser_moved_to_a_new_owner_keeps_every_part_it_had() -> None:
     table.move_owner("", "x")  # nobody is no one's to move
     assert "x" not in table.owners()
     assert FriendsTable(host="").owners() == set()
+
+
+# --- one hand a round for each browser ----------------------------------------------------------
+
+#: What the browsers at a table do, in any order: the host (also seated) and two players.
+MOVES = st.lists(
+    st.one_of(
+        st.tuples(st.just("join"), st.sampled_from(["host", "a", "b"]), st.sampled_from(["Hal", "Ann", "Bob", "Zed"])),
+        st.tuples(st.just("remove"), st.just("host"), st.sampled_from(["host", "a", "b"])),  # the host removes a browser's seat
+        st.tuples(st.just("deal"), st.sampled_from(["host", "a", "b"]), st.just("")),
+        st.tuples(st.just("gain"), st.sampled_from(["host", "a", "b"]), st.just("")),  # a fresh secret, as a gain gives
+        st.tuples(st.just("round"), st.just("host"), st.just("")),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(MOVES)
+@example([("join", "host", "Hal"), ("join", "a", "Ann"), ("round", "host", ""), ("deal", "host", ""),
+          ("remove", "host", "host"), ("join", "host", "Hal"), ("deal", "host", "")])  # the attack, as measured
+@example([("join", "host", "Hal"), ("join", "a", "Ann"), ("round", "host", ""), ("deal", "host", ""),
+          ("remove", "host", "host"), ("gain", "host", ""), ("join", "host", "Zed"), ("deal", "host", "")])
+@example([("join", "host", "Hal"), ("join", "a", "Ann"), ("join", "b", "Bob"), ("round", "host", ""), ("deal", "a", ""),
+          ("remove", "host", "a"), ("join", "a", "Ann"), ("gain", "a", ""), ("deal", "a", "")])
+def test_one_browser_is_dealt_at_most_one_hand_a_round(moves: list[tuple[str, str, object]]) -> None:
+    """Whatever seats a browser takes, leaves or is removed from, under
+    whatever names, and however often its secret is renewed (a gain gives a
+    fresh one, and what the old one held moves to it), it is shown at most
+    one hand a round: a host that removed its own seat after it dealt, and
+    took a seat again, was dealt hand after hand and kept the best."""
+    table = FriendsTable(host="host-0", seed=3)
+    secret = {"host": "host-0", "a": "a-0", "b": "b-0"}
+    shown: dict[tuple[str, int], set[str]] = {}  # (browser, round) -> the cards it was shown
+    for move, who, arg in moves:
+        owner = secret[who]
+        try:
+            if move == "join":
+                table.join(owner, str(arg))
+            elif move == "remove":
+                seat = table.seat_of(secret[str(arg)])
+                table.remove(owner, seat.id if seat is not None else 0)
+            elif move == "deal":
+                cards, _ = table.deal(owner)
+                assert table.round is not None
+                shown.setdefault((who, table.round.number), set()).update(c.code_str for c in cards)
+            elif move == "gain":
+                renewed = f"{who}-{int(owner.rsplit('-', 1)[1]) + 1}"
+                table.move_owner(owner, renewed)
+                secret[who] = renewed
+            else:
+                table.start_round(owner)
+        except GameError:
+            pass
+        table = FriendsTable.from_state(table.to_state())  # as the store keeps it between requests
+    assert all(len(cards) <= 5 for cards in shown.values()), shown
+
+
+def test_a_browser_dealt_in_a_round_deals_no_second_hand_under_any_seat() -> None:
+    table = FriendsTable(host="host", seed=3)
+    table.join("host", "Hal")
+    table.join("b", "Bob")
+    table.start_round("host")
+    table.deal("host")
+    table.remove("host", 1)  # its hand is void: not a reason for another
+    for name in ("Hal", "Another name"):
+        seat, _ = table.join("host", name)
+        with pytest.raises(GameError, match=r"^this browser was dealt a hand in round 1 already"):
+            table.deal("host")
+        table.remove("host", seat.id)
+    table.join("host", "Hal")
+    closed = table.deal("b")[1][-1]  # the seat that may deal no other hand is not waited for
+    assert closed["type"] == "round_closed" and [h["player"] for h in closed["hands"]] == ["Bob"]
+    table.start_round("host")
+    assert len(table.deal("host")[0]) == 5  # the next round: a hand again
+
+
+# --- bounds on what a table keeps ---------------------------------------------------------------
+
+
+def test_a_table_without_a_number_of_rounds_still_ends_after_the_most_rounds_a_table_may_have() -> None:
+    """A table may be asked for at most MAX_ROUNDS rounds; without a number
+    it dealt on for ever (one browser, host and seat, closes 5 rounds a
+    second within its limit: 10,000 in 35 minutes; measured, an export of
+    1,000 rounds took 0.94 s of the server's time)."""
+    table = FriendsTable(host="a" * 64)
+    table.join("b" * 64, "Ann")
+    table.played = MAX_ROUNDS
+    with pytest.raises(GameError, match="the table has played 10,000 rounds, the most it may: open a new table"):
+        table.start_round("a" * 64)
+    table.played = MAX_ROUNDS - 1  # the last round it may have: it ends with it
+    table.start_round("a" * 64)
+    events = table.deal("b" * 64)[1]
+    assert [e["type"] for e in events] == ["dealt", "round_closed", "table_ended"] and table.ended
+
+
+def test_a_table_gives_at_most_so_many_seats_in_its_life() -> None:
+    """Removed seats are kept (their points stay in the standings): 5,000
+    cycles of removing a seat and taking it again made every read of the
+    table 600 KB. A seat taken again is a new one: at most MAX_JOINS."""
+    table = FriendsTable(host="host")
+    for n in range(MAX_JOINS):
+        table.join(f"p{n}", "Ann")
+        table.remove("host", n + 1)
+    with pytest.raises(GameError, match=rf"^this table has given {MAX_JOINS} seats, the most a table may"):
+        table.join("late", "Bob")
+    assert len(table.view("")["seats"]) == MAX_JOINS
+
+
+def test_a_tables_chat_is_kept_as_its_latest_lines() -> None:
+    """The engine says which events are kept only as their latest (its
+    stores drop the rest): the chat, KEPT_CHAT lines, under 1 MiB however
+    they are written (a line of MAX_CHAT characters of four UTF-8 bytes each)."""
+    assert FriendsTable.KEPT_EVENTS == {"chat": KEPT_CHAT}
+    assert KEPT_CHAT * (4 * MAX_CHAT + 200) <= 1 << 20

@@ -126,7 +126,7 @@ def test_a_stop_signal_in_a_real_process(stop: int, line: str) -> None:
     """Ctrl-C, SIGTERM or SIGHUP at the first prompt, stdin a pipe kept
     open: the round in play void, the standings, the signal's exit code and
     one line, no traceback."""
-    source = Path(__file__).resolve().parent.parent / "src"
+    source = Path(__file__).resolve().parents[2] / "src"
     env = dict(os.environ, PYTHONPATH=str(source), NO_COLOR="1")
     process = subprocess.Popen(
         [sys.executable, "-m", "fivecard", "play", "--seed", "1"],
@@ -155,7 +155,7 @@ def test_the_terminal_hanging_up_is_an_interrupt(tmp_path: Path) -> None:
     every write fails): exit 129 and one line, not a failed write."""
     import pty
 
-    source = Path(__file__).resolve().parent.parent / "src"
+    source = Path(__file__).resolve().parents[2] / "src"
     errors = tmp_path / "stderr.txt"
     pid, terminal = pty.fork()
     if pid == 0:  # the child: fivecard in the terminal, stderr to a file (the terminal goes)
@@ -259,7 +259,7 @@ def test_hint_format_for_a_pair() -> None:
 
 
 def test_the_readme_transcript_is_what_the_game_prints() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     block = re.search(r"```text\n\$ printf 'h\\nq\\n' \| fivecard (play [^\n]*)\n(.*?)```", readme, re.S)
     assert block is not None
     code, out, _ = run(block.group(1).split(), "h\nq\n")

@@ -20,7 +20,7 @@ from fivecard.files import parallel
 from fivecard.files.parallel import Part, line_parts
 from fivecard.files.solve import solve_file
 from fivecard.files.writers import CsvWriter
-from fivecard.core.errors import FileError, FivecardError
+from fivecard.core.errors import FileAccessError, FivecardError
 
 ROWS = [
     "8C TS KC 9H 4S 7D 2S 5D 3S AC",
@@ -142,7 +142,7 @@ def test_a_failed_part_stops_the_run_and_keeps_the_old_output(
         real(self, chunk)
 
     monkeypatch.setattr(CsvWriter, "write", full_disk)
-    with pytest.raises(FileError, match="No space left on device") as caught:
+    with pytest.raises(FileAccessError, match="No space left on device") as caught:
         solve_file(str(source), str(target), workers=3)
     assert "unchanged" in " ".join(getattr(caught.value, "__notes__", []))
     assert target.read_text() == "earlier\n"

@@ -8,7 +8,7 @@ was, checkpoints kept, and no helper process left running.
 Each run is paused at a known point by a hook (a wrapper around one function
 of fivecard, as the test names it) that says ``paused`` on stderr and waits:
 the signal always lands mid-run, never before or after it. (A game's
-session, stopped by each signal at its prompt: tests/test_play_quit.py.)
+session, stopped by each signal at its prompt: tests/cli/test_game_screen.py.)
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from helpers import read_until
 
 STOPS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 NAMES: dict[int, str] = {signal.SIGINT: "", signal.SIGTERM: " (SIGTERM)", signal.SIGHUP: " (SIGHUP)"}
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TEXT_ROWS = "8C TS KC 9H 4S | 7D 2S 5D 3S AC\n5C AD 5D AC 9C | 7C 5H 8D TD KS\n"
 
 #: Runs the command with one function of fivecard wrapped: its call number

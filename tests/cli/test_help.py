@@ -21,7 +21,7 @@ from fivecard.cli import commands  # noqa: F401  (the commands register themselv
 from fivecard.cli import registry
 from fivecard.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SUBCOMMANDS = ["classify", "compare", "solve", "mark", "deal", "stats", "grid", "advise", "strategy", "play", "serve", "rules", "completion"]
 

@@ -373,3 +373,28 @@ def test_games_and_tables_an_earlier_version_kept_are_carried_over(tmp_path: Pat
         owners = sorted(db.execute("SELECT game_id, owner FROM table_game_owners"))
     assert not left & {"games", "events", "friend_tables", "friend_events", "friend_requests", "friend_owners"}
     assert owners == sorted([("g1", secret_hash(secret)), ("t1", secret_hash(secret)), ("t1", "seat owner")])
+
+
+def test_a_data_file_kept_before_games_recorded_their_network_is_carried_on(tmp_path: Path) -> None:
+    """A file whose games table has no ``network`` column (kept by the
+    version before one address's share of the places) is given one; its
+    games count for no address, and a new game records a keyed hash of its
+    address's network, never the address."""
+    from fivecard.play.game import Game
+
+    data = tmp_path / "data"
+    data.mkdir()
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        db.execute(
+            "CREATE TABLE table_games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL, "
+            "created REAL NOT NULL, updated REAL NOT NULL)"
+        )
+        db.execute("INSERT INTO table_games VALUES ('g1', 'game', ?, 1, 1e12)", (json.dumps(Game(seed=1).to_state()),))
+    app = create_app(data, allow_hosts=["testserver"])
+    made = TestClient(app, client=("2001:db8:0:1::7", 40000)).post("/api/games", json={})
+    assert made.status_code == 201
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        kept = dict(db.execute("SELECT id, network FROM table_games"))
+    assert kept.pop("g1") is None
+    (network,) = kept.values()
+    assert re.fullmatch(r"[0-9a-f]{64}", network) and "2001" not in network

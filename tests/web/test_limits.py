@@ -6,7 +6,11 @@ untouched for so many days are removed. The app builds the tables of every
 built-in rule set when it starts: no request builds one or writes the table
 cache. The exact advisor takes turns (:class:`~fivecard.web.app.AdvisorGate`):
 two at work, eight waiting without a thread, none longer than it may, the rest
-503; the app's other requests go on meanwhile."""
+503; the app's other requests go on meanwhile. Its turns are shared among
+addresses (one with cookies it minted keeps no other from it), and only what
+asks the advisor takes one. One address keeps at most its share of the
+games and tables, and an address is its network (an IPv6 client's /64) for
+every per-address bound."""
 
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from fivecard.web.app import AdvisorGate, create_app
+from fivecard.web.clients import client_network
 from fivecard.web.errors import AdvisorBusy
 from fivecard.web.store import Capacity
 from fivecard.web import friends_api as table_api
@@ -155,6 +160,94 @@ def test_at_most_so_many_games_and_tables_are_kept(tmp_path: Path) -> None:
         "(a table untouched for 30 days is removed)"
     )
     assert "at most 2 games" in client.post("/api/games", json={}).json()["detail"]
+
+
+@pytest.mark.parametrize(("path", "noun"), [("/api/games", "game"), ("/api/tables", "table")])
+def test_one_address_cannot_take_every_place_for_games(tmp_path: Path, path: str, noun: str) -> None:
+    """Games (and tables) are kept 30 days after their last action, and one
+    address may make 300 at once then one every 2 s: one address alone
+    filled the 10,000 places in about 5.4 hours, and every other browser's
+    new game was 503 for the next 30 days. One address keeps at most a
+    twentieth of them (10 at least: here 10 of 40), whatever its cookies."""
+    capacity = Capacity(games=40, tables=40)
+    assert capacity.per_address(40) == 10 and Capacity().per_address(10_000) == 500
+    app = create_app(tmp_path / "data", capacity=capacity, allow_hosts=["testserver"])
+    stranger = fresh(app, "10.0.0.66")
+    made = []
+    for _ in range(40):
+        made.append(stranger.post(path, json={}))
+        stranger.cookies.clear()
+    assert [m.status_code for m in made] == [201] * 10 + [503] * 30
+    assert made[-1].json()["detail"] == (
+        f"the server keeps at most 10 {noun}s made from one address, and this address has made that many: "
+        f"try again later (a {noun} untouched for 30 days is removed)"
+    )
+    assert "set-cookie" not in made[-1].headers
+    answered = fresh(app, "10.0.0.7").post(path, json={})
+    assert answered.status_code == 201, answered.json()
+
+
+#: Three addresses of one IPv6 network (a /64), and one of another.
+ONE_NETWORK = ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1:ffff:ffff:ffff:ffff"]
+ANOTHER_NETWORK = "2001:db8:0:2::1"
+
+
+def test_the_addresses_of_one_ipv6_network_share_an_addresss_limits(tmp_path: Path) -> None:
+    """A client given an IPv6 network (a /64: 2^64 addresses) was, to every
+    per-address bound, as many clients as it has addresses: 300 new things
+    at once from each (served with ``--host ::``). Each bound keyed on an
+    address is its network's: new things, a cookie-less browser's changes,
+    the advisor's answers, the places one address may keep, the advisor's
+    turns (and the server's connections: test_web_server)."""
+    limit = RateLimit(create_rate=SLOW, create_burst=2, rate=SLOW, burst=2, advise_rate=SLOW, advise_burst=1)
+    app = create_app(tmp_path / "data", limit=limit, allow_hosts=["testserver"])
+    # new things: two at once for the network
+    made = [fresh(app, address).post("/api/games", json={}).status_code for address in [*ONE_NETWORK, ANOTHER_NETWORK]]
+    assert made == [201, 201, 429, 201]
+    # changes without a cookie: the address is the browser
+    table_id = fresh(app, ANOTHER_NETWORK).post("/api/tables", json={}).json()["id"]
+    ended = [fresh(app, address).post(f"/api/tables/{table_id}/end", json={}).status_code for address in ONE_NETWORK]
+    assert ended == [403, 403, 429]
+    # the advisor's answers (of a browser without a cookie: its address's; with one, its address's too)
+    royal = {"hand": "AS KS QS JS TS", "top": 1}
+    asked = [fresh(app, address).post("/api/advise", json=royal).status_code for address in [*ONE_NETWORK, ANOTHER_NETWORK]]
+    assert asked == [200, 429, 429, 200]
+    # the places one address keeps (here one game, one table)
+    places = create_app(tmp_path / "places", capacity=Capacity(address_floor=1, address_part=10_000), allow_hosts=["testserver"])
+    kept = [fresh(places, address).post("/api/tables", json={}).status_code for address in [*ONE_NETWORK, ANOTHER_NETWORK]]
+    assert kept == [201, 503, 503, 201]
+
+
+def test_a_clients_network_is_its_ipv4_address_or_its_ipv6_64() -> None:
+    assert {client_network(a) for a in ONE_NETWORK} == {"2001:db8:0:1::/64"}
+    assert client_network(ANOTHER_NETWORK) == "2001:db8:0:2::/64"
+    assert client_network("2001:DB8:0:1::1") == client_network("2001:db8:0:1:0:0:0:1%eth0") == "2001:db8:0:1::/64"
+    assert [client_network(a) for a in ("10.0.0.1", "10.0.0.2", "::ffff:10.0.0.1")] == ["10.0.0.1", "10.0.0.2", "10.0.0.1"]
+    assert client_network("testclient") == "testclient" and client_network("") == ""
+
+
+def test_the_advisors_turns_are_shared_by_network(tmp_path: Path, held_advisor: threading.Event) -> None:
+    app = create_app(tmp_path / "data", advisor=AdvisorGate(slots=1, queue=2, wait=PATIENCE), allow_hosts=["testserver"])
+    gate: AdvisorGate = app.state.advisor
+    royal = {"hand": "AS KS QS JS TS", "top": 1}
+
+    async def scenario() -> None:
+        clients = [_asgi(app, address) for address in ONE_NETWORK]
+        asked = [asyncio.create_task(client.post("/api/advise", json=royal)) for client in clients]
+        await until(lambda: gate.held("2001:db8:0:1::/64") == 3)
+        assert (gate.running, gate.waiting) == (1, 2)
+        async with _asgi(app, ONE_NETWORK[0]) as more:
+            assert (await more.post("/api/advise", json=royal)).status_code == 503  # the network's: no place
+        async with _asgi(app, ANOTHER_NETWORK) as other:
+            another = asyncio.create_task(other.post("/api/advise", json=royal))  # takes a place of the network's
+            await until(lambda: gate.held("2001:db8:0:2::/64") == 1)
+            held_advisor.set()
+            assert (await another).status_code == 200
+        assert sorted(a.status_code for a in await asyncio.gather(*asked)) == [200, 200, 503]
+        for client in clients:
+            await client.aclose()
+
+    asyncio.run(scenario())
 
 
 def _age(data: Path, row_id: str, days: float) -> None:
@@ -388,5 +481,160 @@ def test_a_flood_of_advice_waits_its_turn_without_holding_the_apps_threads(tmp_p
             assert [a.status_code for a in answered] == [200] * 10
             assert all(a.json()["choices"][0]["keep"] for a in answered)
         assert (gate.running, gate.waiting) == (0, 0)
+
+    asyncio.run(scenario())
+
+
+# --- the advisor's turns, shared fairly among addresses ------------------------------------------
+
+
+def test_the_gate_shares_its_turns_fairly_among_clients() -> None:
+    """One client may use every turn while nobody else asks; a request
+    from another, holding two turns fewer or more, takes the place of the
+    first client's latest waiting request (refused); a freed turn goes to
+    the waiting request whose client has the fewest at work."""
+
+    async def scenario() -> None:
+        gate, work = AdvisorGate(slots=2, queue=4, wait=PATIENCE), Work()
+        flood = [asyncio.create_task(gate.run(work.piece(f"a{i}"), "10.0.0.66")) for i in range(6)]
+        await until(lambda: len(work.began) == 2 and gate.waiting == 4)
+        assert gate.held("10.0.0.66") == 6
+        with pytest.raises(AdvisorBusy, match=r"^the advisor is busy \(2 answers being worked out, 4 waiting\)"):
+            await gate.run(work.piece("a6"), "10.0.0.66")  # no room for more of the same client
+        fair = [asyncio.create_task(gate.run(work.piece(f"b{i}"), "10.0.0.7")) for i in range(3)]
+        await until(lambda: gate.held("10.0.0.7") == 3)
+        assert gate.held("10.0.0.66") == 3 and gate.waiting == 4  # three each now
+        refused = [t for t in flood if t.done()]  # its three latest gave their places
+        assert [flood.index(t) for t in refused] == [3, 4, 5]
+        for task in refused:
+            with pytest.raises(AdvisorBusy, match="place went to another address's"):
+                task.result()
+        with pytest.raises(AdvisorBusy, match=r"^the advisor is busy \(2 answers"):
+            await gate.run(work.piece("b3"), "10.0.0.7")  # a fourth would be more than its share
+        work.let_go("a0")
+        await until(lambda: len(work.began) == 3)
+        assert work.began[2] == "b0"  # the freed turn goes to the client with none at work
+        work.let_go("a1")
+        await until(lambda: len(work.began) == 4)
+        assert work.began[3] == "a2"  # now "10.0.0.66" has none at work
+        work.let_go()
+        assert await asyncio.gather(*flood[:3], *fair) == ["a0", "a1", "a2", "b0", "b1", "b2"]
+        assert (gate.running, gate.waiting, gate.held("10.0.0.66"), gate.held("10.0.0.7")) == (0, 0, 0, 0)
+
+    asyncio.run(scenario())
+
+
+@pytest.fixture
+def held_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """``/api/advise`` held at work until the test sets the event (the
+    computer players' own advice is not held)."""
+    go, real = threading.Event(), fivecard.play.advise.advise
+
+    def advise(*args: Any, **kwargs: Any) -> Any:
+        assert go.wait(PATIENCE)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fivecard.web.app, "advise", advise)
+    yield go
+    go.set()
+
+
+def _asgi(app: FastAPI, address: str) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 40000)), base_url="http://testserver")
+
+
+def test_a_stranger_with_cookies_it_minted_cannot_keep_every_other_player_from_the_advisor(
+    tmp_path: Path, held_advisor: threading.Event
+) -> None:
+    """Measured on ``fivecard serve``: 12 connections asking ``/api/advise``
+    (deuces-wild), with 36 cookies minted by ``POST /api/games`` (each
+    within its own limit of 2 a second), for 15 s: another browser's game
+    answered ``start`` 503 34 times out of 35. Here the advisor is held so
+    that the queue stays full: a player at another address who acts in
+    their own game (the computer players consult the advisor after it)
+    is answered, though the stranger fills every turn first."""
+    app = create_app(tmp_path / "data", allow_hosts=["testserver"])  # the default limits
+    gate: AdvisorGate = app.state.advisor
+    royal = {"hand": "AS KS QS JS TS", "top": 1}
+
+    async def scenario() -> None:
+        async with _asgi(app, "10.0.0.7") as player:
+            game_id = (await player.post("/api/games", json={"seed": 1})).json()["id"]
+            assert (await player.post(f"/api/games/{game_id}/actions", json={"action": "start"})).status_code == 200
+            cookies = []
+            for _ in range(10):  # ten new games: ten owner cookies, each a browser with its own limit
+                async with _asgi(app, "10.0.0.66") as minting:
+                    made = await minting.post("/api/games", json={})
+                    assert made.status_code == 201
+                    cookies.append(made.cookies["fivecard_owner"])
+            async with _asgi(app, "10.0.0.66") as stranger:
+                flood = [
+                    asyncio.create_task(
+                        stranger.post("/api/advise", json=royal, headers={"cookie": f"fivecard_owner={cookie}"})
+                    )
+                    for cookie in cookies
+                    for _ in range(2)  # two each: well within each browser's burst of 10
+                ]
+                await until(lambda: gate.running == gate.slots and gate.waiting == gate.queue)
+                turn = asyncio.create_task(player.post(f"/api/games/{game_id}/actions", json={"action": "keep"}))
+                await asyncio.sleep(0.2)
+                held_advisor.set()
+                acted = await turn
+                answered = await asyncio.gather(*flood)
+            assert acted.status_code == 200, acted.json()
+            assert {a.status_code for a in answered} <= {200, 429, 503}
+
+    asyncio.run(scenario())
+
+
+def test_an_address_asks_the_advisor_as_so_many_browsers_whatever_its_cookies(tmp_path: Path) -> None:
+    """Cookies cost nothing (every new game gives one): the advisor's
+    answers are limited per address too, at ADVISE_BROWSERS browsers' worth."""
+    app = create_app(
+        tmp_path / "data", limit=RateLimit(advise_rate=SLOW, advise_burst=2), allow_hosts=["testserver"]
+    )
+    browsers = [fresh(app, "10.0.0.66") for _ in range(table_api.ADVISE_BROWSERS + 1)]
+    for client in browsers:
+        assert client.post("/api/games", json={}).status_code == 201  # a cookie each
+    royal = {"hand": "AS KS QS JS TS", "top": 1}
+    asked = [client.post("/api/advise", json=royal).status_code for client in browsers for _ in range(2)]
+    assert asked == [200] * 2 * table_api.ADVISE_BROWSERS + [429, 429]
+    refused = browsers[-1].post("/api/advise", json=royal).json()["detail"]
+    assert refused.startswith("too many requests: the advisor's answers for this address are limited; wait ")
+    assert fresh(app, "10.0.0.7").post("/api/advise", json=royal).status_code == 200  # another address
+
+
+#: A round of the dealer game, each action with whether the computer players act after it (and so ask the advisor).
+A_ROUND = [("start", False), ("keep", True), *[("reveal", False)] * 5, ("settle", False)]
+
+
+def test_starting_a_round_asks_no_advice_and_never_waits_for_the_advisor(
+    tmp_path: Path, held_advisor: threading.Event
+) -> None:
+    """Only an action after which the computer players act asks the
+    advisor: ``start`` (it deals and takes the antes; your turn comes
+    first), ``reveal`` and ``settle`` are answered while another address
+    holds every turn (one at work, none waiting); ``keep`` (the computer
+    players then exchange) waits for a turn like any request for advice."""
+    app = create_app(tmp_path / "data", advisor=AdvisorGate(slots=1, queue=0, wait=PATIENCE), allow_hosts=["testserver"])
+    gate: AdvisorGate = app.state.advisor
+
+    async def scenario() -> None:
+        async with _asgi(app, "10.0.0.7") as player, _asgi(app, "10.0.0.66") as stranger:
+            game_id = (await player.post("/api/games", json={"seed": 1})).json()["id"]
+            for action, asks in A_ROUND:
+                busy = asyncio.create_task(stranger.post("/api/advise", json={"hand": "AS KS QS JS TS", "top": 1}))
+                await until(lambda: gate.running == 1)
+                acted = await player.post(f"/api/games/{game_id}/actions", json={"action": action})
+                if asks:  # no turn free, and none to wait for (a queue of 0)
+                    assert acted.status_code == 503, action
+                held_advisor.set()
+                assert (await busy).status_code == 200
+                held_advisor.clear()
+                if asks:
+                    acted = await player.post(f"/api/games/{game_id}/actions", json={"action": action})
+                assert acted.status_code == 200, (action, acted.json())
+                assert (gate.running, gate.waiting) == (0, 0)
+            assert acted.json()["phase"] == "idle"
 
     asyncio.run(scenario())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,48 @@ def test_a_board_never_makes_an_empty_hand_a_hand(text: str) -> None:
     assert (code, out, err) == (2, "", f"fivecard: error: hand 1: {message}\n")
     # the board's own cards and a hand's make a hand: hold'em's two and five
     assert evaluate("QS JS", board=BOARD).description == "High Card, A-K-Q-J-9"
+
+
+# --- the file system's refusals -------------------------------------------------------------
+
+# A file the file system will not give or take: every way a command reads or
+# writes one. (args, with {missing} a path in a folder that does not exist.)
+REFUSED = [
+    ["solve", "{missing}/in.csv"],
+    ["solve", "{examples}/showdowns.csv", "-o", "{missing}/out.csv"],
+    ["solve", "{examples}/showdowns.csv", "-o", "{missing}/out.xlsx"],
+    ["mark", "{missing}/answered.csv"],
+    ["advise", "AS KS QS JS 2D", "--paytable", "{missing}/table.json"],
+    ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "-o", "{missing}/out.csv"],
+    ["grid", "-o", "{missing}/grid.csv"],
+]
+
+
+@pytest.mark.parametrize("args", REFUSED, ids=lambda a: " ".join(a[:2]))
+def test_a_file_the_file_system_refuses_is_one_line_and_exit_2(args: list[str], tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    argv = [a.format(missing=tmp_path / "no-such-folder", examples=examples) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, stdin=io.StringIO(), stdout=out, stderr=err) == 2
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fivecard: error: "), lines
+    assert "no-such-folder" in lines[0] and "Traceback" not in err.getvalue()
+
+
+def test_the_file_systems_refusal_is_an_os_error_not_bad_input(tmp_path: Path) -> None:
+    from fivecard.core.errors import FileAccessError
+    from fivecard.files.paytable_file import load_paytable
+    from fivecard.files.solve import solve_file
+    from fivecard.files.target import write_error
+
+    for refused in (
+        lambda: solve_file(str(tmp_path / "missing.csv"), str(tmp_path / "out.csv")),
+        lambda: load_paytable(str(tmp_path / "folder-that-is-a-file" / "table.json")),
+    ):
+        (tmp_path / "folder-that-is-a-file").write_text("")
+        with pytest.raises(FileAccessError) as caught:
+            refused()
+        assert isinstance(caught.value, OSError) and not isinstance(caught.value, ValueError)
+    said = write_error(OSError(28, "No space left on device"), "'out.csv'")
+    assert str(said) == "cannot write 'out.csv': No space left on device"
+    assert write_error(said, "'other.csv'") is said  # said once, never twice

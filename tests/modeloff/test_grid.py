@@ -284,7 +284,7 @@ def test_errors_are_one_line_and_exit_2(
 
 
 def test_the_readme_shows_real_output() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## A test grid: `fivecard grid`")[1].split("\n## ")[0]
     assert f"fixed grid of\n{len(ROWS)} two-hand showdowns" in section
     shown = section.split("```text\n")[1].split("```")[0].splitlines()
@@ -480,7 +480,7 @@ def test_the_text_table_of_another_rule_set(name: str) -> None:
 
 
 def test_the_readme_gives_each_rule_set_s_row_count() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = " ".join(readme.split("## A test grid: `fivecard grid`")[1].split("\n## ")[0].split())
     counts = section.split("Row counts: ")[1].split(".")[0]
     assert counts == ", ".join(f"{name} {len(grid_rows(name))}" for name in OTHER)

@@ -1,6 +1,6 @@
 """The fivecard command's recorded outputs: every command, each of its
 output formats and main options, run and compared byte for byte with what
-was recorded in ``tests/outputs/`` (one file per case).
+was recorded in ``tests/cli/outputs/`` (one file per case).
 
 A case is a command line, its standard input and the files it writes. It
 runs the real command in this process (:func:`fivecard.cli.main`, with
@@ -32,9 +32,9 @@ Nothing else varies between runs, hash seeds or processes.
 
 On a difference the test fails with a short unified diff of the first
 output that differs. When a change is intended, record the outputs again
-and review the change to ``tests/outputs/`` like any other diff::
+and review the change to ``tests/cli/outputs/`` like any other diff::
 
-    FIVECARD_OUTPUTS=record pytest tests/test_command_outputs.py
+    FIVECARD_OUTPUTS=record pytest tests/cli/test_command_outputs.py
 
 (recording also removes the recorded file of a case that is gone).
 """
@@ -62,7 +62,7 @@ import pytest
 import fivecard
 from fivecard.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 OUTPUTS = Path(__file__).resolve().parent / "outputs"
 RECORD = os.environ.get("FIVECARD_OUTPUTS", "") == "record"

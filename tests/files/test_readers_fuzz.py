@@ -803,7 +803,7 @@ def test_cli_classify_and_compare_exit_0_or_2_with_one_error_line(
 
 # --- linear time ------------------------------------------------------------------------------
 
-SOURCE = str(Path(__file__).resolve().parent.parent / "src" / "fivecard")
+SOURCE = str(Path(__file__).resolve().parents[2] / "src" / "fivecard")
 GROWTH = 16  # the big input is this many times the small one
 STEPS_BOUND = 24  # Python lines run, big / small: linear gives at most ~16, quadratic ~256
 TIME_BOUND = 64  # seconds, big / small: linear gives ~16, quadratic ~256; generous for a busy machine

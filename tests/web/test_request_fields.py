@@ -12,6 +12,11 @@ whose tables are built on first use: CPU seconds, memory, a cache file):
 each is sent such names; those that name a rule set refuse them (422, or
 the page's error), and no request makes a rule set or puts a file in the
 table cache.
+
+Every number of every endpoint (again from the OpenAPI document) is a whole
+number with a range: spelt any other way (JSON ``true``, a string, a
+fraction; ``+5``, ``5.0``, ``1_0``, full-width digits in a query, a path or
+a header) or too long to read, it is 422 with a sentence naming the field.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import sys
 import tempfile
 import urllib.parse
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +44,7 @@ from fivecard.core.rules import RULE_SETS
 from fivecard.files.paytable_file import load_paytable
 from fivecard.play.advise import PayTableError
 from fivecard.web.app import create_app
+from fivecard.web.store import MAX_STORED
 
 ROYAL = "AS KS QS JS TS"
 PAIR = "2C 2D 3H 4S 5C"
@@ -230,10 +236,11 @@ def forms(path: str) -> list[str]:
     return sorted({path, json.dumps(path)[1:-1], urllib.parse.quote(path, safe=""), urllib.parse.quote(path)}, key=len, reverse=True)
 
 
-def send(app: FastAPI, operation: str, where: str, field: str, value: str) -> tuple[int, str, list[str]]:
-    """The request with ``field`` set to ``value``, from a browser of its
-    own with a game and a table of its own; the answer's status and body
-    with the value and the ids replaced, and the ids."""
+def ask(app: FastAPI, operation: str, where: str, field: str, value: Any, raw: str | None = None) -> tuple[int, str, list[str]]:
+    """The request with ``field`` set to ``value`` (any JSON value in a
+    body, text elsewhere; ``raw``: the JSON text sent for it instead), from
+    a browser of its own with a game and a table of its own: the answer's
+    status and body (none for an event stream, which is let go), and the ids."""
     method, template = operation.split(" ", 1)
     with TestClient(app) as client:
         ids: list[str] = []
@@ -259,18 +266,29 @@ def send(app: FastAPI, operation: str, where: str, field: str, value: str) -> tu
         else:
             assert where == "query", where
             query[field] = value
-        if method == "DELETE":  # a change without a body says JSON all the same
+        content = None
+        if method != "GET":  # a change says JSON, with a body or (DELETE) without
             headers["content-type"] = "application/json"
+        if method == "POST":
+            content = json.dumps(body) if raw is None else json.dumps(body).replace(json.dumps(value), raw)
         url = template.format(**values)
-        response = client.request(
-            method, url, json=body if method == "POST" else None, params=query, headers=headers
-        )
-        text = response.text
+        with client.stream(
+            method, url, content=None if content is None else content.encode(), params=query,
+            headers={name: text.encode() for name, text in headers.items()},  # (as sent: UTF-8)
+        ) as response:  # fmt: skip
+            streaming = response.headers.get("content-type", "").startswith("text/event-stream")
+            text = "" if streaming else response.read().decode()
+    return response.status_code, text, ids
+
+
+def send(app: FastAPI, operation: str, where: str, field: str, value: str) -> tuple[int, str, list[str]]:
+    """:func:`ask`, with the value and the ids replaced in the answer's body."""
+    status, text, ids = ask(app, operation, where, field, value)
     for form in forms(value):
         text = text.replace(form, "<path>")
     for known in ids:
         text = text.replace(known, "<id>")
-    return response.status_code, text, ids
+    return status, text, ids
 
 
 def test_the_list_of_request_fields_is_complete(tmp_path: Path) -> None:
@@ -353,3 +371,118 @@ def test_no_request_field_makes_a_rule_set(
             else:
                 assert status == 422 and json.loads(text) == {"detail": f"{name}: " + sentence.replace("<path>", "'<path>'")}
     assert list(cache.iterdir()) == [], f"{operation} {name}: a file in the table cache"
+
+
+# --- numbers: whole numbers only, in every field ------------------------------------------------
+
+
+def number_fields(schema: dict[str, Any]) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Every number of every request body (``keep[]``: a list's items), and
+    every number among the query, path and header parameters, in an OpenAPI
+    document: its schema (``minimum``, ``maximum``, ``type``)."""
+    found: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def resolve(node: dict[str, Any]) -> dict[str, Any]:
+        while "$ref" in node:
+            node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+        return node
+
+    def walk(key: tuple[str, str, str], node: dict[str, Any]) -> None:
+        node = resolve(node)
+        for option in node.get("anyOf", []):
+            walk(key, option)
+        kind = node.get("type")
+        if kind == "object":
+            for name, value in node.get("properties", {}).items():
+                walk((key[0], key[1], f"{key[2]}.{name}" if key[2] else name), value)
+        elif kind == "array":
+            walk((key[0], key[1], key[2] + "[]"), node["items"])
+        elif kind in ("integer", "number"):
+            found[key] = node
+
+    for path, operations in schema["paths"].items():
+        for method, spec in operations.items():
+            operation = f"{method.upper()} {path}"
+            for parameter in spec.get("parameters", []):
+                walk((operation, parameter["in"], parameter["name"]), parameter["schema"])
+            for media in spec.get("requestBody", {}).get("content", {}).values():
+                walk((operation, "body", ""), media["schema"])
+    return found
+
+
+@pytest.fixture(scope="module")
+def numbers(app: FastAPI) -> dict[tuple[str, str, str], dict[str, Any]]:
+    with TestClient(app) as client:
+        return number_fields(client.get("/openapi.json").json())
+
+
+def test_every_number_the_api_takes_is_whole_and_bounded(numbers: dict[tuple[str, str, str], dict[str, Any]]) -> None:
+    """Every number is an integer with a range within what SQLite keeps (so
+    a number too long to read, taken as one over every bound, is refused)."""
+    assert len(numbers) >= 11, sorted(numbers)  # the walk finds them (seven in bodies, four parameters)
+    for field, node in numbers.items():
+        assert node["type"] == "integer", field
+        assert -float(MAX_STORED) <= node["minimum"] <= node["maximum"] <= float(MAX_STORED), field  # (the document may write them as floats)
+
+
+#: A number in a body spelt as no whole number (JSON ``true``, a string, a
+#: fraction, a string with a space), and in a query, a path or a header
+#: (a sign, a fraction, an underscore, a space, full-width digits, hex).
+SPELT_IN_A_BODY: dict[str, Callable[[int], Any]] = {
+    "true": lambda n: True, "text": str, "fraction": float, "spaced": lambda n: f" {n}",
+}  # fmt: skip
+SPELT_IN_TEXT = {"plus": "+{}", "fraction": "{}.0", "underscore": "1_{}", "spaced": " {}", "full-width": "\uff11", "hex": "0x{}"}
+
+
+def _good(node: dict[str, Any]) -> int:
+    """A number the field takes: its default, else its least."""
+    default = node.get("default")
+    return default if isinstance(default, int) else int(node["minimum"])
+
+
+def _send_number(app: FastAPI, field: tuple[str, str, str], value: Any, raw: str | None = None) -> tuple[int, str]:
+    status, text, _ = ask(app, *field, value, raw)
+    return status, text
+
+
+@pytest.mark.usefixtures("no_rate_limits")
+def test_a_number_field_takes_whole_numbers_only(app: FastAPI, numbers: dict[tuple[str, str, str], dict[str, Any]]) -> None:
+    """``true`` was read as 1 (a seed of ``true`` was seed 1), ``"12"``,
+    ``" 12"`` and ``12.0`` as 12; a query's ``+5``, ``5.0``, ``1_0`` and
+    `` 5`` as numbers (measured on ``fivecard serve``: each answered 200 or
+    201). Every number, in every field: 422 with a sentence naming it."""
+    for field, node in sorted(numbers.items()):
+        where, name = field[1], field[2].removesuffix("[]")
+        good = _good(node)
+        status, text = _send_number(app, field, good if where == "body" else str(good))
+        assert status != 422, (field, good, text)
+        spellings = (
+            {what: spell(good) for what, spell in SPELT_IN_A_BODY.items()}
+            if where == "body"
+            else {what: spell.format(good) for what, spell in SPELT_IN_TEXT.items()}
+        )
+        for what, value in spellings.items():
+            status, text = _send_number(app, field, value)
+            assert status == 422, f"{field} {what} {value!r} was taken: {status}"
+            detail = json.loads(text)["detail"]
+            assert detail.startswith(f"{name}: ") or f".{name}: " in detail or f"{name}.0: " in detail, (field, detail)
+            expected = "Input should be a valid integer" if where == "body" else "a whole number is written in digits (0-9) only"
+            assert expected in detail, (field, what, detail)
+
+
+@pytest.mark.usefixtures("no_rate_limits")
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_a_number_too_long_to_read_is_422_as_any_number_out_of_range(
+    app: FastAPI, numbers: dict[tuple[str, str, str], dict[str, Any]], sign: str
+) -> None:
+    """A 5,000-digit number is over Python's limit on reading integers:
+    FastAPI answered 400 'There was an error parsing the body'. Every number,
+    in every field, so long is out of its range (422)."""
+    digits = sign + "1" * 5000
+    for field in sorted(numbers):
+        if field[1] == "body":
+            status, text = _send_number(app, field, "__a long number__", raw=digits)
+        else:
+            status, text = _send_number(app, field, digits)
+        bound = "greater than or equal to" if sign else "less than or equal to"
+        assert status == 422 and bound in json.loads(text)["detail"], (field, status, text[:200])

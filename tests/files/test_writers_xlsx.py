@@ -36,7 +36,7 @@ from fivecard.cli import main
 from fivecard.core.rules import STANDARD
 from fivecard.core.errors import FileError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "src" / "fivecard"
 EXAMPLES = ROOT / "examples"
 HEADER = ["Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"]

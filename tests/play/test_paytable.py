@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from fivecard import FivecardError, Hand
+from fivecard.core.errors import FileAccessError
 from fivecard.files.paytable_file import PAYTABLE_LIMIT, load_paytable
 from fivecard.play.advise import (
     CATEGORY_NAMES,
@@ -157,8 +158,9 @@ def test_an_unreadable_file(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> No
             return real_open(name, *args, **kwargs)  # type: ignore[arg-type]
 
         monkeypatch.setattr(os, "open", refused)
-    with pytest.raises(PayTableError, match=r"cannot read pay table file 'secret.json': Permission denied"):
+    with pytest.raises(FileAccessError, match=r"cannot read pay table file 'secret.json': Permission denied") as caught:
         load_paytable("secret.json")
+    assert not isinstance(caught.value, ValueError)  # the file system's refusal, not bad input
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this platform")

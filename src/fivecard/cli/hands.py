@@ -4,7 +4,7 @@ and prints the result's own report (its ``to_json()`` or text)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..core.errors import FileError, FivecardError, in_context
@@ -78,11 +78,8 @@ def _compare(call: Call) -> int:
 
 @command("deal")
 def _deal(call: Call) -> int:
-    from ..core.report import RawJson, write_json_object
-    from ..files.pipeline import dealt_chunks
-    from ..files.writers import DealWriter
-    from ..files.writers.base import TextBytes
-    from ..play.deal import DealTally, check_players, check_rounds, new_seed
+    from ..files.writers.deal import write_deal
+    from ..play.deal import check_players, check_rounds, new_seed
 
     args, rules, out = call.args, call.rules, call.out
     # The counts first, before anything is allocated, dealt or written.
@@ -95,24 +92,10 @@ def _deal(call: Call) -> int:
         except FivecardError as exc:
             raise type(exc)(f"argument {flag}: {exc}") from None
     seed = args.seed if args.seed is not None else new_seed()
-    tally = DealTally(args.players, rules)
-    writer = DealWriter(TextBytes(out), call.painter, rules, several=args.rounds > 1)
-
-    def dealt() -> Iterator[Any]:  # each chunk of rounds as it is dealt, tallied
-        for chunk in dealt_chunks(args.players, rules=rules, seed=seed, rounds=args.rounds):
-            tally.add_chunk(chunk)
-            yield chunk
-
-    def fields() -> Iterator[tuple[str, Any]]:  # streamed: each round as it is dealt, the tally last
-        yield from (("rules", rules.name), ("seed", seed), ("players", args.players))
-        yield "rounds", (RawJson(item) for chunk in dealt() for item in writer.json_items(chunk))
-        yield "tally", tally.to_json()
-
+    tally = write_deal(out, args.players, rules=rules, seed=seed, rounds=args.rounds, painter=call.painter,
+                       as_json=args.json)  # fmt: skip
     if args.json:
-        write_json_object(out, fields())
         return EXIT_OK
-    for chunk in dealt():
-        writer.write(chunk)
     return call.print((tally.text() if args.rounds > 1 else "") + f"(seed {seed}: --seed {seed} deals the same again)\n")
 
 

@@ -1065,21 +1065,21 @@ def create_app(
         for r in RULE_SETS.values()
     ]
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def page_table(request: Request) -> Response:
-        return templates.TemplateResponse(request, "table.html", {"rule_sets": rule_sets, "game_id": None})
+    def page(template: str, key: str) -> Callable[[Request], Response]:
+        """A page: its template, given the rule sets and the id its path names (None: a new one)."""
 
-    @app.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    def page_game(game_id: str, request: Request) -> Response:
-        return templates.TemplateResponse(request, "table.html", {"rule_sets": rule_sets, "game_id": game_id})
+        def render(request: Request) -> Response:
+            return templates.TemplateResponse(request, template, {"rule_sets": rule_sets, key: request.path_params.get(key)})
 
-    @app.get("/tables", response_class=HTMLResponse, include_in_schema=False)
-    def page_new_table(request: Request) -> Response:
-        return templates.TemplateResponse(request, "friends.html", {"rule_sets": rule_sets, "table_id": None})
+        return render
 
-    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    def page_friends_table(table_id: str, request: Request) -> Response:
-        return templates.TemplateResponse(request, "friends.html", {"rule_sets": rule_sets, "table_id": table_id})
+    for path, template, key in (
+        ("/", "table.html", "game_id"),  # the dealer game: a new one,
+        ("/play/{game_id}", "table.html", "game_id"),  # or one under way
+        ("/tables", "friends.html", "table_id"),  # a friends' table: a new one,
+        ("/tables/{table_id}", "friends.html", "table_id"),  # or one open
+    ):
+        app.add_api_route(path, page(template, key), response_class=HTMLResponse, include_in_schema=False)
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:

@@ -112,19 +112,19 @@ GOOD_HANDS = st.sampled_from(("AS KS QS JS TS", "2c 3c 4c 5c 7d", "as ks qs js t
 @given(st.lists(st.one_of(any_text, GOOD_HANDS)), st.sampled_from(RULES))
 def test_batch_encode_never_raises_and_agrees_with_the_single_hand_path(texts: list[str], rules: str) -> None:
     """Bad rows go to ``errors`` with the single-hand path's message; good
-    rows get its card codes; nothing raises."""
+    rows get its card indices; nothing raises."""
     encoded = batch.encode(texts, rules=rules)
-    assert len(encoded.codes) == len(texts)
+    assert len(encoded.indices) == len(texts)
     assert set(encoded.errors) <= set(range(len(texts)))
     for i, text in enumerate(texts):
         try:
             hand = Hand.parse(text, rules=rules)
         except FivecardError as exc:
             assert encoded.errors.get(i) == str(exc)
-            assert encoded.codes[i].tolist() == [0] * 5
+            assert encoded.indices[i].tolist() == [0] * 5
         else:
             assert i not in encoded.errors
-            assert tuple(encoded.codes[i].tolist()) == hand.codes
+            assert tuple(encoded.indices[i].tolist()) == hand.indices
 
 
 SEPARATOR_RUNS = st.lists(st.sampled_from(("AS", " ", "|", ";", "\t", " vs ", "vs", ",", "  "))).map("".join)

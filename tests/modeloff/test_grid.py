@@ -327,7 +327,7 @@ def settled(name: str) -> tuple[RuleSet, list[GridRow], list[grid.GridAnswer]]:
 def test_another_rule_set_s_rows_are_two_hands_of_its_deck(name: str) -> None:
     rules, rows, _ = settled(name)
     assert len({row.test for row in rows}) == len(rows) >= 20
-    dealt = Counter(rules.dealt())
+    dealt = Counter(rules.deck())
     for row in rows:
         hands = [Hand.parse(text, rules=rules).cards for text in row.hands]
         assert [len(h) for h in hands] == [5, 5], row

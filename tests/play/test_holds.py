@@ -119,7 +119,7 @@ def test_draws_are_named_by_what_completes_them(name: str) -> None:
     more, an inside one by one; a pat hand is named by its evaluation; no
     hold is named by a category the rule set lacks."""
     rules = get_rules(name)
-    deck = rules.dealt()
+    deck = rules.deck()
     labels = {c.label for c in rules.ladder}
     chance = random.Random(name)
     for _ in range(1500):
@@ -172,7 +172,7 @@ def test_the_short_deck_jacks_or_better_hold_list() -> None:
 
 
 def test_the_dealer_games_hold_list_on_a_small_deck() -> None:
-    deck = tuple(c for c in STANDARD.dealt() if c.rank is not None and c.rank >= 10)
+    deck = tuple(c for c in STANDARD.deck() if c.rank is not None and c.rank >= 10)
     solved = solve_dealer("standard", deck=deck, workers=0)
     lines = hold_list(dealer_hands(solved), STANDARD)
     _check_list(lines, comb(20, 5), STANDARD, None)
@@ -183,7 +183,7 @@ def test_the_dealer_games_hold_list_on_a_small_deck() -> None:
 
 
 def test_the_dealer_games_hold_list_under_lowball() -> None:
-    deck = tuple(c for c in DEUCE_TO_SEVEN.dealt() if c.rank is not None and c.rank.char in "234578")
+    deck = tuple(c for c in DEUCE_TO_SEVEN.deck() if c.rank is not None and c.rank.char in "234578")
     solved = solve_dealer("deuce-to-seven", deck=deck, workers=0)
     lines = hold_list(dealer_hands(solved), DEUCE_TO_SEVEN)
     _check_list(lines, comb(24, 5), DEUCE_TO_SEVEN, None)

@@ -54,7 +54,7 @@ def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
 )
 def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: int) -> None:
     solution = solved(table, rules, rules != "standard")
-    deck = solution.rules.dealt()
+    deck = solution.rules.deck()
     rng = random.Random(14)
     for row in rng.sample(range(len(solution.classes)), deals):
         cards = [deck[i] for i in solution.classes.first[row].tolist()]

@@ -303,7 +303,7 @@ for name in ("load", "store"):  # a table read or written from here on: a reques
 client = TestClient(app)
 answers = {}
 for rules in RULE_SETS.values():
-    deck = [card.code_str for card in rules.dealt()]
+    deck = [card.code_str for card in rules.deck()]
     hand, seven = " ".join(deck[0:40:8]), deck[1:41:6]
     two, board = " ".join(seven[:2]), " ".join(seven[2:])
     said = [

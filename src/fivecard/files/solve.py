@@ -14,7 +14,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from ..core.cards import CARD_OF_CODE, CODE_TEXT, JOKER, sort_place
+from ..core.cards import CARDS, JOKER
 from ..core.errors import FileAccessError, FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import Hand, dealt_cards
@@ -39,7 +39,6 @@ __all__ = [
     "classify_stream",
     "Solution",
     "RowError",
-    "CODE_TEXT",
 ]
 
 class RowError(FivecardError):
@@ -48,21 +47,21 @@ class RowError(FivecardError):
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """One hand of a solved row: its text as written, its card codes, its
+    """One hand of a solved row: its text as written, its card indices, its
     strength and its cards sorted (canonical, space separated)."""
 
     text: str
-    codes: tuple[int, ...]
+    indices: tuple[int, ...]
     strength: int
     sorted: str
 
     def evaluation(self, rules: RuleSet) -> Evaluation:
         """The rich evaluation."""
-        return evaluate(Hand(tuple(CARD_OF_CODE[c] for c in self.codes), rules))
+        return evaluate(Hand(tuple(CARDS[i] for i in self.indices), rules))
 
     @property
     def natural(self) -> bool:
-        return JOKER.code not in self.codes
+        return JOKER.index not in self.indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +98,13 @@ def _solved(chunk: Any, i: int, row: Row) -> Solved:
     span = chunk.hands_of(i)
     written = chunk.hand_texts(np.arange(span.start, span.stop))
     for k in span:
-        codes = tuple(chunk.codes[k].tolist())
-        cards = sorted((CARD_OF_CODE[c] for c in codes), key=sort_place)
+        indices = tuple(chunk.indices[k].tolist())
         hands.append(
             HandResult(
                 written[k - span.start].decode("utf-8", "replace"),
-                codes,
+                indices,
                 int(chunk.strength[k]),
-                " ".join(c.code_str for c in cards),
+                " ".join(CARDS[i].code_str for i in sorted(indices)),
             )
         )
     number = int(chunk.outcome[i])
@@ -538,7 +536,7 @@ def solve_strategy(
     if table is None and workers and scheduler is None and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "
                 "this runs in this process")  # fmt: skip
-    workers = default_workers(len(rules.dealt()), workers, scheduler) if table is None else 0
+    workers = default_workers(len(rules.deck()), workers, scheduler) if table is None else 0
     ran = plan(workers, scheduler)
     run: dict[str, Any] = {"progress": progress, "on_note": on_note}
     run["checkpoint"] = checkpoint if checkpoint is not None else default_checkpoints()

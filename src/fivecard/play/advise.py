@@ -130,9 +130,16 @@ class PayTable:
     coin included, as video poker machines quote it); ``min_pair`` is the
     lowest pair that pays (``J`` for Jacks or Better).
 
-    Checked when made: ``name`` one line of text, ``pays`` category machine
-    names (:data:`CATEGORY_NAMES`) to numbers from 0 to :data:`MAX_PAY`, ``min_pair``
-    a rank or ``None``; else a :class:`PayTableError`.
+    Named as a :class:`~fivecard.core.rules.RuleSet` is: ``name`` is its id
+    (``jacks-or-better``, the key of :data:`PAYTABLES`; a file's name for a
+    table read from one), ``title`` the label people read
+    (``Jacks or Better 9/6``; a JSON table's ``"name"``), the name itself
+    when not given.
+
+    Checked when made: ``name`` and ``title`` one line of text, ``pays``
+    category machine names (:data:`CATEGORY_NAMES`) to numbers from 0 to
+    :data:`MAX_PAY`, ``min_pair`` a rank or ``None``; else a
+    :class:`PayTableError`.
     """
 
     name: str
@@ -140,18 +147,18 @@ class PayTable:
     min_pair: Rank | None = None
     #: The rule set it plays under (a name), if it names one.
     rules: str | None = None
+    #: The label people read; the name itself if empty.
+    title: str = ""
 
     def __post_init__(self) -> None:
-        if (
-            not isinstance(self.name, str)
-            or not self.name.strip()
-            or not self.name.isprintable()
-            or len(self.name) > _NAME_LIMIT
-        ):
-            raise PayTableError(
-                f'"name" must be one line of text (at most {_NAME_LIMIT} characters), '
-                f"got {_json_text(self.name)}"
-            )
+        if not self.title:
+            object.__setattr__(self, "title", self.name)
+        for text in (self.name, self.title):
+            if not isinstance(text, str) or not text.strip() or not text.isprintable() or len(text) > _NAME_LIMIT:
+                raise PayTableError(
+                    f'"name" must be one line of text (at most {_NAME_LIMIT} characters), '
+                    f"got {_json_text(text)}"
+                )
         object.__setattr__(self, "pays", _checked_pays(self.pays))
         if self.min_pair is not None and not isinstance(self.min_pair, Rank):
             raise PayTableError(f'"min_pair" must be a rank, got {_json_text(self.min_pair)}')
@@ -169,31 +176,31 @@ class PayTable:
         without wild cards."""
         if self.rules is not None and self.rules != rules.name:
             raise PayTableError(
-                f"{self.name} plays under the {self.rules} rules, not {rules.name}", option=("rules", self.rules)
+                f"{self.title} plays under the {self.rules} rules, not {rules.name}", option=("rules", self.rules)
             )
         special = [k for k in self.pays if k not in CATEGORY_NAMES]
-        if special and not rules.wild_codes:
+        if special and not rules.wild_indices:
             raise PayTableError(
-                f"{self.name} pays {special[0]}, which needs wild cards; the {rules.name} rules have none"
+                f"{self.title} pays {special[0]}, which needs wild cards; the {rules.name} rules have none"
             )
 
     def hand_pays(
-        self, rules: RuleSet, codes: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
+        self, rules: RuleSet, indices: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
     ) -> npt.NDArray[np.float64]:
-        """What each hand (rows of five card codes, with their strengths)
+        """What each hand (rows of five card indices, with their strengths)
         pays: its class's pay, or under wild cards its natural or wild
         version's, or four wild cards' pay."""
         pays: npt.NDArray[np.float64] = self.payout(rules)[strengths]
-        if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
+        if not rules.wild_indices or all(k in CATEGORY_NAMES for k in self.pays):
             return pays  # every hand paid by its class
-        names, entry = self.hand_entries(rules, codes, strengths)
+        names, entry = self.hand_entries(rules, indices, strengths)
         special = np.array([np.nan if n in CATEGORY_NAMES else self.pays.get(n, np.nan) for n in names])
         chosen = special[entry]
         result: npt.NDArray[np.float64] = np.where(np.isnan(chosen), pays, chosen)
         return result
 
     def hand_entries(
-        self, rules: RuleSet, codes: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
+        self, rules: RuleSet, indices: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
     ) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
         """Which entry of the table each hand is paid by: its category's, or
         under wild cards ``natural_...``, ``wild_...`` or ``four_wild`` where
@@ -204,9 +211,9 @@ class PayTable:
         size = len(ladder)
         names = (*ladder, *(f"natural_{c}" for c in ladder), *(f"wild_{c}" for c in ladder), "four_wild")
         entry = batch.category_table(rules)[strengths].astype(np.int64)
-        if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
+        if not rules.wild_indices or all(k in CATEGORY_NAMES for k in self.pays):
             return names, entry
-        wild = np.isin(codes, list(rules.wild_codes)).sum(axis=1)
+        wild = np.isin(indices, list(rules.wild_indices)).sum(axis=1)
         category = entry.copy()
         for index, name in enumerate(ladder):
             if f"natural_{name}" in self.pays:
@@ -232,7 +239,7 @@ class PayTable:
 
 
 JACKS_OR_BETTER: Final = PayTable(
-    "Jacks or Better 9/6",
+    "jacks-or-better",
     {
         "royal_flush": 800,
         "straight_flush": 50,
@@ -245,10 +252,11 @@ JACKS_OR_BETTER: Final = PayTable(
         "one_pair": 1,
     },
     min_pair=Rank.JACK,
+    title="Jacks or Better 9/6",
 )
 
 DEUCES_WILD_FULL_PAY: Final = PayTable(
-    "Deuces Wild (full pay)",
+    "deuces-wild",
     {
         "natural_royal_flush": 800,
         "four_wild": 200,
@@ -262,13 +270,11 @@ DEUCES_WILD_FULL_PAY: Final = PayTable(
         "three_of_a_kind": 1,
     },
     rules="deuces-wild",
+    title="Deuces Wild (full pay)",
 )
 
-#: Built-in pay tables by name.
-PAYTABLES: Final[dict[str, PayTable]] = {
-    "jacks-or-better": JACKS_OR_BETTER,
-    "deuces-wild": DEUCES_WILD_FULL_PAY,
-}
+#: Built-in pay tables by name (their id).
+PAYTABLES: Final[dict[str, PayTable]] = {t.name: t for t in (JACKS_OR_BETTER, DEUCES_WILD_FULL_PAY)}
 
 
 _DEPTH_LIMIT: Final = 20  # a pay table nests 2 deep
@@ -283,7 +289,7 @@ def builtin_paytable(name: str) -> PayTable:
     names only, never a file (nothing is opened, whatever the text is). Any
     other text is a :class:`PayTableError` that lists the names.
 
-    >>> builtin_paytable("Jacks-or-Better").name
+    >>> builtin_paytable("Jacks-or-Better").title
     'Jacks or Better 9/6'
     >>> builtin_paytable("/etc/passwd")
     Traceback (most recent call last):
@@ -305,8 +311,9 @@ def parse_paytable(text: str, *, name: str) -> PayTable:
     ``pays`` maps category machine names (:data:`CATEGORY_NAMES`) to the
     payout per coin, a number from 0 to 1,000,000; categories left out pay
     nothing; ``min_pair`` (optional) is the lowest paying pair; ``rules``
-    (optional) the rule set it plays under; ``name`` (optional, default
-    ``name``) is shown with the advice. Other keys are errors (a misspelt
+    (optional) the rule set it plays under; ``name`` (optional: the table's
+    :attr:`PayTable.title`, default the ``name`` argument, which is its id)
+    is shown with the advice. Other keys are errors (a misspelt
     key would otherwise be ignored), as are JSON nested too deep and keys
     given twice: a :class:`PayTableError` that says what and where.
 
@@ -378,13 +385,13 @@ def _paytable_of(data: Any, default_name: str) -> PayTable:
             )
     if "pays" not in data:
         raise PayTableError('no "pays": the object needs "pays": {category: payout per coin}')
-    name = data.get("name", default_name)
-    if not isinstance(name, str):
-        raise PayTableError(f'"name" must be a string, got {_json_text(name)}')
+    title = data.get("name", default_name)
+    if not isinstance(title, str):
+        raise PayTableError(f'"name" must be a string, got {_json_text(title)}')
     rank = None
     if data.get("min_pair") is not None:
         rank = _rank_of(data["min_pair"])
-    return PayTable(name, data["pays"], rank, data.get("rules"))
+    return PayTable(default_name, data["pays"], rank, data.get("rules"), title=title)
 
 
 def _rank_of(value: object) -> Rank:
@@ -449,7 +456,7 @@ class Advice:
         else:
             action = f"Keep {kept}, exchange {len(best.discard)}"
         if self.paytable is not None:
-            why = f"returns {best.ev:.4f} per coin under {self.paytable.name}"
+            why = f"returns {best.ev:.4f} per coin under {self.paytable.title}"
         else:
             why = f"beats the dealer {best.win:.1%} of the time (draws {best.draw:.1%})"
         runner = ""
@@ -479,7 +486,7 @@ class Advice:
         return {
             "hand": [c.code_str for c in self.hand.cards],
             "rules": self.hand.rules.name,
-            "paytable": None if self.paytable is None else self.paytable.name,
+            "paytable": None if self.paytable is None else self.paytable.title,
             "completions": self.completions,
             "dealer_hands": self.dealer_hands,
             "choices": rows,
@@ -495,7 +502,7 @@ class Advice:
         table = self.paytable
         rules = self.hand.rules
         against = (
-            f"expected return per coin under {table.name}"
+            f"expected return per coin under {table.title}"
             if table
             else f"against the dealer: a random five of the {len(self.unseen)} cards you have not seen"
         )
@@ -522,36 +529,27 @@ class Advice:
 
 
 def unseen_cards(hand: Hand) -> tuple[Card, ...]:
-    """The cards of the rule set's deck that the player has not seen. Under
-    ``semi`` (suits hidden) one card of each rank held is removed per copy;
-    a ``semi`` hand holding more of a rank than the deck has (five of a
-    kind, typed) is a :class:`~fivecard.core.errors.HandError`."""
+    """The cards of the rule set's deck (:class:`~fivecard.core.rules.Deck`)
+    that the player has not seen: the deck less one card per card held
+    (under ``semi``, whose deck hides suits, one card of each rank held per
+    copy). A ``semi`` hand holding more of a rank than the deck has (five of
+    a kind, typed) is a :class:`~fivecard.core.errors.HandError`."""
     rules = hand.rules
-    if rules.suits:
-        held = Counter(hand.cards)
-        left: list[Card] = []
-        for card in rules.deck():
-            if held[card]:
-                held[card] -= 1
-            else:
-                left.append(card)
-        return tuple(left)
-    counts = Counter(c.rank for c in hand.cards)
-    in_deck = Counter(c.rank for c in rules.deck())
-    for rank, copies in counts.items():
-        if rank is not None and copies > in_deck[rank]:
+    deck = rules.deck()
+    held = Counter(hand.cards)
+    for card, copies in held.items():
+        if card.rank is not None and card.suit is None and copies > deck.limits[card.index]:
             raise HandError(
                 f"the hand {quote(format_cards(hand.cards))} holds {copies} cards of rank "
-                f"{rank.short}, more than the {in_deck[rank]} of the {len(rules.deck())}-card "
+                f"{card.rank.short}, more than the {deck.limits[card.index]} of the {len(deck)}-card "
                 f"deck a {rules.name} deal uses, so which cards are unseen is not defined"
             )
-    left = []
-    for card in rules.deck():
-        rank_only = card.rank_only()
-        if counts[rank_only.rank]:
-            counts[rank_only.rank] -= 1
+    left: list[Card] = []
+    for card in deck:
+        if held[card]:
+            held[card] -= 1
         else:
-            left.append(rank_only)
+            left.append(card)
     return tuple(left)
 
 
@@ -588,11 +586,11 @@ def advise(
         raise FivecardError(f"need at least 5 unseen cards to draw from, got {len(pool)}")
     if paytable is not None:
         paytable.check_rules(ruleset)
-    pool_codes = np.array([c.code for c in pool], dtype=np.int32)
+    pool_indices = np.array([c.index for c in pool], dtype=np.int32)
     category_of = batch.category_table(ruleset)
     ladder = ruleset.ladder
     # Dealer hands per strength: every five of the unseen cards.
-    dealer = batch.hand_counts(pool_codes, rules=ruleset) if paytable is None else None
+    dealer = batch.hand_counts(pool_indices, rules=ruleset) if paytable is None else None
     if dealer is not None:
         dealer_total = int(dealer.sum())
         below = np.concatenate(([0], np.cumsum(dealer)[:-1])) / dealer_total
@@ -603,15 +601,15 @@ def advise(
         kept = tuple(c for i, c in enumerate(played.cards) if mask >> i & 1)
         dropped = tuple(c for i, c in enumerate(played.cards) if not mask >> i & 1)
         draws = _combinations(len(pool), 5 - len(kept))
-        codes = np.empty((len(draws), 5), dtype=np.int32)
-        codes[:, : len(kept)] = [c.code for c in kept]
-        codes[:, len(kept) :] = pool_codes[draws]
-        found = batch.strengths_of_codes(codes, rules=ruleset, check=False)  # cards of a Hand and the deck
+        indices = np.empty((len(draws), 5), dtype=np.int32)
+        indices[:, : len(kept)] = [c.index for c in kept]
+        indices[:, len(kept) :] = pool_indices[draws]
+        found = batch.strengths_of_indices(indices, rules=ruleset)
         completions += len(found)
         counts = np.bincount(category_of[found], minlength=len(ladder)) / len(found)
         categories = {c.name: float(counts[i]) for i, c in enumerate(ladder)}
         if paytable is not None:
-            ev = float(paytable.hand_pays(ruleset, codes, found).mean())
+            ev = float(paytable.hand_pays(ruleset, indices, found).mean())
             choices.append(Choice(kept, dropped, 0.0, 0.0, 0.0, categories, ev))
         else:
             win = float(below[found].mean())

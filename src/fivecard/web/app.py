@@ -108,11 +108,11 @@ from pydantic import Field
 
 from ..core.version import __version__
 from ..vector import batch
-from ..core.evaluate import class_descriptions, evaluate
+from ..core.evaluate import class_descriptions, evaluate, strength_function as five_strength_function
 from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
-from ..core.lookup import five_strength_function, tables_for
+from ..core.lookup import tables_for
 from ..core.errors import FivecardError
 from ..play.advise import advise, builtin_paytable
 from ..play.game import Game, GameError
@@ -193,7 +193,7 @@ def build_tables() -> None:
         five_strength_function(rules)  # and the lookup tables it reads
         class_descriptions(rules)
         batch.category_table(rules)
-        batch.strengths_of_codes([[card.code for card in rules.dealt()[:5]]], rules=rules, check=False)
+        batch.strengths_of_indices([[card.index for card in rules.deck()[:5]]], rules=rules)
 
 
 # --- requests -----------------------------------------------------------------------------

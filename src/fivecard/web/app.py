@@ -108,7 +108,7 @@ from pydantic import Field
 
 from ..core.version import __version__
 from ..vector import batch
-from ..core.evaluate import class_descriptions, evaluate, strength_function as five_strength_function
+from ..core.evaluate import class_descriptions, evaluate, strength_function
 from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
@@ -190,7 +190,7 @@ def build_tables() -> None:
     cache (a request names built-in rule sets only:
     :data:`~fivecard.web.friends_api.RuleName`)."""
     for rules in RULE_SETS.values():
-        five_strength_function(rules)  # and the lookup tables it reads
+        strength_function(rules)  # and the lookup tables it reads
         class_descriptions(rules)
         batch.category_table(rules)
         batch.strengths_of_indices([[card.index for card in rules.deck()[:5]]], rules=rules)

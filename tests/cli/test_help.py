@@ -155,6 +155,7 @@ def example_argv(line: str) -> tuple[list[str], str]:
 
 
 @pytest.mark.parametrize(("command", "line"), all_examples(), ids=lambda v: v[:60])
+@pytest.mark.slow
 def test_every_help_example_runs(
     command: str, line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -38,6 +38,7 @@ def brute_best(cards: list[Card], rules: RuleSet) -> tuple[int, list[tuple[Card,
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+@pytest.mark.slow
 def test_the_best_five_is_the_best_of_every_five(rules: RuleSet) -> None:
     rng = random.Random(rules.name)
     for n in (5, 6, 7) * 40:
@@ -53,6 +54,7 @@ def test_the_best_five_is_the_best_of_every_five(rules: RuleSet) -> None:
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+@pytest.mark.slow
 def test_single_hand_and_batch_paths_agree(rules: RuleSet) -> None:
     rng = random.Random(f"batch {rules.name}")
     for n in (5, 6, 7):
@@ -203,6 +205,7 @@ def random_lines(rules: RuleSet, rng: random.Random, rows: int) -> list[str]:
 
 
 @pytest.mark.parametrize("rules", [get_rules(n) for n in ("standard", "short-deck", "deuces-wild", "semi", "joker")], ids=str)
+@pytest.mark.slow
 def test_solve_agrees_with_the_single_hand_path(rules: RuleSet, tmp_path: object) -> None:
     from pathlib import Path
 
@@ -285,6 +288,7 @@ def test_classify_many_hands_agrees_with_one_at_a_time() -> None:
     )
 
 
+@pytest.mark.slow
 def test_stats_counts_every_hand_of_six_or_seven_cards() -> None:
     from math import comb
 

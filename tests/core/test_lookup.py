@@ -58,6 +58,7 @@ def test_every_standard_hand_is_counted_in_rules_table() -> None:
     assert category_table("standard", found) == STANDARD_TABLE
 
 
+@pytest.mark.slow
 def test_every_standard_hand_is_ordered_as_an_independent_reference_orders_it() -> None:
     """The reference evaluator (tests/oracle.py: the rules as its own data,
     no code or table of the library's) orders all 2,598,960 hands as the
@@ -105,6 +106,7 @@ def test_ace_king_table() -> None:
 # --- semi --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_semi_dealt_from_52_cards_with_suits_hidden() -> None:
     deck = whole_deck("semi")
     table = category_table("semi", deck.strengths)
@@ -240,6 +242,7 @@ def test_every_hand_of_every_rule_set_is_valued_as_the_reference_evaluator_value
 # --- every path, every hand ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_single_hand_path_equals_the_batch_path_on_every_standard_hand() -> None:
     """strength_function (the per-hand path behind strength and evaluate) on
     all 2,598,960 hands, in itertools order, against the batch path."""
@@ -275,6 +278,7 @@ def kinds_of_hand(indices: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
     ("rules", "kinds"),
     [("ace-king", 7_462), ("semi", 7_462), ("joker", 10_738), ("ace-to-five", 7_462), ("deuce-to-seven", 7_462)],
 )
+@pytest.mark.slow
 def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules: str, kinds: int) -> None:
     """The other rule sets: their lookup tables on one hand of every kind the
     deck holds (the strength depends on nothing else) and 100,000 more."""

@@ -226,6 +226,7 @@ def low_compare(rules: str, a: Sequence[Card], b: Sequence[Card]) -> int:
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_the_classes_are_in_the_order_of_an_independent_comparator(rules: str) -> None:
     """One hand of each class, sorted by :func:`low_compare`: they come out in
     strength order 1, 2, ..., N, and neighbours never draw."""
@@ -249,6 +250,7 @@ def test_the_classes_are_in_the_order_of_an_independent_comparator(rules: str) -
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_the_single_hand_path_equals_the_batch_path_on_every_hand(rules: str) -> None:
     """strength_function (behind strength and evaluate) on all 2,598,960
     hands; the text path and the text encoder on 50,000 of them."""
@@ -268,6 +270,7 @@ def test_the_single_hand_path_equals_the_batch_path_on_every_hand(rules: str) ->
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_evaluate_and_the_census_agree_on_every_class(rules: str) -> None:
     deck = whole_deck(rules)
     assert np.array_equal(batch.census_counts(rules), np.bincount(deck.strengths, minlength=EXPECTED[rules][3] + 1))
@@ -283,6 +286,7 @@ def test_evaluate_and_the_census_agree_on_every_class(rules: str) -> None:
 
 
 @pytest.mark.parametrize(("rules", "kind"), [("ace-to-five", "RegularLowHand"), ("deuce-to-seven", "StandardLowHand")])
+@pytest.mark.slow
 def test_pokerkit_orders_random_pairs_of_hands_the_same_way(rules: str, kind: str) -> None:
     """20,000 random pairs of hands (and some pairs of one class, for
     draws): the same sign of comparison as pokerkit's low hands.
@@ -437,6 +441,7 @@ def test_explanations(rules: str, hands: list[str], explanation: str) -> None:
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_the_batch_explanations_equal_showdown_on_random_pairs(rules: str) -> None:
     """The bulk pipeline explains two-hand showdowns by a key per case;
     on 3,000 random pairs it says what :func:`showdown` says."""

@@ -326,6 +326,7 @@ def test_token_codes_leave_out_what_needs_a_check() -> None:
 
 
 @pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.slow
 def test_the_fast_functions_agree_with_the_one_lookup_index(name: str) -> None:
     """strength_function (of indices and of text) inlines lookup_index."""
     rules = RULE_SETS[name]

@@ -152,6 +152,7 @@ def test_census_counts_every_hand() -> None:
     assert np.array_equal(counts, np.bincount(strengths, minlength=1_405))
 
 
+@pytest.mark.slow
 def test_single_hand_paths_equal_the_batch_path_on_every_hand() -> None:
     """strength_function (behind strength and evaluate) and the text path on
     every hand; batch.encode (the fast text encoder) and encode_indices too."""

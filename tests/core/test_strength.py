@@ -68,6 +68,7 @@ def spelled_hands(draw: st.DrawFn) -> str:
 @pytest.mark.parametrize("rules", rule_names())
 @settings(max_examples=150)
 @given(text=st.one_of(spelled_hands(), any_text))
+@pytest.mark.slow
 def test_agrees_with_the_parser(rules: str, text: str) -> None:
     assert fast(text, rules) == parsed(text, rules)
 
@@ -75,6 +76,7 @@ def test_agrees_with_the_parser(rules: str, text: str) -> None:
 @pytest.mark.parametrize("rules", rule_names())
 @settings(max_examples=80)
 @given(cards=st.permutations(DECK), lower=st.booleans())
+@pytest.mark.slow
 def test_deals_in_the_usual_spelling(rules: str, cards: list[Card], lower: bool) -> None:
     text = " ".join(c.code_str for c in cards[:5])  # "As Kd 7c 7h 2s"
     text = text.lower() if lower else text.upper()

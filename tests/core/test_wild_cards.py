@@ -62,6 +62,7 @@ def test_every_hand_with_wild_cards_of_one_s_own_matches_substitution() -> None:
 
 
 @pytest.mark.parametrize("name", ["deuces-wild", "one-eyed-jacks"])
+@pytest.mark.slow
 def test_single_hand_and_batch_paths_agree_on_every_hand(name: str) -> None:
     rules = get_rules(name)
     indices = batch.combinations(52, 5)
@@ -151,6 +152,7 @@ def test_wild_rules_are_named_and_made_once() -> None:
         wild_rules("1S")
 
 
+@pytest.mark.slow
 def test_five_wild_cards_make_five_aces() -> None:
     rules = wild_rules("2 3")
     e = evaluate("2S 2H 3D 3C 3S", rules=rules)

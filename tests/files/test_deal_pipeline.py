@@ -18,6 +18,7 @@ from helpers import dealt_as_the_rounds_say
 @pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"])
 @pytest.mark.parametrize(("players", "rounds"), [(1, 3), (2, 1), (3, 70), (10, 5)])
 @pytest.mark.parametrize("as_json", [False, True])
+@pytest.mark.slow
 def test_deal_writes_what_the_per_round_objects_say(rules: str, players: int, rounds: int, as_json: bool) -> None:
     argv = ["deal", "--rules", rules, "--players", str(players), "--rounds", str(rounds), "--seed", "11"]
     out = io.StringIO()

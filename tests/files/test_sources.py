@@ -56,6 +56,7 @@ def answers(out: str) -> list[tuple[int, list[int] | None, str | None]]:
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize(("name", "content"), [("hands.txt", TEXT), ("hands.csv", TABLE)])
+@pytest.mark.slow
 def test_utf16_and_utf32_with_a_byte_order_mark_read_as_their_text(
     tmp_path: Path, encoding: str, name: str, content: str
 ) -> None:
@@ -134,6 +135,7 @@ def test_a_line_of_punctuation_between_tabs_is_no_evidence_of_a_table(tmp_path: 
         ("utf-32-be", "looks like UTF-32 (big-endian) without a byte order mark"),
     ],
 )
+@pytest.mark.slow
 def test_utf16_or_utf32_without_a_byte_order_mark_is_refused_in_one_line(
     tmp_path: Path, codec: str, words: str
 ) -> None:

@@ -47,6 +47,7 @@ def showdown_places_cached() -> Callable[..., tuple[int, ...]]:
 
 
 @pytest.mark.parametrize("name", WILD_RULES)
+@pytest.mark.slow
 def test_every_wild_hand_of_the_deck_as_the_single_hand_path_settles_it(name: str) -> None:
     """Every hand of the deck that holds a wild card: the cards its wild
     cards became and its showdown order, as the writers have them, equal
@@ -115,6 +116,7 @@ def _sample(name: str, size: int) -> list[str]:
 
 
 @pytest.mark.parametrize("name", [*WILD_RULES, "standard+wild(3 Kd)"])
+@pytest.mark.slow
 def test_classify_of_many_wild_hands_equals_the_single_hand_path(name: str) -> None:
     """``classify -`` (the bulk writers), text and JSON, byte for byte as
     the single-hand evaluate and report path writes each hand."""
@@ -153,6 +155,7 @@ def test_coloured_classify_and_deal_of_wild_hands_equal_the_single_hand_path(nam
 
 
 @pytest.mark.parametrize("name", [*WILD_RULES, "standard+wild(Js Jh)"])
+@pytest.mark.slow
 def test_solve_of_wild_hands_equals_the_single_hand_path(tmp_path: Path, name: str) -> None:
     """``solve`` of two hands a line (read as arrays), to the text table,
     JSON Lines and CSV: each hand as the single-hand path has it (its

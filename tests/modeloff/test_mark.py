@@ -651,6 +651,7 @@ def _showdowns(count: int) -> list[list[Any]]:
     return [header] + [row] * count
 
 
+@pytest.mark.slow
 def test_rows_are_marked_as_they_are_read_and_not_kept(tmp_path: Path) -> None:
     text = io.StringIO()
     csv.writer(text, lineterminator="\n").writerows(_showdowns(120_000))

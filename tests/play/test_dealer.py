@@ -81,6 +81,7 @@ def _brute_force(rules: str, deck: Sequence[Card], hand: Sequence[int]) -> list[
 
 
 @pytest.mark.parametrize("rules", list(SMALL))
+@pytest.mark.slow
 def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
     solution = solved(rules)
     deck = SMALL[rules]
@@ -108,6 +109,7 @@ def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
     assert sum(kept_shares(solution).values()) == 1
 
 
+@pytest.mark.slow
 def test_the_classes_hold_every_deal_once() -> None:
     for rules, count in (("standard", 134_459), ("semi", 6_175)):
         ruleset = get_rules(rules)
@@ -137,6 +139,7 @@ def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
         assert sorted(win[0].tolist()) == sorted(win[1].tolist())
 
 
+@pytest.mark.slow
 def test_sampled_deals_of_the_full_deck_hold_what_the_advisor_holds() -> None:
     for rules, sample in (("standard", 5), ("joker", 3)):
         ruleset = get_rules(rules)
@@ -179,6 +182,7 @@ def test_a_deck_too_small_is_an_error() -> None:
         solve_dealer("standard", deck=SMALL["standard"][:9], workers=0)
 
 
+@pytest.mark.slow
 def test_the_command_solves_the_short_deck(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     target = tmp_path / "dealer.csv"
@@ -233,6 +237,7 @@ def _same(a: DealerSolution, b: DealerSolution) -> None:
     assert np.array_equal(a.classes.first, b.classes.first)
 
 
+@pytest.mark.slow
 def test_two_dask_workers_give_the_answer_of_one_process() -> None:
     alone = solve_dealer("standard", deck=SMALL["standard"], workers=0, part_classes=64)
     spread = solve_dealer("standard", deck=SMALL["standard"], workers=2, part_classes=64)
@@ -240,6 +245,7 @@ def test_two_dask_workers_give_the_answer_of_one_process() -> None:
     _same(alone, solved("standard"))  # and the size of the parts changes nothing
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_resumes_from_its_checkpoints(tmp_path: Path) -> None:
     calls: list[tuple[int, int]] = []
 
@@ -269,6 +275,7 @@ def test_an_interrupted_run_resumes_from_its_checkpoints(tmp_path: Path) -> None
     assert not list(tmp_path.glob("*/part-*.ckpt"))  # the checkpoints go once the run is done
 
 
+@pytest.mark.slow
 def test_the_command_on_an_existing_cluster_gives_the_answer_of_one_process() -> None:
     from fivecard.vector import jobs
 
@@ -284,6 +291,7 @@ def test_the_command_on_an_existing_cluster_gives_the_answer_of_one_process() ->
         assert mine[name] == theirs[name]
 
 
+@pytest.mark.slow
 def test_a_jobs_key_is_the_same_in_every_process() -> None:
     # a wild rule set's sets of cards iterate in an order that follows string
     # hashes; the key (the checkpoints' folder) must not

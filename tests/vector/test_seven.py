@@ -95,6 +95,7 @@ def test_rank_weights_key_every_multiset_of_six_and_seven(weights: tuple[int, ..
     assert 7 << seven.KEY_SHIFT + seven.WILD_SHIFT < seven.INVALID
 
 
+@pytest.mark.slow
 def test_tables_from_the_cache_are_the_tables_built() -> None:
     for rules in (get_rules("standard"), get_rules("semi"), get_rules("short-deck"), get_rules("deuces-wild")):
         weights = seven.SUITED_WEIGHTS if rules.suits else seven.RANK_ONLY_WEIGHTS
@@ -163,6 +164,7 @@ def sub_decks(rules: RuleSet) -> list[list[int]]:
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@pytest.mark.slow
 def test_every_hand_of_a_sub_deck_fast_equals_the_best_of_every_five(rules: RuleSet) -> None:
     """Every 6- and 7-card hand of two 20-card sub-decks (116,280 hands
     each): the batch path (fast where the rule set allows) equals the best
@@ -181,6 +183,7 @@ def test_every_hand_of_a_sub_deck_fast_equals_the_best_of_every_five(rules: Rule
             assert [single(h) for h in sample] == fast[:: 97].tolist()
 
 
+@pytest.mark.slow
 def test_whole_deck_seven_card_counts() -> None:
     """All 133,784,560 seven-card hands of 52 cards, each evaluated by the
     batch path (about 5 s): the known counts by category, 4,824 strengths."""
@@ -191,6 +194,7 @@ def test_whole_deck_seven_card_counts() -> None:
     assert int(np.count_nonzero(counts)) == 4_824
 
 
+@pytest.mark.slow
 def test_whole_short_deck_counts_one_process_and_two_and_brute_force() -> None:
     """Every 6-card hand of the 36-card short deck (1,947,792): one process,
     two, and the best of every five, counted alike."""
@@ -216,6 +220,7 @@ def test_seven_card_counts_rejects_other_sizes() -> None:
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@pytest.mark.slow
 def test_single_hand_equals_batch(rules: RuleSet) -> None:
     """Random hands of 5, 6 and 7 cards: strengths and the five that play,
     one hand at a time (best_five, the fast function, the brute force) and
@@ -278,6 +283,7 @@ def test_bad_codes_and_shapes() -> None:
 
 
 @pytest.mark.parametrize("name", ["deuces-wild", "one-eyed-jacks"])
+@pytest.mark.slow
 def test_wild_seven_card_hands_equal_brute_force_substitution(name: str) -> None:
     """Seven-card hands with one to four wild cards: the best five is the
     five the reference evaluator (tests/oracle.py, by substitution) values
@@ -312,6 +318,7 @@ SUITED = [get_rules("standard"), get_rules("ace-king"), get_rules("short-deck")]
     size=st.sampled_from([6, 7]),
     data=st.data(),
 )
+@pytest.mark.slow
 def test_card_order_does_not_matter(rules: RuleSet, size: int, data: st.DataObject) -> None:
     deck = deck_indices(rules)
     hand = data.draw(st.lists(st.sampled_from(deck), min_size=size, max_size=size, unique=rules.one_deck))
@@ -351,6 +358,7 @@ def _pokerkit_text(card: Card) -> str:
 
 
 @pytest.mark.parametrize("name", ["standard", "short-deck"])
+@pytest.mark.slow
 def test_pokerkit_orders_seven_card_hands_alike(name: str) -> None:
     """pokerkit's seven-card hands (StandardHighHand, ShortDeckHoldemHand,
     each the best of its 21 fives): 20,000 pairs compared, hold'em style

@@ -128,6 +128,7 @@ def test_compare_errors_name_the_hand(client: TestClient) -> None:
     assert client.post("/api/compare", json={"hands": [PAIR] * 11}).status_code == 422
 
 
+@pytest.mark.slow
 def test_advise_gives_the_best_choices(client: TestClient) -> None:
     data = client.post("/api/advise", json={"hand": "AS AD 7C 4H 2S", "top": 3}).json()
     assert len(data["choices"]) == 3 and data["recommended"] == 0
@@ -159,6 +160,7 @@ def test_a_new_game_sets_an_httponly_owner_cookie(client: TestClient) -> None:
     assert client.get(f"/api/games/{game['id']}").status_code == 200
 
 
+@pytest.mark.slow
 def test_a_round_through_the_api(client: TestClient) -> None:
     game_id = new_game(client)["id"]
     state = act(client, game_id, "start")
@@ -202,6 +204,7 @@ def test_a_round_through_the_api(client: TestClient) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_api_plays_as_the_engine(client: TestClient) -> None:
     # The same seed and actions through the API and through the library.
     game_id = new_game(client, rules="ace-king", seed=77)["id"]
@@ -236,6 +239,7 @@ def test_the_api_plays_as_the_engine(client: TestClient) -> None:
         (["start"], "exchange", {"keep": [1, 2, 3, 4, 5, 1]}, 422, "keep: List should have at most 5 items"),
     ],
 )
+@pytest.mark.slow
 def test_illegal_actions_are_refused_with_the_engines_reason(
     client: TestClient, setup: list[str], action: str, fields: dict[str, Any], status: int, reason: str
 ) -> None:

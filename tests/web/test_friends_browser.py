@@ -130,6 +130,7 @@ def shot(page: Page, name: str) -> None:
 # --- the table ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
     seed, expected = tie_seed()
     first = Server(tmp_path / "data")
@@ -331,6 +332,7 @@ NAMES_IN_PLACE = """() => {
 
 
 @pytest.mark.parametrize("width", [1000, 360])
+@pytest.mark.slow
 def test_names_keep_their_place_and_the_host_is_marked_by_role(browser: Browser, tmp_path: Path, width: int) -> None:
     """A 40-character name (the longest, in the widest letters) stays in its
     place in every part of the page, on a desktop and a phone; the host's
@@ -381,6 +383,7 @@ def test_names_keep_their_place_and_the_host_is_marked_by_role(browser: Browser,
         running.kill()
 
 
+@pytest.mark.slow
 def test_an_unknown_table_says_so(browser: Browser, tmp_path: Path) -> None:
     running = Server(tmp_path / "data")
     tab = open_tab(browser)

@@ -533,7 +533,8 @@ def test_solve_writes_every_format(tmp_path: Path) -> None:
 
 def test_advise_keeps_the_low_cards_and_a_pay_table_is_an_error() -> None:
     from fivecard.files.paytable_file import load_paytable
-    from fivecard.play.advise import PayTableError, advise
+    from fivecard.play.advise import advise
+    from fivecard.play.paytables import PayTableError
 
     advice = advise("AS 2H 3C KD KS", rules="ace-to-five")
     assert advice.recommended.keep == Hand.parse("AS 2H 3C KD KS").cards[:3]

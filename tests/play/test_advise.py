@@ -11,7 +11,8 @@ import pytest
 
 from fivecard import Card, FivecardError, Hand, parse_cards, strength
 from fivecard.files.paytable_file import load_paytable
-from fivecard.play.advise import JACKS_OR_BETTER, advise, unseen_cards
+from fivecard.play.advise import advise, unseen_cards
+from fivecard.play.paytables import JACKS_OR_BETTER
 
 
 def key(cards: tuple[Card, ...]) -> tuple[str, ...]:

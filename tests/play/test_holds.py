@@ -27,7 +27,7 @@ from fivecard.core.rules import (
     RuleSet,
     get_rules,
 )
-from fivecard.play.advise import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable
+from fivecard.play.paytables import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable
 from fivecard.play.dealer import dealer_hands, solve_dealer
 from fivecard.play.holds import HoldLine, describe_hold, hold_list
 from fivecard.play.strategy import solve_paytable, starting_hands

@@ -16,17 +16,16 @@ import pytest
 from fivecard import FivecardError, Hand
 from fivecard.core.errors import FileAccessError
 from fivecard.files.paytable_file import PAYTABLE_LIMIT, load_paytable
-from fivecard.play.advise import (
+from fivecard.play.advise import advise, unseen_cards
+from fivecard.play.paytables import (
     CATEGORY_NAMES,
     DEUCES_WILD_FULL_PAY,
     JACKS_OR_BETTER,
     PAYTABLES,
     PayTable,
     PayTableError,
-    advise,
     builtin_paytable,
     parse_paytable,
-    unseen_cards,
 )
 from fivecard.core.cards import Rank
 from fivecard.cli import main

@@ -13,7 +13,8 @@ import pytest
 
 from fivecard.core.errors import FivecardError
 from fivecard.files.paytable_file import load_paytable
-from fivecard.play.advise import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError, advise
+from fivecard.play.advise import advise
+from fivecard.play.paytables import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError
 from fivecard.play.strategy import HOLDS, PayTableSolution, solve_paytable
 
 

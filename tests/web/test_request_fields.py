@@ -42,7 +42,7 @@ import fivecard.core.rules
 from fivecard.core import lookup_cache as tablecache
 from fivecard.core.rules import RULE_SETS
 from fivecard.files.paytable_file import load_paytable
-from fivecard.play.advise import PayTableError
+from fivecard.play.paytables import PayTableError
 from fivecard.web.app import create_app
 from fivecard.web.store import MAX_STORED
 

@@ -42,7 +42,7 @@ from ..vector import batch
 from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError
-from .advise import PayTable, PayTableError
+from .paytables import PayTable, PayTableError
 from ..vector.classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def solve_paytable(
     an interrupted run resumes where it stopped; ``on_note`` hears why any
     checkpointed parts failed their checks (they are worked again).
 
-    >>> from fivecard.play.advise import JACKS_OR_BETTER
+    >>> from fivecard.play.paytables import JACKS_OR_BETTER
     >>> solution = solve_paytable(JACKS_OR_BETTER)  # doctest: +SKIP
     >>> round(solution.percent, 4)  # doctest: +SKIP
     99.5439

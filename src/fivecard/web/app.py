@@ -114,7 +114,8 @@ from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
 from ..core.lookup import tables_for
 from ..core.errors import FivecardError
-from ..play.advise import advise, builtin_paytable
+from ..play.advise import advise
+from ..play.paytables import builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import cards_json, deck_json, event_json, game_view, hint_json, history_entry
 from ..play.table_game import RoleRequired

@@ -113,7 +113,7 @@ from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
 from ..core.lookup import tables_for
-from ..core.errors import FivecardError
+from ..core.errors import FivecardError, HandError
 from ..play.advise import advise
 from ..play.paytables import builtin_paytable
 from ..play.game import Game, GameError
@@ -284,11 +284,7 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 def _check_hands(texts: Sequence[str]) -> None:
     for i, text in enumerate(texts, 1):
         if len(text) > MAX_HAND_TEXT:
-            raise _TooLong(f"hand {i} is {len(text):,} characters long; a hand is at most {MAX_HAND_TEXT}")
-
-
-class _TooLong(FivecardError):
-    pass
+            raise HandError(f"hand {i} is {len(text):,} characters long; a hand is at most {MAX_HAND_TEXT}")
 
 
 class _Limits:

@@ -198,3 +198,16 @@ def test_a_recoded_text_is_solved_in_one_process(tmp_path: Path) -> None:
     for path in (plain, wide):
         assert solve([str(path), "--workers", "2", "-o", str(path.with_suffix(".csv"))])[0] == 0
     assert plain.with_suffix(".csv").read_bytes() == wide.with_suffix(".csv").read_bytes()
+
+
+def test_hand_arguments_read_standard_input_a_hand_a_line_where_a_dash_stands() -> None:
+    from fivecard.core.errors import FileError
+    from fivecard.files.sources import MAX_LINE, hand_texts
+
+    stdin = io.StringIO("AS KS QS JS TS\n\n  \n2C 3D 4H 5S 7C\r\n")
+    assert hand_texts(["AH AD AC AS 2D", "-"], stdin) == ["AH AD AC AS 2D", "AS KS QS JS TS", "2C 3D 4H 5S 7C"]
+    assert hand_texts(["-", "-"], io.StringIO("AS KS QS JS TS\n")) == ["AS KS QS JS TS"]  # read to its end once
+    with pytest.raises(FileError, match="^hand 2: "):
+        hand_texts(["-"], io.StringIO("AS KS QS JS TS\n" + "x" * (MAX_LINE + 1) + "\n"))
+    with pytest.raises(FileError, match="no standard input"):
+        hand_texts(["-"], None)

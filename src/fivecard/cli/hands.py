@@ -4,7 +4,6 @@ and prints the result's own report (its ``to_json()`` or text)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..core.errors import FileError, FivecardError, in_context
@@ -46,31 +45,14 @@ def _classify(call: Call) -> int:
     return call.print("".join(call.painter.evaluation(e) + "\n" for e in evaluations))
 
 
-def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
-    """The hands of the arguments; ``-`` reads standard input, a hand a line
-    (blank lines skipped; a line over 1 MiB is an error naming its hand)."""
-    from ..files.sources import read_lines
-
-    texts: list[str] = []
-    for argument in arguments:
-        if argument != "-":
-            texts.append(argument)
-            continue
-        for _, text, error in read_lines(_standard_input(stdin)):
-            if error is not None:
-                raise FileError(f"hand {len(texts) + 1}: {error}")
-            if text.strip():
-                texts.append(text)
-    return texts
-
-
 @command("compare")
 def _compare(call: Call) -> int:
     from ..core.report import showdown_json
     from ..core.showdown import showdown
+    from ..files.sources import hand_texts
 
     args = call.args
-    texts = _read_hands(args.hands, call.stdin)
+    texts = hand_texts(args.hands, call.stdin)
     decks = 1 if args.decks is None else args.decks
     result = showdown(texts, rules=call.rules, decks=decks, best_five=args.best_five, board=args.board)
     return call.print(showdown_json(result, texts) if args.json else "\n".join(call.painter.showdown(result)) + "\n")

@@ -8,7 +8,7 @@ one run on the same data.
      to CSV (whole process), beside a plain treys script writing a CSV of the
      categories, winner and a category-level explanation
      (benchmarks/treys_solve.py); and `fivecard stats` (whole process);
-  a) all 2,598,960 standard hands from card codes (and fivecard's peak memory);
+  a) all 2,598,960 standard hands from card indices (and fivecard's peak memory);
   b) 1,000,000 random hands from strings such as "As Kd 7h 7c 2s" (poker-equity,
      a Rust batch API, gets its own notation "AsKd7h7c2s", prepared untimed);
   c) the whole 54-card joker deck (3,162,510 hands).
@@ -109,20 +109,20 @@ def main() -> None:
           " (target <= 0.3 s)\n")
 
     script = (
-        "import numpy as np, resource, time; from fivecard import batch;"
-        "c = batch.CODES[batch.combinations(52)];"
-        "t = time.perf_counter(); s = batch.strengths_of_codes(c); t = time.perf_counter() - t;"
+        "import numpy as np, resource, time; from fivecard.vector import batch;"
+        "c = batch.combinations(52);"
+        "t = time.perf_counter(); s = batch.strengths_of_indices(c); t = time.perf_counter() - t;"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
     )
     peak = float(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout)
 
-    # a) the whole standard deck from card codes
-    print("a) all 2,598,960 standard hands from card codes")
+    # a) the whole standard deck from card indices
+    print("a) all 2,598,960 standard hands from card indices")
     combos = batch.combinations(52)
-    codes = batch.CODES[combos]
-    n = len(codes)
-    batch.strengths_of_codes(codes)  # warm up: the table, the output pages
-    ours = line("fivecard batch.strengths_of_codes", n, best(lambda: batch.strengths_of_codes(codes), args.repeat))
+    indices = combos.astype(np.int32)
+    n = len(indices)
+    batch.strengths_of_indices(indices)  # warm up: the table, the output pages
+    ours = line("fivecard batch.strengths_of_indices", n, best(lambda: batch.strengths_of_indices(indices), args.repeat))
     e7, tr, ph = peers_on_the_deck(combos, texts52)
     print(f"  fivecard / eval7 {ours / e7:.1f}x, / treys {ours / tr:.1f}x, / phevaluator {ours / ph:.1f}x;"
           f" target >= 100 M/s and >= 20x eval7; peak RSS of a process doing only this: {peak:.0f} MB"
@@ -154,15 +154,15 @@ def main() -> None:
     # c) the joker deck
     print("c) the whole 54-card joker deck")
     started = time.perf_counter()
-    joker_codes = batch.CODES[batch.combinations(54)]
+    joker_indices = batch.combinations(54).astype(np.int32)
     built = time.perf_counter() - started
-    line("fivecard strengths_of_codes(rules='joker')", len(joker_codes),
-         best(lambda: batch.strengths_of_codes(joker_codes, rules="joker"), args.repeat))
+    line("fivecard strengths_of_indices(rules='joker')", len(joker_indices),
+         best(lambda: batch.strengths_of_indices(joker_indices, rules="joker"), args.repeat))
     started = time.perf_counter()
     counts = batch.census_counts("joker")
     line("fivecard census_counts('joker') (enumerate + evaluate)", int(counts.sum()),
          time.perf_counter() - started)
-    print(f"  (building the {len(joker_codes):,} x 5 code array took {built * 1000:.0f} ms; "
+    print(f"  (building the {len(joker_indices):,} x 5 index array took {built * 1000:.0f} ms; "
           "target <= 100 ms for the deck)\n")
 
 

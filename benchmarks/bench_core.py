@@ -5,10 +5,10 @@
 
 Measures, best of R runs over the same N random hands (seeded):
   1. strength of an already-parsed hand: fivecard's strength_function on
-     card codes vs treys' Evaluator().evaluate on its card ints;
+     card indices vs treys' Evaluator().evaluate on its card ints;
      also fivecard.strength(Hand) and the rich fivecard.evaluate(Hand);
   2. parse from a string + strength, one string per call, on strings such as
-     "As Kd 7h 7c 2s": text_strength_function vs poker-equity's per-hand call
+     "As Kd 7h 7c 2s": strength_function(text=True) vs poker-equity's per-hand call
      (score_batch("high", [text]): its Rust evaluator takes the same strings)
      and treys' Card.hand_to_binary + evaluate;
   3. whole processes, best and median of P runs: `python -c pass`,
@@ -17,7 +17,7 @@ Measures, best of R runs over the same N random hands (seeded):
      first run ever: it builds the table and writes the cache) and off
      (FIVECARD_CACHE=off: the table built in every process);
   4. each rule set's whole deck through the single-hand path
-     (strength_function on every combination of card codes), with the time
+     (strength_function on every combination of card indices), with the time
      to get its table from a warm cache and to build it.
 
 The table cache is a temporary directory for the whole run (the user's own is
@@ -99,11 +99,11 @@ def run(args: argparse.Namespace, cache: str) -> None:
     deck = fivecard.full_deck()
     hands = [fivecard.Hand.of(rng.sample(deck, 5)) for _ in range(args.hands)]
     texts = [" ".join(c.code_str for c in h.cards) for h in hands]
-    codes = [h.codes for h in hands]
+    indices = [h.indices for h in hands]
     treys_cards = [[TreysCard.new(c.code_str) for c in h.cards] for h in hands]
 
     ours = fivecard.strength_function("standard")
-    ours_text = fivecard.text_strength_function("standard")
+    ours_text = fivecard.strength_function("standard", text=True)
     evaluator = Evaluator()
     treys_eval = evaluator.evaluate
     to_binary = TreysCard.hand_to_binary
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace, cache: str) -> None:
     # Same answers first: treys ranks 1 = best and poker-equity 0 = best, so
     # their orders are reversed.
     for h, t, s in zip(hands[:20_000], treys_cards[:20_000], texts[:20_000]):
-        assert ours(h.codes) == ours_text(s) == 7463 - treys_eval(t, []), h
+        assert ours(h.indices) == ours_text(s) == 7463 - treys_eval(t, []), h
         assert ours_text(s) == 7462 - score_batch("high", [s])[0], s
 
     print(f"fivecard {fivecard.__version__}, Python {sys.version.split()[0]}, "
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace, cache: str) -> None:
         return rate
 
     print("1. strength of an already-parsed hand")
-    fast = row("fivecard strength_function(codes)", best_rate(ours, codes, args.repeat))
+    fast = row("fivecard strength_function(indices)", best_rate(ours, indices, args.repeat))
     row("fivecard strength(hand)", best_rate(fivecard.strength, hands, args.repeat))
     row("fivecard evaluate(hand) (rich object)", best_rate(fivecard.evaluate, hands, args.repeat))
     treys_rate = row(
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace, cache: str) -> None:
         for text in texts:
             score_batch("high", [text])
 
-    text_rate = row("fivecard text_strength_function(text)", best_loop_rate(ours_loop, len(texts), args.repeat))
+    text_rate = row("fivecard strength_function(text=True)(text)", best_loop_rate(ours_loop, len(texts), args.repeat))
     peq_rate = row(
         'poker-equity score_batch("high", [text])', best_loop_rate(peq_loop, len(texts), args.repeat)
     )
@@ -211,11 +211,11 @@ def run(args: argparse.Namespace, cache: str) -> None:
         started = time.perf_counter()
         tables.build_tables(rules)
         built = time.perf_counter() - started
-        codes_of = [c.code for c in deck_cards]
+        indices_of = [c.index for c in deck_cards]
         f = fivecard.strength_function(name)
         count = 0
         started = time.perf_counter()
-        for hand in itertools.combinations(codes_of, 5):
+        for hand in itertools.combinations(indices_of, 5):
             f(hand)
             count += 1
         total = time.perf_counter() - started

@@ -9,7 +9,7 @@ phevaluator and poker-equity, in one run on the same hands.
      process: wall time and peak RSS, on two processes and on one; the same
      for the wild decks of deuces-wild (52 cards) and joker (54 cards);
   b) --hands random seven-card hands, one Python call a hand: fivecard's
-     core.seven.best_strength_function (and the brute force, the best of the
+     strength_function(best_five=True) (and the brute force, the best of the
      21 fives, for scale), treys Evaluator().evaluate(board, hand), eval7
      evaluate (7 cards), phevaluator evaluate_cards (7 cards), poker-equity
      score_batch with a batch of one (it has no single-hand call);
@@ -35,7 +35,7 @@ from timing import best
 from treys import Card as TreysCard
 from treys import Evaluator
 
-from fivecard import full_deck
+from fivecard import full_deck, strength_function
 from fivecard.vector import seven as bulk_seven
 from fivecard.core import seven
 from fivecard.core.rules import STANDARD
@@ -95,10 +95,10 @@ def main() -> None:
     rows = [rng.sample(range(52), 7) for _ in range(args.hands)]
     n = len(rows)
     print(f"b) {n:,} random seven-card hands, one call a hand")
-    codes = [[deck[i].code for i in row] for row in rows]
-    fast = seven.best_strength_function(STANDARD)
-    brute = seven.brute_strength_function(STANDARD)
-    ours = line("fivecard core.seven.best_strength_function", n, best(lambda: [fast(h) for h in codes], args.repeat))
+    codes = [[deck[i].index for i in row] for row in rows]
+    fast = strength_function(STANDARD, best_five=True)
+    brute = seven._brute_strength_function(STANDARD)
+    ours = line("fivecard strength_function(best_five=True)", n, best(lambda: [fast(h) for h in codes], args.repeat))
     line("fivecard brute force (best of the 21 fives)", n, best(lambda: [brute(h) for h in codes], 1))
     tr_cards = [TreysCard.new(t) for t in texts]
     tr_hands = [([tr_cards[i] for i in row[:5]], [tr_cards[i] for i in row[5:]]) for row in rows]

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 from timing import best
 
+from fivecard.core.cards import CARDS
 from fivecard.vector import batch
 from fivecard.core.rules import RuleSet, get_rules
 
@@ -62,16 +63,15 @@ def process(argv: list[str], runs: int) -> float:
 
 
 def deck_indices(rules: RuleSet) -> npt.NDArray[np.int64]:
-    """The batch deck indices (see ``batch.CARDS``) of the rule set's dealt deck."""
-    wanted = [c.code for c in rules.dealt()]
+    """The card indices (see ``fivecard.core.cards.CARDS``) of the rule set's
+    dealt deck, its second joker 53."""
     jokers = iter(range(52, 54))
-    indices = [next(jokers) if code == batch.CODES[52] else int(np.flatnonzero(batch.CODES == code)[0])
-               for code in wanted]
+    indices = [next(jokers) if c.is_joker else c.index for c in rules.deck()]
     return np.array(indices, dtype=np.int64)
 
 
 def whole_deck(rules: RuleSet) -> npt.NDArray[np.int64]:
-    """Every hand of the rule set's deck as ``(N, 5)`` batch deck indices."""
+    """Every hand of the rule set's deck as ``(N, 5)`` card indices."""
     deck = deck_indices(rules)
     return deck[batch.combinations(len(deck)).astype(np.int64)]
 
@@ -96,7 +96,7 @@ def write_deck_file(hands: npt.NDArray[np.int64], path: Path, seed: int = 13) ->
             break
         left = rest
     first, second = np.concatenate(firsts), np.concatenate(seconds)
-    spell = np.array([list(c.code_str.encode()) for c in batch.CARDS], dtype=np.uint8)  # (54, 2)
+    spell = np.array([list(c.code_str.encode()) for c in CARDS[:54]], dtype=np.uint8)  # (54, 2)
     pairs = np.concatenate([hands[first], hands[second]], axis=1)  # (m, 10)
     matrix = np.full((len(pairs), 30), ord(" "), dtype=np.uint8)
     matrix.reshape(len(pairs), 10, 3)[:, :, :2] = spell[pairs]
@@ -104,7 +104,7 @@ def write_deck_file(hands: npt.NDArray[np.int64], path: Path, seed: int = 13) ->
     with open(path, "wb") as out:
         out.write(matrix.tobytes())
         for row in hands[left].tolist():  # hands that found no partner: a line each
-            out.write((" ".join(batch.CARDS[i].code_str for i in row) + "\n").encode())
+            out.write((" ".join(CARDS[i].code_str for i in row) + "\n").encode())
     return len(pairs) + len(left)
 
 
@@ -142,10 +142,10 @@ def main() -> None:
             rules = get_rules(name)
             hands = whole_deck(rules)
             sizes[name] = len(hands)
-            codes = np.ascontiguousarray(batch.CODES[hands])
-            batch.strengths_of_codes(codes, rules=rules)  # warm up: the tables, the output pages
-            record("a) strengths_of_codes", name,
-                   best(lambda: batch.strengths_of_codes(codes, rules=rules), args.repeat), len(hands))
+            indices = np.ascontiguousarray(hands.astype(np.int32))
+            batch.strengths_of_indices(indices, rules=rules)  # warm up: the tables, the output pages
+            record("a) strengths_of_indices", name,
+                   best(lambda: batch.strengths_of_indices(indices, rules=rules), args.repeat), len(hands))
             record("b) census_counts", name, best(lambda: batch.census_counts(rules), args.repeat), len(hands))
             subprocess.run([fivecard, "stats", "--rules", name], check=True, capture_output=True)  # the cache
             deck = len(deck_indices(rules))
@@ -155,7 +155,7 @@ def main() -> None:
                 slice_file(path, part, args.xlsx_lines)
                 made[deck] = (path, part, lines)
             files[name] = made[deck]
-            del codes, hands
+            del indices, hands
         # Whole processes: the rule sets in turn within each run, so that a
         # busy spell of the machine falls on all of them alike.
         measures: list[tuple[str, list[str], int]] = [("b) fivecard stats", ["stats"], args.runs)]

@@ -28,18 +28,27 @@ fi
 
 .venv/bin/python -m compileall -q src/fivecard  # the code changed since set-up: compile it once
 .venv/bin/python -m mypy
-if [ $# -eq 0 ]; then
-    # every test, on up to four cores (pytest-xdist); arguments, if any, say otherwise
+# The whole suite, or a selection of it by options alone (-m "not slow", -k
+# traditions), runs on up to four cores (pytest-xdist); naming tests (a file,
+# a folder, a test id) or -n runs as told, in one process unless -n says more.
+given=$#  # arguments given (the fuzzing below follows a run of everything only)
+spread=yes
+for argument in "$@"; do
+    case "$argument" in
+        -n|-n*|--numprocesses*|tests*|src*|*.py|*.py::*|*.md) spread=no ;;
+    esac
+done
+if [ "$spread" = yes ]; then
     jobs=$(nproc 2>/dev/null || echo 1)
     [ "$jobs" -gt 4 ] && jobs=4
-    set -- -n "$jobs"
+    set -- -n "$jobs" "$@"
 fi
 .venv/bin/python -m pytest "$@"
 
 # In CI (CI set), when the code differs from where it left the main branch in
 # the code the fuzz tests drive (src/, tests/files/test_readers_fuzz.py, tests/strategies.py),
 # fuzz again with ten times the examples and fresh random inputs.
-if [ -n "${CI:-}" ] && [ -z "${FIVECARD_FUZZ:-}" ] && [ $# -eq 0 ]; then
+if [ -n "${CI:-}" ] && [ -z "${FIVECARD_FUZZ:-}" ] && [ "$given" -eq 0 ]; then
     base=""
     for main in ${FIVECARD_MAIN:-} origin/HEAD origin/main main; do
         if base=$(git merge-base HEAD "$main" 2>/dev/null); then break; fi

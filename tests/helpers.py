@@ -14,6 +14,7 @@ import numpy.typing as npt
 import oracle
 
 from fivecard import Card, Hand, Suit, get_rules
+from fivecard.core.cards import CARDS
 from fivecard.core.report import Painter, write_json_object
 from fivecard.play.deal import DealTally, deal_rounds
 from fivecard.vector import batch
@@ -44,11 +45,11 @@ class WholeDeck:
     (:func:`whole_deck`)."""
 
     rules: str
-    #: Deck indices (``batch.CARDS``; the dealt deck is its first cards) of
-    #: each hand, in the order of ``itertools.combinations(range(n), 5)``.
+    #: Deck positions (card indices, ``CARDS``: the dealt deck is its first
+    #: cards) of each hand, in the order of ``itertools.combinations(range(n), 5)``.
     indices: npt.NDArray[np.uint8]
-    #: The code of each deck index as the rule set sees it (rank-only for semi).
-    codes: npt.NDArray[np.int32]
+    #: The card index of each deck position as the rule set sees it (rank-only for semi).
+    cards: npt.NDArray[np.int32]
     #: The batch path's strength of each hand.
     strengths: npt.NDArray[np.uint16]
 
@@ -56,16 +57,16 @@ class WholeDeck:
 @cache
 def whole_deck(rules: str) -> WholeDeck:
     """The whole deck of ``rules``, enumerated and scored once per test run."""
-    dealt = get_rules(rules).dealt()
-    assert [c.rank for c in dealt] == [c.rank for c in batch.CARDS[: len(dealt)]]
-    codes = np.array([c.code for c in dealt], dtype=np.int32)
+    dealt = get_rules(rules).deck()
+    assert [c.rank for c in dealt] == [c.rank for c in CARDS[: len(dealt)]]
+    cards = np.array([c.index for c in dealt], dtype=np.int32)
     indices = batch.combinations(len(dealt))
-    return WholeDeck(rules, indices, codes, batch.strengths_of_codes(codes[indices], rules=rules))
+    return WholeDeck(rules, indices, cards, batch.strengths_of_indices(cards[indices], rules=rules))
 
 
 #: Rank (2 ... 14; a joker 0) and suit (0 ... 3; a joker 4) of each deck
-#: index (``batch.CARDS``), as the reference evaluator reads the cards' text.
-RANKS, SUITS = oracle.cards(c.code_str for c in batch.CARDS)
+#: index (``CARDS``, 0-53: the jokers 52 and 53), as the reference evaluator reads the cards' text.
+RANKS, SUITS = oracle.cards(c.code_str for c in CARDS[:54])
 
 
 @cache
@@ -73,7 +74,7 @@ def oracle_keys(rules: str) -> npt.NDArray[np.int64]:
     """The reference evaluator's key of every hand of :func:`whole_deck`
     (``rules`` a built-in rule set or ``standard+wild(...)``), once per run."""
     deck = whole_deck(rules)
-    ranks, suits = oracle.cards(c.code_str for c in get_rules(rules).dealt())
+    ranks, suits = oracle.cards(c.code_str for c in get_rules(rules).deck())
     small = deck.indices.astype(np.intp)
     return oracle.keys(oracle.rules_named(rules), ranks.astype(np.int8)[small], suits.astype(np.int8)[small])
 

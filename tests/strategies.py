@@ -435,7 +435,7 @@ def raw_xlsx(draw: st.DrawFn) -> bytes:
 
 # --- tables of showdowns with a known answer ------------------------------------------------------
 
-#: The 52 cards by deck index (as tests/helpers.py numbers them: batch.CARDS).
+#: The 52 cards by card index (fivecard.core.cards.CARDS).
 DECK_CODES: tuple[str, ...] = (
     "As", "Ah", "Ad", "Ac", "Ks", "Kh", "Kd", "Kc", "Qs", "Qh", "Qd", "Qc", "Js", "Jh", "Jd", "Jc",
     "Ts", "Th", "Td", "Tc", "9s", "9h", "9d", "9c", "8s", "8h", "8d", "8c", "7s", "7h", "7d", "7c",

@@ -58,6 +58,7 @@ def test_every_module_is_in_a_layer() -> None:
     assert loose == ["fivecard", "fivecard.__main__"]
 
 
+@pytest.mark.slow
 def test_layers_import_only_the_layers_above() -> None:
     wrong = []
     for module, path in _modules().items():
@@ -86,6 +87,7 @@ def test_no_layer_imports_the_package_face() -> None:
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_no_import_cycles() -> None:
     modules = _modules()
     graph = {m: {t for t in _imports(p) if t in modules and t != m} for m, p in modules.items()}

@@ -33,6 +33,7 @@ def sessions() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("command", "expected"), sessions(), ids=lambda v: v[:50])
+@pytest.mark.slow
 def test_readme_session(command: str, expected: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(README.parent)  # sessions name files of the checkout
     argv = shlex.split(command)

@@ -38,7 +38,6 @@ _HOME = {
     "evaluate": "core.evaluate",
     "strength": "core.evaluate",
     "strength_function": "core.evaluate",
-    "text_strength_function": "core.evaluate",
     "Hand": "core.hand",
     "RULE_SETS": "core.rules",
     "Category": "core.rules",
@@ -81,7 +80,6 @@ __all__ = [
     "showdown",
     "strength",
     "strength_function",
-    "text_strength_function",
 ]
 
 if TYPE_CHECKING:
@@ -95,7 +93,6 @@ if TYPE_CHECKING:
         evaluate,
         strength,
         strength_function,
-        text_strength_function,
     )
     from .core.hand import Hand
     from .core.rules import RULE_SETS, Category, RuleSet, get_rules, rule_names

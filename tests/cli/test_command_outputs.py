@@ -629,6 +629,7 @@ def _recorded_path(item: Case) -> Path:
 
 
 @pytest.mark.parametrize("item", CASES, ids=[c.name for c in CASES])
+@pytest.mark.slow
 def test_command_output_is_as_recorded(item: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ran = run_case(item, tmp_path, monkeypatch)
     found = sections(item, ran)

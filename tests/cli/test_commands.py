@@ -163,6 +163,7 @@ def test_a_stop_signal_inside_an_import_is_raised_once_the_import_is_done(tmp_pa
     assert (done.returncode, done.stderr) == (143, b"fivecard: interrupted (SIGTERM)\n")
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_the_command_starts_is_one_line() -> None:
     """A Ctrl-C at any moment after the entry point is loaded, the heavy
     imports included, ends with exit code 130 and one line, never a traceback."""
@@ -274,6 +275,7 @@ PRINTED = [
 
 
 @pytest.mark.parametrize("argv", PRINTED, ids=lambda argv: " ".join(argv) or "(no arguments)")
+@pytest.mark.slow
 def test_a_full_or_closed_output_is_never_a_silent_success(argv: list[str]) -> None:
     """To a full device or a closed standard output: exit 2 and one line,
     --help and --version too (argparse drops their failed write and exits

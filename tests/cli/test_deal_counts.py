@@ -214,6 +214,7 @@ JSON_VALUES = st.recursive(
 
 
 @given(st.dictionaries(st.text(max_size=6), JSON_VALUES | st.lists(JSON_VALUES, max_size=5), max_size=5))
+@pytest.mark.slow
 def test_write_json_object_writes_what_json_dump_writes(data: dict[str, Any]) -> None:
     streamed = io.StringIO()
     write_json_object(streamed, ((k, iter(v) if isinstance(v, list) else v) for k, v in data.items()))
@@ -242,6 +243,7 @@ def test_streaming_writer_memory_is_flat_in_rounds() -> None:
     assert large < small + (256 << 10)
 
 
+@pytest.mark.slow
 def test_deal_json_memory_is_flat_in_rounds() -> None:
     def peak(rounds: int) -> int:
         tracemalloc.start()
@@ -265,6 +267,7 @@ def test_deal_json_memory_is_flat_in_rounds() -> None:
 
 
 @pytest.mark.parametrize("json_flag", [["--json"], []], ids=["json", "text"])
+@pytest.mark.slow
 def test_a_closed_pipe_mid_stream_is_quiet(json_flag: list[str]) -> None:
     proc = subprocess.Popen(
         [*fivecard_in_little_memory(256), "deal", "--players", "3", "--rounds", "1000000000000", *json_flag],

@@ -132,7 +132,7 @@ def _paths(text: str) -> dict[str, str]:
     """Each way a hand comes in, and the message it gives for ``text``."""
     from fivecard import evaluate, strength
     from fivecard.vector import batch
-    from fivecard.core.evaluate import text_strength_function
+    from fivecard.core.evaluate import strength_function
     from fivecard.core.hand import as_hand
 
     found = {
@@ -140,7 +140,7 @@ def _paths(text: str) -> dict[str, str]:
         "as_hand": _message(lambda: as_hand(text)),
         "evaluate": _message(lambda: evaluate(text)),
         "strength": _message(lambda: strength(text)),
-        "text_strength_function": _message(lambda: text_strength_function()(text)),
+        "text_strength_function": _message(lambda: strength_function(text=True)(text)),
         "showdown": _message(lambda: showdown([text, OTHER])).removeprefix("hand 1: "),
         "batch.encode": batch.encode([text]).errors[0],
     }

@@ -122,6 +122,7 @@ def test_ctrl_c_between_rounds_keeps_the_settled_round() -> None:
     ],
     ids=["SIGINT", "SIGTERM", "SIGHUP"],
 )
+@pytest.mark.slow
 def test_a_stop_signal_in_a_real_process(stop: int, line: str) -> None:
     """Ctrl-C, SIGTERM or SIGHUP at the first prompt, stdin a pipe kept
     open: the round in play void, the standings, the signal's exit code and
@@ -205,6 +206,7 @@ def test_bad_options_are_one_line_on_stderr_and_nothing_on_stdout(options: list[
 
 
 @pytest.mark.parametrize("seed", ["-5", "0", str(10**40)])
+@pytest.mark.slow
 def test_any_integer_seed_plays(seed: str) -> None:
     code, out, err = run(["play", "--seed", seed], "a\nq\n")
     assert code == 0 and err == "" and f"seed {seed})" in out and "Dealer has" in out

@@ -155,6 +155,7 @@ def example_argv(line: str) -> tuple[list[str], str]:
 
 
 @pytest.mark.parametrize(("command", "line"), all_examples(), ids=lambda v: v[:60])
+@pytest.mark.slow
 def test_every_help_example_runs(
     command: str, line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -359,6 +360,30 @@ def test_fish_script(tmp_path: Path) -> None:
     assert complete("fivecard completion ") == ["bash", "fish", "zsh"]
 
 
+def test_every_built_in_pay_table_is_offered_by_help_and_completion(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The library's list of pay tables is the command's: each is named in
+    the --paytable help of advise and strategy (with its title, and the rule
+    set it plays under if it names one), and completes, as a file name does."""
+    from fivecard.play.paytables import PAYTABLES
+
+    for command in ("advise", "strategy"):
+        text = " ".join(help_of(command).split())
+        for table in PAYTABLES.values():
+            rules = f", with --rules {table.rules}" if table.rules else ""
+            assert f"'{table.name}' ({table.title}{rules})" in text, (command, table.name)
+    path = tmp_path / "fivecard.bash"
+    path.write_text(script("bash"), encoding="utf-8")
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "mine.json").write_text("{}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "tables")
+    body = 't() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _fivecard; echo "${COMPREPLY[*]}"; }\n'
+    body += "".join(f't fivecard {command} --paytable ""\n' for command in ("advise", "strategy"))
+    for offered in bash(path, body).splitlines():
+        assert sorted(offered.split()) == sorted([*PAYTABLES, "mine.json"])
+
+
 # Subcommands register themselves ---------------------------------------------
 
 
@@ -404,4 +429,17 @@ def test_classifying_a_hand_imports_nothing_heavy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "Royal Flush" in done.stdout
+    assert done.stderr == "[]\n"
+
+
+@pytest.mark.parametrize("command", ["advise", "strategy"])
+def test_help_naming_the_pay_tables_imports_no_numpy(command: str) -> None:
+    code = (
+        "import sys\n"
+        "from fivecard.cli import main\n"
+        f"main([{command!r}, '--help'])\n"
+        "print([m for m in ('numpy', 'fivecard.play.advise') if m in sys.modules], file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "jacks-or-better" in done.stdout
     assert done.stderr == "[]\n"

@@ -207,6 +207,7 @@ def test_the_command_and_its_outputs_hold_the_same_signals() -> None:
 
 @pytest.mark.parametrize("stop", STOPS, ids=lambda s: signal.Signals(s).name)
 @pytest.mark.parametrize("output", ["out.csv", "out.xlsx"])
+@pytest.mark.slow
 def test_solve_to_a_file(tmp_path: Path, stop: int, output: str) -> None:
     (tmp_path / "in.txt").write_text(TEXT_ROWS * 50)
     target = _earlier(tmp_path, output)
@@ -224,6 +225,7 @@ def test_solve_to_a_file(tmp_path: Path, stop: int, output: str) -> None:
 
 
 @pytest.mark.parametrize("stop", STOPS, ids=lambda s: signal.Signals(s).name)
+@pytest.mark.slow
 def test_solve_to_standard_output(tmp_path: Path, stop: int) -> None:
     """A workbook for standard output is built in the temporary folder first."""
     (tmp_path / "in.txt").write_text(TEXT_ROWS * 50)
@@ -239,6 +241,7 @@ def test_solve_to_standard_output(tmp_path: Path, stop: int) -> None:
 
 @pytest.mark.parametrize("stop", STOPS, ids=lambda s: signal.Signals(s).name)
 @pytest.mark.parametrize("output", ["marked.csv", "marked.xlsx"])
+@pytest.mark.slow
 def test_mark_to_a_file(tmp_path: Path, stop: int, output: str) -> None:
     source = "answered" + Path(output).suffix
     (tmp_path / source).write_bytes((EXAMPLES / source).read_bytes())
@@ -253,6 +256,7 @@ def test_mark_to_a_file(tmp_path: Path, stop: int, output: str) -> None:
 
 
 @pytest.mark.parametrize("stop", STOPS, ids=lambda s: signal.Signals(s).name)
+@pytest.mark.slow
 def test_grid_to_a_file(tmp_path: Path, stop: int) -> None:
     target = _earlier(tmp_path, "grid.xlsx")
     stopped = _stop_paused(["grid", "-o", "grid.xlsx"], "fivecard.files.target:Target.commit", stop, tmp_path)
@@ -262,6 +266,7 @@ def test_grid_to_a_file(tmp_path: Path, stop: int) -> None:
 
 
 @pytest.mark.parametrize("stop", STOPS, ids=lambda s: signal.Signals(s).name)
+@pytest.mark.slow
 def test_strategy_keeps_its_checkpoints(tmp_path: Path, stop: int) -> None:
     """Stopped after its first part: the part is kept, the output untouched;
     the next run resumes from it."""
@@ -290,6 +295,7 @@ def test_strategy_keeps_its_checkpoints(tmp_path: Path, stop: int) -> None:
     ],
     ids=["stats", "deal"],
 )
+@pytest.mark.slow
 def test_commands_that_print(tmp_path: Path, stop: int, argv: list[str], hook: str) -> None:
     stopped = _stop_paused(argv, hook, stop, tmp_path)
     _one_line(stopped, stop)
@@ -302,6 +308,7 @@ def test_commands_that_print(tmp_path: Path, stop: int, argv: list[str], hook: s
 @pytest.mark.parametrize("group", [False, True], ids=["to fivecard", "to its group"])
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: signal.Signals(s).name)
 @pytest.mark.parametrize("output", ["file", "pipe"])
+@pytest.mark.slow
 def test_solve_in_several_processes(tmp_path: Path, stop: int, group: bool, output: str) -> None:
     """The processes that solve parts stop with the first (to a file they
     write in place; to a pipe each into a file of its own): none is left,
@@ -333,6 +340,7 @@ def test_solve_in_several_processes(tmp_path: Path, stop: int, group: bool, outp
     [(signal.SIGTERM, False), (signal.SIGHUP, True)],
     ids=["SIGTERM to fivecard", "SIGHUP to its group"],
 )
+@pytest.mark.slow
 def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group: bool) -> None:
     """The workers of a local Dask cluster (and the helper processes that
     start with them) never hear the signal themselves: the command closes
@@ -358,6 +366,7 @@ def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group:
 
 
 @pytest.mark.parametrize("stop", STOPS, ids=lambda s: signal.Signals(s).name)
+@pytest.mark.slow
 def test_serve_stops_gracefully_with_streams_open(tmp_path: Path, stop: int) -> None:
     """Every stop signal stops the server as Ctrl-C does: the open event
     streams end, requests are not cut in the middle, one line."""

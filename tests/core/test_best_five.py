@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from fivecard import Card, Suit, evaluate, get_rules, showdown, strength
 from fivecard.vector import seven
 from fivecard.cli import main
-from fivecard.core.cards import SORT_PLACE
 from fivecard.core.rules import RULE_SETS, RuleSet, wild_rules
 from fivecard.core.errors import HandError, ParseError
 
@@ -27,7 +26,7 @@ RULES = [*RULE_SETS.values(), wild_rules("2")]
 
 def dealt(rules: RuleSet, rng: random.Random, n: int) -> list[Card]:
     """n cards dealt from the rule set's deck."""
-    return rng.sample(list(rules.dealt()), n)
+    return rng.sample(list(rules.deck()), n)
 
 
 def brute_best(cards: list[Card], rules: RuleSet) -> tuple[int, list[tuple[Card, ...]]]:
@@ -39,6 +38,7 @@ def brute_best(cards: list[Card], rules: RuleSet) -> tuple[int, list[tuple[Card,
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+@pytest.mark.slow
 def test_the_best_five_is_the_best_of_every_five(rules: RuleSet) -> None:
     rng = random.Random(rules.name)
     for n in (5, 6, 7) * 40:
@@ -47,20 +47,21 @@ def test_the_best_five_is_the_best_of_every_five(rules: RuleSet) -> None:
         best, fives = brute_best(cards, rules)
         assert e.strength == best == strength(cards, rules=rules, best_five=True)
         # of the equal fives, the one whose cards come first in sorted order
-        first = min(fives, key=lambda f: sorted(SORT_PLACE[c.code] for c in f))
+        first = min(fives, key=lambda f: sorted(c.index for c in f))
         assert sorted(e.hand.cards, key=lambda c: c.sort_key) == sorted(first, key=lambda c: c.sort_key)
         assert e.dealt == tuple(c.rank_only() if not rules.suits else c for c in cards)
         assert sorted(map(str, (*e.hand.cards, *e.unused))) == sorted(map(str, e.dealt))
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+@pytest.mark.slow
 def test_single_hand_and_batch_paths_agree(rules: RuleSet) -> None:
     rng = random.Random(f"batch {rules.name}")
     for n in (5, 6, 7):
         hands = [dealt(rules, rng, n) for _ in range(300)]
-        codes = np.array([[c.code for c in h] for h in hands], dtype=np.int32)
-        strengths = seven.best_strengths(codes, rules=rules)
-        positions = seven.best_positions(codes, rules=rules)
+        indices = np.array([[c.index for c in h] for h in hands], dtype=np.int32)
+        strengths = seven.best_strengths(indices, rules=rules)
+        positions = seven.best_positions(indices, rules=rules)
         for hand, s, chosen in zip(hands, strengths.tolist(), positions.tolist()):
             e = evaluate(hand, rules=rules, best_five=True)
             assert s == e.strength
@@ -204,6 +205,7 @@ def random_lines(rules: RuleSet, rng: random.Random, rows: int) -> list[str]:
 
 
 @pytest.mark.parametrize("rules", [get_rules(n) for n in ("standard", "short-deck", "deuces-wild", "semi", "joker")], ids=str)
+@pytest.mark.slow
 def test_solve_agrees_with_the_single_hand_path(rules: RuleSet, tmp_path: object) -> None:
     from pathlib import Path
 
@@ -286,6 +288,7 @@ def test_classify_many_hands_agrees_with_one_at_a_time() -> None:
     )
 
 
+@pytest.mark.slow
 def test_stats_counts_every_hand_of_six_or_seven_cards() -> None:
     from math import comb
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from fivecard.core.cards import RANK_WEIGHTS, SUIT_SHIFT
-from fivecard.core.lookup import KEY_SPACE
+from fivecard.core.lookup import KEY_SPACE, RANK_WEIGHTS, SUIT_SHIFT
 
 
 def test_sums_of_five_weights_are_unique() -> None:

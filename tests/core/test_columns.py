@@ -18,6 +18,7 @@ RULES = [*RULE_SETS, "standard+wild(2)", "standard+wild(Js Jh)"]
 
 
 @pytest.mark.parametrize("name", RULES)
+@pytest.mark.slow
 def test_every_strength_has_its_classs_facts(name: str) -> None:
     rules = get_rules(name)
     tables = tables_for(rules)
@@ -39,6 +40,7 @@ def test_every_strength_has_its_classs_facts(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", RULES)
+@pytest.mark.slow
 def test_the_arrays_say_what_the_columns_say(name: str) -> None:
     rules = get_rules(name)
     columns = class_columns(rules)

@@ -29,7 +29,7 @@ from fivecard import (
     full_deck,
     showdown,
     strength,
-    text_strength_function,
+    strength_function,
 )
 from fivecard.vector import batch
 from fivecard.play.advise import advise
@@ -79,8 +79,8 @@ BAD: list[tuple[Any, type[Exception], str]] = [
 ONE_HAND: dict[str, Callable[[Any], object]] = {
     "evaluate": lambda h: evaluate(h).strength,
     "strength": strength,
-    "as_hand": lambda h: as_hand(h).codes,
-    "Hand.of": lambda h: Hand.of(h).codes,
+    "as_hand": lambda h: as_hand(h).indices,
+    "Hand.of": lambda h: Hand.of(h).indices,
     "cmp_hands a": lambda h: cmp_hands(h, OTHER),
     "cmp_hands b": lambda h: cmp_hands(OTHER, h),
     "explain": lambda h: explain(h, OTHER),
@@ -211,7 +211,7 @@ def test_hand_constructors_refuse_what_they_cannot_take() -> None:
 
 
 def test_text_strength_function_refuses_anything_but_text() -> None:
-    score = text_strength_function()
+    score = strength_function(text=True)
     assert score(TEXT) == strength(TEXT)
     for value in (None, 5, b"AS KD 7C 7H 2S", TEXT.split()):
         with pytest.raises(TypeError, match="expected a hand as text"):
@@ -235,7 +235,7 @@ def test_random_hands_agree_in_every_form(deck: list[Card], seed: int) -> None:
     expected = evaluate(Hand(tuple(cards)))
     for form in forms:
         found = evaluate(form)
-        assert (found.strength, found.hand.codes) == (expected.strength, expected.hand.codes)
+        assert (found.strength, found.hand.indices) == (expected.strength, expected.hand.indices)
     reference = showdown([Hand(tuple(cards)), Hand(tuple(other))])
     pairs: list[list[Any]] = [[texts, other], [tuple(cards), " ".join(map(str, other))], [mixed, list(other)]]
     for form in pairs:
@@ -386,7 +386,7 @@ def test_batch_error_rows_for_what_is_not_text() -> None:
         message.encode("utf-8")  # quoted safely: no lone surrogate in a message
     found = batch.strengths(encoded).tolist()
     assert found == [strength(rows[0]), 0, 0, 0, 0, strength(rows[5]), 0, strength(rows[7])]
-    assert batch.encode(rows[:1] + rows[5:6]).codes.tolist() == encoded.codes[[0, 5]].tolist()
+    assert batch.encode(rows[:1] + rows[5:6]).indices.tolist() == encoded.indices[[0, 5]].tolist()
 
 
 def test_batch_row_with_a_line_break_does_not_shift_its_neighbours() -> None:
@@ -402,32 +402,32 @@ def test_batch_encode_takes_a_sequence(hands: Any) -> None:
         batch.encode(hands)
 
 
-def test_strengths_of_codes_names_the_first_bad_row() -> None:
-    codes = batch.CODES[batch.combinations(52)[:50_000]]
-    expected = batch.strengths_of_codes(codes)
-    assert (expected == batch.strengths_of_codes(codes, check=False)).all()
-    assert (expected == batch.strengths_of_codes(codes.astype(np.int64))).all()
-    for bad in (99_999, -1, 3, 256, 1 << 30, int(batch.CODES.max()) + 1):
-        broken = codes.copy()
+def test_strengths_of_indices_names_the_first_bad_row() -> None:
+    indices = batch.combinations(52)[:50_000].astype(np.int32)
+    expected = batch.strengths_of_indices(indices)
+    assert (expected == batch.strengths_of_indices(indices.astype(np.uint8))).all()
+    assert (expected == batch.strengths_of_indices(indices.astype(np.int64))).all()
+    for bad in (99_999, -1, 67, 256, 1 << 30, 255):
+        broken = indices.copy()
         broken[40_007, 2] = bad
         broken[40_009, 0] = bad
         for array in (broken, broken.astype(np.int64)):
-            with pytest.raises(FivecardError, match=rf"^row 40007: {bad} is not a card code \(card 3"):
-                batch.strengths_of_codes(array)
-    wrapped = codes.astype(np.int64)
-    wrapped[7, 1] = (1 << 32) + int(codes[0, 0])  # int32 would read a card code
-    with pytest.raises(FivecardError, match=r"^row 7: 4\d+ is not a card code"):
-        batch.strengths_of_codes(wrapped)
+            with pytest.raises(FivecardError, match=rf"^row 40007: {bad} is not a card index 0-66 \(card 3"):
+                batch.strengths_of_indices(array)
+    wrapped = indices.astype(np.int64)
+    wrapped[7, 1] = (1 << 32) + int(indices[0, 0])  # int32 would read a card index
+    with pytest.raises(FivecardError, match=r"^row 7: 4\d+ is not a card index"):
+        batch.strengths_of_indices(wrapped)
     with pytest.raises(TypeError, match="integers"):
-        batch.strengths_of_codes(codes.astype(float))
+        batch.strengths_of_indices(indices.astype(float))
     with pytest.raises(FivecardError, match=r"\(N, 5\)"):
-        batch.strengths_of_codes(codes[:, :4])
-    assert batch.strengths_of_codes(np.zeros((0, 5), dtype=np.int32)).tolist() == []
+        batch.strengths_of_indices(indices[:, :4])
+    assert batch.strengths_of_indices(np.zeros((0, 5), dtype=np.int32)).tolist() == []
 
 
-def test_strengths_of_codes_ignores_suits_under_semi() -> None:
+def test_strengths_of_indices_ignores_suits_under_semi() -> None:
     hand = Hand.parse("AS KS QS JS TS")
-    assert batch.strengths_of_codes([hand.codes], rules="semi").tolist() == [strength(hand, rules="semi")]
+    assert batch.strengths_of_indices([hand.indices], rules="semi").tolist() == [strength(hand, rules="semi")]
 
 
 def test_encode_indices_checks_the_array() -> None:

@@ -58,6 +58,7 @@ def test_every_standard_hand_is_counted_in_rules_table() -> None:
     assert category_table("standard", found) == STANDARD_TABLE
 
 
+@pytest.mark.slow
 def test_every_standard_hand_is_ordered_as_an_independent_reference_orders_it() -> None:
     """The reference evaluator (tests/oracle.py: the rules as its own data,
     no code or table of the library's) orders all 2,598,960 hands as the
@@ -84,7 +85,7 @@ def test_rich_and_fast_paths_agree() -> None:
     for _ in range(5_000):
         hand = Hand.of(rng.sample(deck, 5))
         e = evaluate(hand)
-        assert e.strength == strength(hand) == f(hand.codes)
+        assert e.strength == strength(hand) == f(hand.indices)
         assert e.category == tables_for(hand.rules).hand_class(e.strength).category
         assert sorted(e.showdown, key=id) == sorted(hand.cards, key=id)
 
@@ -105,6 +106,7 @@ def test_ace_king_table() -> None:
 # --- semi --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_semi_dealt_from_52_cards_with_suits_hidden() -> None:
     deck = whole_deck("semi")
     table = category_table("semi", deck.strengths)
@@ -142,24 +144,24 @@ def test_joker_54_card_deck() -> None:
 
 def test_joker_53_card_deck() -> None:
     """The hands of the 54-card deck without its second joker are the 53-card
-    deck's; batch.hand_counts counts them from the 53 codes alone."""
+    deck's; batch.hand_counts counts them from the 53 cards alone."""
     deck = whole_deck("joker")
     found = deck.strengths[~(deck.indices == 53).any(axis=1)]
     assert len(found) == 2_869_685
     assert {k: v[1] for k, v in category_table("joker", found).items()} == JOKER_53_HANDS
-    counts = batch.hand_counts(deck.codes[:53], rules="joker")
+    counts = batch.hand_counts(deck.cards[:53], rules="joker")
     assert np.array_equal(counts, np.bincount(found, minlength=len(counts)))
 
 
 def test_encode_indices_takes_every_joker_hand() -> None:
     """Every hand of the 54-card deck with one joker or both (the deck indices
-    52 and 53): no error, the codes of batch.CODES, the same strengths."""
+    52 and 53): no error, those indices, the same strengths."""
     deck = whole_deck("joker")
     rows = deck.indices[(deck.indices >= 52).any(axis=1)]
     assert len(rows) == 2 * 270_725 + 22_100
     encoded = batch.encode_indices(rows, rules="joker")
     assert not encoded.errors
-    assert np.array_equal(encoded.codes, batch.CODES[rows])
+    assert np.array_equal(encoded.indices, rows)
     assert np.array_equal(batch.strengths(encoded), deck.strengths[(deck.indices >= 52).any(axis=1)])
 
 
@@ -240,12 +242,13 @@ def test_every_hand_of_every_rule_set_is_valued_as_the_reference_evaluator_value
 # --- every path, every hand ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_single_hand_path_equals_the_batch_path_on_every_standard_hand() -> None:
     """strength_function (the per-hand path behind strength and evaluate) on
     all 2,598,960 hands, in itertools order, against the batch path."""
     deck = whole_deck("standard")
     single = strength_function("standard")
-    hands = itertools.combinations(deck.codes.tolist(), 5)
+    hands = itertools.combinations(deck.cards.tolist(), 5)
     found = np.fromiter(map(single, hands), dtype=np.uint16, count=len(deck.strengths))
     assert np.array_equal(found, deck.strengths)
 
@@ -275,6 +278,7 @@ def kinds_of_hand(indices: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
     ("rules", "kinds"),
     [("ace-king", 7_462), ("semi", 7_462), ("joker", 10_738), ("ace-to-five", 7_462), ("deuce-to-seven", 7_462)],
 )
+@pytest.mark.slow
 def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules: str, kinds: int) -> None:
     """The other rule sets: their lookup tables on one hand of every kind the
     deck holds (the strength depends on nothing else) and 100,000 more."""
@@ -282,7 +286,7 @@ def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules:
     rows = kinds_of_hand(deck.indices)
     assert len(rows) == kinds + 100_000
     single = strength_function(rules)
-    found = [single(hand) for hand in deck.codes[deck.indices[rows]].tolist()]
+    found = [single(hand) for hand in deck.cards[deck.indices[rows]].tolist()]
     assert found == deck.strengths[rows].tolist()
 
 

@@ -18,7 +18,8 @@ import fivecard.core.version
 from fivecard import get_rules
 from fivecard.core import lookup_cache as tablecache
 from fivecard.core import lookup as tables
-from fivecard.core.cards import lookup_index as _index
+from fivecard.core.lookup import codes_for
+from fivecard.core.lookup import lookup_index as _index
 from fivecard.core.rules import RULE_SETS, RuleSet
 from fivecard.core.lookup import Tables, build_tables
 
@@ -77,6 +78,7 @@ def files(folder: Path) -> list[Path]:
 
 
 @pytest.mark.parametrize("name", list(RULE_SETS))
+@pytest.mark.slow
 def test_loaded_tables_equal_built_ones(name: str, cache: Path, builds: list[str]) -> None:
     rules = get_rules(name)
     first = _load_or_build(rules)
@@ -89,6 +91,7 @@ def test_loaded_tables_equal_built_ones(name: str, cache: Path, builds: list[str
 
 
 @pytest.mark.parametrize("name", list(RULE_SETS))
+@pytest.mark.slow
 def test_the_compact_classes_unpack_to_what_classify_gives(name: str) -> None:
     rules = get_rules(name)
     expected = tuple(tables._classes(tables._found(rules), rules))
@@ -336,17 +339,19 @@ def test_concurrent_writers_leave_one_whole_file(cache: Path, builds: list[str])
     assert builds == ["standard"]
 
 
+@pytest.mark.slow
 def test_evaluation_agrees_through_a_loaded_joker_table(cache: Path) -> None:
     rules = get_rules("joker")
     fresh = built(rules)
     _load_or_build(rules)
     loaded = _load_or_build(rules)
     for text in ("AS KS QS JS TS", "JK JK AS KS QS", "2C 3D 4H 5S JK", "JK 2C 2D 2H 2S"):
-        index = _index(fivecard.Hand.parse(text, rules=rules).codes)
+        index = _index([codes_for(rules)[i] for i in fivecard.Hand.parse(text, rules=rules).indices])
         assert loaded.lookup[index] == fresh.lookup[index] > 0
         assert loaded.substitutes.get(index) == fresh.substitutes.get(index)
 
 
+@pytest.mark.slow
 def test_a_new_process_loads_the_tables_instead_of_building_them(cache: Path) -> None:
     script = "import fivecard; print(fivecard.evaluate('JK AS AH AD AC', rules='joker').strength)"
     env = {**os.environ, tablecache.ENVIRONMENT: str(cache)}
@@ -366,6 +371,7 @@ def test_a_new_process_loads_the_tables_instead_of_building_them(cache: Path) ->
 
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
+@pytest.mark.slow
 def test_descriptions_kept_beside_the_tables_are_each_class_described(
     name: str, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -381,6 +387,7 @@ def test_descriptions_kept_beside_the_tables_are_each_class_described(
     assert evaluate.class_descriptions(rules) == expected
 
 
+@pytest.mark.slow
 def test_descriptions_of_other_labels_or_a_damaged_file_are_made_again(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

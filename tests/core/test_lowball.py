@@ -37,10 +37,10 @@ from fivecard import (
     rule_names,
     showdown,
     strength_function,
-    text_strength_function,
 )
 from fivecard.vector import batch
 from fivecard.cli import main
+from fivecard.core.cards import CARDS
 from fivecard.core.rules import STANDARD
 from fivecard.core.showdown import explain
 from fivecard.core.lookup import cache_key, tables_for
@@ -226,12 +226,13 @@ def low_compare(rules: str, a: Sequence[Card], b: Sequence[Card]) -> int:
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_the_classes_are_in_the_order_of_an_independent_comparator(rules: str) -> None:
     """One hand of each class, sorted by :func:`low_compare`: they come out in
     strength order 1, 2, ..., N, and neighbours never draw."""
     deck = whole_deck(rules)
     first = np.unique(deck.strengths, return_index=True)[1]
-    cards = [[batch.CARDS[i] for i in deck.indices[row].tolist()] for row in first.tolist()]
+    cards = [[CARDS[i] for i in deck.indices[row].tolist()] for row in first.tolist()]
     strengths = [int(deck.strengths[row]) for row in first.tolist()]
     rng = random.Random(rules)
     shuffled = list(zip(cards, strengths))
@@ -249,18 +250,19 @@ def test_the_classes_are_in_the_order_of_an_independent_comparator(rules: str) -
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_the_single_hand_path_equals_the_batch_path_on_every_hand(rules: str) -> None:
     """strength_function (behind strength and evaluate) on all 2,598,960
     hands; the text path and the text encoder on 50,000 of them."""
     deck = whole_deck(rules)
     single = strength_function(rules)
     found = np.fromiter(
-        map(single, itertools.combinations(deck.codes.tolist(), 5)), dtype=np.uint16, count=ALL_HANDS
+        map(single, itertools.combinations(deck.cards.tolist(), 5)), dtype=np.uint16, count=ALL_HANDS
     )
     assert np.array_equal(found, deck.strengths)
     rows = np.random.default_rng(13).integers(0, ALL_HANDS, 50_000)
-    texts = [" ".join(batch.CARDS[i].code_str for i in deck.indices[row].tolist()) for row in rows.tolist()]
-    text = text_strength_function(rules)
+    texts = [" ".join(CARDS[i].code_str for i in deck.indices[row].tolist()) for row in rows.tolist()]
+    text = strength_function(rules, text=True)
     assert [text(t) for t in texts] == deck.strengths[rows].tolist()
     encoded = batch.encode(texts, rules=rules)
     assert not encoded.errors
@@ -268,12 +270,13 @@ def test_the_single_hand_path_equals_the_batch_path_on_every_hand(rules: str) ->
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_evaluate_and_the_census_agree_on_every_class(rules: str) -> None:
     deck = whole_deck(rules)
     assert np.array_equal(batch.census_counts(rules), np.bincount(deck.strengths, minlength=EXPECTED[rules][3] + 1))
     first = np.unique(deck.strengths, return_index=True)[1]
     for row in first.tolist():
-        cards = [batch.CARDS[i] for i in deck.indices[row].tolist()]
+        cards = [CARDS[i] for i in deck.indices[row].tolist()]
         e = evaluate(cards, rules=rules)
         assert e.strength == int(deck.strengths[row])
         assert sorted(e.showdown, key=id) == sorted(cards, key=id)
@@ -283,6 +286,7 @@ def test_evaluate_and_the_census_agree_on_every_class(rules: str) -> None:
 
 
 @pytest.mark.parametrize(("rules", "kind"), [("ace-to-five", "RegularLowHand"), ("deuce-to-seven", "StandardLowHand")])
+@pytest.mark.slow
 def test_pokerkit_orders_random_pairs_of_hands_the_same_way(rules: str, kind: str) -> None:
     """20,000 random pairs of hands (and some pairs of one class, for
     draws): the same sign of comparison as pokerkit's low hands.
@@ -294,7 +298,7 @@ def test_pokerkit_orders_random_pairs_of_hands_the_same_way(rules: str, kind: st
     rng = random.Random(f"pokerkit {rules}")
     deck = [c.code_str for c in get_rules(rules).deck()]
     score = strength_function(rules)
-    codes = {c.code_str: c.code for c in get_rules(rules).deck()}
+    codes = {c.code_str: c.index for c in get_rules(rules).deck()}
     draws = 0
     for n in range(20_000):
         a = rng.sample(deck, 5)
@@ -437,6 +441,7 @@ def test_explanations(rules: str, hands: list[str], explanation: str) -> None:
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_the_batch_explanations_equal_showdown_on_random_pairs(rules: str) -> None:
     """The bulk pipeline explains two-hand showdowns by a key per case;
     on 3,000 random pairs it says what :func:`showdown` says."""
@@ -528,7 +533,8 @@ def test_solve_writes_every_format(tmp_path: Path) -> None:
 
 def test_advise_keeps_the_low_cards_and_a_pay_table_is_an_error() -> None:
     from fivecard.files.paytable_file import load_paytable
-    from fivecard.play.advise import PayTableError, advise
+    from fivecard.play.advise import advise
+    from fivecard.play.paytables import PayTableError
 
     advice = advise("AS 2H 3C KD KS", rules="ace-to-five")
     assert advice.recommended.keep == Hand.parse("AS 2H 3C KD KS").cards[:3]

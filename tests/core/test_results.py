@@ -1,7 +1,7 @@
 """The public API says what it means: evaluations ordered by strength and
 printed as their description, names that cannot be confused, explanations
 that order their own arguments, `is_draw` only when no hand loses, one
-default for `rules`, 1-based scores, one card codec; old names still work for
+default for `rules`, 1-based scores, one card index; old names still work for
 one release and warn."""
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ from fivecard import (
     showdown,
     strength,
     strength_function,
-    text_strength_function,
 )
 from fivecard.core import cards as codec
+from fivecard.core import lookup
 from fivecard.core import hand as hand_module
 from fivecard.cli import main
 from fivecard.core.report import evaluation_json
 from fivecard.core.showdown import explain_classes
-from fivecard.core.lookup import KEY_SPACE, tables_for
+from fivecard.core.lookup import codes_for, tables_for
 
 PAIR_OF_ACES = "AS AD KH 7C 2D"
 LOWER_ACES = "AH AC QS JD 9H"  # loses to PAIR_OF_ACES on the third card
@@ -235,7 +235,6 @@ PUBLIC_WITH_RULES: list[Callable[..., Any]] = [
     fivecard.evaluate,
     fivecard.strength,
     fivecard.strength_function,
-    fivecard.text_strength_function,
     fivecard.showdown,
     fivecard.cmp_hands,
     fivecard.explain,
@@ -256,9 +255,9 @@ def test_none_means_the_rules_the_hands_carry_else_standard() -> None:
     assert evaluate(semi).rules is semi.rules and strength(semi) == evaluate(semi).strength
     assert Hand.parse(PAIR_OF_ACES).rules is get_rules("standard")
     assert Hand(Hand.parse(PAIR_OF_ACES).cards, None).rules is get_rules("standard")  # type: ignore[arg-type]
-    codes = Hand.parse("AS KS QS JS TS").codes
-    assert strength_function()(codes) == strength_function("standard")(codes) == 7462
-    assert text_strength_function()("AS KS QS JS TS") == 7462
+    indices = Hand.parse("AS KS QS JS TS").indices
+    assert strength_function()(indices) == strength_function("standard")(indices) == 7462
+    assert strength_function(text=True)("AS KS QS JS TS") == 7462
     assert showdown([semi, "Q Q Q Q 5"]).evaluations[1].rules is semi.rules
     # A name or a RuleSet given applies to every hand.
     assert evaluate(Hand.parse(PAIR_OF_ACES), rules="semi").rules is semi.rules
@@ -288,57 +287,63 @@ def test_scores_and_strengths_count_from_one(name: str) -> None:
     assert (weakest.score, weakest.strength) == (1, 1)
 
 
-# --- 7. one card codec --------------------------------------------------------------
+# --- 7. one card index -------------------------------------------------------------
 
 
-def test_the_codec_round_trips_every_card() -> None:
-    assert len(codec.ALL_CARDS) == 66  # 52 suited, 13 rank-only, the joker
-    for place, card in enumerate(codec.ALL_CARDS):
-        assert codec.code_of(card.rank, card.suit) == card.code
-        assert codec.card_of_code(card.code) is card and codec.CARD_OF_CODE[card.code] is card
-        assert Card.parse(codec.CODE_TEXT[card.code]) == card
-        assert codec.sort_place(card) == codec.SORT_PLACE[card.code] == place
-        if card.rank is not None:
-            assert place == (14 - card.rank) * 5 + (4 if card.suit is None else card.suit.order)
-    with pytest.raises(ParseError, match=r"^16 is not a card code$"):
-        codec.card_of_code(16)
+def test_every_card_index_round_trips() -> None:
+    assert len(codec.CARDS) == len(codec.TEXTS) == len(lookup.CODES) == 67  # 52 suited, the joker twice, 13 ranks alone
+    assert len(set(codec.CARDS)) == 66
+    for index, card in enumerate(codec.CARDS):
+        assert card.index == (codec.JOKER.index if index == 53 else index)
+        assert Card.parse(codec.TEXTS[index]) == card and codec.TEXTS[index] == card.code_str
+        assert lookup.CODES[index] == lookup._code(card.rank, card.suit)
+        if card.rank is None:
+            assert index in (52, 53)
+        elif card.suit is None:
+            assert index == 54 + 14 - card.rank
+        else:
+            assert index == 4 * (14 - card.rank) + card.suit.order
 
 
-def test_sort_places_sort_like_sort_keys() -> None:
+def test_ascending_index_sorts_a_hands_cards_like_sort_keys() -> None:
+    """Suited cards with jokers, or ranks alone: as a hand holds them."""
     rng = random.Random(7)
-    cards = list(codec.ALL_CARDS) * 2
-    for _ in range(20):
-        rng.shuffle(cards)
-        assert sorted(cards, key=codec.sort_place) == sorted(cards, key=lambda c: c.sort_key, reverse=True)
+    suited = [c for c in codec.CARDS[:54]] * 2
+    alone = list(codec.CARDS[54:]) * 5
+    for cards in (suited, alone):
+        for _ in range(20):
+            rng.shuffle(cards)
+            by_index = sorted(cards, key=lambda c: c.index)
+            assert by_index == sorted(cards, key=lambda c: c.sort_key, reverse=True)
 
 
 def test_token_codes_leave_out_what_needs_a_check() -> None:
-    suited, plain = codec.token_codes(suits=True), codec.token_codes(suits=False)
-    assert suited["As"] == suited["A♠"] == Card.parse("AS").code
+    suited, plain = evaluate_module._token_codes(True), evaluate_module._token_codes(False)
+    assert suited["As"] == suited["A♠"] == lookup.CODES[Card.parse("AS").index]
     assert "JK" not in suited and "JK" not in plain and "Q" not in suited
-    assert plain["Q"] == Card.parse("Q").code and plain["10♦"] == Card.parse("TD").code
-    assert all(codec.TOKENS[t].code == code for t, code in plain.items())
+    assert plain["Q"] == lookup.CODES[Card.parse("Q").index] and plain["10♦"] == lookup.CODES[Card.parse("TD").index]
+    assert all(lookup.CODES[codec.TOKENS[t].index] == code for t, code in plain.items())
 
 
 @pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.slow
 def test_the_fast_functions_agree_with_the_one_lookup_index(name: str) -> None:
-    """strength_function and text_strength_function inline lookup_index."""
+    """strength_function (of indices and of text) inlines lookup_index."""
     rules = RULE_SETS[name]
-    assert codec.KEY_SPACE == KEY_SPACE
-    lookup = tables_for(rules).lookup
-    by_codes, by_text = strength_function(rules), text_strength_function(rules)
+    lookup_table = tables_for(rules).lookup
+    by_indices, by_text = strength_function(rules), strength_function(rules, text=True)
     rng = random.Random(name)
     deck = list(rules.deck()) if rules.suits else list(full_deck(suits=False)) * 4
     for _ in range(3_000):
         hand = Hand.of(rng.sample(deck, 5), rules=rules)
-        expected = lookup[codec.lookup_index(hand.lookup_codes)]
+        expected = lookup_table[lookup.lookup_index([codes_for(rules)[i] for i in hand.indices])]
         assert expected > 0
-        assert by_codes(hand.codes) == expected == evaluate(hand).strength
-        assert by_text(" ".join(codec.CODE_TEXT[c] for c in hand.codes)) == expected
+        assert by_indices(hand.indices) == expected == evaluate(hand).strength
+        assert by_text(" ".join(codec.TEXTS[i] for i in hand.indices)) == expected
 
 
-def test_hands_use_the_codec() -> None:
+def test_hands_use_the_card_index() -> None:
     hand = Hand.parse("2C JK AS 10D Q♦", rules="joker")
-    assert hand.sorted() == tuple(sorted(hand.cards, key=codec.sort_place))
+    assert hand.sorted() == tuple(sorted(hand.cards, key=lambda c: c.index))
     assert repr(hand) == "Hand.parse('2c JK As Td Qd', rules='joker')"
-    assert evaluate_module.lookup_index is codec.lookup_index
+    assert evaluate_module.lookup_index is lookup.lookup_index

@@ -4,6 +4,7 @@ Russian 11-combination ladder with Ace-King."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
@@ -13,13 +14,19 @@ from fivecard import (
     FivecardError,
     Hand,
     HandError,
+    RuleSet,
     RulesError,
+    check_decks,
     evaluate,
     get_rules,
     rule_names,
     showdown,
 )
+from fivecard.core.cards import CARDS
 from fivecard.core.lookup import tables_for
+from fivecard.core.rules import wild_rules
+from fivecard.play.game import Game
+from fivecard.play.table_game import GameError
 
 
 def winner(hands: Sequence[str | Hand], rules: str, *, decks: int = 1) -> tuple[int, ...]:
@@ -266,3 +273,44 @@ def test_errors_are_one_family() -> None:
     for bad in ("JK JK JK 2C 7D", "AS AS KD QD JD", "1S 2C 3D 4H 5S"):
         with pytest.raises(FivecardError):
             evaluate(bad, rules="joker")
+
+
+# --- one deck rule ------------------------------------------------------------------------
+
+ALL_RULE_SETS = [*(get_rules(name) for name in rule_names()), wild_rules("2")]
+
+
+@pytest.mark.parametrize("rules", ALL_RULE_SETS, ids=lambda r: r.name)
+def test_every_check_of_cards_reads_the_rule_sets_one_deck(rules: RuleSet) -> None:
+    """For every card of every rule set: the deck deals as many of it as its
+    limit says, and a hand, a showdown and a game's stacked deck each take
+    the card exactly when the deck holds it (and as often as it holds it)."""
+    deck = rules.deck()
+    assert deck is rules.deck() and isinstance(deck, tuple)
+    dealt = Counter(deck)
+    assert all(deck.limits[card.index] == count for card, count in dealt.items())
+    for card in CARDS[:53] + CARDS[54:]:
+        limit = deck.limits[card.index]
+        others = [c for c in dict.fromkeys(deck) if c.rank != card.rank and not c.is_joker][:10]
+        hand = (card, *others[:4])
+        if limit:
+            Hand(hand, rules)
+            assert deck.refusal(card) is None
+        else:
+            with pytest.raises(HandError) as refused:
+                Hand(hand, rules)
+            why = deck.refusal(card)
+            assert why is not None and {"joker": "joker", "suit": "no suit", "rank": "not in the"}[why] in str(refused.value)
+        rest = list(deck)  # the deck with the card first (in place of one of its own, if any)
+        same = card if card in rest else card.rank_only()
+        rest.remove(same) if same in rest else rest.pop()
+        if limit:
+            Game(rules=rules, seed=1, stacked=[[card, *rest]])
+        else:
+            with pytest.raises(GameError):
+                Game(rules=rules, seed=1, stacked=[[card, *rest]])
+        if limit and rules.one_deck and not card.is_joker:
+            second = (card, *others[4:8])
+            with pytest.raises(HandError, match=f"card {card} is in hands 1 and 2"):
+                check_decks([Hand(hand, rules), Hand(second, rules)])
+            check_decks([Hand(hand, rules), Hand(second, rules)], decks=2)

@@ -32,11 +32,10 @@ from fivecard import (
     rule_names,
     showdown,
     strength_function,
-    text_strength_function,
 )
 from fivecard.vector import batch
 from fivecard.cli import main
-from fivecard.core.cards import Rank
+from fivecard.core.cards import CARDS, Rank
 from fivecard.core.showdown import explain
 from fivecard.core.lookup import cache_key, tables_for
 
@@ -115,7 +114,7 @@ def test_the_deck_is_36_cards_six_to_ace() -> None:
     assert len(DECK) == 36 and len(set(DECK)) == 36
     assert sorted(set(RANK.tolist())) == list(range(6, 15))
     assert all((RANK == r).sum() == 4 for r in range(6, 15))
-    assert RULES.dealt() == DECK
+    assert RULES.deck() == DECK
     assert RULES.wheel_top == Rank.NINE
 
 
@@ -153,24 +152,25 @@ def test_census_counts_every_hand() -> None:
     assert np.array_equal(counts, np.bincount(strengths, minlength=1_405))
 
 
+@pytest.mark.slow
 def test_single_hand_paths_equal_the_batch_path_on_every_hand() -> None:
     """strength_function (behind strength and evaluate) and the text path on
     every hand; batch.encode (the fast text encoder) and encode_indices too."""
     _, _, strengths = whole_deck()
-    codes = [c.code for c in DECK]
+    codes = [c.index for c in DECK]
     single = strength_function("short-deck")
     found = np.fromiter(
         map(single, itertools.combinations(codes, 5)), dtype=np.uint16, count=376_992
     )
     assert np.array_equal(found, strengths)
     texts = [" ".join(h) for h in itertools.combinations([c.code_str for c in DECK], 5)]
-    text = text_strength_function("short-deck")
+    text = strength_function("short-deck", text=True)
     assert np.array_equal(np.fromiter(map(text, texts), dtype=np.uint16, count=376_992), strengths)
     encoded = batch.encode(texts, rules="short-deck")
     assert not encoded.errors
     assert np.array_equal(batch.strengths(encoded), strengths)
     indices = np.array(list(itertools.combinations(range(36), 5)))
-    by_index = batch.encode_indices(indices, rules="short-deck")  # DECK is batch.CARDS[:36]
+    by_index = batch.encode_indices(indices, rules="short-deck")  # DECK is CARDS[:36]
     assert not by_index.errors
     assert np.array_equal(batch.strengths(by_index), strengths)
 
@@ -253,19 +253,19 @@ def test_a_card_outside_the_deck_is_an_error_naming_it(text: str, position: int,
     with pytest.raises(HandError, match=re.escape(message)):
         evaluate(text, rules="short-deck")
     with pytest.raises(HandError, match=re.escape(message)):
-        text_strength_function("short-deck")(text)
+        strength_function("short-deck", text=True)(text)
     assert batch.encode(["AS KS QS JS TS", text], rules="short-deck").errors == {1: f"{message} in {text!r}"}
     with pytest.raises(HandError, match=re.escape(message)):
         showdown([text, "AH KH QH JH TH"], rules="short-deck")
 
 
 def test_a_card_outside_the_deck_by_index_and_by_code() -> None:
-    low = [i for i, c in enumerate(batch.CARDS) if c.rank is not None and c.rank < 6]
+    low = [i for i, c in enumerate(CARDS[:54]) if c.rank is not None and c.rank < 6]
     encoded = batch.encode_indices([[0, 4, 8, 12, 16], [0, 4, 8, 12, low[0]]], rules="short-deck")
-    assert encoded.errors == {1: f"card 5 ({batch.CARDS[low[0]]}) is not in the short-deck deck, which holds 6 to A"}
+    assert encoded.errors == {1: f"card 5 ({CARDS[low[0]]}) is not in the short-deck deck, which holds 6 to A"}
     assert batch.strengths(encoded).tolist() == [1_404, 0]
     # Codes are not checked against a deck: a hand no deck holds scores 0.
-    assert batch.strengths_of_codes([[int(batch.CODES[i]) for i in (0, 4, 8, 12, low[0])]], rules="short").tolist() == [0]
+    assert batch.strengths_of_indices([[0, 4, 8, 12, low[0]]], rules="short").tolist() == [0]
 
 
 def test_the_tables_cache_key_holds_the_deck() -> None:

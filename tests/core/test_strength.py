@@ -1,4 +1,4 @@
-"""``text_strength_function`` answers exactly as :meth:`Hand.parse` does:
+"""``strength_function(text=True)`` answers exactly as :meth:`Hand.parse` does:
 the same strength for a hand in any spelling, the same error for anything
 else. Its fast paths (two-letter cards between single spaces read as bytes;
 known tokens between single spaces) must never accept what the parser
@@ -11,18 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import any_text
 
-from fivecard import Card, Hand, full_deck, get_rules, rule_names, text_strength_function
+from fivecard import Card, Hand, full_deck, get_rules, rule_names, strength_function
 from fivecard.core.cards import TOKENS
-from fivecard.core.cards import lookup_index as _index
-from fivecard.core.lookup import tables_for
+from fivecard.core.lookup import codes_for, tables_for
+from fivecard.core.lookup import lookup_index as _index
 
 #: Every spelling of every card (jokers and rank-only cards included).
 SPELLINGS: dict[Card, list[str]] = {}
 for _token, _card in TOKENS.items():
     SPELLINGS.setdefault(_card, []).append(_token)
-CARDS = sorted(SPELLINGS, key=lambda c: c.code)
+CARDS = sorted(SPELLINGS, key=lambda c: c.index)
 DECK = list(full_deck())
-FUNCTIONS = {name: text_strength_function(name) for name in rule_names()}
+FUNCTIONS = {name: strength_function(name, text=True) for name in rule_names()}
 
 
 def parsed(text: object, rules: str) -> tuple[str, object]:
@@ -34,7 +34,7 @@ def parsed(text: object, rules: str) -> tuple[str, object]:
         hand = Hand.parse(text, rules=ruleset)
     except Exception as error:  # noqa: BLE001 - compared, not swallowed
         return (type(error).__name__, str(error))
-    return ("ok", tables_for(ruleset).lookup[_index(hand.lookup_codes)])
+    return ("ok", tables_for(ruleset).lookup[_index([codes_for(ruleset)[i] for i in hand.indices])])
 
 
 def fast(text: object, rules: str) -> tuple[str, object]:
@@ -68,6 +68,7 @@ def spelled_hands(draw: st.DrawFn) -> str:
 @pytest.mark.parametrize("rules", rule_names())
 @settings(max_examples=150)
 @given(text=st.one_of(spelled_hands(), any_text))
+@pytest.mark.slow
 def test_agrees_with_the_parser(rules: str, text: str) -> None:
     assert fast(text, rules) == parsed(text, rules)
 
@@ -75,6 +76,7 @@ def test_agrees_with_the_parser(rules: str, text: str) -> None:
 @pytest.mark.parametrize("rules", rule_names())
 @settings(max_examples=80)
 @given(cards=st.permutations(DECK), lower=st.booleans())
+@pytest.mark.slow
 def test_deals_in_the_usual_spelling(rules: str, cards: list[Card], lower: bool) -> None:
     text = " ".join(c.code_str for c in cards[:5])  # "As Kd 7c 7h 2s"
     text = text.lower() if lower else text.upper()

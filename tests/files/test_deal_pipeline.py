@@ -18,6 +18,7 @@ from helpers import dealt_as_the_rounds_say
 @pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"])
 @pytest.mark.parametrize(("players", "rounds"), [(1, 3), (2, 1), (3, 70), (10, 5)])
 @pytest.mark.parametrize("as_json", [False, True])
+@pytest.mark.slow
 def test_deal_writes_what_the_per_round_objects_say(rules: str, players: int, rounds: int, as_json: bool) -> None:
     argv = ["deal", "--rules", rules, "--players", str(players), "--rounds", str(rounds), "--seed", "11"]
     out = io.StringIO()
@@ -44,3 +45,18 @@ def test_chunks_deal_the_same_cards_and_tally_as_rounds() -> None:
         chunked += chunk.strength.tolist()
     assert chunked == strengths
     assert (by_chunk.wins, by_chunk.splits) == (by_round.wins, by_round.splits)
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_library_writes_a_deal_as_the_command_does_and_tallies_it(as_json: bool) -> None:
+    from fivecard.core.report import Painter
+    from fivecard.files.writers.deal import write_deal
+
+    ruleset = get_rules("joker")
+    out = io.StringIO()
+    tally = write_deal(out, 4, rules=ruleset, seed=5, rounds=40, painter=Painter(color=False), as_json=as_json)
+    assert out.getvalue() == dealt_as_the_rounds_say(4, "joker", 5, 40, as_json, color=False)
+    by_round = DealTally(4, ruleset)
+    for played in deal_rounds(4, rules=ruleset, seed=5, rounds=40):
+        by_round.add(played)
+    assert (tally.rounds, tally.wins, tally.splits) == (40, by_round.wins, by_round.splits)

@@ -72,6 +72,7 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "text"])
+@pytest.mark.slow
 def test_several_processes_write_what_one_writes(tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
     source = _irregular(tmp_path)
     runs = _spy(monkeypatch)
@@ -179,6 +180,7 @@ def test_where_one_process_solves(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert (tmp_path / "d.csv").read_bytes() == (tmp_path / "a.csv").read_bytes()
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_every_process(tmp_path: Path) -> None:
     """Ctrl-C while parts are solved: exit 130, no output, no part files, no
     process left running."""

@@ -126,6 +126,7 @@ def mixed_file(tmp_path: Path, seed: int, rows: int = 3_000, newline: str = "\n"
         (5, "ace-king", 1, "\r\n"),
     ],
 )
+@pytest.mark.slow
 def test_pipeline_equals_the_library(tmp_path: Path, seed: int, rules: str, decks: int, newline: str) -> None:
     path = mixed_file(tmp_path, seed, rows=1_500, newline=newline)
     assert summary(pipeline_rows(path, rules, decks)) == library_rows(path, rules, decks)
@@ -290,6 +291,7 @@ def test_reading_ahead_keeps_order_raises_in_place_and_stops_with_its_reader() -
 
 @pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"])
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "text", "parquet"])
+@pytest.mark.slow
 def test_lines_of_plain_cards_are_written_as_any_line(tmp_path: Path, rules: str, fmt: str) -> None:
     """A chunk whose every line is two-character cards at single spaces is
     laid out as byte matrices; the same rows among other lines go the

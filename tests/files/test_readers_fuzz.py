@@ -112,19 +112,19 @@ GOOD_HANDS = st.sampled_from(("AS KS QS JS TS", "2c 3c 4c 5c 7d", "as ks qs js t
 @given(st.lists(st.one_of(any_text, GOOD_HANDS)), st.sampled_from(RULES))
 def test_batch_encode_never_raises_and_agrees_with_the_single_hand_path(texts: list[str], rules: str) -> None:
     """Bad rows go to ``errors`` with the single-hand path's message; good
-    rows get its card codes; nothing raises."""
+    rows get its card indices; nothing raises."""
     encoded = batch.encode(texts, rules=rules)
-    assert len(encoded.codes) == len(texts)
+    assert len(encoded.indices) == len(texts)
     assert set(encoded.errors) <= set(range(len(texts)))
     for i, text in enumerate(texts):
         try:
             hand = Hand.parse(text, rules=rules)
         except FivecardError as exc:
             assert encoded.errors.get(i) == str(exc)
-            assert encoded.codes[i].tolist() == [0] * 5
+            assert encoded.indices[i].tolist() == [0] * 5
         else:
             assert i not in encoded.errors
-            assert tuple(encoded.codes[i].tolist()) == hand.codes
+            assert tuple(encoded.indices[i].tolist()) == hand.indices
 
 
 SEPARATOR_RUNS = st.lists(st.sampled_from(("AS", " ", "|", ";", "\t", " vs ", "vs", ",", "  "))).map("".join)
@@ -262,6 +262,7 @@ def block_lines(
 @given(st.one_of(random_bytes, text_files().map(lambda f: f.data)), st.data())
 @example(b"x" * 15 + b"\rAS\n", None)  # a lone \r where a read ends, after a line over the limit
 @example(b"x" * 23 + b"\rAS\rB\r", None)
+@pytest.mark.slow
 def test_read_blocks_agrees_with_a_reference_splitter(data: bytes, draw: st.DataObject | None) -> None:
     if draw is None:  # the examples: limit 10, reads of 8 bytes
         head, limit, size, sizes = 0, 10, 8, [8]
@@ -287,6 +288,7 @@ def test_read_blocks_agrees_with_a_reference_splitter(data: bytes, draw: st.Data
 
 @fuzz(100)
 @given(text_files(), st.sampled_from(sorted(WIDE_MARKS)), st.data())
+@pytest.mark.slow
 def test_read_blocks_reads_utf16_and_utf32_as_their_utf8(file: TextFile, mark: bytes, draw: st.DataObject) -> None:
     """A text in UTF-16 or UTF-32 with its byte order mark, read in pieces
     of any sizes (a character cut between reads, or between the bytes read
@@ -463,6 +465,7 @@ def read_every_part(data: bytes) -> str:
 
 @fuzz(40)
 @given(hostile_books())
+@pytest.mark.slow
 def test_hostile_workbook_xml_gives_rows_or_a_fivecard_error_in_bounded_work(book: HostileBook) -> None:
     """The law for any XML in any part: rows, or one FivecardError naming
     the part; expat scans each byte a few times at most (no quadratic
@@ -496,6 +499,7 @@ GROWING = {  # a hostile piece of each kind, at a size past its limit, and eight
 
 
 @pytest.mark.parametrize(("kind", "size"), GROWING.items(), ids=GROWING.keys())
+@pytest.mark.slow
 def test_workbook_work_and_memory_do_not_outgrow_hostile_xml(kind: str, size: int) -> None:
     """A hostile part eight times bigger: expat's work at most about eight
     times (linear; it stops at a limit for what is refused) and the memory
@@ -560,6 +564,7 @@ def skipped(line: str) -> bool:
 
 @fuzz(60)
 @given(text_files(), st.sampled_from(RULES))
+@pytest.mark.slow
 def test_cli_text_rows_out_equal_rows_in(file: TextFile, rules: str) -> None:
     code, out, err = run_cli(["solve", "-", "--json", "--input-format", "text", "--rules", rules], file.data)
     assert code in (0, 1), err
@@ -601,6 +606,7 @@ def every_format(data: bytes, suffix: str, extra: Sequence[str] = ()) -> dict[st
 
 @fuzz(20)
 @given(text_files(max_lines=8))
+@pytest.mark.slow
 def test_cli_every_output_format_has_the_same_rows_from_text(file: TextFile) -> None:
     rows = sum(not skipped(line) for line in file.lines)
     assert every_format(file.data, ".txt") == dict.fromkeys(("text", "jsonl", "csv", "xlsx"), rows)
@@ -608,6 +614,7 @@ def test_cli_every_output_format_has_the_same_rows_from_text(file: TextFile) -> 
 
 @fuzz(20)
 @given(csv_tables(max_rows=6))
+@pytest.mark.slow
 def test_cli_every_output_format_has_the_same_rows_from_csv(table: CsvTable) -> None:
     counts = every_format(table.data, ".csv", ["--hands", "B,C"])
     assert counts == dict.fromkeys(counts, len(csv_data_lines(table)))
@@ -615,6 +622,7 @@ def test_cli_every_output_format_has_the_same_rows_from_csv(table: CsvTable) -> 
 
 @fuzz(10)
 @given(xlsx_books(max_rows=5))
+@pytest.mark.slow
 def test_cli_every_output_format_has_the_same_rows_from_xlsx(book: XlsxBook) -> None:
     counts = every_format(book.data, ".xlsx", ["--hands", "B,C"])
     assert counts == dict.fromkeys(counts, len(xlsx_data_lines(book)))
@@ -622,6 +630,7 @@ def test_cli_every_output_format_has_the_same_rows_from_xlsx(book: XlsxBook) -> 
 
 @fuzz(40)
 @given(text_files())
+@pytest.mark.slow
 def test_cli_csv_to_a_file_is_what_goes_to_a_stream(file: TextFile) -> None:
     """A text input to a CSV file (bytes) and to a text stream without bytes
     beneath: the same CSV, the same summary."""
@@ -664,6 +673,7 @@ def spans_few_lines(table: CsvTable) -> bool:
 
 @fuzz(75)
 @given(csv_tables().filter(spans_few_lines))
+@pytest.mark.slow
 def test_cli_csv_with_stated_hands_gives_one_row_per_data_row(table: CsvTable) -> None:
     code, out, err = run_cli(["solve", "-", "--json", "--hands", "B,C", "--input-format", "csv"], table.data)
     assert code in (0, 1), err
@@ -698,6 +708,7 @@ def blank_record_end(lines: Sequence[str], start: int) -> int:
 
 @fuzz(75)
 @given(raw_csv_texts(delimiters=","), st.sampled_from((["--hands", "B,C"], [])))
+@pytest.mark.slow
 def test_cli_csv_by_hand_covers_every_line(data: bytes, hands: list[str]) -> None:
     """CSV with stray and open quotes: every line after the header that is
     not blank starts an output row or belongs to the record of the row
@@ -740,6 +751,7 @@ def xlsx_data_lines(book: XlsxBook) -> list[int]:
 
 @fuzz(30)
 @given(xlsx_books())
+@pytest.mark.slow
 def test_cli_xlsx_rows_out_equal_rows_in(book: XlsxBook) -> None:
     with tempfile.TemporaryDirectory() as folder:
         source = Path(folder) / "in.xlsx"
@@ -768,6 +780,7 @@ OPTIONS = st.lists(
 
 @fuzz(100)
 @given(st.one_of(INPUTS, raw_xlsx()), OPTIONS)
+@pytest.mark.slow
 def test_cli_solve_exits_0_1_or_2_with_clean_stderr(data: bytes, options: list[str]) -> None:
     run_cli(["solve", "-", *options], data)
 
@@ -890,6 +903,7 @@ LINES = {
 
 
 @pytest.mark.parametrize("make", LINES.values(), ids=LINES.keys())
+@pytest.mark.slow
 def test_split_line_is_linear(make: Callable[[int], str]) -> None:
     small, big = scaled(make, 1_000)
     assert_linear(lambda: split_line(small), lambda: split_line(big))
@@ -906,6 +920,7 @@ GARBAGE = {
 
 
 @pytest.mark.parametrize("make", GARBAGE.values(), ids=GARBAGE.keys())
+@pytest.mark.slow
 def test_hand_parse_and_cell_shape_are_linear(make: Callable[[int], str]) -> None:
     small, big = scaled(make, 1_000)
     assert_linear(lambda: Hand.parse(small), lambda: Hand.parse(big))
@@ -928,6 +943,7 @@ BYTES = {
 
 
 @pytest.mark.parametrize("make", BYTES.values(), ids=BYTES.keys())
+@pytest.mark.slow
 def test_read_blocks_is_linear(make: Callable[[int], bytes]) -> None:
     small, big = scaled(make, 1 << 17)
     assert_linear(read_all(small, 1024, 4096), read_all(big, 1024, 4096))
@@ -953,6 +969,7 @@ CSV = {
 
 
 @pytest.mark.parametrize("make", CSV.values(), ids=CSV.keys())
+@pytest.mark.slow
 def test_csv_records_are_linear(make: Callable[[int], bytes]) -> None:
     small, big = scaled(make, 200)
     assert_linear(csv_rows(small), csv_rows(big))
@@ -983,6 +1000,7 @@ def workbook_rows(data: bytes) -> Callable[[], object]:
 
 
 @pytest.mark.parametrize("shared", [False, True], ids=["inline strings", "shared strings"])
+@pytest.mark.slow
 def test_open_workbook_is_linear(shared: bool) -> None:
     small, big = scaled(lambda n: sheet_book(n, shared), 80)
     assert_linear(workbook_rows(small), workbook_rows(big))
@@ -1107,6 +1125,7 @@ def _same_results(got: list[Result], want: list[Result]) -> bool:
 
 @fuzz(40)
 @given(st.lists(checkpoint_damage, max_size=6))
+@pytest.mark.slow
 def test_a_checkpoint_folder_gives_the_answer_of_a_fresh_run(changes: list[tuple[Any, ...]]) -> None:
     spec = (3, "", -1)
     fresh = [toy(spec, part) for part in range(_PARTS)]

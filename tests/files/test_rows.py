@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +70,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(showdown_tables(), st.sampled_from(("csv", "xlsx")))
+@pytest.mark.slow
 def test_no_table_layout_gives_a_wrong_winner(table: ShowdownTable, fmt: str) -> None:
     code, rows, err = solve(table, fmt)
     check(table, code, rows, err)

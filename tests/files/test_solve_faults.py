@@ -279,6 +279,7 @@ def _table(rows: int) -> str:
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "xlsx", "txt"])
+@pytest.mark.slow
 def test_strict_leaves_the_earlier_file(tmp_path: Path, fmt: str) -> None:
     source = write(tmp_path, "in.txt", _table(5000) + "1S KS QS JS TS | 2C 3C 4C 5C 7D\n")
     target = tmp_path / f"out.{fmt}"
@@ -333,6 +334,7 @@ def test_a_new_file_gets_ordinary_permissions(tmp_path: Path) -> None:
     assert (tmp_path / "kept.csv").stat().st_mode & 0o777 == 0o640
 
 
+@pytest.mark.slow
 def test_devices_and_full_disks_are_one_line() -> None:
     lines = _table(2000).encode()
     few = _table(300)  # 45 KiB of text, 17 KiB of xlsx: more than a write buffer
@@ -349,6 +351,7 @@ def test_devices_and_full_disks_are_one_line() -> None:
             assert done.stderr == b"fivecard: error: cannot write standard output: No space left on device\n"
 
 
+@pytest.mark.slow
 def test_pipes_and_dev_stdin_lose_nothing(tmp_path: Path) -> None:
     text = "".join(f"{ROYAL} | {LOW}\n" if i % 7 else "# comment\n" for i in range(1600))
     expected = [i + 1 for i in range(1600) if i % 7]
@@ -431,6 +434,7 @@ def test_binary_output_is_never_written_to_a_terminal() -> None:
     assert code == 2 and "not written to a terminal" in err.getvalue() and out.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_is_141_for_every_format() -> None:
     """As `fivecard solve - --format F | head -c 100`: the reader takes 100
     bytes and closes the pipe. The pipe holds one page (4 KiB), so every
@@ -647,6 +651,7 @@ def test_big_workbooks_stream(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1", "utf-8"])
+@pytest.mark.slow
 def test_any_stdout_encoding(encoding: str) -> None:
     env = {**os.environ, "PYTHONIOENCODING": encoding}
     done = proc("classify", "A♠ K♠ Q♠ J♠ 10♠", env=env)
@@ -663,6 +668,7 @@ def test_any_stdout_encoding(encoding: str) -> None:
     assert done.returncode == 2 and done.stderr.count(b"\n") == 1 and b"Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_any_stdin_encoding() -> None:
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     done = proc("classify", "-", input="A♠ K♠ Q♠ J♠ 10♠\n".encode(), env=env)
@@ -697,6 +703,7 @@ def _reading(pid: int, path: Path) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_random_moments_of_a_real_run(tmp_path: Path) -> None:
     """A whole process interrupted while it reads, solves or writes (a
     workbook's zip included): exit 130, one line, no traceback, and the
@@ -837,6 +844,7 @@ def test_text_lines_take_what_classify_takes() -> None:
     assert found[1]["hands"][0]["sorted"] == ["Jd", "5c", "4c", "3c", "2c"]  # a lone suit joins its rank
 
 
+@pytest.mark.slow
 def test_standard_streams_closed_or_full() -> None:
     done = subprocess.run(
         f"{sys.executable} -m fivecard classify '{ROYAL}' >&-", shell=True, capture_output=True, check=False

@@ -56,6 +56,7 @@ def answers(out: str) -> list[tuple[int, list[int] | None, str | None]]:
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize(("name", "content"), [("hands.txt", TEXT), ("hands.csv", TABLE)])
+@pytest.mark.slow
 def test_utf16_and_utf32_with_a_byte_order_mark_read_as_their_text(
     tmp_path: Path, encoding: str, name: str, content: str
 ) -> None:
@@ -134,6 +135,7 @@ def test_a_line_of_punctuation_between_tabs_is_no_evidence_of_a_table(tmp_path: 
         ("utf-32-be", "looks like UTF-32 (big-endian) without a byte order mark"),
     ],
 )
+@pytest.mark.slow
 def test_utf16_or_utf32_without_a_byte_order_mark_is_refused_in_one_line(
     tmp_path: Path, codec: str, words: str
 ) -> None:
@@ -196,3 +198,16 @@ def test_a_recoded_text_is_solved_in_one_process(tmp_path: Path) -> None:
     for path in (plain, wide):
         assert solve([str(path), "--workers", "2", "-o", str(path.with_suffix(".csv"))])[0] == 0
     assert plain.with_suffix(".csv").read_bytes() == wide.with_suffix(".csv").read_bytes()
+
+
+def test_hand_arguments_read_standard_input_a_hand_a_line_where_a_dash_stands() -> None:
+    from fivecard.core.errors import FileError
+    from fivecard.files.sources import MAX_LINE, hand_texts
+
+    stdin = io.StringIO("AS KS QS JS TS\n\n  \n2C 3D 4H 5S 7C\r\n")
+    assert hand_texts(["AH AD AC AS 2D", "-"], stdin) == ["AH AD AC AS 2D", "AS KS QS JS TS", "2C 3D 4H 5S 7C"]
+    assert hand_texts(["-", "-"], io.StringIO("AS KS QS JS TS\n")) == ["AS KS QS JS TS"]  # read to its end once
+    with pytest.raises(FileError, match="^hand 2: "):
+        hand_texts(["-"], io.StringIO("AS KS QS JS TS\n" + "x" * (MAX_LINE + 1) + "\n"))
+    with pytest.raises(FileError, match="no standard input"):
+        hand_texts(["-"], None)

@@ -26,10 +26,11 @@ from helpers import dealt_as_the_rounds_say
 from fivecard import evaluate, get_rules
 from fivecard.vector import batch
 from fivecard.files.writers import order as writers_order
-from fivecard.files.pipeline import chunk_of_codes
+from fivecard.files.pipeline import chunk_of_indices
 from fivecard.vector.wild import wild_cases
 from fivecard.cli import main
-from fivecard.core.cards import CARD_OF_CODE, JOKER, KEY_SPACE, SUIT_MASK, SUIT_SHIFT, lookup_index
+from fivecard.core.cards import CARDS
+from fivecard.core.lookup import KEY_SPACE, SUIT_MASK, SUIT_SHIFT, codes_for, lookup_index
 from fivecard.core.evaluate import showdown_places, wild_cards_made
 from fivecard.core.hand import Hand
 from fivecard.core.report import Painter, evaluation_json
@@ -46,38 +47,39 @@ def showdown_places_cached() -> Callable[..., tuple[int, ...]]:
 
 
 @pytest.mark.parametrize("name", WILD_RULES)
+@pytest.mark.slow
 def test_every_wild_hand_of_the_deck_as_the_single_hand_path_settles_it(name: str) -> None:
     """Every hand of the deck that holds a wild card: the cards its wild
     cards became and its showdown order, as the writers have them, equal
     the single-hand rules applied to that hand alone."""
     rules = get_rules(name)
     tables = tables_for(rules)
-    deck = [c.code for c in rules.dealt()]
-    codes = np.array(deck, dtype=np.int32)[batch.combinations(len(deck))]
-    wild = np.isin(codes, list(rules.wild_codes)).any(axis=1)
-    codes = codes[wild]
-    assert len(codes) == {"deuces-wild": 886_656, "one-eyed-jacks": 480_200, "joker": 563_550}[name]
+    deck = [c.index for c in rules.deck()]
+    indices = np.array(deck, dtype=np.int32)[batch.combinations(len(deck))]
+    wild = np.isin(indices, list(rules.wild_indices)).any(axis=1)
+    indices = indices[wild]
+    assert len(indices) == {"deuces-wild": 886_656, "one-eyed-jacks": 480_200, "joker": 563_550}[name]
     cases = wild_cases(rules)
     # what evaluate reads of a hand, for all at once: its lookup index (wild
     # cards as the joker) and its cards in sorted order
-    looked = np.where(np.isin(codes, list(rules.wild_codes)), np.int32(JOKER.code), codes)
+    looked = np.array(codes_for(rules), dtype=np.int32)[indices]
     key_sum = looked.astype(np.int64).sum(axis=1) >> SUIT_SHIFT
     flush = np.bitwise_and.reduce(looked, axis=1) & SUIT_MASK
     index = key_sum + np.where(flush > 0, KEY_SPACE, 0)
     assert index[:: 1 << 15].tolist() == [lookup_index(row) for row in looked[:: 1 << 15].tolist()]
-    by_sort = np.argsort(batch.sort_keys(codes), axis=1, kind="stable")
+    by_sort = np.argsort(indices, axis=1, kind="stable")
     place = showdown_places_cached()
-    card_of = CARD_OF_CODE
+    card_of = CARDS
     checked = 0
-    for start in range(0, len(codes), 1 << 15):
-        chunk = chunk_of_codes(codes[start : start + (1 << 15), None, :], rules)
+    for start in range(0, len(indices), 1 << 15):
+        chunk = chunk_of_indices(indices[start : start + (1 << 15), None, :], rules)
         found = writers_order.wild(chunk)
-        assert found is not None and np.array_equal(found.rows, np.arange(len(chunk.codes)))
+        assert found is not None and np.array_equal(found.rows, np.arange(len(chunk.indices)))
         order = writers_order.showdown_order(chunk).tolist()
         made = [cases.values[n] for n in found.numbers.tolist()]
-        stop = start + len(chunk.codes)
+        stop = start + len(chunk.indices)
         for row, strength, at, in_sort, shown, became in zip(
-            chunk.codes.tolist(), chunk.strength.tolist(), index[start:stop].tolist(),
+            chunk.indices.tolist(), chunk.strength.tolist(), index[start:stop].tolist(),
             by_sort[start:stop].tolist(), order, made,
         ):
             # the hand alone, as evaluate settles it (_joker_cards, _arrange)
@@ -92,14 +94,14 @@ def test_every_wild_hand_of_the_deck_as_the_single_hand_path_settles_it(name: st
             places = place(ranks, hand_class.order, tuple([c.rank for c in expected]))
             assert [cards[i] for i in shown] == [in_order[i] for i in places], cards
             checked += 1
-    assert checked == len(codes)
+    assert checked == len(indices)
 
 
 def _sample(name: str, size: int) -> list[str]:
     """``size`` hands of the rule set's deck, each with one to four wild
     cards (as many as the deck has), seeded."""
     rules = get_rules(name)
-    deck = rules.dealt()
+    deck = rules.deck()
     rng = random.Random(name)
     hands: set[tuple[str, ...]] = set()
     wild = [c for c in deck if rules.is_wild(c)]
@@ -114,6 +116,7 @@ def _sample(name: str, size: int) -> list[str]:
 
 
 @pytest.mark.parametrize("name", [*WILD_RULES, "standard+wild(3 Kd)"])
+@pytest.mark.slow
 def test_classify_of_many_wild_hands_equals_the_single_hand_path(name: str) -> None:
     """``classify -`` (the bulk writers), text and JSON, byte for byte as
     the single-hand evaluate and report path writes each hand."""
@@ -152,6 +155,7 @@ def test_coloured_classify_and_deal_of_wild_hands_equal_the_single_hand_path(nam
 
 
 @pytest.mark.parametrize("name", [*WILD_RULES, "standard+wild(Js Jh)"])
+@pytest.mark.slow
 def test_solve_of_wild_hands_equals_the_single_hand_path(tmp_path: Path, name: str) -> None:
     """``solve`` of two hands a line (read as arrays), to the text table,
     JSON Lines and CSV: each hand as the single-hand path has it (its
@@ -162,7 +166,7 @@ def test_solve_of_wild_hands_equals_the_single_hand_path(tmp_path: Path, name: s
     lines = []
     for first in hands:
         taken = set(first.split())
-        spare = [c.code_str for c in rules.dealt() if c.code_str not in taken]
+        spare = [c.code_str for c in rules.deck() if c.code_str not in taken]
         second = rng.sample(spare, 5)  # (no joker when the first hand holds one)
         lines.append(f"{first} {' '.join(second)}")
     source = tmp_path / "hands.txt"

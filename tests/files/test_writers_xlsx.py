@@ -161,6 +161,7 @@ def _called(call: ast.Call, *names: str) -> bool:
     return (isinstance(func, ast.Attribute) and func.attr in names) or (isinstance(func, ast.Name) and func.id in names)
 
 
+@pytest.mark.slow
 def test_every_workbook_is_saved_through_the_checked_savers() -> None:
     openpyxl_modules = {
         str(p.relative_to(SOURCE)) for p in SOURCE.rglob("*.py") if "openpyxl" in p.read_text(encoding="utf-8")

@@ -324,10 +324,11 @@ def settled(name: str) -> tuple[RuleSet, list[GridRow], list[grid.GridAnswer]]:
 
 
 @pytest.mark.parametrize("name", OTHER)
+@pytest.mark.slow
 def test_another_rule_set_s_rows_are_two_hands_of_its_deck(name: str) -> None:
     rules, rows, _ = settled(name)
     assert len({row.test for row in rows}) == len(rows) >= 20
-    dealt = Counter(rules.dealt())
+    dealt = Counter(rules.deck())
     for row in rows:
         hands = [Hand.parse(text, rules=rules).cards for text in row.hands]
         assert [len(h) for h in hands] == [5, 5], row
@@ -336,6 +337,7 @@ def test_another_rule_set_s_rows_are_two_hands_of_its_deck(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", OTHER)
+@pytest.mark.slow
 def test_another_rule_set_s_grid_is_the_same_on_every_build(name: str, tmp_path: Path) -> None:
     _, rows, answers = settled(name)
     grid._search.cache_clear()
@@ -357,6 +359,7 @@ def dealt_categories(rules: RuleSet) -> list[str]:
 
 
 @pytest.mark.parametrize("name", OTHER)
+@pytest.mark.slow
 def test_every_category_of_another_rule_set_meets_its_neighbours_in_both_orders(name: str) -> None:
     rules, _, answers = settled(name)
     labels = dealt_categories(rules)
@@ -377,6 +380,7 @@ def test_every_category_of_another_rule_set_meets_its_neighbours_in_both_orders(
 
 
 @pytest.mark.parametrize("name", OTHER)
+@pytest.mark.slow
 def test_tie_breaks_and_draws_of_another_rule_set(name: str) -> None:
     rules, rows, answers = settled(name)
     by_test = {a.row.test: a for a in answers}

@@ -30,6 +30,7 @@ from fivecard.modeloff.mark import (
     open_marking,
     read_classification,
     read_winner,
+    report_marking,
 )
 from fivecard.cli import main
 from fivecard.core.cards import full_deck
@@ -650,6 +651,7 @@ def _showdowns(count: int) -> list[list[Any]]:
     return [header] + [row] * count
 
 
+@pytest.mark.slow
 def test_rows_are_marked_as_they_are_read_and_not_kept(tmp_path: Path) -> None:
     text = io.StringIO()
     csv.writer(text, lineterminator="\n").writerows(_showdowns(120_000))
@@ -695,6 +697,21 @@ def test_the_streamed_json_is_the_kept_markings_json(ascii: bool, tmp_path: Path
         report.finish(marking)
     assert '"rows": [],' in out.getvalue() and '"wrong": [],' in out.getvalue()
     assert out.getvalue() == json.dumps(mark_file(str(only_errors)).to_json(), ensure_ascii=False, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_marking_reported_by_the_library_is_what_the_command_prints(as_json: bool, tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "answers.csv", _showdowns(4) + [["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "2"]])
+    said: list[str] = []
+    out = io.StringIO()
+    with open_marking(str(path)) as marking:
+        notes = report_marking(marking, out, output=str(tmp_path / "marked.csv"), as_json=as_json, say=said.append)
+    code, printed, err = run(["mark", *(["--json"] if as_json else []), str(path)])
+    assert out.getvalue() == printed and code == 0 and notes == []
+    assert said == [marking.note] and f"fivecard: {marking.note}" in err
+    with open(tmp_path / "marked.csv", encoding="utf-8") as written:
+        verdicts = [row[-1] for row in csv.reader(written)][1:]
+    assert verdicts == ["right"] * 4 + ["wrong: the winner: said '2', right: player 1"]
 
 
 def test_a_workbook_is_marked_to_csv_at_any_size(tmp_path: Path) -> None:

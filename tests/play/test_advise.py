@@ -11,7 +11,8 @@ import pytest
 
 from fivecard import Card, FivecardError, Hand, parse_cards, strength
 from fivecard.files.paytable_file import load_paytable
-from fivecard.play.advise import JACKS_OR_BETTER, advise, unseen_cards
+from fivecard.play.advise import advise, unseen_cards
+from fivecard.play.paytables import JACKS_OR_BETTER
 
 
 def key(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -98,7 +99,7 @@ def test_paytable_file_and_errors(tmp_path: Path) -> None:
     path = tmp_path / "table.json"
     path.write_text(json.dumps({"name": "Pairs pay", "pays": {"one_pair": 1, "two_pair": 3}, "min_pair": "2"}))
     table = load_paytable(str(path))
-    assert table.name == "Pairs pay"
+    assert table.title == "Pairs pay"
     advice = advise("2S 2H 7C 9D KS", paytable=table)
     assert advice.recommended.ev is not None and advice.recommended.ev > 1
     assert load_paytable("Jacks-or-Better") is JACKS_OR_BETTER

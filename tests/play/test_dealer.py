@@ -30,7 +30,7 @@ from fivecard.play.dealer import DealerSolution, _ranked, _tables, dealer_hands,
 
 def _deck(ranks: str, rules: str, jokers: int = 0) -> tuple[Card, ...]:
     """The rule set's dealt cards of these ranks (and jokers)."""
-    cards = tuple(c for c in get_rules(rules).dealt() if c.rank is not None and c.rank.char in ranks)
+    cards = tuple(c for c in get_rules(rules).deck() if c.rank is not None and c.rank.char in ranks)
     return cards + parse_cards(" ".join(["JK"] * jokers)) if jokers else cards
 
 
@@ -58,8 +58,8 @@ def _every_hand(rules: str) -> dict[tuple[int, ...], int]:
     """The strength of every five of the small deck, by its deck indices."""
     deck = SMALL[rules]
     hands = list(combinations(range(len(deck)), 5))
-    codes = np.array([[deck[i].code for i in hand] for hand in hands], dtype=np.int32)
-    found = batch.strengths_of_codes(codes, rules=get_rules(rules), check=False)
+    indices = np.array([[deck[i].index for i in hand] for hand in hands], dtype=np.int32)
+    found = batch.strengths_of_indices(indices, rules=get_rules(rules))
     return dict(zip(hands, found.tolist()))
 
 
@@ -81,6 +81,7 @@ def _brute_force(rules: str, deck: Sequence[Card], hand: Sequence[int]) -> list[
 
 
 @pytest.mark.parametrize("rules", list(SMALL))
+@pytest.mark.slow
 def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
     solution = solved(rules)
     deck = SMALL[rules]
@@ -96,7 +97,7 @@ def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
         win += deals * Fraction(w, all_)
         draw += deals * Fraction(d, all_)
         # the runner-up: another choice of cards (under semi, keeping one ace or another is one choice)
-        kept = [tuple(sorted(deck[hand[i]].code for i in range(5) if m >> i & 1)) for m in range(32)]
+        kept = [tuple(sorted(deck[hand[i]].index for i in range(5) if m >> i & 1)) for m in range(32)]
         rest = sorted((values[kept.index(k)] for k in set(kept) if k != kept[best]), reverse=True)
         assert float(solution.second_value[row]) == pytest.approx(float(rest[0]), abs=1e-12)
     deals_in_all = comb(len(deck), 5)
@@ -108,20 +109,21 @@ def test_every_class_and_the_totals_equal_the_brute_force(rules: str) -> None:
     assert sum(kept_shares(solution).values()) == 1
 
 
+@pytest.mark.slow
 def test_the_classes_hold_every_deal_once() -> None:
     for rules, count in (("standard", 134_459), ("semi", 6_175)):
         ruleset = get_rules(rules)
-        classes = deal_classes(ruleset.dealt(), ruleset)
+        classes = deal_classes(ruleset.deck(), ruleset)
         assert len(classes) == count
         assert int(classes.deals.sum()) == 2_598_960
     one_eyed = get_rules("one-eyed-jacks")
     # renaming suits must keep J♠ and J♥ wild: only 4 of the 24 renamings do
-    assert 4 * len(deal_classes(one_eyed.dealt(), one_eyed)) > 2_598_960
+    assert 4 * len(deal_classes(one_eyed.deck(), one_eyed)) > 2_598_960
 
 
 def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
     deck = SMALL["standard"]
-    tables = _tables(get_rules("standard"), tuple(c.code for c in deck))
+    tables = _tables(get_rules("standard"), tuple(c.index for c in deck))
     where = {c: i for i, c in enumerate(deck)}
     rng = random.Random(4)
     suits = "shdc"
@@ -137,11 +139,12 @@ def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
         assert sorted(win[0].tolist()) == sorted(win[1].tolist())
 
 
+@pytest.mark.slow
 def test_sampled_deals_of_the_full_deck_hold_what_the_advisor_holds() -> None:
     for rules, sample in (("standard", 5), ("joker", 3)):
         ruleset = get_rules(rules)
-        deck = ruleset.dealt()
-        tables = _tables(ruleset, tuple(c.code for c in deck))
+        deck = ruleset.deck()
+        tables = _tables(ruleset, tuple(c.index for c in deck))
         rng = random.Random(14)
         hands = np.array([sorted(rng.sample(range(len(deck)), 5)) for _ in range(sample)], dtype=np.int64)
         win, draw, _made = tables.holds(hands)
@@ -179,6 +182,7 @@ def test_a_deck_too_small_is_an_error() -> None:
         solve_dealer("standard", deck=SMALL["standard"][:9], workers=0)
 
 
+@pytest.mark.slow
 def test_the_command_solves_the_short_deck(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     target = tmp_path / "dealer.csv"
@@ -233,6 +237,7 @@ def _same(a: DealerSolution, b: DealerSolution) -> None:
     assert np.array_equal(a.classes.first, b.classes.first)
 
 
+@pytest.mark.slow
 def test_two_dask_workers_give_the_answer_of_one_process() -> None:
     alone = solve_dealer("standard", deck=SMALL["standard"], workers=0, part_classes=64)
     spread = solve_dealer("standard", deck=SMALL["standard"], workers=2, part_classes=64)
@@ -240,6 +245,7 @@ def test_two_dask_workers_give_the_answer_of_one_process() -> None:
     _same(alone, solved("standard"))  # and the size of the parts changes nothing
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_resumes_from_its_checkpoints(tmp_path: Path) -> None:
     calls: list[tuple[int, int]] = []
 
@@ -269,6 +275,7 @@ def test_an_interrupted_run_resumes_from_its_checkpoints(tmp_path: Path) -> None
     assert not list(tmp_path.glob("*/part-*.ckpt"))  # the checkpoints go once the run is done
 
 
+@pytest.mark.slow
 def test_the_command_on_an_existing_cluster_gives_the_answer_of_one_process() -> None:
     from fivecard.vector import jobs
 
@@ -284,6 +291,7 @@ def test_the_command_on_an_existing_cluster_gives_the_answer_of_one_process() ->
         assert mine[name] == theirs[name]
 
 
+@pytest.mark.slow
 def test_a_jobs_key_is_the_same_in_every_process() -> None:
     # a wild rule set's sets of cards iterate in an order that follows string
     # hashes; the key (the checkpoints' folder) must not
@@ -293,7 +301,7 @@ def test_a_jobs_key_is_the_same_in_every_process() -> None:
 
     code = (
         "from fivecard.core.rules import get_rules; from fivecard.play.dealer import job_key; "
-        "r = get_rules('deuces-wild'); print(job_key(r, r.dealt()))"
+        "r = get_rules('deuces-wild'); print(job_key(r, r.deck()))"
     )
     keys = {
         subprocess.run(
@@ -310,5 +318,5 @@ def test_a_worker_makes_a_rule_sets_tables_once() -> None:
     import pickle
 
     rules = get_rules("deuces-wild")
-    deck = tuple(c.code for c in SMALL["deuces-wild"])
+    deck = tuple(c.index for c in SMALL["deuces-wild"])
     assert _tables(pickle.loads(pickle.dumps(rules)), deck) is _tables(rules, deck)

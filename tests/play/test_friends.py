@@ -232,6 +232,7 @@ def well_formed(name: str) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(NAMES).flatmap(lambda n: st.tuples(st.just(n), look_alike(n), look_alike(n, invisible=True))))
+@pytest.mark.slow
 def test_no_name_can_pass_for_a_seated_one(case: tuple[str, str, str]) -> None:
     name, alike, hidden = case
     table = table_with(name)
@@ -244,6 +245,7 @@ def test_no_name_can_pass_for_a_seated_one(case: tuple[str, str, str]) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(NAMES).flatmap(lambda n: st.tuples(st.just(n), look_alike(n))))
+@pytest.mark.slow
 def test_a_name_spelt_another_way_is_shown_normalized(case: tuple[str, str]) -> None:
     name, alike = case
     shown = seat_name(alike)
@@ -254,6 +256,7 @@ def test_a_name_spelt_another_way_is_shown_normalized(case: tuple[str, str]) -> 
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(ROLES).flatmap(lambda n: look_alike(n)))
+@pytest.mark.slow
 def test_no_name_is_a_roles_word(alike: str) -> None:
     with pytest.raises(GameError, match="a word the table uses for a role"):
         table_with(alike)
@@ -261,6 +264,7 @@ def test_no_name_is_a_roles_word(alike: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(st.characters(codec="utf-8"), max_size=20))
+@pytest.mark.slow
 def test_every_name_a_table_shows_is_well_formed(text: str) -> None:
     try:
         shown = seat_name(text)
@@ -272,6 +276,7 @@ def test_every_name_a_table_shows_is_well_formed(text: str) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(NAMES).flatmap(lambda n: st.tuples(st.just(n), passing_for(n))))
+@pytest.mark.slow
 def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[str, str]) -> None:
     name, alike = case
     try:
@@ -292,6 +297,7 @@ def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from([*ROLES, "HOST", "YOU", "NOBODY"]).flatmap(passing_for))
+@pytest.mark.slow
 def test_no_name_is_a_roles_word_in_look_alike_letters(alike: str) -> None:
     with pytest.raises(GameError, match="a word the table uses for a role|letters in one word"):
         seat_name(alike)
@@ -329,6 +335,7 @@ def test_every_latin_letter_that_passes_for_another_is_read_as_it(letter: str, a
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from([RUSSIAN, GREEK, ARMENIAN, JAPANESE]).flatmap(lambda s: st.tuples(one_script_names(s), one_script_names(s))))
+@pytest.mark.slow
 def test_names_in_one_script_are_taken_and_stay_apart(case: tuple[str, str]) -> None:
     first, second = case
     assert seat_name(first) == first and seat_name(second) == second
@@ -350,6 +357,7 @@ def test_every_letter_and_digit_of_a_script_in_common_use_may_be_a_name() -> Non
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(sorted(COMMON_SCRIPTS)).flatmap(lambda s: st.tuples(st.just(s), one_script_names(COMMON_SCRIPTS[s]))))
+@pytest.mark.slow
 def test_a_name_in_a_script_in_common_use_is_taken_as_written(case: tuple[str, str]) -> None:
     script, name = case
     try:

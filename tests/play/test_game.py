@@ -65,6 +65,7 @@ def play_round(game: Game, human: str) -> RoundSettled:
     return settled
 
 
+@pytest.mark.slow
 def test_complete_seeded_game_through_the_engine() -> None:
     game = Game(seed=2026)
     first = play_round(game, "fold")
@@ -331,6 +332,7 @@ def run(argv: list[str], stdin: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 def test_play_piped_complete_game_with_bad_input() -> None:
     answers = "x\n9\n1 1\nh\n1 2\n\na\n\nn\n\nf\nq\n"
     code, out, err = run(["play", "--seed", "11"], answers)
@@ -360,12 +362,14 @@ def test_play_ends_at_end_of_input() -> None:
     assert code == 0 and "Round 1 is void" in out and "After 0 rounds:" in out
 
 
+@pytest.mark.slow
 def test_play_rule_sets() -> None:
     for rules in ("joker", "semi", "ace-king"):
         code, out, _ = run(["play", "--seed", "4", "--rules", rules], "a\nq\n")
         assert code == 0 and f"({rules} rules" in out and "Dealer has" in out
 
 
+@pytest.mark.slow
 def test_advise_command() -> None:
     code, out, _ = run(["advise", "AS AH 7C 4D 2S"], "")
     assert code == 0 and "Recommended (*): Keep A♠ A♥, exchange 3" in out

@@ -41,6 +41,7 @@ def _through_json(game: Game) -> Game:
 
 
 @pytest.mark.parametrize("rules", sorted(RULE_SETS))
+@pytest.mark.slow
 def test_a_restored_game_goes_on_as_the_original(rules: str) -> None:
     original = Game(rules=rules, seed=11, fold_below=0.2)
     choice = random.Random(5)

@@ -27,7 +27,7 @@ from fivecard.core.rules import (
     RuleSet,
     get_rules,
 )
-from fivecard.play.advise import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable
+from fivecard.play.paytables import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable
 from fivecard.play.dealer import dealer_hands, solve_dealer
 from fivecard.play.holds import HoldLine, describe_hold, hold_list
 from fivecard.play.strategy import solve_paytable, starting_hands
@@ -113,13 +113,14 @@ def test_describe_hold(kept: str, rules: RuleSet, paytable: PayTable | None, exp
 
 
 @pytest.mark.parametrize("name", ["standard", "short-deck", "semi", "deuces-wild", "one-eyed-jacks"])
+@pytest.mark.slow
 def test_draws_are_named_by_what_completes_them(name: str) -> None:
     """Over random holds of four: a hold named "4 to a X" has a card of the
     deck that makes X; an outside straight draw is completed by two ranks or
     more, an inside one by one; a pat hand is named by its evaluation; no
     hold is named by a category the rule set lacks."""
     rules = get_rules(name)
-    deck = rules.dealt()
+    deck = rules.deck()
     labels = {c.label for c in rules.ladder}
     chance = random.Random(name)
     for _ in range(1500):
@@ -160,6 +161,7 @@ def _short_deck_job() -> list[HoldLine]:
     return hold_list(starting_hands(solved), solved.rules, JOB)
 
 
+@pytest.mark.slow
 def test_the_short_deck_jacks_or_better_hold_list() -> None:
     lines = _short_deck_job()
     _check_list(lines, comb(36, 5), SHORT_DECK, JOB)
@@ -172,7 +174,7 @@ def test_the_short_deck_jacks_or_better_hold_list() -> None:
 
 
 def test_the_dealer_games_hold_list_on_a_small_deck() -> None:
-    deck = tuple(c for c in STANDARD.dealt() if c.rank is not None and c.rank >= 10)
+    deck = tuple(c for c in STANDARD.deck() if c.rank is not None and c.rank >= 10)
     solved = solve_dealer("standard", deck=deck, workers=0)
     lines = hold_list(dealer_hands(solved), STANDARD)
     _check_list(lines, comb(20, 5), STANDARD, None)
@@ -182,14 +184,16 @@ def test_the_dealer_games_hold_list_on_a_small_deck() -> None:
     assert all(-1 <= line.value_low <= line.value_high <= 1 for line in lines)
 
 
+@pytest.mark.slow
 def test_the_dealer_games_hold_list_under_lowball() -> None:
-    deck = tuple(c for c in DEUCE_TO_SEVEN.dealt() if c.rank is not None and c.rank.char in "234578")
+    deck = tuple(c for c in DEUCE_TO_SEVEN.deck() if c.rank is not None and c.rank.char in "234578")
     solved = solve_dealer("deuce-to-seven", deck=deck, workers=0)
     lines = hold_list(dealer_hands(solved), DEUCE_TO_SEVEN)
     _check_list(lines, comb(24, 5), DEUCE_TO_SEVEN, None)
     assert lines[0].description == "Pat Seven low"  # 7-5-4-3-2, the best hand
 
 
+@pytest.mark.slow
 def test_the_jacks_or_better_hold_list_orders_as_the_published_strategy() -> None:
     """Full Jacks or Better 9/6 (about 8 s): the order facts every published
     strategy for it states, as the exact solution has them."""
@@ -206,6 +210,7 @@ def test_the_jacks_or_better_hold_list_orders_as_the_published_strategy() -> Non
     assert names[-1] == "Discard everything"
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_ranked_hold_list(tmp_path: Path) -> None:
     base = ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--checkpoint", str(tmp_path)]
     out, err = io.StringIO(), io.StringIO()
@@ -236,6 +241,7 @@ def test_the_command_prints_the_ranked_hold_list(tmp_path: Path) -> None:
     assert "ranked hold list" not in out.getvalue()
 
 
+@pytest.mark.slow
 def test_the_dealer_command_prints_the_ranked_hold_list(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     arguments = ["strategy", "--dealer", "--rules", "short-deck", "--workers", "0", "--checkpoint", str(tmp_path)]

@@ -16,13 +16,16 @@ import pytest
 from fivecard import FivecardError, Hand
 from fivecard.core.errors import FileAccessError
 from fivecard.files.paytable_file import PAYTABLE_LIMIT, load_paytable
-from fivecard.play.advise import (
+from fivecard.play.advise import advise, unseen_cards
+from fivecard.play.paytables import (
     CATEGORY_NAMES,
+    DEUCES_WILD_FULL_PAY,
     JACKS_OR_BETTER,
+    PAYTABLES,
     PayTable,
     PayTableError,
-    advise,
-    unseen_cards,
+    builtin_paytable,
+    parse_paytable,
 )
 from fivecard.core.cards import Rank
 from fivecard.cli import main
@@ -194,7 +197,7 @@ def test_a_pipe_with_its_writer_is_read() -> None:
         table = load_paytable(f"/proc/self/fd/{read_end}")
     finally:
         os.close(read_end)
-    assert (table.name, table.pays) == ("Piped", {"one_pair": 1.0})
+    assert (table.title, table.pays) == ("Piped", {"one_pair": 1.0})
 
 
 def test_a_good_file(in_tmp: Path) -> None:
@@ -203,12 +206,24 @@ def test_a_good_file(in_tmp: Path) -> None:
         b' "min_pair": "10"}'
     )
     table = load_paytable("mine.json")
-    assert table.name == "Mine" and table.min_pair is Rank.TEN
+    assert table.title == "Mine" and table.min_pair is Rank.TEN
     assert table.pays == {"royal_flush": 250.0, "flush": 5.5, "one_pair": 1.0, "high_card": 0.0}
     assert str(table.pays["high_card"]) == "0.0"  # not -0.0
     (in_tmp / "plain.json").write_text(json.dumps({"pays": {"five_of_a_kind": 1000}, "min_pair": None}))
     plain = load_paytable("plain.json")
-    assert (plain.name, plain.min_pair) == ("plain", None)  # the name defaults to the file's
+    assert (plain.title, plain.min_pair) == ("plain", None)  # the name defaults to the file's
+
+
+def test_a_pay_table_is_named_as_a_rule_set_is() -> None:
+    """``name`` is the id (the key of PAYTABLES, a file's name), ``title``
+    the label people read (the JSON's "name"), the name where none is given."""
+    for key, table in PAYTABLES.items():
+        assert table.name == key and builtin_paytable(key.upper()) is table
+    assert (JACKS_OR_BETTER.title, DEUCES_WILD_FULL_PAY.title) == ("Jacks or Better 9/6", "Deuces Wild (full pay)")
+    assert advise("AS KS QS JS TS", paytable=JACKS_OR_BETTER).to_json()["paytable"] == "Jacks or Better 9/6"
+    mine = parse_paytable('{"name": "My table", "pays": {"one_pair": 1}}', name="mine")
+    assert (mine.name, mine.title) == ("mine", "My table")
+    assert PayTable("plain", {"one_pair": 1}).title == "plain"
 
 
 def test_built_in_names_any_case() -> None:

@@ -13,7 +13,8 @@ import pytest
 
 from fivecard.core.errors import FivecardError
 from fivecard.files.paytable_file import load_paytable
-from fivecard.play.advise import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError, advise
+from fivecard.play.advise import advise
+from fivecard.play.paytables import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError
 from fivecard.play.strategy import HOLDS, PayTableSolution, solve_paytable
 
 
@@ -23,6 +24,7 @@ def solved(table: str, rules: str, final: bool) -> PayTableSolution:
     return solve_paytable(load_paytable(table), rules=rules, final=final)
 
 
+@pytest.mark.slow
 def test_jacks_or_better_returns_exactly_99_5439_percent() -> None:
     solution = solved("jacks-or-better", "standard", False)
     assert solution.expected_return == Fraction(1653526326983, 1661102543100)
@@ -33,6 +35,7 @@ def test_jacks_or_better_returns_exactly_99_5439_percent() -> None:
     assert mean == pytest.approx(float(solution.expected_return), rel=1e-12)
 
 
+@pytest.mark.slow
 def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
     solution = solved("deuces-wild", "deuces-wild", True)
     assert round(solution.percent, 4) == 100.7620
@@ -52,9 +55,10 @@ def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
     ("table", "rules", "deals"),
     [("jacks-or-better", "short-deck", 150), ("deuces-wild", "deuces-wild", 20), ("jacks-or-better", "standard", 20)],
 )
+@pytest.mark.slow
 def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: int) -> None:
     solution = solved(table, rules, rules != "standard")
-    deck = solution.rules.dealt()
+    deck = solution.rules.deck()
     rng = random.Random(14)
     for row in rng.sample(range(len(solution.classes)), deals):
         cards = [deck[i] for i in solution.classes.first[row].tolist()]
@@ -67,6 +71,7 @@ def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: 
         assert kept == set(first.keep)  # ties go to fewer cards exchanged, as the advisor's
 
 
+@pytest.mark.slow
 def test_a_tie_keeps_more_cards_as_the_advisor_does() -> None:
     from fivecard.play.strategy import starting_hands
 
@@ -102,6 +107,7 @@ def test_what_cannot_be_solved_yet_says_so() -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_pay_table_pays_natural_and_wild_hands_apart() -> None:
     rules = "deuces-wild"
     assert advise("AS KS QS JS TS", rules=rules, paytable=DEUCES_WILD_FULL_PAY).choices[0].ev == 800
@@ -115,6 +121,7 @@ def test_a_pay_table_pays_natural_and_wild_hands_apart() -> None:
         PayTable("mine", {"natural_nothing": 6})
 
 
+@pytest.mark.slow
 def test_the_command() -> None:
     import io
     import json
@@ -131,6 +138,7 @@ def test_the_command() -> None:
     assert code == 2 and err.getvalue().startswith("fivecard: error: solving a pay table takes") and out.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_the_strategy_per_class_of_starting_hands(tmp_path: object) -> None:
     from math import comb
 
@@ -149,6 +157,7 @@ def test_the_strategy_per_class_of_starting_hands(tmp_path: object) -> None:
         assert advice.choices[1].ev == pytest.approx(hand.runner_up_value, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_strategy(tmp_path: object) -> None:
     import csv
     import io
@@ -180,6 +189,7 @@ def test_the_command_writes_the_strategy(tmp_path: object) -> None:
     assert code == 2 and err.getvalue().startswith("fivecard: error: cannot write '/no/such/dir/s.csv'")
 
 
+@pytest.mark.slow
 def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> None:
     import io
     from pathlib import Path
@@ -210,6 +220,7 @@ def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> 
     assert not list(folder.glob("*/part-*.ckpt"))
 
 
+@pytest.mark.slow
 def test_a_checkpointed_part_that_fails_its_checks_is_solved_again(tmp_path: object) -> None:
     # a part replaced by a copy of another gave a wrong return, with exit 0
     import io

@@ -152,26 +152,26 @@ from fivecard.vector import seven  # noqa: E402
 from fivecard.core.errors import HandError  # noqa: E402
 
 STANDARD = get_rules("standard")
-_CODES = batch.CODES[batch.combinations(52)[[0, 5_000, 90_000]]].tolist()  # three hands, as card codes
+_HANDS = batch.combinations(52)[[0, 5_000, 90_000]].tolist()  # three hands, as card indices
 _INDICES = batch.combinations(52)[[0, 5_000, 90_000]].tolist()
-_SEVEN = batch.CODES[batch.combinations(52, 5)[[0, 7, 9]]][:, [0, 1, 2, 3, 4, 0, 1]].tolist()
+_SEVEN = batch.combinations(52, 5)[[0, 7, 9]][:, [0, 1, 2, 3, 4, 0, 1]].tolist()
 GOOD: dict[str, Any] = {
     "strengths": [[578, 790, 4469], [1, 7462, 0]],  # a table of strengths; 0 for a bad row
     "showdowns": [[578, 790, 4469], [1, 7462, 12]],
-    "codes": _CODES,
+    "hands": _HANDS,
     "seven": _SEVEN,
     "indices": _INDICES,
-    "keys": [[0, 5, 10, 15, 20], [65, 1, 2, 3, 4], [64, 63, 62, 61, 60]],
-    "deck": [int(c) for c in batch.CODES[:10]],
+    "sorted": [[0, 5, 10, 15, 20], [65, 1, 2, 3, 4], [64, 63, 62, 61, 60]],
+    "deck": list(range(10)),
 }
 
 # function name -> (kind of its array input, the call)
 ARRAY_FUNCTIONS: dict[str, tuple[str, Callable[[Any], object]]] = {
     "categories": ("strengths", batch.categories),
     "settle": ("showdowns", batch.settle),
-    "strengths_of_codes": ("codes", batch.strengths_of_codes),
+    "strengths_of_indices": ("hands", batch.strengths_of_indices),
     "encode_indices": ("indices", batch.encode_indices),
-    "sorted_from_keys": ("keys", lambda keys: batch.sorted_from_keys(keys, suits=True)),
+    "sorted_from_indices": ("sorted", lambda indices: batch.sorted_from_indices(indices, suits=True)),
     "hand_counts": ("deck", batch.hand_counts),
     "best_strengths": ("seven", seven.best_strengths),
     "best_positions": ("seven", seven.best_positions),
@@ -213,9 +213,9 @@ OTHER_FUNCTIONS: dict[str, list[tuple[Callable[[], object], type[Exception], str
         (lambda: batch.token_view("AS KS QS JS TS", 1, 15), TypeError, "str"),  # type: ignore[arg-type]
         (lambda: batch.token_view(b"AS KS QS JS TS", 1.0, 15), TypeError, "float 1.0"),  # type: ignore[arg-type]
     ],
-    "fixed_width_codes": [
-        (lambda: batch.fixed_width_codes(b"AS KS QS JS TS", 1, 15, STANDARD, offset=1), FivecardError, "from byte 1"),
-        (lambda: batch.fixed_width_codes(b"AS KS QS JS TS", 1, 15, "standard"), TypeError, "RuleSet"),  # type: ignore[arg-type]
+    "fixed_width_indices": [
+        (lambda: batch.fixed_width_indices(b"AS KS QS JS TS", 1, 15, STANDARD, offset=1), FivecardError, "from byte 1"),
+        (lambda: batch.fixed_width_indices(b"AS KS QS JS TS", 1, 15, "standard"), TypeError, "RuleSet"),  # type: ignore[arg-type]
     ],
     "seven_card_counts": [
         (lambda: seven.seven_card_counts(cards=8), FivecardError, "not 8"),
@@ -225,7 +225,7 @@ OTHER_FUNCTIONS: dict[str, list[tuple[Callable[[], object], type[Exception], str
     "census_counts": [(lambda: batch.census_counts(5), TypeError, "int 5")],  # type: ignore[arg-type]
     "category_table": [(lambda: batch.category_table(5), TypeError, "int 5")],  # type: ignore[arg-type]
 }
-NO_INPUT = {"CARDS", "CODES", "token_places"}
+NO_INPUT: set[str] = set()
 
 
 def test_every_public_function_of_the_batch_modules_is_walked() -> None:
@@ -259,7 +259,7 @@ BAD_VALUES: list[tuple[Any, type[Exception], str]] = [
     (full_deck()[0], TypeError, "Card"),
 ]
 # the kinds of input that are integers only (a float there is the wrong type)
-INTEGERS_ONLY = {"codes", "seven", "indices", "keys", "deck"}
+INTEGERS_ONLY = {"hands", "seven", "indices", "sorted", "deck"}
 
 
 # where a value at row 1, column 2 is said to be, per kind of input
@@ -313,7 +313,7 @@ def test_an_empty_array_gives_an_empty_answer(name: str) -> None:
         if kind == "deck":  # no cards make no hand
             assert not found.any()
         else:
-            assert len(found.codes if isinstance(found, batch.Encoded) else found) == 0
+            assert len(found.indices if isinstance(found, batch.Encoded) else found) == 0
 
 
 def test_a_showdown_of_no_hands_is_a_hand_error() -> None:

@@ -454,6 +454,7 @@ def test_importing_the_module_does_not_import_dask() -> None:
 # ---------------------------------------------------------------- Dask
 
 
+@pytest.mark.slow
 def test_a_local_cluster_gives_the_same_results(tmp_path: Path, leaves_nothing: None) -> None:
     seen: list[tuple[int, int]] = []
     got = run_parts(
@@ -465,6 +466,7 @@ def test_a_local_cluster_gives_the_same_results(tmp_path: Path, leaves_nothing: 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_workers_run_blas_on_one_thread(monkeypatch: pytest.MonkeyPatch, leaves_nothing: None) -> None:
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
@@ -476,6 +478,7 @@ def test_workers_run_blas_on_one_thread(monkeypatch: pytest.MonkeyPatch, leaves_
     assert "OMP_NUM_THREADS" not in os.environ
 
 
+@pytest.mark.slow
 def test_workers_ignore_ctrl_c_and_keep_the_c_librarys_memory_settings(leaves_nothing: None) -> None:
     # a terminal's Ctrl-C reaches the whole process group: the workers leave
     # it to this process (else each printed a traceback); and Dask's default
@@ -487,6 +490,7 @@ def test_workers_ignore_ctrl_c_and_keep_the_c_librarys_memory_settings(leaves_no
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process's own kept
 
 
+@pytest.mark.slow
 def test_an_error_in_a_worker_reaches_the_caller_as_itself(
     tmp_path: Path, marks: Path, leaves_nothing: None
 ) -> None:
@@ -500,6 +504,7 @@ def test_an_error_in_a_worker_reaches_the_caller_as_itself(
     assert 2 not in done
 
 
+@pytest.mark.slow
 def test_an_interrupt_keeps_the_finished_parts_and_closes_the_cluster(
     tmp_path: Path, marks: Path, leaves_nothing: None
 ) -> None:
@@ -518,6 +523,7 @@ def test_an_interrupt_keeps_the_finished_parts_and_closes_the_cluster(
     assert_same(got, clean(3, 5))
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_an_error_naming_it(leaves_nothing: None) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -539,6 +545,7 @@ def test_an_unreachable_scheduler_is_an_error_naming_it(leaves_nothing: None) ->
     assert f"the Dask scheduler at {address!r}" in str(outcome[0])
 
 
+@pytest.mark.slow
 def test_an_existing_cluster_by_address_or_client(leaves_nothing: None) -> None:
     with jobs._local_cluster(2) as cluster:
         address = cluster.scheduler_address
@@ -567,6 +574,7 @@ def test_the_default_workers_leave_half_the_memory(monkeypatch: pytest.MonkeyPat
     assert jobs.default_workers(memory_each=memory * 2) == 1  # always one
 
 
+@pytest.mark.slow
 def test_a_cluster_that_gives_up_is_one_error_and_the_finished_parts_stay(
     tmp_path: Path, leaves_nothing: None
 ) -> None:
@@ -711,6 +719,7 @@ def test_forked_runs_only_where_fork_is_safe() -> None:
 # ---------------------------------------------------------------- the machine and the cut
 
 
+@pytest.mark.slow
 def test_a_cut_covers_the_job_in_near_equal_parts_in_order() -> None:
     for total in (0, 1, 2, 7, 10, 1000, 4 << 20):
         for parts in (1, 2, 3, 7, 16):

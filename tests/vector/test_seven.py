@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 from fivecard.vector import batch
 from fivecard.vector import seven as bulk_seven
 from fivecard.core import seven
-from fivecard.core.cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, Card, Suit, full_deck
+from fivecard import strength_function
+from fivecard.core.cards import CARDS, TEXTS, Card, Suit, full_deck
 from fivecard.core.rules import RULE_SETS, RuleSet, get_rules, wild_rules
-from fivecard.core.lookup import tables_for
+from fivecard.core.lookup import JOKER_WEIGHT, RANK_WEIGHTS, tables_for
 from fivecard.core.errors import FivecardError
 
 #: Every rule set, and one with wild cards named by the user.
@@ -50,14 +51,14 @@ SEVEN_CARD_COUNTS = {
 }
 
 
-def deck_codes(rules: RuleSet) -> list[int]:
-    """The codes of the rule set's dealt deck (semi: 52 rank-only cards)."""
-    return [c.code for c in rules.dealt()]
+def deck_indices(rules: RuleSet) -> list[int]:
+    """The card indices of the rule set's dealt deck (semi: 52 rank-only cards)."""
+    return [c.index for c in rules.deck()]
 
 
 def random_hands(rules: RuleSet, size: int, count: int, seed: int) -> npt.NDArray[np.int32]:
     rng = random.Random(seed)
-    deck = deck_codes(rules)
+    deck = deck_indices(rules)
     return np.array([rng.sample(deck, size) for _ in range(count)], dtype=np.int32)
 
 
@@ -94,6 +95,7 @@ def test_rank_weights_key_every_multiset_of_six_and_seven(weights: tuple[int, ..
     assert 7 << seven.KEY_SHIFT + seven.WILD_SHIFT < seven.INVALID
 
 
+@pytest.mark.slow
 def test_tables_from_the_cache_are_the_tables_built() -> None:
     for rules in (get_rules("standard"), get_rules("semi"), get_rules("short-deck"), get_rules("deuces-wild")):
         weights = seven.SUITED_WEIGHTS if rules.suits else seven.RANK_ONLY_WEIGHTS
@@ -114,7 +116,7 @@ def test_the_fast_path_wherever_a_flush_is_never_weaker() -> None:
     for rules in ALL_RULES:
         tables = seven.seven_tables(rules)
         assert (tables is None) == (not seven._flush_never_weaker(rules, tables_for(rules).lookup))
-        assert tables is None or tables.wild == bool(rules.wild_codes)
+        assert tables is None or tables.wild == bool(rules.wild_indices)
     if "deuce-to-seven" in RULE_SETS:
         assert seven.seven_tables(get_rules("deuce-to-seven")) is None
 
@@ -134,7 +136,7 @@ def test_a_flush_weaker_than_its_ranks_takes_the_brute_force() -> None:
     wild = get_rules("deuces-wild")
     lookup = list(tables_for(wild).lookup)
     assert seven._flush_never_weaker(wild, lookup)
-    key = sum(RANK_WEIGHTS[r - 2] for r in (14, 13, 12)) + 2 * RANK_WEIGHTS[JOKER_INDEX]
+    key = sum(RANK_WEIGHTS[r - 2] for r in (14, 13, 12)) + 2 * JOKER_WEIGHT
     lookup[key + KEY_SPACE] = lookup[key] - 1
     assert not seven._flush_never_weaker(wild, lookup)
 
@@ -146,14 +148,14 @@ def sub_decks(rules: RuleSet) -> list[list[int]]:
     """Two 20-card pieces of the dealt deck: one rich in flushes and
     straights (a whole suit with wheel and ace-high runs, pairs beside), one
     at random."""
-    deck = deck_codes(rules)
-    cards = rules.dealt()
+    deck = deck_indices(rules)
+    cards = rules.deck()
     rng = random.Random(20)
     if rules.suits:
-        # every wild card (up to four: the joker deck's two jokers are one code), then spades
-        wild = sorted({c.code for c in cards if rules.is_wild(c)})[:4]
-        first_suit = [c.code for c in cards if c.suit is Suit.SPADES and c.code not in wild]
-        others = [c.code for c in cards if c.suit is not Suit.SPADES and c.code not in wild]
+        # every wild card (up to four: the joker deck's two jokers are one card), then spades
+        wild = sorted({c.index for c in cards if rules.is_wild(c)})[:4]
+        first_suit = [c.index for c in cards if c.suit is Suit.SPADES and c.index not in wild]
+        others = [c.index for c in cards if c.suit is not Suit.SPADES and c.index not in wild]
         rich = wild + first_suit[: 16 - len(wild)]
         rich += rng.sample(others, 20 - len(rich))
     else:
@@ -162,11 +164,12 @@ def sub_decks(rules: RuleSet) -> list[list[int]]:
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@pytest.mark.slow
 def test_every_hand_of_a_sub_deck_fast_equals_the_best_of_every_five(rules: RuleSet) -> None:
     """Every 6- and 7-card hand of two 20-card sub-decks (116,280 hands
     each): the batch path (fast where the rule set allows) equals the best
     over every five, and so does the single-hand fast function on a sample."""
-    single = seven.best_strength_function(rules)
+    single = strength_function(rules, best_five=True)
     for piece in sub_decks(rules):
         codes = np.array(piece, dtype=np.int32)
         for size in (6, 7):
@@ -174,12 +177,13 @@ def test_every_hand_of_a_sub_deck_fast_equals_the_best_of_every_five(rules: Rule
             fast = bulk_seven.best_strengths(hands, rules=rules)
             brute = bulk_seven._brute_strengths(hands, rules)
             wrong = np.flatnonzero(fast != brute)
-            assert not len(wrong), [CARD_OF_CODE[c].code_str for c in hands[wrong[0]].tolist()]
+            assert not len(wrong), [TEXTS[i] for i in hands[wrong[0]].tolist()]
             assert fast.min() > 0
             sample = hands[:: 97].tolist()
             assert [single(h) for h in sample] == fast[:: 97].tolist()
 
 
+@pytest.mark.slow
 def test_whole_deck_seven_card_counts() -> None:
     """All 133,784,560 seven-card hands of 52 cards, each evaluated by the
     batch path (about 5 s): the known counts by category, 4,824 strengths."""
@@ -190,6 +194,7 @@ def test_whole_deck_seven_card_counts() -> None:
     assert int(np.count_nonzero(counts)) == 4_824
 
 
+@pytest.mark.slow
 def test_whole_short_deck_counts_one_process_and_two_and_brute_force() -> None:
     """Every 6-card hand of the 36-card short deck (1,947,792): one process,
     two, and the best of every five, counted alike."""
@@ -198,7 +203,7 @@ def test_whole_short_deck_counts_one_process_and_two_and_brute_force() -> None:
     two = bulk_seven.seven_card_counts(rules, cards=6, processes=2)
     assert int(one.sum()) == comb(36, 6)
     assert (one == two).all()
-    codes = np.array(deck_codes(rules), dtype=np.int32)
+    codes = np.array(deck_indices(rules), dtype=np.int32)
     hands = codes[batch.combinations(36, 6)]
     brute = np.bincount(bulk_seven._brute_strengths(hands, rules), minlength=len(one))
     assert (brute == one).all()
@@ -215,12 +220,13 @@ def test_seven_card_counts_rejects_other_sizes() -> None:
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@pytest.mark.slow
 def test_single_hand_equals_batch(rules: RuleSet) -> None:
     """Random hands of 5, 6 and 7 cards: strengths and the five that play,
     one hand at a time (best_five, the fast function, the brute force) and
     in a batch, all the same."""
-    fast = seven.best_strength_function(rules)
-    brute = seven.brute_strength_function(rules)
+    fast = strength_function(rules, best_five=True)
+    brute = seven._brute_strength_function(rules)
     for size in (5, 6, 7):
         hands = random_hands(rules, size, 1_500, seed=size)
         strengths = bulk_seven.best_strengths(hands, rules=rules).tolist()
@@ -234,9 +240,9 @@ def test_single_hand_equals_batch(rules: RuleSet) -> None:
 def test_semi_hands_with_a_rank_five_six_or_seven_times() -> None:
     """Rank-only hands may repeat a rank: every way, fast and brute alike."""
     rules = get_rules("semi")
-    ranks = [c.code for c in full_deck(suits=False)]
+    ranks = [c.index for c in full_deck(suits=False)]
     rng = random.Random(7)
-    fast, brute = seven.best_strength_function(rules), seven.brute_strength_function(rules)
+    fast, brute = strength_function(rules, best_five=True), seven._brute_strength_function(rules)
     for size in (6, 7):
         hands = []
         for _ in range(500):
@@ -253,7 +259,7 @@ def test_semi_hands_with_a_rank_five_six_or_seven_times() -> None:
 def test_best_five_names_the_five_that_play() -> None:
     rules = get_rules("standard")
     text = "7D 7C 7H KS KD 2C 7S"  # four sevens and a king: 2C and one king sit out
-    codes = [Card.parse(t).code for t in text.split()]
+    codes = [Card.parse(t).index for t in text.split()]
     strength, positions = seven.best_five(codes, rules)
     assert positions == (0, 1, 2, 3, 6)  # the first king in sorted order: K♠
     assert bulk_seven.best_positions([codes]).tolist() == [list(positions)]
@@ -262,11 +268,11 @@ def test_best_five_names_the_five_that_play() -> None:
 def test_bad_codes_and_shapes() -> None:
     with pytest.raises(FivecardError, match="shape"):
         bulk_seven.best_strengths(np.zeros((3, 8), dtype=np.int32))
-    good = [Card.parse(t).code for t in "AS KS QS JS TS 9S".split()]
-    with pytest.raises(FivecardError, match="row 1: 16 is not a card code"):
-        bulk_seven.best_strengths([good, [*good[:5], 16]])
+    good = [Card.parse(t).index for t in "AS KS QS JS TS 9S".split()]
+    with pytest.raises(FivecardError, match="row 1: 67 is not a card index"):
+        bulk_seven.best_strengths([good, [*good[:5], 67]])
     # a joker under standard is no hand of the rules: 0, as the brute force says
-    joker = Card.parse("JK").code
+    joker = Card.parse("JK").index
     found = bulk_seven.best_strengths([good, [*good[:5], joker]]).tolist()
     assert found[1] == 0 and found[0] > 0
     assert bulk_seven.best_strengths(np.zeros((0, 7), dtype=np.int32)).tolist() == []
@@ -277,13 +283,14 @@ def test_bad_codes_and_shapes() -> None:
 
 
 @pytest.mark.parametrize("name", ["deuces-wild", "one-eyed-jacks"])
+@pytest.mark.slow
 def test_wild_seven_card_hands_equal_brute_force_substitution(name: str) -> None:
     """Seven-card hands with one to four wild cards: the best five is the
     five the reference evaluator (tests/oracle.py, by substitution) values
     highest, at the five-card strength of that five (which test_enumeration
     checks against the same evaluator on every hand)."""
     rules = get_rules(name)
-    deck = batch.CARDS[:52]
+    deck = CARDS[:52]
     wild = [i for i, c in enumerate(deck) if rules.is_wild(c)]
     natural = [i for i in range(52) if i not in wild]
     rng = random.Random(11)
@@ -294,8 +301,8 @@ def test_wild_seven_card_hands_equal_brute_force_substitution(name: str) -> None
     fives = np.array([list(itertools.combinations(hand, 5)) for hand in hands], dtype=np.intp)  # (240, 21, 5)
     keys = oracle.keys(oracle.RULES[name], RANKS[fives].reshape(-1, 5), SUITS[fives].reshape(-1, 5)).reshape(240, 21)
     best = fives[np.arange(240), keys.argmax(axis=1)]
-    expected = batch.strengths_of_codes(batch.CODES[best], rules=rules)
-    ours = bulk_seven.best_strengths(batch.CODES[np.array(hands)], rules=rules)
+    expected = batch.strengths_of_indices(best, rules=rules)
+    ours = bulk_seven.best_strengths(np.array(hands), rules=rules)
     assert np.array_equal(ours, expected)
     assert_same_order(keys.max(axis=1), ours)
 
@@ -311,13 +318,14 @@ SUITED = [get_rules("standard"), get_rules("ace-king"), get_rules("short-deck")]
     size=st.sampled_from([6, 7]),
     data=st.data(),
 )
+@pytest.mark.slow
 def test_card_order_does_not_matter(rules: RuleSet, size: int, data: st.DataObject) -> None:
-    deck = deck_codes(rules)
+    deck = deck_indices(rules)
     hand = data.draw(st.lists(st.sampled_from(deck), min_size=size, max_size=size, unique=rules.one_deck))
     shuffled = data.draw(st.permutations(hand))
     strength, positions = seven.best_five(hand, rules)
     again, moved = seven.best_five(shuffled, rules)
-    assert again == strength == seven.best_strength_function(rules)(shuffled)
+    assert again == strength == strength_function(rules, best_five=True)(shuffled)
     # the same cards play (as a multiset: semi's rank-only cards repeat)
     assert sorted(hand[i] for i in positions) == sorted(shuffled[i] for i in moved)
 
@@ -331,14 +339,14 @@ def test_card_order_does_not_matter(rules: RuleSet, size: int, data: st.DataObje
 def test_suit_renaming_does_not_matter(
     rules: RuleSet, hand: list[int], renaming: Sequence[Suit], size: int
 ) -> None:
-    deck = rules.dealt()
+    deck = rules.deck()
     cards = [deck[i % len(deck)] for i in hand][:size]
     if len(set(cards)) < size:
         return
     rename = dict(zip(Suit, renaming))
     renamed = [Card(c.rank, rename[c.suit]) for c in cards if c.suit is not None]
-    best = seven.best_strength_function(rules)
-    assert best([c.code for c in cards]) == best([c.code for c in renamed])
+    best = strength_function(rules, best_five=True)
+    assert best([c.index for c in cards]) == best([c.index for c in renamed])
 
 
 # --- pokerkit, an independent oracle ---------------------------------------------------
@@ -350,6 +358,7 @@ def _pokerkit_text(card: Card) -> str:
 
 
 @pytest.mark.parametrize("name", ["standard", "short-deck"])
+@pytest.mark.slow
 def test_pokerkit_orders_seven_card_hands_alike(name: str) -> None:
     """pokerkit's seven-card hands (StandardHighHand, ShortDeckHoldemHand,
     each the best of its 21 fives): 20,000 pairs compared, hold'em style
@@ -357,7 +366,7 @@ def test_pokerkit_orders_seven_card_hands_alike(name: str) -> None:
     same order as ours."""
     oracle = pokerkit.StandardHighHand if name == "standard" else pokerkit.ShortDeckHoldemHand
     rules = get_rules(name)
-    deck = list(rules.dealt())
+    deck = list(rules.deck())
     rng = random.Random(13)
     hands: list[list[Card]] = []
     for _ in range(260):
@@ -365,7 +374,7 @@ def test_pokerkit_orders_seven_card_hands_alike(name: str) -> None:
         board = cards[:5]
         hands.extend(board + cards[5 + 2 * p : 7 + 2 * p] for p in range(11))
     theirs = [oracle.from_game("".join(_pokerkit_text(c) for c in h)) for h in hands]
-    ours = bulk_seven.best_strengths([[c.code for c in h] for h in hands], rules=rules).tolist()
+    ours = bulk_seven.best_strengths([[c.index for c in h] for h in hands], rules=rules).tolist()
     pairs = [p for start in range(0, len(hands), 11) for p in itertools.combinations(range(start, start + 11), 2)]
     while len(pairs) < 20_000:
         a, b = rng.sample(range(len(hands)), 2)

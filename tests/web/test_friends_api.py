@@ -184,6 +184,7 @@ def test_the_host_closes_a_round_and_ends_the_table(app: FastAPI) -> None:
         ("host", "close", 409, "no round is open"),
     ],
 )
+@pytest.mark.slow
 def test_who_may_do_what(app: FastAPI, who: str, path: str, status: int, message: str) -> None:
     host = browser(app)
     table_id = open_table(host)
@@ -366,6 +367,7 @@ def test_chat_lines_are_plain_and_bounded(app: FastAPI) -> None:
     assert host.post(f"/api/tables/{table_id}/chat", json={"text": "\x00\x01"}).status_code == 409
 
 
+@pytest.mark.slow
 def test_requests_are_rate_limited(app: FastAPI) -> None:
     host = browser(app)
     table_id = open_table(host)
@@ -770,6 +772,7 @@ def test_a_table_saved_and_restored_is_the_same() -> None:
         FriendsTable.from_state({**table.to_state(), "version": 9})
 
 
+@pytest.mark.slow
 def test_a_killed_server_loses_nothing(tmp_path: Path) -> None:
     """SIGKILL mid-round (no shutdown code runs), a new server on the same
     data folder: the table, the hand dealt and the events are all there."""
@@ -830,6 +833,7 @@ def test_a_killed_server_loses_nothing(tmp_path: Path) -> None:
         server.wait()
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_server_at_once_with_streams_open(tmp_path: Path) -> None:
     """Browsers at a table keep event streams open: Ctrl-C still stops the
     server at once (the streams end; the browsers resume on the next

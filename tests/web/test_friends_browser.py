@@ -130,6 +130,7 @@ def shot(page: Page, name: str) -> None:
 # --- the table ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
     seed, expected = tie_seed()
     first = Server(tmp_path / "data")
@@ -331,6 +332,7 @@ NAMES_IN_PLACE = """() => {
 
 
 @pytest.mark.parametrize("width", [1000, 360])
+@pytest.mark.slow
 def test_names_keep_their_place_and_the_host_is_marked_by_role(browser: Browser, tmp_path: Path, width: int) -> None:
     """A 40-character name (the longest, in the widest letters) stays in its
     place in every part of the page, on a desktop and a phone; the host's
@@ -381,6 +383,7 @@ def test_names_keep_their_place_and_the_host_is_marked_by_role(browser: Browser,
         running.kill()
 
 
+@pytest.mark.slow
 def test_an_unknown_table_says_so(browser: Browser, tmp_path: Path) -> None:
     running = Server(tmp_path / "data")
     tab = open_tab(browser)
@@ -395,3 +398,27 @@ def test_an_unknown_table_says_so(browser: Browser, tmp_path: Path) -> None:
     finally:
         tab.page.context.close()
         running.kill()
+
+
+def test_the_hosts_form_takes_its_choices_from_the_address_and_nothing_else(browser: Browser, tmp_path: Path) -> None:
+    """A link with ?rules=&tie=&points=&rounds=&seed= opens the host's form
+    with those choices made; a value that is not one of the form's (a rule
+    set it lacks, a number not in digits) leaves the form's own."""
+    running = Server(tmp_path / "data")
+    tab = open_tab(browser, {"width": 1000, "height": 900})
+    try:
+        page = tab.page
+        page.goto(f"{running.url}/tables?rules=semi&tie=split&points=7&rounds=3&seed=11")
+        expect(page.locator('input[name="rules"][value="semi"]')).to_be_checked()
+        expect(page.locator('input[name="tie"][value="split"]')).to_be_checked()
+        for field, value in (("#points", "7"), ("#rounds", "3"), ("#seed", "11")):
+            expect(page.locator(field)).to_have_value(value)
+        page.goto(f'{running.url}/tables?rules=x"]&tie=both&points=-1&rounds=1e3')
+        expect(page.locator('input[name="rules"]').first).to_be_checked()
+        expect(page.locator('input[name="tie"][value="none"]')).to_be_checked()
+        expect(page.locator("#points")).to_have_value("25")
+        expect(page.locator("#rounds")).to_have_value("")
+        assert tab.errors == [], "console errors or CSP violations"
+    finally:
+        tab.page.context.close()
+        running.stop()

@@ -99,6 +99,7 @@ def test_the_walk_finds_every_kind_of_request(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("host", REFUSED)
+@pytest.mark.slow
 def test_a_host_the_server_does_not_answer_to_is_421_on_every_route(tmp_path: Path, host: str) -> None:
     app = _app(tmp_path)
     client = TestClient(app)
@@ -125,6 +126,7 @@ def _refusal(host: str) -> str:
 
 
 @pytest.mark.parametrize("host", ANSWERED)
+@pytest.mark.slow
 def test_ip_literals_and_localhost_are_answered_on_every_route(tmp_path: Path, host: str) -> None:
     app = _app(tmp_path)
     client = TestClient(app, raise_server_exceptions=False)
@@ -135,6 +137,7 @@ def test_ip_literals_and_localhost_are_answered_on_every_route(tmp_path: Path, h
         assert answer.status_code != 421, (method, path, host, answer.text)
 
 
+@pytest.mark.slow
 def test_the_event_stream_checks_its_host_before_it_opens(tmp_path: Path) -> None:
     app = _app(tmp_path, allow_hosts=["testserver"])
     client = TestClient(app)

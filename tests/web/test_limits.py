@@ -79,6 +79,7 @@ def test_creations_are_limited_per_address_with_or_without_cookies(tmp_path: Pat
     assert fresh(app, "10.0.0.2").post("/api/tables", json={}).status_code == 201  # another address is not
 
 
+@pytest.mark.slow
 def test_changes_and_the_advisors_answers_are_limited_per_browser(tmp_path: Path) -> None:
     app = create_app(tmp_path / "data", limit=RateLimit(rate=SLOW, burst=4, advise_rate=SLOW, advise_burst=3), allow_hosts=["testserver"])
     host, ann = fresh(app), fresh(app)
@@ -139,6 +140,7 @@ def test_the_limiter_gives_tokens_back_at_its_rate(tmp_path: Path) -> None:
     assert [fresh(app).post("/api/games", json={}).status_code for _ in range(3)] == [201, 201, 429]
 
 
+@pytest.mark.slow
 def test_1500_cookie_less_tables_from_one_address(tmp_path: Path) -> None:
     """Without a cookie a client was never limited: 1,500 tables, no 429.
     Now (the default limits, the clock held still) the address's burst is
@@ -469,7 +471,7 @@ for name in ("load", "store"):  # a table read or written from here on: a reques
 client = TestClient(app)
 answers = {}
 for rules in RULE_SETS.values():
-    deck = [card.code_str for card in rules.dealt()]
+    deck = [card.code_str for card in rules.deck()]
     hand, seven = " ".join(deck[0:40:8]), deck[1:41:6]
     two, board = " ".join(seven[:2]), " ".join(seven[2:])
     said = [
@@ -495,6 +497,7 @@ print(json.dumps({"kept": len(kept), "used": used, "added": sorted(set(os.listdi
 """
 
 
+@pytest.mark.slow
 def test_no_request_builds_a_table_or_writes_the_cache(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -614,6 +617,7 @@ def slow_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[Work]:
 
 
 @pytest.mark.usefixtures("no_rate_limits")
+@pytest.mark.slow
 def test_a_flood_of_advice_waits_its_turn_without_holding_the_apps_threads(tmp_path: Path, slow_advisor: Work) -> None:
     app = create_app(tmp_path / "data", allow_hosts=["fivecard"])
     gate: AdvisorGate = app.state.advisor

@@ -296,6 +296,7 @@ def test_the_walk_finds_every_kind_of_route(world: World) -> None:
 # --- the walks -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_route_takes_a_cookie_the_server_did_not_issue_for_an_owner(world: World) -> None:
     for method, path, body in world.requests():
         stranger = world.stranger(method, path, body)
@@ -304,6 +305,7 @@ def test_no_route_takes_a_cookie_the_server_did_not_issue_for_an_owner(world: Wo
             assert answer.looks_like(stranger), (name, method, path, answer.status, answer.body[:300])
 
 
+@pytest.mark.slow
 def test_no_route_takes_a_secret_its_browser_has_gained_with_since(world: World) -> None:
     for method, path, body in world.requests():
         stranger = world.stranger(method, path, body)
@@ -312,6 +314,7 @@ def test_no_route_takes_a_secret_its_browser_has_gained_with_since(world: World)
             assert answer.looks_like(stranger, refusals_alike=True), (f"the secret before {gain}", method, path, answer.body[:300])
 
 
+@pytest.mark.slow
 def test_two_owner_cookies_are_refused_wherever_the_owner_matters(world: World) -> None:
     refused = 0
     for method, path, body in world.requests():

@@ -152,6 +152,7 @@ def shot(page: Page, name: str, *, full_page: bool = False) -> None:
 # --- Poker vs Dealer ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_round_by_mouse_with_the_dealers_cards_one_by_one(tab: Tab, server: Server) -> None:
     page = tab.page
     new_game(page, server.url, seed=5)
@@ -202,6 +203,7 @@ def test_a_round_by_mouse_with_the_dealers_cards_one_by_one(tab: Tab, server: Se
     expect(page.locator("#history li")).to_have_count(2)
 
 
+@pytest.mark.slow
 def test_a_round_by_keyboard_alone(tab: Tab, server: Server) -> None:
     page = tab.page
     page.goto(f"{server.url}/?seed=11&rules=ace-king&fast=1")
@@ -242,6 +244,7 @@ def test_a_round_by_keyboard_alone(tab: Tab, server: Server) -> None:
     expect(page.locator("#history li")).to_have_count(2)
 
 
+@pytest.mark.slow
 def test_a_fold_and_game_over(tab: Tab, server: Server) -> None:
     page = tab.page
     new_game(page, server.url, seed=3, rules="semi", stack=20)
@@ -321,6 +324,7 @@ def find_split(rules: str) -> tuple[int, list[int] | None, RoundSettled]:
     pytest.fail(f"no seed in {SPLIT_SEARCH} splits the first round's pot")
 
 
+@pytest.mark.slow
 def test_a_split_pot(tab: Tab, server: Server) -> None:
     seed, keep, settled = find_split("joker")
     page = tab.page
@@ -337,6 +341,7 @@ def test_a_split_pot(tab: Tab, server: Server) -> None:
     expect(page.locator("#result .pot-result")).to_contain_text("split the pot")
 
 
+@pytest.mark.slow
 def test_the_hint_and_a_phone_sized_table(browser: Browser, server: Server) -> None:
     tab = open_tab(browser, PHONE)
     page = tab.page
@@ -368,6 +373,7 @@ def test_the_hint_and_a_phone_sized_table(browser: Browser, server: Server) -> N
     assert tab.errors == []
 
 
+@pytest.mark.slow
 def test_a_game_survives_a_restart_mid_round(browser: Browser, tmp_path: Path) -> None:
     first = Server(tmp_path / "data")
     tab = open_tab(browser, DESKTOP)
@@ -406,6 +412,7 @@ def test_a_game_survives_a_restart_mid_round(browser: Browser, tmp_path: Path) -
     assert tab.errors == []
 
 
+@pytest.mark.slow
 def test_an_unknown_game_says_so(tab: Tab, server: Server) -> None:
     page = tab.page
     made = page.request.post(f"{server.url}/api/games", data={"seed": 1})  # the browser's cookie
@@ -426,6 +433,7 @@ def test_an_unknown_game_says_so(tab: Tab, server: Server) -> None:
 # --- the hand checker ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_checker_round_trips_its_url(tab: Tab, server: Server) -> None:
     page = tab.page
     hands = ["8C TS KC 9H 4S", "7D 2S 5D 3S AC"]
@@ -464,6 +472,7 @@ def test_the_checker_round_trips_its_url(tab: Tab, server: Server) -> None:
     expect(page.locator("#explanation")).to_have_count(0)
 
 
+@pytest.mark.slow
 def test_the_checker_card_grid_and_more_hands(tab: Tab, server: Server) -> None:
     page = tab.page
     page.goto(f"{server.url}/check?rules=joker")
@@ -496,6 +505,7 @@ def test_the_checker_card_grid_and_more_hands(tab: Tab, server: Server) -> None:
     expect(page.locator("#verdict-title")).to_have_text("Hand 2 wins")
 
 
+@pytest.mark.slow
 def test_the_checker_works_without_javascript(browser: Browser, server: Server) -> None:
     context = browser.new_context(java_script_enabled=False)
     try:

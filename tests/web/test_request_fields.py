@@ -42,7 +42,7 @@ import fivecard.core.rules
 from fivecard.core import lookup_cache as tablecache
 from fivecard.core.rules import RULE_SETS
 from fivecard.files.paytable_file import load_paytable
-from fivecard.play.advise import PayTableError
+from fivecard.play.paytables import PayTableError
 from fivecard.web.app import create_app
 from fivecard.web.store import MAX_STORED
 
@@ -321,6 +321,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
 
 @pytest.mark.usefixtures("no_rate_limits")
 @pytest.mark.parametrize(("field"), sorted({**FIELDS, **PAGE_FIELDS}), ids=" ".join)
+@pytest.mark.slow
 def test_no_request_field_opens_a_path(
     field: tuple[str, str, str], planted: dict[str, str], watch: Watch, app: FastAPI
 ) -> None:
@@ -346,6 +347,7 @@ CUSTOM_RULES = ["standard+wild(AS 7)", "standard+wild(3h 8c kd)", " STANDARD + w
 
 @pytest.mark.usefixtures("no_rate_limits")
 @pytest.mark.parametrize(("field"), sorted({**FIELDS, **PAGE_FIELDS}), ids=" ".join)
+@pytest.mark.slow
 def test_no_request_field_makes_a_rule_set(
     field: tuple[str, str, str], app: FastAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

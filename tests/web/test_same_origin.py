@@ -75,6 +75,7 @@ def test_the_walk_finds_every_kind_of_change(app: FastAPI) -> None:
     assert all(method not in SAFE_METHODS for method, _ in found)
 
 
+@pytest.mark.slow
 def test_a_change_that_is_not_json_is_415(app: FastAPI) -> None:
     client = TestClient(app)
     for method, path in changing_routes(app):
@@ -86,6 +87,7 @@ def test_a_change_that_is_not_json_is_415(app: FastAPI) -> None:
                 assert answer.headers["content-security-policy"]  # a refusal is an answer like any other
 
 
+@pytest.mark.slow
 def test_a_change_from_a_page_elsewhere_is_403(app: FastAPI) -> None:
     client = TestClient(app)
     for method, path in changing_routes(app):
@@ -105,6 +107,7 @@ def test_the_refusal_says_what_came_and_what_was_expected(app: FastAPI) -> None:
     assert form.json()["detail"].endswith("got 'application/x-www-form-urlencoded'")
 
 
+@pytest.mark.slow
 def test_the_apps_own_pages_and_scripts_are_not_refused(app: FastAPI) -> None:
     client = TestClient(app)
     for method, path in changing_routes(app):
@@ -130,6 +133,7 @@ def _dump(path: Path) -> list[str]:
         return list(db.iterdump())
 
 
+@pytest.mark.slow
 def test_refused_changes_change_nothing(app: FastAPI, tmp_path: Path) -> None:
     owner = TestClient(app)
     table = owner.post("/api/tables", json={"seed": 1}).json()["id"]

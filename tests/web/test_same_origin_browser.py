@@ -115,6 +115,7 @@ def dump(path: Path) -> list[str]:
         return list(db.iterdump())
 
 
+@pytest.mark.slow
 def test_a_page_on_another_port_changes_nothing(browser: Browser, tmp_path: Path) -> None:
     server = Server(tmp_path / "data")
     tab = open_tab(browser)

@@ -147,6 +147,7 @@ def test_headers_over_the_limit_are_431_and_never_gathered(serving: Any) -> None
     assert status(answer(conn)) == 431
 
 
+@pytest.mark.slow
 def test_a_body_in_the_same_packet_as_its_headers_is_not_counted_as_headers(serving: Any) -> None:
     server = serving(Bounds(header_bytes=1024))
     body = json.dumps({"hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"], "pad": "x" * 40_000}).encode()
@@ -158,6 +159,7 @@ def test_a_body_in_the_same_packet_as_its_headers_is_not_counted_as_headers(serv
         assert code == 200 and json.loads(data)["winners"] == [1]
 
 
+@pytest.mark.slow
 def test_headers_that_never_end_are_408(serving: Any) -> None:
     server = serving(Bounds(header_seconds=0.3))
     conn = server.connect()
@@ -166,6 +168,7 @@ def test_headers_that_never_end_are_408(serving: Any) -> None:
     assert status(received) == 408 and b"did not come within 0.3 s" in received
 
 
+@pytest.mark.slow
 def test_a_connection_that_sends_nothing_is_closed(serving: Any) -> None:
     server = serving(Bounds(header_seconds=0.3))
     conn = server.connect()
@@ -176,6 +179,7 @@ def test_a_connection_that_sends_nothing_is_closed(serving: Any) -> None:
     assert closed(kept)  # idle after its answer: closed too, in time
 
 
+@pytest.mark.slow
 def test_a_body_that_never_ends_is_408(serving: Any) -> None:
     server = serving(Bounds(body_seconds=0.3))
     conn = server.connect()
@@ -214,6 +218,7 @@ def _get(port: int, path: str = "/static/favicon.svg") -> bytes:
     return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
 
 
+@pytest.mark.slow
 def test_a_pipelined_requests_headers_meet_the_deadline(serving: Any) -> None:
     """A request sent before the previous one is answered: its headers never
     end, and a byte now and then (each disarms uvicorn's keep-alive timer)
@@ -258,6 +263,7 @@ def test_a_pipelined_requests_headers_are_counted(serving: Any) -> None:
     assert answers(conn, 3) == [200, 431]
 
 
+@pytest.mark.slow
 def test_every_one_of_three_pipelined_requests_meets_the_header_bounds(serving: Any) -> None:
     server = serving(Bounds(header_bytes=2048, header_seconds=0.3))
     big = f"GET /static/favicon.svg HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Big: ".encode() + b"a" * 4096 + b"\r\n\r\n"
@@ -274,6 +280,7 @@ def test_every_one_of_three_pipelined_requests_meets_the_header_bounds(serving: 
     assert time.monotonic() - started < 3.0
 
 
+@pytest.mark.slow
 def test_a_pipelined_requests_body_meets_the_deadline(serving: Any) -> None:
     server = serving(Bounds(body_seconds=0.3))
     conn = server.connect()
@@ -298,6 +305,7 @@ def held_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     go.set()
 
 
+@pytest.mark.slow
 def test_a_pipelined_request_is_not_timed_while_the_answers_before_it_are_worked_out(
     serving: Any, held_advisor: threading.Event
 ) -> None:
@@ -360,6 +368,7 @@ def _cuts(stream: bytes, offsets: tuple[int, ...]) -> list[bytes]:
 
 @pytest.mark.parametrize("offsets", [(), (0,), (-1,), (-2, 1), (-3, -1, 2)], ids=["whole", "at", "-1", "-2+1", "-3-1+2"])
 @pytest.mark.parametrize("first", ["get", "length", "chunked"])
+@pytest.mark.slow
 def test_each_pipelined_requests_headers_are_counted_exactly_wherever_the_reads_split_them(
     serving: Any, first: str, offsets: tuple[int, ...]
 ) -> None:
@@ -580,6 +589,7 @@ def test_what_waits_unread_is_answered_in_turn_once_the_answers_catch_up(
     conn.close()
 
 
+@pytest.mark.slow
 def test_an_event_stream_is_not_timed_out(serving: Any) -> None:
     server = serving(Bounds(header_seconds=0.2, body_seconds=0.2))
     table_id = TestClient(server.app).post("/api/tables", json={}).json()["id"]
@@ -596,6 +606,7 @@ def test_an_event_stream_is_not_timed_out(serving: Any) -> None:
         received += chunk
 
 
+@pytest.mark.slow
 def test_past_the_connection_limit_the_idlest_makes_room(serving: Any) -> None:
     server = serving(Bounds(connections=8, per_address=16))  # (one address: its share is not the subject)
     idle = []
@@ -637,6 +648,7 @@ def test_when_every_connection_is_busy_a_new_one_is_503(serving: Any) -> None:
         conn.close()
 
 
+@pytest.mark.slow
 def test_one_address_holds_at_most_its_share_of_the_connections(serving: Any) -> None:
     server = serving(Bounds(connections=64, body_seconds=PATIENCE * 10))
     assert Bounds(connections=64).address_share == 8
@@ -692,6 +704,7 @@ def test_an_address_share_is_an_eighth_of_the_connections_and_at_least_eight() -
     assert Bounds(connections=4096, per_address=3).address_share == 3
 
 
+@pytest.mark.slow
 def test_a_client_that_reads_no_answer_is_let_go(serving: Any) -> None:
     server = serving(Bounds(write_seconds=0.3), send_buffer=4096)
     client = TestClient(server.app)

@@ -159,6 +159,7 @@ class Broken:
     ],
 )
 @pytest.mark.parametrize("reads", [False, True], ids=["writes", "reads-too"])
+@pytest.mark.slow
 def test_every_storage_failure_is_one_answer(
     tmp_path: Path, limits: Limits, caplog: pytest.LogCaptureFixture,
     code: int, name: str, status: int, words: str, reads: bool,
@@ -188,6 +189,7 @@ def test_what_is_not_the_storages_fault_stays_a_500() -> None:
     assert isinstance(storage_error(OSError(errno.EROFS, "Read-only file system")), StorageUnavailable)
 
 
+@pytest.mark.slow
 def test_a_stream_ends_cleanly_when_the_storage_fails(tmp_path: Path, limits: Limits) -> None:
     client = TestClient(create_app(tmp_path / "data", allow_hosts=["testserver"]))
     table_id = client.post("/api/tables", json={}).json()["id"]
@@ -278,6 +280,7 @@ class Namespaced:
         return err
 
 
+@pytest.mark.slow
 def test_a_real_full_disk(tmp_path: Path) -> None:
     server = Namespaced(tmp_path / "small", 'mount -t tmpfs -o size=512k tmpfs "$1"')
     try:
@@ -304,6 +307,7 @@ def test_a_real_full_disk(tmp_path: Path) -> None:
     assert "Traceback" not in err and err.count("its disk is full") == 1, err
 
 
+@pytest.mark.slow
 def test_a_real_read_only_folder_is_refused_at_start(tmp_path: Path) -> None:
     folder = tmp_path / "kept"
     create_app(folder)  # games kept there already; then the folder is mounted read-only

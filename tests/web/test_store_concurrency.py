@@ -86,6 +86,7 @@ def test_other_games_go_on_while_one_acts(store: GameStore) -> None:
     assert _started_rounds(store, slow_game) == 1
 
 
+@pytest.mark.slow
 def test_actions_on_one_game_run_one_after_the_other(store: GameStore) -> None:
     game_id = store.create(_new(store.kind, 3), OWNER)
     first_in, outcomes = threading.Event(), []

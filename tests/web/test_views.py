@@ -344,6 +344,7 @@ def fixed_seeds(monkeypatch: pytest.MonkeyPatch, no_rate_limits: None) -> None:
 
 
 @pytest.mark.usefixtures("fixed_seeds")
+@pytest.mark.slow
 def test_no_role_learns_a_card_or_a_seed_of_the_friends_table_before_its_time(tmp_path: Path, clients: ExitStack) -> None:
     data = tmp_path / "data"
     walk = TableWalk(create_app(data, allow_hosts=["testserver"]), data, clients)
@@ -503,6 +504,7 @@ class GameWalk:
 
 
 @pytest.mark.usefixtures("fixed_seeds")
+@pytest.mark.slow
 def test_the_dealer_game_shows_the_player_nothing_before_its_time(tmp_path: Path, clients: ExitStack) -> None:
     data = tmp_path / "data"
     walk = GameWalk(create_app(data, allow_hosts=["testserver"]), data, clients)

@@ -5,7 +5,6 @@ its options, makes one library call and prints what it says."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 
 from ..core.rules import RuleSet
 from .registry import EXIT_OK, EXIT_SOME_ROWS_BAD, Call, Progress, UsageError, can_show, command
@@ -58,44 +57,20 @@ def _solve(call: Call) -> int:
 @command("mark")
 def _mark(call: Call) -> int:
     from ..files.sources import binary_stdin
-    from ..modeloff.mark import MarkJson, open_marked, open_marking
+    from ..modeloff.mark import open_marking, report_marking
 
     args, out = call.args, call.out
     stdin = binary_stdin(call.stdin) if args.input == "-" else None
     with open_marking(
         args.input, sheet=args.sheet, answers=args.answers, hands=args.hands, rules=call.rules, stdin=stdin
     ) as marking:
-        # the output is checked (and a workbook to copy loaded) before any row is marked
-        marked = open_marked(marking, args.output, stdout=out) if args.output is not None else None
-        with marked if marked is not None else contextlib.nullcontext():
-            if marking.note is not None:
-                call.say(marking.note)
-            report = MarkJson(out, ascii=not can_show(out)) if args.json else None
-            try:
-                for row in marking.stream():  # a chunk of rows at a time: memory stays bounded
-                    if marked is not None:
-                        marked.add(row)
-                    if report is not None:
-                        report.add(row)
-                    else:
-                        out.write(row.text())
-                if marked is not None:
-                    marked.commit()
-            except BaseException:
-                if report is not None:
-                    report.close()
-                raise
-    totals = marking.totals
-    if report is not None:
-        report.finish(marking)
-    else:
-        out.write(totals.text())
-    if marked is not None:
-        for note in marked.notes:
-            call.say(f"note: {note}")
-        wrong = totals.wrong_answers
+        notes = report_marking(marking, out, output=args.output, as_json=args.json, ascii=not can_show(out), say=call.say)
+    for note in notes:
+        call.say(f"note: {note}")
+    if args.output is not None:
+        wrong = marking.totals.wrong_answers
         call.err.write(f"wrote {args.output}: {wrong} wrong answer{'s' if wrong != 1 else ''} marked\n")
-    return EXIT_SOME_ROWS_BAD if totals.errors else EXIT_OK
+    return EXIT_SOME_ROWS_BAD if marking.totals.errors else EXIT_OK
 
 
 @command("grid")

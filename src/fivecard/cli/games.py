@@ -5,55 +5,28 @@ prints the result's own report."""
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 from ..core.errors import FivecardError
 from .registry import Call, Progress, UsageError, command
 
 
 @command("strategy")
 def _strategy(call: Call) -> int:
-    from ..files.paytable_file import load_paytable
-    from ..files.writers.strategy import check_strategy_path, write_strategy
-    from ..play.dealer import DealerSolution, dealer_hands, default_workers, solve_dealer
-    from ..play.holds import HoldList
-    from ..play.strategy import PayTableSolution, solve_paytable, starting_hands
-    from ..vector.jobs import dask_available, default_checkpoints, plan
+    from ..files.solve import solve_strategy
 
-    args, rules = call.args, call.rules
-    if args.output is not None:
-        if not args.output.lower().endswith((".csv", ".parquet")):
-            raise UsageError(f"-o writes FILE.csv or FILE.parquet, not {args.output!r}")
-        check_strategy_path(args.output)  # before the work, not after it
-    table = load_paytable(args.paytable) if not args.dealer else None
-    workers = default_workers(len(rules.dealt()), args.workers, args.scheduler) if args.dealer else 0
-    ran = plan(workers, args.scheduler)
-    if args.dealer and args.workers and args.scheduler is None and not dask_available():
-        call.say(f"note: --workers {args.workers}: Dask is not installed (pip install 'fivecard[cluster]'), "
-                 "so this runs in this process")  # fmt: skip
+    args = call.args
+    if args.output is not None and not args.output.lower().endswith((".csv", ".parquet")):
+        raise UsageError(f"-o writes FILE.csv or FILE.parquet, not {args.output!r}")
     progress = Progress(call.err, args.progress, opening="solving: making the tables")
-    run: dict[str, Any] = {"progress": progress, "on_note": progress.note}
-    run["checkpoint"] = args.checkpoint if args.checkpoint is not None else default_checkpoints()
-    started = time.monotonic()
     try:
-        if table is not None:
-            solved: PayTableSolution | DealerSolution = solve_paytable(table, rules=rules, **run)
-        else:
-            solved = solve_dealer(rules, workers=workers, scheduler=args.scheduler, **run)
+        solved = solve_strategy(None if args.dealer else args.paytable, call.rules, workers=args.workers,
+                                scheduler=args.scheduler, checkpoint=args.checkpoint, output=args.output,
+                                holds=args.holds, progress=progress, on_note=progress.note)  # fmt: skip
     finally:
         progress.clear()
-    seconds = time.monotonic() - started
     progress.say_resumed()
-    hands: list[Any] = []
-    if args.output is not None or args.holds:
-        hands = starting_hands(solved) if isinstance(solved, PayTableSolution) else dealer_hands(solved)
     if args.output is not None:
-        write_strategy(args.output, hands)
-        call.err.write(f"wrote {args.output}: {len(hands):,} classes of starting hands\n")
-    holds = HoldList.ranked(hands, rules, table, args.holds) if args.holds else None
-    timed: dict[str, Any] = {} if isinstance(solved, PayTableSolution) else {"seconds": seconds, "ran": ran}
-    return call.print(solved.to_json(holds, **timed) if args.json else solved.text(holds, **timed))
+        call.err.write(f"wrote {args.output}: {len(solved.hands):,} classes of starting hands\n")
+    return call.print(solved.to_json() if args.json else solved.text())
 
 
 @command("play")

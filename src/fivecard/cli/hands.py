@@ -4,7 +4,6 @@ and prints the result's own report (its ``to_json()`` or text)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from ..core.errors import FileError, FivecardError, in_context
@@ -46,31 +45,14 @@ def _classify(call: Call) -> int:
     return call.print("".join(call.painter.evaluation(e) + "\n" for e in evaluations))
 
 
-def _read_hands(arguments: Sequence[str], stdin: TextIO) -> list[str]:
-    """The hands of the arguments; ``-`` reads standard input, a hand a line
-    (blank lines skipped; a line over 1 MiB is an error naming its hand)."""
-    from ..files.sources import read_lines
-
-    texts: list[str] = []
-    for argument in arguments:
-        if argument != "-":
-            texts.append(argument)
-            continue
-        for _, text, error in read_lines(_standard_input(stdin)):
-            if error is not None:
-                raise FileError(f"hand {len(texts) + 1}: {error}")
-            if text.strip():
-                texts.append(text)
-    return texts
-
-
 @command("compare")
 def _compare(call: Call) -> int:
     from ..core.report import showdown_json
     from ..core.showdown import showdown
+    from ..files.sources import hand_texts
 
     args = call.args
-    texts = _read_hands(args.hands, call.stdin)
+    texts = hand_texts(args.hands, call.stdin)
     decks = 1 if args.decks is None else args.decks
     result = showdown(texts, rules=call.rules, decks=decks, best_five=args.best_five, board=args.board)
     return call.print(showdown_json(result, texts) if args.json else "\n".join(call.painter.showdown(result)) + "\n")
@@ -78,11 +60,8 @@ def _compare(call: Call) -> int:
 
 @command("deal")
 def _deal(call: Call) -> int:
-    from ..core.report import RawJson, write_json_object
-    from ..files.pipeline import dealt_chunks
-    from ..files.writers import DealWriter
-    from ..files.writers.base import TextBytes
-    from ..play.deal import DealTally, check_players, check_rounds, new_seed
+    from ..files.writers.deal import write_deal
+    from ..play.deal import check_players, check_rounds, new_seed
 
     args, rules, out = call.args, call.rules, call.out
     # The counts first, before anything is allocated, dealt or written.
@@ -95,24 +74,10 @@ def _deal(call: Call) -> int:
         except FivecardError as exc:
             raise type(exc)(f"argument {flag}: {exc}") from None
     seed = args.seed if args.seed is not None else new_seed()
-    tally = DealTally(args.players, rules)
-    writer = DealWriter(TextBytes(out), call.painter, rules, several=args.rounds > 1)
-
-    def dealt() -> Iterator[Any]:  # each chunk of rounds as it is dealt, tallied
-        for chunk in dealt_chunks(args.players, rules=rules, seed=seed, rounds=args.rounds):
-            tally.add_chunk(chunk)
-            yield chunk
-
-    def fields() -> Iterator[tuple[str, Any]]:  # streamed: each round as it is dealt, the tally last
-        yield from (("rules", rules.name), ("seed", seed), ("players", args.players))
-        yield "rounds", (RawJson(item) for chunk in dealt() for item in writer.json_items(chunk))
-        yield "tally", tally.to_json()
-
+    tally = write_deal(out, args.players, rules=rules, seed=seed, rounds=args.rounds, painter=call.painter,
+                       as_json=args.json)  # fmt: skip
     if args.json:
-        write_json_object(out, fields())
         return EXIT_OK
-    for chunk in dealt():
-        writer.write(chunk)
     return call.print((tally.text() if args.rounds > 1 else "") + f"(seed {seed}: --seed {seed} deals the same again)\n")
 
 

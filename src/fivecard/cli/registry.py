@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from ..core.errors import quote
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.version import __version__
+from ..play.paytables import PAYTABLES
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -192,6 +193,14 @@ TYPES: dict[str, Any] = {"integer": int, "count": count, "probability": probabil
 ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptionalAction}
 
 
+def _pay_tables() -> str:
+    """The built-in pay tables as a help text lists them: ``'id' (title)``,
+    and the rule set a table plays under if it names one."""
+    return ", ".join(
+        f"'{t.name}' ({t.title}{f', with --rules {t.rules}' if t.rules else ''})" for t in PAYTABLES.values()
+    )
+
+
 def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup, spec: Mapping[str, Any]) -> None:
     """Add an argument or option as commands.toml declares it, with what
     shell completion offers for its value besides its ``choices``:
@@ -199,14 +208,17 @@ def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGrou
     kind = spec.get("type", "text")
     settings = {key: spec.get(key) for key in ("metavar", "choices", "default")}
     settings.update(type=TYPES.get(kind), action=ACTIONS.get(kind), nargs="+" if spec.get("many") else None)
-    settings["help"] = " ".join(spec["help"].split()).replace("{rule-sets}", ", ".join(RULE_SETS))
+    text = " ".join(spec["help"].split()).replace("{rule-sets}", ", ".join(RULE_SETS))
+    settings["help"] = text.replace("{pay-tables}", _pay_tables())
     if spec.get("repeat"):
         settings.update(action="append", default=[])
     flags = spec.get("flags", [spec.get("name")])
     action = parser.add_argument(*flags, **{key: value for key, value in settings.items() if value is not None})
-    words = [name for r in RULE_SETS.values() for name in (r.name, *r.aliases)] if kind == "rule-set" else []
+    words = {"rule-set": [name for r in RULE_SETS.values() for name in (r.name, *r.aliases)],
+             "pay-table": list(PAYTABLES)}.get(kind, [])  # fmt: skip
     action.complete_words = (*spec.get("words", ()), *words)  # type: ignore[attr-defined]
-    action.complete_files = kind == "file"  # type: ignore[attr-defined]
+    # A pay table is a built-in one's name or a file.
+    action.complete_files = kind in ("file", "pay-table")  # type: ignore[attr-defined]
 
 
 def check_options(args: argparse.Namespace, rules: RuleSet, command: Command) -> None:

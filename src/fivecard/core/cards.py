@@ -1,4 +1,4 @@
-"""Cards and notation: ranks, suits, jokers; reading and writing them.
+r"""Cards and notation: ranks, suits, jokers; reading and writing them.
 
 This module knows how cards are *spelled*. Whether a list of cards makes a
 valid hand under a rule set (count, duplicates, jokers) is the job of
@@ -26,13 +26,44 @@ typeset text sometimes splits them; a lone suit letter does not.
 There are two output forms, both of which parse back to the same card:
 ``Card.code_str`` (ASCII, ``As Td 7c JK``; used in JSON) and ``str(card)``
 (``A♠ 10♦ 7♣ JK``; used for people).
+
+A card as a number
+------------------
+
+Where a card must be a number (arrays of hands, decks, tables), it is its
+*index*, ``Card.index``, the one number fivecard gives a card::
+
+    index    0  1  2  3    4  5  6  7    8 ...   48 49 50 51   52 53   54 55 56 ... 66
+    card    A♠ A♥ A♦ A♣   K♠ K♥ K♦ K♣   Q♠ ...   2♠ 2♥ 2♦ 2♣   JK JK    A  K  Q ...  2
+            \___________________ suited ____________________/  jokers  \__ rank alone __/
+            4 * (14 - rank) + suit (spades 0, hearts 1,          52 (53:  54 + (14 - rank)
+            diamonds 2, clubs 3)                                 a 2nd)
+
+The 52 suited cards come first, in sorted order (the ace of spades first,
+the two of clubs last), so the first ``4 k`` indices are the cards of the
+``k`` highest ranks (a short deck's 36 cards, 6 to ace, are 0-35); then the
+joker, 52 (a deck with two jokers numbers the second 53, which names the
+joker too); then the ranks alone (``semi``), the ace 54 ... the two 66.
+Ascending index is sorted order for the cards of a hand (suited cards and
+jokers, or ranks alone: no rule set mixes suited cards with ranks alone;
+one with both jokers and ranks alone, which none built in has, would see
+its jokers first). One table per form turns an index into the card
+(:data:`CARDS`) or its text (:data:`TEXTS`); the evaluator's own number for
+a card, its lookup code, is the evaluator's business
+(:data:`fivecard.core.lookup.CODES`).
+
+>>> Card.parse('AS').index, Card.parse('2C').index, JOKER.index, Card.parse('Q').index
+(0, 51, 52, 56)
+>>> CARDS[5], TEXTS[5], CARDS[53]
+(Card.parse('Kh'), 'Kh', Card.parse('JK'))
+>>> Card.parse('6C').index, [c.index for c in full_deck()[:4 * 9]] == list(range(36))
+(35, True)
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -43,7 +74,8 @@ __all__ = [
     "Suit",
     "Card",
     "JOKER",
-    "RANK_WEIGHTS",
+    "CARDS",
+    "TEXTS",
     "JOKER_SYMBOL",
     "parse_card",
     "parse_cards",
@@ -105,11 +137,6 @@ class Suit(enum.Enum):
         return _SUIT_SYMBOLS[self.value]
 
     @property
-    def bit(self) -> int:
-        """The suit's bit in a card code (see :data:`RANK_WEIGHTS`)."""
-        return _SUIT_BITS[self.value]
-
-    @property
     def order(self) -> int:
         """Position in the sort order: spades 0, hearts 1, diamonds 2, clubs 3."""
         return _SUIT_ORDER[self.value]
@@ -120,8 +147,10 @@ _RANK_WORDS: Final = (
     "Two Three Four Five Six Seven Eight Nine Ten Jack Queen King Ace".split()
 )
 _SUIT_SYMBOLS: Final = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-_SUIT_BITS: Final = {"c": 1, "d": 2, "h": 4, "s": 8}
 _SUIT_ORDER: Final = {"s": 0, "h": 1, "d": 2, "c": 3}
+_JOKER: Final = 52  # the joker's index (53 stands for it too: a second joker of a deck)
+_RANK_ALONE: Final = 54  # the index of the ace alone; the two's is 66
+JOKER_SYMBOL: Final = "JK"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,12 +166,19 @@ class Card:
 
     rank: Rank | None
     suit: Suit | None
-    code: int = field(init=False, repr=False, compare=False)
+    #: The card's index, the one number of a card (see the module text).
+    index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rank is None and self.suit is not None:
             raise ValueError("a joker has no suit")
-        object.__setattr__(self, "code", code_of(self.rank, self.suit))
+        if self.rank is None:
+            index = _JOKER
+        elif self.suit is None:
+            index = _RANK_ALONE + 14 - self.rank
+        else:
+            index = 4 * (14 - self.rank) + self.suit.order
+        object.__setattr__(self, "index", index)
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -181,113 +217,23 @@ class Card:
         return f"Card.parse({self.code_str!r})"
 
 
-# --- the card codec (package-internal) -------------------------------------------
-#
-# The one place for the arithmetic between a card's forms: the Card, its code,
-# its text (TOKENS, CODE_TEXT, token_codes), its sort place, and the lookup
-# index of five codes. evaluate and hand use it (batch and solve can switch to
-# it); none of it is part of the public API (``fivecard.__all__``).
-
-#: Weights of the 13 ranks (2 ... A) and of the joker, chosen so that the sums
-#: of the weights of any five of them (each used up to five times) are all
-#: different. A card's code is ``weight << 7 | suit bits``; the sum of five
-#: codes shifted right by 7 is then a unique key of the hand's rank multiset,
-#: and the bitwise AND of the five codes keeps a suit bit only for a flush (a
-#: joker carries all four suit bits, a rank-only card none). One table lookup
-#: per hand finishes the evaluation. Found by a greedy search; a test checks
-#: the uniqueness.
-RANK_WEIGHTS: Final[tuple[int, ...]] = (
-    0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545, 147031,
-)  # fmt: skip
-SUIT_SHIFT: Final = 7
-SUIT_MASK: Final = 15
-JOKER_INDEX: Final = 13
-JOKER_SYMBOL: Final = "JK"
-#: Size of the key space of five codes: one more than the largest key (five
-#: jokers). A flush's lookup index is its key plus this (see :func:`lookup_index`).
-KEY_SPACE: Final = 5 * RANK_WEIGHTS[JOKER_INDEX] + 1
-
-
-def code_of(rank: Rank | None, suit: Suit | None) -> int:
-    """The code of a card (``Card.code``): its rank's weight shifted left
-    by :data:`SUIT_SHIFT`, or'ed with its suit bit (none for a rank-only
-    card, all four for the joker, whose rank is ``None``)."""
-    if rank is None:
-        return RANK_WEIGHTS[JOKER_INDEX] << SUIT_SHIFT | SUIT_MASK
-    return RANK_WEIGHTS[rank - 2] << SUIT_SHIFT | (0 if suit is None else suit.bit)
-
-
-def lookup_index(codes: Sequence[int]) -> int:
-    """Where five card codes are looked up in a rule set's table
-    (:attr:`fivecard.core.lookup.Tables.lookup`): the sum of the codes shifted
-    right by :data:`SUIT_SHIFT` (the key of the rank multiset), plus
-    :data:`KEY_SPACE` when the five share a suit bit (a flush).
-
-    The one statement of this arithmetic; the fast strength functions of
-    :mod:`fivecard.core.evaluate` inline it (a test holds them to it).
-
-    >>> lookup_index([code_of(Rank.ACE, Suit.SPADES)] * 5) == 5 * RANK_WEIGHTS[12] + KEY_SPACE
-    True
-    """
-    a, b, c, d, e = codes
-    if a & b & c & d & e & SUIT_MASK:
-        return ((a + b + c + d + e) >> SUIT_SHIFT) + KEY_SPACE
-    return (a + b + c + d + e) >> SUIT_SHIFT
-
-
 JOKER: Final = Card(None, None)
 
 _CARDS: Final[dict[tuple[Rank, Suit | None], Card]] = {
     (r, s): Card(r, s) for r in Rank for s in (*Suit, None)
 }
 
-#: Every distinct card in sorted order (see :attr:`Card.sort_key`): for each
-#: rank from the ace down, its four suits (spades, hearts, diamonds, clubs)
-#: and then the rank alone; the joker last. A card's position here is its
-#: *sort place*: ``(14 - rank) * 5 + suit order`` (4 for none), the joker 65.
-ALL_CARDS: Final[tuple[Card, ...]] = tuple(
-    sorted((*_CARDS.values(), JOKER), key=lambda c: c.sort_key, reverse=True)
+#: Card index -> the card (see the module text): the 52 suited cards in
+#: sorted order, the joker twice (52 and 53), then the 13 ranks alone.
+CARDS: Final[tuple[Card, ...]] = (
+    *(_CARDS[r, s] for r in reversed(Rank) for s in Suit),
+    JOKER,
+    JOKER,
+    *(_CARDS[r, None] for r in reversed(Rank)),
 )
-#: Card code -> the card (every card of :data:`ALL_CARDS`).
-CARD_OF_CODE: Final[dict[int, Card]] = {c.code: c for c in ALL_CARDS}
-#: Card code -> canonical ASCII text (``As``, ``Q``, ``JK``: ``Card.code_str``).
-CODE_TEXT: Final[dict[int, str]] = {c.code: c.code_str for c in ALL_CARDS}
-#: Card code -> sort place (ascending is sorted order, ace of spades first).
-SORT_PLACE: Final[dict[int, int]] = {c.code: i for i, c in enumerate(ALL_CARDS)}
-
-
-def card_of_code(code: int) -> Card:
-    """The card of a code; a :class:`~fivecard.core.errors.ParseError` for a
-    number that is no card's code.
-
-    >>> card_of_code(Card.parse('Td').code), card_of_code(JOKER.code)
-    (Card.parse('Td'), Card.parse('JK'))
-    >>> card_of_code(16)
-    Traceback (most recent call last):
-    ...
-    fivecard.core.errors.ParseError: 16 is not a card code
-    """
-    card = CARD_OF_CODE.get(code)
-    if card is None:
-        raise ParseError(f"{code!r} is not a card code")
-    return card
-
-
-def sort_place(card: Card) -> int:
-    """The card's place in sorted order (see :data:`SORT_PLACE`): a key for
-    ``sorted(cards, key=sort_place)``, best card first."""
-    return SORT_PLACE[card.code]
-
-
-def token_codes(*, suits: bool) -> dict[str, int]:
-    """Text -> code for the spellings of the cards a hand may hold with no
-    check but for duplicates (the fast text path): no jokers, and under rules
-    with suits (``suits=True``) no rank-only cards."""
-    return {
-        token: card.code
-        for token, card in TOKENS.items()
-        if not card.is_joker and (card.suit is not None or not suits)
-    }
+#: Card index -> canonical ASCII text (``As``, ``JK``, ``Q``: ``Card.code_str``).
+TEXTS: Final[tuple[str, ...]] = tuple(c.code_str for c in CARDS)
+assert all(c.index == i for i, c in enumerate(CARDS) if i != _JOKER + 1)
 
 
 # --- decks -----------------------------------------------------------------------

@@ -3,8 +3,9 @@
 Two paths share one lookup table (:mod:`fivecard.core.lookup`):
 
 * :func:`evaluate` returns a rich :class:`Evaluation` for people and reports;
-* :func:`strength` / :func:`strength_function` / :func:`text_strength_function`
-  return only the strength, fast, for programs that score many hands.
+* :func:`strength` returns only the strength of a hand, and
+  :func:`strength_function` makes a fast function that scores many (card
+  indices or text; five cards, or the best five of five to seven).
 
 Strength is the hand's class number under its rule set, from 1 (weakest) up:
 higher is stronger, equal means a draw.
@@ -15,30 +16,30 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal, overload
 
-from .cards import (
-    CODE_TEXT,
-    KEY_SPACE,
-    SUIT_MASK,
-    SUIT_SHIFT,
-    Card,
-    Rank,
-    Suit,
-    lookup_index,
-    token_codes,
-)
+from .cards import TEXTS, TOKENS, Card, Rank, Suit
 from .errors import HandError, kind_of
 from .hand import Hand, HandLike, as_hand, dealt_cards, resolve_rules
 from .rules import STANDARD, Category, RuleSet, wild_on
-from .seven import best_five, best_strength_function
-from .lookup import HandClass, five_strength_function, tables_for
+from .seven import _best_strength_function, best_five
+from .lookup import (
+    CODES,
+    KEY_SPACE,
+    SUIT_MASK,
+    SUIT_SHIFT,
+    HandClass,
+    codes_for,
+    _five_strength_function,
+    lookup_index,
+    tables_for,
+)
 
 __all__ = [
     "Evaluation",
     "evaluate",
     "strength",
     "strength_function",
-    "text_strength_function",
     "as_hand",
     "HandLike",
     "describe",
@@ -126,7 +127,7 @@ class Evaluation:
     def natural(self) -> bool:
         """True when the hand holds no wild card (no joker, no wild card of
         its rule set)."""
-        return self.hand.rules.wild_codes.isdisjoint(self.hand.codes)
+        return self.hand.rules.wild_indices.isdisjoint(self.hand.indices)
 
     @property
     def key(self) -> tuple[Rank, ...]:
@@ -150,10 +151,10 @@ class Evaluation:
 
     def __repr__(self) -> str:
         if self.dealt:
-            text = " ".join([CODE_TEXT[c.code] for c in self.dealt])
+            text = " ".join([c.code_str for c in self.dealt])
             more = ", best_five=True"
         else:
-            text, more = " ".join([CODE_TEXT[c] for c in self.hand.codes]), ""
+            text, more = " ".join([TEXTS[i] for i in self.hand.indices]), ""
         if self.hand.rules is STANDARD:
             return f"evaluate({text!r}{more})"
         return f"evaluate({text!r}, rules={self.hand.rules.name!r}{more})"
@@ -245,14 +246,14 @@ def _best_of(hand: HandLike, rules: str | RuleSet | None, board: HandLike | None
     """The evaluation of the best five of a hand's cards and the board's."""
     ruleset = resolve_rules(rules, hand.rules if isinstance(hand, Hand) else None)
     cards = dealt_cards(hand, ruleset, board)
-    _, chosen = best_five([c.code for c in cards], ruleset)
+    _, chosen = best_five([c.index for c in cards], ruleset)
     return _evaluated(Hand(tuple(cards[i] for i in chosen), ruleset), cards)
 
 
 def _evaluated(hand: Hand, dealt: tuple[Card, ...] = ()) -> Evaluation:
     """The evaluation of a checked hand of five."""
     tables = tables_for(hand.rules)
-    index = lookup_index(hand.lookup_codes)
+    index = _lookup_index(hand)
     hand_class = tables.hand_class(tables.lookup[index])
     jokers = _joker_cards(hand, tables.substitutes.get(index, ()), hand_class)
     return Evaluation(
@@ -283,44 +284,92 @@ def strength(
     if best_five or board is not None:
         ruleset = resolve_rules(rules, hand.rules if isinstance(hand, Hand) else None)
         cards = dealt_cards(hand, ruleset, board)
-        return best_strength_function(ruleset)([c.code for c in cards])
+        return _best_strength_function(ruleset)([c.index for c in cards])
     hand = as_hand(hand, rules)
-    return tables_for(hand.rules).lookup[lookup_index(hand.lookup_codes)]
+    return tables_for(hand.rules).lookup[_lookup_index(hand)]
 
 
+def _lookup_index(hand: Hand) -> int:
+    """Where a checked hand is looked up in its rule set's table."""
+    code = codes_for(hand.rules)
+    return lookup_index([code[i] for i in hand.indices])
 
-def strength_function(rules: str | RuleSet | None = None) -> Callable[[Sequence[int]], int]:
-    """A fast function from five card codes (``Hand.codes``) to strength
-    under ``rules`` (default: ``standard``).
 
-    It does not check its input: pass codes of a valid :class:`Hand` (or of
-    cards from :data:`fivecard.core.cards` that make one). Codes that no valid hand
-    has give 0.
+@overload
+def strength_function(
+    rules: str | RuleSet | None = None, *, text: Literal[False] = False, best_five: bool = False
+) -> Callable[[Sequence[int]], int]: ...
+@overload
+def strength_function(
+    rules: str | RuleSet | None = None, *, text: Literal[True], best_five: bool = False
+) -> Callable[[str], int]: ...
+def strength_function(
+    rules: str | RuleSet | None = None, *, text: bool = False, best_five: bool = False
+) -> Callable[[Sequence[int]], int] | Callable[[str], int]:
+    """A fast function that scores many hands under ``rules`` (default:
+    ``standard``): each hand's strength, as :func:`strength` gives it.
+
+    What it scores: five card indices (:attr:`Card.index`, as
+    :attr:`Hand.indices` holds them), unchecked: pass the indices of a
+    valid hand (indices no valid hand has give 0); or, with ``text=True``,
+    a hand's text, with the checks and errors of :meth:`Hand.parse` (a
+    :class:`TypeError` for anything but text; the usual spelling, two-letter
+    cards between single spaces, is read fastest). ``best_five=True``: five
+    to seven cards of which the best five play, as :func:`strength` with
+    ``best_five`` (indices of a valid hand, or text checked as it checks it).
 
     >>> f = strength_function()
-    >>> f(Hand.parse('AS KS QS JS TS').codes)
+    >>> f(Hand.parse('AS KS QS JS TS').indices)
     7462
-    """
-    return five_strength_function(resolve_rules(rules))
-
-
-def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str], int]:
-    """A fast function from a hand's text to its strength under ``rules``
-    (default: ``standard``), with the same checks and errors as
-    :meth:`Hand.parse` (a :class:`TypeError` for anything but text).
-
-    >>> f = text_strength_function()
-    >>> f('8C TS KC 9H 4S'), f('7D 2S 5D 3S AC')
+    >>> score = strength_function(text=True)
+    >>> score('8C TS KC 9H 4S'), score('7D 2S 5D 3S AC')
     (578, 790)
-    >>> f('AS AS KD QD JD')
+    >>> score('AS AS KD QD JD')
     Traceback (most recent call last):
     ...
     fivecard.core.errors.HandError: duplicate card A♠ (cards 1 and 2) in 'AS AS KD QD JD'
+    >>> best = strength_function(best_five=True)
+    >>> best([51, 0, 4, 25, 8, 12, 16])  # 2♣ A♠ K♠ 7♦ Q♠ J♠ 10♠
+    7462
     """
+    ruleset = resolve_rules(rules)
+    if not text:
+        return _best_strength_function(ruleset) if best_five else _five_strength_function(ruleset)
+    if best_five:
+        return _best_text_strength_function(ruleset)
+    return _text_strength_function(ruleset)
+
+
+def _best_text_strength_function(ruleset: RuleSet) -> Callable[[str], int]:
+    """Text of five to seven cards to the best five's strength (each hand
+    read and checked as :func:`evaluate` reads it with ``best_five``)."""
+    best = _best_strength_function(ruleset)
+
+    def best_strength_of_text(text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"expected a hand as text such as 'AS KD 7C 7H 2S', got {kind_of(text)}")
+        return best([c.index for c in dealt_cards(text, ruleset)])
+
+    return best_strength_of_text
+
+
+def _token_codes(suits: bool) -> dict[str, int]:
+    """Text -> code for the spellings of the cards a hand may hold with no
+    check but for duplicates (the fast text path): no jokers, and under rules
+    with suits (``suits=True``) no rank-only cards."""
+    return {
+        token: CODES[card.index]
+        for token, card in TOKENS.items()
+        if not card.is_joker and (card.suit is not None or not suits)
+    }
+
+
+def _text_strength_function(ruleset: RuleSet) -> Callable[[str], int]:
+    """A hand's text to its strength, with the checks and errors of
+    :meth:`Hand.parse` (see :func:`strength_function`)."""
     from struct import Struct
     from struct import error as StructError
 
-    ruleset = resolve_rules(rules)
     tables = tables_for(ruleset)
     lookup = tables.lookup
     if ruleset.wild:
@@ -331,13 +380,12 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
                 raise TypeError(
                     f"expected a hand as text such as 'AS KD 7C 7H 2S', got {kind_of(text)}"
                 )
-            hand = Hand.parse(text, rules=ruleset)
-            return lookup[lookup_index(hand.lookup_codes)]
+            return lookup[_lookup_index(Hand.parse(text, rules=ruleset))]
 
         return wild_strength_of_text
     # Cards this rule set takes without further checks (not jokers, which may
     # repeat, nor rank-only cards under suited rules).
-    codes = token_codes(suits=ruleset.suits)
+    codes = _token_codes(ruleset.suits)
     # spread[strength]: no hand of that class holds a rank twice, so none can
     # hold a card twice; only the others need the duplicate check (and 0, no
     # hand, never passes it).
@@ -370,7 +418,7 @@ def text_strength_function(rules: str | RuleSet | None = None) -> Callable[[str]
     def slow(text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"expected a hand as text such as 'AS KD 7C 7H 2S', got {kind_of(text)}")
-        return lookup[lookup_index(Hand.parse(text, rules=ruleset).codes)]
+        return lookup[_lookup_index(Hand.parse(text, rules=ruleset))]
 
     def by_token(
         text: str,

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Union
 
-from .cards import CODE_TEXT, JOKER, Card, parse_card_at, parse_cards, sort_place
+from .cards import TEXTS, Card, parse_card_at, parse_cards
 from .errors import HandError, ParseError, in_context, kind_of, quote
 from .rules import STANDARD, RuleSet, get_rules
 
@@ -23,6 +24,7 @@ __all__ = [
 ]
 
 HAND_SIZE = 5
+_INDEX = attrgetter("index")  # ascending index: sorted order (see fivecard.core.cards)
 #: The most cards a hand that plays its best five may hold (seven-card stud,
 #: hold'em: two hole cards and a board of five).
 MOST_CARDS = 7
@@ -46,7 +48,8 @@ class Hand:
 
     cards: tuple[Card, ...]
     rules: RuleSet = STANDARD
-    codes: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: The cards' indices (:attr:`Card.index`), in the hand's order.
+    indices: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, RuleSet):
@@ -62,18 +65,7 @@ class Hand:
         if not self.rules.suits and any(c.suit is not None for c in self.cards):
             # Rules without suits accept suited cards and ignore the suits.
             object.__setattr__(self, "cards", tuple(c.rank_only() for c in self.cards))
-        object.__setattr__(self, "codes", tuple(c.code for c in self.cards))
-
-    @property
-    def lookup_codes(self) -> tuple[int, ...]:
-        """The codes the rule set's table reads (its ``lookup_index``): the
-        card codes, with each wild card of the rule set as the joker's (a
-        wild 2 of deuces wild keeps its own code in :attr:`codes`)."""
-        wild = self.rules.wild
-        if not wild:
-            return self.codes
-        joker, wild_codes = JOKER.code, self.rules.wild_codes
-        return tuple([joker if c in wild_codes else c for c in self.codes])
+        object.__setattr__(self, "indices", tuple([c.index for c in self.cards]))
 
     @classmethod
     def parse(cls, text: str, *, rules: str | RuleSet | None = None) -> Hand:
@@ -111,7 +103,7 @@ class Hand:
     def sorted(self) -> tuple[Card, ...]:
         """The cards by rank, high to low (ace high), then spades, hearts,
         diamonds, clubs; jokers last."""
-        return tuple(sorted(self.cards, key=sort_place))
+        return tuple(sorted(self.cards, key=_INDEX))
 
     def sorted_str(self) -> str:
         return " ".join(map(str, self.sorted()))
@@ -120,7 +112,7 @@ class Hand:
         return " ".join(map(str, self.cards))
 
     def __repr__(self) -> str:
-        text = " ".join([CODE_TEXT[c] for c in self.codes])
+        text = " ".join([TEXTS[i] for i in self.indices])
         if self.rules is STANDARD:
             return f"Hand.parse({text!r})"
         return f"Hand.parse({text!r}, rules={self.rules.name!r})"
@@ -142,7 +134,9 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZ
 
     The one check of a hand's cards: every way a hand comes in (text, cards,
     a table's cell, a web request; alone, in a showdown, with a board) goes
-    through it, so a bad hand gets the same message on every path."""
+    through it, so a bad hand gets the same message on every path. Which
+    cards the deck holds, and how many jokers, is the rule set's
+    :class:`~fivecard.core.rules.Deck`'s to say."""
     if len(cards) <= shared:
         raise HandError("no cards (an empty hand)")
     if not HAND_SIZE <= len(cards) <= most:
@@ -155,41 +149,42 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZ
                 option=("best-five", ""),
             )
         raise HandError(f"expected {HAND_SIZE} cards, got {len(cards):,}")
+    deck = rules.deck()
+    limits = deck.limits
     jokers = 0
     seen: dict[Card, int] = {}
-    short = not rules.full_ranks
     for position, card in enumerate(cards, 1):
         if not isinstance(card, Card):
             raise TypeError(
                 f"card {position} is {kind_of(card)}, not a Card; Hand.of also "
                 "reads card strings"
             )
-        if card.is_joker:
-            jokers += 1
-            if rules.jokers == 0:
+        if not limits[card.index]:
+            refused = deck.refusal(card)
+            if refused == "joker":
                 raise HandError(
                     f"card {position} is a joker, which the {rules.name} rules do "
                     "not use (jokers are wild under the joker rules)",
                     option=("rules", "joker"),
                 )
-            if jokers > rules.jokers:
+            if refused == "suit":
                 raise HandError(
-                    f"card {position} is joker number {jokers}; the {rules.name} "
-                    f"rules allow at most {rules.jokers} per hand"
+                    f"card {position} ({str(card)!r}) has no suit; rank-only cards "
+                    "are played under the semi rules",
+                    option=("rules", "semi"),
                 )
-            continue
-        if rules.suits and card.suit is None:
-            raise HandError(
-                f"card {position} ({str(card)!r}) has no suit; rank-only cards "
-                "are played under the semi rules",
-                option=("rules", "semi"),
-            )
-        if short and card.rank not in rules.ranks:
             raise HandError(
                 f"card {position} ({card}) is not in the {rules.name} deck, "
                 f"which holds {rules.ranks_text()}"
             )
-        if rules.one_deck:
+        if card.is_joker:
+            jokers += 1
+            if jokers > limits[card.index]:
+                raise HandError(
+                    f"card {position} is joker number {jokers}; the {rules.name} "
+                    f"rules allow at most {rules.jokers} per hand"
+                )
+        elif rules.one_deck:
             first = seen.setdefault(card, position)
             if first != position:
                 raise HandError(

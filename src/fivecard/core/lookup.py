@@ -4,8 +4,15 @@ Every five-card hand is decided by its rank multiset and whether it is a
 flush. This module classifies every rank multiset a rule set allows (jokers
 included), numbers the distinct classes from 1 (weakest) to N (strongest),
 and fills one lookup table indexed by the hand's key (see
-:data:`fivecard.core.cards.RANK_WEIGHTS`). The single-hand path and the batch path
-both read this table, so they agree by construction.
+:data:`RANK_WEIGHTS`). The single-hand path and the batch path both read
+this table, so they agree by construction.
+
+The evaluator's own number for a card, its *code*, lives here and in the
+evaluator (this module, :mod:`~fivecard.core.evaluate`,
+:mod:`~fivecard.core.seven`, the lookups of :mod:`fivecard.vector.batch`):
+everywhere else a card is its index (:attr:`fivecard.core.cards.Card.index`).
+:data:`CODES` turns an index into its code, and :func:`codes_for` into the
+code a rule set's table reads (a wild card as the joker's): the one way in.
 
 Tables are built the first time a rule set is used and kept in the user's
 cache directory (:mod:`fivecard.core.lookup_cache`), so later processes load them in
@@ -24,7 +31,7 @@ from operator import itemgetter
 from typing import Final
 
 from . import lookup_cache
-from .cards import JOKER, JOKER_INDEX, RANK_WEIGHTS, SUIT_MASK, SUIT_SHIFT, Rank, lookup_index
+from .cards import CARDS, Rank, Suit
 from .rules import Category, RuleSet
 
 __all__ = [
@@ -33,12 +40,83 @@ __all__ = [
     "tables_for",
     "build_tables",
     "classify_groups",
-    "KEY_SPACE",
     "key_places",
+    "RANK_WEIGHTS",
+    "JOKER_WEIGHT",
+    "SUIT_SHIFT",
+    "SUIT_MASK",
+    "KEY_SPACE",
+    "CODES",
+    "JOKER_CODE",
+    "codes_for",
+    "lookup_index",
 ]
 
-#: Size of the key space: one more than the largest key of five weights.
-KEY_SPACE: Final = 5 * RANK_WEIGHTS[JOKER_INDEX] + 1
+# --- the card code ---------------------------------------------------------------
+
+#: Weights of the 13 ranks (2 ... A) and of the joker, chosen so that the sums
+#: of the weights of any five of them (each used up to five times) are all
+#: different. A card's code is ``weight << 7 | suit bits``; the sum of five
+#: codes shifted right by 7 is then a unique key of the hand's rank multiset,
+#: and the bitwise AND of the five codes keeps a suit bit only for a flush (a
+#: joker carries all four suit bits, a rank-only card none). One table lookup
+#: per hand finishes the evaluation. Found by a greedy search; a test checks
+#: the uniqueness.
+RANK_WEIGHTS: Final[tuple[int, ...]] = (
+    0, 1, 6, 31, 108, 366, 926, 2286, 5733, 12905, 27316, 44676, 94545, 147031,
+)  # fmt: skip
+#: The joker's weight (the last of :data:`RANK_WEIGHTS`).
+JOKER_WEIGHT: Final = RANK_WEIGHTS[13]
+SUIT_SHIFT: Final = 7
+SUIT_MASK: Final = 15
+#: Each suit's bit in a code.
+SUIT_BITS: Final[dict[Suit, int]] = {Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 4, Suit.SPADES: 8}
+#: Size of the key space: one more than the largest key (five jokers). A
+#: flush's lookup index is its key plus this (see :func:`lookup_index`).
+KEY_SPACE: Final = 5 * JOKER_WEIGHT + 1
+
+
+def _code(rank: Rank | None, suit: Suit | None) -> int:
+    """A card's code: its rank's weight shifted left by :data:`SUIT_SHIFT`,
+    or'ed with its suit bit (none for a rank-only card, all four for the
+    joker, whose rank is ``None``)."""
+    if rank is None:
+        return JOKER_WEIGHT << SUIT_SHIFT | SUIT_MASK
+    return RANK_WEIGHTS[rank - 2] << SUIT_SHIFT | (0 if suit is None else SUIT_BITS[suit])
+
+
+#: Card index -> the card's code (every index of :data:`fivecard.core.cards.CARDS`).
+CODES: Final[tuple[int, ...]] = tuple(_code(c.rank, c.suit) for c in CARDS)
+JOKER_CODE: Final = _code(None, None)
+
+
+@cache
+def codes_for(rules: RuleSet) -> tuple[int, ...]:
+    """Card index -> the code the rule set's table reads: :data:`CODES`,
+    with each wild card of the rule set as the joker (a wild 2 of deuces
+    wild is looked up as a joker, yet keeps its own card and index)."""
+    return tuple(JOKER_CODE if i in rules.wild_indices else code for i, code in enumerate(CODES))
+
+
+def lookup_index(codes: Sequence[int]) -> int:
+    """Where five card codes are looked up in a rule set's table
+    (:attr:`Tables.lookup`): the sum of the codes shifted right by
+    :data:`SUIT_SHIFT` (the key of the rank multiset), plus
+    :data:`KEY_SPACE` when the five share a suit bit (a flush).
+
+    The one statement of this arithmetic; the fast strength functions
+    inline it (a test holds them to it).
+
+    >>> lookup_index([CODES[0]] * 5) == 5 * RANK_WEIGHTS[12] + KEY_SPACE
+    True
+    """
+    a, b, c, d, e = codes
+    if a & b & c & d & e & SUIT_MASK:
+        return ((a + b + c + d + e) >> SUIT_SHIFT) + KEY_SPACE
+    return (a + b + c + d + e) >> SUIT_SHIFT
+
+
+# --- classes and tables ------------------------------------------------------------
 
 _RANKS: Final = tuple(range(14, 1, -1))
 _RANK_OF: Final = (None, None, *Rank)  # _RANK_OF[14] is Rank.ACE
@@ -322,7 +400,7 @@ def _found(rules: RuleSet) -> list[tuple[int, bool, _Shape, tuple[int, ...]]]:
         if not rules.wild or possible(shape[2])
     ]
     for jokers in range(1, min(rules.wilds, 5) + 1):
-        joker_key = jokers * weights[JOKER_INDEX]
+        joker_key = jokers * JOKER_WEIGHT
         for naturals in _patterns(5 - jokers, limit, ranks):
             if not possible(naturals):
                 continue
@@ -400,34 +478,34 @@ def tables_for(rules: RuleSet) -> Tables:
 
 
 @cache
-def five_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
-    """The fast function from five card codes to strength under ``rules``
-    (:func:`fivecard.core.evaluate.strength_function` is its public face;
-    :mod:`fivecard.core.seven` reads it too): one lookup in the rule set's
-    table, wild cards looked up as jokers. Unchecked input."""
-    lookup = tables_for(rules).lookup
-    if rules.wild:
-        wild, joker = rules.wild_codes, JOKER.code
+def _five_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
+    """The fast function from five card indices to strength under
+    ``rules``, unchecked (:func:`fivecard.core.evaluate.strength_function`
+    is its public face; :mod:`fivecard.core.seven` reads it too): each
+    index's code as the table reads it (:func:`codes_for`), then one
+    lookup (:func:`lookup_index`, inlined). Numbers that are no card index
+    raise an IndexError (or, negative, read some card)."""
 
-        def wild_strength_of_codes(codes: Sequence[int]) -> int:
-            # wild cards looked up as jokers (see Hand.lookup_codes)
-            return lookup[lookup_index([joker if c in wild else c for c in codes])]
-
-        return wild_strength_of_codes
-
-    def strength_of_codes(
-        codes: Sequence[int],
-        lookup: array[int] = lookup,
+    def strength_of_indices(
+        indices: Sequence[int],
+        code: tuple[int, ...] = codes_for(rules),
+        lookup: array[int] = tables_for(rules).lookup,
         space: int = KEY_SPACE,
         shift: int = SUIT_SHIFT,
         mask: int = SUIT_MASK,
     ) -> int:
-        a, b, c, d, e = codes  # cards.lookup_index, inlined for speed
-        if a & b & c & d & e & mask:
+        a, b, c, d, e = indices
+        a = code[a]
+        b = code[b]
+        c = code[c]
+        d = code[d]
+        e = code[e]
+        if a & b & c & d & e & mask:  # lookup_index, inlined for speed
             return lookup[((a + b + c + d + e) >> shift) + space]
         return lookup[(a + b + c + d + e) >> shift]
 
-    return strength_of_codes
+    return strength_of_indices
+
 
 def cache_key(rules: RuleSet) -> tuple[object, ...]:
     """The key of a rule set's cached tables: everything in a rule set that
@@ -445,7 +523,7 @@ def cache_key(rules: RuleSet) -> tuple[object, ...]:
         for c in rules.ladder
     )
     ranks = tuple(sorted(int(r) for r in rules.ranks))
-    wild = tuple(sorted((int(c.rank or 0), c.code) for c in rules.wild))
+    wild = tuple(sorted((int(c.rank or 0), c.index) for c in rules.wild))
     low = ("low", rules.low, rules.ace_low)  # lowball: the order of the classes
     return (RANK_WEIGHTS, KEY_SPACE, rules.suits, ranks, rules.wheel, rules.jokers, wild, ladder, low)
 

@@ -65,7 +65,7 @@ def evaluation_json(
         "sorted": [c.code_str for c in evaluation.hand.sorted()],
         **(fields or _class_fields(evaluation)),
     }
-    if evaluation.rules.wild_codes:
+    if evaluation.rules.wild_indices:
         data.update(wild_fields(evaluation.natural, [c.code_str for c in evaluation.jokers]))
     if evaluation.dealt:  # the best five of more cards
         data["dealt"] = [c.code_str for c in evaluation.dealt]

@@ -9,17 +9,19 @@ needs it meets. Adding a category to a rule set is one entry in its ladder.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Final
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from .cards import JOKER, Card, Rank, Suit, full_deck, parse_cards
+from .cards import CARDS, JOKER, Card, Rank, Suit, full_deck, parse_cards
 from .errors import RulesError, kind_of, quote
 
 __all__ = [
     "Category",
     "RuleSet",
+    "Deck",
     "STANDARD",
     "ACE_KING_RULES",
     "SEMI",
@@ -167,9 +169,9 @@ class RuleSet:
     one_deck: bool = True
     low: bool = False
     ace_low: bool = False
-    #: The codes of the cards that are wild (:attr:`wild` and the joker when
-    #: the rule set has jokers).
-    wild_codes: frozenset[int] = field(init=False, repr=False, compare=False)
+    #: The indices of the cards that are wild (:attr:`wild` and the joker
+    #: when the rule set has jokers; see :attr:`Card.index`).
+    wild_indices: frozenset[int] = field(init=False, repr=False, compare=False)
     scores: dict[str, int] = field(init=False, repr=False, compare=False)
     _by_shape: dict[tuple[int, ...], tuple[tuple[int, Category], ...]] = field(
         init=False, repr=False, compare=False
@@ -189,8 +191,8 @@ class RuleSet:
         if any(c.is_joker or c.suit is None or c.rank not in ranks for c in wild):
             raise ValueError(f"rule set {self.name}: a wild card must be a suited card of its deck")
         object.__setattr__(self, "wild", wild)
-        codes = {c.code for c in wild} | ({JOKER.code} if self.jokers else set())
-        object.__setattr__(self, "wild_codes", frozenset(codes))
+        indices = {c.index for c in wild} | ({JOKER.index, JOKER.index + 1} if self.jokers else set())
+        object.__setattr__(self, "wild_indices", frozenset(indices))
         object.__setattr__(
             self, "scores", {c.name: i + 1 for i, c in enumerate(self.ladder)}
         )
@@ -237,7 +239,7 @@ class RuleSet:
     def is_wild(self, card: Card) -> bool:
         """Whether the card is wild under these rules (a joker, or one of
         :attr:`wild`)."""
-        return card.code in self.wild_codes
+        return card.index in self.wild_indices
 
     def natural_count(self, rank: Rank) -> int:
         """How many natural (not wild) cards of that rank a hand may hold."""
@@ -256,19 +258,11 @@ class RuleSet:
             return f"{ranks[0].short} to {ranks[-1].short}"
         return ", ".join(r.short for r in ranks)
 
-    def deck(self) -> tuple[Card, ...]:
-        """The cards a deal uses (``semi`` deals from 52 cards and ignores
-        suits; a short deck holds only its ranks)."""
-        return tuple(
-            c for c in full_deck(jokers=self.jokers) if c.rank is None or c.rank in self.ranks
-        )
-
-    def dealt(self) -> tuple[Card, ...]:
-        """The cards a deal uses as the rules see them (``semi``: the 52
-        cards with their suits hidden): the one definition of the dealt deck
-        (dealing, the game, counting every hand)."""
-        deck = self.deck()
-        return deck if self.suits else tuple(c.rank_only() for c in deck)
+    def deck(self) -> Deck:
+        """The rule set's :class:`Deck`: the cards a deal uses, as the rules
+        see them (``semi``: the 52 cards with their suits hidden; a short
+        deck holds only its ranks), and which cards a deck may hold."""
+        return _deck_of(self)
 
     def __str__(self) -> str:
         return self.name
@@ -290,6 +284,78 @@ class RuleSet:
         aliases = f" (also: {', '.join(self.aliases)})" if self.aliases else ""
         ladder = ", ".join(f"{self.score(c)} {c.label}" for c in reversed(self.ladder))
         return f"{self.name}{aliases}: {self.summary}\n  {ladder}\n"
+
+
+class Deck(tuple[Card, ...]):
+    """A rule set's deck: the cards a deal uses, as the rules see them, in
+    sorted order, jokers last (``semi``: the 52 cards with suits hidden,
+    four of each rank alone; ``short-deck``: 36 cards; ``joker``: 54), and
+    the one rule of which cards a deck of the rules may hold.
+
+    :attr:`limits` says how many of each card one deck holds, by card index
+    (a suited card of its ranks one, a rank alone four where the rules have
+    no suits, the joker as many as the rules have; 0 for a card no deck of
+    the rules holds) and :meth:`refusal` why a card is in none (a joker
+    where the rules have none, a rank alone where they need suits, a rank
+    the deck does not hold). Every check of cards against a deck reads
+    them: a hand's cards (:func:`fivecard.core.hand.check_cards`), a
+    showdown's across N decks (:func:`fivecard.core.showdown.check_deck_cards`),
+    a game's stacked deck (``fivecard play --deck``), the cards the advisor
+    draws from and the dealer solver's deck; each says what is wrong in its
+    own words. Made once per rule set by :meth:`RuleSet.deck`; a deck is
+    the tuple of its cards (and equal to a tuple of the same cards).
+
+    >>> deck = get_rules('joker').deck()
+    >>> len(deck), deck[0], deck[-1], deck.limits[JOKER.index], deck.refusal(Card.parse('Q'))
+    (54, Card.parse('As'), Card.parse('JK'), 2, 'suit')
+    >>> semi = get_rules('semi').deck()
+    >>> len(semi), semi[:5], semi.limits[Card.parse('A').index], semi.limits[Card.parse('AS').index]
+    (52, (Card.parse('A'), Card.parse('A'), Card.parse('A'), Card.parse('A'), Card.parse('K')), 4, 1)
+    >>> get_rules('short-deck').deck().refusal(Card.parse('5S'))
+    'rank'
+    """
+
+    rules: RuleSet
+    #: Card index -> how many of that card one deck holds (0: none).
+    limits: tuple[int, ...]
+
+    def __new__(cls, rules: RuleSet) -> Deck:
+        cards = tuple(c for c in full_deck(jokers=rules.jokers) if c.rank is None or c.rank in rules.ranks)
+        made = super().__new__(cls, cards if rules.suits else tuple(c.rank_only() for c in cards))
+        made.rules = rules
+        made.limits = tuple(
+            rules.jokers if c.is_joker
+            else 0 if c.rank not in rules.ranks
+            else 1 if c.suit is not None
+            else 0 if rules.suits
+            else len(Suit)
+            for c in CARDS
+        )  # fmt: skip
+        return made
+
+    def refusal(self, card: Card) -> str | None:
+        """Why a card is in no deck of these rules: ``"joker"`` (the rules
+        have none), ``"suit"`` (a rank alone where the rules need suits),
+        ``"rank"`` (a rank the deck does not hold); None for a card a deck
+        holds."""
+        if self.limits[card.index]:
+            return None
+        if card.is_joker:
+            return "joker"
+        if card.suit is None and self.rules.suits:
+            return "suit"
+        return "rank"
+
+    def __repr__(self) -> str:
+        return f"get_rules({self.rules.name!r}).deck()"
+
+    def __reduce__(self) -> tuple[Callable[[RuleSet], Deck], tuple[RuleSet]]:
+        return _deck_of, (self.rules,)
+
+
+@cache
+def _deck_of(rules: RuleSet) -> Deck:
+    return Deck(rules)
 
 
 STANDARD: Final = RuleSet(

@@ -7,7 +7,7 @@ is the five whose cards, sorted, come first in sorted order (the ace of
 spades first; see :attr:`fivecard.core.cards.Card.sort_key`), so the choice
 does not depend on the order the cards were written in.
 
-How the best strength is found fast (:func:`best_strength_function`, and the
+How the best strength is found fast (:func:`_best_strength_function`, and the
 batch path, :mod:`fivecard.vector.seven`): every five of the hand is either a
 flush (its natural cards all of one suit) or not. The best five that is not a
 flush depends only on the hand's rank multiset and how many wild cards it
@@ -39,14 +39,12 @@ from itertools import combinations
 from typing import Final
 
 from . import lookup_cache
-from .cards import CARD_OF_CODE, JOKER_INDEX, RANK_WEIGHTS, SORT_PLACE, Rank, Suit, code_of
+from .cards import CARDS, Rank, Suit
 from .rules import RuleSet
-from .lookup import KEY_SPACE, cache_key, five_strength_function, tables_for
+from .lookup import JOKER_WEIGHT, KEY_SPACE, RANK_WEIGHTS, cache_key, _five_strength_function, tables_for
 
 __all__ = [
     "best_five",
-    "best_strength_function",
-    "brute_strength_function",
     "FIVES",
     "SevenTables",
     "seven_tables",
@@ -121,25 +119,27 @@ class SevenTables:
     @property
     def wild(self) -> bool:
         """Whether the rule set has wild cards (a hand's keys count them)."""
-        return bool(self.rules.wild_codes)
+        return bool(self.rules.wild_indices)
 
-    def values(self) -> dict[int, int]:
-        """Card code -> the card's value (see :data:`KEY_SHIFT`), for every
+    def values(self) -> list[int]:
+        """Card index -> the card's value (see :data:`KEY_SHIFT`): for every
         card a hand of the rule set may hold (under rules without suits, a
         suited card counts as its rank alone; a wild card is
-        :data:`WILD_VALUE`)."""
-        made: dict[int, int] = {}
-        for rank in self.rules.ranks:
-            weight = self.weights[rank - 2] << KEY_SHIFT
-            if self.rules.suits:
-                for i, suit in enumerate(COUNTER_SUITS):
-                    made[code_of(rank, suit)] = weight | 1 << 4 * i
+        :data:`WILD_VALUE`), else :data:`INVALID`."""
+        made = [INVALID] * len(CARDS)
+        for index, card in enumerate(CARDS):
+            if card.rank is None or card.rank not in self.rules.ranks:
+                continue
+            weight = self.weights[card.rank - 2] << KEY_SHIFT
+            if card.suit is None:
+                if not self.rules.suits:
+                    made[index] = weight
+            elif self.rules.suits:
+                made[index] = weight | 1 << 4 * COUNTER_SUITS.index(card.suit)
             else:
-                made[code_of(rank, None)] = weight
-                for suit in COUNTER_SUITS:
-                    made[code_of(rank, suit)] = weight
-        for code in self.rules.wild_codes:
-            made[code] = WILD_VALUE
+                made[index] = weight
+        for index in self.rules.wild_indices:
+            made[index] = WILD_VALUE
         return made
 
 
@@ -177,7 +177,7 @@ def _wilds(rules: RuleSet) -> int:
 
 def _five_key(hand: Sequence[int]) -> int:
     """The five-card table's key of five ranks (:data:`_WILD` for a wild card)."""
-    return sum([RANK_WEIGHTS[JOKER_INDEX] if r == _WILD else RANK_WEIGHTS[r - 2] for r in hand])
+    return sum([JOKER_WEIGHT if r == _WILD else RANK_WEIGHTS[r - 2] for r in hand])
 
 
 def _flush_never_weaker(rules: RuleSet, lookup: Sequence[int]) -> bool:
@@ -189,7 +189,7 @@ def _flush_never_weaker(rules: RuleSet, lookup: Sequence[int]) -> bool:
 
     for wild in range(min(_wilds(rules), 5) + 1):
         for naturals in combinations(_deck_ranks(rules), 5 - wild):
-            key = _five_key(naturals) + wild * RANK_WEIGHTS[JOKER_INDEX]
+            key = _five_key(naturals) + wild * JOKER_WEIGHT
             flush = lookup[key + KEY_SPACE]
             if flush and flush < lookup[key]:
                 return False
@@ -233,7 +233,7 @@ def _build(
                 for naturals in combinations(ranks, n):
                     mask = sum([1 << r - 2 for r in naturals])
                     if total == 5:
-                        key = KEY_SPACE + _five_key(naturals) + wild * RANK_WEIGHTS[JOKER_INDEX]
+                        key = KEY_SPACE + _five_key(naturals) + wild * JOKER_WEIGHT
                         value = lookup[key]
                     else:
                         smaller = [flush[(mask & ~(1 << r - 2)) << 3 | wild] for r in naturals]
@@ -311,118 +311,115 @@ def _own_source() -> int:
         return 0
 
 
-def _rank(code: int) -> int:
-    rank = CARD_OF_CODE[code].rank
-    assert rank is not None
-    return int(rank)
+def best_five(indices: Sequence[int], rules: RuleSet) -> tuple[int, tuple[int, ...]]:
+    """The strength of the best five of 5-7 card indices (of a valid hand
+    under ``rules``) and the positions of those five (ascending).
 
-
-def best_five(codes: Sequence[int], rules: RuleSet) -> tuple[int, tuple[int, ...]]:
-    """The strength of the best five of 5-7 card codes (``Card.code``, of a
-    valid hand under ``rules``) and the positions of those five (ascending).
-
-    >>> from fivecard.core.hand import Hand
     >>> from fivecard.core.cards import parse_cards
     >>> from fivecard.core.rules import STANDARD
-    >>> best_five([c.code for c in parse_cards('2C AS KS 7D QS JS TS')], STANDARD)
+    >>> best_five([c.index for c in parse_cards('2C AS KS 7D QS JS TS')], STANDARD)
     (7462, (1, 2, 4, 5, 6))
     """
-    strength = five_strength_function(rules)
-    # Positions in sorted order of their cards (ties by position): the fives
-    # of these, in lexicographic order, come in sorted order of their cards,
-    # so the first five of the best strength is the one chosen.
-    order = sorted(range(len(codes)), key=lambda i: (SORT_PLACE[codes[i]], i))
+    strength = _five_strength_function(rules)
+    # Positions in sorted order of their cards (ascending index; ties by
+    # position): the fives of these, in lexicographic order, come in sorted
+    # order of their cards, so the first five of the best strength is the one.
+    order = sorted(range(len(indices)), key=lambda i: (indices[i], i))
     best, chosen = -1, FIVES[5][0]
-    for five in FIVES[len(codes)]:
+    for five in FIVES[len(indices)]:
         positions = [order[i] for i in five]
-        s = strength([codes[i] for i in positions])
+        s = strength([indices[i] for i in positions])
         if s > best:
             best, chosen = s, tuple(sorted(positions))
     return best, chosen
 
 
-def best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
-    """A fast function from 5-7 card codes (of a valid hand) to the strength
-    of their best five: two table lookups (see the module text) where the
-    rule set allows, else the best over every five
-    (:func:`brute_strength_function`).
+@cache
+def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
+    """A fast function from 5-7 card indices (of a valid hand) to the
+    strength of their best five: two table lookups (see the module text)
+    where the rule set allows, else the best over every five
+    (:func:`_brute_strength_function`).
+    :func:`fivecard.core.evaluate.strength_function` is its public face
+    (``best_five=True``).
 
     >>> from fivecard.core.cards import parse_cards
     >>> from fivecard.core.rules import STANDARD
-    >>> best = best_strength_function(STANDARD)
-    >>> best([c.code for c in parse_cards('2C AS KS 7D QS JS TS')])
+    >>> best = _best_strength_function(STANDARD)
+    >>> best([c.index for c in parse_cards('2C AS KS 7D QS JS TS')])
     7462
     """
-    return _best_strength_function(rules)
-
-
-@cache
-def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
-    strength = five_strength_function(rules)
-    brute = brute_strength_function(rules)
+    strength = _five_strength_function(rules)
+    brute = _brute_strength_function(rules)
     seven = seven_tables(rules)
     if seven is None:
         return brute
     value = seven.values()
     best6, best7, flush = seven.best[6], seven.best[7], seven.flush
-    suits = tuple((8 << 4 * i, suit.bit) for i, suit in enumerate(COUNTER_SUITS))
-    suit_of_flag = dict(suits)
+    # the top bit of each suit's counter, and per index the suit's counter bit (0: none, or wild)
+    flags_of = tuple(8 << 4 * i for i in range(len(COUNTER_SUITS)))
+    suit_flag = [
+        0 if i in rules.wild_indices or c.suit is None or not rules.suits else 8 << 4 * COUNTER_SUITS.index(c.suit)
+        for i, c in enumerate(CARDS)
+    ]
     # a natural card's rank bit; a wild card counts in no suit's ranks
-    rank_bit = {code: 0 if code in rules.wild_codes else 1 << _rank(code) - 2 for code in value}
+    rank_bit = [
+        0 if i in rules.wild_indices or c.rank is None else 1 << c.rank - 2 for i, c in enumerate(CARDS)
+    ]
     wild = seven.wild
     wild_shift = KEY_SHIFT + WILD_SHIFT
 
     def best_strength(
-        codes: Sequence[int],
-        value: dict[int, int] = value,
+        indices: Sequence[int],
+        value: list[int] = value,
         best6: dict[int, int] = best6,
         best7: dict[int, int] = best7,
         flags: int = SUIT_FLAGS,
         shift: int = KEY_SHIFT,
     ) -> int:
         try:
-            if len(codes) == 7:
-                a, b, c, d, e, f, g = codes
+            if len(indices) == 7:
+                a, b, c, d, e, f, g = indices
                 v = SUIT_OFFSET + value[a] + value[b] + value[c] + value[d] + value[e] + value[f] + value[g]
                 made = best7[v >> shift]
-            elif len(codes) == 6:
-                a, b, c, d, e, f = codes
+            elif len(indices) == 6:
+                a, b, c, d, e, f = indices
                 v = SUIT_OFFSET + value[a] + value[b] + value[c] + value[d] + value[e] + value[f]
                 made = best6[v >> shift]
             else:
-                return strength(codes)
-        except (KeyError, ValueError):  # not a hand of these rules: as the brute force says
-            return brute(codes)
+                return strength(indices)
+        except (KeyError, ValueError, IndexError):  # not a hand of these rules: as the brute force says
+            return brute(indices)
         if not v & flags:
             return made
         if not wild:  # five or more of one suit: the best flush among them
-            suit = suit_of_flag[v & flags]
+            flag = v & flags
             mask = 0
-            for code in codes:
-                if code & suit:
-                    mask |= rank_bit[code]
+            for index in indices:
+                if suit_flag[index] == flag:
+                    mask |= rank_bit[index]
             return max(made, flush[mask << 3])
         # wild cards: each suit whose naturals and the wild cards make five
         count = v >> wild_shift & 7
-        for flag, suit in suits:
+        for flag in flags_of:
             if v & flag:
                 mask = 0
-                for code in codes:
-                    if code & suit:
-                        mask |= rank_bit[code]
+                for index in indices:
+                    if suit_flag[index] == flag:
+                        mask |= rank_bit[index]
                 made = max(made, flush[mask << 3 | count])
         return made
 
     return best_strength
 
 
-def brute_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
-    """The best five's strength of 5-7 card codes as the best over every
+def _brute_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
+    """The best five's strength of 5-7 card indices as the best over every
     five (the definition, and the path of rules where a flush counts
     against the hand)."""
-    strength = five_strength_function(rules)
+    strength = _five_strength_function(rules)
 
-    def best_strength(codes: Sequence[int]) -> int:
-        return max([strength([codes[i] for i in five]) for five in FIVES[len(codes)]])
+    def best_strength(indices: Sequence[int]) -> int:
+        return max([strength([indices[i] for i in five]) for five in FIVES[len(indices)]])
 
     return best_strength

@@ -313,24 +313,26 @@ def check_deck_cards(
 ) -> None:
     """Raise :class:`~fivecard.core.errors.HandError` unless these cards (lists
     named by a hand's number, or ``the board``) could come from ``decks``
-    decks of the rule set."""
+    decks of the rule set (as many of a card as its
+    :class:`~fivecard.core.rules.Deck` holds, times ``decks``)."""
     if not ruleset.one_deck:
         return
+    limits = ruleset.deck().limits
     where: dict[Card, list[str]] = {}
     for name, cards in lists:
         for card in cards:
             where.setdefault(card, []).append(name)
     more = "unless you say they come from more decks"
     jokers = where.pop(JOKER, [])
-    if len(jokers) > ruleset.jokers * decks:
+    if len(jokers) > limits[JOKER.index] * decks:
         raise HandError(
             f"{len(jokers)} jokers in hands {_listed(_in_order(set(jokers)))}, but "
             f"{_decks(decks)} of the {ruleset.name} rules hold{'s' if decks == 1 else ''} "
-            f"only {ruleset.jokers * decks}, {more}",
+            f"only {limits[JOKER.index] * decks}, {more}",
             option=("decks", "N"),
         )
     for card, names in where.items():
-        if len(names) > decks:
+        if len(names) > limits[card.index] * decks:
             counts = Counter(names)
             hands_text = _listed([f"{n}" + (f" (x{counts[n]})" if counts[n] > 1 else "")
                                   for n in _in_order(counts)])

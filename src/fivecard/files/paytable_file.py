@@ -2,7 +2,7 @@
 built-in name or a small JSON file. A file is read once, at most
 :data:`PAYTABLE_LIMIT` bytes of it, and checked in full. (The web app takes
 built-in names only and opens nothing:
-:func:`~fivecard.play.advise.builtin_paytable`.)
+:func:`~fivecard.play.paytables.builtin_paytable`.)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from ..core.errors import FileAccessError, quote
-from ..play.advise import PAYTABLES, PayTable, PayTableError, builtin_paytable, parse_paytable
+from ..play.paytables import PAYTABLES, PayTable, PayTableError, builtin_paytable, parse_paytable
 
 __all__ = ["PAYTABLE_LIMIT", "load_paytable"]
 
@@ -24,7 +24,7 @@ _PATH_QUOTE: Final = 300  # file names are quoted whole unless absurdly long
 
 def load_paytable(name_or_path: str) -> PayTable:
     """A built-in pay table by name, or one from a JSON file
-    (:func:`~fivecard.play.advise.parse_paytable` says what it holds; its
+    (:func:`~fivecard.play.paytables.parse_paytable` says what it holds; its
     name defaults to the file's).
 
     The file is opened once and at most :data:`PAYTABLE_LIMIT` bytes are

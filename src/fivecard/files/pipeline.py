@@ -12,7 +12,7 @@ library's :func:`fivecard.files.solve.solve_rows`) goes through here:
 4. **settle** each row: winners, order and explanation are an
    :class:`Outcome`, computed once per distinct case (who wins and the
    deciding step; a two-hand row's case is found with array arithmetic);
-5. the result, a :class:`Chunk` of columns (strengths, codes, hand texts,
+5. the result, a :class:`Chunk` of columns (strengths, card indices, hand texts,
    errors by row, an outcome per row), goes to one writer per format
    (:mod:`fivecard.files.writers`).
 
@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from ..vector import batch
 from ..vector.columns import class_arrays
-from ..core.cards import CARD_OF_CODE, JOKER, SORT_PLACE
+from ..core.cards import CARDS, JOKER, TEXTS
 from ..core.errors import FivecardError
 from ..core.hand import HAND_SIZE, Hand
 from .rows import Row, line_row
@@ -44,13 +44,13 @@ from ..core.showdown import Outcome, check_deck_cards, check_decks, outcome
 from .sources import Block, decode_line, long_row
 
 __all__ = [
-    "Chunk", "chunks_of_rows", "chunks_with_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_codes", "dealt_chunks", "token_text", "CHUNK_ROWS",
+    "Chunk", "chunks_of_rows", "chunks_with_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_indices", "dealt_chunks", "token_text", "CHUNK_ROWS",
 ]
 
 #: Rows per chunk read from a table (text blocks hold about 500 KiB of lines).
 CHUNK_ROWS: Final = 1 << 15
 _MOST_FIXED: Final = 20  # hands of a fixed-width line parsed as arrays
-_JOKER_CODE: Final = JOKER.code
+_JOKER: Final = JOKER.index
 I64 = npt.NDArray[np.int64]
 
 
@@ -69,7 +69,7 @@ class Chunk:
 
     Per hand (``h``): ``texts`` (the hand as written, UTF-8 bytes; ``None``
     for a hand read as an array, whose ``tokens`` spell it: see
-    :meth:`hand_texts`), ``codes`` (``(h, 5)`` card codes) and ``strength``.
+    :meth:`hand_texts`), ``indices`` (``(h, 5)`` card indices) and ``strength``.
     """
 
     rules: RuleSet
@@ -80,7 +80,7 @@ class Chunk:
     start: I64
     error: dict[int, str]
     texts: npt.NDArray[np.object_]
-    codes: npt.NDArray[np.int32]
+    indices: npt.NDArray[np.int32]
     strength: I64
     outcome: I64
     outcomes: list[Outcome] = field(default_factory=list)
@@ -92,7 +92,7 @@ class Chunk:
     #: little-endian uint16), else zeros.
     tokens: npt.NDArray[np.uint16] | None = None
     #: Per hand, when hands play their best five of 5 to 7 cards: every card
-    #: code it was dealt (``codes`` holds the five that play); else None.
+    #: index it was dealt (``indices`` holds the five that play); else None.
     dealt: list[tuple[int, ...]] | None = None
     _natural: npt.NDArray[np.bool_] | None = field(default=None, repr=False)
 
@@ -144,7 +144,7 @@ class Chunk:
             self.start[:rows],
             {i: e for i, e in self.error.items() if i < rows},
             self.texts[:hands],
-            self.codes[:hands],
+            self.indices[:hands],
             self.strength[:hands],
             self.outcome[:rows],
             self.outcomes,
@@ -157,21 +157,19 @@ class Chunk:
     def natural(self) -> npt.NDArray[np.bool_]:
         """Per hand: holds no wild card (no joker; made once)."""
         if self._natural is None:
-            if not self.rules.wild_codes:
+            if not self.rules.wild_indices:
                 self._natural = np.ones(len(self.strength), dtype=bool)
             else:
-                wild = _wild_places(self.rules)[batch.sort_keys(self.codes)]
+                wild = _wild_cards(self.rules)[self.indices]
                 self._natural = ~(wild[:, 0] | wild[:, 1] | wild[:, 2] | wild[:, 3] | wild[:, 4])
         return self._natural
 
 
 @cache
-def _wild_places(rules: RuleSet) -> npt.NDArray[np.bool_]:
-    """Per sort place (see :func:`fivecard.vector.batch.sort_keys`): whether
-    the card is wild under the rules."""
-    table = np.zeros(max(SORT_PLACE.values()) + 1, dtype=bool)
-    for code in rules.wild_codes:
-        table[SORT_PLACE[code]] = True
+def _wild_cards(rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """Per card index: whether the card is wild under the rules."""
+    table = np.zeros(len(CARDS), dtype=bool)
+    table[list(rules.wild_indices)] = True
     return table
 
 
@@ -231,11 +229,11 @@ def chunks_with_rows(
 @dataclass(frozen=True, slots=True)
 class _Fixed:
     """Lines of ``hands`` hands of two-character cards at single spaces,
-    parsed where they lie: their row indices, codes ``(m, hands, 5)`` and
-    the bytes of each hand."""
+    parsed where they lie: their row indices, card indices ``(m, hands, 5)``
+    and the bytes of each hand."""
 
     rows: I64
-    codes: npt.NDArray[np.int32]
+    indices: npt.NDArray[np.int32]
     tokens: npt.NDArray[np.uint16]
 
 
@@ -286,22 +284,22 @@ def _solve_block(
         else:
             raw, stride = buf[starts[rows, None] + np.arange(width)].tobytes(), width
         m = len(rows)
-        codes = np.empty((m, hands, 5), dtype=np.int32)
+        indices = np.empty((m, hands, 5), dtype=np.int32)
         ok = np.ones(m, dtype=bool)
         for j in range(hands):
-            codes[:, j], good = batch.fixed_width_codes(raw, m, stride, rules, offset=15 * j)
+            indices[:, j], good = batch.fixed_width_indices(raw, m, stride, rules, offset=15 * j)
             ok &= good
             if j:
                 ok &= np.ndarray((m,), np.uint8, raw, 15 * j - 1, (stride,)) == 32
         if rules.one_deck and hands > 1:  # a card twice in one hand is not ok already; across hands:
-            bits = _BITS[np.take(_card_bit_index(), codes)]  # (m, hands, 5): one bit a card (a joker none)
+            bits = _BITS[np.take(_card_bit_index(), indices)]  # (m, hands, 5): one bit a card (a joker none)
             held = bits[:, :, 0] | bits[:, :, 1] | bits[:, :, 2] | bits[:, :, 3] | bits[:, :, 4]
             seen = held[:, 0]
             for j in range(1, hands):
                 ok &= (seen & held[:, j]) == 0
                 seen = seen | held[:, j]
             if rules.jokers:  # no more jokers in the row than the deck has
-                ok &= (codes == _JOKER_CODE).reshape(m, -1).sum(axis=1) <= rules.jokers
+                ok &= (indices == _JOKER).reshape(m, -1).sum(axis=1) <= rules.jokers
         tokens = np.empty((m, hands, 5), dtype=np.uint16)
         for j in range(hands):
             tokens[:, j] = batch.token_view(raw, m, stride, 15 * j)
@@ -309,8 +307,8 @@ def _solve_block(
             keep = np.flatnonzero(ok)
             if not len(keep):
                 continue
-            rows, codes, tokens = rows[keep], codes[keep], tokens[keep]
-        fixed.append(_Fixed(rows, codes, tokens))
+            rows, indices, tokens = rows[keep], indices[keep], tokens[keep]
+        fixed.append(_Fixed(rows, indices, tokens))
         taken[rows] = True
     first = block.first
     if taken.all():  # every line read as arrays: its text is split off only if a writer asks
@@ -345,27 +343,25 @@ def _solve_block(
         numbers = numbers[keep_rows]
         lines = [text for text, kept in zip(lines, keep_rows.tolist()) if kept]
         general = {int(new_index[i]): row for i, row in general.items()}
-        fixed = [_Fixed(new_index[f.rows], f.codes, f.tokens) for f in fixed]
+        fixed = [_Fixed(new_index[f.rows], f.indices, f.tokens) for f in fixed]
     return _solve(rules, decks, numbers, lines, None, general, fixed, best_five)
 
 
 @cache
 def _card_bit_index() -> npt.NDArray[np.int8]:
-    """Card code -> a bit of its own among the cards of a rule set (rank
-    place * 4 + suit place for a suited card, the rank place for a
-    rank-only card; a rule set has either suited or rank-only cards), so
-    that the cards of a hand are an OR of bits; the joker, which a deck may
-    hold twice, 64, whose bit is none (jokers are counted). The table spans
-    every code, but only the pages of the 66 cards are ever touched."""
-    table = np.zeros(max(SORT_PLACE) + 1, dtype=np.int8)
-    for code, place in SORT_PLACE.items():
-        rank_place, suit_place = divmod(place, 5)
-        if rank_place == 13:
-            table[code] = 64  # the joker
-        elif suit_place == 4:
-            table[code] = rank_place  # a card without a suit
+    """Card index -> a bit of its own among the cards of a rule set (a suited
+    card's index; a rank-only card's rank place, ace 0; a rule set has
+    either suited or rank-only cards), so that the cards of a hand are an OR
+    of bits; the joker, which a deck may hold twice, 64, whose bit is none
+    (jokers are counted)."""
+    table = np.zeros(len(CARDS), dtype=np.int8)
+    for index, card in enumerate(CARDS):
+        if card.is_joker:
+            table[index] = 64
+        elif card.suit is None:
+            table[index] = index - JOKER.index - 2
         else:
-            table[code] = rank_place * 4 + suit_place
+            table[index] = index
     return table
 
 
@@ -413,20 +409,19 @@ class _Lines(Sequence[bytes]):
         return b"".join(lines), np.fromiter(map(len, lines), dtype=np.int64, count=n)
 
 
-def chunk_of_codes(codes: npt.NDArray[np.int32], rules: RuleSet, first: int = 1) -> Chunk:
-    """Solve rows of dealt hands: ``codes`` is ``(rows, hands, 5)`` card codes
-    of valid hands (a deal), numbered from ``first``. Each hand's text is its
-    canonical spelling (``As Kd 7h 7c 2s``)."""
-    rows, hands = codes.shape[:2]
+def chunk_of_indices(indices: npt.NDArray[np.int32], rules: RuleSet, first: int = 1) -> Chunk:
+    """Solve rows of dealt hands: ``indices`` is ``(rows, hands, 5)`` card
+    indices of valid hands (a deal), numbered from ``first``. Each hand's
+    text is its canonical spelling (``As Kd 7h 7c 2s``)."""
+    rows, hands = indices.shape[:2]
     count = np.full(rows, hands, dtype=np.int64)
-    flat = np.ascontiguousarray(codes.reshape(-1, 5), dtype=np.int32)
+    flat = np.ascontiguousarray(indices.reshape(-1, 5), dtype=np.int32)
     texts = np.empty(len(flat), dtype=object)
     tokens = None
-    known, spelled = _canonical_tokens()
     if rules.suits:  # every canonical spelling has two characters: the tokens spell it
-        tokens = spelled[np.searchsorted(known, flat)]
+        tokens = _canonical_tokens()[flat]
     else:
-        texts[:] = [" ".join(CARD_OF_CODE[c].code_str for c in row).encode() for row in flat.tolist()]
+        texts[:] = [" ".join(TEXTS[i] for i in row).encode() for row in flat.tolist()]
     chunk = Chunk(
         rules,
         np.arange(first, first + rows, dtype=np.int64),
@@ -446,16 +441,14 @@ def chunk_of_codes(codes: npt.NDArray[np.int32], rules: RuleSet, first: int = 1)
 
 
 @cache
-def _canonical_tokens() -> tuple[I64, npt.NDArray[np.uint16]]:
-    """Card codes (sorted) and their two-character canonical spellings as
-    little-endian uint16 tokens (rank-only cards: 0)."""
-    codes = sorted(CARD_OF_CODE)
-    spelled = np.zeros(len(codes), dtype=np.uint16)
-    for i, code in enumerate(codes):
-        text = CARD_OF_CODE[code].code_str.encode()
+def _canonical_tokens() -> npt.NDArray[np.uint16]:
+    """Card index -> its two-character canonical spelling as a
+    little-endian uint16 token (rank-only cards: 0)."""
+    spelled = np.zeros(len(TEXTS), dtype=np.uint16)
+    for index, text in enumerate(TEXTS):
         if len(text) == 2:
-            spelled[i] = text[0] | text[1] << 8
-    return np.array(codes, dtype=np.int64), spelled
+            spelled[index] = ord(text[0]) | ord(text[1]) << 8
+    return spelled
 
 
 # --- solving a chunk ------------------------------------------------------------------------
@@ -475,7 +468,7 @@ def _solve(
     count = np.zeros(n, dtype=np.int64)
     error: dict[int, str] = {}
     for f in fixed:
-        count[f.rows] = f.codes.shape[1]
+        count[f.rows] = f.indices.shape[1]
     # The general rows: split already; encode all their hands at once.
     texts: list[str] = []
     owners: list[int] = []
@@ -515,7 +508,7 @@ def _solve(
             row_dealt = dealt[int(first[w]) : int(first[w]) + int(size[w])]
             try:
                 check_deck_cards(
-                    [(str(j), [CARD_OF_CODE[c] for c in codes]) for j, codes in enumerate(row_dealt, 1)],
+                    [(str(j), [CARDS[i] for i in indices]) for j, indices in enumerate(row_dealt, 1)],
                     rules,
                     decks,
                 )
@@ -525,13 +518,13 @@ def _solve(
     elif encoded is not None and rules.one_deck:
         for hands in batch.distinct(size[ok & (size > 1)]).tolist():
             group = np.flatnonzero(ok & (size == hands))
-            every = encoded.codes[first[group, None] + np.arange(hands)].reshape(len(group), 5 * hands)
+            every = encoded.indices[first[group, None] + np.arange(hands)].reshape(len(group), 5 * hands)
             every = np.sort(every, axis=1)
-            jokers = (every == _JOKER_CODE).sum(axis=1)
-            suspect = ((every[:, 1:] == every[:, :-1]) & (every[:, 1:] != _JOKER_CODE)).any(axis=1)
+            jokers = (every == _JOKER).sum(axis=1)
+            suspect = ((every[:, 1:] == every[:, :-1]) & (every[:, 1:] != _JOKER)).any(axis=1)
             suspect |= jokers > rules.jokers
             for w in group[suspect].tolist():
-                span = encoded.codes[int(first[w]) : int(first[w]) + hands]
+                span = encoded.indices[int(first[w]) : int(first[w]) + hands]
                 problem = _deck_problem(span, rules, decks)
                 if problem is not None:
                     ok[w] = False
@@ -542,15 +535,15 @@ def _solve(
     hand_texts = np.empty(h, dtype=object)
     tokens: npt.NDArray[np.uint16] | None
     if len(fixed) == 1 and len(fixed[0].rows) == n:  # every row read as arrays, in order
-        codes = fixed[0].codes.reshape(-1, 5)
+        indices = fixed[0].indices.reshape(-1, 5)
         tokens = fixed[0].tokens.reshape(-1, 5)
     else:
-        codes = np.zeros((h, 5), dtype=np.int32)
+        indices = np.zeros((h, 5), dtype=np.int32)
         tokens = np.zeros((h, 5), dtype=np.uint16) if fixed else None
         for f in fixed:
-            k = f.codes.shape[1]
+            k = f.indices.shape[1]
             at = (start[f.rows, None] + np.arange(k)).ravel()
-            codes[at] = f.codes.reshape(-1, 5)
+            indices[at] = f.indices.reshape(-1, 5)
             assert tokens is not None
             tokens[at] = f.tokens.reshape(-1, 5)
     hands_dealt: list[tuple[int, ...]] = [()] * h if best_five else []
@@ -560,15 +553,15 @@ def _solve(
         within = np.arange(int(kept.sum())) - np.repeat(np.cumsum(kept) - kept, kept)
         source = np.repeat(first[ok], kept) + within
         at = np.repeat(start[rows[ok]], kept) + within
-        codes[at] = encoded.codes[source]
+        indices[at] = encoded.indices[source]
         chosen = source.tolist()
         hand_texts[at] = [texts[k].encode("utf-8", "replace") for k in chosen]
         if best_five:
             for place, k in zip(at.tolist(), chosen):
                 hands_dealt[place] = dealt[k]
-    strength = batch._strengths(codes, rules, checked=False).astype(np.int64)
+    strength = batch._strengths(indices, rules, checked=False).astype(np.int64)
     chunk = Chunk(
-        rules, line, lines, cells, count, start, error, hand_texts, codes, strength,
+        rules, line, lines, cells, count, start, error, hand_texts, indices, strength,
         np.full(n, -1, dtype=np.int64), tokens=tokens,
         dealt=hands_dealt if best_five else None,
     )
@@ -577,9 +570,9 @@ def _solve(
 
 
 def _encode_best(texts: list[str], rules: RuleSet) -> tuple[batch.Encoded, list[tuple[int, ...]]]:
-    """Hands of 5 to 7 cards: the codes of the five that play each (as
+    """Hands of 5 to 7 cards: the indices of the five that play each (as
     :func:`fivecard.evaluate` with ``best_five`` chooses them), and each
-    hand's every card code (for the deck check). Each hand is read by the
+    hand's every card index (for the deck check). Each hand is read by the
     single-hand parser (its exact message for a bad hand)."""
     from ..core.hand import dealt_cards
     from ..vector.seven import best_positions
@@ -593,12 +586,12 @@ def _encode_best(texts: list[str], rules: RuleSet) -> tuple[batch.Encoded, list[
         except FivecardError as exc:
             encoded.errors[i] = str(exc)
             continue
-        dealt[i] = tuple(c.code for c in cards)
+        dealt[i] = tuple(c.index for c in cards)
         by_size.setdefault(len(cards), []).append(i)
     for rows in by_size.values():
         every = np.array([dealt[i] for i in rows], dtype=np.int32)
         chosen = best_positions(every, rules=rules).astype(np.int64)
-        encoded.codes[rows] = np.take_along_axis(every, chosen, axis=1)
+        encoded.indices[rows] = np.take_along_axis(every, chosen, axis=1)
     return encoded, dealt
 
 
@@ -614,18 +607,18 @@ def _row_problem(row: Row) -> str | None:
     return None
 
 
-def _deck_problem(codes: npt.NDArray[np.int32], rules: RuleSet, decks: int) -> str | None:
+def _deck_problem(indices: npt.NDArray[np.int32], rules: RuleSet, decks: int) -> str | None:
     """The single-hand path's deck check, run only when a card repeats or
     jokers abound (the common row needs no Hand objects)."""
     if not rules.one_deck:
         return None
-    values = codes.ravel().tolist()
-    naturals = [c for c in values if c != _JOKER_CODE]
+    values = indices.ravel().tolist()
+    naturals = [i for i in values if i != _JOKER]
     if len(set(naturals)) == len(naturals) and len(values) - len(naturals) <= rules.jokers:
         return None
     try:
         check_decks(
-            [Hand(tuple(CARD_OF_CODE[c] for c in row), rules) for row in codes.tolist()],
+            [Hand(tuple(CARDS[i] for i in row), rules) for row in indices.tolist()],
             decks=decks,
         )
     except FivecardError as exc:
@@ -701,7 +694,7 @@ def _settle(chunk: Chunk) -> None:
         first, second = chunk.start[pairs], chunk.start[pairs] + 1
         a, b = chunk.strength[first], chunk.strength[second]
         keys = _pair_keys(a, b, rules)
-        if rules.wild_codes:
+        if rules.wild_indices:
             keys |= natural[first].astype(np.int64) << 44 | natural[second].astype(np.int64) << 45
         numbers = register.find(keys)
         new = np.flatnonzero(numbers < 0)
@@ -774,15 +767,15 @@ def dealt_chunks(
 
 def _chunks(players: int, ruleset: RuleSet, seed: int, rounds: int, size: int) -> Iterator[Chunk]:
     rng = random.Random(seed)
-    codes = [c.code for c in ruleset.dealt()]
+    deck_indices = [c.index for c in ruleset.deck()]
     dealt = players * HAND_SIZE
     done = 0
     while done < rounds:
         m = min(size, rounds - done)
         table = np.empty((m, dealt), dtype=np.int32)
         for row in range(m):
-            deck = list(codes)
+            deck = list(deck_indices)
             rng.shuffle(deck)  # the permutation depends on the length alone: as for the cards
             table[row] = deck[:dealt]
-        yield chunk_of_codes(table.reshape(m, players, HAND_SIZE), ruleset, done + 1)
+        yield chunk_of_indices(table.reshape(m, players, HAND_SIZE), ruleset, done + 1)
         done += m

@@ -12,15 +12,20 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from ..core.cards import CARD_OF_CODE, CODE_TEXT, JOKER, sort_place
+from ..core.cards import CARDS, JOKER
 from ..core.errors import FileAccessError, FivecardError
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import Hand, dealt_cards
 from .rows import Row
 from ..core.rules import RuleSet, get_rules
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
+
+if TYPE_CHECKING:  # the solvers load with the command that solves a game
+    from ..play.dealer import DealerSolution
+    from ..play.holds import HoldList
+    from ..play.strategy import PayTableSolution
 
 __all__ = [
     "Row",
@@ -31,10 +36,11 @@ __all__ = [
     "solve_file",
     "solve_lines",
     "LINE_FORMATS",
+    "solve_strategy",
+    "SolvedStrategy",
     "classify_stream",
     "Solution",
     "RowError",
-    "CODE_TEXT",
 ]
 
 class RowError(FivecardError):
@@ -43,21 +49,21 @@ class RowError(FivecardError):
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """One hand of a solved row: its text as written, its card codes, its
+    """One hand of a solved row: its text as written, its card indices, its
     strength and its cards sorted (canonical, space separated)."""
 
     text: str
-    codes: tuple[int, ...]
+    indices: tuple[int, ...]
     strength: int
     sorted: str
 
     def evaluation(self, rules: RuleSet) -> Evaluation:
         """The rich evaluation."""
-        return evaluate(Hand(tuple(CARD_OF_CODE[c] for c in self.codes), rules))
+        return evaluate(Hand(tuple(CARDS[i] for i in self.indices), rules))
 
     @property
     def natural(self) -> bool:
-        return JOKER.code not in self.codes
+        return JOKER.index not in self.indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +100,13 @@ def _solved(chunk: Any, i: int, row: Row) -> Solved:
     span = chunk.hands_of(i)
     written = chunk.hand_texts(np.arange(span.start, span.stop))
     for k in span:
-        codes = tuple(chunk.codes[k].tolist())
-        cards = sorted((CARD_OF_CODE[c] for c in codes), key=sort_place)
+        indices = tuple(chunk.indices[k].tolist())
         hands.append(
             HandResult(
                 written[k - span.start].decode("utf-8", "replace"),
-                codes,
+                indices,
                 int(chunk.strength[k]),
-                " ".join(c.code_str for c in cards),
+                " ".join(CARDS[i].code_str for i in sorted(indices)),
             )
         )
     number = int(chunk.outcome[i])
@@ -521,3 +526,87 @@ def _bytes_out(target: Any, fmt: str) -> Any:
     if binary is not None and (fmt != "text" or _is_utf8(out)):
         return binary
     return TextBytes(target.text)
+
+
+# --- a game's strategy ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SolvedStrategy:
+    """A game solved by :func:`solve_strategy`: the solution, its starting
+    hands (when they were written or ranked), the ranked hold list asked
+    for, and for the game against the dealer how long it took and where it
+    ran. Its report is the solution's, with the hold list and the run."""
+
+    solution: PayTableSolution | DealerSolution
+    hands: list[Any]
+    holds: HoldList | None
+    seconds: float
+    ran: str
+
+    def _run(self) -> dict[str, Any]:
+        from ..play.strategy import PayTableSolution
+
+        return {} if isinstance(self.solution, PayTableSolution) else {"seconds": self.seconds, "ran": self.ran}
+
+    def to_json(self) -> dict[str, Any]:
+        return self.solution.to_json(self.holds, **self._run())
+
+    def text(self) -> str:
+        return self.solution.text(self.holds, **self._run())
+
+
+def solve_strategy(
+    paytable: str | None,
+    rules: RuleSet,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | None = None,
+    output: str | None = None,
+    holds: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] = lambda _: None,
+) -> SolvedStrategy:
+    """Solve a game exactly: the video-poker pay table ``paytable`` (a
+    bundled table's id or a pay-table file: :func:`~fivecard.files.paytable_file.load_paytable`),
+    or with ``paytable`` None the game against the dealer (on ``workers``
+    processes or the Dask cluster at ``scheduler``: :func:`fivecard.vector.jobs.plan`).
+    ``checkpoint``: the folder where finished parts are kept (None: the
+    cache's, :func:`~fivecard.vector.jobs.default_checkpoints`). ``output``:
+    a ``.csv`` or ``.parquet`` file of the strategy, checked before the
+    solve and written after it. ``holds``: how many lines of the ranked hold
+    list to give (-1: all; 0: none). ``progress`` and ``on_note`` as for
+    :func:`~fivecard.vector.jobs.run_parts`."""
+    import time
+
+    from ..play.dealer import dealer_hands, default_workers, solve_dealer
+    from ..play.holds import HoldList
+    from ..play.strategy import PayTableSolution, solve_paytable, starting_hands
+    from ..vector.jobs import dask_available, default_checkpoints, plan
+    from .paytable_file import load_paytable
+    from .writers.strategy import check_strategy_path, write_strategy
+
+    if output is not None:
+        check_strategy_path(output)  # before the work, not after it
+    table = load_paytable(paytable) if paytable is not None else None
+    if table is None and workers and scheduler is None and not dask_available():
+        on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "
+                "this runs in this process")  # fmt: skip
+    workers = default_workers(len(rules.deck()), workers, scheduler) if table is None else 0
+    ran = plan(workers, scheduler)
+    run: dict[str, Any] = {"progress": progress, "on_note": on_note}
+    run["checkpoint"] = checkpoint if checkpoint is not None else default_checkpoints()
+    started = time.monotonic()
+    if table is not None:
+        solution: PayTableSolution | DealerSolution = solve_paytable(table, rules=rules, **run)
+    else:
+        solution = solve_dealer(rules, workers=workers, scheduler=scheduler, **run)
+    seconds = time.monotonic() - started
+    hands: list[Any] = []
+    if output is not None or holds:
+        hands = starting_hands(solution) if isinstance(solution, PayTableSolution) else dealer_hands(solution)
+    if output is not None:
+        write_strategy(output, hands)
+    ranked = HoldList.ranked(hands, rules, table, holds) if holds else None
+    return SolvedStrategy(solution, hands, ranked, seconds, ran)

@@ -40,7 +40,7 @@ import os
 import stat
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
@@ -56,6 +56,7 @@ __all__ = [
     "byte_stream",
     "read_blocks",
     "read_lines",
+    "hand_texts",
     "block_rows",
     "block_lines",
     "long_row",
@@ -247,6 +248,26 @@ def read_lines(raw: IO[bytes], head: bytes = b"") -> Iterator[tuple[int, str, st
     (UTF-8; undecodable bytes replaced) and, for a line over
     :data:`MAX_LINE` bytes, the error (its text is then its first bytes)."""
     return _lines(read_blocks(raw, head))
+
+
+def hand_texts(arguments: Sequence[str], stdin: Any) -> list[str]:
+    """The hands given as arguments, each a hand, where ``-`` reads the text
+    stream ``stdin`` a hand a line (blank lines skipped; a line over
+    :data:`MAX_LINE` bytes is a :class:`FileError` naming its hand)."""
+    texts: list[str] = []
+    for argument in arguments:
+        if argument != "-":
+            texts.append(argument)
+            continue
+        raw = binary_stdin(stdin)
+        if raw is None:
+            raise FileError("no standard input")
+        for _, text, error in read_lines(raw):
+            if error is not None:
+                raise FileError(f"hand {len(texts) + 1}: {error}")
+            if text.strip():
+                texts.append(text)
+    return texts
 
 
 def _lines(blocks: Iterable[Block]) -> Iterator[tuple[int, str, str | None]]:

@@ -18,7 +18,7 @@ left out.
 
 Every other rule set (:data:`SUPPORTED_RULES`) gets a grid found by search
 rather than by hand: every hand of the rule set's dealt deck is scored at
-once (:func:`~fivecard.vector.batch.strengths_of_codes`) and the rows are the
+once (:func:`~fivecard.vector.batch.strengths_of_indices`) and the rows are the
 first matches, in a fixed order, of: each category's weakest hand against
 the strongest of its neighbour below (both orders); per category, hands of
 neighbouring strengths, one row per deciding step; a draw; with wild cards,
@@ -298,7 +298,7 @@ def _check(designed: Sequence[tuple[GridRow, str, str]], rules: RuleSet) -> None
     """Each row a valid one-deck showdown that tests what it says: a
     neighbour row crosses one rung, a tie-break is decided within its
     category, a draw draws, and the player meant to win wins."""
-    dealt = Counter(rules.dealt())
+    dealt = Counter(rules.deck())
     ids = [row.test for row, _, _ in designed]
     if len(set(ids)) != len(ids):
         raise AssertionError("the grid's ids are not unique")
@@ -452,7 +452,7 @@ _DECIDES: Final = re.compile(r"the ([a-z ]+?) decides|natural hand and a wild ha
 
 @dataclass(frozen=True, slots=True)
 class _Deck:
-    """Every hand of a rule set's dealt deck: its cards (deck indices), and
+    """Every hand of a rule set's dealt deck: its cards (deck positions), and
     the hands of each strength, natural hands first, then in deck order."""
 
     rules: RuleSet
@@ -503,10 +503,9 @@ def _sample(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 
 def _deck(rules: RuleSet) -> _Deck:
-    dealt = rules.dealt()
+    dealt = rules.deck()
     combos = batch.combinations(len(dealt))
-    codes = np.array([c.code for c in dealt], dtype=np.int32)
-    strengths = batch.strengths_of_codes(codes[combos], rules=rules, check=False)
+    strengths = batch.strengths_of_indices(np.array([c.index for c in dealt], dtype=np.int32)[combos], rules=rules)
     wild = np.array([rules.is_wild(c) for c in dealt], dtype=np.int32)[combos].sum(axis=1)
     order = np.argsort(strengths.astype(np.int32) * 8 + wild, kind="stable")
     counts = np.bincount(strengths, minlength=len(batch.category_table(rules)) + 1)
@@ -585,7 +584,7 @@ def _searched(rules: RuleSet) -> tuple[list[tuple[GridRow, str, str]], set[str]]
                 words = f"{category.label}: hands of equal value draw"
                 rows.append((GridRow(f"{_code(category)}-draw", hands, words), "draw", "draw"))
                 break
-    if rules.wild_codes:
+    if rules.wild_indices:
         rows += _wild_draws(deck, levels)
     # (c) cards written in no order: the neighbour rows' hands shuffled.
     for row, _, player in neighbours[::2][-4:]:

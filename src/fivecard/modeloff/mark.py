@@ -53,7 +53,7 @@ import json
 import re
 import tempfile
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import IO, Any, Final
@@ -75,6 +75,7 @@ __all__ = [
     "open_marking",
     "open_marked",
     "write_marked",
+    "report_marking",
     "modeloff_mark",
     "read_classification",
     "read_winner",
@@ -1346,3 +1347,49 @@ class MarkJson:
         """Drop what waits aside (after an error)."""
         self._wrong.close()
         self._errors.close()
+
+
+# --- the whole run ------------------------------------------------------------------------
+
+
+def report_marking(
+    marking: Marking,
+    out: IO[str],
+    *,
+    output: str | None = None,
+    as_json: bool = False,
+    ascii: bool = False,
+    say: Callable[[str], None] = lambda _: None,
+) -> list[str]:
+    """Mark an open marking's rows a chunk at a time (memory stays bounded)
+    and report them to ``out``: each row's line and the totals
+    (:meth:`MarkedRow.text`, :meth:`MarkTotals.text`), or with ``as_json``
+    the document :class:`MarkJson` writes. With ``output``, the marked file
+    is written too (:func:`write_marked` says what it holds), checked, and
+    a workbook to copy loaded, before any row is marked; the marking's note
+    (where its columns were found) goes to ``say`` once the output is
+    checked. Returns the marked file's notes."""
+    marked = open_marked(marking, output, stdout=out) if output is not None else None
+    with marked if marked is not None else contextlib.nullcontext():
+        if marking.note is not None:
+            say(marking.note)
+        report = MarkJson(out, ascii=ascii) if as_json else None
+        try:
+            for row in marking.stream():
+                if marked is not None:
+                    marked.add(row)
+                if report is not None:
+                    report.add(row)
+                else:
+                    out.write(row.text())
+            if marked is not None:
+                marked.commit()
+        except BaseException:
+            if report is not None:
+                report.close()
+            raise
+    if report is not None:
+        report.finish(marking)
+    else:
+        out.write(marking.totals.text())
+    return marked.notes if marked is not None else []

@@ -1,5 +1,6 @@
-"""The play layer: dealing rounds (:mod:`~fivecard.play.deal`), the exact
-advisor and pay tables (:mod:`~fivecard.play.advise`), the dealer game
+"""The play layer: dealing rounds (:mod:`~fivecard.play.deal`), pay tables
+(:mod:`~fivecard.play.paytables`), the exact advisor
+(:mod:`~fivecard.play.advise`), the dealer game
 (:mod:`~fivecard.play.game`), and the whole game solved: a pay table
 (:mod:`~fivecard.play.strategy`) or the game against the dealer
 (:mod:`~fivecard.play.dealer`) over the classes of deals that play alike

@@ -9,395 +9,36 @@ cards (the cards the player has not seen), counted once per advice as hands
 per strength, so each completed hand is scored by a lookup. With a pay table,
 each choice's expected return per coin is computed instead.
 
-A pay table is a built-in one by name (:func:`builtin_paytable`, which
-takes built-in names only and opens nothing) or one written as JSON text
-(:func:`parse_paytable`, checked in full; a file of it is read by
-:func:`fivecard.files.paytable_file.load_paytable`).
+A pay table (:class:`~fivecard.play.paytables.PayTable`) is a built-in one
+by name or one written as JSON text: :mod:`fivecard.play.paytables`.
 """
 
 from __future__ import annotations
 
-import difflib
-import json
-import math
-import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..vector import batch
-from ..core.cards import Card, Rank, format_cards
+from ..core.cards import Card, format_cards
 from ..core.errors import FivecardError, HandError, quote
 from ..core.evaluate import HandLike, as_hand
 from ..core.hand import Hand
-from ..core.rules import RULE_SETS, RuleSet, get_rules
-from ..core.lookup import tables_for
+from ..core.rules import RuleSet
 from ..core.report import Painter
+from .paytables import PayTable, PayTableError
 
 __all__ = [
-    "PayTable",
-    "PayTableError",
-    "PAYTABLES",
-    "CATEGORY_NAMES",
     "Choice",
     "Advice",
     "advise",
-    "builtin_paytable",
-    "parse_paytable",
     "unseen_cards",
 ]
-
-#: The most a category may pay per coin (a progressive royal pays some 4,000).
-MAX_PAY: Final = 1_000_000
-
-
-class PayTableError(FivecardError):
-    """A pay table that cannot be read or is not valid."""
-
-
-def _category_names() -> tuple[str, ...]:
-    high = [r for r in RULE_SETS.values() if not r.low]  # pay tables pay high hands
-
-    def height(name: str) -> tuple[float, float, str]:
-        places = [r.scores[name] / len(r.ladder) for r in high if name in r.scores]
-        return (-max(places), -min(places), name)
-
-    return tuple(sorted({c.name for r in high for c in r.ladder}, key=height))
-
-
-#: The machine names a pay table may pay: every (high, not lowball) rule
-#: set's categories, strongest first.
-CATEGORY_NAMES: Final[tuple[str, ...]] = _category_names()
-#: What else a pay table may pay under a rule set with wild cards: a
-#: category made without (``natural_royal_flush``) or with wild cards
-#: (``wild_royal_flush``), which then pays instead of the category's own
-#: entry, and four wild cards in one hand (``four_wild``: Deuces Wild's four
-#: deuces), which pays whatever the fifth card.
-PAY_NAMES: Final[tuple[str, ...]] = (
-    *CATEGORY_NAMES,
-    *(f"natural_{c}" for c in CATEGORY_NAMES),
-    *(f"wild_{c}" for c in CATEGORY_NAMES),
-    "four_wild",
-)
-
-_NAME_LIMIT: Final = 80
-
-
-def _json_text(value: object) -> str:
-    """A value as JSON spells it (``NaN``, ``true``, ``"800"``), shortened."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    return text if len(text) <= 60 else f"{text[:30]}...{text[-30:]} ({len(text):,} characters)"
-
-
-def _checked_pays(pays: object) -> dict[str, float]:
-    if not isinstance(pays, Mapping):
-        raise PayTableError(
-            f'"pays" must be an object of category: payout per coin, got {_json_text(pays)}'
-        )
-    checked = {}
-    for category, pay in pays.items():
-        if category not in PAY_NAMES:
-            raise PayTableError(
-                f"unknown category {_json_text(category)} in \"pays\"; "
-                f"the categories are {', '.join(CATEGORY_NAMES)} (also natural_ or wild_ "
-                "before one, and four_wild, under wild cards)"
-            )
-        number: float | None = None
-        if isinstance(pay, (int, float)) and not isinstance(pay, bool):
-            try:
-                number = float(pay)
-            except OverflowError:  # an int beyond any float
-                number = None
-        if number is None or not math.isfinite(number) or not 0 <= number <= MAX_PAY:
-            raise PayTableError(
-                f'"pays" of "{category}" must be a number from 0 to {MAX_PAY:,}, got {_json_text(pay)}'
-            )
-        checked[category] = number + 0.0  # no -0.0
-    return checked
-
-
-@dataclass(frozen=True, slots=True)
-class PayTable:
-    """A video-poker pay table: what each category pays per coin bet (the
-    coin included, as video poker machines quote it); ``min_pair`` is the
-    lowest pair that pays (``J`` for Jacks or Better).
-
-    Checked when made: ``name`` one line of text, ``pays`` category machine
-    names (:data:`CATEGORY_NAMES`) to numbers from 0 to :data:`MAX_PAY`, ``min_pair``
-    a rank or ``None``; else a :class:`PayTableError`.
-    """
-
-    name: str
-    pays: dict[str, float]
-    min_pair: Rank | None = None
-    #: The rule set it plays under (a name), if it names one.
-    rules: str | None = None
-
-    def __post_init__(self) -> None:
-        if (
-            not isinstance(self.name, str)
-            or not self.name.strip()
-            or not self.name.isprintable()
-            or len(self.name) > _NAME_LIMIT
-        ):
-            raise PayTableError(
-                f'"name" must be one line of text (at most {_NAME_LIMIT} characters), '
-                f"got {_json_text(self.name)}"
-            )
-        object.__setattr__(self, "pays", _checked_pays(self.pays))
-        if self.min_pair is not None and not isinstance(self.min_pair, Rank):
-            raise PayTableError(f'"min_pair" must be a rank, got {_json_text(self.min_pair)}')
-        if self.rules is not None:
-            if not isinstance(self.rules, str):
-                raise PayTableError(f'"rules" must be a rule set\'s name, got {_json_text(self.rules)}')
-            try:
-                object.__setattr__(self, "rules", get_rules(self.rules).name)
-            except FivecardError as exc:
-                raise PayTableError(f'"rules": {exc}') from None
-
-    def check_rules(self, rules: RuleSet) -> None:
-        """Raise :class:`PayTableError` when the table names another rule
-        set than ``rules``, or pays natural and wild hands apart under rules
-        without wild cards."""
-        if self.rules is not None and self.rules != rules.name:
-            raise PayTableError(
-                f"{self.name} plays under the {self.rules} rules, not {rules.name}", option=("rules", self.rules)
-            )
-        special = [k for k in self.pays if k not in CATEGORY_NAMES]
-        if special and not rules.wild_codes:
-            raise PayTableError(
-                f"{self.name} pays {special[0]}, which needs wild cards; the {rules.name} rules have none"
-            )
-
-    def hand_pays(
-        self, rules: RuleSet, codes: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
-    ) -> npt.NDArray[np.float64]:
-        """What each hand (rows of five card codes, with their strengths)
-        pays: its class's pay, or under wild cards its natural or wild
-        version's, or four wild cards' pay."""
-        pays: npt.NDArray[np.float64] = self.payout(rules)[strengths]
-        if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
-            return pays  # every hand paid by its class
-        names, entry = self.hand_entries(rules, codes, strengths)
-        special = np.array([np.nan if n in CATEGORY_NAMES else self.pays.get(n, np.nan) for n in names])
-        chosen = special[entry]
-        result: npt.NDArray[np.float64] = np.where(np.isnan(chosen), pays, chosen)
-        return result
-
-    def hand_entries(
-        self, rules: RuleSet, codes: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
-    ) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
-        """Which entry of the table each hand is paid by: its category's, or
-        under wild cards ``natural_...``, ``wild_...`` or ``four_wild`` where
-        the table has them. Returns the names and, per hand, an index into
-        them (whether that entry pays this hand, as ``min_pair`` decides, is
-        :meth:`hand_pays`'s)."""
-        ladder = [c.name for c in rules.ladder]
-        size = len(ladder)
-        names = (*ladder, *(f"natural_{c}" for c in ladder), *(f"wild_{c}" for c in ladder), "four_wild")
-        entry = batch.category_table(rules)[strengths].astype(np.int64)
-        if not rules.wild_codes or all(k in CATEGORY_NAMES for k in self.pays):
-            return names, entry
-        wild = np.isin(codes, list(rules.wild_codes)).sum(axis=1)
-        category = entry.copy()
-        for index, name in enumerate(ladder):
-            if f"natural_{name}" in self.pays:
-                entry[(category == index) & (wild == 0)] = size + index
-            if f"wild_{name}" in self.pays:
-                entry[(category == index) & (wild > 0)] = 2 * size + index
-        if "four_wild" in self.pays:
-            entry[wild == 4] = 3 * size
-        return names, entry
-
-    def payout(self, rules: RuleSet) -> npt.NDArray[np.float64]:
-        """The payout of each strength under ``rules``."""
-        tables = tables_for(rules)
-        out = np.zeros(tables.size + 1)
-        for strength in range(1, tables.size + 1):
-            hand_class = tables.hand_class(strength)
-            name = hand_class.category.name
-            pay = self.pays.get(name, 0.0)
-            if name == "one_pair" and self.min_pair is not None and hand_class.key[0] < self.min_pair:
-                pay = 0.0
-            out[strength] = pay
-        return out
-
-
-JACKS_OR_BETTER: Final = PayTable(
-    "Jacks or Better 9/6",
-    {
-        "royal_flush": 800,
-        "straight_flush": 50,
-        "four_of_a_kind": 25,
-        "full_house": 9,
-        "flush": 6,
-        "straight": 4,
-        "three_of_a_kind": 3,
-        "two_pair": 2,
-        "one_pair": 1,
-    },
-    min_pair=Rank.JACK,
-)
-
-DEUCES_WILD_FULL_PAY: Final = PayTable(
-    "Deuces Wild (full pay)",
-    {
-        "natural_royal_flush": 800,
-        "four_wild": 200,
-        "wild_royal_flush": 25,
-        "five_of_a_kind": 15,
-        "straight_flush": 9,
-        "four_of_a_kind": 5,
-        "full_house": 3,
-        "flush": 2,
-        "straight": 2,
-        "three_of_a_kind": 1,
-    },
-    rules="deuces-wild",
-)
-
-#: Built-in pay tables by name.
-PAYTABLES: Final[dict[str, PayTable]] = {
-    "jacks-or-better": JACKS_OR_BETTER,
-    "deuces-wild": DEUCES_WILD_FULL_PAY,
-}
-
-
-_DEPTH_LIMIT: Final = 20  # a pay table nests 2 deep
-_KEYS: Final = ("name", "pays", "min_pair", "rules")
-_RANKS: Final = "2-10, J, Q, K, A"
-# A JSON string (possessive: linear even when unterminated) or a bracket.
-_STRING_OR_BRACKET: Final = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]', re.DOTALL)
-
-
-def builtin_paytable(name: str) -> PayTable:
-    """A built-in pay table (:data:`PAYTABLES`) by its name, in any case: the
-    names only, never a file (nothing is opened, whatever the text is). Any
-    other text is a :class:`PayTableError` that lists the names.
-
-    >>> builtin_paytable("Jacks-or-Better").name
-    'Jacks or Better 9/6'
-    >>> builtin_paytable("/etc/passwd")
-    Traceback (most recent call last):
-    ...
-    fivecard.play.advise.PayTableError: unknown pay table '/etc/passwd': the pay tables are jacks-or-better, deuces-wild
-    """
-    found = PAYTABLES.get(name.strip().lower())
-    if found is None:
-        raise PayTableError(f"unknown pay table {quote(name)}: the pay tables are {', '.join(PAYTABLES)}")
-    return found
-
-
-def parse_paytable(text: str, *, name: str) -> PayTable:
-    """A pay table written as JSON::
-
-        {"name": "My table", "pays": {"royal_flush": 250, "one_pair": 1},
-         "min_pair": "J"}
-
-    ``pays`` maps category machine names (:data:`CATEGORY_NAMES`) to the
-    payout per coin, a number from 0 to 1,000,000; categories left out pay
-    nothing; ``min_pair`` (optional) is the lowest paying pair; ``rules``
-    (optional) the rule set it plays under; ``name`` (optional, default
-    ``name``) is shown with the advice. Other keys are errors (a misspelt
-    key would otherwise be ignored), as are JSON nested too deep and keys
-    given twice: a :class:`PayTableError` that says what and where.
-
-    >>> parse_paytable('{"pays": {"royal_flush": 250}}', name="mine").pays
-    {'royal_flush': 250.0}
-    """
-    return _paytable_of(_parse_json(text), name)
-
-
-def _position(text: str, offset: int) -> str:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - text.rfind("\n", 0, offset)  # rfind is -1 on line 1
-    return f"line {line}, column {column}"
-
-
-def _parse_json(text: str) -> Any:
-    depth = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
-        token = match.group()
-        if token in ("[", "{"):
-            depth += 1
-            if depth > _DEPTH_LIMIT:
-                raise PayTableError(
-                    f"JSON nested deeper than {_DEPTH_LIMIT} levels at {_position(text, match.start())}"
-                )
-        elif token in ("]", "}"):
-            depth -= 1
-
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        found: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in found:
-                raise PayTableError(f"key {_json_text(key)} appears twice in one object")
-            found[key] = value
-        return found
-
-    try:
-        return json.loads(
-            text,
-            object_pairs_hook=no_duplicates,
-            # Integers past any float read as such (then refused as not
-            # finite), not as a slow conversion or a digit-limit error.
-            parse_int=lambda digits: int(digits) if len(digits) <= 300 else float(digits),
-        )
-    except json.JSONDecodeError as exc:
-        raise PayTableError(
-            f"not valid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno}, column {exc.colno}"
-        ) from None
-    except PayTableError:
-        raise
-    except ValueError as exc:  # none known; still one line, not a traceback
-        raise PayTableError(f"not valid JSON: {exc}") from None
-    except RecursionError:  # not reached after the depth check; never a traceback
-        raise PayTableError(f"JSON nested deeper than {_DEPTH_LIMIT} levels") from None
-
-
-def _paytable_of(data: Any, default_name: str) -> PayTable:
-    if not isinstance(data, dict):
-        raise PayTableError(
-            f"the top level must be an object {{\"pays\": ...}}, got {_json_text(data)}"
-        )
-    for key in data:
-        if key not in _KEYS:
-            close = difflib.get_close_matches(key, _KEYS, n=1)
-            hint = f' (did you mean "{close[0]}"?)' if close else ""
-            raise PayTableError(
-                f"unknown key {_json_text(key)}{hint}; the keys are "
-                + ", ".join(f'"{k}"' for k in _KEYS)
-            )
-    if "pays" not in data:
-        raise PayTableError('no "pays": the object needs "pays": {category: payout per coin}')
-    name = data.get("name", default_name)
-    if not isinstance(name, str):
-        raise PayTableError(f'"name" must be a string, got {_json_text(name)}')
-    rank = None
-    if data.get("min_pair") is not None:
-        rank = _rank_of(data["min_pair"])
-    return PayTable(name, data["pays"], rank, data.get("rules"))
-
-
-def _rank_of(value: object) -> Rank:
-    problem = f'"min_pair" must be a rank ({_RANKS}), got {_json_text(value)}'
-    if not isinstance(value, str):
-        raise PayTableError(problem)
-    try:
-        card = Card.parse(value)
-    except FivecardError:
-        raise PayTableError(problem) from None
-    if card.rank is None or card.suit is not None:
-        raise PayTableError(problem)
-    return card.rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,7 +90,7 @@ class Advice:
         else:
             action = f"Keep {kept}, exchange {len(best.discard)}"
         if self.paytable is not None:
-            why = f"returns {best.ev:.4f} per coin under {self.paytable.name}"
+            why = f"returns {best.ev:.4f} per coin under {self.paytable.title}"
         else:
             why = f"beats the dealer {best.win:.1%} of the time (draws {best.draw:.1%})"
         runner = ""
@@ -479,7 +120,7 @@ class Advice:
         return {
             "hand": [c.code_str for c in self.hand.cards],
             "rules": self.hand.rules.name,
-            "paytable": None if self.paytable is None else self.paytable.name,
+            "paytable": None if self.paytable is None else self.paytable.title,
             "completions": self.completions,
             "dealer_hands": self.dealer_hands,
             "choices": rows,
@@ -495,7 +136,7 @@ class Advice:
         table = self.paytable
         rules = self.hand.rules
         against = (
-            f"expected return per coin under {table.name}"
+            f"expected return per coin under {table.title}"
             if table
             else f"against the dealer: a random five of the {len(self.unseen)} cards you have not seen"
         )
@@ -522,36 +163,27 @@ class Advice:
 
 
 def unseen_cards(hand: Hand) -> tuple[Card, ...]:
-    """The cards of the rule set's deck that the player has not seen. Under
-    ``semi`` (suits hidden) one card of each rank held is removed per copy;
-    a ``semi`` hand holding more of a rank than the deck has (five of a
-    kind, typed) is a :class:`~fivecard.core.errors.HandError`."""
+    """The cards of the rule set's deck (:class:`~fivecard.core.rules.Deck`)
+    that the player has not seen: the deck less one card per card held
+    (under ``semi``, whose deck hides suits, one card of each rank held per
+    copy). A ``semi`` hand holding more of a rank than the deck has (five of
+    a kind, typed) is a :class:`~fivecard.core.errors.HandError`."""
     rules = hand.rules
-    if rules.suits:
-        held = Counter(hand.cards)
-        left: list[Card] = []
-        for card in rules.deck():
-            if held[card]:
-                held[card] -= 1
-            else:
-                left.append(card)
-        return tuple(left)
-    counts = Counter(c.rank for c in hand.cards)
-    in_deck = Counter(c.rank for c in rules.deck())
-    for rank, copies in counts.items():
-        if rank is not None and copies > in_deck[rank]:
+    deck = rules.deck()
+    held = Counter(hand.cards)
+    for card, copies in held.items():
+        if card.rank is not None and card.suit is None and copies > deck.limits[card.index]:
             raise HandError(
                 f"the hand {quote(format_cards(hand.cards))} holds {copies} cards of rank "
-                f"{rank.short}, more than the {in_deck[rank]} of the {len(rules.deck())}-card "
+                f"{card.rank.short}, more than the {deck.limits[card.index]} of the {len(deck)}-card "
                 f"deck a {rules.name} deal uses, so which cards are unseen is not defined"
             )
-    left = []
-    for card in rules.deck():
-        rank_only = card.rank_only()
-        if counts[rank_only.rank]:
-            counts[rank_only.rank] -= 1
+    left: list[Card] = []
+    for card in deck:
+        if held[card]:
+            held[card] -= 1
         else:
-            left.append(rank_only)
+            left.append(card)
     return tuple(left)
 
 
@@ -588,11 +220,11 @@ def advise(
         raise FivecardError(f"need at least 5 unseen cards to draw from, got {len(pool)}")
     if paytable is not None:
         paytable.check_rules(ruleset)
-    pool_codes = np.array([c.code for c in pool], dtype=np.int32)
+    pool_indices = np.array([c.index for c in pool], dtype=np.int32)
     category_of = batch.category_table(ruleset)
     ladder = ruleset.ladder
     # Dealer hands per strength: every five of the unseen cards.
-    dealer = batch.hand_counts(pool_codes, rules=ruleset) if paytable is None else None
+    dealer = batch.hand_counts(pool_indices, rules=ruleset) if paytable is None else None
     if dealer is not None:
         dealer_total = int(dealer.sum())
         below = np.concatenate(([0], np.cumsum(dealer)[:-1])) / dealer_total
@@ -603,15 +235,15 @@ def advise(
         kept = tuple(c for i, c in enumerate(played.cards) if mask >> i & 1)
         dropped = tuple(c for i, c in enumerate(played.cards) if not mask >> i & 1)
         draws = _combinations(len(pool), 5 - len(kept))
-        codes = np.empty((len(draws), 5), dtype=np.int32)
-        codes[:, : len(kept)] = [c.code for c in kept]
-        codes[:, len(kept) :] = pool_codes[draws]
-        found = batch.strengths_of_codes(codes, rules=ruleset, check=False)  # cards of a Hand and the deck
+        indices = np.empty((len(draws), 5), dtype=np.int32)
+        indices[:, : len(kept)] = [c.index for c in kept]
+        indices[:, len(kept) :] = pool_indices[draws]
+        found = batch.strengths_of_indices(indices, rules=ruleset)
         completions += len(found)
         counts = np.bincount(category_of[found], minlength=len(ladder)) / len(found)
         categories = {c.name: float(counts[i]) for i, c in enumerate(ladder)}
         if paytable is not None:
-            ev = float(paytable.hand_pays(ruleset, codes, found).mean())
+            ev = float(paytable.hand_pays(ruleset, indices, found).mean())
             choices.append(Choice(kept, dropped, 0.0, 0.0, 0.0, categories, ev))
         else:
             win = float(below[found].mean())

@@ -103,7 +103,7 @@ def deal(players: int, *, rules: str | RuleSet = "standard", rng: random.Random)
     """Shuffle the rule set's deck with ``rng`` and deal five cards to each
     player (``semi``: from 52 cards, suits then ignored)."""
     ruleset = check_players(players, rules)
-    return _deal_from(ruleset.dealt(), players, ruleset, rng)
+    return _deal_from(ruleset.deck(), players, ruleset, rng)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +209,7 @@ def deal_rounds(
 
 def _rounds(players: int, ruleset: RuleSet, seed: int, rounds: int) -> Iterator[Round]:
     rng = random.Random(seed)
-    cards = ruleset.dealt()
+    cards = ruleset.deck()
     for number in range(1, rounds + 1):
         evaluations = tuple(evaluate(h) for h in _deal_from(cards, players, ruleset, rng))
         showdown = settle(evaluations) if len(evaluations) > 1 else None

@@ -49,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..vector import batch
-from ..core.cards import Card, card_of_code
+from ..core.cards import CARDS, Card
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError
 from ..vector.classes import KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
@@ -84,7 +84,7 @@ class _Spec:
     """What a part's answer depends on (small: it goes to every task)."""
 
     rules: RuleSet
-    deck: tuple[int, ...]  # card codes, in deck order
+    deck: tuple[int, ...]  # card indices, in deck order
     part_classes: int = PART_CLASSES
 
 
@@ -195,7 +195,7 @@ def job_key(rules: RuleSet, deck: Sequence[Card], part_classes: int = PART_CLASS
     set, the deck, the parts' size and the code that makes the parts."""
     from ..vector import jobs
 
-    return jobs.job_key("dealer", [rules, [c.code for c in deck], part_classes])
+    return jobs.job_key("dealer", [rules, [c.index for c in deck], part_classes])
 
 
 def solve_dealer(
@@ -214,17 +214,20 @@ def solve_dealer(
     ``on_note``; default in this process). ``part_classes``: classes per part (default
     :data:`PART_CLASSES`)."""
     ruleset = get_rules(rules)
-    cards = tuple(deck) if deck is not None else ruleset.dealt()
+    cards = tuple(deck) if deck is not None else ruleset.deck()
     if len(cards) < 10:
         raise FivecardError(f"the dealer game needs at least 10 cards in the deck, got {len(cards)}")
     if len(cards) > 64:
         raise FivecardError(f"the dealer game is solved for decks of at most 64 cards, got {len(cards)}")
-    if len(set(cards)) < len(cards) and any(c.suit is not None for c in cards if cards.count(c) > 1):
+    limits = ruleset.deck().limits  # a suited card: one a deck
+    if len(set(cards)) < len(cards) and any(
+        c.suit is not None and cards.count(c) > max(limits[c.index], 1) for c in set(cards)
+    ):
         raise FivecardError("the deck holds a suited card twice")
     size = PART_CLASSES if part_classes is None else part_classes
     if size < 1:
         raise FivecardError(f"a part holds at least one class, not {size}")
-    spec = _Spec(ruleset, tuple(c.code for c in cards), size)
+    spec = _Spec(ruleset, tuple(c.index for c in cards), size)
     classes = _classes(spec.rules, spec.deck)
     parts = -(-len(classes) // size)
     if run is None:
@@ -363,9 +366,9 @@ class _Tables:
     def __init__(self, rules: RuleSet, deck: tuple[int, ...]) -> None:
         n = len(deck)
         self.n = n
-        codes = np.array(deck, dtype=np.int32)
+        indices = np.array(deck, dtype=np.int32)
         hands = batch.combinations(n).astype(np.int64)
-        found = batch.strengths_of_codes(codes[hands], rules=rules, check=False)
+        found = batch.strengths_of_indices(indices[hands], rules=rules)
         strengths, level = np.unique(found, return_inverse=True)
         level = level.reshape(-1)
         m = len(strengths)
@@ -401,12 +404,12 @@ class _Tables:
         self.level_category = category
         self.draws = np.array([comb(n - 5, 5 - int(k)) for k in KEPT], dtype=np.int64)
         self.dealer_hands = comb(n - 5, 5)
-        self.codes = codes
+        self.indices = indices
 
     def holds(
         self, cards: npt.NDArray[np.int64]
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Per deal (rows of five ascending deck indices) and hold mask: the
+        """Per deal (rows of five ascending deck positions) and hold mask: the
         pairs (draw, dealer hand) the player wins and draws, and the draws
         per final category."""
         B, m, n = len(cards), self.m, self.n
@@ -461,11 +464,11 @@ class _Tables:
         """Per row and mask: whether a lower mask keeps the same cards (only
         where the deal holds identical cards: ``semi``, two jokers)."""
         same = np.zeros((len(cards), 32), dtype=bool)
-        codes = self.codes[cards]
-        for row in np.flatnonzero((codes[:, 1:] == codes[:, :-1]).any(axis=1)).tolist():
+        indices = self.indices[cards]
+        for row in np.flatnonzero((indices[:, 1:] == indices[:, :-1]).any(axis=1)).tolist():
             seen: set[tuple[int, ...]] = set()
             for mask in range(32):
-                kept = tuple(sorted(int(codes[row, i]) for i in range(5) if mask >> i & 1))
+                kept = tuple(sorted(int(indices[row, i]) for i in range(5) if mask >> i & 1))
                 same[row, mask] = kept in seen
                 seen.add(kept)
         return same
@@ -479,12 +482,12 @@ def _row_counts(categories: npt.NDArray[np.int64], size: int) -> npt.NDArray[np.
 
 
 def _tables(rules: RuleSet, deck: tuple[int, ...]) -> _Tables:
-    """The tables of a rule set and deck (card codes), once per process."""
+    """The tables of a rule set and deck (card indices), once per process."""
     return _kept("tables", rules, deck, lambda: _Tables(rules, deck))
 
 
 def _classes(rules: RuleSet, deck: tuple[int, ...]) -> DealClasses:
-    return _kept("classes", rules, deck, lambda: deal_classes([card_of_code(c) for c in deck], rules))
+    return _kept("classes", rules, deck, lambda: deal_classes([CARDS[i] for i in deck], rules))
 
 
 _Made = TypeVar("_Made")

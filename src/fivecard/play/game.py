@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .advise import Advice, advise
-from ..core.cards import Card, Rank
+from ..core.cards import Card, Rank, Suit
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules
@@ -586,33 +586,35 @@ def _pot_explanation(
 
 def _check_stacked(cards: list[Card], rules: RuleSet, seats: int, where: str) -> None:
     """A stacked deck must be one the rules could deal: enough cards for the
-    seats and the dealer, no card twice (nor a rank more than four times),
-    jokers only as many as the rules have, suits where the rules need them,
-    only ranks the rules' deck holds."""
+    seats and the dealer, and only cards the rules' :class:`Deck
+    <fivecard.core.rules.Deck>` holds, no more of each than it does (a card
+    twice, a rank more than four times, more jokers than the rules have)."""
     needed = HAND_SIZE * (seats + 1)
     if len(cards) < needed:
         raise GameError(
             f"{where} has {len(cards)} card{'s' if len(cards) != 1 else ''}; "
             f"{seats} seats and the dealer need at least {needed}"
         )
+    deck = rules.deck()
     seen: dict[Card, int] = {}
     ranks: dict[Rank, int] = {}
     jokers = 0
     for position, card in enumerate(cards, 1):
+        refused = deck.refusal(card)
         if card.is_joker:
-            jokers += 1
-            if rules.jokers == 0:
+            if refused:
                 raise GameError(
                     f"card {position} of {where} is a joker, which the {rules.name} rules do not use"
                 )
-            if jokers > rules.jokers:
+            jokers += 1
+            if jokers > deck.limits[card.index]:
                 raise GameError(f"{where} holds {jokers} jokers; the {rules.name} rules have {rules.jokers}")
             continue
-        if rules.suits and card.suit is None:
+        if refused == "suit":
             raise GameError(
                 f"card {position} of {where} ({str(card)!r}) has no suit, which the {rules.name} rules need"
             )
-        if card.rank not in rules.ranks:
+        if refused:
             raise GameError(
                 f"card {position} of {where} ({card}) is not in the {rules.name} deck, "
                 f"which holds {rules.ranks_text()}"
@@ -623,7 +625,7 @@ def _check_stacked(cards: list[Card], rules: RuleSet, seats: int, where: str) ->
                 raise GameError(f"{where} holds {card} twice (cards {first} and {position})")
         assert card.rank is not None
         ranks[card.rank] = ranks.get(card.rank, 0) + 1
-        if ranks[card.rank] > 4:
+        if ranks[card.rank] > len(Suit):
             raise GameError(f"{where} holds five {card.rank.plural} (card {position} is the fifth); a deck has four")
 
 

@@ -12,7 +12,7 @@ ranks the groups by their mean value.
 
 >>> from fivecard.core.cards import parse_cards
 >>> from fivecard.core.rules import STANDARD
->>> from fivecard.play.advise import JACKS_OR_BETTER
+>>> from fivecard.play.paytables import JACKS_OR_BETTER
 >>> describe_hold(parse_cards('KS QS JS TS'), STANDARD, JACKS_OR_BETTER)
 '4 to a Royal Flush'
 >>> describe_hold(parse_cards('7D 7C'), STANDARD, JACKS_OR_BETTER)
@@ -29,7 +29,7 @@ from typing import Final, Protocol
 from ..core.cards import Card, Rank, format_cards
 from ..core.evaluate import evaluate
 from ..core.rules import RuleSet
-from .advise import PayTable
+from .paytables import PayTable
 
 __all__ = ["describe_hold", "hold_list", "HoldLine", "HoldList"]
 

@@ -42,7 +42,7 @@ from ..vector import batch
 from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError
-from .advise import PayTable, PayTableError
+from .paytables import PayTable, PayTableError
 from ..vector.classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ class PayTableSolution:
         probability) and, given ``holds``, ``holds``."""
         ret = self.expected_return
         return {
-            "paytable": self.paytable.name,
+            "paytable": self.paytable.title,
             "rules": self.rules.name,
             "deals": self.classes.total,
             "classes": len(self.classes),
@@ -104,7 +104,7 @@ class PayTableSolution:
         labels |= {f"{kind}_{c.name}": f"{c.label} ({kind})" for c in rules.ladder for kind in ("natural", "wild")}
         width = max((len(labels[name]) for name in self.final), default=0)
         lines = [
-            f"{self.paytable.name} under {rules.name}, perfect play over all {self.classes.total:,} deals "
+            f"{self.paytable.title} under {rules.name}, perfect play over all {self.classes.total:,} deals "
             f"({len(self.classes):,} classes):",
             f"return {self.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin)",
             f"{'final hand':<{width}} {'probability':>12}  pays",
@@ -134,7 +134,7 @@ def solve_paytable(
     an interrupted run resumes where it stopped; ``on_note`` hears why any
     checkpointed parts failed their checks (they are worked again).
 
-    >>> from fivecard.play.advise import JACKS_OR_BETTER
+    >>> from fivecard.play.paytables import JACKS_OR_BETTER
     >>> solution = solve_paytable(JACKS_OR_BETTER)  # doctest: +SKIP
     >>> round(solution.percent, 4)  # doctest: +SKIP
     99.5439
@@ -144,7 +144,7 @@ def solve_paytable(
     ruleset = get_rules(rules)
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
-    deck = ruleset.dealt()
+    deck = ruleset.deck()
     paytable.check_rules(ruleset)
     if not ruleset.suits or ruleset.jokers:
         raise FivecardError(
@@ -152,12 +152,11 @@ def solve_paytable(
         )
     n = len(deck)
     deals = batch.combinations(n)
-    codes = np.array([c.code for c in deck], dtype=np.int32)
-    hands = codes[deals]  # every five-card hand of the deck, as card codes
-    strengths = batch.strengths_of_codes(hands, rules=ruleset, check=False)
+    hands = np.array([c.index for c in deck], dtype=np.int32)[deals]  # every hand of the deck, as card indices
+    strengths = batch.strengths_of_indices(hands, rules=ruleset)
     pays = paytable.hand_pays(ruleset, hands, strengths)
     if not np.array_equal(pays, np.round(pays)):
-        raise PayTableError(f"{paytable.name}: solving takes whole-number pays")
+        raise PayTableError(f"{paytable.title}: solving takes whole-number pays")
     index = _Index(n)
     draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
     kinds, counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset) if final else ([], [])
@@ -316,7 +315,7 @@ class StartingHand:
 def starting_hands(solution: PayTableSolution) -> list[StartingHand]:
     """The strategy: every class of starting hands (134,459 of the 2,598,960
     deals of 52 cards), best value first."""
-    deck = solution.rules.dealt()
+    deck = solution.rules.deck()
     first = solution.classes.first
     made = []
     for row in np.argsort(-solution.best_value, kind="stable").tolist():

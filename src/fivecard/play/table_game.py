@@ -86,8 +86,6 @@ def shuffled_deck(rules: RuleSet, rng: random.Random) -> list[Card]:
     cards under ``semi``, whose deck hides suits)."""
     cards = list(rules.deck())
     rng.shuffle(cards)
-    if not rules.suits:
-        cards = [c.rank_only() for c in cards]
     return cards
 
 

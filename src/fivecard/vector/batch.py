@@ -5,10 +5,14 @@ The batch path reads the same lookup table as the single-hand path
 the two agree exactly (the tests check every hand of every deck). Encoding
 validates every row: a bad row (a bad hand, or not text at all) is reported by
 its index with the same message the single-hand path gives, and is never
-scored; the other rows are unaffected. Arrays of card codes are checked in the
-same vectorised pass that scores them. Every public function checks its input
-once, at its edge: a number out of range (a strength outside the rule set's, a
-card code or index that is none), NaN, infinity, a fraction, the wrong shape
+scored; the other rows are unaffected. Hands as arrays are card indices
+(:attr:`Card.index <fivecard.core.cards.Card.index>`, the one number of a
+card), checked in the same vectorised pass that scores them: ``strengths``
+scores an encoded batch, ``strengths_of_indices`` an array of indices
+(:func:`fivecard.vector.seven.best_strengths`: the best five of 5-7
+indices); the evaluator's own codes stay inside. Every public function
+checks its input once, at its edge: a number out of range (a strength
+outside the rule set's, a card index that is none), NaN, infinity, a fraction, the wrong shape
 or a showdown of no hands is a :class:`~fivecard.core.errors.FivecardError` naming
 the first bad value and where it is; booleans, text, objects or complex
 numbers are a :class:`TypeError` saying what they are.
@@ -36,74 +40,72 @@ from typing import Any, Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import JOKER, RANK_WEIGHTS, SORT_PLACE, SUIT_MASK, SUIT_SHIFT, Card, full_deck
+from ..core.cards import CARDS, JOKER, full_deck
 from ..core.errors import FivecardError, HandError, kind_of
 from ..core.hand import Hand
 from ..core.rules import RuleSet, get_rules
-from ..core.lookup import KEY_SPACE, tables_for
+from ..core.lookup import KEY_SPACE, SUIT_MASK, SUIT_SHIFT, codes_for, tables_for
 from .columns import class_arrays
 
 __all__ = [
-    "CARDS",
     "Encoded",
     "encode",
     "encode_indices",
     "strengths",
-    "strengths_of_codes",
+    "strengths_of_indices",
     "categories",
     "settle",
     "sorted_texts",
     "sorted_bytes",
-    "sorted_from_keys",
+    "sorted_from_indices",
     "combinations",
     "census_counts",
     "hand_counts",
-    "CODES",
     "category_table",
-    "fixed_width_codes",
-    "token_places",
+    "fixed_width_indices",
     "token_view",
 ]
 
-Codes = npt.NDArray[np.int32]
+Indices = npt.NDArray[np.int32]
 
-#: Deck indices of the batch API: 0 = A♠, 1 = A♥, 2 = A♦, 3 = A♣, 4 = K♠ ...
-#: 51 = 2♣ (sorted order), then 52 and 53 the two jokers.
-CARDS: Final[tuple[Card, ...]] = full_deck(jokers=2)
-#: The card code of each deck index (``CODES[i] == CARDS[i].code``).
-CODES: Final = np.array([c.code for c in CARDS], dtype=np.int32)
+#: The largest card index (:data:`fivecard.core.cards.CARDS`: the two of
+#: clubs alone); a deck of the batch API holds 0-53 (the 52 suited cards,
+#: then two jokers).
+_LAST: Final = len(CARDS) - 1
+_DECK: Final = JOKER.index + 2
 _CHUNK: Final = 1 << 15  # rows per step: the working arrays stay in cache
 
 
 @dataclass(frozen=True, slots=True)
 class Encoded:
-    """Hands as an ``(N, 5)`` array of card codes under a rule set.
+    """Hands as an ``(N, 5)`` array of card indices (:attr:`Card.index
+    <fivecard.core.cards.Card.index>`) under a rule set.
 
     ``errors`` maps the index of every bad row to its message (the single-hand
-    path's); those rows hold zeros and are never scored. The codes are
+    path's); those rows hold zeros and are never scored. The indices are
     trusted (not checked again when scored): make a batch with
     :func:`encode` or :func:`encode_indices`.
     """
 
     rules: RuleSet
-    codes: Codes
+    indices: Indices
     errors: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, RuleSet):
             raise TypeError(f"an Encoded batch's rules are a RuleSet, got {kind_of(self.rules)}")
-        codes = self.codes
-        if not isinstance(codes, np.ndarray) or codes.dtype != np.int32 or codes.ndim != 2 or codes.shape[1] != 5:
-            raise TypeError(f"an Encoded batch's codes are an (N, 5) int32 array, got {_array_words(codes)}")
+        indices = self.indices
+        if not isinstance(indices, np.ndarray) or indices.dtype != np.int32 or indices.ndim != 2 or indices.shape[1] != 5:
+            raise TypeError(f"an Encoded batch's indices are an (N, 5) int32 array, got {_array_words(indices)}")
         if not isinstance(self.errors, dict):
             raise TypeError(f"an Encoded batch's errors are a dict of row -> message, got {kind_of(self.errors)}")
 
     def __len__(self) -> int:
-        return len(self.codes)
+        return len(self.indices)
 
     @property
     def valid(self) -> npt.NDArray[np.bool_]:
-        mask = np.ones(len(self.codes), dtype=bool)
+        mask = np.ones(len(self.indices), dtype=bool)
         if self.errors:
             mask[list(self.errors)] = False
         return mask
@@ -112,32 +114,23 @@ class Encoded:
 # --- encoding ----------------------------------------------------------------------
 
 
-def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
-    """Byte -> rank weight code (or -1), byte -> suit bit (or -1), and byte ->
-    sort place (rank: (14 - rank) * 5; suit: its order), for the
-    two-character ASCII tokens of the fast path (``As``, ``td``, ``9C``)."""
+def _luts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Byte -> the rank's first index (``4 * (14 - rank)``, the card with
+    spades; or -1), and byte -> the suit's place in an index (its sort
+    order; or -1), for the two-character ASCII tokens of the fast path
+    (``As``, ``td``, ``9C``)."""
     ranks = np.full(256, -1, dtype=np.int32)
     suits = np.full(256, -1, dtype=np.int32)
-    places = np.zeros(256, dtype=np.uint8)
     for card in full_deck():
         assert card.rank is not None and card.suit is not None
-        rank_code = card.code & ~15
         for ch in {card.rank.char, card.rank.char.lower()}:
-            ranks[ord(ch)] = rank_code
-            places[ord(ch)] = (14 - card.rank) * 5
+            ranks[ord(ch)] = 4 * (14 - card.rank)
         for ch in {card.suit.value, card.suit.value.upper()}:
-            suits[ord(ch)] = card.suit.bit
-            places[ord(ch)] = card.suit.order
-    return ranks, suits, places
+            suits[ord(ch)] = card.suit.order
+    return ranks, suits
 
 
-_RANK_LUT, _SUIT_LUT, _PLACE_LUT = _luts()
-#: Byte -> the rank it spells (0 for none), for the short decks' token tables.
-_RANK_OF_BYTE: Final = [0] * 256
-for _card in full_deck(suits=False):
-    assert _card.rank is not None
-    for _ch in {_card.rank.char, _card.rank.char.lower()}:
-        _RANK_OF_BYTE[ord(_ch)] = int(_card.rank)
+_RANK_LUT, _SUIT_LUT = _luts()
 _PAIRS: Final = [(i, j) for i in range(5) for j in range(i + 1, 5)]
 
 
@@ -160,41 +153,32 @@ def _slow(
             hand = Hand.parse(texts[row], rules=rules)
         except FivecardError as exc:
             encoded.errors[row] = str(exc)
-            encoded.codes[row] = 0
+            encoded.indices[row] = 0
         else:
-            encoded.codes[row] = hand.codes
+            encoded.indices[row] = hand.indices
 
 
 @cache
-def _token_codes(suits: bool, deck: frozenset[int] | None = None, jokers: bool = False) -> npt.NDArray[np.int32]:
-    """Two ASCII bytes read as one little-endian uint16 -> card code, or -1:
-    the fast path's whole parser is one lookup in this table (256 KiB).
-    ``deck``: the ranks a short deck holds (a card of another rank is -1, so
-    its row goes to the single-hand parser and its error). ``jokers``: the
-    joker's two-letter spellings (``JK``, any case) are the joker."""
-    table = np.full(1 << 16, -1, dtype=np.int32)
-    ranks, suit_bits = _RANK_LUT, _SUIT_LUT
+def _token_indices(suits: bool, limits: tuple[int, ...]) -> npt.NDArray[np.int8]:
+    """Two ASCII bytes read as one little-endian uint16 -> card index, or
+    -1: the fast path's whole parser is one lookup in this table (64 KiB).
+    Without ``suits``, a card is its rank alone. Only the cards a deck of
+    the rules holds (``limits``: :attr:`fivecard.core.rules.Deck.limits`)
+    are in it: another card (a rank a short deck does not hold) is -1, so
+    its row goes to the single-hand parser and its error; the joker's
+    two-letter spellings (``JK``, any case) where the rules have jokers."""
+    table = np.full(1 << 16, -1, dtype=np.int8)
+    ranks, suit_places = _RANK_LUT, _SUIT_LUT
     for first in np.flatnonzero(ranks >= 0).tolist():
-        if deck is not None and _RANK_OF_BYTE[first] not in deck:
-            continue
-        for second in np.flatnonzero(suit_bits >= 0).tolist():
-            code = int(ranks[first]) | (int(suit_bits[second]) if suits else 0)
-            table[first | second << 8] = code
-    if jokers:
+        rank_alone = JOKER.index + 2 + int(ranks[first]) // 4
+        for second in np.flatnonzero(suit_places >= 0).tolist():
+            index = int(ranks[first]) + int(suit_places[second]) if suits else rank_alone
+            if limits[index]:
+                table[first | second << 8] = index
+    if limits[JOKER.index]:
         for first in b"Jj":
             for second in b"Kk":
-                table[first | second << 8] = JOKER.code
-    return table
-
-
-@cache
-def token_places() -> npt.NDArray[np.uint8]:
-    """Two ASCII bytes as a uint16 -> the card's sort key (see
-    :func:`_sort_tables`): rank place * 5 + suit place."""
-    table = np.zeros(1 << 16, dtype=np.uint8)
-    for first in np.flatnonzero(_RANK_LUT >= 0).tolist():
-        for second in np.flatnonzero(_SUIT_LUT >= 0).tolist():
-            table[first | second << 8] = _PLACE_LUT[first] + _PLACE_LUT[second]
+                table[first | second << 8] = JOKER.index
     return table
 
 
@@ -205,36 +189,36 @@ def token_view(data: bytes, n: int, stride: int, offset: int = 0) -> npt.NDArray
     return np.ndarray((n, 5), dtype="<u2", buffer=data, offset=offset, strides=(stride, 3))
 
 
-def fixed_width_codes(
+def fixed_width_indices(
     data: bytes, n: int, stride: int, rules: RuleSet, offset: int = 0
-) -> tuple[Codes, npt.NDArray[np.bool_]]:
+) -> tuple[Indices, npt.NDArray[np.bool_]]:
     """Parse ``n`` rows of ``As Kd 7h 7c 2s`` laid ``stride`` bytes apart in
-    ``data``: card codes and which rows are well formed (known cards, single
-    spaces, no card twice where the rule set has one deck, but for as many
-    jokers as the rule set allows)."""
+    ``data``: card indices and which rows are well formed (known cards,
+    single spaces, no card twice where the rule set has one deck, but for as
+    many jokers as the rule set allows)."""
     _check_rows(data, n, stride, offset)
     if not isinstance(rules, RuleSet):
-        raise TypeError(f"fixed_width_codes takes a RuleSet, got {kind_of(rules)}")
+        raise TypeError(f"fixed_width_indices takes a RuleSet, got {kind_of(rules)}")
     if n == 0:
         return np.zeros((0, 5), dtype=np.int32), np.zeros(0, dtype=bool)
     tokens = token_view(data, n, stride, offset)
     gaps = np.ndarray((n, 4), dtype=np.uint8, buffer=data, offset=offset + 2, strides=(stride, 3))
-    deck = None if rules.full_ranks else frozenset(int(r) for r in rules.ranks)
-    codes = _token_codes(rules.suits, deck, rules.jokers > 0)[tokens]
+    limits = rules.deck().limits
+    indices = _token_indices(rules.suits, limits)[tokens]  # int8: a quarter of the traffic
     # Column by column: numpy reduces a short last axis slowly. An unknown
-    # token is -1, so an OR of the five codes is negative exactly then.
-    either = codes[:, 0] | codes[:, 1] | codes[:, 2] | codes[:, 3] | codes[:, 4]
+    # token is -1, so an OR of the five indices is negative exactly then.
+    either = indices[:, 0] | indices[:, 1] | indices[:, 2] | indices[:, 3] | indices[:, 4]
     ok = either >= 0
     for column in range(4):
         ok &= gaps[:, column] == 32
+    joker = np.int8(JOKER.index)
     if rules.one_deck:
-        joker = np.int32(JOKER.code)
         for i, j in _PAIRS:
-            ok &= (codes[:, i] != codes[:, j]) | (codes[:, i] == joker if rules.jokers > 1 else False)
-    if rules.jokers:
-        jokers = sum((codes[:, i] == JOKER.code).astype(np.int8) for i in range(5))
-        ok &= jokers <= rules.jokers
-    return codes, ok
+            ok &= (indices[:, i] != indices[:, j]) | (indices[:, i] == joker if rules.jokers > 1 else False)
+    if limits[JOKER.index]:
+        jokers = sum((indices[:, i] == joker).astype(np.int8) for i in range(5))
+        ok &= jokers <= limits[JOKER.index]
+    return indices.astype(np.int32), ok
 
 
 def _check_rows(data: bytes, n: int, stride: int, offset: int) -> None:
@@ -299,9 +283,9 @@ def _encode(
     ):
         # Every row is 14 ASCII bytes: parse them where they lie.
         rows = np.arange(n)
-        codes, ok = fixed_width_codes(data, n, 15, rules)
+        indices, ok = fixed_width_indices(data, n, 15, rules)
         if bool(ok.all()):
-            return Encoded(rules, codes)
+            return Encoded(rules, indices)
         # A text with a line break in it can shift the rows after it: keep
         # only rows whose own text lies where it was read.
         lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
@@ -313,9 +297,9 @@ def _encode(
         if len(raw) != 14 * len(rows):  # non-ASCII among them: all to the slow path
             rows = rows[:0]
             raw = b""
-        codes, ok = fixed_width_codes(raw, len(rows), 14, rules)
+        indices, ok = fixed_width_indices(raw, len(rows), 14, rules)
     encoded = Encoded(rules, np.zeros((n, 5), dtype=np.int32))
-    encoded.codes[rows[ok]] = codes[ok]
+    encoded.indices[rows[ok]] = indices[ok]
     slow = np.ones(n, dtype=bool)
     slow[rows[ok]] = False
     _slow(texts, np.flatnonzero(slow).tolist(), rules, encoded, problems)
@@ -325,9 +309,11 @@ def _encode(
 def encode_indices(
     indices: npt.ArrayLike, *, rules: str | RuleSet = "standard"
 ) -> Encoded:
-    """Encode an ``(N, 5)`` array of deck indices (see :data:`CARDS`),
-    checking every row as the single-hand path does (range, duplicates,
-    jokers): a bad row is an error row. An array that is not of integers is a
+    """Encode an ``(N, 5)`` array of card indices of a deck of two jokers
+    (0-53: :data:`fivecard.core.cards.CARDS`, 0 = A♠, 1 = A♥ ... 51 = 2♣,
+    52 and 53 the jokers), checking every row as the single-hand path does
+    (range, duplicates, jokers): a bad row is an error row. Under rules
+    without suits each card is its rank alone. An array that is not of integers is a
     :class:`TypeError`; one of another shape a
     :class:`~fivecard.core.errors.FivecardError`."""
     ruleset = get_rules(rules)
@@ -336,19 +322,20 @@ def encode_indices(
         raise FivecardError(f"expected an (N, 5) array of card indices, got shape {index.shape}")
     n = len(index)
     encoded = Encoded(ruleset, np.zeros((n, 5), dtype=np.int32))
-    outside: npt.NDArray[np.bool_] = (index < 0) | (index >= len(CARDS))
+    outside: npt.NDArray[np.bool_] = (index < 0) | (index >= _DECK)
     in_range = np.logical_not(outside.any(axis=1))
     for row in np.flatnonzero(~in_range).tolist():
         column = int(np.argmax(outside[row]))
         encoded.errors[row] = (
-            f"card index {int(index[row, column])} in card {column + 1} is not 0-{len(CARDS) - 1}"
+            f"card index {int(index[row, column])} in card {column + 1} is not 0-{_DECK - 1}"
         )
     safe = np.where(in_range[:, None], index, 0)
-    jokers = (safe >= 52).sum(axis=1)
-    suspect = in_range & (jokers > ruleset.jokers)
-    if not ruleset.full_ranks:  # a card of a rank the short deck does not hold
-        outside_deck = np.array([c.rank not in ruleset.ranks for c in CARDS if not c.is_joker] + [False, False])
-        suspect |= in_range & outside_deck[safe].any(axis=1)
+    limits = ruleset.deck().limits
+    jokers = (safe >= JOKER.index).sum(axis=1)
+    suspect = in_range & (jokers > limits[JOKER.index])
+    # a card no deck of the rules holds (a rank a short deck does not hold)
+    outside_deck = np.array([not limits[i] for i in range(JOKER.index)] + [False, False])
+    suspect |= in_range & outside_deck[safe].any(axis=1)
     if ruleset.one_deck:
         cards = np.where(safe >= 52, -1 - np.arange(5), safe)  # jokers may repeat
         for i, j in _PAIRS:
@@ -359,39 +346,24 @@ def encode_indices(
         except FivecardError as exc:
             encoded.errors[row] = str(exc)
     good = in_range & ~suspect
-    codes = CODES[safe[good]]
-    if not ruleset.suits:
-        codes &= ~15
-    encoded.codes[good] = codes
+    chosen = safe[good].astype(np.int32)
+    if not ruleset.suits:  # each suited card as its rank alone
+        chosen = np.where(chosen < JOKER.index, JOKER.index + 2 + chosen // 4, chosen).astype(np.int32)
+    encoded.indices[good] = chosen
     return encoded
 
 
 @cache
-def _sort_tables(width: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]]:
-    """For sorting cards by code: the rank-weight part of a code (code >> 7)
-    to the card's place among ranks (ace 0 ... two 12, joker 13), and each
-    place * 5 + suit place (spades 0 ... clubs 3, none 4) to its text and a
-    space (``width + 1`` bytes)."""
-    place = np.full(RANK_WEIGHTS[-1] + 1, 13, dtype=np.int16)
-    for rank in range(2, 15):
-        place[RANK_WEIGHTS[rank - 2]] = 14 - rank
-    tokens = np.full((14 * 5, width + 1), ord("?"), dtype=np.uint8)
+def _spellings(width: int) -> npt.NDArray[np.uint8]:
+    """Card index -> its canonical text (when it is ``width`` characters
+    long, else ``?``) and a space: ``width + 1`` bytes each."""
+    tokens = np.full((len(CARDS), width + 1), ord("?"), dtype=np.uint8)
     tokens[:, width] = ord(" ")
-    for card in (*full_deck(), *full_deck(suits=False), CARDS[-1]):
+    for index, card in enumerate(CARDS):
         text = card.code_str.encode()
         if len(text) == width:
-            rank_place = 13 if card.rank is None else 14 - card.rank
-            suit_place = 4 if card.suit is None else card.suit.order
-            tokens[rank_place * 5 + (0 if card.rank is None else suit_place), :width] = list(text)
-    return place, tokens
-
-
-#: The largest card sort key (the joker's).
-_MAX_PLACE: Final = max(SORT_PLACE.values())
-_SUIT_PLACE: Final = np.array([4] * 16, dtype=np.int16)
-for _suit in full_deck()[:4]:
-    assert _suit.suit is not None
-    _SUIT_PLACE[_suit.suit.bit] = _suit.suit.order
+            tokens[index, :width] = list(text)
+    return tokens
 
 
 def sorted_texts(hands: Encoded) -> list[str]:
@@ -399,7 +371,7 @@ def sorted_texts(hands: Encoded) -> list[str]:
     hearts, diamonds, clubs; jokers last), canonical and space separated, as
     :meth:`fivecard.core.hand.Hand.sorted` gives them; "" for bad rows."""
     _check_encoded(hands, "sorted_texts")
-    if len(hands.codes) == 0:
+    if len(hands.indices) == 0:
         return []
     line = sorted_bytes(hands)
     out: list[str] = line.view(f"S{line.shape[1]}").ravel().astype(str).tolist()
@@ -420,25 +392,6 @@ def _array_words(value: object) -> str:
     if isinstance(value, np.ndarray):
         return f"an array of shape {value.shape} and dtype {value.dtype}"
     return kind_of(value)
-
-
-def sort_keys(codes: npt.NDArray[np.integer]) -> npt.NDArray[np.int32]:
-    """Each card code's sort place (:data:`fivecard.core.cards.SORT_PLACE`:
-    rank place * 5 + suit place, 0 for the ace of spades, the joker 65): a
-    key for sorting, and a small index for tables of what each card is."""
-    keys: npt.NDArray[np.int32] = np.take(_place_of_code(), codes).astype(np.int32)
-    return keys
-
-
-@cache
-def _place_of_code() -> npt.NDArray[np.int8]:
-    """Card code -> sort place, one lookup. The table spans every code
-    (18.8 million bytes of address space), but only the pages of the 66
-    cards are ever touched: the rest stays unallocated zeros."""
-    table = np.zeros(max(SORT_PLACE) + 1, dtype=np.int8)
-    for code, place in SORT_PLACE.items():
-        table[code] = place
-    return table
 
 
 # The nine compare-exchanges that sort five values (an optimal sorting network).
@@ -477,27 +430,24 @@ def row_order(keys: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
 def sorted_bytes(hands: Encoded) -> npt.NDArray[np.uint8]:
     """:func:`sorted_texts` as an ``(N, width)`` array of ASCII bytes."""
     _check_encoded(hands, "sorted_bytes")
-    return _sorted_from_keys(sort_keys(hands.codes), hands.rules.suits)
+    return _sorted_from_indices(hands.indices, hands.rules.suits)
 
 
-def sorted_from_keys(keys: npt.ArrayLike, *, suits: bool) -> npt.NDArray[np.uint8]:
-    """Sort each row of an ``(N, 5)`` array of card sort keys (rank place *
-    5 + suit place, 0-65: see :func:`sort_keys`) and spell the cards: an
-    ``(N, width)`` byte array."""
-    expected = "an (N, 5) array of card sort keys"
-    array = _as_array(keys, expected)
+def sorted_from_indices(indices: npt.ArrayLike, *, suits: bool) -> npt.NDArray[np.uint8]:
+    """Sort each row of an ``(N, 5)`` array of card indices (ascending index
+    is sorted order) and spell the cards: an ``(N, width)`` byte array."""
+    expected = "an (N, 5) array of card indices"
+    array = _as_array(indices, expected)
     if array.ndim != 2 or array.shape[1] != 5:
         raise FivecardError(f"expected {expected}, got shape {array.shape}")
-    return _sorted_from_keys(_whole_in(array, 0, _MAX_PLACE, f"a card sort key (0-{_MAX_PLACE})", item="card"), suits)
+    return _sorted_from_indices(_whole_in(array, 0, _LAST, f"a card index (0-{_LAST})", item="card"), suits)
 
 
-def _sorted_from_keys(keys: npt.NDArray[np.integer[Any]], suits: bool) -> npt.NDArray[np.uint8]:
-    """:func:`sorted_from_keys` of keys known to be in range."""
-    n = len(keys)
+def _sorted_from_indices(indices: npt.NDArray[np.integer[Any]], suits: bool) -> npt.NDArray[np.uint8]:
+    """:func:`sorted_from_indices` of indices known to be in range."""
+    n = len(indices)
     width = 2 if suits else 1
-    _, tokens = _sort_tables(width)
-    keys = sort_rows(keys)
-    line: npt.NDArray[np.uint8] = tokens[keys].reshape(n, 5 * (width + 1))[:, :-1]
+    line: npt.NDArray[np.uint8] = _spellings(width)[sort_rows(indices)].reshape(n, 5 * (width + 1))[:, :-1]
     return line
 
 
@@ -510,39 +460,20 @@ def _lookup(rules: RuleSet) -> npt.NDArray[np.uint16]:
     return np.frombuffer(tables_for(rules).lookup, dtype=np.uint16)
 
 
-#: The largest card code (the joker's).
-_MAX_CODE: Final = int(CODES.max())
 #: The mark of a checked card code: five codes sum to less than it.
 _CHECKED: Final = 1 << 28
 _CHECKED_KEYS: Final = 5 * (_CHECKED >> SUIT_SHIFT)  # what five marks add to a key
 
 
 @cache
-def _checked_codes() -> npt.NDArray[np.int32]:
-    """Every number up to one past the largest card code -> the code with the
-    :data:`_CHECKED` bit if it is a card code (of a suited or rank-only card
-    or the joker), else 0. Looking codes up here checks them and lays them out
-    for the sums at once. The table spans 75 MB of address space but is
-    allocated zeroed: only the pages of the 66 card codes take memory."""
-    return _code_table(frozenset())
-
-
-@cache
-def _wild_checked_codes(rules: RuleSet) -> npt.NDArray[np.int32]:
-    """:func:`_checked_codes` for a rule set with wild cards of the deck:
-    each wild card as the joker (the table reads them so, see
-    ``Hand.lookup_codes``), in the same lookup that checks the codes."""
-    return _code_table(rules.wild_codes)
-
-
-def _code_table(wild: frozenset[int]) -> npt.NDArray[np.int32]:
-    """The table of :func:`_checked_codes`, the codes in ``wild`` read as the
-    joker's. Made afresh, never copied: a copy would write (and so hold)
-    every page of the 75 MB."""
-    table = np.zeros(_MAX_CODE + 2, dtype=np.int32)
-    for card in (*full_deck(), *full_deck(suits=False), JOKER):
-        table[card.code] = (JOKER.code if card.code in wild else card.code) | _CHECKED
-    return table
+def _codes_of(rules: RuleSet, checked: bool = True) -> npt.NDArray[np.int32]:
+    """Card index -> the code the rule set's table reads
+    (:func:`fivecard.core.lookup.codes_for`: a wild card as the joker's),
+    with the :data:`_CHECKED` mark when ``checked``; and one entry more, 0,
+    where numbers that are no card index are clipped to (a code without the
+    mark: what finds them). The batch path's one way from index to code."""
+    mark = _CHECKED if checked else 0
+    return np.array([code | mark for code in codes_for(rules)] + [0], dtype=np.int32)
 
 
 @cache
@@ -554,47 +485,46 @@ def _checked_lookup(rules: RuleSet) -> npt.NDArray[np.uint16]:
     return table
 
 
-def strengths_of_codes(
-    codes: npt.ArrayLike, *, rules: str | RuleSet = "standard", check: bool = True
-) -> npt.NDArray[np.uint16]:
-    """Strengths of an ``(N, 5)`` array of card codes (``Card.code``, see
-    :data:`CODES`), in cache-sized chunks: look the codes up (which checks
-    them), sum them (the rank key) and AND them (the flush test), then one
-    lookup. Codes of cards that make no valid hand under the rule set (a card
-    twice, a joker under ``standard``) give 0.
+def strengths_of_indices(indices: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.uint16]:
+    """Strengths of an ``(N, 5)`` array of card indices (:attr:`Card.index
+    <fivecard.core.cards.Card.index>`, as :attr:`Encoded.indices` and
+    ``Hand.indices`` hold them), in cache-sized chunks: each index's code
+    looked up (which checks it is a card index), the codes summed (the rank
+    key) and ANDed (the flush test), then one lookup. Cards that make no
+    valid hand under the rule set (a card twice, a joker under ``standard``)
+    give 0.
 
-    Raises :class:`~fivecard.core.errors.FivecardError` naming the first row that
-    holds a number that is not a card code, and a :class:`TypeError` for an
-    array that is not of integers. ``check=False`` skips the per-card check
-    (about a third of the time) for codes taken from :data:`CODES` or
-    ``Hand.codes``; other numbers then give meaningless strengths.
+    Raises :class:`~fivecard.core.errors.FivecardError` naming the first row
+    that holds a number that is not a card index (0-66), and a
+    :class:`TypeError` for an array that is not of integers.
 
-    >>> strengths_of_codes([[c.code for c in Hand.parse('AS KS QS JS TS').cards]]).tolist()
-    [7462]
-    >>> strengths_of_codes([[1, 2, 4, 8, 16]])
+    >>> strengths_of_indices([Hand.parse('AS KS QS JS TS').indices, [0, 1, 2, 3, 4]]).tolist()
+    [7462, 7452]
+    >>> strengths_of_indices([[0, 1, 2, 3, 67]])
     Traceback (most recent call last):
     ...
-    fivecard.core.errors.FivecardError: row 0: 16 is not a card code (card 5 of the row; see batch.CODES)
+    fivecard.core.errors.FivecardError: row 0: 67 is not a card index 0-66 (card 5 of the row)
     """
     ruleset = get_rules(rules)
-    return _strengths(_code_array(codes, "card codes", _MAX_CODE), ruleset, checked=check)
+    return _strengths(_index_array(indices), ruleset, checked=True)
 
 
-def _code_array(values: npt.ArrayLike, what: str, largest: int, widths: tuple[int, ...] = (5,)) -> Codes:
-    """An ``(N, k)`` C-contiguous int32 array of ``values`` (``k`` one of
+def _index_array(values: npt.ArrayLike, widths: tuple[int, ...] = (5,)) -> Indices:
+    """An ``(N, k)`` C-contiguous int32 array of card indices (``k`` one of
     ``widths``): a TypeError for other than integers, a FivecardError for
     another shape, or for numbers that int32 would wrap (outside 0 ...
-    ``largest``)."""
+    66: the number is named, and where; the other numbers that are no card
+    index are found by the path that reads them)."""
     shapes = ", ".join(f"(N, {k})" for k in widths[:-1]) + (" or " if len(widths) > 1 else "") + f"(N, {widths[-1]})"
-    expected = f"an {shapes} array of {what}"
+    expected = f"an {shapes} array of card indices"
     array = _as_array(values, expected)
     if array.ndim != 2 or array.shape[1] not in widths:
         raise FivecardError(f"expected {expected}, got shape {array.shape}")
     if array.dtype != np.int32 and array.size:
-        outside = (array < 0) | (array > largest)
+        outside = (array < 0) | (array > _LAST)
         if outside.any():
             row, column = (int(i) for i in np.argwhere(outside)[0])
-            raise FivecardError(_not_a_code(row, column, array[row, column], what))
+            raise FivecardError(_not_an_index(row, column, array[row, column]))
     return np.ascontiguousarray(array, dtype=np.int32)
 
 
@@ -677,37 +607,32 @@ def _first_bad(array: npt.NDArray[Any], ok: npt.NDArray[np.bool_], what: str, it
     raise FivecardError(f"{before}{value} is not {what}{after}")
 
 
-def _not_a_code(row: int, column: int, value: object, what: str) -> str:
-    if what == "card codes":
-        return f"row {row}: {value} is not a card code (card {column + 1} of the row; see batch.CODES)"
-    return f"row {row}: {value} is not a card index 0-{len(CARDS) - 1} (card {column + 1} of the row)"
+def _not_an_index(row: int, column: int, value: object) -> str:
+    """The message for a number of an array of hands that is no card index."""
+    return f"row {row}: {value} is not a card index 0-{_LAST} (card {column + 1} of the row)"
 
 
-def _strengths(codes: Codes, rules: RuleSet, *, checked: bool) -> npt.NDArray[np.uint16]:
-    """Strengths of an ``(N, 5)`` C-contiguous int32 array of codes, chunk by
-    chunk; ``checked``: look each code up in :func:`_checked_codes` (and
-    raise on the first that is not a card code), else trust them."""
-    n = len(codes)
+def _strengths(indices: Indices, rules: RuleSet, *, checked: bool) -> npt.NDArray[np.uint16]:
+    """Strengths of an ``(N, 5)`` C-contiguous int32 array of card indices,
+    chunk by chunk; ``checked``: raise on the first number that is not a
+    card index, else trust them (indices the pipeline or :func:`encode` made)."""
+    n = len(indices)
     out = np.empty(n, dtype=np.uint16)
-    if rules.wild:  # wild cards of the deck are looked up as jokers: by the checking lookup
-        checked, valid, lookup = True, _wild_checked_codes(rules), _checked_lookup(rules)
-    elif checked:
-        valid, lookup = _checked_codes(), _checked_lookup(rules)
-    else:
-        lookup = _lookup(rules)
+    valid = _codes_of(rules, checked)
+    lookup = _checked_lookup(rules) if checked else _lookup(rules)
     size = min(n, _CHUNK)
     work = np.empty((5, size), dtype=np.int32)  # the chunk, a row per card
     key = np.empty(size, dtype=np.int32)
     flush = np.empty(size, dtype=np.int32)
     for start in range(0, n, _CHUNK):
-        chunk = codes[start : start + _CHUNK]
+        chunk = indices[start : start + _CHUNK]
         m = len(chunk)
         if m < size:
             work = np.empty((5, m), dtype=np.int32)
-        if checked:  # negative codes read as uint32 are too large: clipped to a 0
+        if checked:  # negative numbers read as uint32 are too large: clipped to the 0 past the cards
             np.take(valid, chunk.T.view(np.uint32), mode="clip", out=work)
-        else:
-            np.copyto(work, chunk.T)
+        else:  # trusted indices: nothing to wrap (the cheapest mode)
+            np.take(valid, chunk.T, mode="wrap", out=work)
         k, f = key[:m], flush[:m]
         np.add(work[0], work[1], out=k)
         np.bitwise_and(work[0], work[1], out=f)
@@ -715,9 +640,9 @@ def _strengths(codes: Codes, rules: RuleSet, *, checked: bool) -> npt.NDArray[np
             np.add(k, work[column], out=k)
             np.bitwise_and(f, work[column], out=f)
         if checked and m and int(f.min()) < _CHECKED:  # a row without the mark
-            rows, columns = np.nonzero(valid[np.minimum(chunk.view(np.uint32), _MAX_CODE + 1)] == 0)
+            rows, columns = np.nonzero(chunk.view(np.uint32) > _LAST)
             row, column = int(rows[0]), int(columns[0])
-            raise FivecardError(_not_a_code(start + row, column, chunk[row, column], "card codes"))
+            raise FivecardError(_not_an_index(start + row, column, chunk[row, column]))
         np.right_shift(k, SUIT_SHIFT, out=k)
         np.bitwise_and(f, SUIT_MASK, out=f)
         np.minimum(f, 1, out=f)
@@ -731,8 +656,8 @@ def strengths(hands: Encoded) -> npt.NDArray[np.uint16]:
     """Strength per hand of an encoded batch (0 for bad rows): exactly the
     single-hand path's numbers."""
     _check_encoded(hands, "strengths")
-    codes = np.ascontiguousarray(hands.codes, dtype=np.int32)
-    out = _strengths(codes, hands.rules, checked=False)  # encode made them
+    indices = np.ascontiguousarray(hands.indices, dtype=np.int32)
+    out = _strengths(indices, hands.rules, checked=False)  # encode made them
     if hands.errors:
         out[list(hands.errors)] = 0
     return out
@@ -849,25 +774,22 @@ def combinations(n: int, k: int = 5) -> npt.NDArray[np.uint8]:
     return np.stack(columns, axis=1)
 
 
-def hand_counts(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
-    """How many five-card hands of these cards (card codes, each a distinct
-    card) have each strength (index = strength).
+def hand_counts(indices: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
+    """How many five-card hands of these cards (card indices, each a
+    distinct card) have each strength (index = strength).
 
     Walks the combinations as :func:`combinations` does, but carries each
     partial hand's code sum and AND instead of its cards: two arrays, not five.
     """
     ruleset = get_rules(rules)
-    expected = "a one-dimensional array of card codes"
-    array = _as_array(codes, expected)
+    expected = "a one-dimensional array of card indices"
+    array = _as_array(indices, expected)
     if array.ndim != 1:
         raise FivecardError(f"expected {expected}, got shape {array.shape}")
     if len(array) > 256:
         raise FivecardError(f"hand_counts takes at most 256 cards, got {len(array):,}")
-    inside = (array >= 0) & (array <= _MAX_CODE)
-    _first_bad(array, inside & (_checked_codes()[np.where(inside, array, 0)] != 0), "a card code (see batch.CODES)")
-    codes = array.astype(np.int32)
-    if ruleset.wild:  # wild cards of the deck are looked up as jokers
-        codes = np.where(np.isin(codes, list(ruleset.wild_codes)), np.int32(JOKER.code), codes)
+    _first_bad(array, (array >= 0) & (array <= _LAST), f"a card index (0-{_LAST})")
+    codes = _codes_of(ruleset, False)[array.astype(np.intp)]  # wild cards as jokers
     n = len(codes)
     size = tables_for(ruleset).size
     if n < 5:
@@ -895,4 +817,4 @@ def census_counts(rules: str | RuleSet = "standard") -> npt.NDArray[np.int64]:
     (index = strength; ``semi``: 52 cards with suits hidden)."""
 
     ruleset = get_rules(rules)
-    return hand_counts([c.code for c in ruleset.dealt()], rules=ruleset)
+    return hand_counts([c.index for c in ruleset.deck()], rules=ruleset)

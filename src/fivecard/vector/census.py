@@ -95,7 +95,7 @@ def odds(probability: float) -> str:
 def dealt_cards(rules: RuleSet) -> tuple[Card, ...]:
     """The cards a deal under ``rules`` uses, as the rules see them (``semi``:
     the 52 cards with suits hidden)."""
-    return rules.dealt()
+    return rules.deck()
 
 
 def census(rules: str | RuleSet = "standard", *, cards: int = 5) -> Census:

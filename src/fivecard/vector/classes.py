@@ -10,9 +10,11 @@ Two deals are alike when one becomes the other by
   whose suits are hidden; the two jokers).
 
 Over the 2,598,960 deals of 52 cards that makes 134,459 classes; ``semi``
-has 6,175 (the rank multisets). Cards are deck indices (positions in
-``deck``), and a class is named by its first deal in deck order (the
-smallest, read as five ascending indices).
+has 6,175 (the rank multisets). Cards are deck positions (places in
+``deck``: not the cards' indices, for a deck may hold a card more than
+once, as ``semi``'s holds each rank alone four times), and a class is named
+by its first deal in deck order (the smallest, read as five ascending
+positions).
 
 Also here, what the solvers share about a deal's 32 holds: :data:`HOLDS`
 (the cards each mask keeps) and :func:`signed_supersets`, the
@@ -48,7 +50,7 @@ __all__ = [
     "set_numbers",
 ]
 
-_BITS = 6  # bits a deck index takes in a packed deal (decks of at most 64 cards)
+_BITS = 6  # bits a deck position takes in a packed deal (decks of at most 64 cards)
 
 #: Hold masks 0-31: bit ``i`` keeps the ``i``-th card of the deal (its
 #: cards in deck order); the positions each mask keeps.
@@ -107,7 +109,7 @@ def deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
 
 def _renamings(deck: Sequence[Card], rules: RuleSet) -> list[npt.NDArray[np.int64]]:
     """Each suit renaming that keeps the deck and its wild cards, as a map of
-    deck indices (identical cards map to the first of them); the identity
+    deck positions (identical cards map to the first of them); the identity
     first, each map once."""
     first: dict[Card, int] = {}
     for place, card in enumerate(deck):
@@ -133,9 +135,9 @@ def _renamings(deck: Sequence[Card], rules: RuleSet) -> list[npt.NDArray[np.int6
 
 
 def _spread(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """Sorted rows of deck indices (identical cards at the first index of
-    their card) made deals again: the second, third... copy of a card moved
-    to the next index holding that card."""
+    """Sorted rows of deck positions (identical cards at the first position
+    of their card) made deals again: the second, third... copy of a card
+    moved to the next position holding that card."""
     offset = np.zeros_like(rows)
     for column in range(1, rows.shape[1]):
         same = rows[:, column] == rows[:, column - 1]
@@ -144,7 +146,7 @@ def _spread(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
 
 
 def _packed(deals: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """Ascending deck indices as one number, the first most significant."""
+    """Ascending deck positions as one number, the first most significant."""
     out = np.zeros(len(deals), dtype=np.int64)
     for column in range(deals.shape[1]):
         out <<= _BITS
@@ -178,7 +180,7 @@ def choose_table(n: int) -> npt.NDArray[np.int64]:
 
 def set_numbers(cards: npt.NDArray[np.int64], columns: Sequence[int], n: int) -> npt.NDArray[np.int64]:
     """The combinatorial number of the set of ``columns`` of each row of
-    ascending deck indices (of a deck of ``n`` cards), among the sets of its
+    ascending deck positions (of a deck of ``n`` cards), among the sets of its
     size: ``sum(C(card, place + 1))``, from 0 to ``C(n, size) - 1``."""
     choose = choose_table(n)
     out = np.zeros(len(cards), dtype=np.int64)

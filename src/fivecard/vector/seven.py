@@ -30,7 +30,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import ALL_CARDS, SORT_PLACE
+from ..core.cards import CARDS
 from ..core.rules import RuleSet, get_rules
 from ..core.seven import (
     COUNTER_SUITS,
@@ -49,21 +49,17 @@ __all__ = ["best_strengths", "best_positions", "seven_card_counts"]
 
 #: Rows per step of the fast path: its working arrays stay in the CPU's cache.
 _CHUNK: Final = 1 << 14
-#: The card code of each sort place (:data:`fivecard.core.cards.SORT_PLACE`).
-_CODE_OF_PLACE: Final = np.array([c.code for c in ALL_CARDS], dtype=np.int32)
-_PLACES: Final = len(ALL_CARDS)
 
 
-def _codes(codes: npt.ArrayLike) -> npt.NDArray[np.int32]:
-    """An ``(N, 5)``, ``(N, 6)`` or ``(N, 7)`` array of integers, none
-    that int32 would wrap, as :func:`fivecard.vector.batch.strengths_of_codes`
-    takes them (each path then checks every code is a card's)."""
-    return batch._code_array(codes, "card codes", batch._MAX_CODE, widths=(5, 6, 7))
+def _indices(indices: npt.ArrayLike) -> npt.NDArray[np.int32]:
+    """An ``(N, 5)``, ``(N, 6)`` or ``(N, 7)`` array of card indices, as
+    :func:`fivecard.vector.batch.strengths_of_indices` takes them."""
+    return batch._index_array(indices, widths=(5, 6, 7))
 
 
 @dataclass(frozen=True, slots=True)
 class _Fast:
-    """The fast path's tables as arrays, by sort place where per card:
+    """The fast path's tables as arrays, by card index where per card:
     ``first`` and ``value`` (a card's value, :meth:`SevenTables.values`;
     ``first`` with :data:`SUIT_OFFSET` added, for one card of each row;
     :data:`INVALID` for a card no hand of the rule set holds), ``flush``
@@ -85,18 +81,15 @@ def _fast(rules: RuleSet) -> _Fast | None:
     seven = seven_tables(rules)
     if seven is None:
         return None
-    value = np.full(_PLACES, INVALID, dtype=np.int64)
-    rank_bit = np.zeros(_PLACES, dtype=np.int64)
-    suit = np.zeros(_PLACES, dtype=np.int64)
-    for code, v in seven.values().items():
-        place = SORT_PLACE[code]
-        card = ALL_CARDS[place]
-        value[place] = v
-        if code in rules.wild_codes or card.rank is None:
+    value = np.array(seven.values(), dtype=np.int64)
+    rank_bit = np.zeros(len(CARDS), dtype=np.int64)
+    suit = np.zeros(len(CARDS), dtype=np.int64)
+    for index, card in enumerate(CARDS):
+        if index in rules.wild_indices or card.rank is None or value[index] == INVALID:
             continue
-        rank_bit[place] = 1 << card.rank - 2
+        rank_bit[index] = 1 << card.rank - 2
         if rules.suits and card.suit is not None:
-            suit[place] = 8 << 4 * COUNTER_SUITS.index(card.suit)
+            suit[index] = 8 << 4 * COUNTER_SUITS.index(card.suit)
     flush = np.frombuffer(seven.flush, dtype=np.uint16)
     return _Fast(rules, value + SUIT_OFFSET, value, flush, rank_bit, suit, seven.wild)
 
@@ -130,23 +123,19 @@ def _key_table(rules: RuleSet, size: int) -> tuple[npt.NDArray[np.uint16], npt.N
     return dense, starts
 
 
-def _places(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.uint8]:
-    """The sort place of every card code, as a ``(k, N)`` array (a row per
-    card column); a :class:`FivecardError` naming the first number that is
-    no card's code."""
-    table = batch._place_of_code()
-    inside = (codes >= 0) & (codes < len(table))
-    places = np.take(table, np.where(inside, codes, 0)).astype(np.uint8)
-    bad = ~inside | (_CODE_OF_PLACE[places] != codes)
+def _columns(indices: npt.NDArray[np.int32]) -> npt.NDArray[np.uint8]:
+    """Card indices as a ``(k, N)`` array (a row per card column); a
+    :class:`FivecardError` naming the first number that is no card index."""
+    bad = (indices < 0) | (indices >= len(CARDS))
     if bad.any():
         row, column = (int(i) for i in np.argwhere(bad)[0])
-        raise FivecardError(batch._not_a_code(row, column, codes[row, column], "card codes"))
-    return np.ascontiguousarray(places.T)
+        raise FivecardError(batch._not_an_index(row, column, indices[row, column]))
+    return np.ascontiguousarray(indices.T.astype(np.uint8))
 
 
 def _fast_best(places: npt.NDArray[np.uint8], fast: _Fast) -> npt.NDArray[np.uint16]:
-    """The best five's strength of each column of a ``(k, N)`` array of sort
-    places (k = 6 or 7), chunk by chunk: sum the cards' values, look the key
+    """The best five's strength of each column of a ``(k, N)`` array of card
+    indices (k = 6 or 7), chunk by chunk: sum the cards' values, look the key
     up; for a row with five cards of a suit (wild cards count in every
     suit), also the best flush of that suit's ranks; a row holding a card of
     no hand of the rule set is 0."""
@@ -211,56 +200,56 @@ def _flushes(
     out[rows] = made
 
 
-def _per_five(codes: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint16]:
+def _per_five(indices: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint16]:
     """An ``(N, F)`` array: the strength of each five of each row."""
-    fives = FIVES[codes.shape[1]]
-    out = np.empty((len(codes), len(fives)), dtype=np.uint16)
+    fives = FIVES[indices.shape[1]]
+    out = np.empty((len(indices), len(fives)), dtype=np.uint16)
     for i, five in enumerate(fives):
-        out[:, i] = batch.strengths_of_codes(codes[:, list(five)], rules=rules)
+        out[:, i] = batch.strengths_of_indices(indices[:, list(five)], rules=rules)
     return out
 
 
-def _brute_strengths(codes: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint16]:
+def _brute_strengths(indices: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint16]:
     """The best of every five of each row (0 where a five is no hand)."""
-    per_five = _per_five(codes, rules)
+    per_five = _per_five(indices, rules)
     result: npt.NDArray[np.uint16] = per_five.max(axis=1)
     result[per_five.min(axis=1) == 0] = 0  # a row that is no valid hand
     return result
 
 
-def _best(codes: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint16]:
-    if codes.shape[1] == 5:
-        return batch.strengths_of_codes(codes, rules=rules)
+def _best(indices: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint16]:
+    if indices.shape[1] == 5:
+        return batch.strengths_of_indices(indices, rules=rules)
     fast = _fast(rules)
     if fast is None:
-        return _brute_strengths(codes, rules)
-    return _fast_best(_places(codes), fast)
+        return _brute_strengths(indices, rules)
+    return _fast_best(_columns(indices), fast)
 
 
-def best_strengths(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.uint16]:
+def best_strengths(indices: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.uint16]:
     """The strength of the best five of each row of an ``(N, k)`` array of
-    card codes, k = 5, 6 or 7 (0 for a row holding a card that no hand of
-    the rule set holds; like :func:`batch.strengths_of_codes`, the rows are
-    not checked for a card twice).
+    card indices, k = 5, 6 or 7 (0 for a row holding a card that no hand of
+    the rule set holds; like :func:`batch.strengths_of_indices`, the rows
+    are not checked for a card twice).
 
     >>> from fivecard.core.cards import parse_cards
-    >>> best_strengths([[c.code for c in parse_cards('2C AS KS 7D QS JS TS')]]).tolist()
+    >>> best_strengths([[c.index for c in parse_cards('2C AS KS 7D QS JS TS')]]).tolist()
     [7462]
     """
-    return _best(_codes(codes), get_rules(rules))
+    return _best(_indices(indices), get_rules(rules))
 
 
-def best_positions(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.uint8]:
-    """For each row of an ``(N, k)`` array of card codes (k = 5, 6 or 7), the
-    positions (ascending) of the five that play: the best, and among equals
-    the five whose cards sorted come first in sorted order.
+def best_positions(indices: npt.ArrayLike, *, rules: str | RuleSet = "standard") -> npt.NDArray[np.uint8]:
+    """For each row of an ``(N, k)`` array of card indices (k = 5, 6 or 7),
+    the positions (ascending) of the five that play: the best, and among
+    equals the five whose cards sorted come first in sorted order.
 
     With each row's best strength known, the row's cards are put in sorted
     order and its fives tried in lexicographic order (which is sorted order
     of their cards): the first of the best strength is the one. Rows leave
     as soon as theirs is found; most find it among the first few fives.
     """
-    array = _codes(codes)
+    array = _indices(indices)
     ruleset = get_rules(rules)
     n, k = array.shape
     fives = FIVES[k]
@@ -268,15 +257,14 @@ def best_positions(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -
     if k == 5 or n == 0:
         return np.repeat(table, n, axis=0)
     best = _best(array, ruleset)
-    places = batch.sort_keys(array).astype(np.int64)
-    order = np.argsort(places << 3 | np.arange(k), axis=1)  # sorted order; ties by position
+    order = np.argsort(array.astype(np.int64) << 3 | np.arange(k), axis=1)  # sorted order; ties by position
     ordered = np.take_along_axis(array, order, axis=1)
     chosen = np.full(n, -1, dtype=np.int64)
     left = np.arange(n)
     for i, five in enumerate(fives):
         if not len(left):
             break
-        found = batch.strengths_of_codes(ordered[left][:, list(five)], rules=ruleset, check=False)
+        found = batch.strengths_of_indices(ordered[left][:, list(five)], rules=ruleset)
         hit = found == best[left]
         chosen[left[hit]] = i
         left = left[~hit]
@@ -288,16 +276,16 @@ def best_positions(codes: npt.ArrayLike, *, rules: str | RuleSet = "standard") -
     return result
 
 
-def _positions_by_score(codes: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint8]:
+def _positions_by_score(indices: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint8]:
     """The best five's positions by scoring every five (strength, then its
-    cards' sorted places, first smallest)."""
-    fives = FIVES[codes.shape[1]]
-    per_five = _per_five(codes, rules).astype(np.int64)
-    places = batch.sort_keys(codes).astype(np.int64)
+    cards' sorted indices, first smallest)."""
+    fives = FIVES[indices.shape[1]]
+    per_five = _per_five(indices, rules).astype(np.int64)
+    places = indices.astype(np.int64)
     score = np.empty_like(per_five)
     for i, five in enumerate(fives):
         ordered = batch.sort_rows(places[:, list(five)])
-        packed = np.zeros(len(codes), dtype=np.int64)
+        packed = np.zeros(len(indices), dtype=np.int64)
         for column in range(5):
             packed = packed << 7 | ordered[:, column]
         score[:, i] = per_five[:, i] << 35 | ((1 << 35) - 1 - packed)
@@ -327,7 +315,7 @@ def seven_card_counts(
         raise FivecardError(f"hands of 5, 6 or 7 cards, not {cards}")
     if processes is not None and processes < 1:
         raise FivecardError(f"at least one process, not {processes}")
-    deck = np.array([SORT_PLACE[c.code] for c in ruleset.dealt()], dtype=np.uint8)
+    deck = np.array([c.index for c in ruleset.deck()], dtype=np.uint8)
     prefixes = list(_prefixes(len(deck), cards - 5))
     if processes is None:
         processes = min(2, os.cpu_count() or 1)
@@ -358,7 +346,7 @@ def _size(rules: RuleSet) -> int:
 
 
 def _prefixes(n: int, length: int) -> list[tuple[int, ...]]:
-    """Every first ``length`` cards (deck indices, ascending) that leave at
+    """Every first ``length`` cards (deck positions, ascending) that leave at
     least five cards after them."""
     return [p for p in _combinations(n, length) if (p[-1] if p else -1) + 5 < n]
 
@@ -381,7 +369,7 @@ def _count(
     rules: str | RuleSet, deck: npt.NDArray[np.uint8], prefixes: list[tuple[int, ...]], size: int
 ) -> npt.NDArray[np.int64]:
     """The strength counts of the hands that start with these prefixes: each
-    prefix's hands made as a ``(k, N)`` array of sort places and evaluated."""
+    prefix's hands made as a ``(k, N)`` array of card indices and evaluated."""
     rules = get_rules(rules)
     n = len(deck)
     length = len(prefixes[0]) if prefixes else 0
@@ -395,7 +383,7 @@ def _count(
             hands[column] = deck[card]
         np.take(deck, fives[:, :m] + np.uint8(after), out=hands[length:])
         if length == 0:
-            found = batch.strengths_of_codes(_CODE_OF_PLACE[hands.T], rules=rules, check=False)
+            found = batch.strengths_of_indices(hands.T, rules=rules)
         else:
             found = _evaluate_places(hands, rules)
         counts += np.bincount(found, minlength=size + 1)
@@ -403,8 +391,8 @@ def _count(
 
 
 def _evaluate_places(hands: npt.NDArray[np.uint8], rules: RuleSet) -> npt.NDArray[np.uint16]:
-    """:func:`best_strengths` of a ``(k, N)`` array of sort places."""
+    """:func:`best_strengths` of a ``(k, N)`` array of card indices."""
     fast = _fast(rules)
     if fast is None:
-        return _brute_strengths(np.ascontiguousarray(_CODE_OF_PLACE[hands.T]), rules)
+        return _brute_strengths(np.ascontiguousarray(hands.T.astype(np.int32)), rules)
     return _fast_best(hands, fast)

@@ -27,10 +27,10 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import CARD_OF_CODE, JOKER, KEY_SPACE, SORT_PLACE, SUIT_MASK, SUIT_SHIFT, Card
+from ..core.cards import CARDS, Card
 from ..core.evaluate import showdown_places, wild_cards_made
 from ..core.rules import RuleSet
-from ..core.lookup import tables_for
+from ..core.lookup import KEY_SPACE, SUIT_MASK, SUIT_SHIFT, codes_for, tables_for
 from . import batch
 
 __all__ = ["WildCases", "wild_cases"]
@@ -84,17 +84,15 @@ class WildCases:
         self.rules = rules
         tables = tables_for(rules)
         self._tables = tables
-        # per sort place (see batch.sort_keys): the card, whether it is wild,
-        # what the table reads of it (a wild card as the joker), and its bit
-        # among the natural cards (rank place * 4 + suit place)
-        cards = [CARD_OF_CODE[code] for code in sorted(CARD_OF_CODE, key=SORT_PLACE.__getitem__)]
-        self._cards = cards
-        self._wild = np.array([rules.is_wild(c) for c in cards], dtype=bool)
-        looked = [JOKER.code if rules.is_wild(c) else c.code for c in cards]
+        # per card index: whether the card is wild, what the table reads of
+        # it (a wild card as the joker), and its bit among the natural cards
+        # (its index: rank place * 4 + suit place)
+        self._wild = np.array([rules.is_wild(c) for c in CARDS], dtype=bool)
+        looked = codes_for(rules)
         self._weight = np.array([c >> SUIT_SHIFT for c in looked], dtype=np.int64)
         self._suit = np.array([c & SUIT_MASK for c in looked], dtype=np.int64)
         self._bit = np.array(
-            [0 if w or c.suit is None else 1 << (p // 5 * 4 + p % 5) for p, (c, w) in enumerate(zip(cards, self._wild))],
+            [0 if w or c.suit is None else 1 << i for i, (c, w) in enumerate(zip(CARDS, self._wild))],
             dtype=np.int64,
         )
         # the lookup indices of hands with wild cards, numbered (a slot
@@ -123,7 +121,7 @@ class WildCases:
         """What wild cards became, by the numbers :meth:`numbers` gives."""
         return self._made.values
 
-    def numbers(self, codes: npt.NDArray[np.int32], strength: I64) -> tuple[I64, I64]:
+    def numbers(self, indices: npt.NDArray[np.int32], strength: I64) -> tuple[I64, I64]:
         """Per hand (each holding a wild card): the number of what its wild
         cards became (see :attr:`values`), and the positions of its cards in
         showdown order.
@@ -135,10 +133,9 @@ class WildCases:
         lookup index (the class, the substitutes and the ranks of the
         naturals) and which of the sorted cards are wild: what
         :func:`showdown_places` reads."""
-        small = batch.sort_keys(codes)
-        packed = batch.sort_rows(small << 3 | np.arange(5, dtype=np.int32))
+        packed = batch.sort_rows(indices.astype(np.int32) << 3 | np.arange(5, dtype=np.int32))
         order = (packed & 7).astype(np.int64)  # the hand's positions in sorted order
-        places = packed >> 3  # the sorted cards' sort places
+        places = packed >> 3  # the sorted cards' indices
         c = [places[:, j] for j in range(5)]
         weight, suit, wild, bit = self._weight, self._suit, self._wild, self._bit
         index = weight[c[0]] + weight[c[1]] + weight[c[2]] + weight[c[3]] + weight[c[4]]
@@ -158,7 +155,7 @@ class WildCases:
         place_key = at << 5 | wilds
 
         def made(row: int) -> tuple[Card, ...]:
-            return self._settle_made(codes[row], int(index[row]), int(strength[row]))
+            return self._settle_made(indices[row], int(index[row]), int(strength[row]))
 
         with self._lock:
             numbers = self._made.numbers(made_key, made)
@@ -175,16 +172,16 @@ class WildCases:
         result: I64 = np.take_along_axis(order, rows[found], axis=1)
         return numbers, result
 
-    def _settle_made(self, codes: npt.NDArray[np.int32], index: int, strength: int) -> tuple[Card, ...]:
+    def _settle_made(self, indices: npt.NDArray[np.int32], index: int, strength: int) -> tuple[Card, ...]:
         """What the wild cards of one hand became, by the single-hand rule."""
-        naturals = [c for c in (CARD_OF_CODE[code] for code in codes.tolist()) if not self.rules.is_wild(c)]
+        naturals = [c for c in (CARDS[i] for i in indices.tolist()) if not self.rules.is_wild(c)]
         flush_suit = naturals[0].suit if self._tables.hand_class(strength).category.flush else None
         return wild_cards_made(self._tables.substitutes[index], frozenset(naturals), flush_suit, suits=self.rules.suits)
 
     def _settle_places(self, places: npt.NDArray[np.int32], index: int, strength: int) -> tuple[int, ...]:
         """Where the sorted cards of one hand go in showdown order, by the
         single-hand rule (wild cards become the substitutes' ranks)."""
-        cards = [self._cards[p] for p in places.tolist()]
+        cards = [CARDS[i] for i in places.tolist()]
         ranks = [None if self.rules.is_wild(c) else c.rank for c in cards]
         return showdown_places(ranks, self._tables.hand_class(strength).order, self._tables.substitutes[index])
 

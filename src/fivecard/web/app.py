@@ -108,13 +108,14 @@ from pydantic import Field
 
 from ..core.version import __version__
 from ..vector import batch
-from ..core.evaluate import class_descriptions, evaluate
+from ..core.evaluate import class_descriptions, evaluate, strength_function
 from ..core.report import evaluation_json, showdown_json
 from ..core.rules import RULE_SETS
 from ..core.showdown import showdown
-from ..core.lookup import five_strength_function, tables_for
-from ..core.errors import FivecardError
-from ..play.advise import advise, builtin_paytable
+from ..core.lookup import tables_for
+from ..core.errors import FivecardError, HandError
+from ..play.advise import advise
+from ..play.paytables import builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import cards_json, deck_json, event_json, game_view, hint_json, history_entry
 from ..play.table_game import RoleRequired
@@ -191,10 +192,10 @@ def build_tables() -> None:
     cache (a request names built-in rule sets only:
     :data:`~fivecard.web.friends_api.RuleName`)."""
     for rules in RULE_SETS.values():
-        five_strength_function(rules)  # and the lookup tables it reads
+        strength_function(rules)  # and the lookup tables it reads
         class_descriptions(rules)
         batch.category_table(rules)
-        batch.strengths_of_codes([[card.code for card in rules.dealt()[:5]]], rules=rules, check=False)
+        batch.strengths_of_indices([[card.index for card in rules.deck()[:5]]], rules=rules)
 
 
 # --- requests -----------------------------------------------------------------------------
@@ -284,11 +285,7 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 def _check_hands(texts: Sequence[str]) -> None:
     for i, text in enumerate(texts, 1):
         if len(text) > MAX_HAND_TEXT:
-            raise _TooLong(f"hand {i} is {len(text):,} characters long; a hand is at most {MAX_HAND_TEXT}")
-
-
-class _TooLong(FivecardError):
-    pass
+            raise HandError(f"hand {i} is {len(text):,} characters long; a hand is at most {MAX_HAND_TEXT}")
 
 
 class _Limits:
@@ -1069,21 +1066,21 @@ def create_app(
         for r in RULE_SETS.values()
     ]
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def page_table(request: Request) -> Response:
-        return templates.TemplateResponse(request, "table.html", {"rule_sets": rule_sets, "game_id": None})
+    def page(template: str, key: str) -> Callable[[Request], Response]:
+        """A page: its template, given the rule sets and the id its path names (None: a new one)."""
 
-    @app.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    def page_game(game_id: str, request: Request) -> Response:
-        return templates.TemplateResponse(request, "table.html", {"rule_sets": rule_sets, "game_id": game_id})
+        def render(request: Request) -> Response:
+            return templates.TemplateResponse(request, template, {"rule_sets": rule_sets, key: request.path_params.get(key)})
 
-    @app.get("/tables", response_class=HTMLResponse, include_in_schema=False)
-    def page_new_table(request: Request) -> Response:
-        return templates.TemplateResponse(request, "friends.html", {"rule_sets": rule_sets, "table_id": None})
+        return render
 
-    @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    def page_friends_table(table_id: str, request: Request) -> Response:
-        return templates.TemplateResponse(request, "friends.html", {"rule_sets": rule_sets, "table_id": table_id})
+    for path, template, key in (
+        ("/", "table.html", "game_id"),  # the dealer game: a new one,
+        ("/play/{game_id}", "table.html", "game_id"),  # or one under way
+        ("/tables", "friends.html", "table_id"),  # a friends' table: a new one,
+        ("/tables/{table_id}", "friends.html", "table_id"),  # or one open
+    ):
+        app.add_api_route(path, page(template, key), response_class=HTMLResponse, include_in_schema=False)
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-__all__ = ["WebError", "NotFound", "NotYours", "TwoOwnerCookies", "TooFast", "AtCapacity", "AdvisorBusy"]
+__all__ = ["WebError", "NotFound", "NotYours", "TooFast", "AtCapacity", "AdvisorBusy"]
 
 
 class WebError(Exception):
     """A request the server refuses for its own reasons: ``status`` is the
-    answer's HTTP status, ``wait`` (seconds, or None) its ``Retry-After``."""
+    answer's HTTP status, ``wait`` (seconds, or None) its ``Retry-After``.
+    Raised as itself, a request the server cannot take as it is (400: two
+    owner cookies, of which one may have been planted)."""
 
     status: ClassVar[int] = 400
 
@@ -38,14 +40,6 @@ class NotYours(WebError):
     """The game belongs to another browser (or this one has no owner cookie)."""
 
     status = 403
-
-
-class TwoOwnerCookies(WebError):
-    """A request with more than one owner cookie: one may have been planted
-    (another path, or another service of the same host), and the server
-    cannot tell which is the browser's own."""
-
-    status = 400
 
 
 class TooFast(WebError):

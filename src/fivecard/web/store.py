@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 from ..play.friends import FriendsTable
 from ..play.game import Game
 from ..play.table_game import GameError, TableGame
-from .errors import AtCapacity, NotFound, NotYours, TwoOwnerCookies
+from .errors import AtCapacity, NotFound, NotYours, WebError
 
 if TYPE_CHECKING:
     from starlette.requests import HTTPConnection
@@ -271,7 +271,7 @@ class Owners:
 
     def secret(self, request: HTTPConnection) -> str | None:
         """The owner secret the request's cookie holds, if the server issued
-        it; :class:`TwoOwnerCookies` if it sends more than one."""
+        it; :class:`~fivecard.web.errors.WebError` (400) if it sends more than one."""
         found = [
             value.strip()
             for header in request.headers.getlist("cookie")
@@ -279,7 +279,7 @@ class Owners:
             if name.strip() == OWNER_COOKIE
         ]
         if len(found) > 1:
-            raise TwoOwnerCookies(
+            raise WebError(
                 f"this browser sent {len(found)} {OWNER_COOKIE} cookies, and one may have been set by another site "
                 "of this computer or domain: remove this site's cookies, then reload the page"
             )

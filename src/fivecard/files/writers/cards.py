@@ -1,13 +1,12 @@
 """Cards spelled for output, whole columns at a time: by table lookups over
-the card codes, a card's spelling written as one number of its bytes
+the card indices, a card's spelling written as one number of its bytes
 through strided views where every spelling has one length.
 
 Guarantees: a card is spelled as the input spelled it where the writers
 keep the input's spelling (``10h`` stays ``10h``, ``A♥`` stays ``A♥``: see
 :func:`written_sorted`), else canonically (``As``) or as people read it
 (``A♠``, ``10♥``; ``ascii``: ``As``, ``Th``), padded to three columns for a
-table; a hand's cards sorted are in :func:`fivecard.vector.batch.sort_keys`
-order, stably.
+table; a hand's cards sorted are in ascending index (sorted order), stably.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ...core.cards import ALL_CARDS, CARD_OF_CODE, SORT_PLACE, Card
+from ...core.cards import CARDS, Card
 from ...core.report import Painter
 from ...vector import batch
 from ..pipeline import Chunk, token_text
@@ -37,37 +36,37 @@ __all__ = [
 
 Objects = npt.NDArray[np.object_]
 I64 = npt.NDArray[np.int64]
-PLACES: Final = len(ALL_CARDS)  # a card as its sort place (batch.sort_keys)
+INDICES: Final = len(CARDS)  # how many card indices there are
 
 
-def card(code: int) -> Card:
-    """The card of a code."""
-    return CARD_OF_CODE[code]
+def card(index: int) -> Card:
+    """The card of an index."""
+    return CARDS[index]
 
 
 @cache
 def spellings(kind: str) -> tuple[Objects, npt.NDArray[np.int64]]:
-    """Sort place -> the card's spelling as bytes (``canonical``: ``As``;
+    """Card index -> the card's spelling as bytes (``canonical``: ``As``;
     ``unicode``/``ascii``: padded to three columns for a table), and the
     byte length of each."""
-    table = np.full(PLACES, b"?", dtype=object)
-    for each in ALL_CARDS:
+    table = np.full(INDICES, b"?", dtype=object)
+    for index, each in enumerate(CARDS):
         if kind == "canonical":
             text = each.code_str
         else:
             text = each.code_str if kind == "ascii" else str(each)
             text += " " * (3 - len(text))
-        table[SORT_PLACE[each.code]] = text.encode()
-    lengths = np.fromiter((len(t) for t in table.tolist()), dtype=np.int64, count=PLACES)
+        table[index] = text.encode()
+    lengths = np.fromiter((len(t) for t in table.tolist()), dtype=np.int64, count=INDICES)
     return table, lengths
 
 
 @cache
 def piece_matrix(kind: str, width: int, between: bytes) -> npt.NDArray[np.uint8]:
-    """Per sort place: its spelling (``width`` bytes; other cards:
+    """Per card index: its spelling (``width`` bytes; other cards:
     zeros) and then ``between``, as a byte matrix."""
     table, _ = spellings(kind)
-    matrix = np.zeros((PLACES, width + len(between)), dtype=np.uint8)
+    matrix = np.zeros((INDICES, width + len(between)), dtype=np.uint8)
     matrix[:, width:] = np.frombuffer(between, np.uint8)
     for i, text in enumerate(table.tolist()):
         if len(text) == width:
@@ -76,14 +75,14 @@ def piece_matrix(kind: str, width: int, between: bytes) -> npt.NDArray[np.uint8]
 
 
 def _spelled_matrix(
-    codes: npt.NDArray[np.int32], kind: str, before: bytes, between: bytes, after: bytes
+    indices: npt.NDArray[np.int32], kind: str, before: bytes, between: bytes, after: bytes
 ) -> npt.NDArray[np.uint8] | None:
     """:func:`spelled` as an ``(h, width)`` byte matrix, when every card
     spelling used has one length (else None): one gather of the cards'
     pieces."""
     _, lengths = spellings(kind)
-    small = batch.sort_keys(codes)
-    h = len(codes)
+    small = indices
+    h = len(indices)
     used = lengths[small]
     width = int(used.max()) if h else 1
     if h and int(used.min()) != width:
@@ -97,15 +96,15 @@ def _spelled_matrix(
     return np.hstack([*edges, cards, *ends])
 
 
-def spelled(codes: npt.NDArray[np.int32], kind: str, before: bytes, between: bytes, after: bytes) -> Objects:
-    """Each hand's cards spelled and joined: ``before + c1 + between + ...
-    + c5 + after``."""
-    matrix = _spelled_matrix(codes, kind, before, between, after)
+def spelled(indices: npt.NDArray[np.int32], kind: str, before: bytes, between: bytes, after: bytes) -> Objects:
+    """Each hand's cards (card indices) spelled and joined: ``before + c1 +
+    between + ... + c5 + after``."""
+    matrix = _spelled_matrix(indices, kind, before, between, after)
     if matrix is not None:
         return rows_of(matrix)
     table, _ = spellings(kind)
-    out = np.empty(len(codes), dtype=object)
-    for i, row in enumerate(table[batch.sort_keys(codes)].tolist()):
+    out = np.empty(len(indices), dtype=object)
+    for i, row in enumerate(table[indices].tolist()):
         out[i] = before + between.join(row) + after
     return out
 
@@ -140,7 +139,7 @@ def written_sorted(chunk: Chunk, order: npt.NDArray[np.int64], prefix: bytes = b
         others = np.flatnonzero(~done)
     if len(others):
         people, _ = spellings("unicode")
-        small = batch.sort_keys(chunk.codes[others])
+        small = chunk.indices[others]
         for i, text, positions, cards in zip(
             others.tolist(), texts[others].tolist(), order[others].tolist(), small.tolist()
         ):
@@ -167,13 +166,13 @@ def _put_tokens(
 def token_sorted(chunk: Chunk) -> npt.NDArray[np.uint8] | None:
     """:func:`written_sorted` as an ``(h, 14)`` byte matrix, when every hand
     was read as five two-character tokens (else None). Each card is sorted
-    as one number (its sort place, its position in the hand, its token), so
+    as one number (its index, its position in the hand, its token), so
     one sort of the numbers orders the tokens, stably."""
     tokens = chunk.tokens
     if tokens is None or not len(tokens) or not bool((tokens[:, 0] != 0).all()):
         return None
     h = len(tokens)
-    packed = batch.sort_keys(chunk.codes).astype(np.int32) << 19
+    packed = chunk.indices.astype(np.int32) << 19
     packed |= np.arange(5, dtype=np.int32) << 16
     packed |= tokens
     packed = batch.sort_rows(packed)
@@ -184,14 +183,14 @@ def token_sorted(chunk: Chunk) -> npt.NDArray[np.uint8] | None:
 
 @cache
 def card_numbers(kind: str) -> tuple[npt.NDArray[np.uint64], int]:
-    """Per sort place: its spelling for a table (``unicode`` or ``ascii``,
+    """Per card index: its spelling for a table (``unicode`` or ``ascii``,
     three columns) as the little-endian number of its bytes, and the bytes
     a suited card's spelling takes (every suited card's: 5 or 3)."""
     table, lengths = spellings(kind)
-    numbers = np.zeros(PLACES, dtype=np.uint64)
-    for place, text in enumerate(table.tolist()):
-        numbers[place] = int.from_bytes(text[:8].ljust(8, b"\0"), "little")
-    suited = [SORT_PLACE[c.code] for c in ALL_CARDS if c.suit is not None]
+    numbers = np.zeros(INDICES, dtype=np.uint64)
+    for index, text in enumerate(table.tolist()):
+        numbers[index] = int.from_bytes(text[:8].ljust(8, b"\0"), "little")
+    suited = [index for index, c in enumerate(CARDS) if c.suit is not None]
     width = int(lengths[suited].max())
     assert int(lengths[suited].min()) == width <= 8
     return numbers, width
@@ -200,11 +199,11 @@ def card_numbers(kind: str) -> tuple[npt.NDArray[np.uint64], int]:
 def people_cards(chunk: Chunk, painter: Painter, order: npt.NDArray[np.int64]) -> Objects:
     """Per hand, its cards in ``order`` as people read them (padded to three
     columns each, red hearts and diamonds with colour)."""
-    codes = np.take_along_axis(chunk.codes, order, axis=1)
+    indices = np.take_along_axis(chunk.indices, order, axis=1)
     if painter.color:
-        out = np.empty(len(codes), dtype=object)
-        cards = [[card(c) for c in row] for row in codes.tolist()]
+        out = np.empty(len(indices), dtype=object)
+        cards = [[CARDS[i] for i in row] for row in indices.tolist()]
         out[:] = [painter.cards(row).encode() for row in cards] if cards else []
     else:
-        out = spelled(codes, "ascii" if painter.ascii else "unicode", b"", b" ", b"")
+        out = spelled(indices, "ascii" if painter.ascii else "unicode", b"", b" ", b"")
     return out

@@ -61,7 +61,7 @@ class CsvWriter(WriterBase):
         return (
             numbers(chunk.line, after=b","),
             _input_cells(chunk, self.width, b",", CSV_SPECIAL, CSV_LEADING, csv_cell, b""),
-            written_sorted(chunk, sort_order(chunk.codes), b","),
+            written_sorted(chunk, sort_order(chunk.indices), b","),
         )
 
     def write(self, chunk: Chunk) -> None:

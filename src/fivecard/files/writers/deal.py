@@ -13,14 +13,16 @@ between the deal's fields and its tally).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 import numpy as np
 
-from ...core.report import Painter
+from ...core.report import Painter, RawJson, write_json_object
 from ...core.rules import RuleSet
-from ..pipeline import Chunk
-from .base import Sink, WriterBase
+from ...play.deal import DealTally
+from ..pipeline import Chunk, dealt_chunks
+from .base import Sink, TextBytes, WriterBase
 from .cards import people_cards
 from .classify import hand_tails, wild_tails
 from .matrix import join_rows, numbers
@@ -28,7 +30,7 @@ from .memo import PerOutcome
 from .objects import class_json, hand_objects
 from .order import showdown_order
 
-__all__ = ["DealWriter"]
+__all__ = ["DealWriter", "write_deal"]
 
 
 class DealWriter(WriterBase):
@@ -112,3 +114,32 @@ class DealWriter(WriterBase):
             (head + b"".join(row) + b"\n      ]" + tail).decode()
             for head, row, tail in zip(heads.tolist(), hands.tolist(), tails.tolist())
         ]
+
+
+def write_deal(
+    out: TextIO, players: int, *, rules: RuleSet, seed: int, rounds: int = 1, painter: Painter, as_json: bool = False
+) -> DealTally:
+    """Deal ``rounds`` rounds of ``players`` hands from ``seed`` and write
+    each to ``out`` as it is dealt (memory does not grow with the rounds):
+    as text, or as one JSON document (the rules, seed and players, the
+    ``rounds`` array, then the tally's ``to_json()``). Returns the tally of
+    wins (the text's caller prints it: :meth:`DealTally.text`)."""
+    tally = DealTally(players, rules)
+    writer = DealWriter(TextBytes(out), painter, rules, several=rounds > 1)
+
+    def dealt() -> Iterator[Chunk]:  # each chunk of rounds as it is dealt, tallied
+        for chunk in dealt_chunks(players, rules=rules, seed=seed, rounds=rounds):
+            tally.add_chunk(chunk)
+            yield chunk
+
+    def fields() -> Iterator[tuple[str, Any]]:  # streamed: each round as it is dealt, the tally last
+        yield from (("rules", rules.name), ("seed", seed), ("players", players))
+        yield "rounds", (RawJson(item) for chunk in dealt() for item in writer.json_items(chunk))
+        yield "tally", tally.to_json()
+
+    if as_json:
+        write_json_object(out, fields())
+    else:
+        for chunk in dealt():
+            writer.write(chunk)
+    return tally

@@ -90,7 +90,7 @@ def token_heads(chunk: Chunk, indent: str | None = None) -> npt.NDArray[np.uint8
     tokens = chunk.tokens
     if tokens is None or not len(tokens) or not chunk.rules.suits or not bool((tokens[:, 0] != 0).all()):
         return None  # (without suits a card is spelled in one character)
-    matrix, start, _ = _head_matrix(indent, batch.sort_keys(chunk.codes), 2)
+    matrix, start, _ = _head_matrix(indent, chunk.indices, 2)
     np.ndarray((len(tokens), 5), np.uint16, matrix, start, (matrix.shape[1], 3))[:] = tokens
     return matrix
 
@@ -103,8 +103,8 @@ def hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False) 
     if matrix is not None:
         return rows_of(matrix)
     head, cards_head, item_sep, item_close, sorted_head = _json_pieces(indent)
-    h = len(chunk.codes)
-    small = batch.sort_keys(chunk.codes)
+    h = len(chunk.indices)
+    small = chunk.indices
     _, lengths = spellings("canonical")
     used = lengths[small]
     first = np.empty(h, dtype=object)
@@ -120,9 +120,9 @@ def hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False) 
         rest = rows_of(matrix[~done, end:])
     else:
         order = batch.row_order(small)
-        sorted_codes = np.take_along_axis(chunk.codes, order, axis=1)
-        rest = spelled(chunk.codes, "canonical", cards_head, item_sep, item_close) + (
-            spelled(sorted_codes, "canonical", sorted_head, item_sep, item_close)
+        sorted_indices = np.take_along_axis(chunk.indices, order, axis=1)
+        rest = spelled(chunk.indices, "canonical", cards_head, item_sep, item_close) + (
+            spelled(sorted_indices, "canonical", sorted_head, item_sep, item_close)
         )
     others = np.flatnonzero(~done)
     if len(others):
@@ -142,14 +142,14 @@ def hand_objects(
     followed by ``", "`` where ``joined``). Compact, or for ``indent`` (the
     indent of the object's lines) as ``json.dumps(..., indent=2)`` lays it
     out. A hand with wild cards ends with what they became."""
-    h = len(chunk.codes)
+    h = len(chunk.indices)
     first = heads if heads is not None else hand_heads(chunk, indent, ascii=ascii)
     objects = np.empty((h, 2), dtype=object)
     objects[:, 0] = first
     objects[:, 1] = wild_json(chunk, classes, indent, joined)
     if chunk.dealt is not None:  # the best five of more cards: with what was dealt and what does not play
         texts = chunk.hand_texts()
-        for k in range(len(chunk.codes)):
+        for k in range(len(chunk.indices)):
             data = evaluation_json(best_evaluation(chunk, k), texts[k].decode("utf-8", "replace"))
             objects[k] = [_json_object(data, indent, ascii, classes[k]), b""]
     return objects
@@ -218,7 +218,7 @@ def class_json(rules: RuleSet, indent: str | None) -> PerStrength:
 
     def make(strength: int) -> bytes:
         fields = _fields(rules, strength)
-        if rules.wild_codes:
+        if rules.wild_indices:
             fields.update(wild_fields(True, []))
         return _json_end(fields, indent)
 
@@ -239,9 +239,9 @@ def _json_end(fields: dict[str, Any], indent: str | None) -> bytes:
 def best_evaluation(chunk: Chunk, k: int) -> Evaluation:
     """The full evaluation of hand ``k`` of a chunk whose hands play their
     best five, as the single-hand path makes it: of the five the pipeline
-    chose (``codes``, as ``evaluate(..., best_five=True)`` chooses them),
+    chose (``indices``, as ``evaluate(..., best_five=True)`` chooses them),
     with the cards dealt."""
     assert chunk.dealt is not None
-    five = Hand(tuple(card(c) for c in chunk.codes[k].tolist()), chunk.rules)
-    return replace(evaluate(five), dealt=tuple(card(c) for c in chunk.dealt[k]))
+    five = Hand(tuple(card(i) for i in chunk.indices[k].tolist()), chunk.rules)
+    return replace(evaluate(five), dealt=tuple(card(i) for i in chunk.dealt[k]))
 

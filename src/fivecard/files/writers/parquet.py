@@ -136,7 +136,7 @@ class ParquetWriter(WriterBase):
         pa = self.pa
         n = len(chunk)
         spelled = token_sorted(chunk)  # (h, 14) bytes, when every hand was read as tokens
-        written = written_sorted(chunk, sort_order(chunk.codes)) if spelled is None else None
+        written = written_sorted(chunk, sort_order(chunk.indices)) if spelled is None else None
         arrays: list[Any] = [pa.array(chunk.line)]
         if chunk.lines is not None and self.width == 1:  # plain lines are ASCII
             arrays.append(self._texts(*chunk.joined_lines(), ascii=spelled is not None and not chunk.error))

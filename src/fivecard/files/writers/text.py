@@ -117,7 +117,7 @@ class TextWriter(WriterBase):
         grid = np.empty((len(chunk), 2), dtype=object)
         grid[:, 0] = numbered_rows(chunk.line, b"", [matrix], pad=6)
         if chunk.rules.jokers:  # a joker's spelling is shorter than a suited card's: its slot ends in zeros
-            joker = (chunk.codes == JOKER.code).any(axis=1).reshape(len(chunk), -1).any(axis=1)
+            joker = (chunk.indices == JOKER.index).any(axis=1).reshape(len(chunk), -1).any(axis=1)
             rows = np.flatnonzero(joker)
             grid[rows, 0] = [row.replace(b"\0", b"") for row in grid[rows, 0].tolist()]
         grid[:, 1] = self.line_tails(chunk)

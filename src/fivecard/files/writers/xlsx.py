@@ -119,7 +119,7 @@ class XlsxWriter(WriterBase):
         self.measure(chunk)
         if not len(chunk):
             return
-        order = sort_order(chunk.codes)
+        order = sort_order(chunk.indices)
         written = [t.decode("utf-8", "replace") for t in written_sorted(chunk, order).tolist()]
         classes = self.classes(chunk.strength).tolist()
         tails = self.tails(chunk).tolist()

@@ -113,10 +113,26 @@ window.fivecard = (function () {
     return item ? item.textContent : id;
   }
 
+  // A form's choices as the page's address gives them (?rules=...&seed=...):
+  // each radio named in radios by its value, each number field in numbers
+  // (by id) from whole digits only; anything else in the address is ignored.
+  function fillForm(form, radios, numbers) {
+    const params = new URLSearchParams(window.location.search);
+    for (const name of radios) {
+      const value = params.get(name);
+      const radio = value && form.querySelector(`input[name="${name}"][value="${CSS.escape(value)}"]`);
+      if (radio) radio.checked = true;
+    }
+    for (const name of numbers) {
+      const value = params.get(name);
+      if (value && /^\d+$/.test(value)) $(name).value = value;
+    }
+  }
+
   function isTyping(target) {
     const typing = "textarea, select, [contenteditable], input:not([type=radio]):not([type=checkbox]):not([type=button]):not([type=submit])";
     return Boolean(target && target.closest && target.closest(typing));
   }
 
-  return { ApiError, api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, isTyping };
+  return { ApiError, api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, fillForm, isTyping };
 })();

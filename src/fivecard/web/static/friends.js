@@ -9,9 +9,8 @@
 (function () {
   const EVENT_TYPES = ["table_opened", "seat_joined", "seat_removed", "round_started", "dealt", "round_closed", "chat", "table_ended"];
   const NAME_KEY = "fivecard.name";
-  const params = new URLSearchParams(window.location.search);
   const $ = (id) => document.getElementById(id);
-  const { api, showError, clearError, sleep, el, plural, ruleTitle, isTyping, cardFace, cardRow } = window.fivecard;
+  const { api, showError, clearError, sleep, el, plural, ruleTitle, fillForm, isTyping, cardFace, cardRow } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -44,20 +43,7 @@
 
   function hostForm() {
     const form = $("new-table");
-    const rules = params.get("rules");
-    if (rules) {
-      const radio = form.querySelector(`input[name="rules"][value="${CSS.escape(rules)}"]`);
-      if (radio) radio.checked = true;
-    }
-    const tie = params.get("tie");
-    if (tie) {
-      const radio = form.querySelector(`input[name="tie"][value="${CSS.escape(tie)}"]`);
-      if (radio) radio.checked = true;
-    }
-    for (const name of ["points", "rounds", "seed"]) {
-      const value = params.get(name);
-      if (value && /^\d+$/.test(value)) $(name).value = value;
-    }
+    fillForm(form, ["rules", "tie"], ["points", "rounds", "seed"]);
 
     let busy = false;
     form.addEventListener("submit", async (ev) => {

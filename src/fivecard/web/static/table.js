@@ -10,7 +10,7 @@
   const DELAY = FAST ? 0 : 450; // between the dealer's cards
   const STORE_KEY = "fivecard.game";
   const $ = (id) => document.getElementById(id);
-  const { api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, isTyping } = window.fivecard;
+  const { api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, fillForm, isTyping } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -48,15 +48,7 @@
 
   function startScreen() {
     const form = $("new-game");
-    const rules = params.get("rules");
-    if (rules) {
-      const radio = form.querySelector(`input[name="rules"][value="${CSS.escape(rules)}"]`);
-      if (radio) radio.checked = true;
-    }
-    const stack = params.get("stack");
-    if (stack && /^\d+$/.test(stack)) $("stack").value = stack;
-    const seed = params.get("seed");
-    if (seed && /^\d+$/.test(seed)) $("seed").value = seed;
+    fillForm(form, ["rules"], ["stack", "seed"]);
 
     let busy = false;
     async function newGame() {

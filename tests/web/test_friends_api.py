@@ -521,6 +521,7 @@ def test_an_export_reads_the_rounds_it_exports_not_the_whole_history(data: Path,
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+@pytest.mark.slow
 def test_an_export_is_solves_answer_for_every_round_whatever_pages_it_is_read_in(data: Path, fmt: str) -> None:
     """An export is read and sent a page of rounds at a time (100): what it
     sends is what ``fivecard solve`` makes of the whole history at once, a
@@ -583,6 +584,7 @@ def _export_peak(client: TestClient, table_id: str) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_an_export_holds_no_more_at_once_for_a_longer_history(tmp_path: Path) -> None:
     """The export read a table's closed rounds alone, but all of them at
     once, each parsed whole (every hand's evaluation, the seats'

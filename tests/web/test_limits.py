@@ -356,6 +356,7 @@ def _served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> A
     ],
     ids=["loopback", "loopback-v6", "anyone", "proxy", "proxy-v6", "proxy-network", "second-proxy", "not-the-proxy"],
 )
+@pytest.mark.slow
 def test_serve_reads_who_the_client_is_from_a_named_proxy_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...], peer: str, client: str
 ) -> None:

@@ -39,7 +39,11 @@ share of them (:attr:`Bounds.address_share`, an eighth; one more from it is
 answered 503 and closed), so no one address takes them all (an address is
 its network: an IPv6 client's /48, :func:`~fivecard.web.clients.client_network`). The app itself
 bounds its event streams (:data:`Bounds.streams`), so some connections
-always stay for everything else.
+always stay for everything else. A refused connection ends after its
+answer: its side is closed, and what the client still sends is read and
+dropped until the client closes, for :data:`LINGER_SECONDS` at most (closed
+at once, with bytes unread, a connection is reset, and the reset could take
+the answer away).
 """
 
 from __future__ import annotations
@@ -65,6 +69,11 @@ __all__ = ["Bounds", "GuardedHttpTools", "descriptor_limit", "raise_descriptor_l
 RESERVED_DESCRIPTORS = 200
 #: Connections at most, however many descriptors the process may have.
 MAX_CONNECTIONS = 4096
+#: Seconds a refused connection reads (and drops) what its client still
+#: sends, its answer sent and its side closed, before it is closed: a
+#: connection closed with bytes unread is reset, and a reset can take the
+#: answer away before the client has read it.
+LINGER_SECONDS = 1.0
 
 
 def descriptor_limit() -> int:
@@ -189,6 +198,7 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._timer: asyncio.TimerHandle | None = None  # the header or the body deadline
         self._timing: str | None = None  # what the timer waits for: "headers", "body" or "trailer"
         self._refusal: bytes | None = None  # a refusal that waits for the answers before it to be sent
+        self._ending = False  # refused: its answer sent, what the client sends is dropped until it closes
         self._write_timer: asyncio.TimerHandle | None = None
 
     # -- where a connection is ---------------------------------------------------------------
@@ -242,9 +252,28 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def _refuse(self, status: bytes, detail: str) -> None:
         self._disarm()
-        if not self.transport.is_closing():
+        if not self.transport.is_closing() and not self._ending:
             self.transport.write(_answer(status, detail))
+            self._end()
+
+    def _end(self) -> None:
+        """End the connection after what is written to it: the client is
+        told the end (its side closed, once the answer is sent) and nothing
+        more is answered; what it still sends is read and dropped until it
+        closes, for :data:`LINGER_SECONDS` at most (a connection closed with
+        bytes unread is reset, and a reset may take the answer with it)."""
+        self._disarm()
+        self._ending, self._unread = True, b""
+        self.pipeline.clear()
+        if self.cycle is not None:  # its app is told the client has gone: what it still sends is dropped
+            self.cycle.disconnected, self.cycle.waiting_for_100_continue = True, False
+            self.cycle.message_event.set()
+        if not self.transport.can_write_eof():  # (TLS: closed at once)
             self.transport.close()
+            return
+        self.transport.write_eof()
+        self.transport.resume_reading()
+        self._timer = self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
     def _refuse_in_turn(self, status: bytes, detail: str) -> None:
         """Refuse the request being read, and end the connection: at once,
@@ -336,6 +365,8 @@ class GuardedHttpTools(HttpToolsProtocol):
         :attr:`Bounds.read_ahead` requests are parsed ahead of their
         answers: past them, what the client sent is held unparsed, and
         reading waits, until the answers catch up."""
+        if self._ending:  # refused: dropped
+            return
         if self._unread:  # (reading waits while bytes are held: none should come)
             self._unread += data
             return
@@ -422,9 +453,11 @@ class GuardedHttpTools(HttpToolsProtocol):
         # A refusal waits for every answer before it: the requests still
         # queued are all answered (or one is the refused one, never run).
         if self._refusal is not None and all(cycle.response_complete for cycle, _ in self.pipeline):
-            if not self.transport.is_closing():
+            if not self.transport.is_closing() and not self._ending:
                 self.transport.write(self._refusal)
-                self.transport.close()
+                self._end()
+        if self._ending:
+            return
         super().on_response_complete()  # (the next request queued, if any, is answered; not once closing)
         if not self.transport.is_closing():
             self._keep_time()

@@ -524,6 +524,7 @@ def test_a_pipelined_requests_trailer_fields_are_refused_after_the_answers_befor
 
 
 @pytest.mark.parametrize("sending", ["headers", "body", "trailer"])
+@pytest.mark.slow
 def test_a_refused_client_reads_its_answer_to_the_end_while_it_still_sends(serving: Any, sending: str) -> None:
     """A client refused while it still sends (headers over the bound, a
     body whose time is up, a trailer over the bound): the connection was

@@ -7,15 +7,17 @@ import io
 import json
 import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import openpyxl
 import pytest
 
 from fivecard.cli import main
+from fivecard.core.errors import FileError
 from fivecard.files.sources import open_source, read_blocks
 from fivecard.files.rows import TableLayout, cell_shape, split_line
-from fivecard.files.solve import Row, solve_row
+from fivecard.files.solve import LINE_FORMATS, Row, solve_file, solve_lines, solve_row
 
 # Lines 1-12: data rows on lines 2, 3, 5, 6, 8, 9, 10, 12; lines 6, 9 and 12 are bad.
 MIXED = (
@@ -300,6 +302,55 @@ def test_csv_five_columns_per_hand(tmp_path: Path) -> None:
 def test_csv_from_stdin_is_detected_by_content() -> None:
     code, out, _ = run(["solve", "-", "--json"], stdin="a,b\nAS KS QS JS TS,2c 3c 4c 5c 7d\n")
     assert code == 0 and json.loads(out)["line"] == 2
+
+
+# --- lines as they come ------------------------------------------------------------------
+
+#: Inputs read from standard input: text (with bad rows, comments and blank
+#: lines), a table between commas (read as CSV by its content), nothing.
+STDIN_INPUTS = {"text": MIXED, "csv": "a,b\nAS KS QS JS TS,2c 3c 4c 5c 7d\nKD 9C 4H KS 9D,1S KD 3C 4H 5D\n", "nothing": ""}
+
+
+@pytest.mark.parametrize("cut", ["whole", "lines", "bytes"])
+@pytest.mark.parametrize("fmt", LINE_FORMATS)
+@pytest.mark.parametrize("name", STDIN_INPUTS)
+def test_solve_lines_gives_what_solve_file_writes_of_the_same_standard_input(name: str, fmt: str, cut: str) -> None:
+    """The output of lines given as they come is what ``solve_file`` writes
+    of the same text on standard input, byte for byte, however the text is
+    cut into pieces (whole, a line a piece, a byte a piece)."""
+    text = STDIN_INPUTS[name]
+    data = text.encode()
+    pieces = {
+        "whole": [data],
+        "lines": data.splitlines(keepends=True),
+        "bytes": [data[i : i + 1] for i in range(len(data))],
+    }[cut]
+    expected = io.StringIO()
+    solve_file("-", format=fmt, stdin=io.StringIO(text), stdout=expected)
+    assert b"".join(solve_lines(pieces, format=fmt)) == expected.getvalue().encode()
+
+
+def test_solve_lines_takes_its_input_as_its_output_is_taken() -> None:
+    """Lines are taken as the output is: the first block's output comes
+    before the second piece of 600 KB is taken (what is held at once does
+    not grow with the input); every row comes, in order."""
+    taken: list[int] = []
+
+    def pieces() -> Iterator[bytes]:
+        for i in range(4):
+            taken.append(i)
+            yield b"8C TS KC 9H 4S 7D 2S 5D 3S AC\n" * 20_000
+
+    out = solve_lines(pieces(), format="csv", rules="standard")
+    first = next(out)
+    assert taken == [0] and first.startswith(b"line,input,hand 1 sorted")
+    rows = (first + b"".join(out)).splitlines()[1:]
+    assert taken == [0, 1, 2, 3] and [int(row.split(b",")[0]) for row in rows] == list(range(1, 80_001))
+
+
+def test_solve_lines_gives_the_formats_of_a_stream_only() -> None:
+    with pytest.raises(FileError, match="unknown format 'xlsx' for a stream of lines; choose from text, csv, jsonl"):
+        next(solve_lines([b"AS KS QS JS TS\n"], format="xlsx"))
 
 
 # --- xlsx ----------------------------------------------------------------------------

@@ -15,6 +15,7 @@ chat are bounded."""
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -26,6 +27,7 @@ from fivecard.play.friends import (
     KEPT_CHAT,
     MAX_CHAT,
     MAX_JOINS,
+    MAX_NAME,
     MAX_ROUNDS,
     FriendsTable,
     chat_line,
@@ -63,6 +65,16 @@ LOOK_ALIKES = {
     "T": "\u0422\u03a4", "U": "\u054d", "u": "\u057d", "w": "\u051d\u0561", "X": "\u0425\u03a7", "x": "\u0445",
     "Y": "\u0423\u04ae\u03a5", "y": "\u0443", "Z": "\u0396",
 }  # fmt: skip
+#: Latin letters that pass for another Latin letter (UTS #39 reads each as
+#: it; small capitals apart), by that letter: a sideways ``ᴑ``, a ``ʋ`` (v
+#: with hook) for ``u``, a Latin gamma ``ɣ`` for ``y``, ...
+LATIN_LOOK_ALIKES = {
+    "b": "\u0185\ua7b5", "B": "\u0184\ua7b4", "e": "\uab32", "f": "\u1e9d\ua799\uab35", "g": "\u018d\u1d83",
+    "j": "\u029d", "J": "\ua7b2", "o": "\u1d11\uab3d", "r": "\uab47\uab48", "s": "\u01bd",
+    "u": "\u028b\ua79f\uab4e\uab52", "w": "\u026f", "x": "\uab53", "X": "\ua7b3", "y": "\u0263\u1d8c\u1eff\uab5a",
+}  # fmt: skip
+for _letter, _latin in LATIN_LOOK_ALIKES.items():
+    LOOK_ALIKES[_letter] = LOOK_ALIKES.get(_letter, "") + _latin
 #: Latin small capitals, each a capital drawn small (none for X).
 SMALL_CAPITALS = {
     "A": "\u1d00", "B": "\u0299", "C": "\u1d04", "D": "\u1d05", "E": "\u1d07", "F": "\ua730", "G": "\u0262",
@@ -289,6 +301,36 @@ def test_a_name_with_look_alike_letters_is_refused_or_the_same_name(case: tuple[
 def test_no_name_is_a_roles_word_in_look_alike_letters(alike: str) -> None:
     with pytest.raises(GameError, match="a word the table uses for a role|letters in one word"):
         seat_name(alike)
+
+
+@pytest.mark.parametrize("name", ["h\u1d11st", "Yo\u028b"], ids=["sideways-o", "v-with-hook"])
+def test_a_name_that_reads_as_a_role_word_by_a_confusable_latin_letter_is_refused(name: str) -> None:
+    """Unicode's confusables (UTS #39) read ``ᴑ`` (LATIN SMALL LETTER
+    SIDEWAYS O) as ``o`` and ``ʋ`` (LATIN SMALL LETTER V WITH HOOK) as ``u``,
+    as the name key reads small capitals: ``hᴑst`` was ``host`` and ``Yoʋ``
+    was ``You``, role words the pages use, and both were taken as names."""
+    with pytest.raises(GameError, match="a word the table uses for a role"):
+        seat_name(name)
+
+
+#: Every role word's letters, where a look-alike may stand (``player 1``, ``seat 1``, ``hand 1`` end in a digit).
+ROLE_WORDS = ["host", "you", "dealer", "house", "nobody", "computer", "player1", "seat1", "hand1"]
+
+
+@pytest.mark.parametrize(
+    ("letter", "alike"), [(letter, alike) for letter, alikes in LATIN_LOOK_ALIKES.items() for alike in alikes]
+)
+def test_every_latin_letter_that_passes_for_another_is_read_as_it(letter: str, alike: str) -> None:
+    """Each Latin letter of UTS #39's that passes for another (the whole of
+    this file's list): a role word written with it is refused, and a name
+    written with it is the name with the letter it passes for (taken)."""
+    role = next((word for word in ROLE_WORDS if letter.lower() in word), None)
+    if role is not None:
+        with pytest.raises(GameError, match="a word the table uses for a role"):
+            seat_name(role.replace(letter.lower(), alike, 1))
+    table = table_with("Zo" + letter)
+    with pytest.raises(GameError, match="is taken at this table"):
+        table.join("another", "Zo" + alike)
 
 
 @settings(max_examples=300, deadline=None)
@@ -619,6 +661,60 @@ def test_a_table_gives_at_most_so_many_seats_in_its_life() -> None:
     with pytest.raises(GameError, match=rf"^this table has given {MAX_JOINS} seats, the most a table may"):
         table.join("late", "Bob")
     assert len(table.view("")["seats"]) == MAX_JOINS
+
+
+def _round_record_bytes(given: int) -> int:
+    """What the store keeps of one round dealt to ten seats at a table that gave ``given`` seats."""
+    host = "h"
+    table = FriendsTable(host=host, seed=7)
+    for i in range(given):
+        owner = f"o{i}"
+        table.join(owner, "\U00020000" * (MAX_NAME - 4) + f"{i:04d}")
+        if i < given - 10:
+            seat = table.seat_of(owner)
+            assert seat is not None
+            table.remove(host, seat.id)
+    events = table.start_round(host)
+    for seat in [s for s in table.seats if s.active]:
+        events += table.deal(seat.owner)[1]
+    return sum(len(json.dumps(e, ensure_ascii=False).encode()) for e in events)
+
+
+def test_what_a_round_keeps_follows_the_seats_in_it_not_every_seat_the_table_gave() -> None:
+    """Every ``round_closed`` carried the standings of every seat the table
+    ever gave, removed ones too: 100 names of 40 four-byte characters, 25 KB
+    a round where the ten hands dealt need 7 KB. A table at its bounds kept
+    323 MB (10,000 rounds), one address may keep 500 tables, and its
+    browsers wrote about 0.5 MB a second with two tables (measured, within
+    the rate limits): the disk filled, and every change was 507. What a
+    round keeps follows the seats that played it."""
+    ten, hundred = _round_record_bytes(10), _round_record_bytes(MAX_JOINS)
+    assert hundred <= 1.5 * ten, f"a round keeps {ten:,} bytes at a table that gave 10 seats, {hundred:,} at one that gave {MAX_JOINS}"
+
+
+def test_a_closed_rounds_standings_are_its_seats_and_every_seats_points_are_kept() -> None:
+    """A round's ``standings`` are the seats seated when it closed (a seat
+    removed before, with the points it won, is not in them, nor one that
+    sat down after), most points first; nothing is lost: the table's view
+    and its ``table_ended`` list every seat it gave, with its points."""
+    table = FriendsTable(host="h", seed=3)
+    for name in ("Ann", "Bob", "Cy"):
+        table.join(name.lower(), name)
+    table.start_round("h")
+    first = [e for owner in ("ann", "bob", "cy") for e in table.deal(owner)[1]][-1]
+    assert first["type"] == "round_closed" and {s["name"] for s in first["standings"]} == {"Ann", "Bob", "Cy"}
+    winner = next(s for s in first["standings"] if s["points"])
+    table.remove("h", winner["seat"])
+    table.join("dee", "Dee")
+    table.start_round("h")
+    closed = table.close("h")[-1]
+    assert closed["type"] == "round_closed"
+    seated = [s for s in table.view("")["standings"] if s["active"]]
+    assert closed["standings"] == seated and winner["seat"] not in {s["seat"] for s in closed["standings"]}
+    ended = table.end("h")[-1]
+    assert ended["type"] == "table_ended" and ended["standings"] == table.view("")["standings"]
+    assert {s["name"]: s["points"] for s in ended["standings"]}[winner["name"]] == 25
+    assert [s["points"] for s in closed["standings"]] == sorted((s["points"] for s in closed["standings"]), reverse=True)
 
 
 def test_a_tables_chat_is_kept_as_its_latest_lines() -> None:

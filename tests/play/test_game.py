@@ -26,6 +26,7 @@ from fivecard.play.game import (
     split_pot,
 )
 from fivecard.cli.game_screen import parse_keep
+from fivecard.play.table_game import MAX_ROUNDS
 
 TOTAL = 3_000
 
@@ -196,6 +197,34 @@ def test_void_is_refused_when_no_round_is_in_play() -> None:
     with pytest.raises(GameError, match="a settled round stands"):
         game.void_round()
     assert table(game) == settled and books(game) == TOTAL
+
+
+def test_a_dealer_game_has_a_bound_on_its_rounds_as_a_friends_table_has() -> None:
+    """A friends' table ends after MAX_ROUNDS rounds; a dealer game went on
+    while its chips lasted (a stack of 1,000,000 chips pays for 50,000
+    rounds at a loss), each round keeping about 7 KB of events: its history
+    grew without bound. It starts no round past MAX_ROUNDS, with a sentence."""
+    game = Game(seed=5)
+    game.rounds = game.played = MAX_ROUNDS - 1  # the last round it may have
+    play_round(game, "all")
+    assert game.played == MAX_ROUNDS and game.can_play(0) and not game.can_start()
+    with pytest.raises(GameError, match="^this game has played 10,000 rounds, the most a game may: start a new game$"):
+        game.start_round()
+
+
+def test_voided_rounds_count_toward_a_games_bound_on_its_rounds() -> None:
+    """Each round started keeps events, settled or voided: a game that voids
+    every round (quitting mid-round, again and again) meets the bound as
+    one that settles them does (``played`` counts settled rounds only)."""
+    game = Game(seed=6)
+    game.rounds = MAX_ROUNDS - 1
+    game.start_round()
+    game.void_round()
+    assert game.played == 0 and game.rounds == MAX_ROUNDS and not game.can_start()
+    with pytest.raises(GameError, match="the most a game may"):
+        game.start_round()
+    restored = Game.from_state(game.to_state())  # the bound holds for a game kept and read again
+    assert not restored.can_start()
 
 
 def test_void_leaves_a_carried_pot_in_the_pot() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import sys
 import threading
 import warnings
@@ -23,6 +24,7 @@ with warnings.catch_warnings():  # starlette's notice about its test client's HT
 from fivecard import showdown
 from fivecard.core.report import showdown_json
 from fivecard.play.game import Game
+from fivecard.play.table_game import MAX_ROUNDS
 from fivecard.web import app as web
 from fivecard.web.app import CSP, MAX_BODY, OWNER_COOKIE, create_app
 
@@ -265,6 +267,22 @@ def test_game_over_when_you_cannot_pay(client: TestClient) -> None:
         state = act(client, game_id, "reveal" if state["phase"] == "dealer" else "settle")
     assert state["seats"][0]["stack"] == 0 and state["game_over"] and not state["can"]["start"]
     assert "cannot pay the ante and the bet" in refused(client, game_id, "start")
+
+
+def test_a_dealer_game_has_a_bound_on_its_rounds_as_a_friends_table_has(client: TestClient, data: Path) -> None:
+    """A friends' table ends after MAX_ROUNDS rounds; a dealer game never
+    did while its chips lasted (a stack of up to 1,000,000 chips pays for
+    50,000 rounds at a loss), and each round keeps about 6.6 KB of events:
+    its history grew without bound. At its bound it is over: ``start`` is
+    409 with a sentence, and the view says ``game_over``."""
+    game_id = new_game(client, stack=1_000_000)["id"]
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        (state,) = db.execute("SELECT state FROM table_games WHERE id = ?", (game_id,)).fetchone()
+        played = json.loads(state) | {"rounds": MAX_ROUNDS, "played": MAX_ROUNDS}
+        db.execute("UPDATE table_games SET state = ? WHERE id = ?", (json.dumps(played), game_id))
+    assert refused(client, game_id, "start") == "this game has played 10,000 rounds, the most a game may: start a new game"
+    view = client.get(f"/api/games/{game_id}").json()
+    assert view["game_over"] and not view["can"]["start"] and view["seats"][0]["stack"] == 1_000_000
 
 
 def test_another_browser_cannot_see_or_act_on_a_game(client: TestClient, data: Path) -> None:

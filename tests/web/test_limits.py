@@ -9,14 +9,18 @@ two at work, eight waiting without a thread, none longer than it may, the rest
 503; the app's other requests go on meanwhile. Its turns are shared among
 addresses (one with cookies it minted keeps no other from it), and only what
 asks the advisor takes one. One address keeps at most its share of the
-games and tables, and an address is its network (an IPv6 client's /64) for
-every per-address bound."""
+games and tables, and an address is its network (an IPv6 client's end
+site, its /48; an IPv4 address however IPv6 carries it) for every
+per-address bound."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import io
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -30,10 +34,13 @@ from typing import Any
 import anyio.to_thread
 import httpx
 import pytest
+import uvicorn
 
 import fivecard
 import fivecard.play.advise
 import fivecard.web.app
+import fivecard.web.clients
+from fivecard.cli import main
 
 
 with warnings.catch_warnings():
@@ -189,9 +196,9 @@ def test_one_address_cannot_take_every_place_for_games(tmp_path: Path, path: str
     assert answered.status_code == 201, answered.json()
 
 
-#: Three addresses of one IPv6 network (a /64), and one of another.
-ONE_NETWORK = ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1:ffff:ffff:ffff:ffff"]
-ANOTHER_NETWORK = "2001:db8:0:2::1"
+#: Three addresses of one IPv6 end site (a /48: its /64s 1 and ff00), and one of another.
+ONE_NETWORK = ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:ff00:ffff:ffff:ffff:ffff"]
+ANOTHER_NETWORK = "2001:db8:1::1"
 
 
 def test_the_addresses_of_one_ipv6_network_share_an_addresss_limits(tmp_path: Path) -> None:
@@ -220,12 +227,172 @@ def test_the_addresses_of_one_ipv6_network_share_an_addresss_limits(tmp_path: Pa
     assert kept == [201, 503, 503, 201]
 
 
-def test_a_clients_network_is_its_ipv4_address_or_its_ipv6_64() -> None:
-    assert {client_network(a) for a in ONE_NETWORK} == {"2001:db8:0:1::/64"}
-    assert client_network(ANOTHER_NETWORK) == "2001:db8:0:2::/64"
-    assert client_network("2001:DB8:0:1::1") == client_network("2001:db8:0:1:0:0:0:1%eth0") == "2001:db8:0:1::/64"
+def test_a_clients_network_is_its_ipv4_address_or_its_ipv6_48() -> None:
+    assert {client_network(a) for a in ONE_NETWORK} == {"2001:db8::/48"}
+    assert client_network(ANOTHER_NETWORK) == "2001:db8:1::/48"
+    assert client_network("2001:DB8:0:1::1") == client_network("2001:db8:0:1:0:0:0:1%eth0") == "2001:db8::/48"
     assert [client_network(a) for a in ("10.0.0.1", "10.0.0.2", "::ffff:10.0.0.1")] == ["10.0.0.1", "10.0.0.2", "10.0.0.1"]
     assert client_network("testclient") == "testclient" and client_network("") == ""
+
+
+#: Four /64s of one end site's /56 (one household, one customer: it is given 256 of them).
+ONE_SITE = ["2001:db8:0:10::1", "2001:db8:0:11::1", "2001:db8:0:12::1", "2001:db8:0:13::1"]
+#: A client of another provider altogether.
+SOMEONE_ELSE = "2001:db9::1"
+
+
+@pytest.mark.parametrize(
+    "site",
+    [ONE_SITE, ["2001:db8:0:100::1", "2001:db8:0:ff00::1", "2001:db8:0:ffff::1", "2001:db8:0:4242::1"]],
+    ids=["four-64s-of-a-56", "four-56s-of-a-48"],
+)
+def test_one_end_site_of_ipv6_cannot_take_every_place_for_games(tmp_path: Path, site: list[str]) -> None:
+    """One address keeps at most a twentieth of the places (500 of 10,000):
+    twenty /64s, of the 256 a /56 holds, kept all of them, for 30 days (here,
+    of 40, four /64s of one /56 took every place, and a client anywhere else
+    was refused). The site is one network, a /48, whatever its parts: it
+    keeps one share (10 here), and anyone else is answered."""
+    app = create_app(tmp_path / "data", capacity=Capacity(games=40, tables=40), allow_hosts=["testserver"])
+    made = []
+    for address in site:
+        client = fresh(app, address)
+        for _ in range(10):
+            made.append(client.post("/api/games", json={}).status_code)
+            client.cookies.clear()
+    assert made == [201] * 10 + [503] * 30
+    answered = fresh(app, SOMEONE_ELSE).post("/api/games", json={})
+    assert answered.status_code == 201, answered.json()
+
+
+def test_one_end_site_of_ipv6_cannot_keep_everyone_else_from_the_advisor() -> None:
+    """The advisor's turns go fairly among networks; a network holding one
+    turn is never made to give it up. A /56 is 256 /64s: with one turn each,
+    they held every turn and every place in the queue, and anyone else was
+    refused (measured with 20 loopback addresses, one request each: another
+    address's advice was answered once in 18 tries, against 18 of 18 when one
+    address sent 12 at once). The site is one network: it holds its turns as
+    one client does, and another network takes the place of its latest."""
+
+    async def scenario() -> None:
+        gate = AdvisorGate(slots=1, queue=2, wait=PATIENCE)
+        go = threading.Event()
+
+        def work() -> str:
+            assert go.wait(PATIENCE)
+            return "advice"
+
+        held = [asyncio.create_task(gate.run(work, client_network(address))) for address in ONE_SITE[:3]]
+        await until(lambda: (gate.running, gate.waiting) == (1, 2))
+        try:
+            other = asyncio.create_task(gate.run(work, client_network(SOMEONE_ELSE)))
+            await until(lambda: gate.held(client_network(SOMEONE_ELSE)) == 1)
+            go.set()
+            assert await other == "advice"
+        except AdvisorBusy as refused:
+            pytest.fail(f"another network was refused while one /56 held every turn: {refused}")
+        finally:
+            go.set()
+            outcomes = await asyncio.gather(*held, return_exceptions=True)
+        # the site's latest waiting request gave its place; its others were answered
+        assert sorted(type(outcome).__name__ for outcome in outcomes) == ["AdvisorBusy", "str", "str"]
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("one", "another", "same"),
+    [
+        ("64:ff9b::1.2.3.4", "64:ff9b::5.6.7.8", False),  # two IPv4 clients, through a NAT64 translator
+        ("64:ff9b::1.2.3.4", "1.2.3.4", True),  # ... each the IPv4 client it carries
+        ("2002:102:304:1::1", "2002:102:304:2::1", True),  # one IPv4 address's 6to4 network (a /48)
+        ("2002:102:304:1::1", "::ffff:1.2.3.4", True),  # ... is that IPv4 address
+        ("2002:102:304::1", "2002:102:305::1", False),  # two IPv4 addresses' 6to4 networks
+        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45", True),  # Teredo carries its client's IPv4 address
+    ],
+    ids=[
+        "nat64-carries-two-clients", "nat64-is-its-ipv4-client", "6to4-is-one-client", "6to4-is-its-ipv4-address",
+        "6to4-of-two-addresses", "teredo-is-its-ipv4-client",
+    ],  # fmt: skip
+)
+def test_an_ipv4_address_carried_in_ipv6_is_that_address(one: str, another: str, same: bool) -> None:
+    """An IPv4-mapped address is its IPv4 address; so is one carried by the
+    other well-known forms. Behind a NAT64 (or SIIT) translator every IPv4
+    client of the internet reached the server in one /64, 64:ff9b::/64: one
+    client's share was everyone's. A 6to4 host is given a /48 for its one
+    IPv4 address: 65,536 networks."""
+    assert (client_network(one) == client_network(another)) is same
+
+
+def _served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> Any:
+    """The ASGI app ``fivecard serve`` runs under uvicorn (with the
+    middleware uvicorn puts around it), given ``options``."""
+    configs: list[uvicorn.Config] = []
+
+    def run(server: uvicorn.Server, sockets: list[socket.socket]) -> None:
+        configs.append(server.config)
+        for sock in sockets:
+            sock.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(gc, "freeze", lambda: None)
+    argv = ["serve", "--port", "0", "--data", str(tmp_path / "data"), "--allow-host", "testserver", *options]
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, stdin=io.StringIO(), stdout=out, stderr=err) == 0, err.getvalue()
+    configs[0].load()
+    return configs[0].loaded_app
+
+
+@pytest.mark.parametrize(
+    ("options", "peer", "client"),
+    [
+        ((), "127.0.0.1", "127.0.0.1"),  # uvicorn's default read them from the loopback
+        ((), "::1", "::1"),
+        ((), "198.51.100.7", "198.51.100.7"),  # ... and from everyone, with FORWARDED_ALLOW_IPS=*
+        (("--proxy", "127.0.0.1"), "127.0.0.1", "203.0.113.9"),
+        (("--proxy", "::1"), "::1", "203.0.113.9"),
+        (("--proxy", "10.0.0.0/8", "--proxy", "192.0.2.1"), "10.1.2.3", "203.0.113.9"),
+        (("--proxy", "10.0.0.0/8", "--proxy", "192.0.2.1"), "192.0.2.1", "203.0.113.9"),
+        (("--proxy", "10.0.0.0/8"), "198.51.100.7", "198.51.100.7"),  # not the proxy: its headers are the client's
+    ],
+    ids=["loopback", "loopback-v6", "anyone", "proxy", "proxy-v6", "proxy-network", "second-proxy", "not-the-proxy"],
+)
+@pytest.mark.slow
+def test_serve_reads_who_the_client_is_from_a_named_proxy_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...], peer: str, client: str
+) -> None:
+    """Every per-address bound counts a request's client. uvicorn, as
+    ``fivecard serve`` started it, took the client from X-Forwarded-For
+    on connections from 127.0.0.1 and ::1 (anything on the computer, a
+    proxy or not), or from every client when FORWARDED_ALLOW_IPS said
+    ``*``: each request could name another address, and no per-address
+    bound held. The headers are read on the connections of a proxy named
+    with ``--proxy`` alone (its address's or its network's; of what they
+    list, the address the proxies did not write), and never from anyone
+    else, whatever the environment says."""
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "*")
+    app = _served(tmp_path, monkeypatch, *options)
+    seen: list[str] = []
+    real = fivecard.web.clients.client_network
+
+    def client_network(address: str) -> str:
+        seen.append(address)
+        return real(address)
+
+    monkeypatch.setattr(fivecard.web.clients, "client_network", client_network)
+    forwarded = {"x-forwarded-for": "198.51.100.66, 203.0.113.9", "x-forwarded-proto": "https"}
+    answered = TestClient(app, client=(peer, 40000)).post("/api/games", json={}, headers=forwarded)
+    assert answered.status_code == 201, answered.text
+    assert seen and set(seen) == {client}
+
+
+@pytest.mark.parametrize("proxy", ["*", "proxy.lan", "10.0.0.0/33", ""])
+def test_serve_refuses_a_proxy_that_is_no_address_or_network(tmp_path: Path, proxy: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["serve", "--check", "--port", "0", "--data", str(tmp_path / "data"), "--proxy", proxy], stdin=io.StringIO(), stdout=out, stderr=err)
+    assert code == 2 and err.getvalue() == (
+        f"fivecard: error: --proxy: {proxy!r} is not an IP address or network (e.g. 127.0.0.1, ::1, 10.0.0.0/24)\n"
+    )
+    assert not (tmp_path / "data").exists()  # refused before the data folder is made
 
 
 def test_the_advisors_turns_are_shared_by_network(tmp_path: Path, held_advisor: threading.Event) -> None:
@@ -236,13 +403,13 @@ def test_the_advisors_turns_are_shared_by_network(tmp_path: Path, held_advisor: 
     async def scenario() -> None:
         clients = [_asgi(app, address) for address in ONE_NETWORK]
         asked = [asyncio.create_task(client.post("/api/advise", json=royal)) for client in clients]
-        await until(lambda: gate.held("2001:db8:0:1::/64") == 3)
+        await until(lambda: gate.held("2001:db8::/48") == 3)
         assert (gate.running, gate.waiting) == (1, 2)
         async with _asgi(app, ONE_NETWORK[0]) as more:
             assert (await more.post("/api/advise", json=royal)).status_code == 503  # the network's: no place
         async with _asgi(app, ANOTHER_NETWORK) as other:
             another = asyncio.create_task(other.post("/api/advise", json=royal))  # takes a place of the network's
-            await until(lambda: gate.held("2001:db8:0:2::/64") == 1)
+            await until(lambda: gate.held("2001:db8:1::/48") == 1)
             held_advisor.set()
             assert (await another).status_code == 200
         assert sorted(a.status_code for a in await asyncio.gather(*asked)) == [200, 200, 503]

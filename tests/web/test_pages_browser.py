@@ -15,7 +15,9 @@ README's) they go there.
 from __future__ import annotations
 
 import itertools
+import json
 import re
+import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -28,6 +30,7 @@ from fivecard import evaluate, get_rules, showdown
 from fivecard.core.report import showdown_json
 from fivecard.core.errors import FivecardError
 from fivecard.play.game import Game, GameError, RoundSettled, keep_positions
+from fivecard.play.table_game import MAX_ROUNDS
 from fivecard.play.view import card_json, event_json
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -267,6 +270,26 @@ def test_a_fold_and_game_over(tab: Tab, server: Server) -> None:
     page.wait_for_url(f"{server.url}/")
     expect(page.locator("#continue")).to_contain_text("game over")
     tab.errors[:] = [e for e in tab.errors if "409" not in e]  # the browser logs the refusal itself
+
+
+def test_a_game_at_its_bound_on_rounds_is_over_and_says_why(tab: Tab, server: Server) -> None:
+    """A dealer game starts no round past MAX_ROUNDS: its page says it is
+    over, and why (not that the chips ran out: they did not)."""
+    page = tab.page
+    game_id = new_game(page, server.url, seed=5)
+    page.get_by_role("button", name="Fold").click()
+    expect(page.locator("#btn-next")).to_be_visible()
+    with sqlite3.connect(server.data / "games.sqlite3") as db:
+        (state,) = db.execute("SELECT state FROM table_games WHERE id = ?", (game_id,)).fetchone()
+        db.execute(
+            "UPDATE table_games SET state = ? WHERE id = ?",
+            (json.dumps(json.loads(state) | {"rounds": MAX_ROUNDS}), game_id),
+        )
+    page.reload()
+    over = page.locator("#game-over")
+    expect(over).to_be_visible()
+    expect(over).to_contain_text("Game over: this game has played as many rounds as one game may.")
+    expect(page.locator("#btn-next")).to_be_hidden()
 
 
 #: Where the split-pot search starts. Searched from seed 0, the first seed

@@ -1,14 +1,15 @@
 """The HTTP server's bounds (:mod:`fivecard.web.server`), with real sockets
 against the app under uvicorn with :class:`GuardedHttpTools` (small bounds,
-so that each limit is met at once): request headers are bounded in size
-(431) and in time (408, or closed when nothing came), and so is a body
-(408), for every request on a connection, pipelined ones too (sent before
-the previous answer, several in a read or one across reads); an event
-stream, which cannot be timed out, is not; past the connection limit the
-idlest connection makes room, or the new one is told 503 when every other
-is busy; one address holds no more than its share of the connections
-(503); event streams are bounded apart (503); a client that reads no
-answer is let go."""
+so that each limit is met at once): request headers, with a chunked
+body's trailer fields, are bounded in size (431) and in time (408, or
+closed when nothing came), and so is a body (408), for every request on a
+connection, pipelined ones too (sent before the previous answer, several
+in a read or one across reads), few of them parsed ahead of their answers
+(the rest waits unread); an event stream, which cannot be timed out, is
+not; past the connection limit the idlest connection makes room, or the
+new one is told 503 when every other is busy; one address holds no more
+than its share of the connections (503); event streams are bounded apart
+(503); a client that reads no answer is let go."""
 
 from __future__ import annotations
 
@@ -388,6 +389,239 @@ def test_each_pipelined_requests_headers_are_counted_exactly_wherever_the_reads_
             assert closed(conn)
 
 
+# --- a chunked body's trailer fields: headers, bounded as headers are ----------------------------
+
+
+def _chunked(body: bytes, trailer: bytes = b"", ended: bool = True, head: bytes = b"") -> bytes:
+    """A POST to /api/compare of ``body`` in two chunks, then ``trailer``
+    (its fields, each ending in CRLF) and, ``ended``, the blank line."""
+    chunks = [body[:10], body[10:]]
+    return (
+        b"POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+        + head + b"transfer-encoding: chunked\r\n\r\n"
+        + b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks) + b"0\r\n" + trailer + (b"\r\n" if ended else b"")
+    )  # fmt: skip
+
+
+COMPARE = json.dumps({"hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"]}).encode()
+
+
+@pytest.mark.parametrize("ended", [True, False], ids=["a-trailer-that-ends", "a-trailer-that-never-ends"])
+def test_a_chunked_requests_trailer_fields_are_bounded_as_its_headers_are(serving: Any, ended: bool) -> None:
+    """Trailer fields (after a chunked body's last chunk) are header fields,
+    gathered whole by httptools, appending each piece to the bytes so far,
+    on the event loop. They were counted as body, so they had no bound: one
+    connection sent 136 MiB of one trailer in 20 s (the server's memory
+    grew by 250 MB) while every other request waited up to 6 s for the
+    event loop. They are bounded as the request's line and headers are:
+    431 past ``header_bytes`` (4 KiB here), at once."""
+    server = serving(Bounds(header_bytes=4096, header_seconds=PATIENCE, body_seconds=60.0))
+    body = json.dumps({"hand": "AS KS QS JS TS"}).encode()
+    with server.connect() as conn:
+        conn.sendall(
+            b"POST /api/evaluate HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+            b"transfer-encoding: chunked\r\n\r\n"
+            + f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\nx-pad: " + b"a" * 64 * 1024
+            + (b"\r\n\r\n" if ended else b"")
+        )
+        started = time.monotonic()
+        received = answer(conn)
+        assert status(received) == 431 and time.monotonic() - started < PATIENCE / 2
+        assert b"the request's line, headers and trailer fields are over 4,096 bytes" in received
+
+
+def _trailer_of(size: int) -> bytes:
+    """A trailer field that is ``size`` bytes with the blank line that ends
+    the trailer (which :func:`_chunked` adds)."""
+    return b"X-Pad: " + b"t" * (size - len(b"X-Pad: \r\n\r\n")) + b"\r\n"
+
+
+@pytest.mark.parametrize("offsets", [(), (0,), (-1,), (-2, 1), (-3, -1, 2)], ids=["whole", "at", "-1", "-2+1", "-3-1+2"])
+@pytest.mark.parametrize("first", ["none", "get", "chunked"])
+@pytest.mark.slow
+def test_a_requests_headers_and_trailer_fields_are_counted_together_exactly_wherever_the_reads_split_them(
+    serving: Any, first: str, offsets: tuple[int, ...]
+) -> None:
+    """A chunked request whose line, headers and trailer fields (the blank
+    line that ends them included) are exactly the bound's bytes is answered;
+    a byte more is 431, on its own or behind another request, the stream cut
+    into reads at and around every blank line (chunks' data with blank lines
+    in it, and chunks' lines, are not counted)."""
+    server = serving(Bounds(header_bytes=HEADER_BYTES))
+    head = _chunked(COMPARE).split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n"
+    before = b"" if first == "none" else _behind("get" if first == "get" else "chunked")
+    for size, last in ((HEADER_BYTES - len(head), 200), (HEADER_BYTES - len(head) + 1, 431)):
+        request = _chunked(COMPARE, _trailer_of(size))
+        assert len(request) - len(_chunked(COMPARE)) + len(b"\r\n") == size  # (the blank line: counted either way)
+        conn = server.connect()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for piece in _cuts(before + request + _get(server.port), offsets):
+            try:
+                conn.sendall(piece)
+            except OSError:  # refused, and closed: the rest is not sent
+                break
+            time.sleep(0.005)
+        expected = ([200] if before else []) + ([200, 200] if last == 200 else [431])
+        assert answers(conn, len(expected) + (last == 431)) == expected, (first, size)
+
+
+@pytest.mark.parametrize(
+    "size_line", ["{:x}", "{:X}", "0" * 40 + "{:x}", "{:x};note=1"], ids=["hex", "upper", "leading-zeros", "extension"]
+)
+def test_a_chunks_size_line_is_read_as_the_parser_reads_it(serving: Any, size_line: str) -> None:
+    """Every form of a chunk's size line the parser takes (upper or lower
+    case, any number of leading zeros, an extension) is read for the size
+    it gives: the chunk's data, longer than the header bound, is body, and
+    the trailer field after the last chunk (its size line of many zeros)
+    counted with the headers."""
+    server = serving(Bounds(header_bytes=HEADER_BYTES))
+    body = json.dumps({"hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"], "pad": "x" * 2 * HEADER_BYTES}).encode()
+    head = _chunked(COMPARE).split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n"
+    for trailer, expected in ((b"t" * 100, 200), (b"t" * HEADER_BYTES, 431)):
+        conn = server.connect()
+        conn.sendall(
+            head + size_line.format(len(body)).encode() + b"\r\n" + body + b"\r\n" + b"0" * 40 + b"\r\nX-T: " + trailer + b"\r\n\r\n"
+        )
+        assert answers(conn, 1) == [expected], (size_line, len(trailer))
+        conn.close()
+
+
+@pytest.mark.slow
+def test_trailer_fields_that_never_end_meet_the_header_deadline(serving: Any) -> None:
+    """Trailer fields are on the headers' clock, from the body's last chunk:
+    a few bytes of them that never end are 408 within ``header_seconds``,
+    however long the body may take."""
+    server = serving(Bounds(header_seconds=0.3, body_seconds=60.0))
+    conn = server.connect()
+    started = time.monotonic()
+    conn.sendall(_chunked(COMPARE, b"X-Slow: a", ended=False))
+    received = answer(conn)
+    assert status(received) == 408 and b"the request's trailer fields did not come within 0.3 s" in received
+    assert time.monotonic() - started < 3.0
+
+
+@pytest.mark.parametrize("read_ahead", [1, 3])
+@pytest.mark.slow
+def test_a_pipelined_requests_trailer_fields_are_refused_after_the_answers_before_it(
+    serving: Any, held_advisor: threading.Event, read_ahead: int
+) -> None:
+    """A request waiting for the answers before it (its headers in, its
+    trailer over the bound; read ahead, or held unread until its turn) is
+    never answered: the answers before it are sent, then its refusal, and
+    the connection ends."""
+    server = serving(Bounds(header_bytes=2048, read_ahead=read_ahead))
+    advise = json.dumps({"hand": "AS KS QS JS TS", "top": 1}).encode()
+    conn = server.connect()
+    conn.sendall(
+        b"POST /api/advise HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+        + f"content-length: {len(advise)}\r\n\r\n".encode() + advise
+        + _get(server.port)
+        + _chunked(COMPARE, b"X-Pad: " + b"a" * 4096 + b"\r\n")
+    )  # fmt: skip
+    server.until(lambda connections: any(c._refusal or c._unread for c in connections))
+    held_advisor.set()
+    assert answers(conn, 4) == [200, 200, 431] and closed(conn)
+
+
+@pytest.mark.parametrize("sending", ["headers", "body", "trailer"])
+@pytest.mark.slow
+def test_a_refused_client_reads_its_answer_to_the_end_while_it_still_sends(serving: Any, sending: str) -> None:
+    """A client refused while it still sends (headers over the bound, a
+    body whose time is up, a trailer over the bound): the connection was
+    closed with what the client sent unread, or sent later, and a closed
+    connection answers bytes with a reset, which can take the refusal away
+    before the client reads it (measured: 6 refusals of a 64 KiB trailer in
+    300 lost so, the machine busy). The refused connection's side is closed
+    after its answer (the client reads it to the end), and what the client
+    still sends is read and dropped, until it closes or a moment passes."""
+    server = serving(Bounds(header_bytes=2048, body_seconds=0.2))
+    head = b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+    first = {
+        "headers": head + b"X-Big: " + b"a" * 4096,
+        "body": head + b"content-length: 1000\r\n\r\n{",
+        "trailer": _chunked(COMPARE, b"X-Pad: " + b"a" * 4096),
+    }[sending]
+    conn = server.connect()
+    conn.sendall(first)
+    received = answer(conn)  # to the end: the server's side is closed
+    assert status(received) == {"headers": 431, "body": 408, "trailer": 431}[sending]
+    assert json.loads(received.split(b"\r\n\r\n", 1)[1])["detail"]
+    for _ in range(4):  # and what it still sends is taken (read and dropped), not reset
+        conn.sendall(b"a" * 65536)
+        time.sleep(0.05)
+    conn.close()
+
+
+# --- pipelined requests: a few parsed ahead of their answers, the rest unread ---------------------
+
+
+def _most_read_ahead(server: Running, seconds: float) -> tuple[int, int]:
+    """The most requests any connection held parsed ahead of their answers,
+    and the most bytes it held unread, watched for ``seconds``."""
+    most = held = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for c in list(server.server.server_state.connections):
+            if isinstance(c, GuardedHttpTools):
+                most, held = max(most, len(c.pipeline)), max(held, len(c._unread))
+        time.sleep(0.02)
+    return most, held
+
+
+@pytest.mark.parametrize("read_ahead", [1, 3])
+@pytest.mark.slow
+def test_a_connection_holds_few_requests_read_ahead_of_their_answers(serving: Any, read_ahead: int) -> None:
+    """Each pipelined request's headers are bounded, but not how many were
+    read ahead of their answers: a read (up to 256 KiB) was parsed whole,
+    each request in it made into a request cycle queued on the connection
+    (about 2.5 KB each, made on the event loop). Measured with ``fivecard
+    serve``: 16 connections that sent 256 KiB of small GETs each (4 MiB in
+    all) and read nothing stalled every other client for 5.7 s and took
+    190 MB; 128 such connections (of the 512 one address may hold) took
+    1.5 GB and kept a fresh client waiting over 30 s. Behind an event
+    stream, which is never timed out, they were held for as long as the
+    client liked. A connection holds :attr:`Bounds.read_ahead` requests read
+    ahead at most (one unless told); the rest of what the client sent waits
+    unread (one read at most: reading waits)."""
+    bounds = Bounds(header_bytes=4096, header_seconds=PATIENCE, body_seconds=60.0, read_ahead=read_ahead)
+    server = serving(bounds)
+    table_id = TestClient(server.app).post("/api/tables", json={}).json()["id"]
+    small = b"GET /static/favicon.svg HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n"
+    with server.connect() as conn:
+        conn.sendall(f"GET /api/tables/{table_id}/events HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n".encode() + small * 2000)
+        most, held = _most_read_ahead(server, 2.0)
+    assert most == read_ahead, f"{most:,} requests were read ahead of their answers on one connection"
+    assert 0 < held <= 256 * 1024
+
+
+@pytest.mark.parametrize("kind", ["get", "length", "chunked"])
+@pytest.mark.slow
+def test_what_waits_unread_is_answered_in_turn_once_the_answers_catch_up(
+    serving: Any, held_advisor: threading.Event, kind: str
+) -> None:
+    """Behind an answer being worked out, requests of every kind (bodiless,
+    with a length, chunked) wait unread but for one: what came in the read
+    is held, and what comes after it is not read at all (reading waits);
+    once the answer is sent, each is answered in turn, all of them."""
+    server = serving(Bounds(header_bytes=HEADER_BYTES))
+    advise = json.dumps({"hand": "AS KS QS JS TS", "top": 1}).encode()
+    request, count = _behind(kind), 100
+    conn = server.connect()
+    conn.sendall(
+        b"POST /api/advise HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+        + f"content-length: {len(advise)}\r\n\r\n".encode() + advise + request * count
+    )  # fmt: skip
+    server.until(lambda connections: any(c._unread for c in connections))
+    (guarded,) = [c for c in server.server.server_state.connections if c._unread]
+    held = len(guarded._unread)
+    conn.sendall(request * count)  # more, while reading waits
+    most, _ = _most_read_ahead(server, 0.3)
+    assert most == 1 and 0 < held == len(guarded._unread) <= 256 * 1024  # (what the read brought past the request read ahead)
+    held_advisor.set()
+    assert answers(conn, 2 * count + 1) == [200] * (2 * count + 1)
+    conn.close()
+
+
 @pytest.mark.slow
 def test_an_event_stream_is_not_timed_out(serving: Any) -> None:
     server = serving(Bounds(header_seconds=0.2, body_seconds=0.2))
@@ -480,9 +714,9 @@ def test_one_address_holds_at_most_its_share_of_the_connections(serving: Any) ->
 
 def test_the_addresses_of_one_network_share_an_addresss_connections(serving: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """An address is its network (:func:`~fivecard.web.clients.client_network`:
-    an IPv6 client's /64): the connections of every address in it count
+    an IPv6 client's /48): the connections of every address in it count
     together. The loopback has no IPv6 network of many addresses, so here
-    127.0.0.1 and 127.0.0.2 stand for two addresses of one /64."""
+    127.0.0.1 and 127.0.0.2 stand for two addresses of one /48."""
     monkeypatch.setattr(
         fivecard.web.server, "client_network", lambda address: "one network" if address in ("127.0.0.1", "127.0.0.2") else address
     )

@@ -58,7 +58,8 @@ def _serve(call: Call) -> int:
 
     args = call.args
     return serve(host=args.host, port=args.port, data=args.data, open_browser=args.open, check=args.check,
-                 access_log=args.access_log, out=call.out, allow_hosts=args.allow_host)  # fmt: skip
+                 access_log=args.access_log, out=call.out, allow_hosts=args.allow_host,
+                 proxies=args.proxy)  # fmt: skip
 
 
 @command("completion")

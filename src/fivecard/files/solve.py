@@ -34,6 +34,8 @@ __all__ = [
     "solve_row",
     "solve_rows",
     "solve_file",
+    "solve_lines",
+    "LINE_FORMATS",
     "solve_strategy",
     "SolvedStrategy",
     "classify_stream",
@@ -316,6 +318,61 @@ def solve_file(
         if source is not None:
             source.close()
     return solution
+
+
+#: The formats :func:`solve_lines` gives: those of a stream of lines.
+LINE_FORMATS = ("text", "csv", "jsonl")
+
+
+def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "standard") -> Iterator[bytes]:
+    """Solve a text input given as its lines (or any pieces of its bytes),
+    as :func:`solve_file` solves that text from standard input, and give the
+    output (``format``: one of :data:`LINE_FORMATS`) as it is made: the
+    bytes of each block of lines once it is read and written. Each piece of
+    ``lines`` is taken only when the output before it has been taken, so
+    what is held at once is a block's rows, however long the input.
+
+    >>> b"".join(solve_lines([b"8C TS KC 9H 4S 7D 2S 5D 3S AC\\n"], format="csv")).decode().splitlines()[1][:40]
+    '1,8C TS KC 9H 4S 7D 2S 5D 3S AC,KC TS 9H'
+    """
+    import io
+
+    from ..core.errors import FileError
+    from ..core.report import Painter
+    from .pipeline import chunks_of_blocks, chunks_of_rows
+    from .sources import byte_stream, open_source
+    from .writers import make_writer
+
+    ruleset = get_rules(rules)
+    if format not in LINE_FORMATS:
+        raise FileError(f"unknown format {format!r} for a stream of lines; choose from {', '.join(LINE_FORMATS)}")
+    out = io.BytesIO()
+
+    def written() -> bytes:
+        data = out.getvalue()
+        out.seek(0)
+        out.truncate()
+        return data
+
+    source = open_source("-", stdin=byte_stream(lines), suits=ruleset.suits)
+    try:
+        writer = make_writer(
+            format, binary=out, columns=source.columns, hands=source.hands_per_row, painter=Painter(color=False),
+            rules=ruleset,
+        )  # fmt: skip
+        if source.blocks is not None:
+            chunks = chunks_of_blocks(source.blocks, ruleset)
+        else:
+            chunks = chunks_of_rows(source.rows, ruleset)
+        for chunk in chunks:
+            writer.write(chunk)
+            if data := written():
+                yield data
+        writer.close()
+        if data := written():
+            yield data
+    finally:
+        source.close()
 
 
 def _processes(path: str, fmt: str, source: Any, strict: bool, workers: int | None) -> int:

@@ -53,6 +53,7 @@ __all__ = [
     "Block",
     "Source",
     "open_source",
+    "byte_stream",
     "read_blocks",
     "read_lines",
     "hand_texts",
@@ -901,6 +902,36 @@ def _table_source(
     return Source(
         rows(), columns, max(len(layout.units), 1), name, note=note, layout=layout, header_line=header_line
     )
+
+
+class _Pieces(io.RawIOBase):
+    """A byte stream read from an iterator of its pieces, each taken when
+    the bytes before it are read (what is held: the piece being read)."""
+
+    def __init__(self, pieces: Iterable[bytes]) -> None:
+        self.pieces = iter(pieces)
+        self.piece = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self.piece:
+            piece = next(self.pieces, None)
+            if piece is None:
+                return 0
+            self.piece = memoryview(piece)
+        size = min(len(buffer), len(self.piece))
+        buffer[:size] = self.piece[:size]
+        self.piece = self.piece[size:]
+        return size
+
+
+def byte_stream(pieces: Iterable[bytes]) -> IO[bytes]:
+    """A byte stream of ``pieces`` (lines, or any cuts of the bytes), each
+    made only as the stream is read that far: an input that is never whole
+    in memory."""
+    return _Pieces(pieces)  # type: ignore[return-value]
 
 
 def binary_stdin(stream: Any) -> IO[bytes] | None:

@@ -75,7 +75,7 @@ from ..core.report import evaluation_json
 from ..core.rules import RuleSet, get_rules
 from ..core.showdown import showdown
 from .game import split_pot
-from .table_game import GameError, RoleRequired, Shoe, TableGame, round_deck
+from .table_game import MAX_ROUNDS, GameError, RoleRequired, Shoe, TableGame, round_deck
 from .view import cards_json
 
 __all__ = [
@@ -100,8 +100,6 @@ TIES: Final = ("none", "split")
 MAX_SEATS: Final = 10
 MAX_NAME: Final = 40
 MAX_CHAT: Final = 500
-#: The most rounds a table may have, whether or not it was given a number.
-MAX_ROUNDS: Final = 10_000
 #: The most seats a table gives in its life, a seat taken again after its
 #: removal counted again (a table's state and every view list them all).
 MAX_JOINS: Final = 100
@@ -117,7 +115,10 @@ ROLE_NAMES: Final = frozenset({"host", "you", "dealer", "house", "nobody", "comp
 _ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)\d+")
 
 #: What each event may carry, by its type (``at``: when it was kept). The
-#: round's seed is only in ``round_closed``.
+#: round's seed is only in ``round_closed``. A ``round_closed``'s
+#: ``standings`` are the seats seated when it closed (what a round keeps
+#: follows the seats in it, never every seat the table gave); the
+#: ``table_ended``'s, and every view's, are every seat the table gave.
 EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
     "table_opened": frozenset({"text", "seeded", "at"}),
     "seat_joined": frozenset({"seat", "name", "text", "at"}),
@@ -146,8 +147,10 @@ _VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 #: The letters NFKC leaves as they are that pass for Latin ones (the common
 #: confusables of Unicode's security mechanisms, UTS #39): Cyrillic, Greek
-#: and Armenian letters, and Latin letters drawn as other Latin ones, by the
-#: Latin letter a name's key reads them as. Keys are case-folded first, so
+#: and Armenian letters, and Latin letters drawn as other Latin ones (every
+#: Latin letter UTS #39 reads as one Latin letter: ``ᴑ``, a sideways ``o``;
+#: ``ʋ``, read as ``u``; ``ɣ`` as ``y``), by the Latin letter a name's key
+#: reads them as. Keys are case-folded first, so
 #: each is the small letter, read as the Latin letter its capital passes for
 #: (``н``: ``Н`` is ``H``; ``η``: ``Η`` is ``H``; ``տ``: ``Տ`` is ``S``) or,
 #: with no capital that does, its small form (``һ``, ``ԁ``, ``հ``). No two
@@ -159,28 +162,29 @@ _VARIATION: Final = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 #: are Latin already (NFKC); the small capitals are :data:`_SMALL_CAPITALS`.
 _LOOK_ALIKES: Final = {
     "a": "\u0430\u03b1\u0251",  # Cyrillic а, Greek α, Latin alpha ɑ
-    "b": "\u0432\u03b2",  # в (В), β (Β)
+    "b": "\u0432\u03b2\u0185\ua7b5",  # в (В), β (Β), Latin tone six ƅ (Ƅ), Latin beta ꞵ (Ꞵ)
     "c": "\u0441\u03f2",  # с, lunate sigma ϲ
     "d": "\u0501",  # Komi ԁ
-    "e": "\u0435\u03b5",  # е, ε (Ε)
-    "f": "\u0584",  # Armenian ք
-    "g": "\u0581\u0261",  # Armenian ց, Latin script ɡ
+    "e": "\u0435\u03b5\uab32",  # е, ε (Ε), Latin blackletter ꬲ
+    "f": "\u0584\u1e9d\ua799\uab35",  # Armenian ք, Latin long s with high stroke ẝ, f with stroke ꞙ, lenis ꬵ
+    "g": "\u0581\u0261\u018d\u1d83",  # Armenian ց, Latin script ɡ, turned delta ƍ, g with palatal hook ᶃ
     "h": "\u043d\u04bb\u03b7\u0570",  # н (Н), shha һ, η (Η), Armenian հ
     "i": "\u0456\u03b9\u0131\u0269",  # Ukrainian і, ι, Latin dotless ı, Latin iota ɩ
-    "j": "\u0458\u03f3\u0237",  # Serbian je ј, Greek yot ϳ, Latin dotless ȷ
+    "j": "\u0458\u03f3\u0237\u029d",  # Serbian je ј, Greek yot ϳ, Latin dotless ȷ, j with crossed-tail ʝ (Ʝ)
     "k": "\u043a\u03ba",  # к (К), κ (Κ)
     "l": "\u04cf\u01c0",  # palochka ӏ (Ӏ), Latin dental click ǀ
     "m": "\u043c\u03bc",  # м (М), μ (Μ)
     "n": "\u03bd\u0578",  # ν (Ν), Armenian ո
-    "o": "\u043e\u03bf\u0585",  # о, ο, Armenian օ (Օ)
+    "o": "\u043e\u03bf\u0585\u1d11\uab3d",  # о, ο, Armenian օ (Օ), Latin sideways ᴑ, blackletter ꬽ
     "p": "\u0440\u03c1",  # р, ρ
     "q": "\u051b\u0566",  # Kurdish ԛ, Armenian զ
-    "s": "\u0455\u057f",  # dze ѕ, Armenian տ (Տ)
+    "r": "\u1d26\uab47\uab48",  # Greek small capital gamma ᴦ, Latin r without handle ꭇ, double r ꭈ
+    "s": "\u0455\u057f\u01bd",  # dze ѕ, Armenian տ (Տ), Latin tone five ƽ
     "t": "\u0442\u03c4",  # т (Т), τ (Τ)
-    "u": "\u057d",  # Armenian ս (Ս)
-    "w": "\u051d\u0561",  # Kurdish ԝ, Armenian ա
-    "x": "\u0445\u03c7",  # х, χ (Χ)
-    "y": "\u0443\u04af\u03c5",  # у, straight u ү, υ (Υ)
+    "u": "\u057d\u028b\ua79f\uab4e\uab52",  # Armenian ս (Ս), Latin v with hook ʋ, Volapük ue ꞟ, ꭎ, ꭒ
+    "w": "\u051d\u0561\u026f",  # Kurdish ԝ, Armenian ա, Latin turned m ɯ
+    "x": "\u0445\u03c7\uab53",  # х, χ (Χ), Latin chi ꭓ (Ꭓ)
+    "y": "\u0443\u04af\u03c5\u0263\u1d8c\u1eff\uab5a",  # у, straight u ү, υ (Υ), Latin gamma ɣ, ᶌ, ỿ, ꭚ
     "z": "\u03b6",  # ζ (Ζ)
 }
 #: Latin small capitals (``ʜᴏꜱᴛ``), each read as its letter (there is none for x).
@@ -729,7 +733,7 @@ class FriendsTable(TableGame):
                 awarded={str(k): v for k, v in awarded.items()},
                 text=f"Round {current.number}: {score}",
             )
-        event["standings"] = self.standings()
+        event["standings"] = self.standings(seated=True)  # (every seat's: in the view and at the table's end)
         events = [event]
         if self.played >= self.most_rounds:
             events += self._end()
@@ -750,9 +754,10 @@ class FriendsTable(TableGame):
         name = seat.name if seat is not None else "Host"
         return [{"type": "chat", "seat": None if seat is None else seat.id, "name": name, "text": chat_line(text)}]
 
-    def standings(self) -> list[dict[str, Any]]:
-        """Every seat that has played, most points first (then by seat)."""
-        order = sorted(self.seats, key=lambda s: (-s.points, s.id))
+    def standings(self, seated: bool = False) -> list[dict[str, Any]]:
+        """Every seat the table has given (removed ones too; ``seated``: the
+        seated ones only), most points first (then by seat)."""
+        order = sorted(self._active() if seated else self.seats, key=lambda s: (-s.points, s.id))
         return [{"seat": s.id, "name": s.name, "points": s.points, "active": s.active} for s in order]
 
     # -- what a browser sees -------------------------------------------------------

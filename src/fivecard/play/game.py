@@ -29,6 +29,9 @@ The rules (also in the README):
   round can be voided at any time until it is settled; a settled round
   stands. Voided rounds keep their number but are not counted in
   :attr:`Game.played`.
+* A game has at most :data:`~fivecard.play.table_game.MAX_ROUNDS` rounds
+  (10,000, voided ones counted, as a friends' table has): then no round
+  starts (a :class:`GameError` saying so; the web app's 409).
 
 The books balance after every action: ``sum(stacks) + pot + house`` plus the
 house bets still in play is the chips the seats started with (``house`` is
@@ -49,7 +52,7 @@ from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules
 from ..core.showdown import Showdown, explain, settle
-from .table_game import GameError, Shoe, TableGame
+from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame
 
 __all__ = [
     "Game",
@@ -329,6 +332,8 @@ class Game(TableGame):
     def verify_start(self) -> None:
         if self.current is not None:
             raise GameError(f"round {self.current.number} is still in play")
+        if self.rounds >= MAX_ROUNDS:
+            raise GameError(f"this game has played {self.rounds:,} rounds, the most a game may: start a new game")
         if not self.can_play(0):
             raise GameError(f"{self.names[0]} cannot pay the ante and the bet ({ANTE + BET} chips)")
 

@@ -23,6 +23,7 @@ and its events as a browser may see them.
   ``type`` and only the fields the game's :attr:`TableGame.EVENT_FIELDS`
   names for that type, however the event was kept. Events of the types
   :attr:`TableGame.KEPT_EVENTS` names are kept only as their latest so many.
+* A game has at most :data:`MAX_ROUNDS` rounds: what it keeps is bounded.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ..core.rules import RuleSet, get_rules
 
 __all__ = [
     "GameError",
+    "MAX_ROUNDS",
     "RoleRequired",
     "Shoe",
     "TableGame",
@@ -49,6 +51,11 @@ __all__ = [
 ]
 
 G = TypeVar("G", bound="TableGame")
+
+#: The most rounds one table game may have (a friends' table ends after so
+#: many; a dealer game starts no more): every round keeps its events, so a
+#: game's history is bounded (a dealer game's round keeps about 7 KB).
+MAX_ROUNDS: Final = 10_000
 
 #: The exceptions a damaged saved state raises while it is read.
 _DAMAGED: Final = (KeyError, TypeError, ValueError, IndexError, AttributeError)

@@ -47,7 +47,7 @@ a hint, an action after which the computer players act); the games and
 tables one address may keep (:meth:`~fivecard.web.store.Capacity.per_address`);
 what the server holds of connections, headers and time
 (:mod:`fivecard.web.server`). An address is its network wherever it is a
-key (:func:`~fivecard.web.clients.client_network`: an IPv6 client's /64).
+key (:func:`~fivecard.web.clients.client_network`: an IPv6 client's end site, its /48).
 
 Errors are ``{"detail": message}``: the library's message for bad input
 (422, a :class:`~fivecard.core.errors.FivecardError`), the engine's for an
@@ -137,6 +137,7 @@ from .errors import AdvisorBusy, NotYours, WebError
 from .friends_api import (
     Broker,
     Digits,
+    Exports,
     RateLimit,
     RequestModel,
     RuleName,
@@ -871,12 +872,14 @@ def create_app(
     bounds: Bounds | None = None,
     advisor: AdvisorGate | None = None,
     allow_hosts: Iterable[str] = (),
+    exports: Exports | None = None,
 ) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
     :func:`default_data_dir`), as many as ``capacity`` says, as fast as
     ``limit`` lets each client (default: :class:`RateLimit`'s numbers),
     with as many event streams as the server's ``bounds`` leave room for,
     the advisor's turns given by ``advisor`` (default: :class:`AdvisorGate`'s numbers),
+    as many exports at once as ``exports`` has places for (default: :class:`~fivecard.web.friends_api.Exports`' numbers),
     answering requests that name an IP literal, ``localhost``, this
     computer or one of ``allow_hosts`` (:class:`_KnownHost`; a test client
     names its own host here)."""
@@ -901,7 +904,8 @@ def create_app(
     app.state.owners = owners  # the one reader of owner cookies (the rate limit's too)
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
-    add_friends_table_routes(app, friends_tables, app.state.broker, limit, owners)
+    app.state.exports = exports or Exports()  # exports at once, in all and per network
+    add_friends_table_routes(app, friends_tables, app.state.broker, limit, owners, app.state.exports)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 

@@ -27,7 +27,9 @@ and every event (the stream, the export) goes out through
 served in today's form.
 
 What a read costs follows what it answers: the export reads a table's closed
-rounds alone (by their type's index), and an event stream that resumes from
+rounds alone (by their type's index), a page of them at a time, written out
+as it goes (:func:`_round_lines`; at most :data:`EXPORTS` exports at once, one a
+network, :class:`Exports`), and an event stream that resumes from
 far back (``?after=0`` at a long table) is sent what the page needs to draw
 the table now, then the latest :data:`REPLAY` events, never the whole history.
 Every per-table collection has a bound: seats given
@@ -41,22 +43,24 @@ browser).
 from __future__ import annotations
 
 import asyncio
-import io
+import collections
 import json
 import math
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
+from ..files.solve import solve_lines
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
 from ..play.table_game import GameError
 from .clients import request_network
@@ -70,6 +74,7 @@ __all__ = [
     "add_friends_table_routes",
     "builtin_rules",
     "Broker",
+    "Exports",
     "Digits",
     "RateLimit",
     "RequestModel",
@@ -173,6 +178,9 @@ class ChatRequest(Request_):
 #: Events read from the store at a time, and the frames a table's streams share.
 _BATCH = 500
 _SHARED = 64
+#: Closed rounds an export reads from the store at a time (each about 7 KB of
+#: JSON at a table at its bounds, several times that once read).
+_EXPORT_PAGE = 100
 #: A stream that resumes from further back than this many events (``?after=0``
 #: at a table with a long history) is sent what a page needs to draw the
 #: table now: its :data:`REPLAY_ROUNDS` latest closed rounds (the result on the
@@ -334,7 +342,7 @@ class RateLimit:
     :class:`~fivecard.web.errors.TooFast` (429), with the seconds to wait (``Retry-After``).
 
     * ``create``: what mints an owner cookie or a stored row (a game, a
-      table, a seat), per client address (its network: an IPv6 client's /64,
+      table, a seat), per client address (its network: an IPv6 client's /48,
       :func:`~fivecard.web.clients.client_network`): a client without a
       cookie, or with a new one each time, is still one address. ``create_burst`` at once,
       then ``create_rate`` a second.
@@ -413,6 +421,63 @@ class RateLimit:
                 self._buckets[("act", claim.new)] = bucket
 
 
+#: Exports made at once: in all, and for one network (its clients share one).
+EXPORTS, EXPORTS_PER_NETWORK = 4, 1
+
+
+class Exports:
+    """The exports being made: at most ``most`` at once (one more is
+    :class:`~fivecard.web.errors.AtCapacity`, 503) and ``per_network`` for
+    one client network (:func:`~fivecard.web.clients.client_network`; one
+    more is :class:`~fivecard.web.errors.TooFast`, 429). An export holds a
+    page of rounds and a worker thread while it reads and solves it, and its
+    place until its client has taken the whole answer (or gone)."""
+
+    def __init__(self, most: int = EXPORTS, per_network: int = EXPORTS_PER_NETWORK) -> None:
+        self.most, self.per_network = most, per_network
+        self._held: collections.Counter[str] = collections.Counter()
+        self._lock = threading.Lock()
+
+    def held(self, network: str | None = None) -> int:
+        """The exports being made (for one ``network``, if given)."""
+        with self._lock:
+            return self._held[network] if network is not None else self._held.total()
+
+    def take(self, network: str) -> None:
+        """A place for an export for ``network``, or its refusal."""
+        with self._lock:
+            if self._held[network] >= self.per_network:
+                raise TooFast(
+                    f"too many requests: exports for this address at once are limited ({self.per_network:,}); "
+                    "wait until the one being made is done"
+                )
+            if self._held.total() >= self.most:
+                raise AtCapacity(f"the server makes as many exports at once as it can ({self.most:,}): try again in a moment", 1)
+            self._held[network] += 1
+
+    def give(self, network: str) -> None:
+        """The place an export for ``network`` held: free."""
+        with self._lock:
+            self._held[network] -= 1
+            if self._held[network] <= 0:
+                del self._held[network]
+
+
+class _Held(StreamingResponse):
+    """A streamed answer that gives back what it holds (``done``) once it
+    ends, however it ends: sent whole, its client gone, an error."""
+
+    def __init__(self, content: Iterator[bytes], done: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self.done = done
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.done()
+
+
 def _json(data: Any, status: int = 200) -> Response:
     return Response(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
@@ -422,7 +487,7 @@ def _json(data: Any, status: int = 200) -> Response:
 
 
 def add_friends_table_routes(
-    app: FastAPI, store: FriendsTableStore, broker: Broker, limit: RateLimit, owners: Owners
+    app: FastAPI, store: FriendsTableStore, broker: Broker, limit: RateLimit, owners: Owners, exports: Exports
 ) -> None:
     """Register the friends' table API on ``app``."""
 
@@ -543,32 +608,48 @@ def add_friends_table_routes(
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
 
-    @app.get("/api/tables/{table_id}/export", tags=["tables"], summary="The table's rounds as CSV or JSON Lines")
-    def api_export(table_id: str, format: str = "csv") -> Response:
+    @app.get(
+        "/api/tables/{table_id}/export",
+        tags=["tables"],
+        summary="The table's rounds as CSV or JSON Lines",
+        response_class=StreamingResponse,
+    )
+    def api_export(table_id: str, request: Request, format: str = "csv") -> StreamingResponse:
         if format not in ("csv", "jsonl"):
             raise GameError(f"export format is csv or jsonl, got {format!r}")
-        table = store.load(table_id)
-        rounds = [e for _, e in _all_events(store, table_id, "round_closed")]
-        data = export(table.rules.name, rounds, format)
-        media = "text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson"
-        return Response(
-            data,
-            media_type=media,
-            headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
-        )
+        table = store.load(table_id)  # 404 for no such table, before the answer starts
+        network = request_network(request)
+        exports.take(network)
+        try:
+            return _Held(
+                solve_lines(_round_lines(store, table_id), format=format, rules=table.rules.name),
+                lambda: exports.give(network),
+                media_type="text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson",
+                headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
+            )
+        except BaseException:
+            exports.give(network)
+            raise
 
 
-def _all_events(store: FriendsTableStore, table_id: str, type: str) -> list[tuple[int, dict[str, Any]]]:
-    """Every event of a ``type`` the table has (read by its type's index:
-    the others are not read)."""
-    found: list[tuple[int, dict[str, Any]]] = []
-    seq = 0
-    while True:
-        batch = _public_events(store, table_id, seq, _BATCH, type)
-        if not batch:
-            return found
-        found += batch
-        seq = batch[-1][0]
+def _round_lines(store: FriendsTableStore, table_id: str) -> Iterator[bytes]:
+    """The table's closed rounds as the lines ``fivecard solve`` reads: a
+    line per round (its number is the line number; a round nobody dealt is
+    an empty line), its hands in seat order of dealing. Read by their type's
+    index (no other event is read), :data:`_EXPORT_PAGE` at a time: each page's
+    lines are given when the page before them has been taken, and the page
+    is not held meanwhile."""
+    seq, following = 0, 1  # the last event read, the number of the next line
+    while page := _public_events(store, table_id, seq, _EXPORT_PAGE, "round_closed"):
+        seq, lines = page[-1][0], []
+        for _, event in page:
+            number = int(event["round"])
+            if number >= following:  # (rounds close in order: each is read once)
+                lines.append("\n" * (number - following) + " | ".join(" ".join(h["cards"]) for h in event["hands"]) + "\n")
+                following = number + 1
+        text = "".join(lines).encode()
+        del page, event, lines
+        yield text
 
 
 async def _stream(
@@ -604,18 +685,3 @@ async def _stream(
                     yield b": keep-alive\n\n"
     finally:
         broker.stop(table_id, wake)
-
-
-def export(rules: str, rounds: Sequence[dict[str, Any]], format: str) -> bytes:
-    """Closed rounds as ``fivecard solve`` writes them: a line per round
-    (its number is the line number; a round nobody dealt is an empty line),
-    its hands in seat order of dealing."""
-    from ..files.solve import solve_file
-
-    lines: dict[int, str] = {}
-    for event in rounds:
-        lines[int(event["round"])] = " | ".join(" ".join(h["cards"]) for h in event["hands"])
-    text = "".join(lines.get(n, "") + "\n" for n in range(1, max(lines, default=0) + 1))
-    out = io.StringIO()
-    solve_file("-", format=format, rules=rules, stdin=io.StringIO(text), stdout=out)
-    return out.getvalue().encode()

@@ -10,12 +10,20 @@ raised to what the system allows first. The app answers requests that name
 an IP literal, ``localhost``, this computer, the address it listens on, or a
 name given with ``--allow-host`` (any other is 421: a page elsewhere whose
 name was pointed at this computer).
+
+Who a request comes from is its connection's address, for every per-address
+bound: ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are read only on the
+connections of a reverse proxy named with ``--proxy`` (an address or a
+network). uvicorn would read them from 127.0.0.1 and ::1, or from every
+client if ``FORWARDED_ALLOW_IPS`` says ``*``: a client there could give each
+request another address, and every per-address bound would be no bound.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import ipaddress
 import json
 import os
 import signal
@@ -63,6 +71,17 @@ def _address(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}/"
 
 
+def _proxy(text: str) -> str:
+    """A proxy's address or network as uvicorn's ``forwarded_allow_ips`` takes it."""
+    try:
+        network = ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise ServeError(
+            f"--proxy: {text!r} is not an IP address or network (e.g. 127.0.0.1, ::1, 10.0.0.0/24)"
+        ) from None
+    return str(network.network_address) if network.num_addresses == 1 else str(network)
+
+
 def serve(
     *,
     host: str,
@@ -73,6 +92,7 @@ def serve(
     access_log: bool,
     out: TextIO,
     allow_hosts: Sequence[str] = (),
+    proxies: Sequence[str] = (),
 ) -> int:
     """Serve the app on ``host`` and ``port`` (0: any free port), keeping
     games under ``data`` (default :func:`~fivecard.web.app.default_data_dir`),
@@ -80,7 +100,9 @@ def serve(
     app in the web browser once it is up; ``check``: ask each page and the
     API once, say what answered and stop; ``access_log``: a line per
     request; ``allow_hosts``: host names answered besides IP literals,
-    ``localhost``, this computer's names and ``host``. Returns the exit
+    ``localhost``, this computer's names and ``host``; ``proxies``: the
+    addresses or networks of reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are read (no other's are). Returns the exit
     code; a :class:`ServeError` when the app cannot start."""
     try:
         import uvicorn
@@ -108,6 +130,7 @@ def serve(
             raise ServeError(f"--allow-host: {exc}") from None
     with contextlib.suppress(BadHostName):  # an address that is no name is refused by _listen, below
         names.append(host_name(host))  # the name it listens on, when it is given one
+    trusted = [_proxy(text) for text in proxies]
     try:
         app = create_app(folder, bounds=bounds, allow_hosts=names)
     except StorageError as exc:  # read-only, not ours to write, full, unreadable
@@ -125,6 +148,10 @@ def serve(
         http=Protocol,
         ws="none",  # no route takes a WebSocket
         timeout_keep_alive=5,
+        # X-Forwarded-For and -Proto from the proxies named, else from no one
+        # (not uvicorn's default: 127.0.0.1 and ::1, or FORWARDED_ALLOW_IPS)
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
         # Ctrl-C: requests in flight get 2 s to finish, then open event
         # streams (a friends' table keeps one per browser) are closed.
         timeout_graceful_shutdown=2,

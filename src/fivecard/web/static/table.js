@@ -181,6 +181,7 @@
 
     function gameOverText(view) {
       const me = view.seats[0];
+      if (me.stack >= view.ante + view.bet) return "this game has played as many rounds as one game may.";
       return `you have ${chips(me.stack)} and a round costs ${chips(view.ante + view.bet)} (ante and house bet).`;
     }
 

@@ -39,7 +39,6 @@ from ..core.errors import FivecardError
 from ..core.hand import HAND_SIZE, Hand
 from .rows import Row, line_row
 from ..core.rules import RuleSet
-from ..play.deal import check_players, check_rounds
 from ..core.showdown import Outcome, check_deck_cards, check_decks, outcome
 from .sources import Block, decode_line, long_row
 
@@ -760,6 +759,8 @@ def dealt_chunks(
     cards for the same seed), solved ``size`` rounds at a time through this
     pipeline: each a :class:`Chunk` whose rows are rounds (numbered from 1)
     and whose hands are the players'."""
+    from ..play.deal import check_players, check_rounds  # (dealing only: secrets and hmac load with it)
+
     ruleset = check_players(players, rules)
     check_rounds(rounds)
     return _chunks(players, ruleset, seed, rounds, size)

@@ -30,24 +30,57 @@ place: the extra hands' cells follow the error column, and
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from ...core.report import Painter
 from ...core.rules import RuleSet
 from ..formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 from .base import Writer, WriterBase, overflow_note, past_note, result_header
 from .cells import XLSX_CELL, check_text, csv_field, csv_line, cut_text, inert, sheet_text
-from .classify import ClassifyWriter
-from .csv import CsvWriter
-from .deal import DealWriter
-from .excel import MAX_ROWS, XLSX_COLUMNS, XLSX_SHEET_NAME, check_workbook, column_widths, save_workbook, text_cell
-from .jsonl import JsonlWriter
-from .parquet import ParquetWriter
-from .strategy import DEALER_COLUMNS, STRATEGY_COLUMNS, check_strategy_path, write_strategy
 from .tally import Tally
-from .text import TextWriter
-from .xlsx import XlsxWriter
+
+if TYPE_CHECKING:
+    from .classify import ClassifyWriter
+    from .csv import CsvWriter
+    from .deal import DealWriter
+    from .excel import MAX_ROWS, XLSX_COLUMNS, XLSX_SHEET_NAME, check_workbook, column_widths, save_workbook, text_cell
+    from .jsonl import JsonlWriter
+    from .parquet import ParquetWriter
+    from .strategy import DEALER_COLUMNS, STRATEGY_COLUMNS, check_strategy_path, write_strategy
+    from .text import TextWriter
+    from .xlsx import XlsxWriter
+
+#: The module of each name that loads when the name is first asked for: a
+#: run loads the writer of its format, not every format's (nor what the
+#: deal and strategy writers load).
+_MODULE_OF: Final = {
+    name: module
+    for module, names in (
+        ("classify", ["ClassifyWriter"]),
+        ("csv", ["CsvWriter"]),
+        ("deal", ["DealWriter"]),
+        ("excel", ["MAX_ROWS", "XLSX_COLUMNS", "XLSX_SHEET_NAME", "check_workbook", "column_widths", "save_workbook",
+                   "text_cell"]),
+        ("jsonl", ["JsonlWriter"]),
+        ("parquet", ["ParquetWriter"]),
+        ("strategy", ["DEALER_COLUMNS", "STRATEGY_COLUMNS", "check_strategy_path", "write_strategy"]),
+        ("text", ["TextWriter"]),
+        ("xlsx", ["XlsxWriter"]),
+    )
+    for name in names
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Writer",
@@ -104,11 +137,21 @@ def make_writer(
     that follows another, see :mod:`fivecard.files.parallel`; text, CSV and
     JSON Lines only)."""
     if fmt == "xlsx":
+        from .xlsx import XlsxWriter
+
         return XlsxWriter(binary, columns, hands, rules)
     if fmt == "parquet":
+        from .parquet import ParquetWriter
+
         return ParquetWriter(binary, columns, hands, rules)
     if fmt == "jsonl":
+        from .jsonl import JsonlWriter
+
         return JsonlWriter(binary, rules)
     if fmt == "csv":
+        from .csv import CsvWriter
+
         return CsvWriter(binary, columns, hands, rules, bom=bom, header=header)
+    from .text import TextWriter
+
     return TextWriter(binary, hands, painter, rules, header=header)

@@ -357,6 +357,7 @@ def _compare_seconds(n: int) -> float:
     return best
 
 
+@pytest.mark.slow
 def test_compare_command_is_near_linear() -> None:
     """Eight times the hands, about eight times the time (quadratic: 64)."""
     assert _compare_seconds(4_000) < 24 * _compare_seconds(500)

@@ -202,6 +202,7 @@ def test_a_whole_file_with_inconsistent_tables_is_rebuilt(
     assert same(loaded, built(rules))
 
 
+@pytest.mark.slow
 def test_changed_rules_get_their_own_tables(cache: Path, builds: list[str]) -> None:
     standard = _load_or_build(STANDARD)
     # Same name, different ladder: flushes above full houses.

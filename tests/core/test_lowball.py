@@ -153,6 +153,7 @@ def brute_force(rules: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64
 
 
 @pytest.mark.parametrize("rules", LOWBALL)
+@pytest.mark.slow
 def test_every_hand_is_counted_as_the_brute_force_counts_it(rules: str) -> None:
     names, hands, classes, _ = EXPECTED[rules]
     category, key = brute_force(rules)

@@ -594,6 +594,7 @@ def test_a_hand_written_workbook_reads(tmp_path: Path) -> None:
     assert code == 0 and [r["line"] for r in rows] == [3]
 
 
+@pytest.mark.slow
 def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path: Path) -> None:
     path = _xlsx(tmp_path, _sheet(_row(1, ROYAL, LOW)).replace("<sheetData>", "<sheetData>" + " " * 60_000_000))
     assert path.stat().st_size < 200_000

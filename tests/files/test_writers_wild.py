@@ -136,6 +136,7 @@ def test_classify_of_many_wild_hands_equals_the_single_hand_path(name: str) -> N
 
 
 @pytest.mark.parametrize("name", ["deuces-wild", "joker"])
+@pytest.mark.slow
 def test_coloured_classify_and_deal_of_wild_hands_equal_the_single_hand_path(name: str) -> None:
     """With colour (red suits, among them the cards wild cards became):
     ``classify -`` and ``deal`` as the single-hand path writes them."""

@@ -382,6 +382,7 @@ def test_every_letter_and_digit_of_a_script_not_in_common_use_is_refused_with_it
         lambda s: st.tuples(st.just(s), st.sampled_from(OTHER_SCRIPTS[s]), st.sampled_from(NAMES + ROLES), st.integers(0, 12))
     )
 )
+@pytest.mark.slow
 def test_a_letter_of_a_script_not_in_common_use_is_refused_wherever_it_stands(case: tuple[str, str, str, int]) -> None:
     script, char, name, where = case
     with pytest.raises(GameError, match=f"is written in {script} "):
@@ -579,6 +580,7 @@ MOVES = st.lists(
           ("remove", "host", "host"), ("gain", "host", ""), ("join", "host", "Zed"), ("deal", "host", "")])
 @example([("join", "host", "Hal"), ("join", "a", "Ann"), ("join", "b", "Bob"), ("round", "host", ""), ("deal", "a", ""),
           ("remove", "host", "a"), ("join", "a", "Ann"), ("gain", "a", ""), ("deal", "a", "")])
+@pytest.mark.slow
 def test_one_browser_is_dealt_at_most_one_hand_a_round(moves: list[tuple[str, str, object]]) -> None:
     """Whatever seats a browser takes, leaves or is removed from, under
     whatever names, and however often its secret is renewed (a gain gives a

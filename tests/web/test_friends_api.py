@@ -476,6 +476,7 @@ def _kept(data: Path, table_id: str, what: str = "LENGTH(data)") -> int:
     return int(kept)
 
 
+@pytest.mark.slow
 def test_a_tables_chat_is_kept_within_a_bound(data: Path) -> None:
     """Eleven browsers at a table (a host and ten seats: eleven of an
     address's 300 new things) may each chat 10 lines a second: 110 lines a
@@ -731,6 +732,7 @@ def test_a_stream_resumed_from_far_back_is_sent_a_bounded_window(data: Path) -> 
 
 
 @pytest.mark.usefixtures("no_rate_limits")
+@pytest.mark.slow
 def test_the_request_ids_kept_are_each_browsers_latest(app: FastAPI, data: Path) -> None:
     """Every request id was kept for ever, one row each: a browser's latest
     KEPT_REQUEST_IDS at a table are (a retry comes soon after its request)."""

@@ -400,6 +400,7 @@ def test_an_unknown_table_says_so(browser: Browser, tmp_path: Path) -> None:
         running.kill()
 
 
+@pytest.mark.slow
 def test_the_hosts_form_takes_its_choices_from_the_address_and_nothing_else(browser: Browser, tmp_path: Path) -> None:
     """A link with ?rules=&tie=&points=&rounds=&seed= opens the host's form
     with those choices made; a value that is not one of the form's (a rule

@@ -246,6 +246,7 @@ SOMEONE_ELSE = "2001:db9::1"
     [ONE_SITE, ["2001:db8:0:100::1", "2001:db8:0:ff00::1", "2001:db8:0:ffff::1", "2001:db8:0:4242::1"]],
     ids=["four-64s-of-a-56", "four-56s-of-a-48"],
 )
+@pytest.mark.slow
 def test_one_end_site_of_ipv6_cannot_take_every_place_for_games(tmp_path: Path, site: list[str]) -> None:
     """One address keeps at most a twentieth of the places (500 of 10,000):
     twenty /64s, of the 256 a /56 holds, kept all of them, for 30 days (here,
@@ -714,6 +715,7 @@ def _asgi(app: FastAPI, address: str) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 40000)), base_url="http://testserver")
 
 
+@pytest.mark.slow
 def test_a_stranger_with_cookies_it_minted_cannot_keep_every_other_player_from_the_advisor(
     tmp_path: Path, held_advisor: threading.Event
 ) -> None:
@@ -758,6 +760,7 @@ def test_a_stranger_with_cookies_it_minted_cannot_keep_every_other_player_from_t
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_an_address_asks_the_advisor_as_so_many_browsers_whatever_its_cookies(tmp_path: Path) -> None:
     """Cookies cost nothing (every new game gives one): the advisor's
     answers are limited per address too, at ADVISE_BROWSERS browsers' worth."""
@@ -779,6 +782,7 @@ def test_an_address_asks_the_advisor_as_so_many_browsers_whatever_its_cookies(tm
 A_ROUND = [("start", False), ("keep", True), *[("reveal", False)] * 5, ("settle", False)]
 
 
+@pytest.mark.slow
 def test_starting_a_round_asks_no_advice_and_never_waits_for_the_advisor(
     tmp_path: Path, held_advisor: threading.Event
 ) -> None:

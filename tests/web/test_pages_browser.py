@@ -272,6 +272,7 @@ def test_a_fold_and_game_over(tab: Tab, server: Server) -> None:
     tab.errors[:] = [e for e in tab.errors if "409" not in e]  # the browser logs the refusal itself
 
 
+@pytest.mark.slow
 def test_a_game_at_its_bound_on_rounds_is_over_and_says_why(tab: Tab, server: Server) -> None:
     """A dealer game starts no round past MAX_ROUNDS: its page says it is
     over, and why (not that the chips ran out: they did not)."""

@@ -448,6 +448,7 @@ def _send_number(app: FastAPI, field: tuple[str, str, str], value: Any, raw: str
 
 
 @pytest.mark.usefixtures("no_rate_limits")
+@pytest.mark.slow
 def test_a_number_field_takes_whole_numbers_only(app: FastAPI, numbers: dict[tuple[str, str, str], dict[str, Any]]) -> None:
     """``true`` was read as 1 (a seed of ``true`` was seed 1), ``"12"``,
     ``" 12"`` and ``12.0`` as 12; a query's ``+5``, ``5.0``, ``1_0`` and

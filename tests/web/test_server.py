@@ -468,6 +468,7 @@ def test_a_requests_headers_and_trailer_fields_are_counted_together_exactly_wher
 @pytest.mark.parametrize(
     "size_line", ["{:x}", "{:X}", "0" * 40 + "{:x}", "{:x};note=1"], ids=["hex", "upper", "leading-zeros", "extension"]
 )
+@pytest.mark.slow
 def test_a_chunks_size_line_is_read_as_the_parser_reads_it(serving: Any, size_line: str) -> None:
     """Every form of a chunk's size line the parser takes (upper or lower
     case, any number of leading zeros, an extension) is read for the size

@@ -878,3 +878,75 @@ def test_ctrl_c_stops_the_server_at_once_with_streams_open(tmp_path: Path) -> No
     assert err.strip().splitlines()[-1] == "fivecard: interrupted"
     for stream in streams:
         stream.close()
+
+
+@pytest.mark.slow
+def test_slow_readers_do_not_hold_every_export_place(tmp_path: Path) -> None:
+    """An export's place is held until its client has taken the whole
+    answer, and a client that reads slowly but steadily is never let go
+    (the server's write bound lets go only a client that drains under
+    about 48 KiB each ``write_seconds``): four clients from four
+    addresses, each reading 16 KiB every 0.1 s of the export of a long
+    table, held all four places for as long as the export lasts (at the default bounds, 1.6 KB/s each keeps
+    a place: an export of a table at its bounds, 5 MB, lasts an hour), and
+    every other client's export was 503. Another address asking after
+    several times the write bound should get its export."""
+    import socket
+
+    import uvicorn
+
+    from fivecard.web.server import Bounds, GuardedHttpTools
+
+    tmp_path.mkdir(exist_ok=True)
+    table_id = _table_at_its_bounds(tmp_path, 2000)
+    bounds = Bounds(write_seconds=2.0)
+    app = create_app(tmp_path, bounds=bounds, allow_hosts=["testserver"])
+
+    class Protocol(GuardedHttpTools):
+        pass
+
+    Protocol.bounds = bounds
+    listening = socket.socket()
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+    listening.bind(("127.0.0.1", 0))
+    listening.listen(64)
+    port = listening.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, http=Protocol, ws="none", lifespan="off", log_level="critical"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    request = f"GET /api/tables/{table_id}/export?format=csv HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    stop = threading.Event()
+    readers: list[threading.Thread] = []
+
+    def trickle(source: str) -> None:
+        with socket.socket() as conn:
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
+            conn.settimeout(PATIENCE)
+            conn.bind((source, 0))
+            conn.connect(("127.0.0.1", port))
+            conn.sendall(request)
+            while not stop.is_set() and conn.recv(16384):
+                time.sleep(0.1)
+
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while not server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.01)
+        for n in range(2, 6):
+            readers.append(threading.Thread(target=trickle, args=(f"127.0.0.{n}",), daemon=True))
+            readers[-1].start()
+        while app.state.exports.held() < 4:
+            assert time.monotonic() < deadline, "the exports never began"
+            time.sleep(0.01)
+        time.sleep(4 * bounds.write_seconds)
+        with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE, source_address=("127.0.0.6", 0)) as conn:
+            conn.sendall(request)
+            head = conn.recv(4096)
+        assert head.startswith(b"HTTP/1.1 200"), head.split(b"\r\n")[0] + f" (exports held: {app.state.exports.held()})".encode()
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join(PATIENCE)
+        server.should_exit = True
+        thread.join(PATIENCE)

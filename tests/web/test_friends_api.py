@@ -33,7 +33,8 @@ from fivecard.files.solve import solve_file
 from fivecard.play.friends import KEPT_CHAT, MAX_JOINS, MAX_NAME, FriendsTable
 from fivecard.play.table_game import GameError, round_deck, round_seed
 from fivecard.web.app import create_app
-from fivecard.web.friends_api import REPLAY, Exports
+from fivecard.web.errors import AtCapacity
+from fivecard.web.friends_api import REPLAY, Exports, _PlaceTaken
 from fivecard.web.store import FRIENDS_TABLES, KEPT_REQUEST_IDS, Database, TableGameStore
 
 
@@ -669,6 +670,28 @@ def test_exports_at_once_are_bounded_in_all_and_for_each_network(data: Path, mon
     assert client("10.0.0.3").get(path).status_code == 200
 
 
+def test_an_export_past_its_time_gives_its_place_to_one_that_finds_none() -> None:
+    """Every place held: a new export is refused while each has held its
+    place under ``seconds``; past that, it takes the place held longest,
+    and the export that held it ends before its next piece."""
+    exports = Exports(most=2, per_network=1, seconds=0.2)
+    first = exports.take("10.0.0.1")
+    time.sleep(0.05)
+    second = exports.take("10.0.0.2")
+    with pytest.raises(AtCapacity):
+        exports.take("10.0.0.3")
+    sent = exports.pieces(iter([b"x" * 40_000]), first)
+    assert len(next(sent)) == 16 * 1024
+    time.sleep(0.2)
+    third = exports.take("10.0.0.3")
+    assert (first.taken, second.taken, third.taken) == (True, False, False) and exports.held() == 2
+    with pytest.raises(_PlaceTaken):
+        next(sent)
+    for place in (first, second, third):
+        exports.give(place)
+    assert exports.held() == 0
+
+
 @pytest.mark.parametrize("spec", ["2.3", "2.4"], ids=["told-by-a-message", "told-by-a-failed-send"])
 def test_an_export_whose_client_goes_away_gives_its_place_back(data: Path, spec: str) -> None:
     """A client may leave before the answer is sent (a server that says so
@@ -889,8 +912,9 @@ def test_slow_readers_do_not_hold_every_export_place(tmp_path: Path) -> None:
     addresses, each reading 16 KiB every 0.1 s of the export of a long
     table, held all four places for as long as the export lasts (at the default bounds, 1.6 KB/s each keeps
     a place: an export of a table at its bounds, 5 MB, lasts an hour), and
-    every other client's export was 503. Another address asking after
-    several times the write bound should get its export."""
+    every other client's export was 503. Another address asking after an
+    export's time (here twice the write bound) gets its export, and the
+    export whose place it takes is cut off, not finished."""
     import socket
 
     import uvicorn
@@ -900,7 +924,7 @@ def test_slow_readers_do_not_hold_every_export_place(tmp_path: Path) -> None:
     tmp_path.mkdir(exist_ok=True)
     table_id = _table_at_its_bounds(tmp_path, 2000)
     bounds = Bounds(write_seconds=2.0)
-    app = create_app(tmp_path, bounds=bounds, allow_hosts=["testserver"])
+    app = create_app(tmp_path, bounds=bounds, allow_hosts=["testserver"], exports=Exports(seconds=2 * bounds.write_seconds))
 
     class Protocol(GuardedHttpTools):
         pass
@@ -918,6 +942,8 @@ def test_slow_readers_do_not_hold_every_export_place(tmp_path: Path) -> None:
     stop = threading.Event()
     readers: list[threading.Thread] = []
 
+    ends: dict[str, bytes] = {}  # how each reader's answer ended: its last bytes, when the server closed it
+
     def trickle(source: str) -> None:
         with socket.socket() as conn:
             conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
@@ -925,7 +951,13 @@ def test_slow_readers_do_not_hold_every_export_place(tmp_path: Path) -> None:
             conn.bind((source, 0))
             conn.connect(("127.0.0.1", port))
             conn.sendall(request)
-            while not stop.is_set() and conn.recv(16384):
+            last = b""
+            while not stop.is_set():
+                got = conn.recv(16384)
+                if not got:
+                    ends[source] = last
+                    return
+                last = (last + got)[-5:]
                 time.sleep(0.1)
 
     try:
@@ -944,6 +976,10 @@ def test_slow_readers_do_not_hold_every_export_place(tmp_path: Path) -> None:
             conn.sendall(request)
             head = conn.recv(4096)
         assert head.startswith(b"HTTP/1.1 200"), head.split(b"\r\n")[0] + f" (exports held: {app.state.exports.held()})".encode()
+        while not ends:  # the export whose place it took ends before its next piece: cut off, not finished
+            assert time.monotonic() < deadline, "no export gave up its place"
+            time.sleep(0.05)
+        assert len(ends) == 1 and not next(iter(ends.values())).endswith(b"0\r\n\r\n")
     finally:
         stop.set()
         for reader in readers:

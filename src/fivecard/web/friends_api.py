@@ -423,6 +423,29 @@ class RateLimit:
 
 #: Exports made at once: in all, and for one network (its clients share one).
 EXPORTS, EXPORTS_PER_NETWORK = 4, 1
+#: Seconds an export keeps its place whatever others want: past them, an
+#: export that finds every place taken takes the place of the one that has
+#: held its place longest (a table at its bounds exports in some 3 s here;
+#: 60 s lets its 5 MB reach a client at 85 KB/s).
+EXPORT_SECONDS = 60.0
+#: What an export sends at a time: an export whose place went to another
+#: ends before its next piece.
+_EXPORT_PIECE = 16 * 1024
+
+
+class _Place:
+    """An export's place: its client's network, when it was taken, and
+    whether it went to another export (``taken``)."""
+
+    __slots__ = ("network", "since", "taken")
+
+    def __init__(self, network: str) -> None:
+        self.network, self.since, self.taken = network, time.monotonic(), False
+
+
+class _PlaceTaken(Exception):
+    """An export whose place went to another: it ends where it is (its
+    client sees the answer cut off, never a short file that looks whole)."""
 
 
 class Exports:
@@ -431,41 +454,61 @@ class Exports:
     one client network (:func:`~fivecard.web.clients.client_network`; one
     more is :class:`~fivecard.web.errors.TooFast`, 429). An export holds a
     page of rounds and a worker thread while it reads and solves it, and its
-    place until its client has taken the whole answer (or gone)."""
+    place until its client has taken the whole answer (or gone): so that
+    slow readers cannot keep every place, an export that finds them all
+    taken takes the place of the one that has held its place longest, once
+    that one has held it ``seconds``; that export ends before its next piece."""
 
-    def __init__(self, most: int = EXPORTS, per_network: int = EXPORTS_PER_NETWORK) -> None:
-        self.most, self.per_network = most, per_network
-        self._held: collections.Counter[str] = collections.Counter()
+    def __init__(self, most: int = EXPORTS, per_network: int = EXPORTS_PER_NETWORK, seconds: float = EXPORT_SECONDS) -> None:
+        self.most, self.per_network, self.seconds = most, per_network, seconds
+        self._places: list[_Place] = []
         self._lock = threading.Lock()
 
     def held(self, network: str | None = None) -> int:
         """The exports being made (for one ``network``, if given)."""
         with self._lock:
-            return self._held[network] if network is not None else self._held.total()
+            return sum(1 for p in self._places if not p.taken and network in (None, p.network))
 
-    def take(self, network: str) -> None:
+    def take(self, network: str) -> _Place:
         """A place for an export for ``network``, or its refusal."""
         with self._lock:
-            if self._held[network] >= self.per_network:
+            held = [p for p in self._places if not p.taken]
+            if sum(1 for p in held if p.network == network) >= self.per_network:
                 raise TooFast(
                     f"too many requests: exports for this address at once are limited ({self.per_network:,}); "
                     "wait until the one being made is done"
                 )
-            if self._held.total() >= self.most:
-                raise AtCapacity(f"the server makes as many exports at once as it can ({self.most:,}): try again in a moment", 1)
-            self._held[network] += 1
+            if len(held) >= self.most:
+                oldest = min(held, key=lambda p: p.since)
+                if time.monotonic() - oldest.since < self.seconds:
+                    raise AtCapacity(
+                        f"the server makes as many exports at once as it can ({self.most:,}): try again in a moment", 1
+                    )
+                oldest.taken = True
+            place = _Place(network)
+            self._places.append(place)
+            return place
 
-    def give(self, network: str) -> None:
-        """The place an export for ``network`` held: free."""
+    def give(self, place: _Place) -> None:
+        """The place an export held: free."""
         with self._lock:
-            self._held[network] -= 1
-            if self._held[network] <= 0:
-                del self._held[network]
+            self._places.remove(place)
+
+    @staticmethod
+    def pieces(content: Iterator[bytes], place: _Place) -> Iterator[bytes]:
+        """What an export sends, a piece at a time, until its place goes to another."""
+        for block in content:
+            for start in range(0, len(block), _EXPORT_PIECE):
+                if place.taken:
+                    raise _PlaceTaken
+                yield block[start : start + _EXPORT_PIECE]
 
 
 class _Held(StreamingResponse):
     """A streamed answer that gives back what it holds (``done``) once it
-    ends, however it ends: sent whole, its client gone, an error."""
+    ends, however it ends: sent whole, its client gone, an error. An answer
+    whose export's place went to another ends unfinished: the server closes
+    the connection, so its client sees it cut off."""
 
     def __init__(self, content: Iterator[bytes], done: Callable[[], None], **kwargs: Any) -> None:
         super().__init__(content, **kwargs)
@@ -474,6 +517,8 @@ class _Held(StreamingResponse):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
+        except _PlaceTaken:
+            pass  # (the answer is left unfinished: the server closes the connection)
         finally:
             self.done()
 
@@ -619,16 +664,16 @@ def add_friends_table_routes(
             raise GameError(f"export format is csv or jsonl, got {format!r}")
         table = store.load(table_id)  # 404 for no such table, before the answer starts
         network = request_network(request)
-        exports.take(network)
+        place = exports.take(network)
         try:
             return _Held(
-                solve_lines(_round_lines(store, table_id), format=format, rules=table.rules.name),
-                lambda: exports.give(network),
+                exports.pieces(solve_lines(_round_lines(store, table_id), format=format, rules=table.rules.name), place),
+                lambda: exports.give(place),
                 media_type="text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson",
                 headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
             )
         except BaseException:
-            exports.give(network)
+            exports.give(place)
             raise
 
 

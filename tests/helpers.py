@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -10,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
 import oracle
 
@@ -236,3 +238,22 @@ def dealt_as_the_rounds_say(players: int, rules: str, seed: int, rounds: int, as
             out.write(painter.bold(played.showdown.explanation) + "\n")
         out.write("\n" if rounds > 1 else "")
     return out.getvalue()
+
+
+@pytest.fixture
+def held_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """``/api/advise`` held at work until the test sets the event (the
+    computer players' own advice is not held); set again at the end. A
+    test module takes it by importing it."""
+    import fivecard.play.advise
+    import fivecard.web.app
+
+    go, real = threading.Event(), fivecard.play.advise.advise
+
+    def advise(*args: Any, **kwargs: Any) -> Any:
+        assert go.wait(10.0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fivecard.web.app, "advise", advise)
+    yield go
+    go.set()

@@ -49,6 +49,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from fivecard.web.app import AdvisorGate, create_app
+from helpers import held_advisor  # noqa: F401  (a fixture)
 from fivecard.web.clients import client_network
 from fivecard.web.errors import AdvisorBusy
 from fivecard.web.store import Capacity
@@ -694,21 +695,6 @@ def test_the_gate_shares_its_turns_fairly_among_clients() -> None:
         assert (gate.running, gate.waiting, gate.held("10.0.0.66"), gate.held("10.0.0.7")) == (0, 0, 0, 0)
 
     asyncio.run(scenario())
-
-
-@pytest.fixture
-def held_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
-    """``/api/advise`` held at work until the test sets the event (the
-    computer players' own advice is not held)."""
-    go, real = threading.Event(), fivecard.play.advise.advise
-
-    def advise(*args: Any, **kwargs: Any) -> Any:
-        assert go.wait(PATIENCE)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(fivecard.web.app, "advise", advise)
-    yield go
-    go.set()
 
 
 def _asgi(app: FastAPI, address: str) -> httpx.AsyncClient:

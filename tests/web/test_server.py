@@ -34,6 +34,7 @@ import fivecard.play.advise
 import fivecard.web.app
 import fivecard.web.server
 from fivecard.web.app import create_app
+from helpers import held_advisor  # noqa: F401  (a fixture)
 from fivecard.web.server import Bounds, GuardedHttpTools, descriptor_limit
 from fivecard.web.friends_api import RateLimit
 
@@ -289,20 +290,6 @@ def test_a_pipelined_requests_body_meets_the_deadline(serving: Any) -> None:
         + b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"
     )
     assert answers(conn, 3) == [200, 408]
-
-
-@pytest.fixture
-def held_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
-    """``/api/advise`` held at work until the test sets the event."""
-    go, real = threading.Event(), fivecard.play.advise.advise
-
-    def advise(*args: Any, **kwargs: Any) -> Any:
-        assert go.wait(PATIENCE)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(fivecard.web.app, "advise", advise)
-    yield go
-    go.set()
 
 
 @pytest.mark.slow

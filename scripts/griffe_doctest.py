@@ -1,0 +1,35 @@
+"""A Griffe extension for the manual's library reference: the docstrings'
+``>>>`` examples (doctests, run by the tests) are shown as Python console
+blocks, and their output is not read as Markdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import griffe
+
+
+def fence(text: str) -> str:
+    """``text`` with each run of doctest lines (a ``>>>`` line, its ``...``
+    lines and its output up to a blank line) in a ``pycon`` fence."""
+    out: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if not inside and line.lstrip().startswith(">>>"):
+            out.append("```pycon")
+            inside = True
+        elif inside and not line.strip():
+            out.append("```")
+            inside = False
+        out.append(line)
+    if inside:
+        out.append("```")
+    return "\n".join(out)
+
+
+class Doctests(griffe.Extension):
+    """Fences the doctests of every object's docstring."""
+
+    def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
+        if obj.docstring is not None:
+            obj.docstring.value = fence(obj.docstring.value)

@@ -185,3 +185,18 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site" / "commands" / "solve" / "index.html").exists()
+
+
+def test_the_changelog_keeps_a_changelog_s_form() -> None:
+    """Releases newest first (Unreleased on top), and under each only the
+    kinds of change Keep a Changelog names, in its order."""
+    kinds = ["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"]
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.split(r"^## ", text, flags=re.M)[1:]
+    assert releases[0].startswith("Unreleased\n")
+    for release in releases[1:]:
+        assert re.match(r"\d+\.\d+\.\d+\b", release), release[:40]
+    for release in releases:
+        found = re.findall(r"^### (.*)$", release, re.M)
+        assert all(kind in kinds for kind in found), found
+        assert found == sorted(found, key=kinds.index), found

@@ -83,8 +83,13 @@ def record(text: str) -> str:
 @pytest.fixture
 def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder to run a page's sessions in: the checkout's examples/ are
-    there, and what a session writes stays there for the next ones."""
+    there, and what a session writes stays there for the next ones. Each
+    page keeps its own checkpoints, so that two pages that solve the same
+    game at once (on two test workers) do not resume each other's work."""
+    from fivecard.vector import jobs
+
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.setattr(jobs, "default_checkpoints", lambda: str(tmp_path / "checkpoints"))
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -95,7 +95,7 @@ def reference() -> str:
     out = ["## The package face: `import fivecard`", ""]
     for home, names in sorted(homes.items()):
         out += [f"### `fivecard.{home}`", ""]
-        out += [f"::: fivecard.{home}.{name}\n" for name in names]
+        out += [f"::: fivecard.{home}.{name}\n    options:\n      heading_level: 4\n" for name in names]
     for module in ENTRY_MODULES:
-        out += [f"## `{module}`", "", f"::: {module}", "    options:", "      show_root_heading: false", ""]
+        out += [f"## `{module}`", "", f"::: {module}", "    options:", "      show_root_heading: false", "      heading_level: 3", ""]
     return "\n".join(out).rstrip() + "\n"

@@ -118,6 +118,9 @@ def main() -> None:
         print(f"\n4. {args.xlsx_rows:,} rows xlsx -> xlsx: fivecard {seconds:6.2f} s (peak RSS {rss:4.0f} MB);"
               f" openpyxl read-only + write-only floor {floor:6.2f} s: {seconds / floor:.2f}x (target <= 1.5x)")
 
+        seconds, rss = run([fivecard, "deal", "--rounds", "200000", "--json"], "-")
+        print(f"\n5. fivecard deal --rounds 200000 --json: {seconds:6.2f} s  peak RSS {rss:5.0f} MB")
+
 
 if __name__ == "__main__":
     main()

@@ -65,6 +65,7 @@ def write_workbook(path: Path, title: str | None, header: Sequence[str], rows: S
     header, the rows; formula cells given as (formula, value) keep their
     value."""
     import openpyxl
+    from openpyxl.utils import get_column_letter
     from openpyxl.styles import Font, PatternFill
 
     book = openpyxl.Workbook()
@@ -84,7 +85,7 @@ def write_workbook(path: Path, title: str | None, header: Sequence[str], rows: S
         sheet.append([value[0] if isinstance(value, tuple) else value for value in row])
         for column, value in enumerate(row, 1):
             if isinstance(value, tuple):
-                values[f"{openpyxl.utils.get_column_letter(column)}{sheet.max_row}"] = value[1]
+                values[f"{get_column_letter(column)}{sheet.max_row}"] = value[1]
     for letter, width in zip("ABCDEF", (6, 18, 18, 24, 24, 10)):
         sheet.column_dimensions[letter].width = width
     book.save(path)

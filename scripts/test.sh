@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, step 2: set up with the test tools, check types, run every test
-# (unit, property, whole-deck, README and docstring examples).
+# (unit, property, whole-deck, the examples of the README, the manual and the
+# docstrings), and build the manual.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -28,7 +28,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-#: Screenshots: a temporary folder, or FIVECARD_SCREENSHOTS (docs/screenshots for the README's).
+#: Screenshots: a temporary folder, or FIVECARD_SCREENSHOTS (docs/screenshots for the manual's).
 SHOTS = Path(os.environ.get("FIVECARD_SCREENSHOTS") or Path(tempfile.gettempdir()) / "fivecard-screenshots")
 DESKTOP: ViewportSize = {"width": 1000, "height": 900}
 

@@ -260,8 +260,8 @@ def test_hint_format_for_a_pair() -> None:
     assert "\n  keep A♠ A♥ (type: 1 2)   " in out
 
 
-def test_the_readme_transcript_is_what_the_game_prints() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+def test_the_manual_s_transcript_is_what_the_game_prints() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "commands" / "play.md").read_text(encoding="utf-8")
     block = re.search(r"```text\n\$ printf 'h\\nq\\n' \| fivecard (play [^\n]*)\n(.*?)```", readme, re.S)
     assert block is not None
     code, out, _ = run(block.group(1).split(), "h\nq\n")

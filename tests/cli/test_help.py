@@ -128,12 +128,12 @@ def test_every_subcommand_help_has_examples_and_exit_codes(command: str) -> None
     assert codes == expected
 
 
-def test_the_program_help_lists_every_exit_code_the_readme_lists() -> None:
+def test_the_program_help_lists_every_exit_code_the_manual_lists() -> None:
     codes = [int(line.split()[0]) for line in section(help_of(), "exit codes")]
     assert codes == [0, 1, 2, 129, 130, 141, 143]
     assert codes == sorted(registry.EXIT_CODES)
-    readme = README.read_text(encoding="utf-8")
-    listed = re.search(r"\*\*Exit codes:\*\*(.*?)\n\n", readme, re.S)
+    page = (ROOT / "docs" / "commands" / "index.md").read_text(encoding="utf-8")
+    listed = re.search(r"\*\*Exit codes:\*\*(.*?)\n\n", page, re.S)
     assert listed is not None
     assert sorted({int(n) for n in re.findall(r"\b(\d+) ", listed.group(1))}) == codes
 
@@ -184,8 +184,9 @@ def test_help_and_messages_name_the_traditions_not_seed_files() -> None:
         assert name in everything
 
 
-def test_readme_and_examples_name_the_traditions() -> None:
-    for path in [README, *sorted((ROOT / "examples").iterdir()), ROOT / "scripts" / "demo.sh"]:
+def test_the_manual_and_examples_name_the_traditions() -> None:
+    pages = [README, ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    for path in [*pages, *sorted((ROOT / "examples").iterdir()), ROOT / "scripts" / "demo.sh"]:
         if path.suffix == ".xlsx":  # a workbook: the text of its cells
             import openpyxl
 

@@ -168,7 +168,7 @@ def test_encode_indices_takes_every_joker_hand() -> None:
 # --- every rule set against the reference evaluator --------------------------------------
 
 #: Every hand of each rule set's dealt deck: hands per category (the
-#: README's rule-set section and its ``stats`` table), and the classes dealt.
+#: the manual's rules page and its ``stats`` table), and the classes dealt.
 DEALT: dict[str, tuple[dict[str, int], int]] = {
     "standard": ({k: v[1] for k, v in STANDARD_TABLE.items()}, 7_462),
     "ace-king": (
@@ -222,7 +222,7 @@ def test_every_hand_of_every_rule_set_is_valued_as_the_reference_evaluator_value
     """Every hand of the dealt deck, by the batch path and by the reference
     evaluator (tests/oracle.py, wild hands by substitution): the same
     category hand for hand, the same order on every pair of hands, and the
-    README's counts. Where every class is dealt (all but semi, whose deck
+    manual's counts. Where every class is dealt (all but semi, whose deck
     never deals Five of a Kind), strength is each hand's place among the
     distinct keys: the very number, not just the order."""
     deck, keys = whole_deck(rules), oracle_keys(rules)

@@ -10,7 +10,7 @@ the parsers and the command, checked with hypothesis for three properties:
 
 Budget: ``FIVECARD_FUZZ`` unset (CI) runs few examples with a fixed seed;
 ``FIVECARD_FUZZ=long`` runs 50 times as many with fresh random seeds (or
-``FIVECARD_FUZZ=N``: N times as many), as the README says.
+``FIVECARD_FUZZ=N``: N times as many), as the manual says.
 """
 
 from __future__ import annotations

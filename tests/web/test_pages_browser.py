@@ -9,7 +9,7 @@ Games are seeded, so the test knows from the library's own engine
 show. The pages run with ``?fast=1`` (no pause between the dealer's cards)
 except where the pause is the point. Screenshots are taken on every run, into
 a temporary folder; with FIVECARD_SCREENSHOTS=DIR (e.g. docs/screenshots, the
-README's) they go there.
+manual's) they go there.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def _class_fields(evaluation: Evaluation) -> dict[str, Any]:
 def evaluation_json(
     evaluation: Evaluation, text: str | None = None, fields: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The JSON object of one hand (a stable contract, see the README);
+    """The JSON object of one hand (a stable contract: the manual's JSON output page);
     ``fields``: its class's fields, when already made."""
     cards = evaluation.hand.cards
     data: dict[str, Any] = {

@@ -103,7 +103,7 @@ class Advice:
 
     def to_json(self) -> dict[str, Any]:
         """The advice as ``fivecard advise --json`` prints it (keys in the
-        README): the hand, rules, pay table, what was enumerated, every
+        manual): the hand, rules, pay table, what was enumerated, every
         choice best first and why the first is recommended."""
         rows = []
         for choice in self.choices:

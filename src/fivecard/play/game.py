@@ -2,7 +2,7 @@
 Dealer): the engine, a state machine with validated actions and event
 records. It never prints; ``fivecard play`` (and a future web page) drive it.
 
-The rules (also in the README):
+The rules (also in the manual's page on `fivecard play`):
 
 * Seats: the player (seat 0) and two computer players; the dealer is the
   house. Stacks start at 1,000 chips; a seat that cannot pay 20 sits out.

@@ -1,4 +1,4 @@
-"""JSON Lines: one object per row, the README's contract.
+"""JSON Lines: one object per row, the manual's contract.
 
 Guarantees: each line is one JSON object: ``{"line": N, "hands": [...],
 "winners": [...], "order": [[...]], "explanation": "..."}`` with each
@@ -31,7 +31,7 @@ Objects = npt.NDArray[np.object_]
 
 
 class JsonlWriter(WriterBase):
-    """JSON Lines: one object per row (the README's contract)."""
+    """JSON Lines: one object per row (the manual's contract)."""
 
     def __init__(self, out: IO[bytes], rules: RuleSet) -> None:
         super().__init__((), 0, rules)

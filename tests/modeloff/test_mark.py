@@ -31,6 +31,7 @@ from fivecard.modeloff.mark import (
     read_classification,
     read_winner,
     report_marking,
+    round_half_away,
 )
 from fivecard.cli import main
 from fivecard.core.cards import full_deck
@@ -761,10 +762,42 @@ def test_a_formula_without_a_value_is_reported_in_the_marked_workbook(tmp_path: 
 @pytest.mark.parametrize(
     ("correct", "total", "mark"),
     [(20, 25, 20), (22, 25, 24), (25, 25, 30), (0, 25, 0), (19, 25, 19), (21, 25, 22),
-     (8, 10, 20), (9, 10, 25), (10, 10, 30), (45, 50, 25), (7, 8, 23.8), (0, 0, 0)],
+     (8, 10, 20), (9, 10, 25), (10, 10, 30), (45, 50, 25), (7, 8, 23.8), (0, 0, 0),
+     (1, 4, 6.3), (3, 4, 18.8), (1, 8, 3.1), (841, 1000, 22.1), (1, 3, 8.3), (2, 3, 16.7)],
 )
 def test_the_modeloff_mark(correct: int, total: int, mark: float) -> None:
     assert modeloff_mark(correct, total) == mark
+
+
+#: Excel's ROUND(number, places): the examples of Microsoft's page for the
+#: function, then halves that Python's round() takes to even or to the
+#: binary number below (round(6.25, 1) is 6.2, round(2.675, 2) is 2.67).
+EXCEL_ROUND = [
+    (2.15, 1, 2.2), (2.149, 1, 2.1), (-1.475, 2, -1.48), (21.5, -1, 20), (626.3, -3, 1000),
+    (1.98, -1, 0), (-50.55, -2, -100),
+    (0.05, 1, 0.1), (0.15, 1, 0.2), (0.25, 1, 0.3), (0.35, 1, 0.4), (6.25, 1, 6.3), (6.35, 1, 6.4),
+    (12.45, 1, 12.5), (23.75, 1, 23.8), (2.675, 2, 2.68), (1.005, 2, 1.01), (8.345, 2, 8.35),
+    (0.125, 2, 0.13), (0.5, 0, 1), (1.5, 0, 2), (2.5, 0, 3), (-0.5, 0, -1), (-2.5, 0, -3),
+    (-0.05, 1, -0.1), (-6.25, 1, -6.3), (6.24, 1, 6.2), (6.2499, 1, 6.2), (0.0, 1, 0),
+]
+
+
+@pytest.mark.parametrize(("number", "places", "excel"), EXCEL_ROUND)
+def test_rounding_is_excels_round(number: float, places: int, excel: float) -> None:
+    assert round_half_away(number, places) == excel
+    assert str(round_half_away(number, places)) == str(float(excel))  # shown as Excel shows it
+
+
+def test_a_mark_of_a_half_is_shown_rounded_up_in_text_and_json(tmp_path: Path) -> None:
+    wrong = ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "2"]
+    path = write_csv(tmp_path / "quarter.csv", _showdowns(1) + [wrong] * 3)  # 1 of 4: 6.25 of 25
+    code, out, _ = run(["mark", str(path)])
+    assert code == 0
+    assert out.splitlines()[-2:] == [
+        "Outcomes right: 1/4; ModelOff mark: 6.3/30",
+        "(4 outcomes, scaled to 25 for the mark: 1 x 25 / 4 = 6.25 right)",
+    ]
+    assert json.loads(run(["mark", "--json", str(path)])[1])["mark"] == 6.3
 
 
 # --- errors: one line, exit 2 -------------------------------------------------------------

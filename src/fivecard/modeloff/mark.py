@@ -50,11 +50,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import re
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from functools import cache, lru_cache
 from typing import IO, Any, Final
 
@@ -77,6 +80,7 @@ __all__ = [
     "write_marked",
     "report_marking",
     "modeloff_mark",
+    "round_half_away",
     "read_classification",
     "read_winner",
     "CLASS_WORDS",
@@ -413,22 +417,46 @@ class MarkedRow:
         }
 
 
+def round_half_away(value: float | Fraction, places: int = 0) -> float:
+    """A number rounded to ``places`` decimals (tens, hundreds ... when
+    negative) as Excel's ROUND rounds it: on its decimal value, a half away
+    from zero. A float's decimal value is the one it is written as
+    (``str``), so ``2.675`` is 2.675, not the binary number just below it;
+    a :class:`~fractions.Fraction` is rounded exactly. (Python's
+    :func:`round` rounds a half to even, on the binary value: 6.25 to 6.2,
+    2.675 to 2.67.)
+
+    >>> [round_half_away(v, 1) for v in (6.25, 0.05, 2.15, -0.05)]
+    [6.3, 0.1, 2.2, -0.1]
+    >>> round_half_away(2.675, 2), round_half_away(21.5, -1), round_half_away(Fraction(1, 8), 2)
+    (2.68, 20.0, 0.13)
+    """
+    exact = Fraction(Decimal(str(value))) if isinstance(value, float) else Fraction(value)
+    scale = Fraction(10) ** places
+    whole = math.floor(abs(exact) * scale + Fraction(1, 2))
+    rounded = float(whole / scale)
+    return -rounded if exact < 0 else rounded
+
+
 def modeloff_mark(correct: int, total: int) -> float:
     """The ModelOff 2012 mark: 1 per right outcome up to 20, 2 per right
     outcome above 20, out of 25 outcomes (30 marks at most). Another number
     of outcomes is scaled to 25 first (``correct * 25 / total``), the same
-    rule applied, and the mark rounded to one decimal.
+    rule applied, and the mark rounded to one decimal as Excel's ROUND
+    rounds (:func:`round_half_away`), on the exact mark.
 
     >>> [modeloff_mark(n, 25) for n in (0, 20, 22, 25)]
     [0.0, 20.0, 24.0, 30.0]
     >>> modeloff_mark(9, 10), modeloff_mark(8, 10), modeloff_mark(50, 50), modeloff_mark(0, 0)
     (25.0, 20.0, 30.0, 0.0)
+    >>> modeloff_mark(1, 4)  # 6.25
+    6.3
     """
     if total <= 0:
         return 0.0
-    scaled = correct if total == MODELOFF_OUTCOMES else correct * MODELOFF_OUTCOMES / total
-    mark = min(scaled, _FULL_RATE) + 2 * max(scaled - _FULL_RATE, 0)
-    return round(float(mark), 1)
+    scaled = Fraction(correct * MODELOFF_OUTCOMES, total)
+    mark = min(scaled, Fraction(_FULL_RATE)) + 2 * max(scaled - _FULL_RATE, Fraction(0))
+    return round_half_away(mark, 1)
 
 
 def _number(value: float) -> str:
@@ -462,7 +490,7 @@ class MarkTotals:
         """How the mark was scaled, for a grid of another size than 25."""
         if self.total in (0, MODELOFF_OUTCOMES):
             return None
-        scaled = round(self.correct * MODELOFF_OUTCOMES / self.total, 2)
+        scaled = round_half_away(Fraction(self.correct * MODELOFF_OUTCOMES, self.total), 2)
         shown = str(int(scaled)) if scaled.is_integer() else f"{scaled:g}"
         return (
             f"{self.total} outcomes, scaled to {MODELOFF_OUTCOMES} for the mark: "

@@ -295,6 +295,7 @@ CASES: tuple[Case, ...] = (
     case("mark-other-headers", "mark", "other.csv", "--answers", "First,Second,Who", "--hands", "Hand A,Hand B",
          given=(("other.csv", ANSWERS_OTHER_HEADERS),)),
     case("mark-wild", "mark", "--wild", "2", "examples/answered.csv"),
+    case("mark-fail-on-wrong", "mark", "--fail-on-wrong", "examples/answered.csv"),
     # deal: seeded
     case("deal-seed", "deal", "--seed", "7"),
     case("deal-players-rounds", "deal", "--players", "4", "--rounds", "3", "--seed", "1"),

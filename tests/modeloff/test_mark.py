@@ -800,6 +800,44 @@ def test_a_mark_of_a_half_is_shown_rounded_up_in_text_and_json(tmp_path: Path) -
     assert json.loads(run(["mark", "--json", str(path)])[1])["mark"] == 6.3
 
 
+# --- --fail-on-wrong: an exit code for CI -------------------------------------------------
+
+RIGHT = ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "1"]
+#: Each kind of second row (after a right one): the outcomes wrong, and the
+#: exit code without and with --fail-on-wrong.
+ERROR_ROW = ["AS AH 7C 4D 2S", "AS KH 7D 4C 2D", "Pair", "Pair", "1"]  # the ace of spades twice
+ROW_KINDS = {
+    "all right": ([RIGHT, RIGHT], 0, 0, 0),
+    "a wrong winner": ([RIGHT, [*RIGHT[:4], "2"]], 1, 0, 3),
+    "the winner's classification wrong": ([RIGHT, [RIGHT[0], RIGHT[1], "Flush", "Pair", "1"]], 1, 0, 3),
+    "an unreadable answer": ([RIGHT, [*RIGHT[:4], "Player 1?"]], 1, 0, 3),
+    "a missing answer": ([RIGHT, [*RIGHT[:4], ""]], 1, 0, 3),
+    "only the loser's classification wrong": ([RIGHT, [*RIGHT[:3], "Flush", "1"]], 0, 0, 0),
+    "an error row": ([RIGHT, ERROR_ROW], 0, 1, 1),
+    "an error row and a wrong outcome": ([[*RIGHT[:4], "2"], ERROR_ROW], 1, 1, 1),
+}
+
+
+@pytest.mark.parametrize("kind", ROW_KINDS)
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_fail_on_wrong_exits_3_when_an_outcome_is_wrong(kind: str, fmt: str, tmp_path: Path) -> None:
+    rows, wrong, plain, failing = ROW_KINDS[kind]
+    header = _showdowns(0)
+    path = tmp_path / f"answers.{fmt}"
+    if fmt == "csv":
+        write_csv(path, header + rows)
+    else:
+        MAKE.write_workbook(path, None, header[0], rows)
+    code, out, _ = run(["mark", str(path)])
+    assert code == plain
+    assert len(json.loads(run(["mark", "--json", str(path)])[1])["wrong"]) == wrong
+    for extra in ([], ["--json"], ["-o", str(tmp_path / f"marked.{fmt}")]):
+        code, printed, _ = run(["mark", "--fail-on-wrong", *extra, str(path)])
+        assert code == failing, (kind, extra)
+        if not extra:
+            assert printed == out  # the report is the same
+
+
 # --- errors: one line, exit 2 -------------------------------------------------------------
 
 

@@ -564,6 +564,20 @@ def test_the_winner_by_the_players_names_found_by_its_cells(tmp_path: Path) -> N
         assert marking.answer_columns == (2, 3, 4) and (marking.correct, marking.total) == (3, 3)
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_classifications_by_scores_alone_are_found_by_their_cells(suffix: str, tmp_path: Path) -> None:
+    rows = []
+    for test, row in enumerate(grid(seed=3, size=10), 1):  # the tests' numbers, 1 to 10, are scores too
+        one, two, winner = truth(row[1], row[2])
+        scores = [STANDARD.scores[read_classification(label, STANDARD).name] for label in (one, two)]
+        rows.append([test, row[1], row[2], *scores, winner])
+    rows[4][2] = rows[4][1]  # an error row: the numbers read skip it (4, 6), and still rise
+    path = write_table(tmp_path / f"scores{suffix}", None, rows)
+    marking = mark_file(str(path))
+    assert marking.answer_columns == (3, 4, 5)
+    assert (marking.correct, marking.total, len(marking.errors)) == (9, 9, 1)
+
+
 def test_a_header_stands_where_the_cells_say_nothing_else(tmp_path: Path) -> None:
     one, two = "AS AH 7C 4D 2S", "KS KH 7D 4C 2D"
     # swapped classifications: the headers decide, and the cells (both categories) agree on their kind

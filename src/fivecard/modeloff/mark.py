@@ -651,8 +651,8 @@ def _column_kind(texts: Sequence[str], rules: RuleSet, names: tuple[str, ...], h
     """What a column's cells (the non-empty ones of the first rows) hold:
     hands (most of them), classifications (category names or scores),
     winners (players' numbers or names, draws), either (``1`` and ``2``
-    alone), or none of these (None): notes, row numbers (``1``, ``2``,
-    ``3`` ...), nothing. A kind of answer needs three quarters of the
+    alone), or none of these (None): notes, row numbers (rising from row
+    to row: ``1``, ``2``, ``3`` ...), nothing. A kind of answer needs three quarters of the
     cells; of two kinds, the one more cells read as."""
     from ..files.rows import HAND, cell_shape
 
@@ -662,8 +662,8 @@ def _column_kind(texts: Sequence[str], rules: RuleSet, names: tuple[str, ...], h
         return _HANDS
     if len(texts) >= 3 and all(_SCORE.fullmatch(t) for t in texts):
         numbers = [int(t) for t in texts]
-        if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
-            return None  # the rows counted
+        if all(a < b for a, b in itertools.pairwise(numbers)):
+            return None  # the rows counted (a row that is an error not among them)
     classes = sum(not isinstance(_classification(t, rules), str) for t in texts)
     winners = sum(not isinstance(_winner(t, names, hands), str) for t in texts)
     enough = _CLEAR_SHARE * len(texts)

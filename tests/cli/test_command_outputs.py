@@ -164,6 +164,13 @@ ANSWERS_OTHER_HEADERS = (
     "TD TH 4H 4C 3S,TS TC 4S 4D 3H,2,3,draw\n"
     "JH JC 4C 4S 9H,XX KD 8C 7D 2S,One Pair,One Pair,1\n"
 )
+#: A marked file's answer columns under headers that do not say what they hold.
+ANSWERS_BY_CELLS = (
+    "Player 1,Player 2,Player 1 hand,Player 2 hand,Winner\n"
+    "AD KD QD JD TD,QC TC 7C 6C 4C,Royal Flush,Flush,Player 1\n"
+    "QC TC 7C 6C 4C,QD TD 7D 5D 4D,Flush,Flush,Player 2\n"
+    "TD TH 4H 4C 3S,TS TC 4S 4D 3H,Two Pair,Two Pair,draw\n"
+)
 
 STUD_HANDS = "AsKsQsJsTs9s2d\n\n2c 3d 4h 5s 7c 8d\n7h7d7s7c2d3d\n"
 #: Keystrokes of a scripted game: a hint, a hold, the next round, keep all,
@@ -295,6 +302,8 @@ CASES: tuple[Case, ...] = (
     case("mark-other-headers", "mark", "other.csv", "--answers", "First,Second,Who", "--hands", "Hand A,Hand B",
          given=(("other.csv", ANSWERS_OTHER_HEADERS),)),
     case("mark-wild", "mark", "--wild", "2", "examples/answered.csv"),
+    case("mark-fail-on-wrong", "mark", "--fail-on-wrong", "examples/answered.csv"),
+    case("mark-answers-by-cells", "mark", "by-cells.csv", given=(("by-cells.csv", ANSWERS_BY_CELLS),)),
     # deal: seeded
     case("deal-seed", "deal", "--seed", "7"),
     case("deal-players-rounds", "deal", "--players", "4", "--rounds", "3", "--seed", "1"),

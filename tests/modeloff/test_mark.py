@@ -31,6 +31,7 @@ from fivecard.modeloff.mark import (
     read_classification,
     read_winner,
     report_marking,
+    round_half_away,
 )
 from fivecard.cli import main
 from fivecard.core.cards import full_deck
@@ -472,10 +473,12 @@ def test_answer_columns_named_explicitly(tmp_path: Path) -> None:
         [2, "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "easy", "Pair", "Pair", "1"],
     ]
     path = write_csv(tmp_path / "named.csv", rows)
-    code, out, err = run(["mark", str(path)])
+    unreadable = write_csv(tmp_path / "unreadable.csv", [row[:4] + ["?", "?", "?"] for row in rows])
+    code, out, err = run(["mark", str(unreadable)])
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "no column for player 1's classification and player 2's classification and the winner" in err
     assert "'Player 1 classification'" in err and "'Winner'" in err and "(use --answers E,F,G)" in err
+    assert mark_file(str(path)).answer_columns == (4, 5, 6)  # by their cells, without naming them
     for spec in ("E,F,G", "5,6,7", "A1,A2,W", "a1, a2, w"):
         marking = mark_file(str(path), answers=spec)
         assert marking.answer_columns == (4, 5, 6) and marking.wrong == [2], spec
@@ -487,6 +490,134 @@ def test_answer_columns_named_explicitly(tmp_path: Path) -> None:
         mark_file(str(path), answers="B,F,G")
     with pytest.raises(AnswerColumnsError, match="unknown answer column 'Nope'"):
         mark_file(str(path), answers="Nope,F,G")
+
+
+def write_table(path: Path, header: list[str] | None, rows: list[list[Any]]) -> Path:
+    """A table as CSV or as a workbook's one sheet (by the name), with a header row or none."""
+    if path.suffix == ".csv":
+        return write_csv(path, ([header] if header is not None else []) + rows)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    for row in ([header] if header is not None else []) + rows:
+        sheet.append(row)
+    book.save(path)
+    return path
+
+
+def planted_grid() -> list[list[Any]]:
+    """The 25-showdown grid with wrong answers planted: a wrong winner, the
+    winner's classification wrong, the loser's classification wrong."""
+    rows = grid(seed=5)
+    for test, column in ((3, 5), (8, 3), (8, 4), (14, 4)):
+        row = rows[test - 1]
+        if column == 5:
+            row[5] = "2" if truth(row[1], row[2])[2] == "1" else "1"
+        else:
+            row[column] = "Royal Flush"
+    return rows
+
+
+#: Headers over the grid's columns (test, hand 1, hand 2, then the three
+#: answers): the usual ones; ones that name the hand but not the answer;
+#: none that mean anything; misleading ones (a winner's header over a
+#: classification, a classification's over the winner); a partial one; none.
+HEADER_VARIANTS: dict[str, list[str] | None] = {
+    "usual": ["Test", "Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"],
+    "hand names": ["Test", "Player 1", "Player 2", "Player 1 hand", "Player 2 hand", "Winner"],
+    "no answer words": ["Test", "Player 1", "Player 2", "Answer A", "Answer B", "Answer C"],
+    "misleading": ["Test", "Player 1", "Player 2", "Winner", "Result", "Score 1"],
+    "partial": ["Test", "Hand 1", "Hand 2", "P1 Class", "", "Who"],
+    "no header": None,
+}
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_answer_columns_found_by_their_cells_whatever_their_headers(suffix: str, tmp_path: Path) -> None:
+    rows = planted_grid()
+    marked = {}
+    for name, header in HEADER_VARIANTS.items():
+        path = write_table(tmp_path / f"{name.replace(' ', '-')}{suffix}", header, rows)
+        marking = mark_file(str(path))
+        first = 2 if header is not None else 1  # the first data row's line
+        assert marking.answer_columns == (3, 4, 5), name
+        marked[name] = (
+            marking.correct, marking.total, marking.mark, [line - first + 1 for line in marking.wrong],
+            [(r.line - first, r.verdict()) for r in marking.rows],
+        )
+        code, out, err = run(["mark", str(path)])
+        assert code == 0 and out.endswith("Outcomes right: 23/25; ModelOff mark: 26/30\n"), name
+        if name != "usual":
+            assert "; found by their cells: " in err, (name, err)
+        else:
+            assert "cells" not in err
+    assert marked["usual"][:4] == (23, 25, 26.0, [3, 8])
+    assert all(found == marked["usual"] for found in marked.values())
+
+
+def test_the_winner_by_the_players_names_found_by_its_cells(tmp_path: Path) -> None:
+    one, two = "AS AH 7C 4D 2S", "KS KH 7D 4C 2D"
+    rows = [[one, two, "Pair", "Pair", "Alice"], [two, one, "Pair", "Pair", "Bob"], ["TD TH 4H 4C 3S", "TS TC 4S 4D 3H", "2 pair", "2 pair", "split"]]
+    for suffix in (".csv", ".xlsx"):
+        path = write_table(tmp_path / f"names{suffix}", ["Alice", "Bob", "First", "Second", "Third"], rows)
+        marking = mark_file(str(path))
+        assert marking.answer_columns == (2, 3, 4) and (marking.correct, marking.total) == (3, 3)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_classifications_by_scores_alone_are_found_by_their_cells(suffix: str, tmp_path: Path) -> None:
+    rows = []
+    for test, row in enumerate(grid(seed=3, size=10), 1):  # the tests' numbers, 1 to 10, are scores too
+        one, two, winner = truth(row[1], row[2])
+        scores = [STANDARD.scores[read_classification(label, STANDARD).name] for label in (one, two)]
+        rows.append([test, row[1], row[2], *scores, winner])
+    rows[4][2] = rows[4][1]  # an error row: the numbers read skip it (4, 6), and still rise
+    path = write_table(tmp_path / f"scores{suffix}", None, rows)
+    marking = mark_file(str(path))
+    assert marking.answer_columns == (3, 4, 5)
+    assert (marking.correct, marking.total, len(marking.errors)) == (9, 9, 1)
+
+
+def test_a_header_stands_where_the_cells_say_nothing_else(tmp_path: Path) -> None:
+    one, two = "AS AH 7C 4D 2S", "KS KH 7D 4C 2D"
+    # swapped classifications: the headers decide, and the cells (both categories) agree on their kind
+    swapped = ["Test", "Player 1", "Player 2", "Classification 2", "Classification 1", "Winner"]
+    path = write_csv(tmp_path / "swapped.csv", [swapped, [1, one, "2H 2D 5S 5C 9H", "Two Pair", "One Pair", "2"]])
+    marking = mark_file(str(path))
+    assert marking.answer_columns == (4, 3, 5) and marking.correct == 1
+    # a winner column answered with categories: the cells cannot say which column is the winner's
+    categories = ["Test", "Player 1", "Player 2", "Player 1 classification", "Player 2 classification", "Winner"]
+    path = write_csv(tmp_path / "categories.csv", [categories, [1, one, two, "Pair", "Pair", "One Pair"]])
+    marking = mark_file(str(path))
+    assert marking.answer_columns == (3, 4, 5) and marking.wrong == [2]
+    assert "could not read 'One Pair' as a winner" in marking.rows[0].differences[0]
+    # unreadable answers under the usual headers are still the answers
+    path = write_csv(tmp_path / "typos.csv", [categories, [1, one, two, "Pairr", "Pairr", "who?"]])
+    assert mark_file(str(path)).answer_columns == (3, 4, 5)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_column_of_hands_is_never_an_answer_column(suffix: str, tmp_path: Path) -> None:
+    one, two, third = "AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "QS QH 7H 4H 2H"
+    rows = [[one, two, third, "Pair", "Pair", "1"], [two, one, third, "Pair", "Pair", "2"]]
+    for header in (None, ["Player 1", "Player 2", "Winner", "Answer 1", "Answer 2", "Answer 3"]):
+        path = write_table(tmp_path / f"three{suffix}", header, rows)
+        marking = mark_file(str(path), hands="A,B")
+        assert marking.answer_columns == (3, 4, 5) and marking.correct == 2, header
+    # with no answer cells, a column of hands under an answer's header is still not taken
+    path = write_table(tmp_path / f"none{suffix}", ["Player 1", "Player 2", "Winner"], [row[:3] for row in rows])
+    with pytest.raises(AnswerColumnsError, match="no column for player 1's classification"):
+        mark_file(str(path), hands="A,B")
+
+
+def test_more_columns_of_answers_than_answers_is_an_error_that_names_them(tmp_path: Path) -> None:
+    one, two = "AS AH 7C 4D 2S", "KS KH 7D 4C 2D"
+    path = write_csv(tmp_path / "four.csv", [[one, two, "Pair", "Pair", "Flush", "1"], [two, one, "Pair", "Pair", "Flush", "2"]])
+    code, out, err = run(["mark", str(path)])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "the cells of C, D, E, F could each be answers, for 3 answer columns that no header names" in err
+    assert "(use --answers D,E,F)" in err
+    assert mark_file(str(path), answers="C,D,F").correct == 2
 
 
 def test_a_grid_answer_sheet_is_found_without_naming_its_columns(tmp_path: Path) -> None:
@@ -761,10 +892,80 @@ def test_a_formula_without_a_value_is_reported_in_the_marked_workbook(tmp_path: 
 @pytest.mark.parametrize(
     ("correct", "total", "mark"),
     [(20, 25, 20), (22, 25, 24), (25, 25, 30), (0, 25, 0), (19, 25, 19), (21, 25, 22),
-     (8, 10, 20), (9, 10, 25), (10, 10, 30), (45, 50, 25), (7, 8, 23.8), (0, 0, 0)],
+     (8, 10, 20), (9, 10, 25), (10, 10, 30), (45, 50, 25), (7, 8, 23.8), (0, 0, 0),
+     (1, 4, 6.3), (3, 4, 18.8), (1, 8, 3.1), (841, 1000, 22.1), (1, 3, 8.3), (2, 3, 16.7)],
 )
 def test_the_modeloff_mark(correct: int, total: int, mark: float) -> None:
     assert modeloff_mark(correct, total) == mark
+
+
+#: Excel's ROUND(number, places): the examples of Microsoft's page for the
+#: function, then halves that Python's round() takes to even or to the
+#: binary number below (round(6.25, 1) is 6.2, round(2.675, 2) is 2.67).
+EXCEL_ROUND = [
+    (2.15, 1, 2.2), (2.149, 1, 2.1), (-1.475, 2, -1.48), (21.5, -1, 20), (626.3, -3, 1000),
+    (1.98, -1, 0), (-50.55, -2, -100),
+    (0.05, 1, 0.1), (0.15, 1, 0.2), (0.25, 1, 0.3), (0.35, 1, 0.4), (6.25, 1, 6.3), (6.35, 1, 6.4),
+    (12.45, 1, 12.5), (23.75, 1, 23.8), (2.675, 2, 2.68), (1.005, 2, 1.01), (8.345, 2, 8.35),
+    (0.125, 2, 0.13), (0.5, 0, 1), (1.5, 0, 2), (2.5, 0, 3), (-0.5, 0, -1), (-2.5, 0, -3),
+    (-0.05, 1, -0.1), (-6.25, 1, -6.3), (6.24, 1, 6.2), (6.2499, 1, 6.2), (0.0, 1, 0),
+]
+
+
+@pytest.mark.parametrize(("number", "places", "excel"), EXCEL_ROUND)
+def test_rounding_is_excels_round(number: float, places: int, excel: float) -> None:
+    assert round_half_away(number, places) == excel
+    assert str(round_half_away(number, places)) == str(float(excel))  # shown as Excel shows it
+
+
+def test_a_mark_of_a_half_is_shown_rounded_up_in_text_and_json(tmp_path: Path) -> None:
+    wrong = ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "2"]
+    path = write_csv(tmp_path / "quarter.csv", _showdowns(1) + [wrong] * 3)  # 1 of 4: 6.25 of 25
+    code, out, _ = run(["mark", str(path)])
+    assert code == 0
+    assert out.splitlines()[-2:] == [
+        "Outcomes right: 1/4; ModelOff mark: 6.3/30",
+        "(4 outcomes, scaled to 25 for the mark: 1 x 25 / 4 = 6.25 right)",
+    ]
+    assert json.loads(run(["mark", "--json", str(path)])[1])["mark"] == 6.3
+
+
+# --- --fail-on-wrong: an exit code for CI -------------------------------------------------
+
+RIGHT = ["AS AH 7C 4D 2S", "KS KH 7D 4C 2D", "Pair", "Pair", "1"]
+#: Each kind of second row (after a right one): the outcomes wrong, and the
+#: exit code without and with --fail-on-wrong.
+ERROR_ROW = ["AS AH 7C 4D 2S", "AS KH 7D 4C 2D", "Pair", "Pair", "1"]  # the ace of spades twice
+ROW_KINDS = {
+    "all right": ([RIGHT, RIGHT], 0, 0, 0),
+    "a wrong winner": ([RIGHT, [*RIGHT[:4], "2"]], 1, 0, 3),
+    "the winner's classification wrong": ([RIGHT, [RIGHT[0], RIGHT[1], "Flush", "Pair", "1"]], 1, 0, 3),
+    "an unreadable answer": ([RIGHT, [*RIGHT[:4], "Player 1?"]], 1, 0, 3),
+    "a missing answer": ([RIGHT, [*RIGHT[:4], ""]], 1, 0, 3),
+    "only the loser's classification wrong": ([RIGHT, [*RIGHT[:3], "Flush", "1"]], 0, 0, 0),
+    "an error row": ([RIGHT, ERROR_ROW], 0, 1, 1),
+    "an error row and a wrong outcome": ([[*RIGHT[:4], "2"], ERROR_ROW], 1, 1, 1),
+}
+
+
+@pytest.mark.parametrize("kind", ROW_KINDS)
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_fail_on_wrong_exits_3_when_an_outcome_is_wrong(kind: str, fmt: str, tmp_path: Path) -> None:
+    rows, wrong, plain, failing = ROW_KINDS[kind]
+    header = _showdowns(0)
+    path = tmp_path / f"answers.{fmt}"
+    if fmt == "csv":
+        write_csv(path, header + rows)
+    else:
+        MAKE.write_workbook(path, None, header[0], rows)
+    code, out, _ = run(["mark", str(path)])
+    assert code == plain
+    assert len(json.loads(run(["mark", "--json", str(path)])[1])["wrong"]) == wrong
+    for extra in ([], ["--json"], ["-o", str(tmp_path / f"marked.{fmt}")]):
+        code, printed, _ = run(["mark", "--fail-on-wrong", *extra, str(path)])
+        assert code == failing, (kind, extra)
+        if not extra:
+            assert printed == out  # the report is the same
 
 
 # --- errors: one line, exit 2 -------------------------------------------------------------

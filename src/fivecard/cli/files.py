@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.rules import RuleSet
-from .registry import EXIT_OK, EXIT_SOME_ROWS_BAD, Call, Progress, UsageError, can_show, command
+from .registry import EXIT_OK, EXIT_SOME_ROWS_BAD, EXIT_WRONG_ANSWERS, Call, Progress, UsageError, can_show, command
 
 
 def _solve_format(args: argparse.Namespace, rules: RuleSet | None = None) -> str:
@@ -70,7 +70,10 @@ def _mark(call: Call) -> int:
     if args.output is not None:
         wrong = marking.totals.wrong_answers
         call.err.write(f"wrote {args.output}: {wrong} wrong answer{'s' if wrong != 1 else ''} marked\n")
-    return EXIT_SOME_ROWS_BAD if marking.totals.errors else EXIT_OK
+    totals = marking.totals
+    if totals.errors:
+        return EXIT_SOME_ROWS_BAD
+    return EXIT_WRONG_ANSWERS if args.fail_on_wrong and totals.correct < totals.total else EXIT_OK
 
 
 @command("grid")

@@ -38,11 +38,12 @@ with open(os.path.join(os.path.dirname(__file__), "commands.toml"), "rb") as _fi
 EXIT_OK = 0
 EXIT_SOME_ROWS_BAD = 1
 EXIT_BAD_INPUT = 2
+EXIT_WRONG_ANSWERS = 3  # mark --fail-on-wrong: some outcome is wrong
 EXIT_BROKEN_PIPE = 141  # the output pipe closed early
 
 #: What each exit code means, as every ``--help`` lists them.
 EXIT_CODES: dict[int, str] = {int(code): meaning for code, meaning in SPEC["exit-codes"].items()}
-USUAL_EXITS = tuple(code for code in EXIT_CODES if code != EXIT_SOME_ROWS_BAD)
+USUAL_EXITS = tuple(code for code in EXIT_CODES if code not in (EXIT_SOME_ROWS_BAD, EXIT_WRONG_ANSWERS))
 DECLARED: dict[str, dict[str, Any]] = {declared["name"]: declared for declared in SPEC["command"]}
 ORDER = tuple(DECLARED)  # as 'fivecard --help' lists them
 

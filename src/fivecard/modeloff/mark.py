@@ -4,9 +4,10 @@ and the winner, as the ModelOff 2012 case asks. fivecard settles each row
 itself and says where the answers differ, and why.
 
 * The hands are found as ``solve`` finds them (:mod:`~fivecard.files.sources`);
-  the answers are three more columns, found by their headers
-  (:data:`CLASS_WORDS`, :data:`WINNER_WORDS`) or stated, in the order
-  hand 1's classification, hand 2's classification, winner.
+  the answers are three more columns, stated, in the order hand 1's
+  classification, hand 2's classification, winner, or found by their
+  headers (:data:`CLASS_WORDS`, :data:`WINNER_WORDS`) and their cells
+  (:func:`find_answer_columns`).
 * A classification is a category's name in any case and spacing (the rule
   set's labels and names, and the aliases in :data:`CATEGORY_ALIASES`) or
   its score (1 = weakest, as ``fivecard rules`` lists them); a winner is a
@@ -49,12 +50,16 @@ cannot be read is reported for its row and counts as wrong.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+import math
 import re
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from functools import cache, lru_cache
 from typing import IO, Any, Final
 
@@ -77,6 +82,7 @@ __all__ = [
     "write_marked",
     "report_marking",
     "modeloff_mark",
+    "round_half_away",
     "read_classification",
     "read_winner",
     "CLASS_WORDS",
@@ -413,22 +419,46 @@ class MarkedRow:
         }
 
 
+def round_half_away(value: float | Fraction, places: int = 0) -> float:
+    """A number rounded to ``places`` decimals (tens, hundreds ... when
+    negative) as Excel's ROUND rounds it: on its decimal value, a half away
+    from zero. A float's decimal value is the one it is written as
+    (``str``), so ``2.675`` is 2.675, not the binary number just below it;
+    a :class:`~fractions.Fraction` is rounded exactly. (Python's
+    :func:`round` rounds a half to even, on the binary value: 6.25 to 6.2,
+    2.675 to 2.67.)
+
+    >>> [round_half_away(v, 1) for v in (6.25, 0.05, 2.15, -0.05)]
+    [6.3, 0.1, 2.2, -0.1]
+    >>> round_half_away(2.675, 2), round_half_away(21.5, -1), round_half_away(Fraction(1, 8), 2)
+    (2.68, 20.0, 0.13)
+    """
+    exact = Fraction(Decimal(str(value))) if isinstance(value, float) else Fraction(value)
+    scale = Fraction(10) ** places
+    whole = math.floor(abs(exact) * scale + Fraction(1, 2))
+    rounded = float(whole / scale)
+    return -rounded if exact < 0 else rounded
+
+
 def modeloff_mark(correct: int, total: int) -> float:
     """The ModelOff 2012 mark: 1 per right outcome up to 20, 2 per right
     outcome above 20, out of 25 outcomes (30 marks at most). Another number
     of outcomes is scaled to 25 first (``correct * 25 / total``), the same
-    rule applied, and the mark rounded to one decimal.
+    rule applied, and the mark rounded to one decimal as Excel's ROUND
+    rounds (:func:`round_half_away`), on the exact mark.
 
     >>> [modeloff_mark(n, 25) for n in (0, 20, 22, 25)]
     [0.0, 20.0, 24.0, 30.0]
     >>> modeloff_mark(9, 10), modeloff_mark(8, 10), modeloff_mark(50, 50), modeloff_mark(0, 0)
     (25.0, 20.0, 30.0, 0.0)
+    >>> modeloff_mark(1, 4)  # 6.25
+    6.3
     """
     if total <= 0:
         return 0.0
-    scaled = correct if total == MODELOFF_OUTCOMES else correct * MODELOFF_OUTCOMES / total
-    mark = min(scaled, _FULL_RATE) + 2 * max(scaled - _FULL_RATE, 0)
-    return round(float(mark), 1)
+    scaled = Fraction(correct * MODELOFF_OUTCOMES, total)
+    mark = min(scaled, Fraction(_FULL_RATE)) + 2 * max(scaled - _FULL_RATE, Fraction(0))
+    return round_half_away(mark, 1)
 
 
 def _number(value: float) -> str:
@@ -462,7 +492,7 @@ class MarkTotals:
         """How the mark was scaled, for a grid of another size than 25."""
         if self.total in (0, MODELOFF_OUTCOMES):
             return None
-        scaled = round(self.correct * MODELOFF_OUTCOMES / self.total, 2)
+        scaled = round_half_away(Fraction(self.correct * MODELOFF_OUTCOMES, self.total), 2)
         shown = str(int(scaled)) if scaled.is_integer() else f"{scaled:g}"
         return (
             f"{self.total} outcomes, scaled to {MODELOFF_OUTCOMES} for the mark: "
@@ -611,41 +641,198 @@ def _hand_of(words: list[str], hand_words: Sequence[list[str]]) -> int | None:
     return None
 
 
+#: How many data rows the answer columns' cells are read in, to find them.
+ANSWER_SAMPLE: Final = 50
+_CLEAR_SHARE: Final = 0.75  # the answers of a column that must read as one kind
+_CLASS, _WINNER, _EITHER, _HANDS = "classification", "winner", "either", "hands"
+
+
+def _column_kind(texts: Sequence[str], rules: RuleSet, names: tuple[str, ...], hands: int) -> str | None:
+    """What a column's cells (the non-empty ones of the first rows) hold:
+    hands (most of them), classifications (category names or scores),
+    winners (players' numbers or names, draws), either (``1`` and ``2``
+    alone), or none of these (None): notes, row numbers (rising from row
+    to row: ``1``, ``2``, ``3`` ...), nothing. A kind of answer needs three quarters of the
+    cells; of two kinds, the one more cells read as."""
+    from ..files.rows import HAND, cell_shape
+
+    if not texts:
+        return None
+    if sum(cell_shape(t, suits=rules.suits) == HAND for t in texts) * 2 > len(texts):
+        return _HANDS
+    if len(texts) >= 3 and all(_SCORE.fullmatch(t) for t in texts):
+        numbers = [int(t) for t in texts]
+        if all(a < b for a, b in itertools.pairwise(numbers)):
+            return None  # the rows counted (a row that is an error not among them)
+    classes = sum(not isinstance(_classification(t, rules), str) for t in texts)
+    winners = sum(not isinstance(_winner(t, names, hands), str) for t in texts)
+    enough = _CLEAR_SHARE * len(texts)
+    if classes >= enough and (winners < enough or classes > winners):
+        return _CLASS
+    if winners >= enough and (classes < enough or winners > classes):
+        return _WINNER
+    return _EITHER if classes >= enough else None
+
+
 def find_answer_columns(
-    columns: Sequence[str], hand_columns: set[int], hand_names: Sequence[str], *, hands: int = 2
+    columns: Sequence[str],
+    hand_columns: set[int],
+    hand_names: Sequence[str],
+    *,
+    hands: int = 2,
+    rows: Sequence[Sequence[str]] = (),
+    rules: RuleSet | None = None,
 ) -> tuple[int, ...]:
-    """The answer columns by their headers: each hand's classification, then
-    the winner. Raises :class:`AnswerColumnsError` naming what is missing."""
+    """The answer columns: each hand's classification, then the winner.
+
+    A header decides (:data:`CLASS_WORDS` and the hand's number or name,
+    :data:`WINNER_WORDS`), unless the column's cells in ``rows`` (the first
+    data rows) plainly hold the other kind of answer. A role no header
+    decides goes to the column whose cells hold it, whatever its header:
+    category names or scores are a classification (of the hand the header
+    names, ``Player 2 hand``, else in column order), players or draws the
+    winner; a column of only ``1`` and ``2`` takes what is left, the winner
+    last (unless it is left of the hands, where a round's number is). A
+    column of hands is never an answer column. When the cells
+    cannot settle what the headers alone do, the headers stand. Raises
+    :class:`AnswerColumnsError` naming what is missing or ambiguous."""
+    return _answer_columns(columns, hand_columns, hand_names, hands, rows, rules or get_rules("standard"))[0]
+
+
+def _answer_columns(
+    columns: Sequence[str],
+    hand_columns: set[int],
+    hand_names: Sequence[str],
+    hands: int,
+    rows: Sequence[Sequence[str]],
+    rules: RuleSet,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`find_answer_columns`, and which of the columns found were found by their cells."""
+    names = tuple(n if not n.startswith("column ") else "" for n in hand_names)
+    kinds: dict[int, str | None] = {}
+
+    def kind(column: int) -> str | None:  # read when needed: most headers decide
+        if column not in kinds:
+            texts = [cells[column].strip() for cells in rows if column < len(cells) and cells[column].strip()]
+            kinds[column] = _column_kind(texts, rules, names, hands)
+        return kinds[column]
+
     hand_words = [_words(n) for n in hand_names]
-    classes: list[int | None] = [None] * hands
-    winner: int | None = None
+    heads: dict[int, tuple[str, int | None]] = {}
     for column, name in enumerate(columns):
-        if column in hand_columns or name.startswith("column "):
+        words = set(_words(name))
+        if column in hand_columns or name.startswith("column ") or not words & (CLASS_WORDS | WINNER_WORDS):
             continue
-        words = _words(name)
-        if CLASS_WORDS & set(words):
-            hand = _hand_of(words, hand_words)
-            if hand is not None and classes[hand] is None:
-                classes[hand] = column
-        elif WINNER_WORDS & set(words) and winner is None:
-            winner = column
-    missing = [f"player {i + 1}'s classification" for i, c in enumerate(classes) if c is None]
-    if winner is None:
-        missing.append("the winner")
-    if missing:
-        labels = [c for c in range(len(columns)) if c not in hand_columns]
-        # answers are usually the last columns
-        letters = ",".join(column_letter(c) for c in labels[-hands - 1 :]) if len(labels) > hands else "C1,C2,W"
-        found = ", ".join(_column_name(c, columns) for c in labels) or "none"
+        if kind(column) == _HANDS:
+            continue
+        heads[column] = (_CLASS, _hand_of(_words(name), hand_words)) if CLASS_WORDS & words else (_WINNER, None)
+    # the headers trusted where the cells do not plainly say the other answer
+    trusted = {c: head for c, head in heads.items() if kind(c) not in {_CLASS, _WINNER} - {head[0]}}
+    chosen = _by_headers(trusted, hands)
+    if None not in chosen:
+        return tuple(c for c in chosen if c is not None), ()
+    for column in range(len(columns)):
+        if column not in hand_columns:
+            kind(column)
+    try:
+        return _fill_by_cells(chosen, kinds, trusted, hand_words, columns, min(hand_columns))
+    except AnswerColumnsError:
+        by_headers = _by_headers(heads, hands)
+        if None in by_headers:
+            raise
+        return tuple(c for c in by_headers if c is not None), ()
+
+
+def _by_headers(heads: dict[int, tuple[str, int | None]], hands: int) -> list[int | None]:
+    """The answer columns the headers name (hand 1's classification, ...,
+    the winner; None where none does): the first column of each role."""
+    found: list[int | None] = [None] * (hands + 1)
+    for column, (role, hand) in sorted(heads.items()):
+        slot = hands if role == _WINNER else hand
+        if slot is not None and found[slot] is None:
+            found[slot] = column
+    return found
+
+
+def _fill_by_cells(
+    chosen: list[int | None],
+    kinds: dict[int, str | None],
+    heads: dict[int, tuple[str, int | None]],
+    hand_words: Sequence[list[str]],
+    columns: Sequence[str],
+    first_hand: int,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Fill the roles the headers leave open with the columns whose cells
+    hold them (see :func:`find_answer_columns`); returns the answer columns
+    and those found so. Answers follow the hands: a column left of them is
+    no answer if it holds only 1s and 2s (a round's number), and is dropped
+    first when more columns than roles are offered."""
+    hands = len(chosen) - 1
+    found = list(chosen)
+    taken = {c for c in found if c is not None}
+    free = [c for c in kinds if c not in taken and kinds[c] != _HANDS]
+    role = {c: heads[c][0] if c in heads else kinds[c] for c in free}
+    open_classes = [i for i in range(hands) if found[i] is None]
+    winner_open = found[hands] is None
+    wanted = len(open_classes) + winner_open
+
+    def offered(columns: list[int]) -> tuple[list[int], list[int], list[int]]:
+        classes = [c for c in columns if role[c] == _CLASS] if open_classes else []
+        winners = [c for c in columns if role[c] == _WINNER] if winner_open else []
+        either = [c for c in columns if role[c] == _EITHER and c > first_hand] if wanted else []
+        return classes, winners, either
+
+    def too_many(classes: list[int], winners: list[int], either: list[int]) -> bool:
+        return len(classes) > len(open_classes) or len(winners) > 1 or len(classes + winners + either) > wanted
+
+    classes, winners, either = offered(free)
+    if too_many(classes, winners, either):
+        classes, winners, either = offered([c for c in free if c > first_hand])
+    if too_many(classes, winners, either):
+        offered_all = sorted(sum(offered(free), []))
         raise AnswerColumnsError(
-            f"no column for {' and '.join(missing)}: looked for headers such as 'Player 1 "
-            f"classification', 'Classification 1', 'P1 Class', 'Hand 1 score', 'Winner', "
-            f"'Result' among the columns that are not hands ({found}); name the answer "
-            f"columns (hand 1's classification, hand 2's, winner) as letters or headers",
-            option=("answers", letters),
+            f"the cells of {', '.join(_column_name(c, columns) for c in offered_all)} could each be "
+            f"answers, for {wanted} answer column{'s' if wanted != 1 else ''} that no header names; "
+            "name the answer columns (hand 1's classification, hand 2's, winner) as letters or headers",
+            option=("answers", ",".join(column_letter(c) for c in sorted(taken | set(offered_all))[-hands - 1 :])),
         )
-    assert winner is not None
-    return (*(c for c in classes if c is not None), winner)
+    if winners:
+        found[hands] = winners[0]
+    elif winner_open and either and len(classes) + len(either) > len(open_classes):
+        found[hands] = either.pop()  # answers run: the classifications, then the winner
+    left = sorted(classes + either)
+    for column in list(left):  # a classification whose header names its hand ("Player 2 hand")
+        hand = None if columns[column].startswith("column ") else _hand_of(_words(columns[column]), hand_words)
+        if hand is not None:
+            left.remove(column)
+            if found[hand] is None:
+                found[hand] = column
+    for i in open_classes:
+        if found[i] is None and left:
+            found[i] = left.pop(0)
+    answers = tuple(c for c in found if c is not None)
+    if len(answers) < len(found):
+        raise _missing(found, columns, sorted(kinds))
+    return answers, tuple(c for c in answers if c not in taken)
+
+
+def _missing(found: Sequence[int | None], columns: Sequence[str], labels: Sequence[int]) -> AnswerColumnsError:
+    """The error of answer columns not found (``labels``: the columns that are not hands)."""
+    hands = len(found) - 1
+    missing = [f"player {i + 1}'s classification" for i, c in enumerate(found[:hands]) if c is None]
+    if found[hands] is None:
+        missing.append("the winner")
+    # answers are usually the last columns
+    letters = ",".join(column_letter(c) for c in labels[-hands - 1 :]) if len(labels) > hands else "C1,C2,W"
+    shown = ", ".join(_column_name(c, columns) for c in labels) or "none"
+    return AnswerColumnsError(
+        f"no column for {' and '.join(missing)}: looked for headers such as 'Player 1 "
+        f"classification', 'Classification 1', 'P1 Class', 'Hand 1 score', 'Winner', "
+        f"'Result', and for cells of categories ('Flush', '7') or winners ('Player 1', "
+        f"'draw'), among the columns that are not hands ({shown}); name the answer "
+        f"columns (hand 1's classification, hand 2's, winner) as letters or headers",
+        option=("answers", letters),
+    )
 
 
 def _stated_columns(spec: str, columns: Sequence[str], hands: int) -> tuple[int, ...]:
@@ -880,8 +1067,9 @@ def open_marking(
     """Open a CSV file or workbook (``-``: ``stdin``) for marking, and find
     its hand and answer columns: the answers of ``answers`` (as letters,
     numbers or header names, in the order hand 1's classification, hand 2's,
-    winner; default: found by their headers). ``sheet`` and ``hands`` as for
-    ``solve``. The rows are marked as they are read, by
+    winner; default: found by their headers and their cells in the first
+    :data:`ANSWER_SAMPLE` rows, :func:`find_answer_columns`). ``sheet`` and
+    ``hands`` as for ``solve``. The rows are marked as they are read, by
     :meth:`Marking.stream`; close the marking after (``with``).
 
     Raises :class:`AnswerColumnsError` when the answer columns cannot be
@@ -905,6 +1093,7 @@ def open_marking(
             )
         hand_columns = {c for unit in layout.units for c in unit}
         hand_names = [source.columns[u[0]] if len(u) == 1 else "" for u in layout.units]
+        by_cells: tuple[int, ...] = ()
         if answers is not None:
             columns = _stated_columns(answers, source.columns, 2)
             clash = sorted(set(columns) & hand_columns)
@@ -913,7 +1102,10 @@ def open_marking(
                     f"answer column {_column_name(clash[0], source.columns)} holds hands, not answers"
                 )
         else:
-            columns = find_answer_columns(source.columns, hand_columns, hand_names)
+            first = list(itertools.islice(source.rows, ANSWER_SAMPLE))  # read again when marked
+            source.rows = itertools.chain(first, source.rows)
+            sample = [row.cells for row in first if row.error is None]
+            columns, by_cells = _answer_columns(source.columns, hand_columns, hand_names, 2, sample, ruleset)
         names = [n if not n.startswith("column ") else "" for n in hand_names]
         formulas = None
         if source.sheet is not None and path != "-" and source.regular:
@@ -924,6 +1116,8 @@ def open_marking(
     note = source.note
     if note is not None:
         note += "; answers: " + ", ".join(_column_name(c, source.columns) for c in columns)
+        if by_cells:
+            note += f"; found by their cells: {', '.join(column_letter(c) for c in by_cells)}"
     return Marking(
         path=path,
         format="xlsx" if source.sheet is not None else "csv",

@@ -1,10 +1,12 @@
 """`fivecard play`: quitting, the end of input and Ctrl-C void the round in
 play and print the standings; options are checked before any output; the
-hand line and the hint name the positions to type."""
+hand line and the hint name the positions to type; a bad answer says what
+is wrong with it."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import signal
@@ -15,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from fivecard.cli import main
-from fivecard.cli.game_screen import PROMPT
+from fivecard.cli.game_screen import HELP, PROMPT, parse_keep
+from fivecard.play.game import GameError
 from helpers import read_until
 
 START = "After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000."
@@ -266,3 +269,60 @@ def test_the_readme_transcript_is_what_the_game_prints() -> None:
     assert block is not None
     code, out, _ = run(block.group(1).split(), "h\nq\n")
     assert code == 0 and out == block.group(2)
+
+
+# --- bad answers ---------------------------------------------------------------------
+
+LONG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ("", "nothing was typed"),
+        ("   ", "nothing was typed"),
+        ("x", "'x' is not a card position or a command"),
+        ("-1", "'-1' is not a card position or a command"),
+        ("１", "'１' is not a card position or a command"),  # a full-width digit
+        ("1.5", "'1.5' is not a card position or a command"),
+        ("1 x", "'x' is not a card position"),
+        ("h 1", "'h' is not a card position"),
+        ("6", "there is no card 6 (the card positions are 1-5)"),
+        ("1 0", "there is no card 0 (the card positions are 1-5)"),
+        ("1 3 1", "a card position is given twice (position 1)"),
+        ("2,2", "a card position is given twice (position 2)"),
+        ("15", "there is no card 15: to keep cards 1 and 5, type them apart: 1 5"),
+        ("1 34", "there is no card 34: to keep cards 3 and 4, type them apart: 3 4"),
+        ("134", "there is no card 134: to keep cards 1, 3 and 4, type them apart: 1 3 4"),
+        ("52134", "there is no card 52134: to keep all five, type a (or 5 2 1 3 4)"),
+        ("16", "there is no card 16: type one position for each card, apart (e.g. 1 3 4)"),
+        ("11", "there is no card 11: type one position for each card, apart (e.g. 1 3 4)"),
+        ("007", "there is no card 007: type one position for each card, apart (e.g. 1 3 4)"),
+        (LONG, f"'{LONG[:40]}...' is not a card position or a command"),  # the line cut short
+    ],
+    ids=lambda v: repr(v[:12]) if isinstance(v, str) else "",
+)
+def test_every_kind_of_bad_answer_says_what_is_wrong(answer: str, message: str) -> None:
+    code, out, _ = run(["play", "--seed", "1"], f"{answer}\nq\n")
+    sorry = re.findall(r"^Sorry: (.*)\. " + re.escape(HELP) + "$", out, re.M)
+    assert code == 0 and sorry == [message]
+    assert out.count(PROMPT) == 2 and "You draw" not in out and VOID_1 in out  # asked again; nothing done
+
+
+@pytest.mark.parametrize("digits", [2, 3, 4, 5])
+def test_run_together_digits_are_never_read_as_positions(digits: int) -> None:
+    """Every number of distinct positions typed together is refused, and
+    the hint's answer keeps those cards."""
+    for number in map("".join, itertools.permutations("12345", digits)):
+        with pytest.raises(GameError) as refused:
+            parse_keep(number)
+        hint = re.search(r"(?:apart: |\(or )([1-5](?: [1-5])*)\)?$", str(refused.value))
+        assert hint is not None and hint.group(1).replace(" ", "") == number
+        assert parse_keep(hint.group(1)) == [int(d) - 1 for d in number]
+
+
+def test_positions_and_commands_are_read() -> None:
+    assert parse_keep(" 5,1 ") == [4, 0] and parse_keep("1, 3 ,4") == [0, 2, 3]
+    assert parse_keep("A") == parse_keep("all") == [0, 1, 2, 3, 4]
+    assert parse_keep("n") == parse_keep("none") == parse_keep("0") == parse_keep("-") == []
+    assert [parse_keep(w) for w in ("h", "Hint", "f", "FOLD", "q", "quit")] == ["h", "h", "f", "f", "q", "q"]

@@ -29,7 +29,6 @@ from fivecard.play.game import (
 from fivecard.core.evaluate import evaluate
 from fivecard.core.hand import Hand
 from fivecard.core.rules import RULE_SETS, get_rules
-from fivecard.cli.game_screen import parse_keep
 from fivecard.play.table_game import MAX_ROUNDS
 
 TOTAL = 3_000
@@ -324,12 +323,6 @@ def test_keep_positions_with_repeated_ranks() -> None:
     assert keep_positions(cards, ()) == []
 
 
-def test_parse_keep() -> None:
-    assert parse_keep(" 5,1 ") == [4, 0]
-    assert parse_keep("h") == "h" and parse_keep("FOLD") == "f" and parse_keep("quit") == "q"
-    assert parse_keep("6") is None and parse_keep("1 1") is None and parse_keep("") is None
-
-
 @pytest.mark.parametrize(
     ("keep", "message"),
     [
@@ -414,9 +407,9 @@ def test_play_piped_complete_game_with_bad_input() -> None:
     answers = "x\n9\n1 1\nh\n1 2\n\na\n\nn\n\nf\nq\n"
     code, out, err = run(["play", "--seed", "11"], answers)
     assert code == 0 and err == ""
-    assert "Sorry, 'x' is not an answer." in out
-    assert "Sorry, '9' is not an answer." in out
-    assert "Sorry, '1 1' is not an answer." in out
+    assert "Sorry: 'x' is not a card position or a command." in out
+    assert "Sorry: there is no card 9 (the card positions are 1-5)." in out
+    assert "Sorry: a card position is given twice (position 1)." in out
     assert "Hint: Keep" in out
     assert "You keep all five cards." in out
     assert "You fold: your ante and your house bet are lost." in out

@@ -17,17 +17,21 @@ interrupt, not an error.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import TextIO
 
 from ..core.cards import Card, format_cards
+from ..core.errors import quote
 from ..core.evaluate import evaluate
+from ..core.hand import HAND_SIZE
 from ..core.report import Painter
 from ..play.advise import Advice
 from ..play.game import Game, GameError, keep_positions
 from ..play.view import Event, event_lines, standings, title
 
 _ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
+_NUMBER = re.compile("[0-9]+")
 
 __all__ = ["play", "parse_keep", "hold", "HELP", "PROMPT"]
 
@@ -39,25 +43,52 @@ QUIT_NOTE = "Quitting in the middle of a round voids it: every chip of it goes b
 PROMPT = "Keep which cards? Type their positions [1]-[5] (e.g. 1 3 4), or a, n, h, f, q: "
 
 
-def parse_keep(text: str) -> list[int] | str | None:
+def parse_keep(text: str) -> list[int] | str:
     """A player's answer: 0-based positions to keep, or a command letter
-    ("h", "f", "q"); None when it makes no sense.
+    ("h", "f", "q"). Positions are typed one digit each, apart (``1 3 4``,
+    ``1,3,4``); a number of two or more digits is refused, never read as
+    several positions (``15`` is no card: type ``1 5``). Anything else is a
+    :class:`~fivecard.play.game.GameError` saying what is wrong with it;
+    whether the positions fit the hand (1-5, each once) is the game's to say
+    (:meth:`~fivecard.play.game.Game.verify_exchange`).
 
-    >>> parse_keep("1 3 4"), parse_keep("134"), parse_keep("a"), parse_keep("n"), parse_keep("x")
-    ([0, 2, 3], [0, 2, 3], [0, 1, 2, 3, 4], [], None)
+    >>> parse_keep("1 3 4"), parse_keep("5,1"), parse_keep("a"), parse_keep("n"), parse_keep("h")
+    ([0, 2, 3], [4, 0], [0, 1, 2, 3, 4], [], 'h')
+    >>> parse_keep("15")
+    Traceback (most recent call last):
+    fivecard.play.table_game.GameError: there is no card 15: to keep cards 1 and 5, type them apart: 1 5
     """
     answer = text.strip().lower()
+    if not answer:
+        raise GameError("nothing was typed")
     if answer in ("h", "hint", "f", "fold", "q", "quit"):
         return answer[0]
     if answer in ("a", "all"):
         return [0, 1, 2, 3, 4]
     if answer in ("n", "none", "0", "-"):
         return []
-    digits = answer.replace(",", " ").replace(" ", "")
-    if not digits or not digits.isdigit() or any(d not in "12345" for d in digits):
-        return None
-    positions = [int(d) - 1 for d in digits]
-    return positions if len(set(positions)) == len(positions) else None
+    tokens = answer.replace(",", " ").split()
+    positions = []
+    for token in tokens:
+        if not _NUMBER.fullmatch(token):
+            what = "a card position" if len(tokens) > 1 else "a card position or a command"
+            raise GameError(f"{quote(token)} is not {what}")
+        if len(token) > 1:
+            raise GameError(f"there is no card {token}: {_apart(token)}")
+        positions.append(int(token) - 1)
+    return positions
+
+
+def _apart(number: str) -> str:
+    """The hint for digits typed together: the positions apart, when each
+    digit is a different card's."""
+    if len(set(number)) < len(number) or any(d not in "12345" for d in number):
+        return "type one position for each card, apart (e.g. 1 3 4)"
+    apart = " ".join(number)
+    if len(number) == HAND_SIZE:
+        return f"to keep all five, type a (or {apart})"
+    named = ", ".join(number[:-1]) + f" and {number[-1]}"
+    return f"to keep cards {named}, type them apart: {apart}"
 
 
 class _Table:
@@ -112,24 +143,22 @@ class _Table:
             line = self.ask(PROMPT)
             if line is None:
                 return False
-            answer = parse_keep(line)
-            if answer == "q":
-                return False
-            if answer == "h":
-                self.hint(self.game.hint(0))
-                continue
-            if answer == "f":
-                self.tell(self.game.fold(0))
-                return True
-            if answer is None or isinstance(answer, str):
-                self.say(f"Sorry, {line.strip()!r} is not an answer. {HELP}")
-                continue
             try:
-                event = self.game.exchange(0, answer)
+                answer = parse_keep(line)
+                if answer == "q":
+                    return False
+                if answer == "h":
+                    self.hint(self.game.hint(0))
+                    continue
+                if answer == "f":
+                    self.tell(self.game.fold(0))
+                    return True
+                assert not isinstance(answer, str)
+                self.game.verify_exchange(0, answer)
             except GameError as exc:
                 self.say(f"Sorry: {exc}. {HELP}")
                 continue
-            self.tell(event)
+            self.tell(self.game.exchange(0, answer))
             return True
 
     def round(self) -> bool:

@@ -1,7 +1,7 @@
 """`fivecard play`: quitting, the end of input and Ctrl-C void the round in
 play and print the standings; options are checked before any output; the
 hand line and the hint name the positions to type; a bad answer says what
-is wrong with it."""
+is wrong with it; breaking a made hand asks first."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from fivecard import parse_cards
 from fivecard.cli import main
 from fivecard.cli.game_screen import HELP, PROMPT, parse_keep
+from fivecard.core.cards import format_cards, full_deck
 from fivecard.play.game import GameError
 from helpers import read_until
 
@@ -326,3 +328,49 @@ def test_positions_and_commands_are_read() -> None:
     assert parse_keep("A") == parse_keep("all") == [0, 1, 2, 3, 4]
     assert parse_keep("n") == parse_keep("none") == parse_keep("0") == parse_keep("-") == []
     assert [parse_keep(w) for w in ("h", "Hint", "f", "FOLD", "q", "quit")] == ["h", "h", "f", "f", "q", "q"]
+
+
+# --- breaking a made hand ------------------------------------------------------------
+
+
+def stacked(hand: str) -> str:
+    """A whole deck, ``hand`` dealt to you first."""
+    first = parse_cards(hand)
+    return format_cards([*first, *(c for c in full_deck() if c not in first)], ascii=True)
+
+
+TWO_PAIR = stacked("KH 4D KS 4C AS")
+ASKED = "You hold Two Pair; exchange 3 cards anyway? [y/N] "
+
+
+@pytest.mark.parametrize(
+    ("answers", "asked", "then"),
+    [
+        ("1 3\ny\nq\n", 1, "You draw"),
+        ("1 3\nYES\nq\n", 1, "You draw"),
+        ("1 3\n\nq\n", 1, VOID_1),  # no: asked for the cards again, then q
+        ("1 3\nn\n1 2 3 4\nq\n", 1, "You draw"),  # then drawing to the kicker: not asked
+        ("1 3\nq\n", 1, VOID_1),  # q quits at the question too
+        ("1 3\n", 1, VOID_1),  # the end of input
+        ("1 2 3 4\nq\n", 0, "You draw"),
+        ("a\nq\n", 0, "You keep all five cards."),
+        ("f\nq\n", 0, "You fold"),
+    ],
+)
+def test_breaking_a_made_hand_asks_once(answers: str, asked: int, then: str) -> None:
+    code, out, _ = run(["play", "--seed", "1", "--deck", TWO_PAIR], answers)
+    declined = answers.startswith(("1 3\n\n", "1 3\nn\n"))
+    assert code == 0 and out.count(ASKED) == asked and out.count(PROMPT) == 1 + declined
+    assert then in out and ("You draw" in out) == (then == "You draw")
+    if then == VOID_1:
+        assert last_line(out) == START
+
+
+def test_the_question_names_the_made_hand_and_the_count() -> None:
+    _, out, _ = run(["play", "--seed", "1", "--deck", stacked("9H 8D 7S 6C 5S")], "1 2 3 4\ny\nq\n")
+    assert "You hold Straight; exchange 1 card anyway? [y/N] y\n" in out
+    _, out, _ = run(["play", "--seed", "1", "--deck", stacked("QH QD QS 5C 5S")], "n\ny\nq\n")
+    assert "You hold Full House; exchange 5 cards anyway? [y/N] y\n" in out
+    low = ["play", "--seed", "1", "--rules", "ace-to-five", "--deck", stacked("2H QH 5H 9D AD")]
+    _, out, _ = run(low, "1 3 4 5\ny\nq\n")
+    assert "You hold Queen-Nine low, Q-9-5-2-A; exchange 1 card anyway? [y/N] y\n" in out

@@ -23,11 +23,11 @@ from typing import TextIO
 
 from ..core.cards import Card, format_cards
 from ..core.errors import quote
-from ..core.evaluate import evaluate
+from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE
 from ..core.report import Painter
 from ..play.advise import Advice
-from ..play.game import Game, GameError, keep_positions
+from ..play.game import Game, GameError, breaks_made_hand, keep_positions
 from ..play.view import Event, event_lines, standings, title
 
 _ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
@@ -158,8 +158,25 @@ class _Table:
             except GameError as exc:
                 self.say(f"Sorry: {exc}. {HELP}")
                 continue
+            made = breaks_made_hand(hand, answer)
+            if made is not None:
+                sure = self.confirm(made, HAND_SIZE - len(answer))
+                if sure is None:
+                    return False
+                if not sure:
+                    continue
             self.tell(self.game.exchange(0, answer))
             return True
+
+    def confirm(self, made: Evaluation, count: int) -> bool | None:
+        """Whether the player means to break a made hand (y); None: quit
+        (q or the end of input)."""
+        held = made.label if made.category.named else made.description
+        cards = f"{count} card{'s' if count != 1 else ''}"
+        line = self.ask(f"You hold {held}; exchange {cards} anyway? [y/N] ")
+        if line is None or line.strip().lower() in ("q", "quit"):
+            return None
+        return line.strip().lower() in ("y", "yes")
 
     def round(self) -> bool:
         """One round; False when the player quits."""

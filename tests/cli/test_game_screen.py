@@ -1,7 +1,8 @@
 """`fivecard play`: quitting, the end of input and Ctrl-C void the round in
 play and print the standings; options are checked before any output; the
 hand line and the hint name the positions to type; a bad answer says what
-is wrong with it; breaking a made hand asks first."""
+is wrong with it; breaking a made hand asks first; keys typed before a
+prompt in a terminal are dropped."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import io
 import itertools
 import os
 import re
+import selectors
 import signal
 import subprocess
 import sys
@@ -374,3 +376,52 @@ def test_the_question_names_the_made_hand_and_the_count() -> None:
     low = ["play", "--seed", "1", "--rules", "ace-to-five", "--deck", stacked("2H QH 5H 9D AD")]
     _, out, _ = run(low, "1 3 4 5\ny\nq\n")
     assert "You hold Queen-Nine low, Q-9-5-2-A; exchange 1 card anyway? [y/N] y\n" in out
+
+
+# --- keys typed before the prompt ----------------------------------------------------
+
+
+def quiet_for(fd: int, seconds: float) -> bytes:
+    """What comes on ``fd`` within ``seconds`` (until it is quiet)."""
+    seen = b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while selector.select(timeout=seconds):
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+@pytest.mark.slow
+def test_keys_typed_while_the_dealers_cards_turn_up_are_dropped() -> None:
+    """In a terminal, a q typed while the dealer's cards turn up is no
+    answer to the next prompt: the game waits for one typed after it."""
+    import pty
+
+    source = Path(__file__).resolve().parents[2] / "src"
+    pid, terminal = pty.fork()
+    if pid == 0:
+        try:
+            os.environ.update(PYTHONPATH=str(source), NO_COLOR="1", COLUMNS="200")
+            os.execv(sys.executable, [sys.executable, "-m", "fivecard", "play", "--seed", "1"])
+        finally:
+            os._exit(127)
+    status = None
+    try:
+        read_until(terminal, PROMPT.encode())
+        os.write(terminal, b"a\n")
+        read_until(terminal, b"Dealer:")
+        os.write(terminal, b"q\n")  # typed ahead, while the cards turn up one by one
+        seen = read_until(terminal, b"Enter for the next round, q to quit: ")
+        assert b"Dealer has" in seen
+        assert b"After 1 round" not in quiet_for(terminal, 1.0)  # the q typed ahead is dropped
+        os.write(terminal, b"q\n")
+        rest = read_until(terminal, b"After 1 round")
+        _, status = os.waitpid(pid, 0)  # the game ends by itself
+    finally:
+        os.close(terminal)
+        if status is None:  # a failed test: the terminal hung up ends the game
+            os.waitpid(pid, 0)
+    assert b"is void" not in rest and os.waitstatus_to_exitcode(status) == 0

@@ -30,6 +30,11 @@ from ..play.advise import Advice
 from ..play.game import Game, GameError, breaks_made_hand, keep_positions
 from ..play.view import Event, event_lines, standings, title
 
+try:
+    import termios
+except ImportError:  # Windows: type-ahead is not discarded
+    termios = None  # type: ignore[assignment]
+
 _ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
 _NUMBER = re.compile("[0-9]+")
 
@@ -91,10 +96,21 @@ def _apart(number: str) -> str:
     return f"to keep cards {named}, type them apart: {apart}"
 
 
+def _discard_typeahead(stdin: TextIO) -> None:
+    """Drop what was typed in a terminal before the prompt showed (keys hit
+    while the dealer's cards were turning up are no answer to it)."""
+    if termios is not None:
+        try:
+            termios.tcflush(stdin.fileno(), termios.TCIFLUSH)
+        except (OSError, ValueError, termios.error):  # not a terminal after all (tests)
+            pass
+
+
 class _Table:
     def __init__(self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float) -> None:
         self.game, self.stdin, self.out, self.paint, self.delay = game, stdin, out, painter, delay
-        self.echo = not stdin.isatty()
+        self.typed = stdin.isatty()  # a person types the answers (else they are piped lines)
+        self.echo = not self.typed
         self.midline = False  # output ends inside a line (a prompt, the dealer's cards)
 
     def write(self, text: str) -> None:
@@ -110,7 +126,12 @@ class _Table:
         self.say(*event_lines(self.game, event, self.paint))
 
     def ask(self, prompt: str) -> str | None:
+        """The answer to a prompt; None at the end of input. In a terminal
+        the keys typed before the prompt showed are dropped first; piped
+        answers are read line by line, each the answer to the next prompt."""
         self.write(prompt)
+        if self.typed:
+            _discard_typeahead(self.stdin)
         line = self.stdin.readline(_ANSWER)
         if not line:
             self.say()

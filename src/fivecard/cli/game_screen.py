@@ -127,11 +127,12 @@ class _Table:
 
     def ask(self, prompt: str) -> str | None:
         """The answer to a prompt; None at the end of input. In a terminal
-        the keys typed before the prompt showed are dropped first; piped
-        answers are read line by line, each the answer to the next prompt."""
-        self.write(prompt)
+        the keys typed before the prompt shows are dropped (then it is
+        written: a key typed once it shows is kept); piped answers are read
+        line by line, each the answer to the next prompt."""
         if self.typed:
             _discard_typeahead(self.stdin)
+        self.write(prompt)
         line = self.stdin.readline(_ANSWER)
         if not line:
             self.say()

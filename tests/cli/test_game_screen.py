@@ -2,7 +2,7 @@
 play and print the standings; options are checked before any output; the
 hand line and the hint name the positions to type; a bad answer says what
 is wrong with it; breaking a made hand asks first; keys typed before a
-prompt in a terminal are dropped."""
+prompt in a terminal are dropped; lines fit the terminal's width."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import pytest
 
 from fivecard import parse_cards
 from fivecard.cli import main
-from fivecard.cli.game_screen import HELP, PROMPT, parse_keep
+from fivecard.cli.game_screen import HELP, PROMPT, parse_keep, wrap
 from fivecard.core.cards import format_cards, full_deck
 from fivecard.play.game import GameError
 from helpers import read_until
@@ -168,7 +168,7 @@ def test_the_terminal_hanging_up_is_an_interrupt(tmp_path: Path) -> None:
     pid, terminal = pty.fork()
     if pid == 0:  # the child: fivecard in the terminal, stderr to a file (the terminal goes)
         try:
-            os.environ.update(PYTHONPATH=str(source), NO_COLOR="1")
+            os.environ.update(PYTHONPATH=str(source), NO_COLOR="1", COLUMNS="200")  # the prompt on one line
             os.dup2(os.open(errors, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
             os.execv(sys.executable, [sys.executable, "-m", "fivecard", "play", "--seed", "1"])
         finally:
@@ -425,3 +425,48 @@ def test_keys_typed_while_the_dealers_cards_turn_up_are_dropped() -> None:
         if status is None:  # a failed test: the terminal hung up ends the game
             os.waitpid(pid, 0)
     assert b"is void" not in rest and os.waitstatus_to_exitcode(status) == 0
+
+
+# --- the terminal's width ------------------------------------------------------------
+
+
+class Screen(io.StringIO):
+    """Output to a terminal (its width: COLUMNS)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+ESCAPE = re.compile("\x1b\\[[0-9;]*m")
+ANSWERS = "h\nx\n15\n1 2\n\nq\n"
+
+
+@pytest.mark.parametrize("columns", [20, 40, 60, 80, 100, 300])
+@pytest.mark.parametrize("color", ["never", "always"])
+def test_lines_fit_the_terminal_and_words_are_never_broken(
+    columns: int, color: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["play", "--seed", "1", "--color", color]
+    _, piped, _ = run(argv, ANSWERS)
+    monkeypatch.setenv("COLUMNS", str(columns))
+    _, shown, _ = run(argv, ANSWERS, Screen())
+    lines = ESCAPE.sub("", shown).split("\n")
+    for line in lines:  # a line wider than the screen is one word
+        assert len(line) <= columns or " " not in line.strip(), line
+    assert ESCAPE.sub("", shown).split() == ESCAPE.sub("", piped).split()  # the same words, whole
+    widest = max(len(line) for line in ESCAPE.sub("", piped).split("\n"))
+    assert (shown == piped) == (widest <= columns)  # broken only where a line is too wide
+
+
+def test_piped_output_keeps_its_lines_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "20")
+    _, out, _ = run(["play", "--seed", "1"], "h\nq\n")
+    assert f"{HELP} " in out and f"{PROMPT}h\n" in out
+
+
+def test_wrap_breaks_at_spaces_and_keeps_a_long_word_whole() -> None:
+    assert wrap("Dealer: A♠ K♠", 9) == "Dealer:\n  A♠ K♠"
+    assert wrap(" 10♥", 30, start=28) == "\n   10♥"  # the next card of a line written bit by bit
+    assert wrap("  house bet +10: You beat the dealer", 16) == "  house bet +10:\n    You beat the\n    dealer"
+    assert wrap("a " + "x" * 30 + " b", 10) == "a\n  " + "x" * 30 + "\n  b"
+    assert wrap("[1] A♠  [2] K♠", 40) == "[1] A♠  [2] K♠"

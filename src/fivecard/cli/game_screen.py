@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from ..core.cards import Card, format_cards
@@ -37,8 +38,9 @@ except ImportError:  # Windows: type-ahead is not discarded
 
 _ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
 _NUMBER = re.compile("[0-9]+")
+_ESCAPE = re.compile("\x1b\\[[0-9;]*m")  # a colour's: no width on the screen
 
-__all__ = ["play", "parse_keep", "hold", "HELP", "PROMPT"]
+__all__ = ["play", "parse_keep", "hold", "wrap", "HELP", "PROMPT"]
 
 HELP = (
     "Type the positions of the cards to keep (e.g. 1 3 4), a to keep all five, "
@@ -96,6 +98,39 @@ def _apart(number: str) -> str:
     return f"to keep cards {named}, type them apart: {apart}"
 
 
+def wrap(text: str, width: int, start: int = 0) -> str:
+    """Each line of ``text`` broken at spaces to ``width`` columns (colour
+    codes take none), words never broken: a word longer than the width has
+    a line of its own. A broken line's next lines are indented as it is,
+    two more; spaces inside a line stay as they are. ``start``: the columns
+    the first line already has on the screen (text written after a prompt).
+
+    >>> wrap("Keep which cards? Type their positions: ", 20)
+    'Keep which cards?\\n  Type their\\n  positions: '
+    """
+    lines = text.split("\n")
+    return "\n".join(_wrapped(line, width, start if i == 0 else 0) for i, line in enumerate(lines))
+
+
+def _wrapped(line: str, width: int, start: int) -> str:
+    if start + _columns(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip(" ")))
+    words = re.split("( +)", line[len(indent):])  # words and the spaces between them
+    lines, current = [], indent
+    for i in range(0, len(words), 2):
+        word, space = words[i], words[i + 1] if i + 1 < len(words) else ""
+        if (current.strip() or start) and start + _columns(current + word) > width:
+            lines.append(current.rstrip(" "))
+            current, start = indent + "  ", 0
+        current += word + space
+    return "\n".join([*lines, current])
+
+
+def _columns(text: str) -> int:
+    return len(_ESCAPE.sub("", text))
+
+
 def _discard_typeahead(stdin: TextIO) -> None:
     """Drop what was typed in a terminal before the prompt showed (keys hit
     while the dealer's cards were turning up are no answer to it)."""
@@ -107,17 +142,27 @@ def _discard_typeahead(stdin: TextIO) -> None:
 
 
 class _Table:
-    def __init__(self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float) -> None:
+    def __init__(
+        self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float,
+        width: Callable[[], int] | None,
+    ) -> None:  # fmt: skip
         self.game, self.stdin, self.out, self.paint, self.delay = game, stdin, out, painter, delay
+        self.width = width
         self.typed = stdin.isatty()  # a person types the answers (else they are piped lines)
         self.echo = not self.typed
-        self.midline = False  # output ends inside a line (a prompt, the dealer's cards)
+        self.column = 0  # where the output ends on its line: inside it after a prompt, the dealer's cards
+
+    @property
+    def midline(self) -> bool:
+        return self.column > 0
 
     def write(self, text: str) -> None:
+        if self.width is not None:
+            text = wrap(text, self.width(), self.column)
         self.out.write(text)
         self.out.flush()
-        if text:
-            self.midline = not text.endswith("\n")
+        _, newline, last = text.rpartition("\n")
+        self.column = _columns(last) + (0 if newline else self.column)
 
     def say(self, *lines: str) -> None:
         self.write("\n".join(lines or ("",)) + "\n")
@@ -144,7 +189,7 @@ class _Table:
         if self.echo:
             self.write(line if line.endswith("\n") else line + "\n")
         else:
-            self.midline = False  # the terminal echoed the line and its Enter
+            self.column = 0  # the terminal echoed the line and its Enter
         return line
 
     def hint(self, advice: Advice) -> None:
@@ -269,9 +314,15 @@ def hold(cards: tuple[Card, ...], keep: tuple[Card, ...]) -> str:
     return f"keep {format_cards(keep)} (type: {typed})"
 
 
-def play(game: Game, *, stdin: TextIO, out: TextIO, painter: Painter, delay: float = 0.0) -> int:
+def play(
+    game: Game, *, stdin: TextIO, out: TextIO, painter: Painter, delay: float = 0.0,
+    width: Callable[[], int] | None = None,
+) -> int:  # fmt: skip
     """Run the game until the player quits, input ends or the player cannot
     pay; returns the exit code. Quitting or the end of input in the middle
     of a round voids it. On Ctrl-C the round in play is voided and the
-    standings printed, then the :class:`KeyboardInterrupt` goes on."""
-    return _Table(game, stdin, out, painter, delay).run()
+    standings printed, then the :class:`KeyboardInterrupt` goes on.
+    ``width``: the screen's width now, asked before each write; the lines
+    are broken at spaces to fit it (:func:`wrap`). None: lines as they are
+    (piped output)."""
+    return _Table(game, stdin, out, painter, delay, width).run()

@@ -5,8 +5,18 @@ and what its events say :func:`fivecard.play.view.event_lines`.
 
 The hand is shown with bracketed positions, ``[1] Q  [2] 5  [3] 2 ...``, so
 that a position cannot be read as a rank (``semi`` hides suits); the player
-types the positions of the cards to keep, and the hint says what to type for
-each suggested hold. Quitting (``q``), the end of input or Ctrl-C in the
+types the positions of the cards to keep, one digit each and apart (``1 3
+4``: ``134`` is refused with that hint, never guessed at), and the hint says
+what to type for each suggested hold. A bad answer is refused with what is
+wrong with it, and the question comes again. Breaking a made hand (Two Pair
+or better, as :func:`~fivecard.play.game.breaks_made_hand` says) asks once
+more, ``[y/N]``.
+
+In a terminal, keys typed before a question shows (while the dealer's cards
+turn up) are dropped, not taken as its answer, and the lines are broken at
+spaces to the terminal's width, measured before each write. Piped input is
+read as it comes, a line an answer (a script's answers are all typed ahead),
+and piped output keeps its lines whole. Quitting (``q``), the end of input or Ctrl-C in the
 middle of a round voids it (:meth:`~fivecard.play.game.Game.void_round`: every
 chip of the round goes back) and prints the standings; Ctrl-C then goes on
 as a :class:`KeyboardInterrupt` (``fivecard`` exits with 130). SIGTERM and

@@ -1,12 +1,16 @@
 """`fivecard play`: quitting, the end of input and Ctrl-C void the round in
 play and print the standings; options are checked before any output; the
-hand line and the hint name the positions to type."""
+hand line and the hint name the positions to type; a bad answer says what
+is wrong with it; breaking a made hand asks first; keys typed before a
+prompt in a terminal are dropped; lines fit the terminal's width."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
+import selectors
 import signal
 import subprocess
 import sys
@@ -14,8 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from fivecard import parse_cards
 from fivecard.cli import main
-from fivecard.cli.game_screen import PROMPT
+from fivecard.cli.game_screen import HELP, PROMPT, parse_keep, wrap
+from fivecard.core.cards import format_cards, full_deck
+from fivecard.play.game import GameError
 from helpers import read_until
 
 START = "After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000."
@@ -161,7 +168,7 @@ def test_the_terminal_hanging_up_is_an_interrupt(tmp_path: Path) -> None:
     pid, terminal = pty.fork()
     if pid == 0:  # the child: fivecard in the terminal, stderr to a file (the terminal goes)
         try:
-            os.environ.update(PYTHONPATH=str(source), NO_COLOR="1")
+            os.environ.update(PYTHONPATH=str(source), NO_COLOR="1", COLUMNS="200")  # the prompt on one line
             os.dup2(os.open(errors, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
             os.execv(sys.executable, [sys.executable, "-m", "fivecard", "play", "--seed", "1"])
         finally:
@@ -266,3 +273,200 @@ def test_the_manual_s_transcript_is_what_the_game_prints() -> None:
     assert block is not None
     code, out, _ = run(block.group(1).split(), "h\nq\n")
     assert code == 0 and out == block.group(2)
+
+
+# --- bad answers ---------------------------------------------------------------------
+
+LONG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ("", "nothing was typed"),
+        ("   ", "nothing was typed"),
+        ("x", "'x' is not a card position or a command"),
+        ("-1", "'-1' is not a card position or a command"),
+        ("１", "'１' is not a card position or a command"),  # a full-width digit
+        ("1.5", "'1.5' is not a card position or a command"),
+        ("1 x", "'x' is not a card position"),
+        ("h 1", "'h' is not a card position"),
+        ("6", "there is no card 6 (the card positions are 1-5)"),
+        ("1 0", "there is no card 0 (the card positions are 1-5)"),
+        ("1 3 1", "a card position is given twice (position 1)"),
+        ("2,2", "a card position is given twice (position 2)"),
+        ("15", "there is no card 15: to keep cards 1 and 5, type them apart: 1 5"),
+        ("1 34", "there is no card 34: to keep cards 3 and 4, type them apart: 3 4"),
+        ("134", "there is no card 134: to keep cards 1, 3 and 4, type them apart: 1 3 4"),
+        ("52134", "there is no card 52134: to keep all five, type a (or 5 2 1 3 4)"),
+        ("16", "there is no card 16: type one position for each card, apart (e.g. 1 3 4)"),
+        ("11", "there is no card 11: type one position for each card, apart (e.g. 1 3 4)"),
+        ("007", "there is no card 007: type one position for each card, apart (e.g. 1 3 4)"),
+        (LONG, f"'{LONG[:40]}...' is not a card position or a command"),  # the line cut short
+    ],
+    ids=lambda v: repr(v[:12]) if isinstance(v, str) else "",
+)
+def test_every_kind_of_bad_answer_says_what_is_wrong(answer: str, message: str) -> None:
+    code, out, _ = run(["play", "--seed", "1"], f"{answer}\nq\n")
+    sorry = re.findall(r"^Sorry: (.*)\. " + re.escape(HELP) + "$", out, re.M)
+    assert code == 0 and sorry == [message]
+    assert out.count(PROMPT) == 2 and "You draw" not in out and VOID_1 in out  # asked again; nothing done
+
+
+@pytest.mark.parametrize("digits", [2, 3, 4, 5])
+def test_run_together_digits_are_never_read_as_positions(digits: int) -> None:
+    """Every number of distinct positions typed together is refused, and
+    the hint's answer keeps those cards."""
+    for number in map("".join, itertools.permutations("12345", digits)):
+        with pytest.raises(GameError) as refused:
+            parse_keep(number)
+        hint = re.search(r"(?:apart: |\(or )([1-5](?: [1-5])*)\)?$", str(refused.value))
+        assert hint is not None and hint.group(1).replace(" ", "") == number
+        assert parse_keep(hint.group(1)) == [int(d) - 1 for d in number]
+
+
+def test_positions_and_commands_are_read() -> None:
+    assert parse_keep(" 5,1 ") == [4, 0] and parse_keep("1, 3 ,4") == [0, 2, 3]
+    assert parse_keep("A") == parse_keep("all") == [0, 1, 2, 3, 4]
+    assert parse_keep("n") == parse_keep("none") == parse_keep("0") == parse_keep("-") == []
+    assert [parse_keep(w) for w in ("h", "Hint", "f", "FOLD", "q", "quit")] == ["h", "h", "f", "f", "q", "q"]
+
+
+# --- breaking a made hand ------------------------------------------------------------
+
+
+def stacked(hand: str) -> str:
+    """A whole deck, ``hand`` dealt to you first."""
+    first = parse_cards(hand)
+    return format_cards([*first, *(c for c in full_deck() if c not in first)], ascii=True)
+
+
+TWO_PAIR = stacked("KH 4D KS 4C AS")
+ASKED = "You hold Two Pair; exchange 3 cards anyway? [y/N] "
+
+
+@pytest.mark.parametrize(
+    ("answers", "asked", "then"),
+    [
+        ("1 3\ny\nq\n", 1, "You draw"),
+        ("1 3\nYES\nq\n", 1, "You draw"),
+        ("1 3\n\nq\n", 1, VOID_1),  # no: asked for the cards again, then q
+        ("1 3\nn\n1 2 3 4\nq\n", 1, "You draw"),  # then drawing to the kicker: not asked
+        ("1 3\nq\n", 1, VOID_1),  # q quits at the question too
+        ("1 3\n", 1, VOID_1),  # the end of input
+        ("1 2 3 4\nq\n", 0, "You draw"),
+        ("a\nq\n", 0, "You keep all five cards."),
+        ("f\nq\n", 0, "You fold"),
+    ],
+)
+def test_breaking_a_made_hand_asks_once(answers: str, asked: int, then: str) -> None:
+    code, out, _ = run(["play", "--seed", "1", "--deck", TWO_PAIR], answers)
+    declined = answers.startswith(("1 3\n\n", "1 3\nn\n"))
+    assert code == 0 and out.count(ASKED) == asked and out.count(PROMPT) == 1 + declined
+    assert then in out and ("You draw" in out) == (then == "You draw")
+    if then == VOID_1:
+        assert last_line(out) == START
+
+
+def test_the_question_names_the_made_hand_and_the_count() -> None:
+    _, out, _ = run(["play", "--seed", "1", "--deck", stacked("9H 8D 7S 6C 5S")], "1 2 3 4\ny\nq\n")
+    assert "You hold Straight; exchange 1 card anyway? [y/N] y\n" in out
+    _, out, _ = run(["play", "--seed", "1", "--deck", stacked("QH QD QS 5C 5S")], "n\ny\nq\n")
+    assert "You hold Full House; exchange 5 cards anyway? [y/N] y\n" in out
+    low = ["play", "--seed", "1", "--rules", "ace-to-five", "--deck", stacked("2H QH 5H 9D AD")]
+    _, out, _ = run(low, "1 3 4 5\ny\nq\n")
+    assert "You hold Queen-Nine low, Q-9-5-2-A; exchange 1 card anyway? [y/N] y\n" in out
+
+
+# --- keys typed before the prompt ----------------------------------------------------
+
+
+def quiet_for(fd: int, seconds: float) -> bytes:
+    """What comes on ``fd`` within ``seconds`` (until it is quiet)."""
+    seen = b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while selector.select(timeout=seconds):
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+@pytest.mark.slow
+def test_keys_typed_while_the_dealers_cards_turn_up_are_dropped() -> None:
+    """In a terminal, a q typed while the dealer's cards turn up is no
+    answer to the next prompt: the game waits for one typed after it."""
+    import pty
+
+    source = Path(__file__).resolve().parents[2] / "src"
+    pid, terminal = pty.fork()
+    if pid == 0:
+        try:
+            os.environ.update(PYTHONPATH=str(source), NO_COLOR="1", COLUMNS="200")
+            os.execv(sys.executable, [sys.executable, "-m", "fivecard", "play", "--seed", "1"])
+        finally:
+            os._exit(127)
+    status = None
+    try:
+        read_until(terminal, PROMPT.encode())
+        os.write(terminal, b"a\n")
+        read_until(terminal, b"Dealer:")
+        os.write(terminal, b"q\n")  # typed ahead, while the cards turn up one by one
+        seen = read_until(terminal, b"Enter for the next round, q to quit: ")
+        assert b"Dealer has" in seen
+        assert b"After 1 round" not in quiet_for(terminal, 1.0)  # the q typed ahead is dropped
+        os.write(terminal, b"q\n")
+        rest = read_until(terminal, b"After 1 round")
+        _, status = os.waitpid(pid, 0)  # the game ends by itself
+    finally:
+        os.close(terminal)
+        if status is None:  # a failed test: the terminal hung up ends the game
+            os.waitpid(pid, 0)
+    assert b"is void" not in rest and os.waitstatus_to_exitcode(status) == 0
+
+
+# --- the terminal's width ------------------------------------------------------------
+
+
+class Screen(io.StringIO):
+    """Output to a terminal (its width: COLUMNS)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+ESCAPE = re.compile("\x1b\\[[0-9;]*m")
+ANSWERS = "h\nx\n15\n1 2\n\nq\n"
+
+
+@pytest.mark.parametrize("columns", [20, 40, 60, 80, 100, 300])
+@pytest.mark.parametrize("color", ["never", "always"])
+def test_lines_fit_the_terminal_and_words_are_never_broken(
+    columns: int, color: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["play", "--seed", "1", "--color", color]
+    _, piped, _ = run(argv, ANSWERS)
+    monkeypatch.setenv("COLUMNS", str(columns))
+    _, shown, _ = run(argv, ANSWERS, Screen())
+    lines = ESCAPE.sub("", shown).split("\n")
+    for line in lines:  # a line wider than the screen is one word
+        assert len(line) <= columns or " " not in line.strip(), line
+    assert ESCAPE.sub("", shown).split() == ESCAPE.sub("", piped).split()  # the same words, whole
+    widest = max(len(line) for line in ESCAPE.sub("", piped).split("\n"))
+    assert (shown == piped) == (widest <= columns)  # broken only where a line is too wide
+
+
+def test_piped_output_keeps_its_lines_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "20")
+    _, out, _ = run(["play", "--seed", "1"], "h\nq\n")
+    assert f"{HELP} " in out and f"{PROMPT}h\n" in out
+
+
+def test_wrap_breaks_at_spaces_and_keeps_a_long_word_whole() -> None:
+    assert wrap("Dealer: A♠ K♠", 9) == "Dealer:\n  A♠ K♠"
+    assert wrap(" 10♥", 30, start=28) == "\n   10♥"  # the next card of a line written bit by bit
+    assert wrap("  house bet +10: You beat the dealer", 16) == "  house bet +10:\n    You beat the\n    dealer"
+    assert wrap("a " + "x" * 30 + " b", 10) == "a\n  " + "x" * 30 + "\n  b"
+    assert wrap("[1] A♠  [2] K♠", 40) == "[1] A♠  [2] K♠"

@@ -22,10 +22,13 @@ from fivecard.play.game import (
     GameError,
     RoundSettled,
     RoundVoided,
+    breaks_made_hand,
     keep_positions,
     split_pot,
 )
-from fivecard.cli.game_screen import parse_keep
+from fivecard.core.evaluate import evaluate
+from fivecard.core.hand import Hand
+from fivecard.core.rules import RULE_SETS, get_rules
 from fivecard.play.table_game import MAX_ROUNDS
 
 TOTAL = 3_000
@@ -320,10 +323,77 @@ def test_keep_positions_with_repeated_ranks() -> None:
     assert keep_positions(cards, ()) == []
 
 
-def test_parse_keep() -> None:
-    assert parse_keep(" 5,1 ") == [4, 0]
-    assert parse_keep("h") == "h" and parse_keep("FOLD") == "f" and parse_keep("quit") == "q"
-    assert parse_keep("6") is None and parse_keep("1 1") is None and parse_keep("") is None
+@pytest.mark.parametrize(
+    ("keep", "message"),
+    [
+        ([5], "there is no card 6 (the card positions are 1-5)"),
+        ([0, -1], "there is no card 0 (the card positions are 1-5)"),
+        ([14], "there is no card 15 (the card positions are 1-5)"),
+        ([0, 2, 0], "a card position is given twice (position 1)"),
+        ([4, 3, 4], "a card position is given twice (position 5)"),
+    ],
+)
+def test_a_refused_exchange_names_the_position(keep: list[int], message: str) -> None:
+    game = Game(seed=1)
+    game.start_round()
+    with pytest.raises(GameError) as refused:
+        game.exchange(0, keep)
+    assert str(refused.value) == message
+
+
+# (rules, hand, positions kept (1-based), the made hand broken or None)
+MADE_HANDS = [
+    ("standard", "KH 4D KS 4C AS", "1 2 3 4", None),  # Two Pair draws to its kicker
+    ("standard", "KH 4D KS 4C AS", "1 3", "Two Pair"),
+    ("standard", "KH 4D KS 4C AS", "", "Two Pair"),
+    ("standard", "7H 7D 7S QC 2S", "1 2 3", None),
+    ("standard", "7H 7D 7S QC 2S", "1 2 4 5", "Three of a Kind"),
+    ("standard", "9H 8D 7S 6C 5S", "1 2 3 4", "Straight"),
+    ("standard", "AH JH 8H 4H 2H", "1 2 3 4", "Flush"),
+    ("standard", "QH QD QS 5C 5S", "1 2 3", "Full House"),
+    ("standard", "8H 8D 8S 8C 2S", "1 2 3 4", None),
+    ("standard", "KH KD 7S 4C 2S", "", None),  # One Pair is no made hand
+    ("standard", "AH KD 7S 4C 2S", "", None),
+    ("ace-king", "AH KD 7S 4C 2S", "", None),  # Ace-King sits below One Pair
+    ("semi", "K 4 K 4 A", "1 2 3 4", None),
+    ("semi", "K 4 K 4 A", "1 3", "Two Pair"),
+    ("short-deck", "AH 9D 8S 7C 6S", "2 3 4 5", "Straight"),  # A-6-7-8-9
+    ("joker", "JK KS KD 4C 2S", "1 2 3", None),
+    ("joker", "JK KS KD 4C 2S", "2 3", "Three of a Kind"),  # the joker is one of the three
+    ("deuces-wild", "2H 2D 5H 9D AD", "1 2 5", None),
+    ("deuces-wild", "2H 2D 5H 9D AD", "5", "Three of a Kind"),
+    ("deuces-wild", "2H QD 5H 9D AD", "", None),  # a wild card's pair is One Pair
+    ("ace-to-five", "2H QH 5H 9D AD", "1 3 4 5", "No Pair"),
+    ("ace-to-five", "2H 2D 5H 9D AD", "", None),
+    ("deuce-to-seven", "7H 5D 4C 3S 2H", "1 2 3 4 5", None),
+    ("deuce-to-seven", "8H 7H 5H 3H 2H", "", None),  # a flush is a bad low
+]
+
+
+@pytest.mark.parametrize(("rules", "cards", "kept", "broken"), MADE_HANDS)
+def test_breaking_a_made_hand(rules: str, cards: str, kept: str, broken: str | None) -> None:
+    hand = Hand(parse_cards(cards), get_rules(rules))
+    made = breaks_made_hand(hand, [int(p) - 1 for p in kept.split()])
+    assert (made and made.label) == broken
+
+
+@pytest.mark.parametrize("rules", sorted(RULE_SETS))
+def test_made_hands_are_two_pair_or_better_or_a_lows_best_rung(rules: str) -> None:
+    """Over many deals under every rule set: keeping all five breaks
+    nothing; keeping none breaks exactly the made hands, Two Pair or better
+    on the ladder (lowball: its best rung)."""
+    game_rules = get_rules(rules)
+    game = Game(rules=rules, seed=7)
+    for number in range(1, 201):
+        deck = game.shoe.deck(number)
+        hand = Hand(tuple(deck[:5]), game_rules)
+        evaluation = evaluate(hand)
+        if game_rules.low:
+            made = evaluation.category == game_rules.ladder[-1]
+        else:
+            made = evaluation.score >= game_rules.score(next(c for c in game_rules.ladder if c.name == "two_pair"))
+        assert breaks_made_hand(hand, range(5)) is None
+        assert (breaks_made_hand(hand, []) is not None) == made, hand
 
 
 def run(argv: list[str], stdin: str) -> tuple[int, str, str]:
@@ -337,9 +407,9 @@ def test_play_piped_complete_game_with_bad_input() -> None:
     answers = "x\n9\n1 1\nh\n1 2\n\na\n\nn\n\nf\nq\n"
     code, out, err = run(["play", "--seed", "11"], answers)
     assert code == 0 and err == ""
-    assert "Sorry, 'x' is not an answer." in out
-    assert "Sorry, '9' is not an answer." in out
-    assert "Sorry, '1 1' is not an answer." in out
+    assert "Sorry: 'x' is not a card position or a command." in out
+    assert "Sorry: there is no card 9 (the card positions are 1-5)." in out
+    assert "Sorry: a card position is given twice (position 1)." in out
     assert "Hint: Keep" in out
     assert "You keep all five cards." in out
     assert "You fold: your ante and your house bet are lost." in out

@@ -5,8 +5,18 @@ and what its events say :func:`fivecard.play.view.event_lines`.
 
 The hand is shown with bracketed positions, ``[1] Q  [2] 5  [3] 2 ...``, so
 that a position cannot be read as a rank (``semi`` hides suits); the player
-types the positions of the cards to keep, and the hint says what to type for
-each suggested hold. Quitting (``q``), the end of input or Ctrl-C in the
+types the positions of the cards to keep, one digit each and apart (``1 3
+4``: ``134`` is refused with that hint, never guessed at), and the hint says
+what to type for each suggested hold. A bad answer is refused with what is
+wrong with it, and the question comes again. Breaking a made hand (Two Pair
+or better, as :func:`~fivecard.play.game.breaks_made_hand` says) asks once
+more, ``[y/N]``.
+
+In a terminal, keys typed before a question shows (while the dealer's cards
+turn up) are dropped, not taken as its answer, and the lines are broken at
+spaces to the terminal's width, measured before each write. Piped input is
+read as it comes, a line an answer (a script's answers are all typed ahead),
+and piped output keeps its lines whole. Quitting (``q``), the end of input or Ctrl-C in the
 middle of a round voids it (:meth:`~fivecard.play.game.Game.void_round`: every
 chip of the round goes back) and prints the standings; Ctrl-C then goes on
 as a :class:`KeyboardInterrupt` (``fivecard`` exits with 130). SIGTERM and
@@ -17,19 +27,30 @@ interrupt, not an error.
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from ..core.cards import Card, format_cards
-from ..core.evaluate import evaluate
+from ..core.errors import quote
+from ..core.evaluate import Evaluation, evaluate
+from ..core.hand import HAND_SIZE
 from ..core.report import Painter
 from ..play.advise import Advice
-from ..play.game import Game, GameError, keep_positions
+from ..play.game import Game, GameError, breaks_made_hand, keep_positions
 from ..play.view import Event, event_lines, standings, title
 
-_ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
+try:
+    import termios
+except ImportError:  # Windows: type-ahead is not discarded
+    termios = None  # type: ignore[assignment]
 
-__all__ = ["play", "parse_keep", "hold", "HELP", "PROMPT"]
+_ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
+_NUMBER = re.compile("[0-9]+")
+_ESCAPE = re.compile("\x1b\\[[0-9;]*m")  # a colour's: no width on the screen
+
+__all__ = ["play", "parse_keep", "hold", "wrap", "HELP", "PROMPT"]
 
 HELP = (
     "Type the positions of the cards to keep (e.g. 1 3 4), a to keep all five, "
@@ -39,38 +60,119 @@ QUIT_NOTE = "Quitting in the middle of a round voids it: every chip of it goes b
 PROMPT = "Keep which cards? Type their positions [1]-[5] (e.g. 1 3 4), or a, n, h, f, q: "
 
 
-def parse_keep(text: str) -> list[int] | str | None:
+def parse_keep(text: str) -> list[int] | str:
     """A player's answer: 0-based positions to keep, or a command letter
-    ("h", "f", "q"); None when it makes no sense.
+    ("h", "f", "q"). Positions are typed one digit each, apart (``1 3 4``,
+    ``1,3,4``); a number of two or more digits is refused, never read as
+    several positions (``15`` is no card: type ``1 5``). Anything else is a
+    :class:`~fivecard.play.game.GameError` saying what is wrong with it;
+    whether the positions fit the hand (1-5, each once) is the game's to say
+    (:meth:`~fivecard.play.game.Game.verify_exchange`).
 
-    >>> parse_keep("1 3 4"), parse_keep("134"), parse_keep("a"), parse_keep("n"), parse_keep("x")
-    ([0, 2, 3], [0, 2, 3], [0, 1, 2, 3, 4], [], None)
+    >>> parse_keep("1 3 4"), parse_keep("5,1"), parse_keep("a"), parse_keep("n"), parse_keep("h")
+    ([0, 2, 3], [4, 0], [0, 1, 2, 3, 4], [], 'h')
+    >>> parse_keep("15")
+    Traceback (most recent call last):
+    fivecard.play.table_game.GameError: there is no card 15: to keep cards 1 and 5, type them apart: 1 5
     """
     answer = text.strip().lower()
+    if not answer:
+        raise GameError("nothing was typed")
     if answer in ("h", "hint", "f", "fold", "q", "quit"):
         return answer[0]
     if answer in ("a", "all"):
         return [0, 1, 2, 3, 4]
     if answer in ("n", "none", "0", "-"):
         return []
-    digits = answer.replace(",", " ").replace(" ", "")
-    if not digits or not digits.isdigit() or any(d not in "12345" for d in digits):
-        return None
-    positions = [int(d) - 1 for d in digits]
-    return positions if len(set(positions)) == len(positions) else None
+    tokens = answer.replace(",", " ").split()
+    positions = []
+    for token in tokens:
+        if not _NUMBER.fullmatch(token):
+            what = "a card position" if len(tokens) > 1 else "a card position or a command"
+            raise GameError(f"{quote(token)} is not {what}")
+        if len(token) > 1:
+            raise GameError(f"there is no card {token}: {_apart(token)}")
+        positions.append(int(token) - 1)
+    return positions
+
+
+def _apart(number: str) -> str:
+    """The hint for digits typed together: the positions apart, when each
+    digit is a different card's."""
+    if len(set(number)) < len(number) or any(d not in "12345" for d in number):
+        return "type one position for each card, apart (e.g. 1 3 4)"
+    apart = " ".join(number)
+    if len(number) == HAND_SIZE:
+        return f"to keep all five, type a (or {apart})"
+    named = ", ".join(number[:-1]) + f" and {number[-1]}"
+    return f"to keep cards {named}, type them apart: {apart}"
+
+
+def wrap(text: str, width: int, start: int = 0) -> str:
+    """Each line of ``text`` broken at spaces to ``width`` columns (colour
+    codes take none), words never broken: a word longer than the width has
+    a line of its own. A broken line's next lines are indented as it is,
+    two more; spaces inside a line stay as they are. ``start``: the columns
+    the first line already has on the screen (text written after a prompt).
+
+    >>> wrap("Keep which cards? Type their positions: ", 20)
+    'Keep which cards?\\n  Type their\\n  positions: '
+    """
+    lines = text.split("\n")
+    return "\n".join(_wrapped(line, width, start if i == 0 else 0) for i, line in enumerate(lines))
+
+
+def _wrapped(line: str, width: int, start: int) -> str:
+    if start + _columns(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip(" ")))
+    words = re.split("( +)", line[len(indent):])  # words and the spaces between them
+    lines, current = [], indent
+    for i in range(0, len(words), 2):
+        word, space = words[i], words[i + 1] if i + 1 < len(words) else ""
+        if (current.strip() or start) and start + _columns(current + word) > width:
+            lines.append(current.rstrip(" "))
+            current, start = indent + "  ", 0
+        current += word + space
+    return "\n".join([*lines, current])
+
+
+def _columns(text: str) -> int:
+    return len(_ESCAPE.sub("", text))
+
+
+def _discard_typeahead(stdin: TextIO) -> None:
+    """Drop what was typed in a terminal before the prompt showed (keys hit
+    while the dealer's cards were turning up are no answer to it)."""
+    if termios is not None:
+        try:
+            termios.tcflush(stdin.fileno(), termios.TCIFLUSH)
+        except (OSError, ValueError, termios.error):  # not a terminal after all (tests)
+            pass
 
 
 class _Table:
-    def __init__(self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float) -> None:
+    def __init__(
+        self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float,
+        width: Callable[[], int] | None,
+    ) -> None:  # fmt: skip
         self.game, self.stdin, self.out, self.paint, self.delay = game, stdin, out, painter, delay
-        self.echo = not stdin.isatty()
-        self.midline = False  # output ends inside a line (a prompt, the dealer's cards)
+        self.width = width
+        self.typed = stdin.isatty()  # a person types the answers (else they are piped lines)
+        self.echo = not self.typed
+        self.column = 0  # where the output ends on its line: inside it after a prompt, the dealer's cards
+
+    @property
+    def midline(self) -> bool:
+        return self.column > 0
 
     def write(self, text: str) -> None:
+        if self.width is not None:
+            text = wrap(text, self.width(), self.column)
         self.out.write(text)
         self.out.flush()
-        if text:
-            self.midline = not text.endswith("\n")
+        _, newline, last = text.rpartition("\n")
+        self.column = _columns(last) + (0 if newline else self.column)
 
     def say(self, *lines: str) -> None:
         self.write("\n".join(lines or ("",)) + "\n")
@@ -79,6 +181,12 @@ class _Table:
         self.say(*event_lines(self.game, event, self.paint))
 
     def ask(self, prompt: str) -> str | None:
+        """The answer to a prompt; None at the end of input. In a terminal
+        the keys typed before the prompt shows are dropped (then it is
+        written: a key typed once it shows is kept); piped answers are read
+        line by line, each the answer to the next prompt."""
+        if self.typed:
+            _discard_typeahead(self.stdin)
         self.write(prompt)
         line = self.stdin.readline(_ANSWER)
         if not line:
@@ -91,7 +199,7 @@ class _Table:
         if self.echo:
             self.write(line if line.endswith("\n") else line + "\n")
         else:
-            self.midline = False  # the terminal echoed the line and its Enter
+            self.column = 0  # the terminal echoed the line and its Enter
         return line
 
     def hint(self, advice: Advice) -> None:
@@ -112,25 +220,40 @@ class _Table:
             line = self.ask(PROMPT)
             if line is None:
                 return False
-            answer = parse_keep(line)
-            if answer == "q":
-                return False
-            if answer == "h":
-                self.hint(self.game.hint(0))
-                continue
-            if answer == "f":
-                self.tell(self.game.fold(0))
-                return True
-            if answer is None or isinstance(answer, str):
-                self.say(f"Sorry, {line.strip()!r} is not an answer. {HELP}")
-                continue
             try:
-                event = self.game.exchange(0, answer)
+                answer = parse_keep(line)
+                if answer == "q":
+                    return False
+                if answer == "h":
+                    self.hint(self.game.hint(0))
+                    continue
+                if answer == "f":
+                    self.tell(self.game.fold(0))
+                    return True
+                assert not isinstance(answer, str)
+                self.game.verify_exchange(0, answer)
             except GameError as exc:
                 self.say(f"Sorry: {exc}. {HELP}")
                 continue
-            self.tell(event)
+            made = breaks_made_hand(hand, answer)
+            if made is not None:
+                sure = self.confirm(made, HAND_SIZE - len(answer))
+                if sure is None:
+                    return False
+                if not sure:
+                    continue
+            self.tell(self.game.exchange(0, answer))
             return True
+
+    def confirm(self, made: Evaluation, count: int) -> bool | None:
+        """Whether the player means to break a made hand (y); None: quit
+        (q or the end of input)."""
+        held = made.label if made.category.named else made.description
+        cards = f"{count} card{'s' if count != 1 else ''}"
+        line = self.ask(f"You hold {held}; exchange {cards} anyway? [y/N] ")
+        if line is None or line.strip().lower() in ("q", "quit"):
+            return None
+        return line.strip().lower() in ("y", "yes")
 
     def round(self) -> bool:
         """One round; False when the player quits."""
@@ -201,9 +324,15 @@ def hold(cards: tuple[Card, ...], keep: tuple[Card, ...]) -> str:
     return f"keep {format_cards(keep)} (type: {typed})"
 
 
-def play(game: Game, *, stdin: TextIO, out: TextIO, painter: Painter, delay: float = 0.0) -> int:
+def play(
+    game: Game, *, stdin: TextIO, out: TextIO, painter: Painter, delay: float = 0.0,
+    width: Callable[[], int] | None = None,
+) -> int:  # fmt: skip
     """Run the game until the player quits, input ends or the player cannot
     pay; returns the exit code. Quitting or the end of input in the middle
     of a round voids it. On Ctrl-C the round in play is voided and the
-    standings printed, then the :class:`KeyboardInterrupt` goes on."""
-    return _Table(game, stdin, out, painter, delay).run()
+    standings printed, then the :class:`KeyboardInterrupt` goes on.
+    ``width``: the screen's width now, asked before each write; the lines
+    are broken at spaces to fit it (:func:`wrap`). None: lines as they are
+    (piped output)."""
+    return _Table(game, stdin, out, painter, delay, width).run()

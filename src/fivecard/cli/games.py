@@ -31,6 +31,8 @@ def _strategy(call: Call) -> int:
 
 @command("play")
 def _play(call: Call) -> int:
+    import shutil
+
     from ..core.cards import parse_cards
     from ..play.deal import new_seed
     from ..play.game import Game
@@ -49,7 +51,10 @@ def _play(call: Call) -> int:
             raise
         raise type(exc)(f"--deck: {exc}") from None
     delay = 0.35 if out.isatty() and stdin.isatty() else 0.0
-    return play(game, stdin=stdin, out=out, painter=call.painter, delay=delay)
+    # On a screen the lines are broken at spaces to its width, measured before
+    # each write (the window may change); piped output keeps its lines whole.
+    width = (lambda: shutil.get_terminal_size().columns) if out.isatty() else None
+    return play(game, stdin=stdin, out=out, painter=call.painter, delay=delay, width=width)
 
 
 @command("serve")

@@ -67,6 +67,7 @@ __all__ = [
     "GAME_EVENT_FIELDS",
     "split_pot",
     "keep_positions",
+    "breaks_made_hand",
     "ANTE",
     "BET",
 ]
@@ -416,10 +417,12 @@ class Game(TableGame):
     def verify_exchange(self, seat: int, keep: Sequence[int]) -> None:
         """``keep``: positions (0-4) of the cards kept."""
         current = self._verify_turn(seat)
-        if any(not 0 <= p < HAND_SIZE for p in keep):
-            raise GameError(f"card positions are 1-{HAND_SIZE}")
-        if len(set(keep)) != len(keep):
-            raise GameError("a card position is given twice")
+        for p in keep:
+            if not 0 <= p < HAND_SIZE:
+                raise GameError(f"there is no card {p + 1} (the card positions are 1-{HAND_SIZE})")
+        for i, p in enumerate(keep):
+            if p in keep[:i]:
+                raise GameError(f"a card position is given twice (position {p + 1})")
         drawn, left = HAND_SIZE - len(keep), len(current.deck) - HAND_SIZE
         if drawn > left:  # the dealer's five cards are set aside
             raise GameError(
@@ -644,6 +647,40 @@ def keep_positions(cards: Sequence[Card], keep: Sequence[Card]) -> list[int]:
             left.remove(card)
             positions.append(i)
     return positions
+
+
+def breaks_made_hand(hand: Hand, keep: Sequence[int]) -> Evaluation | None:
+    """The hand's evaluation when it is a made hand and keeping only the
+    cards at positions ``keep`` (0-4) throws away a card it is made of;
+    None otherwise. A made hand is Two Pair or better on the rule set's
+    ladder (semi, short deck and wild cards as their ladders and the
+    evaluation say); under lowball rules, a hand on the ladder's best rung
+    (no pair, and under deuce-to-seven no straight and no flush). It is made
+    of the cards of its groups of two or more (wild cards included: they
+    stand in the groups), or of all five when its category has no group
+    (a straight, a flush, a lowball hand): Two Pair drawing to its kicker
+    keeps the hand, Two Pair kept as one pair breaks it.
+
+    >>> from fivecard import parse_cards
+    >>> two_pair = Hand(parse_cards("KH 4D KS 4C AS"))
+    >>> breaks_made_hand(two_pair, [0, 1, 2, 3]) is None
+    True
+    >>> breaks_made_hand(two_pair, [0, 2])
+    evaluate('Kh 4d Ks 4c As')
+    >>> breaks_made_hand(Hand(parse_cards("KH KD 7S 4C 2S")), []) is None  # One Pair is not made
+    True
+    """
+    evaluation = evaluate(hand)
+    rules = hand.rules
+    if rules.low:
+        made = evaluation.category is rules.ladder[-1]
+    else:
+        made = evaluation.score >= rules.scores.get("two_pair", len(rules.ladder) + 1)
+    if not made:
+        return None
+    grouped = sum(n for n in evaluation.category.shape if n > 1) or HAND_SIZE
+    needed = keep_positions(hand.cards, evaluation.showdown[:grouped])
+    return None if set(needed) <= set(keep) else evaluation
 
 
 # --- saving and restoring ------------------------------------------------------------

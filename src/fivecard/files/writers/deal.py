@@ -13,13 +13,14 @@ between the deal's fields and its tally).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 import numpy as np
 
 from ...core.report import Painter, RawJson, write_json_object
 from ...core.rules import RuleSet
+from ...core.showdown import Outcome, name_hands
 from ...play.deal import DealTally
 from ..pipeline import Chunk, dealt_chunks
 from .base import Sink, TextBytes, WriterBase
@@ -38,19 +39,33 @@ class DealWriter(WriterBase):
     (:meth:`text` is one chunk's text); :meth:`json_items` gives each
     round's JSON text, an item of the rounds array."""
 
-    def __init__(self, out: Sink, painter: Painter, rules: RuleSet, *, several: bool) -> None:
+    def __init__(
+        self, out: Sink, painter: Painter, rules: RuleSet, *, several: bool, names: Sequence[str] | None = None
+    ) -> None:
         super().__init__((), 0, rules)
         self.out = out
         self.painter = painter
         self.several = several
+        self.names = names
+
+        def named(o: Outcome) -> str:  # (the register of outcomes is shared: some are of other counts of hands)
+            return name_hands(o.explanation, names) if names and sum(map(len, o.order)) == len(names) else o.explanation
+
+        # Each hand's label in the text ("Hand 1: ", or its name, padded to the longest) and its JSON "player".
+        labels = list(names) if names else None
+        width = max(map(len, labels)) if labels else 0
+        self.labels = None if labels is None else [f"{n}: ".ljust(width + 2).encode() for n in labels]
+        self.players = None if labels is None else [
+            b'\n          "player": ' + json.dumps(n, ensure_ascii=False).encode() + b"," for n in labels
+        ]
         self.tails = hand_tails(rules)
         self.classes = class_json(rules, " " * 8)
         self.marks = PerOutcome(lambda o: sum(1 << w for w in o.winners) | (1 << 62 if o.is_split else 0), 0)
-        self.explanations = PerOutcome(lambda o: self.painter.bold(o.explanation).encode() + b"\n", b"")
+        self.explanations = PerOutcome(lambda o: self.painter.bold(named(o)).encode() + b"\n", b"")
         self.json_tails = PerOutcome(
             lambda o: self._json_tail(
                 {"winners": [w + 1 for w in o.winners], "order": [[w + 1 for w in t] for t in o.order],
-                 "explanation": o.explanation}
+                 "explanation": named(o)}
             ),
             self._json_tail({"winners": None, "order": None, "explanation": None}),
         )
@@ -75,7 +90,8 @@ class DealWriter(WriterBase):
         identity = np.broadcast_to(np.arange(5), (h, 5))
         grid = np.empty((h, 7), dtype=object)
         position = np.tile(np.arange(players), len(chunk))
-        grid[:, 0] = [f"Hand {p + 1}: ".encode() for p in range(players)] * len(chunk)
+        labels = self.labels or [f"Hand {p + 1}: ".encode() for p in range(players)]
+        grid[:, 0] = labels * len(chunk)
         grid[:, 1] = people_cards(chunk, self.painter, identity)
         grid[:, 2] = b" ->  "
         grid[:, 3] = people_cards(chunk, self.painter, showdown_order(chunk))
@@ -103,6 +119,8 @@ class DealWriter(WriterBase):
             return []
         players = int(chunk.count[0])
         objects = hand_objects(chunk, self.classes(chunk.strength), " " * 8)
+        if self.players is not None:  # each hand's object opens with its player's name
+            objects[:, 0] = [b"{" + name + head[1:] for name, head in zip(self.players * len(chunk), objects[:, 0].tolist())]
         grid = np.empty((h, 3), dtype=object)
         grid[:, 0] = b",\n        "
         grid[::players, 0] = b""
@@ -117,15 +135,19 @@ class DealWriter(WriterBase):
 
 
 def write_deal(
-    out: TextIO, players: int, *, rules: RuleSet, seed: int, rounds: int = 1, painter: Painter, as_json: bool = False
+    out: TextIO, players: int, *, rules: RuleSet, seed: int, rounds: int = 1, painter: Painter, as_json: bool = False,
+    names: Sequence[str] | None = None,
 ) -> DealTally:
     """Deal ``rounds`` rounds of ``players`` hands from ``seed`` and write
     each to ``out`` as it is dealt (memory does not grow with the rounds):
     as text, or as one JSON document (the rules, seed and players, the
-    ``rounds`` array, then the tally's ``to_json()``). Returns the tally of
+    ``rounds`` array, then the tally's ``to_json()``). ``names``: the
+    players' names (one a player, checked: :func:`~fivecard.play.deal.check_names`),
+    which the text shows for ``Hand N`` and the JSON adds (``names``, each
+    hand's ``player``, each tally line's ``name``). Returns the tally of
     wins (the text's caller prints it: :meth:`DealTally.text`)."""
-    tally = DealTally(players, rules)
-    writer = DealWriter(TextBytes(out), painter, rules, several=rounds > 1)
+    tally = DealTally(players, rules, names)
+    writer = DealWriter(TextBytes(out), painter, rules, several=rounds > 1, names=names)
 
     def dealt() -> Iterator[Chunk]:  # each chunk of rounds as it is dealt, tallied
         for chunk in dealt_chunks(players, rules=rules, seed=seed, rounds=rounds):
@@ -134,6 +156,8 @@ def write_deal(
 
     def fields() -> Iterator[tuple[str, Any]]:  # streamed: each round as it is dealt, the tally last
         yield from (("rules", rules.name), ("seed", seed), ("players", players))
+        if names:
+            yield "names", list(names)
         yield "rounds", (RawJson(item) for chunk in dealt() for item in writer.json_items(chunk))
         yield "tally", tally.to_json()
 

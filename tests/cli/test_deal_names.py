@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 import json
 import re
+from typing import Any
 
 import pytest
 
 from fivecard import FivecardError
 from fivecard.cli import main
+from fivecard.core.evaluate import evaluate
 from fivecard.core.showdown import name_hands
 from fivecard.play.deal import check_names
 
@@ -106,3 +108,46 @@ def test_a_bad_name_is_one_line_quoting_it(names: str, said: str) -> None:
 def test_the_rule_sets_deck_bounds_the_names() -> None:
     code, _, err = run(["deal", "--rules", "short-deck", "--names", ",".join("ABCDEFGH")])
     assert code == 2 and "8 names: players must be from 1 to 7 under the short-deck rules" in err
+
+
+def _chat_from_json(data: dict[str, Any]) -> list[str]:
+    """What --chat should print, made from the same deal's JSON."""
+    several = len(data["rounds"]) > 1
+    labels = data.get("names") or [f"Hand {i + 1}" for i in range(data["players"])]
+    lines: list[str] = []
+    for played in data["rounds"]:
+        lines += [f"Round {played['round']}"] if several else []
+        winners = played["winners"] or []
+        for number, (label, hand) in enumerate(zip(labels, played["hands"]), 1):
+            cards = " ".join(map(str, evaluate(" ".join(hand["cards"]), rules=data["rules"]).showdown))  # best first
+            won = "" if number not in winners else " — splits" if len(winners) > 1 else " — wins"
+            lines.append(f"{label}: {cards} — {hand['description']}{won}")
+        lines += [played["explanation"]] if played["explanation"] else []
+        lines += [""] if several else []
+    if several:
+        lines.append(
+            f"Tally after {len(data['rounds'])} rounds: "
+            + "; ".join(
+                f"{label}: {t['wins']} win{'' if t['wins'] == 1 else 's'}, {t['splits']} split{'' if t['splits'] == 1 else 's'}"
+                for label, t in zip(labels, data["tally"])
+            )
+        )
+    return lines
+
+
+@pytest.mark.parametrize("rules", ["standard", "joker", "semi", "short-deck", "deuces-wild", "ace-to-five"])
+@pytest.mark.parametrize("players", [["--players", "1"], ["--players", "3"], ["--names", ",".join(NAMES)]])
+@pytest.mark.parametrize("rounds", ["1", "12"])
+def test_chat_is_a_line_per_hand_then_the_explanation_as_plain_text(rules: str, players: list[str], rounds: str) -> None:
+    argv = ["deal", "--rules", rules, "--seed", "11", "--rounds", rounds, *players]
+    code, out, err = run([*argv, "--chat"])
+    assert code == 0 and err == "fivecard: seed 11: --seed 11 deals the same again\n"
+    assert out.splitlines() == _chat_from_json(json.loads(run([*argv, "--json"])[1]))
+    # Plain text that survives a chat: no colour or other control character, nothing aligned by spaces.
+    assert all(c.isprintable() for c in out.replace("\n", "")) and "  " not in out and "seed" not in out
+
+
+@pytest.mark.parametrize("other", [["--json"], ["--color", "never"], ["--color", "always"]])
+def test_chat_takes_no_other_output(other: list[str]) -> None:
+    code, out, err = run(["deal", "--chat", *other])
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "--chat" in err

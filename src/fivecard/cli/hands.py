@@ -83,10 +83,14 @@ def _deal(call: Call) -> int:
     checked("--rounds", lambda: check_rounds(args.rounds))
     seed = args.seed if args.seed is not None else new_seed()
     tally = write_deal(out, players, rules=rules, seed=seed, rounds=args.rounds, painter=call.painter,
-                       as_json=args.json, names=names)  # fmt: skip
+                       as_json=args.json, names=names, chat=args.chat)  # fmt: skip
     if args.json:
         return EXIT_OK
-    return call.print((tally.text() if args.rounds > 1 else "") + f"(seed {seed}: --seed {seed} deals the same again)\n")
+    again = f"seed {seed}: --seed {seed} deals the same again"
+    if args.chat:  # what is pasted on standard output; how to deal it again on stderr
+        call.say(again)
+        return call.print(tally.chat() if args.rounds > 1 else "")
+    return call.print((tally.text() if args.rounds > 1 else "") + f"({again})\n")
 
 
 @command("stats")

@@ -209,6 +209,15 @@ class DealTally:
             lines.append(f"  {who}: {wins} win{'' if wins == 1 else 's'}, {splits} split{'' if splits == 1 else 's'}")
         return "\n".join(lines) + "\n"
 
+    def chat(self) -> str:
+        """The tally as one line to paste into a chat: ``Tally after N
+        rounds: Ann: 2 wins, 0 splits; Bob: ...``."""
+        each = [
+            f"{who}: {wins} win{'' if wins == 1 else 's'}, {splits} split{'' if splits == 1 else 's'}"
+            for wins, splits, who in zip(self.wins, self.splits, self.labels())
+        ]
+        return f"Tally after {self.rounds} rounds: {'; '.join(each)}\n"
+
     def labels(self) -> list[str]:
         """What each player is called: its name, or ``Hand N``."""
         return list(self.names) if self.names else [f"Hand {i + 1}" for i in range(self.players)]

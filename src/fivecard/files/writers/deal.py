@@ -18,16 +18,17 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from ...core.columns import class_columns
 from ...core.report import Painter, RawJson, write_json_object
 from ...core.rules import RuleSet
 from ...core.showdown import Outcome, name_hands
 from ...play.deal import DealTally
 from ..pipeline import Chunk, dealt_chunks
 from .base import Sink, TextBytes, WriterBase
-from .cards import people_cards
+from .cards import card, people_cards
 from .classify import hand_tails, wild_tails
 from .matrix import join_rows, numbers
-from .memo import PerOutcome
+from .memo import PerOutcome, PerStrength
 from .objects import class_json, hand_objects
 from .order import showdown_order
 
@@ -40,13 +41,15 @@ class DealWriter(WriterBase):
     round's JSON text, an item of the rounds array."""
 
     def __init__(
-        self, out: Sink, painter: Painter, rules: RuleSet, *, several: bool, names: Sequence[str] | None = None
+        self, out: Sink, painter: Painter, rules: RuleSet, *, several: bool, names: Sequence[str] | None = None,
+        chat: bool = False,
     ) -> None:
         super().__init__((), 0, rules)
         self.out = out
         self.painter = painter
         self.several = several
         self.names = names
+        self.for_chat = chat
 
         def named(o: Outcome) -> str:  # (the register of outcomes is shared: some are of other counts of hands)
             return name_hands(o.explanation, names) if names and sum(map(len, o.order)) == len(names) else o.explanation
@@ -69,6 +72,9 @@ class DealWriter(WriterBase):
             ),
             self._json_tail({"winners": None, "order": None, "explanation": None}),
         )
+        columns = class_columns(rules)
+        self.chat_tails = PerStrength(rules, lambda s: f" \N{EM DASH} {columns.description(s)}")
+        self.chat_explanations = PerOutcome(named, "")
 
     @staticmethod
     def _json_tail(fields: dict[str, Any]) -> bytes:
@@ -76,7 +82,7 @@ class DealWriter(WriterBase):
         return ("," + body + "\n    }").encode()
 
     def write(self, chunk: Chunk) -> None:
-        self.out.write(self.text(chunk))
+        self.out.write(self.chat(chunk) if self.for_chat else self.text(chunk))
 
     def close(self) -> None:
         self.out.flush()
@@ -112,6 +118,33 @@ class DealWriter(WriterBase):
         rounds[:, 3] = b"\n" if self.several else b""
         return join_rows(rounds)
 
+    def chat(self, chunk: Chunk) -> bytes:
+        """The chunk's rounds as lines to paste into a chat: per round
+        (``Round N`` when there are several) a line per hand, ``Ann: A♠ K♠
+        Q♦ 8♣ 3♥ — High Card, A-K-Q-8-3 — wins`` (its cards in showdown
+        order at single spaces, its description, ``wins`` or ``splits``),
+        then the explanation. Plain text: no colour, nothing aligned."""
+        if not len(chunk.strength):
+            return b""
+        players = int(chunk.count[0])
+        text = self.painter.text
+        cards = np.take_along_axis(chunk.indices, showdown_order(chunk), axis=1).tolist()
+        tails = self.chat_tails(chunk.strength).tolist()
+        marks = self.marks(chunk).tolist()
+        explanations = self.chat_explanations(chunk).tolist()
+        labels = list(self.names) if self.names else [f"Hand {p + 1}" for p in range(players)]
+        lines: list[str] = []
+        for r, (number, mark, why) in enumerate(zip(chunk.line.tolist(), marks, explanations)):
+            if self.several:
+                lines.append(f"Round {number}")
+            for p, label in enumerate(labels):
+                won = "" if not (mark >> p) & 1 else " \N{EM DASH} splits" if (mark >> 62) & 1 else " \N{EM DASH} wins"
+                hand = r * players + p
+                lines.append(f"{label}: {' '.join(text(card(i)) for i in cards[hand])}{tails[hand]}{won}")
+            lines.extend([why] if why else [])
+            lines.extend([""] if self.several else [])
+        return "".join(line + "\n" for line in lines).encode()
+
     def json_items(self, chunk: Chunk) -> list[str]:
         """Each round's JSON text (an item of the rounds array)."""
         h = len(chunk.strength)
@@ -136,7 +169,7 @@ class DealWriter(WriterBase):
 
 def write_deal(
     out: TextIO, players: int, *, rules: RuleSet, seed: int, rounds: int = 1, painter: Painter, as_json: bool = False,
-    names: Sequence[str] | None = None,
+    names: Sequence[str] | None = None, chat: bool = False,
 ) -> DealTally:
     """Deal ``rounds`` rounds of ``players`` hands from ``seed`` and write
     each to ``out`` as it is dealt (memory does not grow with the rounds):
@@ -144,10 +177,13 @@ def write_deal(
     ``rounds`` array, then the tally's ``to_json()``). ``names``: the
     players' names (one a player, checked: :func:`~fivecard.play.deal.check_names`),
     which the text shows for ``Hand N`` and the JSON adds (``names``, each
-    hand's ``player``, each tally line's ``name``). Returns the tally of
+    hand's ``player``, each tally line's ``name``). ``chat``: the text as
+    lines to paste into a chat (:meth:`DealWriter.chat`). Returns the tally of
     wins (the text's caller prints it: :meth:`DealTally.text`)."""
     tally = DealTally(players, rules, names)
-    writer = DealWriter(TextBytes(out), painter, rules, several=rounds > 1, names=names)
+    if chat:  # plain text: a chat shows no terminal colours
+        painter = Painter(color=False, ascii=painter.ascii)
+    writer = DealWriter(TextBytes(out), painter, rules, several=rounds > 1, names=names, chat=chat)
 
     def dealt() -> Iterator[Chunk]:  # each chunk of rounds as it is dealt, tallied
         for chunk in dealt_chunks(players, rules=rules, seed=seed, rounds=rounds):

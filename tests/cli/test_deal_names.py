@@ -110,8 +110,10 @@ def test_the_rule_sets_deck_bounds_the_names() -> None:
     assert code == 2 and "8 names: players must be from 1 to 7 under the short-deck rules" in err
 
 
-def _chat_from_json(data: dict[str, Any]) -> list[str]:
-    """What --chat should print, made from the same deal's JSON."""
+def _chat_from_json(data: dict[str, Any], ascii: bool = False) -> list[str]:
+    """What --chat should print, made from the same deal's JSON (``ascii``:
+    to an output without the suit symbols)."""
+    dash = " - " if ascii else " — "
     several = len(data["rounds"]) > 1
     labels = data.get("names") or [f"Hand {i + 1}" for i in range(data["players"])]
     lines: list[str] = []
@@ -119,9 +121,10 @@ def _chat_from_json(data: dict[str, Any]) -> list[str]:
         lines += [f"Round {played['round']}"] if several else []
         winners = played["winners"] or []
         for number, (label, hand) in enumerate(zip(labels, played["hands"]), 1):
-            cards = " ".join(map(str, evaluate(" ".join(hand["cards"]), rules=data["rules"]).showdown))  # best first
-            won = "" if number not in winners else " — splits" if len(winners) > 1 else " — wins"
-            lines.append(f"{label}: {cards} — {hand['description']}{won}")
+            best_first = evaluate(" ".join(hand["cards"]), rules=data["rules"]).showdown
+            cards = " ".join(c.code_str if ascii else str(c) for c in best_first)
+            won = "" if number not in winners else f"{dash}splits" if len(winners) > 1 else f"{dash}wins"
+            lines.append(f"{label}: {cards}{dash}{hand['description']}{won}")
         lines += [played["explanation"]] if played["explanation"] else []
         lines += [""] if several else []
     if several:
@@ -145,6 +148,16 @@ def test_chat_is_a_line_per_hand_then_the_explanation_as_plain_text(rules: str, 
     assert out.splitlines() == _chat_from_json(json.loads(run([*argv, "--json"])[1]))
     # Plain text that survives a chat: no colour or other control character, nothing aligned by spaces.
     assert all(c.isprintable() for c in out.replace("\n", "")) and "  " not in out and "seed" not in out
+
+
+@pytest.mark.parametrize("rules", ["standard", "joker", "semi"])
+def test_chat_to_an_output_without_suit_symbols_is_ascii(rules: str) -> None:
+    argv = ["deal", "--rules", rules, "--seed", "4", "--rounds", "9", "--players", "5"]
+    out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    assert main([*argv, "--chat"], stdin=io.StringIO(""), stdout=out, stderr=io.StringIO()) == 0
+    out.seek(0)
+    text = out.read()
+    assert text.isascii() and text.splitlines() == _chat_from_json(json.loads(run([*argv, "--json"])[1]), ascii=True)
 
 
 @pytest.mark.parametrize("other", [["--json"], ["--color", "never"], ["--color", "always"]])

@@ -4,10 +4,13 @@
 Guarantees: per round (``Round N`` when there are several) a line per hand
 as ``classify`` writes it (:mod:`~fivecard.files.writers.classify`), the
 winners marked (``<- wins``, ``<- splits``), and the explanation in bold
-with colour; or each round's JSON object laid out as
+with colour; or the same as lines to paste into a chat
+(:meth:`DealWriter.chat`); or each round's JSON object laid out as
 :func:`fivecard.core.report.write_json_object` lays out an item of its
 ``rounds`` array (:meth:`DealWriter.json_items`: the command streams them
-between the deal's fields and its tally).
+between the deal's fields and its tally). With names, each hand is called
+by its player's name (``Hand N`` in the explanations too), and each JSON
+hand object opens with its ``player``.
 """
 
 from __future__ import annotations
@@ -73,7 +76,8 @@ class DealWriter(WriterBase):
             self._json_tail({"winners": None, "order": None, "explanation": None}),
         )
         columns = class_columns(rules)
-        self.chat_tails = PerStrength(rules, lambda s: f" \N{EM DASH} {columns.description(s)}")
+        self.dash = " - " if painter.ascii else " \N{EM DASH} "  # (an output without the suit symbols: ASCII)
+        self.chat_tails = PerStrength(rules, lambda s: f"{self.dash}{columns.description(s)}")
         self.chat_explanations = PerOutcome(named, "")
 
     @staticmethod
@@ -123,7 +127,8 @@ class DealWriter(WriterBase):
         (``Round N`` when there are several) a line per hand, ``Ann: A♠ K♠
         Q♦ 8♣ 3♥ — High Card, A-K-Q-8-3 — wins`` (its cards in showdown
         order at single spaces, its description, ``wins`` or ``splits``),
-        then the explanation. Plain text: no colour, nothing aligned."""
+        then the explanation. Plain text: no colour, nothing aligned (in
+        ASCII, where the output has no suit symbols: ``As``, `` - ``)."""
         if not len(chunk.strength):
             return b""
         players = int(chunk.count[0])
@@ -138,7 +143,7 @@ class DealWriter(WriterBase):
             if self.several:
                 lines.append(f"Round {number}")
             for p, label in enumerate(labels):
-                won = "" if not (mark >> p) & 1 else " \N{EM DASH} splits" if (mark >> 62) & 1 else " \N{EM DASH} wins"
+                won = "" if not (mark >> p) & 1 else f"{self.dash}splits" if (mark >> 62) & 1 else f"{self.dash}wins"
                 hand = r * players + p
                 lines.append(f"{label}: {' '.join(text(card(i)) for i in cards[hand])}{tails[hand]}{won}")
             lines.extend([why] if why else [])

@@ -752,7 +752,9 @@ def _named_csv_line(line: str, played: dict[int, _Played], header: list[int]) ->
     """A line of solve's CSV answer named (see :func:`_named_export`); the
     first is the header, whose count of hands goes in ``header``. A hand
     past the header's sits after the ``error`` column, as solve puts it."""
-    cells = next(csv.reader([line]))
+    cells = next(csv.reader([line]), None)
+    if cells is None:  # (an empty line: solve writes none)
+        return ""
     if not header:  # line,input, per hand: sorted, category, score; winner, explanation, error
         hands = (len(cells) - 5) // 3
         header.append(hands)
@@ -780,6 +782,8 @@ def _named_csv_line(line: str, played: dict[int, _Played], header: list[int]) ->
 
 def _named_json_line(line: str, played: dict[int, _Played], header: list[int]) -> str:
     """A line of solve's JSON Lines answer named (see :func:`_named_export`)."""
+    if not line:  # (an empty line: solve writes none)
+        return ""
     row = json.loads(line)
     round_ = played.pop(int(row["line"]), None)
     if round_ is None:

@@ -127,7 +127,8 @@ def check_names(names: Sequence[str], rules: str | RuleSet = "standard") -> tupl
         first = seen.setdefault(name_key(name), number)
         if first != number:
             raise FivecardError(
-                f"name {number}, {quote(name)}, is name {first} ({quote(shown[first - 1])}) again: give each player another name"
+                f"name {number}, {quote(name)}, is name {first} ({quote(shown[first - 1])}) again: "
+                "give each player another name"
             )
         shown.append(name)
     return tuple(shown)

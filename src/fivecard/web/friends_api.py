@@ -759,7 +759,8 @@ def _named_csv_line(line: str, played: dict[int, _Played], header: list[int]) ->
         hands = (len(cells) - 5) // 3
         header.append(hands)
         head = [f"hand {k + 1} player" for k in range(hands)]
-        return csv_line([*cells[:2], *(c for k in range(hands) for c in (head[k], *cells[2 + 3 * k : 5 + 3 * k])), *cells[-3:]])
+        columns = (c for k in range(hands) for c in (head[k], *cells[2 + 3 * k : 5 + 3 * k]))
+        return csv_line([*cells[:2], *columns, *cells[-3:]])
     hands = header[0]
     round_ = played.pop(int(cells[0]), None)
     if round_ is None:  # (no round: not a line solve made of a round's hands)

@@ -319,6 +319,11 @@ CASES: tuple[Case, ...] = (
     case("deal-ace-king", "deal", "--rules", "ace-king", "--seed", "13", "--players", "1"),
     case("deal-wild", "deal", "--wild", "JS JH 2C", "--seed", "14", "--players", "4"),
     case("deal-too-many-players", "deal", "--players", "11", "--seed", "1"),
+    case("deal-names", "deal", "--names", "Ann,Bob Lee,Cy", "--rounds", "2", "--seed", "1"),
+    case("deal-names-json", "deal", "--json", "--names", "Ann,Bob", "--seed", "1"),
+    case("deal-chat", "deal", "--chat", "--names", "Ann,Bob,Cy", "--rounds", "3", "--seed", "6"),
+    case("deal-chat-numbered", "deal", "--chat", "--rules", "joker", "--players", "4", "--seed", "7"),
+    case("deal-names-taken", "deal", "--names", "Ann,ANN", "--seed", "1"),
     # stats
     case("stats", "stats"),
     case("stats-json", "stats", "--json"),

@@ -60,3 +60,28 @@ def test_the_library_writes_a_deal_as_the_command_does_and_tallies_it(as_json: b
     for played in deal_rounds(4, rules=ruleset, seed=5, rounds=40):
         by_round.add(played)
     assert (tally.rounds, tally.wins, tally.splits) == (40, by_round.wins, by_round.splits)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "chat"])
+def test_a_named_deal_names_every_explanation_whatever_deals_came_before(fmt: str) -> None:
+    """The writers of a process share one register of the outcomes met, so
+    a named deal meets outcomes of other counts of hands (dealt before it,
+    here of four and of two hands): each of its own explanations names its
+    players, and it fails on none of the others."""
+    from fivecard.core.report import Painter
+    from fivecard.core.showdown import name_hands
+    from fivecard.files.writers.deal import write_deal
+
+    ruleset, names = get_rules("standard"), ["Ann", "Bob", "Cy"]
+
+    def written(players: int, named: list[str] | None) -> str:
+        out = io.StringIO()
+        write_deal(out, players, rules=ruleset, seed=8, rounds=300, painter=Painter(color=False),
+                   as_json=fmt == "json", names=named, chat=fmt == "chat")  # fmt: skip
+        return out.getvalue()
+
+    written(4, None), written(2, None)
+    numbered, named = written(3, None), written(3, names)
+    explanations = [line for line in numbered.splitlines() if any(w in line for w in ("wins:", "split:", "Draw"))]
+    assert explanations and all(name_hands(line, names) in named for line in explanations)
+    assert "Hand " not in named and "hand " not in named

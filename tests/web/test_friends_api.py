@@ -9,6 +9,7 @@ far back) bounded."""
 from __future__ import annotations
 
 import asyncio
+import csv
 import io
 import json
 import sqlite3
@@ -34,7 +35,8 @@ from fivecard.play.friends import KEPT_CHAT, MAX_JOINS, MAX_NAME, FriendsTable
 from fivecard.play.table_game import GameError, round_deck, round_seed
 from fivecard.web.app import create_app
 from fivecard.web.errors import AtCapacity
-from fivecard.web.friends_api import REPLAY, Exports, _PlaceTaken
+from fivecard.files.writers.cells import inert
+from fivecard.web.friends_api import REPLAY, Exports, _named_csv_line, _PlaceTaken, _Played
 from fivecard.web.store import FRIENDS_TABLES, KEPT_REQUEST_IDS, Database, TableGameStore
 
 
@@ -379,27 +381,104 @@ def test_requests_are_rate_limited(app: FastAPI) -> None:
         assert refused.headers["retry-after"] == "1" and "too many requests" in refused.json()["detail"]
 
 
-def test_the_export_has_solves_columns(app: FastAPI) -> None:
+def _solved(closed: list[dict[str, Any]], fmt: str, rules: str) -> str:
+    """What ``fivecard solve`` makes of the closed rounds: a line per round
+    (its number), the hands dealt in the order dealt."""
+    text = {int(e["round"]): " | ".join(" ".join(h["cards"]) for h in e["hands"]) for e in closed}
+    expected = io.StringIO()
+    lines = "".join(text.get(n, "") + "\n" for n in range(1, max(text, default=0) + 1))
+    solve_file("-", format=fmt, rules=rules, stdin=io.StringIO(lines), stdout=expected)
+    return expected.getvalue()
+
+
+def _as_the_table_says(exported: str, fmt: str, closed: list[dict[str, Any]], rules: str) -> None:
+    """The export is solve's answer for the table's rounds with every hand
+    called by its seat's name, its winners and explanation as the table
+    settled the round (a round of one hand too: its dealer won it); no CSV
+    cell could run as a formula."""
+    solved = _solved(closed, fmt, rules)
+    by_round = {int(e["round"]): e for e in closed if e["hands"]}
+    if fmt == "jsonl":
+        rows, plain = [json.loads(line) for line in exported.splitlines()], [json.loads(line) for line in solved.splitlines()]
+        assert [r["line"] for r in rows] == [r["line"] for r in plain] == sorted(by_round)
+        for row, answer in zip(rows, plain):
+            event = by_round[row["line"]]
+            assert [(h.pop("seat"), h.pop("player")) for h in row["hands"]] == [(h["seat"], h["player"]) for h in event["hands"]]
+            seats = [h["seat"] for h in event["hands"]]
+            assert row["winners"] == [seats.index(w) + 1 for w in event["winners"]]
+            assert row["explanation"] == event["explanation"]
+            if answer["winners"] is None:  # one hand: solve classifies it only
+                assert len(seats) == 1 and row["order"] == [[1]]
+                answer.update(winners=row["winners"], order=row["order"])
+            answer["explanation"] = row["explanation"]
+            assert row == answer
+        return
+    rows, plain = list(csv.reader(io.StringIO(exported))), list(csv.reader(io.StringIO(solved)))
+    hands = (len(plain[0]) - 5) // 3
+    players = [2 + 4 * k for k in range(hands)]
+    assert [rows[0][i] for i in players] == [f"hand {k + 1} player" for k in range(hands)]
+    assert [c for i, c in enumerate(rows[0]) if i not in players] == plain[0]
+    assert [int(r[0]) for r in rows[1:]] == [int(r[0]) for r in plain[1:]] == sorted(by_round)
+    winner = 2 + 4 * hands
+    for row, answer in zip(rows[1:], plain[1:]):
+        event = by_round[int(row[0])]
+        names = [h["player"] for h in event["hands"]]
+        assert [row[i] for i in players] == [inert(n) for n in names] + [""] * (hands - len(names))
+        said = [h["player"] for h in event["hands"] if h["seat"] in event["winners"]]
+        assert row[winner : winner + 2] == [inert(" and ".join(said)), inert(event["explanation"])]
+        answer[winner - hands : winner - hands + 2] = row[winner : winner + 2]
+        assert [c for i, c in enumerate(row) if i not in players] == answer
+    assert all(not c.lstrip(" ").startswith(("=", "+", "-", "@")) for row in rows for c in row)
+
+
+def test_the_export_names_every_hand_by_its_seat(app: FastAPI) -> None:
+    """The export said "hand 1", "hand 2": it names each hand's seat, its
+    winners and the explanation, as the table's rounds do; a round closed
+    with one hand dealt named no winner although its points were awarded:
+    it names its dealer. Names are what players type: none is a formula
+    in the CSV. Every role (host, seat, a browser that watches) gets the
+    same export: the names and hands of closed rounds are every viewer's."""
     host = browser(app)
-    table_id = open_table(host, rules="joker", seed=3)
-    ann, bob = seated(app, table_id, "Ann", "Bob")
+    table_id = open_table(host, rules="joker", seed=3, tie="split")
+    ann, bob, cy = seated(app, table_id, "=HYPERLINK(\"http://x\",\"Ann\")", "-Bob", "@Cy, Jr")
     post(host, f"/api/tables/{table_id}/rounds")
     post(host, f"/api/tables/{table_id}/close")  # round 1: nobody dealt
-    for _ in range(2):
+    for dealers in ([ann, bob, cy], [bob], [cy, ann], [ann, bob, cy], [ann]):
         post(host, f"/api/tables/{table_id}/rounds")
-        post(ann, f"/api/tables/{table_id}/deal")
-        post(bob, f"/api/tables/{table_id}/deal")
-    rounds = [e for _, e in events(host, table_id) if e["type"] == "round_closed"]
-    text = "\n" + "".join(" | ".join(" ".join(h["cards"]) for h in e["hands"]) + "\n" for e in rounds[1:])
+        for dealer in dealers:
+            post(dealer, f"/api/tables/{table_id}/deal")
+        if len(dealers) < 3:
+            post(host, f"/api/tables/{table_id}/close")
+    closed = [e for _, e in events(host, table_id) if e["type"] == "round_closed"]
+    alone = [e for e in closed if len(e["hands"]) == 1]
+    assert len(alone) == 2 and all(e["awarded"] and e["winners"] for e in alone)
+    watcher = browser(app)
     for fmt in ("csv", "jsonl"):
-        response = host.get(f"/api/tables/{table_id}/export", params={"format": fmt})
-        assert response.status_code == 200
-        expected = io.StringIO()
-        solve_file("-", format=fmt, rules="joker", stdin=io.StringIO(text), stdout=expected)
-        assert response.text == expected.getvalue()
-    lines = host.get(f"/api/tables/{table_id}/export").text.splitlines()
-    assert lines[0].startswith("line,input,hand 1 sorted") and [line.split(",")[0] for line in lines[1:]] == ["2", "3"]
+        answers = [c.get(f"/api/tables/{table_id}/export", params={"format": fmt}) for c in (host, ann, watcher)]
+        assert [a.status_code for a in answers] == [200] * 3 and len({a.text for a in answers}) == 1
+        _as_the_table_says(answers[0].text, fmt, closed, "joker")
+    text = host.get(f"/api/tables/{table_id}/export").text
+    assert "'=HYPERLINK" in text and "hand 1 player" in text and "Hand 1" not in text and "hand 2:" not in text
     assert host.get(f"/api/tables/{table_id}/export", params={"format": "xml"}).status_code == 409
+
+
+def test_an_export_names_the_hands_past_its_headers() -> None:
+    """A round with more hands than solve's header names (its header comes
+    from the first rows it reads) has those hands' columns after ``error``,
+    as solve puts them: each is named there too."""
+    played = {4: _Played((1, 2, 3), ("Ann", "Bob", "=Cy"), (3,), "=Cy wins: a reason")}
+    header: list[int] = []
+    head = _named_csv_line(
+        "line,input,hand 1 sorted,hand 1 category,hand 1 score,hand 2 sorted,hand 2 category,hand 2 score,winner,explanation,error",
+        played, header,
+    )  # fmt: skip
+    assert head.startswith("line,input,hand 1 player,hand 1 sorted,") and header == [2]
+    line = _named_csv_line("4,a | b | c,A,One Pair,2,B,High Card,1,3,Hand 3 wins: a reason,,C,Flush,6", played, header)
+    assert next(csv.reader([line])) == [
+        "4", "a | b | c", "Ann", "A", "One Pair", "2", "Bob", "B", "High Card", "1",
+        "'=Cy", "'=Cy wins: a reason", "", "'=Cy", "C", "Flush", "6",
+    ]  # fmt: skip
+    assert played == {}
 
 
 # --- one hand a round for each browser ------------------------------------------------------
@@ -524,9 +603,9 @@ def test_an_export_reads_the_rounds_it_exports_not_the_whole_history(data: Path,
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl"])
 @pytest.mark.slow
-def test_an_export_is_solves_answer_for_every_round_whatever_pages_it_is_read_in(data: Path, fmt: str) -> None:
+def test_an_export_is_the_named_answer_for_every_round_whatever_pages_it_is_read_in(data: Path, fmt: str) -> None:
     """An export is read and sent a page of rounds at a time (100): what it
-    sends is what ``fivecard solve`` makes of the whole history at once, a
+    sends is what ``fivecard solve`` makes of the whole history at once, named, a
     line per round (a round nobody dealt, or one the store lacks, an empty
     line: here at the first round, either side of every page's end, and the
     last)."""
@@ -543,11 +622,13 @@ def test_an_export_is_solves_answer_for_every_round_whatever_pages_it_is_read_in
             for (d,) in db.execute("SELECT data FROM table_game_events WHERE game_id = ? AND type = 'round_closed'", (table_id,))
         }
     assert len(kept) == 248 and all(not kept[n] for n in undealt)
-    text = "".join(" | ".join(" ".join(h["cards"]) for h in kept.get(n, [])) + "\n" for n in range(1, 251))
-    expected = io.StringIO()
-    solve_file("-", format=fmt, rules="standard", stdin=io.StringIO(text), stdout=expected)
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        closed = [json.loads(d) for (d,) in db.execute(
+            "SELECT data FROM table_game_events WHERE game_id = ? AND type = 'round_closed' ORDER BY seq", (table_id,)
+        )]  # fmt: skip
     exported = browser(create_app(data, allow_hosts=["testserver"])).get(f"/api/tables/{table_id}/export?format={fmt}")
-    assert exported.status_code == 200 and exported.content == expected.getvalue().encode()
+    assert exported.status_code == 200
+    _as_the_table_says(exported.text, fmt, closed, "standard")
 
 
 def _table_at_its_bounds(path: Path, rounds: int, given: int = MAX_JOINS) -> str:

@@ -270,7 +270,7 @@ def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
             expect(tab.page.locator("#round-log li")).to_have_count(3)
         shot(ann.page, "friends-table.png")
 
-        # the export: the three rounds in fivecard solve's columns
+        # the export: the three rounds in fivecard solve's columns, each hand by its seat's name
         exported = {}
         for form in ("csv", "jsonl"):
             href = page.locator(f"#export-{form}").get_attribute("href")
@@ -278,9 +278,10 @@ def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
             answer = page.request.get(base + href)
             assert answer.ok
             exported[form] = answer.text().strip().splitlines()
-        assert len(exported["csv"]) == 1 + 3 and exported["csv"][0].startswith("line,input,hand 1 sorted")
+        assert len(exported["csv"]) == 1 + 3 and exported["csv"][0].startswith("line,input,hand 1 player,hand 1 sorted")
         for line, event in zip(exported["jsonl"], expected, strict=True):
-            assert [h["cards"] for h in json.loads(line)["hands"]] == [h["cards"] for h in event["hands"]]
+            hands = json.loads(line)["hands"]
+            assert [(h["player"], h["cards"]) for h in hands] == [(h["player"], h["cards"]) for h in event["hands"]]
 
         # the host removes Bob (he may take a seat again), then ends the table
         page.get_by_role("button", name="Remove Bob").click()

@@ -4,11 +4,14 @@ and prints the result's own report (its ``to_json()`` or text)."""
 
 from __future__ import annotations
 
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO, TypeVar
 
 from ..core.errors import FileError, FivecardError, in_context
 from ..core.rules import RULE_SETS
 from .registry import EXIT_OK, Call, can_show, command
+
+T = TypeVar("T")
 
 
 def _standard_input(stdin: TextIO) -> Any:
@@ -61,24 +64,33 @@ def _compare(call: Call) -> int:
 @command("deal")
 def _deal(call: Call) -> int:
     from ..files.writers.deal import write_deal
-    from ..play.deal import check_players, check_rounds, new_seed
+    from ..play.deal import check_names, check_players, check_rounds, new_seed
 
     args, rules, out = call.args, call.rules, call.out
-    # The counts first, before anything is allocated, dealt or written.
-    for flag, check in (
-        ("--players", lambda: check_players(args.players, rules)),
-        ("--rounds", lambda: check_rounds(args.rounds)),
-    ):
+
+    def checked(flag: str, check: Callable[[], T]) -> T:
         try:
-            check()
+            return check()
         except FivecardError as exc:
             raise type(exc)(f"argument {flag}: {exc}") from None
+
+    # The names and counts first, before anything is allocated, dealt or written.
+    names = None if args.names is None else checked("--names", lambda: check_names(args.names.split(","), rules))
+    players = args.players if args.players is not None else len(names) if names else 2
+    if names and players != len(names):
+        raise FivecardError(f"argument --names: {len(names)} names for --players {players}: give one name a player")
+    checked("--players", lambda: check_players(players, rules))
+    checked("--rounds", lambda: check_rounds(args.rounds))
     seed = args.seed if args.seed is not None else new_seed()
-    tally = write_deal(out, args.players, rules=rules, seed=seed, rounds=args.rounds, painter=call.painter,
-                       as_json=args.json)  # fmt: skip
+    tally = write_deal(out, players, rules=rules, seed=seed, rounds=args.rounds, painter=call.painter,
+                       as_json=args.json, names=names, chat=args.chat)  # fmt: skip
     if args.json:
         return EXIT_OK
-    return call.print((tally.text() if args.rounds > 1 else "") + f"(seed {seed}: --seed {seed} deals the same again)\n")
+    again = f"seed {seed}: --seed {seed} deals the same again"
+    if args.chat:  # what is pasted on standard output; how to deal it again on stderr
+        call.say(again)
+        return call.print(tally.chat() if args.rounds > 1 else "")
+    return call.print((tally.text() if args.rounds > 1 else "") + f"({again})\n")
 
 
 @command("stats")

@@ -7,6 +7,7 @@ decides (the higher rank wins; the lower in lowball). Suits never break a tie.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -32,6 +33,7 @@ __all__ = [
     "explain",
     "explain_classes",
     "explain_showdown",
+    "name_hands",
     "check_decks",
     "check_deck_cards",
 ]
@@ -495,3 +497,18 @@ def explain_showdown(
             reason += f" (next best: {_numbers(runner_up).lower()})"
         text += ("; " if len(winners) > 1 else ": ") + reason
     return text
+
+
+def name_hands(explanation: str, names: Sequence[str]) -> str:
+    """A showdown's explanation with its hands called by name: ``Hand N``
+    (``hand N``, ``Hands N and M``) read as the N-th name.
+
+    >>> name_hands("Hands 1 and 3 split: both Flush (next best: hand 2)", ["Ann", "Bob", "Cy"])
+    'Ann and Cy split: both Flush (next best: Bob)'
+    """
+
+    def name(match: re.Match[str]) -> str:
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(0))]
+        return " and ".join(names[n - 1] for n in numbers)
+
+    return re.sub(r"\b[Hh]ands? \d+(?:(?:, | and )\d+)*", name, explanation)

@@ -13,12 +13,12 @@ from __future__ import annotations
 import operator
 import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any, SupportsIndex
 
 from ..core.cards import Card
-from ..core.errors import FivecardError
+from ..core.errors import FivecardError, in_context, quote
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.report import evaluation_json, showdown_json
@@ -34,6 +34,7 @@ __all__ = [
     "max_players",
     "check_players",
     "check_rounds",
+    "check_names",
 ]
 
 
@@ -91,6 +92,48 @@ def check_rounds(rounds: int) -> None:
         raise FivecardError(f"rounds must be at least 1, got {count}")
 
 
+def check_names(names: Sequence[str], rules: str | RuleSet = "standard") -> tuple[str, ...]:
+    """Check the players' names (one a player) and return them as they are
+    shown: each as a seat's name at a friends' table is read
+    (:func:`~fivecard.play.friends.seat_name`: not empty, at most 40
+    characters, no control, format or invisible character, no word used for
+    a role such as ``Hand 2``), no two alike (:func:`~fivecard.play.friends.name_key`:
+    ``Ann`` and ``ANN`` are one name), and as many as the rule set can deal to.
+
+    >>> check_names([" Ann ", "Bob"])
+    ('Ann', 'Bob')
+    >>> check_names(["Ann", "ann"])
+    Traceback (most recent call last):
+    ...
+    fivecard.core.errors.FivecardError: name 2, 'ann', is name 1 ('Ann') again: give each player another name
+    """
+    from .friends import name_key, seat_name
+
+    if isinstance(names, str):
+        raise FivecardError(f"names must be a list of names, got the text {quote(names)}")
+    try:
+        check_players(len(names), rules)
+    except FivecardError as exc:
+        raise in_context(exc, f"{len(names)} names: ") from None
+    shown: list[str] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(names, 1):
+        if not str(raw).strip():
+            raise FivecardError(f"name {number} is empty: each player needs a name")
+        try:
+            name = seat_name(raw)
+        except FivecardError as exc:
+            raise in_context(exc, f"name {number}, {quote(str(raw))}: ") from None
+        first = seen.setdefault(name_key(name), number)
+        if first != number:
+            raise FivecardError(
+                f"name {number}, {quote(name)}, is name {first} ({quote(shown[first - 1])}) again: "
+                "give each player another name"
+            )
+        shown.append(name)
+    return tuple(shown)
+
+
 def _deal_from(cards: tuple[Card, ...], players: int, ruleset: RuleSet, rng: random.Random) -> tuple[Hand, ...]:
     deck = list(cards)
     rng.shuffle(deck)
@@ -136,27 +179,49 @@ class DealTally:
 
     players: int
     rules: InitVar[str | RuleSet] = "standard"
+    #: The players' names (one a player), or None: numbered.
+    names: Sequence[str] | None = None
     wins: list[int] = field(init=False)
     splits: list[int] = field(init=False)
     rounds: int = field(init=False, default=0)
 
     def __post_init__(self, rules: str | RuleSet) -> None:
         check_players(self.players, rules)
+        if self.names is not None and len(self.names) != self.players:
+            raise FivecardError(f"{len(self.names)} names for {self.players} players")
         self.wins = [0] * self.players
         self.splits = [0] * self.players
 
     def to_json(self) -> list[dict[str, Any]]:
         """Wins and split wins per player (1-based), as ``fivecard deal
-        --json``'s ``tally``: ``[{"player", "wins", "splits"}, ...]``."""
-        return [{"player": i + 1, "wins": self.wins[i], "splits": self.splits[i]} for i in range(self.players)]
+        --json``'s ``tally``: ``[{"player", "wins", "splits"}, ...]`` (with
+        names, ``{"player", "name", "wins", "splits"}``)."""
+        names = self.names
+        return [
+            {"player": i + 1, **({"name": names[i]} if names else {}), "wins": self.wins[i], "splits": self.splits[i]}
+            for i in range(self.players)
+        ]
 
     def text(self) -> str:
         """``Tally after N rounds:`` and a line per player's wins and
         splits."""
         lines = [f"Tally after {self.rounds} rounds:"]
-        for wins, splits, i in zip(self.wins, self.splits, range(self.players)):
-            lines.append(f"  Hand {i + 1}: {wins} win{'' if wins == 1 else 's'}, {splits} split{'' if splits == 1 else 's'}")
+        for wins, splits, who in zip(self.wins, self.splits, self.labels()):
+            lines.append(f"  {who}: {wins} win{'' if wins == 1 else 's'}, {splits} split{'' if splits == 1 else 's'}")
         return "\n".join(lines) + "\n"
+
+    def chat(self) -> str:
+        """The tally as one line to paste into a chat: ``Tally after N
+        rounds: Ann: 2 wins, 0 splits; Bob: ...``."""
+        each = [
+            f"{who}: {wins} win{'' if wins == 1 else 's'}, {splits} split{'' if splits == 1 else 's'}"
+            for wins, splits, who in zip(self.wins, self.splits, self.labels())
+        ]
+        return f"Tally after {self.rounds} rounds: {'; '.join(each)}\n"
+
+    def labels(self) -> list[str]:
+        """What each player is called: its name, or ``Hand N``."""
+        return list(self.names) if self.names else [f"Hand {i + 1}" for i in range(self.players)]
 
     def add_chunk(self, chunk: Any) -> None:
         """Count the showdowns of a chunk of dealt rounds

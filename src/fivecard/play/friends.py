@@ -73,7 +73,7 @@ from ..core.evaluate import evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.report import evaluation_json
 from ..core.rules import RuleSet, get_rules
-from ..core.showdown import showdown
+from ..core.showdown import name_hands, showdown
 from .game import split_pot
 from .table_game import MAX_ROUNDS, GameError, RoleRequired, Shoe, TableGame, round_deck
 from .view import cards_json
@@ -718,7 +718,7 @@ class FriendsTable(TableGame):
                 for (seat_id, _), e in zip(dealt, evaluations)
             ]
             who = " and ".join(names[s] for s in winners)
-            explanation = _named(result.explanation, [names[s] for s, _ in dealt])
+            explanation = name_hands(result.explanation, [names[s] for s, _ in dealt])
             why = explanation.split(": ", 1)[1]  # after "Ann wins" / "Draw" / "Ann and Bob split"
             if len(winners) == 1:
                 score = f"{who} wins {self.points} points: {why}"
@@ -866,15 +866,3 @@ class FriendsTable(TableGame):
 #: type it does not know). Everything a browser is sent of a table's events
 #: passes through here, kept events of earlier versions included.
 public_event = FriendsTable.public_event
-
-
-def _named(explanation: str, names: Sequence[str]) -> str:
-    """A showdown's explanation with "Hand N" read as the N-th dealer's name."""
-    import re
-
-    def name(match: re.Match[str]) -> str:
-        numbers = [int(n) for n in re.findall(r"\d+", match.group(0))]
-        return " and ".join(names[n - 1] for n in numbers)
-
-    text = re.sub(r"\b[Hh]ands? \d+(?:(?:, | and )\d+)*", name, explanation)
-    return text

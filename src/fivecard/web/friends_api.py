@@ -2,7 +2,8 @@
 take seats by name, the host starts rounds, each player deals, the round is
 settled, points awarded; chat; a live event stream (Server-Sent Events,
 resumed after the last event a browser saw); an export of the table's
-history with the columns of ``fivecard solve``.
+history with the columns of ``fivecard solve``, each hand called by its
+seat's name (:func:`_named_export`).
 
 The rules of the table are :mod:`fivecard.play.friends`'; the storage is a
 :class:`~fivecard.web.store.TableGameStore` of
@@ -44,12 +45,14 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import csv
 import json
 import math
 import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request
@@ -60,7 +63,9 @@ from pydantic_core import PydanticCustomError
 
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
+from ..core.showdown import name_hands
 from ..files.solve import solve_lines
+from ..files.writers.cells import csv_line
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
 from ..play.table_game import GameError
 from .clients import request_network
@@ -667,7 +672,7 @@ def add_friends_table_routes(
         place = exports.take(network)
         try:
             return _Held(
-                exports.pieces(solve_lines(_round_lines(store, table_id), format=format, rules=table.rules.name), place),
+                exports.pieces(_named_export(store, table_id, format, table.rules.name), place),
                 lambda: exports.give(place),
                 media_type="text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson",
                 headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
@@ -677,24 +682,120 @@ def add_friends_table_routes(
             raise
 
 
-def _round_lines(store: FriendsTableStore, table_id: str) -> Iterator[bytes]:
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """What an export adds to ``fivecard solve``'s row of a round: per hand,
+    in the order dealt, its seat and the seat's name; the hands (1-based)
+    that won the round as it was settled, and its explanation as kept."""
+
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    winners: tuple[int, ...]
+    explanation: str
+
+
+def _round_lines(store: FriendsTableStore, table_id: str, played: dict[int, _Played] | None = None) -> Iterator[bytes]:
     """The table's closed rounds as the lines ``fivecard solve`` reads: a
     line per round (its number is the line number; a round nobody dealt is
     an empty line), its hands in seat order of dealing. Read by their type's
     index (no other event is read), :data:`_EXPORT_PAGE` at a time: each page's
     lines are given when the page before them has been taken, and the page
-    is not held meanwhile."""
+    is not held meanwhile. ``played``: each dealt round's seats and result
+    are put there by its number as its line is given (the reader takes
+    them out as it writes the round: it holds a page's at most)."""
     seq, following = 0, 1  # the last event read, the number of the next line
     while page := _public_events(store, table_id, seq, _EXPORT_PAGE, "round_closed"):
         seq, lines = page[-1][0], []
         for _, event in page:
             number = int(event["round"])
             if number >= following:  # (rounds close in order: each is read once)
-                lines.append("\n" * (number - following) + " | ".join(" ".join(h["cards"]) for h in event["hands"]) + "\n")
+                hands = event["hands"]
+                lines.append("\n" * (number - following) + " | ".join(" ".join(h["cards"]) for h in hands) + "\n")
                 following = number + 1
+                if played is not None and hands:
+                    seats = tuple(int(h["seat"]) for h in hands)
+                    played[number] = _Played(
+                        seats,
+                        tuple(str(h["player"]) for h in hands),
+                        tuple(seats.index(int(w)) + 1 for w in event.get("winners") or () if int(w) in seats),
+                        str(event.get("explanation") or ""),
+                    )
         text = "".join(lines).encode()
         del page, event, lines
         yield text
+
+
+def _named_export(store: FriendsTableStore, table_id: str, format: str, rules: str) -> Iterator[bytes]:
+    """The table's export: ``fivecard solve``'s answer for its rounds
+    (:func:`_round_lines`), with each hand called by its seat's name. CSV:
+    a ``hand N player`` column before each hand's columns, the ``winner``
+    the winners' names and the explanation naming them; JSON Lines: each
+    hand's object opens with its ``seat`` and ``player``, the explanation
+    names them. A round settled with one hand (solve classifies a line of
+    one hand only) is won by it, as the table awarded it: its winner and
+    explanation are the round's. Names are user input: every CSV cell is
+    made inert (:func:`~fivecard.files.writers.cells.csv_line`: no
+    formulas), as solve's are."""
+    played: dict[int, _Played] = {}
+    answer = solve_lines(_round_lines(store, table_id, played), format=format, rules=rules)
+    name_line = _named_csv_line if format == "csv" else _named_json_line
+    header: list[int] = []  # for CSV: the hands the header names
+    rest = ""
+    for piece in answer:
+        *lines, rest = (rest + piece.decode()).split("\n")
+        yield "".join(name_line(line, played, header) for line in lines).encode()
+    if rest:
+        yield name_line(rest, played, header).encode()
+
+
+def _named_csv_line(line: str, played: dict[int, _Played], header: list[int]) -> str:
+    """A line of solve's CSV answer named (see :func:`_named_export`); the
+    first is the header, whose count of hands goes in ``header``. A hand
+    past the header's sits after the ``error`` column, as solve puts it."""
+    cells = next(csv.reader([line]), None)
+    if cells is None:  # (an empty line: solve writes none)
+        return ""
+    if not header:  # line,input, per hand: sorted, category, score; winner, explanation, error
+        hands = (len(cells) - 5) // 3
+        header.append(hands)
+        head = [f"hand {k + 1} player" for k in range(hands)]
+        columns = (c for k in range(hands) for c in (head[k], *cells[2 + 3 * k : 5 + 3 * k]))
+        return csv_line([*cells[:2], *columns, *cells[-3:]])
+    hands = header[0]
+    round_ = played.pop(int(cells[0]), None)
+    if round_ is None:  # (no round: not a line solve made of a round's hands)
+        return csv_line(cells)
+    names = round_.names
+    end = 2 + 3 * hands  # the winner column
+    winner, explanation, error = cells[end : end + 3]
+    if winner:
+        winner = " and ".join(names[int(n) - 1] for n in winner.split(","))
+        explanation = name_hands(explanation, names)
+    elif round_.winners and not error:  # one hand: solve classifies it only; the table awarded it
+        winner = " and ".join(names[n - 1] for n in round_.winners)
+        explanation = round_.explanation
+    within, beyond = list(cells[:2]), list[str]()
+    for k in range(max(len(names), hands)):
+        at = 2 + 3 * k if k < hands else end + 3 + 3 * (k - hands)
+        (within if k < hands else beyond).extend([names[k] if k < len(names) else "", *cells[at : at + 3]])
+    return csv_line([*within, winner, explanation, error, *beyond])
+
+
+def _named_json_line(line: str, played: dict[int, _Played], header: list[int]) -> str:
+    """A line of solve's JSON Lines answer named (see :func:`_named_export`)."""
+    if not line:  # (an empty line: solve writes none)
+        return ""
+    row = json.loads(line)
+    round_ = played.pop(int(row["line"]), None)
+    if round_ is None:
+        return line + "\n"
+    hands = row.get("hands") or []
+    row["hands"] = [{"seat": seat, "player": name, **hand} for seat, name, hand in zip(round_.seats, round_.names, hands)]
+    if row.get("winners"):
+        row["explanation"] = name_hands(str(row["explanation"]), round_.names)
+    elif round_.winners and "error" not in row:  # one hand: solve classifies it only; the table awarded it
+        row.update(winners=list(round_.winners), order=[list(round_.winners)], explanation=round_.explanation)
+    return json.dumps(row, ensure_ascii=False) + "\n"
 
 
 async def _stream(

@@ -295,3 +295,62 @@ def test_a_full_or_closed_output_is_never_a_silent_success(argv: list[str]) -> N
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (141, b"")
+
+
+# A pay table's rule set ------------------------------------------------------
+
+
+def _pay_table_commands() -> list[str]:
+    """The commands that take --paytable, as commands.toml declares them."""
+    from fivecard.cli import registry
+
+    return [name for name, spec in registry.DECLARED.items()
+            if any(option.get("type") == "pay-table" for option in spec.get("option", []))]  # fmt: skip
+
+
+def _with_pay_table(command: str, table: str, *options: str) -> list[str]:
+    """The command run with --json under the pay table: a hand's advice (a
+    hand every high rule set's deck holds) or a table solved."""
+    from fivecard.cli import registry
+
+    hands = ["AS AH 7C 8S 9S"] if registry.DECLARED[command].get("argument") else []
+    return [command, "--json", "--paytable", table, *options, *hands]
+
+
+def test_the_commands_that_take_a_pay_table() -> None:
+    assert _pay_table_commands() == ["advise", "strategy"]
+
+
+@pytest.mark.parametrize("table", ["jacks-or-better", "deuces-wild"])
+@pytest.mark.parametrize("command", _pay_table_commands())
+@pytest.mark.slow
+def test_a_pay_table_plays_under_the_rule_set_it_names(command: str, table: str) -> None:
+    """Without --rules, every built-in table plays under the rule set it names
+    (else standard), as --rules naming that set does; a --rules or --wild
+    that contradicts it is one line and exit code 2, before any work."""
+    from fivecard.play.paytables import PAYTABLES
+
+    own = PAYTABLES[table].rules or "standard"
+    code, out, err = run(_with_pay_table(command, table))
+    assert (code, err) == (0, "")
+    assert json.loads(out)["rules"] == own
+    if command == "advise":  # (strategy's solve is seconds: once is enough)
+        assert run(_with_pay_table(command, table, "--rules", own)) == (code, out, err)
+    if PAYTABLES[table].rules is None:
+        return  # a table that names no rule set plays under others: tests/play/test_paytable.py
+    for other in (["--rules", "joker"], ["--rules", "standard"], ["--wild", "2"]):
+        code, out, err = run(_with_pay_table(command, table, *other))
+        named = other[1] if other[0] == "--rules" else "standard+wild(2)"
+        assert (code, out) == (2, "") and err == (
+            f"fivecard: error: {PAYTABLES[table].title} plays under the {own} rules, not {named} (use --rules {own})\n"
+        )
+
+
+def test_a_pay_table_file_that_names_its_rule_set(tmp_path: Path) -> None:
+    table = tmp_path / "short.json"
+    table.write_text(json.dumps({"pays": {"royal_flush": 800, "one_pair": 1}, "min_pair": "J", "rules": "short-deck"}))
+    for command in _pay_table_commands():
+        code, out, err = run(_with_pay_table(command, str(table)))
+        assert (code, err) == (0, "") and json.loads(out)["rules"] == "short-deck"
+    code, _, err = run(_with_pay_table("advise", str(table), "--rules", "deuces-wild"))
+    assert code == 2 and err == "fivecard: error: short plays under the short-deck rules, not deuces-wild (use --rules short-deck)\n"

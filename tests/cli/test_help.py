@@ -412,7 +412,7 @@ def test_every_built_in_pay_table_is_offered_by_help_and_completion(
     for command in ("advise", "strategy"):
         text = " ".join(help_of(command).split())
         for table in PAYTABLES.values():
-            rules = f", with --rules {table.rules}" if table.rules else ""
+            rules = f", under the {table.rules} rules" if table.rules else ""
             assert f"'{table.name}' ({table.title}{rules})" in text, (command, table.name)
     path = tmp_path / "fivecard.bash"
     path.write_text(script("bash"), encoding="utf-8")

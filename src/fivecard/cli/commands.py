@@ -67,7 +67,7 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
         with contextlib.redirect_stdout(out):  # --help and --version print there
             args = program.parse_args(argv)
         command = COMMANDS[args.command]
-        rules = get_rules(getattr(args, "rules", "standard"))
+        rules = get_rules(getattr(args, "rules", None) or "standard")
         if getattr(args, "wild", None) is not None:
             rules = wild_on(rules, args.wild)
         check_options(args, rules, command)

@@ -97,7 +97,8 @@ def _advise(call: Call) -> int:
 
     args = call.args
     table = load_paytable(args.paytable) if args.paytable is not None else None
-    advice = advise(Hand.parse(args.hand, rules=call.rules), paytable=table)
+    rules = table.rules_to_play(call.chosen_rules) if table is not None else call.rules
+    advice = advise(Hand.parse(args.hand, rules=rules), paytable=table)
     return call.print(advice.to_json() if args.json else advice.text(call.painter, top=None if args.all else 10))
 
 

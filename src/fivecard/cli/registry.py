@@ -109,6 +109,14 @@ class Call:
         self.out.write(report)
         return EXIT_OK
 
+    @property
+    def chosen_rules(self) -> RuleSet | None:
+        """The rule set the user chose with --rules or --wild; None when
+        neither was given, so that the library's default applies (standard,
+        or the rule set a pay table names)."""
+        given = getattr(self.args, "rules", None) is not None or getattr(self.args, "wild", None) is not None
+        return self.rules if given else None
+
     def say(self, line: str) -> None:
         """One line on stderr: ``fivecard: line``."""
         self.err.write(f"fivecard: {line}\n")
@@ -195,9 +203,9 @@ ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptio
 
 def _pay_tables() -> str:
     """The built-in pay tables as a help text lists them: ``'id' (title)``,
-    and the rule set a table plays under if it names one."""
+    and the rule set a table plays under (without --rules) if it names one."""
     return ", ".join(
-        f"'{t.name}' ({t.title}{f', with --rules {t.rules}' if t.rules else ''})" for t in PAYTABLES.values()
+        f"'{t.name}' ({t.title}{f', under the {t.rules} rules' if t.rules else ''})" for t in PAYTABLES.values()
     )
 
 

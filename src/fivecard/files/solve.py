@@ -558,7 +558,7 @@ class SolvedStrategy:
 
 def solve_strategy(
     paytable: str | None,
-    rules: RuleSet,
+    rules: RuleSet | None,
     *,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -571,7 +571,8 @@ def solve_strategy(
     """Solve a game exactly: the video-poker pay table ``paytable`` (a
     bundled table's id or a pay-table file: :func:`~fivecard.files.paytable_file.load_paytable`),
     or with ``paytable`` None the game against the dealer (on ``workers``
-    processes or the Dask cluster at ``scheduler``: :func:`fivecard.vector.jobs.plan`).
+    processes or the Dask cluster at ``scheduler``: :func:`fivecard.vector.jobs.plan`),
+    under ``rules`` (None: the rule set the pay table names, else ``standard``).
     ``checkpoint``: the folder where finished parts are kept (None: the
     cache's, :func:`~fivecard.vector.jobs.default_checkpoints`). ``output``:
     a ``.csv`` or ``.parquet`` file of the strategy, checked before the
@@ -590,6 +591,7 @@ def solve_strategy(
     if output is not None:
         check_strategy_path(output)  # before the work, not after it
     table = load_paytable(paytable) if paytable is not None else None
+    rules = table.rules_to_play(rules) if table is not None else rules or get_rules("standard")
     if table is None and workers and scheduler is None and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "
                 "this runs in this process")  # fmt: skip

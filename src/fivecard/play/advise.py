@@ -206,8 +206,12 @@ def advise(
     ``unseen``: the cards a draw and the dealer come from (default: the
     rule set's deck less the hand; tests pass a small deck). A pay table pays
     high hands (video poker): under lowball rules it is a
-    :class:`PayTableError`, and the advice is against the dealer.
+    :class:`PayTableError`, and the advice is against the dealer. A pay
+    table that names its rule set implies it: a hand given as text or cards
+    without ``rules`` is played under it (:meth:`PayTable.rules_to_play`).
     """
+    if paytable is not None and rules is None and not isinstance(hand, Hand):
+        rules = paytable.rules_to_play()
     played = as_hand(hand, rules)
     ruleset = played.rules
     if paytable is not None and ruleset.low:

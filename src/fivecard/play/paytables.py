@@ -160,6 +160,22 @@ class PayTable:
             except FivecardError as exc:
                 raise PayTableError(f'"rules": {exc}') from None
 
+    def rules_to_play(self, rules: str | RuleSet | None = None) -> RuleSet:
+        """The rule set the table is played under: ``rules`` when given
+        (checked: :meth:`check_rules`), else the one the table names, else
+        ``standard``. A table that names its rule set implies it.
+
+        >>> DEUCES_WILD_FULL_PAY.rules_to_play().name, JACKS_OR_BETTER.rules_to_play().name
+        ('deuces-wild', 'standard')
+        >>> DEUCES_WILD_FULL_PAY.rules_to_play("joker")
+        Traceback (most recent call last):
+        ...
+        fivecard.play.paytables.PayTableError: Deuces Wild (full pay) plays under the deuces-wild rules, not joker
+        """
+        ruleset = get_rules(rules if rules is not None else self.rules or "standard")
+        self.check_rules(ruleset)
+        return ruleset
+
     def check_rules(self, rules: RuleSet) -> None:
         """Raise :class:`PayTableError` when the table names another rule
         set than ``rules``, or pays natural and wild hands apart under rules

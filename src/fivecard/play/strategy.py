@@ -119,14 +119,15 @@ class PayTableSolution:
 def solve_paytable(
     paytable: PayTable,
     *,
-    rules: str | RuleSet = "standard",
+    rules: str | RuleSet | None = None,
     final: bool = True,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> PayTableSolution:
     """Solve ``paytable`` under ``rules`` (a rule set of suited cards
-    without jokers, for now; wild cards of the deck included): every class
+    without jokers, for now; wild cards of the deck included; default: the
+    one the table names, else ``standard``): every class
     of deals' best hold and the exact return. ``final=False`` skips the
     distribution of final hands. The classes are worked in parts
     (:func:`fivecard.vector.jobs.run_parts`, in this process): ``progress``
@@ -141,7 +142,7 @@ def solve_paytable(
     """
     from ..vector.jobs import job_key, run_parts
 
-    ruleset = get_rules(rules)
+    ruleset = get_rules(rules) if rules is not None else paytable.rules_to_play()
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
     deck = ruleset.deck()

@@ -128,6 +128,19 @@ def test_every_subcommand_help_has_examples_and_exit_codes(command: str) -> None
     assert codes == expected
 
 
+def test_strategy_help_leads_with_jacks_or_better_on_the_full_deck() -> None:
+    """The game most players know comes first: Jacks or Better on 52 cards
+    (not a short deck), as the first example and the first table listed;
+    every built-in table has an example."""
+    from fivecard.play.paytables import PAYTABLES
+
+    text = help_of("strategy")
+    examples = section(text, "examples")
+    assert examples[0] == "fivecard strategy --paytable jacks-or-better"
+    assert {name for name in PAYTABLES if any(f"--paytable {name}" in line for line in examples)} == set(PAYTABLES)
+    assert list(PAYTABLES)[0] == "jacks-or-better" and " ".join(text.split()).count("'jacks-or-better' (Jacks or Better 9/6)") == 1
+
+
 def test_the_program_help_lists_every_exit_code_the_readme_lists() -> None:
     codes = [int(line.split()[0]) for line in section(help_of(), "exit codes")]
     assert codes == [0, 1, 2, 129, 130, 141, 143]

@@ -354,3 +354,68 @@ def test_a_pay_table_file_that_names_its_rule_set(tmp_path: Path) -> None:
         assert (code, err) == (0, "") and json.loads(out)["rules"] == "short-deck"
     code, _, err = run(_with_pay_table("advise", str(table), "--rules", "deuces-wild"))
     assert code == 2 and err == "fivecard: error: short plays under the short-deck rules, not deuces-wild (use --rules short-deck)\n"
+
+
+# Hands typed without quotes --------------------------------------------------
+
+UNQUOTED = [
+    (["AS", "KS", "QS", "JS", "TS"], []),
+    (["KD,", "9C,", "4H,", "KS,", "9D"], []),
+    (["A♥", "2♥", "3♠", "4♥", "5♣"], []),
+    (["Q", "Q", "Q", "Q", "9"], ["--rules", "semi"]),
+    (["AS", "KS", "QS", "JS", "TS", "9S"], ["--best-five"]),
+    (["AS", "KS", "QS", "JS", "TS", "9S", "2D"], ["--best-five"]),
+    (["JK", "7H", "7D", "7S", "7C"], ["--rules", "joker", "--json"]),
+]
+
+
+@pytest.mark.parametrize(("cards", "options"), UNQUOTED, ids=lambda v: " ".join(v))
+def test_classify_reads_cards_typed_without_quotes_as_one_hand(cards: list[str], options: list[str]) -> None:
+    """Two to seven arguments of one card each are one hand: the same
+    output as the hand quoted, exit code and all."""
+    quoted = run(["classify", *options, " ".join(cards)])
+    assert quoted[0] == 0
+    assert run(["classify", *options, *cards]) == quoted
+    assert run(["classify", *cards, *options]) == quoted
+
+
+@pytest.mark.parametrize("count", [2, 4, 6, 7])
+def test_unquoted_cards_that_are_no_hand_get_the_hands_own_error(count: int) -> None:
+    """As one hand they are checked as a quoted one is: too few cards, or
+    six or seven without --best-five, which the error suggests."""
+    cards = "AS KS QS JS TS 9S 2D".split()[:count]
+    assert run(["classify", *cards]) == run(["classify", " ".join(cards)])
+    code, out, err = run(["classify", *cards])
+    assert (code, out) == (2, "") and f"got {count}" in err and f"in '{' '.join(cards)}'" in err
+    assert ("(use --best-five)" in err) is (count > 5)
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        ("classify AS KS QS JS TS 9H 9D 9S 9C 2D", '10 arguments of one card each are more cards than one hand holds: '
+         'quote each hand, as in fivecard classify "AS KS QS JS TS" "9H 9D 9S 9C 2D"'),
+        ("classify --best-five AS KS QS JS TS 9H 9D 9S", '8 arguments of one card each are more cards than one hand '
+         'holds: quote each hand, as in fivecard classify "8C TS KC 9H 4S" "7D 2S 5D 3S AC"'),
+        ("compare AS KS QS JS TS 9H 9D 9S 9C 2D", 'compare reads each argument as a hand, and these 10 are one card '
+         'each: quote each hand, as in fivecard compare "AS KS QS JS TS" "9H 9D 9S 9C 2D"'),
+        ("compare --json 8C TS", 'compare reads each argument as a hand, and these 2 are one card each: quote each '
+         'hand, as in fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"'),
+    ],
+)
+def test_unquoted_cards_that_cannot_be_told_apart_say_quote_each_hand(argv: str, error: str) -> None:
+    assert run(argv.split()) == (2, "", f"fivecard: error: {error}\n")
+
+
+def test_one_card_hands_with_a_board_are_hands() -> None:
+    code, out, err = run(["compare", "--board", "AS KS 7D 2C", "QS", "7C"])
+    assert (code, err) == (0, "") and out.splitlines()[-1] == "Hand 2 wins: One Pair beats High Card"
+
+
+def test_hands_quoted_or_mixed_are_read_as_given() -> None:
+    """Only arguments that are all one card each are read together: a
+    quoted hand beside single cards is each argument a hand, as ever."""
+    code, _, err = run(["classify", "AS KS QS JS TS", "9H"])
+    assert code == 2 and err == "fivecard: error: hand 2: expected 5 cards, got 1 in '9H'\n"
+    code, _, err = run(["classify", "AS"])
+    assert code == 2 and err == "fivecard: error: hand 1: expected 5 cards, got 1 in 'AS'\n"

@@ -342,6 +342,7 @@ CASES: tuple[Case, ...] = (
     case("advise-color", "advise", "--color", "always", "KH QH JH 4D 2S"),
     case("advise-paytable", "advise", "--paytable", "jacks-or-better", "JH JD 7C 4S 2S"),
     case("advise-paytable-json", "advise", "--json", "--paytable", "jacks-or-better", "TH JH QH KH 2S"),
+    case("advise-paytable-low-pair", "advise", "--paytable", "jacks-or-better", "7H 7D KC 4S 2S"),
     case("advise-paytable-deuces-wild", "advise", "--paytable", "deuces-wild", "2H 2D 7C 8S 9S"),  # its rules implied
     case("advise-paytable-file", "advise", "--paytable", "tens.json", "TH TD 7C 4S 2S", given=(("tens.json", TENS_OR_BETTER),)),
     case("advise-short-deck", "advise", "--rules", "short-deck", "AS AH 7C 8D 9S"),

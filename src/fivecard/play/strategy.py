@@ -100,8 +100,7 @@ class PayTableSolution:
         return, a line per final hand (probability, pay) and ``holds``."""
         ret = self.expected_return
         rules = self.rules
-        labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)", "four_wild": "Four wild cards"}
-        labels |= {f"{kind}_{c.name}": f"{c.label} ({kind})" for c in rules.ladder for kind in ("natural", "wild")}
+        labels = {name: self.paytable.entry_label(name, rules) for name in self.final}
         width = max((len(labels[name]) for name in self.final), default=0)
         lines = [
             f"{self.paytable.title} under {rules.name}, perfect play over all {self.classes.total:,} deals "
@@ -245,9 +244,8 @@ def _final_kinds(
     """The final hands by the pay table's entry that pays them
     (``"nothing"`` for a hand that pays 0), highest pay first, and per entry
     the hands of it that hold each card set."""
-    names, entry = paytable.hand_entries(rules, hands, strengths)
-    nothing = len(names)
-    label = np.where(pays > 0, entry, nothing)
+    names, label = paytable.final_entries(rules, hands, strengths, pays)
+    nothing = len(names) - 1
     found_kinds = [int(k) for k in np.unique(label) if k != nothing]
     strength_order = {name: place for place, name in enumerate(c.name for c in rules.ladder)}
 
@@ -259,7 +257,7 @@ def _final_kinds(
     kinds = sorted(found_kinds, key=pay_of) + [nothing]
     cards = deals.astype(np.int64)
     counts = [index.totals(cards[label == kind], None).astype(np.int32) for kind in kinds]
-    return [names[k] if k < nothing else "nothing" for k in kinds], counts
+    return [names[k] for k in kinds], counts
 
 
 class _Index:

@@ -76,7 +76,7 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
         from ..core.report import Painter  # (not before: --help and --version need none of the library)
 
         painter = Painter(color=use_color(getattr(args, "color", None), out), ascii=not can_show(out))
-        return command.run(Call(args, rules, painter, stdin, out, err, program))
+        return command.run(Call(args, rules, painter, stdin, out, err, program, tuple(argv)))
     except SystemExit as exc:  # --help or --version
         return int(exc.code or 0)
     except (FivecardError, FileAccessError) as exc:

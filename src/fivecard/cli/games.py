@@ -20,7 +20,8 @@ def _strategy(call: Call) -> int:
     try:
         solved = solve_strategy(None if args.dealer else args.paytable, call.chosen_rules, workers=args.workers,
                                 scheduler=args.scheduler, checkpoint=args.checkpoint, output=args.output,
-                                holds=args.holds, progress=progress, on_note=progress.note)  # fmt: skip
+                                holds=args.holds, progress=progress, on_note=progress.note,
+                                resume=f"to resume, run the same command again: {call.command_line}")  # fmt: skip
     finally:
         progress.clear()
     progress.say_resumed()

@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import os
+import shlex
 import sys
 import time
 import tomllib
@@ -100,6 +101,12 @@ class Call:
     out: TextIO
     err: TextIO
     parser: argparse.ArgumentParser
+    argv: tuple[str, ...] = ()  # the command line's arguments, as given
+
+    @property
+    def command_line(self) -> str:
+        """The command line as a shell would take it again: ``fivecard ...``."""
+        return shlex.join(["fivecard", *self.argv])
 
     def print(self, report: str | object) -> int:
         """A report on standard output: text as it is, anything else as

@@ -567,6 +567,7 @@ def solve_strategy(
     holds: int = 0,
     progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] = lambda _: None,
+    resume: str | None = None,
 ) -> SolvedStrategy:
     """Solve a game exactly: the video-poker pay table ``paytable`` (a
     bundled table's id or a pay-table file: :func:`~fivecard.files.paytable_file.load_paytable`),
@@ -577,8 +578,9 @@ def solve_strategy(
     cache's, :func:`~fivecard.vector.jobs.default_checkpoints`). ``output``:
     a ``.csv`` or ``.parquet`` file of the strategy, checked before the
     solve and written after it. ``holds``: how many lines of the ranked hold
-    list to give (-1: all; 0: none). ``progress`` and ``on_note`` as for
-    :func:`~fivecard.vector.jobs.run_parts`."""
+    list to give (-1: all; 0: none). ``progress``, ``on_note`` and
+    ``resume`` (how to resume, for an interrupt's note of the parts kept) as
+    for :func:`~fivecard.vector.jobs.run_parts`."""
     import time
 
     from ..play.dealer import dealer_hands, default_workers, solve_dealer
@@ -597,7 +599,7 @@ def solve_strategy(
                 "this runs in this process")  # fmt: skip
     workers = default_workers(len(rules.deck()), workers, scheduler) if table is None else 0
     ran = plan(workers, scheduler)
-    run: dict[str, Any] = {"progress": progress, "on_note": on_note}
+    run: dict[str, Any] = {"progress": progress, "on_note": on_note, "resume": resume}
     run["checkpoint"] = checkpoint if checkpoint is not None else default_checkpoints()
     started = time.monotonic()
     if table is not None:

@@ -123,6 +123,7 @@ def solve_paytable(
     checkpoint: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    resume: str | None = None,
 ) -> PayTableSolution:
     """Solve ``paytable`` under ``rules`` (a rule set of suited cards
     without jokers, for now; wild cards of the deck included; default: the
@@ -131,7 +132,8 @@ def solve_paytable(
     distribution of final hands. The classes are worked in parts
     (:func:`fivecard.vector.jobs.run_parts`, in this process): ``progress``
     is called with (parts done, parts), and with ``checkpoint`` (a folder)
-    an interrupted run resumes where it stopped; ``on_note`` hears why any
+    an interrupted run resumes where it stopped (``resume``: how, in the
+    caller's words, for the interrupt's note); ``on_note`` hears why any
     checkpointed parts failed their checks (they are worked again).
 
     >>> from fivecard.play.paytables import JACKS_OR_BETTER
@@ -164,7 +166,8 @@ def solve_paytable(
     parts = -(-len(job.classes) // _PART_CLASSES)
     key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, final])
     results = run_parts(
-        _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note
+        _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note,
+        resume=resume,
     )
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)

@@ -223,6 +223,8 @@ CASES: tuple[Case, ...] = (
     case("classify-bad-card-process", "classify", "AS KS QS JS 1S", process=True),
     case("classify-unknown-rules", "classify", "--rules", "texas", "AS KS QS JS TS"),
     case("classify-color-with-json", "classify", "--json", "--color", "never", "AS KS QS JS TS"),
+    case("classify-unquoted", "classify", "AS", "KS", "QS", "JS", "TS"),
+    case("classify-unquoted-two-hands", "classify", "AS", "KS", "QS", "JS", "TS", "9H", "9D", "9S", "9C", "2D"),
     # compare
     case("compare-text", "compare", "8C TS KC 9H 4S", "7D 2S 5D 3S AC"),
     case("compare-json-split", "compare", "--json", "10D 10H 4H 4C 3S", "2c 3c 5d 7s 9s", "10S 10C 4S 4D 3H"),
@@ -242,6 +244,7 @@ CASES: tuple[Case, ...] = (
     case("compare-one-eyed-jacks", "compare", "--rules", "one-eyed-jacks", "JS QS KS AS 3D", "JH JD JC 4C 4D"),
     case("compare-ace-king", "compare", "--rules", "ace-king", "AS KD 8C 7H 3S", "QS QD 8S 7D 3C"),
     case("compare-wild", "compare", "--wild", "JS JH", "JS 9H 9D 9C 4S", "AS AH AD AC KS"),
+    case("compare-unquoted", "compare", "8C", "TS", "KC", "9H", "4S", "7D", "2S", "5D", "3S", "AC"),
     # solve: every file of examples/, every output format, its options
     case("solve-showdowns-csv", "solve", "examples/showdowns.csv"),
     case("solve-showdowns-csv-to-csv", "solve", "examples/showdowns.csv", "-o", "answers.csv", writes=("answers.csv",)),
@@ -353,7 +356,8 @@ CASES: tuple[Case, ...] = (
     case("advise-color", "advise", "--color", "always", "KH QH JH 4D 2S"),
     case("advise-paytable", "advise", "--paytable", "jacks-or-better", "JH JD 7C 4S 2S"),
     case("advise-paytable-json", "advise", "--json", "--paytable", "jacks-or-better", "TH JH QH KH 2S"),
-    case("advise-paytable-deuces-wild", "advise", "--paytable", "deuces-wild", "--rules", "deuces-wild", "2H 2D 7C 8S 9S"),
+    case("advise-paytable-low-pair", "advise", "--paytable", "jacks-or-better", "7H 7D KC 4S 2S"),
+    case("advise-paytable-deuces-wild", "advise", "--paytable", "deuces-wild", "2H 2D 7C 8S 9S"),  # its rules implied
     case("advise-paytable-file", "advise", "--paytable", "tens.json", "TH TD 7C 4S 2S", given=(("tens.json", TENS_OR_BETTER),)),
     case("advise-short-deck", "advise", "--rules", "short-deck", "AS AH 7C 8D 9S"),
     case("advise-semi", "advise", "--rules", "semi", "A A 7 8 9"),

@@ -295,3 +295,127 @@ def test_a_full_or_closed_output_is_never_a_silent_success(argv: list[str]) -> N
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (141, b"")
+
+
+# A pay table's rule set ------------------------------------------------------
+
+
+def _pay_table_commands() -> list[str]:
+    """The commands that take --paytable, as commands.toml declares them."""
+    from fivecard.cli import registry
+
+    return [name for name, spec in registry.DECLARED.items()
+            if any(option.get("type") == "pay-table" for option in spec.get("option", []))]  # fmt: skip
+
+
+def _with_pay_table(command: str, table: str, *options: str) -> list[str]:
+    """The command run with --json under the pay table: a hand's advice (a
+    hand every high rule set's deck holds) or a table solved."""
+    from fivecard.cli import registry
+
+    hands = ["AS AH 7C 8S 9S"] if registry.DECLARED[command].get("argument") else []
+    return [command, "--json", "--paytable", table, *options, *hands]
+
+
+def test_the_commands_that_take_a_pay_table() -> None:
+    assert _pay_table_commands() == ["advise", "strategy"]
+
+
+@pytest.mark.parametrize("table", ["jacks-or-better", "deuces-wild"])
+@pytest.mark.parametrize("command", _pay_table_commands())
+@pytest.mark.slow
+def test_a_pay_table_plays_under_the_rule_set_it_names(command: str, table: str) -> None:
+    """Without --rules, every built-in table plays under the rule set it names
+    (else standard), as --rules naming that set does; a --rules or --wild
+    that contradicts it is one line and exit code 2, before any work."""
+    from fivecard.play.paytables import PAYTABLES
+
+    own = PAYTABLES[table].rules or "standard"
+    code, out, err = run(_with_pay_table(command, table))
+    assert (code, err) == (0, "")
+    assert json.loads(out)["rules"] == own
+    if command == "advise":  # (strategy's solve is seconds: once is enough)
+        assert run(_with_pay_table(command, table, "--rules", own)) == (code, out, err)
+    if PAYTABLES[table].rules is None:
+        return  # a table that names no rule set plays under others: tests/play/test_paytable.py
+    for other in (["--rules", "joker"], ["--rules", "standard"], ["--wild", "2"]):
+        code, out, err = run(_with_pay_table(command, table, *other))
+        named = other[1] if other[0] == "--rules" else "standard+wild(2)"
+        assert (code, out) == (2, "") and err == (
+            f"fivecard: error: {PAYTABLES[table].title} plays under the {own} rules, not {named} (use --rules {own})\n"
+        )
+
+
+def test_a_pay_table_file_that_names_its_rule_set(tmp_path: Path) -> None:
+    table = tmp_path / "short.json"
+    table.write_text(json.dumps({"pays": {"royal_flush": 800, "one_pair": 1}, "min_pair": "J", "rules": "short-deck"}))
+    for command in _pay_table_commands():
+        code, out, err = run(_with_pay_table(command, str(table)))
+        assert (code, err) == (0, "") and json.loads(out)["rules"] == "short-deck"
+    code, _, err = run(_with_pay_table("advise", str(table), "--rules", "deuces-wild"))
+    assert code == 2 and err == "fivecard: error: short plays under the short-deck rules, not deuces-wild (use --rules short-deck)\n"
+
+
+# Hands typed without quotes --------------------------------------------------
+
+UNQUOTED = [
+    (["AS", "KS", "QS", "JS", "TS"], []),
+    (["KD,", "9C,", "4H,", "KS,", "9D"], []),
+    (["A♥", "2♥", "3♠", "4♥", "5♣"], []),
+    (["Q", "Q", "Q", "Q", "9"], ["--rules", "semi"]),
+    (["AS", "KS", "QS", "JS", "TS", "9S"], ["--best-five"]),
+    (["AS", "KS", "QS", "JS", "TS", "9S", "2D"], ["--best-five"]),
+    (["JK", "7H", "7D", "7S", "7C"], ["--rules", "joker", "--json"]),
+]
+
+
+@pytest.mark.parametrize(("cards", "options"), UNQUOTED, ids=lambda v: " ".join(v))
+def test_classify_reads_cards_typed_without_quotes_as_one_hand(cards: list[str], options: list[str]) -> None:
+    """Two to seven arguments of one card each are one hand: the same
+    output as the hand quoted, exit code and all."""
+    quoted = run(["classify", *options, " ".join(cards)])
+    assert quoted[0] == 0
+    assert run(["classify", *options, *cards]) == quoted
+    assert run(["classify", *cards, *options]) == quoted
+
+
+@pytest.mark.parametrize("count", [2, 4, 6, 7])
+def test_unquoted_cards_that_are_no_hand_get_the_hands_own_error(count: int) -> None:
+    """As one hand they are checked as a quoted one is: too few cards, or
+    six or seven without --best-five, which the error suggests."""
+    cards = "AS KS QS JS TS 9S 2D".split()[:count]
+    assert run(["classify", *cards]) == run(["classify", " ".join(cards)])
+    code, out, err = run(["classify", *cards])
+    assert (code, out) == (2, "") and f"got {count}" in err and f"in '{' '.join(cards)}'" in err
+    assert ("(use --best-five)" in err) is (count > 5)
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        ("classify AS KS QS JS TS 9H 9D 9S 9C 2D", '10 arguments of one card each are more cards than one hand holds: '
+         'quote each hand, as in fivecard classify "AS KS QS JS TS" "9H 9D 9S 9C 2D"'),
+        ("classify --best-five AS KS QS JS TS 9H 9D 9S", '8 arguments of one card each are more cards than one hand '
+         'holds: quote each hand, as in fivecard classify "8C TS KC 9H 4S" "7D 2S 5D 3S AC"'),
+        ("compare AS KS QS JS TS 9H 9D 9S 9C 2D", 'compare reads each argument as a hand, and these 10 are one card '
+         'each: quote each hand, as in fivecard compare "AS KS QS JS TS" "9H 9D 9S 9C 2D"'),
+        ("compare --json 8C TS", 'compare reads each argument as a hand, and these 2 are one card each: quote each '
+         'hand, as in fivecard compare "8C TS KC 9H 4S" "7D 2S 5D 3S AC"'),
+    ],
+)
+def test_unquoted_cards_that_cannot_be_told_apart_say_quote_each_hand(argv: str, error: str) -> None:
+    assert run(argv.split()) == (2, "", f"fivecard: error: {error}\n")
+
+
+def test_one_card_hands_with_a_board_are_hands() -> None:
+    code, out, err = run(["compare", "--board", "AS KS 7D 2C", "QS", "7C"])
+    assert (code, err) == (0, "") and out.splitlines()[-1] == "Hand 2 wins: One Pair beats High Card"
+
+
+def test_hands_quoted_or_mixed_are_read_as_given() -> None:
+    """Only arguments that are all one card each are read together: a
+    quoted hand beside single cards is each argument a hand, as ever."""
+    code, _, err = run(["classify", "AS KS QS JS TS", "9H"])
+    assert code == 2 and err == "fivecard: error: hand 2: expected 5 cards, got 1 in '9H'\n"
+    code, _, err = run(["classify", "AS"])
+    assert code == 2 and err == "fivecard: error: hand 1: expected 5 cards, got 1 in 'AS'\n"

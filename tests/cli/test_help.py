@@ -128,6 +128,19 @@ def test_every_subcommand_help_has_examples_and_exit_codes(command: str) -> None
     assert codes == expected.get(command, [0, 2, 129, 130, 141, 143])
 
 
+def test_strategy_help_leads_with_jacks_or_better_on_the_full_deck() -> None:
+    """The game most players know comes first: Jacks or Better on 52 cards
+    (not a short deck), as the first example and the first table listed;
+    every built-in table has an example."""
+    from fivecard.play.paytables import PAYTABLES
+
+    text = help_of("strategy")
+    examples = section(text, "examples")
+    assert examples[0] == "fivecard strategy --paytable jacks-or-better"
+    assert {name for name in PAYTABLES if any(f"--paytable {name}" in line for line in examples)} == set(PAYTABLES)
+    assert list(PAYTABLES)[0] == "jacks-or-better" and " ".join(text.split()).count("'jacks-or-better' (Jacks or Better 9/6)") == 1
+
+
 def test_the_program_help_lists_every_exit_code_the_manual_lists() -> None:
     codes = [int(line.split()[0]) for line in section(help_of(), "exit codes")]
     assert codes == [0, 1, 2, 3, 129, 130, 141, 143]
@@ -138,20 +151,36 @@ def test_the_program_help_lists_every_exit_code_the_manual_lists() -> None:
     assert sorted({int(n) for n in re.findall(r"\b(\d+) ", listed.group(1))}) == codes
 
 
-def example_argv(line: str) -> tuple[list[str], str]:
-    """An example line as arguments and standard input: 'fivecard ARGS',
-    'echo TEXT | fivecard ARGS' and '... > FILE' (its output is not kept)."""
-    words = shlex.split(line)
+#: An example's note that it ends with another exit code than 0, and why.
+EXIT_NOTE = re.compile(r"\s#\s*exit code (\d+): \S")
+
+
+def example_argv(line: str) -> tuple[list[str], str, int]:
+    """An example line as arguments, standard input and the exit code it
+    documents: 'fivecard ARGS', 'echo TEXT | fivecard ARGS', 'mkdir -p
+    FOLDER && fivecard ARGS' and '... > FILE' (its output is not kept); it
+    exits 0 unless it ends with a comment '# exit code N: why'."""
+    note = EXIT_NOTE.search(line)
+    words = shlex.split(line, comments=True)
     stdin = ""
     if words[0] == "echo":
         bar = words.index("|")
         stdin = " ".join(words[1:bar]) + "\n"
         words = words[bar + 1 :]
+    if words[0] == "mkdir":
+        assert words[1:2] == ["-p"] and words[3] == "&&", line
+        words = words[4:]
     if ">" in words:
         words = words[: words.index(">")]
     assert words[0] == "fivecard", line
     assert not {"|", "<", ">", ";", "&&"} & set(words), f"an example the test cannot run: {line}"
-    return words[1:], stdin
+    return words[1:], stdin, int(note.group(1)) if note else 0
+
+
+def test_an_example_documents_the_exit_code_it_ends_with() -> None:
+    assert example_argv("fivecard deal") == (["deal"], "", 0)
+    assert example_argv("fivecard solve x.csv  # exit code 1: a row has a typo") == (["solve", "x.csv"], "", 1)
+    assert example_argv("mkdir -p ~/d && fivecard completion zsh > ~/d/_f") == (["completion", "zsh"], "", 0)
 
 
 @pytest.mark.parametrize(("command", "line"), all_examples(), ids=lambda v: v[:60])
@@ -159,13 +188,18 @@ def example_argv(line: str) -> tuple[list[str], str]:
 def test_every_help_example_runs(
     command: str, line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Each example ends with exit code 0, or the one its line documents
+    (a code from its --help's list), with something printed or written."""
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     monkeypatch.chdir(tmp_path)  # examples name files of examples/ and may write answers.*
-    argv, stdin = example_argv(line)
+    argv, stdin, documented = example_argv(line)
+    listed = section(help_of(*([] if command == "fivecard" else [command])), "exit codes")
+    codes = [int(entry.split()[0]) for entry in listed if entry.split()[0].isdigit()]
+    assert documented in codes, line
     if argv[0] == "serve":  # it would serve until stopped: checked once instead, on a free port
         argv += ["--check", "--port", "0", "--data", str(tmp_path / "data")]
     code, out, err = run(argv, stdin)
-    assert code in (0, 1), (line, err)
+    assert code == documented, (line, err)
     assert out or any(tmp_path.glob("answers.*")) or any(tmp_path.glob("grid.*")), line
     assert "Traceback" not in err
 
@@ -258,6 +292,26 @@ def test_each_script_offers_every_command_and_option(shell: str) -> None:
                 assert spelled in text, (name, flag)
     for word in ("joker-poker", "jacks-or-better", "jsonl", "xlsx", "always"):
         assert word in text
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_each_shell_install_line_makes_its_folder_on_a_fresh_home(shell: str, tmp_path: Path) -> None:
+    """The install line of completion's --help, the same as the script's own
+    'Install:' comment, run by sh in a new home where no folder exists yet:
+    its 'mkdir -p' makes the folder the script goes to, which then completes."""
+    (line,) = [e for e in section(help_of("completion"), "examples") if f"completion {shell} " in e]
+    assert f"# Install: {line}" in script(shell)
+    home = tmp_path / "home"
+    home.mkdir()
+    make, _, install = line.partition(" && ")
+    assert make.startswith("mkdir -p ~/"), line
+    done = subprocess.run(["sh", "-c", make], env={"HOME": str(home), "PATH": "/usr/bin:/bin"}, check=False)
+    assert done.returncode == 0
+    argv, _, code = example_argv(line)
+    target = Path(shlex.split(install)[-1].replace("~", str(home), 1))
+    assert target.parent.is_dir() and list(home.iterdir()) != []
+    target.write_text(script(shell), encoding="utf-8")  # what '>' does, once its folder exists
+    assert (argv, code) == (["completion", shell], 0) and "fivecard" in target.read_text(encoding="utf-8")
 
 
 def test_unknown_shell_is_a_usage_error() -> None:
@@ -372,7 +426,7 @@ def test_every_built_in_pay_table_is_offered_by_help_and_completion(
     for command in ("advise", "strategy"):
         text = " ".join(help_of(command).split())
         for table in PAYTABLES.values():
-            rules = f", with --rules {table.rules}" if table.rules else ""
+            rules = f", under the {table.rules} rules" if table.rules else ""
             assert f"'{table.name}' ({table.title}{rules})" in text, (command, table.name)
     path = tmp_path / "fivecard.bash"
     path.write_text(script("bash"), encoding="utf-8")

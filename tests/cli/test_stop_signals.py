@@ -16,6 +16,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -187,6 +189,19 @@ def _children(pid: int) -> list[int]:
     return [int(c) for task in os.listdir(f"/proc/{pid}/task") for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
 
 
+def _kept_note(stopped: Stopped, folder: Path, argv: list[str]) -> str:
+    """The note an interrupted job ends its line with: one part kept (the
+    one finished first) in the job's folder under ``folder``, and the exact
+    command that resumes it."""
+    (job,) = folder.iterdir()
+    parts = re.search(r"; 1 of ([\d,]+) parts done", stopped.after)
+    assert parts is not None, stopped.after
+    return (
+        f"; 1 of {parts.group(1)} parts done are kept in '{folder.name}/{job.name}'; "
+        f"to resume, run the same command again: {shlex.join(['fivecard', *argv])}"
+    )
+
+
 def _earlier(folder: Path, name: str) -> Path:
     path = folder / name
     path.write_bytes(b"earlier")
@@ -268,19 +283,22 @@ def test_grid_to_a_file(tmp_path: Path, stop: int) -> None:
 @pytest.mark.parametrize("stop", STOPS, ids=lambda s: signal.Signals(s).name)
 @pytest.mark.slow
 def test_strategy_keeps_its_checkpoints(tmp_path: Path, stop: int) -> None:
-    """Stopped after its first part: the part is kept, the output untouched;
-    the next run resumes from it."""
+    """Stopped after its first part: the part is kept, the output untouched,
+    and its line says so and how to resume; that command, run, resumes from
+    the part."""
     target = _earlier(tmp_path, "s.csv")
     argv = ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "-o", "s.csv", "--checkpoint", "ck"]
     stopped = _stop_paused(argv, "fivecard.vector.jobs:_Checkpoints.save", stop, tmp_path, skip=1)
-    _one_line(stopped, stop)
+    _one_line(stopped, stop, _kept_note(stopped, tmp_path / "ck", argv))
     assert target.read_bytes() == b"earlier"
     (job,) = (tmp_path / "ck").iterdir()
     assert sorted(p.name for p in job.iterdir()) == ["part-00000.ckpt"]
     assert _left(tmp_path, "s.csv", "ck") == []
-    if stop == signal.SIGTERM:  # once: the next run takes up the part kept
+    if stop == signal.SIGTERM:  # once: the command the line gives takes up the part kept
+        said = shlex.split(stopped.after.split("run the same command again: ")[1])
+        assert said[0] == "fivecard"
         done = subprocess.run(
-            [sys.executable, "-m", "fivecard", *argv], cwd=tmp_path, capture_output=True, text=True, check=False
+            [sys.executable, "-m", *said], cwd=tmp_path, capture_output=True, text=True, check=False
         )
         assert done.returncode == 0, done.stderr
         assert "fivecard: resumed: 1 of " in done.stderr and target.read_text().startswith("hand,")
@@ -356,7 +374,7 @@ def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group:
     # paused as the first part is reported done (its checkpoint written)
     hook = "fivecard.cli.registry:Progress.__call__"
     stopped = _stop_paused(argv, hook, stop, tmp_path, skip=1, group=group, while_paused=working)
-    _one_line(stopped, stop)
+    _one_line(stopped, stop, _kept_note(stopped, tmp_path / "ck", argv))
     (job,) = (tmp_path / "ck").iterdir()
     assert len(list(job.glob("part-*.ckpt"))) == 1  # the part finished first, whichever it is
     assert _ended(leader[0]) == []

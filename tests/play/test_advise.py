@@ -12,7 +12,8 @@ import pytest
 from fivecard import Card, FivecardError, Hand, parse_cards, strength
 from fivecard.files.paytable_file import load_paytable
 from fivecard.play.advise import advise, unseen_cards
-from fivecard.play.paytables import JACKS_OR_BETTER
+from fivecard.core.report import Painter
+from fivecard.play.paytables import JACKS_OR_BETTER, PAYTABLES, PayTable
 
 
 def key(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -93,6 +94,61 @@ def test_jacks_or_better_known_values() -> None:
     assert keep_four.ev == pytest.approx((800 + 8 * 6 + 3 * 4 + 12 * 1) / 47)
     assert set(pays) <= set(keep_four.categories)
     assert four.recommended is keep_four
+
+
+def test_the_final_hands_under_a_pay_table_are_what_it_pays() -> None:
+    """Four to a royal flush under Jacks or Better, counted by hand: of the
+    47 unseen cards, 1 royal, 8 flushes, 3 straights, 12 paying pairs and
+    23 hands that pay nothing (a pair of tens or less among them), which is
+    the likeliest."""
+    four = advise("AS KS QS JS 2D", paytable=JACKS_OR_BETTER)
+    keep_four = next(c for c in four.choices if [x.code_str for x in c.keep] == ["As", "Ks", "Qs", "Js"])
+    counts = {"royal_flush": 1, "flush": 8, "straight": 3, "one_pair": 12, "nothing": 23}
+    assert keep_four.final == pytest.approx({name: n / 47 for name, n in counts.items()})
+    name, label, chance = four.likeliest(keep_four)
+    assert (name, label) == ("nothing", "Nothing (pays 0)") and chance == pytest.approx(23 / 47)
+
+
+@pytest.mark.parametrize(
+    ("hand", "kept", "likeliest"),
+    [
+        ("7H 7D KC 4S 2S", ["7h", "7d"], ("nothing", "Nothing (pays 0)")),  # a low pair never pays
+        ("JH JD 7C 4S 2S", ["Jh", "Jd"], ("one_pair", "One Pair (pays 1)")),
+    ],
+)
+def test_a_pair_is_likeliest_only_where_it_pays(hand: str, kept: list[str], likeliest: tuple[str, str]) -> None:
+    advice = advise(hand, paytable=JACKS_OR_BETTER)
+    pair = next(c for c in advice.choices if [x.code_str for x in c.keep] == kept)
+    name, label, chance = advice.likeliest(pair)
+    assert (name, label) == likeliest and chance == pytest.approx(pair.categories["one_pair"])
+    line = next(line for line in advice.text(Painter(color=False, ascii=True), top=None).splitlines() if f"{pair.ev:7.4f}" in line)
+    assert line.endswith(f"   {label} {chance:.1%}") and ("One Pair" in line) is (name == "one_pair")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", list(PAYTABLES.values()), ids=list(PAYTABLES))
+def test_every_choice_reports_its_final_hands_in_one_wording(table: PayTable) -> None:
+    """Under every built-in table, for every choice: the final hands' chances
+    sum to 1 and give the expected return with the table's pays; the text,
+    the JSON (which the web app serves) and the likeliest agree."""
+    advice = advise("2H 2D 7C 8S 9S", paytable=table)
+    text = advice.text(Painter(color=False, ascii=True), top=None).splitlines()[2:34]
+    data = advice.to_json()
+    for choice, line, row in zip(advice.choices, text, data["choices"], strict=True):
+        assert sum(choice.final.values()) == pytest.approx(1.0)
+        assert sum(p * table.pays.get(n, 0.0) for n, p in choice.final.items()) == pytest.approx(choice.ev)
+        name, label, chance = advice.likeliest(choice)
+        assert choice.final[name] == chance == max(choice.final.values())
+        assert row["final"] == choice.final and row["likeliest"] == {"name": name, "label": label, "chance": chance}
+        assert line.endswith(f"   {label} {chance:.1%}")
+
+
+def test_against_the_dealer_the_likeliest_is_a_category() -> None:
+    advice = advise("AS AH 7C 4D 2S")
+    best = advice.recommended
+    assert best.final == {} and "final" not in advice.to_json()["choices"][0]
+    name, label, chance = advice.likeliest(best)
+    assert (name, label, chance) == ("one_pair", "One Pair", best.categories["one_pair"])
 
 
 def test_paytable_file_and_errors(tmp_path: Path) -> None:

@@ -448,10 +448,10 @@ def test_advise_command() -> None:
     data = json.loads(out)
     assert data["paytable"] == "Jacks or Better 9/6" and data["recommended"] == 0
     assert data["choices"][0]["keep"] == ["As", "Ks", "Qs", "Js"]
-    assert set(data["choices"][0]) == {"keep", "discard", "ev", "categories"}
+    assert set(data["choices"][0]) == {"keep", "discard", "ev", "categories", "final", "likeliest"}
     code, out, _ = run(["advise", "--json", "JK 7H 7D 7S 2C", "--rules", "joker"], "")
     first = json.loads(out)["choices"][0]
-    assert set(first) == {"keep", "discard", "win", "draw", "lose", "categories"}
+    assert set(first) == {"keep", "discard", "win", "draw", "lose", "categories", "likeliest"}
     assert abs(first["win"] + first["draw"] + first["lose"] - 1) < 1e-9
     code, _, err = run(["advise", "AS AH 7C 4D"], "")
     assert code == 2 and "expected 5 cards" in err

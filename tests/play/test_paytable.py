@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import stat
 import threading
 from pathlib import Path
@@ -224,6 +225,31 @@ def test_a_pay_table_is_named_as_a_rule_set_is() -> None:
     mine = parse_paytable('{"name": "My table", "pays": {"one_pair": 1}}', name="mine")
     assert (mine.name, mine.title) == ("mine", "My table")
     assert PayTable("plain", {"one_pair": 1}).title == "plain"
+
+
+@pytest.mark.parametrize("table", list(PAYTABLES.values()), ids=list(PAYTABLES))
+def test_a_table_that_names_its_rule_set_implies_it(table: PayTable) -> None:
+    """Every built-in table, and one read from JSON: played under the rule
+    set it names (else standard) when none is given, under the one given
+    when it agrees, and any other given is the one-line error that says
+    which to use."""
+    own = table.rules or "standard"
+    assert table.rules_to_play().name == own and table.rules_to_play(own).name == own
+    assert advise("AS KS QS JS 9S", paytable=table).hand.rules.name == own
+    standard_hand = Hand.parse("AS KS QS JS 9S")  # a Hand keeps its own rules
+    if own == "standard":
+        assert advise(standard_hand, paytable=table).hand.rules.name == "standard"
+    else:
+        with pytest.raises(PayTableError, match="not standard$"):
+            advise(standard_hand, paytable=table)
+    for other in ("standard", "joker", "short-deck"):
+        if table.rules is None or other == own:
+            assert table.rules_to_play(other).name == other
+        else:
+            with pytest.raises(PayTableError, match=f"^{re.escape(table.title)} plays under the {own} rules, not {other}$"):
+                table.rules_to_play(other)
+    named = parse_paytable('{"pays": {"one_pair": 1}, "rules": "short"}', name="mine")
+    assert named.rules_to_play().name == "short-deck"
 
 
 def test_built_in_names_any_case() -> None:

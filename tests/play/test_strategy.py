@@ -94,14 +94,14 @@ def test_what_cannot_be_solved_yet_says_so() -> None:
     with pytest.raises(FivecardError, match="without jokers for now, not joker"):
         solve_paytable(JACKS_OR_BETTER, rules="joker")
     with pytest.raises(PayTableError, match=r"plays under the deuces-wild rules, not standard$") as caught:
-        solve_paytable(DEUCES_WILD_FULL_PAY)
+        solve_paytable(DEUCES_WILD_FULL_PAY, rules="standard")
     assert caught.value.option == ("rules", "deuces-wild")  # the command line: "(use --rules deuces-wild)"
     import io
 
     from fivecard.cli import main
 
     err = io.StringIO()
-    assert main(["strategy", "--paytable", "deuces-wild"], stdout=io.StringIO(), stderr=err) == 2
+    assert main(["strategy", "--paytable", "deuces-wild", "--rules", "standard"], stdout=io.StringIO(), stderr=err) == 2
     assert err.getvalue() == (
         "fivecard: error: Deuces Wild (full pay) plays under the deuces-wild rules, not standard (use --rules deuces-wild)\n"
     )

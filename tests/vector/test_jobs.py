@@ -381,6 +381,34 @@ def test_a_run_interrupted_while_writing_leaves_no_temporary_file(tmp_path: Path
     assert [path.name for path in folder.iterdir()] == ["part-00000.ckpt"]
 
 
+@pytest.mark.parametrize("resume", [None, "to resume, run the same command again: fivecard strategy ..."])
+def test_an_interrupt_notes_the_parts_kept_and_how_to_resume(tmp_path: Path, resume: str | None) -> None:
+    """Stopped after its second part, a job's interrupt carries one note:
+    the parts kept, where, and how to resume (the caller's words, else the
+    library's); a job that keeps nothing (no checkpoints, or stopped before
+    its first part) adds none."""
+
+    def stop_at(after: int) -> Callable[[int, int], None]:
+        def progress(done: int, parts: int) -> None:
+            if done == after:
+                raise KeyboardInterrupt
+
+        return progress
+
+    with pytest.raises(KeyboardInterrupt) as caught:
+        run_parts(toy, (3, "", -1), 4, key="noted", workers=0, checkpoint=tmp_path, progress=stop_at(2), resume=resume)
+    how = resume or "the same job run again resumes from them"
+    assert caught.value.__notes__ == [f"2 of 4 parts done are kept in '{tmp_path / 'noted'}'; {how}"]
+    assert part_files(tmp_path / "noted") == ["part-00000.ckpt", "part-00001.ckpt"]
+    with pytest.raises(KeyboardInterrupt) as caught:  # the 2 kept are read: stopped at the third, 3 are kept
+        run_parts(toy, (3, "", -1), 4, key="noted", workers=0, checkpoint=tmp_path, progress=stop_at(3), resume=resume)
+    assert caught.value.__notes__ == [f"3 of 4 parts done are kept in '{tmp_path / 'noted'}'; {how}"]
+    for checkpoint, key in ((None, "noted"), (tmp_path, "fresh")):
+        with pytest.raises(KeyboardInterrupt) as caught:
+            run_parts(toy, (3, "", -1), 4, key=key, workers=0, checkpoint=checkpoint, progress=stop_at(2 if checkpoint is None else 0))
+        assert getattr(caught.value, "__notes__", []) == []
+
+
 def test_a_part_holds_every_dtype_a_result_may_have(tmp_path: Path) -> None:
     results = [_dtypes(None, 0)]
     run_parts(_dtypes, None, 1, key="dtypes", workers=0, checkpoint=tmp_path, keep=True)

@@ -364,6 +364,8 @@ def test_the_hint_and_a_phone_sized_table(browser: Browser, server: Server) -> N
         positions = keep_positions(hand.cards, best.keep)
         expect(hint).to_contain_text(advice.reason)
         expect(hint.locator(".choice.best")).to_contain_text(f"win {best.win * 100:.1f}%")
+        _, likely, chance = advice.likeliest(best)  # the advisor's words, as the command line's
+        expect(hint.locator(".choice.best")).to_contain_text(f"most likely {likely} {chance * 100:.1f}%")
         expect(hint.locator(".choice")).to_have_count(5)
         hint.locator(".choice.best").get_by_role("button").click()
         assert pressed(page) == positions

@@ -67,7 +67,7 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
         with contextlib.redirect_stdout(out):  # --help and --version print there
             args = program.parse_args(argv)
         command = COMMANDS[args.command]
-        rules = get_rules(getattr(args, "rules", "standard"))
+        rules = get_rules(getattr(args, "rules", None) or "standard")
         if getattr(args, "wild", None) is not None:
             rules = wild_on(rules, args.wild)
         check_options(args, rules, command)
@@ -76,7 +76,7 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
         from ..core.report import Painter  # (not before: --help and --version need none of the library)
 
         painter = Painter(color=use_color(getattr(args, "color", None), out), ascii=not can_show(out))
-        return command.run(Call(args, rules, painter, stdin, out, err, program))
+        return command.run(Call(args, rules, painter, stdin, out, err, program, tuple(argv)))
     except SystemExit as exc:  # --help or --version
         return int(exc.code or 0)
     except (FivecardError, FileAccessError) as exc:

@@ -18,9 +18,10 @@ def _strategy(call: Call) -> int:
         raise UsageError(f"-o writes FILE.csv or FILE.parquet, not {args.output!r}")
     progress = Progress(call.err, args.progress, opening="solving: making the tables")
     try:
-        solved = solve_strategy(None if args.dealer else args.paytable, call.rules, workers=args.workers,
+        solved = solve_strategy(None if args.dealer else args.paytable, call.chosen_rules, workers=args.workers,
                                 scheduler=args.scheduler, checkpoint=args.checkpoint, output=args.output,
-                                holds=args.holds, progress=progress, on_note=progress.note)  # fmt: skip
+                                holds=args.holds, progress=progress, on_note=progress.note,
+                                resume=f"to resume, run the same command again: {call.command_line}")  # fmt: skip
     finally:
         progress.clear()
     progress.say_resumed()

@@ -4,12 +4,12 @@ and prints the result's own report (its ``to_json()`` or text)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO, TypeVar
 
 from ..core.errors import FileError, FivecardError, in_context
 from ..core.rules import RULE_SETS
-from .registry import EXIT_OK, Call, can_show, command
+from .registry import EXIT_OK, Call, UsageError, can_show, command
 
 T = TypeVar("T")
 
@@ -24,9 +24,51 @@ def _standard_input(stdin: TextIO) -> Any:
     return raw
 
 
+def _one_card_each(arguments: Sequence[str]) -> bool:
+    """Whether the arguments are two or more, each one card: a hand typed
+    without its quotes (the shell splits it at its spaces)."""
+    from ..core.cards import parse_cards
+
+    try:
+        return len(arguments) >= 2 and all(len(parse_cards(text)) == 1 for text in arguments)
+    except FivecardError:
+        return False
+
+
+def _quote_each_hand(name: str, arguments: Sequence[str], problem: str) -> UsageError:
+    """The error for cards that are not one hand unquoted: the problem,
+    then quote each hand, as in the user's cards five to a hand (or an
+    example's, when they do not come in fives)."""
+    cards = list(arguments) if len(arguments) % 5 == 0 else "8C TS KC 9H 4S 7D 2S 5D 3S AC".split()
+    hands = " ".join(f'"{" ".join(cards[i : i + 5])}"' for i in range(0, len(cards), 5))
+    return UsageError(f"{problem}: quote each hand, as in fivecard {name} {hands}")
+
+
+def hands_of_arguments(name: str, arguments: Sequence[str], *, board: bool = False) -> list[str]:
+    """The hands of the arguments of classify or compare, each argument a
+    hand. A hand typed without its quotes comes as arguments of one card
+    each: for classify, two to seven of them are read as one hand (which
+    the library then checks: five cards, or six or seven with
+    --best-five); more, or any number for compare (without --board, where
+    a hand of one card is a hand), cannot be told apart into hands, so it
+    is a usage error that shows them quoted."""
+    from ..core.hand import MOST_CARDS
+
+    if board or not _one_card_each(arguments):
+        return list(arguments)
+    if name == "classify" and len(arguments) <= MOST_CARDS:
+        return [" ".join(arguments)]
+    if name == "classify":
+        problem = f"{len(arguments)} arguments of one card each are more cards than one hand holds"
+    else:
+        problem = f"compare reads each argument as a hand, and these {len(arguments)} are one card each"
+    raise _quote_each_hand(name, arguments, problem)
+
+
 @command("classify")
 def _classify(call: Call) -> int:
     args, out = call.args, call.out
+    args.hands = hands_of_arguments("classify", args.hands)
     if "-" in args.hands:  # many hands: the bulk pipeline, a chunk at a time
         from ..files.solve import classify_stream
 
@@ -55,7 +97,7 @@ def _compare(call: Call) -> int:
     from ..files.sources import hand_texts
 
     args = call.args
-    texts = hand_texts(args.hands, call.stdin)
+    texts = hand_texts(hands_of_arguments("compare", args.hands, board=args.board is not None), call.stdin)
     decks = 1 if args.decks is None else args.decks
     result = showdown(texts, rules=call.rules, decks=decks, best_five=args.best_five, board=args.board)
     return call.print(showdown_json(result, texts) if args.json else "\n".join(call.painter.showdown(result)) + "\n")
@@ -109,7 +151,8 @@ def _advise(call: Call) -> int:
 
     args = call.args
     table = load_paytable(args.paytable) if args.paytable is not None else None
-    advice = advise(Hand.parse(args.hand, rules=call.rules), paytable=table)
+    rules = table.rules_to_play(call.chosen_rules) if table is not None else call.rules
+    advice = advise(Hand.parse(args.hand, rules=rules), paytable=table)
     return call.print(advice.to_json() if args.json else advice.text(call.painter, top=None if args.all else 10))
 
 

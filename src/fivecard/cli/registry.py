@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import os
+import shlex
 import sys
 import time
 import tomllib
@@ -101,6 +102,12 @@ class Call:
     out: TextIO
     err: TextIO
     parser: argparse.ArgumentParser
+    argv: tuple[str, ...] = ()  # the command line's arguments, as given
+
+    @property
+    def command_line(self) -> str:
+        """The command line as a shell would take it again: ``fivecard ...``."""
+        return shlex.join(["fivecard", *self.argv])
 
     def print(self, report: str | object) -> int:
         """A report on standard output: text as it is, anything else as
@@ -109,6 +116,14 @@ class Call:
             report = json.dumps(report, ensure_ascii=not can_show(self.out), indent=2) + "\n"
         self.out.write(report)
         return EXIT_OK
+
+    @property
+    def chosen_rules(self) -> RuleSet | None:
+        """The rule set the user chose with --rules or --wild; None when
+        neither was given, so that the library's default applies (standard,
+        or the rule set a pay table names)."""
+        given = getattr(self.args, "rules", None) is not None or getattr(self.args, "wild", None) is not None
+        return self.rules if given else None
 
     def say(self, line: str) -> None:
         """One line on stderr: ``fivecard: line``."""
@@ -196,9 +211,9 @@ ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptio
 
 def _pay_tables() -> str:
     """The built-in pay tables as a help text lists them: ``'id' (title)``,
-    and the rule set a table plays under if it names one."""
+    and the rule set a table plays under (without --rules) if it names one."""
     return ", ".join(
-        f"'{t.name}' ({t.title}{f', with --rules {t.rules}' if t.rules else ''})" for t in PAYTABLES.values()
+        f"'{t.name}' ({t.title}{f', under the {t.rules} rules' if t.rules else ''})" for t in PAYTABLES.values()
     )
 
 

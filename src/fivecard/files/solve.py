@@ -558,7 +558,7 @@ class SolvedStrategy:
 
 def solve_strategy(
     paytable: str | None,
-    rules: RuleSet,
+    rules: RuleSet | None,
     *,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -567,17 +567,20 @@ def solve_strategy(
     holds: int = 0,
     progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] = lambda _: None,
+    resume: str | None = None,
 ) -> SolvedStrategy:
     """Solve a game exactly: the video-poker pay table ``paytable`` (a
     bundled table's id or a pay-table file: :func:`~fivecard.files.paytable_file.load_paytable`),
     or with ``paytable`` None the game against the dealer (on ``workers``
-    processes or the Dask cluster at ``scheduler``: :func:`fivecard.vector.jobs.plan`).
+    processes or the Dask cluster at ``scheduler``: :func:`fivecard.vector.jobs.plan`),
+    under ``rules`` (None: the rule set the pay table names, else ``standard``).
     ``checkpoint``: the folder where finished parts are kept (None: the
     cache's, :func:`~fivecard.vector.jobs.default_checkpoints`). ``output``:
     a ``.csv`` or ``.parquet`` file of the strategy, checked before the
     solve and written after it. ``holds``: how many lines of the ranked hold
-    list to give (-1: all; 0: none). ``progress`` and ``on_note`` as for
-    :func:`~fivecard.vector.jobs.run_parts`."""
+    list to give (-1: all; 0: none). ``progress``, ``on_note`` and
+    ``resume`` (how to resume, for an interrupt's note of the parts kept) as
+    for :func:`~fivecard.vector.jobs.run_parts`."""
     import time
 
     from ..play.dealer import dealer_hands, default_workers, solve_dealer
@@ -590,12 +593,13 @@ def solve_strategy(
     if output is not None:
         check_strategy_path(output)  # before the work, not after it
     table = load_paytable(paytable) if paytable is not None else None
+    rules = table.rules_to_play(rules) if table is not None else rules or get_rules("standard")
     if table is None and workers and scheduler is None and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "
                 "this runs in this process")  # fmt: skip
     workers = default_workers(len(rules.deck()), workers, scheduler) if table is None else 0
     ran = plan(workers, scheduler)
-    run: dict[str, Any] = {"progress": progress, "on_note": on_note}
+    run: dict[str, Any] = {"progress": progress, "on_note": on_note, "resume": resume}
     run["checkpoint"] = checkpoint if checkpoint is not None else default_checkpoints()
     started = time.monotonic()
     if table is not None:

@@ -46,7 +46,10 @@ class Choice:
     """One way to play the hand: the cards kept and discarded, and what
     follows: the chances to beat, draw with and lose to the dealer, or the
     expected return under a pay table, and the chance of each final
-    category."""
+    category; under a pay table also ``final``, the chance of each final
+    hand as the table tells them apart (the entry that pays it, or
+    ``"nothing"``: :meth:`~fivecard.play.paytables.PayTable.final_entries`),
+    where it has one."""
 
     keep: tuple[Card, ...]
     discard: tuple[Card, ...]
@@ -55,6 +58,7 @@ class Choice:
     lose: float
     categories: dict[str, float]
     ev: float | None = None
+    final: dict[str, float] = field(default_factory=dict)
 
     @property
     def score(self) -> float:
@@ -77,6 +81,20 @@ class Advice:
     @property
     def recommended(self) -> Choice:
         return self.choices[0]
+
+    def likeliest(self, choice: Choice) -> tuple[str, str, float]:
+        """The most likely final hand of ``choice``, as every report of the
+        advice says it (the text, ``to_json``, the web app's): its machine
+        name, its label and its chance. Under a pay table a final hand is
+        what the table pays for it, so a pair of tens kept under Jacks or
+        Better is most likely ``Nothing (pays 0)``, not a pair; against the
+        dealer it is the final category."""
+        if self.paytable is not None and choice.final:
+            name = max(choice.final, key=lambda k: choice.final[k])
+            return name, self.paytable.entry_label(name, self.hand.rules, pay=True), choice.final[name]
+        name = max(choice.categories, key=lambda k: choice.categories[k])
+        labels = {c.name: c.label for c in self.hand.rules.ladder}
+        return name, labels[name], choice.categories[name]
 
     @property
     def reason(self) -> str:
@@ -104,7 +122,9 @@ class Advice:
     def to_json(self) -> dict[str, Any]:
         """The advice as ``fivecard advise --json`` prints it (keys in the
         manual): the hand, rules, pay table, what was enumerated, every
-        choice best first and why the first is recommended."""
+        choice best first (with, under a pay table, its ``final`` hands, and
+        its ``likeliest``: :meth:`likeliest`) and why the first is
+        recommended."""
         rows = []
         for choice in self.choices:
             row: dict[str, Any] = {
@@ -116,6 +136,10 @@ class Advice:
             else:
                 row.update(win=choice.win, draw=choice.draw, lose=choice.lose)
             row["categories"] = choice.categories
+            if choice.final:
+                row["final"] = choice.final
+            name, label, chance = self.likeliest(choice)
+            row["likeliest"] = {"name": name, "label": label, "chance": chance}
             rows.append(row)
         return {
             "hand": [c.code_str for c in self.hand.cards],
@@ -140,12 +164,11 @@ class Advice:
             if table
             else f"against the dealer: a random five of the {len(self.unseen)} cards you have not seen"
         )
-        likeliest = "category of the final hand (most likely)"
+        likeliest = "final hand and its pay (most likely)" if table else "category of the final hand (most likely)"
         lines = [
             f"Hand: {painter.cards(self.hand.cards).rstrip()} ({rules.name}); {against}.",
             f"    {'keep':<20} " + ("return " if table else "  win   draw   lose ") + f"  {likeliest}",
         ]
-        ladder = {c.name: c.label for c in rules.ladder}
         for i, choice in enumerate(self.choices[:top]):
             # Painter.cards pads every card to three columns: 4 per card, less one.
             keep = painter.cards(choice.keep) if choice.keep else "(nothing)"
@@ -154,9 +177,9 @@ class Advice:
                 numbers = f"{choice.ev:7.4f}"
             else:
                 numbers = f"{choice.win:6.1%} {choice.draw:6.1%} {choice.lose:6.1%}"
-            likely = max(choice.categories, key=lambda k: choice.categories[k])
+            _, likely, chance = self.likeliest(choice)
             mark = " *" if i == 0 else "  "
-            lines.append(f"{mark}  {keep}{pad} {numbers}   {ladder[likely]} {choice.categories[likely]:.1%}")
+            lines.append(f"{mark}  {keep}{pad} {numbers}   {likely} {chance:.1%}")
         dealer = f" and {self.dealer_hands:,} dealer hands" if self.dealer_hands else ""
         lines += [f"Recommended (*): {self.reason}.", f"(exact: {self.completions:,} draws{dealer} enumerated)"]
         return "\n".join(lines) + "\n"
@@ -206,8 +229,12 @@ def advise(
     ``unseen``: the cards a draw and the dealer come from (default: the
     rule set's deck less the hand; tests pass a small deck). A pay table pays
     high hands (video poker): under lowball rules it is a
-    :class:`PayTableError`, and the advice is against the dealer.
+    :class:`PayTableError`, and the advice is against the dealer. A pay
+    table that names its rule set implies it: a hand given as text or cards
+    without ``rules`` is played under it (:meth:`PayTable.rules_to_play`).
     """
+    if paytable is not None and rules is None and not isinstance(hand, Hand):
+        rules = paytable.rules_to_play()
     played = as_hand(hand, rules)
     ruleset = played.rules
     if paytable is not None and ruleset.low:
@@ -243,8 +270,11 @@ def advise(
         counts = np.bincount(category_of[found], minlength=len(ladder)) / len(found)
         categories = {c.name: float(counts[i]) for i, c in enumerate(ladder)}
         if paytable is not None:
-            ev = float(paytable.hand_pays(ruleset, indices, found).mean())
-            choices.append(Choice(kept, dropped, 0.0, 0.0, 0.0, categories, ev))
+            pays = paytable.hand_pays(ruleset, indices, found)
+            names, final = paytable.final_entries(ruleset, indices, found, pays)
+            shares = np.bincount(final, minlength=len(names)) / len(found)
+            finals = {name: float(share) for name, share in zip(names, shares) if share > 0}
+            choices.append(Choice(kept, dropped, 0.0, 0.0, 0.0, categories, float(pays.mean()), finals))
         else:
             win = float(below[found].mean())
             draw = float(equal[found].mean())

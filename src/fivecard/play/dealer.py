@@ -211,7 +211,7 @@ def solve_dealer(
     (default the rule set's; tests pass a small deck). ``run``: how the
     parts run (default :func:`fivecard.vector.jobs.run_parts` with
     ``options``: ``workers``, ``scheduler``, ``checkpoint``, ``progress``,
-    ``on_note``; default in this process). ``part_classes``: classes per part (default
+    ``on_note``, ``resume``; default in this process). ``part_classes``: classes per part (default
     :data:`PART_CLASSES`)."""
     ruleset = get_rules(rules)
     cards = tuple(deck) if deck is not None else ruleset.deck()

@@ -160,6 +160,22 @@ class PayTable:
             except FivecardError as exc:
                 raise PayTableError(f'"rules": {exc}') from None
 
+    def rules_to_play(self, rules: str | RuleSet | None = None) -> RuleSet:
+        """The rule set the table is played under: ``rules`` when given
+        (checked: :meth:`check_rules`), else the one the table names, else
+        ``standard``. A table that names its rule set implies it.
+
+        >>> DEUCES_WILD_FULL_PAY.rules_to_play().name, JACKS_OR_BETTER.rules_to_play().name
+        ('deuces-wild', 'standard')
+        >>> DEUCES_WILD_FULL_PAY.rules_to_play("joker")
+        Traceback (most recent call last):
+        ...
+        fivecard.play.paytables.PayTableError: Deuces Wild (full pay) plays under the deuces-wild rules, not joker
+        """
+        ruleset = get_rules(rules if rules is not None else self.rules or "standard")
+        self.check_rules(ruleset)
+        return ruleset
+
     def check_rules(self, rules: RuleSet) -> None:
         """Raise :class:`PayTableError` when the table names another rule
         set than ``rules``, or pays natural and wild hands apart under rules
@@ -219,6 +235,52 @@ class PayTable:
         if "four_wild" in self.pays:
             entry[wild == 4] = 3 * size
         return names, entry
+
+    def final_entries(
+        self,
+        rules: RuleSet,
+        indices: npt.NDArray[np.int32],
+        strengths: npt.NDArray[np.integer[Any]],
+        pays: npt.NDArray[np.float64] | None = None,
+    ) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
+        """What each final hand is, as the table tells hands apart: the
+        entry that pays it (:meth:`hand_entries`), or ``"nothing"`` (the
+        last name) for a hand that pays 0, such as a pair of tens under
+        Jacks or Better. Returns the names and, per hand, an index into
+        them; ``pays``: the hands' :meth:`hand_pays`, if known."""
+        import numpy as np
+
+        names, entry = self.hand_entries(rules, indices, strengths)
+        paid = self.hand_pays(rules, indices, strengths) if pays is None else pays
+        found: npt.NDArray[np.int64] = np.where(paid > 0, entry, len(names))
+        return (*names, "nothing"), found
+
+    def entry_label(self, name: str, rules: RuleSet, *, pay: bool = False) -> str:
+        """An entry's name (:meth:`final_entries`) as people read it, and
+        with ``pay`` what it pays per coin: the one wording of every report
+        of final hands under a pay table.
+
+        >>> from fivecard.core.rules import get_rules
+        >>> JACKS_OR_BETTER.entry_label("one_pair", get_rules("standard"), pay=True)
+        'One Pair (pays 1)'
+        >>> DEUCES_WILD_FULL_PAY.entry_label("natural_royal_flush", get_rules("deuces-wild"))
+        'Royal Flush (natural)'
+        >>> JACKS_OR_BETTER.entry_label("nothing", get_rules("standard"), pay=True)
+        'Nothing (pays 0)'
+        """
+        if name == "nothing":
+            return "Nothing (pays 0)"
+        labels = {c.name: c.label for c in rules.ladder}
+        kind, _, base = name.partition("_")
+        if name == "four_wild":
+            label, notes = "Four wild cards", []
+        elif kind in ("natural", "wild") and base in labels:
+            label, notes = labels[base], [kind]
+        else:
+            label, notes = labels.get(name, name), []
+        if pay:
+            notes.append(f"pays {self.pays.get(name, 0.0):g}")
+        return f"{label} ({', '.join(notes)})" if notes else label
 
     def payout(self, rules: RuleSet) -> npt.NDArray[np.float64]:
         """The payout of each strength under ``rules``."""

@@ -100,8 +100,7 @@ class PayTableSolution:
         return, a line per final hand (probability, pay) and ``holds``."""
         ret = self.expected_return
         rules = self.rules
-        labels = {c.name: c.label for c in rules.ladder} | {"nothing": "Nothing (pays 0)", "four_wild": "Four wild cards"}
-        labels |= {f"{kind}_{c.name}": f"{c.label} ({kind})" for c in rules.ladder for kind in ("natural", "wild")}
+        labels = {name: self.paytable.entry_label(name, rules) for name in self.final}
         width = max((len(labels[name]) for name in self.final), default=0)
         lines = [
             f"{self.paytable.title} under {rules.name}, perfect play over all {self.classes.total:,} deals "
@@ -119,19 +118,22 @@ class PayTableSolution:
 def solve_paytable(
     paytable: PayTable,
     *,
-    rules: str | RuleSet = "standard",
+    rules: str | RuleSet | None = None,
     final: bool = True,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    resume: str | None = None,
 ) -> PayTableSolution:
     """Solve ``paytable`` under ``rules`` (a rule set of suited cards
-    without jokers, for now; wild cards of the deck included): every class
+    without jokers, for now; wild cards of the deck included; default: the
+    one the table names, else ``standard``): every class
     of deals' best hold and the exact return. ``final=False`` skips the
     distribution of final hands. The classes are worked in parts
     (:func:`fivecard.vector.jobs.run_parts`, in this process): ``progress``
     is called with (parts done, parts), and with ``checkpoint`` (a folder)
-    an interrupted run resumes where it stopped; ``on_note`` hears why any
+    an interrupted run resumes where it stopped (``resume``: how, in the
+    caller's words, for the interrupt's note); ``on_note`` hears why any
     checkpointed parts failed their checks (they are worked again).
 
     >>> from fivecard.play.paytables import JACKS_OR_BETTER
@@ -141,7 +143,7 @@ def solve_paytable(
     """
     from ..vector.jobs import job_key, run_parts
 
-    ruleset = get_rules(rules)
+    ruleset = get_rules(rules) if rules is not None else paytable.rules_to_play()
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
     deck = ruleset.deck()
@@ -164,7 +166,8 @@ def solve_paytable(
     parts = -(-len(job.classes) // _PART_CLASSES)
     key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, final])
     results = run_parts(
-        _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note
+        _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note,
+        resume=resume,
     )
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)
@@ -244,9 +247,8 @@ def _final_kinds(
     """The final hands by the pay table's entry that pays them
     (``"nothing"`` for a hand that pays 0), highest pay first, and per entry
     the hands of it that hold each card set."""
-    names, entry = paytable.hand_entries(rules, hands, strengths)
-    nothing = len(names)
-    label = np.where(pays > 0, entry, nothing)
+    names, label = paytable.final_entries(rules, hands, strengths, pays)
+    nothing = len(names) - 1
     found_kinds = [int(k) for k in np.unique(label) if k != nothing]
     strength_order = {name: place for place, name in enumerate(c.name for c in rules.ladder)}
 
@@ -258,7 +260,7 @@ def _final_kinds(
     kinds = sorted(found_kinds, key=pay_of) + [nothing]
     cards = deals.astype(np.int64)
     counts = [index.totals(cards[label == kind], None).astype(np.int32) for kind in kinds]
-    return [names[k] if k < nothing else "nothing" for k in kinds], counts
+    return [names[k] for k in kinds], counts
 
 
 class _Index:

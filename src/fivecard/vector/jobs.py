@@ -605,6 +605,7 @@ def run_parts(
     keep: bool = False,
     client: Any = None,
     connect_timeout: float = CONNECT_TIMEOUT,
+    resume: str | None = None,
 ) -> list[Result]:
     """``work(spec, part)`` for every part ``0 .. parts-1``, in part order.
 
@@ -624,7 +625,9 @@ def run_parts(
     run again, and ``on_note`` (if given) hears one sentence saying how many
     and why, before the first part runs. An exception raised by ``work``
     (here or on a worker) reaches the caller as itself, with the finished
-    parts kept.
+    parts kept. An interrupt (:class:`KeyboardInterrupt`) does too, with a
+    note (``add_note``) of the parts kept and how to resume: ``resume``, in
+    the caller's words (a command line), else that the same job resumes.
     """
     if not isinstance(key, str) or not _KEY.fullmatch(key) or key in {".", ".."}:
         raise FivecardError(
@@ -654,8 +657,17 @@ def run_parts(
     if progress is not None:
         progress(len(results), parts)
     if todo:
-        with _place(mode, processes, scheduler, client, key, connect_timeout) as where:
-            where.run(work, spec, todo, finished)
+        try:
+            with _place(mode, processes, scheduler, client, key, connect_timeout) as where:
+                where.run(work, spec, todo, finished)
+        except KeyboardInterrupt as stop:
+            if store is not None and store.own:  # the parts this run wrote or found
+                how = resume or "the same job run again resumes from them"
+                stop.add_note(
+                    f"{len(store.own):,} of {parts:,} parts done are kept in "
+                    f"{quote(str(store.folder), PATH_QUOTE)}; {how}"
+                )
+            raise
     if store is not None and not keep:
         store.remove()
     return [results[part] for part in range(parts)]

@@ -222,7 +222,7 @@ class CompareRequest(RequestModel):
 
 class AdviseRequest(RequestModel):
     hand: str = Field(max_length=MAX_HAND_TEXT)
-    rules: RuleName = "standard"
+    rules: RuleName | None = None  # standard, or the rule set the pay table names
     paytable: str | None = Field(default=None, max_length=40, description="a built-in pay table's name")
     top: int = Field(default=32, ge=1, le=32, description="how many of the best choices to return")
 
@@ -970,7 +970,7 @@ def create_app(
         limit.check(http, "advise")
         # a name, never a path: the server opens no file a request names
         paytable = builtin_paytable(request.paytable) if request.paytable else None
-        rules = builtin_rules(request.rules)
+        rules = builtin_rules(request.rules) if request.rules is not None else None  # a pay table may name its own
         advice = await gate.run(lambda: advise(request.hand, rules=rules, paytable=paytable), request_network(http))
         data = advice.to_json()
         data["choices"] = data["choices"][: request.top]

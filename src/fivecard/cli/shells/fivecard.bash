@@ -1,5 +1,5 @@
 # bash completion for fivecard, made by 'fivecard completion bash'.
-# Install: fivecard completion bash > ~/.local/share/bash-completion/completions/fivecard
+# Install: mkdir -p ~/.local/share/bash-completion/completions && fivecard completion bash > ~/.local/share/bash-completion/completions/fivecard
 # or add 'source <(fivecard completion bash)' to ~/.bashrc.
 
 _fivecard_words() {

@@ -1,5 +1,5 @@
 # fish completion for fivecard, made by 'fivecard completion fish'.
-# Install: fivecard completion fish > ~/.config/fish/completions/fivecard.fish
+# Install: mkdir -p ~/.config/fish/completions && fivecard completion fish > ~/.config/fish/completions/fivecard.fish
 
 complete -c fivecard -f
 @LINES@

@@ -1,6 +1,6 @@
 #compdef fivecard
 # zsh completion for fivecard, made by 'fivecard completion zsh'.
-# Install: fivecard completion zsh > ~/.zfunc/_fivecard, with
+# Install: mkdir -p ~/.zfunc && fivecard completion zsh > ~/.zfunc/_fivecard, with
 # 'fpath=(~/.zfunc $fpath)' before compinit in ~/.zshrc; or add
 # 'source <(fivecard completion zsh)' to ~/.zshrc after compinit.
 

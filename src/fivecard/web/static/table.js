@@ -355,7 +355,9 @@
         odds.append(
           el("span", "win", `win ${percent(choice.win)}`),
           el("span", "draw", `draw ${percent(choice.draw)}`),
-          el("span", "lose", `lose ${percent(choice.lose)}`)
+          el("span", "lose", `lose ${percent(choice.lose)}`),
+          // the advisor's own words for the most likely final hand (Advice.likeliest)
+          el("span", "likely", `most likely ${choice.likeliest.label} ${percent(choice.likeliest.chance)}`)
         );
         const pick = el("button", "small", i === hint.recommended ? "Select these cards" : "Select");
         pick.type = "button";

@@ -546,3 +546,43 @@ def test_parquet_keeps_hands_past_the_header(tmp_path: Path) -> None:
     rows = pq.read_table(target).to_pylist()
     assert len(rows) == 61 and rows[0]["more"] is None
     assert rows[-1]["more"] == "hand 3: 9S 9H 9D 9C 8C, Four of a Kind, 8"
+
+
+def test_solve_rows_takes_rows_lines_and_plain_lists_of_hands() -> None:
+    from fivecard.files.solve import solve_rows
+
+    given: list[object] = [
+        ["AS KS QS JS TS", "2C 3C 4C 5C 7D"],
+        ("2C 3C 4C 5C 7D", "AS KS QS JS TS"),
+        "QS QH 2C 3D 4H | 8C 8D 9H TS JS",
+        Row(9, ("x",), ("AS KS QS JS TS", "2C 3C 4C 5C 7D")),
+        ["AS KS QS JS TS", None, "2C 3C 4C 5C 7D"],
+        [],
+        "",
+    ]
+    solved = list(solve_rows(given))  # type: ignore[arg-type]  # the forms a caller may have at hand
+    assert len(solved) == len(given)
+    assert [s.line for s in solved] == [1, 2, 3, 9, 5, 6, 7]
+    assert [s.winners for s in solved[:4]] == [(0,), (1,), (0,), (0,)]
+    assert solved[0].row.cells == ("AS KS QS JS TS", "2C 3C 4C 5C 7D")
+    assert solved[4].error is not None and solved[4].error.startswith("hand 2: no cards")
+    assert solved[5].error == solved[6].error == "no hands in this row"
+    assert solve_row(["AS KS QS JS TS"]).hands[0].strength == solve_row("AS KS QS JS TS").hands[0].strength
+
+
+@pytest.mark.parametrize(
+    ("rows", "named"),
+    [
+        (42, "not int"),
+        ("AS KS QS JS TS", "not str 'AS KS QS JS TS'"),
+        (None, "not NoneType"),
+        ([42], "row 1 must be a Row, a line of text or a list of hands (strings or None), not int"),
+        ([["AS KS QS JS TS", 7]], "row 1: a cell must be a string or None, not int"),
+        ([b"AS KS QS JS TS"], "not bytes"),
+    ],
+)
+def test_solve_rows_names_what_is_not_rows(rows: object, named: str) -> None:
+    from fivecard.files.solve import solve_rows
+
+    with pytest.raises(TypeError, match=named.replace("(", r"\(").replace(")", r"\)")):
+        list(solve_rows(rows))  # type: ignore[arg-type]

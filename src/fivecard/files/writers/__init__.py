@@ -45,7 +45,9 @@ if TYPE_CHECKING:
     from .classify import ClassifyWriter
     from .csv import CsvWriter
     from .deal import DealWriter
-    from .excel import MAX_ROWS, XLSX_COLUMNS, XLSX_SHEET_NAME, check_workbook, column_widths, save_workbook, text_cell
+    from .excel import (
+        MAX_ROWS, XLSX_COLUMNS, XLSX_SHEET_NAME, check_workbook, column_widths, fitted_widths, save_workbook, text_cell,
+    )
     from .jsonl import JsonlWriter
     from .parquet import ParquetWriter
     from .strategy import DEALER_COLUMNS, STRATEGY_COLUMNS, check_strategy_path, write_strategy
@@ -62,7 +64,7 @@ _MODULE_OF: Final = {
         ("csv", ["CsvWriter"]),
         ("deal", ["DealWriter"]),
         ("excel", ["MAX_ROWS", "XLSX_COLUMNS", "XLSX_SHEET_NAME", "check_workbook", "column_widths", "save_workbook",
-                   "text_cell"]),
+                   "text_cell", "fitted_widths"]),
         ("jsonl", ["JsonlWriter"]),
         ("parquet", ["ParquetWriter"]),
         ("strategy", ["DEALER_COLUMNS", "STRATEGY_COLUMNS", "check_strategy_path", "write_strategy"]),
@@ -114,6 +116,7 @@ __all__ = [
     "save_workbook",
     "text_cell",
     "column_widths",
+    "fitted_widths",
     "STRATEGY_COLUMNS",
     "DEALER_COLUMNS",
     "check_strategy_path",

@@ -47,7 +47,7 @@ from typing import IO, Any, Final
 
 from .rows import MAX_TABLE_COLUMNS, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
 from ..core.errors import PATH_QUOTE, FileAccessError, FileError, quote
-from .workbook import Record, open_workbook
+from .workbook import Record, open_workbook, unsaved_formula
 
 __all__ = [
     "Block",
@@ -840,7 +840,7 @@ def _xlsx_source(opened: _Input, sheet: str | None, suits: bool, hands: str | No
 
 def _blank(record: Record) -> bool:
     cells = record.cells
-    return record.error is None and (
+    return record.error is None and not record.formulas and (
         not any(c.strip() for c in cells) or (len(cells) == 1 and is_skipped(cells[0]))
     )
 
@@ -896,12 +896,30 @@ def _table_source(
             while len(cells) > width and not cells[-1].strip():
                 cells = cells[:-1]  # empty cells past the table's columns (a trailing delimiter)
             layout.check(record.number, cells, header)
+            unsaved = _unsaved_hand(record, cells, layout)
+            if unsaved is not None:
+                yield Row(record.number, tuple(cells), error=unsaved)
+                continue
             yield Row(record.number, tuple(cells), layout.hands(cells))
 
     header_line = good[layout.header].number if layout.header is not None else None
     return Source(
         rows(), columns, max(len(layout.units), 1), name, note=note, layout=layout, header_line=header_line
     )
+
+
+def _unsaved_hand(record: Record, cells: Sequence[str], layout: TableLayout) -> str | None:
+    """Why a sheet's row cannot be read: a hand cell that holds a formula
+    with no saved value (else the hand would read as empty), or None."""
+    if not record.formulas:
+        return None
+    for k, unit in enumerate(layout.units, 1):
+        for column in unit:
+            formula = record.formulas.get(column)
+            if formula is not None and not (column < len(cells) and cells[column].strip()):
+                message = unsaved_formula(column, record.number, formula)
+                return f"hand {k}: {message}" if len(layout.units) > 1 else message
+    return None
 
 
 class _Pieces(io.RawIOBase):

@@ -586,3 +586,31 @@ def test_solve_rows_names_what_is_not_rows(rows: object, named: str) -> None:
 
     with pytest.raises(TypeError, match=named.replace("(", r"\(").replace(")", r"\)")):
         list(solve_rows(rows))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t"])
+def test_csv_output_keeps_the_input_csvs_delimiter(tmp_path: Path, delimiter: str) -> None:
+    """A CSV from Excel in a locale that writes ``;`` (or a table between
+    tabs) comes back with the same delimiter, its cells those of the same
+    table written with commas; a cell is quoted when it holds the
+    delimiter, a quote or a line end (a comma alone needs no quotes)."""
+    rows = [
+        ["Round", "Player 1", "Player 2", "Note"],
+        ["1", "AS, KS, QS, JS, TS", "2C 3C 4C 5C 7D", f"a{delimiter}b"],
+        ["2", "KD 9C 4H KS 9D", "1S KD 3C 4H 5D", 'say "hi"'],
+        ["3", "QS QH 2C 3D 4H", "8C 8D 9H TS JS", "=1+1"],
+    ]
+    outputs = {}
+    for used in (",", delimiter):
+        source = tmp_path / ("commas.csv" if used == "," else "other.csv")
+        with source.open("w", newline="", encoding="utf-8") as f:
+            csv.writer(f, delimiter=used, lineterminator="\n").writerows(rows)
+        code, _, _ = run(["solve", str(source), "-o", str(tmp_path / f"out{len(outputs)}.csv")])
+        assert code == 1  # row 2 is bad
+        outputs[used] = (tmp_path / f"out{len(outputs)}.csv").read_text(encoding="utf-8")
+    text = outputs[delimiter]
+    assert text.splitlines()[0].count(delimiter) == 13 and "," not in text.splitlines()[0]
+    assert "AS, KS, QS, JS, TS" in text and f'"a{delimiter}b"' in text  # quoted where the csv module would
+    got = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    assert got == list(csv.reader(io.StringIO(outputs[","])))
+    assert all(len(row) == len(got[0]) for row in got)

@@ -314,7 +314,7 @@ def solve_file(
         def writer_to(out: Any, header: bool = True) -> Any:
             return make_writer(
                 fmt, binary=out, columns=source.columns, hands=source.hands_per_row, painter=painter,
-                rules=ruleset, bom=bom, header=header,
+                rules=ruleset, bom=bom, header=header, delimiter=source.delimiter,
             )
 
         writer = writer_to(sink)
@@ -411,7 +411,7 @@ def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "
     try:
         writer = make_writer(
             format, binary=out, columns=source.columns, hands=source.hands_per_row, painter=Painter(color=False),
-            rules=ruleset,
+            rules=ruleset, delimiter=source.delimiter,
         )  # fmt: skip
         if source.blocks is not None:
             chunks = chunks_of_blocks(source.blocks, ruleset)

@@ -538,6 +538,10 @@ class Source:
     sheet: str | None = None
     #: A text or CSV input's encoding: UTF-8, or UTF-16 or UTF-32 (by its byte order mark).
     encoding: str = "UTF-8"
+    #: A CSV input's delimiter (``,``, ``;`` or a tab; ``,`` for any other
+    #: input): CSV output keeps it, so a file from Excel in a locale that
+    #: writes ``;`` opens there again.
+    delimiter: str = ","
 
     def close(self) -> None:
         for closer in self.closers:
@@ -576,9 +580,11 @@ def open_source(
             kind = "CSV" if opened.encoding == "UTF-8" else f"CSV in {opened.encoding}"
             # a text file found to be a table between tabs keeps text's comment lines
             sniffed = input_format is None and _suffix(path) not in _CSV_SUFFIXES
-            records = _csv_records(opened, comments=sniffed and _tab_table(opened.head.decode("utf-8", "replace")))
-            source = _table_source(records, opened.name, kind, suits, hands)
+            dialect = _dialect(opened.head.decode("utf-8-sig", "replace"))
+            comments = sniffed and _tab_table(opened.head.decode("utf-8", "replace"))
+            source = _table_source(_csv_records(opened, dialect, comments=comments), opened.name, kind, suits, hands)
             source.encoding = opened.encoding
+            source.delimiter = dialect.delimiter
         else:
             if hands is not None:
                 raise FileError("hand columns can be named only for a table (CSV or xlsx); a text line holds its hands in order")
@@ -677,15 +683,15 @@ def _loose(cell: str) -> bool:
     return bool(text) and not text.replace(".", "", 1).isdecimal() and cell_shape(text, suits=False) == OTHER
 
 
-def _csv_records(opened: _Input, *, comments: bool = False) -> Iterator[Record]:
+def _csv_records(opened: _Input, dialect: type[csv.Dialect], *, comments: bool = False) -> Iterator[Record]:
     """The records of a CSV input. A record is one line, or several when a
     quoted cell holds line breaks: at most :data:`RECORD_LINES` lines, none
     of them (but the last) a row of its own (no quote, and as many cells as
     the widest record so far). Otherwise the line that opened the quote is
     an error row, and reading goes on from the next line. ``comments``: a
     line that is a comment in a text input (its first character but spaces
-    is ``#``) is a blank record (a text file read as a table between tabs)."""
-    dialect = _dialect(opened.head.decode("utf-8-sig", "replace"))
+    is ``#``) is a blank record (a text file read as a table between tabs).
+    ``dialect``: the input's (see :func:`_dialect`)."""
     mark = dialect.quotechar or '"'
     delimiter = dialect.delimiter
     lines = _lines(read_blocks(opened.raw, opened.head))

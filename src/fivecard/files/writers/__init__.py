@@ -134,11 +134,12 @@ def make_writer(
     rules: RuleSet,
     bom: bool = False,
     header: bool = True,
+    delimiter: str = ",",
 ) -> Writer:
     """The writer of a format (one of :data:`OUTPUT_FORMATS`), writing to
     ``binary``. ``header``: write the header (not for a part of the rows
     that follows another, see :mod:`fivecard.files.parallel`; text, CSV and
-    JSON Lines only)."""
+    JSON Lines only). ``delimiter``: CSV's (the input's, for CSV input)."""
     if fmt == "xlsx":
         from .xlsx import XlsxWriter
 
@@ -154,7 +155,7 @@ def make_writer(
     if fmt == "csv":
         from .csv import CsvWriter
 
-        return CsvWriter(binary, columns, hands, rules, bom=bom, header=header)
+        return CsvWriter(binary, columns, hands, rules, bom=bom, header=header, delimiter=delimiter)
     from .text import TextWriter
 
     return TextWriter(binary, hands, painter, rules, header=header)

@@ -533,21 +533,6 @@ def test_csv_bom_for_excel(tmp_path: Path) -> None:
     assert (tmp_path / "plain.csv").read_bytes().startswith(b"line,")
 
 
-def test_parquet_keeps_hands_past_the_header(tmp_path: Path) -> None:
-    """A Parquet file has fixed columns: hands past the header's (sized by
-    the first rows) go to the 'more' column, never lost."""
-    import pyarrow.parquet as pq
-
-    lines = ["AS KS QS JS TS | 2C 3C 4C 5C 7D"] * 60 + ["AH KH QH JH TH | 2D 3D 4D 5D 7S | 9C 9D 9H 9S 8C"]
-    source = write(tmp_path, "wide.txt", "\n".join(lines) + "\n")
-    target = tmp_path / "wide.parquet"
-    code, _, err = run(["solve", source, "-o", str(target)])
-    assert code == 0 and "'more' column" in err
-    rows = pq.read_table(target).to_pylist()
-    assert len(rows) == 61 and rows[0]["more"] is None
-    assert rows[-1]["more"] == "hand 3: 9S 9H 9D 9C 8C, Four of a Kind, 8"
-
-
 def test_solve_rows_takes_rows_lines_and_plain_lists_of_hands() -> None:
     from fivecard.files.solve import solve_rows
 
@@ -600,7 +585,7 @@ def test_csv_output_keeps_the_input_csvs_delimiter(tmp_path: Path, delimiter: st
         ["2", "KD 9C 4H KS 9D", "1S KD 3C 4H 5D", 'say "hi"'],
         ["3", "QS QH 2C 3D 4H", "8C 8D 9H TS JS", "=1+1"],
     ]
-    outputs = {}
+    outputs: dict[str, str] = {}
     for used in (",", delimiter):
         source = tmp_path / ("commas.csv" if used == "," else "other.csv")
         with source.open("w", newline="", encoding="utf-8") as f:

@@ -323,14 +323,15 @@ def solve_file(
 
             job = parallel.FileJob(
                 path=input, rules=ruleset, decks=decks, writer=writer, sink=sink, tally=tally, progress=progress,
-                make_writer=lambda out: writer_to(out, header=False),
+                make_writer=lambda out: writer_to(out, header=False), most_hands=source.most_hands,
             )
             parallel.solve(count, job, target.folder)
         else:
+            most = source.most_hands
             if source.blocks is not None:
-                chunks = chunks_of_blocks(source.blocks, ruleset, decks, best_five=best_five)
+                chunks = chunks_of_blocks(source.blocks, ruleset, decks, best_five=best_five, most_hands=most)
             else:
-                chunks = chunks_of_rows(source.rows, ruleset, decks, best_five=best_five)
+                chunks = chunks_of_rows(source.rows, ruleset, decks, best_five=best_five, most_hands=most)
             # A regular file is read ahead in a second thread; a pipe is read in
             # turn (a read that waits on its writer must not outlive a Ctrl-C).
             for chunk in _ahead(chunks, writer.prepare) if source.regular else chunks:
@@ -414,9 +415,9 @@ def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "
             rules=ruleset, delimiter=source.delimiter,
         )  # fmt: skip
         if source.blocks is not None:
-            chunks = chunks_of_blocks(source.blocks, ruleset)
+            chunks = chunks_of_blocks(source.blocks, ruleset, most_hands=source.most_hands)
         else:
-            chunks = chunks_of_rows(source.rows, ruleset)
+            chunks = chunks_of_rows(source.rows, ruleset, most_hands=source.most_hands)
         for chunk in chunks:
             writer.write(chunk)
             if data := written():

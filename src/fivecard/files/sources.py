@@ -60,6 +60,7 @@ __all__ = [
     "block_rows",
     "block_lines",
     "long_row",
+    "wide_row_error",
     "decode_line",
     "recoded",
     "NOT_UTF8",
@@ -543,6 +544,14 @@ class Source:
     #: writes ``;`` opens there again.
     delimiter: str = ","
 
+    @property
+    def most_hands(self) -> int | None:
+        """The most hands a row may hold: for a text input, whose lines may
+        hold more hands than its first rows, the output's (``hands_per_row``;
+        a wider row is an error row, :func:`wide_row_error`); None for a
+        table, whose every row holds its hand columns."""
+        return self.hands_per_row if self.layout is None else None
+
     def close(self) -> None:
         for closer in self.closers:
             closer()
@@ -598,6 +607,26 @@ def open_source(
         size, raw = opened.size, opened.raw
         source.progress = lambda: min(raw.tell() / size, 1.0)
     return source
+
+
+def wide_row_error(count: int, most: int) -> str:
+    """The error of a text line with more hands than the output has columns
+    for: the most a line holds among the first :data:`_SAMPLE_ROWS` rows,
+    and at most :data:`_MOST_HANDS`. (The output is streamed: its header is
+    written before the later rows are read, and a row spilling past its
+    columns would break the table.)
+
+    >>> wide_row_error(3, 2)
+    "3 hands, and the output has columns for 2 (the most a row holds among the input's first 50 rows): put a row of 3 hands among the first rows, or solve such rows apart"
+    """
+    why = f"the most a row holds among the input's first {_SAMPLE_ROWS} rows"
+    if most >= _MOST_HANDS:
+        why, fix = f"at most {_MOST_HANDS}", "solve such rows apart"
+    elif count > _MOST_HANDS:
+        fix = "solve such rows apart"
+    else:
+        fix = f"put a row of {count:,} hands among the first rows, or solve such rows apart"
+    return f"{count:,} hands, and the output has columns for {most} ({why}): {fix}"
 
 
 def _text_source(opened: _Input, best_five: bool) -> Source:
@@ -902,6 +931,9 @@ def _table_source(
             while len(cells) > width and not cells[-1].strip():
                 cells = cells[:-1]  # empty cells past the table's columns (a trailing delimiter)
             layout.check(record.number, cells, header)
+            if len(cells) > width:  # the output's columns are the table's: nothing may spill past them
+                yield Row(record.number, tuple(cells[:width]), error=_past_error(cells[width:], width))
+                continue
             unsaved = _unsaved_hand(record, cells, layout)
             if unsaved is not None:
                 yield Row(record.number, tuple(cells), error=unsaved)
@@ -911,6 +943,17 @@ def _table_source(
     header_line = good[layout.header].number if layout.header is not None else None
     return Source(
         rows(), columns, max(len(layout.units), 1), name, note=note, layout=layout, header_line=header_line
+    )
+
+
+def _past_error(past: Sequence[str], width: int) -> str:
+    """The error of a table row with cells past the table's columns (set by
+    its first rows, and the output's: a cell past them has no column there)."""
+    shown = ", ".join(quote(c) for c in past if c.strip())
+    cells = "a cell" if len(past) == 1 else f"{len(past):,} cells"
+    return (
+        f"{cells} past the table's {width} columns (set by its first rows), where the output has no "
+        f"column: {shown if len(shown) <= 200 else shown[:200] + '...'}; give the column a header"
     )
 
 

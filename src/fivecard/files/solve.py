@@ -230,6 +230,7 @@ def solve_file(
     progress: Callable[[Any, float | None], None] | None = None,
     workers: int | None = None,
     best_five: bool = False,
+    width: int | None = None,
 ) -> Solution:
     """Solve every row of ``input`` (a path, or ``-`` for ``stdin``) into
     ``output`` (a path; ``None`` or ``-`` for ``stdout``) in ``format``
@@ -247,6 +248,8 @@ def solve_file(
     process only; see :mod:`fivecard.files.parallel`): the output is the same.
     ``best_five``: hands hold 5 to 7 cards and play their best five (the
     output's cards are those five; each hand's text is as written).
+    ``width``: the columns the text table fits (a terminal's; None: a row
+    is one line, as for a file or a pipe).
 
     >>> import io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), 'hands.txt')
@@ -314,7 +317,8 @@ def solve_file(
         def writer_to(out: Any, header: bool = True) -> Any:
             return make_writer(
                 fmt, binary=out, columns=source.columns, hands=source.hands_per_row, painter=painter,
-                rules=ruleset, bom=bom, header=header, delimiter=source.delimiter,
+                rules=ruleset, bom=bom, header=header, delimiter=source.delimiter, labels=source.label_columns,
+                width=width,
             )
 
         writer = writer_to(sink)
@@ -412,7 +416,7 @@ def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "
     try:
         writer = make_writer(
             format, binary=out, columns=source.columns, hands=source.hands_per_row, painter=Painter(color=False),
-            rules=ruleset, delimiter=source.delimiter,
+            rules=ruleset, delimiter=source.delimiter, labels=source.label_columns,
         )  # fmt: skip
         if source.blocks is not None:
             chunks = chunks_of_blocks(source.blocks, ruleset, most_hands=source.most_hands)

@@ -545,6 +545,15 @@ class Source:
     delimiter: str = ","
 
     @property
+    def label_columns(self) -> list[tuple[int, str]]:
+        """A table's label columns (those that hold no hands): each its
+        index and name; none for text."""
+        if self.layout is None:
+            return []
+        kinds = self.layout.kinds
+        return [(c, name) for c, name in enumerate(self.columns) if c >= len(kinds) or kinds[c] == OTHER]
+
+    @property
     def most_hands(self) -> int | None:
         """The most hands a row may hold: for a text input, whose lines may
         hold more hands than its first rows, the output's (``hands_per_row``;

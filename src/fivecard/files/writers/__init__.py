@@ -135,11 +135,14 @@ def make_writer(
     bom: bool = False,
     header: bool = True,
     delimiter: str = ",",
+    labels: Sequence[tuple[int, str]] = (),
+    width: int | None = None,
 ) -> Writer:
     """The writer of a format (one of :data:`OUTPUT_FORMATS`), writing to
     ``binary``. ``header``: write the header (not for a part of the rows
     that follows another, see :mod:`fivecard.files.parallel`; text, CSV and
-    JSON Lines only). ``delimiter``: CSV's (the input's, for CSV input)."""
+    JSON Lines only). ``delimiter``: CSV's (the input's, for CSV input). ``labels`` and
+    ``width``: the text table's (see :class:`~fivecard.files.writers.text.TextWriter`)."""
     if fmt == "xlsx":
         from .xlsx import XlsxWriter
 
@@ -158,4 +161,4 @@ def make_writer(
         return CsvWriter(binary, columns, hands, rules, bom=bom, header=header, delimiter=delimiter)
     from .text import TextWriter
 
-    return TextWriter(binary, hands, painter, rules, header=header)
+    return TextWriter(binary, hands, painter, rules, header=header, labels=labels, width=width)

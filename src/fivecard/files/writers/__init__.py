@@ -22,9 +22,12 @@ What a row's cells hold is made once per distinct value and reused: a
 strength's category, score and description (read from the class's facts,
 :mod:`fivecard.core.columns`), an outcome's winners and explanation, a
 card's spelling. The cells a CSV file or a workbook receives are inert: no
-cell is ever a formula, and control characters show as their pictures. A
-row with more hands than the header names keeps every named column in
-place: the extra hands' cells follow the error column, and
+cell is ever a formula, and control characters show as their pictures.
+``solve`` gives the writers no row wider than the header (such a row is an
+error row: :meth:`~fivecard.files.pipeline.Chunk.limited`, and a table's
+cells past its columns, :mod:`~fivecard.files.sources`), so every row has
+the header's cells; a writer driven otherwise keeps every named column in
+place, the extra hands' cells after the error column, and
 :meth:`Writer.notes` says so.
 """
 

@@ -1,10 +1,13 @@
 """CSV, UTF-8: a row per input row.
 
 Guarantees: the header is :func:`~fivecard.files.writers.base.result_header`
-(line, the input's cells, three cells per hand: sorted cards as written,
-category, score; winner(s), explanation, error); every cell is inert
+(line, the input's cells, three cells per hand: cards as written sorted
+by rank, category, score; winner(s), explanation, error); cells are
+separated by the input CSV's delimiter (``,``, ``;`` or a tab; ``,`` for
+text input); every cell is inert
 (:func:`~fivecard.files.writers.cells.inert`) and quoted as the csv module
-quotes it; a row with more hands than the header names keeps every named
+quotes it with that delimiter; ``solve`` gives no row wider than the
+header (see :mod:`~fivecard.files.writers`), and a row with more hands than the header names keeps every named
 column in place, the extra hands' cells after the error column, then any
 cells past the input's columns (and :meth:`CsvWriter.notes` says so). A
 chunk of plain lines (every hand two-character cards at single spaces) is

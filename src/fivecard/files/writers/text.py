@@ -8,9 +8,9 @@ column as wide as its name and its first rows' cells, at most 24); written
 to a terminal, the table fits its width (``width``: hands without their
 category column when they leave too little room, an explanation wrapped
 onto lines of its own); written to a file or a pipe, a row is one line; a
-row
-of one hand shows the hand's description where a showdown's explanation
-goes; a row with more hands than the header names shows the extra hands
+row of one hand shows the hand's description where a showdown's
+explanation goes; ``solve`` gives no row wider than the header (see
+:mod:`~fivecard.files.writers`), and a row with more hands than the header names shows the extra hands
 after the explanation (``| hand 3: ...``, and :meth:`TextWriter.notes` says
 so); a bad row shows its error. Red hearts and diamonds with colour. A
 chunk of plain lines shown without colour is laid out as a byte matrix

@@ -34,6 +34,7 @@ MIXED = (
     "# a comment\n"
     "AS KS QS JS TS AS 2D 3D 4D 5D\n"
 )
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DATA_LINES = [2, 3, 5, 6, 8, 9, 10, 12]
 BAD_LINES = [6, 9, 12]
 
@@ -533,16 +534,144 @@ def test_csv_bom_for_excel(tmp_path: Path) -> None:
     assert (tmp_path / "plain.csv").read_bytes().startswith(b"line,")
 
 
-def test_parquet_keeps_hands_past_the_header(tmp_path: Path) -> None:
-    """A Parquet file has fixed columns: hands past the header's (sized by
-    the first rows) go to the 'more' column, never lost."""
+def test_solve_rows_takes_rows_lines_and_plain_lists_of_hands() -> None:
+    from fivecard.files.solve import solve_rows
+
+    given: list[object] = [
+        ["AS KS QS JS TS", "2C 3C 4C 5C 7D"],
+        ("2C 3C 4C 5C 7D", "AS KS QS JS TS"),
+        "QS QH 2C 3D 4H | 8C 8D 9H TS JS",
+        Row(9, ("x",), ("AS KS QS JS TS", "2C 3C 4C 5C 7D")),
+        ["AS KS QS JS TS", None, "2C 3C 4C 5C 7D"],
+        [],
+        "",
+    ]
+    solved = list(solve_rows(given))  # type: ignore[arg-type]  # the forms a caller may have at hand
+    assert len(solved) == len(given)
+    assert [s.line for s in solved] == [1, 2, 3, 9, 5, 6, 7]
+    assert [s.winners for s in solved[:4]] == [(0,), (1,), (0,), (0,)]
+    assert solved[0].row.cells == ("AS KS QS JS TS", "2C 3C 4C 5C 7D")
+    assert solved[4].error is not None and solved[4].error.startswith("hand 2: no cards")
+    assert solved[5].error == solved[6].error == "no hands in this row"
+    assert solve_row(["AS KS QS JS TS"]).hands[0].strength == solve_row("AS KS QS JS TS").hands[0].strength
+
+
+@pytest.mark.parametrize(
+    ("rows", "named"),
+    [
+        (42, "not int"),
+        ("AS KS QS JS TS", "not str 'AS KS QS JS TS'"),
+        (None, "not NoneType"),
+        ([42], "row 1 must be a Row, a line of text or a list of hands (strings or None), not int"),
+        ([["AS KS QS JS TS", 7]], "row 1: a cell must be a string or None, not int"),
+        ([b"AS KS QS JS TS"], "not bytes"),
+    ],
+)
+def test_solve_rows_names_what_is_not_rows(rows: object, named: str) -> None:
+    from fivecard.files.solve import solve_rows
+
+    with pytest.raises(TypeError, match=named.replace("(", r"\(").replace(")", r"\)")):
+        list(solve_rows(rows))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t"])
+def test_csv_output_keeps_the_input_csvs_delimiter(tmp_path: Path, delimiter: str) -> None:
+    """A CSV from Excel in a locale that writes ``;`` (or a table between
+    tabs) comes back with the same delimiter, its cells those of the same
+    table written with commas; a cell is quoted when it holds the
+    delimiter, a quote or a line end (a comma alone needs no quotes)."""
+    rows = [
+        ["Round", "Player 1", "Player 2", "Note"],
+        ["1", "AS, KS, QS, JS, TS", "2C 3C 4C 5C 7D", f"a{delimiter}b"],
+        ["2", "KD 9C 4H KS 9D", "1S KD 3C 4H 5D", 'say "hi"'],
+        ["3", "QS QH 2C 3D 4H", "8C 8D 9H TS JS", "=1+1"],
+    ]
+    outputs: dict[str, str] = {}
+    for used in (",", delimiter):
+        source = tmp_path / ("commas.csv" if used == "," else "other.csv")
+        with source.open("w", newline="", encoding="utf-8") as f:
+            csv.writer(f, delimiter=used, lineterminator="\n").writerows(rows)
+        code, _, _ = run(["solve", str(source), "-o", str(tmp_path / f"out{len(outputs)}.csv")])
+        assert code == 1  # row 2 is bad
+        outputs[used] = (tmp_path / f"out{len(outputs)}.csv").read_text(encoding="utf-8")
+    text = outputs[delimiter]
+    assert text.splitlines()[0].count(delimiter) == 13 and "," not in text.splitlines()[0]
+    assert "AS, KS, QS, JS, TS" in text and f'"a{delimiter}b"' in text  # quoted where the csv module would
+    got = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    assert got == list(csv.reader(io.StringIO(outputs[","])))
+    assert all(len(row) == len(got[0]) for row in got)
+
+
+def _text_table(source: str, width: int | None) -> str:
+    out = io.StringIO()
+    solve_file(source, stdout=out, width=width)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name", ["showdowns.csv", "rulebook-showdowns.txt"])
+def test_the_text_table_fits_the_width_it_is_given(name: str) -> None:
+    """Given a terminal's width, every line fits it and every explanation
+    is there whole (wrapped); without one (a file, a pipe), a row is a line."""
+    source = str(EXAMPLES / name)
+    wide = _text_table(source, None)
+    rows = wide.splitlines()[1:-1]
+    assert max(map(len, rows)) > 120  # three hands: wider than a terminal
+    explanations = [" ".join(line.split("  ")[-1].split()) for line in rows if "error:" not in line]
+    for width in (80, 100, 132, 200, 400):  # (three hands' cards alone take 71 columns)
+        fitted = _text_table(source, width)
+        assert all(len(line) <= width for line in fitted.splitlines()[:-1]), width
+        flat = " ".join(fitted.split())
+        assert all(e in flat for e in explanations), width
+        assert fitted.count("error:") == wide.count("error:")
+    assert _text_table(source, 400) == wide
+
+
+def test_the_text_table_shows_the_label_columns_of_a_table(tmp_path: Path) -> None:
+    """Every column of a table that holds no hand (an id, a name, a note) is
+    shown after the line, as wide as its name and the first rows' cells (at
+    most 24, cut with …); error rows show them too."""
+    long = "a note that runs on and on past any column"
+    text = (
+        "Round,Player 1,Player 2,Dealer\n"
+        f"1,AS KS QS JS TS,2C 3C 4C 5C 7D,Ann\n"
+        f"22,1S KD 3C 4H 5D,2C 3C 4C 5C 7D,{long}\n"
+    )
+    source = write(tmp_path, "t.csv", text)
+    for width in (None, 90):
+        lines = _text_table(source, width).splitlines()
+        header = lines[0]
+        assert header.split()[:3] == ["line", "Round", "Dealer"]
+        dealer = header.index("Dealer")
+        assert lines[1][header.index("Round") :].startswith("1 ") and lines[1][dealer:].startswith("Ann ")
+        row = next(line for line in lines if line.split()[:2] == ["3", "22"])
+        assert row[dealer:].startswith(long[:23] + "…  error: hand 1:")
+    plain = _text_table(str(EXAMPLES / "rulebook-showdowns.txt"), None).splitlines()[0]
+    assert plain.split()[:3] == ["line", "hand", "1"]  # text input: no labels
+
+
+def test_the_text_table_names_its_order_and_the_other_formats_sort_by_rank(tmp_path: Path) -> None:
+    """One hand, two orders, each named: the text table's cards are in
+    showdown order (its header says so), every other format's ``sorted``
+    cells in rank order (ModelOff's step 1)."""
     import pyarrow.parquet as pq
 
-    lines = ["AS KS QS JS TS | 2C 3C 4C 5C 7D"] * 60 + ["AH KH QH JH TH | 2D 3D 4D 5D 7S | 9C 9D 9H 9S 8C"]
-    source = write(tmp_path, "wide.txt", "\n".join(lines) + "\n")
-    target = tmp_path / "wide.parquet"
-    code, _, err = run(["solve", source, "-o", str(target)])
-    assert code == 0 and "'more' column" in err
-    rows = pq.read_table(target).to_pylist()
-    assert len(rows) == 61 and rows[0]["more"] is None
-    assert rows[-1]["more"] == "hand 3: 9S 9H 9D 9C 8C, Four of a Kind, 8"
+    source = write(tmp_path, "t.txt", "9C 9S 9D 9H JH | 5S 4C 3H 2D AS\n")
+    text = _text_table(source, None)
+    assert "hand 1 (showdown order)" in text and "9♠  9♥  9♦  9♣  J♥" in text and "5♠  4♣  3♥  2♦  A♠" in text
+    for fmt in ("csv", "xlsx", "parquet", "jsonl"):
+        target = tmp_path / f"out.{fmt}"
+        solve_file(source, str(target))
+        if fmt == "csv":
+            row = dict(zip(*csv.reader(io.StringIO(target.read_text(encoding="utf-8")))))
+        elif fmt == "xlsx":
+            row = dict(zip(*openpyxl.load_workbook(target).active.iter_rows(values_only=True)))  # type: ignore[union-attr]
+            row = {str(k).removeprefix("Step 1: "): v for k, v in row.items()}
+        elif fmt == "parquet":
+            row = pq.read_table(target).to_pylist()[0]
+        else:
+            hands = json.loads(target.read_text(encoding="utf-8"))["hands"]
+            row = {f"hand {i} sorted": " ".join(h["sorted"]) for i, h in enumerate(hands, 1)}
+        assert (row["hand 1 sorted"], row["hand 2 sorted"]) in [
+            ("JH 9S 9H 9D 9C", "AS 5S 4C 3H 2D"),
+            ("Jh 9s 9h 9d 9c", "As 5s 4c 3h 2d"),
+        ], fmt

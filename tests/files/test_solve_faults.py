@@ -391,25 +391,47 @@ def test_an_unclosed_quote_or_a_huge_cell_fails_its_row_only(tmp_path: Path) -> 
     assert [r["winner"] for r in rows] == ["", "1", "", "2", "1", "1"]
 
 
-def test_output_columns_fit_the_widest_row(tmp_path: Path) -> None:
+WIDE = "3 hands, and the output has columns for 2 (the most a row holds among the input's first 50 rows)"
+
+
+def test_every_output_row_fits_the_header_a_wider_line_is_an_error_row(tmp_path: Path) -> None:
+    """The header is written before later rows are read (sized by the
+    widest of the first 50): a later line with more hands is an error row
+    that says so, in every format, and the rows around it keep their
+    places; no row writes a cell the header does not name."""
+    import pyarrow.parquet as pq
+
     text = _table(60) + f"{ROYAL} | {LOW} | 2H 2D 5S 6S 7S\n" + _table(1)
     source = write(tmp_path, "t.txt", text)
     code, out, err = run(["solve", str(source), "--format", "csv"])
     rows = list(csv.reader(io.StringIO(out)))
-    header, wide = rows[0], rows[61]
-    assert header[-3:] == ["winner", "explanation", "error"]
-    named = dict(zip(header, wide))
-    assert named["winner"] == "1" and named["explanation"].startswith("Hand 1 wins")
-    assert wide[len(header) :] == ["7S 6S 5S 2H 2D", "One Pair", "2"]
-    assert "hand 3 follow the error column" in err
+    assert code == 1 and len(rows) == 63 and "follow" not in err
+    assert all(len(row) == len(rows[0]) for row in rows)
+    named = dict(zip(rows[0], rows[61]))
+    assert named["line"] == "61" and named["error"].startswith(WIDE) and named["winner"] == ""
+    assert dict(zip(rows[0], rows[62]))["winner"] == "1"
+    code, out, _ = run(["solve", str(source)])  # the text table
+    lines = out.splitlines()
+    header, body = lines[0], lines[1:-1]
+    assert len(body) == 62 and "| hand" not in out
+    winner = header.index("winner")
+    for line in body:
+        if "error:" in line:
+            assert line.split(maxsplit=1)[1].startswith(f"error: {WIDE}")
+        else:
+            assert line[winner - 2 : winner] == "  " and line[winner].isdigit()
     target = tmp_path / "t.xlsx"
-    assert run(["solve", str(source), "-o", str(target)])[0] == 0
+    assert run(["solve", str(source), "-o", str(target)])[0] == 1
     sheet = openpyxl.load_workbook(target).active
     assert sheet is not None
     values = list(sheet.iter_rows(values_only=True))
-    named_columns = len([v for v in values[0] if v is not None])
-    assert values[61][named_columns - 3] == 1  # a single winner is a number
-    assert values[61][named_columns:] == ("7S 6S 5S 2H 2D", "One Pair", 2)
+    assert all(len(row) == len(values[0]) for row in values) and str(values[61][-1]).startswith(WIDE)
+    assert run(["solve", str(source), "-o", str(tmp_path / "t.parquet")])[0] == 1
+    table = pq.read_table(tmp_path / "t.parquet").to_pylist()
+    assert table[60]["error"].startswith(WIDE) and table[60]["more"] is None and table[61]["winner"] == "1"
+    code, out, _ = run(["solve", str(source), "--json"])
+    results = [json.loads(line) for line in out.splitlines()]
+    assert results[60]["error"].startswith(WIDE) and "hands" not in results[60] and len(results) == 62
 
 
 def test_workbooks_past_a_sheets_rows_go_on_in_more_sheets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -686,7 +708,7 @@ def test_every_reader_of_standard_input_is_bounded() -> None:
     assert code == 0 and out.splitlines()[-1].startswith("Hand 1 wins")
     code, out, _ = run(["play", "--seed", "1"], stdin="x" * 100_000 + "\nq\n")
     assert code == 0
-    assert "Sorry, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not an answer." in out
+    assert "Sorry: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not a card position or a command." in out
     assert out.rstrip().endswith("After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000.")
 
 
@@ -802,13 +824,25 @@ def test_a_semicolon_table_with_commas_in_its_hands(tmp_path: Path) -> None:
     assert "hands: B, C; labels: A" in err
 
 
-def test_cells_past_a_tables_columns_follow_the_error_column(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fmt", ["csv", "text"])
+def test_cells_past_a_tables_columns_make_an_error_row_that_names_them(tmp_path: Path, fmt: str) -> None:
+    """The output's columns are the table's (set by its first rows): a later
+    row with a cell past them is an error row quoting it; every output row
+    has the header's fields, and the rows after it keep their places."""
     rows = "".join(f"{i},{ROYAL},{LOW}\n" for i in range(1, 61))
-    text = f"Round,P1,P2\n{rows}61,{LOW},{ROYAL},note: re-dealt,,\n"
-    code, out, err = run(["solve", str(write(tmp_path, "t.csv", text)), "--format", "csv"])
-    lines = list(csv.reader(io.StringIO(out)))
-    assert code == 0 and lines[-1][len(lines[0]) - 3 :] == ["2", "Hand 2 wins: Royal Flush beats High Card", "", "note: re-dealt"]
-    assert "a cell past the table's 3 columns: they follow the error column" in err
+    text = f"Round,P1,P2\n{rows}61,{LOW},{ROYAL},note: re-dealt,,\n62,{LOW},{ROYAL}\n"
+    code, out, err = run(["solve", str(write(tmp_path, "t.csv", text)), "--format", fmt])
+    message = (
+        "a cell past the table's 3 columns (set by its first rows), where the output has no column: "
+        "'note: re-dealt'; give the column a header"
+    )
+    assert code == 1 and "follow" not in err
+    if fmt == "csv":
+        lines = list(csv.reader(io.StringIO(out)))
+        assert all(len(line) == len(lines[0]) for line in lines) and len(lines) == 63
+        assert lines[-2][-1] == message and lines[-1][len(lines[0]) - 3] == "2"
+    else:
+        assert f"    61  Round 61  error: {message}" in out or f"error: {message}" in out.splitlines()[-3]
 
 
 def test_a_workbook_part_in_an_unknown_encoding_is_one_line(tmp_path: Path) -> None:

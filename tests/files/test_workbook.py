@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -200,3 +201,45 @@ def test_check_parts_reads_the_parts_solve_never_reads() -> None:
     finally:
         book.close()
     assert issubclass(FileError, FivecardError)
+
+
+# --- formulas with no saved value ------------------------------------------------------------------
+
+UNSAVED = "with no saved value (open and save the workbook in Excel or LibreOffice, which store formulas' values)"
+
+
+def test_a_hand_cell_holding_a_formula_with_no_saved_value_says_so(tmp_path: Path) -> None:
+    """A workbook written by openpyxl and never opened in a spreadsheet holds
+    its formulas without values: a hand so held is an error row that names
+    the cell, the formula and what to do (as ``mark`` says of an answer cell),
+    not an empty hand; a formula in a label column, or a cell with a value,
+    changes nothing."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    rows: Any = book.active
+    rows.append(["Round", "Player 1", "Player 2", "Note"])
+    rows.append([1, '="' + ROYAL + '"', LOW, "=A2*2"])  # hand 1 a formula
+    rows.append([2, ROYAL, "=B3"])  # hand 2 a formula
+    rows.append(["=A3+1", ROYAL, LOW])  # a label's formula: the row reads
+    long = "=" + "B5&" * 30 + "B5"
+    rows.append([4, None, long])  # a long formula is named by its first 40 characters
+    path = tmp_path / "formulas.xlsx"
+    book.save(path)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["solve", str(path), "--json"], stdin=io.StringIO(), stdout=out, stderr=err)
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert code == 1 and [r["line"] for r in results] == [2, 3, 4, 5]
+    assert results[0]["error"] == f"hand 1: cell B2 holds the formula '=\"{ROYAL}\"' {UNSAVED}"
+    assert results[1]["error"] == f"hand 2: cell C3 holds the formula '=B3' {UNSAVED}"
+    assert "error" not in results[2] and results[2]["winners"] == [1]
+    assert results[3]["error"] == f"hand 2: cell C5 holds the formula '{long[:40]}...' {UNSAVED}"
+
+
+def test_a_shared_formula_with_no_saved_value_is_named_as_a_formula(tmp_path: Path) -> None:
+    rows = (
+        f'<row r="1">{inline("A1", "<t>Player 1</t>")}{inline("B1", "<t>Player 2</t>")}</row>'
+        f'<row r="2">{inline("A2", f"<t>{ROYAL}</t>")}<c r="B2"><f t="shared" si="0"/></c></row>'
+    )
+    code, results, _ = solve(tmp_path, xlsx_of({SHEET: sheet(rows)}))
+    assert code == 1 and results[0]["error"] == f"hand 2: cell B2 holds a formula {UNSAVED}"

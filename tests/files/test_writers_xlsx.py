@@ -213,6 +213,67 @@ def test_solves_sheets_past_excels_rows_are_named_as_excel_allows(
     assert_excel_opens(tmp_path / "out.xlsx")
 
 
+def sheet_widths(path: Path) -> dict[str, dict[int, float]]:
+    """Per sheet (by name), the widths its XML's ``<cols>`` gives each column (1-based)."""
+    book = openpyxl.load_workbook(path)
+    with zipfile.ZipFile(path) as archive:
+        widths = {}
+        for number, title in enumerate(book.sheetnames, 1):
+            xml = archive.read(f"xl/worksheets/sheet{number}.xml").decode()
+            assert xml.count("<cols>") == 1, f"sheet {title} has no <cols>"
+            widths[title] = {
+                int(m["min"]): float(m["width"])
+                for m in re.finditer(r'<col (?=[^>]*width="(?P<width>[\d.]+)")(?=[^>]*min="(?P<min>\d+)")', xml)
+            }
+    return widths
+
+
+def assert_columns_fit(path: Path) -> None:
+    """Every sheet's every column is as wide as its header and the longest
+    cell of its first rows, two characters more, and at most 62."""
+    book = openpyxl.load_workbook(path)
+    for title, widths in sheet_widths(path).items():
+        sheet = book[title]
+        header = [c.value for c in sheet[1]]
+        assert sorted(widths) == list(range(1, len(header) + 1)), title
+        for j in range(1, len(header) + 1):
+            values = [sheet.cell(row=r, column=j).value for r in range(1, min(sheet.max_row, 201) + 1)]
+            longest = max(len(str(v)) for v in values if v is not None)
+            assert widths[j] == min(longest, 60) + 2, (title, header[j - 1])
+
+
+def test_solve_sizes_its_streamed_columns_to_the_header_and_first_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("showdowns.csv", "rulebook-showdowns.txt"):
+        out = tmp_path / f"{name}.xlsx"
+        code, _, _ = run(["solve", str(EXAMPLES / name), "-o", str(out)])
+        assert code in (0, 1)
+        assert_columns_fit(out)
+    explanation = sheet_widths(tmp_path / "rulebook-showdowns.txt.xlsx")["fivecard"]
+    assert max(explanation.values()) == 62  # a long explanation wraps, not the sheet
+    monkeypatch.setattr(writers.xlsx, "MAX_ROWS", 3)  # every sheet of a long run has the first sheet's widths
+    code, _, _ = run(["solve", str(EXAMPLES / "rulebook-showdowns.txt"), "-o", str(tmp_path / "long.xlsx")])
+    sheets = list(sheet_widths(tmp_path / "long.xlsx").values())
+    assert len(sheets) > 2 and all(widths == sheets[0] for widths in sheets)
+
+
+def test_grid_sizes_its_columns_as_solve_does(tmp_path: Path) -> None:
+    code, _, _ = run(["grid", "-o", str(tmp_path / "grid.xlsx")])
+    assert code == 0
+    assert_columns_fit(tmp_path / "grid.xlsx")
+
+
+def test_a_streamed_sheets_widths_cannot_be_set_after_its_first_row() -> None:
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet("s")
+    writers.column_widths(sheet, [4])
+    sheet.append(["x"])
+    with pytest.raises(RuntimeError, match="before its first row"):
+        writers.column_widths(sheet, [4])
+    book.save(io.BytesIO())  # (its temporary file closed)
+
+
 # --- mark -o x.xlsx / x.xlsm (the input workbook, copied) ----------------------------------------
 
 

@@ -5,6 +5,7 @@ its options, makes one library call and prints what it says."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..core.rules import RuleSet
 from .registry import EXIT_OK, EXIT_SOME_ROWS_BAD, EXIT_WRONG_ANSWERS, Call, Progress, UsageError, can_show, command
@@ -28,6 +29,14 @@ def _solve_format(args: argparse.Namespace, rules: RuleSet | None = None) -> str
     return fmt
 
 
+def _terminal_width(out: Any) -> int | None:
+    """The columns of a terminal written to; None for a file or a pipe."""
+    import shutil
+
+    isatty = getattr(out, "isatty", None)
+    return shutil.get_terminal_size().columns if isatty is not None and isatty() else None
+
+
 @command("solve", check=_solve_format)
 def _solve(call: Call) -> int:
     from ..files.solve import solve_file
@@ -41,6 +50,7 @@ def _solve(call: Call) -> int:
             hands=args.hands, rules=call.rules, decks=1 if args.decks is None else args.decks,
             strict=args.strict, bom=args.bom, painter=call.painter, stdin=call.stdin, stdout=out,
             on_layout=call.say, progress=progress.rows, workers=args.workers, best_five=args.best_five,
+            width=_terminal_width(out) if args.output in (None, "-") else None,
         )  # fmt: skip
     finally:
         progress.clear()

@@ -77,7 +77,7 @@ class FileJob:
     ``sink``, header first) and ``make_writer``, the others' writers (to a
     stream of bytes, without a header); the totals (``tally``) and
     ``progress(tally, fraction of the input read)``. The rows' totals go to
-    ``tally``, what they held past the header to ``writer``."""
+    ``tally``; ``most_hands``: the most hands a row may hold (the header's)."""
 
     path: str
     rules: RuleSet
@@ -87,6 +87,8 @@ class FileJob:
     sink: IO[bytes]
     tally: Tally
     progress: Callable[[Tally, float | None], None] | None = None
+    #: A row of more hands is an error row (see :meth:`~fivecard.files.pipeline.Chunk.limited`).
+    most_hands: int | None = None
 
 
 def solve(count: int, job: FileJob, folder: str) -> None:
@@ -179,7 +181,7 @@ def _solve_into(job: FileJob, part: Part, writer: Writer, tally: Tally, counted:
     """Solve one part of the input into ``writer``, totals into ``tally``;
     ``counted(bytes read)`` after each chunk. Returns the bytes read."""
     with open(job.path, "rb") as raw:
-        for chunk in chunks_of_blocks(_blocks(raw, part), job.rules, job.decks):
+        for chunk in chunks_of_blocks(_blocks(raw, part), job.rules, job.decks, most_hands=job.most_hands):
             writer.write(chunk)
             tally.add(chunk)
             counted(raw.tell() - part.start)
@@ -344,7 +346,7 @@ def _turns(spec: _TurnsSpec, index: int, counters: Any, still_open: set[int] | N
         for k, block in enumerate(read_blocks(raw)):
             if k % count != index:
                 continue
-            chunk = chunk_of_block(block, job.rules, job.decks)
+            chunk = chunk_of_block(block, job.rules, job.decks, job.most_hands)
             if len(chunk):
                 writer.write(chunk)
                 tally.add(chunk)

@@ -40,7 +40,7 @@ from ..core.hand import HAND_SIZE, Hand
 from .rows import Row, line_row
 from ..core.rules import RuleSet
 from ..core.showdown import Outcome, check_deck_cards, check_decks, outcome
-from .sources import Block, decode_line, long_row
+from .sources import Block, decode_line, long_row, wide_row_error
 
 __all__ = [
     "Chunk", "chunks_of_rows", "chunks_with_rows", "chunks_of_blocks", "chunk_of_block", "chunk_of_indices", "dealt_chunks", "token_text", "CHUNK_ROWS",
@@ -152,6 +152,31 @@ class Chunk:
             dealt=None if self.dealt is None else self.dealt[:hands],
         )
 
+    def limited(self, most: int | None) -> Chunk:
+        """The chunk with each row of more than ``most`` hands made an error
+        row that says so (:func:`~fivecard.files.sources.wide_row_error`):
+        the output's columns hold ``most`` hands, and a wider row must not
+        spill past them (None: no limit)."""
+        if most is None or not len(self) or int(self.count.max()) <= most:
+            return self
+        wide = np.flatnonzero(self.count > most)
+        error = dict(self.error)
+        for i in wide.tolist():
+            error[i] = wide_row_error(int(self.count[i]), most)
+        keep = np.ones(len(self.strength), dtype=bool)
+        for i in wide.tolist():
+            keep[self.hands_of(i)] = False
+        count = self.count.copy()
+        count[wide] = 0
+        outcome = self.outcome.copy()
+        outcome[wide] = -1
+        return Chunk(
+            self.rules, self.line, self.lines, self.cells, count, np.cumsum(count) - count, error,
+            self.texts[keep], self.indices[keep], self.strength[keep], outcome, self.outcomes, self.outcome_keys,
+            tokens=None if self.tokens is None else self.tokens[keep],
+            dealt=None if self.dealt is None else [d for d, k in zip(self.dealt, keep.tolist()) if k],
+        )  # fmt: skip
+
     @property
     def natural(self) -> npt.NDArray[np.bool_]:
         """Per hand: holds no wild card (no joker; made once)."""
@@ -192,11 +217,14 @@ def chunks_of_rows(
     *,
     size: int = CHUNK_ROWS,
     best_five: bool = False,
+    most_hands: int | None = None,
 ) -> Iterator[Chunk]:
     """Solve rows (of a table, or lines already split) a chunk at a time
-    (``best_five``: hands of 5 to 7 cards play their best five)."""
+    (``best_five``: hands of 5 to 7 cards play their best five;
+    ``most_hands``: a row of more hands is an error row, see
+    :meth:`Chunk.limited`)."""
     for chunk, _ in chunks_with_rows(rows, rules, decks, size=size, best_five=best_five):
-        yield chunk
+        yield chunk.limited(most_hands)
 
 
 def chunks_with_rows(
@@ -243,20 +271,23 @@ def chunks_of_blocks(
     *,
     one_hand: bool = False,
     best_five: bool = False,
+    most_hands: int | None = None,
 ) -> Iterator[Chunk]:
     """Solve the lines of a text input, a block of lines at a time. Blank and
     comment lines are not rows (their numbers are kept by the others).
     ``one_hand``: each line is one hand (``classify``), and only blank lines
-    are skipped. ``best_five``: hands of 5 to 7 cards play their best five."""
+    are skipped. ``best_five``: hands of 5 to 7 cards play their best five.
+    ``most_hands``: a row of more hands is an error row (:meth:`Chunk.limited`)."""
     for block in blocks:
         chunk = _solve_block(block, rules, decks, one_hand, best_five)
         if len(chunk):
-            yield chunk
+            yield chunk.limited(most_hands)
 
 
-def chunk_of_block(block: Block, rules: RuleSet, decks: int = 1) -> Chunk:
-    """The rows of one block of lines (none, if all are blank or comments)."""
-    return _solve_block(block, rules, decks)
+def chunk_of_block(block: Block, rules: RuleSet, decks: int = 1, most_hands: int | None = None) -> Chunk:
+    """The rows of one block of lines (none, if all are blank or comments;
+    ``most_hands``: as for :func:`chunks_of_blocks`)."""
+    return _solve_block(block, rules, decks).limited(most_hands)
 
 
 def _solve_block(

@@ -10,7 +10,7 @@ rows out = rows in.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ __all__ = [
     "Solved",
     "solve_row",
     "solve_rows",
+    "RowLike",
     "solve_file",
     "solve_lines",
     "LINE_FORMATS",
@@ -116,15 +117,21 @@ def _solved(chunk: Any, i: int, row: Row) -> Solved:
     return Solved(row, tuple(hands), outcome.winners, outcome.order, outcome.explanation)
 
 
+#: What :func:`solve_rows` takes as a row: a :class:`Row`, a line of text,
+#: or a sequence of cells, each a hand (``None`` or ``""``: an empty hand).
+RowLike = Row | str | Sequence[str | None]
+
+
 def solve_row(
-    row: Row, *, rules: str | RuleSet = "standard", decks: int = 1, best_five: bool = False
+    row: RowLike, *, rules: str | RuleSet = "standard", decks: int = 1, best_five: bool = False
 ) -> Solved:
-    """Solve one row; a bad row gives a :class:`Solved` with ``error`` set."""
+    """Solve one row (as :func:`solve_rows` takes it); a bad row gives a
+    :class:`Solved` with ``error`` set."""
     return next(solve_rows([row], rules=rules, decks=decks, best_five=best_five))
 
 
 def solve_rows(
-    rows: Iterable[Row],
+    rows: Iterable[RowLike],
     *,
     rules: str | RuleSet = "standard",
     decks: int = 1,
@@ -132,13 +139,59 @@ def solve_rows(
     best_five: bool = False,
 ) -> Iterator[Solved]:
     """Solve rows lazily, in order, a chunk at a time through the bulk
-    pipeline. With ``strict``, the first bad row raises :class:`RowError`
-    naming its line instead. ``best_five``: hands of 5 to 7 cards play their
-    best five."""
+    pipeline. A row is a :class:`Row`, a line of text (split into hands as a
+    line of a text file is, :func:`~fivecard.files.rows.split_line`) or a
+    sequence of cells (a list or tuple of strings), each cell a hand, ``None``
+    or ``""`` an empty one; a row given so is numbered by its place (from 1).
+    With ``strict``, the first bad row raises :class:`RowError` naming its
+    line instead. ``best_five``: hands of 5 to 7 cards play their best five.
+    Anything else raises :class:`TypeError` naming what it got.
+
+    >>> [s.winners for s in solve_rows([['AS KS QS JS TS', '2C 3C 4C 5C 7D'], 'QS QH 2C 3D 4H | 8C 8D 9H TS JS'])]
+    [(0,), (0,)]
+    """
+    if isinstance(rows, (str, bytes, Row)) or not isinstance(rows, Iterable):
+        raise TypeError(
+            f"rows must be an iterable of rows (each a Row, a line of text or a list of hands), "
+            f"not {_kind(rows)}"
+        )
+    return _solve_rows(rows, get_rules(rules), decks, strict, best_five)
+
+
+def _kind(value: object) -> str:
+    """What a value is, for a TypeError: its type, and a short text of a str."""
+    if isinstance(value, str):
+        return f"str {(value if len(value) <= 40 else value[:40] + '...')!r}"
+    return f"{type(value).__name__}"
+
+
+def _as_row(number: int, item: object, best_five: bool) -> Row:
+    """One item of :func:`solve_rows` as a :class:`Row` (``number``: its place)."""
+    from .rows import line_row
+
+    if isinstance(item, Row):
+        return item
+    if isinstance(item, str):
+        return line_row(number, item, best_five=best_five) or Row(number, (item,))
+    if isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)):
+        cells = tuple(item)
+        if all(c is None or isinstance(c, str) for c in cells):
+            texts = tuple("" if c is None else c for c in cells)
+            return Row(number, texts, texts)
+        bad = next(c for c in cells if c is not None and not isinstance(c, str))
+        raise TypeError(f"row {number}: a cell must be a string or None, not {_kind(bad)}")
+    raise TypeError(
+        f"row {number} must be a Row, a line of text or a list of hands (strings or None), not {_kind(item)}"
+    )
+
+
+def _solve_rows(
+    rows: Iterable[RowLike], ruleset: RuleSet, decks: int, strict: bool, best_five: bool
+) -> Iterator[Solved]:
     from .pipeline import chunks_with_rows
 
-    ruleset = get_rules(rules)
-    for chunk, batch_rows in chunks_with_rows(rows, ruleset, decks, best_five=best_five):
+    taken = (_as_row(number, item, best_five) for number, item in enumerate(rows, 1))
+    for chunk, batch_rows in chunks_with_rows(taken, ruleset, decks, best_five=best_five):
         for i, row in enumerate(batch_rows):
             solved = _solved(chunk, i, row)
             if strict and solved.error is not None:
@@ -177,6 +230,7 @@ def solve_file(
     progress: Callable[[Any, float | None], None] | None = None,
     workers: int | None = None,
     best_five: bool = False,
+    width: int | None = None,
 ) -> Solution:
     """Solve every row of ``input`` (a path, or ``-`` for ``stdin``) into
     ``output`` (a path; ``None`` or ``-`` for ``stdout``) in ``format``
@@ -194,6 +248,8 @@ def solve_file(
     process only; see :mod:`fivecard.files.parallel`): the output is the same.
     ``best_five``: hands hold 5 to 7 cards and play their best five (the
     output's cards are those five; each hand's text is as written).
+    ``width``: the columns the text table fits (a terminal's; None: a row
+    is one line, as for a file or a pipe).
 
     >>> import io, tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), 'hands.txt')
@@ -261,7 +317,8 @@ def solve_file(
         def writer_to(out: Any, header: bool = True) -> Any:
             return make_writer(
                 fmt, binary=out, columns=source.columns, hands=source.hands_per_row, painter=painter,
-                rules=ruleset, bom=bom, header=header,
+                rules=ruleset, bom=bom, header=header, delimiter=source.delimiter, labels=source.label_columns,
+                width=width,
             )
 
         writer = writer_to(sink)
@@ -270,14 +327,15 @@ def solve_file(
 
             job = parallel.FileJob(
                 path=input, rules=ruleset, decks=decks, writer=writer, sink=sink, tally=tally, progress=progress,
-                make_writer=lambda out: writer_to(out, header=False),
+                make_writer=lambda out: writer_to(out, header=False), most_hands=source.most_hands,
             )
             parallel.solve(count, job, target.folder)
         else:
+            most = source.most_hands
             if source.blocks is not None:
-                chunks = chunks_of_blocks(source.blocks, ruleset, decks, best_five=best_five)
+                chunks = chunks_of_blocks(source.blocks, ruleset, decks, best_five=best_five, most_hands=most)
             else:
-                chunks = chunks_of_rows(source.rows, ruleset, decks, best_five=best_five)
+                chunks = chunks_of_rows(source.rows, ruleset, decks, best_five=best_five, most_hands=most)
             # A regular file is read ahead in a second thread; a pipe is read in
             # turn (a read that waits on its writer must not outlive a Ctrl-C).
             for chunk in _ahead(chunks, writer.prepare) if source.regular else chunks:
@@ -358,12 +416,12 @@ def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "
     try:
         writer = make_writer(
             format, binary=out, columns=source.columns, hands=source.hands_per_row, painter=Painter(color=False),
-            rules=ruleset,
+            rules=ruleset, delimiter=source.delimiter, labels=source.label_columns,
         )  # fmt: skip
         if source.blocks is not None:
-            chunks = chunks_of_blocks(source.blocks, ruleset)
+            chunks = chunks_of_blocks(source.blocks, ruleset, most_hands=source.most_hands)
         else:
-            chunks = chunks_of_rows(source.rows, ruleset)
+            chunks = chunks_of_rows(source.rows, ruleset, most_hands=source.most_hands)
         for chunk in chunks:
             writer.write(chunk)
             if data := written():

@@ -47,7 +47,7 @@ from typing import IO, Any, Final
 
 from .rows import MAX_TABLE_COLUMNS, OTHER, Row, TableLayout, cell_shape, is_skipped, line_row
 from ..core.errors import PATH_QUOTE, FileAccessError, FileError, quote
-from .workbook import Record, open_workbook
+from .workbook import Record, open_workbook, unsaved_formula
 
 __all__ = [
     "Block",
@@ -60,6 +60,7 @@ __all__ = [
     "block_rows",
     "block_lines",
     "long_row",
+    "wide_row_error",
     "decode_line",
     "recoded",
     "NOT_UTF8",
@@ -538,6 +539,27 @@ class Source:
     sheet: str | None = None
     #: A text or CSV input's encoding: UTF-8, or UTF-16 or UTF-32 (by its byte order mark).
     encoding: str = "UTF-8"
+    #: A CSV input's delimiter (``,``, ``;`` or a tab; ``,`` for any other
+    #: input): CSV output keeps it, so a file from Excel in a locale that
+    #: writes ``;`` opens there again.
+    delimiter: str = ","
+
+    @property
+    def label_columns(self) -> list[tuple[int, str]]:
+        """A table's label columns (those that hold no hands): each its
+        index and name; none for text."""
+        if self.layout is None:
+            return []
+        kinds = self.layout.kinds
+        return [(c, name) for c, name in enumerate(self.columns) if c >= len(kinds) or kinds[c] == OTHER]
+
+    @property
+    def most_hands(self) -> int | None:
+        """The most hands a row may hold: for a text input, whose lines may
+        hold more hands than its first rows, the output's (``hands_per_row``;
+        a wider row is an error row, :func:`wide_row_error`); None for a
+        table, whose every row holds its hand columns."""
+        return self.hands_per_row if self.layout is None else None
 
     def close(self) -> None:
         for closer in self.closers:
@@ -576,9 +598,11 @@ def open_source(
             kind = "CSV" if opened.encoding == "UTF-8" else f"CSV in {opened.encoding}"
             # a text file found to be a table between tabs keeps text's comment lines
             sniffed = input_format is None and _suffix(path) not in _CSV_SUFFIXES
-            records = _csv_records(opened, comments=sniffed and _tab_table(opened.head.decode("utf-8", "replace")))
-            source = _table_source(records, opened.name, kind, suits, hands)
+            dialect = _dialect(opened.head.decode("utf-8-sig", "replace"))
+            comments = sniffed and _tab_table(opened.head.decode("utf-8", "replace"))
+            source = _table_source(_csv_records(opened, dialect, comments=comments), opened.name, kind, suits, hands)
             source.encoding = opened.encoding
+            source.delimiter = dialect.delimiter
         else:
             if hands is not None:
                 raise FileError("hand columns can be named only for a table (CSV or xlsx); a text line holds its hands in order")
@@ -592,6 +616,26 @@ def open_source(
         size, raw = opened.size, opened.raw
         source.progress = lambda: min(raw.tell() / size, 1.0)
     return source
+
+
+def wide_row_error(count: int, most: int) -> str:
+    """The error of a text line with more hands than the output has columns
+    for: the most a line holds among the first :data:`_SAMPLE_ROWS` rows,
+    and at most :data:`_MOST_HANDS`. (The output is streamed: its header is
+    written before the later rows are read, and a row spilling past its
+    columns would break the table.)
+
+    >>> wide_row_error(3, 2)
+    "3 hands, and the output has columns for 2 (the most a row holds among the input's first 50 rows): put a row of 3 hands among the first rows, or solve such rows apart"
+    """
+    why = f"the most a row holds among the input's first {_SAMPLE_ROWS} rows"
+    if most >= _MOST_HANDS:
+        why, fix = f"at most {_MOST_HANDS}", "solve such rows apart"
+    elif count > _MOST_HANDS:
+        fix = "solve such rows apart"
+    else:
+        fix = f"put a row of {count:,} hands among the first rows, or solve such rows apart"
+    return f"{count:,} hands, and the output has columns for {most} ({why}): {fix}"
 
 
 def _text_source(opened: _Input, best_five: bool) -> Source:
@@ -677,15 +721,15 @@ def _loose(cell: str) -> bool:
     return bool(text) and not text.replace(".", "", 1).isdecimal() and cell_shape(text, suits=False) == OTHER
 
 
-def _csv_records(opened: _Input, *, comments: bool = False) -> Iterator[Record]:
+def _csv_records(opened: _Input, dialect: type[csv.Dialect], *, comments: bool = False) -> Iterator[Record]:
     """The records of a CSV input. A record is one line, or several when a
     quoted cell holds line breaks: at most :data:`RECORD_LINES` lines, none
     of them (but the last) a row of its own (no quote, and as many cells as
     the widest record so far). Otherwise the line that opened the quote is
     an error row, and reading goes on from the next line. ``comments``: a
     line that is a comment in a text input (its first character but spaces
-    is ``#``) is a blank record (a text file read as a table between tabs)."""
-    dialect = _dialect(opened.head.decode("utf-8-sig", "replace"))
+    is ``#``) is a blank record (a text file read as a table between tabs).
+    ``dialect``: the input's (see :func:`_dialect`)."""
     mark = dialect.quotechar or '"'
     delimiter = dialect.delimiter
     lines = _lines(read_blocks(opened.raw, opened.head))
@@ -840,7 +884,7 @@ def _xlsx_source(opened: _Input, sheet: str | None, suits: bool, hands: str | No
 
 def _blank(record: Record) -> bool:
     cells = record.cells
-    return record.error is None and (
+    return record.error is None and not record.formulas and (
         not any(c.strip() for c in cells) or (len(cells) == 1 and is_skipped(cells[0]))
     )
 
@@ -896,12 +940,44 @@ def _table_source(
             while len(cells) > width and not cells[-1].strip():
                 cells = cells[:-1]  # empty cells past the table's columns (a trailing delimiter)
             layout.check(record.number, cells, header)
+            if len(cells) > width:  # the output's columns are the table's: nothing may spill past them
+                yield Row(record.number, tuple(cells[:width]), error=_past_error(cells[width:], width))
+                continue
+            unsaved = _unsaved_hand(record, cells, layout)
+            if unsaved is not None:
+                yield Row(record.number, tuple(cells), error=unsaved)
+                continue
             yield Row(record.number, tuple(cells), layout.hands(cells))
 
     header_line = good[layout.header].number if layout.header is not None else None
     return Source(
         rows(), columns, max(len(layout.units), 1), name, note=note, layout=layout, header_line=header_line
     )
+
+
+def _past_error(past: Sequence[str], width: int) -> str:
+    """The error of a table row with cells past the table's columns (set by
+    its first rows, and the output's: a cell past them has no column there)."""
+    shown = ", ".join(quote(c) for c in past if c.strip())
+    cells = "a cell" if len(past) == 1 else f"{len(past):,} cells"
+    return (
+        f"{cells} past the table's {width} columns (set by its first rows), where the output has no "
+        f"column: {shown if len(shown) <= 200 else shown[:200] + '...'}; give the column a header"
+    )
+
+
+def _unsaved_hand(record: Record, cells: Sequence[str], layout: TableLayout) -> str | None:
+    """Why a sheet's row cannot be read: a hand cell that holds a formula
+    with no saved value (else the hand would read as empty), or None."""
+    if not record.formulas:
+        return None
+    for k, unit in enumerate(layout.units, 1):
+        for column in unit:
+            formula = record.formulas.get(column)
+            if formula is not None and not (column < len(cells) and cells[column].strip()):
+                message = unsaved_formula(column, record.number, formula)
+                return f"hand {k}: {message}" if len(layout.units) > 1 else message
+    return None
 
 
 class _Pieces(io.RawIOBase):

@@ -48,6 +48,7 @@ __all__ = [
     "Workbook",
     "Record",
     "open_workbook",
+    "unsaved_formula",
     "MAX_ROWS",
     "MAX_TABLE_COLUMNS",
     "MAX_RATIO",
@@ -89,6 +90,32 @@ class Record:
     number: int
     cells: list[str]
     error: str | None = None
+    #: The cells (by column) that hold a formula with no saved value: the
+    #: formula (its first characters; "" for one shared from another cell).
+    formulas: dict[int, str] | None = None
+
+
+#: The characters of a formula kept to name it (see :func:`unsaved_formula`).
+_FORMULA_SHOWN: Final = 40
+
+
+def unsaved_formula(column: int, line: int, formula: str) -> str:
+    """What to say of a cell (0-based ``column``, 1-based ``line``) that
+    holds a formula with no saved value: a workbook written by a program
+    (openpyxl) and never opened in a spreadsheet stores formulas without
+    their values, and a reader cannot compute them.
+
+    >>> print(unsaved_formula(1, 2, '=B1&"x"'))
+    cell B2 holds the formula '=B1&"x"' with no saved value (open and save the workbook in Excel or LibreOffice, which store formulas' values)
+    """
+    from .rows import column_letter
+
+    shown = formula if len(formula) <= _FORMULA_SHOWN else formula[:_FORMULA_SHOWN] + "..."
+    what = f"the formula {quote(shown)}" if formula.strip("= ") else "a formula"
+    return (
+        f"cell {column_letter(column)}{line} holds {what} with no saved value (open and save the "
+        "workbook in Excel or LibreOffice, which store formulas' values)"
+    )
 
 
 def _mib(size: int) -> str:
@@ -385,7 +412,7 @@ class Workbook:
 
     def _records(self, part: str, sheet: str, strings: list[str], dates: set[int]) -> Iterator[Record]:
         reader = _SheetReader(sheet, strings, dates, self._date1904)
-        xml = _Xml(part, reader.start, reader.end, reader.text.add)
+        xml = _Xml(part, reader.start, reader.end, reader.characters)
         stream = self._open(part)
         try:
             for _ in xml.chunks(stream):
@@ -422,6 +449,9 @@ class _SheetReader:
         self.dates = dates
         self.date1904 = date1904
         self.text = _Text()
+        self.formula = _Text()  # a cell's formula (<f>)
+        self.formulas: dict[int, str] = {}  # of the row: formulas with no saved value
+        self.has_formula = False  # the cell holds a formula
         self.done: list[Record] = []
         self.number = 0
         self.cells: dict[int, str] = {}
@@ -438,6 +468,10 @@ class _SheetReader:
         done, self.done = self.done, []
         return done
 
+    def characters(self, data: str) -> None:
+        self.text.add(data)
+        self.formula.add(data)
+
     def fail(self, message: str) -> None:
         raise FileError(f"sheet {quote(self.sheet)}, row {self.number:,}: {message}")
 
@@ -445,6 +479,8 @@ class _SheetReader:
         inside = self.inside
         if inside is not None:  # an element inside a cell
             self.text.on = (name == "v" or name == "t") and _shown(inside, name, _CELL_TEXT)
+            self.formula.on = name == "f" and not inside
+            self.has_formula = self.has_formula or self.formula.on
             inside.append(name)
         elif name == "row":
             r = attrs.get("r", "")
@@ -453,6 +489,7 @@ class _SheetReader:
                 self.number += 1
                 self.fail(f"bad row number {quote(r)} (rows go up, to {MAX_ROWS:,} at most)")
             self.number, self.cells, self.problem, self.column = number, {}, None, -1
+            self.formulas = {}
             self.in_row, self.row_size = True, 0
         elif name == "c" and self.in_row:
             self.ref = attrs.get("r", "")
@@ -463,14 +500,18 @@ class _SheetReader:
             style = attrs.get("s", "0")
             self.style = int(style) if style.isdecimal() else 0
             self.inside = []
+            self.has_formula = False
 
     def end(self, name: str) -> None:
         if self.inside:  # an element inside a cell
             self.inside.pop()
-            self.text.on = False
+            self.text.on = self.formula.on = False
         elif self.inside is not None:  # the cell's end
             self.inside = None
             value, size = self.text.take()
+            formula, _ = self.formula.take()
+            if self.has_formula and not value and self.column < MAX_TABLE_COLUMNS:
+                self.formulas[self.column] = "=" + formula[: _FORMULA_SHOWN + 1] if formula else ""
             if size > MAX_CELL:
                 self.problem = self.problem or (
                     f"cell {self.ref or self.column + 1} holds {size:,} characters; a cell holds at most {MAX_CELL:,}"
@@ -491,7 +532,7 @@ class _SheetReader:
             self.in_row = False
             width = max(self.cells, default=-1) + 1
             cells = [self.cells.get(i, "") for i in range(width)]
-            self.done.append(Record(self.number, cells, self.problem))
+            self.done.append(Record(self.number, cells, self.problem, self.formulas or None))
 
     def value(self, text: str) -> str:
         kind = self.kind

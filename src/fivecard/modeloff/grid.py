@@ -52,7 +52,7 @@ from ..core.errors import PATH_QUOTE, FileError, FivecardError, RulesError, quot
 from ..vector import batch
 from ..files.target import Target
 from ..files.writers.cells import check_text, csv_line, sheet_text
-from ..files.writers.excel import column_widths, save_workbook, text_cell
+from ..files.writers.excel import column_widths, fitted_widths, save_workbook, text_cell
 
 __all__ = [
     "GridRow",
@@ -431,8 +431,7 @@ def _workbook(rows: Sequence[GridRow], answers: Sequence[GridAnswer] | None, pat
         for cell in sheet[1]:
             cell.font = bold
         sheet.freeze_panes = "A2"
-        widths = [max(len(str(line[k])) for line in [header, *cells]) for k in range(len(header))]
-        column_widths(sheet, [min(width, 60) for width in widths])
+        column_widths(sheet, fitted_widths([header, *cells]))
     return book
 
 

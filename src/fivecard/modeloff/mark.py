@@ -67,6 +67,7 @@ from ..core.columns import class_columns
 from ..core.rules import Category, RuleSet, get_rules
 from ..core.errors import PATH_QUOTE, FileAccessError, FileError, FivecardError, in_context, quote
 from ..files.rows import Row, column_letter
+from ..files.workbook import unsaved_formula
 
 __all__ = [
     "Answers",
@@ -1020,12 +1021,7 @@ class _Formulas:
         found: dict[tuple[int, int], str] = {}
         for (line, column), value in values.items():
             if isinstance(value, str) and value.startswith("="):
-                formula = value if len(value) <= 40 else value[:40] + "..."
-                found[(line, column)] = (
-                    f"cell {column_letter(column)}{line} holds the formula {quote(formula)} with no "
-                    "saved value (open and save the workbook in Excel or LibreOffice, which store "
-                    "formulas' values)"
-                )
+                found[(line, column)] = unsaved_formula(column, line, value)
         return found
 
     def _values(self, empty: set[tuple[int, int]]) -> dict[tuple[int, int], Any]:

@@ -22,9 +22,12 @@ What a row's cells hold is made once per distinct value and reused: a
 strength's category, score and description (read from the class's facts,
 :mod:`fivecard.core.columns`), an outcome's winners and explanation, a
 card's spelling. The cells a CSV file or a workbook receives are inert: no
-cell is ever a formula, and control characters show as their pictures. A
-row with more hands than the header names keeps every named column in
-place: the extra hands' cells follow the error column, and
+cell is ever a formula, and control characters show as their pictures.
+``solve`` gives the writers no row wider than the header (such a row is an
+error row: :meth:`~fivecard.files.pipeline.Chunk.limited`, and a table's
+cells past its columns, :mod:`~fivecard.files.sources`), so every row has
+the header's cells; a writer driven otherwise keeps every named column in
+place, the extra hands' cells after the error column, and
 :meth:`Writer.notes` says so.
 """
 
@@ -45,7 +48,9 @@ if TYPE_CHECKING:
     from .classify import ClassifyWriter
     from .csv import CsvWriter
     from .deal import DealWriter
-    from .excel import MAX_ROWS, XLSX_COLUMNS, XLSX_SHEET_NAME, check_workbook, column_widths, save_workbook, text_cell
+    from .excel import (
+        MAX_ROWS, XLSX_COLUMNS, XLSX_SHEET_NAME, check_workbook, column_widths, fitted_widths, save_workbook, text_cell,
+    )
     from .jsonl import JsonlWriter
     from .parquet import ParquetWriter
     from .strategy import DEALER_COLUMNS, STRATEGY_COLUMNS, check_strategy_path, write_strategy
@@ -62,7 +67,7 @@ _MODULE_OF: Final = {
         ("csv", ["CsvWriter"]),
         ("deal", ["DealWriter"]),
         ("excel", ["MAX_ROWS", "XLSX_COLUMNS", "XLSX_SHEET_NAME", "check_workbook", "column_widths", "save_workbook",
-                   "text_cell"]),
+                   "text_cell", "fitted_widths"]),
         ("jsonl", ["JsonlWriter"]),
         ("parquet", ["ParquetWriter"]),
         ("strategy", ["DEALER_COLUMNS", "STRATEGY_COLUMNS", "check_strategy_path", "write_strategy"]),
@@ -114,6 +119,7 @@ __all__ = [
     "save_workbook",
     "text_cell",
     "column_widths",
+    "fitted_widths",
     "STRATEGY_COLUMNS",
     "DEALER_COLUMNS",
     "check_strategy_path",
@@ -131,11 +137,15 @@ def make_writer(
     rules: RuleSet,
     bom: bool = False,
     header: bool = True,
+    delimiter: str = ",",
+    labels: Sequence[tuple[int, str]] = (),
+    width: int | None = None,
 ) -> Writer:
     """The writer of a format (one of :data:`OUTPUT_FORMATS`), writing to
     ``binary``. ``header``: write the header (not for a part of the rows
     that follows another, see :mod:`fivecard.files.parallel`; text, CSV and
-    JSON Lines only)."""
+    JSON Lines only). ``delimiter``: CSV's (the input's, for CSV input). ``labels`` and
+    ``width``: the text table's (see :class:`~fivecard.files.writers.text.TextWriter`)."""
     if fmt == "xlsx":
         from .xlsx import XlsxWriter
 
@@ -151,7 +161,7 @@ def make_writer(
     if fmt == "csv":
         from .csv import CsvWriter
 
-        return CsvWriter(binary, columns, hands, rules, bom=bom, header=header)
+        return CsvWriter(binary, columns, hands, rules, bom=bom, header=header, delimiter=delimiter)
     from .text import TextWriter
 
-    return TextWriter(binary, hands, painter, rules, header=header)
+    return TextWriter(binary, hands, painter, rules, header=header, labels=labels, width=width)

@@ -31,6 +31,7 @@ __all__ = [
     "sheet_text",
     "csv_field",
     "csv_cell",
+    "csv_special",
     "csv_line",
     "check_text",
     "cut_text",
@@ -93,20 +94,21 @@ def cut_text(text: str) -> str:
     return text[: XLSX_CELL - 1] + "…" if len(text) > XLSX_CELL else text
 
 
-def csv_field(text: str) -> str:
-    """A field as the csv module writes it (minimal quoting).
+def csv_field(text: str, delimiter: str = ",") -> str:
+    """A field as the csv module writes it (minimal quoting: a field that
+    holds the ``delimiter``, a quote or a line end is quoted).
 
-    >>> csv_field('High Card, K-10-9-8-4'), csv_field('Royal Flush')
-    ('"High Card, K-10-9-8-4"', 'Royal Flush')
+    >>> csv_field('High Card, K-10-9-8-4'), csv_field('Royal Flush'), csv_field('High Card, K', ';')
+    ('"High Card, K-10-9-8-4"', 'Royal Flush', 'High Card, K')
     """
-    if any(ch in text for ch in ',"\r\n'):
+    if delimiter in text or any(ch in text for ch in '"\r\n'):
         return '"' + text.replace('"', '""') + '"'
     return text
 
 
-def csv_cell(text: str) -> bytes:
+def csv_cell(text: str, delimiter: str = ",") -> bytes:
     """A CSV cell: the text made :func:`inert`, then quoted (UTF-8)."""
-    return csv_field(inert(text)).encode()
+    return csv_field(inert(text), delimiter).encode()
 
 
 def csv_line(cells: Sequence[str]) -> str:
@@ -148,6 +150,14 @@ def _byte_set(characters: bytes) -> npt.NDArray[np.bool_]:
 
 
 CSV_SPECIAL: Final = _byte_set(b',"\r\n' + bytes(range(0x20)) + b"\x7f")
+
+
+def csv_special(delimiter: str) -> npt.NDArray[np.bool_]:
+    """The bytes that make a CSV cell with this delimiter need a look (see
+    :func:`escaped`): :data:`CSV_SPECIAL` with the delimiter for the comma."""
+    if delimiter == ",":
+        return CSV_SPECIAL
+    return _byte_set(delimiter.encode() + b'"\r\n' + bytes(range(0x20)) + b"\x7f")
 CSV_LEADING: Final = _byte_set(b"=+-@\t\n\r ")  # a space: a formula may follow
 JSON_SPECIAL: Final = _byte_set(b'"\\' + bytes(range(0x20)))
 NO_LEADING: Final = np.zeros(256, dtype=bool)

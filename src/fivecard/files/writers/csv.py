@@ -1,10 +1,13 @@
 """CSV, UTF-8: a row per input row.
 
 Guarantees: the header is :func:`~fivecard.files.writers.base.result_header`
-(line, the input's cells, three cells per hand: sorted cards as written,
-category, score; winner(s), explanation, error); every cell is inert
+(line, the input's cells, three cells per hand: cards as written sorted
+by rank, category, score; winner(s), explanation, error); cells are
+separated by the input CSV's delimiter (``,``, ``;`` or a tab; ``,`` for
+text input); every cell is inert
 (:func:`~fivecard.files.writers.cells.inert`) and quoted as the csv module
-quotes it; a row with more hands than the header names keeps every named
+quotes it with that delimiter; ``solve`` gives no row wider than the
+header (see :mod:`~fivecard.files.writers`), and a row with more hands than the header names keeps every named
 column in place, the extra hands' cells after the error column, then any
 cells past the input's columns (and :meth:`CsvWriter.notes` says so). A
 chunk of plain lines (every hand two-character cards at single spaces) is
@@ -23,7 +26,7 @@ from ...core.rules import RuleSet
 from ..pipeline import Chunk, token_text
 from .base import WriterBase, overflow_note, past_note, result_header, winners_text
 from .cards import token_sorted, written_sorted
-from .cells import CSV_LEADING, CSV_SPECIAL, csv_cell, csv_field, escaped
+from .cells import CSV_LEADING, csv_cell, csv_field, csv_special, escaped
 from .matrix import all_tokens, join_rows, numbered_rows, numbers, rows_of
 from .memo import PerOutcome, PerStrength
 from .order import sort_order
@@ -39,29 +42,35 @@ class CsvWriter(WriterBase):
 
     def __init__(
         self, out: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet, *, bom: bool = False,
-        header: bool = True,
+        header: bool = True, delimiter: str = ",",
     ) -> None:
         super().__init__(columns, hands, rules)
         self.out = out
+        self.delimiter = d = delimiter
+        self.sep = sep = delimiter.encode()
         if bom and header:
             out.write(b"\xef\xbb\xbf")
         if header:
-            out.write(b",".join(csv_cell(c) for c in result_header(columns, hands)) + b"\n")
+            out.write(sep.join(csv_cell(c, d) for c in result_header(columns, hands)) + b"\n")
         self.classes = PerStrength(rules, self._class_cells)
         self.tails = PerOutcome(
-            lambda o: f",{csv_field(winners_text(o))},{csv_cell(o.explanation).decode()},\n".encode(),
-            b",,,\n",
+            lambda o: f"{d}{csv_field(winners_text(o), d)}{d}{csv_cell(o.explanation, d).decode()}{d}\n".encode(),
+            sep * 3 + b"\n",
         )
 
     def _class_cells(self, strength: int) -> bytes:
-        columns = self.classes.columns
-        return f",{csv_field(columns.category(strength).label)},{columns.score(strength)}".encode()
+        columns, d = self.classes.columns, self.delimiter
+        return f"{d}{csv_field(columns.category(strength).label, d)}{d}{columns.score(strength)}".encode()
+
+    def _cell(self, text: str) -> bytes:
+        return csv_cell(text, self.delimiter)
 
     def _prepared(self, chunk: Chunk) -> tuple[Objects, Objects, Objects]:
+        sep = self.sep
         return (
-            numbers(chunk.line, after=b","),
-            _input_cells(chunk, self.width, b",", CSV_SPECIAL, CSV_LEADING, csv_cell, b""),
-            written_sorted(chunk, sort_order(chunk.indices), b","),
+            numbers(chunk.line, after=sep),
+            _input_cells(chunk, self.width, sep, csv_special(self.delimiter), CSV_LEADING, self._cell, b""),
+            written_sorted(chunk, sort_order(chunk.indices), sep),
         )
 
     def write(self, chunk: Chunk) -> None:
@@ -69,17 +78,17 @@ class CsvWriter(WriterBase):
         n = len(chunk)
         if not n:
             return
-        if all_tokens(chunk, self.hands):
+        if self.sep == b"," and all_tokens(chunk, self.hands):
             self.out.write(self._tokened(chunk))
             return
-        hands = self.hands
+        hands, sep = self.hands, self.sep
         grid = np.empty((n, 3 + 2 * hands), dtype=object)
         line_numbers, inputs, written = self._prepared(chunk)
         grid[:, 0] = line_numbers
         grid[:, 1] = inputs
         classes = self.classes(chunk.strength)
         for j in range(hands):
-            grid[:, 2 + 2 * j] = b",,,"
+            grid[:, 2 + 2 * j] = sep * 3
             grid[:, 3 + 2 * j] = b""
             rows = np.flatnonzero(chunk.count > j)
             at = chunk.start[rows] + j
@@ -88,7 +97,7 @@ class CsvWriter(WriterBase):
         last = 2 + 2 * hands
         grid[:, last] = self.tails(chunk)
         for i, message in chunk.error.items():
-            grid[i, last] = b",,," + csv_cell(message) + b"\n"
+            grid[i, last] = sep * 3 + self._cell(message) + b"\n"
         for i in np.flatnonzero(chunk.count > hands).tolist():
             span = chunk.hands_of(i)
             extra = b"".join(written[k] + classes[k] for k in range(span.start + hands, span.stop))
@@ -96,14 +105,14 @@ class CsvWriter(WriterBase):
         if chunk.cells is not None and self.past > 0:
             for i, cells in enumerate(chunk.cells):
                 if len(cells) > self.width:
-                    tail = b"".join(b"," + csv_cell(c) for c in cells[self.width :])
+                    tail = b"".join(sep + self._cell(c) for c in cells[self.width :])
                     grid[i, last] = grid[i, last][:-1] + tail + b"\n"
         self.out.write(join_rows(grid))
 
     def prepare(self, chunk: Chunk) -> None:
         """What :meth:`write` needs that depends on the chunk alone, made
         ahead by the reading thread: for plain lines, their byte matrices."""
-        if len(chunk) and all_tokens(chunk, self.hands):
+        if len(chunk) and self.sep == b"," and all_tokens(chunk, self.hands):
             chunk.prepared["csv"] = self._matrices(chunk)
 
     def _matrices(self, chunk: Chunk) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:

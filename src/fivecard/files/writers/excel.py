@@ -1,6 +1,7 @@
 """Workbooks that Excel opens: its limits, the check of a workbook against
 them, the one saving function, and the pieces every workbook fivecard
-writes is made of (a text cell, the columns' widths).
+writes is made of (a text cell, the columns' widths, fitted to the header
+and the first rows and set before a streamed sheet's first row).
 
 Guarantees: every workbook fivecard holds whole (the grid, a marked copy)
 is saved through :func:`save_workbook`, which checks it first
@@ -16,7 +17,7 @@ keeps within the same limits as it goes. A text written by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any, Final
 
 from ...core.errors import PATH_QUOTE, FileError, quote
@@ -33,6 +34,9 @@ __all__ = [
     "save_workbook",
     "text_cell",
     "column_widths",
+    "fitted_widths",
+    "MOST_WIDTH",
+    "MEASURED_ROWS",
 ]
 
 #: What Excel opens: columns of a sheet (A ... XFD; rows: :data:`MAX_ROWS`;
@@ -52,11 +56,45 @@ def text_cell(cell: Any, text: str) -> Any:
     return cell
 
 
+#: The widest a column is made, in characters (a long explanation wraps
+#: in Excel's cell, not across the screen).
+MOST_WIDTH: Final = 60
+#: The rows a streamed sheet's widths are measured on (its first rows).
+MEASURED_ROWS: Final = 200
+
+
+def fitted_widths(rows: Iterable[Sequence[Any]], most: int = MOST_WIDTH) -> list[int]:
+    """The characters each column needs to show ``rows`` (the header, then
+    the rows or the first of them), at most ``most``: what
+    :func:`column_widths` takes. A cell is measured as its text (a number by
+    its digits; an openpyxl cell by its value).
+
+    >>> fitted_widths([["line", "hand 1 sorted"], [12, "AS KS QS JS TS"], [7, "x" * 99]])
+    [4, 60]
+    """
+    widths: list[int] = []
+    for row in rows:
+        for j, value in enumerate(row):
+            value = getattr(value, "value", value)
+            size = min(len(value if isinstance(value, str) else "" if value is None else str(value)), most)
+            if j >= len(widths):
+                widths.append(size)
+            elif size > widths[j]:
+                widths[j] = size
+    return widths
+
+
 def column_widths(sheet: Any, widths: Sequence[int]) -> None:
     """Size a sheet's columns, from the first: each the characters of
-    ``widths`` and two more."""
+    ``widths`` (see :func:`fitted_widths`) and two more. A streamed sheet
+    (openpyxl's write-only mode) writes its columns' widths with its first
+    row and drops any set later, so there they are set before any row is
+    appended, from what is known then (the header and the first rows, read
+    ahead); setting them later is a :class:`RuntimeError`."""
     from openpyxl.utils import get_column_letter
 
+    if getattr(sheet, "_writer", None) is not None:
+        raise RuntimeError("a streamed sheet's column widths are set before its first row")
     for j, width in enumerate(widths, 1):
         sheet.column_dimensions[get_column_letter(j)].width = width + 2
 

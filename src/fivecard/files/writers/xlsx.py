@@ -15,8 +15,9 @@ header row is bold and frozen, the columns sized to their contents.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO, Any, Final
 
 from ...core.errors import FileError
@@ -26,7 +27,7 @@ from ..rows import column_letter
 from .base import WriterBase, overflow_note, past_note, result_header, winners_text
 from .cards import written_sorted
 from .cells import CONTROL, XLSX_CELL, cut_text, sheet_text
-from .excel import MAX_ROWS, XLSX_COLUMNS, column_widths, text_cell
+from .excel import MAX_ROWS, MEASURED_ROWS, XLSX_COLUMNS, column_widths, fitted_widths, text_cell
 from .memo import PerOutcome, PerStrength
 from .order import sort_order
 
@@ -68,7 +69,7 @@ class XlsxWriter(WriterBase):
         steps = {"sorted": "Step 1: ", "category": "Step 2: ", "winner": "Step 3: "}
         self.header = [next((steps[k] + h for k in steps if h.endswith(k)), h) for h in header]
         self.cut = 0  # texts cut to what a workbook cell holds
-        self.widths = [len(h) for h in self.header]
+        self.widths: list[int] = []  # of the columns: set from the first rows, before they stream
         self.sheets = 0
         self.rows = MAX_ROWS  # a sheet is started before the first row
         self.classes = PerStrength(rules, self._class_cells)
@@ -82,11 +83,20 @@ class XlsxWriter(WriterBase):
         return columns.category(strength).label, columns.score(strength)
 
     def _new_sheet(self) -> None:
-        from openpyxl.styles import Font
+        self._open_sheet()
+        self._start_sheet()
 
+    def _open_sheet(self) -> None:
+        """A new sheet, with no row yet (its cells can be made)."""
         self.sheets += 1
         self.sheet = self.book.create_sheet("fivecard" if self.sheets == 1 else f"fivecard ({self.sheets})")
         self.sheet.freeze_panes = "A2"
+
+    def _start_sheet(self) -> None:
+        """The sheet's widths, then its header row (a streamed sheet keeps only widths set before its first row)."""
+        from openpyxl.styles import Font
+
+        column_widths(self.sheet, self.widths)
         bold = Font(bold=True)
         self.sheet.append([self._cell(text, font=bold) for text in self.header])
         self.rows = 1
@@ -119,6 +129,21 @@ class XlsxWriter(WriterBase):
         self.measure(chunk)
         if not len(chunk):
             return
+        rows = self._rows(chunk)
+        if self.sheets == 0:  # the widths, from the header and the first rows, before a row streams
+            self._open_sheet()
+            head = list(itertools.islice(rows, MEASURED_ROWS))
+            self.widths = fitted_widths([self.header, *(row[: len(self.header)] for row in head)])
+            self._start_sheet()
+            rows = itertools.chain(head, rows)
+        for row in rows:
+            if self.rows >= MAX_ROWS:
+                self._new_sheet()
+            self.sheet.append(row)
+            self.rows += 1
+
+    def _rows(self, chunk: Chunk) -> Iterator[list[Any]]:
+        """The chunk's rows as the sheet's cells, in order."""
         order = sort_order(chunk.indices)
         written = [t.decode("utf-8", "replace") for t in written_sorted(chunk, order).tolist()]
         classes = self.classes(chunk.strength).tolist()
@@ -128,8 +153,6 @@ class XlsxWriter(WriterBase):
         lines = chunk.line.tolist()
         value = self._value
         for i in range(len(chunk)):
-            if self.rows >= MAX_ROWS:
-                self._new_sheet()
             cells = chunk.row_cells(i)
             row: list[Any] = [lines[i]]
             row += [value(_sheet_value(c)) for c in cells[: self.width]]
@@ -149,12 +172,7 @@ class XlsxWriter(WriterBase):
                     f"{column_letter(len(row) - 1)}, past {column_letter(XLSX_COLUMNS - 1)}, Excel's last "
                     f"({XLSX_COLUMNS:,}): write CSV, JSON Lines or Parquet"
                 )
-            if self.rows < 200:
-                for j, v in enumerate(row[: len(self.widths)]):
-                    if isinstance(v, str) and len(v) > self.widths[j]:
-                        self.widths[j] = min(len(v), 60)
-            self.sheet.append(row)
-            self.rows += 1
+            yield row
 
     def close(self) -> None:
         import zipfile
@@ -162,9 +180,8 @@ class XlsxWriter(WriterBase):
         from openpyxl.writer.excel import ExcelWriter
 
         if self.sheets == 0:
+            self.widths = fitted_widths([self.header])
             self._new_sheet()
-        for sheet in self.book.worksheets:
-            column_widths(sheet, self.widths)
         archive = zipfile.ZipFile(self.target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
         try:
             ExcelWriter(self.book, archive).save()

@@ -382,13 +382,19 @@ def solve_file(
 LINE_FORMATS = ("text", "csv", "jsonl")
 
 
-def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "standard") -> Iterator[bytes]:
+def solve_lines(
+    lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "standard", hands: int | None = None
+) -> Iterator[bytes]:
     """Solve a text input given as its lines (or any pieces of its bytes),
     as :func:`solve_file` solves that text from standard input, and give the
     output (``format``: one of :data:`LINE_FORMATS`) as it is made: the
     bytes of each block of lines once it is read and written. Each piece of
     ``lines`` is taken only when the output before it has been taken, so
     what is held at once is a block's rows, however long the input.
+    ``hands``: the most hands a line holds, when the caller knows it (the
+    output has columns for that many, or for as many as its first lines
+    hold if more); None: the first lines decide, and a wider line later is
+    an error row (:meth:`~fivecard.files.pipeline.Chunk.limited`).
 
     >>> b"".join(solve_lines([b"8C TS KC 9H 4S 7D 2S 5D 3S AC\\n"], format="csv")).decode().splitlines()[1][:40]
     '1,8C TS KC 9H 4S 7D 2S 5D 3S AC,KC TS 9H'
@@ -414,14 +420,17 @@ def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "
 
     source = open_source("-", stdin=byte_stream(lines), suits=ruleset.suits)
     try:
+        width, most = source.hands_per_row, source.most_hands
+        if hands is not None and most is not None:  # (a text input: a table's columns are its own)
+            width = most = max(hands, most)
         writer = make_writer(
-            format, binary=out, columns=source.columns, hands=source.hands_per_row, painter=Painter(color=False),
+            format, binary=out, columns=source.columns, hands=width, painter=Painter(color=False),
             rules=ruleset, delimiter=source.delimiter, labels=source.label_columns,
         )  # fmt: skip
         if source.blocks is not None:
-            chunks = chunks_of_blocks(source.blocks, ruleset, most_hands=source.most_hands)
+            chunks = chunks_of_blocks(source.blocks, ruleset, most_hands=most)
         else:
-            chunks = chunks_of_rows(source.rows, ruleset, most_hands=source.most_hands)
+            chunks = chunks_of_rows(source.rows, ruleset, most_hands=most)
         for chunk in chunks:
             writer.write(chunk)
             if data := written():

@@ -440,7 +440,7 @@ def test_the_export_names_every_hand_by_its_seat(app: FastAPI) -> None:
     same export: the names and hands of closed rounds are every viewer's."""
     host = browser(app)
     table_id = open_table(host, rules="joker", seed=3, tie="split")
-    ann, bob, cy = seated(app, table_id, "=HYPERLINK(\"http://x\",\"Ann\")", "-Bob", "@Cy, Jr")
+    ann, bob, cy = seated(app, table_id, "=HYPERLINK(\"x.example\",\"Ann\")", "-Bob", "@Cy, Jr")
     post(host, f"/api/tables/{table_id}/rounds")
     post(host, f"/api/tables/{table_id}/close")  # round 1: nobody dealt
     for dealers in ([ann, bob, cy], [bob], [cy, ann], [ann, bob, cy], [ann]):

@@ -112,7 +112,14 @@ KEPT_CHAT: Final = 400
 #: badge of your own seat, the dealer game's seats and its house, and
 #: "nobody" of the results ("nobody scores").
 ROLE_NAMES: Final = frozenset({"host", "you", "dealer", "house", "nobody", "computer"})
-_ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)\d+")
+_ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)s?\d+")
+#: What the outputs put after a name, refused in one, so that no name reads
+#: as another's line or result: the colon that ends a name (``Ann: A♠ K♠
+#: ...``, ``Ann wins: ...``; and the characters drawn as one), and the words
+#: of a result as a name's last word (``Bob wins`` would make ``Bob wins
+#: wins: ...`` of its win, and ``Ann wins`` of Bob's line).
+_AFTER_A_NAME: Final = frozenset(":\u2236\ua789\u02f8\u02d0\ufe13\ufe55\uff1a")
+_RESULT_WORDS: Final = frozenset({"win", "wins", "won", "split", "splits", "draw", "draws"})
 
 #: What each event may carry, by its type (``at``: when it was kept). The
 #: round's seed is only in ``round_closed``. A ``round_closed``'s
@@ -324,6 +331,18 @@ def seat_name(text: str) -> str:
     bare = "".join(c for c in name_key(shown) if c.isalnum())
     if bare in ROLE_NAMES or _ROLE_PATTERN.fullmatch(bare):
         raise GameError(f"{shown!r} is a word the table uses for a role: choose another name")
+    colon = next((c for c in shown if c in _AFTER_A_NAME), None)
+    if colon is not None:
+        raise GameError(
+            f"{shown!r} holds {colon!r}, which ends a name where it is shown (Ann: A♠ K♠ ..., Ann wins: ...), "
+            "so that the name could pass for another line: choose another name"
+        )
+    words = re.findall(r"[^\W_]+", name_key(shown))
+    if len(words) > 1 and words[-1] in _RESULT_WORDS:
+        raise GameError(
+            f"{shown!r} ends in {words[-1]!r}, a word a result puts after a name (Ann wins: ...), so that the "
+            "name could pass for another's result: choose another name"
+        )
     for word in shown.split(" "):
         scripts = sorted({s for s in map(_script, word) if s is not None})
         if len(scripts) > 1 and not any(family.issuperset(scripts) for family in _SCRIPT_FAMILIES):

@@ -106,12 +106,13 @@ def test_a_bad_name_is_one_line_quoting_it(names: str, said: str) -> None:
 
 
 #: Names that would make a line of the output pass for another's: a colon
-#: (and the characters drawn as one) ends a name where it is shown; a
-#: result's word as a name's last word reads as that name's result.
+#: ends a name where it is shown, a semicolon parts two players' counts
+#: (and the characters drawn as them); a result's word as a name's last
+#: word reads as that name's result.
 SPOOFS = [
     "Bob wins: Royal Flush beats", "Ann: A♠ K♠", "Bob\uff1a x", "Bob \u2236 x", "Bob\ua789x", "Bob \ufe55",
     "Bob wins", "Bob — wins", "Bob - splits", "Bob-wins", "Bob WINS!", "Bob w\u0456ns", "Ann and Bob split",
-    "Bob won", "Hands 2", "Players 3",
+    "Bob won", "Hands 2", "Players 3", "Ann; Bob", "Ann\uff1b Bob", "Ann \u037e Bob",
 ]
 
 

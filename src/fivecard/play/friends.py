@@ -113,12 +113,13 @@ KEPT_CHAT: Final = 400
 #: "nobody" of the results ("nobody scores").
 ROLE_NAMES: Final = frozenset({"host", "you", "dealer", "house", "nobody", "computer"})
 _ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)s?\d+")
-#: What the outputs put after a name, refused in one, so that no name reads
+#: What the outputs put around a name, refused in one, so that no name reads
 #: as another's line or result: the colon that ends a name (``Ann: A♠ K♠
-#: ...``, ``Ann wins: ...``; and the characters drawn as one), and the words
-#: of a result as a name's last word (``Bob wins`` would make ``Bob wins
-#: wins: ...`` of its win, and ``Ann wins`` of Bob's line).
-_AFTER_A_NAME: Final = frozenset(":\u2236\ua789\u02f8\u02d0\ufe13\ufe55\uff1a")
+#: ...``, ``Ann wins: ...``), the semicolon between two players' counts
+#: (``Ann: 2 wins, 0 splits; Bob: ...``), and the characters drawn as them;
+#: and the words of a result as a name's last word (``Bob wins`` would make
+#: ``Bob wins wins: ...`` of its win, and ``Ann wins`` of Bob's line).
+_AFTER_A_NAME: Final = frozenset(":\u2236\ua789\u02f8\u02d0\ufe13\ufe55\uff1a;\u204f\ufe14\ufe54\uff1b")
 _RESULT_WORDS: Final = frozenset({"win", "wins", "won", "split", "splits", "draw", "draws"})
 
 #: What each event may carry, by its type (``at``: when it was kept). The
@@ -334,8 +335,8 @@ def seat_name(text: str) -> str:
     colon = next((c for c in shown if c in _AFTER_A_NAME), None)
     if colon is not None:
         raise GameError(
-            f"{shown!r} holds {colon!r}, which ends a name where it is shown (Ann: A♠ K♠ ..., Ann wins: ...), "
-            "so that the name could pass for another line: choose another name"
+            f"{shown!r} holds {colon!r}, which the outputs put after a name (Ann: A♠ K♠ ..., Ann wins: ..., "
+            "Ann: 2 wins; Bob: ...), so that the name could pass for another line: choose another name"
         )
     words = re.findall(r"[^\W_]+", name_key(shown))
     if len(words) > 1 and words[-1] in _RESULT_WORDS:

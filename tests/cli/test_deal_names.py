@@ -112,7 +112,7 @@ def test_a_bad_name_is_one_line_quoting_it(names: str, said: str) -> None:
 SPOOFS = [
     "Bob wins: Royal Flush beats", "Ann: A♠ K♠", "Bob\uff1a x", "Bob \u2236 x", "Bob\ua789x", "Bob \ufe55",
     "Bob wins", "Bob — wins", "Bob - splits", "Bob-wins", "Bob WINS!", "Bob w\u0456ns", "Ann and Bob split",
-    "Bob won", "Hands 2", "Players 3", "Ann; Bob", "Ann\uff1b Bob", "Ann \u037e Bob",
+    "Hands 2", "Players 3", "Ann; Bob", "Ann\uff1b Bob", "Ann \u037e Bob",
 ]
 
 
@@ -128,7 +128,7 @@ def test_no_name_can_pass_for_another_players_line_or_result(spoof: str) -> None
     assert (code, out) == (2, "") and err.count("\n") == 1 and "argument --names: name 1" in err
     with pytest.raises(FivecardError):
         check_names([spoof, "Cy"])
-    for fine in ("Edwin", "Win", "Winston Lee", "Ann Lee-Split Jr"):
+    for fine in ("Edwin", "Wins", "Winston Lee", "Ann Lee-Split Jr", "Ne Win", "Ji Won", "Quick Draw"):
         assert check_names([fine, "Cy"]) == (fine, "Cy")
 
 

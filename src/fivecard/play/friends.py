@@ -117,10 +117,11 @@ _ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)s?\d+")
 #: as another's line or result: the colon that ends a name (``Ann: A♠ K♠
 #: ...``, ``Ann wins: ...``), the semicolon between two players' counts
 #: (``Ann: 2 wins, 0 splits; Bob: ...``), and the characters drawn as them;
-#: and the words of a result as a name's last word (``Bob wins`` would make
-#: ``Bob wins wins: ...`` of its win, and ``Ann wins`` of Bob's line).
+#: and the words a result puts after a name as a name's last word (``Bob
+#: wins`` would make ``Bob wins wins: ...`` of its win; ``Ann and Bob
+#: split``, ``— splits``). Only those: ``Ne Win`` and ``Ji Won`` are names.
 _AFTER_A_NAME: Final = frozenset(":\u2236\ua789\u02f8\u02d0\ufe13\ufe55\uff1a;\u204f\ufe14\ufe54\uff1b")
-_RESULT_WORDS: Final = frozenset({"win", "wins", "won", "split", "splits", "draw", "draws"})
+_RESULT_WORDS: Final = frozenset({"wins", "split", "splits"})
 
 #: What each event may carry, by its type (``at``: when it was kept). The
 #: round's seed is only in ``round_closed``. A ``round_closed``'s

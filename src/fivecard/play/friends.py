@@ -46,8 +46,9 @@ invisible characters or symbols drawn as letters (``🅷``), hold letters of a
 script not in common use (Lisu, Cherokee, Coptic, ...: names are written in
 the scripts Unicode recommends for identifiers), mix scripts within a word
 (Latin and Cyrillic, as in a Cyrillic ``А`` in ``Аnn``; Japanese kanji and
-kana are one family) or are a word the pages use for a role (``Host``,
-``You``, ...), and unique at a table by :func:`name_key` (case-folded, and
+kana are one family), are a word the pages use for a role (``Host``,
+``You``, ...) or could read as another's line or result (a colon or a
+semicolon in them, ``wins`` last), and unique at a table by :func:`name_key` (case-folded, and
 the Cyrillic, Greek and Armenian letters, Latin small capitals and the other
 letters that pass for Latin ones read as those), so that no seat can pass
 for another. Chat lines keep their text but lose
@@ -276,7 +277,9 @@ def seat_name(text: str) -> str:
     Coptic, ...); when it is a word the pages use for a role
     (:data:`ROLE_NAMES`, read as :func:`name_key` reads it: ``Ноst`` with a
     Cyrillic ``Н`` and ``о`` is ``Host``, and so is ``ʜᴏꜱᴛ`` in small
-    capitals); or when it mixes scripts within a word (``Аnn`` with a
+    capitals); when it holds a colon or a semicolon, or ends in ``wins``,
+    ``split`` or ``splits`` (:data:`_AFTER_A_NAME`: it would read as
+    another's line or result); or when it mixes scripts within a word (``Аnn`` with a
     Cyrillic ``А``, ``B০b`` with a Bengali zero; the digits 0-9,
     punctuation and modifier letters belong to no script, and Japanese
     kanji, hiragana and katakana, Korean hangul and hanja, Chinese hanzi and

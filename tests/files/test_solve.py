@@ -579,6 +579,8 @@ def test_solve_rows_takes_rows_lines_and_plain_lists_of_hands() -> None:
         ([42], "row 1 must be a Row, a line of text or a list of hands (strings or None), not int"),
         ([["AS KS QS JS TS", 7]], "row 1: a cell must be a string or None, not int"),
         ([b"AS KS QS JS TS"], "not bytes"),
+        ({"AS KS QS JS TS": "2C 3C 4C 5C 7D"}, "not dict"),  # (its keys were read as lines)
+        ({"AS KS QS JS TS"}, "not set"),  # (no order: the rows' numbers would be chance's)
     ],
 )
 def test_solve_rows_names_what_is_not_rows(rows: object, named: str) -> None:

@@ -10,7 +10,8 @@ rows out = rows in.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -142,7 +143,8 @@ def solve_rows(
     pipeline. A row is a :class:`Row`, a line of text (split into hands as a
     line of a text file is, :func:`~fivecard.files.rows.split_line`) or a
     sequence of cells (a list or tuple of strings), each cell a hand, ``None``
-    or ``""`` an empty one; a row given so is numbered by its place (from 1).
+    or ``""`` an empty one; a row given so is numbered by its place (from 1):
+    rows come in order, so a dict or a set is no rows.
     With ``strict``, the first bad row raises :class:`RowError` naming its
     line instead. ``best_five``: hands of 5 to 7 cards play their best five.
     Anything else raises :class:`TypeError` naming what it got.
@@ -150,7 +152,7 @@ def solve_rows(
     >>> [s.winners for s in solve_rows([['AS KS QS JS TS', '2C 3C 4C 5C 7D'], 'QS QH 2C 3D 4H | 8C 8D 9H TS JS'])]
     [(0,), (0,)]
     """
-    if isinstance(rows, (str, bytes, Row)) or not isinstance(rows, Iterable):
+    if isinstance(rows, (str, bytes, Row, Mapping, AbstractSet)) or not isinstance(rows, Iterable):
         raise TypeError(
             f"rows must be an iterable of rows (each a Row, a line of text or a list of hands), "
             f"not {_kind(rows)}"

@@ -400,7 +400,7 @@ def test_the_play_the_hint_recommends_is_never_questioned(rules: str) -> None:
         if checked >= 3 and (broken or not ruleset.low):
             break
         shuffled.shuffle(deck)
-        hand = Hand(deck[:5], rules=ruleset)
+        hand = Hand(tuple(deck[:5]), rules=ruleset)
         if breaks_made_hand(hand, []) is None:  # not a made hand
             continue
         checked += 1

@@ -407,6 +407,20 @@ def test_unquoted_cards_that_cannot_be_told_apart_say_quote_each_hand(argv: str,
     assert run(argv.split()) == (2, "", f"fivecard: error: {error}\n")
 
 
+@pytest.mark.parametrize("typo", ["XJ", "1S", "AZ", "K"])
+def test_a_typo_among_unquoted_cards_is_named_as_in_the_hand_quoted(typo: str) -> None:
+    """``classify AS KS QS JS XJ`` said "hand 1: expected 5 cards, got 1 in
+    'AS'": one word that is no card made every argument a hand of its own.
+    A word with no space that is no card is a typo among the cards, and the
+    error is the quoted hand's, naming it; compare's says to quote each
+    hand."""
+    cards = ["AS", "KS", "QS", "JS", typo]
+    quoted = run(["classify", " ".join(cards)])
+    assert quoted[0] == 2 and typo in quoted[2] and run(["classify", *cards]) == quoted
+    code, out, err = run(["compare", *cards, "2C", "3C", "4C", "5C", "7D"])
+    assert (code, out) == (2, "") and f'quote each hand, as in fivecard compare "AS KS QS JS {typo}" "2C' in err
+
+
 def test_one_card_hands_with_a_board_are_hands() -> None:
     code, out, err = run(["compare", "--board", "AS KS 7D 2C", "QS", "7C"])
     assert (code, err) == (0, "") and out.splitlines()[-1] == "Hand 2 wins: One Pair beats High Card"

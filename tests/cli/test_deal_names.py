@@ -105,6 +105,33 @@ def test_a_bad_name_is_one_line_quoting_it(names: str, said: str) -> None:
         check_names(names.split(","))
 
 
+#: Names that would make a line of the output pass for another's: a colon
+#: ends a name where it is shown, a semicolon parts two players' counts
+#: (and the characters drawn as them); a result's word as a name's last
+#: word reads as that name's result.
+SPOOFS = [
+    "Bob wins: Royal Flush beats", "Ann: A♠ K♠", "Bob\uff1a x", "Bob \u2236 x", "Bob\ua789x", "Bob \ufe55",
+    "Bob wins", "Bob — wins", "Bob - splits", "Bob-wins", "Bob WINS!", "Bob w\u0456ns", "Ann and Bob split",
+    "Hands 2", "Players 3", "Ann; Bob", "Ann\uff1b Bob", "Ann \u037e Bob",
+]
+
+
+@pytest.mark.parametrize("spoof", SPOOFS)
+def test_no_name_can_pass_for_another_players_line_or_result(spoof: str) -> None:
+    """``deal --names "Bob wins: Royal Flush beats,Bob" --chat`` printed
+    ``Bob wins: Royal Flush beats wins: both High Card; ...`` for the first
+    player's win, and ``Bob — wins: A♦ ...`` as that player's line: both
+    read as Bob's. A name holds no colon and does not end in a result's
+    word (one line, exit 2, quoting it); a name that merely holds one is
+    kept."""
+    code, out, err = run(["deal", "--names", f"{spoof},Cy", "--chat", "--seed", "1"])
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "argument --names: name 1" in err
+    with pytest.raises(FivecardError):
+        check_names([spoof, "Cy"])
+    for fine in ("Edwin", "Wins", "Winston Lee", "Ann Lee-Split Jr", "Ne Win", "Ji Won", "Quick Draw"):
+        assert check_names([fine, "Cy"]) == (fine, "Cy")
+
+
 def test_the_rule_sets_deck_bounds_the_names() -> None:
     code, _, err = run(["deal", "--rules", "short-deck", "--names", ",".join("ABCDEFGH")])
     assert code == 2 and "8 names: players must be from 1 to 7 under the short-deck rules" in err

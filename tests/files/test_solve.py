@@ -349,6 +349,20 @@ def test_solve_lines_takes_its_input_as_its_output_is_taken() -> None:
     assert taken == [0, 1, 2, 3] and [int(row.split(b",")[0]) for row in rows] == list(range(1, 80_001))
 
 
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_solve_lines_told_the_most_hands_solves_a_wide_line_past_the_first_rows(fmt: str) -> None:
+    """Its header is made from the first 50 lines, and a wider line later
+    is an error row; a caller that knows how many hands a line may hold
+    (a table's export) says so, and every line is solved."""
+    lines = [b"AS KS QS JS TS | 2C 3C 4C 5C 7D\n"] * 60 + [b"AH KH QH JH TH | 2D 3D 4D 5D 7S | 8C 8D 9H TS JS\n"]
+    alone = b"".join(solve_lines(lines, format=fmt)).decode()
+    told = b"".join(solve_lines(lines, format=fmt, hands=3)).decode()
+    assert "3 hands, and the output has columns for 2" in alone.splitlines()[-1]
+    assert "error" not in told.splitlines()[-1].split(",")[-1] and "Hand 1 wins" in told.splitlines()[-1]
+    if fmt == "csv":
+        assert {len(row) for row in csv.reader(io.StringIO(told))} == {2 + 3 * 3 + 3}
+
+
 def test_solve_lines_gives_the_formats_of_a_stream_only() -> None:
     with pytest.raises(FileError, match="unknown format 'xlsx' for a stream of lines; choose from text, csv, jsonl"):
         next(solve_lines([b"AS KS QS JS TS\n"], format="xlsx"))
@@ -565,6 +579,8 @@ def test_solve_rows_takes_rows_lines_and_plain_lists_of_hands() -> None:
         ([42], "row 1 must be a Row, a line of text or a list of hands (strings or None), not int"),
         ([["AS KS QS JS TS", 7]], "row 1: a cell must be a string or None, not int"),
         ([b"AS KS QS JS TS"], "not bytes"),
+        ({"AS KS QS JS TS": "2C 3C 4C 5C 7D"}, "not dict"),  # (its keys were read as lines)
+        ({"AS KS QS JS TS"}, "not set"),  # (no order: the rows' numbers would be chance's)
     ],
 )
 def test_solve_rows_names_what_is_not_rows(rows: object, named: str) -> None:

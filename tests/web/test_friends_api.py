@@ -440,7 +440,7 @@ def test_the_export_names_every_hand_by_its_seat(app: FastAPI) -> None:
     same export: the names and hands of closed rounds are every viewer's."""
     host = browser(app)
     table_id = open_table(host, rules="joker", seed=3, tie="split")
-    ann, bob, cy = seated(app, table_id, "=HYPERLINK(\"http://x\",\"Ann\")", "-Bob", "@Cy, Jr")
+    ann, bob, cy = seated(app, table_id, "=HYPERLINK(\"x.example\",\"Ann\")", "-Bob", "@Cy, Jr")
     post(host, f"/api/tables/{table_id}/rounds")
     post(host, f"/api/tables/{table_id}/close")  # round 1: nobody dealt
     for dealers in ([ann, bob, cy], [bob], [cy, ann], [ann, bob, cy], [ann]):
@@ -460,6 +460,44 @@ def test_the_export_names_every_hand_by_its_seat(app: FastAPI) -> None:
     text = host.get(f"/api/tables/{table_id}/export").text
     assert "'=HYPERLINK" in text and "hand 1 player" in text and "Hand 1" not in text and "hand 2:" not in text
     assert host.get(f"/api/tables/{table_id}/export", params={"format": "xml"}).status_code == 409
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_an_export_solves_the_rounds_of_a_seat_that_joined_late(data: Path, fmt: str) -> None:
+    """Solve's header holds as many hands as its first 50 lines do, and a
+    wider line is an error row: a table where a third friend sat down after
+    the 60th round exported those rounds as errors telling the user to move
+    a row of 3 hands up, which an export cannot do. Every dealt round is
+    solved and named, however late its seats joined."""
+    data.mkdir()
+    store: TableGameStore[FriendsTable] = TableGameStore(str(data / "games.sqlite3"), FRIENDS_TABLES)
+    host, owners = "h" * 64, [f"{i:064d}" for i in range(3)]
+    table = FriendsTable(host=host)
+    events = table.opened()
+    for owner, name in zip(owners[:2], ("Ann", "Bob")):
+        events += table.join(owner, name)[1]
+    for number in range(1, 63):
+        if number == 61:
+            events += table.join(owners[2], "Cy")[1]
+        events += table.start_round(host)
+        for owner in owners[: 3 if number > 60 else 2]:
+            events += table.deal(owner)[1]
+    table_id = store.create(table, host, events)
+    store.close()
+    exported = browser(create_app(data, allow_hosts=["testserver"])).get(f"/api/tables/{table_id}/export?format={fmt}")
+    assert exported.status_code == 200, exported.text
+    if fmt == "jsonl":
+        rows = [json.loads(line) for line in exported.text.splitlines()]
+        assert [r["line"] for r in rows] == list(range(1, 63)) and all("error" not in r for r in rows)
+        assert [[h["player"] for h in r["hands"]] for r in rows[60:]] == [["Ann", "Bob", "Cy"]] * 2
+        assert all(r["winners"] for r in rows)
+        return
+    header, *rows = list(csv.reader(io.StringIO(exported.text)))
+    assert [int(r[0]) for r in rows] == list(range(1, 63)) and {len(r) for r in rows} == {len(header)}
+    assert header[-3:] == ["winner", "explanation", "error"] and all(r[-1] == "" and r[-3] for r in rows)
+    players = [i for i, name in enumerate(header) if name.endswith(" player")]
+    assert [[r[i] for i in players] for r in rows[60:]] == [["Ann", "Bob", "Cy"]] * 2
+    assert [r[i] for i in players for r in rows[:1]] == ["Ann", "Bob", ""]
 
 
 def test_an_export_names_the_hands_past_its_headers() -> None:

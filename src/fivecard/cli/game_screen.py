@@ -9,8 +9,9 @@ types the positions of the cards to keep, one digit each and apart (``1 3
 4``: ``134`` is refused with that hint, never guessed at), and the hint says
 what to type for each suggested hold. A bad answer is refused with what is
 wrong with it, and the question comes again. Breaking a made hand (Two Pair
-or better, as :func:`~fivecard.play.game.breaks_made_hand` says) asks once
-more, ``[y/N]``.
+or better, as :func:`~fivecard.play.game.breaks_made_hand` says) that the
+hint's play keeps asks once more, ``[y/N]``
+(:meth:`~fivecard.play.game.Game.breaks_kept_hand`).
 
 In a terminal, keys typed before a question shows (while the dealer's cards
 turn up) are dropped, not taken as its answer, and the lines are broken at
@@ -38,7 +39,7 @@ from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE
 from ..core.report import Painter
 from ..play.advise import Advice
-from ..play.game import Game, GameError, breaks_made_hand, keep_positions
+from ..play.game import Game, GameError, keep_positions
 from ..play.view import Event, event_lines, standings, title
 
 try:
@@ -235,7 +236,7 @@ class _Table:
             except GameError as exc:
                 self.say(f"Sorry: {exc}. {HELP}")
                 continue
-            made = breaks_made_hand(hand, answer)
+            made = self.game.breaks_kept_hand(0, answer)
             if made is not None:
                 sure = self.confirm(made, HAND_SIZE - len(answer))
                 if sure is None:

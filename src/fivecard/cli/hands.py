@@ -26,13 +26,25 @@ def _standard_input(stdin: TextIO) -> Any:
 
 def _one_card_each(arguments: Sequence[str]) -> bool:
     """Whether the arguments are two or more, each one card: a hand typed
-    without its quotes (the shell splits it at its spaces)."""
+    without its quotes (the shell splits it at its spaces). A word that is
+    no card at all, with no space in it, is a typo among them (``AS KS QS
+    JS XJ``), for the hand's own error to name, when two or more of them
+    are cards (a one-card argument is no hand anyway); standard input's
+    ``-`` is never one of them."""
     from ..core.cards import parse_cards
 
-    try:
-        return len(arguments) >= 2 and all(len(parse_cards(text)) == 1 for text in arguments)
-    except FivecardError:
-        return False
+    cards = 0
+    for text in arguments:
+        if text == "-" or not text.strip() or any(c.isspace() for c in text):
+            return False
+        try:
+            count = len(parse_cards(text))
+        except FivecardError:
+            continue  # a typo: the hand's error names it
+        if count != 1:
+            return False
+        cards += 1
+    return cards >= 2
 
 
 def _quote_each_hand(name: str, arguments: Sequence[str], problem: str) -> UsageError:

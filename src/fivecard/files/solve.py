@@ -10,7 +10,8 @@ rows out = rows in.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -142,7 +143,8 @@ def solve_rows(
     pipeline. A row is a :class:`Row`, a line of text (split into hands as a
     line of a text file is, :func:`~fivecard.files.rows.split_line`) or a
     sequence of cells (a list or tuple of strings), each cell a hand, ``None``
-    or ``""`` an empty one; a row given so is numbered by its place (from 1).
+    or ``""`` an empty one; a row given so is numbered by its place (from 1):
+    rows come in order, so a dict or a set is no rows.
     With ``strict``, the first bad row raises :class:`RowError` naming its
     line instead. ``best_five``: hands of 5 to 7 cards play their best five.
     Anything else raises :class:`TypeError` naming what it got.
@@ -150,7 +152,7 @@ def solve_rows(
     >>> [s.winners for s in solve_rows([['AS KS QS JS TS', '2C 3C 4C 5C 7D'], 'QS QH 2C 3D 4H | 8C 8D 9H TS JS'])]
     [(0,), (0,)]
     """
-    if isinstance(rows, (str, bytes, Row)) or not isinstance(rows, Iterable):
+    if isinstance(rows, (str, bytes, Row, Mapping, AbstractSet)) or not isinstance(rows, Iterable):
         raise TypeError(
             f"rows must be an iterable of rows (each a Row, a line of text or a list of hands), "
             f"not {_kind(rows)}"
@@ -382,13 +384,19 @@ def solve_file(
 LINE_FORMATS = ("text", "csv", "jsonl")
 
 
-def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "standard") -> Iterator[bytes]:
+def solve_lines(
+    lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "standard", hands: int | None = None
+) -> Iterator[bytes]:
     """Solve a text input given as its lines (or any pieces of its bytes),
     as :func:`solve_file` solves that text from standard input, and give the
     output (``format``: one of :data:`LINE_FORMATS`) as it is made: the
     bytes of each block of lines once it is read and written. Each piece of
     ``lines`` is taken only when the output before it has been taken, so
     what is held at once is a block's rows, however long the input.
+    ``hands``: the most hands a line holds, when the caller knows it (the
+    output has columns for that many, or for as many as its first lines
+    hold if more); None: the first lines decide, and a wider line later is
+    an error row (:meth:`~fivecard.files.pipeline.Chunk.limited`).
 
     >>> b"".join(solve_lines([b"8C TS KC 9H 4S 7D 2S 5D 3S AC\\n"], format="csv")).decode().splitlines()[1][:40]
     '1,8C TS KC 9H 4S 7D 2S 5D 3S AC,KC TS 9H'
@@ -414,14 +422,17 @@ def solve_lines(lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "
 
     source = open_source("-", stdin=byte_stream(lines), suits=ruleset.suits)
     try:
+        width, most = source.hands_per_row, source.most_hands
+        if hands is not None and most is not None:  # (a text input: a table's columns are its own)
+            width = most = max(hands, most)
         writer = make_writer(
-            format, binary=out, columns=source.columns, hands=source.hands_per_row, painter=Painter(color=False),
+            format, binary=out, columns=source.columns, hands=width, painter=Painter(color=False),
             rules=ruleset, delimiter=source.delimiter, labels=source.label_columns,
         )  # fmt: skip
         if source.blocks is not None:
-            chunks = chunks_of_blocks(source.blocks, ruleset, most_hands=source.most_hands)
+            chunks = chunks_of_blocks(source.blocks, ruleset, most_hands=most)
         else:
-            chunks = chunks_of_rows(source.rows, ruleset, most_hands=source.most_hands)
+            chunks = chunks_of_rows(source.rows, ruleset, most_hands=most)
         for chunk in chunks:
             writer.write(chunk)
             if data := written():

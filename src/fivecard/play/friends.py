@@ -46,8 +46,9 @@ invisible characters or symbols drawn as letters (``🅷``), hold letters of a
 script not in common use (Lisu, Cherokee, Coptic, ...: names are written in
 the scripts Unicode recommends for identifiers), mix scripts within a word
 (Latin and Cyrillic, as in a Cyrillic ``А`` in ``Аnn``; Japanese kanji and
-kana are one family) or are a word the pages use for a role (``Host``,
-``You``, ...), and unique at a table by :func:`name_key` (case-folded, and
+kana are one family), are a word the pages use for a role (``Host``,
+``You``, ...) or could read as another's line or result (a colon or a
+semicolon in them, ``wins`` last), and unique at a table by :func:`name_key` (case-folded, and
 the Cyrillic, Greek and Armenian letters, Latin small capitals and the other
 letters that pass for Latin ones read as those), so that no seat can pass
 for another. Chat lines keep their text but lose
@@ -112,7 +113,16 @@ KEPT_CHAT: Final = 400
 #: badge of your own seat, the dealer game's seats and its house, and
 #: "nobody" of the results ("nobody scores").
 ROLE_NAMES: Final = frozenset({"host", "you", "dealer", "house", "nobody", "computer"})
-_ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)\d+")
+_ROLE_PATTERN: Final = re.compile(r"(?:computer|player|seat|hand)s?\d+")
+#: What the outputs put around a name, refused in one, so that no name reads
+#: as another's line or result: the colon that ends a name (``Ann: A♠ K♠
+#: ...``, ``Ann wins: ...``), the semicolon between two players' counts
+#: (``Ann: 2 wins, 0 splits; Bob: ...``), and the characters drawn as them;
+#: and the words a result puts after a name as a name's last word (``Bob
+#: wins`` would make ``Bob wins wins: ...`` of its win; ``Ann and Bob
+#: split``, ``— splits``). Only those: ``Ne Win`` and ``Ji Won`` are names.
+_AFTER_A_NAME: Final = frozenset(":\u2236\ua789\u02f8\u02d0\ufe13\ufe55\uff1a;\u204f\ufe14\ufe54\uff1b")
+_RESULT_WORDS: Final = frozenset({"wins", "split", "splits"})
 
 #: What each event may carry, by its type (``at``: when it was kept). The
 #: round's seed is only in ``round_closed``. A ``round_closed``'s
@@ -267,7 +277,9 @@ def seat_name(text: str) -> str:
     Coptic, ...); when it is a word the pages use for a role
     (:data:`ROLE_NAMES`, read as :func:`name_key` reads it: ``Ноst`` with a
     Cyrillic ``Н`` and ``о`` is ``Host``, and so is ``ʜᴏꜱᴛ`` in small
-    capitals); or when it mixes scripts within a word (``Аnn`` with a
+    capitals); when it holds a colon or a semicolon, or ends in ``wins``,
+    ``split`` or ``splits`` (:data:`_AFTER_A_NAME`: it would read as
+    another's line or result); or when it mixes scripts within a word (``Аnn`` with a
     Cyrillic ``А``, ``B০b`` with a Bengali zero; the digits 0-9,
     punctuation and modifier letters belong to no script, and Japanese
     kanji, hiragana and katakana, Korean hangul and hanja, Chinese hanzi and
@@ -324,6 +336,18 @@ def seat_name(text: str) -> str:
     bare = "".join(c for c in name_key(shown) if c.isalnum())
     if bare in ROLE_NAMES or _ROLE_PATTERN.fullmatch(bare):
         raise GameError(f"{shown!r} is a word the table uses for a role: choose another name")
+    colon = next((c for c in shown if c in _AFTER_A_NAME), None)
+    if colon is not None:
+        raise GameError(
+            f"{shown!r} holds {colon!r}, which the outputs put after a name (Ann: A♠ K♠ ..., Ann wins: ..., "
+            "Ann: 2 wins; Bob: ...), so that the name could pass for another line: choose another name"
+        )
+    words = re.findall(r"[^\W_]+", name_key(shown))
+    if len(words) > 1 and words[-1] in _RESULT_WORDS:
+        raise GameError(
+            f"{shown!r} ends in {words[-1]!r}, a word a result puts after a name (Ann wins: ...), so that the "
+            "name could pass for another's result: choose another name"
+        )
     for word in shown.split(" "):
         scripts = sorted({s for s in map(_script, word) if s is not None})
         if len(scripts) > 1 and not any(family.issuperset(scripts) for family in _SCRIPT_FAMILIES):

@@ -453,6 +453,21 @@ class Game(TableGame):
             raise GameError(f"{self.names[seat]} holds no hand now")
         return advise(self.current.hands[seat])
 
+    def breaks_kept_hand(self, seat: int, keep: Sequence[int]) -> Evaluation | None:
+        """The seat's made hand when keeping the cards at ``keep`` (0-4)
+        breaks it (:func:`breaks_made_hand`) and the play the advisor
+        recommends (:meth:`hint`) keeps it; None otherwise. A made hand the
+        advisor draws to (a King-high hand under ace-to-five, an Ace-high
+        one under deuce-to-seven) is no made hand to keep."""
+        hand = self.hand(seat)
+        if hand is None:
+            raise GameError(f"{self.names[seat]} holds no hand now")
+        made = breaks_made_hand(hand, keep)
+        if made is None:
+            return None
+        advised = keep_positions(hand.cards, self.hint(seat).recommended.keep)
+        return made if breaks_made_hand(hand, advised) is None else None
+
     def verify_computer_acts(self) -> None:
         seat = self.turn
         if seat is None or not self.is_computer(seat):

@@ -66,7 +66,7 @@ from ..core.errors import RulesError
 from ..core.showdown import name_hands
 from ..files.solve import solve_lines
 from ..files.writers.cells import csv_line
-from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, FriendsTable
+from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, MAX_SEATS, FriendsTable
 from ..play.table_game import GameError
 from .clients import request_network
 from .errors import AtCapacity, TooFast
@@ -672,7 +672,7 @@ def add_friends_table_routes(
         place = exports.take(network)
         try:
             return _Held(
-                exports.pieces(_named_export(store, table_id, format, table.rules.name), place),
+                exports.pieces(_named_export(store, table_id, format, table.rules.name, _most_hands(table)), place),
                 lambda: exports.give(place),
                 media_type="text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson",
                 headers={"content-disposition": f'attachment; filename="fivecard-table-{table_id[:8]}.{format}"'},
@@ -725,9 +725,12 @@ def _round_lines(store: FriendsTableStore, table_id: str, played: dict[int, _Pla
         yield text
 
 
-def _named_export(store: FriendsTableStore, table_id: str, format: str, rules: str) -> Iterator[bytes]:
+def _named_export(store: FriendsTableStore, table_id: str, format: str, rules: str, hands: int) -> Iterator[bytes]:
     """The table's export: ``fivecard solve``'s answer for its rounds
-    (:func:`_round_lines`), with each hand called by its seat's name. CSV:
+    (:func:`_round_lines`), with each hand called by its seat's name and
+    room for ``hands`` hands a round (the most a round can hold: solve's
+    first lines may hold fewer, and a round of a seat that joined later
+    must not be an error row). CSV:
     a ``hand N player`` column before each hand's columns, the ``winner``
     the winners' names and the explanation naming them; JSON Lines: each
     hand's object opens with its ``seat`` and ``player``, the explanation
@@ -737,7 +740,7 @@ def _named_export(store: FriendsTableStore, table_id: str, format: str, rules: s
     made inert (:func:`~fivecard.files.writers.cells.csv_line`: no
     formulas), as solve's are."""
     played: dict[int, _Played] = {}
-    answer = solve_lines(_round_lines(store, table_id, played), format=format, rules=rules)
+    answer = solve_lines(_round_lines(store, table_id, played), format=format, rules=rules, hands=hands)
     name_line = _named_csv_line if format == "csv" else _named_json_line
     header: list[int] = []  # for CSV: the hands the header names
     rest = ""
@@ -746,6 +749,13 @@ def _named_export(store: FriendsTableStore, table_id: str, format: str, rules: s
         yield "".join(name_line(line, played, header) for line in lines).encode()
     if rest:
         yield name_line(rest, played, header).encode()
+
+
+def _most_hands(table: FriendsTable) -> int:
+    """The most hands a round of the table can hold: a hand a seat, as many
+    seats as the table gave (removed ones too), at most :data:`MAX_SEATS`
+    seated at once."""
+    return max(1, min(len(table.seats), MAX_SEATS))
 
 
 def _named_csv_line(line: str, played: dict[int, _Played], header: list[int]) -> str:

@@ -1,5 +1,5 @@
-"""The web app (``fivecard serve``): Poker vs Dealer and a hand checker in
-the browser, and the JSON API the pages use. It only translates HTTP to
+"""The web app (``fivecard serve``): Poker vs Dealer, a hand checker and
+tables for friends in the browser, and the JSON API the pages use. It only translates HTTP to
 library calls and back: the rules, the showdowns, the advisor and the game
 are the library's.
 

@@ -135,18 +135,12 @@ def test_every_command_has_a_page_with_its_help() -> None:
         assert f'docgen.command_help("{name}")' in text, name
 
 
-def _commands() -> dict[str, argparse.ArgumentParser]:
-    top = registry.parser()
-    subparsers = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
-    return {"": top, **subparsers.choices}
-
-
 def test_every_command_and_option_has_help_text() -> None:
     top = registry.parser()
     subparsers = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
     for choice in subparsers._choices_actions:
         assert choice.help and len(choice.help) > 10, choice.dest
-    for name, parser in _commands().items():
+    for name, parser in {"": top, **subparsers.choices}.items():
         assert parser.description, name
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):

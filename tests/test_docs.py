@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from fivecard.cli import commands  # noqa: F401  (the commands register themselves)
 from fivecard.cli import main, registry
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -72,6 +72,9 @@ class PayTableSolution:
     best_value: npt.NDArray[np.float64]
     second: npt.NDArray[np.int8]
     second_value: npt.NDArray[np.float64]
+    #: Every hold's value per class (rows of 32, by mask), when asked for
+    #: (``solve_paytable(values=True)``); else ``None``.
+    values: npt.NDArray[np.float64] | None = None
 
     @property
     def percent(self) -> float:
@@ -124,6 +127,7 @@ def solve_paytable(
     progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
     resume: str | None = None,
+    values: bool = False,
 ) -> PayTableSolution:
     """Solve ``paytable`` under ``rules`` (a rule set of suited cards
     without jokers, for now; wild cards of the deck included; default: the
@@ -135,6 +139,8 @@ def solve_paytable(
     an interrupted run resumes where it stopped (``resume``: how, in the
     caller's words, for the interrupt's note); ``on_note`` hears why any
     checkpointed parts failed their checks (they are worked again).
+    ``values=True`` keeps every hold's value of every class
+    (:attr:`PayTableSolution.values`), which a strategy chart is judged by.
 
     >>> from fivecard.play.paytables import JACKS_OR_BETTER
     >>> solution = solve_paytable(JACKS_OR_BETTER)  # doctest: +SKIP
@@ -162,9 +168,11 @@ def solve_paytable(
     index = _Index(n)
     draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
     kinds, counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset) if final else ([], [])
-    job = _PayJob(index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws, counts)
+    job = _PayJob(
+        index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws, counts, values
+    )
     parts = -(-len(job.classes) // _PART_CLASSES)
-    key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, final])
+    key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, final, values])
     results = run_parts(
         _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note,
         resume=resume,
@@ -184,6 +192,7 @@ def solve_paytable(
         joined["value"],
         joined["second"].astype(np.int8),
         joined["second_value"],
+        np.concatenate([r["values"] for r in results]) if values else None,
     )
 
 
@@ -200,6 +209,7 @@ class _PayJob:
     classes: DealClasses
     draws: npt.NDArray[np.int64]  # per hold: C(n - 5, 5 - cards kept)
     counts: list[npt.NDArray[np.int32]]  # per final entry (none without the final hands)
+    values: bool = False  # keep every hold's value
 
 
 def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
@@ -232,6 +242,7 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         "second_value": value[rows, order[:, 1]],
         "sums": sums,
         "final": final,
+        **({"values": value} if job.values else {}),
     }
 
 

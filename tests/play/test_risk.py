@@ -145,6 +145,13 @@ def test_coins_left_over_a_whole_bet_do_not_count() -> None:
     assert ruin_chance(SMALL, 35, 6) == 0.0  # more than one bet a hand: never ruined
 
 
+def test_float_probabilities_rounded_as_published_are_scaled_to_sum_to_one() -> None:
+    rounded = [(0, 0.5 + 4e-9), (2, 0.5 + 4e-9)]
+    for bets in range(1, 8):
+        assert close(ruin_chance(rounded, bets, 12, bet=1), coin_ruin(F(1, 2), bets, 12))
+    assert close(float(variance(rounded)), F(1))
+
+
 @pytest.mark.slow
 def test_ruin_falls_with_the_bankroll_and_rises_with_the_hands() -> None:
     hands = 300
@@ -206,7 +213,7 @@ def test_royal_before_ruin_is_every_path_of_eight_hands() -> None:
 def test_bankroll_for_a_risk_is_the_smallest(game: list[Outcome]) -> None:
     hands, bet = 120, 5
     risks = (0.0, 1e-9, 0.01, 0.05, 0.25, 0.5, 0.9, 1.0)
-    found = bankroll_for_risk(game, risks, hands, bet)
+    found = bankroll_for_risk(game, risks, hands=hands, bet=bet)
     for risk, coins in zip(risks, found):
         assert coins % bet == 0
         assert ruin_chance(game, coins, hands, bet) <= risk

@@ -310,7 +310,7 @@ def _smallest(ruin: npt.NDArray[np.float64], risk: float, hands: int) -> int:
 
 
 def bankroll_for_risk(
-    distribution: Iterable[Outcome], risks: Iterable[float] = RISKS, hands: int = 1_000, bet: int = 5
+    distribution: Iterable[Outcome], risks: Iterable[float] = RISKS, *, hands: int, bet: int = 5
 ) -> tuple[int, ...]:
     """For each of ``risks``, the smallest bankroll in coins (a multiple of
     ``bet``) whose chance of ruin within ``hands`` hands is at most it.

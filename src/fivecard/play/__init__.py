@@ -6,5 +6,7 @@
 (:mod:`~fivecard.play.dealer`) over the classes of deals that play alike
 (:mod:`~fivecard.vector.classes`), in parts run here or on Dask
 (:mod:`~fivecard.vector.jobs`), and read as a ranked hold list
-(:mod:`~fivecard.play.holds`); with no input or output of their own.
+(:mod:`~fivecard.play.holds`), and a game's bankroll figures from its
+final hands (:mod:`~fivecard.play.risk`); with no input or output of
+their own.
 """

@@ -262,11 +262,14 @@ def test_the_report_holds_every_figure_and_says_them() -> None:
     bare = bankroll_risk(SMALL, 0, 3, risks=())
     assert bare.royal is None and bare.ruin == 1.0 and bare.bankrolls == ()
     assert "royal" not in bare.text() and bare.text().count("\n") == 2
+    unnamed = bankroll_risk(SMALL, None, 3, royal={0})
+    assert unnamed.ruin is None and unnamed.royal is None and unnamed.bankroll_coins is None
+    assert "risk of ruin within" not in unnamed.text() and "bankroll for a risk" in unnamed.text()
 
 
 def test_the_report_says_tiny_chances_in_figures() -> None:
     report = bankroll_risk(JACKS_OR_BETTER, 4_000, 1_000, risks=())
-    assert 0 < report.ruin < 1e-100
+    assert report.ruin is not None and 0 < report.ruin < 1e-100
     assert "e-" in report.text()
 
 

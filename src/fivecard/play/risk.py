@@ -365,15 +365,16 @@ def _percent(chance: float) -> str:
 class BankrollRisk:
     """A game's bankroll figures for one bankroll and number of hands:
     ``ruin`` the chance of ruin within ``hands`` hands from
-    ``bankroll_coins`` betting ``bet`` coins a hand, ``royal`` the chance of
-    a royal before ruin (``None`` when no outcome was named the royal),
+    ``bankroll_coins`` betting ``bet`` coins a hand (both ``None`` when no
+    bankroll was given), ``royal`` the chance of a royal before ruin
+    (``None`` when no bankroll was given or no outcome was named the royal),
     ``bankrolls`` the smallest bankroll in coins for each risk (pairs of
     risk, coins), ``mean`` and ``variance`` a hand's pay per coin."""
 
     bet: int
-    bankroll_coins: int
+    bankroll_coins: int | None
     hands: int
-    ruin: float
+    ruin: float | None
     royal: float | None
     bankrolls: tuple[tuple[float, int], ...]
     mean: float
@@ -394,14 +395,13 @@ class BankrollRisk:
 
     def text(self) -> str:
         """The figures in a few lines of plain English."""
-        bets = self.bankroll_coins // self.bet
-        over = self.bankroll_coins - bets * self.bet
-        spare = f", {over:,} coin{'s' * (over != 1)} over" if over else ""
-        start = f"from {self.bankroll_coins:,} coins ({bets:,} bets of {self.bet:,}{spare})"
-        lines = [
-            f"return {self.mean:.4%}, variance {self.variance:.2f} per coin",
-            f"risk of ruin within {self.hands:,} hands {start}: {_percent(self.ruin)}",
-        ]
+        lines = [f"return {self.mean:.4%}, variance {self.variance:.2f} per coin"]
+        if self.bankroll_coins is not None and self.ruin is not None:
+            bets = self.bankroll_coins // self.bet
+            over = self.bankroll_coins - bets * self.bet
+            spare = f", {over:,} coin{'s' * (over != 1)} over" if over else ""
+            start = f"from {self.bankroll_coins:,} coins ({bets:,} bets of {self.bet:,}{spare})"
+            lines.append(f"risk of ruin within {self.hands:,} hands {start}: {_percent(self.ruin)}")
         if self.royal is not None:
             lines.append(f"chance of a royal before ruin within {self.hands:,} hands {start}: {_percent(self.royal)}")
         lines.extend(
@@ -414,7 +414,7 @@ class BankrollRisk:
 
 def bankroll_risk(
     distribution: Iterable[Outcome],
-    bankroll_coins: int,
+    bankroll_coins: int | None,
     hands: int,
     bet: int = 5,
     *,
@@ -423,7 +423,8 @@ def bankroll_risk(
 ) -> BankrollRisk:
     """Every figure for one bankroll and number of hands, worked together
     (one table of ruin for every bankroll, and one of the royal when
-    ``royal`` names outcomes).
+    ``royal`` names outcomes); with ``bankroll_coins`` None, only the
+    bankroll for each risk.
 
     >>> report = bankroll_risk([(0, 0.5), (2, 0.5)], 4, hands=2, bet=2, royal={1}, risks=(0.25,))
     >>> print(report.text(), end="")
@@ -436,16 +437,21 @@ def bankroll_risk(
     royals = _royal(royal, len(outcomes))
     wanted = _risks(risks)
     count = _hands(hands)
-    size, bets = _bets(bankroll_coins, bet)
+    size, bets = _bets(0 if bankroll_coins is None else bankroll_coins, bet)
     table = _table(outcomes, count, 1)
     ruin = 1.0 if bets == 0 else float(table[bets - 1]) if bets <= count else 0.0
     mean = expected_pay(outcomes)
+    given = bankroll_coins is not None
     return BankrollRisk(
         bet=size,
-        bankroll_coins=operator.index(bankroll_coins),
+        bankroll_coins=operator.index(bankroll_coins) if bankroll_coins is not None else None,
         hands=count,
-        ruin=ruin,
-        royal=royal_before_ruin(outcomes, bankroll_coins, count, size, royal=royals) if royals else None,
+        ruin=ruin if given else None,
+        royal=(
+            royal_before_ruin(outcomes, bankroll_coins, count, size, royal=royals)
+            if royals and bankroll_coins is not None
+            else None
+        ),
         bankrolls=tuple((risk, _smallest(table, risk, count) * size) for risk in wanted),
         mean=float(mean),
         variance=float(variance(outcomes)),

@@ -130,15 +130,18 @@ def test_every_subcommand_help_has_examples_and_exit_codes(command: str) -> None
 
 def test_strategy_help_leads_with_jacks_or_better_on_the_full_deck() -> None:
     """The game most players know comes first: Jacks or Better on 52 cards
-    (not a short deck), as the first example and the first table listed;
-    every built-in table has an example."""
-    from fivecard.play.paytables import PAYTABLES
+    (not a short deck), as the first example and the first table named;
+    each short name has an example, and the help says how to list the
+    catalogue (which has an example too)."""
+    from fivecard.play.paytables import ALIASES, PAYTABLES
 
     text = help_of("strategy")
     examples = section(text, "examples")
     assert examples[0] == "fivecard strategy --paytable jacks-or-better"
-    assert {name for name in PAYTABLES if any(f"--paytable {name}" in line for line in examples)} == set(PAYTABLES)
-    assert list(PAYTABLES)[0] == "jacks-or-better" and " ".join(text.split()).count("'jacks-or-better' (Jacks or Better 9/6)") == 1
+    assert {name for name in ALIASES if any(f"--paytable {name}" in line for line in examples)} == set(ALIASES)
+    flat = " ".join(text.split())
+    assert list(ALIASES)[0] == "jacks-or-better" and flat.count("'jacks-or-better' (Jacks or Better 9/6)") == 1
+    assert f"any of the {len(PAYTABLES)} tables 'fivecard strategy --list' lists" in flat
 
 
 def test_the_program_help_lists_every_exit_code_the_manual_lists() -> None:
@@ -363,7 +366,8 @@ def test_bash_script_is_valid_registers_and_completes(tmp_path: Path, monkeypatc
         "bash zsh fish",
         "--help --rules --wild --json --cards",
         "",
-        "jacks-or-better",
+        "jacks-or-better-6-5 jacks-or-better-7-5 jacks-or-better-8-5 jacks-or-better-8-6 jacks-or-better-9-5 "
+        "jacks-or-better-9-6 jacks-or-better",
     ]
 
 
@@ -418,16 +422,17 @@ def test_fish_script(tmp_path: Path) -> None:
 def test_every_built_in_pay_table_is_offered_by_help_and_completion(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The library's list of pay tables is the command's: each is named in
-    the --paytable help of advise and strategy (with its title, and the rule
-    set it plays under if it names one), and completes, as a file name does."""
-    from fivecard.play.paytables import PAYTABLES
+    """The library's list of pay tables is the command's: the --paytable
+    help of advise and strategy names the short names with their titles and
+    says how many tables 'strategy --list' lists, and every name (the
+    short ones too) completes, as a file name does."""
+    from fivecard.play.paytables import ALIASES, PAYTABLES
 
     for command in ("advise", "strategy"):
         text = " ".join(help_of(command).split())
-        for table in PAYTABLES.values():
-            rules = f", under the {table.rules} rules" if table.rules else ""
-            assert f"'{table.name}' ({table.title}{rules})" in text, (command, table.name)
+        for alias, name in ALIASES.items():
+            assert f"'{alias}' ({PAYTABLES[name].title})" in text, (command, alias)
+        assert f"any of the {len(PAYTABLES)} tables 'fivecard strategy --list' lists" in text
     path = tmp_path / "fivecard.bash"
     path.write_text(script("bash"), encoding="utf-8")
     (tmp_path / "tables").mkdir()
@@ -436,7 +441,7 @@ def test_every_built_in_pay_table_is_offered_by_help_and_completion(
     body = 't() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _fivecard; echo "${COMPREPLY[*]}"; }\n'
     body += "".join(f't fivecard {command} --paytable ""\n' for command in ("advise", "strategy"))
     for offered in bash(path, body).splitlines():
-        assert sorted(offered.split()) == sorted([*PAYTABLES, "mine.json"])
+        assert sorted(offered.split()) == sorted([*PAYTABLES, *ALIASES, "mine.json"])
 
 
 # Subcommands register themselves ---------------------------------------------

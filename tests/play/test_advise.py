@@ -103,7 +103,7 @@ def test_the_final_hands_under_a_pay_table_are_what_it_pays() -> None:
     the likeliest."""
     four = advise("AS KS QS JS 2D", paytable=JACKS_OR_BETTER)
     keep_four = next(c for c in four.choices if [x.code_str for x in c.keep] == ["As", "Ks", "Qs", "Js"])
-    counts = {"royal_flush": 1, "flush": 8, "straight": 3, "one_pair": 12, "nothing": 23}
+    counts = {"royal_flush": 1, "flush": 8, "straight": 3, "one_pair_J-A": 12, "nothing": 23}
     assert keep_four.final == pytest.approx({name: n / 47 for name, n in counts.items()})
     name, label, chance = four.likeliest(keep_four)
     assert (name, label) == ("nothing", "Nothing (pays 0)") and chance == pytest.approx(23 / 47)
@@ -113,7 +113,7 @@ def test_the_final_hands_under_a_pay_table_are_what_it_pays() -> None:
     ("hand", "kept", "likeliest"),
     [
         ("7H 7D KC 4S 2S", ["7h", "7d"], ("nothing", "Nothing (pays 0)")),  # a low pair never pays
-        ("JH JD 7C 4S 2S", ["Jh", "Jd"], ("one_pair", "One Pair (pays 1)")),
+        ("JH JD 7C 4S 2S", ["Jh", "Jd"], ("one_pair_J-A", "Jacks or Better (pays 1)")),
     ],
 )
 def test_a_pair_is_likeliest_only_where_it_pays(hand: str, kept: list[str], likeliest: tuple[str, str]) -> None:
@@ -122,7 +122,7 @@ def test_a_pair_is_likeliest_only_where_it_pays(hand: str, kept: list[str], like
     name, label, chance = advice.likeliest(pair)
     assert (name, label) == likeliest and chance == pytest.approx(pair.categories["one_pair"])
     line = next(line for line in advice.text(Painter(color=False, ascii=True), top=None).splitlines() if f"{pair.ev:7.4f}" in line)
-    assert line.endswith(f"   {label} {chance:.1%}") and ("One Pair" in line) is (name == "one_pair")
+    assert line.endswith(f"   {label} {chance:.1%}") and ("Jacks or Better" in line) is (name == "one_pair_J-A")
 
 
 @pytest.mark.slow

@@ -157,7 +157,7 @@ def _check_list(lines: list[HoldLine], deals: int, rules: RuleSet, paytable: Pay
 
 @functools.cache
 def _short_deck_job() -> list[HoldLine]:
-    solved = solve_paytable(JOB, rules="short-deck", final=False)
+    solved = solve_paytable(JOB, rules="short-deck")
     return hold_list(starting_hands(solved), solved.rules, JOB)
 
 
@@ -197,7 +197,7 @@ def test_the_dealer_games_hold_list_under_lowball() -> None:
 def test_the_jacks_or_better_hold_list_orders_as_the_published_strategy() -> None:
     """Full Jacks or Better 9/6 (about 8 s): the order facts every published
     strategy for it states, as the exact solution has them."""
-    solved = solve_paytable(JOB, final=False)
+    solved = solve_paytable(JOB)
     lines = hold_list(starting_hands(solved), STANDARD, JOB)
     _check_list(lines, comb(52, 5), STANDARD, JOB)
     names = [line.description for line in lines]

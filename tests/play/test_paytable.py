@@ -62,11 +62,11 @@ BAD_TABLES: list[tuple[str, bytes, str]] = [
     ("array pay", b'{"pays": {"royal_flush": [800]}}', f'"pays" of "royal_flush" {FINITE} [800]'),
     ("unknown category", b'{"pays": {"royal": 800}}', f'unknown category "royal" in "pays"; the categories are {CATEGORIES}'),
     ("category label", b'{"pays": {"Royal Flush": 800}}', f'unknown category "Royal Flush" in "pays"; the categories are {CATEGORIES}'),
-    ("unknown key", b'{"pay": {"royal_flush": 800}}', 'unknown key "pay" (did you mean "pays"?); the keys are "name", "pays", "min_pair", "rules"'),
-    ("unknown key, no hint", b'{"pays": {}, "coins": 5}', 'unknown key "coins"; the keys are "name", "pays", "min_pair", "rules"'),
-    ("no pays", b'{"name": "x"}', 'no "pays": the object needs "pays": {category: payout per coin}'),
-    ("pays not an object", b'{"pays": [800, 50]}', '"pays" must be an object of category: payout per coin, got [800, 50]'),
-    ("pays a number", b'{"pays": 800}', '"pays" must be an object of category: payout per coin, got 800'),
+    ("unknown key", b'{"pay": {"royal_flush": 800}}', 'unknown key "pay" (did you mean "pays"?); the keys are "name", "rules", "coins", "pays", "min_pair", "published", "source"'),
+    ("unknown key, no hint", b'{"pays": {}, "max": 5}', 'unknown key "max"; the keys are "name", "rules", "coins", "pays", "min_pair", "published", "source"'),
+    ("no pays", b'{"name": "x"}', 'no "pays": the object needs "pays": {category: payout per coin} or a list of lines'),
+    ("pays a list of numbers", b'{"pays": [800, 50]}', 'line 1 of "pays" must be an object {"hand": ..., "pays": ...}, got 800'),
+    ("pays a number", b'{"pays": 800}', '"pays" must be an object of category: payout per coin, or a list of lines, got 800'),
     ("top level an array", b'[{"pays": {}}]', 'the top level must be an object {"pays": ...}, got [{"pays": {}}]'),
     ("top level a string", b'"jacks-or-better"', 'the top level must be an object {"pays": ...}, got "jacks-or-better"'),
     ("top level null", b"null", 'the top level must be an object {"pays": ...}, got null'),
@@ -139,7 +139,7 @@ def test_a_missing_file_or_unknown_name(in_tmp: Path) -> None:
         with pytest.raises(PayTableError) as caught:
             load_paytable(name)
         assert str(caught.value) == (
-            f"unknown pay table {name!r}: not a built-in name (jacks-or-better, deuces-wild) nor a file"
+            f"unknown pay table {name!r}: not a built-in name (fivecard strategy --list lists them) nor a file"
         )
     code, _, err = run(["advise", "--paytable", "", "AS AH 7C 4D 2S"])
     assert code == 2 and "unknown pay table ''" in err  # an empty name is not "no table"
@@ -265,7 +265,7 @@ def test_built_in_names_any_case() -> None:
         ("x", {"one_pair": 1e300}, None, '"pays" of "one_pair" must be a number from 0 to 1,000,000, got 1e+300'),
         ("x", {"one_pair": 10**400}, None, '"pays" of "one_pair" must be a number from 0 to 1,000,000, got 100000000000000000000000000000...000000000000000000000000000000 (401 characters)'),
         ("x", {"pair": 1}, None, f'unknown category "pair" in "pays"; the categories are {CATEGORIES}'),
-        ("x", [("one_pair", 1)], None, '"pays" must be an object of category: payout per coin, got [["one_pair", 1]]'),
+        ("x", [("one_pair", 1)], None, '"pays" must be an object of category: payout per coin, or a list of lines, got [["one_pair", 1]]'),
         ("", {}, None, '"name" must be one line of text (at most 80 characters), got ""'),
         ("x" * 81, {}, None, '"name" must be one line of text (at most 80 characters), got "xxxxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxxx" (83 characters)'),
         ("x", {}, "J", '"min_pair" must be a rank, got "J"'),

@@ -19,14 +19,14 @@ from fivecard.play.strategy import HOLDS, PayTableSolution, solve_paytable
 
 
 @functools.cache
-def solved(table: str, rules: str, final: bool) -> PayTableSolution:
+def solved(table: str, rules: str) -> PayTableSolution:
     """Each pay table solved once per test run."""
-    return solve_paytable(load_paytable(table), rules=rules, final=final)
+    return solve_paytable(load_paytable(table), rules=rules)
 
 
 @pytest.mark.slow
 def test_jacks_or_better_returns_exactly_99_5439_percent() -> None:
-    solution = solved("jacks-or-better", "standard", False)
+    solution = solved("jacks-or-better", "standard")
     assert solution.expected_return == Fraction(1653526326983, 1661102543100)
     assert round(solution.percent, 4) == 99.5439
     weights = solution.classes.deals  # each class stands for its deals
@@ -37,7 +37,7 @@ def test_jacks_or_better_returns_exactly_99_5439_percent() -> None:
 
 @pytest.mark.slow
 def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
-    solution = solved("deuces-wild", "deuces-wild", True)
+    solution = solved("deuces-wild", "deuces-wild")
     assert round(solution.percent, 4) == 100.7620
     assert solution.expected_return == Fraction(32187682693, 31944279675)
     # the final hands by the entry that pays them, highest pay first
@@ -57,7 +57,7 @@ def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
 )
 @pytest.mark.slow
 def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: int) -> None:
-    solution = solved(table, rules, rules != "standard")
+    solution = solved(table, rules)
     deck = solution.rules.deck()
     rng = random.Random(14)
     for row in rng.sample(range(len(solution.classes)), deals):
@@ -75,13 +75,13 @@ def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: 
 def test_a_tie_keeps_more_cards_as_the_advisor_does() -> None:
     from fivecard.play.strategy import starting_hands
 
-    hands = {" ".join(c.code_str for c in h.cards): h for h in starting_hands(solved("jacks-or-better", "standard", False))}
+    hands = {" ".join(c.code_str for c in h.cards): h for h in starting_hands(solved("jacks-or-better", "standard"))}
     quads = hands["As Ah Ad Ac Ks"]  # keeping the king or not: 25 either way
     assert quads.value == quads.runner_up_value == 25 and quads.hold == quads.cards
 
 
 def test_the_final_hands_under_optimal_play() -> None:
-    solution = solved("jacks-or-better", "short-deck", True)
+    solution = solved("jacks-or-better", "short-deck")
     assert sum(solution.final.values()) == 1
     pays = {"nothing": 0, **JACKS_OR_BETTER.pays}
     assert sum(p * Fraction(pays[name]) for name, p in solution.final.items()) == solution.expected_return
@@ -144,12 +144,12 @@ def test_the_strategy_per_class_of_starting_hands(tmp_path: object) -> None:
 
     from fivecard.play.strategy import starting_hands
 
-    hands = starting_hands(solved("jacks-or-better", "standard", False))
+    hands = starting_hands(solved("jacks-or-better", "standard"))
     assert len(hands) == 134_459 and sum(h.deals for h in hands) == comb(52, 5)
     assert [h.value for h in hands] == sorted((h.value for h in hands), reverse=True)
     royal = hands[0]
     assert royal.deals == 4 and royal.value == 800 and royal.hold == royal.cards
-    short = starting_hands(solved("jacks-or-better", "short-deck", True))
+    short = starting_hands(solved("jacks-or-better", "short-deck"))
     assert sum(h.deals for h in short) == comb(36, 5)
     for hand in short[:: len(short) // 25]:  # each class's hold is the advisor's best
         advice = advise(hand.cards, rules="short-deck", paytable=JACKS_OR_BETTER)

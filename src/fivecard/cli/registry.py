@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from ..core.errors import quote
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.version import __version__
-from ..play.paytables import PAYTABLES
+from ..play.paytables import ALIASES, PAYTABLES
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -210,11 +210,10 @@ ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptio
 
 
 def _pay_tables() -> str:
-    """The built-in pay tables as a help text lists them: ``'id' (title)``,
-    and the rule set a table plays under (without --rules) if it names one."""
-    return ", ".join(
-        f"'{t.name}' ({t.title}{f', under the {t.rules} rules' if t.rules else ''})" for t in PAYTABLES.values()
-    )
+    """The built-in pay tables as a help text names them: the two best
+    known by their short names, and how to list the rest."""
+    named = ", ".join(f"'{alias}' ({PAYTABLES[name].title})" for alias, name in ALIASES.items())
+    return f"{named}, any of the {len(PAYTABLES)} tables 'fivecard strategy --list' lists"
 
 
 def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup, spec: Mapping[str, Any]) -> None:
@@ -231,7 +230,7 @@ def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGrou
     flags = spec.get("flags", [spec.get("name")])
     action = parser.add_argument(*flags, **{key: value for key, value in settings.items() if value is not None})
     words = {"rule-set": [name for r in RULE_SETS.values() for name in (r.name, *r.aliases)],
-             "pay-table": list(PAYTABLES)}.get(kind, [])  # fmt: skip
+             "pay-table": [*PAYTABLES, *ALIASES]}.get(kind, [])  # fmt: skip
     action.complete_words = (*spec.get("words", ()), *words)  # type: ignore[attr-defined]
     # A pay table is a built-in one's name or a file.
     action.complete_files = kind in ("file", "pay-table")  # type: ignore[attr-defined]

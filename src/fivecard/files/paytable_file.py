@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from ..core.errors import FileAccessError, quote
-from ..play.paytables import PAYTABLES, PayTable, PayTableError, builtin_paytable, parse_paytable
+from ..play.paytables import ALIASES, PAYTABLES, PayTable, PayTableError, builtin_paytable, parse_paytable
 
 __all__ = ["PAYTABLE_LIMIT", "load_paytable"]
 
@@ -38,7 +38,7 @@ def load_paytable(name_or_path: str) -> PayTable:
     >>> load_paytable("jacks-or-better").pays["royal_flush"]
     800.0
     """
-    if name_or_path.strip().lower() in PAYTABLES:
+    if name_or_path.strip().lower() in (*PAYTABLES, *ALIASES):
         return builtin_paytable(name_or_path)
     data = _read_paytable(name_or_path)
     where = f"bad pay table file {quote(name_or_path, _PATH_QUOTE)}"
@@ -64,7 +64,7 @@ def _read_paytable(path: str) -> bytes:
     except (FileNotFoundError, ValueError):  # ValueError: a NUL in the name
         raise PayTableError(
             f"unknown pay table {quote(path, _PATH_QUOTE)}: not a built-in name "
-            f"({', '.join(PAYTABLES)}) nor a file"
+            "(fivecard strategy --list lists them) nor a file"
         ) from None
     except OSError as exc:
         raise FileAccessError(

@@ -106,16 +106,23 @@ def _made_or_drawn(
 
 
 def _pair(rank: Rank, rules: RuleSet, paytable: PayTable | None, labels: dict[str, str]) -> str:
-    """A natural pair: high or low by the pay table's lowest paying pair;
-    by its rank without a pay table; the ladder's label when the table pays
-    no pair."""
+    """A natural pair: high or low by the pairs the pay table pays (``High
+    pair (J or better)``, ``Low pair (2 to 10)``; ``Pair of Aces`` where
+    only one rank pays); by its rank without a pay table; the ladder's
+    label when the table pays every pair or none."""
     if paytable is None:
         return f"Pair of {rank.plural}"
-    least = paytable.min_pair
-    if least is None or "one_pair" not in paytable.pays:
+    paying = paytable.paying_pairs & frozenset(rules.ranks)
+    if not paying or paying == frozenset(rules.ranks):
         return labels["one_pair"]
-    if rank >= least:
+    least = min(paying)
+    low = sorted(r for r in rules.ranks if r not in paying)
+    if rank in paying:
+        if len(paying) == 1:
+            return f"Pair of {rank.plural}"
         return f"High pair ({least.short} or better)"
+    if len(paying) == 1:
+        return f"Low pair ({low[0].short} to {low[-1].short})"
     below = max(r for r in rules.ranks if r < least)
     return f"Low pair ({min(rules.ranks).short} to {below.short})"
 

@@ -17,8 +17,10 @@ import difflib
 import json
 import math
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from importlib import resources
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from ..core.cards import Card, Rank
@@ -40,6 +42,11 @@ __all__ = [
     "DEUCES_WILD_FULL_PAY",
     "builtin_paytable",
     "parse_paytable",
+    "PayEntry",
+    "ALIASES",
+    "catalogue",
+    "parse_ranks",
+    "spell_ranks",
 ]
 
 #: The most a category may pay per coin (a progressive royal pays some 4,000).
@@ -87,58 +94,343 @@ def _json_text(value: object) -> str:
     return text if len(text) <= 60 else f"{text[:30]}...{text[-30:]} ({len(text):,} characters)"
 
 
-def _checked_pays(pays: object) -> dict[str, float]:
+#: Categories whose main group has a rank a pay table may narrow by
+#: (``"ranks"``: the pair, the three, the four, the five of a kind, a full
+#: house's three).
+GROUPED: Final = frozenset({"one_pair", "three_of_a_kind", "full_house", "four_of_a_kind", "five_of_a_kind"})
+#: Categories with a kicker a pay table may narrow by (``"kicker"``: four of
+#: a kind's fifth card).
+KICKED: Final = frozenset({"four_of_a_kind"})
+_ALL_RANKS: Final = frozenset(Rank)
+_ALL_WILDS: Final = frozenset(range(6))
+_WILD_COUNTS: Final = ("no", "one", "two", "three", "four", "five")
+
+
+def spell_ranks(ranks: frozenset[Rank]) -> str:
+    """A set of ranks as pay tables write it: ``A``, ``2-4``, ``J-A``,
+    ``A-4`` (the ace low: A, 2, 3, 4), ``A, 2-4``.
+
+    >>> spell_ranks(frozenset({Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR}))
+    'A-4'
+    >>> spell_ranks(frozenset({Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE}))
+    'J-A'
+    """
+    heights = sorted(int(r) for r in ranks)
+    if Rank.ACE in ranks and Rank.TWO in ranks and Rank.KING not in ranks:
+        heights = [1, *heights[:-1]]  # the ace reads low: A-4
+    runs: list[list[int]] = []
+    for h in heights:
+        if runs and h == runs[-1][-1] + 1:
+            runs[-1].append(h)
+        else:
+            runs.append([h])
+
+    def short(height: int) -> str:
+        return Rank(14 if height == 1 else height).short
+
+    return ", ".join(short(r[0]) if len(r) == 1 else f"{short(r[0])}-{short(r[-1])}" for r in runs)
+
+
+def parse_ranks(text: object, what: str) -> frozenset[Rank]:
+    """Ranks as pay tables write them (:func:`spell_ranks`): ranks and
+    ranges (``2-4``, ``J-A``; ``A-4`` reads the ace low) separated by
+    commas. ``what`` names the field in the error.
+
+    >>> sorted(r.short for r in parse_ranks("A, 5-7", "ranks"))
+    ['5', '6', '7', 'A']
+    >>> parse_ranks("4-2", "kicker")
+    Traceback (most recent call last):
+    ...
+    fivecard.play.paytables.PayTableError: "kicker": the range "4-2" runs down; write the lower rank first ("2-4")
+    """
+    problem = f'"{what}" must be ranks or ranges such as "A", "2-4", "J-A", "A, 2-4", got {_json_text(text)}'
+    if not isinstance(text, str) or not text.strip() or len(text) > 100:
+        raise PayTableError(problem)
+    found: set[Rank] = set()
+    for part in text.split(","):
+        low_text, dash, high_text = part.strip().partition("-")
+        low, high = _one_rank(low_text, problem), _one_rank(high_text if dash else low_text, problem)
+        bottom = 1 if low == Rank.ACE and dash and high != Rank.ACE else int(low)  # A-4: the ace low
+        if bottom > high:
+            raise PayTableError(
+                f'"{what}": the range "{part.strip()}" runs down; write the lower rank first '
+                f'("{high.short}-{low.short}")'
+            )
+        found.update(Rank(14 if h == 1 else h) for h in range(bottom, int(high) + 1))
+    return frozenset(found)
+
+
+def _one_rank(text: str, problem: str) -> Rank:
+    try:
+        card = Card.parse(text.strip())
+    except FivecardError:
+        raise PayTableError(problem) from None
+    if card.rank is None or card.suit is not None:
+        raise PayTableError(problem)
+    return card.rank
+
+
+def _from(least: Rank) -> frozenset[Rank]:
+    """The ranks from ``least`` up to the ace."""
+    return frozenset(r for r in Rank if r >= least)
+
+
+def _spell_wilds(wilds: frozenset[int]) -> str:
+    return ", ".join(str(w) for w in sorted(wilds))
+
+
+@dataclass(frozen=True, slots=True)
+class PayEntry:
+    """One line of a pay table: what a final hand of category ``hand``
+    (a machine name, :data:`CATEGORY_NAMES`) pays per coin at the most
+    coins (``pays``; ``below_max``: per coin at fewer coins, when it
+    differs, as a royal's 250 against 800 at five coins), optionally only
+    for some of those hands:
+
+    * ``ranks``: the rank of the hand's main group (:data:`GROUPED`: four
+      aces, a pair of jacks or better);
+    * ``kicker``: four of a kind's fifth card (:data:`KICKED`);
+    * ``wilds``: how many wild cards the hand holds (``{0}``: natural,
+      ``{1, ..., 5}``: wild; four deuces are a Five of a Kind with four).
+
+    ``label`` is the line as machines print it (made from the rest when
+    empty); ``key`` its machine name in reports (made from the rest when
+    empty: ``four_of_a_kind_A_kicker_2-4``, ``natural_royal_flush``).
+    Checked when made; a :class:`PayTableError` says what is wrong.
+    """
+
+    hand: str
+    pays: float
+    ranks: frozenset[Rank] | None = None
+    kicker: frozenset[Rank] | None = None
+    wilds: frozenset[int] | None = None
+    label: str = ""
+    key: str = ""
+    below_max: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.hand not in CATEGORY_NAMES:
+            raise PayTableError(
+                f"unknown category {_json_text(self.hand)}; the categories are {', '.join(CATEGORY_NAMES)}"
+            )
+        object.__setattr__(self, "pays", _checked_pay(self.pays, f'"pays" of "{self.key or self.hand}"'))
+        if self.below_max is not None:
+            object.__setattr__(
+                self, "below_max", _checked_pay(self.below_max, f'"below_max" of "{self.key or self.hand}"')
+            )
+        if self.ranks is not None and self.hand not in GROUPED:
+            raise PayTableError(
+                f'"ranks" on {self.hand}, a category without a group to rank; ranks narrow '
+                + ", ".join(sorted(GROUPED))
+            )
+        if self.kicker is not None and self.hand not in KICKED:
+            raise PayTableError(
+                f'"kicker" on {self.hand}, a category that has none; only '
+                + ", ".join(sorted(KICKED))
+                + " has a kicker (four deuces with an ace: five_of_a_kind, \"ranks\": \"A\", \"wilds\": 4)"
+            )
+        for field_name in ("ranks", "kicker", "wilds"):
+            value = getattr(self, field_name)
+            if value is not None and not value:
+                raise PayTableError(f'"{field_name}" of {self.hand} is empty, so the line pays no hand')
+        if self.wilds is not None and not self.wilds <= _ALL_WILDS:
+            raise PayTableError(f'"wilds" must be counts of wild cards from 0 to 5, got {_spell_wilds(self.wilds)}')
+        if not self.key:
+            object.__setattr__(self, "key", self._made_key())
+        if not isinstance(self.label, str) or len(self.label) > _NAME_LIMIT or not self.label.isprintable():
+            raise PayTableError(
+                f'"label" must be one line of text (at most {_NAME_LIMIT} characters), got {_json_text(self.label)}'
+            )
+
+    def _made_key(self) -> str:
+        hand = self.hand
+        if self.wilds == frozenset({4}) and hand == "five_of_a_kind":
+            key = "four_wild"
+        elif self.wilds == frozenset({0}):
+            key = f"natural_{hand}"
+        elif self.wilds == _ALL_WILDS - {0}:
+            key = f"wild_{hand}"
+        elif self.wilds is not None:
+            key = f"{hand}_wilds_{_spell_wilds(self.wilds).replace(', ', ',')}"
+        else:
+            key = hand
+        if self.ranks is not None:
+            key += "_" + spell_ranks(self.ranks).replace(", ", ",")
+        if self.kicker is not None:
+            key += "_kicker_" + spell_ranks(self.kicker).replace(", ", ",")
+        return key
+
+    def space(self) -> tuple[str, frozenset[Rank], frozenset[Rank], frozenset[int]]:
+        """The hands the line pays, as one set per trait (every value where
+        the line does not narrow it): what overlaps are checked on."""
+        return (self.hand, self.ranks or _ALL_RANKS, self.kicker or _ALL_RANKS, self.wilds or _ALL_WILDS)
+
+    def describe(self, labels: Mapping[str, str]) -> str:
+        """The line as people read it: ``label``, else made from the
+        category's label (``labels``: machine name to label) and what
+        narrows it: ``Royal Flush (natural)``, ``Four of a Kind (A, kicker
+        2-4)``, ``Four wild cards``."""
+        if self.label:
+            return self.label
+        notes = []
+        if self.wilds == frozenset({4}) and self.hand == "five_of_a_kind":
+            base = "Four wild cards"
+            if self.ranks is not None:
+                notes.append(f"with {spell_ranks(self.ranks)}")
+        else:
+            base = labels.get(self.hand, self.hand)
+            counted = {"one_pair": "Pair of", "three_of_a_kind": "Three", "four_of_a_kind": "Four"}
+            counted["five_of_a_kind"] = "Five"
+            if self.ranks is not None and self.hand == "one_pair" and self.ranks == _from(min(self.ranks)):
+                base = f"{min(self.ranks).plural} or Better" if len(self.ranks) > 1 else f"Pair of {Rank.ACE.plural}"
+            elif self.ranks is not None and len(self.ranks) == 1 and self.hand in counted:
+                base = f"{counted[self.hand]} {next(iter(self.ranks)).plural}"
+            elif self.ranks is not None:
+                notes.append(spell_ranks(self.ranks))
+            if self.kicker is not None:
+                notes.append(f"kicker {spell_ranks(self.kicker)}")
+            if self.wilds == frozenset({0}):
+                notes.append("natural")
+            elif self.wilds == _ALL_WILDS - {0}:
+                notes.append("wild")
+            elif self.wilds is not None:
+                notes.append(f"{_spell_wilds(self.wilds)} wild cards")
+        if base == "Four wild cards":
+            return " ".join([base, *notes])
+        return f"{base} ({', '.join(notes)})" if notes else base
+
+    def matches(self, category: str, rank: Rank | None, kicker: Rank | None, wilds: int) -> bool:
+        """Whether the line pays a hand of ``category`` whose main group has
+        ``rank`` and whose kicker is ``kicker``, holding ``wilds`` wild cards."""
+        return (
+            category == self.hand
+            and (self.ranks is None or rank in self.ranks)
+            and (self.kicker is None or kicker in self.kicker)
+            and (self.wilds is None or wilds in self.wilds)
+        )
+
+
+def _checked_pay(pay: object, what: str) -> float:
+    number: float | None = None
+    if isinstance(pay, (int, float)) and not isinstance(pay, bool):
+        try:
+            number = float(pay)
+        except OverflowError:  # an int beyond any float
+            number = None
+    if number is None or not math.isfinite(number) or not 0 <= number <= MAX_PAY:
+        raise PayTableError(f"{what} must be a number from 0 to {MAX_PAY:,}, got {_json_text(pay)}")
+    return number + 0.0  # no -0.0
+
+
+def _short_entries(pays: Mapping[str, float], min_pair: Rank | None) -> tuple[PayEntry, ...]:
+    """The short form's lines: ``{"royal_flush": 800, "one_pair": 1}``
+    (with ``min_pair``, the pairs that pay), ``natural_``/``wild_`` before a
+    category, ``four_wild``."""
     if not isinstance(pays, Mapping):
         raise PayTableError(
-            f'"pays" must be an object of category: payout per coin, got {_json_text(pays)}'
+            f'"pays" must be an object of category: payout per coin, or a list of lines, got {_json_text(pays)}'
         )
-    checked = {}
-    for category, pay in pays.items():
-        if category not in PAY_NAMES:
+    entries = []
+    for name, pay in pays.items():
+        if name not in PAY_NAMES:
             raise PayTableError(
-                f"unknown category {_json_text(category)} in \"pays\"; "
+                f"unknown category {_json_text(name)} in \"pays\"; "
                 f"the categories are {', '.join(CATEGORY_NAMES)} (also natural_ or wild_ "
                 "before one, and four_wild, under wild cards)"
             )
-        number: float | None = None
-        if isinstance(pay, (int, float)) and not isinstance(pay, bool):
-            try:
-                number = float(pay)
-            except OverflowError:  # an int beyond any float
-                number = None
-        if number is None or not math.isfinite(number) or not 0 <= number <= MAX_PAY:
-            raise PayTableError(
-                f'"pays" of "{category}" must be a number from 0 to {MAX_PAY:,}, got {_json_text(pay)}'
+        kind, _, base = name.partition("_")
+        ranks = None
+        if name == "four_wild":
+            hand, wilds = "five_of_a_kind", frozenset({4})
+        elif kind in ("natural", "wild") and base in CATEGORY_NAMES:
+            hand, wilds = base, frozenset({0}) if kind == "natural" else _ALL_WILDS - {0}
+        else:
+            hand, wilds = name, None
+        if hand == "one_pair" and min_pair is not None:
+            ranks = frozenset(r for r in Rank if r >= min_pair)
+        entries.append(PayEntry(hand, pay, ranks, None, wilds, key=name))
+    return tuple(entries)
+
+
+def _check_overlaps(entries: Sequence[PayEntry]) -> None:
+    """Every hand is paid by one line at most: where two lines pay some
+    hands alike and neither holds the other, a third line must pay exactly
+    those hands (the most specific line pays)."""
+    spaces = [e.space() for e in entries]
+    known = set(spaces)
+    for i, first in enumerate(spaces):
+        for j in range(i + 1, len(spaces)):
+            second = spaces[j]
+            if first[0] != second[0]:
+                continue
+            both = (first[0], first[1] & second[1], first[2] & second[2], first[3] & second[3])
+            if not all(both[1:]):
+                continue  # no hand is paid by both
+            if first == second:
+                raise PayTableError(
+                    f"lines {i + 1} ({entries[i].key}) and {j + 1} ({entries[j].key}) pay the same hands"
+                )
+            inside = all(a <= b for a, b in zip(first[1:], second[1:])) or all(
+                b <= a for a, b in zip(first[1:], second[1:])
             )
-        checked[category] = number + 0.0  # no -0.0
-    return checked
+            if not inside and both not in known:
+                shared = PayEntry(first[0], 0, *_narrowing(both))
+                raise PayTableError(
+                    f"lines {i + 1} ({entries[i].key}) and {j + 1} ({entries[j].key}) overlap: "
+                    f"both pay {shared.key} and neither is more specific; narrow one of them, "
+                    "or add a line for the hands of both"
+                )
+
+
+def _narrowing(
+    space: tuple[str, frozenset[Rank], frozenset[Rank], frozenset[int]],
+) -> tuple[frozenset[Rank] | None, frozenset[Rank] | None, frozenset[int] | None]:
+    _, ranks, kicker, wilds = space
+    return (
+        None if ranks == _ALL_RANKS else ranks,
+        None if kicker == _ALL_RANKS else kicker,
+        None if wilds == _ALL_WILDS else wilds,
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class PayTable:
-    """A video-poker pay table: what each category pays per coin bet (the
-    coin included, as video poker machines quote it); ``min_pair`` is the
-    lowest pair that pays (``J`` for Jacks or Better).
+    """A video-poker pay table: what each final hand pays per coin bet (the
+    coin included, as video poker machines quote it), line by line
+    (:class:`PayEntry`); a hand no line pays pays nothing.
+
+    The lines are given as ``entries``, or in the short form as ``pays``, a
+    mapping of category: pay (``natural_``/``wild_`` before a category,
+    ``four_wild``) with ``min_pair``, the lowest pair that pays (``J`` for
+    Jacks or Better). After checking, ``entries`` holds the lines (a tuple)
+    and ``pays`` maps each line's :attr:`PayEntry.key` to its pay.
 
     Named as a :class:`~fivecard.core.rules.RuleSet` is: ``name`` is its id
-    (``jacks-or-better``, the key of :data:`PAYTABLES`; a file's name for a
+    (``jacks-or-better-9-6``, a key of :data:`PAYTABLES`; a file's name for a
     table read from one), ``title`` the label people read
     (``Jacks or Better 9/6``; a JSON table's ``"name"``), the name itself
-    when not given.
+    when not given. ``coins``: the most coins a hand may bet (5, or 6 on
+    machines with a sixth coin); ``published``: a return published for the
+    table and ``source`` where, shown beside the exact one.
 
-    Checked when made: ``name`` and ``title`` one line of text, ``pays``
-    category machine names (:data:`CATEGORY_NAMES`) to numbers from 0 to
-    :data:`MAX_PAY`, ``min_pair`` a rank or ``None``; else a
-    :class:`PayTableError`.
+    Checked when made: a :class:`PayTableError` says what is wrong (an
+    unknown category, a pay that is not a number from 0 to
+    :data:`MAX_PAY`, a kicker on a category that has none, two lines that
+    pay some hands alike with neither more specific).
     """
 
     name: str
-    pays: dict[str, float]
+    pays: Mapping[str, float] = field(default_factory=dict)
     min_pair: Rank | None = None
     #: The rule set it plays under (a name), if it names one.
     rules: str | None = None
     #: The label people read; the name itself if empty.
     title: str = ""
+    coins: int = 5
+    published: str | None = None
+    source: str | None = None
+    #: The lines (the long form); the short form's ``pays`` become lines too.
+    entries: Sequence[PayEntry] = ()
 
     def __post_init__(self) -> None:
         if not self.title:
@@ -149,9 +441,30 @@ class PayTable:
                     f'"name" must be one line of text (at most {_NAME_LIMIT} characters), '
                     f"got {_json_text(text)}"
                 )
-        object.__setattr__(self, "pays", _checked_pays(self.pays))
         if self.min_pair is not None and not isinstance(self.min_pair, Rank):
             raise PayTableError(f'"min_pair" must be a rank, got {_json_text(self.min_pair)}')
+        if self.entries:
+            if self.pays:
+                raise PayTableError('give "pays" as an object or as a list of lines, not both')
+            if self.min_pair is not None:
+                raise PayTableError('"min_pair" is for the short form; narrow the one_pair line by "ranks"')
+            if not isinstance(self.entries, (list, tuple)) or not all(isinstance(e, PayEntry) for e in self.entries):
+                raise PayTableError(f"the lines must be PayEntry values, got {_json_text(repr(self.entries))}")
+            entries = tuple(self.entries)
+        else:
+            entries = _short_entries(self.pays, self.min_pair)
+        keys = [e.key for e in entries]
+        twice = next((k for k in keys if keys.count(k) > 1), None)
+        if twice is not None:
+            raise PayTableError(f"two lines are named {twice}")
+        _check_overlaps(entries)
+        object.__setattr__(self, "entries", entries)
+        object.__setattr__(self, "pays", {e.key: e.pays for e in entries})
+        if isinstance(self.coins, bool) or not isinstance(self.coins, int) or not 1 <= self.coins <= 6:
+            raise PayTableError(f'"coins" must be the most coins a hand bets, 1 to 6, got {_json_text(self.coins)}')
+        for what, given in (("published", self.published), ("source", self.source)):
+            if given is not None and (not isinstance(given, str) or len(given) > 200 or not given.isprintable()):
+                raise PayTableError(f'"{what}" must be one line of text, got {_json_text(given)}')
         if self.rules is not None:
             if not isinstance(self.rules, str):
                 raise PayTableError(f'"rules" must be a rule set\'s name, got {_json_text(self.rules)}')
@@ -159,6 +472,26 @@ class PayTable:
                 object.__setattr__(self, "rules", get_rules(self.rules).name)
             except FivecardError as exc:
                 raise PayTableError(f'"rules": {exc}') from None
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.entries, self.rules, self.title, self.coins))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PayTable):
+            return NotImplemented
+        return (self.name, self.entries, self.rules, self.title, self.coins, self.published, self.source) == (
+            other.name, other.entries, other.rules, other.title, other.coins, other.published, other.source
+        )
+
+    @property
+    def paying_pairs(self) -> frozenset[Rank]:
+        """The ranks of the pairs that pay (J to A under Jacks or Better;
+        none when only two pair or better pays)."""
+        found: set[Rank] = set()
+        for entry in self.entries:
+            if entry.hand == "one_pair" and entry.pays > 0 and entry.wilds in (None, frozenset({0})):
+                found |= entry.ranks or _ALL_RANKS
+        return frozenset(found)
 
     def rules_to_play(self, rules: str | RuleSet | None = None) -> RuleSet:
         """The rule set the table is played under: ``rules`` when given
@@ -178,13 +511,12 @@ class PayTable:
 
     def check_rules(self, rules: RuleSet) -> None:
         """Raise :class:`PayTableError` when the table names another rule
-        set than ``rules``, or pays natural and wild hands apart under rules
-        without wild cards."""
+        set than ``rules``, or pays by wild cards under rules without any."""
         if self.rules is not None and self.rules != rules.name:
             raise PayTableError(
                 f"{self.title} plays under the {self.rules} rules, not {rules.name}", option=("rules", self.rules)
             )
-        special = [k for k in self.pays if k not in CATEGORY_NAMES]
+        special = [e.key for e in self.entries if e.wilds is not None]
         if special and not rules.wild_indices:
             raise PayTableError(
                 f"{self.title} pays {special[0]}, which needs wild cards; the {rules.name} rules have none"
@@ -194,47 +526,12 @@ class PayTable:
         self, rules: RuleSet, indices: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
     ) -> npt.NDArray[np.float64]:
         """What each hand (rows of five card indices, with their strengths)
-        pays: its class's pay, or under wild cards its natural or wild
-        version's, or four wild cards' pay."""
+        pays: the pay of the most specific line that pays it, else 0."""
         import numpy as np  # loaded when a batch is paid, not with the table
 
-        pays: npt.NDArray[np.float64] = self.payout(rules)[strengths]
-        if not rules.wild_indices or all(k in CATEGORY_NAMES for k in self.pays):
-            return pays  # every hand paid by its class
-        names, entry = self.hand_entries(rules, indices, strengths)
-        special = np.array([np.nan if n in CATEGORY_NAMES else self.pays.get(n, np.nan) for n in names])
-        chosen = special[entry]
-        result: npt.NDArray[np.float64] = np.where(np.isnan(chosen), pays, chosen)
-        return result
-
-    def hand_entries(
-        self, rules: RuleSet, indices: npt.NDArray[np.int32], strengths: npt.NDArray[np.integer[Any]]
-    ) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
-        """Which entry of the table each hand is paid by: its category's, or
-        under wild cards ``natural_...``, ``wild_...`` or ``four_wild`` where
-        the table has them. Returns the names and, per hand, an index into
-        them (whether that entry pays this hand, as ``min_pair`` decides, is
-        :meth:`hand_pays`'s)."""
-        import numpy as np
-
-        from ..vector import batch
-
-        ladder = [c.name for c in rules.ladder]
-        size = len(ladder)
-        names = (*ladder, *(f"natural_{c}" for c in ladder), *(f"wild_{c}" for c in ladder), "four_wild")
-        entry = batch.category_table(rules)[strengths].astype(np.int64)
-        if not rules.wild_indices or all(k in CATEGORY_NAMES for k in self.pays):
-            return names, entry
-        wild = np.isin(indices, list(rules.wild_indices)).sum(axis=1)
-        category = entry.copy()
-        for index, name in enumerate(ladder):
-            if f"natural_{name}" in self.pays:
-                entry[(category == index) & (wild == 0)] = size + index
-            if f"wild_{name}" in self.pays:
-                entry[(category == index) & (wild > 0)] = 2 * size + index
-        if "four_wild" in self.pays:
-            entry[wild == 4] = 3 * size
-        return names, entry
+        names, entry = self.final_entries(rules, indices, strengths)
+        pays: npt.NDArray[np.float64] = np.array([*(e.pays for e in self.entries), 0.0])[entry]
+        return pays
 
     def final_entries(
         self,
@@ -244,124 +541,179 @@ class PayTable:
         pays: npt.NDArray[np.float64] | None = None,
     ) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
         """What each final hand is, as the table tells hands apart: the
-        entry that pays it (:meth:`hand_entries`), or ``"nothing"`` (the
-        last name) for a hand that pays 0, such as a pair of tens under
-        Jacks or Better. Returns the names and, per hand, an index into
-        them; ``pays``: the hands' :meth:`hand_pays`, if known."""
+        line that pays it, or ``"nothing"`` (the last name) for a hand no
+        line pays or one that pays 0, such as a pair of tens under Jacks or
+        Better. Returns the lines' keys (:attr:`PayEntry.key`, in the
+        table's order, then ``"nothing"``) and, per hand, an index into
+        them. (``pays`` is accepted for callers that have them; the lines
+        decide.)"""
         import numpy as np
 
-        names, entry = self.hand_entries(rules, indices, strengths)
-        paid = self.hand_pays(rules, indices, strengths) if pays is None else pays
-        found: npt.NDArray[np.int64] = np.where(paid > 0, entry, len(names))
-        return (*names, "nothing"), found
+        table = self.entry_table(rules)
+        if table.shape[1] == 1:
+            entry: npt.NDArray[np.int64] = table[strengths, 0]
+        else:
+            wild = np.isin(indices, list(rules.wild_indices)).sum(axis=1)
+            entry = table[strengths, np.minimum(wild, table.shape[1] - 1)]
+        return (*(e.key for e in self.entries), "nothing"), entry
+
+    def entry_table(self, rules: RuleSet) -> npt.NDArray[np.int64]:
+        """Per strength under ``rules`` and count of wild cards held (one
+        column without wild cards, else up to 5), the index of the line that
+        pays the hand (:attr:`entries`), or ``len(entries)`` for nothing."""
+        return _entry_table(self, rules)
 
     def entry_label(self, name: str, rules: RuleSet, *, pay: bool = False) -> str:
-        """An entry's name (:meth:`final_entries`) as people read it, and
+        """A line's key (:meth:`final_entries`) as people read it, and
         with ``pay`` what it pays per coin: the one wording of every report
         of final hands under a pay table.
 
         >>> from fivecard.core.rules import get_rules
-        >>> JACKS_OR_BETTER.entry_label("one_pair", get_rules("standard"), pay=True)
-        'One Pair (pays 1)'
+        >>> JACKS_OR_BETTER.entry_label("one_pair_J-A", get_rules("standard"), pay=True)
+        'Jacks or Better (pays 1)'
+        >>> parse_paytable('{"pays": {"one_pair": 1}, "min_pair": "J"}', name="x").entry_label(
+        ...     "one_pair", get_rules("standard"), pay=True)
+        'Jacks or Better (pays 1)'
         >>> DEUCES_WILD_FULL_PAY.entry_label("natural_royal_flush", get_rules("deuces-wild"))
-        'Royal Flush (natural)'
+        'Natural Royal Flush'
+        >>> parse_paytable('{"pays": {"natural_royal_flush": 800}}', name="x").entry_label(
+        ...     "natural_royal_flush", get_rules("deuces-wild"), pay=True)
+        'Royal Flush (natural, pays 800)'
         >>> JACKS_OR_BETTER.entry_label("nothing", get_rules("standard"), pay=True)
         'Nothing (pays 0)'
         """
         if name == "nothing":
             return "Nothing (pays 0)"
         labels = {c.name: c.label for c in rules.ladder}
-        kind, _, base = name.partition("_")
-        if name == "four_wild":
-            label, notes = "Four wild cards", []
-        elif kind in ("natural", "wild") and base in labels:
-            label, notes = labels[base], [kind]
-        else:
-            label, notes = labels.get(name, name), []
-        if pay:
-            notes.append(f"pays {self.pays.get(name, 0.0):g}")
-        return f"{label} ({', '.join(notes)})" if notes else label
+        entry = next((e for e in self.entries if e.key == name), None)
+        label = entry.describe(labels) if entry is not None else labels.get(name, name)
+        if not pay:
+            return label
+        paid = f"pays {self.pays.get(name, 0.0):g}"
+        return f"{label[:-1]}, {paid})" if label.endswith(")") and entry is not None and not entry.label else (
+            f"{label} ({paid})"
+        )
 
     def payout(self, rules: RuleSet) -> npt.NDArray[np.float64]:
-        """The payout of each strength under ``rules``."""
+        """The pay of each strength under ``rules`` for a hand without wild
+        cards (index 0 unused)."""
         import numpy as np
 
-        from ..core.lookup import tables_for
-
-        tables = tables_for(rules)
-        out = np.zeros(tables.size + 1)
-        for strength in range(1, tables.size + 1):
-            hand_class = tables.hand_class(strength)
-            name = hand_class.category.name
-            pay = self.pays.get(name, 0.0)
-            if name == "one_pair" and self.min_pair is not None and hand_class.key[0] < self.min_pair:
-                pay = 0.0
-            out[strength] = pay
+        out: npt.NDArray[np.float64] = np.array([*(e.pays for e in self.entries), 0.0])[self.entry_table(rules)[:, 0]]
+        out[0] = 0.0
         return out
 
 
-JACKS_OR_BETTER: Final = PayTable(
-    "jacks-or-better",
-    {
-        "royal_flush": 800,
-        "straight_flush": 50,
-        "four_of_a_kind": 25,
-        "full_house": 9,
-        "flush": 6,
-        "straight": 4,
-        "three_of_a_kind": 3,
-        "two_pair": 2,
-        "one_pair": 1,
-    },
-    min_pair=Rank.JACK,
-    title="Jacks or Better 9/6",
-)
+@lru_cache(maxsize=64)
+def _entry_table(paytable: PayTable, rules: RuleSet) -> npt.NDArray[np.int64]:
+    import numpy as np
 
-DEUCES_WILD_FULL_PAY: Final = PayTable(
-    "deuces-wild",
-    {
-        "natural_royal_flush": 800,
-        "four_wild": 200,
-        "wild_royal_flush": 25,
-        "five_of_a_kind": 15,
-        "straight_flush": 9,
-        "four_of_a_kind": 5,
-        "full_house": 3,
-        "flush": 2,
-        "straight": 2,
-        "three_of_a_kind": 1,
-    },
-    rules="deuces-wild",
-    title="Deuces Wild (full pay)",
-)
+    from ..core.lookup import tables_for
 
-#: Built-in pay tables by name (their id).
-PAYTABLES: Final[dict[str, PayTable]] = {t.name: t for t in (JACKS_OR_BETTER, DEUCES_WILD_FULL_PAY)}
+    tables = tables_for(rules)
+    columns = 1 if not rules.wild_indices else min(5, rules.wilds) + 1
+    nothing = len(paytable.entries)
+    out = np.full((tables.size + 1, columns), nothing, dtype=np.int64)
+    spaces = [e.space() for e in paytable.entries]
+    for strength in range(1, tables.size + 1):
+        hand_class = tables.hand_class(strength)
+        category = hand_class.category.name
+        rank = hand_class.key[0] if category in GROUPED else None
+        kicker = hand_class.key[1] if category in KICKED and len(hand_class.key) > 1 else None
+        for wilds in range(columns):
+            found = [i for i, e in enumerate(paytable.entries) if e.matches(category, rank, kicker, wilds)]
+            if not found:
+                continue
+            # the most specific: its hands lie within every other match's
+            best = min(found, key=lambda i: math.prod(len(part) for part in spaces[i][1:]))
+            if paytable.entries[best].pays > 0:
+                out[strength, wilds] = best
+    return out
+
+
+#: Other names the catalogue's tables answer to.
+ALIASES: Final = {"jacks-or-better": "jacks-or-better-9-6", "deuces-wild": "deuces-wild-full-pay"}
+
+
+class _Catalogue(Mapping[str, PayTable]):
+    """The pay tables shipped with fivecard (``play/catalogue/*.json``, in
+    the language :func:`parse_paytable` reads), by id: listed without being
+    read, each read and checked when first asked for."""
+
+    def __init__(self) -> None:
+        self._folder = resources.files(__package__ or "fivecard.play") / "catalogue"
+        self._read: dict[str, PayTable] = {}
+        self._names: tuple[str, ...] | None = None
+
+    def _ids(self) -> tuple[str, ...]:
+        if self._names is None:
+            self._names = tuple(
+                sorted(f.name.removesuffix(".json") for f in self._folder.iterdir() if f.name.endswith(".json"))
+            )
+        return self._names
+
+    def __getitem__(self, name: str) -> PayTable:
+        found = self._read.get(name)
+        if found is None:
+            if name not in self._ids():
+                raise KeyError(name)
+            found = parse_paytable((self._folder / f"{name}.json").read_text("utf-8"), name=name)
+            self._read[name] = found
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids())
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self._ids()
+
+
+#: The pay tables shipped with fivecard, by id (``jacks-or-better-9-6``),
+#: players' usual names (``fivecard strategy --list``); :data:`ALIASES`
+#: name two of them too.
+PAYTABLES: Final[Mapping[str, PayTable]] = _Catalogue()
+
+
+def catalogue() -> list[PayTable]:
+    """Every table of :data:`PAYTABLES`, as ``strategy --list`` shows
+    them: the games without wild cards first, then deuces wild, then the
+    joker's, each by name."""
+    order = {"standard": 0, "deuces-wild": 1, "one-joker": 2}
+    return sorted(PAYTABLES.values(), key=lambda t: (order.get(t.rules or "standard", 3), t.name))
 
 
 _DEPTH_LIMIT: Final = 20  # a pay table nests 2 deep
-_KEYS: Final = ("name", "pays", "min_pair", "rules")
+_KEYS: Final = ("name", "rules", "coins", "pays", "min_pair", "published", "source")
+_LINE_KEYS: Final = ("hand", "ranks", "kicker", "natural", "wilds", "pays", "below_max", "label")
 _RANKS: Final = "2-10, J, Q, K, A"
 # A JSON string (possessive: linear even when unterminated) or a bracket.
 _STRING_OR_BRACKET: Final = re.compile(r'"(?:[^"\\]|\\.)*+"?|[\[\]{}]', re.DOTALL)
 
 
 def builtin_paytable(name: str) -> PayTable:
-    """A built-in pay table (:data:`PAYTABLES`) by its name, in any case: the
-    names only, never a file (nothing is opened, whatever the text is). Any
-    other text is a :class:`PayTableError` that lists the names.
+    """A built-in pay table (:data:`PAYTABLES`, :data:`ALIASES`) by its
+    name, in any case: the names only, never a file (nothing is opened
+    beyond the catalogue's own, whatever the text is). Any other text is a
+    :class:`PayTableError` that names the closest ones.
 
     >>> builtin_paytable("Jacks-or-Better").title
     'Jacks or Better 9/6'
-    >>> builtin_paytable("/etc/passwd")
+    >>> builtin_paytable("double-bonus-10-6")
     Traceback (most recent call last):
     ...
-    fivecard.play.paytables.PayTableError: unknown pay table '/etc/passwd': the pay tables are jacks-or-better, deuces-wild
+    fivecard.play.paytables.PayTableError: unknown pay table 'double-bonus-10-6' (did you mean double-bonus-10-7?); fivecard strategy --list lists the pay tables
     """
-    found = PAYTABLES.get(name.strip().lower())
-    if found is None:
-        raise PayTableError(f"unknown pay table {quote(name)}: the pay tables are {', '.join(PAYTABLES)}")
-    return found
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in PAYTABLES:
+        close = difflib.get_close_matches(key, [*PAYTABLES, *ALIASES], n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise PayTableError(f"unknown pay table {quote(name)}{hint}; fivecard strategy --list lists the pay tables")
+    return PAYTABLES[key]
+
 
 
 def parse_paytable(text: str, *, name: str) -> PayTable:
@@ -432,6 +784,14 @@ def _parse_json(text: str) -> Any:
         raise PayTableError(f"JSON nested deeper than {_DEPTH_LIMIT} levels") from None
 
 
+def _unknown_key(key: object, keys: Sequence[str], where: str) -> PayTableError:
+    close = difflib.get_close_matches(key, keys, n=1) if isinstance(key, str) else []
+    hint = f' (did you mean "{close[0]}"?)' if close else ""
+    return PayTableError(
+        f"unknown key {_json_text(key)}{hint}{where}; the keys are " + ", ".join(f'"{k}"' for k in keys)
+    )
+
+
 def _paytable_of(data: Any, default_name: str) -> PayTable:
     if not isinstance(data, dict):
         raise PayTableError(
@@ -439,21 +799,78 @@ def _paytable_of(data: Any, default_name: str) -> PayTable:
         )
     for key in data:
         if key not in _KEYS:
-            close = difflib.get_close_matches(key, _KEYS, n=1)
-            hint = f' (did you mean "{close[0]}"?)' if close else ""
-            raise PayTableError(
-                f"unknown key {_json_text(key)}{hint}; the keys are "
-                + ", ".join(f'"{k}"' for k in _KEYS)
-            )
+            raise _unknown_key(key, _KEYS, "")
     if "pays" not in data:
-        raise PayTableError('no "pays": the object needs "pays": {category: payout per coin}')
+        raise PayTableError('no "pays": the object needs "pays": {category: payout per coin} or a list of lines')
     title = data.get("name", default_name)
     if not isinstance(title, str):
         raise PayTableError(f'"name" must be a string, got {_json_text(title)}')
     rank = None
     if data.get("min_pair") is not None:
         rank = _rank_of(data["min_pair"])
-    return PayTable(default_name, data["pays"], rank, data.get("rules"), title=title)
+    pays = data["pays"]
+    lines: list[PayEntry] = []
+    if isinstance(pays, list):
+        if not pays:
+            raise PayTableError('"pays" is an empty list: a table pays at least one hand')
+        lines = [_line_of(line, number) for number, line in enumerate(pays, 1)]
+        pays = {}
+    return PayTable(
+        default_name,
+        pays,
+        rank,
+        data.get("rules"),
+        title=title,
+        coins=data.get("coins", 5),
+        published=data.get("published"),
+        source=data.get("source"),
+        entries=lines,
+    )
+
+
+def _line_of(line: object, number: int) -> PayEntry:
+    """One line of the long form: ``{"hand": "four_of_a_kind", "ranks":
+    "A", "kicker": "2-4", "pays": 400, "label": "Four Aces with 2-4"}``."""
+    where = f" in line {number} of \"pays\""
+    if not isinstance(line, dict):
+        raise PayTableError(f'line {number} of "pays" must be an object {{"hand": ..., "pays": ...}}, got {_json_text(line)}')
+    for key in line:
+        if key not in _LINE_KEYS:
+            raise _unknown_key(key, _LINE_KEYS, where)
+    for key in ("hand", "pays"):
+        if key not in line:
+            raise PayTableError(f'line {number} of "pays" has no "{key}"')
+    try:
+        if "natural" in line and "wilds" in line:
+            raise PayTableError('give "natural" or "wilds", not both')
+        wilds: frozenset[int] | None = None
+        if "natural" in line:
+            if not isinstance(line["natural"], bool):
+                raise PayTableError(f'"natural" must be true or false, got {_json_text(line["natural"])}')
+            wilds = frozenset({0}) if line["natural"] else _ALL_WILDS - {0}
+        elif "wilds" in line:
+            given = line["wilds"]
+            counts = given if isinstance(given, list) else [given]
+            if not counts or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 5 for c in counts):
+                raise PayTableError(f'"wilds" must be a count of wild cards from 0 to 5, or a list of them, got {_json_text(given)}')
+            wilds = frozenset(counts)
+        hand = line["hand"]
+        if not isinstance(hand, str):
+            raise PayTableError(f'"hand" must be a category\'s name, got {_json_text(hand)}')
+        label = line.get("label", "")
+        if not isinstance(label, str):
+            raise PayTableError(f'"label" must be a string, got {_json_text(label)}')
+        return PayEntry(
+            hand,
+            line["pays"],
+            parse_ranks(line["ranks"], "ranks") if "ranks" in line else None,
+            parse_ranks(line["kicker"], "kicker") if "kicker" in line else None,
+            wilds,
+            label=label,
+            below_max=line.get("below_max"),
+        )
+    except PayTableError as exc:
+        raise PayTableError(f"line {number} of \"pays\": {exc}") from None
 
 
 def _rank_of(value: object) -> Rank:
@@ -467,3 +884,9 @@ def _rank_of(value: object) -> Rank:
     if card.rank is None or card.suit is not None:
         raise PayTableError(problem)
     return card.rank
+
+
+#: Jacks or Better 9/6, the full-pay game every other is measured against.
+JACKS_OR_BETTER: Final = builtin_paytable("jacks-or-better-9-6")
+#: Full-pay Deuces Wild.
+DEUCES_WILD_FULL_PAY: Final = builtin_paytable("deuces-wild-full-pay")

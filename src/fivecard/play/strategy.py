@@ -28,6 +28,7 @@ weighed by the deals it stands for, in parts that
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -49,19 +50,25 @@ if TYPE_CHECKING:
     from .dealer import DealerHand
     from .holds import HoldList
 
-__all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "StartingHand", "starting_hands"]
+__all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "TIES", "StartingHand", "starting_hands"]
 
+
+
+#: How :func:`solve_paytable` breaks a tie between equally good holds:
+#: the lower variance (the default: the same return with less risk), or the
+#: higher; then more cards kept, then the lower mask.
+TIES: Final = ("lower-variance", "higher-variance")
 
 
 @dataclass(frozen=True, slots=True)
 class PayTableSolution:
     """A pay table solved under a rule set: ``expected_return`` per coin bet
-    (exact), ``final`` the probability of each category name (and
-    ``"nothing"``: a hand that pays 0) of the final hand under optimal play,
-    and per class of deals that play alike (``classes``, see
-    :mod:`fivecard.vector.classes`) the best hold (a mask of :data:`HOLDS`
-    over the class's first deal's five cards) with its value per coin, and
-    the runner-up's. ``final`` is empty when it was not asked for."""
+    (exact), ``final`` the probability of each final hand as the table
+    pays it (a line's :attr:`~fivecard.play.paytables.PayEntry.key`, and
+    ``"nothing"``) under optimal play, highest pay first, and per class of
+    deals that play alike (``classes``, see :mod:`fivecard.vector.classes`)
+    the best hold (a mask of :data:`HOLDS` over the class's first deal's
+    five cards) with its value per coin, and the runner-up's."""
 
     paytable: PayTable
     rules: RuleSet
@@ -75,18 +82,63 @@ class PayTableSolution:
     #: Every hold's value per class (rows of 32, by mask), when asked for
     #: (``solve_paytable(values=True)``); else ``None``.
     values: npt.NDArray[np.float64] | None = None
+    #: How ties between equally good holds were broken (:data:`TIES`).
+    ties: str = TIES[0]
 
     @property
     def percent(self) -> float:
         """The return as a percentage (99.5439 for Jacks or Better 9/6)."""
         return float(self.expected_return * 100)
 
+    @property
+    def variance(self) -> Fraction:
+        """The variance of one hand's pay per coin, exactly (19.5147 for
+        Jacks or Better 9/6)."""
+        square = sum((p * Fraction(self.paytable.pays.get(k, 0.0)) ** 2 for k, p in self.final.items()), Fraction(0))
+        return square - self.expected_return**2
+
+    @property
+    def deviation(self) -> float:
+        """The standard deviation of one hand's pay per coin (4.4175 for
+        Jacks or Better 9/6)."""
+        return math.sqrt(self.variance)
+
+    @property
+    def weighting(self) -> int:
+        """The number every final hand is counted out of, as published
+        tables count them: each deal's draws weighed alike, ``C(n, 5) * 5 *
+        C(n - 5, 5)`` (19,933,230,517,200 for 52 cards)."""
+        n = len(self.rules.deck())
+        return comb(n, 5) * 5 * comb(n - 5, 5)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Each final hand's count out of :attr:`weighting`: exact
+        integers, as published return tables list "combinations"."""
+        whole = self.weighting
+        made = {k: p * whole for k, p in self.final.items()}
+        assert all(c.denominator == 1 for c in made.values())
+        return {k: int(c) for k, c in made.items()}
+
+    def pays_of(self, name: str) -> float:
+        """What a final hand (a key of :attr:`final`) pays per coin."""
+        return self.paytable.pays.get(name, 0.0)
+
+    def distribution(self) -> list[tuple[int, Fraction]]:
+        """The final hands as (pay per coin, probability), highest pay
+        first: what bankroll figures are worked from."""
+        return [(int(self.pays_of(k)), p) for k, p in self.final.items()]
+
     def to_json(self, holds: HoldList | None = None) -> dict[str, Any]:
         """The solution as ``fivecard strategy --json --paytable`` prints
         it: ``paytable``, ``rules``, ``deals``, ``classes``, ``return`` (the
-        exact fraction), ``percent``, ``final`` (each final hand's
-        probability) and, given ``holds``, ``holds``."""
+        exact fraction), ``percent``, ``variance`` (exact) and
+        ``variance_decimal``, ``deviation``, ``final`` (each final hand's
+        probability), ``counts`` (each one's combinations out of
+        ``weighting``), ``pays``, ``ties``, the table's ``published`` return
+        and ``source`` where it names them, and given ``holds``, ``holds``."""
         ret = self.expected_return
+        variance = self.variance
         return {
             "paytable": self.paytable.title,
             "rules": self.rules.name,
@@ -94,26 +146,49 @@ class PayTableSolution:
             "classes": len(self.classes),
             "return": f"{ret.numerator}/{ret.denominator}",
             "percent": self.percent,
+            "variance": f"{variance.numerator}/{variance.denominator}",
+            "variance_decimal": float(variance),
+            "deviation": self.deviation,
             "final": {name: float(p) for name, p in self.final.items()},
+            "counts": self.counts,
+            "weighting": self.weighting,
+            "pays": {name: self.pays_of(name) for name in self.final},
+            "ties": self.ties,
+            **({"published": self.paytable.published} if self.paytable.published else {}),
+            **({"source": self.paytable.source} if self.paytable.source else {}),
             **({"holds": holds.to_json()} if holds is not None else {}),
         }
 
     def text(self, holds: HoldList | None = None) -> str:
         """The solution as ``fivecard strategy --paytable`` prints it: the
-        return, a line per final hand (probability, pay) and ``holds``."""
+        return (and a published one), the variance, a line per final hand
+        (pay, combinations, probability, how often) and ``holds``."""
         ret = self.expected_return
         rules = self.rules
         labels = {name: self.paytable.entry_label(name, rules) for name in self.final}
-        width = max((len(labels[name]) for name in self.final), default=0)
+        width = max([len("final hand"), *(len(labels[name]) for name in self.final)])
+        counts = self.counts
+        digits = max(len(f"{c:,}") for c in [*counts.values(), self.weighting])
+        published = (
+            f"; published {self.paytable.published}" + (f" ({self.paytable.source})" if self.paytable.source else "")
+            if self.paytable.published
+            else ""
+        )
+
+        def often(p: Fraction) -> str:
+            return f"1 in {float(1 / p):,.0f}" if p else "never"
+
         lines = [
             f"{self.paytable.title} under {rules.name}, perfect play over all {self.classes.total:,} deals "
             f"({len(self.classes):,} classes):",
-            f"return {self.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin)",
-            f"{'final hand':<{width}} {'probability':>12}  pays",
+            f"return {self.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin){published}",
+            f"variance {float(self.variance):.4f}, standard deviation {self.deviation:.4f} per coin",
+            f"{'final hand':<{width}} {'pays':>5} {'combinations':>{digits}} {'probability':>12}  how often",
             *(
-                f"{labels[name]:<{width}} {float(p):>12.6%}  {self.paytable.pays.get(name, 0.0):g}"
+                f"{labels[name]:<{width}} {self.pays_of(name):>5g} {counts[name]:>{digits},} {float(p):>12.6%}  {often(p)}"
                 for name, p in self.final.items()
             ),
+            f"{'total':<{width}} {'':>5} {self.weighting:>{digits},}",
         ]
         return "\n".join(lines) + "\n" + (holds.text() if holds is not None else "")
 
@@ -122,7 +197,7 @@ def solve_paytable(
     paytable: PayTable,
     *,
     rules: str | RuleSet | None = None,
-    final: bool = True,
+    ties: str = TIES[0],
     checkpoint: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
@@ -132,8 +207,8 @@ def solve_paytable(
     """Solve ``paytable`` under ``rules`` (a rule set of suited cards
     without jokers, for now; wild cards of the deck included; default: the
     one the table names, else ``standard``): every class
-    of deals' best hold and the exact return. ``final=False`` skips the
-    distribution of final hands. The classes are worked in parts
+    of deals' best hold, the exact return and the final hands. Equally
+    good holds are told apart by ``ties`` (:data:`TIES`). The classes are worked in parts
     (:func:`fivecard.vector.jobs.run_parts`, in this process): ``progress``
     is called with (parts done, parts), and with ``checkpoint`` (a folder)
     an interrupted run resumes where it stopped (``resume``: how, in the
@@ -162,26 +237,32 @@ def solve_paytable(
     deals = batch.combinations(n)
     hands = np.array([c.index for c in deck], dtype=np.int32)[deals]  # every hand of the deck, as card indices
     strengths = batch.strengths_of_indices(hands, rules=ruleset)
-    pays = paytable.hand_pays(ruleset, hands, strengths)
+    names, kind = paytable.final_entries(ruleset, hands, strengths)
+    pays = np.array([*(e.pays for e in paytable.entries), 0.0])
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.title}: solving takes whole-number pays")
-    index = _Index(n)
+    if ties not in TIES:
+        raise FivecardError(f"ties are broken by {' or '.join(TIES)}, not {ties!r}")
     draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
-    kinds, counts = _final_kinds(index, deals, hands, strengths, pays, paytable, ruleset) if final else ([], [])
     job = _PayJob(
-        index, index.totals(deals, pays.astype(np.int64)), deal_classes(deck, ruleset), draws, counts, values
+        _KindTotals(deals, kind, len(names)),
+        pays.astype(np.int64),
+        deal_classes(deck, ruleset),
+        draws,
+        values,
+        1 if ties == TIES[0] else -1,
     )
     parts = -(-len(job.classes) // _PART_CLASSES)
-    key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, final, values])
+    key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, values, ties])
     results = run_parts(
         _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note,
         resume=resume,
     )
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
-    sums = np.sum([r["sums"] for r in results], axis=0, dtype=object)
-    made = np.sum([r["final"] for r in results], axis=0, dtype=object) if kinds else None
-    expected = mean_over_deals(sums, n)
-    chances = {} if made is None else {name: mean_over_deals(made[j], n) for j, name in enumerate(kinds)}
+    made = np.sum([r["final"] for r in results], axis=0, dtype=object)  # by cards kept, per final hand
+    expected = mean_over_deals(made @ job.pays.astype(object), n)
+    order = sorted(range(len(names)), key=lambda j: (-int(pays[j]), j))  # highest pay first, then the table's order
+    chances = {names[j]: mean_over_deals(made[:, j], n) for j in order}
     return PayTableSolution(
         paytable,
         ruleset,
@@ -193,6 +274,7 @@ def solve_paytable(
         joined["second"].astype(np.int8),
         joined["second_value"],
         np.concatenate([r["values"] for r in results]) if values else None,
+        ties,
     )
 
 
@@ -201,113 +283,77 @@ _PART_CLASSES: Final = 8192  # classes a part
 
 @dataclass(eq=False)
 class _PayJob:
-    """What every part reads (in this process): the pay totals per card
-    set, the hands per final entry per card set, the classes of deals."""
+    """What every part reads (in this process): the final hands of each
+    kind that hold each card set, the pay of each kind, the classes of
+    deals."""
 
-    index: _Index
-    totals: npt.NDArray[np.int64]
+    totals: _KindTotals
+    pays: npt.NDArray[np.int64]  # per kind of final hand ("nothing" last, 0)
     classes: DealClasses
     draws: npt.NDArray[np.int64]  # per hold: C(n - 5, 5 - cards kept)
-    counts: list[npt.NDArray[np.int32]]  # per final entry (none without the final hands)
     values: bool = False  # keep every hold's value
+    spread: int = 1  # ties: 1 the lower variance first, -1 the higher
 
 
 def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     """One part of the classes: each one's best hold and runner-up, and the
-    chosen holds' pay totals and final hands (weighted by the deals of each
-    class), by cards kept."""
+    chosen holds' final hands (weighted by the deals of each class), by
+    cards kept."""
     assert isinstance(spec, _PayJob)
     job = spec
     cards = job.classes.first[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
     weight = job.classes.deals[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
-    numbers = [job.index.number(cards, mask) for mask in range(32)]
-    found = signed_supersets(np.stack([job.totals[n] for n in numbers], axis=1))
+    made = signed_supersets(job.totals.holding(cards))  # per class, hold, kind: the draws that make it
+    found = made @ job.pays
     value = found / job.draws
+    spread = (made @ job.pays**2) / job.draws  # the mean square pay: equal means, the lower variance
     # best first; equal values (exact: equal fractions round to one float):
-    # more cards kept (fewer exchanged, as the advisor), then the lower mask
-    order = np.lexsort((np.broadcast_to(-KEPT, value.shape), -value), axis=-1)[:, :2]
+    # the lower variance (or the higher: ``ties``), then more
+    # cards kept (fewer exchanged, as the advisor), then the lower mask
+    order = np.lexsort((np.broadcast_to(-KEPT, value.shape), job.spread * spread, -value), axis=-1)[:, :2]
     rows = np.arange(len(cards))
     kept = KEPT[order[:, 0]]
-    chosen = found[rows, order[:, 0]] * weight
-    final = np.zeros((len(job.counts), 6), dtype=np.int64)
-    for j, table in enumerate(job.counts):
-        made = signed_supersets(np.stack([table[n] for n in numbers], axis=1).astype(np.int64))
-        np.add.at(final[j], kept, made[rows, order[:, 0]] * weight)  # integers, exactly
-    sums = np.zeros(6, dtype=np.int64)
-    np.add.at(sums, kept, chosen)
+    final = np.zeros((6, made.shape[2]), dtype=np.int64)
+    np.add.at(final, kept, made[rows, order[:, 0]] * weight[:, None])  # integers, exactly
     return {
         "best": order[:, 0].astype(np.int8),
         "value": value[rows, order[:, 0]],
         "second": order[:, 1].astype(np.int8),
         "second_value": value[rows, order[:, 1]],
-        "sums": sums,
         "final": final,
         **({"values": value} if job.values else {}),
     }
 
 
-def _final_kinds(
-    index: _Index,
-    deals: npt.NDArray[np.uint8],
-    hands: npt.NDArray[np.int32],
-    strengths: npt.NDArray[np.uint16],
-    pays: npt.NDArray[np.float64],
-    paytable: PayTable,
-    rules: RuleSet,
-) -> tuple[list[str], list[npt.NDArray[np.int32]]]:
-    """The final hands by the pay table's entry that pays them
-    (``"nothing"`` for a hand that pays 0), highest pay first, and per entry
-    the hands of it that hold each card set."""
-    names, label = paytable.final_entries(rules, hands, strengths, pays)
-    nothing = len(names) - 1
-    found_kinds = [int(k) for k in np.unique(label) if k != nothing]
-    strength_order = {name: place for place, name in enumerate(c.name for c in rules.ladder)}
+class _KindTotals:
+    """For every set ``U`` of at most five cards of a deck of ``n``, how
+    many of its five-card hands hold ``U``, per kind of final hand: the sets
+    of each size numbered by the combinatorial number system
+    (:func:`~fivecard.vector.classes.set_numbers`) in a table of their own,
+    rows of counts per kind; the five-card sets (the hands themselves) as
+    the kind of each."""
 
-    def pay_of(kind: int) -> tuple[float, int]:
-        name = names[kind]
-        base = name.removeprefix("natural_").removeprefix("wild_")
-        return (-paytable.pays.get(name, paytable.pays.get(base, 0.0)), -strength_order.get(base, len(names)))
-
-    kinds = sorted(found_kinds, key=pay_of) + [nothing]
-    cards = deals.astype(np.int64)
-    counts = [index.totals(cards[label == kind], None).astype(np.int32) for kind in kinds]
-    return [names[k] for k in kinds], counts
-
-
-class _Index:
-    """Sets of at most five of ``n`` cards numbered by the combinatorial
-    number system: the sets of each size in a block of their own."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.base = np.cumsum([0] + [comb(n, k) for k in range(5)]).astype(np.int64)
-        self.size = int(self.base[-1]) + comb(n, 5)
-
-    def number(self, cards: npt.NDArray[np.int64], mask: int) -> npt.NDArray[np.int64]:
-        """The number of the subset ``mask`` of each row of ascending cards."""
-        kept = HOLDS[mask]
-        return set_numbers(cards, kept, self.n) + int(self.base[len(kept)])
-
-    def totals(
-        self, deals: npt.NDArray[np.integer[Any]], values: npt.NDArray[np.int64] | None
-    ) -> npt.NDArray[np.int64]:
-        """Per set of at most five cards, the sum of ``values`` of the deals
-        that hold it (``None``: how many deals hold it)."""
+    def __init__(self, deals: npt.NDArray[np.integer[Any]], kind: npt.NDArray[np.int64], kinds: int) -> None:
         cards = deals.astype(np.int64)
-        out = np.zeros(self.size, dtype=np.int64)
-        for mask in range(32):
-            numbers = self.number(cards, mask)
-            if values is None:
-                out += np.bincount(numbers, minlength=self.size)
-            else:
-                out += np.bincount(numbers, weights=values, minlength=self.size).astype(np.int64)
-        return out
+        self.n = n = int(cards.max()) + 1
+        self.kinds = kinds
+        self.tables = [np.zeros((comb(n, k), kinds), dtype=np.int64) for k in range(5)]
+        for mask in range(31):  # every proper subset of each hand
+            kept = HOLDS[mask]
+            number = set_numbers(cards, kept, n) * kinds + kind
+            self.tables[len(kept)] += np.bincount(number, minlength=comb(n, len(kept)) * kinds).reshape(-1, kinds)
+        self.top = np.empty(comb(n, 5), dtype=np.int64)
+        self.top[set_numbers(cards, HOLDS[31], n)] = kind
 
-    def holds(self, cards: npt.NDArray[np.int64], totals: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """Per deal (rows of ascending cards) and hold mask, the sum over the
-        draws of that hold (hands with the kept cards and none of the
-        discarded): a signed superset sum over the deal's 32 subsets."""
-        return signed_supersets(np.stack([totals[self.number(cards, mask)] for mask in range(32)], axis=1))
+    def holding(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Per deal (rows of ascending cards), hold mask and kind: the
+        hands of that kind holding the mask's cards."""
+        out = np.empty((len(cards), 32, self.kinds), dtype=np.int64)
+        for mask in range(31):
+            kept = HOLDS[mask]
+            out[:, mask] = self.tables[len(kept)][set_numbers(cards, kept, self.n)]
+        out[:, 31] = np.eye(self.kinds, dtype=np.int64)[self.top[set_numbers(cards, HOLDS[31], self.n)]]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,6 +101,7 @@ RULES: dict[str, Rules] = {
             flushes=False, wheel=False,
         ),  # fmt: skip
         Rules("joker", _WILD_LADDER, jokers=2),
+        Rules("one-joker", _WILD_LADDER, jokers=1),
         # 6 to A; a flush beats a full house; A-6-7-8-9 is the lowest straight.
         Rules(
             "short-deck",

@@ -115,6 +115,29 @@ def case(
 
 # --- the inputs the cases give ------------------------------------------------
 
+#: Video poker's Joker Poker (kings or better, 20/7/5): a pay table of the
+#: one-joker deck, natural and wild royal flushes paid apart.
+JOKER_POKER = json.dumps(
+    {
+        "name": "Joker Poker Kings or Better 20/7/5",
+        "rules": "one-joker",
+        "min_pair": "K",
+        "pays": {
+            "natural_royal_flush": 800,
+            "five_of_a_kind": 200,
+            "wild_royal_flush": 100,
+            "straight_flush": 50,
+            "four_of_a_kind": 20,
+            "full_house": 7,
+            "flush": 5,
+            "straight": 3,
+            "three_of_a_kind": 2,
+            "two_pair": 1,
+            "one_pair": 1,
+        },
+    },
+    indent=2,
+)
 #: A pay table of the JSON form advise and strategy read.
 TENS_OR_BETTER = json.dumps(
     {
@@ -212,6 +235,7 @@ CASES: tuple[Case, ...] = (
     case("classify-semi", "classify", "--rules", "semi", "Q, Q, Q, Q, 9", "A K Q J 10", "7 7 3 3 2"),
     case("classify-joker-json", "classify", "--json", "--rules", "joker", "JK 2D 3S 4S 5S", "AS KS QS JS TS"),
     case("classify-joker", "classify", "--rules", "joker", "JK 7H 7D 7S 7C", "JK AS KD 8C 3H"),
+    case("classify-one-joker", "classify", "--rules", "one-joker", "JK 7H 7D 7S 7C", "JK AS KD 8C 3H", "AH KH QH JK TH"),
     case("classify-short-deck", "classify", "--rules", "short-deck", "AS 6D 7C 8H 9S", "AH QH 9H 7H 6H", "KS KD KC 7S 7D"),
     case("classify-deuces-wild", "classify", "--rules", "deuces-wild", "2H 2D 7C 8S 9S", "2C AS AH AD AC", "2S 2C 2H 2D AS"),
     case("classify-one-eyed-jacks-json", "classify", "--json", "--rules", "one-eyed-jacks", "JS JH AS AD 4C", "KH KS QD 9C 3D"),
@@ -237,6 +261,7 @@ CASES: tuple[Case, ...] = (
     case("compare-stdin", "compare", "-", stdin="QC QD 3S 3H 8C\nQH QS 3D 3C 9C\n"),
     case("compare-semi-json", "compare", "--json", "--rules", "semi-poker", "Q Q Q Q 9", "Q Q Q Q 5"),
     case("compare-joker", "compare", "--rules", "joker", "JK 7H 7D 7S 7C", "AS KS QS JS TS"),
+    case("compare-one-joker", "compare", "--rules", "one-joker", "AS KS QS JS TS", "AH KH QH JK TH"),
     case("compare-short-deck", "compare", "--rules", "short-deck", "AH QH 9H 7H 6H", "KS KD KC 7S 7D"),
     case("compare-ace-to-five", "compare", "--rules", "ace-to-five", "AS 2H 3C 4D 5S", "7S 5H 4C 3D 2S"),
     case("compare-deuce-to-seven", "compare", "--rules", "deuce-to-seven", "AS 2H 3C 4D 5S", "7S 5H 4C 3D 2S"),
@@ -314,6 +339,7 @@ CASES: tuple[Case, ...] = (
     case("deal-json-rounds", "deal", "--json", "--rounds", "2", "--seed", "5", "--rules", "ace-to-five"),
     case("deal-color", "deal", "--color", "always", "--seed", "2"),
     case("deal-joker", "deal", "--rules", "joker", "--seed", "7", "--players", "5"),
+    case("deal-one-joker", "deal", "--rules", "one-joker", "--seed", "8", "--players", "6"),
     case("deal-semi", "deal", "--rules", "semi", "--seed", "3", "--rounds", "3"),
     case("deal-short-deck", "deal", "--rules", "short-deck", "--seed", "4", "--players", "7"),
     case("deal-deuces-wild", "deal", "--rules", "deuces-wild", "--seed", "9", "--players", "10"),
@@ -333,6 +359,7 @@ CASES: tuple[Case, ...] = (
     case("stats-ace-king", "stats", "--rules", "ace-king"),
     case("stats-semi-json", "stats", "--json", "--rules", "semi"),
     case("stats-joker", "stats", "--rules", "joker"),
+    case("stats-one-joker", "stats", "--rules", "one-joker"),
     case("stats-short-deck-seven", "stats", "--cards", "7", "--rules", "short-deck"),
     case("stats-short-deck-six-json", "stats", "--cards", "6", "--rules", "short-deck", "--json"),
     case("stats-deuces-wild", "stats", "--rules", "deuces-wild"),
@@ -364,6 +391,8 @@ CASES: tuple[Case, ...] = (
     case("advise-ace-to-five", "advise", "--rules", "ace-to-five", "AS 2H 3C 8D KS"),
     case("advise-deuce-to-seven-json", "advise", "--json", "--rules", "deuce-to-seven", "7S 5H 4C 3D KS"),
     case("advise-one-eyed-jacks", "advise", "--rules", "one-eyed-jacks", "JS 9S TS 4D 2C"),
+    case("advise-paytable-one-joker", "advise", "--paytable", "joker-poker.json", "JK KH 7C 4S 2S",
+         given=(("joker-poker.json", JOKER_POKER),)),  # its rules implied
     case("advise-ace-king", "advise", "--rules", "ace-king", "AS KD 8C 7H 3S"),
     case("advise-wild", "advise", "--wild", "JS JH", "JS 9S TS 4D 2C"),
     case("advise-json-all", "advise", "--json", "--all", "AS AH 7C 4D 2S"),
@@ -381,6 +410,8 @@ CASES: tuple[Case, ...] = (
     case("strategy-dealer-json", "strategy", "--json", "--dealer", "--rules", "short-deck", "--workers", "0",
          "--holds", "3", "-o", "dealer.parquet", writes=("dealer.parquet",)),
     case("strategy-paytable-semi-refused", "strategy", "--paytable", "jacks-or-better", "--rules", "semi"),
+    case("strategy-paytable-one-joker", "strategy", "--paytable", "joker-poker.json", "--holds", "8",
+         given=(("joker-poker.json", JOKER_POKER),)),  # 2,869,685 deals: seconds
     # play: scripted games
     case("play", "play", "--seed", "1", stdin=PLAY_KEYS),
     case("play-semi-end-of-input", "play", "--rules", "semi", "--seed", "2", stdin="f\n"),

@@ -375,7 +375,7 @@ def test_zsh_script(tmp_path: Path) -> None:
     text = script("zsh")
     assert text.startswith("#compdef fivecard\n")
     assert "compdef _fivecard fivecard" in text and "_describe -t commands" in text
-    assert "'--rules=[rule set]:R:(standard ace-king russian semi semi-poker no-suits joker joker-poker short-deck six-plus short deuces-wild deuces one-eyed-jacks one-eyed ace-to-five a5 a-5 ace-five deuce-to-seven 2-7 kansas-city deuce-seven)'" in text
+    assert "'--rules=[rule set]:R:(standard ace-king russian semi semi-poker no-suits joker joker-poker one-joker short-deck six-plus short deuces-wild deuces one-eyed-jacks one-eyed ace-to-five a5 a-5 ace-five deuce-to-seven 2-7 kansas-city deuce-seven)'" in text
     assert "'(-o --output)-o+[write here]:FILE:_files'" in text
     assert text.count("'") % 2 == 0
     if shutil.which("zsh") is None:

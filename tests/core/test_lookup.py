@@ -29,7 +29,7 @@ from helpers import (
     whole_deck,
 )
 
-from fivecard import Hand, full_deck, get_rules, strength, strength_function
+from fivecard import Hand, HandError, full_deck, get_rules, strength, strength_function
 from fivecard.vector import batch
 from fivecard import evaluate
 from fivecard.core.rules import RULE_SETS
@@ -153,6 +153,28 @@ def test_joker_53_card_deck() -> None:
     assert np.array_equal(counts, np.bincount(found, minlength=len(counts)))
 
 
+def test_one_joker_deck_is_the_joker_deck_without_its_second_joker() -> None:
+    """one-joker deals the 53 cards of video poker's Joker Poker: its hands
+    are the joker deck's without the second joker, each the same strength
+    (the two rule sets share their ladder and their classes), and a hand
+    may hold one joker only."""
+    one, two = whole_deck("one-joker"), whole_deck("joker")
+    assert len(get_rules("one-joker").deck()) == 53
+    kept = ~(two.indices == 53).any(axis=1)
+    assert np.array_equal(one.indices, two.indices[kept])
+    assert np.array_equal(one.strengths, two.strengths[kept])
+    assert category_table("one-joker", one.strengths) == {
+        k: (JOKER_TABLE[k][0], n) for k, n in JOKER_53_HANDS.items()
+    }
+    encoded = batch.encode(["JK JK As Ks Qs", "JK As Ks Qs Js"], rules="one-joker")
+    with pytest.raises(HandError) as refused:
+        Hand.parse("JK JK As Ks Qs", rules="one-joker")
+    assert encoded.errors == {0: str(refused.value)}
+    assert str(refused.value).startswith("card 2 is joker number 2; the one-joker rules allow at most 1 per hand")
+    wild_royal = int(batch.strengths(encoded)[1])
+    assert tables_for(get_rules("one-joker")).hand_class(wild_royal).category.name == "royal_flush"
+
+
 def test_encode_indices_takes_every_joker_hand() -> None:
     """Every hand of the 54-card deck with one joker or both (the deck indices
     52 and 53): no error, those indices, the same strengths."""
@@ -177,6 +199,7 @@ DEALT: dict[str, tuple[dict[str, int], int]] = {
     ),
     "semi": ({k: v for k, v in SEMI_52_HANDS.items() if v}, 6_175),  # of 6,188: no Five of a Kind
     "joker": ({k: v[1] for k, v in JOKER_TABLE.items()}, 7_475),
+    "one-joker": (JOKER_53_HANDS, 7_475),
     "short-deck": (
         {"royal_flush": 4, "straight_flush": 20, "four_of_a_kind": 288, "flush": 480, "full_house": 1_728,
          "straight": 6_120, "three_of_a_kind": 16_128, "two_pair": 36_288, "one_pair": 193_536,
@@ -208,7 +231,7 @@ DEALT: dict[str, tuple[dict[str, int], int]] = {
     ),  # fmt: skip
 }
 #: Wild rule sets: the reference evaluator tries every substitution (seconds each).
-WILD = ("joker", "deuces-wild", "one-eyed-jacks")
+WILD = ("joker", "one-joker", "deuces-wild", "one-eyed-jacks")
 
 
 def test_every_rule_set_is_counted() -> None:
@@ -273,10 +296,10 @@ def kinds_of_hand(indices: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
 
 
 # Kinds: 6,175 multisets of five ranks and 1,287 suited ones of five different
-# ranks; with jokers, 1,820 + 715 of four naturals and 455 + 286 of three.
+# ranks; with a joker, 1,820 + 715 of four naturals, with two, 455 + 286 of three.
 @pytest.mark.parametrize(
     ("rules", "kinds"),
-    [("ace-king", 7_462), ("semi", 7_462), ("joker", 10_738), ("ace-to-five", 7_462), ("deuce-to-seven", 7_462)],
+    [("ace-king", 7_462), ("semi", 7_462), ("joker", 10_738), ("one-joker", 9_997), ("ace-to-five", 7_462), ("deuce-to-seven", 7_462)],
 )
 @pytest.mark.slow
 def test_the_single_hand_path_equals_the_batch_path_on_every_kind_of_hand(rules: str, kinds: int) -> None:

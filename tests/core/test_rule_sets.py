@@ -22,7 +22,7 @@ from fivecard import (
     rule_names,
     showdown,
 )
-from fivecard.core.cards import CARDS
+from fivecard.core.cards import CARDS, JOKER
 from fivecard.core.lookup import tables_for
 from fivecard.core.rules import wild_rules
 from fivecard.play.game import Game
@@ -35,8 +35,8 @@ def winner(hands: Sequence[str | Hand], rules: str, *, decks: int = 1) -> tuple[
 
 def test_names_and_aliases() -> None:
     assert rule_names() == [
-        "standard", "ace-king", "semi", "joker", "short-deck", "deuces-wild", "one-eyed-jacks",
-        "ace-to-five", "deuce-to-seven",
+        "standard", "ace-king", "semi", "joker", "one-joker", "short-deck", "deuces-wild",
+        "one-eyed-jacks", "ace-to-five", "deuce-to-seven",
     ]
     for alias, name in [
         ("russian", "ace-king"),
@@ -44,6 +44,7 @@ def test_names_and_aliases() -> None:
         ("no-suits", "semi"),
         ("joker-poker", "joker"),
         ("JOKER", "joker"),
+        ("One-Joker", "one-joker"),
         ("six-plus", "short-deck"),
         ("Short", "short-deck"),
         ("deuces", "deuces-wild"),
@@ -54,7 +55,7 @@ def test_names_and_aliases() -> None:
         ("kansas-city", "deuce-to-seven"),
     ]:
         assert get_rules(alias).name == name
-    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven"):
+    with pytest.raises(RulesError, match="choose one of: standard, ace-king, semi, joker, one-joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven"):
         get_rules("omaha")
 
 
@@ -85,6 +86,7 @@ def test_built_in_only_takes_every_name_and_alias_and_no_custom_rule_set() -> No
         ("ace-king", 7_462),
         ("semi", 6_188),
         ("joker", 7_475),
+        ("one-joker", 7_475),
         ("short-deck", 1_404),
         ("ace-to-five", 6_175),
         ("deuce-to-seven", 7_462),
@@ -267,6 +269,34 @@ def test_joker_errors() -> None:
     with pytest.raises(HandError, match="3 jokers in hands 1 and 2"):
         showdown(["JK JK 2C 7D 9H", "JK 2D 3S 4S 5S"], rules="joker")
     assert showdown(["JK JK 2C 7D 9H", "JK 2D 3S 4S 5S"], rules="joker", decks=2).winners == (1,)
+
+
+# --- one-joker: video poker's Joker Poker, 53 cards -------------------------------------------
+
+
+def test_one_joker_plays_as_joker_with_one_joker() -> None:
+    """one-joker has joker's ladder and its wild card's semantics; its deck
+    holds one joker, so a hand, a showdown (of one deck) and a deal hold at
+    most one."""
+    rules, two = get_rules("one-joker"), get_rules("joker")
+    assert rules.ladder == two.ladder and (rules.jokers, two.jokers) == (1, 2)
+    assert len(rules.deck()) == 53 and rules.deck().count(JOKER) == 1
+    for text, description, jokers in [
+        ("JK 7H 7D 7S 7C", "Five of a Kind, Sevens", ["7"]),
+        ("JK AS KS QS 9S", "Flush, A-K-Q-J-9", ["Js"]),
+        ("JK KH KD 4C 4S", "Full House, Kings over Fours", ["Ks"]),
+        ("JK 5H 6D 8C 9S", "Straight, Nine high", ["7s"]),
+    ]:
+        found, same = evaluate(text, rules=rules), evaluate(text, rules=two)
+        assert (found.description, [c.code_str for c in found.jokers]) == (description, jokers)
+        assert found.strength == same.strength and not found.natural
+    assert winner(["JK 7H 7D 7S 7C", "AS KS QS JS 10S"], "one-joker") == (0,)
+    assert showdown(["AS KS QS JS 10S", "AH KH QH JK 10H"], rules=rules).is_draw
+    with pytest.raises(HandError, match="card 2 is joker number 2; the one-joker rules allow at most 1"):
+        evaluate("JK JK AS KS QS", rules=rules)
+    with pytest.raises(HandError, match="2 jokers in hands 1 and 2"):
+        showdown(["JK 2C 7D 9H KS", "JK 2D 3S 4S 5S"], rules=rules)
+    assert showdown(["JK 2C 7D 9H KS", "JK 2D 3S 4S 5S"], rules=rules, decks=2).winners == (1,)
 
 
 def test_errors_are_one_family() -> None:

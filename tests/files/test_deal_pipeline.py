@@ -15,7 +15,7 @@ from fivecard.play.deal import DealTally, deal_rounds
 from helpers import dealt_as_the_rounds_say
 
 
-@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"])
+@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "one-joker", "deuces-wild", "one-eyed-jacks"])
 @pytest.mark.parametrize(("players", "rounds"), [(1, 3), (2, 1), (3, 70), (10, 5)])
 @pytest.mark.parametrize("as_json", [False, True])
 @pytest.mark.slow

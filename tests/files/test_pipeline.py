@@ -226,7 +226,7 @@ def test_every_format_says_the_same(tmp_path: Path) -> None:
             assert line.endswith(str(j["explanation"]))
 
 
-@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"])
+@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "one-joker", "deuces-wild", "one-eyed-jacks"])
 @pytest.mark.parametrize("as_json", [False, True])
 def test_classify_of_standard_input_equals_classify_of_arguments(rules: str, as_json: bool) -> None:
     """Hands from standard input go through the bulk pipeline, hands as
@@ -289,7 +289,7 @@ def test_reading_ahead_keeps_order_raises_in_place_and_stops_with_its_reader() -
     assert threading.active_count() <= before
 
 
-@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"])
+@pytest.mark.parametrize("rules", ["standard", "ace-king", "semi", "joker", "one-joker", "deuces-wild", "one-eyed-jacks"])
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "text", "parquet"])
 @pytest.mark.slow
 def test_lines_of_plain_cards_are_written_as_any_line(tmp_path: Path, rules: str, fmt: str) -> None:

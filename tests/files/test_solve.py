@@ -470,7 +470,7 @@ def test_fast_json_equals_the_rich_evaluation(tmp_path: Path) -> None:
         lines.append(", ".join(first) + " | A♥ 2♥ 3♠ 4♥ 5♣")
     source = tmp_path / "hands.txt"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    for name in ("standard", "ace-king", "semi", "joker", "deuces-wild", "one-eyed-jacks"):
+    for name in ("standard", "ace-king", "semi", "joker", "one-joker", "deuces-wild", "one-eyed-jacks"):
         code, out, err = run(["solve", str(source), "--json", "--rules", name, "--decks", "2" if name != "semi" else "1"])
         rows = [json.loads(line) for line in out.splitlines()]
         assert len(rows) == 300

@@ -3,7 +3,7 @@
 What a hand's wild cards became, and where its cards stand in showdown
 order, are settled by the batch path once per case (:mod:`fivecard.vector.wild`),
 not once per hand. Here every hand of the deck (``deuces-wild``,
-``one-eyed-jacks``, the joker deck) is settled alone, as :func:`evaluate`
+``one-eyed-jacks``, the decks of two jokers and of one) is settled alone, as :func:`evaluate`
 settles it (its rule functions applied to the hand's own cards), and must
 get what the writers use; and the writers' whole output (text, JSON, CSV,
 the table of ``solve``) must equal the single-hand ``evaluate`` and report
@@ -36,7 +36,7 @@ from fivecard.core.hand import Hand
 from fivecard.core.report import Painter, evaluation_json
 from fivecard.core.lookup import tables_for
 
-WILD_RULES = ["deuces-wild", "one-eyed-jacks", "joker"]
+WILD_RULES = ["deuces-wild", "one-eyed-jacks", "joker", "one-joker"]
 
 
 @functools.cache
@@ -58,7 +58,7 @@ def test_every_wild_hand_of_the_deck_as_the_single_hand_path_settles_it(name: st
     indices = np.array(deck, dtype=np.int32)[batch.combinations(len(deck))]
     wild = np.isin(indices, list(rules.wild_indices)).any(axis=1)
     indices = indices[wild]
-    assert len(indices) == {"deuces-wild": 886_656, "one-eyed-jacks": 480_200, "joker": 563_550}[name]
+    assert len(indices) == {"deuces-wild": 886_656, "one-eyed-jacks": 480_200, "joker": 563_550, "one-joker": 270_725}[name]
     cases = wild_cases(rules)
     # what evaluate reads of a hand, for all at once: its lookup index (wild
     # cards as the joker) and its cards in sorted order

@@ -40,6 +40,7 @@ SMALL: dict[str, tuple[Card, ...]] = {
     "ace-king": _deck("JQKA", "ace-king"),
     "semi": _deck("9TJQKA", "semi"),
     "joker": _deck("JQKA", "joker", jokers=2),
+    "one-joker": _deck("JQKA", "one-joker", jokers=1),
     "short-deck": _deck("A6789", "short-deck"),
     "deuces-wild": _deck("2QKA", "deuces-wild"),
     "one-eyed-jacks": _deck("JQKA", "one-eyed-jacks"),
@@ -141,7 +142,7 @@ def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
 
 @pytest.mark.slow
 def test_sampled_deals_of_the_full_deck_hold_what_the_advisor_holds() -> None:
-    for rules, sample in (("standard", 5), ("joker", 3)):
+    for rules, sample in (("standard", 5), ("joker", 3), ("one-joker", 3)):
         ruleset = get_rules(rules)
         deck = ruleset.deck()
         tables = _tables(ruleset, tuple(c.index for c in deck))

@@ -112,7 +112,7 @@ def test_describe_hold(kept: str, rules: RuleSet, paytable: PayTable | None, exp
     assert describe_hold(cards, rules, paytable) == expected
 
 
-@pytest.mark.parametrize("name", ["standard", "short-deck", "semi", "deuces-wild", "one-eyed-jacks"])
+@pytest.mark.parametrize("name", ["standard", "short-deck", "semi", "deuces-wild", "one-eyed-jacks", "one-joker"])
 @pytest.mark.slow
 def test_draws_are_named_by_what_completes_them(name: str) -> None:
     """Over random holds of four: a hold named "4 to a X" has a card of the

@@ -1,6 +1,7 @@
 """A pay table solved exactly by inclusion-exclusion
 (fivecard.play.strategy), against the per-hand advisor and the published
-return of Jacks or Better 9/6."""
+returns of Jacks or Better 9/6, full-pay Deuces Wild, Joker Poker and
+Double Joker."""
 
 from __future__ import annotations
 
@@ -14,14 +15,41 @@ import pytest
 from fivecard.core.errors import FivecardError
 from fivecard.files.paytable_file import load_paytable
 from fivecard.play.advise import advise
-from fivecard.play.paytables import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError
+from fivecard.play.paytables import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable, PayTableError, parse_paytable
 from fivecard.play.strategy import HOLDS, PayTableSolution, solve_paytable
+
+#: Video poker's Joker Poker, kings or better, 20/7/5 (per coin at five
+#: coins), as a pay table file writes it: the 53-card deck of one joker.
+JOKER_POKER = """{
+  "name": "Joker Poker Kings or Better 20/7/5",
+  "rules": "one-joker",
+  "min_pair": "K",
+  "pays": {"natural_royal_flush": 800, "five_of_a_kind": 200, "wild_royal_flush": 100,
+           "straight_flush": 50, "four_of_a_kind": 20, "full_house": 7, "flush": 5,
+           "straight": 3, "three_of_a_kind": 2, "two_pair": 1, "one_pair": 1}
+}"""
+#: Double Joker 9/5/4, two pair or better: the 54-card deck of two jokers.
+DOUBLE_JOKER = """{
+  "name": "Double Joker 9/5/4",
+  "rules": "joker",
+  "pays": {"natural_royal_flush": 800, "wild_royal_flush": 100, "five_of_a_kind": 50,
+           "straight_flush": 25, "four_of_a_kind": 9, "full_house": 5, "flush": 4,
+           "straight": 3, "three_of_a_kind": 2, "two_pair": 1}
+}"""
+_WRITTEN = {"joker-poker": JOKER_POKER, "double-joker": DOUBLE_JOKER}
+
+
+def paytable(table: str) -> PayTable:
+    """A built-in pay table, or one of the tables written out above."""
+    if table in _WRITTEN:
+        return parse_paytable(_WRITTEN[table], name=table)
+    return load_paytable(table)
 
 
 @functools.cache
 def solved(table: str, rules: str) -> PayTableSolution:
     """Each pay table solved once per test run."""
-    return solve_paytable(load_paytable(table), rules=rules)
+    return solve_paytable(paytable(table), rules=rules)
 
 
 @pytest.mark.slow
@@ -51,18 +79,63 @@ def test_deuces_wild_full_pay_returns_100_7620_percent() -> None:
     assert round(float(solution.final["four_wild"]), 6) == 0.000204  # the published 1 in 4,909
 
 
+@pytest.mark.slow
+def test_joker_poker_returns_exactly_100_6463_percent() -> None:
+    """Joker Poker, kings or better, 20/7/5, on the 53-card deck: the
+    published 100.64%, and a natural royal flush 1 in 41,214 deals as
+    published for the game under perfect play."""
+    solution = solved("joker-poker", "one-joker")
+    assert solution.expected_return == Fraction(412127554537, 409481092020)
+    assert round(solution.percent, 4) == 100.6463
+    # the 134,459 classes of 52 cards, and with the joker one per class of
+    # the other four cards (16,432, as Omaha's starting hands): a renaming
+    # of the suits keeps the joker
+    assert solution.classes.total == 2_869_685 and len(solution.classes) == 134_459 + 16_432
+    assert list(solution.final) == [
+        "natural_royal_flush", "five_of_a_kind", "wild_royal_flush", "straight_flush", "four_of_a_kind",
+        "full_house", "flush", "straight", "three_of_a_kind", "two_pair", "one_pair", "nothing",
+    ]  # fmt: skip
+    assert sum(solution.final.values()) == 1
+    pays = paytable("joker-poker").pays
+    assert sum(p * Fraction(pays.get(name, 0)) for name, p in solution.final.items()) == solution.expected_return
+    assert round(1 / solution.final["natural_royal_flush"]) == 41_214
+
+
+@pytest.mark.slow
+def test_double_joker_returns_the_published_99_97_percent() -> None:
+    """The 54-card deck of two jokers solves too: Double Joker 9/5/4."""
+    solution = solved("double-joker", "joker")
+    assert solution.expected_return == Fraction(50239621370, 50254497657)
+    assert round(solution.percent, 2) == 99.97
+    # and with both jokers, one class per class of the other three (1,755)
+    assert solution.classes.total == 3_162_510 and len(solution.classes) == 134_459 + 16_432 + 1_755
+
+
 @pytest.mark.parametrize(
     ("table", "rules", "deals"),
-    [("jacks-or-better", "short-deck", 150), ("deuces-wild", "deuces-wild", 20), ("jacks-or-better", "standard", 20)],
+    [
+        ("jacks-or-better", "short-deck", 150),
+        ("deuces-wild", "deuces-wild", 20),
+        ("jacks-or-better", "standard", 20),
+        ("joker-poker", "one-joker", 40),
+        ("double-joker", "joker", 20),
+    ],
 )
 @pytest.mark.slow
 def test_every_deal_holds_what_the_advisor_holds(table: str, rules: str, deals: int) -> None:
+    """The solver's best and second-best hold of a sample of classes (half
+    of them, under jokers, with a joker dealt), against the advisor's
+    enumeration of every draw of the class's first deal."""
     solution = solved(table, rules)
     deck = solution.rules.deck()
     rng = random.Random(14)
-    for row in rng.sample(range(len(solution.classes)), deals):
+    rows = rng.sample(range(len(solution.classes)), deals)
+    if solution.rules.jokers:
+        jokers = [r for r, first in enumerate(solution.classes.first.tolist()) if first[-1] >= 52]
+        rows = rows[: deals // 2] + rng.sample(jokers, deals - deals // 2)
+    for row in rows:
         cards = [deck[i] for i in solution.classes.first[row].tolist()]
-        advice = advise(cards, rules=rules, paytable=load_paytable(table))
+        advice = advise(cards, rules=rules, paytable=paytable(table))
         first, second = advice.choices[0], advice.choices[1]
         assert first.ev is not None and second.ev is not None
         assert float(solution.best_value[row]) == pytest.approx(first.ev, abs=1e-12)
@@ -91,8 +164,8 @@ def test_the_final_hands_under_optimal_play() -> None:
 def test_what_cannot_be_solved_yet_says_so() -> None:
     with pytest.raises(PayTableError, match="low hands"):
         solve_paytable(JACKS_OR_BETTER, rules="deuce-to-seven")
-    with pytest.raises(FivecardError, match="without jokers for now, not joker"):
-        solve_paytable(JACKS_OR_BETTER, rules="joker")
+    with pytest.raises(FivecardError, match="a deck of suited cards for now, not semi$"):
+        solve_paytable(JACKS_OR_BETTER, rules="semi")
     with pytest.raises(PayTableError, match=r"plays under the deuces-wild rules, not standard$") as caught:
         solve_paytable(DEUCES_WILD_FULL_PAY, rules="standard")
     assert caught.value.option == ("rules", "deuces-wild")  # the command line: "(use --rules deuces-wild)"
@@ -134,7 +207,7 @@ def test_the_command() -> None:
     assert code == 0 and data["return"] == "17196047/9296280" and data["deals"] == 376_992 and data["classes"] == 19_998
     assert sum(data["final"].values()) == pytest.approx(1)
     out, err = io.StringIO(), io.StringIO()
-    code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "joker"], stdout=out, stderr=err)
+    code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "semi"], stdout=out, stderr=err)
     assert code == 2 and err.getvalue().startswith("fivecard: error: solving a pay table takes") and out.getvalue() == ""
 
 

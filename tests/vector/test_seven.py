@@ -34,7 +34,7 @@ from fivecard.core.errors import FivecardError
 ALL_RULES: tuple[RuleSet, ...] = (*RULE_SETS.values(), wild_rules("2"))
 RULE_IDS = [r.name for r in ALL_RULES]
 #: The rule sets with the fast path (every one but deuce-to-seven lowball).
-FAST_RULES = ("standard", "ace-king", "semi", "joker", "short-deck", "deuces-wild", "one-eyed-jacks")
+FAST_RULES = ("standard", "ace-king", "semi", "joker", "one-joker", "short-deck", "deuces-wild", "one-eyed-jacks")
 
 #: Over all 133,784,560 seven-card hands of 52 cards: the best five's category.
 SEVEN_CARD_COUNTS = {

@@ -504,6 +504,30 @@ def test_the_checker_page_shows_results_and_the_librarys_messages(client: TestCl
     assert rules.status_code == 200 and "unknown rule set &#39;nope&#39;" in rules.text
 
 
+def test_the_checker_offers_every_rule_set_with_its_deck(client: TestClient) -> None:
+    """Every built-in rule set is a choice of the checker, with its deck for
+    the card grid (one joker in one-joker's, two in joker's, as the deck
+    deals them), and a showdown under it is settled."""
+    import html
+
+    from fivecard.core.rules import RULE_SETS
+
+    page = client.get("/check", params=[("rules", "one-joker"), ("hand", ROYAL), ("hand", "AH KH QH JK TH")])
+    assert page.status_code == 200
+    assert "Draw: both Royal Flush; a natural hand and a wild hand of equal value draw" in page.text
+    assert '<option value="one-joker" data-summary=' in page.text and "selected>Joker Poker (one joker)<" in page.text
+    options = re.findall(r'<option value="([^"]+)"', page.text)
+    assert options == list(RULE_SETS)
+    embedded = re.search(r'<script type="application/json" id="rule-decks">(.*?)</script>', page.text, re.S)
+    assert embedded is not None
+    decks = dict(zip(options, json.loads(html.unescape(embedded.group(1)))))
+    for name, deck in decks.items():
+        rules = RULE_SETS[name]
+        assert deck["jokers"] == rules.jokers
+        assert len(deck["cards"]) == len(set(rules.deck())), name  # each card once, the joker too
+    assert (decks["one-joker"]["jokers"], len(decks["one-joker"]["cards"])) == (1, 53)
+
+
 def test_check_page_data() -> None:
     data = web.check_page(["AS KS QS JS TS", "", "AS 2C 3D 4H 5S"], "standard")
     assert [h["error"] is None for h in data["hands"]] == [True, False, True]

@@ -26,6 +26,7 @@ __all__ = [
     "ACE_KING_RULES",
     "SEMI",
     "JOKER_RULES",
+    "ONE_JOKER",
     "SHORT_DECK",
     "ACE_TO_FIVE",
     "DEUCE_TO_SEVEN",
@@ -408,6 +409,15 @@ JOKER_RULES: Final = RuleSet(
     jokers=2,
 )
 
+ONE_JOKER: Final = RuleSet(
+    name="one-joker",
+    title="Joker Poker (one joker)",
+    summary="53 cards with one wild joker, as video poker's Joker Poker deals; "
+    "Five of a Kind above the royal flush; natural and wild hands of equal value draw",
+    ladder=(*STANDARD.ladder, FIVE_OF_A_KIND),
+    jokers=1,
+)
+
 SHORT_DECK: Final = RuleSet(
     name="short-deck",
     title="Short deck (6+)",
@@ -486,6 +496,7 @@ RULE_SETS: Final[dict[str, RuleSet]] = {
         ACE_KING_RULES,
         SEMI,
         JOKER_RULES,
+        ONE_JOKER,
         SHORT_DECK,
         DEUCES_WILD,
         ONE_EYED_JACKS,
@@ -590,15 +601,15 @@ def get_rules(rules: str | RuleSet, *, custom: bool = True) -> RuleSet:
     >>> get_rules('texas')
     Traceback (most recent call last):
     ...
-    fivecard.core.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
+    fivecard.core.errors.RulesError: unknown rule set 'texas'; choose one of: standard, ace-king, semi, joker, one-joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
     >>> get_rules('standard+wild(AS 7)', custom=False)
     Traceback (most recent call last):
     ...
-    fivecard.core.errors.RulesError: unknown rule set 'standard+wild(AS 7)'; choose one of: standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
+    fivecard.core.errors.RulesError: unknown rule set 'standard+wild(AS 7)'; choose one of: standard, ace-king, semi, joker, one-joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven
     >>> get_rules(3)
     Traceback (most recent call last):
     ...
-    TypeError: expected a rule set name (standard, ace-king, semi, joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven) or a RuleSet, got int 3
+    TypeError: expected a rule set name (standard, ace-king, semi, joker, one-joker, short-deck, deuces-wild, one-eyed-jacks, ace-to-five, deuce-to-seven) or a RuleSet, got int 3
     """
     if isinstance(rules, RuleSet):
         return rules

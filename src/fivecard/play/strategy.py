@@ -204,8 +204,8 @@ def solve_paytable(
     resume: str | None = None,
     values: bool = False,
 ) -> PayTableSolution:
-    """Solve ``paytable`` under ``rules`` (a rule set of suited cards
-    without jokers, for now; wild cards of the deck included; default: the
+    """Solve ``paytable`` under ``rules`` (a rule set of suited cards, for
+    now; wild cards and jokers included; default: the
     one the table names, else ``standard``): every class
     of deals' best hold, the exact return and the final hands. Equally
     good holds are told apart by ``ties`` (:data:`TIES`). The classes are worked in parts
@@ -229,10 +229,8 @@ def solve_paytable(
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
     deck = ruleset.deck()
     paytable.check_rules(ruleset)
-    if not ruleset.suits or ruleset.jokers:
-        raise FivecardError(
-            f"solving a pay table takes a deck of suited cards without jokers for now, not {ruleset.name}"
-        )
+    if not ruleset.suits:
+        raise FivecardError(f"solving a pay table takes a deck of suited cards for now, not {ruleset.name}")
     n = len(deck)
     deals = batch.combinations(n)
     hands = np.array([c.index for c in deck], dtype=np.int32)[deals]  # every hand of the deck, as card indices

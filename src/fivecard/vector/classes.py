@@ -4,8 +4,9 @@ so that a solver works each class once and weighs it by its deals.
 Two deals are alike when one becomes the other by
 
 * renaming the suits (any of the 24 renamings that keeps the deck and the
-  rule set's wild cards as they are: all 24 for a standard deck or
-  deuces wild, the 4 that keep J♠ and J♥ together under one-eyed jacks), or
+  rule set's wild cards as they are: all 24 for a standard deck, deuces
+  wild or a deck with jokers, whose jokers have no suit to rename; the 4
+  that keep J♠ and J♥ together under one-eyed jacks), or
 * swapping cards the rules cannot tell apart (the four aces of ``semi``,
   whose suits are hidden; the two jokers).
 

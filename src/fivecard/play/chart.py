@@ -3,37 +3,47 @@ pay table, and its exact return when played.
 
 A chart is a list of lines, best first: "4 to a Royal Flush", "High pair (J
 or better)", "3 to a Straight Flush (1 high card, fits 2 straights)", ...,
-"Discard everything". Each line is a kind of hold in players' words
-(:func:`~fivecard.play.holds.describe_hold`'s names, with the number of high
-cards kept and of straights a straight flush draw fits where those matter),
-and an exception line adds what the discards must hold: a *flush penalty*
-(a discarded card of the kept cards' suit), a *straight penalty* (a
-discarded card that fits a straight with the kept ones) or a discarded high
-card (one that pays as a pair, a *kicker*).
+"Discard everything". Each line names a kind of hold in players' words
+(:func:`~fivecard.play.holds.describe_hold`'s names; :func:`hold_pattern`
+adds the kickers kept beside a made hand, the high cards a draw keeps where
+a lowest paying pair makes them count, and how many of the deck's
+straights a straight flush draw fits), or several kinds alike ("A K, A Q or
+A J unsuited", "Pat Straight Flush (1 or 2 wild cards)"). An exception line
+asks what the discards hold (:func:`discard_attributes`): a *flush
+penalty card* (a discarded card of the kept cards' suit), a *straight
+penalty card* (a discarded card of another rank that fits a straight with
+the kept ones) or a discarded high card (a rank that pays as a pair).
 
-**Playing the chart.** Of a deal's 32 holds, keep one of the first line
-that fits any of them. When that line fits two holds, keep the one with the
-higher cards (compare the highest kept card, then the next, ...); when
-their ranks are alike too, the one whose cards come first in the deck
-(spades, hearts, diamonds, clubs). The chart never looks at a hold's value.
+**Playing the chart** (:func:`play_chart`, :meth:`StrategyChart.hold`). Of
+a deal's 32 holds, keep one that the first line fitting any of them fits.
+When that line fits two holds, keep the fewer cards (a pair without a
+kicker), then the higher cards (the highest kept card first, then the
+next); when their ranks are alike too, the cards first in the deck
+(spades, hearts, diamonds, clubs). The chart never looks at a hold's
+value.
 
-**Deriving it** (:func:`strategy_chart`). Every hold of every class of deals
-(:attr:`~fivecard.play.strategy.PayTableSolution.values`, exact) is named
-once per kept-card shape; a matrix of classes x holds, columns in the
-tie order above, holds each hold's line and value, so that playing a chart
-over every class is one vectorised pass. The first order is a tournament:
-line *a* beats line *b* by the deals where *a* holds the best hold and *b*
-is present, weighed by the value given up; lines are taken greedily by
-their net wins. Then each line in turn moves to the place where the chart
-returns most (found for every place at once: a class follows the moved
-line exactly when it sits above the class's next choice) or leaves the
-chart, until no move gains. Exceptions follow: where the chart loses most
-(by the pair of lines chosen and best), a line is split by an attribute of
-the discards and both parts placed anew, while a split gains and the chart
-stays readable.
+**Deriving it** (:func:`strategy_chart`). Every hold of every class of
+deals (:attr:`~fivecard.play.strategy.PayTableSolution.values`, exact) is
+named once per kept-card shape (ranks, suits renamed in order of
+appearance, wild cards), and its discards' attributes found for all
+classes at once; a matrix of classes x holds, columns in the tie order
+above, holds each hold's line and value, so that playing a chart over every
+class is one vectorised pass. The first order is a tournament: line *a*
+beats line *b* by the value given up in the deals whose best hold is *a*'s
+and where *b* fits; the lines are taken in turn, the one least beaten by
+those left first (a topological order where the tournament has no cycle).
+Then each line in turn moves to the place where the chart returns most
+(every place judged at once: a class follows the moved line exactly when
+it sits above the class's next choice) or leaves the chart, until no move
+gains. For readability, the cheapest merges (two lines of one name, or
+kinds of hold alike) and removals follow until the simple chart is short
+enough. Exceptions last: where the chart loses most, by the pair of lines
+chosen and best, a line is split by an attribute of the discards and both
+parts placed anew, while a split gains and the chart stays short.
 
 The return is exact: a hold's value times its draws, ``C(n - 5, 5 - k)``,
-is a whole number, so the chart's return is a :class:`~fractions.Fraction`.
+is a whole number, so a chart's return is a :class:`~fractions.Fraction`
+(:func:`play_classes` plays any chart over every class).
 """
 
 from __future__ import annotations
@@ -50,7 +60,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import Card, Rank, Suit
+from ..core.cards import Card, Rank, Suit, format_cards
 from ..core.rules import RuleSet
 from ..vector import batch
 from ..vector.classes import HOLDS, KEPT, mean_over_deals
@@ -58,7 +68,17 @@ from .holds import _windows, describe_hold
 from .paytables import PayTable
 from .strategy import PayTableSolution
 
-__all__ = ["ChartLine", "StrategyChart", "strategy_chart", "CHART_COLUMNS", "ATTRIBUTES"]
+__all__ = [
+    "ATTRIBUTES",
+    "CHART_COLUMNS",
+    "ChartLine",
+    "StrategyChart",
+    "discard_attributes",
+    "hold_pattern",
+    "play_chart",
+    "play_classes",
+    "strategy_chart",
+]
 
 #: The attributes of a hold's discards an exception line may ask for:
 #: a card of the kept cards' suit, a card that fits a straight with the
@@ -195,14 +215,27 @@ def _chart_text(chart: StrategyChart) -> str:
     texts = [line.describe(chart.paytable) for line in chart.lines]
     pad = max(len(t) for t in texts)
     out = [
-        f"{chart.paytable.title} under {chart.rules.name}: a strategy chart, best line first "
-        "(keep the holds of the first line that fits; of two, the higher cards):"
+        f"{chart.paytable.title} under {chart.rules.name}: a strategy chart, best line first.",
+        "Keep the cards of the first line that fits a hold of the deal; when it fits two holds,",
+        "keep the fewer cards, then the higher cards.",
     ]
     for place, (line, text) in enumerate(zip(chart.lines, texts), 1):
         out.append(f"{place:>{width}}. {text:<{pad}}  decides {line.share:7.3%} of deals")
+    words = " ".join(texts)
+    if "high card" in words and chart.paytable.min_pair is not None:
+        out.append(f"High cards: {chart.paytable.min_pair.short} or better.")
+    if "straights)" in words or "straight)" in words:
+        out.append(
+            "Fits N straights: how many of the deck's straights (the wheel too) hold every natural rank kept"
+            + (", of those a wild rank does not break." if chart.rules.wild_indices else ".")
+        )
+    if "flush penalty" in words:
+        out.append("Flush penalty card: a discarded card of the suit of the cards kept.")
+    if "straight penalty" in words:
+        out.append("Straight penalty card: a discarded card of another rank that fits a straight with the cards kept.")
     exceptions = sum(1 for line in chart.lines if line.conditions)
     out += [
-        f"return of this chart ({len(chart.lines)} lines, {exceptions} with exceptions): "
+        f"return of this chart ({len(chart.lines)} lines, {exceptions} of them exceptions): "
         f"{float(chart.chart_return * 100):.4f}%",
         f"return of the chart without exceptions ({len(chart.simple)} lines): {float(chart.simple_return * 100):.4f}%",
         f"return of perfect play: {float(chart.optimum * 100):.4f}%",
@@ -544,9 +577,52 @@ class _Block:
         at = others // width
         at = np.where(at > place[line], at - 1, at)  # the others' places without the line
         gain = np.where(here.any(axis=1), self.weights[rows] * (own - values[across, others % width]), 0.0)
-        found = np.bincount(np.minimum(at, count), weights=gain, minlength=count + 1)
+        found = np.bincount(np.minimum(at, count), weights=gain, minlength=count + 1).astype(np.float64)
         result: npt.NDArray[np.float64] = np.cumsum(found[::-1])[::-1][:count]
         return result
+
+
+def _exact(blocks: Sequence[_Block], picks: Sequence[npt.NDArray[np.int64]], n: int) -> Fraction:
+    """The exact return of keeping the hold in column ``picks`` of each
+    class of the blocks (of a deck of ``n`` cards): a hold's value times its
+    draws is a whole number."""
+    by_kept = [0] * 6
+    draws = np.array([comb(n - 5, 5 - k) for k in range(6)], dtype=np.int64)
+    for block, columns in zip(blocks, picks):
+        rows = np.arange(len(columns))
+        kept = KEPT[block.masks[rows, columns]]
+        counts = np.rint(block.values[rows, columns] * draws[kept]).astype(np.int64) * block.deals
+        for k in range(6):
+            by_kept[k] += int(counts[kept == k].sum())
+    return mean_over_deals(by_kept, n)
+
+
+def play_classes(solution: PayTableSolution, lines: Sequence[ChartLine]) -> tuple[Fraction, npt.NDArray[np.int8]]:
+    """Play a chart's ``lines`` over every class of deals of a solved pay
+    table (``values=True``): the exact return, and each class's hold (a mask
+    of :data:`~fivecard.vector.classes.HOLDS`, as
+    :attr:`~fivecard.play.strategy.PayTableSolution.best`). Each hold is
+    fitted to the lines by its pattern's text and its discards' attributes,
+    as :meth:`ChartLine.fits` reads them."""
+    holds = _holds(solution)
+    texts = [p.text for p in holds.patterns]
+    line_of = np.full(holds.kinds.shape, len(lines), dtype=np.int64)
+    for place in reversed(range(len(lines))):
+        line = lines[place]
+        fit = np.isin(holds.kinds, [k for k, text in enumerate(texts) if text in line.patterns])
+        for name, on in line.conditions:
+            fit &= (holds.bits >> ATTRIBUTES.index(name) & 1 == 1) == on
+        line_of[fit] = place
+    block = _Block(line_of, holds.values, holds.bits, holds.masks, holds.weights, holds.deals, holds.best)
+    order = np.append(np.arange(len(lines)), _BIG)
+    columns = block.picks(order)
+    rows = np.arange(len(columns))
+    if (line_of[rows, columns] == len(lines)).any():
+        row = int(np.flatnonzero(line_of[rows, columns] == len(lines))[0])
+        deck = solution.rules.deck()
+        cards = format_cards([deck[int(i)] for i in solution.classes.first[row]], ascii=True)
+        raise ValueError(f"the chart fits none of the holds of {cards}")
+    return _exact([block], [columns], holds.n), block.masks[rows, columns].astype(np.int8)
 
 
 def _narrowed(block: _Block, keep: npt.NDArray[np.bool_]) -> list[_Block]:
@@ -651,15 +727,7 @@ class _Chart:
 
     def exact(self) -> Fraction:
         """The exact return of playing the chart."""
-        by_kept = [0] * 6
-        draws = np.array([comb(self.holds.n - 5, 5 - k) for k in range(6)], dtype=np.int64)
-        for block, columns in zip(self.blocks, self.picks()):
-            rows = np.arange(len(columns))
-            kept = KEPT[block.masks[rows, columns]]
-            counts = np.rint(block.values[rows, columns] * draws[kept]).astype(np.int64) * block.deals
-            for k in range(6):
-                by_kept[k] += int(counts[kept == k].sum())
-        return mean_over_deals(by_kept, self.holds.n)
+        return _exact(self.blocks, self.picks(), self.holds.n)
 
     def gains(
         self, line: int, place: npt.NDArray[np.int64], subs: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] | None = None

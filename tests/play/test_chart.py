@@ -226,7 +226,8 @@ def test_the_chart_holds_of_classes_are_its_hands_holds_worth_what_the_advisor_s
 @pytest.mark.slow
 def test_the_chart_is_derived_the_same_every_time() -> None:
     solution = solve_paytable(SHORT, values=True, final=False)
-    first, second = strategy_chart(solution, lines=20, exceptions=3), strategy_chart(solution, lines=20, exceptions=3)
+    first = strategy_chart(solution, lines=20, exceptions=3)
+    second = strategy_chart(solution, lines=20, exceptions=3)
     assert first == second
     assert len(first.lines) <= 20 and first.chart_return <= first.optimum
 

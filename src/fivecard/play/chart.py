@@ -61,6 +61,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import Card, Rank, Suit, format_cards
+from ..core.errors import FivecardError, quote
 from ..core.rules import RuleSet
 from ..vector import batch
 from ..vector.classes import HOLDS, KEPT, mean_over_deals
@@ -88,6 +89,7 @@ ATTRIBUTES: Final = ("flush_penalty", "straight_penalty", "high_card")
 CHART_COLUMNS: Final = ("chart", "line", "hold", "deals", "share", "mean_value")
 
 _DISCARD_ALL: Final = "Discard everything"
+_Ints = npt.NDArray[np.int64]
 _RANK_WORDS: Final = [r.short for r in sorted(Rank)]
 _RANKS_KEPT: Final = re.compile(r"^((?:[2-9AKQJ]|10)(?: (?:[2-9AKQJ]|10))*) (suited|unsuited|alone)$")
 _FAMILY_MOST: Final = 4  # kinds of high cards on one line
@@ -232,12 +234,15 @@ def _chart_text(chart: StrategyChart) -> str:
     if "flush penalty" in words:
         out.append("Flush penalty card: a discarded card of the suit of the cards kept.")
     if "straight penalty" in words:
-        out.append("Straight penalty card: a discarded card of another rank that fits a straight with the cards kept.")
+        out.append(
+            "Straight penalty card: a discarded card of another rank that fits a straight with the cards kept."
+        )
     exceptions = sum(1 for line in chart.lines if line.conditions)
     out += [
         f"return of this chart ({len(chart.lines)} lines, {exceptions} of them exceptions): "
         f"{float(chart.chart_return * 100):.4f}%",
-        f"return of the chart without exceptions ({len(chart.simple)} lines): {float(chart.simple_return * 100):.4f}%",
+        f"return of the chart without exceptions ({len(chart.simple)} lines): "
+        f"{float(chart.simple_return * 100):.4f}%",
         f"return of perfect play: {float(chart.optimum * 100):.4f}%",
     ]
     return "\n".join(out) + "\n"
@@ -396,7 +401,7 @@ def play_chart(
         if best is None or candidate[:2] < best[:2]:
             best = candidate
     if best is None:
-        raise ValueError("the chart fits none of the holds")
+        raise FivecardError(f"the chart fits none of the holds of {quote(format_cards(hand, ascii=True))}")
     return best[2]
 
 
@@ -426,7 +431,7 @@ def _holds(solution: PayTableSolution) -> _Holds:
     and find its discards' attributes; order each class's columns by the
     tie rule."""
     if solution.values is None:
-        raise ValueError("a chart is judged by every hold's value: solve_paytable(..., values=True)")
+        raise FivecardError("a chart is judged by every hold's value: solve_paytable(..., values=True)")
     rules, paytable = solution.rules, solution.paytable
     deck = rules.deck()
     first = solution.classes.first
@@ -546,7 +551,7 @@ class _Block:
     deals: npt.NDArray[np.int64]
     best: npt.NDArray[np.int64]
 
-    def picks(self, place: npt.NDArray[np.int64], lines: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+    def picks(self, place: _Ints, lines: _Ints | None = None) -> _Ints:
         """The column each class's chart hold is in: the first line among
         its holds (by ``place``), its first column."""
         chosen = self.lines if lines is None else lines
@@ -554,7 +559,7 @@ class _Block:
         found: npt.NDArray[np.int64] = np.argmin(place[chosen] * width + np.arange(width), axis=1)
         return found
 
-    def worth(self, rows: npt.NDArray[np.int64], lines: npt.NDArray[np.int64], place: npt.NDArray[np.int64]) -> float:
+    def worth(self, rows: _Ints, lines: _Ints, place: _Ints) -> float:
         """The deals times value of the chart's holds of ``rows`` (their
         ``lines``), summed."""
         columns = self.picks(place, lines)
@@ -621,7 +626,7 @@ def play_classes(solution: PayTableSolution, lines: Sequence[ChartLine]) -> tupl
         row = int(np.flatnonzero(line_of[rows, columns] == len(lines))[0])
         deck = solution.rules.deck()
         cards = format_cards([deck[int(i)] for i in solution.classes.first[row]], ascii=True)
-        raise ValueError(f"the chart fits none of the holds of {cards}")
+        raise FivecardError(f"the chart fits none of the holds of {quote(cards)}")
     return _exact([block], [columns], holds.n), block.masks[rows, columns].astype(np.int8)
 
 
@@ -675,7 +680,9 @@ class _Chart:
     def first(cls, holds: _Holds) -> _Chart:
         """A line per pattern, in the order of the tournament."""
         specs = [_Spec(frozenset([p])) for p in range(len(holds.patterns))]
-        block = _Block(holds.kinds.copy(), holds.values, holds.bits, holds.masks, holds.weights, holds.deals, holds.best)
+        block = _Block(
+            holds.kinds.copy(), holds.values, holds.bits, holds.masks, holds.weights, holds.deals, holds.best
+        )
         chart = cls(holds, specs, [block], [], set(), {})
         chart.tournament()
         return chart
@@ -730,7 +737,7 @@ class _Chart:
         return _exact(self.blocks, self.picks(), self.holds.n)
 
     def gains(
-        self, line: int, place: npt.NDArray[np.int64], subs: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] | None = None
+        self, line: int, place: _Ints, subs: list[tuple[_Ints, _Ints]] | None = None
     ) -> npt.NDArray[np.float64]:
         """What the chart gains with ``line`` at each place among the other
         lines of the chart (0: first), over leaving it out; ``subs``: per
@@ -815,7 +822,7 @@ class _Chart:
         place = self.place()
         return float(self.gains(line, place)[place[line]])
 
-    def _merged(self, a: int, b: int) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
+    def _merged(self, a: int, b: int) -> list[tuple[_Ints, _Ints, _Ints]]:
         """Per block: the rows of ``a`` or ``b``, their lines, and their
         lines with ``b`` made ``a``."""
         found = []
@@ -931,7 +938,8 @@ class _Chart:
             for block, chosen in zip(self.blocks, self.picks()):
                 rows = np.arange(len(chosen))
                 loss = block.weights * (block.values[rows, block.best] - block.values[rows, chosen])
-                by_pair += np.bincount(block.lines[rows, chosen] * n + block.lines[rows, block.best], weights=loss, minlength=n * n)
+                keys = block.lines[rows, chosen] * n + block.lines[rows, block.best]
+                by_pair += np.bincount(keys, weights=loss, minlength=n * n)
             candidates: list[int] = []
             for key in np.argsort(-by_pair, kind="stable")[:pairs].tolist():
                 if by_pair[key] <= 0:
@@ -939,7 +947,7 @@ class _Chart:
                 for line in divmod(key, n):
                     if line not in candidates and line != self.discard_line and line in self.order:
                         candidates.append(line)
-            best: tuple[float, int, int, list[int], list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]] | None = None
+            best: tuple[float, int, int, list[int], list[tuple[_Ints, _Ints]]] | None = None
             for line in candidates:
                 asked = {bit for bit, _ in self.specs[line].conditions}
                 present = np.concatenate(
@@ -1081,7 +1089,9 @@ def strategy_chart(solution: PayTableSolution, *, lines: int = 45, exceptions: i
     >>> print(chart.text())  # doctest: +SKIP
     """
     if lines < 2 or exceptions < 0 or exceptions >= lines:
-        raise ValueError(f"a chart of 2 lines or more, fewer exceptions than lines, not {lines} and {exceptions}")
+        raise FivecardError(
+            f"a chart has 2 lines or more and fewer exception lines than lines, not {lines} and {exceptions}"
+        )
     holds = _holds(solution)
     chart = _Chart.first(holds)
     chart.improve()

@@ -65,7 +65,7 @@ from ..core.errors import FivecardError, quote
 from ..core.rules import RuleSet
 from ..vector import batch
 from ..vector.classes import HOLDS, KEPT, mean_over_deals
-from .holds import _windows, describe_hold
+from .holds import _COUNT_WORDS, _windows, describe_hold
 from .paytables import PayTable
 from .strategy import PayTableSolution
 
@@ -93,13 +93,10 @@ _Ints = npt.NDArray[np.int64]
 _RANK_WORDS: Final = [r.short for r in sorted(Rank)]
 _RANKS_KEPT: Final = re.compile(r"^((?:[2-9AKQJ]|10)(?: (?:[2-9AKQJ]|10))*) (suited|unsuited|alone)$")
 _FAMILY_MOST: Final = 4  # kinds of high cards on one line
-_COUNT_WORDS: Final = ("No", "One", "Two", "Three", "Four", "Five")  # as describe_hold counts wild cards
 _BIG: Final = 1 << 20  # the place of a line not in the chart
 _DRAW: Final = re.compile(r"^(\d) to an? (?:(?:outside|inside) )?(.+)$")
-# a mask's place among the holds of one size: its kept cards' places in the deal, compared in order
-_MASK_ORDER: Final = np.argsort(np.array([sum(1 << (4 - i) for i in h) for h in HOLDS]) * -1, kind="stable")
-_MASK_RANK: Final = np.empty(32, dtype=np.int64)
-_MASK_RANK[_MASK_ORDER] = np.arange(32)
+# per mask, of holds of one size: the smaller, the earlier its cards in the deck (compared in order)
+_DECK_FIRST: Final = np.array([-sum(1 << (4 - i) for i in h) for h in HOLDS], dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,10 +272,12 @@ def hold_pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None
     """A hold's pattern on a chart: :func:`describe_hold`'s name; a made
     hand kept with other cards says so (``High pair (J or better) with 1
     kicker``); a draw to a straight or flush says the high cards it keeps
-    (under a pay table with a lowest paying pair) and a straight flush
-    draw the straights its natural ranks fit (of those whose every rank has
-    natural cards: ``3 to a Straight Flush (1 high card, fits 2
-    straights)``).
+    (under a pay table with a lowest paying pair), and a straight flush
+    draw how many of the deck's straights hold its natural ranks, of those
+    whose every rank has natural cards (``3 to a Straight Flush (1 high
+    card, fits 2 straights)``; under deuces wild a straight through the
+    deuce is none of them, and a straight draw says it too, as
+    ``4 to an inside Straight (fits 0 straights)`` for A 3 4 5).
 
     >>> from fivecard.core.cards import parse_cards
     >>> from fivecard.core.rules import STANDARD
@@ -508,7 +507,7 @@ def _holds(solution: PayTableSolution) -> _Holds:
         for i in range(5):
             key = key * 16 + (ordered[:, i] if i < len(kept) else 0)
         tie[:, mask] = key
-    order = np.lexsort((np.broadcast_to(_MASK_RANK, (count, 32)), -tie), axis=1)
+    order = np.lexsort((np.broadcast_to(_DECK_FIRST, (count, 32)), -tie), axis=1)
     values = np.take_along_axis(solution.values, order, axis=1)
     return _Holds(
         np.take_along_axis(kinds, order, axis=1),

@@ -55,7 +55,7 @@ def charted(table: PayTable) -> StrategyChart:
 
 @functools.cache
 def _solved(name: str) -> PayTableSolution:
-    return solve_paytable(TABLES[name], values=True, final=False)
+    return solve_paytable(TABLES[name], values=True)
 
 
 @functools.cache
@@ -225,7 +225,7 @@ def test_the_chart_holds_of_classes_are_its_hands_holds_worth_what_the_advisor_s
 
 @pytest.mark.slow
 def test_the_chart_is_derived_the_same_every_time() -> None:
-    solution = solve_paytable(SHORT, values=True, final=False)
+    solution = solve_paytable(SHORT, values=True)
     first = strategy_chart(solution, lines=20, exceptions=3)
     second = strategy_chart(solution, lines=20, exceptions=3)
     assert first == second
@@ -234,6 +234,6 @@ def test_the_chart_is_derived_the_same_every_time() -> None:
 
 @pytest.mark.slow
 def test_a_chart_needs_every_holds_value() -> None:
-    solution = solve_paytable(SHORT, final=False)
+    solution = solve_paytable(SHORT)
     with pytest.raises(ValueError, match="values=True"):
         strategy_chart(solution)

@@ -134,7 +134,7 @@ def _condition_text(attribute: str, on: bool, paytable: PayTable | None) -> str:
         return "with a flush penalty card" if on else "no flush penalty card"
     if attribute == "straight_penalty":
         return "with a straight penalty card" if on else "no straight penalty card"
-    least = paytable.min_pair.short if paytable is not None and paytable.min_pair is not None else "high"
+    least = paytable.lowest_pair.short if paytable is not None and paytable.lowest_pair is not None else "high"
     return f"discarding a {least} or better" if on else f"discarding no {least} or better"
 
 
@@ -221,8 +221,8 @@ def _chart_text(chart: StrategyChart) -> str:
     for place, (line, text) in enumerate(zip(chart.lines, texts), 1):
         out.append(f"{place:>{width}}. {text:<{pad}}  decides {line.share:7.3%} of deals")
     words = " ".join(texts)
-    if "high card" in words and chart.paytable.min_pair is not None:
-        out.append(f"High cards: {chart.paytable.min_pair.short} or better.")
+    if "high card" in words and chart.paytable.lowest_pair is not None:
+        out.append(f"High cards: {chart.paytable.lowest_pair.short} or better.")
     if "straights)" in words or "straight)" in words:
         out.append(
             "Fits N straights: how many of the deck's straights (the wheel too) hold every natural rank kept"
@@ -298,8 +298,8 @@ def _pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None) ->
         return _Pattern(_with_kickers(name, kept, rules))
     naturals = [c for c in kept if not rules.is_wild(c)]
     high = None
-    if paytable is not None and paytable.min_pair is not None:
-        high = sum(1 for c in naturals if c.rank is not None and c.rank >= paytable.min_pair)
+    if paytable is not None and paytable.lowest_pair is not None:
+        high = sum(1 for c in naturals if c.rank is not None and c.rank >= paytable.lowest_pair)
     fits = None
     natural = _natural_windows(rules)
     if category.straight and category.top is None and ("side" not in name or len(natural) < len(_windows(rules))):
@@ -361,7 +361,7 @@ def discard_attributes(
             if ranks <= window:
                 fitting |= window
         straight = any(c.rank is not None and int(c.rank) in fitting - ranks for c in thrown)
-    least = paytable.min_pair if paytable is not None else None
+    least = paytable.lowest_pair if paytable is not None else None
     high = least is not None and any(c.rank is not None and c.rank >= least for c in thrown)
     return {"flush_penalty": flush, "straight_penalty": straight, "high_card": high}
 
@@ -441,7 +441,7 @@ def _holds(solution: PayTableSolution) -> _Holds:
     ranks, suits, wild = rank_of[first], suit_of[first], wild_of[first]
     natural = ~wild
     windows = [sum(1 << r for r in window) for _, window in _windows(rules)]
-    least = paytable.min_pair
+    least = paytable.lowest_pair
     high = natural & (ranks >= int(least)) if least is not None else np.zeros_like(natural)
     bits = np.where(natural, 1 << ranks, 0)
 

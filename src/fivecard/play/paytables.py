@@ -493,6 +493,13 @@ class PayTable:
                 found |= entry.ranks or _ALL_RANKS
         return frozenset(found)
 
+    @property
+    def lowest_pair(self) -> Rank | None:
+        """The lowest pair that pays (``J`` under Jacks or Better, ``A``
+        under Royal Aces), or ``None`` when no pair pays: the cards from it
+        up are a draw's high cards."""
+        return min(self.paying_pairs, default=None)
+
     def rules_to_play(self, rules: str | RuleSet | None = None) -> RuleSet:
         """The rule set the table is played under: ``rules`` when given
         (checked: :meth:`check_rules`), else the one the table names, else

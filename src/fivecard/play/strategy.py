@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -44,7 +44,16 @@ from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError
 from .paytables import PayTable, PayTableError
-from ..vector.classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
+from ..vector.classes import (
+    HOLDS,
+    KEPT,
+    DealClasses,
+    choose_table,
+    deal_classes,
+    mean_over_deals,
+    set_numbers,
+    signed_supersets,
+)
 
 if TYPE_CHECKING:
     from .dealer import DealerHand
@@ -363,12 +372,14 @@ class _KindTotals:
         self.n = n = int(cards.max()) + 1
         self.kinds = kinds
         self.tables = [np.zeros((comb(n, k), kinds), dtype=np.int64) for k in range(5)]
-        for mask in range(31):  # every proper subset of each hand
-            kept = HOLDS[mask]
-            number = set_numbers(cards, kept, n) * kinds + kind
-            self.tables[len(kept)] += np.bincount(number, minlength=comb(n, len(kept)) * kinds).reshape(-1, kinds)
         self.top = np.empty(comb(n, 5), dtype=np.int64)
-        self.top[set_numbers(cards, HOLDS[31], n)] = kind
+        for mask, number in _subset_numbers(cards, n):
+            size = len(HOLDS[mask])
+            if size == 5:
+                self.top[number] = kind
+            else:
+                found = np.bincount(number * kinds + kind, minlength=comb(n, size) * kinds)
+                self.tables[size] += found.reshape(-1, kinds)
 
     def holding(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Per deal (rows of ascending cards), hold mask and kind: the
@@ -379,6 +390,25 @@ class _KindTotals:
             out[:, mask] = self.tables[len(kept)][set_numbers(cards, kept, self.n)]
         out[:, 31] = np.eye(self.kinds, dtype=np.int64)[self.top[set_numbers(cards, HOLDS[31], self.n)]]
         return out
+
+
+def _subset_numbers(cards: npt.NDArray[np.int64], n: int) -> Iterator[tuple[int, npt.NDArray[np.int64]]]:
+    """Each hold mask with the number of its cards' set in each
+    row (:func:`~fivecard.vector.classes.set_numbers`), a mask's from the
+    mask without its last card's by one more term: one gather and one add
+    each, not one per card kept."""
+    choose = choose_table(n)
+
+    def extend(mask: int, number: npt.NDArray[np.int64]) -> Iterator[tuple[int, npt.NDArray[np.int64]]]:
+        size = len(HOLDS[mask])
+        for column in range(HOLDS[mask][-1] + 1 if mask else 0, 5):
+            more = number + choose[cards[:, column], size + 1]
+            yield mask | 1 << column, more
+            yield from extend(mask | 1 << column, more)
+
+    empty = np.zeros(len(cards), dtype=np.int64)
+    yield 0, empty
+    yield from extend(0, empty)
 
 
 @dataclass(frozen=True, slots=True)

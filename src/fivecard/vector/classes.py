@@ -127,14 +127,47 @@ def _source_digest() -> int:
 def _deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
     deals = batch.combinations(len(deck))  # uint8
     repeats = len(set(deck)) < len(deck)
+    renamings = _renamings(deck, rules)
+    if len(renamings) == 24 and all(c.suit is not None for c in deck if not c.is_joker):
+        return _classes_by_suit_shape(deck, deals)
     keys = None
-    for renaming in _renamings(deck, rules):
+    for renaming in renamings:
         moved = batch.sort_rows(renaming.astype(np.uint8)[deals])
         found = _packed(_spread(moved) if repeats else moved)
         keys = found if keys is None else np.minimum(keys, found)
     assert keys is not None  # the identity is always a renaming
     first, counts = np.unique(keys, return_counts=True)
     return DealClasses(_unpacked(first), counts.astype(np.int64))
+
+
+def _classes_by_suit_shape(deck: Sequence[Card], deals: npt.NDArray[np.uint8]) -> DealClasses:
+    """The classes when every suit renaming is allowed (and the jokers,
+    if any, are alike): two deals are alike when their four suits hold the
+    same sets of ranks in some order and the same number of jokers. A
+    deal's key is its suits' rank sets sorted, with its jokers; a class is
+    named by its first deal (deals come in deck order, so that is the
+    smallest), the classes in the order of those. The same classes, named
+    the same, as trying all 24 renamings, in a fraction of the time."""
+    suits = list(Suit)
+    suit_of = np.array([suits.index(c.suit) if c.suit is not None else 4 for c in deck], dtype=np.int8)
+    bit_of = np.array([1 << int(c.rank) if c.rank is not None else 0 for c in deck], dtype=np.int64)
+    held = [np.zeros(len(deals), dtype=np.int64) for _ in range(5)]  # per suit: the ranks held; jokers
+    for column in range(5):
+        places = deals[:, column]
+        suit, bit = suit_of[places], bit_of[places]
+        for number in range(4):
+            held[number] += np.where(suit == number, bit, 0)
+        held[4] += suit == 4
+    a, b, c, d = held[:4]  # sorted by a network of five compare-exchanges
+    a, b = np.minimum(a, b), np.maximum(a, b)
+    c, d = np.minimum(c, d), np.maximum(c, d)
+    a, c = np.minimum(a, c), np.maximum(a, c)
+    b, d = np.minimum(b, d), np.maximum(b, d)
+    b, c = np.minimum(b, c), np.maximum(b, c)
+    keys = ((((d << 15 | c) << 15 | b) << 15 | a) << 2) | held[4]
+    _, first, counts = np.unique(keys, return_index=True, return_counts=True)
+    order = np.argsort(first)
+    return DealClasses(deals[first[order]].astype(np.int64), counts[order].astype(np.int64))
 
 
 def _renamings(deck: Sequence[Card], rules: RuleSet) -> list[npt.NDArray[np.int64]]:

@@ -216,7 +216,7 @@ def test_the_command_solves_the_short_deck(tmp_path: Path) -> None:
     [
         (["--paytable", "jacks-or-better", "--workers", "2"], "--workers is for --dealer"),
         (["--paytable", "jacks-or-better", "--dealer"], "not allowed with argument"),
-        ([], "one of the arguments --paytable --dealer is required"),
+        ([], "one of the arguments --paytable --dealer --list is required"),
         (["--dealer", "--workers", "-1"], "expected a whole number, 0 or more, got '-1'"),
         (["--dealer", "-o", "x.txt"], "FILE.csv or FILE.parquet"),
         (["--dealer", "-o", "/no/such/dir/x.csv"], "cannot write '/no/such/dir/x.csv': no folder '/no/such/dir'"),

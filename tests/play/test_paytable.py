@@ -12,6 +12,7 @@ import stat
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fivecard import FivecardError, Hand
@@ -29,6 +30,8 @@ from fivecard.play.paytables import (
     parse_paytable,
 )
 from fivecard.core.cards import Rank
+from fivecard.core.rules import get_rules
+from fivecard.vector.batch import strengths_of_indices
 from fivecard.cli import main
 
 CATEGORIES = ", ".join(CATEGORY_NAMES) + " (also natural_ or wild_ before one, and four_wild, under wild cards)"
@@ -62,8 +65,8 @@ BAD_TABLES: list[tuple[str, bytes, str]] = [
     ("array pay", b'{"pays": {"royal_flush": [800]}}', f'"pays" of "royal_flush" {FINITE} [800]'),
     ("unknown category", b'{"pays": {"royal": 800}}', f'unknown category "royal" in "pays"; the categories are {CATEGORIES}'),
     ("category label", b'{"pays": {"Royal Flush": 800}}', f'unknown category "Royal Flush" in "pays"; the categories are {CATEGORIES}'),
-    ("unknown key", b'{"pay": {"royal_flush": 800}}', 'unknown key "pay" (did you mean "pays"?); the keys are "name", "rules", "coins", "pays", "min_pair", "published", "source"'),
-    ("unknown key, no hint", b'{"pays": {}, "max": 5}', 'unknown key "max"; the keys are "name", "rules", "coins", "pays", "min_pair", "published", "source"'),
+    ("unknown key", b'{"pay": {"royal_flush": 800}}', 'unknown key "pay" (did you mean "pays"?); the keys are "name", "rules", "coins", "pays", "min_pair", "return", "published", "source"'),
+    ("unknown key, no hint", b'{"pays": {}, "max": 5}', 'unknown key "max"; the keys are "name", "rules", "coins", "pays", "min_pair", "return", "published", "source"'),
     ("no pays", b'{"name": "x"}', 'no "pays": the object needs "pays": {category: payout per coin} or a list of lines'),
     ("pays a list of numbers", b'{"pays": [800, 50]}', 'line 1 of "pays" must be an object {"hand": ..., "pays": ...}, got 800'),
     ("pays a number", b'{"pays": 800}', '"pays" must be an object of category: payout per coin, or a list of lines, got 800'),
@@ -313,3 +316,136 @@ def test_json_lists_every_choice_and_refuses_all() -> None:
     assert len(json.loads(plain)["choices"]) == 32
     code, _, err = run(["advise", "--json", "--all", "AS KS QS JS 2D"])
     assert code == 2 and "--json lists all 32 choices" in err
+
+
+# The long form: lines narrowed by rank, kicker and wild cards ---------------------------
+
+DDB_LINES = [
+    {"hand": "four_of_a_kind", "ranks": "A", "kicker": "2-4", "pays": 400},
+    {"hand": "four_of_a_kind", "ranks": "2-4", "kicker": "A-4", "pays": 160},
+    {"hand": "four_of_a_kind", "ranks": "A", "pays": 160},
+    {"hand": "four_of_a_kind", "ranks": "2-4", "pays": 80},
+    {"hand": "four_of_a_kind", "pays": 50},
+    {"hand": "one_pair", "ranks": "J-A", "pays": 1},
+]
+
+BAD_LINES: list[tuple[str, list[object], str]] = [
+    (
+        "overlap",
+        [{"hand": "four_of_a_kind", "ranks": "A-4", "pays": 80}, {"hand": "four_of_a_kind", "ranks": "2-K", "pays": 50}],
+        "lines 1 (four_of_a_kind_A-4) and 2 (four_of_a_kind_2-K) overlap: both pay four_of_a_kind_2-4 and "
+        "neither is more specific; narrow one of them, or add a line for the hands of both",
+    ),
+    (
+        "overlap of rank and wild cards",
+        [{"hand": "five_of_a_kind", "wilds": 4, "pays": 200}, {"hand": "five_of_a_kind", "ranks": "A", "pays": 80}],
+        "lines 1 (four_wild) and 2 (five_of_a_kind_A) overlap: both pay four_wild_A and neither is more "
+        "specific; narrow one of them, or add a line for the hands of both",
+    ),
+    (
+        "the same hands twice",
+        [{"hand": "flush", "pays": 6}, {"hand": "flush", "pays": 5, "label": "Flush again"}],
+        "two lines are named flush",
+    ),
+    (
+        "unknown category",
+        [{"hand": "quads", "pays": 25}],
+        'line 1 of "pays": unknown category "quads"; the categories are ' + ", ".join(CATEGORY_NAMES),
+    ),
+    ("not finite", [{"hand": "flush", "pays": float("inf")}], f'line 1 of "pays": "pays" of "flush" {FINITE} Infinity'),
+    ("negative", [{"hand": "flush", "pays": -6}], f'line 1 of "pays": "pays" of "flush" {FINITE} -6'),
+    (
+        "a kicker on a category that has none",
+        [{"hand": "full_house", "kicker": "A", "pays": 9}],
+        'line 1 of "pays": "kicker" on full_house, a category that has none; only four_of_a_kind has a kicker '
+        '(four deuces with an ace: five_of_a_kind, "ranks": "A", "wilds": 4)',
+    ),
+    (
+        "ranks on a category without a group",
+        [{"hand": "straight", "ranks": "A", "pays": 4}],
+        'line 1 of "pays": "ranks" on straight, a category without a group to rank; ranks narrow '
+        "five_of_a_kind, four_of_a_kind, full_house, one_pair, three_of_a_kind",
+    ),
+    (
+        "a range that runs down",
+        [{"hand": "one_pair", "ranks": "K-J", "pays": 1}],
+        'line 1 of "pays": "ranks": the range "K-J" runs down; write the lower rank first ("J-K")',
+    ),
+    (
+        "not a rank",
+        [{"hand": "one_pair", "ranks": "jacks", "pays": 1}],
+        'line 1 of "pays": "ranks" must be ranks or ranges such as "A", "2-4", "J-A", "A, 2-4", got "jacks"',
+    ),
+    (
+        "natural and wilds",
+        [{"hand": "royal_flush", "natural": True, "wilds": 0, "pays": 800}],
+        'line 1 of "pays": give "natural" or "wilds", not both',
+    ),
+    (
+        "too many wild cards",
+        [{"hand": "five_of_a_kind", "wilds": 6, "pays": 800}],
+        'line 1 of "pays": "wilds" must be a count of wild cards from 0 to 5, or a list of them, got 6',
+    ),
+    (
+        "a misspelt key",
+        [{"hand": "flush", "pay": 6}],
+        'unknown key "pay" (did you mean "pays"?) in line 1 of "pays"; the keys are "hand", "ranks", "kicker", '
+        '"natural", "wilds", "pays", "below_max", "label"',
+    ),
+    ("no pay", [{"hand": "flush"}], 'line 1 of "pays" has no "pays"'),
+    ("an empty list", [], '"pays" is an empty list: a table pays at least one hand'),
+]
+
+
+@pytest.mark.parametrize(("lines", "problem"), [t[1:] for t in BAD_LINES], ids=[t[0] for t in BAD_LINES])
+def test_bad_lines_say_what_is_wrong(lines: list[object], problem: str) -> None:
+    with pytest.raises(PayTableError) as caught:
+        parse_paytable(json.dumps({"pays": lines}), name="x")
+    assert str(caught.value) == problem
+
+
+def test_the_most_specific_line_pays() -> None:
+    """Double Double Bonus: four aces pay 400 with a 2, 3 or 4 beside them,
+    else 160; four 2s-4s 160 with an A-4 kicker, else 80; other fours 50."""
+    table = parse_paytable(json.dumps({"pays": DDB_LINES}), name="ddb")
+    paid = {
+        "AS AH AD AC 3S": 400,
+        "AS AH AD AC KS": 160,
+        "2S 2H 2D 2C AS": 160,
+        "4S 4H 4D 4C 3S": 160,
+        "3S 3H 3D 3C 9S": 80,
+        "KS KH KD KC 2S": 50,
+        "JS JH 9D 4C 3S": 1,
+        "TS TH 9D 4C 3S": 0,
+    }
+    for cards, pay in paid.items():
+        hand = Hand.parse(cards)
+        indices = np.array([[c.index for c in hand.cards]], dtype=np.int32)
+        strengths = strengths_of_indices(indices, rules=hand.rules)
+        assert table.hand_pays(hand.rules, indices, strengths).tolist() == [pay], cards
+
+
+def test_the_short_form_and_the_lines_are_one_table() -> None:
+    """A table written as category: pay with min_pair pays as the same
+    table written line by line: the short form becomes lines."""
+    short = parse_paytable(
+        json.dumps({"pays": {"royal_flush": 800, "flush": 6, "one_pair": 1}, "min_pair": "J"}), name="short"
+    )
+    lines = parse_paytable(
+        json.dumps({"pays": [{"hand": "royal_flush", "pays": 800}, {"hand": "flush", "pays": 6},
+                             {"hand": "one_pair", "ranks": "J-A", "pays": 1}]}),
+        name="lines",
+    )  # fmt: skip
+    rules = get_rules("standard")
+    assert (short.entry_table(rules) == lines.entry_table(rules)).all()
+    assert short.lowest_pair == lines.lowest_pair == Rank.JACK
+
+
+def test_every_catalogue_file_reads_and_names_its_parts() -> None:
+    """Every shipped table reads, names a rule set that exists, pays every
+    line a whole number, and its labels are as machines print them."""
+    for table in PAYTABLES.values():
+        ruleset = table.rules_to_play()
+        assert all(entry.pays == int(entry.pays) for entry in table.entries)
+        assert all(entry.label for entry in table.entries), table.name
+        assert table.entry_table(ruleset).shape[0] > 1

@@ -9,6 +9,7 @@ import functools
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -209,6 +210,71 @@ def test_the_command() -> None:
     out, err = io.StringIO(), io.StringIO()
     code = main(["strategy", "--paytable", "jacks-or-better", "--rules", "semi"], stdout=out, stderr=err)
     assert code == 2 and err.getvalue().startswith("fivecard: error: solving a pay table takes") and out.getvalue() == ""
+
+
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    import io
+
+    from fivecard.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_json_has_every_figure_a_player_asks_for() -> None:
+    """The return (exact and as a decimal), the variance (exact), the final
+    hands as integer combinations in the published weighting, and the
+    bankroll figures of the session asked for."""
+    code, out, _ = _run(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--json",
+                         "--hands", "500", "--bankroll", "400", "--coins", "1"])  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and Fraction(data["return"]) == Fraction(17196047, 9296280)
+    assert Fraction(data["variance"]) > 0 and data["variance_decimal"] == pytest.approx(float(Fraction(data["variance"])))
+    assert all(isinstance(n, int) for n in data["counts"].values())
+    assert sum(data["counts"].values()) == data["weighting"] == 376_992 * 5 * 169_911  # C(36,5) * 5 * C(31,5)
+    assert set(data["counts"]) == set(data["final"]) == set(data["pays"])
+    bankroll = data["bankroll"]
+    assert (bankroll["bet"], bankroll["bankroll"], bankroll["hands"]) == (1, 400, 500)
+    assert 0 <= bankroll["ruin"] <= 1 and 0 <= bankroll["royal_before_ruin"] <= 1
+    assert [b["risk"] for b in bankroll["bankrolls"]] == [0.01, 0.05, 0.5]
+
+
+def test_the_list_of_pay_tables() -> None:
+    code, out, _ = _run(["strategy", "--list", "--json"])
+    listed = json.loads(out)
+    assert code == 0 and len(listed) >= 20
+    assert {"name", "aliases", "title", "rules", "coins", "return", "percent", "published", "source"} == set(listed[0])
+    code, out, _ = _run(["strategy", "--list"])
+    assert code == 0 and "jacks-or-better-9-6 (jacks-or-better)" in out and "99.5439%" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["--dealer", "--hands", "10"], "--hands is for the bankroll figures of a --paytable"),
+        (["--dealer", "--bankroll", "10"], "--bankroll is for the bankroll figures of a --paytable"),
+        (["--dealer", "--coins", "1"], "--coins is for the bankroll figures of a --paytable"),
+        (["--dealer", "--chart"], "--chart is for a --paytable; the game against the dealer has the ranked hold list (--holds)"),
+        (["--paytable", "jacks-or-better", "--hands", "0"], "hands must be a whole number of at least 1, got 0"),
+        (["--paytable", "jacks-or-better", "--hands", "100001"], "hands must be at most 100,000 (the work grows as its square), got 100,001"),
+        (["--paytable", "jacks-or-better", "--chart", "-o", "chart.parquet"], "-o with --chart writes the chart's lines to FILE.csv, not 'chart.parquet'"),
+    ],
+)  # fmt: skip
+def test_the_figures_options_say_what_they_are_for(argv: list[str], problem: str) -> None:
+    """Each is refused before any work, in one line."""
+    code, out, err = _run(["strategy", *argv])
+    assert (code, out) == (2, "") and err.startswith("fivecard: error: ") and problem in err
+
+
+@pytest.mark.slow
+def test_the_chart_goes_to_the_csv(tmp_path: Path) -> None:
+    path = tmp_path / "chart.csv"
+    code, out, err = _run(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--chart", "-o", str(path)])
+    assert code == 0 and "return of this chart" in out and "return of perfect play" in out
+    rows = path.read_text(encoding="utf-8").splitlines()
+    assert rows[0] == "chart,line,hold,deals,share,mean_value" and len(rows) > 10
+    assert err.startswith(f"wrote {path}: ")
 
 
 @pytest.mark.slow

@@ -14,19 +14,31 @@ def _strategy(call: Call) -> int:
     from ..files.solve import solve_strategy
 
     args = call.args
+    if args.list:
+        from ..play.paytables import catalogue_report
+
+        report = catalogue_report()
+        return call.print(report.to_json() if args.json else report.text())
     if args.output is not None and not args.output.lower().endswith((".csv", ".parquet")):
         raise UsageError(f"-o writes FILE.csv or FILE.parquet, not {args.output!r}")
+    if args.chart and args.output is not None and not args.output.lower().endswith(".csv"):
+        raise UsageError(f"-o with --chart writes the chart's lines to FILE.csv, not {args.output!r}")
     progress = Progress(call.err, args.progress, opening="solving: making the tables")
     try:
         solved = solve_strategy(None if args.dealer else args.paytable, call.chosen_rules, workers=args.workers,
                                 scheduler=args.scheduler, checkpoint=args.checkpoint, output=args.output,
                                 holds=args.holds, progress=progress, on_note=progress.note,
-                                resume=f"to resume, run the same command again: {call.command_line}")  # fmt: skip
+                                resume=f"to resume, run the same command again: {call.command_line}",
+                                hands_played=args.hands, bankroll=args.bankroll, coins=args.coins,
+                                chart=args.chart)  # fmt: skip
     finally:
         progress.clear()
     progress.say_resumed()
     if args.output is not None:
-        call.err.write(f"wrote {args.output}: {len(solved.hands):,} classes of starting hands\n")
+        what = f"{len(solved.chart.lines):,} lines of the chart" if solved.chart is not None else (
+            f"{len(solved.hands):,} classes of starting hands"
+        )
+        call.err.write(f"wrote {args.output}: {what}\n")
     return call.print(solved.to_json() if args.json else solved.text())
 
 

@@ -24,7 +24,9 @@ from ..core.rules import RuleSet, get_rules
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
 
 if TYPE_CHECKING:  # the solvers load with the command that solves a game
+    from ..play.chart import StrategyChart
     from ..play.dealer import DealerSolution
+    from ..play.risk import BankrollRisk
     from ..play.holds import HoldList
     from ..play.strategy import PayTableSolution
 
@@ -604,14 +606,18 @@ def _bytes_out(target: Any, fmt: str) -> Any:
 class SolvedStrategy:
     """A game solved by :func:`solve_strategy`: the solution, its starting
     hands (when they were written or ranked), the ranked hold list asked
-    for, and for the game against the dealer how long it took and where it
-    ran. Its report is the solution's, with the hold list and the run."""
+    for, for a pay table its bankroll figures and the chart asked for, and
+    for the game against the dealer how long it took and where it ran. Its
+    report is the solution's, with the hold list, the bankroll figures, the
+    chart and the run."""
 
     solution: PayTableSolution | DealerSolution
     hands: list[Any]
     holds: HoldList | None
     seconds: float
     ran: str
+    risk: BankrollRisk | None = None
+    chart: StrategyChart | None = None
 
     def _run(self) -> dict[str, Any]:
         from ..play.strategy import PayTableSolution
@@ -619,10 +625,20 @@ class SolvedStrategy:
         return {} if isinstance(self.solution, PayTableSolution) else {"seconds": self.seconds, "ran": self.ran}
 
     def to_json(self) -> dict[str, Any]:
-        return self.solution.to_json(self.holds, **self._run())
+        found = self.solution.to_json(self.holds, **self._run())
+        if self.risk is not None:
+            found["bankroll"] = self.risk.to_json()
+        if self.chart is not None:
+            found["chart"] = self.chart.to_json()
+        return found
 
     def text(self) -> str:
-        return self.solution.text(self.holds, **self._run())
+        parts = [self.solution.text(self.holds, **self._run())]
+        if self.risk is not None:
+            parts.append(self.risk.text())
+        if self.chart is not None:
+            parts.append(self.chart.text())
+        return "".join(part if part.endswith("\n") else part + "\n" for part in parts)
 
 
 def solve_strategy(
@@ -637,6 +653,10 @@ def solve_strategy(
     progress: Callable[[int, int], None] | None = None,
     on_note: Callable[[str], None] = lambda _: None,
     resume: str | None = None,
+    hands_played: int | None = None,
+    bankroll: int | None = None,
+    coins: int | None = None,
+    chart: bool = False,
 ) -> SolvedStrategy:
     """Solve a game exactly: the video-poker pay table ``paytable`` (a
     bundled table's id or a pay-table file: :func:`~fivecard.files.paytable_file.load_paytable`),
@@ -649,19 +669,33 @@ def solve_strategy(
     solve and written after it. ``holds``: how many lines of the ranked hold
     list to give (-1: all; 0: none). ``progress``, ``on_note`` and
     ``resume`` (how to resume, for an interrupt's note of the parts kept) as
-    for :func:`~fivecard.vector.jobs.run_parts`."""
+    for :func:`~fivecard.vector.jobs.run_parts`. A pay table's report also
+    has its bankroll figures (:func:`~fivecard.play.risk.bankroll_risk`) for
+    a session of ``hands_played`` hands (default 1,000) betting ``coins``
+    (default: the table's most) from ``bankroll`` coins (None: the bankroll
+    for each risk only), and with ``chart`` its strategy chart
+    (:func:`~fivecard.play.chart.strategy_chart`), which ``output`` then
+    holds instead of the classes."""
     import time
 
     from ..play.dealer import dealer_hands, default_workers, solve_dealer
     from ..play.holds import HoldList
+    from ..play.chart import strategy_chart
+    from ..play.risk import DEFAULT_HANDS, check_session
     from ..play.strategy import PayTableSolution, solve_paytable, starting_hands
     from ..vector.jobs import dask_available, default_checkpoints, plan
     from .paytable_file import load_paytable
-    from .writers.strategy import check_strategy_path, write_strategy
+    from .writers.strategy import check_strategy_path, write_chart, write_strategy
 
     if output is not None:
         check_strategy_path(output)  # before the work, not after it
     table = load_paytable(paytable) if paytable is not None else None
+    if table is None and (hands_played is not None or bankroll is not None or coins is not None or chart):
+        raise FivecardError("the bankroll figures and the chart are a pay table's")
+    bet = coins if coins is not None else (table.coins if table is not None else 5)
+    session = hands_played if hands_played is not None else DEFAULT_HANDS
+    if table is not None:
+        check_session(session, bankroll, bet)  # before the work, not after it
     rules = table.rules_to_play(rules) if table is not None else rules or get_rules("standard")
     if table is None and workers and scheduler is None and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "
@@ -672,14 +706,21 @@ def solve_strategy(
     run["checkpoint"] = checkpoint if checkpoint is not None else default_checkpoints()
     started = time.monotonic()
     if table is not None:
-        solution: PayTableSolution | DealerSolution = solve_paytable(table, rules=rules, **run)
+        solution: PayTableSolution | DealerSolution = solve_paytable(table, rules=rules, values=chart, **run)
     else:
         solution = solve_dealer(rules, workers=workers, scheduler=scheduler, **run)
     seconds = time.monotonic() - started
     hands: list[Any] = []
-    if output is not None or holds:
+    if (output is not None and not chart) or holds:
         hands = starting_hands(solution) if isinstance(solution, PayTableSolution) else dealer_hands(solution)
+    risk = drawn = None
+    if isinstance(solution, PayTableSolution):
+        risk = solution.bankroll(bankroll, session, bet)
+        drawn = strategy_chart(solution) if chart else None
     if output is not None:
-        write_strategy(output, hands)
+        if drawn is not None:
+            write_chart(output, drawn)
+        else:
+            write_strategy(output, hands)
     ranked = HoldList.ranked(hands, rules, table, holds) if holds else None
-    return SolvedStrategy(solution, hands, ranked, seconds, ran)
+    return SolvedStrategy(solution, hands, ranked, seconds, ran, risk, drawn)

@@ -18,6 +18,7 @@ import json
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
 from importlib import resources
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -45,6 +46,8 @@ __all__ = [
     "PayEntry",
     "ALIASES",
     "catalogue",
+    "catalogue_report",
+    "CatalogueReport",
     "parse_ranks",
     "spell_ranks",
 ]
@@ -410,8 +413,10 @@ class PayTable:
     table read from one), ``title`` the label people read
     (``Jacks or Better 9/6``; a JSON table's ``"name"``), the name itself
     when not given. ``coins``: the most coins a hand may bet (5, or 6 on
-    machines with a sixth coin); ``published``: a return published for the
-    table and ``source`` where, shown beside the exact one.
+    machines with a sixth coin; what a sixth coin buys on some machines,
+    such as Quick Quads, is not a pay table's to say); ``published``: a
+    return published for the table and ``source`` where, shown beside the
+    exact one; ``exact``: the exact return, where known.
 
     Checked when made: a :class:`PayTableError` says what is wrong (an
     unknown category, a pay that is not a number from 0 to
@@ -429,6 +434,9 @@ class PayTable:
     coins: int = 5
     published: str | None = None
     source: str | None = None
+    #: The exact return under perfect play, where known (the catalogue's
+    #: tables state it; the tests solve each to check it).
+    exact: Fraction | None = None
     #: The lines (the long form); the short form's ``pays`` become lines too.
     entries: Sequence[PayEntry] = ()
 
@@ -465,6 +473,8 @@ class PayTable:
         for what, given in (("published", self.published), ("source", self.source)):
             if given is not None and (not isinstance(given, str) or len(given) > 200 or not given.isprintable()):
                 raise PayTableError(f'"{what}" must be one line of text, got {_json_text(given)}')
+        if self.exact is not None and (not isinstance(self.exact, Fraction) or self.exact < 0):
+            raise PayTableError(f'"return" must be a fraction such as "1653526326983/1661102543100", got {_json_text(str(self.exact))}')
         if self.rules is not None:
             if not isinstance(self.rules, str):
                 raise PayTableError(f'"rules" must be a rule set\'s name, got {_json_text(self.rules)}')
@@ -474,14 +484,14 @@ class PayTable:
                 raise PayTableError(f'"rules": {exc}') from None
 
     def __hash__(self) -> int:
-        return hash((self.name, self.entries, self.rules, self.title, self.coins))
+        return hash((self.name, tuple(self.entries), self.rules, self.title, self.coins))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PayTable):
             return NotImplemented
-        return (self.name, self.entries, self.rules, self.title, self.coins, self.published, self.source) == (
-            other.name, other.entries, other.rules, other.title, other.coins, other.published, other.source
-        )
+        mine = (self.name, tuple(self.entries), self.rules, self.title, self.coins, self.published, self.source)
+        theirs = (other.name, tuple(other.entries), other.rules, other.title, other.coins, other.published, other.source)
+        return mine == theirs and self.exact == other.exact
 
     @property
     def paying_pairs(self) -> frozenset[Rank]:
@@ -684,6 +694,60 @@ class _Catalogue(Mapping[str, PayTable]):
 PAYTABLES: Final[Mapping[str, PayTable]] = _Catalogue()
 
 
+@dataclass(frozen=True, slots=True)
+class CatalogueReport:
+    """The catalogue as ``fivecard strategy --list`` prints it: each
+    table's name for ``--paytable``, its title, the rule set it plays under,
+    its exact return under perfect play and the return a source published."""
+
+    tables: tuple[PayTable, ...]
+
+    def text(self) -> str:
+        """A line per table, in :func:`catalogue`'s order."""
+        aliases = {name: alias for alias, name in ALIASES.items()}
+        rows = [("name", "game", "rules", "return", "published")]
+        for table in self.tables:
+            also = f" ({aliases[table.name]})" if table.name in aliases else ""
+            exact = f"{float(table.exact * 100):.4f}%" if table.exact is not None else "-"
+            rows.append((table.name + also, table.title, table.rules or "standard", exact, table.published or "-"))
+        widths = [max(len(row[i]) for row in rows) for i in range(5)]
+        lines = [
+            "  ".join(
+                (cell.rjust(width) if i == 3 else cell.ljust(width)) for i, (cell, width) in enumerate(zip(row, widths))
+            ).rstrip()
+            for row in rows
+        ]
+        note = (
+            "return: exact, under perfect play at the most coins; published: as its source prints it "
+            "(fivecard strategy --paytable NAME names the source)"
+        )
+        return "\n".join([*lines, note]) + "\n"
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """A JSON object per table: ``name``, ``aliases``, ``title``,
+        ``rules``, ``coins``, ``return`` (the exact fraction) and
+        ``percent``, ``published`` and ``source`` (``null`` where none)."""
+        return [
+            {
+                "name": t.name,
+                "aliases": [alias for alias, name in ALIASES.items() if name == t.name],
+                "title": t.title,
+                "rules": t.rules or "standard",
+                "coins": t.coins,
+                "return": None if t.exact is None else f"{t.exact.numerator}/{t.exact.denominator}",
+                "percent": None if t.exact is None else float(t.exact * 100),
+                "published": t.published,
+                "source": t.source,
+            }
+            for t in self.tables
+        ]
+
+
+def catalogue_report() -> CatalogueReport:
+    """The catalogue's report (:class:`CatalogueReport`)."""
+    return CatalogueReport(tuple(catalogue()))
+
+
 def catalogue() -> list[PayTable]:
     """Every table of :data:`PAYTABLES`, as ``strategy --list`` shows
     them: the games without wild cards first, then deuces wild, then the
@@ -693,7 +757,7 @@ def catalogue() -> list[PayTable]:
 
 
 _DEPTH_LIMIT: Final = 20  # a pay table nests 2 deep
-_KEYS: Final = ("name", "rules", "coins", "pays", "min_pair", "published", "source")
+_KEYS: Final = ("name", "rules", "coins", "pays", "min_pair", "return", "published", "source")
 _LINE_KEYS: Final = ("hand", "ranks", "kicker", "natural", "wilds", "pays", "below_max", "label")
 _RANKS: Final = "2-10, J, Q, K, A"
 # A JSON string (possessive: linear even when unterminated) or a bracket.
@@ -831,8 +895,19 @@ def _paytable_of(data: Any, default_name: str) -> PayTable:
         coins=data.get("coins", 5),
         published=data.get("published"),
         source=data.get("source"),
+        exact=_fraction_of(data["return"]) if "return" in data else None,
         entries=lines,
     )
+
+
+def _fraction_of(value: object) -> Fraction:
+    problem = f'"return" must be an exact fraction such as "1653526326983/1661102543100", got {_json_text(value)}'
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{1,40}/[0-9]{1,40}", value.strip()):
+        raise PayTableError(problem)
+    numerator, denominator = (int(part) for part in value.strip().split("/"))
+    if denominator == 0:
+        raise PayTableError(problem)
+    return Fraction(numerator, denominator)
 
 
 def _line_of(line: object, number: int) -> PayEntry:

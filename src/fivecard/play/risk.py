@@ -43,6 +43,8 @@ from ..core.errors import FivecardError
 
 __all__ = [
     "Outcome",
+    "DEFAULT_HANDS",
+    "check_session",
     "MAX_HANDS",
     "MAX_PAYS",
     "SUM_TOLERANCE",
@@ -59,6 +61,10 @@ __all__ = [
 #: One outcome of a hand: its pay per coin (the bet back included, a whole
 #: number) and its probability (a :class:`~fractions.Fraction` or a float).
 Outcome = tuple[int, Fraction | float]
+
+#: The session the figures are for when none is named: 1,000 hands, a
+#: few hours at a machine.
+DEFAULT_HANDS: Final = 1_000
 
 #: The most hands the figures are worked for: the work grows as the square
 #: of the hands. One table of Jacks or Better (ten pays) over 100,000 hands
@@ -289,6 +295,13 @@ def royal_before_ruin(
     return float(_table(outcomes, count, bets, royals)[0])
 
 
+def check_session(hands: object, bankroll_coins: object, bet: object) -> None:
+    """Raise the error :func:`bankroll_risk` would for these, before any
+    work that would come first (a solve)."""
+    _hands(hands)
+    _bets(0 if bankroll_coins is None else bankroll_coins, bet)
+
+
 def _risks(risks: Iterable[float]) -> tuple[float, ...]:
     if isinstance(risks, (str, bytes)):
         raise FivecardError(f"risks must be a list of chances, got {risks!r:.60}")
@@ -394,8 +407,9 @@ class BankrollRisk:
         }
 
     def text(self) -> str:
-        """The figures in a few lines of plain English."""
-        lines = [f"return {self.mean:.4%}, variance {self.variance:.2f} per coin"]
+        """The figures in a few lines of plain English (the return and
+        variance are the solution's report's to say)."""
+        lines = [f"bankroll, betting {self.bet:,} coin{'s' * (self.bet != 1)} a hand:"]
         if self.bankroll_coins is not None and self.ruin is not None:
             bets = self.bankroll_coins // self.bet
             over = self.bankroll_coins - bets * self.bet
@@ -428,7 +442,7 @@ def bankroll_risk(
 
     >>> report = bankroll_risk([(0, 0.5), (2, 0.5)], 4, hands=2, bet=2, royal={1}, risks=(0.25,))
     >>> print(report.text(), end="")
-    return 100.0000%, variance 1.00 per coin
+    bankroll, betting 2 coins a hand:
     risk of ruin within 2 hands from 4 coins (2 bets of 2): 25.0000%
     chance of a royal before ruin within 2 hands from 4 coins (2 bets of 2): 75.0000%
     bankroll for a risk of ruin of at most 25.0000% within 2 hands: 4 coins (2 bets)

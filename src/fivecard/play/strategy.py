@@ -48,6 +48,7 @@ from ..vector.classes import HOLDS, KEPT, DealClasses, deal_classes, mean_over_d
 
 if TYPE_CHECKING:
     from .dealer import DealerHand
+    from .risk import BankrollRisk
     from .holds import HoldList
 
 __all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "TIES", "StartingHand", "starting_hands"]
@@ -94,8 +95,27 @@ class PayTableSolution:
     def variance(self) -> Fraction:
         """The variance of one hand's pay per coin, exactly (19.5147 for
         Jacks or Better 9/6)."""
-        square = sum((p * Fraction(self.paytable.pays.get(k, 0.0)) ** 2 for k, p in self.final.items()), Fraction(0))
-        return square - self.expected_return**2
+        from .risk import variance
+
+        found = variance(self.distribution())
+        assert isinstance(found, Fraction)
+        return found
+
+    def bankroll(self, coins: int | None, hands: int, bet: int | None = None) -> BankrollRisk:
+        """The bankroll figures of a session of ``hands`` hands betting
+        ``bet`` coins a hand (default: the table's most) from ``coins``
+        (None: the bankroll for each risk only), with the chance of a
+        natural royal flush before ruin (:func:`~fivecard.play.risk.bankroll_risk`)."""
+        from .risk import bankroll_risk
+
+        royal = {
+            place
+            for place, key in enumerate(self.final)
+            for entry in self.paytable.entries
+            if entry.key == key and entry.hand == "royal_flush" and entry.wilds in (None, frozenset({0}))
+        }
+        size = bet if bet is not None else self.paytable.coins
+        return bankroll_risk(self.distribution(), coins, hands, size, royal=royal)
 
     @property
     def deviation(self) -> float:
@@ -178,10 +198,17 @@ class PayTableSolution:
         def often(p: Fraction) -> str:
             return f"1 in {float(1 / p):,.0f}" if p else "never"
 
+        stated = self.paytable.exact
+        differs = stated is not None and stated != ret and rules.name == (self.paytable.rules or "standard")
         lines = [
             f"{self.paytable.title} under {rules.name}, perfect play over all {self.classes.total:,} deals "
             f"({len(self.classes):,} classes):",
             f"return {self.percent:.4f}% ({ret.numerator}/{ret.denominator} per coin){published}",
+            *(
+                [f"note: the table states a return of {stated.numerator}/{stated.denominator}; it is not this one"]
+                if differs and stated is not None
+                else []
+            ),
             f"variance {float(self.variance):.4f}, standard deviation {self.deviation:.4f} per coin",
             f"{'final hand':<{width}} {'pays':>5} {'combinations':>{digits}} {'probability':>12}  how often",
             *(

@@ -66,6 +66,7 @@ import dataclasses
 import enum
 import errno
 import functools
+from fractions import Fraction
 import hashlib
 import importlib
 import importlib.util
@@ -199,6 +200,8 @@ def stable_text(value: object) -> str:
             return [walk(x) for x in item]
         if item is None or isinstance(item, (str, int, float, bool)):
             return item
+        if isinstance(item, Fraction):
+            return f"{item.numerator}/{item.denominator}"
         raise TypeError(f"no stable text for {type(item).__name__}")
 
     return json.dumps(walk(value), separators=(",", ":"))

@@ -22,9 +22,10 @@ from ..target import Target, write_error
 
 if TYPE_CHECKING:  # the solvers are imported by the commands that solve, not by every writer
     from ...play.dealer import DealerHand
+    from ...play.chart import StrategyChart
     from ...play.strategy import StartingHand
 
-__all__ = ["STRATEGY_COLUMNS", "DEALER_COLUMNS", "check_strategy_path", "write_strategy"]
+__all__ = ["STRATEGY_COLUMNS", "DEALER_COLUMNS", "check_strategy_path", "write_strategy", "write_chart"]
 
 STRATEGY_COLUMNS: Final = ("hand", "deals", "hold", "value", "runner_up", "runner_up_value")
 #: The columns of the dealer game's strategy (``strategy --dealer``).
@@ -62,6 +63,23 @@ def write_strategy(path: str, hands: Sequence[StartingHand] | Sequence[DealerHan
         chances = (h.win, h.draw, h.lose) if isinstance(h, DealerHand) else ()
         cards, hold, runner_up = (format_cards(c, ascii=True) for c in (h.cards, h.hold, h.runner_up))
         rows.append((cards, h.deals, hold, h.value, *chances, runner_up, h.runner_up_value))
+    _write_rows(path, names, rows)
+
+
+def write_chart(path: str, chart: StrategyChart) -> None:
+    """Write a strategy chart's lines to ``path``, FILE.csv: a row per line
+    of the chart and of its simple form (:data:`~fivecard.play.chart.CHART_COLUMNS`),
+    written whole or not at all."""
+    from ...play.chart import CHART_COLUMNS
+
+    if os.path.splitext(path)[1].lower() != ".csv":
+        raise FileError(f"a strategy chart is written as FILE.csv, not {path!r}")
+    _write_rows(path, CHART_COLUMNS, list(chart.rows()))
+
+
+def _write_rows(path: str, names: Sequence[str], rows: Sequence[tuple[str | int | float, ...]]) -> None:
+    """The rows under ``names`` as CSV or Parquet, by the file's name."""
+    kind = os.path.splitext(path)[1].lower()
     if kind == ".parquet":
         try:
             import pyarrow as pa

@@ -62,6 +62,7 @@ def test_a_shipped_chart_is_the_file_the_script_writes_for_it(name: str) -> None
 @pytest.mark.parametrize("name", sorted(PAYTABLES))
 def test_a_shipped_chart_is_a_whole_chart_below_the_optimum(name: str) -> None:
     chart = shipped_chart(name)
+    assert chart.optimum == chart.paytable.exact  # the return the catalogue states
     assert chart.rules == chart.paytable.rules_to_play()
     assert chart.simple_return <= chart.chart_return <= chart.optimum
     assert 2 <= len(chart.simple) <= len(chart.lines) <= 45

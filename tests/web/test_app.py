@@ -438,6 +438,8 @@ def test_every_response_has_the_security_headers(client: TestClient) -> None:
     for response in (
         client.get("/"),
         client.get("/check"),
+        client.get("/strategy/jacks-or-better-9-6"),
+        client.get("/api/strategy/no-such-game"),
         client.get("/static/app.css"),
         client.get("/openapi.json"),
         client.get("/no/such/page"),
@@ -485,11 +487,14 @@ def test_the_openapi_document_describes_the_api_and_no_page_loads_a_cdn(client: 
         "/api/games/{game_id}",
         "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint",
+        "/api/strategy",
+        "/api/strategy/{paytable_id}",
     }
     actions = document["components"]["schemas"]["ActionRequest"]["properties"]["action"]
     assert set(actions["enum"]) == {"start", "exchange", "keep", "fold", "reveal", "settle"}
     assert client.get("/docs").status_code == 404  # its page would load scripts from a CDN
-    for page in ("/", "/check", "/play/some-id", "/check?hand=AS+KS+QS+JS+TS&hand=2c+3c+4c+5c+7d"):
+    pages = ("/", "/check", "/play/some-id", "/check?hand=AS+KS+QS+JS+TS&hand=2c+3c+4c+5c+7d", "/strategy")
+    for page in (*pages, "/strategy/jacks-or-better-9-6"):
         html = client.get(page).text
         assert "http://" not in html and "https://" not in html and "//cdn" not in html
 

@@ -245,7 +245,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     app.state.store.create(Game(seed=3), secret_hash(legacy))
     database = folder / "data" / "games.sqlite3"
     made = World(app, database, folder / "pristine.sqlite3", TestClient(app), _cookie(victim), old,
-                 _cookie(attacker), legacy, {"game_id": game_id, "table_id": table_id, "seat": "2"})  # fmt: skip
+                 _cookie(attacker), legacy, {"game_id": game_id, "table_id": table_id, "seat": "2",
+                  "paytable_id": "jacks-or-better-9-6"})  # fmt: skip
     source, target = sqlite3.connect(database), sqlite3.connect(made.pristine)
     source.backup(target)
     source.close()

@@ -97,6 +97,7 @@ FIELDS: dict[tuple[str, str, str], str] = {
     ("GET /api/tables/{table_id}/events", "header", "last-event-id"): "number",
     ("GET /api/tables/{table_id}/export", "path", "table_id"): "id",
     ("GET /api/tables/{table_id}/export", "query", "format"): "name",
+    ("GET /api/strategy/{paytable_id}", "path", "paytable_id"): "name",
 }
 #: The pages (not in the OpenAPI document): their parameters, and the
 #: app's other routes, which take none.
@@ -105,8 +106,9 @@ PAGE_FIELDS: dict[tuple[str, str, str], str] = {
     ("GET /check", "query", "hand"): "cards",
     ("GET /play/{game_id}", "path", "game_id"): "id",
     ("GET /tables/{table_id}", "path", "table_id"): "id",
+    ("GET /strategy/{paytable_id}", "path", "paytable_id"): "name",
 }
-OTHER_ROUTES = {"/", "/tables", "/openapi.json", "/static"}
+OTHER_ROUTES = {"/", "/tables", "/strategy", "/api/strategy", "/openapi.json", "/static"}
 
 #: A request that the app would take, per endpoint, before a field is set to a path.
 BODIES: dict[str, dict[str, Any]] = {

@@ -49,13 +49,16 @@ is a whole number, so a chart's return is a :class:`~fractions.Fraction`
 from __future__ import annotations
 
 import heapq
+import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from fractions import Fraction
 from math import comb
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -66,7 +69,7 @@ from ..core.rules import RuleSet
 from ..vector import batch
 from ..vector.classes import HOLDS, KEPT, mean_over_deals
 from .holds import _COUNT_WORDS, _windows, describe_hold
-from .paytables import PayTable
+from .paytables import PayTable, builtin_paytable
 from .strategy import PayTableSolution
 
 __all__ = [
@@ -78,6 +81,7 @@ __all__ = [
     "hold_pattern",
     "play_chart",
     "play_classes",
+    "shipped_chart",
     "strategy_chart",
 ]
 
@@ -198,6 +202,29 @@ class StrategyChart:
             "optimum": ret(self.optimum),
         }
 
+    def card_json(self) -> dict[str, object]:
+        """What a printed strategy card shows, as plain JSON values: the
+        table's id (``name``), ``title``, most ``coins`` and ``pays`` (per
+        line: its ``line`` as people read it, what it ``pays`` per coin at
+        the most coins and, where it differs, ``below_max``), then
+        :meth:`to_json`, then the ``glossary`` (:meth:`glossary`). The
+        shipped charts are these (:func:`shipped_chart`)."""
+        entries = [
+            {
+                "line": self.paytable.entry_label(entry.key, self.rules),
+                "pays": entry.pays,
+                **({} if entry.below_max is None else {"below_max": entry.below_max}),
+            }
+            for entry in self.paytable.entries
+        ]
+        head: dict[str, object] = {
+            "id": self.paytable.name,
+            "title": self.paytable.title,
+            "coins": self.paytable.coins,
+            "pays": entries,
+        }
+        return {**head, **self.to_json(), "glossary": self.glossary()}
+
     def rows(self) -> list[tuple[str, int, str, int, float, float]]:
         """A row per line (:data:`CHART_COLUMNS`): which chart (``with
         exceptions`` or ``simple``), the line's number, its hold, the deals
@@ -207,6 +234,75 @@ class StrategyChart:
             for name, chosen in (("with exceptions", self.lines), ("simple", self.simple))
             for place, line in enumerate(chosen, 1)
         ]
+
+    def glossary(self) -> list[str]:
+        """What the words of the chart's lines mean, one sentence each, for
+        the words its lines use: high cards, fits N straights, the penalty
+        cards."""
+        words = " ".join(line.describe(self.paytable) for line in self.lines)
+        found = []
+        if "high card" in words and self.paytable.lowest_pair is not None:
+            found.append(f"High cards: {self.paytable.lowest_pair.short} or better.")
+        if "straights)" in words or "straight)" in words:
+            found.append(
+                "Fits N straights: how many of the deck's straights (the wheel too) hold every natural rank kept"
+                + (", of those a wild rank does not break." if self.rules.wild_indices else ".")
+            )
+        if "flush penalty" in words:
+            found.append("Flush penalty card: a discarded card of the suit of the cards kept.")
+        if "straight penalty" in words:
+            found.append(
+                "Straight penalty card: a discarded card of another rank that fits a straight with the cards kept."
+            )
+        return found
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], paytable: PayTable) -> StrategyChart:
+        """The chart :meth:`to_json` wrote for ``paytable``, rebuilt (each
+        line's name is its ``hold`` without the words of its conditions); a
+        :class:`~fivecard.core.errors.FivecardError` when ``data`` is not
+        such a chart."""
+        try:
+            rules = paytable.rules_to_play(str(data["rules"]))
+            if data["paytable"] != paytable.title:
+                raise FivecardError(f"a chart of {quote(str(data['paytable']))}, not of {quote(paytable.title)}")
+            return cls(
+                paytable,
+                rules,
+                tuple(_line_of_json(line, paytable) for line in data["lines"]),
+                tuple(_line_of_json(line, paytable) for line in data["simple_lines"]),
+                _fraction_of_json(data["return"]),
+                _fraction_of_json(data["simple_return"]),
+                _fraction_of_json(data["optimum"]),
+                int(data["deals"]),
+            )
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+            if isinstance(exc, FivecardError):
+                raise
+            raise FivecardError(f"not a strategy chart of {quote(paytable.title)}: {exc!r}") from None
+
+
+def _line_of_json(data: Mapping[str, Any], paytable: PayTable) -> ChartLine:
+    conditions = tuple((str(a), bool(on)) for a, on in dict(data["conditions"]).items())
+    if any(a not in ATTRIBUTES for a, _ in conditions):
+        raise FivecardError(f"unknown condition in {quote(str(data['conditions']))}")
+    hold = str(data["hold"])
+    suffix = ChartLine("", (), conditions).describe(paytable) if conditions else ""
+    if not hold.endswith(suffix):
+        raise FivecardError(f"the line {quote(hold)} does not end in its conditions {quote(suffix)}")
+    return ChartLine(
+        hold[: len(hold) - len(suffix)],
+        tuple(str(p) for p in data["patterns"]),
+        conditions,
+        int(data["deals"]),
+        float(data["share"]),
+        float(data["mean_value"]),
+    )
+
+
+def _fraction_of_json(data: Mapping[str, Any]) -> Fraction:
+    numerator, _, denominator = str(data["fraction"]).partition("/")
+    return Fraction(int(numerator), int(denominator))
 
 
 def _chart_text(chart: StrategyChart) -> str:
@@ -220,20 +316,7 @@ def _chart_text(chart: StrategyChart) -> str:
     ]
     for place, (line, text) in enumerate(zip(chart.lines, texts), 1):
         out.append(f"{place:>{width}}. {text:<{pad}}  decides {line.share:7.3%} of deals")
-    words = " ".join(texts)
-    if "high card" in words and chart.paytable.lowest_pair is not None:
-        out.append(f"High cards: {chart.paytable.lowest_pair.short} or better.")
-    if "straights)" in words or "straight)" in words:
-        out.append(
-            "Fits N straights: how many of the deck's straights (the wheel too) hold every natural rank kept"
-            + (", of those a wild rank does not break." if chart.rules.wild_indices else ".")
-        )
-    if "flush penalty" in words:
-        out.append("Flush penalty card: a discarded card of the suit of the cards kept.")
-    if "straight penalty" in words:
-        out.append(
-            "Straight penalty card: a discarded card of another rank that fits a straight with the cards kept."
-        )
+    out += chart.glossary()
     exceptions = sum(1 for line in chart.lines if line.conditions)
     out += [
         f"return of this chart ({len(chart.lines)} lines, {exceptions} of them exceptions): "
@@ -1109,3 +1192,33 @@ def strategy_chart(solution: PayTableSolution, *, lines: int = 45, exceptions: i
         solution.expected_return,
         solution.classes.total,
     )
+
+
+# ---------------------------------------------------------------- shipped charts
+
+
+def shipped_chart(name: str) -> StrategyChart:
+    """The chart of a catalogue pay table (an id of
+    :data:`~fivecard.play.paytables.PAYTABLES` or an alias, as
+    :func:`~fivecard.play.paytables.builtin_paytable` reads names), derived
+    ahead and shipped with fivecard (``play/charts/<id>.json``, made by
+    ``scripts/make_charts.py``), so that it costs a file read, not a
+    solve. Only those files are opened: any other name is the
+    :class:`~fivecard.play.paytables.PayTableError` of an unknown table.
+
+    >>> chart = shipped_chart("jacks-or-better-9-6")
+    >>> chart.paytable.title, round(float(chart.optimum * 100), 4)
+    ('Jacks or Better 9/6', 99.5439)
+    """
+    return _shipped(builtin_paytable(name).name)
+
+
+@cache  # one per catalogue id at most
+def _shipped(name: str) -> StrategyChart:
+    table = builtin_paytable(name)
+    path = resources.files(__package__ or "fivecard.play") / "charts" / f"{table.name}.json"
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise FivecardError(f"no chart is shipped for {quote(table.name)}") from None
+    return StrategyChart.from_json(json.loads(text), table)

@@ -20,6 +20,9 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
   not allow now is a 409 with the engine's reason.
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
 * ``/api/tables...``: a table for friends (:mod:`fivecard.web.friends_api`).
+* ``GET /api/strategy``, ``GET /api/strategy/{id}``: the video-poker games and
+  each one's strategy card, shipped with fivecard (:mod:`fivecard.web.strategy_pages`;
+  the pages ``/strategy`` and ``/strategy/{id}``).
 
 A field that names a rule set (``rules``, here and in a friends' table: a
 :data:`~fivecard.web.friends_api.RuleName`; the check page's ``?rules=``) is
@@ -134,6 +137,7 @@ from .store import (
 from .server import Bounds
 from .clients import request_network
 from .errors import AdvisorBusy, NotYours, WebError
+from .strategy_pages import add_strategy_routes
 from .friends_api import (
     Broker,
     Digits,
@@ -1081,6 +1085,7 @@ def create_app(
         ("/tables/{table_id}", "friends.html", "table_id"),  # or one open
     ):
         app.add_api_route(path, page(template, key), response_class=HTMLResponse, include_in_schema=False)
+    add_strategy_routes(app, templates, _json)  # video-poker strategy cards: /strategy, /api/strategy
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:

@@ -130,6 +130,14 @@ def _deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
     renamings = _renamings(deck, rules)
     if len(renamings) == 24 and all(c.suit is not None for c in deck if not c.is_joker):
         return _classes_by_suit_shape(deck, deals)
+    return _classes_by_renamings(deck, deals, renamings, repeats)
+
+
+def _classes_by_renamings(
+    deck: Sequence[Card], deals: npt.NDArray[np.uint8], renamings: list[npt.NDArray[np.int64]], repeats: bool
+) -> DealClasses:
+    """The classes by trying each renaming on every deal: a deal's class is
+    named by the smallest deal a renaming makes of it."""
     keys = None
     for renaming in renamings:
         moved = batch.sort_rows(renaming.astype(np.uint8)[deals])

@@ -99,3 +99,28 @@ def reference() -> str:
     for module in ENTRY_MODULES:
         out += [f"## `{module}`", "", f"::: {module}", "    options:", "      show_root_heading: false", "      heading_level: 3", ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def paytable_catalogue() -> str:
+    """The pay tables fivecard ships, as a Markdown table: each one's name
+    for ``--paytable``, the game, its rule set, its exact return under
+    perfect play, the return of its shipped strategy chart, and the return
+    a source published (with the source)."""
+    from fivecard.play.chart import shipped_chart
+    from fivecard.play.paytables import ALIASES, catalogue
+
+    aliases = {name: alias for alias, name in ALIASES.items()}
+    lines = [
+        "| `--paytable` | game | rules | return (perfect play) | the chart's return | published (source) |",
+        "|---|---|---|---:|---:|---|",
+    ]
+    for table in catalogue():
+        assert table.exact is not None
+        name = f"`{table.name}`" + (f" (`{aliases[table.name]}`)" if table.name in aliases else "")
+        chart = shipped_chart(table.name)
+        published = f"{table.published} ({table.source})" if table.published else "none found"
+        lines.append(
+            f"| {name} | {table.title} | `{table.rules or 'standard'}` | {float(table.exact * 100):.4f}% "
+            f"| {float(chart.chart_return * 100):.4f}% | {published} |"
+        )
+    return "\n".join(lines)

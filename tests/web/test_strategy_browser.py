@@ -3,7 +3,7 @@ Playwright against ``fivecard serve``): the list of games followed to a
 card by mouse and by keyboard, the chart's lines rendered, the card at
 phone width, and printed: no navigation, black on white, one or two pages
 for every game. Screenshots (desktop, phone, print) go to a temporary
-folder, or to FIVECARD_SCREENSHOTS (docs/images, the manual's)."""
+folder, or to FIVECARD_SCREENSHOTS (docs/screenshots, the manual's)."""
 
 from __future__ import annotations
 

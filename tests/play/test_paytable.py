@@ -394,6 +394,11 @@ BAD_LINES: list[tuple[str, list[object], str]] = [
     ),
     ("no pay", [{"hand": "flush"}], 'line 1 of "pays" has no "pays"'),
     ("an empty list", [], '"pays" is an empty list: a table pays at least one hand'),
+    (
+        "too many lines",
+        [{"hand": "flush", "pays": 1, "label": str(n)} for n in range(101)],
+        '"pays" has 101 lines; a table has at most 100',
+    ),
 ]
 
 

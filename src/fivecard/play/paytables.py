@@ -54,6 +54,9 @@ __all__ = [
 
 #: The most a category may pay per coin (a progressive royal pays some 4,000).
 MAX_PAY: Final = 1_000_000
+#: The most lines a table may have (the longest machines print some 15;
+#: every pair of lines is checked for overlaps).
+MAX_LINES: Final = 100
 
 
 class PayTableError(FivecardError):
@@ -461,6 +464,8 @@ class PayTable:
             entries = tuple(self.entries)
         else:
             entries = _short_entries(self.pays, self.min_pair)
+        if len(entries) > MAX_LINES:
+            raise PayTableError(f"a table has at most {MAX_LINES} lines, not {len(entries):,}")
         keys = [e.key for e in entries]
         twice = next((k for k in keys if keys.count(k) > 1), None)
         if twice is not None:
@@ -884,6 +889,8 @@ def _paytable_of(data: Any, default_name: str) -> PayTable:
     if isinstance(pays, list):
         if not pays:
             raise PayTableError('"pays" is an empty list: a table pays at least one hand')
+        if len(pays) > MAX_LINES:
+            raise PayTableError(f'"pays" has {len(pays):,} lines; a table has at most {MAX_LINES}')
         lines = [_line_of(line, number) for number, line in enumerate(pays, 1)]
         pays = {}
     return PayTable(

@@ -6,18 +6,24 @@ that for each of the 2,598,960 deals would take hours; instead the final
 hands are counted once and each hold's value found by inclusion-exclusion,
 the method of fast video-poker analysers:
 
-1. **Totals per card set.** For every set ``U`` of at most five cards of the
-   deck, ``T[U]`` is the sum of the pays of all five-card hands that hold
-   ``U`` (each hand adds its pay to its 32 subsets). Sets are numbered by
-   the combinatorial number system, so ``T`` is one array.
-2. **A hold's value.** Keeping ``S`` of a dealt hand ``D`` draws hands that
+1. **Counts per card set.** Each hand of the deck is of one kind: the
+   pay-table line that pays it, or nothing. For every set ``U`` of at most
+   five cards of the deck, ``C[U, k]`` counts the hands of kind ``k`` that
+   hold ``U`` (each hand adds one to its 32 subsets, one pass for every
+   kind at once). Sets are numbered by the combinatorial number system,
+   so ``C`` is a table per set size.
+2. **A hold's draws.** Keeping ``S`` of a dealt hand ``D`` draws hands that
    hold ``S`` and none of the discarded cards ``D - S``:
-   ``sum(T[U] * (-1) ** |U - S| for S <= U <= D)``, over the whole
-   lattice of ``D``'s 32 subsets at once (a signed superset sum, five steps),
-   divided by the number of draws, ``C(47, 5 - |S|)``.
+   ``sum(C[U] * (-1) ** |U - S| for S <= U <= D)``, over the whole
+   lattice of ``D``'s 32 subsets at once (a signed superset sum, five
+   steps): how many draws end in each kind. Their pays, over the number of
+   draws ``C(47, 5 - |S|)``, are the hold's value; their squared pays its
+   variance.
 3. The best hold of each deal is the largest value (values are exact
-   integers over small denominators, so float64 orders them exactly), and
-   the return is the mean of the best values over all deals, summed as a
+   integers over small denominators, so float64 orders them exactly; a tie
+   goes to the lower variance, then to more cards kept), the return is the
+   mean of the best values over all deals, and each kind's share of the
+   final hands the mean of its draws, summed as
    :class:`~fractions.Fraction`.
 
 Only one deal of each class that plays alike is worked (the suits renamed:

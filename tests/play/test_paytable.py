@@ -454,3 +454,29 @@ def test_every_catalogue_file_reads_and_names_its_parts() -> None:
         assert all(entry.pays == int(entry.pays) for entry in table.entries)
         assert all(entry.label for entry in table.entries), table.name
         assert table.entry_table(ruleset).shape[0] > 1
+
+
+HOSTILE_TEXT = "x\u202ey\u009b31m\u2028z\u200b\x7f\u00a0\u0085"
+HOSTILE_FIELDS: list[tuple[str, dict[str, object]]] = [
+    *((key, {"pays": {"flush": 1}, key: HOSTILE_TEXT}) for key in ("name", "rules", "coins", "min_pair", "return",
+                                                                  "published", "source", "pays")),
+    ("a key", {"pays": {"flush": 1}, HOSTILE_TEXT: 1}),
+    ("a category", {"pays": {HOSTILE_TEXT: 1}}),
+    *(
+        (f"line {key}", {"pays": [{"hand": "four_of_a_kind", "pays": 1, key: HOSTILE_TEXT}]})
+        for key in ("hand", "ranks", "kicker", "natural", "wilds", "pays", "below_max", "label")
+    ),
+    ("a line's key", {"pays": [{"hand": "flush", "pays": 1, HOSTILE_TEXT: 1}]}),
+]
+
+
+@pytest.mark.parametrize(("data"), [t[1] for t in HOSTILE_FIELDS], ids=[t[0] for t in HOSTILE_FIELDS])
+def test_errors_quote_unprintable_characters_escaped(in_tmp: Path, data: dict[str, object]) -> None:
+    """A bidi override, a C1 control or a line separator in any field of a
+    file is quoted escaped: the error is one printable line on a terminal."""
+    Path("t.json").write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    for argv in (["advise", "--paytable", "t.json", "AS KS QS JS 9H"], ["strategy", "--paytable", "t.json"]):
+        code, out, err = run(argv)
+        assert (code, out) == (2, ""), err
+        line = err.removesuffix("\n")
+        assert line.startswith("fivecard: error: ") and line.isprintable(), ascii(line)

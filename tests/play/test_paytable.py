@@ -480,3 +480,28 @@ def test_errors_quote_unprintable_characters_escaped(in_tmp: Path, data: dict[st
         assert (code, out) == (2, ""), err
         line = err.removesuffix("\n")
         assert line.startswith("fivecard: error: ") and line.isprintable(), ascii(line)
+
+
+FILE_NAMES: list[tuple[str, str, str]] = [
+    ("plain", "mine.json", "mine"),
+    ("a tab", "my\ttable.json", "my table"),
+    ("a line break", "my\ntable.json", "my table"),
+    ("a bidi override", "my\u202etable.json", "my table"),
+    ("spaces only", " .json", "paytable"),
+    ("long", "t" * 200 + ".json", "t" * 77 + "..."),
+    ("no suffix", "table", "table"),
+]
+
+
+@pytest.mark.parametrize(("file", "ident"), [t[1:] for t in FILE_NAMES], ids=[t[0] for t in FILE_NAMES])
+def test_any_file_name_gives_a_table_id(in_tmp: Path, file: str, ident: str) -> None:
+    """A good table is read whatever its file is called: the id made from
+    the file's name is one line of at most 80 characters, and the table's
+    own "name" is its title."""
+    (in_tmp / file).write_text(json.dumps({"pays": {"flush": 1}}))
+    assert load_paytable(file).title == ident
+    (in_tmp / file).write_text(json.dumps({"name": "Mine", "pays": {"flush": 1}}))
+    table = load_paytable(file)
+    assert (table.name, table.title) == (ident, "Mine")
+    code, out, err = run(["advise", "--paytable", file, "AS KS QS JS 9H"])
+    assert (code, err) == (0, "") and "under Mine" in out

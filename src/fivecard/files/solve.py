@@ -695,7 +695,8 @@ def solve_strategy(
     bet = coins if coins is not None else (table.coins if table is not None else 5)
     session = hands_played if hands_played is not None else DEFAULT_HANDS
     if table is not None:
-        check_session(session, bankroll, bet)  # before the work, not after it
+        # before the work, not after it (the distribution's pays: each line's, and nothing's 0)
+        check_session(session, bankroll, bet, [int(pay) for pay in table.pays.values()] + [0])
     rules = table.rules_to_play(rules) if table is not None else rules or get_rules("standard")
     if table is None and workers and scheduler is None and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "

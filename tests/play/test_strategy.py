@@ -417,3 +417,27 @@ def test_a_table_with_too_many_pays_for_the_figures_is_refused_before_the_solve(
     assert err == f"fivecard: error: a distribution may have at most {MAX_PAYS} different pays, got {MAX_PAYS + 1}\n"
     with pytest.raises(AssertionError, match="solved before"):  # at the limit: on to the solve
         _run(["strategy", "--paytable", str(table(MAX_PAYS - 2))])
+
+
+@pytest.mark.parametrize(
+    ("name", "more"),
+    [("out.csv", []), ("out.parquet", []), ("out.csv", ["--chart"]), ("out.parquet", ["--holds", "3"])],
+)
+def test_a_folder_as_the_output_is_refused_before_the_solve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, more: list[str]
+) -> None:
+    """-o naming a folder (whatever its name ends with) is refused at once,
+    not after the whole solve, and the folder is left as it was."""
+    import fivecard.play.strategy as strategy
+
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "kept").write_text("kept")
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before the output was checked")
+
+    monkeypatch.setattr(strategy, "solve_paytable", no_solve)
+    code, out, err = _run(["strategy", "--paytable", "jacks-or-better", "-o", str(folder), *more])
+    assert (code, out) == (2, "") and err == f"fivecard: error: cannot write {str(folder)!r}: a directory\n"
+    assert [p.name for p in folder.iterdir()] == ["kept"]

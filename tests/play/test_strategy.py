@@ -441,3 +441,22 @@ def test_a_folder_as_the_output_is_refused_before_the_solve(
     code, out, err = _run(["strategy", "--paytable", "jacks-or-better", "-o", str(folder), *more])
     assert (code, out) == (2, "") and err == f"fivecard: error: cannot write {str(folder)!r}: a directory\n"
     assert [p.name for p in folder.iterdir()] == ["kept"]
+
+
+@pytest.mark.parametrize("table", ["jacks-or-better", "deuces-wild", "joker-poker-two-pair"])
+def test_the_bet_is_at_most_the_coins_the_table_takes(monkeypatch: pytest.MonkeyPatch, table: str) -> None:
+    """--coins beyond the table's most coins is a bet no machine takes:
+    refused before the solve; the table's most is taken."""
+    import fivecard.play.strategy as strategy
+
+    most = load_paytable(table)
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved")
+
+    monkeypatch.setattr(strategy, "solve_paytable", no_solve)
+    code, out, err = _run(["strategy", "--paytable", table, "--coins", str(most.coins + 1)])
+    assert (code, out) == (2, "")
+    assert err == f"fivecard: error: a hand bets at most {most.coins} coins on {most.title}, not {most.coins + 1}\n"
+    with pytest.raises(AssertionError, match="solved"):
+        _run(["strategy", "--paytable", table, "--coins", str(most.coins)])

@@ -693,6 +693,8 @@ def solve_strategy(
     if table is None and (hands_played is not None or bankroll is not None or coins is not None or chart):
         raise FivecardError("the bankroll figures and the chart are a pay table's")
     bet = coins if coins is not None else (table.coins if table is not None else 5)
+    if table is not None and isinstance(bet, int) and bet > table.coins:
+        raise FivecardError(f"a hand bets at most {table.coins} coins on {table.title}, not {bet:,}")
     session = hands_played if hands_played is not None else DEFAULT_HANDS
     if table is not None:
         # before the work, not after it (the distribution's pays: each line's, and nothing's 0)

@@ -457,15 +457,14 @@ def test_every_catalogue_file_reads_and_names_its_parts() -> None:
 
 
 HOSTILE_TEXT = "x\u202ey\u009b31m\u2028z\u200b\x7f\u00a0\u0085"
+_TOP_KEYS = ("name", "rules", "coins", "min_pair", "return", "published", "source", "pays")
+_LINE_KEYS = ("hand", "ranks", "kicker", "natural", "wilds", "pays", "below_max", "label")
 HOSTILE_FIELDS: list[tuple[str, dict[str, object]]] = [
-    *((key, {"pays": {"flush": 1}, key: HOSTILE_TEXT}) for key in ("name", "rules", "coins", "min_pair", "return",
-                                                                  "published", "source", "pays")),
+    *[(key, dict[str, object]({"pays": {"flush": 1}, key: HOSTILE_TEXT})) for key in _TOP_KEYS],
     ("a key", {"pays": {"flush": 1}, HOSTILE_TEXT: 1}),
     ("a category", {"pays": {HOSTILE_TEXT: 1}}),
-    *(
-        (f"line {key}", {"pays": [{"hand": "four_of_a_kind", "pays": 1, key: HOSTILE_TEXT}]})
-        for key in ("hand", "ranks", "kicker", "natural", "wilds", "pays", "below_max", "label")
-    ),
+    *[(f"line {key}", dict[str, object]({"pays": [{"hand": "four_of_a_kind", "pays": 1, key: HOSTILE_TEXT}]}))
+      for key in _LINE_KEYS],
     ("a line's key", {"pays": [{"hand": "flush", "pays": 1, HOSTILE_TEXT: 1}]}),
 ]
 

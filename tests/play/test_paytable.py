@@ -454,3 +454,53 @@ def test_every_catalogue_file_reads_and_names_its_parts() -> None:
         assert all(entry.pays == int(entry.pays) for entry in table.entries)
         assert all(entry.label for entry in table.entries), table.name
         assert table.entry_table(ruleset).shape[0] > 1
+
+
+HOSTILE_TEXT = "x\u202ey\u009b31m\u2028z\u200b\x7f\u00a0\u0085"
+_TOP_KEYS = ("name", "rules", "coins", "min_pair", "return", "published", "source", "pays")
+_LINE_KEYS = ("hand", "ranks", "kicker", "natural", "wilds", "pays", "below_max", "label")
+HOSTILE_FIELDS: list[tuple[str, dict[str, object]]] = [
+    *[(key, dict[str, object]({"pays": {"flush": 1}, key: HOSTILE_TEXT})) for key in _TOP_KEYS],
+    ("a key", {"pays": {"flush": 1}, HOSTILE_TEXT: 1}),
+    ("a category", {"pays": {HOSTILE_TEXT: 1}}),
+    *[(f"line {key}", dict[str, object]({"pays": [{"hand": "four_of_a_kind", "pays": 1, key: HOSTILE_TEXT}]}))
+      for key in _LINE_KEYS],
+    ("a line's key", {"pays": [{"hand": "flush", "pays": 1, HOSTILE_TEXT: 1}]}),
+]
+
+
+@pytest.mark.parametrize(("data"), [t[1] for t in HOSTILE_FIELDS], ids=[t[0] for t in HOSTILE_FIELDS])
+def test_errors_quote_unprintable_characters_escaped(in_tmp: Path, data: dict[str, object]) -> None:
+    """A bidi override, a C1 control or a line separator in any field of a
+    file is quoted escaped: the error is one printable line on a terminal."""
+    Path("t.json").write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    for argv in (["advise", "--paytable", "t.json", "AS KS QS JS 9H"], ["strategy", "--paytable", "t.json"]):
+        code, out, err = run(argv)
+        assert (code, out) == (2, ""), err
+        line = err.removesuffix("\n")
+        assert line.startswith("fivecard: error: ") and line.isprintable(), ascii(line)
+
+
+FILE_NAMES: list[tuple[str, str, str]] = [
+    ("plain", "mine.json", "mine"),
+    ("a tab", "my\ttable.json", "my table"),
+    ("a line break", "my\ntable.json", "my table"),
+    ("a bidi override", "my\u202etable.json", "my table"),
+    ("spaces only", " .json", "paytable"),
+    ("long", "t" * 200 + ".json", "t" * 77 + "..."),
+    ("no suffix", "table", "table"),
+]
+
+
+@pytest.mark.parametrize(("file", "ident"), [t[1:] for t in FILE_NAMES], ids=[t[0] for t in FILE_NAMES])
+def test_any_file_name_gives_a_table_id(in_tmp: Path, file: str, ident: str) -> None:
+    """A good table is read whatever its file is called: the id made from
+    the file's name is one line of at most 80 characters, and the table's
+    own "name" is its title."""
+    (in_tmp / file).write_text(json.dumps({"pays": {"flush": 1}}))
+    assert load_paytable(file).title == ident
+    (in_tmp / file).write_text(json.dumps({"name": "Mine", "pays": {"flush": 1}}))
+    table = load_paytable(file)
+    assert (table.name, table.title) == (ident, "Mine")
+    code, out, err = run(["advise", "--paytable", file, "AS KS QS JS 9H"])
+    assert (code, err) == (0, "") and "under Mine" in out

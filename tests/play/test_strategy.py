@@ -387,3 +387,76 @@ def test_a_checkpointed_part_that_fails_its_checks_is_solved_again(tmp_path: obj
         "fivecard: resumed: 1 of 3 parts were done before",
     ]
     assert list(folder.iterdir()) == []
+
+
+def test_a_table_with_too_many_pays_for_the_figures_is_refused_before_the_solve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bankroll figures take at most MAX_PAYS different pays: a table
+    with more (each line's pay and nothing's 0) is refused before the
+    solve, not after it; one at the limit is solved."""
+    import fivecard.play.strategy as strategy
+    from fivecard.play.risk import MAX_PAYS
+
+    fours = [(r, k) for r in "23456789TJQKA" for k in "23456789TJQKA" if r != k]
+
+    def table(count: int) -> Path:
+        lines = [
+            {"hand": "four_of_a_kind", "ranks": r, "kicker": k, "pays": 100 + n} for n, (r, k) in enumerate(fours[:count])
+        ]
+        path = tmp_path / f"pays-{count}.json"
+        path.write_text(json.dumps({"pays": [*lines, {"hand": "flush", "pays": 6}]}))
+        return path
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before the figures' pays were checked")
+
+    monkeypatch.setattr(strategy, "solve_paytable", no_solve)
+    code, out, err = _run(["strategy", "--paytable", str(table(MAX_PAYS - 1))])  # and 6, and 0
+    assert (code, out) == (2, "")
+    assert err == f"fivecard: error: a distribution may have at most {MAX_PAYS} different pays, got {MAX_PAYS + 1}\n"
+    with pytest.raises(AssertionError, match="solved before"):  # at the limit: on to the solve
+        _run(["strategy", "--paytable", str(table(MAX_PAYS - 2))])
+
+
+@pytest.mark.parametrize(
+    ("name", "more"),
+    [("out.csv", []), ("out.parquet", []), ("out.csv", ["--chart"]), ("out.parquet", ["--holds", "3"])],
+)
+def test_a_folder_as_the_output_is_refused_before_the_solve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, more: list[str]
+) -> None:
+    """-o naming a folder (whatever its name ends with) is refused at once,
+    not after the whole solve, and the folder is left as it was."""
+    import fivecard.play.strategy as strategy
+
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "kept").write_text("kept")
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before the output was checked")
+
+    monkeypatch.setattr(strategy, "solve_paytable", no_solve)
+    code, out, err = _run(["strategy", "--paytable", "jacks-or-better", "-o", str(folder), *more])
+    assert (code, out) == (2, "") and err == f"fivecard: error: cannot write {str(folder)!r}: a directory\n"
+    assert [p.name for p in folder.iterdir()] == ["kept"]
+
+
+@pytest.mark.parametrize("table", ["jacks-or-better", "deuces-wild", "joker-poker-two-pair"])
+def test_the_bet_is_at_most_the_coins_the_table_takes(monkeypatch: pytest.MonkeyPatch, table: str) -> None:
+    """--coins beyond the table's most coins is a bet no machine takes:
+    refused before the solve; the table's most is taken."""
+    import fivecard.play.strategy as strategy
+
+    most = load_paytable(table)
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved")
+
+    monkeypatch.setattr(strategy, "solve_paytable", no_solve)
+    code, out, err = _run(["strategy", "--paytable", table, "--coins", str(most.coins + 1)])
+    assert (code, out) == (2, "")
+    assert err == f"fivecard: error: a hand bets at most {most.coins} coins on {most.title}, not {most.coins + 1}\n"
+    with pytest.raises(AssertionError, match="solved"):
+        _run(["strategy", "--paytable", table, "--coins", str(most.coins)])

@@ -20,12 +20,13 @@ __all__ = ["PAYTABLE_LIMIT", "load_paytable"]
 #: The most bytes of a pay table file read (a table is a few hundred).
 PAYTABLE_LIMIT: Final = 1 << 20
 _PATH_QUOTE: Final = 300  # file names are quoted whole unless absurdly long
+_ID_LIMIT: Final = 80  # a table's name is at most 80 characters
 
 
 def load_paytable(name_or_path: str) -> PayTable:
     """A built-in pay table by name, or one from a JSON file
     (:func:`~fivecard.play.paytables.parse_paytable` says what it holds; its
-    name defaults to the file's).
+    name defaults to the file's, made one line of at most 80 characters).
 
     The file is opened once and at most :data:`PAYTABLE_LIMIT` bytes are
     read: a larger file, or an endless device, is an error. A directory is
@@ -51,9 +52,22 @@ def load_paytable(name_or_path: str) -> PayTable:
             f"(byte {exc.start + 1:,})"
         ) from None
     try:
-        return parse_paytable(text, name=Path(name_or_path).stem or name_or_path)
+        return parse_paytable(text, name=_file_id(name_or_path))
     except PayTableError as exc:
         raise PayTableError(f"{where}: {exc}") from None
+
+
+def _file_id(path: str) -> str:
+    """A table's id from its file's name: the name without folder or
+    ``.json``, as one line of plain text (tabs, line breaks, control and
+    bidi characters as spaces) of at most :data:`_ID_LIMIT` characters;
+    ``paytable`` when nothing is left. Whatever the file is called, the id
+    is one a table may have."""
+    stem = Path(path).stem or path
+    text = " ".join("".join(c if c.isprintable() else " " for c in stem).split())
+    if len(text) > _ID_LIMIT:
+        text = text[: _ID_LIMIT - 3].rstrip() + "..."
+    return text or "paytable"
 
 
 def _read_paytable(path: str) -> bytes:

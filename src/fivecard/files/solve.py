@@ -693,9 +693,12 @@ def solve_strategy(
     if table is None and (hands_played is not None or bankroll is not None or coins is not None or chart):
         raise FivecardError("the bankroll figures and the chart are a pay table's")
     bet = coins if coins is not None else (table.coins if table is not None else 5)
+    if table is not None and isinstance(bet, int) and bet > table.coins:
+        raise FivecardError(f"a hand bets at most {table.coins} coins on {table.title}, not {bet:,}")
     session = hands_played if hands_played is not None else DEFAULT_HANDS
     if table is not None:
-        check_session(session, bankroll, bet)  # before the work, not after it
+        # before the work, not after it (the distribution's pays: each line's, and nothing's 0)
+        check_session(session, bankroll, bet, [int(pay) for pay in table.pays.values()] + [0])
     rules = table.rules_to_play(rules) if table is not None else rules or get_rules("standard")
     if table is None and workers and scheduler is None and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "

@@ -92,11 +92,15 @@ _NAME_LIMIT: Final = 80
 
 
 def _json_text(value: object) -> str:
-    """A value as JSON spells it (``NaN``, ``true``, ``"800"``), shortened."""
+    """A value as JSON spells it (``NaN``, ``true``, ``"800"``), shortened;
+    a character that is not printable (a bidi override, a C1 control, a
+    line separator) as JSON's ``\\u`` escape, so that an error quoting a
+    hostile file prints as the one line it is."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         text = repr(value)
+    text = "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
     return text if len(text) <= 60 else f"{text[:30]}...{text[-30:]} ({len(text):,} characters)"
 
 

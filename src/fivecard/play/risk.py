@@ -150,11 +150,14 @@ def _outcomes(distribution: Iterable[Outcome]) -> list[tuple[int, Fraction | flo
         raise FivecardError(f"the probabilities of a distribution must sum to 1, got {total}")
     if isinstance(total, float):
         checked = [(pay, float(p) / total) for pay, p in checked]
-    if len({pay for pay, _ in checked}) > MAX_PAYS:
-        raise FivecardError(
-            f"a distribution may have at most {MAX_PAYS} different pays, got {len({pay for pay, _ in checked}):,}"
-        )
+    _pay_count(pay for pay, _ in checked)
     return checked
+
+
+def _pay_count(pays: Iterable[object]) -> None:
+    distinct = len(set(pays))
+    if distinct > MAX_PAYS:
+        raise FivecardError(f"a distribution may have at most {MAX_PAYS} different pays, got {distinct:,}")
 
 
 def _royal(royal: Collection[int], count: int) -> frozenset[int]:
@@ -295,11 +298,13 @@ def royal_before_ruin(
     return float(_table(outcomes, count, bets, royals)[0])
 
 
-def check_session(hands: object, bankroll_coins: object, bet: object) -> None:
+def check_session(hands: object, bankroll_coins: object, bet: object, pays: Iterable[object] = ()) -> None:
     """Raise the error :func:`bankroll_risk` would for these, before any
-    work that would come first (a solve)."""
+    work that would come first (a solve); ``pays``: those the distribution
+    will have (a pay table's, and 0 for a hand it does not pay)."""
     _hands(hands)
     _bets(0 if bankroll_coins is None else bankroll_coins, bet)
+    _pay_count(pays)
 
 
 def _risks(risks: Iterable[float]) -> tuple[float, ...]:

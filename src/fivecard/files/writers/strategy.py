@@ -34,10 +34,12 @@ DEALER_COLUMNS: Final = ("hand", "deals", "hold", "value", "win", "draw", "lose"
 
 def check_strategy_path(path: str) -> None:
     """That a strategy file can be written at ``path`` (named ``.csv`` or
-    ``.parquet``, in a folder that exists and takes files): checked before
-    a long solve, not after it."""
+    ``.parquet``, not a folder itself, in a folder that exists and takes
+    files): checked before a long solve, not after it."""
     if os.path.splitext(path)[1].lower() not in (".csv", ".parquet"):
         raise FileError(f"the strategy is written as FILE.csv or FILE.parquet, not {path!r}")
+    if os.path.isdir(path):
+        raise FileAccessError(f"cannot write {path!r}: a directory")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise FileAccessError(f"cannot write {path!r}: no folder {folder!r}")

@@ -218,8 +218,9 @@ def test_the_command_prints_the_ranked_hold_list(tmp_path: Path) -> None:
     text = out.getvalue().splitlines()
     start = next(i for i, line in enumerate(text) if line.startswith("ranked hold list (10 of 35 kinds of hold"))
     assert text[start + 1].split() == ["rank", "hold", "share", "of", "deals", "mean", "value", "(range)", "example"]
-    rows = text[start + 2 :]
+    rows = text[start + 2 : start + 12]
     assert [row.split()[0] for row in rows] == [str(n) for n in range(1, 11)]
+    assert text[start + 12] == "bankroll, betting 5 coins a hand:"  # the session's figures follow
     assert "Pat Royal Flush" in rows[0] and "800.0000 (800.0000 to 800.0000)" in rows[0]
     assert rows[0].endswith("As Ks Qs Js Ts: keep As Ks Qs Js Ts")
 

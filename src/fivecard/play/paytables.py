@@ -50,6 +50,7 @@ __all__ = [
     "CatalogueReport",
     "parse_ranks",
     "spell_ranks",
+    "spell_pay",
 ]
 
 #: The most a category may pay per coin (a progressive royal pays some 4,000).
@@ -114,6 +115,15 @@ KICKED: Final = frozenset({"four_of_a_kind"})
 _ALL_RANKS: Final = frozenset(Rank)
 _ALL_WILDS: Final = frozenset(range(6))
 _WILD_COUNTS: Final = ("no", "one", "two", "three", "four", "five")
+
+
+def spell_pay(pay: float) -> str:
+    """A pay as people write it: ``800``, ``1,000,000``, ``5.5``.
+
+    >>> spell_pay(1_000_000.0), spell_pay(5.5)
+    ('1,000,000', '5.5')
+    """
+    return f"{int(pay):,}" if pay == int(pay) else f"{pay:g}"
 
 
 def spell_ranks(ranks: frozenset[Rank]) -> str:
@@ -615,7 +625,7 @@ class PayTable:
         label = entry.describe(labels) if entry is not None else labels.get(name, name)
         if not pay:
             return label
-        paid = f"pays {self.pays.get(name, 0.0):g}"
+        paid = f"pays {spell_pay(self.pays.get(name, 0.0))}"
         return f"{label[:-1]}, {paid})" if label.endswith(")") and entry is not None and not entry.label else (
             f"{label} ({paid})"
         )

@@ -49,7 +49,7 @@ from ..vector import batch
 from ..core.cards import Card
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError
-from .paytables import PayTable, PayTableError
+from .paytables import PayTable, PayTableError, spell_pay
 from ..vector.classes import (
     HOLDS,
     KEPT,
@@ -142,9 +142,16 @@ class PayTableSolution:
     def weighting(self) -> int:
         """The number every final hand is counted out of, as published
         tables count them: each deal's draws weighed alike, ``C(n, 5) * 5 *
-        C(n - 5, 5)`` (19,933,230,517,200 for 52 cards)."""
+        C(n - 5, 5)`` (19,933,230,517,200 for 52 cards, 24,568,865,521,200
+        for 53), which every hold's number of draws divides; for a deck
+        where it does not (54 cards), ``C(n, 5)`` times the least number
+        that they all divide."""
         n = len(self.rules.deck())
-        return comb(n, 5) * 5 * comb(n - 5, 5)
+        draws = [comb(n - 5, k) for k in range(6)]
+        each = 5 * comb(n - 5, 5)
+        if any(each % d for d in draws):
+            each = math.lcm(*draws)
+        return comb(n, 5) * each
 
     @property
     def counts(self) -> dict[str, int]:
@@ -204,6 +211,8 @@ class PayTableSolution:
         width = max([len("final hand"), *(len(labels[name]) for name in self.final)])
         counts = self.counts
         digits = max(len(f"{c:,}") for c in [*counts.values(), self.weighting])
+        paid = {name: spell_pay(self.pays_of(name)) for name in self.final}
+        pay_width = max(5, *(len(p) for p in paid.values()))
         published = (
             f"; published {self.paytable.published}" + (f" ({self.paytable.source})" if self.paytable.source else "")
             if self.paytable.published
@@ -225,12 +234,12 @@ class PayTableSolution:
                 else []
             ),
             f"variance {float(self.variance):.4f}, standard deviation {self.deviation:.4f} per coin",
-            f"{'final hand':<{width}} {'pays':>5} {'combinations':>{digits}} {'probability':>12}  how often",
+            f"{'final hand':<{width}} {'pays':>{pay_width}} {'combinations':>{digits}} {'probability':>12}  how often",
             *(
-                f"{labels[name]:<{width}} {self.pays_of(name):>5g} {counts[name]:>{digits},} {float(p):>12.6%}  {often(p)}"
+                f"{labels[name]:<{width}} {paid[name]:>{pay_width}} {counts[name]:>{digits},} {float(p):>12.6%}  {often(p)}"
                 for name, p in self.final.items()
             ),
-            f"{'total':<{width}} {'':>5} {self.weighting:>{digits},}",
+            f"{'total':<{width}} {'':>{pay_width}} {self.weighting:>{digits},}",
         ]
         return "\n".join(lines) + "\n" + (holds.text() if holds is not None else "")
 

@@ -340,6 +340,12 @@ class _Pattern:
     base: str
     high: int | None = None
     fits: int | None = None
+    # a pair or group of a kind named by its class of ranks: the class, the name with "{}" for the
+    # class's words, whether a pair (then the paying pairs' ranks): how a line of several classes is named
+    group: frozenset[Rank] | None = None
+    form: str = ""
+    pair: bool = False
+    paying: frozenset[Rank] = frozenset()
 
     @property
     def text(self) -> str:
@@ -379,7 +385,7 @@ def _pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None) ->
     category = None if draw is None else next((c for c in rules.ladder if c.label == draw.group(2)), None)
     if category is None:
         grouped = _grouped(name, kept, rules, paytable) if paytable is not None else None
-        return _Pattern(grouped or _with_kickers(name, kept, rules))
+        return grouped or _Pattern(_with_kickers(name, kept, rules))
     naturals = [c for c in kept if not rules.is_wild(c)]
     high = None
     if paytable is not None and paytable.lowest_pair is not None:
@@ -427,7 +433,8 @@ def _groups(paytable: PayTable, rules: RuleSet) -> _Groups:
     ranks = [r for r in sorted(rules.ranks) if rules.natural_count(r)]
     made_sets = [e.ranks for e in paytable.entries if e.hand in _MADE_GROUPS and e.ranks is not None]
     made = _partition(made_sets, ranks)
-    pairs = _partition([*made_sets, *(e.ranks or frozenset(Rank) for e in paytable.entries if e.hand == "one_pair")], ranks)
+    paying = [e.ranks or frozenset(Rank) for e in paytable.entries if e.hand == "one_pair"]
+    pairs = _partition([*made_sets, *paying], ranks)
     kickers = {
         group: _partition(
             [e.kicker for e in paytable.entries if e.kicker is not None and (e.ranks is None or e.ranks & group)],
@@ -478,7 +485,7 @@ def _kicker_words(ranks: frozenset[Rank]) -> str:
     return f"{'an' if words[0] in 'A8' else 'a'} {words} kicker"
 
 
-def _grouped(name: str, kept: Sequence[Card], rules: RuleSet, paytable: PayTable) -> str | None:
+def _grouped(name: str, kept: Sequence[Card], rules: RuleSet, paytable: PayTable) -> _Pattern | None:
     """A pair, three, four or five of a kind kept, named by the class of
     ranks the pay table tells apart (``Pair of Aces``, ``Low pair (2 to
     4)``, ``Three 2s, 3s or 4s``, ``One wild card: Four Aces``) and its
@@ -503,31 +510,46 @@ def _grouped(name: str, kept: Sequence[Card], rules: RuleSet, paytable: PayTable
         if set(groups.pairs) <= {paying, ranks - paying, ranks}:
             return None  # high and low pairs alone: describe_hold's names
         group = _class_of(top, groups.pairs)
-        run = _run(group)
-        span = f"{run[0].short} to {run[1].short}" if run else spell_ranks(group)
-        if len(group) == 1:
-            pair = f"Pair of {_plural(top)}"
-        elif paying:
-            pair = f"{'High' if group <= paying else 'Low'} pair ({span})"
-        else:
-            pair = f"Pair of {_plural_words(group)}"
-        return pair + (f" with {len(others)} kicker{'' if len(others) == 1 else 's'}" if others else "")
+        form = "{}" + (f" with {len(others)} kicker{'' if len(others) == 1 else 's'}" if others else "")
+        return _Pattern(form.format(_pair_words(group, paying)), group=group, form=form, pair=True, paying=paying)
     made = top_count + wild
     labels = {c.name: c.label for c in rules.ladder}
     kind = labels.get({3: "three_of_a_kind", 4: "four_of_a_kind", 5: "five_of_a_kind"}.get(made, ""))
     if not kind or rest not in (kind, f"Pat {kind}") or len(groups.made) <= 1:
         return None
     group = _class_of(top, groups.made)
-    text = f"{_MADE_WORDS[made]} {_plural_words(group)}"
-    if not others:
-        return f"{prefix}{'Pat ' if len(kept) == 5 else ''}{text}"
+    form = f"{prefix}{'Pat ' if len(kept) == 5 and not others else ''}{_MADE_WORDS[made]} {{}}"
     kickers = groups.kickers[group]
     if len(others) == 1 and len(kickers) > 1:
         found = _class_of(others[0], kickers)
         if len(group) == 1 and len(found) > 1:
             found = found - group  # an Ace beside Aces is no kicker
-        return f"{prefix}{text} with {_kicker_words(found)}"
-    return f"{prefix}{text} with {len(others)} kicker{'' if len(others) == 1 else 's'}"
+        form += f" with {_kicker_words(found)}"
+    elif others:
+        form += f" with {len(others)} kicker{'' if len(others) == 1 else 's'}"
+    return _Pattern(form.format(_plural_words(group)), group=group, form=form)
+
+
+def _pair_words(group: frozenset[Rank], paying: frozenset[Rank]) -> str:
+    """A class of pairs: ``Pair of Aces``, ``High pair (J or better)``,
+    ``High pair (J to K)``, ``Low pair (2 to 4)``; ``Pair of 3s, 4s or
+    5s`` where no pair pays."""
+    if len(group) == 1:
+        return f"Pair of {_plural(next(iter(group)))}"
+    run = _run(group)
+    span = f"{run[0].short} to {run[1].short}" if run else spell_ranks(group)
+    if not paying:
+        return f"Pair of {_plural_words(group)}"
+    if group == paying and run is not None and run[1] == max(Rank):
+        return f"High pair ({run[0].short} or better)"
+    if group <= paying:
+        return f"High pair ({span})"
+    return f"{'Low pair' if not group & paying else 'Pair'} ({span})"
+
+
+def _group_text(pattern: _Pattern, group: frozenset[Rank]) -> str:
+    """The name of ``pattern`` for another class of ranks (a line of several)."""
+    return pattern.form.format(_pair_words(group, pattern.paying) if pattern.pair else _plural_words(group))
 
 
 def _natural_windows(rules: RuleSet) -> list[frozenset[int]]:
@@ -1233,6 +1255,8 @@ def _family(pattern: _Pattern) -> tuple[str, str] | None:
     Flush")``); ``None`` for others."""
     if pattern.high is not None or pattern.fits is not None:
         return None
+    if pattern.group is not None:
+        return ("group", pattern.form)
     found = _RANKS_KEPT.match(pattern.base)
     if found is not None:
         return ("ranks", f"{len(found.group(1).split())} {found.group(2)}")
@@ -1257,6 +1281,12 @@ def _line_name(patterns: list[_Pattern], every: list[_Pattern]) -> str:
     base = patterns[0].base
     if len({p.base for p in patterns}) > 1:
         family = _family(patterns[0])
+        if family is not None and family[0] == "group":
+            union = frozenset().union(*(p.group or frozenset() for p in patterns))
+            full = frozenset().union(*(p.group or frozenset() for p in every if p.form == patterns[0].form))
+            if union == full and not patterns[0].pair:  # every rank: Three of a Kind
+                return patterns[0].form.format("of a Kind")
+            return _group_text(patterns[0], union)
         if family is not None and family[0] == "wild":
             counts = sorted(_wild_count(p.base)[0] for p in patterns)
             cards = f"{_spelled(counts)} wild card{'' if counts == [1] else 's'}"

@@ -5,7 +5,9 @@ A chart is a list of lines, best first: "4 to a Royal Flush", "High pair (J
 or better)", "3 to a Straight Flush (1 high card, fits 2 straights)", ...,
 "Discard everything". Each line names a kind of hold in players' words
 (:func:`~fivecard.play.holds.describe_hold`'s names; :func:`hold_pattern`
-adds the kickers kept beside a made hand, the high cards a draw keeps where
+adds the kickers kept beside a made hand, the classes of ranks and kickers
+the pay table pays apart ("Pair of Aces", "Three Aces with a 2, 3 or 4
+kicker", "Four 2s, 3s or 4s"), the high cards a draw keeps where
 a lowest paying pair makes them count, and how many of the deck's
 straights a straight flush draw fits), or several kinds alike ("A K, A Q or
 A J unsuited", "Pat Straight Flush (1 or 2 wild cards)"). An exception line
@@ -366,7 +368,11 @@ def hold_pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None
     whose every rank has natural cards (``3 to a Straight Flush (1 high
     card, fits 2 straights)``; under deuces wild a straight through the
     deuce is none of them, and a straight draw says it too, as
-    ``4 to an inside Straight (fits 0 straights)`` for A 3 4 5).
+    ``4 to an inside Straight (fits 0 straights)`` for A 3 4 5). Where the
+    pay table pays four or five of a kind by rank or kicker, or pairs
+    other than by whether they pay, a pair, three, four or five of a kind
+    says its class of ranks and its kicker's (``Three Aces with a 2, 3 or 4
+    kicker``, ``Low pair (2 to 4)``).
 
     >>> from fivecard.core.cards import parse_cards
     >>> from fivecard.core.rules import STANDARD

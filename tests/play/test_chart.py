@@ -131,7 +131,7 @@ def test_hold_pattern_names_the_ranks_and_kickers_a_table_pays_apart(table: str,
 
 def _pays(paytable: PayTable, rules: RuleSet, hands: list[list[Card]]) -> list[float]:
     indices = np.array([[c.index for c in hand] for hand in hands], dtype=np.int32)
-    return paytable.hand_pays(rules, indices, strengths_of_indices(indices, rules=rules)).tolist()
+    return [float(p) for p in paytable.hand_pays(rules, indices, strengths_of_indices(indices, rules=rules))]
 
 
 @pytest.mark.parametrize("name", sorted(PAYTABLES))

@@ -10,9 +10,10 @@ import json
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
-from fivecard.core.cards import Rank, parse_cards
+from fivecard.core.cards import Card, Rank, parse_cards
 from fivecard.core.rules import DEUCES_WILD, STANDARD, RuleSet
 from fivecard.play.advise import advise
 from fivecard.play.chart import (
@@ -25,8 +26,9 @@ from fivecard.play.chart import (
     play_classes,
     strategy_chart,
 )
-from fivecard.play.paytables import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PayTable
+from fivecard.play.paytables import DEUCES_WILD_FULL_PAY, JACKS_OR_BETTER, PAYTABLES, PayTable
 from fivecard.play.strategy import HOLDS, PayTableSolution, solve_paytable
+from fivecard.vector.batch import strengths_of_indices
 
 JOB = JACKS_OR_BETTER
 DW = DEUCES_WILD_FULL_PAY
@@ -90,6 +92,80 @@ def test_hold_pattern_names_kickers_high_cards_and_straights(
     kept: str, rules: RuleSet, paytable: PayTable, expected: str
 ) -> None:
     assert hold_pattern(parse_cards(kept) if kept else (), rules, paytable) == expected
+
+
+@pytest.mark.parametrize(
+    ("table", "kept", "expected"),
+    [
+        # four of a kind paid by its rank (A, 2-4, 5-K) and kicker (2-4 beside Aces, A-4 beside 2-4)
+        ("triple-double-bonus-9-7", "AS AH AD 3C", "Three Aces with a 2, 3 or 4 kicker"),
+        ("triple-double-bonus-9-7", "AS AH AD KC", "Three Aces with a 5-K kicker"),
+        ("triple-double-bonus-9-7", "AS AH AD", "Three Aces"),
+        ("triple-double-bonus-9-7", "3S 3H 3D AC", "Three 2s, 3s or 4s with an A-4 kicker"),
+        ("triple-double-bonus-9-7", "9S 9H 9D", "Three 5s through Kings"),
+        ("triple-double-bonus-9-7", "9S 9H 9D 3C", "Three 5s through Kings with 1 kicker"),
+        ("triple-double-bonus-9-7", "AS AH AD AC 2S", "Four Aces with a 2, 3 or 4 kicker"),
+        ("triple-double-bonus-9-7", "AS AH AD AC", "Four Aces"),
+        ("triple-double-bonus-9-7", "AS AH", "Pair of Aces"),
+        ("triple-double-bonus-9-7", "KS KH 7C", "High pair (J to K) with 1 kicker"),
+        ("triple-double-bonus-9-7", "3S 3H", "Low pair (2 to 4)"),
+        ("triple-double-bonus-9-7", "7S 7H", "Low pair (5 to 10)"),
+        ("triple-double-bonus-9-7", "AS AH 3S 3H", "Two Pair"),
+        ("aces-and-faces-8-5", "KS KH KD", "Three Jacks, Queens or Kings"),
+        ("aces-and-faces-8-5", "7S 7H", "Low pair (2 to 10)"),
+        ("royal-aces-bonus-10-5", "KS KH", "Low pair (5 to K)"),
+        # wild cards: five of a kind paid by rank, four deuces with an ace
+        ("bonus-deuces", "2S 2H 2D 2C AS", "Four wild cards: Pat Five Aces"),
+        ("bonus-deuces", "2S AH AD", "One wild card: Three Aces"),
+        ("bonus-deuces", "5S 5H", "Pair of 3s, 4s or 5s"),
+        # tables that tell apart the paying pairs alone keep the plain names
+        ("jacks-or-better-9-6", "AS AH", "High pair (J or better)"),
+        ("jacks-or-better-9-6", "7S 7H 7D 2C", "Three of a Kind with 1 kicker"),
+        ("deuces-wild-full-pay", "2S AH AD", "One wild card: Three of a Kind"),
+    ],
+)
+def test_hold_pattern_names_the_ranks_and_kickers_a_table_pays_apart(table: str, kept: str, expected: str) -> None:
+    paytable = PAYTABLES[table]
+    assert hold_pattern(parse_cards(kept), paytable.rules_to_play(), paytable) == expected
+
+
+def _pays(paytable: PayTable, rules: RuleSet, hands: list[list[Card]]) -> list[float]:
+    indices = np.array([[c.index for c in hand] for hand in hands], dtype=np.int32)
+    return [float(p) for p in paytable.hand_pays(rules, indices, strengths_of_indices(indices, rules=rules))]
+
+
+@pytest.mark.parametrize("name", sorted(PAYTABLES))
+def test_holds_of_one_name_make_hands_the_table_pays_alike(name: str) -> None:
+    """Walk every rank's pair, three and four of a kind and every kicker:
+    where two holds have one name on a chart, the four of a kind (and
+    five of a kind, with a wild card) they draw to pays alike, and so do
+    the pairs."""
+    paytable = PAYTABLES[name]
+    rules = paytable.rules_to_play()
+    deck = rules.deck()
+    wild = [c for c in deck if rules.is_wild(c)][:1]
+    by_rank = {r: [c for c in deck if c.rank == r and not rules.is_wild(c)] for r in rules.ranks}
+    ranks = [r for r, cards in by_rank.items() if len(cards) == 4]
+    quads = dict(zip([(r, k) for r in ranks for k in ranks if k != r], _pays(
+        paytable, rules, [by_rank[r] + by_rank[k][:1] for r in ranks for k in ranks if k != r]
+    )))
+    fives = dict(zip(ranks, _pays(paytable, rules, [wild + by_rank[r] for r in ranks]))) if wild else {}
+    for count in (2, 3, 4):
+        names: dict[str, Rank] = {}
+        for r in ranks:
+            seen = names.setdefault(hold_pattern(by_rank[r][:count], rules, paytable), r)
+            if count == 2:
+                assert (r in paytable.paying_pairs) == (seen in paytable.paying_pairs)
+            assert all(quads[r, k] == quads[seen, k] for k in ranks if k not in (r, seen))
+            assert fives.get(r) == fives.get(seen)
+    for r in ranks:
+        beside: dict[str, Rank] = {}
+        for k in ranks:
+            if k != r:
+                seen = beside.setdefault(hold_pattern(by_rank[r][:3] + by_rank[k][:1], rules, paytable), k)
+                assert quads[r, k] == quads[r, seen]
+                pat = beside.setdefault(hold_pattern(by_rank[r] + by_rank[k][:1], rules, paytable), k)
+                assert quads[r, k] == quads[r, pat]
 
 
 @pytest.mark.parametrize(
@@ -221,6 +297,19 @@ def test_the_chart_holds_of_classes_are_its_hands_holds_worth_what_the_advisor_s
         kept = set(chart.hold(cards))
         choice = next(c for c in advise(cards, paytable=table).choices if set(c.keep) == kept)
         assert choice.ev == pytest.approx(float(solution.values[row, int(masks[row])]), abs=1e-12)
+
+
+@pytest.mark.slow
+def test_a_kicker_games_chart_keeps_kickers_and_is_within_a_fifth_of_a_percent() -> None:
+    """Double Double Bonus pays four Aces with a 2, 3 or 4 (and four 2s-4s
+    with an A-4) above the others: its chart keeps those kickers."""
+    table = PAYTABLES["double-double-bonus-9-6"]
+    chart = strategy_chart(solve_paytable(table, values=True))
+    assert "Four Aces with a 2, 3 or 4 kicker" in [line.name for line in chart.lines]
+    assert chart.optimum - chart.chart_return < Fraction(2, 1000)
+    assert len(chart.lines) <= 45
+    assert set(chart.hold(parse_cards("AS AH AD AC 2S"))) == set(parse_cards("AS AH AD AC 2S"))  # 400 for 5
+    assert set(chart.hold(parse_cards("AS AH AD AC KS"))) == set(parse_cards("AS AH AD AC"))  # a kicker to draw
 
 
 @pytest.mark.slow

@@ -5,7 +5,9 @@ A chart is a list of lines, best first: "4 to a Royal Flush", "High pair (J
 or better)", "3 to a Straight Flush (1 high card, fits 2 straights)", ...,
 "Discard everything". Each line names a kind of hold in players' words
 (:func:`~fivecard.play.holds.describe_hold`'s names; :func:`hold_pattern`
-adds the kickers kept beside a made hand, the high cards a draw keeps where
+adds the kickers kept beside a made hand, the classes of ranks and kickers
+the pay table pays apart ("Pair of Aces", "Three Aces with a 2, 3 or 4
+kicker", "Four 2s, 3s or 4s"), the high cards a draw keeps where
 a lowest paying pair makes them count, and how many of the deck's
 straights a straight flush draw fits), or several kinds alike ("A K, A Q or
 A J unsuited", "Pat Straight Flush (1 or 2 wild cards)"). An exception line
@@ -69,7 +71,7 @@ from ..core.rules import RuleSet
 from ..vector import batch
 from ..vector.classes import HOLDS, KEPT, mean_over_deals
 from .holds import _COUNT_WORDS, _windows, describe_hold
-from .paytables import PayTable, builtin_paytable
+from .paytables import PayTable, builtin_paytable, spell_ranks
 from .strategy import PayTableSolution
 
 __all__ = [
@@ -340,6 +342,12 @@ class _Pattern:
     base: str
     high: int | None = None
     fits: int | None = None
+    # a pair or group of a kind named by its class of ranks: the class, the name with "{}" for the
+    # class's words, whether a pair (then the paying pairs' ranks): how a line of several classes is named
+    group: frozenset[Rank] | None = None
+    form: str = ""
+    pair: bool = False
+    paying: frozenset[Rank] = frozenset()
 
     @property
     def text(self) -> str:
@@ -360,7 +368,11 @@ def hold_pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None
     whose every rank has natural cards (``3 to a Straight Flush (1 high
     card, fits 2 straights)``; under deuces wild a straight through the
     deuce is none of them, and a straight draw says it too, as
-    ``4 to an inside Straight (fits 0 straights)`` for A 3 4 5).
+    ``4 to an inside Straight (fits 0 straights)`` for A 3 4 5). Where the
+    pay table pays four or five of a kind by rank or kicker, or pairs
+    other than by whether they pay, a pair, three, four or five of a kind
+    says its class of ranks and its kicker's (``Three Aces with a 2, 3 or 4
+    kicker``, ``Low pair (2 to 4)``).
 
     >>> from fivecard.core.cards import parse_cards
     >>> from fivecard.core.rules import STANDARD
@@ -378,7 +390,8 @@ def _pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None) ->
     draw = _DRAW.match(name.rpartition(": ")[2])
     category = None if draw is None else next((c for c in rules.ladder if c.label == draw.group(2)), None)
     if category is None:
-        return _Pattern(_with_kickers(name, kept, rules))
+        grouped = _grouped(name, kept, rules, paytable) if paytable is not None else None
+        return grouped or _Pattern(_with_kickers(name, kept, rules))
     naturals = [c for c in kept if not rules.is_wild(c)]
     high = None
     if paytable is not None and paytable.lowest_pair is not None:
@@ -390,6 +403,159 @@ def _pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None) ->
         ranks = {int(c.rank) for c in naturals if c.rank is not None}
         fits = sum(1 for window in natural if ranks <= window)
     return _Pattern(name, high, fits)
+
+
+#: The made hands a pay table may pay by the rank of their group (see
+#: :data:`~fivecard.play.paytables.GROUPED`): those of three cards or more.
+_MADE_GROUPS: Final = ("three_of_a_kind", "full_house", "four_of_a_kind", "five_of_a_kind")
+_MADE_WORDS: Final = {3: "Three", 4: "Four", 5: "Five"}
+_BY_RANK: Final = ("four_of_a_kind", "five_of_a_kind")  # pat hands named by their ranks
+
+
+@dataclass(frozen=True, slots=True)
+class _Groups:
+    """The ranks a pay table tells apart, as partitions of the natural
+    ranks: of a group of three or more (``made``, by the "ranks" of the
+    lines of three, four or five of a kind and full houses), of a pair
+    (``pairs``: those and the paying pairs' ranks), and per group of
+    ``made`` the kicker beside it (``kickers``, by the "kicker" of the
+    lines whose ranks meet the group)."""
+
+    made: tuple[frozenset[Rank], ...]
+    pairs: tuple[frozenset[Rank], ...]
+    kickers: dict[frozenset[Rank], tuple[frozenset[Rank], ...]]
+
+
+def _partition(sets: Sequence[frozenset[Rank]], ranks: Sequence[Rank]) -> tuple[frozenset[Rank], ...]:
+    """The ranks in classes by which of ``sets`` hold them, highest first."""
+    classes: dict[tuple[bool, ...], set[Rank]] = {}
+    for rank in ranks:
+        classes.setdefault(tuple(rank in s for s in sets), set()).add(rank)
+    return tuple(sorted((frozenset(c) for c in classes.values()), key=lambda c: -max(c)))
+
+
+@cache
+def _groups(paytable: PayTable, rules: RuleSet) -> _Groups:
+    ranks = [r for r in sorted(rules.ranks) if rules.natural_count(r)]
+    made_sets = [e.ranks for e in paytable.entries if e.hand in _MADE_GROUPS and e.ranks is not None]
+    made = _partition(made_sets, ranks)
+    paying = [e.ranks or frozenset(Rank) for e in paytable.entries if e.hand == "one_pair"]
+    pairs = _partition([*made_sets, *paying], ranks)
+    kickers = {
+        group: _partition(
+            [e.kicker for e in paytable.entries if e.kicker is not None and (e.ranks is None or e.ranks & group)],
+            ranks,
+        )
+        for group in made
+    }
+    return _Groups(made, pairs, kickers)
+
+
+def _class_of(rank: Rank, classes: Sequence[frozenset[Rank]]) -> frozenset[Rank]:
+    return next(c for c in classes if rank in c)
+
+
+def _run(ranks: frozenset[Rank]) -> tuple[Rank, Rank] | None:
+    """The lowest and highest of ranks that follow each other, else None."""
+    low, high = min(ranks), max(ranks)
+    return (low, high) if int(high) - int(low) == len(ranks) - 1 else None
+
+
+def _plural_words(ranks: frozenset[Rank]) -> str:
+    """A class of ranks of a group of a kind: ``Aces``, ``2s, 3s or 4s``,
+    ``5s through Kings``."""
+    ordered = sorted(ranks)
+    if len(ordered) <= 3:
+        words = [_plural(r) for r in ordered]
+        return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    run = _run(ranks)
+    if run is not None:
+        return f"{_plural(run[0])} through {_plural(run[1])}"
+    return spell_ranks(ranks)
+
+
+def _plural(rank: Rank) -> str:
+    """As pay tables write ranks: ``Aces``, ``Kings``, ``2s``, ``10s``."""
+    return rank.plural if rank >= Rank.JACK else f"{rank.short}s"
+
+
+def _kicker_words(ranks: frozenset[Rank]) -> str:
+    """A kicker of a class of ranks: ``a 2, 3 or 4 kicker``, ``an A-4
+    kicker``, ``a 5-K kicker``."""
+    ordered = sorted(ranks)
+    if len(ordered) <= 3:
+        shorts = [r.short for r in ordered]
+        words = shorts[0] if len(shorts) == 1 else f"{', '.join(shorts[:-1])} or {shorts[-1]}"
+    else:
+        words = spell_ranks(ranks)
+    return f"{'an' if words[0] in 'A8' else 'a'} {words} kicker"
+
+
+def _grouped(name: str, kept: Sequence[Card], rules: RuleSet, paytable: PayTable) -> _Pattern | None:
+    """A pair, three, four or five of a kind kept, named by the class of
+    ranks the pay table tells apart (``Pair of Aces``, ``Low pair (2 to
+    4)``, ``Three 2s, 3s or 4s``, ``One wild card: Four Aces``) and its
+    kicker by the class the table tells apart beside that group (``Three
+    Aces with a 2, 3 or 4 kicker``, ``Four Aces with a 5-K kicker``);
+    ``None`` where the table tells no ranks apart but those of paying pairs
+    (the names of :func:`describe_hold` and :func:`_with_kickers`)."""
+    head, _, rest = name.rpartition(": ")
+    prefix = f"{head}: " if head else ""
+    naturals = [c.rank for c in kept if not rules.is_wild(c) and c.rank is not None]
+    if not naturals:
+        return None
+    wild = len(kept) - len(naturals)
+    counts = Counter(naturals)
+    top_count = max(counts.values())
+    top = max(r for r, n in counts.items() if n == top_count)
+    others = [r for r in naturals if r != top]
+    groups = _groups(paytable, rules)
+    if top_count == 2 and not wild and len(set(others)) == len(others) and len(kept) < 5:
+        ranks = frozenset().union(*groups.pairs)
+        paying = paytable.paying_pairs & ranks
+        if set(groups.pairs) <= {paying, ranks - paying, ranks}:
+            return None  # high and low pairs alone: describe_hold's names
+        group = _class_of(top, groups.pairs)
+        form = "{}" + (f" with {len(others)} kicker{'' if len(others) == 1 else 's'}" if others else "")
+        return _Pattern(form.format(_pair_words(group, paying)), group=group, form=form, pair=True, paying=paying)
+    made = top_count + wild
+    labels = {c.name: c.label for c in rules.ladder}
+    kind = labels.get({3: "three_of_a_kind", 4: "four_of_a_kind", 5: "five_of_a_kind"}.get(made, ""))
+    if not kind or rest not in (kind, f"Pat {kind}") or len(groups.made) <= 1:
+        return None
+    group = _class_of(top, groups.made)
+    form = f"{prefix}{'Pat ' if len(kept) == 5 and not others else ''}{_MADE_WORDS[made]} {{}}"
+    kickers = groups.kickers[group]
+    if len(others) == 1 and len(kickers) > 1:
+        found = _class_of(others[0], kickers)
+        if len(group) == 1 and len(found) > 1:
+            found = found - group  # an Ace beside Aces is no kicker
+        form += f" with {_kicker_words(found)}"
+    elif others:
+        form += f" with {len(others)} kicker{'' if len(others) == 1 else 's'}"
+    return _Pattern(form.format(_plural_words(group)), group=group, form=form)
+
+
+def _pair_words(group: frozenset[Rank], paying: frozenset[Rank]) -> str:
+    """A class of pairs: ``Pair of Aces``, ``High pair (J or better)``,
+    ``High pair (J to K)``, ``Low pair (2 to 4)``; ``Pair of 3s, 4s or
+    5s`` where no pair pays."""
+    if len(group) == 1:
+        return f"Pair of {_plural(next(iter(group)))}"
+    run = _run(group)
+    span = f"{run[0].short} to {run[1].short}" if run else spell_ranks(group)
+    if not paying:
+        return f"Pair of {_plural_words(group)}"
+    if group == paying and run is not None and run[1] == max(Rank):
+        return f"High pair ({run[0].short} or better)"
+    if group <= paying:
+        return f"High pair ({span})"
+    return f"{'Low pair' if not group & paying else 'Pair'} ({span})"
+
+
+def _group_text(pattern: _Pattern, group: frozenset[Rank]) -> str:
+    """The name of ``pattern`` for another class of ranks (a line of several)."""
+    return pattern.form.format(_pair_words(group, pattern.paying) if pattern.pair else _plural_words(group))
 
 
 def _natural_windows(rules: RuleSet) -> list[frozenset[int]]:
@@ -567,10 +733,12 @@ def _holds(solution: PayTableSolution) -> _Holds:
                 straight |= distinct & natural[:, i] & (fitting & bits[:, i] != 0)
                 thrown_high |= high[:, i]
         attributes[:, mask] = flush * 1 + straight * 2 + thrown_high * 4
-    # a pat hand is named by its category and its wild cards alone (one shape per class otherwise)
+    # a pat hand is named by its category and its wild cards alone (one shape per class otherwise),
+    # but four and five of a kind by their ranks too (a pay table may pay them by rank and kicker)
     indices = np.array([c.index for c in deck], dtype=np.int32)[first]
     category = batch.category_table(rules)[batch.strengths_of_indices(indices, rules=rules)].astype(np.int64)
-    shape[:, 31] = -(category * 8 + wild.sum(axis=1) + 1)
+    by_rank = np.isin(category, [i for i, c in enumerate(rules.ladder) if c.name in _BY_RANK])
+    shape[:, 31] = np.where(by_rank, shape[:, 31], -(category * 8 + wild.sum(axis=1) + 1))
 
     unique, where, inverse = np.unique(shape, return_index=True, return_inverse=True)
     names: dict[_Pattern, int] = {}
@@ -1093,6 +1261,8 @@ def _family(pattern: _Pattern) -> tuple[str, str] | None:
     Flush")``); ``None`` for others."""
     if pattern.high is not None or pattern.fits is not None:
         return None
+    if pattern.group is not None:
+        return ("group", pattern.form)
     found = _RANKS_KEPT.match(pattern.base)
     if found is not None:
         return ("ranks", f"{len(found.group(1).split())} {found.group(2)}")
@@ -1117,6 +1287,12 @@ def _line_name(patterns: list[_Pattern], every: list[_Pattern]) -> str:
     base = patterns[0].base
     if len({p.base for p in patterns}) > 1:
         family = _family(patterns[0])
+        if family is not None and family[0] == "group":
+            union = frozenset().union(*(p.group or frozenset() for p in patterns))
+            full = frozenset().union(*(p.group or frozenset() for p in every if p.form == patterns[0].form))
+            if union == full and not patterns[0].pair:  # every rank: Three of a Kind
+                return patterns[0].form.format("of a Kind")
+            return _group_text(patterns[0], union)
         if family is not None and family[0] == "wild":
             counts = sorted(_wild_count(p.base)[0] for p in patterns)
             cards = f"{_spelled(counts)} wild card{'' if counts == [1] else 's'}"

@@ -328,21 +328,21 @@ def test_a_pay_table_plays_under_the_rule_set_it_names(command: str, table: str)
     """Without --rules, every built-in table plays under the rule set it names
     (else standard), as --rules naming that set does; a --rules or --wild
     that contradicts it is one line and exit code 2, before any work."""
-    from fivecard.play.paytables import PAYTABLES
+    from fivecard.play.paytables import builtin_paytable
 
-    own = PAYTABLES[table].rules or "standard"
+    own = builtin_paytable(table).rules or "standard"
     code, out, err = run(_with_pay_table(command, table))
     assert (code, err) == (0, "")
     assert json.loads(out)["rules"] == own
     if command == "advise":  # (strategy's solve is seconds: once is enough)
         assert run(_with_pay_table(command, table, "--rules", own)) == (code, out, err)
-    if PAYTABLES[table].rules is None:
+    if builtin_paytable(table).rules is None:
         return  # a table that names no rule set plays under others: tests/play/test_paytable.py
     for other in (["--rules", "joker"], ["--rules", "standard"], ["--wild", "2"]):
         code, out, err = run(_with_pay_table(command, table, *other))
         named = other[1] if other[0] == "--rules" else "standard+wild(2)"
         assert (code, out) == (2, "") and err == (
-            f"fivecard: error: {PAYTABLES[table].title} plays under the {own} rules, not {named} (use --rules {own})\n"
+            f"fivecard: error: {builtin_paytable(table).title} plays under the {own} rules, not {named} (use --rules {own})\n"
         )
 
 

@@ -138,8 +138,8 @@ def test_advise_gives_the_best_choices(client: TestClient) -> None:
     assert 0 < data["choices"][0]["win"] < 1
     paid = client.post("/api/advise", json={"hand": "AS AD 7C 4H 2S", "paytable": "jacks-or-better", "top": 1})
     assert paid.status_code == 200 and "ev" in paid.json()["choices"][0]
-    assert paid.json()["choices"][0]["likeliest"] == {"name": "one_pair", "label": "One Pair (pays 1)",
-                                                      "chance": paid.json()["choices"][0]["final"]["one_pair"]}
+    assert paid.json()["choices"][0]["likeliest"] == {"name": "one_pair_J-A", "label": "Jacks or Better (pays 1)",
+                                                      "chance": paid.json()["choices"][0]["final"]["one_pair_J-A"]}
     wild = client.post("/api/advise", json={"hand": "2H 2D 7C 8S 9S", "paytable": "deuces-wild", "top": 1})
     assert wild.status_code == 200 and wild.json()["rules"] == "deuces-wild"  # the table's own rule set
     refused = client.post("/api/advise", json={"hand": "2H 2D 7C 8S 9S", "paytable": "deuces-wild", "rules": "joker"})

@@ -140,7 +140,7 @@ def test_refused_changes_change_nothing(app: FastAPI, tmp_path: Path) -> None:
     game = owner.post("/api/games", json={"seed": 1}).json()["id"]
     owner.post(f"/api/tables/{table}/seats", json={"name": "Ann"})
     before = _dump(tmp_path / "data" / "games.sqlite3")
-    ids = {"table_id": table, "game_id": game, "seat": "1"}
+    ids = {"table_id": table, "game_id": game, "seat": "1", "paytable_id": "jacks-or-better-9-6"}
     for route in app.routes:
         if isinstance(route, Route) and route.methods:
             path = route.path_format.format(**{name: ids[name] for name in route.param_convertors})

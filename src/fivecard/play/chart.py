@@ -1116,6 +1116,14 @@ class _Chart:
         self.cache.pop(a, None)
         self.cache.pop(b, None)
 
+    def wild_lines(self) -> set[int]:
+        """The lines that keep wild cards alone (``One wild card``)."""
+        return {
+            line
+            for line, spec in enumerate(self.specs)
+            if any(_wild_count(self.holds.patterns[p].base + ": x")[1] == "x" for p in spec.patterns)
+        }
+
     def mergeable(self, a: int, b: int) -> bool:
         first, second = self.specs[a], self.specs[b]
         patterns = [self.holds.patterns[p] for p in first.patterns | second.patterns]
@@ -1131,7 +1139,8 @@ class _Chart:
         two kinds of high cards) with the same conditions, or drop a line;
         until at most ``target``. Costs are looked at again when their
         turn comes (a lazy greedy)."""
-        heap = [(self.removal_cost(line), line, -1) for line in self.order if line != self.discard_line]
+        kept = {self.discard_line, *self.wild_lines()}  # a chart never throws a wild card away for nothing
+        heap = [(self.removal_cost(line), line, -1) for line in self.order if line not in kept]
         for i, a in enumerate(self.order):
             for b in self.order[i + 1 :]:
                 if self.mergeable(a, b):
@@ -1150,7 +1159,8 @@ class _Chart:
                 self.dead.add(a)
                 continue
             self.merge(a, b, at)
-            heapq.heappush(heap, (self.removal_cost(a), a, -1))
+            if a not in kept:
+                heapq.heappush(heap, (self.removal_cost(a), a, -1))
             for other in self.order:
                 if other != a and self.mergeable(a, other):
                     pair = (a, other) if self.order.index(a) < self.order.index(other) else (other, a)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from fivecard.core.cards import Card, Rank, parse_cards
-from fivecard.core.rules import DEUCES_WILD, STANDARD, RuleSet
+from fivecard.core.rules import DEUCES_WILD, ONE_JOKER, STANDARD, RuleSet
 from fivecard.play.advise import advise
 from fivecard.play.chart import (
     CHART_COLUMNS,
@@ -32,6 +32,7 @@ from fivecard.vector.batch import strengths_of_indices
 
 JOB = JACKS_OR_BETTER
 DW = DEUCES_WILD_FULL_PAY
+JOKER = PAYTABLES["joker-poker-two-pair"]
 #: A short-deck table: solved and charted in about two seconds.
 SHORT = PayTable(
     "short-jacks",
@@ -86,6 +87,10 @@ def _charted(name: str) -> StrategyChart:
         ("2C 4S 5S", DEUCES_WILD, DW, "One wild card: 3 to a Straight Flush (fits 2 straights)"),
         ("2C KD KS 7H", DEUCES_WILD, DW, "One wild card: Three of a Kind with 1 kicker"),
         ("2C 2D", DEUCES_WILD, DW, "Two wild cards"),
+        # a joker kept to a straight fills one gap of several: the straights its natural ranks fit
+        ("JK 5S 6D 7C", ONE_JOKER, JOKER, "One wild card: 4 to an outside Straight (fits 3 straights)"),
+        ("JK 5S 6D 8C", ONE_JOKER, JOKER, "One wild card: 4 to an outside Straight (fits 2 straights)"),
+        ("JK 9S", ONE_JOKER, JOKER, "One wild card: 9"),
     ],
 )
 def test_hold_pattern_names_kickers_high_cards_and_straights(

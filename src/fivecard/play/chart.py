@@ -41,7 +41,9 @@ gains. For readability, the cheapest merges (two lines of one name, or
 kinds of hold alike) and removals follow until the simple chart is short
 enough. Exceptions last: where the chart loses most, by the pair of lines
 chosen and best, a line is split by an attribute of the discards and both
-parts placed anew, while a split gains and the chart stays short.
+parts placed anew, while a split gains and the chart stays short. A chart
+still more than 0.1% short of perfect play gives the lines its exceptions
+left unused to its simple chart, derived again.
 
 The return is exact: a hold's value times its draws, ``C(n - 5, 5 - k)``,
 is a whole number, so a chart's return is a :class:`~fractions.Fraction`
@@ -50,6 +52,7 @@ is a whole number, so a chart's return is a :class:`~fractions.Fraction`
 
 from __future__ import annotations
 
+import copy
 import heapq
 import json
 import re
@@ -97,8 +100,13 @@ CHART_COLUMNS: Final = ("chart", "line", "hold", "deals", "share", "mean_value")
 _DISCARD_ALL: Final = "Discard everything"
 _Ints = npt.NDArray[np.int64]
 _RANK_WORDS: Final = [r.short for r in sorted(Rank)]
-_RANKS_KEPT: Final = re.compile(r"^((?:[2-9AKQJ]|10)(?: (?:[2-9AKQJ]|10))*) (suited|unsuited|alone)$")
+# the ranks kept of a hold that makes nothing and draws to nothing, after any wild cards kept:
+# "K Q suited", "9 alone", "One wild card: 9" (a wild card beside one natural card says no "alone")
+_RANKS_KEPT: Final = re.compile(
+    r"^((?:[A-Z][a-z]+ wild cards?: )?)((?:[2-9AKQJ]|10)(?: (?:[2-9AKQJ]|10))*)(?: (suited|unsuited|alone))?$"
+)
 _FAMILY_MOST: Final = 4  # kinds of high cards on one line
+_CLOSE: Final = Fraction(1, 1000)  # a chart this near perfect play spends no unused exception lines
 _BIG: Final = 1 << 20  # the place of a line not in the chart
 _DRAW: Final = re.compile(r"^(\d) to an? (?:(?:outside|inside) )?(.+)$")
 # per mask, of holds of one size: the smaller, the earlier its cards in the deck (compared in order)
@@ -398,8 +406,11 @@ def _pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None) ->
         high = sum(1 for c in naturals if c.rank is not None and c.rank >= paytable.lowest_pair)
     fits = None
     natural = _natural_windows(rules)
-    if category.straight and category.top is None and ("side" not in name or len(natural) < len(_windows(rules))):
-        # straight flush draws; straight draws too where a wild rank stops some straights
+    wild = len(naturals) < len(kept)
+    some = len(natural) < len(_windows(rules))
+    if category.straight and category.top is None and ("side" not in name or wild or some):
+        # straight flush draws; straight draws too where a wild card is kept (it may fill several
+        # gaps) or where a wild rank stops some straights
         ranks = {int(c.rank) for c in naturals if c.rank is not None}
         fits = sum(1 for window in natural if ranks <= window)
     return _Pattern(name, high, fits)
@@ -1105,6 +1116,14 @@ class _Chart:
         self.cache.pop(a, None)
         self.cache.pop(b, None)
 
+    def wild_lines(self) -> set[int]:
+        """The lines that keep wild cards alone (``One wild card``)."""
+        return {
+            line
+            for line, spec in enumerate(self.specs)
+            if any(_wild_count(self.holds.patterns[p].base + ": x")[1] == "x" for p in spec.patterns)
+        }
+
     def mergeable(self, a: int, b: int) -> bool:
         first, second = self.specs[a], self.specs[b]
         patterns = [self.holds.patterns[p] for p in first.patterns | second.patterns]
@@ -1120,7 +1139,8 @@ class _Chart:
         two kinds of high cards) with the same conditions, or drop a line;
         until at most ``target``. Costs are looked at again when their
         turn comes (a lazy greedy)."""
-        heap = [(self.removal_cost(line), line, -1) for line in self.order if line != self.discard_line]
+        kept = {self.discard_line, *self.wild_lines()}  # a chart never throws a wild card away for nothing
+        heap = [(self.removal_cost(line), line, -1) for line in self.order if line not in kept]
         for i, a in enumerate(self.order):
             for b in self.order[i + 1 :]:
                 if self.mergeable(a, b):
@@ -1139,7 +1159,8 @@ class _Chart:
                 self.dead.add(a)
                 continue
             self.merge(a, b, at)
-            heapq.heappush(heap, (self.removal_cost(a), a, -1))
+            if a not in kept:
+                heapq.heappush(heap, (self.removal_cost(a), a, -1))
             for other in self.order:
                 if other != a and self.mergeable(a, other):
                     pair = (a, other) if self.order.index(a) < self.order.index(other) else (other, a)
@@ -1263,10 +1284,24 @@ def _family(pattern: _Pattern) -> tuple[str, str] | None:
         return None
     if pattern.group is not None:
         return ("group", pattern.form)
-    found = _RANKS_KEPT.match(pattern.base)
+    found = _ranks_kept(pattern.base)
     if found is not None:
-        return ("ranks", f"{len(found.group(1).split())} {found.group(2)}")
+        prefix, ranks, suffix = found
+        return ("ranks", f"{prefix}{len(ranks)} {suffix}")
     return ("wild", _wild_count(pattern.base)[1])
+
+
+def _ranks_kept(base: str) -> tuple[str, list[str], str] | None:
+    """A hold of ranks only (:data:`_RANKS_KEPT`): the wild cards' words
+    before them, the ranks, the word after them; ``None`` for other holds.
+    ``One wild card: J 10 unsuited`` is ``("One wild card: ", ["J",
+    "10"], "unsuited")``."""
+    found = _RANKS_KEPT.match(base)
+    if found is None or not (found.group(1) or found.group(3)):
+        return None  # natural cards alone always say suited, unsuited or alone
+    if found.group(1) and _wild_count(found.group(1) + "x")[0] == 0:
+        return None
+    return found.group(1), found.group(2).split(), found.group(3) or ""
 
 
 def _wild_count(base: str) -> tuple[int, str]:
@@ -1297,9 +1332,11 @@ def _line_name(patterns: list[_Pattern], every: list[_Pattern]) -> str:
             counts = sorted(_wild_count(p.base)[0] for p in patterns)
             cards = f"{_spelled(counts)} wild card{'' if counts == [1] else 's'}"
             return f"{family[1]} ({cards})" if family[1] else cards.capitalize()
-        order = sorted(patterns, key=lambda p: [-_RANK_WORDS.index(r) for r in p.text.split()[:-1]])
-        ranks = [" ".join(p.text.split()[:-1]) for p in order]
-        return f"{', '.join(ranks[:-1])} or {ranks[-1]} {patterns[0].text.split()[-1]}"
+        split = [_ranks_kept(p.base) or ("", [p.base], "") for p in patterns]
+        prefix, suffix = split[0][0], split[0][2]
+        order = sorted((ranks for _, ranks, _ in split), key=lambda r: [-_RANK_WORDS.index(w) for w in r])
+        ranks = [" ".join(r) for r in order]
+        return f"{prefix}{', '.join(ranks[:-1])} or {ranks[-1]}" + (f" {suffix}" if suffix else "")
     if len(patterns) == 1 and (patterns[0].high is not None or patterns[0].fits is not None):
         if sum(1 for p in every if p.base == base) > 1:
             return patterns[0].text
@@ -1339,7 +1376,10 @@ def strategy_chart(solution: PayTableSolution, *, lines: int = 45, exceptions: i
     """A hand-rank chart of a solved pay table (``solve_paytable(...,
     values=True)``): a simple chart of at most ``lines - exceptions`` lines,
     then up to ``exceptions`` exception lines where they gain; both played
-    over every deal for their exact returns.
+    over every deal for their exact returns. Where the chart is still more
+    than 0.1% of the bet short of perfect play, the lines left over
+    by the exceptions go to the simple chart instead (derived again with
+    the larger budget, kept while it returns more).
 
     >>> from fivecard.play.paytables import JACKS_OR_BETTER
     >>> from fivecard.play.strategy import solve_paytable
@@ -1350,24 +1390,37 @@ def strategy_chart(solution: PayTableSolution, *, lines: int = 45, exceptions: i
         raise FivecardError(
             f"a chart has 2 lines or more and fewer exception lines than lines, not {lines} and {exceptions}"
         )
-    holds = _holds(solution)
-    chart = _Chart.first(holds)
-    chart.improve()
-    chart.narrow()
-    chart.reduce(lines - exceptions)
-    simple = chart.chart_lines()
-    simple_return = chart.exact()
-    chart.refine(lines, exceptions)
-    return StrategyChart(
-        solution.paytable,
-        solution.rules,
-        chart.chart_lines(),
-        simple,
-        chart.exact(),
-        simple_return,
-        solution.expected_return,
-        solution.classes.total,
-    )
+    first = _Chart.first(_holds(solution))
+    first.improve()
+    first.narrow()
+
+    def derive(simple_lines: int) -> StrategyChart:
+        chart = copy.deepcopy(first)
+        chart.reduce(simple_lines)
+        simple = chart.chart_lines()
+        simple_return = chart.exact()
+        chart.refine(lines, exceptions)
+        return StrategyChart(
+            solution.paytable,
+            solution.rules,
+            chart.chart_lines(),
+            simple,
+            chart.exact(),
+            simple_return,
+            solution.expected_return,
+            solution.classes.total,
+        )
+
+    made = derive(lines - exceptions)
+    target = lines - exceptions
+    # the lines the exceptions left over go to the simple chart, where it is still far from perfect play
+    while made.optimum - made.chart_return > _CLOSE and len(made.lines) < lines:
+        target += lines - len(made.lines)
+        grown = derive(target)
+        if grown.chart_return <= made.chart_return:
+            break
+        made = grown
+    return made
 
 
 # ---------------------------------------------------------------- shipped charts

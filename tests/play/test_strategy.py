@@ -268,6 +268,18 @@ def test_the_figures_options_say_what_they_are_for(argv: list[str], problem: str
 
 
 @pytest.mark.slow
+def test_a_catalogue_tables_chart_is_the_shipped_one() -> None:
+    """--chart for a catalogue table under its own rules prints the chart
+    shipped with fivecard (derived the same way ahead), beside the fresh
+    solution's return, which is the chart's optimum."""
+    from fivecard.play.chart import shipped_chart
+
+    code, out, _ = _run(["strategy", "--paytable", "deuces-wild", "--chart"])
+    assert code == 0 and out.endswith(shipped_chart("deuces-wild-full-pay").text())
+    assert "return 100.7620% (32187682693/31944279675 per coin)" in out
+
+
+@pytest.mark.slow
 def test_the_chart_goes_to_the_csv(tmp_path: Path) -> None:
     path = tmp_path / "chart.csv"
     code, out, err = _run(["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "--chart", "-o", str(path)])

@@ -674,13 +674,16 @@ def solve_strategy(
     a session of ``hands_played`` hands (default 1,000) betting ``coins``
     (default: the table's most) from ``bankroll`` coins (None: the bankroll
     for each risk only), and with ``chart`` its strategy chart
-    (:func:`~fivecard.play.chart.strategy_chart`), which ``output`` then
-    holds instead of the classes."""
+    (:func:`~fivecard.play.chart.strategy_chart`; for a catalogue table,
+    unchanged and under its own rules, the one shipped with fivecard,
+    :func:`~fivecard.play.chart.shipped_chart`, made the same way), which
+    ``output`` then holds instead of the classes."""
     import time
 
     from ..play.dealer import dealer_hands, default_workers, solve_dealer
     from ..play.holds import HoldList
-    from ..play.chart import strategy_chart
+    from ..play.chart import shipped_chart, strategy_chart
+    from ..play.paytables import PAYTABLES
     from ..play.risk import DEFAULT_HANDS, check_session
     from ..play.strategy import PayTableSolution, solve_paytable, starting_hands
     from ..vector.jobs import dask_available, default_checkpoints, plan
@@ -708,8 +711,10 @@ def solve_strategy(
     run: dict[str, Any] = {"progress": progress, "on_note": on_note, "resume": resume}
     run["checkpoint"] = checkpoint if checkpoint is not None else default_checkpoints()
     started = time.monotonic()
+    # a catalogue table, unchanged and under its own rules, has its chart shipped
+    shipped = chart and table is not None and PAYTABLES.get(table.name) == table and rules.name == (table.rules or "standard")
     if table is not None:
-        solution: PayTableSolution | DealerSolution = solve_paytable(table, rules=rules, values=chart, **run)
+        solution: PayTableSolution | DealerSolution = solve_paytable(table, rules=rules, values=chart and not shipped, **run)
     else:
         solution = solve_dealer(rules, workers=workers, scheduler=scheduler, **run)
     seconds = time.monotonic() - started
@@ -719,7 +724,13 @@ def solve_strategy(
     risk = drawn = None
     if isinstance(solution, PayTableSolution):
         risk = solution.bankroll(bankroll, session, bet)
-        drawn = strategy_chart(solution) if chart else None
+        drawn = None
+        if shipped and table is not None:
+            drawn = shipped_chart(table.name)
+            if drawn.optimum != solution.expected_return:  # not the solution it was made from
+                drawn = strategy_chart(solve_paytable(table, rules=rules, values=True, **run))
+        elif chart:
+            drawn = strategy_chart(solution)
     if output is not None:
         if drawn is not None:
             write_chart(output, drawn)

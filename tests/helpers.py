@@ -257,3 +257,21 @@ def held_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     monkeypatch.setattr(fivecard.web.app, "advise", advise)
     yield go
     go.set()
+
+
+def watch_opens() -> Iterator[list[str]]:
+    """For a fixture: the files opened while a test runs (an audit hook
+    sees every ``open``; a hook stays for the process, so it stops
+    watching when the test is done)."""
+    import sys
+
+    seen: list[str] = []
+    watching = [True]
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if watching[0] and event == "open":
+            seen.append(str(args[0]))
+
+    sys.addaudithook(hook)
+    yield seen
+    watching[0] = False

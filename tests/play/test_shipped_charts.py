@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import watch_opens
 
 from fivecard.core.cards import Rank, parse_cards
 from fivecard.core.errors import FivecardError
@@ -96,18 +97,9 @@ def test_an_alias_names_its_tables_chart() -> None:
 
 @pytest.fixture
 def opened() -> Iterator[list[str]]:
-    """The files opened while the test runs (an audit hook: every open)."""
-    seen: list[str] = []
-    watching = [True]
-
-    def hook(event: str, args: tuple[Any, ...]) -> None:
-        if watching[0] and event == "open":
-            seen.append(str(args[0]))
-
+    """The files opened while the test runs."""
     list(PAYTABLES)  # the catalogue's ids, listed once before
-    sys.addaudithook(hook)  # (a hook stays for the process: it stops watching after the test)
-    yield seen
-    watching[0] = False
+    yield from watch_opens()
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import watch_opens
 
 with warnings.catch_warnings():  # starlette's notice about its test client's HTTP library
     warnings.simplefilter("ignore")
@@ -101,17 +102,8 @@ def test_every_games_card_as_json(client: TestClient, name: str) -> None:
 
 @pytest.fixture
 def opened() -> Iterator[list[str]]:
-    """The files opened while the test runs (an audit hook: every open)."""
-    seen: list[str] = []
-    watching = [True]
-
-    def hook(event: str, args: tuple[Any, ...]) -> None:
-        if watching[0] and event == "open":
-            seen.append(str(args[0]))
-
-    sys.addaudithook(hook)  # (a hook stays for the process: it stops watching after the test)
-    yield seen
-    watching[0] = False
+    """The files opened while the test runs."""
+    yield from watch_opens()
 
 
 OTHERS = [

@@ -270,8 +270,8 @@ def advise(
         counts = np.bincount(category_of[found], minlength=len(ladder)) / len(found)
         categories = {c.name: float(counts[i]) for i, c in enumerate(ladder)}
         if paytable is not None:
-            pays = paytable.hand_pays(ruleset, indices, found)
-            names, final = paytable.final_entries(ruleset, indices, found, pays)
+            names, final = paytable.final_entries(ruleset, indices, found)
+            pays = paytable.line_pays()[final]
             shares = np.bincount(final, minlength=len(names)) / len(found)
             finals = {name: float(share) for name, share in zip(names, shares) if share > 0}
             choices.append(Choice(kept, dropped, 0.0, 0.0, 0.0, categories, float(pays.mean()), finals))

@@ -565,24 +565,29 @@ class PayTable:
         pays: the pay of the most specific line that pays it, else 0."""
         import numpy as np  # loaded when a batch is paid, not with the table
 
-        names, entry = self.final_entries(rules, indices, strengths)
-        pays: npt.NDArray[np.float64] = np.array([*(e.pays for e in self.entries), 0.0])[entry]
+        _, entry = self.final_entries(rules, indices, strengths)
+        pays: npt.NDArray[np.float64] = self.line_pays()[entry]
         return pays
+
+    def line_pays(self) -> npt.NDArray[np.float64]:
+        """What each line pays per coin, in :attr:`entries`' order, then 0
+        for nothing: indexed by :meth:`final_entries`' answer, the pays."""
+        import numpy as np
+
+        return np.array([*(e.pays for e in self.entries), 0.0])
 
     def final_entries(
         self,
         rules: RuleSet,
         indices: npt.NDArray[np.int32],
         strengths: npt.NDArray[np.integer[Any]],
-        pays: npt.NDArray[np.float64] | None = None,
     ) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
         """What each final hand is, as the table tells hands apart: the
         line that pays it, or ``"nothing"`` (the last name) for a hand no
         line pays or one that pays 0, such as a pair of tens under Jacks or
         Better. Returns the lines' keys (:attr:`PayEntry.key`, in the
         table's order, then ``"nothing"``) and, per hand, an index into
-        them. (``pays`` is accepted for callers that have them; the lines
-        decide.)"""
+        them (and into :meth:`line_pays`)."""
         import numpy as np
 
         table = self.entry_table(rules)
@@ -635,7 +640,7 @@ class PayTable:
         cards (index 0 unused)."""
         import numpy as np
 
-        out: npt.NDArray[np.float64] = np.array([*(e.pays for e in self.entries), 0.0])[self.entry_table(rules)[:, 0]]
+        out: npt.NDArray[np.float64] = self.line_pays()[self.entry_table(rules)[:, 0]]
         out[0] = 0.0
         return out
 

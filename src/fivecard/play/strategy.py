@@ -287,7 +287,7 @@ def solve_paytable(
     hands = np.array([c.index for c in deck], dtype=np.int32)[deals]  # every hand of the deck, as card indices
     strengths = batch.strengths_of_indices(hands, rules=ruleset)
     names, kind = paytable.final_entries(ruleset, hands, strengths)
-    pays = np.array([*(e.pays for e in paytable.entries), 0.0])
+    pays = paytable.line_pays()
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.title}: solving takes whole-number pays")
     if ties not in TIES:

@@ -73,7 +73,7 @@ from ..core.errors import FivecardError, quote
 from ..core.rules import RuleSet
 from ..vector import batch
 from ..vector.classes import HOLDS, KEPT, mean_over_deals
-from .holds import _COUNT_WORDS, _windows, describe_hold
+from .holds import COUNT_WORDS, describe_hold, straight_windows
 from .paytables import PayTable, builtin_paytable, spell_ranks
 from .strategy import PayTableSolution
 
@@ -407,7 +407,7 @@ def _pattern(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None) ->
     fits = None
     natural = _natural_windows(rules)
     wild = len(naturals) < len(kept)
-    some = len(natural) < len(_windows(rules))
+    some = len(natural) < len(straight_windows(rules))
     if category.straight and category.top is None and ("side" not in name or wild or some):
         # straight flush draws; straight draws too where a wild card is kept (it may fill several
         # gaps) or where a wild rank stops some straights
@@ -572,7 +572,7 @@ def _group_text(pattern: _Pattern, group: frozenset[Rank]) -> str:
 def _natural_windows(rules: RuleSet) -> list[frozenset[int]]:
     """The deck's straights whose every rank has natural cards (not the
     straights through the deuce under deuces wild)."""
-    return [w for _, w in _windows(rules) if all(rules.natural_count(Rank(r)) for r in w)]
+    return [w for _, w in straight_windows(rules) if all(rules.natural_count(Rank(r)) for r in w)]
 
 
 def _with_kickers(name: str, kept: Sequence[Card], rules: RuleSet) -> str:
@@ -617,7 +617,7 @@ def discard_attributes(
     straight = False
     if naturals and len(ranks) == len(naturals):
         fitting: set[int] = set()
-        for _, window in _windows(rules):
+        for _, window in straight_windows(rules):
             if ranks <= window:
                 fitting |= window
         straight = any(c.rank is not None and int(c.rank) in fitting - ranks for c in thrown)
@@ -700,7 +700,7 @@ def _holds(solution: PayTableSolution) -> _Holds:
     wild_of = np.array([rules.is_wild(c) for c in deck], dtype=bool)
     ranks, suits, wild = rank_of[first], suit_of[first], wild_of[first]
     natural = ~wild
-    windows = [sum(1 << r for r in window) for _, window in _windows(rules)]
+    windows = [sum(1 << r for r in window) for _, window in straight_windows(rules)]
     least = paytable.lowest_pair
     high = natural & (ranks >= int(least)) if least is not None else np.zeros_like(natural)
     bits = np.where(natural, 1 << ranks, 0)
@@ -1309,8 +1309,8 @@ def _wild_count(base: str) -> tuple[int, str]:
     ``One wild card: 3 to a Royal Flush`` is 1 and ``3 to a Royal Flush``."""
     head, _, rest = base.partition(": ")
     words = head.split()
-    if len(words) == 3 and words[1:] in (["wild", "card"], ["wild", "cards"]) and words[0] in _COUNT_WORDS:
-        return _COUNT_WORDS.index(words[0]), rest
+    if len(words) == 3 and words[1:] in (["wild", "card"], ["wild", "cards"]) and words[0] in COUNT_WORDS:
+        return COUNT_WORDS.index(words[0]), rest
     return 0, base
 
 

@@ -31,9 +31,10 @@ from ..core.evaluate import evaluate
 from ..core.rules import RuleSet
 from .paytables import PayTable
 
-__all__ = ["describe_hold", "hold_list", "HoldLine", "HoldList"]
+__all__ = ["describe_hold", "hold_list", "HoldLine", "HoldList", "COUNT_WORDS", "straight_windows"]
 
-_COUNT_WORDS: Final = ("No", "One", "Two", "Three", "Four", "Five")
+#: Counts as words, for "Two wild cards" (a strategy chart says them too).
+COUNT_WORDS: Final = ("No", "One", "Two", "Three", "Four", "Five")
 _KINDS: Final = {3: "three_of_a_kind", 4: "four_of_a_kind", 5: "five_of_a_kind"}
 
 
@@ -73,7 +74,7 @@ def describe_hold(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | Non
         rest = _made_or_drawn(naturals, wild, len(cards), rules, paytable)
     if not wild:
         return rest
-    count = f"{_COUNT_WORDS[wild]} wild card{'s' if wild > 1 else ''}"
+    count = f"{COUNT_WORDS[wild]} wild card{'s' if wild > 1 else ''}"
     return f"{count}: {rest}" if rest else count
 
 
@@ -127,7 +128,7 @@ def _pair(rank: Rank, rules: RuleSet, paytable: PayTable | None, labels: dict[st
     return f"Low pair ({min(rules.ranks).short} to {below.short})"
 
 
-def _windows(rules: RuleSet) -> list[tuple[int, frozenset[int]]]:
+def straight_windows(rules: RuleSet) -> list[tuple[int, frozenset[int]]]:
     """The deck's straights: each one's top card and ranks (the wheel, the
     ace low, topped by :attr:`~fivecard.core.rules.RuleSet.wheel_top`)."""
     ranks = sorted(int(r) for r in rules.ranks)
@@ -149,7 +150,7 @@ def _draw(naturals: tuple[Card, ...], kept: int, rules: RuleSet) -> str:
     ranks = frozenset(int(c.rank) for c in naturals if c.rank is not None)
     if len(ranks) < len(naturals):
         return ""
-    windows = [(top, w) for top, w in _windows(rules) if ranks <= w]
+    windows = [(top, w) for top, w in straight_windows(rules) if ranks <= w]
     suited = rules.suits and len({c.suit for c in naturals}) == 1
     if suited:
         for category in sorted(rules.ladder, key=lambda c: c.top is None):  # the royal first
@@ -187,7 +188,7 @@ def _lowball(cards: tuple[Card, ...], rules: RuleSet) -> str:
         groups = Counter(c.rank for c in cards)
         rank, count = max(groups.items(), key=lambda g: (g[1], rules.rank_value(g[0] or 0)))
         assert rank is not None
-        held = f"a pair of {rank.plural}" if count == 2 else f"{_COUNT_WORDS[count].lower()} {rank.plural}"
+        held = f"a pair of {rank.plural}" if count == 2 else f"{COUNT_WORDS[count].lower()} {rank.plural}"
         return f"{len(cards)} cards with {held}"
     highest = _highest(cards, rules)
     if len(cards) == 1:

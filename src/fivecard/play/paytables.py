@@ -569,12 +569,29 @@ class PayTable:
         pays: npt.NDArray[np.float64] = self.line_pays()[entry]
         return pays
 
-    def line_pays(self) -> npt.NDArray[np.float64]:
+    def line_pays(self, coins: int | None = None) -> npt.NDArray[np.float64]:
         """What each line pays per coin, in :attr:`entries`' order, then 0
-        for nothing: indexed by :meth:`final_entries`' answer, the pays."""
+        for nothing: indexed by :meth:`final_entries`' answer, the pays. At
+        a bet of fewer ``coins`` than the most (:attr:`coins`), a line's
+        ``below_max`` pays where it has one (the royal's 250 per coin)."""
         import numpy as np
 
-        return np.array([*(e.pays for e in self.entries), 0.0])
+        if coins is not None and not 1 <= coins <= self.coins:
+            raise PayTableError(f"{self.title} takes a bet of 1 to {self.coins} coins, not {coins}")
+        short = coins is not None and coins < self.coins
+        return np.array(
+            [*(e.below_max if short and e.below_max is not None else e.pays for e in self.entries), 0.0]
+        )
+
+    def kinds_key(self) -> tuple[object, ...]:
+        """What tells this table's final hands apart (its lines, pays
+        aside), as plain data: two tables with the same key sort every hand
+        into the same lines (:meth:`final_entries`), whatever they pay."""
+        return tuple(
+            (e.hand, repr(sorted(e.ranks or ())), repr(sorted(e.kicker or ())), repr(sorted(e.wilds or ())),
+             e.ranks is None, e.kicker is None, e.wilds is None)
+            for e in self.entries
+        )
 
     def final_entries(
         self,

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -46,9 +47,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..vector import batch
-from ..core.cards import Card
+from ..core.cards import Card, format_cards
 from ..core.rules import RuleSet, get_rules
-from ..core.errors import FivecardError
+from ..core.errors import FivecardError, quote
 from .paytables import PayTable, PayTableError, spell_pay
 from ..vector.classes import (
     HOLDS,
@@ -66,7 +67,17 @@ if TYPE_CHECKING:
     from .risk import BankrollRisk
     from .holds import HoldList
 
-__all__ = ["PayTableSolution", "solve_paytable", "HOLDS", "TIES", "StartingHand", "starting_hands"]
+__all__ = [
+    "PayTableSolution",
+    "solve_paytable",
+    "HOLDS",
+    "TIES",
+    "StartingHand",
+    "starting_hands",
+    "HoldValues",
+    "DealValues",
+    "hold_values",
+]
 
 
 
@@ -382,19 +393,48 @@ class _KindTotals:
     rows of counts per kind; the five-card sets (the hands themselves) as
     the kind of each."""
 
-    def __init__(self, deals: npt.NDArray[np.integer[Any]], kind: npt.NDArray[np.int64], kinds: int) -> None:
+    def __init__(
+        self,
+        deals: npt.NDArray[np.integer[Any]],
+        kind: npt.NDArray[np.int64],
+        kinds: int,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
         cards = deals.astype(np.int64)
         self.n = n = int(cards.max()) + 1
         self.kinds = kinds
         self.tables = [np.zeros((comb(n, k), kinds), dtype=np.int64) for k in range(5)]
         self.top = np.empty(comb(n, 5), dtype=np.int64)
-        for mask, number in _subset_numbers(cards, n):
+        for done, (mask, number) in enumerate(_subset_numbers(cards, n), 1):
             size = len(HOLDS[mask])
             if size == 5:
                 self.top[number] = kind
             else:
                 found = np.bincount(number * kinds + kind, minlength=comb(n, size) * kinds)
                 self.tables[size] += found.reshape(-1, kinds)
+            if progress is not None:
+                progress(done, 32)
+
+    def to_bytes(self) -> tuple[bytes, ...]:
+        """The counts as the user's cache keeps them (each fits 32 bits:
+        no set is held by more than every hand of the deck)."""
+        return (*(t.astype(np.uint32).tobytes() for t in self.tables), self.top.astype(np.uint8).tobytes())
+
+    @classmethod
+    def from_bytes(cls, stored: object, n: int, kinds: int) -> _KindTotals | None:
+        """The counts :meth:`to_bytes` kept, or None for anything else."""
+        if not (isinstance(stored, tuple) and len(stored) == 6 and all(isinstance(b, bytes) for b in stored)):
+            return None
+        sizes = [comb(n, k) * kinds * 4 for k in range(5)] + [comb(n, 5)]
+        if [len(b) for b in stored] != sizes:
+            return None
+        made = cls.__new__(cls)
+        made.n, made.kinds = n, kinds
+        made.tables = [np.frombuffer(b, dtype=np.uint32).astype(np.int64).reshape(-1, kinds) for b in stored[:5]]
+        made.top = np.frombuffer(stored[5], dtype=np.uint8).astype(np.int64)
+        if int(made.tables[0].sum()) != comb(n, 5) or int(made.top.max(initial=0)) >= kinds:
+            return None
+        return made
 
     def holding(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Per deal (rows of ascending cards), hold mask and kind: the
@@ -460,3 +500,143 @@ def starting_hands(solution: PayTableSolution) -> list[StartingHand]:
             )
         )
     return made
+
+
+@dataclass(frozen=True, slots=True)
+class DealValues:
+    """Every hold's exact value of one deal (:meth:`HoldValues.of`):
+    ``values[mask]`` is the expected return per coin bet of keeping the
+    cards of ``mask`` (bit ``i``: the ``i``-th card as dealt), at a bet of
+    ``coins``; ``order`` the 32 masks best first, ties broken as
+    :func:`solve_paytable` breaks them (the lower variance, then more cards
+    kept)."""
+
+    cards: tuple[Card, ...]
+    coins: int
+    values: tuple[Fraction, ...]
+    order: tuple[int, ...]
+
+    @property
+    def best(self) -> int:
+        """The best hold's mask."""
+        return self.order[0]
+
+    @property
+    def best_value(self) -> Fraction:
+        return self.values[self.order[0]]
+
+    def kept(self, mask: int) -> tuple[Card, ...]:
+        """The cards a mask keeps, in the order dealt."""
+        return tuple(c for i, c in enumerate(self.cards) if mask >> i & 1)
+
+
+class HoldValues:
+    """Every hold's exact value of any one deal of a game (a pay table
+    under a rule set), judged as :func:`solve_paytable` judges the classes
+    of deals: the same counts of final hands per card set, and the same
+    sums over the 32 holds, for the one deal asked about (well under a
+    millisecond). Made by :func:`hold_values`, which keeps the counts in
+    memory and in the user's cache."""
+
+    def __init__(self, paytable: PayTable, rules: RuleSet, totals: _KindTotals) -> None:
+        self.paytable = paytable
+        self.rules = rules
+        self._totals = totals
+        deck = rules.deck()
+        self._positions: dict[Card, list[int]] = {}
+        for place, card in enumerate(deck):
+            self._positions.setdefault(card, []).append(place)
+        self._draws = [comb(len(deck) - 5, 5 - int(k)) for k in KEPT.tolist()]
+
+    def of(self, cards: Sequence[Card], coins: int | None = None) -> DealValues:
+        """The deal's 32 holds valued at a bet of ``coins`` (default: the
+        most the table takes; fewer pay each line's ``below_max``, as the
+        royal's 250 per coin)."""
+        dealt = tuple(cards)
+        bet = self.paytable.coins if coins is None else coins
+        places: list[int] = []
+        for card in dealt:
+            free = [p for p in self._positions.get(card, []) if p not in places]
+            if len(dealt) != 5 or not free:
+                raise FivecardError(
+                    f"a deal of five different cards of the {self.rules.name} deck, not {quote(format_cards(dealt))}"
+                )
+            places.append(free[0])
+        order = sorted(range(5), key=lambda i: places[i])  # the deal in deck order
+        row = np.array([[places[i] for i in order]], dtype=np.int64)
+        made = signed_supersets(self._totals.holding(row))[0]  # per mask (deck order), kind
+        pays = self.paytable.line_pays(bet).astype(np.int64)
+        found = made @ pays
+        spread = made @ pays**2
+        values: list[Fraction] = [Fraction(0)] * 32
+        keys: list[tuple[Fraction, Fraction, int, int]] = [(Fraction(0), Fraction(0), 0, 0)] * 32
+        for sorted_mask in range(32):
+            mask = sum(1 << order[j] for j in HOLDS[sorted_mask])  # the same cards, as dealt
+            draws = self._draws[sorted_mask]
+            values[mask] = Fraction(int(found[sorted_mask]), draws)
+            variance = Fraction(int(spread[sorted_mask]), draws)
+            keys[mask] = (-values[mask], variance, -int(KEPT[sorted_mask]), sorted_mask)
+        ranked = sorted(range(32), key=lambda m: keys[m])
+        return DealValues(dealt, bet, tuple(values), tuple(ranked))
+
+
+_HELD: Final = 4  # games whose counts are kept in memory (about 20-45 MB each)
+
+
+def hold_values(
+    paytable: PayTable, rules: str | RuleSet | None = None, *, progress: Callable[[int, int], None] | None = None
+) -> HoldValues:
+    """The game's :class:`HoldValues`: loaded from the user's cache
+    (:mod:`fivecard.core.lookup_cache`) when it holds them, else counted
+    (2-4 s: ``progress`` hears (steps done, 32)) and kept there; the last
+    few games asked for stay in memory."""
+    ruleset = get_rules(rules) if rules is not None else paytable.rules_to_play()
+    if ruleset.low:
+        raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
+    paytable.check_rules(ruleset)
+    if not ruleset.suits:
+        raise FivecardError(f"valuing holds takes a deck of suited cards for now, not {ruleset.name}")
+    key = (paytable.kinds_key(), ruleset.name, tuple(c.index for c in ruleset.deck()), tuple(sorted(ruleset.wild_indices)))
+    cached = _HELD_VALUES.get(key)
+    if cached is not None:
+        _HELD_VALUES.move_to_end(key)
+        return HoldValues(paytable, ruleset, cached)
+    totals = _counted_kinds(paytable, ruleset, key, progress)
+    _HELD_VALUES[key] = totals
+    while len(_HELD_VALUES) > _HELD:
+        _HELD_VALUES.popitem(last=False)
+    return HoldValues(paytable, ruleset, totals)
+
+
+_HELD_VALUES: OrderedDict[tuple[object, ...], _KindTotals] = OrderedDict()
+
+
+def _counted_kinds(
+    paytable: PayTable, ruleset: RuleSet, key: tuple[object, ...], progress: Callable[[int, int], None] | None
+) -> _KindTotals:
+    from ..core import lookup_cache
+
+    deck = ruleset.deck()
+    n = len(deck)
+    cache_key = ("pay kinds", *key, _source_checksum())
+    kinds = len(paytable.entries) + 1  # each line's, and nothing
+    found = _KindTotals.from_bytes(lookup_cache.load(f"{ruleset.name}-pay-kinds", cache_key), n, kinds)
+    if found is not None:
+        return found
+    deals = batch.combinations(n)
+    hands = np.array([c.index for c in deck], dtype=np.int32)[deals]
+    names, kind = paytable.final_entries(ruleset, hands, batch.strengths_of_indices(hands, rules=ruleset))
+    totals = _KindTotals(deals, kind, len(names), progress)
+    lookup_cache.store(f"{ruleset.name}-pay-kinds", cache_key, totals.to_bytes())
+    return totals
+
+
+def _source_checksum() -> int:
+    """This module's code, so that a changed count never reads a stale file."""
+    import zlib
+    from pathlib import Path
+
+    try:
+        return zlib.crc32(Path(__file__).read_bytes())
+    except OSError:
+        return 0

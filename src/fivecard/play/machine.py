@@ -1,0 +1,800 @@
+"""A video-poker machine with a trainer: credits, a bet of one coin to the
+most the pay table takes, a deal, the cards held, the draw, the final hand
+named and paid, and after each draw the trainer's verdict on the hold.
+
+The machine is a :class:`~fivecard.play.table_game.TableGame`, as the
+dealer game is: its whole state is JSON data (a web app keeps it in SQLite
+and a restart goes on exactly), its actions follow the verify/can/act
+pattern and return event records, and each hand is dealt from its own
+deck, shuffled from a hash of the machine's secret seed and the hand's
+number (:class:`~fivecard.play.table_game.Shoe`): no hand seen tells
+anything of the next one's cards, and a hand played can be dealt again
+from its number (the trainer's *replay*).
+
+* **A hand.** :meth:`Machine.deal` takes the bet from the credits and deals
+  the first five cards of the hand's deck; :meth:`Machine.draw` keeps the
+  cards at the positions given and replaces the others from the same deck,
+  in order, as machines do; the final hand is paid its line's pay per coin
+  times the coins bet (at fewer coins than the most, a line's
+  ``below_max``: the royal's 250 per coin). :meth:`Machine.void` (quitting
+  mid-hand) gives the bet back, and the next deal is the same hand again.
+* **The trainer.** Every hold of the deal is valued exactly
+  (:func:`~fivecard.play.strategy.hold_values`: the strategy solver's own
+  sums, for the one deal): the verdict (:class:`Verdict`) says whether the
+  hold was the best one, and if not the best hold, both expected returns
+  and the exact cost, in coins and in percent of the bet. A hold worth as
+  much as the best one is no mistake. ``threshold``: mistakes costing at
+  most this percent of the bet are not warned about (they are still in the
+  log).
+* **The session log** (:class:`SessionLog`): the hands played, the
+  mistakes and their cost, the return the player got (paid over bet)
+  against the expected return of perfect play over the same deals (and
+  what perfect play would have been paid on the same cards), and the
+  biggest mistakes. The log is the fold of the hands' records
+  (:class:`HandRecord`, :meth:`Tally.add`): the machine keeps the fold and
+  the biggest mistakes; the records themselves are its events, and its CSV
+  export (:meth:`SessionLog.rows`) reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Final
+
+import numpy as np
+
+from ..core.cards import Card, format_cards
+from ..core.errors import quote
+from ..core.evaluate import evaluate
+from ..core.hand import HAND_SIZE
+from ..core.rules import RuleSet
+from ..vector import batch
+from .holds import describe_hold
+from .paytables import PAYTABLES, PayTable, builtin_paytable
+from .strategy import DealValues, HoldValues, hold_values
+from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame
+
+__all__ = [
+    "CREDITS",
+    "BIGGEST",
+    "Machine",
+    "Dealt",
+    "Drawn",
+    "Verdict",
+    "HandRecord",
+    "Tally",
+    "SessionLog",
+    "judge",
+    "LOG_COLUMNS",
+    "records_of",
+]
+
+#: The credits a machine starts with (and a cash-in adds).
+CREDITS: Final = 1000
+#: The most credits a machine may hold (a cash-in beyond it is refused).
+MAX_CREDITS: Final = 10_000_000
+#: How many of the biggest mistakes the log keeps.
+BIGGEST: Final = 10
+
+
+def _ratio(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _fraction(text: object, what: str) -> Fraction:
+    if not isinstance(text, str):
+        raise GameError(f"{what} must be a fraction as text, got {text!r}")
+    return Fraction(text)
+
+
+def _positions(mask: int) -> tuple[int, ...]:
+    return tuple(i for i in range(HAND_SIZE) if mask >> i & 1)
+
+
+def _mask(positions: Iterable[int]) -> int:
+    return sum(1 << p for p in set(positions))
+
+
+def _coins(value: Fraction) -> str:
+    """Coins as a report writes them: four decimals."""
+    return f"{float(value):.4f}"
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value):.2f}%"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The trainer's judgement of one hold: the deal, the positions held
+    (0-based, as dealt) and the best hold's, the coins bet, and each hold's
+    exact expected return per coin (:class:`~fivecard.play.strategy.DealValues`).
+    """
+
+    cards: tuple[Card, ...]
+    held: tuple[int, ...]
+    best: tuple[int, ...]
+    coins: int
+    value: Fraction
+    best_value: Fraction
+    rules: RuleSet = field(repr=False, compare=False)
+    paytable: PayTable = field(repr=False, compare=False)
+
+    @property
+    def is_best(self) -> bool:
+        """The hold is worth as much as the best one (no mistake)."""
+        return self.value == self.best_value
+
+    @property
+    def cost(self) -> Fraction:
+        """What the hold gives up, in coins, on average: (best - held) per
+        coin, times the coins bet."""
+        return (self.best_value - self.value) * self.coins
+
+    @property
+    def cost_percent(self) -> Fraction:
+        """The cost in percent of the bet."""
+        return (self.best_value - self.value) * 100
+
+    def warns(self, threshold: Fraction | float = 0) -> bool:
+        """A mistake costing more than ``threshold`` percent of the bet."""
+        return not self.is_best and self.cost_percent > Fraction(threshold)
+
+    def describe(self, positions: Sequence[int]) -> str:
+        """A hold in words and cards: ``Two Pair (K♠ K♥ 4♦ 4♣)``."""
+        kept = tuple(self.cards[p] for p in positions)
+        words = describe_hold(kept, self.rules, self.paytable)
+        return f"{words} ({format_cards(kept)})" if kept else words
+
+    def text(self) -> str:
+        """One or two sentences, as every report of the machine says them."""
+        held = self.describe(self.held)
+        if self.is_best:
+            return f"Best hold: {held}, returns {_coins(self.value)} per coin."
+        return (
+            f"Mistake: you held {held}, returning {_coins(self.value)} per coin; "
+            f"the best hold is {self.describe(self.best)}, returning {_coins(self.best_value)}. "
+            f"Cost: {_coins(self.cost)} coins ({_percent(self.cost_percent)} of the bet)."
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Positions 1-5 as players number the cards; values exact (a
+        fraction as text) and as numbers."""
+        return {
+            "best_hold": self.is_best,
+            "held": [p + 1 for p in self.held],
+            "held_words": self.describe(self.held),
+            "best": [p + 1 for p in self.best],
+            "best_words": self.describe(self.best),
+            "value": float(self.value),
+            "best_value": float(self.best_value),
+            "value_exact": _ratio(self.value),
+            "best_value_exact": _ratio(self.best_value),
+            "cost": float(self.cost),
+            "cost_exact": _ratio(self.cost),
+            "cost_percent": float(self.cost_percent),
+            "text": self.text(),
+        }
+
+
+def judge(values: DealValues, held: Sequence[int], rules: RuleSet, paytable: PayTable) -> Verdict:
+    """The verdict on holding the cards at ``held`` (0-based positions) of
+    the deal ``values`` values."""
+    mask = _mask(held)
+    return Verdict(
+        values.cards,
+        _positions(mask),
+        _positions(values.best),
+        values.coins,
+        values.values[mask],
+        values.best_value,
+        rules,
+        paytable,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand played, as the log keeps it: its number, the coins bet, the
+    cards dealt, the positions held and the best hold's, the cards drawn,
+    the final hand's line (its key and label) and what it paid (coins), the
+    held and the best hold's values per coin (exact), and what the best
+    hold would have been paid with the same cards drawn. ``practice``: a
+    hand replayed, which moves no credit and is not in the log."""
+
+    number: int
+    coins: int
+    cards: tuple[Card, ...]
+    held: tuple[int, ...]
+    best: tuple[int, ...]
+    drawn: tuple[Card, ...]
+    final: tuple[Card, ...]
+    line: str
+    label: str
+    paid: int
+    value: Fraction
+    best_value: Fraction
+    perfect_paid: int
+    practice: bool = False
+
+    @property
+    def cost(self) -> Fraction:
+        return (self.best_value - self.value) * self.coins
+
+    @property
+    def mistake(self) -> bool:
+        return self.value != self.best_value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "coins": self.coins,
+            "cards": [c.code_str for c in self.cards],
+            "held": [p + 1 for p in self.held],
+            "best": [p + 1 for p in self.best],
+            "drawn": [c.code_str for c in self.drawn],
+            "final": [c.code_str for c in self.final],
+            "line": self.line,
+            "label": self.label,
+            "paid": self.paid,
+            "value": _ratio(self.value),
+            "best_value": _ratio(self.best_value),
+            "perfect_paid": self.perfect_paid,
+            "practice": self.practice,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HandRecord:
+        def cards(key: str) -> tuple[Card, ...]:
+            return tuple(Card.parse(code) for code in data[key])
+
+        def places(key: str) -> tuple[int, ...]:
+            found = tuple(int(p) - 1 for p in data[key])
+            if not all(0 <= p < HAND_SIZE for p in found):
+                raise GameError(f"{key} must be positions 1-5")
+            return found
+
+        return cls(
+            int(data["number"]),
+            int(data["coins"]),
+            cards("cards"),
+            places("held"),
+            places("best"),
+            cards("drawn"),
+            cards("final"),
+            str(data["line"]),
+            str(data["label"]),
+            int(data["paid"]),
+            _fraction(data["value"], "value"),
+            _fraction(data["best_value"], "best_value"),
+            int(data["perfect_paid"]),
+            bool(data.get("practice", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The session's figures, the fold of its hands (:meth:`add`): hands
+    played, coins bet and paid, mistakes and their cost (coins, exact), the
+    expected coins of the holds made and of the best holds, and what the
+    best holds would have been paid on the same cards."""
+
+    hands: int = 0
+    bet: int = 0
+    paid: int = 0
+    mistakes: int = 0
+    cost: Fraction = Fraction(0)
+    expected: Fraction = Fraction(0)
+    perfect: Fraction = Fraction(0)
+    perfect_paid: int = 0
+
+    def add(self, record: HandRecord) -> Tally:
+        if record.practice:
+            return self
+        return Tally(
+            self.hands + 1,
+            self.bet + record.coins,
+            self.paid + record.paid,
+            self.mistakes + record.mistake,
+            self.cost + record.cost,
+            self.expected + record.value * record.coins,
+            self.perfect + record.best_value * record.coins,
+            self.perfect_paid + record.perfect_paid,
+        )
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "hands": self.hands,
+            "bet": self.bet,
+            "paid": self.paid,
+            "mistakes": self.mistakes,
+            "cost": _ratio(self.cost),
+            "expected": _ratio(self.expected),
+            "perfect": _ratio(self.perfect),
+            "perfect_paid": self.perfect_paid,
+        }
+
+    @classmethod
+    def from_state(cls, data: Mapping[str, Any]) -> Tally:
+        return cls(
+            int(data["hands"]),
+            int(data["bet"]),
+            int(data["paid"]),
+            int(data["mistakes"]),
+            _fraction(data["cost"], "cost"),
+            _fraction(data["expected"], "expected"),
+            _fraction(data["perfect"], "perfect"),
+            int(data["perfect_paid"]),
+        )
+
+
+def _biggest(records: Iterable[HandRecord]) -> tuple[HandRecord, ...]:
+    """The biggest mistakes, costliest first (then the earlier hand)."""
+    mistakes = [r for r in records if r.mistake and not r.practice]
+    return tuple(sorted(mistakes, key=lambda r: (-r.cost, r.number))[:BIGGEST])
+
+
+#: The CSV export's columns (:meth:`SessionLog.rows`).
+LOG_COLUMNS: Final = (
+    "hand",
+    "coins",
+    "dealt",
+    "held",
+    "drawn",
+    "final",
+    "final hand",
+    "paid",
+    "best hold",
+    "hold return per coin",
+    "best return per coin",
+    "cost (coins)",
+    "cost (% of bet)",
+    "mistake",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLog:
+    """The session's log as every report shows it: the game, its
+    :class:`Tally`, the biggest mistakes, and (for the CSV) the hands."""
+
+    title: str
+    tally: Tally
+    biggest: tuple[HandRecord, ...]
+    records: tuple[HandRecord, ...] = ()
+
+    @classmethod
+    def of(cls, title: str, records: Iterable[HandRecord]) -> SessionLog:
+        """The log of these hands (practice hands left out)."""
+        kept = tuple(r for r in records if not r.practice)
+        tally = Tally()
+        for record in kept:
+            tally = tally.add(record)
+        return cls(title, tally, _biggest(kept), kept)
+
+    @property
+    def return_got(self) -> Fraction | None:
+        """Paid over bet."""
+        return Fraction(self.tally.paid, self.tally.bet) if self.tally.bet else None
+
+    @property
+    def return_expected(self) -> Fraction | None:
+        """The expected return of the holds made, over the same deals."""
+        return self.tally.expected / self.tally.bet if self.tally.bet else None
+
+    @property
+    def return_perfect(self) -> Fraction | None:
+        """The expected return of perfect play over the same deals."""
+        return self.tally.perfect / self.tally.bet if self.tally.bet else None
+
+    def text(self) -> str:
+        t = self.tally
+        lines = [f"Session: {self.title}", f"Hands played: {t.hands:,}; bet {t.bet:,} coins, paid {t.paid:,}."]
+        if t.bet:
+            got, expected, perfect = self.return_got, self.return_expected, self.return_perfect
+            assert got is not None and expected is not None and perfect is not None
+            lines += [
+                f"Your return: {_percent(got * 100)} (paid over bet).",
+                f"Perfect play over the same deals: {_percent(perfect * 100)} expected "
+                f"(your holds: {_percent(expected * 100)}); on the same cards it would have been paid "
+                f"{t.perfect_paid:,}.",
+                f"Mistakes: {t.mistakes:,}, costing {_coins(t.cost)} coins in all.",
+            ]
+        for record in self.biggest:
+            lines.append(
+                f"  hand {record.number}: {format_cards(record.cards)}, held "
+                f"{_held_text(record.cards, record.held)}, best {_held_text(record.cards, record.best)}: "
+                f"cost {_coins(record.cost)} coins"
+            )
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> dict[str, Any]:
+        t = self.tally
+
+        def number(value: Fraction | None) -> float | None:
+            return None if value is None else float(value)
+
+        return {
+            "title": self.title,
+            **t.to_state(),
+            "cost_coins": float(t.cost),
+            "return": number(self.return_got),
+            "return_expected": number(self.return_expected),
+            "return_perfect": number(self.return_perfect),
+            "biggest": [r.to_json() | {"cost": float(r.cost)} for r in self.biggest],
+            "text": self.text(),
+        }
+
+    def rows(self) -> list[list[object]]:
+        """The hands as the CSV export's rows (:data:`LOG_COLUMNS`)."""
+        return [
+            [
+                r.number,
+                r.coins,
+                format_cards(r.cards),
+                _held_text(r.cards, r.held),
+                format_cards(r.drawn),
+                format_cards(r.final),
+                r.label,
+                r.paid,
+                _held_text(r.cards, r.best),
+                f"{float(r.value):.6f}",
+                f"{float(r.best_value):.6f}",
+                f"{float(r.cost):.6f}",
+                f"{float((r.best_value - r.value) * 100):.4f}",
+                "yes" if r.mistake else "no",
+            ]
+            for r in self.records
+        ]
+
+
+def _held_text(cards: Sequence[Card], held: Sequence[int]) -> str:
+    return format_cards([cards[p] for p in held]) if held else "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A hand dealt: its number, the coins bet, the cards, the credits
+    left, and (``practice``) whether it is a hand replayed."""
+
+    number: int
+    coins: int
+    cards: tuple[Card, ...]
+    credits: int
+    practice: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "dealt",
+            "number": self.number,
+            "coins": self.coins,
+            "cards": [c.code_str for c in self.cards],
+            "credits": self.credits,
+            "practice": self.practice,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A hand drawn and paid: its record, the trainer's verdict, the
+    credits after."""
+
+    record: HandRecord
+    verdict: Verdict
+    credits: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "drawn", "record": self.record.to_json(), "verdict": self.verdict.to_json(),
+                "credits": self.credits}  # fmt: skip
+
+
+@dataclass(slots=True)
+class _Hand:
+    number: int
+    deck: list[Card]
+    coins: int
+    practice: bool = False
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(self.deck[:HAND_SIZE])
+
+
+class Machine(TableGame):
+    """A video-poker machine (see the module): ``paytable`` the game,
+    ``coins`` the bet (default the most the table takes), ``credits`` to
+    start with, ``seed`` (a seed the caller chose deals the same hands
+    again; else the machine's secret), the trainer's settings
+    (``trainer``: verdicts shown; ``show_best``: the best hold shown before
+    the draw; ``threshold``: percent of the bet a mistake must cost to be
+    warned about).
+
+    Phases: ``"idle"`` (between hands) and ``"dealt"`` (a hand waits for
+    its draw)."""
+
+    KIND: ClassVar[str] = "machine"
+    NOUN: ClassVar[str] = "machine"
+    STATE_VERSION: ClassVar[int] = 1
+    EVENT_FIELDS: ClassVar[Mapping[str, frozenset[str]]] = {
+        "dealt": frozenset({"number", "coins", "cards", "credits", "practice"}),
+        "drawn": frozenset({"record", "verdict", "credits"}),
+        "voided": frozenset({"number", "credits"}),
+        "cashed_in": frozenset({"credits", "added"}),
+    }
+
+    def __init__(
+        self,
+        paytable: PayTable | str,
+        *,
+        rules: str | RuleSet | None = None,
+        coins: int | None = None,
+        credits: int = CREDITS,
+        seed: int | None = None,
+        trainer: bool = True,
+        show_best: bool = False,
+        threshold: Fraction | float | int = 0,
+    ) -> None:
+        self.paytable = builtin_paytable(paytable) if isinstance(paytable, str) else paytable
+        self.rules = self.paytable.rules_to_play(rules)
+        if self.rules.low:
+            raise GameError(f"a video-poker machine pays high hands, not the {self.rules.name} rules' low ones")
+        self.paytable.check_rules(self.rules)
+        self.coins = self._checked_coins(self.paytable.coins if coins is None else coins)
+        if isinstance(credits, bool) or not isinstance(credits, int) or not 0 <= credits <= MAX_CREDITS:
+            raise GameError(f"credits must be a whole number from 0 to {MAX_CREDITS:,}, got {credits!r}")
+        self.credits = credits
+        self.shoe = Shoe(self.rules, self.KIND, seed)
+        self.hands = 0  # hands drawn (practice aside): the next deal is hand hands + 1
+        self.current: _Hand | None = None
+        self.trainer = True
+        self.show_best = False
+        self.threshold = Fraction(0)
+        self.configure(trainer=trainer, show_best=show_best, threshold=threshold)
+        self.tally = Tally()
+        self.biggest: tuple[HandRecord, ...] = ()
+        self.cashed_in = 0  # credits added after the start
+        self._values: HoldValues | None = None
+
+    # -- settings ----------------------------------------------------------------
+
+    def _checked_coins(self, coins: object) -> int:
+        if isinstance(coins, bool) or not isinstance(coins, int) or not 1 <= coins <= self.paytable.coins:
+            raise GameError(f"{self.paytable.title} takes a bet of 1 to {self.paytable.coins} coins, not {coins!r}")
+        return coins
+
+    def configure(
+        self,
+        *,
+        trainer: bool | None = None,
+        show_best: bool | None = None,
+        threshold: Fraction | float | int | None = None,
+    ) -> None:
+        """Change the trainer's settings (any time)."""
+        for name, value in (("trainer", trainer), ("show_best", show_best)):
+            if value is not None and not isinstance(value, bool):
+                raise GameError(f"{name} is true or false, not {value!r}")
+        if threshold is not None:
+            if isinstance(threshold, bool) or not isinstance(threshold, (int, float, Fraction)):
+                raise GameError(f"the threshold is a percent of the bet from 0 to 100, not {threshold!r}")
+            if not (0 <= threshold <= 100):
+                raise GameError(f"the threshold is a percent of the bet from 0 to 100, not {threshold!r}")
+            self.threshold = Fraction(threshold).limit_denominator(10_000)
+        if trainer is not None:
+            self.trainer = trainer
+        if show_best is not None:
+            self.show_best = show_best
+
+    def verify_bet(self, coins: int) -> None:
+        self._checked_coins(coins)
+        if self.current is not None:
+            raise GameError("the bet changes between hands: draw first")
+
+    def bet(self, coins: int) -> None:
+        """Bet ``coins`` on the next hands."""
+        self.verify_bet(coins)
+        self.coins = coins
+
+    def verify_cash_in(self, credits: int = CREDITS) -> None:
+        if isinstance(credits, bool) or not isinstance(credits, int) or credits < 1:
+            raise GameError(f"a cash-in adds a whole number of credits, not {credits!r}")
+        if self.credits + credits > MAX_CREDITS:
+            raise GameError(f"a machine holds at most {MAX_CREDITS:,} credits")
+
+    def cash_in(self, credits: int = CREDITS) -> dict[str, Any]:
+        """Add credits (the session's return is paid over bet: unchanged)."""
+        self.verify_cash_in(credits)
+        self.credits += credits
+        self.cashed_in += credits
+        return {"type": "cashed_in", "added": credits, "credits": self.credits}
+
+    # -- the game --------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return "idle" if self.current is None else "dealt"
+
+    @property
+    def values(self) -> HoldValues:
+        """Every hold's value of any deal of this game (counted or loaded
+        once: :func:`~fivecard.play.strategy.hold_values`)."""
+        if self._values is None:
+            self._values = hold_values(self.paytable, self.rules)
+        return self._values
+
+    def deal_values(self) -> DealValues:
+        """The hand in play's 32 holds valued at its bet."""
+        if self.current is None:
+            raise GameError("no hand is dealt")
+        return self.values.of(self.current.cards, self.current.coins)
+
+    def verify_deal(self) -> None:
+        if self.current is not None:
+            raise GameError(f"hand {self.current.number} is dealt: hold and draw first")
+        if self.hands >= MAX_ROUNDS:
+            raise GameError(f"a machine plays at most {MAX_ROUNDS:,} hands: start a new one")
+        if self.credits < self.coins:
+            raise GameError(
+                f"{self.credits:,} credits left, and the bet is {self.coins}: bet less or cash in"
+            )
+
+    def can_deal(self) -> bool:
+        return self.can(self.verify_deal)
+
+    def deal(self) -> Dealt:
+        """Take the bet from the credits and deal the next hand."""
+        self.verify_deal()
+        number = self.hands + 1
+        self.credits -= self.coins
+        self.current = _Hand(number, self.shoe.deck(number), self.coins)
+        return Dealt(number, self.coins, self.current.cards, self.credits)
+
+    def verify_replay(self, number: int) -> None:
+        if self.current is not None:
+            raise GameError(f"hand {self.current.number} is dealt: draw first")
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= self.hands:
+            raise GameError(f"hands 1 to {self.hands} can be replayed, not {number!r}")
+
+    def replay(self, number: int) -> Dealt:
+        """Deal hand ``number`` again as practice: the same cards, the same
+        cards to draw; no credit moves and the log is unchanged."""
+        self.verify_replay(number)
+        coins = next((r.coins for r in self.biggest if r.number == number), self.coins)
+        self.current = _Hand(number, self.shoe.deck(number), coins, practice=True)
+        return Dealt(number, coins, self.current.cards, self.credits, practice=True)
+
+    def verify_draw(self, keep: Sequence[int]) -> None:
+        if self.current is None:
+            raise GameError("no hand is dealt: deal first")
+        if not all(isinstance(p, int) and not isinstance(p, bool) for p in keep):
+            raise GameError(f"hold positions are whole numbers 1-5, not {list(keep)!r}")
+        if len(set(keep)) != len(keep) or not all(0 <= p < HAND_SIZE for p in keep):
+            shown = ", ".join(str(p + 1) for p in keep)
+            raise GameError(f"hold each of the positions 1-5 at most once, not {quote(shown)}")
+
+    def draw(self, keep: Sequence[int]) -> Drawn:
+        """Keep the cards at ``keep`` (0-based positions), draw the rest,
+        pay the final hand and judge the hold."""
+        self.verify_draw(keep)
+        hand = self.current
+        assert hand is not None
+        values = self.values.of(hand.cards, hand.coins)
+        verdict = judge(values, keep, self.rules, self.paytable)
+        final, drawn = self._final(hand, verdict.held)
+        best_final, _ = self._final(hand, verdict.best)
+        line, label, paid = self._paid(final, hand.coins)
+        record = HandRecord(
+            hand.number,
+            hand.coins,
+            hand.cards,
+            verdict.held,
+            verdict.best,
+            drawn,
+            final,
+            line,
+            label,
+            paid,
+            verdict.value,
+            verdict.best_value,
+            self._paid(best_final, hand.coins)[2],
+            hand.practice,
+        )
+        self.current = None
+        if not hand.practice:
+            self.hands += 1
+            self.credits += paid
+            self.tally = self.tally.add(record)
+            self.biggest = _biggest((*self.biggest, record))
+        return Drawn(record, verdict, self.credits)
+
+    def _final(self, hand: _Hand, held: Sequence[int]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        drawn = tuple(hand.deck[HAND_SIZE : HAND_SIZE + HAND_SIZE - len(held)])
+        return tuple(hand.cards[p] for p in held) + drawn, drawn
+
+    def _paid(self, final: Sequence[Card], coins: int) -> tuple[str, str, int]:
+        """The final hand's line, its label and its pay in coins."""
+        indices = np.array([[c.index for c in final]], dtype=np.int32)
+        names, entry = self.paytable.final_entries(self.rules, indices, batch.strengths_of_indices(indices, rules=self.rules))
+        line = names[int(entry[0])]
+        pay = self.paytable.line_pays(coins)[int(entry[0])] * coins
+        label = evaluate(final, rules=self.rules).label if line == "nothing" else self.paytable.entry_label(line, self.rules)
+        return line, label, int(pay)
+
+    def verify_void(self) -> None:
+        if self.current is None:
+            raise GameError("no hand is dealt")
+
+    def void(self) -> dict[str, Any]:
+        """Quit the hand in play: its bet goes back (a practice hand's
+        moves nothing); the next deal deals it again."""
+        self.verify_void()
+        hand = self.current
+        assert hand is not None
+        if not hand.practice:
+            self.credits += hand.coins
+        self.current = None
+        return {"type": "voided", "number": hand.number, "credits": self.credits}
+
+    def log(self) -> SessionLog:
+        """The session's log as the machine keeps it: the tally and the
+        biggest mistakes (the hands themselves are its events)."""
+        return SessionLog(self.paytable.title, self.tally, self.biggest)
+
+    # -- saving and restoring ----------------------------------------------------------
+
+    def _state(self) -> dict[str, Any]:
+        if PAYTABLES.get(self.paytable.name) != self.paytable:
+            raise GameError(f"only a catalogue game is kept; {quote(self.paytable.name)} is not one")
+        hand = self.current
+        return {
+            "paytable": self.paytable.name,
+            "rules": self.rules.name,
+            "coins": self.coins,
+            "credits": self.credits,
+            "cashed_in": self.cashed_in,
+            "seed": self.seed,
+            "seeded": self.seeded,
+            "hands": self.hands,
+            "trainer": self.trainer,
+            "show_best": self.show_best,
+            "threshold": _ratio(self.threshold),
+            "tally": self.tally.to_state(),
+            "biggest": [r.to_json() for r in self.biggest],
+            "hand": None
+            if hand is None
+            else {"number": hand.number, "coins": hand.coins, "practice": hand.practice},
+        }
+
+    @classmethod
+    def _restore(cls, state: Mapping[str, Any]) -> Machine:
+        machine = cls(
+            str(state["paytable"]),
+            rules=str(state["rules"]),
+            coins=state["coins"],
+            credits=state["credits"],
+            seed=int(state["seed"]),
+            trainer=state["trainer"],
+            show_best=state["show_best"],
+            threshold=_fraction(state["threshold"], "threshold"),
+        )
+        machine.shoe.seeded = bool(state["seeded"])
+        machine.hands = int(state["hands"])
+        machine.cashed_in = int(state["cashed_in"])
+        machine.tally = Tally.from_state(state["tally"])
+        machine.biggest = tuple(HandRecord.from_json(r) for r in state["biggest"])
+        hand = state["hand"]
+        if hand is not None:
+            number = int(hand["number"])
+            if not 1 <= number <= machine.hands + 1:
+                raise GameError(f"hand {number} cannot be in play after {machine.hands} hands")
+            machine.current = _Hand(number, machine.shoe.deck(number), machine._checked_coins(hand["coins"]),
+                                    bool(hand["practice"]))  # fmt: skip
+        return machine
+
+
+def records_of(events: Iterable[Mapping[str, Any]]) -> list[HandRecord]:
+    """The hands a machine's events record (its ``drawn`` events, practice
+    hands left out), in order: what :meth:`SessionLog.of` reads."""
+    found = (HandRecord.from_json(e["record"]) for e in events if e.get("type") == "drawn")
+    return [r for r in found if not r.practice]

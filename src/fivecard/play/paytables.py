@@ -583,6 +583,42 @@ class PayTable:
             [*(e.below_max if short and e.below_max is not None else e.pays for e in self.entries), 0.0]
         )
 
+    def coin_columns(self, rules: RuleSet | None = None) -> list[tuple[str, str, list[int | float]]]:
+        """The table as machines show it: per line, highest pay first, its
+        key, its label and what it pays in all at a bet of 1, 2, ... up to
+        :attr:`coins` coins (a line's ``below_max`` below the most: the
+        royal's 250, 500, ... 4,000).
+
+        >>> JACKS_OR_BETTER.coin_columns()[0]
+        ('royal_flush', 'Royal Flush', [250, 500, 750, 1000, 4000])
+        """
+        ruleset = self.rules_to_play(rules)
+        labels = {c.name: c.label for c in ruleset.ladder}
+        columns = [self.line_pays(bet)[:-1] * bet for bet in range(1, self.coins + 1)]
+        order = sorted(range(len(self.entries)), key=lambda j: (-self.entries[j].pays, j))
+        return [
+            (
+                self.entries[j].key,
+                self.entries[j].describe(labels),
+                [int(c[j]) if c[j] == int(c[j]) else float(c[j]) for c in columns],
+            )
+            for j in order
+            if self.entries[j].pays > 0
+        ]
+
+    def coin_table(self, rules: RuleSet | None = None) -> str:
+        """:meth:`coin_columns` as text, a column per coin."""
+        rows = self.coin_columns(rules)
+        width = max(len(label) for _, label, _ in rows)
+        cells = [[spell_pay(p) for p in pays] for _, _, pays in rows]
+        widths = [max(len(f"{n} coin{'s' if n > 1 else ''}"), *(len(r[i]) for r in cells)) for i, n in
+                  enumerate(range(1, self.coins + 1))]  # fmt: skip
+        head = " ".join(f"{f'{n} coin' + ('s' if n > 1 else ''):>{w}}" for n, w in zip(range(1, self.coins + 1), widths))
+        lines = [f"{'':<{width}}  {head}"]
+        for (_, label, _), row in zip(rows, cells):
+            lines.append(f"{label:<{width}}  " + " ".join(f"{c:>{w}}" for c, w in zip(row, widths)))
+        return "\n".join(lines) + "\n"
+
     def kinds_key(self) -> tuple[object, ...]:
         """What tells this table's final hands apart (its lines, pays
         aside), as plain data: two tables with the same key sort every hand

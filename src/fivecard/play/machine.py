@@ -54,7 +54,7 @@ from ..vector import batch
 from .holds import describe_hold
 from .paytables import PAYTABLES, PayTable, builtin_paytable
 from .strategy import DealValues, HoldValues, hold_values
-from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame
+from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame, check_positions
 
 __all__ = [
     "CREDITS",
@@ -669,9 +669,7 @@ class Machine(TableGame):
             raise GameError("no hand is dealt: deal first")
         if not all(isinstance(p, int) and not isinstance(p, bool) for p in keep):
             raise GameError(f"hold positions are whole numbers 1-5, not {list(keep)!r}")
-        if len(set(keep)) != len(keep) or not all(0 <= p < HAND_SIZE for p in keep):
-            shown = ", ".join(str(p + 1) for p in keep)
-            raise GameError(f"hold each of the positions 1-5 at most once, not {quote(shown)}")
+        check_positions(keep)
 
     def draw(self, keep: Sequence[int]) -> Drawn:
         """Keep the cards at ``keep`` (0-based positions), draw the rest,

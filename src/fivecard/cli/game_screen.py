@@ -182,6 +182,28 @@ class Screen:
     def say(self, *lines: str) -> None:
         self.write("\n".join(lines or ("",)) + "\n")
 
+    def ask(self, prompt: str) -> str | None:
+        """The answer to a prompt; None at the end of input. In a terminal
+        the keys typed before the prompt shows are dropped (then it is
+        written: a key typed once it shows is kept); piped answers are read
+        line by line, each the answer to the next prompt."""
+        if self.typed:
+            _discard_typeahead(self.stdin)
+        self.write(prompt)
+        line = self.stdin.readline(_ANSWER)
+        if not line:
+            self.say()
+            return None
+        if len(line) == _ANSWER and not line.endswith("\n"):  # no answer is this long
+            while (rest := self.stdin.readline(_ANSWER)) and not rest.endswith("\n"):
+                pass
+            line = line[:40] + "...\n"
+        if self.echo:
+            self.write(line if line.endswith("\n") else line + "\n")
+        else:
+            self.column = 0  # the terminal echoed the line and its Enter
+        return line
+
     def cards(self, cards: Sequence[Card]) -> str:
         """A hand with its positions, as the player types them:
         ``[1] A♠  [2] K♠ ...``."""
@@ -219,28 +241,6 @@ class _Table(Screen):
 
     def tell(self, event: Event) -> None:
         self.say(*event_lines(self.game, event, self.paint))
-
-    def ask(self, prompt: str) -> str | None:
-        """The answer to a prompt; None at the end of input. In a terminal
-        the keys typed before the prompt shows are dropped (then it is
-        written: a key typed once it shows is kept); piped answers are read
-        line by line, each the answer to the next prompt."""
-        if self.typed:
-            _discard_typeahead(self.stdin)
-        self.write(prompt)
-        line = self.stdin.readline(_ANSWER)
-        if not line:
-            self.say()
-            return None
-        if len(line) == _ANSWER and not line.endswith("\n"):  # no answer is this long
-            while (rest := self.stdin.readline(_ANSWER)) and not rest.endswith("\n"):
-                pass
-            line = line[:40] + "...\n"
-        if self.echo:
-            self.write(line if line.endswith("\n") else line + "\n")
-        else:
-            self.column = 0  # the terminal echoed the line and its Enter
-        return line
 
     def hint(self, advice: Advice) -> None:
         self.say(f"Hint: {advice.reason}")

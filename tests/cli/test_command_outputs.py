@@ -422,6 +422,12 @@ CASES: tuple[Case, ...] = (
     case("play-short-deck", "play", "--rules", "short-deck", "--seed", "6", stdin="1\n\n1 2\nq\n"),
     case("play-wild", "play", "--wild", "2", "--seed", "7", stdin="a\nq\n"),
     case("play-bad-fold-below", "play", "--fold-below", "2"),
+    # play --paytable: a machine session, the trainer on (a hint, a bad answer, two hands, q mid-hand)
+    case("play-paytable-trainer", "play", "--paytable", "jacks-or-better", "--trainer", "--seed", "1",
+         stdin="\nh\n1 2\n\nx\n1 5\n\nq\n"),
+    case("play-paytable-deuces-wild-coins", "play", "--paytable", "deuces-wild", "--coins", "1", "--seed", "2",
+         stdin="\na\n"),
+    case("play-paytable-fold-below-refused", "play", "--paytable", "jacks-or-better", "--fold-below", "0.5"),
     # rules and completion
     case("rules", "rules"),
     case("rules-json", "rules", "--json"),

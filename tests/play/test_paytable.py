@@ -138,11 +138,11 @@ def test_a_directory_is_refused(in_tmp: Path) -> None:
 
 
 def test_a_missing_file_or_unknown_name(in_tmp: Path) -> None:
-    for name in ("bonus-poker", "missing.json", ""):
+    for name, hint in (("bonus-poker", " (did you mean bonus-poker-8-5?)"), ("missing.json", ""), ("", "")):
         with pytest.raises(PayTableError) as caught:
             load_paytable(name)
         assert str(caught.value) == (
-            f"unknown pay table {name!r}: not a built-in name (fivecard strategy --list lists them) nor a file"
+            f"unknown pay table {name!r}{hint}: not a built-in name (fivecard strategy --list lists them) nor a file"
         )
     code, _, err = run(["advise", "--paytable", "", "AS AH 7C 4D 2S"])
     assert code == 2 and "unknown pay table ''" in err  # an empty name is not "no table"

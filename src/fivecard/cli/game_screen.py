@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ..core.cards import Card, format_cards
@@ -51,7 +51,7 @@ _ANSWER = 4096  # the longest answer read; the rest of a longer line is skipped
 _NUMBER = re.compile("[0-9]+")
 _ESCAPE = re.compile("\x1b\\[[0-9;]*m")  # a colour's: no width on the screen
 
-__all__ = ["play", "parse_keep", "hold", "wrap", "HELP", "PROMPT"]
+__all__ = ["play", "parse_keep", "hold", "typed", "quits", "wrap", "Screen", "HELP", "PROMPT"]
 
 HELP = (
     "Type the positions of the cards to keep (e.g. 1 3 4), a to keep all five, "
@@ -61,9 +61,10 @@ QUIT_NOTE = "Quitting in the middle of a round voids it: every chip of it goes b
 PROMPT = "Keep which cards? Type their positions [1]-[5] (e.g. 1 3 4), or a, n, h, f, q: "
 
 
-def parse_keep(text: str) -> list[int] | str:
+def parse_keep(text: str, commands: str = "hfq") -> list[int] | str:
     """A player's answer: 0-based positions to keep, or a command letter
-    ("h", "f", "q"). Positions are typed one digit each, apart (``1 3 4``,
+    of ``commands`` ("h", "f", "q": hint, fold, quit; the machine has no
+    fold). Positions are typed one digit each, apart (``1 3 4``,
     ``1,3,4``); a number of two or more digits is refused, never read as
     several positions (``15`` is no card: type ``1 5``). Anything else is a
     :class:`~fivecard.play.game.GameError` saying what is wrong with it;
@@ -79,7 +80,7 @@ def parse_keep(text: str) -> list[int] | str:
     answer = text.strip().lower()
     if not answer:
         raise GameError("nothing was typed")
-    if answer in ("h", "hint", "f", "fold", "q", "quit"):
+    if answer in ("h", "hint", "f", "fold", "q", "quit") and answer[0] in commands:
         return answer[0]
     if answer in ("a", "all"):
         return [0, 1, 2, 3, 4]
@@ -152,12 +153,15 @@ def _discard_typeahead(stdin: TextIO) -> None:
             pass
 
 
-class _Table:
-    def __init__(
-        self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float,
-        width: Callable[[], int] | None,
-    ) -> None:  # fmt: skip
-        self.game, self.stdin, self.out, self.paint, self.delay = game, stdin, out, painter, delay
+class Screen:
+    """A game's terminal, or its piped input and output: lines written
+    (broken to ``width``, when given), prompts asked and answers read as
+    the module says (type-ahead dropped in a terminal, piped answers a line
+    each, echoed). Each game's screen is one of these (the dealer game's
+    here, the machine's in :mod:`fivecard.cli.machine_screen`)."""
+
+    def __init__(self, stdin: TextIO, out: TextIO, painter: Painter, width: Callable[[], int] | None) -> None:
+        self.stdin, self.out, self.paint = stdin, out, painter
         self.width = width
         self.typed = stdin.isatty()  # a person types the answers (else they are piped lines)
         self.echo = not self.typed
@@ -177,9 +181,6 @@ class _Table:
 
     def say(self, *lines: str) -> None:
         self.write("\n".join(lines or ("",)) + "\n")
-
-    def tell(self, event: Event) -> None:
-        self.say(*event_lines(self.game, event, self.paint))
 
     def ask(self, prompt: str) -> str | None:
         """The answer to a prompt; None at the end of input. In a terminal
@@ -203,6 +204,44 @@ class _Table:
             self.column = 0  # the terminal echoed the line and its Enter
         return line
 
+    def cards(self, cards: Sequence[Card]) -> str:
+        """A hand with its positions, as the player types them:
+        ``[1] A♠  [2] K♠ ...``."""
+        return "  ".join(f"[{i + 1}] {self.paint.card(c)}" for i, c in enumerate(cards))
+
+    def run(self) -> int:
+        """Play until the game ends; on Ctrl-C (or SIGTERM, SIGHUP) the
+        hand in play is voided and the standings said before the interrupt
+        goes on."""
+        try:
+            self.play()
+        except KeyboardInterrupt:
+            if self.midline:
+                self.say()
+            self.end()
+            raise
+        self.end()
+        return 0
+
+    def play(self) -> None:
+        raise NotImplementedError
+
+    def end(self) -> None:
+        """Void what is in play and say the standings."""
+        raise NotImplementedError
+
+
+class _Table(Screen):
+    def __init__(
+        self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float,
+        width: Callable[[], int] | None,
+    ) -> None:  # fmt: skip
+        super().__init__(stdin, out, painter, width)
+        self.game, self.delay = game, delay
+
+    def tell(self, event: Event) -> None:
+        self.say(*event_lines(self.game, event, self.paint))
+
     def hint(self, advice: Advice) -> None:
         self.say(f"Hint: {advice.reason}")
         for choice in advice.choices[:3]:
@@ -215,8 +254,7 @@ class _Table:
         """The player's decision; False when the player quits."""
         hand = self.game.hand(0)
         assert hand is not None
-        cards = "  ".join(f"[{i + 1}] {self.paint.card(c)}" for i, c in enumerate(hand.cards))
-        self.say(f"Your hand: {cards}   ({evaluate(hand).description})")
+        self.say(f"Your hand: {self.cards(hand.cards)}   ({evaluate(hand).description})")
         while True:
             line = self.ask(PROMPT)
             if line is None:
@@ -252,7 +290,7 @@ class _Table:
         held = made.label if made.category.named else made.description
         cards = f"{count} card{'s' if count != 1 else ''}"
         line = self.ask(f"You hold {held}; exchange {cards} anyway? [y/N] ")
-        if line is None or line.strip().lower() in ("q", "quit"):
+        if line is None or quits(line):
             return None
         return line.strip().lower() in ("y", "yes")
 
@@ -282,31 +320,44 @@ class _Table:
         if self.game.can_void():
             self.tell(self.game.void_round())
 
-    def run(self) -> int:
+    def play(self) -> None:
         game = self.game
         self.say(title(game), f"{HELP} {QUIT_NOTE}")
-        try:
-            while True:
-                if not game.can_start():
-                    try:
-                        game.verify_start()
-                    except GameError as exc:
-                        self.say(f"Game over: {exc}.")
-                    break
-                if not self.round():
-                    break
-                line = self.ask("Enter for the next round, q to quit: ")
-                if line is None or line.strip().lower() in ("q", "quit"):
-                    break
-        except KeyboardInterrupt:
-            if self.midline:
-                self.say()
-            self.void()
-            self.say(standings(game))
-            raise
+        while True:
+            if not game.can_start():
+                try:
+                    game.verify_start()
+                except GameError as exc:
+                    self.say(f"Game over: {exc}.")
+                break
+            if not self.round():
+                break
+            line = self.ask("Enter for the next round, q to quit: ")
+            if line is None or quits(line):
+                break
+
+    def end(self) -> None:
         self.void()
-        self.say(standings(game))
-        return 0
+        self.say(standings(self.game))
+
+
+def quits(answer: str) -> bool:
+    """The answer says quit (q)."""
+    return answer.strip().lower() in ("q", "quit")
+
+
+def typed(positions: Sequence[int]) -> str:
+    """What to type to hold the cards at ``positions`` (0-based): the
+    positions 1-5 apart, or a (all five), or n (none).
+
+    >>> typed([0, 2]), typed([]), typed(range(5))
+    ('1 3', 'n', 'a')
+    """
+    if not positions:
+        return "n"
+    if len(positions) == HAND_SIZE:
+        return "a"
+    return " ".join(str(p + 1) for p in positions)
 
 
 def hold(cards: tuple[Card, ...], keep: tuple[Card, ...]) -> str:
@@ -319,10 +370,7 @@ def hold(cards: tuple[Card, ...], keep: tuple[Card, ...]) -> str:
     """
     if not keep:
         return "keep nothing (type: n)"
-    if len(keep) == len(cards):
-        return f"keep {format_cards(keep)} (type: a)"
-    typed = " ".join(str(p + 1) for p in keep_positions(cards, keep))
-    return f"keep {format_cards(keep)} (type: {typed})"
+    return f"keep {format_cards(keep)} (type: {typed(keep_positions(cards, keep))})"
 
 
 def play(

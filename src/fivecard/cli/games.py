@@ -5,6 +5,8 @@ prints the result's own report."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..core.errors import FivecardError
 from .registry import Call, Progress, UsageError, command
 
@@ -48,26 +50,59 @@ def _play(call: Call) -> int:
 
     from ..core.cards import parse_cards
     from ..play.deal import new_seed
-    from ..play.game import Game
+    from ..play.game import FOLD_BELOW, Game
     from .game_screen import play
 
     args, stdin, out = call.args, call.stdin, call.out
+    # On a screen the lines are broken at spaces to its width, measured before
+    # each write (the window may change); piped output keeps its lines whole.
+    width = (lambda: shutil.get_terminal_size().columns) if out.isatty() else None
+    if args.paytable is not None:
+        return _play_machine(call, width)
     # Everything is checked before the first line is printed (--fold-below by
     # the parser, --deck when the Game is made).
     try:
         stacked = [parse_cards(args.deck)] if args.deck is not None else []
         # a seed is always chosen here, so the one the game prints replays it (--seed)
         seed = args.seed if args.seed is not None else new_seed()
-        game = Game(rules=call.rules, seed=seed, fold_below=args.fold_below, stacked=stacked)
+        # --fold-below's default is None, so that --paytable can refuse it given
+        fold_below = FOLD_BELOW if args.fold_below is None else args.fold_below
+        game = Game(rules=call.rules, seed=seed, fold_below=fold_below, stacked=stacked)
     except FivecardError as exc:
         if args.deck is None:
             raise
         raise type(exc)(f"--deck: {exc}") from None
     delay = 0.35 if out.isatty() and stdin.isatty() else 0.0
-    # On a screen the lines are broken at spaces to its width, measured before
-    # each write (the window may change); piped output keeps its lines whole.
-    width = (lambda: shutil.get_terminal_size().columns) if out.isatty() else None
     return play(game, stdin=stdin, out=out, painter=call.painter, delay=delay, width=width)
+
+
+def _play_machine(call: Call, width: Callable[[], int] | None) -> int:
+    """``play --paytable``: the video-poker machine. The table is read, the
+    machine made and its holds' values counted or loaded before the first
+    line is printed; counting them (the first time a game is played here)
+    says so on a terminal's stderr."""
+    from ..files.paytable_file import load_paytable
+    from ..play.deal import new_seed
+    from ..play.machine import Machine, preparing
+    from .machine_screen import play_machine
+
+    args = call.args
+    seed = args.seed if args.seed is not None else new_seed()
+    machine = Machine(load_paytable(args.paytable), rules=call.chosen_rules, coins=args.coins, seed=seed,
+                      trainer=args.trainer)  # fmt: skip
+    shown: list[Progress] = []
+
+    def counting(done: int, parts: int) -> None:
+        if not shown:
+            shown.append(Progress(call.err, opening=preparing(machine)))
+        shown[0](done, parts)
+
+    try:
+        machine.prepare(counting)
+    finally:
+        for progress in shown:
+            progress.clear()
+    return play_machine(machine, stdin=call.stdin, out=call.out, painter=call.painter, width=width)
 
 
 @command("serve")

@@ -7,6 +7,7 @@ built-in names only and opens nothing:
 
 from __future__ import annotations
 
+import difflib
 import os
 import stat
 from pathlib import Path
@@ -76,8 +77,10 @@ def _read_paytable(path: str) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except (FileNotFoundError, ValueError):  # ValueError: a NUL in the name
+        close = difflib.get_close_matches(path.strip().lower(), [*PAYTABLES, *ALIASES], n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
         raise PayTableError(
-            f"unknown pay table {quote(path, _PATH_QUOTE)}: not a built-in name "
+            f"unknown pay table {quote(path, _PATH_QUOTE)}{hint}: not a built-in name "
             "(fivecard strategy --list lists them) nor a file"
         ) from None
     except OSError as exc:

@@ -52,7 +52,7 @@ from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules
 from ..core.showdown import Showdown, explain, settle
-from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame
+from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame, check_positions
 
 __all__ = [
     "Game",
@@ -417,12 +417,7 @@ class Game(TableGame):
     def verify_exchange(self, seat: int, keep: Sequence[int]) -> None:
         """``keep``: positions (0-4) of the cards kept."""
         current = self._verify_turn(seat)
-        for p in keep:
-            if not 0 <= p < HAND_SIZE:
-                raise GameError(f"there is no card {p + 1} (the card positions are 1-{HAND_SIZE})")
-        for i, p in enumerate(keep):
-            if p in keep[:i]:
-                raise GameError(f"a card position is given twice (position {p + 1})")
+        check_positions(keep)
         drawn, left = HAND_SIZE - len(keep), len(current.deck) - HAND_SIZE
         if drawn > left:  # the dealer's five cards are set aside
             raise GameError(

@@ -38,7 +38,7 @@ from its number (the trainer's *replay*).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Final
@@ -49,12 +49,13 @@ from ..core.cards import Card, format_cards
 from ..core.errors import quote
 from ..core.evaluate import evaluate
 from ..core.hand import HAND_SIZE
+from ..core.report import Painter
 from ..core.rules import RuleSet
 from ..vector import batch
 from .holds import describe_hold
 from .paytables import PAYTABLES, PayTable, builtin_paytable
 from .strategy import DealValues, HoldValues, hold_values
-from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame
+from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame, check_positions
 
 __all__ = [
     "CREDITS",
@@ -69,6 +70,12 @@ __all__ = [
     "judge",
     "LOG_COLUMNS",
     "records_of",
+    "title",
+    "preparing",
+    "drawn_lines",
+    "hint_line",
+    "voided_line",
+    "broke_line",
 ]
 
 #: The credits a machine starts with (and a cash-in adds).
@@ -623,6 +630,15 @@ class Machine(TableGame):
             self._values = hold_values(self.paytable, self.rules)
         return self._values
 
+    def prepare(self, progress: Callable[[int, int], None] | None = None) -> HoldValues:
+        """:attr:`values` now, ``progress`` hearing (steps done, 32) when
+        they are counted rather than loaded (2-4 s, the first time a game
+        is played on a computer): a front end says so before the first
+        deal, not in the middle of the first draw."""
+        if self._values is None:
+            self._values = hold_values(self.paytable, self.rules, progress=progress)
+        return self._values
+
     def deal_values(self) -> DealValues:
         """The hand in play's 32 holds valued at its bet."""
         if self.current is None:
@@ -669,9 +685,7 @@ class Machine(TableGame):
             raise GameError("no hand is dealt: deal first")
         if not all(isinstance(p, int) and not isinstance(p, bool) for p in keep):
             raise GameError(f"hold positions are whole numbers 1-5, not {list(keep)!r}")
-        if len(set(keep)) != len(keep) or not all(0 <= p < HAND_SIZE for p in keep):
-            shown = ", ".join(str(p + 1) for p in keep)
-            raise GameError(f"hold each of the positions 1-5 at most once, not {quote(shown)}")
+        check_positions(keep)
 
     def draw(self, keep: Sequence[int]) -> Drawn:
         """Keep the cards at ``keep`` (0-based positions), draw the rest,
@@ -798,3 +812,60 @@ def records_of(events: Iterable[Mapping[str, Any]]) -> list[HandRecord]:
     hands left out), in order: what :meth:`SessionLog.of` reads."""
     found = (HandRecord.from_json(e["record"]) for e in events if e.get("type") == "drawn")
     return [r for r in found if not r.practice]
+
+
+# -- the machine in a terminal: what its events say, in lines -------------------------
+
+
+def title(machine: Machine) -> str:
+    """The machine's first line: its game, rules, seed, credits and bet,
+    and whether the trainer judges the holds."""
+    trainer = "the trainer judges each hold" if machine.trainer else "the trainer is off"
+    return (
+        f"{machine.paytable.title} ({machine.rules.name} rules, seed {machine.seed}): "
+        f"{machine.credits:,} credits, a bet of {machine.coins} coin{'s' if machine.coins != 1 else ''}; {trainer}."
+    )
+
+
+def preparing(machine: Machine) -> str:
+    """The line said while the game's hold values are counted (the first
+    time only: then they are kept in the user's cache)."""
+    return f"Preparing {machine.paytable.title} (first time only)…"
+
+
+def drawn_lines(drawn: Drawn, painter: Painter) -> list[str]:
+    """A draw as it is told: the cards drawn and the final hand, each card
+    in the place of the one it replaced, what it paid, the credits."""
+    record = drawn.record
+    cards, fresh = list(record.cards), iter(record.drawn)
+    final = [c if p in record.held else next(fresh) for p, c in enumerate(cards)]
+    shown = "  ".join(painter.card(c) for c in final)
+    if record.drawn:
+        got = f"You draw {' '.join(painter.card(c) for c in record.drawn)}: {shown}"
+    else:
+        got = f"You hold all five: {shown}"
+    paid = f"{record.label} pays {record.paid:,}" if record.paid else f"{record.label}: no win"
+    return [f"{got}   {paid}. Credits {drawn.credits:,}."]
+
+
+def hint_line(values: DealValues, rules: RuleSet, paytable: PayTable) -> str:
+    """The best hold of the hand in play and its value per coin."""
+    best = judge(values, _positions(values.best), rules, paytable)
+    return f"The best hold: {best.describe(best.held)}, returning {_coins(best.value)} per coin."
+
+
+def voided_line(event: Mapping[str, Any], coins: int) -> str:
+    """A hand quit before its draw (:meth:`Machine.void`)."""
+    return f"Hand {event['number']} is void: its bet of {coins} comes back. Credits {event['credits']:,}."
+
+
+def broke_line(machine: Machine) -> str:
+    """Why no hand can be dealt: too few credits for the bet (or the most
+    hands a machine plays)."""
+    if machine.credits < machine.coins:
+        return f"Out of credits: {machine.credits:,} left, and the bet is {machine.coins}."
+    try:
+        machine.verify_deal()
+    except GameError as exc:
+        return f"Game over: {exc}."
+    return ""

@@ -31,17 +31,19 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, TypeVar
 
 from ..core.cards import Card
 from ..core.errors import FivecardError
+from ..core.hand import HAND_SIZE
 from ..core.rules import RuleSet, get_rules
 
 __all__ = [
     "GameError",
     "MAX_ROUNDS",
     "RoleRequired",
+    "check_positions",
     "Shoe",
     "TableGame",
     "public_fields",
@@ -69,6 +71,24 @@ class GameError(FivecardError):
 class RoleRequired(GameError):
     """An action the one asking may not take: it is another role's (only
     the host may start a round) or needs one the asker lacks (a seat)."""
+
+
+def check_positions(keep: Sequence[int]) -> None:
+    """Positions of cards kept (0-based) as every game takes them: each
+    one of the hand's, each once; else a :class:`GameError` naming the
+    first that is not (the message counts positions 1-5, as players do).
+
+    >>> check_positions([0, 2, 3])
+    >>> check_positions([0, 5])
+    Traceback (most recent call last):
+    fivecard.play.table_game.GameError: there is no card 6 (the card positions are 1-5)
+    """
+    for p in keep:
+        if not 0 <= p < HAND_SIZE:
+            raise GameError(f"there is no card {p + 1} (the card positions are 1-{HAND_SIZE})")
+    for i, p in enumerate(keep):
+        if p in keep[:i]:
+            raise GameError(f"a card position is given twice (position {p + 1})")
 
 
 def round_seed(seed: int, number: int, *, kind: str = "table") -> int:

@@ -109,7 +109,7 @@ def test_the_hint_names_the_best_hold_and_what_to_type() -> None:
     m.deal()
     held = best_positions(m)
     _, out, _ = play("\nh\nq\n")
-    hint = re.search(r"^Hint: The best hold: (.*), returning (\d\.\d{4}) per coin\. Type: (.*)$", out, re.M)
+    hint = re.search(r"^Hint: the best hold is (.*), returning (\d\.\d{4}) per coin\. Type: (.*)$", out, re.M)
     assert hint is not None and hint.group(3) == as_typed(held)
     assert float(hint.group(2)) == pytest.approx(float(m.deal_values().best_value), abs=5e-5)
 

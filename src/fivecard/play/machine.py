@@ -152,8 +152,9 @@ class Verdict:
     def describe(self, positions: Sequence[int]) -> str:
         """A hold in words and cards: ``Two Pair (K♠ K♥ 4♦ 4♣)``."""
         kept = tuple(self.cards[p] for p in positions)
-        words = describe_hold(kept, self.rules, self.paytable)
-        return f"{words} ({format_cards(kept)})" if kept else words
+        if not kept:
+            return "nothing (discard everything)"
+        return f"{describe_hold(kept, self.rules, self.paytable)} ({format_cards(kept)})"
 
     def text(self) -> str:
         """One or two sentences, as every report of the machine says them."""
@@ -851,7 +852,7 @@ def drawn_lines(drawn: Drawn, painter: Painter) -> list[str]:
 def hint_line(values: DealValues, rules: RuleSet, paytable: PayTable) -> str:
     """The best hold of the hand in play and its value per coin."""
     best = judge(values, _positions(values.best), rules, paytable)
-    return f"The best hold: {best.describe(best.held)}, returning {_coins(best.value)} per coin."
+    return f"the best hold is {best.describe(best.held)}, returning {_coins(best.value)} per coin."
 
 
 def voided_line(event: Mapping[str, Any], coins: int) -> str:

@@ -202,8 +202,11 @@
 
     function renderTrainer() {
       const s = machine.settings;
-      $("trainer").checked = s.trainer;
-      $("show-best").checked = s.show_best;
+      if (!busy) {
+        // (while a change is under way, a switch shows what was asked for)
+        $("trainer").checked = s.trainer;
+        $("show-best").checked = s.show_best;
+      }
       if (document.activeElement !== $("threshold")) $("threshold").value = String(s.threshold);
       const best = $("best");
       if (machine.best) {
@@ -221,8 +224,9 @@
         return;
       }
       verdict.classList.add(v.best_hold ? "good" : v.warn ? "warn" : "minor");
-      const head = v.best_hold ? "Best hold." : v.warn ? "Mistake." : "A small mistake (below your warning threshold).";
-      verdict.replaceChildren(el("strong", "", head), document.createTextNode(" "), el("span", "verdict-text", v.text));
+      // (the verdict's text says "Best hold" or "Mistake" itself)
+      verdict.replaceChildren(el("span", "verdict-text", v.text));
+      if (!v.best_hold && !v.warn) verdict.append(el("span", "muted", " (below your warning threshold)"));
     }
 
     function renderLog() {

@@ -168,6 +168,7 @@ def test_a_game_not_in_the_catalogue_is_refused_and_opens_nothing(app: FastAPI, 
     assert OWNER_COOKIE not in client.cookies  # nothing was made
 
 
+@pytest.mark.slow
 def test_every_catalogue_game_makes_a_machine(app: FastAPI) -> None:
     client = TestClient(app)
     for table in catalogue():

@@ -56,6 +56,7 @@ from .holds import describe_hold
 from .paytables import PAYTABLES, PayTable, builtin_paytable
 from .strategy import DealValues, HoldValues, hold_values
 from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame, check_positions
+from .view import cards_json
 
 __all__ = [
     "CREDITS",
@@ -76,6 +77,8 @@ __all__ = [
     "hint_line",
     "voided_line",
     "broke_line",
+    "machine_view",
+    "PRACTICED",
 ]
 
 #: The credits a machine starts with (and a cash-in adds).
@@ -234,6 +237,11 @@ class HandRecord:
     @property
     def mistake(self) -> bool:
         return self.value != self.best_value
+
+    def verdict(self, rules: RuleSet, paytable: PayTable) -> Verdict:
+        """The trainer's verdict on this hand's hold (as the draw gave it),
+        for the game it was played in."""
+        return Verdict(self.cards, self.held, self.best, self.coins, self.value, self.best_value, rules, paytable)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -510,6 +518,10 @@ class _Hand:
         return tuple(self.deck[:HAND_SIZE])
 
 
+#: The type a store keeps a practice hand's draw under (:meth:`Machine.kept_event`).
+PRACTICED: Final = "practiced"
+
+
 class Machine(TableGame):
     """A video-poker machine (see the module): ``paytable`` the game,
     ``coins`` the bet (default the most the table takes), ``credits`` to
@@ -530,7 +542,12 @@ class Machine(TableGame):
         "drawn": frozenset({"record", "verdict", "credits"}),
         "voided": frozenset({"number", "credits"}),
         "cashed_in": frozenset({"credits", "added"}),
+        PRACTICED: frozenset({"record", "verdict", "credits"}),
     }
+    #: Deals and voids are not bounded by :data:`MAX_ROUNDS` (a hand voided
+    #: is dealt again), nor are hands replayed: a store keeps only the
+    #: latest of these (:meth:`kept_event`); no state and no log needs them.
+    KEPT_EVENTS: ClassVar[Mapping[str, int]] = {"dealt": 20, "voided": 20, PRACTICED: 20}
 
     def __init__(
         self,
@@ -751,6 +768,16 @@ class Machine(TableGame):
         self.current = None
         return {"type": "voided", "number": hand.number, "credits": self.credits}
 
+    @staticmethod
+    def kept_event(event: Mapping[str, Any]) -> dict[str, Any]:
+        """An event as a store keeps it: a practice hand's draw as a
+        :data:`PRACTICED` event (only the latest few are kept:
+        :attr:`KEPT_EVENTS`), every other one as it is. :func:`records_of`
+        reads ``drawn`` events only, so the log is the same either way."""
+        if event.get("type") == "drawn" and event["record"].get("practice"):
+            return {**event, "type": PRACTICED}
+        return dict(event)
+
     def log(self) -> SessionLog:
         """The session's log as the machine keeps it: the tally and the
         biggest mistakes (the hands themselves are its events)."""
@@ -870,3 +897,83 @@ def broke_line(machine: Machine) -> str:
     except GameError as exc:
         return f"Game over: {exc}."
     return ""
+
+
+# -- the machine in a page: its view as JSON data ---------------------------------------
+
+
+def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """What a page shows of a machine, as JSON data: the credits, the bet
+    (``coins``, of ``max_coins``), the phase, the hand in play (``hand``:
+    its number, whether it is ``practice``, its ``cards`` as card objects),
+    the pay table as machines show it (:meth:`~fivecard.play.paytables.PayTable.coin_columns`:
+    a row per paying line, a pay per coin bet; the row of the last hand's
+    final line ``won`` while no hand is in play), the settings, the best
+    hold (``best``: when ``show_best`` is on and a hand is dealt; it counts
+    the game's hold values, :attr:`Machine.values`), what each action may
+    do now (``can``), the session's log (:meth:`Machine.log`: the tally
+    and the biggest mistakes) and ``last``: the last hand drawn (``last``,
+    its ``drawn`` or :data:`PRACTICED` event as kept) while no hand is in
+    play: its record, the cards dealt and the final hand as card objects,
+    and the trainer's verdict when the trainer is on (with ``warn``:
+    :meth:`Verdict.warns` at the machine's threshold). Nothing of the
+    deck, the seed or the cards to come is in it."""
+    table = machine.paytable
+    shown = None
+    if machine.current is None and last is not None:
+        record = HandRecord.from_json(last["record"])
+        verdict = record.verdict(machine.rules, table)
+        shown = {
+            "record": record.to_json(),
+            "dealt": cards_json(record.cards),
+            "final": cards_json(record.final),
+            "label": record.label,
+            "line": record.line,
+            "paid": record.paid,
+            "practice": record.practice,
+            "credits": last.get("credits"),
+            "verdict": verdict.to_json() | {"warn": verdict.warns(machine.threshold)} if machine.trainer else None,
+        }
+    won = shown["line"] if shown is not None else None
+    hand = machine.current
+    best = None
+    if hand is not None and machine.show_best:
+        values = machine.deal_values()
+        mask = values.best
+        verdict = judge(values, _positions(mask), machine.rules, table)
+        best = {"held": [p + 1 for p in verdict.best], "words": verdict.describe(verdict.best),
+                "value": float(verdict.best_value), "value_exact": _ratio(verdict.best_value)}  # fmt: skip
+    return {
+        "game": {"id": table.name, "title": table.title, "rules": machine.rules.name},
+        "credits": machine.credits,
+        "coins": machine.coins,
+        "max_coins": table.coins,
+        "phase": machine.phase,
+        "hands": machine.hands,
+        "seeded": machine.seeded,
+        "hand": None
+        if hand is None
+        else {"number": hand.number, "coins": hand.coins, "practice": hand.practice, "cards": cards_json(hand.cards)},
+        "paytable": {
+            "coins": list(range(1, table.coins + 1)),
+            "lines": [
+                {"key": key, "label": label, "pays": pays, "won": key == won}
+                for key, label, pays in table.coin_columns(machine.rules)
+            ],
+        },
+        "best": best,
+        "last": shown,
+        "settings": {
+            "trainer": machine.trainer,
+            "show_best": machine.show_best,
+            "threshold": float(machine.threshold),
+        },
+        "can": {
+            "deal": machine.can_deal(),
+            "draw": hand is not None,
+            "bet": hand is None,
+            "void": hand is not None,
+            "cash_in": machine.can(machine.verify_cash_in),
+        },
+        "log": machine.log().to_json(),
+    }

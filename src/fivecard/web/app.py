@@ -20,6 +20,8 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
   not allow now is a 409 with the engine's reason.
 * ``GET /api/games/{id}/hint``: the advisor's best choices for your hand.
 * ``/api/tables...``: a table for friends (:mod:`fivecard.web.friends_api`).
+* ``/api/machines...``: a video-poker machine with a trainer (:mod:`fivecard.web.machine_pages`;
+  the pages ``/video-poker`` and ``/video-poker/{id}``).
 * ``GET /api/strategy``, ``GET /api/strategy/{id}``: the video-poker games and
   each one's strategy card, shipped with fivecard (:mod:`fivecard.web.strategy_pages`;
   the pages ``/strategy`` and ``/strategy/{id}``).
@@ -128,6 +130,7 @@ from .store import (
     OWNER_COOKIE,
     DEALER_GAMES,
     FRIENDS_TABLES,
+    MACHINES,
     Database,
     TableGameStore,
     Owners,
@@ -138,6 +141,7 @@ from .server import Bounds
 from .clients import request_network
 from .errors import AdvisorBusy, NotYours, WebError
 from .strategy_pages import add_strategy_routes
+from .machine_pages import add_machine_routes
 from .friends_api import (
     Broker,
     Digits,
@@ -893,6 +897,7 @@ def create_app(
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = TableGameStore(database, DEALER_GAMES, capacity)
     friends_tables = TableGameStore(database, FRIENDS_TABLES, capacity)
+    machines = TableGameStore(database, MACHINES, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
     owners = Owners(database.key("owner secrets"))
     app = FastAPI(
@@ -1086,6 +1091,7 @@ def create_app(
     ):
         app.add_api_route(path, page(template, key), response_class=HTMLResponse, include_in_schema=False)
     add_strategy_routes(app, templates, _json)  # video-poker strategy cards: /strategy, /api/strategy
+    add_machine_routes(app, templates, machines, owners, limit, gate.run, _json)  # video poker: /video-poker, /api/machines
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:

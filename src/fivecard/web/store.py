@@ -60,13 +60,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from ..play.friends import FriendsTable
 from ..play.game import Game
+from ..play.machine import Machine
 from ..play.table_game import GameError, TableGame
 from .errors import AtCapacity, NotFound, NotYours, WebError
 
 if TYPE_CHECKING:
     from starlette.requests import HTTPConnection
 
-__all__ = ["Database", "TableGameStore", "Kind", "DEALER_GAMES", "FRIENDS_TABLES", "Owners", "Claim", "remember_owner", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity"]
+__all__ = ["Database", "TableGameStore", "Kind", "DEALER_GAMES", "FRIENDS_TABLES", "MACHINES", "Owners", "Claim", "remember_owner", "new_secret", "secret_hash", "OWNER_COOKIE", "MAX_STORED", "StorageError", "StorageFull", "StorageUnavailable", "storage_errors", "Capacity"]
 
 #: The largest whole number SQLite keeps (a signed 64-bit integer): no number
 #: the API takes is larger.
@@ -126,9 +127,9 @@ KEPT_REQUEST_IDS = 64
 
 @dataclass(frozen=True)
 class Capacity:
-    """How much the app keeps: at most ``games`` games and ``tables``
-    tables, each removed once untouched (no action taken) for ``days``
-    days. A new one past the limit is :class:`~fivecard.web.errors.AtCapacity` (503).
+    """How much the app keeps: at most ``games`` games, ``tables``
+    tables and ``machines`` video-poker machines, each removed once
+    untouched (no action taken) for ``days`` days. A new one past the limit is :class:`~fivecard.web.errors.AtCapacity` (503).
 
     One client address (its network: :func:`~fivecard.web.clients.client_network`)
     keeps at most a part of each limit (:meth:`per_address`: a twentieth,
@@ -139,6 +140,7 @@ class Capacity:
     games: int = 10_000
     tables: int = 10_000
     days: float = 30.0
+    machines: int = 10_000
     #: One address keeps at most a ``1/address_part`` of each limit ...
     address_part: int = 20
     #: ... or so many, if that is more (a small server's few places are not all refused to a household).
@@ -417,6 +419,8 @@ class Kind(Generic[G]):
 DEALER_GAMES: Final = Kind(Game, "game", "game", private=True, limit=lambda c: c.games)
 #: The friends' table: anyone with the link watches; its owners are its host and seats.
 FRIENDS_TABLES: Final = Kind(FriendsTable, "friends_table", "table", private=False, limit=lambda c: c.tables)
+#: The video-poker machine: each is its one owner's, as a dealer game is.
+MACHINES: Final = Kind(Machine, "machine", "machine", private=True, limit=lambda c: c.machines)
 
 
 class TableGameStore(Generic[G]):

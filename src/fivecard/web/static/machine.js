@@ -1,0 +1,354 @@
+// The video-poker machine (templates/machine.html): the list of games
+// (start a machine) and the machine itself, drawn from the server's view
+// (fivecard/play/machine.py machine_view). The page holds nothing of its
+// own but the cards chosen to hold: a reload, or a restart of the server,
+// loads the machine by the id in the address.
+"use strict";
+
+(function () {
+  const { api, showError, clearError, el, plural, cardFace, isTyping } = window.fivecard;
+  const $ = (id) => document.getElementById(id);
+  const STORE_KEY = "fivecard.machine";
+
+  function requestId() {
+    const bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function coins(n) {
+    return plural(n, "coin");
+  }
+
+  function percent(value) {
+    return value === null || value === undefined ? "—" : `${(value * 100).toFixed(2)}%`;
+  }
+
+  // --- the list of games: start a machine -------------------------------------------------
+
+  function startPage() {
+    const form = $("new-machine");
+    const status = $("status");
+    const params = new URLSearchParams(window.location.search);
+    const seed = params.get("seed");
+    if (seed && /^\d+$/.test(seed)) $("seed").value = seed;
+    let busy = false;
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      if (busy) return;
+      const button = ev.submitter;
+      if (!button || !button.value) return;
+      busy = true;
+      clearError();
+      status.textContent = `Preparing ${button.dataset.title} (first time only)…`;
+      for (const b of form.querySelectorAll("button")) b.disabled = true;
+      const body = { paytable: button.value, trainer: $("new-trainer").checked };
+      if ($("seed").value) body.seed = Number($("seed").value);
+      try {
+        const machine = await api("POST", "/api/machines", body);
+        window.localStorage.setItem(STORE_KEY, machine.id);
+        window.location.assign(`/video-poker/${encodeURIComponent(machine.id)}`);
+      } catch (err) {
+        status.textContent = "";
+        showError(err.message);
+        for (const b of form.querySelectorAll("button")) b.disabled = false;
+        busy = false;
+      }
+    });
+    const last = window.localStorage.getItem(STORE_KEY);
+    if (last) {
+      api("GET", `/api/machines/${encodeURIComponent(last)}`)
+        .then((machine) => {
+          $("continue-link").href = `/video-poker/${encodeURIComponent(last)}`;
+          $("continue-info").textContent = `${machine.game.title}, ${plural(machine.hands, "hand")} played, ${plural(machine.credits, "credit")}`;
+          $("continue").hidden = false;
+        })
+        .catch((err) => {
+          if (err.status === 403 || err.status === 404) window.localStorage.removeItem(STORE_KEY);
+        });
+    }
+  }
+
+  // --- the machine ----------------------------------------------------------------------------
+
+  function machinePage(section) {
+    const id = section.dataset.machine;
+    const url = `/api/machines/${encodeURIComponent(id)}`;
+    let machine = null;
+    let held = new Set();
+    let busy = false;
+    let lastAnnounced = null;
+
+    function status(text) {
+      $("result").textContent = text;
+    }
+
+    async function act(body, pending) {
+      if (busy) return;
+      busy = true;
+      clearError();
+      if (pending) status(pending);
+      render();
+      try {
+        machine = await api("POST", `${url}/actions`, { ...body, request_id: requestId() });
+        if (body.action === "deal" || body.action === "replay") held = new Set();
+      } catch (err) {
+        showError(err.message);
+      } finally {
+        busy = false;
+        render();
+      }
+    }
+
+    function toggle(i) {
+      if (!machine || machine.phase !== "dealt" || busy) return;
+      if (held.has(i)) held.delete(i);
+      else held.add(i);
+      render();
+      const button = $("cards").querySelectorAll("button.card")[i];
+      if (button && document.activeElement && document.activeElement.closest && document.activeElement.closest("#cards")) button.focus();
+    }
+
+    function dealOrDraw() {
+      if (!machine || busy) return;
+      if (machine.phase === "dealt") {
+        act({ action: "draw", hold: Array.from(held).sort().map((i) => i + 1) });
+      } else if (machine.can.deal) {
+        act({ action: "deal" }, machine.hands === 0 ? `Preparing ${machine.game.title}…` : "");
+      } else {
+        showError(`${plural(machine.credits, "credit")} left and the bet is ${coins(machine.coins)}: bet less or cash in`);
+      }
+    }
+
+    function renderPaytable() {
+      const table = $("paytable");
+      const head = table.tHead.rows[0];
+      while (head.cells.length > 1) head.deleteCell(1);
+      for (const n of machine.paytable.coins) {
+        const th = el("th", n === machine.coins ? "number current" : "number", coins(n));
+        th.scope = "col";
+        if (n === machine.coins) th.setAttribute("aria-current", "true");
+        head.append(th);
+      }
+      const body = table.tBodies[0];
+      body.replaceChildren();
+      for (const line of machine.paytable.lines) {
+        const row = el("tr", line.won ? "won" : "");
+        row.dataset.line = line.key;
+        const th = el("th", "", line.label);
+        th.scope = "row";
+        row.append(th);
+        line.pays.forEach((pay, i) => {
+          const n = machine.paytable.coins[i];
+          row.append(el("td", n === machine.coins ? "number current" : "number", pay.toLocaleString("en")));
+        });
+        body.append(row);
+      }
+    }
+
+    function renderCards() {
+      const box = $("cards");
+      box.replaceChildren();
+      const dealt = machine.phase === "dealt";
+      const best = machine.best ? new Set(machine.best.held.map((p) => p - 1)) : new Set();
+      if (dealt) {
+        box.setAttribute("aria-label", "Your cards: choose the cards to hold (keys 1 to 5)");
+        machine.hand.cards.forEach((card, i) => {
+          const button = cardFace(card, { tag: "button", size: "big" });
+          button.type = "button";
+          const on = held.has(i);
+          button.setAttribute("aria-pressed", on ? "true" : "false");
+          button.setAttribute("aria-keyshortcuts", String(i + 1));
+          button.setAttribute("aria-label", `${card.label}${on ? ", held" : ""}`);
+          button.dataset.position = String(i + 1);
+          if (best.has(i)) button.classList.add("best");
+          const below = el("span", "below");
+          below.setAttribute("aria-hidden", "true");
+          below.append(el("span", "key-number", String(i + 1)), el("span", "keep-marker", "HELD"));
+          button.append(below);
+          button.disabled = busy;
+          button.addEventListener("click", () => toggle(i));
+          box.append(button);
+        });
+      } else if (machine.last) {
+        box.setAttribute("aria-label", "The final hand");
+        const kept = new Set(machine.last.record.held.map((p) => p - 1));
+        let drawn = 0;
+        machine.last.dealt.forEach((card, i) => {
+          // the final hand in the places dealt: held cards stay, drawn ones fill the rest in order
+          const shown = kept.has(i) ? card : machine.last.final[kept.size + drawn++];
+          const face = cardFace(shown, { size: "big" });
+          if (kept.has(i)) face.classList.add("was-held");
+          box.append(face);
+        });
+      } else {
+        box.setAttribute("aria-label", "No hand yet");
+        for (let i = 0; i < 5; i++) box.append(cardFace(null, { size: "big" }));
+      }
+    }
+
+    function resultText() {
+      if (machine.phase === "dealt") {
+        const n = machine.hand.number;
+        return machine.hand.practice
+          ? `Practice: hand ${n} dealt again. Hold and draw.`
+          : `Hand ${n} dealt. Hold the cards you want, then draw.`;
+      }
+      if (!machine.last) return machine.hands === 0 ? "Press Deal to start." : "";
+      const last = machine.last;
+      const paid = last.paid ? `pays ${coins(last.paid)}` : "no win";
+      return `${last.practice ? "Practice: " : ""}${last.label}: ${paid}.`;
+    }
+
+    function renderTrainer() {
+      const s = machine.settings;
+      if (!busy) {
+        // (while a change is under way, a switch shows what was asked for)
+        $("trainer").checked = s.trainer;
+        $("show-best").checked = s.show_best;
+      }
+      if (document.activeElement !== $("threshold")) $("threshold").value = String(s.threshold);
+      const best = $("best");
+      if (machine.best) {
+        best.textContent = `Best hold: ${machine.best.words}, returns ${machine.best.value.toFixed(4)} per coin.`;
+        best.hidden = false;
+      } else {
+        best.hidden = true;
+        best.textContent = "";
+      }
+      const verdict = $("verdict");
+      const v = machine.phase === "idle" && machine.last ? machine.last.verdict : null;
+      verdict.className = "verdict";
+      if (!v) {
+        verdict.textContent = s.trainer ? "" : "The trainer is off.";
+        return;
+      }
+      verdict.classList.add(v.best_hold ? "good" : v.warn ? "warn" : "minor");
+      // (the verdict's text says "Best hold" or "Mistake" itself)
+      verdict.replaceChildren(el("span", "verdict-text", v.text));
+      if (!v.best_hold && !v.warn) verdict.append(el("span", "muted", " (below your warning threshold)"));
+    }
+
+    function renderLog() {
+      const log = machine.log;
+      const summary = $("log-summary");
+      summary.replaceChildren();
+      const item = (name, value, field) => {
+        const dd = el("dd", "", value);
+        dd.dataset.field = field;
+        summary.append(el("dt", "", name), dd);
+      };
+      item("Hands", log.hands.toLocaleString("en"), "hands");
+      item("Bet / paid", `${log.bet.toLocaleString("en")} / ${log.paid.toLocaleString("en")}`, "bet-paid");
+      item("Mistakes", log.mistakes.toLocaleString("en"), "mistakes");
+      item("Total cost", `${log.cost_coins.toFixed(4)} coins`, "cost");
+      item("Your return", percent(log.return), "return");
+      item("Your holds' expected return", percent(log.return_expected), "return-expected");
+      item("Perfect play, same deals", percent(log.return_perfect), "return-perfect");
+      const list = $("biggest");
+      list.replaceChildren();
+      if (!log.biggest.length) list.append(el("li", "muted", "No mistakes yet."));
+      for (const r of log.biggest) {
+        const li = el("li");
+        li.dataset.hand = String(r.number);
+        const text = el("span", "", `Hand ${r.number}: held ${r.held.length ? r.held.join(", ") : "nothing"}, best ${r.best.length ? r.best.join(", ") : "nothing"}; cost ${r.cost.toFixed(4)} coins `);
+        const button = el("button", "small", "Replay");
+        button.type = "button";
+        button.setAttribute("aria-label", `Replay hand ${r.number} as practice`);
+        button.disabled = busy || machine.phase === "dealt";
+        button.addEventListener("click", () => act({ action: "replay", hand: r.number }));
+        li.append(text, button);
+        list.append(li);
+      }
+      $("log-text").textContent = log.text;
+    }
+
+    function render() {
+      if (!machine) return;
+      $("machine-title").textContent = machine.game.title;
+      $("machine-info").textContent = `${plural(machine.hands, "hand")} played${machine.seeded ? " · seeded" : ""}`;
+      document.title = `${machine.game.title} · Video poker · fivecard`;
+      $("credits").textContent = machine.credits.toLocaleString("en");
+      $("bet").textContent = String(machine.hand ? machine.hand.coins : machine.coins);
+      $("won").textContent = machine.phase === "idle" && machine.last ? machine.last.paid.toLocaleString("en") : "0";
+      renderPaytable();
+      renderCards();
+      const practice = $("practice");
+      const isPractice = machine.hand ? machine.hand.practice : Boolean(machine.last && machine.last.practice);
+      practice.hidden = !isPractice;
+      practice.textContent = isPractice ? "Practice hand: the same cards as before; no credits move and the log is unchanged." : "";
+      const text = resultText();
+      if (!busy && text !== lastAnnounced) {
+        status(text);
+        lastAnnounced = text;
+      }
+      const dealt = machine.phase === "dealt";
+      $("deal-draw").textContent = dealt ? "Draw" : "Deal";
+      $("deal-draw").disabled = busy || (!dealt && !machine.can.deal);
+      $("bet-one").disabled = busy || !machine.can.bet;
+      $("max-bet").disabled = busy || !machine.can.bet;
+      $("void").hidden = !dealt;
+      $("void").disabled = busy;
+      const out = !dealt && machine.credits < machine.coins;
+      $("cash-in").classList.toggle("primary", out);
+      $("cash-in").disabled = busy || !machine.can.cash_in;
+      for (const input of ["trainer", "show-best", "threshold", "threshold-set"]) $(input).disabled = busy;
+      renderTrainer();
+      renderLog();
+    }
+
+    $("deal-draw").addEventListener("click", dealOrDraw);
+    $("bet-one").addEventListener("click", () => act({ action: "bet", coins: (machine.coins % machine.max_coins) + 1 }));
+    $("max-bet").addEventListener("click", () => act({ action: "bet", coins: machine.max_coins }));
+    $("cash-in").addEventListener("click", () => act({ action: "cash_in" }));
+    $("void").addEventListener("click", () => act({ action: "void" }));
+    $("trainer").addEventListener("change", (ev) => act({ action: "settings", trainer: ev.target.checked }));
+    $("show-best").addEventListener("change", (ev) => act({ action: "settings", show_best: ev.target.checked }));
+    const setThreshold = () => {
+      const value = Number($("threshold").value);
+      if ($("threshold").value === "" || !Number.isFinite(value) || value < 0 || value > 100) {
+        showError("the threshold is a percent of the bet from 0 to 100");
+        return;
+      }
+      act({ action: "settings", threshold: value });
+    };
+    $("threshold-set").addEventListener("click", setThreshold);
+    $("threshold").addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") {
+        ev.preventDefault();
+        setThreshold();
+      }
+    });
+
+    document.addEventListener("keydown", (ev) => {
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat) return;
+      if (isTyping(ev.target) || !machine) return;
+      const key = ev.key;
+      if (key.length === 1 && key >= "1" && key <= "5") {
+        ev.preventDefault();
+        toggle(Number(key) - 1);
+      } else if (key === "Enter" || key === " ") {
+        // on a control (a card, a button, a link, a switch) the key presses it
+        if (ev.target.closest && ev.target.closest("button, a, summary, input, select, [tabindex]:not(main)")) return;
+        ev.preventDefault();
+        dealOrDraw();
+      }
+    });
+
+    status("Loading the machine…");
+    api("GET", url)
+      .then((data) => {
+        machine = data;
+        window.localStorage.setItem(STORE_KEY, id);
+        render();
+      })
+      .catch((err) => {
+        status("");
+        showError(err.message);
+      });
+  }
+
+  const section = $("machine");
+  if (section) machinePage(section);
+  else if ($("new-machine")) startPage();
+})();

@@ -1,0 +1,352 @@
+"""The video-poker machine's API (``/api/machines``) and pages
+(``/video-poker``): every route for every role (only the owner learns
+anything), catalogue ids only (nothing opened for any other text), the
+log equal to the library's for the same seed and holds, the CSV inert and
+equal to the log's rows, a request id applied once, the store's bounds,
+and a restart that continues exactly."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import watch_opens
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+from fivecard.play.machine import LOG_COLUMNS, HandRecord, Machine, SessionLog, machine_view
+from fivecard.play.paytables import PAYTABLES, catalogue
+from fivecard.web.app import create_app
+from fivecard.web.friends_api import RateLimit
+from fivecard.web.store import OWNER_COOKIE, Capacity
+
+JACKS = "jacks-or-better-9-6"
+DEUCES = "deuces-wild-full-pay"
+
+
+def unlimited() -> RateLimit:
+    return RateLimit(rate=1e9, burst=1e9, create_rate=1e9, create_burst=1e9, advise_rate=1e9, advise_burst=1e9)
+
+
+def make_app(data: Path, capacity: Capacity = Capacity()) -> FastAPI:
+    return create_app(data, capacity=capacity, limit=unlimited(), allow_hosts=["testserver"])
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> FastAPI:
+    return make_app(tmp_path / "data")
+
+
+def new_machine(client: TestClient, **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/machines", json={"paytable": JACKS, **body})
+    assert answer.status_code == 201, answer.text
+    data: dict[str, Any] = answer.json()
+    assert answer.headers["location"] == f"/api/machines/{data['id']}"
+    return data
+
+
+def act(client: TestClient, machine_id: str, **body: Any) -> dict[str, Any]:
+    answer = client.post(f"/api/machines/{machine_id}/actions", json=body)
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def holds_for(number: int, machine: Machine) -> list[int]:
+    """A session's holds (0-based), mistakes among them: the best hold, nothing, the first card."""
+    if number % 3 == 0:
+        best = machine.deal_values().best
+        return [p for p in range(5) if best >> p & 1]
+    return [] if number % 3 == 1 else [0]
+
+
+def play_both(client: TestClient, machine_id: str, twin: Machine, hands: int) -> list[HandRecord]:
+    """Play ``hands`` hands through the API and on the library's twin,
+    checking each step; the twin's records."""
+    records = []
+    for number in range(1, hands + 1):
+        dealt = act(client, machine_id, action="deal")
+        twin_dealt = twin.deal()
+        assert [c["code"] for c in dealt["hand"]["cards"]] == [c.code_str for c in twin_dealt.cards]
+        keep = holds_for(number, twin)
+        drawn = act(client, machine_id, action="draw", hold=[p + 1 for p in keep])
+        twin_drawn = twin.draw(keep)
+        assert drawn["events"] == [twin_drawn.to_json()]
+        assert drawn["last"]["verdict"]["text"] == twin_drawn.verdict.text()
+        assert drawn["credits"] == twin.credits
+        records.append(twin_drawn.record)
+    return records
+
+
+# --- the routes and the roles ---------------------------------------------------------------
+
+
+def routes(machine_id: str) -> list[tuple[str, str, dict[str, Any] | None]]:
+    base = f"/api/machines/{machine_id}"
+    return [
+        ("GET", base, None),
+        ("GET", f"{base}/log", None),
+        ("GET", f"{base}/log.csv", None),
+        *[("POST", f"{base}/actions", {"action": a}) for a in ("deal", "void", "cash_in")],
+        ("POST", f"{base}/actions", {"action": "draw", "hold": [1]}),
+        ("POST", f"{base}/actions", {"action": "bet", "coins": 1}),
+        ("POST", f"{base}/actions", {"action": "settings", "trainer": False}),
+        ("POST", f"{base}/actions", {"action": "replay", "hand": 1}),
+    ]
+
+
+def test_every_route_is_the_owners_alone(app: FastAPI, tmp_path: Path) -> None:
+    owner, other, stranger = TestClient(app), TestClient(app), TestClient(app)
+    made = new_machine(owner, seed=11)
+    machine_id = made["id"]
+    act(owner, machine_id, action="deal")
+    act(owner, machine_id, action="draw", hold=[1, 2])
+    new_machine(other)  # another browser, with a machine (and a cookie) of its own
+    before = owner.get(f"/api/machines/{machine_id}").json()
+    secrets = {machine_id, *(c["code"] for c in before["last"]["dealt"])}
+    for client, status in ((other, 403), (stranger, 403)):
+        for method, path, body in routes(machine_id):
+            answer = client.request(method, path, json=body)
+            assert answer.status_code == status, (method, path, answer.text)
+            detail = answer.json()["detail"]
+            assert set(answer.json()) == {"detail"}
+            assert not any(code in detail for code in secrets - {machine_id}), detail
+            assert "credits" not in detail
+        for method, path, body in routes("no-such-machine"):
+            assert client.request(method, path, json=body).status_code in (403, 404)
+    assert owner.get(f"/api/machines/{machine_id}").json() == before  # nothing changed
+    for method, path, body in routes(machine_id):
+        assert owner.request(method, path, json=body).status_code in (200, 409), (method, path)
+    for method, path, body in routes("no-such-machine"):
+        assert owner.request(method, path, json=body).status_code == 404
+
+
+def test_a_stranger_is_told_it_has_no_machines(app: FastAPI) -> None:
+    owner, stranger = TestClient(app), TestClient(app)
+    machine_id = new_machine(owner)["id"]
+    detail = stranger.get(f"/api/machines/{machine_id}").json()["detail"]
+    assert detail.startswith("this browser has no machines")
+    other = TestClient(app)
+    new_machine(other)
+    assert other.get(f"/api/machines/{machine_id}").json()["detail"] == f"machine {machine_id!r} belongs to another browser"
+
+
+OTHERS = [
+    "no-such-game",
+    "jacks-or-better",  # an alias: a machine takes catalogue ids alone
+    "Jacks-or-Better-9-6",
+    "jacks-or-better-9-6.json",
+    "../catalogue/jacks-or-better-9-6",
+    "/etc/passwd",
+    "..",
+    "",
+    "x" * 41,
+]
+
+
+@pytest.fixture
+def opened() -> Iterator[list[str]]:
+    yield from watch_opens()
+
+
+@pytest.mark.parametrize("name", OTHERS)
+def test_a_game_not_in_the_catalogue_is_refused_and_opens_nothing(app: FastAPI, name: str, opened: list[str]) -> None:
+    client = TestClient(app)
+    answer = client.post("/api/machines", json={"paytable": name})
+    assert answer.status_code in (404, 422), answer.text
+    assert opened == []
+    assert OWNER_COOKIE not in client.cookies  # nothing was made
+
+
+@pytest.mark.slow
+def test_every_catalogue_game_makes_a_machine(app: FastAPI) -> None:
+    client = TestClient(app)
+    for table in catalogue():
+        made = new_machine(client, paytable=table.name, coins=1, trainer=False, show_best=True, threshold=2.5)
+        assert made["game"] == {"id": table.name, "title": table.title, "rules": made["game"]["rules"]}
+        assert made["coins"] == 1 and made["max_coins"] == table.coins
+        assert made["settings"] == {"trainer": False, "show_best": True, "threshold": 2.5}
+        assert [line["key"] for line in made["paytable"]["lines"]] == [k for k, _, _ in table.coin_columns()]
+    assert set(PAYTABLES) == {t.name for t in catalogue()}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"paytable": JACKS, "coins": 0},
+        {"paytable": JACKS, "threshold": 101},
+        {"paytable": JACKS, "threshold": -1},
+        {"paytable": JACKS, "trainer": "yes"},
+        {"paytable": JACKS, "seed": -1},
+        {"paytable": JACKS, "seed": 2**63},
+        {"paytable": JACKS, "coins": "5"},
+        {},
+    ],
+)
+def test_bad_settings_are_422(app: FastAPI, body: dict[str, Any]) -> None:
+    assert TestClient(app).post("/api/machines", json=body).status_code == 422
+
+
+def test_bad_actions_are_refused_and_change_nothing(app: FastAPI) -> None:
+    client = TestClient(app)
+    machine_id = new_machine(client, seed=3)["id"]
+    before = client.get(f"/api/machines/{machine_id}").json()
+    for body, status in (
+        ({"action": "draw", "hold": [1]}, 409),  # no hand dealt
+        ({"action": "replay", "hand": 1}, 409),  # no hand played
+        ({"action": "bet", "coins": 6}, 409),  # more than the game takes
+        ({"action": "draw", "hold": [6]}, 422),
+        ({"action": "draw", "hold": [0]}, 422),
+        ({"action": "settings", "threshold": 100.5}, 422),
+        ({"action": "shuffle"}, 422),
+    ):
+        answer = client.post(f"/api/machines/{machine_id}/actions", json=body)
+        assert answer.status_code == status, (body, answer.text)
+    assert client.get(f"/api/machines/{machine_id}").json() == before
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paytable", [JACKS, DEUCES])
+def test_the_log_is_the_librarys_for_the_same_seed_and_holds(app: FastAPI, paytable: str) -> None:
+    client = TestClient(app)
+    machine_id = new_machine(client, paytable=paytable, seed=2024)["id"]
+    twin = Machine(paytable, seed=2024)
+    play_both(client, machine_id, twin, 12)
+    log = client.get(f"/api/machines/{machine_id}/log").json()
+    assert log == twin.log().to_json()  # the log from the kept hands is the machine's own tally
+    assert client.get(f"/api/machines/{machine_id}").json()["log"] == log
+    assert log["hands"] == 12 and log["mistakes"] >= 4
+
+
+def test_the_csv_is_the_logs_rows_and_inert(app: FastAPI) -> None:
+    client = TestClient(app)
+    machine_id = new_machine(client, seed=99)["id"]
+    twin = Machine(JACKS, seed=99)
+    records = play_both(client, machine_id, twin, 9)
+    answer = client.get(f"/api/machines/{machine_id}/log.csv")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/csv")
+    assert answer.headers["content-disposition"].startswith("attachment;")
+    rows = list(csv.reader(io.StringIO(answer.text)))
+    expected = SessionLog.of(twin.paytable.title, records).rows()
+    assert rows[0] == list(LOG_COLUMNS)
+    assert rows[1:] == [[str(c) for c in row] for row in expected]
+    assert len(rows) == 10
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+
+
+def test_a_request_id_is_applied_once(app: FastAPI) -> None:
+    client = TestClient(app)
+    machine_id = new_machine(client, seed=5)["id"]
+    first = act(client, machine_id, action="deal", request_id="deal-1")
+    again = act(client, machine_id, action="deal", request_id="deal-1")
+    assert first["events"] and again["events"] == []
+    assert again["credits"] == first["credits"] and again["hand"] == first["hand"]
+    drawn = act(client, machine_id, action="draw", hold=[], request_id="draw-1")
+    assert act(client, machine_id, action="draw", hold=[], request_id="draw-1")["credits"] == drawn["credits"]
+    assert client.get(f"/api/machines/{machine_id}/log").json()["hands"] == 1
+
+
+def test_a_replay_is_practice_moving_no_credit(app: FastAPI) -> None:
+    client = TestClient(app)
+    machine_id = new_machine(client, seed=8)["id"]
+    twin = Machine(JACKS, seed=8)
+    play_both(client, machine_id, twin, 3)
+    before = client.get(f"/api/machines/{machine_id}").json()
+    replayed = act(client, machine_id, action="replay", hand=2)
+    assert replayed["hand"]["practice"] and replayed["hand"]["number"] == 2
+    assert replayed["credits"] == before["credits"]
+    twin.replay(2)
+    assert [c["code"] for c in replayed["hand"]["cards"]] == [c.code_str for c in twin.current.cards]  # type: ignore[union-attr]
+    drawn = act(client, machine_id, action="draw", hold=[1, 2, 3, 4, 5])
+    assert drawn["events"][0]["type"] == "practiced" and drawn["last"]["practice"]
+    assert drawn["credits"] == before["credits"] and drawn["log"] == before["log"]
+    assert client.get(f"/api/machines/{machine_id}/log").json() == before["log"]
+
+
+def test_the_view_is_the_librarys_and_shows_the_best_hold_when_asked(app: FastAPI) -> None:
+    client = TestClient(app)
+    made = new_machine(client, seed=21, show_best=True, threshold=50)
+    twin = Machine(JACKS, seed=21, show_best=True, threshold=50)
+    dealt = act(client, made["id"], action="deal")
+    twin.deal()
+    expected = machine_view(twin)
+    assert {k: v for k, v in dealt.items() if k not in ("id", "events")} == expected
+    assert dealt["best"]["held"] == [p + 1 for p in range(5) if twin.deal_values().best >> p & 1]
+    drawn = act(client, made["id"], action="draw", hold=[])
+    result = twin.draw([])
+    assert drawn["last"]["verdict"]["warn"] == result.verdict.warns(50)
+    won = [line["key"] for line in drawn["paytable"]["lines"] if line["won"]]
+    assert won == ([result.record.line] if result.record.line != "nothing" else [])
+    off = act(client, made["id"], action="settings", trainer=False)
+    assert off["last"]["verdict"] is None and off["settings"]["trainer"] is False
+
+
+def test_deals_voids_and_practice_are_kept_bounded(app: FastAPI, tmp_path: Path) -> None:
+    client = TestClient(app)
+    machine_id = new_machine(client, seed=1)["id"]
+    for _ in range(Machine.KEPT_EVENTS["dealt"] + 5):
+        act(client, machine_id, action="deal")
+        act(client, machine_id, action="void")
+    with sqlite3.connect(tmp_path / "data" / "games.sqlite3") as db:
+        counts = dict(db.execute("SELECT type, COUNT(*) FROM table_game_events WHERE game_id = ? GROUP BY type", (machine_id,)).fetchall())
+    assert counts == {"dealt": Machine.KEPT_EVENTS["dealt"], "voided": Machine.KEPT_EVENTS["voided"]}
+    assert client.get(f"/api/machines/{machine_id}").json()["credits"] == 1000
+
+
+def test_the_server_keeps_at_most_its_capacity_of_machines(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "data", Capacity(machines=2))
+    client = TestClient(app)
+    new_machine(client)
+    new_machine(client)
+    answer = client.post("/api/machines", json={"paytable": JACKS})
+    assert answer.status_code == 503
+    assert "at most 2 machines" in answer.json()["detail"]
+    assert client.post("/api/games", json={}).status_code == 201  # another kind's places are its own
+
+
+def test_a_restart_continues_exactly(tmp_path: Path) -> None:
+    first = TestClient(make_app(tmp_path / "data"))
+    machine_id = new_machine(first, paytable=DEUCES, seed=77)["id"]
+    twin = Machine(DEUCES, seed=77)
+    play_both(first, machine_id, twin, 4)
+    dealt = act(first, machine_id, action="deal")
+    twin.deal()
+    before = first.get(f"/api/machines/{machine_id}").json()
+    again = TestClient(make_app(tmp_path / "data"), cookies=dict(first.cookies))
+    assert again.get(f"/api/machines/{machine_id}").json() == before
+    assert before["hand"] == dealt["hand"]
+    drawn = act(again, machine_id, action="draw", hold=[2, 3])
+    assert drawn["events"] == [twin.draw([1, 2]).to_json()]
+    assert again.get(f"/api/machines/{machine_id}/log").json() == twin.log().to_json()
+
+
+def test_the_pages(app: FastAPI) -> None:
+    client = TestClient(app)
+    chooser = client.get("/video-poker")
+    assert chooser.status_code == 200
+    for table in catalogue():
+        assert f'value="{table.name}"' in chooser.text and table.title in chooser.text
+    assert 'href="/video-poker" aria-current="page"' in chooser.text
+    machine_id = new_machine(client)["id"]
+    page = client.get(f"/video-poker/{machine_id}")
+    assert page.status_code == 200 and f'data-machine="{machine_id}"' in page.text
+    assert 'src="/static/machine.js"' in page.text
+    for asset in ("/static/machine.js", "/static/machine.css"):
+        assert client.get(asset).status_code == 200
+    assert 'href="/video-poker"' in client.get("/").text  # in the site's navigation
+    assert json.loads(client.get(f"/api/machines/{machine_id}").text)["id"] == machine_id

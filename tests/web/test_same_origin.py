@@ -139,8 +139,9 @@ def test_refused_changes_change_nothing(app: FastAPI, tmp_path: Path) -> None:
     table = owner.post("/api/tables", json={"seed": 1}).json()["id"]
     game = owner.post("/api/games", json={"seed": 1}).json()["id"]
     owner.post(f"/api/tables/{table}/seats", json={"name": "Ann"})
+    machine = owner.post("/api/machines", json={"paytable": "jacks-or-better-9-6", "seed": 1}).json()["id"]
     before = _dump(tmp_path / "data" / "games.sqlite3")
-    ids = {"table_id": table, "game_id": game, "seat": "1", "paytable_id": "jacks-or-better-9-6"}
+    ids = {"table_id": table, "game_id": game, "seat": "1", "paytable_id": "jacks-or-better-9-6", "machine_id": machine}
     for route in app.routes:
         if isinstance(route, Route) and route.methods:
             path = route.path_format.format(**{name: ids[name] for name in route.param_convertors})

@@ -58,7 +58,7 @@ def _play(call: Call) -> int:
         stacked = [parse_cards(args.deck)] if args.deck is not None else []
         # a seed is always chosen here, so the one the game prints replays it (--seed)
         seed = args.seed if args.seed is not None else new_seed()
-        game = Game(rules=call.rules, seed=seed, fold_below=args.fold_below, stacked=stacked)
+        game = Game(rules=call.rules, seed=seed, fold_below=args.fold_below, stacked=stacked, trainer=args.trainer)
     except FivecardError as exc:
         if args.deck is None:
             raise

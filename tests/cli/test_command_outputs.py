@@ -421,6 +421,7 @@ CASES: tuple[Case, ...] = (
     case("play-color", "play", "--color", "always", "--rules", "deuces-wild", "--seed", "5", stdin="h\nh\na\nq\n"),
     case("play-short-deck", "play", "--rules", "short-deck", "--seed", "6", stdin="1\n\n1 2\nq\n"),
     case("play-wild", "play", "--wild", "2", "--seed", "7", stdin="a\nq\n"),
+    case("play-trainer", "play", "--trainer", "--seed", "1", stdin="1\n\na\nq\n"),
     case("play-bad-fold-below", "play", "--fold-below", "2"),
     # play --paytable: a machine session, the trainer on (a hint, a bad answer, two hands, q mid-hand)
     case("play-paytable-trainer", "play", "--paytable", "jacks-or-better", "--trainer", "--seed", "1",

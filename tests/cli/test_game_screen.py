@@ -509,3 +509,24 @@ def test_wrap_breaks_at_spaces_and_keeps_a_long_word_whole() -> None:
     assert wrap("  house bet +10: You beat the dealer", 16) == "  house bet +10:\n    You beat the\n    dealer"
     assert wrap("a " + "x" * 30 + " b", 10) == "a\n  " + "x" * 30 + "\n  b"
     assert wrap("[1] A♠  [2] K♠", 40) == "[1] A♠  [2] K♠"
+
+
+# --- the trainer ------------------------------------------------------------------------
+
+
+def test_the_trainer_judges_each_of_your_exchanges_and_only_yours() -> None:
+    from fivecard.play.advise import advise
+    from fivecard.play.game import ExchangeVerdict
+
+    answers = "1\n\na\n\nf\nq\n"  # keep one card, keep all five, then fold (no exchange)
+    code, out, _ = run(["play", "--trainer", "--seed", "1"], answers)
+    assert code == 0
+    hands = [parse_cards(" ".join(re.findall(r"\[\d\] (\S+)", line))) for line in out.splitlines() if line.startswith("Your hand: ")]
+    verdicts = re.findall(r"^Trainer: (.*)$", out, re.M)
+    assert len(hands) == 3 and len(verdicts) == 2  # a fold is no exchange
+    for hand, keep, said in zip(hands, ([0], [0, 1, 2, 3, 4]), verdicts):
+        assert said == ExchangeVerdict.of(advise(format_cards(hand)), keep).text()
+    # the verdict follows the exchange's own line
+    lines = out.splitlines()
+    assert all(lines[i - 1].startswith(("You draw ", "You keep all five")) for i, line in enumerate(lines) if line.startswith("Trainer: "))
+    assert "Trainer:" not in run(["play", "--seed", "1"], answers)[1]

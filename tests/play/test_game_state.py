@@ -121,3 +121,20 @@ def _damaged(change: str) -> dict[str, Any]:
 def test_damaged_state_is_refused(change: str) -> None:
     with pytest.raises(GameError, match="saved game|rules"):
         Game.from_state(_damaged(change))
+
+
+@pytest.mark.parametrize("trainer", [True, False])
+def test_the_trainer_setting_is_kept(trainer: bool) -> None:
+    game = Game(seed=4, trainer=trainer)
+    game.start_round()
+    copy = _through_json(game)
+    assert copy.trainer is trainer and copy.to_state() == game.to_state()
+    # the restored game judges your exchange exactly as the original does
+    theirs, mine = copy.exchange(0, [0, 1]), game.exchange(0, [0, 1])
+    assert theirs == mine and (mine.verdict is not None) is trainer
+
+
+def test_a_game_kept_without_the_trainer_setting_has_it_off() -> None:
+    state = Game(seed=5, trainer=True).to_state()
+    del state["trainer"]
+    assert Game.from_state(state).trainer is False

@@ -487,6 +487,7 @@ def test_the_openapi_document_describes_the_api_and_no_page_loads_a_cdn(client: 
         "/api/games/{game_id}",
         "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint",
+        "/api/games/{game_id}/settings",
         "/api/strategy",
         "/api/strategy/{paytable_id}",
     }

@@ -522,3 +522,42 @@ def test_the_checker_works_without_javascript(browser: Browser, server: Server) 
         expect(page.locator("#picker")).to_be_hidden()  # the grid needs the script
     finally:
         context.close()
+
+
+@pytest.mark.slow
+def test_the_trainer_says_what_a_broken_pair_cost(tab: Tab, server: Server) -> None:
+    page = tab.page
+    new_game(page, server.url, seed=6)
+    dealt = Game(seed=6, trainer=True)
+    dealt.start_round()
+    hand = dealt.hand(0)
+    assert hand is not None and [c.code_str for c in hand.cards[3:]] == ["5c", "5d"]
+    switch = page.get_by_role("switch", name="Trainer")
+    expect(switch).to_be_checked()  # on by default
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_attribute("aria-live", "polite")
+    expect(verdict).to_have_text("")
+    cards = my_cards(page)
+    cards.nth(2).click()  # K♠ and 5♣: the pair of fives broken
+    cards.nth(3).click()
+    page.locator("#btn-exchange").click()
+    expected = dealt.exchange(0, [2, 3]).verdict
+    assert expected is not None and not expected.best
+    expect(verdict).to_have_text(expected.text())
+    expect(verdict).to_contain_text(f"{expected.chips:.2f} chips")
+    expect(page.locator("#result-title")).to_have_text("Round 1: showdown")
+    expect(verdict).to_have_text(expected.text())  # still there at the showdown
+    shot(page, "trainer-verdict.png", full_page=True)
+
+    # off: remembered with the game, and no verdict for the next exchange
+    switch.click()
+    expect(switch).not_to_be_checked()
+    page.reload()
+    expect(page.get_by_role("switch", name="Trainer")).not_to_be_checked()
+    page.get_by_role("button", name="Next round").click()
+    expect(page.locator("#events")).to_contain_text("Round 2:")
+    expect(verdict).to_have_text("")
+    page.get_by_role("button", name="Keep all").click()
+    expect(page.locator("#result-title")).to_have_text("Round 2: showdown")
+    expect(page.locator("#events")).to_contain_text("You keep all five")
+    expect(verdict).to_have_text("")

@@ -72,6 +72,7 @@ FIELDS: dict[tuple[str, str, str], str] = {
     ("POST /api/games/{game_id}/actions", "body", "action"): "choice",
     ("GET /api/games/{game_id}/hint", "path", "game_id"): "id",
     ("GET /api/games/{game_id}/hint", "query", "top"): "number",
+    ("POST /api/games/{game_id}/settings", "path", "game_id"): "id",
     ("POST /api/tables", "body", "rules"): "rule set",
     ("POST /api/tables", "body", "tie"): "choice",
     ("GET /api/tables/{table_id}", "path", "table_id"): "id",

@@ -67,7 +67,7 @@ def _play(call: Call) -> int:
         seed = args.seed if args.seed is not None else new_seed()
         # --fold-below's default is None, so that --paytable can refuse it given
         fold_below = FOLD_BELOW if args.fold_below is None else args.fold_below
-        game = Game(rules=call.rules, seed=seed, fold_below=fold_below, stacked=stacked)
+        game = Game(rules=call.rules, seed=seed, fold_below=fold_below, stacked=stacked, trainer=args.trainer)
     except FivecardError as exc:
         if args.deck is None:
             raise

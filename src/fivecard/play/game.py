@@ -29,6 +29,10 @@ The rules (also in the manual's page on `fivecard play`):
   round can be voided at any time until it is settled; a settled round
   stands. Voided rounds keep their number but are not counted in
   :attr:`Game.played`.
+* With the trainer on (``trainer``), your exchange is judged against the
+  advisor's choices for the hand you held (:class:`ExchangeVerdict`, on
+  the :class:`Exchanged` event): whether it was the best play and, if not,
+  what it cost in chance to win and in chips on the house bet.
 * A game has at most :data:`~fivecard.play.table_game.MAX_ROUNDS` rounds
   (10,000, voided ones counted, as a friends' table has): then no round
   starts (a :class:`GameError` saying so; the web app's 409).
@@ -46,8 +50,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .advise import Advice, advise
-from ..core.cards import Card, Rank, Suit
+from .advise import Advice, Choice, advise
+from ..core.cards import Card, Rank, Suit, format_cards
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules
@@ -60,6 +64,7 @@ __all__ = [
     "RoundStarted",
     "Folded",
     "Exchanged",
+    "ExchangeVerdict",
     "DealerCard",
     "SeatResult",
     "RoundSettled",
@@ -82,11 +87,12 @@ NAMES: Final = ("You", "Computer 1", "Computer 2")
 # --- events ------------------------------------------------------------------------
 
 #: What each event of the game may carry, by its type. ``exchanged`` carries
-#: the cards (``kept``, ``discarded``, ``drawn``) of your own exchange only.
+#: the cards (``kept``, ``discarded``, ``drawn``) and the trainer's
+#: ``verdict`` of your own exchange only.
 GAME_EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
     "round_started": frozenset({"round", "seats", "pot", "carried", "stacks", "text"}),
     "folded": frozenset({"round", "seat", "text"}),
-    "exchanged": frozenset({"round", "seat", "count", "text", "kept", "discarded", "drawn"}),
+    "exchanged": frozenset({"round", "seat", "count", "text", "kept", "discarded", "drawn", "verdict"}),
     "dealer_card": frozenset({"round", "card", "position", "text"}),
     "round_settled": frozenset(
         {
@@ -96,7 +102,7 @@ GAME_EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
     ),  # fmt: skip
     "round_voided": frozenset({"round", "returned", "pot", "stacks", "text"}),
 }
-_YOUR_CARDS: Final = ("kept", "discarded", "drawn")
+_YOURS: Final = ("kept", "discarded", "drawn", "verdict")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +120,139 @@ class Folded:
     advice: Advice | None = None  # a computer's reason
 
 
+#: Choices whose scores differ by no more than this are equally good: the
+#: same chances reached through draws counted in another order (a king of
+#: spades kept or a king of hearts) may differ in the last bits of a float.
+_SAME: Final = 1e-12
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeVerdict:
+    """The trainer's verdict of one exchange: the choice the player made
+    (``chosen``) beside the advisor's (``advised``, the recommended one)
+    for the hand held before it, and what the difference cost.
+
+    ``best``: the chosen choice is as good as the advisor's (equal scores,
+    the house bet's expectation: equal chances are no mistake, whichever
+    equal cards were kept). The costs are best minus chosen: ``win`` and
+    ``draw``, chances (0.051 is 5.1 points); ``chips``, the expected chips
+    on a house bet of ``bet`` chips (paid 1:1, a draw returns it), where a
+    choice is worth ``bet × (win − lose)``. The pot is left out: what it
+    brings depends on the other players' hands.
+    """
+
+    chosen: Choice
+    advised: Choice
+    bet: int = BET
+
+    @classmethod
+    def of(cls, advice: Advice, keep: Sequence[int], *, bet: int = BET) -> ExchangeVerdict:
+        """The verdict of keeping the cards at positions ``keep`` (0-4) of
+        ``advice``'s hand, the advisor's view against the dealer of the
+        hand before the exchange (:meth:`Game.hint`)."""
+        if advice.paytable is not None:
+            raise GameError(f"the trainer judges play against the dealer, not under {advice.paytable.title}")
+        cards = advice.hand.cards
+        kept = tuple(cards[p] for p in sorted(keep))
+        chosen = next(c for c in advice.choices if c.keep == kept)
+        return cls(chosen, advice.recommended, bet)
+
+    @property
+    def best(self) -> bool:
+        return self.advised.score - self.chosen.score <= _SAME
+
+    @property
+    def win(self) -> float:
+        """The chance to win given up: the advisor's less the chosen one's."""
+        return self.advised.win - self.chosen.win
+
+    @property
+    def draw(self) -> float:
+        """The chance of a draw given up: the advisor's less the chosen one's."""
+        return self.advised.draw - self.chosen.draw
+
+    @property
+    def chips(self) -> float:
+        """The expected chips given up on the house bet (0 for a best play)."""
+        return 0.0 if self.best else self.bet * (self.advised.score - self.chosen.score)
+
+    def text(self) -> str:
+        """One or two sentences, chances as the hint rounds them (0.1%):
+        the best play, or what the advisor keeps and what the difference
+        costs; its points of win chance are the difference of the two
+        chances as shown.
+
+        >>> from fivecard.play.advise import advise
+        >>> verdict = ExchangeVerdict.of(advise("KS KH 7C 4D 2S"), [0])
+        >>> print(verdict.text())  # doctest: +NORMALIZE_WHITESPACE
+        Not the best play: you kept K♠ (beats the dealer 54.3%); the advisor keeps K♠ K♥
+        (90.7%): 36.4 points less chance to win, 7.27 chips lost on average on the house
+        bet of 10 (the pot aside).
+        """
+        chosen, advised = self.chosen, self.advised
+        if self.best:
+            same = "the advisor's choice" if chosen.keep == advised.keep else "as good as the advisor's choice"
+            return f"Best play: you {_kept(chosen)}, {same} (beats the dealer {chosen.win:.1%})."
+        points = _shown(advised.win) - _shown(chosen.win)
+        if points > 0:
+            chance = f"{points:.1f} points less chance to win"
+        elif points < 0:
+            chance = f"{-points:.1f} points more chance to win but more to lose"
+        else:
+            chance = "the same chance to win but more to lose"
+        return (
+            f"Not the best play: you {_kept(chosen)} (beats the dealer {chosen.win:.1%}); "
+            f"the advisor {_keeps(advised)} ({advised.win:.1%}): {chance}, "
+            f"{self.chips:.2f} chips lost on average on the house bet of {self.bet} (the pot aside)."
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as JSON data: ``best``; ``chosen`` and ``advised``,
+        each with its ``keep`` (card codes) and ``win``, ``draw`` and
+        ``lose`` chances; the costs ``win``, ``draw`` and ``chips`` (best
+        minus chosen, unrounded); ``bet``; and ``text`` (:meth:`text`)."""
+
+        def row(choice: Choice) -> dict[str, Any]:
+            return {
+                "keep": [c.code_str for c in choice.keep],
+                "win": choice.win,
+                "draw": choice.draw,
+                "lose": choice.lose,
+            }
+
+        return {
+            "best": self.best,
+            "chosen": row(self.chosen),
+            "advised": row(self.advised),
+            "win": self.win,
+            "draw": self.draw,
+            "chips": self.chips,
+            "bet": self.bet,
+            "text": self.text(),
+        }
+
+
+def _shown(chance: float) -> float:
+    """A chance in points as the reports show it (46.1 for 0.4613)."""
+    return float(f"{chance:.1%}".rstrip("%"))
+
+
+def _kept(choice: Choice) -> str:
+    if not choice.keep:
+        return "exchanged all five"
+    if not choice.discard:
+        return f"kept all five, {format_cards(choice.keep)}"
+    return f"kept {format_cards(choice.keep)}"
+
+
+def _keeps(choice: Choice) -> str:
+    if not choice.keep:
+        return "exchanges all five"
+    if not choice.discard:
+        return f"keeps all five, {format_cards(choice.keep)}"
+    return f"keeps {format_cards(choice.keep)}"
+
+
 @dataclass(frozen=True, slots=True)
 class Exchanged:
     seat: int
@@ -122,6 +261,7 @@ class Exchanged:
     drawn: tuple[Card, ...]
     hand: Hand
     advice: Advice | None = None  # a computer's reason
+    verdict: ExchangeVerdict | None = None  # the trainer's, of the player's exchange
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +336,9 @@ class Game(TableGame):
     itself, which returns an event record. :meth:`void_round` (quitting)
     ends the round in play in any phase and gives every chip of it back.
 
+    ``trainer``: the player's exchanges are judged (:class:`ExchangeVerdict`
+    on their :class:`Exchanged` events); it is part of the game's state.
+
     The constructor checks its arguments (:class:`GameError`): ``fold_below``
     is a number from 0 to 1 and each ``stacked`` deck has enough cards for
     every seat and the dealer, no card twice and no more jokers than the
@@ -213,6 +356,7 @@ class Game(TableGame):
         stack: int = STACK,
         fold_below: float = FOLD_BELOW,
         stacked: Sequence[Sequence[Card]] = (),
+        trainer: bool = False,
     ) -> None:
         """``stacked``: card orders the first rounds deal from instead of a
         shuffle (demonstrations and tests); later rounds shuffle."""
@@ -239,14 +383,17 @@ class Game(TableGame):
         self.current: _Round | None = None
         self.house = 0  # the house's net result, for the books
         self.stacked = [list(d) for d in stacked]
+        self.trainer = trainer
+        self._hinted: Advice | None = None  # the last hint (not kept: the advisor gives it again)
 
     @classmethod
     def public_event(cls, event: Mapping[str, Any]) -> dict[str, Any]:
         """An event as the player may see it (:data:`GAME_EVENT_FIELDS`; the
-        cards of an exchange only when it is the player's, seat 0)."""
+        cards of an exchange, and the trainer's verdict of it, only when it
+        is the player's, seat 0)."""
         shown = super().public_event(event)
         if shown["type"] == "exchanged" and shown.get("seat") != 0:
-            for key in _YOUR_CARDS:
+            for key in _YOURS:
                 shown.pop(key, None)
         return shown
 
@@ -274,6 +421,7 @@ class Game(TableGame):
             "played": self.played,
             "house": self.house,
             "stacked": [_codes(deck) for deck in self.stacked],
+            "trainer": self.trainer,
             "round": None,
         }
         if current is not None:
@@ -428,7 +576,9 @@ class Game(TableGame):
         return self.can(lambda: self.verify_exchange(seat, keep))
 
     def exchange(self, seat: int, keep: Sequence[int], *, advice: Advice | None = None) -> Exchanged:
-        """Keep the cards at positions ``keep`` (0-4) and draw the rest."""
+        """Keep the cards at positions ``keep`` (0-4) and draw the rest (with
+        the trainer on, the player's exchange is judged first:
+        :attr:`Exchanged.verdict`)."""
         self.verify_exchange(seat, keep)
         current = self.current
         assert current is not None
@@ -438,15 +588,23 @@ class Game(TableGame):
         discarded = tuple(c for p, c in enumerate(old.cards) if p not in keep)
         drawn = tuple(current.deck[: len(discarded)])
         del current.deck[: len(discarded)]
+        verdict = None
+        if self.trainer and not self.is_computer(seat):  # judged against the hand held
+            verdict = ExchangeVerdict.of(self.hint(seat), keep)
         hand = Hand(kept + drawn, self.rules)
         current.hands[seat] = hand
-        return Exchanged(seat, kept, discarded, drawn, hand, advice)
+        return Exchanged(seat, kept, discarded, drawn, hand, advice, verdict)
 
     def hint(self, seat: int) -> Advice:
-        """The advisor's view of a seat's hand (exact enumeration)."""
+        """The advisor's view of a seat's hand (exact enumeration; the
+        last one is remembered, so a hint and the trainer's verdict of the
+        same hand count once)."""
         if self.current is None or seat not in self.current.hands:
             raise GameError(f"{self.names[seat]} holds no hand now")
-        return advise(self.current.hands[seat])
+        hand = self.current.hands[seat]
+        if self._hinted is None or self._hinted.hand != hand:
+            self._hinted = advise(hand)
+        return self._hinted
 
     def breaks_kept_hand(self, seat: int, keep: Sequence[int]) -> Evaluation | None:
         """The seat's made hand when keeping the cards at ``keep`` (0-4)
@@ -717,6 +875,8 @@ def _restored(cls: type[Game], state: Mapping[str, Any]) -> Game:
         seed=int(state["seed"]),
         names=[str(n) for n in state["names"]],
         fold_below=float(state["fold_below"]),
+        # a game kept without the setting (an earlier version) has the trainer off
+        trainer=state.get("trainer") is True,
     )
     # a game kept without the mark (an earlier version) shuffles as an unseeded one
     game.shoe.seeded = state.get("seeded") is True

@@ -121,7 +121,9 @@ def event_json(game: Game, event: Event) -> dict[str, Any]:
     """One event as the player sees it, with ``type``, ``round`` (the
     round it belongs to) and ``text``, a sentence about it. A computer
     player's discarded and drawn cards stay hidden (their number is shown),
-    as at a real table."""
+    as at a real table. Your exchange carries the trainer's ``verdict`` when
+    the trainer is on (:meth:`ExchangeVerdict.to_json
+    <fivecard.play.game.ExchangeVerdict.to_json>`)."""
     data = _event_json(game, event)
     data.setdefault("round", game.rounds)
     return Game.public_event(data)
@@ -160,6 +162,8 @@ def _event_json(game: Game, event: Event) -> dict[str, Any]:
         }
         if mine:
             data.update(kept=cards_json(event.kept), discarded=cards_json(event.discarded), drawn=cards_json(event.drawn))
+            if event.verdict is not None:  # the trainer's (ExchangeVerdict.to_json)
+                data["verdict"] = event.verdict.to_json()
         return data
     if isinstance(event, DealerCard):
         return {
@@ -250,7 +254,8 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
     """The table as the player (seat 0) sees it now. ``events``: the event
     JSON of the round in play, or of the last round once it is settled
     (shown as :meth:`Game.public_event` shows them, however they were kept);
-    ``history``: :func:`history_entry` lines, oldest first."""
+    ``history``: :func:`history_entry` lines, oldest first. ``trainer``:
+    whether your exchanges are judged (the game's setting)."""
     current = game.current
     phase = game.phase
     seats = []
@@ -295,6 +300,7 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
         "game_over": phase == "idle" and not game.can_start(),
         "events": [Game.public_event(e) for e in events],
         "history": list(history),
+        "trainer": game.trainer,
     }
 
 
@@ -331,7 +337,8 @@ def standings(game: Game) -> str:
 
 def event_lines(game: Game, event: Event, painter: Painter) -> list[str]:
     """An event as the game in a terminal says it, in lines (seat 0 is
-    "you"); a dealer's card is shown as it is turned up, not here."""
+    "you"; your exchange is followed by the trainer's verdict when the
+    trainer is on); a dealer's card is shown as it is turned up, not here."""
     name = game.names
     if isinstance(event, RoundStarted):
         carried = f" ({event.carried} carried)" if event.carried else ""
@@ -342,10 +349,14 @@ def event_lines(game: Game, event: Event, painter: Painter) -> list[str]:
         count = len(event.discarded)
         if event.seat != 0:
             return [f"{name[event.seat]} keeps all five cards." if count == 0 else f"{name[event.seat]} keeps {5 - count} and draws {count}."]
+        verdict = [] if event.verdict is None else [f"Trainer: {event.verdict.text()}"]
         if count == 0:
-            return ["You keep all five cards."]
+            return ["You keep all five cards.", *verdict]
         drawn = " ".join(painter.card(c) for c in event.drawn)
-        return [f"You draw {drawn}: {painter.cards(event.hand.cards).rstrip()}   ({evaluate(event.hand).description})"]
+        return [
+            f"You draw {drawn}: {painter.cards(event.hand.cards).rstrip()}   ({evaluate(event.hand).description})",
+            *verdict,
+        ]
     if isinstance(event, RoundSettled):
         lines = [f"Dealer has {event.dealer.description}."]
         for result in event.results:

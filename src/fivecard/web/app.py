@@ -239,6 +239,11 @@ class NewGameRequest(RequestModel):
     rules: RuleName = "standard"
     seed: int | None = Field(default=None, ge=0, le=MAX_STORED, description="for a reproducible game")
     stack: int = Field(default=1000, ge=20, le=1_000_000, description="each seat's chips at the start")
+    trainer: bool = Field(default=True, description="judge each of your exchanges against the advisor's choice")
+
+
+class SettingsRequest(RequestModel):
+    trainer: bool | None = Field(default=None, description="judge your exchanges (absent: as it is)")
 
 
 class ActionRequest(RequestModel):
@@ -1004,7 +1009,7 @@ def create_app(
     def api_new_game(request: Request, body: NewGameRequest = Body(default_factory=NewGameRequest)) -> Response:
         limit.check(request, "create")
         claim = owners.claim(request)
-        game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack)
+        game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack, trainer=body.trainer)
         game_id = store.create(game, claim.new, moved_from=claim.old, network=request_network(request))
         response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
         limit.moved(claim)
@@ -1045,7 +1050,8 @@ def create_app(
             return view(game_id, game)
 
         # Only an action after which the computer players act asks the
-        # advisor: it takes a turn at the gate; any other never waits there.
+        # advisor (and your exchange, with the trainer on: its verdict): it
+        # takes a turn at the gate; any other never waits there.
         gated = body.action in ("exchange", "keep", "fold")
         while True:
             try:
@@ -1054,6 +1060,22 @@ def create_app(
                 return _json(await run_in_threadpool(act_and_view, False))
             except _NeedsTheAdvisor:
                 gated = True
+
+    @app.post("/api/games/{game_id}/settings", tags=["games"], summary="Change the game's settings: the trainer")
+    async def api_settings(game_id: str, body: SettingsRequest, request: Request) -> Response:
+        limit.check(request, "act")
+        owner = owner_of(request)
+
+        def change(game: Game) -> tuple[None, list[dict[str, Any]]]:
+            if body.trainer is not None:
+                game.trainer = body.trainer
+            return None, []
+
+        def change_and_view() -> dict[str, Any]:
+            game, _, _ = store.act(game_id, owner, change)
+            return view(game_id, game)
+
+        return _json(await run_in_threadpool(change_and_view))
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], summary="The advisor's best choices for your hand")
     async def api_hint(

@@ -207,6 +207,7 @@
       for (const seat of game.seats) renderSeat(seat, results.get(seat.seat), settled);
       renderActions();
       renderHint();
+      renderTrainer();
       renderResult(settled);
       renderHistory();
       renderGameOver();
@@ -377,6 +378,27 @@
       body.append(list);
     }
 
+    // The trainer: its switch, and its verdict of your exchange in the round
+    // shown (the server's own sentence; set only when it changes, so that
+    // the live region says it once).
+    function renderTrainer() {
+      const box = $("trainer");
+      box.checked = Boolean(game.trainer);
+      box.disabled = busy;
+      const mine = game.events.find((e) => e.type === "exchanged" && e.seat === 0 && e.verdict);
+      const text = mine ? mine.verdict.text : "";
+      const line = $("verdict");
+      if (line.textContent !== text) line.textContent = text;
+      line.classList.toggle("best", Boolean(mine && mine.verdict.best));
+    }
+
+    function setTrainer() {
+      const on = $("trainer").checked;
+      run("", async () => {
+        update(await api("POST", `${url}/settings`, { trainer: on }));
+      });
+    }
+
     function renderResult(settled) {
       const panel = $("result");
       const body = $("result-body");
@@ -537,6 +559,7 @@
     $("btn-fold").addEventListener("click", fold);
     $("btn-hint").addEventListener("click", askHint);
     $("btn-next").addEventListener("click", nextRound);
+    $("trainer").addEventListener("change", setTrainer);
 
     document.addEventListener("keydown", (ev) => {
       if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat) return;
@@ -546,8 +569,8 @@
         ev.preventDefault();
         toggle(Number(key) - 1);
       } else if (key === "Enter") {
-        // on a button or a link, Enter presses it
-        if (ev.target.closest && ev.target.closest("button, a, summary")) return;
+        // on a button or a link, Enter presses it (and on the trainer's switch, nothing)
+        if (ev.target.closest && ev.target.closest("button, a, summary, input")) return;
         ev.preventDefault();
         exchange();
       } else if (key === "h" || key === "H") {

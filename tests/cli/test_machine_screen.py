@@ -238,7 +238,6 @@ def test_anything_but_enter_or_q_does_not_deal() -> None:
         (["--paytable", TABLE, "--fold-below", "0.3"], "--fold-below is for the computer players of the dealer game"),
         (["--paytable", TABLE, "--deck", "AS KS QS JS TS"], "--deck stacks the dealer game's first round"),
         (["--coins", "3"], "--coins is the bet of a --paytable machine"),
-        (["--trainer"], "--trainer is for a --paytable machine"),
         (["--paytable", "deuces-wild", "--rules", "joker"], "Deuces Wild (full pay) plays under the deuces-wild rules, not joker"),
         (["--paytable", TABLE, "--rules", "ace-to-five"], "ace-to-five"),
         (["--paytable", TABLE, "--rules", "semi"], "semi"),

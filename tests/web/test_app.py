@@ -490,11 +490,17 @@ def test_the_openapi_document_describes_the_api_and_no_page_loads_a_cdn(client: 
         "/api/games/{game_id}/settings",
         "/api/strategy",
         "/api/strategy/{paytable_id}",
+        "/api/machines",
+        "/api/machines/{machine_id}",
+        "/api/machines/{machine_id}/actions",
+        "/api/machines/{machine_id}/log",
+        "/api/machines/{machine_id}/log.csv",
     }
     actions = document["components"]["schemas"]["ActionRequest"]["properties"]["action"]
     assert set(actions["enum"]) == {"start", "exchange", "keep", "fold", "reveal", "settle"}
     assert client.get("/docs").status_code == 404  # its page would load scripts from a CDN
-    pages = ("/", "/check", "/play/some-id", "/check?hand=AS+KS+QS+JS+TS&hand=2c+3c+4c+5c+7d", "/strategy")
+    pages = ("/", "/check", "/play/some-id", "/check?hand=AS+KS+QS+JS+TS&hand=2c+3c+4c+5c+7d", "/strategy",
+             "/video-poker", "/video-poker/some-id")  # fmt: skip
     for page in (*pages, "/strategy/jacks-or-better-9-6"):
         html = client.get(page).text
         assert "http://" not in html and "https://" not in html and "//cdn" not in html

@@ -99,6 +99,13 @@ FIELDS: dict[tuple[str, str, str], str] = {
     ("GET /api/tables/{table_id}/export", "path", "table_id"): "id",
     ("GET /api/tables/{table_id}/export", "query", "format"): "name",
     ("GET /api/strategy/{paytable_id}", "path", "paytable_id"): "name",
+    ("POST /api/machines", "body", "paytable"): "name",
+    ("GET /api/machines/{machine_id}", "path", "machine_id"): "id",
+    ("POST /api/machines/{machine_id}/actions", "path", "machine_id"): "id",
+    ("POST /api/machines/{machine_id}/actions", "body", "action"): "choice",
+    ("POST /api/machines/{machine_id}/actions", "body", "request_id"): "text",
+    ("GET /api/machines/{machine_id}/log", "path", "machine_id"): "id",
+    ("GET /api/machines/{machine_id}/log.csv", "path", "machine_id"): "id",
 }
 #: The pages (not in the OpenAPI document): their parameters, and the
 #: app's other routes, which take none.
@@ -108,8 +115,9 @@ PAGE_FIELDS: dict[tuple[str, str, str], str] = {
     ("GET /play/{game_id}", "path", "game_id"): "id",
     ("GET /tables/{table_id}", "path", "table_id"): "id",
     ("GET /strategy/{paytable_id}", "path", "paytable_id"): "name",
+    ("GET /video-poker/{machine_id}", "path", "machine_id"): "id",
 }
-OTHER_ROUTES = {"/", "/tables", "/strategy", "/api/strategy", "/openapi.json", "/static"}
+OTHER_ROUTES = {"/", "/tables", "/strategy", "/api/strategy", "/video-poker", "/openapi.json", "/static"}
 
 #: A request that the app would take, per endpoint, before a field is set to a path.
 BODIES: dict[str, dict[str, Any]] = {
@@ -118,6 +126,8 @@ BODIES: dict[str, dict[str, Any]] = {
     "POST /api/advise": {"hand": ROYAL, "top": 1},
     "POST /api/games": {},
     "POST /api/games/{game_id}/actions": {"action": "start"},
+    "POST /api/machines": {"paytable": "jacks-or-better-9-6"},
+    "POST /api/machines/{machine_id}/actions": {"action": "deal"},
     "POST /api/tables": {},
     "POST /api/tables/{table_id}/seats": {"name": "Ann"},
     "POST /api/tables/{table_id}/chat": {"text": "hello"},
@@ -254,6 +264,9 @@ def ask(app: FastAPI, operation: str, where: str, field: str, value: Any, raw: s
         if "{table_id}" in template:
             values["table_id"] = client.post("/api/tables", json={}).json()["id"]
             ids.append(values["table_id"])
+        if "{machine_id}" in template:
+            values["machine_id"] = client.post("/api/machines", json={"paytable": "jacks-or-better-9-6", "seed": 1}).json()["id"]
+            ids.append(values["machine_id"])
         body = json.loads(json.dumps(BODIES.get(operation, {})))
         query: dict[str, str] = {}
         headers: dict[str, str] = {}
@@ -425,10 +438,16 @@ def test_every_number_the_api_takes_is_whole_and_bounded(numbers: dict[tuple[str
     """Every number is an integer with a range within what SQLite keeps (so
     a number too long to read, taken as one over every bound, is refused)."""
     assert len(numbers) >= 11, sorted(numbers)  # the walk finds them (seven in bodies, four parameters)
+    assert {f for f in numbers if f[2] == "threshold"} == DECIMALS
     for field, node in numbers.items():
-        assert node["type"] == "integer", field
+        assert node["type"] == ("number" if field in DECIMALS else "integer"), field
         assert -float(MAX_STORED) <= node["minimum"] <= node["maximum"] <= float(MAX_STORED), field  # (the document may write them as floats)
 
+
+#: The numbers that are decimals, not whole: the trainer's threshold, a
+#: percent of the bet (0.5 warns of mistakes costing more than half a
+#: percent). Bounded as the others; true, text and the infinities refused.
+DECIMALS = {("POST /api/machines", "body", "threshold"), ("POST /api/machines/{machine_id}/actions", "body", "threshold")}
 
 #: A number in a body spelt as no whole number (JSON ``true``, a string, a
 #: fraction, a string with a space), and in a query, a path or a header
@@ -468,11 +487,16 @@ def test_a_number_field_takes_whole_numbers_only(app: FastAPI, numbers: dict[tup
             else {what: spell.format(good) for what, spell in SPELT_IN_TEXT.items()}
         )
         for what, value in spellings.items():
+            if field in DECIMALS and what == "fraction":
+                assert _send_number(app, field, 0.5)[0] != 422, field
+                continue
             status, text = _send_number(app, field, value)
             assert status == 422, f"{field} {what} {value!r} was taken: {status}"
             detail = json.loads(text)["detail"]
             assert detail.startswith(f"{name}: ") or f".{name}: " in detail or f"{name}.0: " in detail, (field, detail)
             expected = "Input should be a valid integer" if where == "body" else "a whole number is written in digits (0-9) only"
+            if field in DECIMALS:
+                expected = "Input should be a valid number"
             assert expected in detail, (field, what, detail)
 
 

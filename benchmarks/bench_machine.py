@@ -9,7 +9,9 @@ answers, makes one machine of each game first (not measured: the first start
 of a game on a computer may count its values, 2-4 s, once), then P players,
 each with its own owner cookie, make a machine (Jacks or Better 9/6 and
 Deuces Wild full pay in turn, seeded) and deal and draw until the time cap
-or A actions: each draw holds the best cards or, one time in three, cards
+or A actions, each at most ``--pace`` actions a second (8: the app lets a
+browser make 10 changes a second; a person makes one or two): each draw
+holds the best cards (the machines show them) or, one time in three, cards
 chosen at random, so the trainer judges mistakes too. Every draw's answer
 must carry the trainer's verdict.
 
@@ -48,7 +50,7 @@ KINDS = ("create", "deal", "draw")
 
 
 async def run_machines(
-    host: str, port: int, *, players: int, actions: int, seconds: float, seed: int, meter: CpuMeter
+    host: str, port: int, *, players: int, actions: int, seconds: float, seed: int, pace: float, meter: CpuMeter
 ) -> dict[str, Any]:
     hostname = f"{host}:{port}"
     stats = {k: Latencies() for k in KINDS}
@@ -58,7 +60,7 @@ async def run_machines(
     deadline = 0.0
 
     async def create(conn: Connection, game: str, rng: random.Random) -> tuple[str, str, dict[str, Any]]:
-        body = json.dumps({"paytable": game, "seed": rng.getrandbits(62)}).encode()
+        body = json.dumps({"paytable": game, "seed": rng.getrandbits(62), "show_best": True}).encode()
         started = time.perf_counter()
         status, head, answer = await conn.send(build_request(hostname, "POST", "/api/machines", body))
         elapsed = time.perf_counter() - started
@@ -82,7 +84,11 @@ async def run_machines(
             conn.close()
             return
         try:
+            next_at = time.perf_counter()
             while done < actions and time.perf_counter() < deadline:
+                # at most ``pace`` actions a second: the app's limit per browser is 10
+                next_at += 1 / pace
+                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
                 action: dict[str, Any]
                 if view["phase"] == "idle":
                     kind, action = "deal", {"action": "deal"}
@@ -90,7 +96,7 @@ async def run_machines(
                         action = {"action": "cash_in"}
                 else:
                     kind = "draw"
-                    best = view["best"] if view.get("best") is not None else []
+                    best = view["best"]["held"] if view.get("best") is not None else []
                     hold = best if rng.random() < 2 / 3 else sorted(rng.sample(range(1, 6), rng.randint(0, 5)))
                     action = {"action": "draw", "hold": hold}
                 request = build_request(hostname, "POST", path + "/actions", json.dumps(action).encode(), cookie)
@@ -171,12 +177,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", "-a", type=int, default=200_000, help="deals and draws measured, at most")
     parser.add_argument("--seconds", "-t", type=float, default=30.0, help="time cap")
     parser.add_argument("--seed", type=int, default=11, help="for the machines' seeds and the holds")
+    parser.add_argument("--pace", type=float, default=8.0,
+                        help="actions a second per player, at most (the app lets a browser make 10)")
     parser.add_argument("--url", help="load this running server (a loopback address) instead of starting one")
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to report its CPU time")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
-    if args.players < 1 or args.actions < 1 or args.seconds <= 0:
-        parser.error("--players and --actions must be at least 1, --seconds more than 0")
+    if args.players < 1 or args.actions < 1 or args.seconds <= 0 or not 0 < args.pace <= 10:
+        parser.error("--players and --actions must be at least 1, --seconds more than 0, --pace 0 to 10")
     loop_name, runner = event_loop()
     results: dict[str, Any] = describe_run(loop_name)
     log: list[str] = []
@@ -186,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             announce(results, pid)
         results["machines"] = runner(run_machines(
             host, port, players=args.players, actions=args.actions, seconds=args.seconds, seed=args.seed,
-            meter=CpuMeter(pid),
+            pace=args.pace, meter=CpuMeter(pid),
         ))  # fmt: skip
     return finish(results, log, args.json, table)
 

@@ -350,3 +350,34 @@ def test_the_pages(app: FastAPI) -> None:
         assert client.get(asset).status_code == 200
     assert 'href="/video-poker"' in client.get("/").text  # in the site's navigation
     assert json.loads(client.get(f"/api/machines/{machine_id}").text)["id"] == machine_id
+
+
+def test_only_a_game_whose_values_are_not_in_memory_waits_for_a_turn_at_the_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading or counting a game's values (a tenth of a second to 4 s of
+    CPU) takes a turn at the advisor's gate; a deal or a draw of a game in
+    memory (under a millisecond of poker) waits for no one's advice."""
+    from fivecard.play import strategy
+    from fivecard.web.app import AdvisorGate
+
+    turns: list[str] = []
+    taken = AdvisorGate.run
+
+    async def counted(self: AdvisorGate, work: Any, client: str = "") -> Any:
+        turns.append(client)
+        return await taken(self, work, client)
+
+    monkeypatch.setattr(AdvisorGate, "run", counted)
+    with TestClient(make_app(tmp_path / "data")) as client:
+        machine = new_machine(client, seed=3, show_best=True)
+        made = len(turns)
+        for _ in range(3):
+            act(client, machine["id"], action="deal")
+            act(client, machine["id"], action="draw", hold=[1])
+        assert len(turns) == made  # in memory: no turn
+        strategy._HELD_VALUES.clear()  # (as after a restart, or other games pushed it out)
+        act(client, machine["id"], action="deal")
+        assert len(turns) == made + 1
+        act(client, machine["id"], action="draw", hold=[])
+        assert len(turns) == made + 1

@@ -54,7 +54,7 @@ from ..core.rules import RuleSet
 from ..vector import batch
 from .holds import describe_hold
 from .paytables import PAYTABLES, PayTable, builtin_paytable
-from .strategy import DealValues, HoldValues, hold_values
+from .strategy import DealValues, HoldValues, hold_values, hold_values_held
 from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame, check_positions
 from .view import cards_json
 
@@ -647,6 +647,12 @@ class Machine(TableGame):
         if self._values is None:
             self._values = hold_values(self.paytable, self.rules)
         return self._values
+
+    @property
+    def values_held(self) -> bool:
+        """Whether :attr:`values` costs nothing now (in memory), or would
+        load or count them (a web app gives that work a turn of its own)."""
+        return self._values is not None or hold_values_held(self.paytable, self.rules)
 
     def prepare(self, progress: Callable[[int, int], None] | None = None) -> HoldValues:
         """:attr:`values` now, ``progress`` hearing (steps done, 32) when

@@ -77,6 +77,7 @@ __all__ = [
     "HoldValues",
     "DealValues",
     "hold_values",
+    "hold_values_held",
 ]
 
 
@@ -546,7 +547,7 @@ class HoldValues:
         self._positions: dict[Card, list[int]] = {}
         for place, card in enumerate(deck):
             self._positions.setdefault(card, []).append(place)
-        self._draws = [comb(len(deck) - 5, 5 - int(k)) for k in KEPT.tolist()]
+        self._draws = np.array([comb(len(deck) - 5, 5 - int(k)) for k in KEPT.tolist()], dtype=np.int64)
 
     def of(self, cards: Sequence[Card], coins: int | None = None) -> DealValues:
         """The deal's 32 holds valued at a bet of ``coins`` (default: the
@@ -567,17 +568,15 @@ class HoldValues:
         made = signed_supersets(self._totals.holding(row))[0]  # per mask (deck order), kind
         pays = self.paytable.line_pays(bet).astype(np.int64)
         found = made @ pays
-        spread = made @ pays**2
+        value = found / self._draws
+        spread = (made @ pays**2) / self._draws
+        # best first, as the solver orders a class's holds (``_pay_part``)
+        ranked = np.lexsort((-KEPT, spread, -value)).tolist()
+        as_dealt = [sum(1 << order[j] for j in HOLDS[m]) for m in range(32)]  # the same cards, as dealt
         values: list[Fraction] = [Fraction(0)] * 32
-        keys: list[tuple[Fraction, Fraction, int, int]] = [(Fraction(0), Fraction(0), 0, 0)] * 32
-        for sorted_mask in range(32):
-            mask = sum(1 << order[j] for j in HOLDS[sorted_mask])  # the same cards, as dealt
-            draws = self._draws[sorted_mask]
-            values[mask] = Fraction(int(found[sorted_mask]), draws)
-            variance = Fraction(int(spread[sorted_mask]), draws)
-            keys[mask] = (-values[mask], variance, -int(KEPT[sorted_mask]), sorted_mask)
-        ranked = sorted(range(32), key=lambda m: keys[m])
-        return DealValues(dealt, bet, tuple(values), tuple(ranked))
+        for sorted_mask, total in enumerate(found.tolist()):
+            values[as_dealt[sorted_mask]] = Fraction(total, int(self._draws[sorted_mask]))
+        return DealValues(dealt, bet, tuple(values), tuple(as_dealt[m] for m in ranked))
 
 
 _HELD: Final = 4  # games whose counts are kept in memory (about 20-45 MB each)
@@ -596,7 +595,7 @@ def hold_values(
     paytable.check_rules(ruleset)
     if not ruleset.suits:
         raise FivecardError(f"valuing holds takes a deck of suited cards for now, not {ruleset.name}")
-    key = (paytable.kinds_key(), ruleset.name, tuple(c.index for c in ruleset.deck()), tuple(sorted(ruleset.wild_indices)))
+    key = _values_key(paytable, ruleset)
     cached = _HELD_VALUES.get(key)
     if cached is not None:
         _HELD_VALUES.move_to_end(key)
@@ -609,6 +608,17 @@ def hold_values(
 
 
 _HELD_VALUES: OrderedDict[tuple[object, ...], _KindTotals] = OrderedDict()
+
+
+def hold_values_held(paytable: PayTable, rules: str | RuleSet | None = None) -> bool:
+    """Whether :func:`hold_values` of the game is in memory now (so it
+    costs nothing: no counting, no loading)."""
+    ruleset = get_rules(rules) if rules is not None else paytable.rules_to_play()
+    return _values_key(paytable, ruleset) in _HELD_VALUES
+
+
+def _values_key(paytable: PayTable, ruleset: RuleSet) -> tuple[object, ...]:
+    return (paytable.kinds_key(), ruleset.name, tuple(c.index for c in ruleset.deck()), tuple(sorted(ruleset.wild_indices)))
 
 
 def _counted_kinds(

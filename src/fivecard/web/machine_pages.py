@@ -96,6 +96,10 @@ def catalogue_id(paytable_id: str) -> str:
     return paytable_id
 
 
+class _NeedsCounting(Exception):
+    """An action that would load or count the game's values outside a turn at the gate."""
+
+
 def _act(machine: Machine, body: MachineActionRequest) -> list[dict[str, Any]]:
     """The action on the machine; its events as the store keeps them."""
     events: list[dict[str, Any]] = []
@@ -145,8 +149,9 @@ def add_machine_routes(
         return data
 
     def counts(machine: Machine) -> bool:
-        """Its view values holds (the best hold is shown before the draw)."""
-        return machine.show_best and machine.current is not None
+        """Its view values holds (the best hold is shown before the draw)
+        and the game's values are not in memory."""
+        return machine.show_best and machine.current is not None and not machine.values_held
 
     @app.post("/api/machines", tags=["video poker"], summary="A new video-poker machine", status_code=201)
     async def api_new_machine(request: Request, body: NewMachineRequest) -> Response:
@@ -163,7 +168,12 @@ def add_machine_routes(
             machine_id = store.create(machine, claim.new, moved_from=claim.old, network=request_network(request))
             return view(machine_id, machine)
 
-        data = await gate(create, request_network(request))
+        # Counting or loading a game's values takes a turn at the gate; a
+        # game in memory costs nothing and waits for no one.
+        if machine.values_held:
+            data = await run_in_threadpool(create)
+        else:
+            data = await gate(create, request_network(request))
         response = json_response(data, 201, headers={"location": f"/api/machines/{data['id']}"})
         limit.moved(claim)
         remember_owner(response, claim)
@@ -185,18 +195,26 @@ def add_machine_routes(
         limit.check(request, "act")
         owner = owner_of(request)
 
-        def act_on(machine: Machine) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-            events = _act(machine, body)
-            return events, events
+        def act(gated: bool) -> dict[str, Any]:
+            def act_on(machine: Machine) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                if not gated and not machine.values_held:
+                    raise _NeedsCounting  # (nothing is kept: the action is taken again with a turn)
+                events = _act(machine, body)
+                return events, events
 
-        def act() -> dict[str, Any]:
             machine, events, _ = store.act(machine_id, owner, act_on, request_id=body.request_id)
             data = view(machine_id, machine)
             data["events"] = [Machine.public_event(e) for e in events or []]
             return data
 
-        # a draw values the holds; a deal, a replay or a setting may show the best hold
-        return json_response(await gate(act, request_network(request)))
+        # A draw values the holds (a deal, a replay or a setting may show the
+        # best hold): under a millisecond when the game's values are in
+        # memory, so the action runs at once; when they must be loaded or
+        # counted first, it takes a turn at the gate as the advisor's work does.
+        try:
+            return json_response(await run_in_threadpool(act, False))
+        except _NeedsCounting:
+            return json_response(await gate(lambda: act(True), request_network(request)))
 
     def session_log(machine_id: str, owner: str) -> SessionLog:
         machine = store.load(machine_id, owner)

@@ -439,7 +439,11 @@ class SessionLog:
             "return": number(self.return_got),
             "return_expected": number(self.return_expected),
             "return_perfect": number(self.return_perfect),
-            "biggest": [r.to_json() | {"cost": float(r.cost)} for r in self.biggest],
+            "biggest": [
+                r.to_json()
+                | {"cost": float(r.cost), "held_cards": _held_text(r.cards, r.held), "best_cards": _held_text(r.cards, r.best)}
+                for r in self.biggest
+            ],
             "text": self.text(),
         }
 

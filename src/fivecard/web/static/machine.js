@@ -251,7 +251,7 @@
       for (const r of log.biggest) {
         const li = el("li");
         li.dataset.hand = String(r.number);
-        const text = el("span", "", `Hand ${r.number}: held ${r.held.length ? r.held.join(", ") : "nothing"}, best ${r.best.length ? r.best.join(", ") : "nothing"}; cost ${r.cost.toFixed(4)} coins `);
+        const text = el("span", "", `Hand ${r.number}: held ${r.held_cards}, best ${r.best_cards}; cost ${r.cost.toFixed(4)} coins `);
         const button = el("button", "small", "Replay");
         button.type = "button";
         button.setAttribute("aria-label", `Replay hand ${r.number} as practice`);

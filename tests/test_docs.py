@@ -60,11 +60,16 @@ def sessions(text: str) -> list[tuple[str, str]]:
 
 def screen_of(command: str) -> str:
     """What a terminal shows for ``command``: standard output and error in
-    the order they are written."""
+    the order they are written. ``printf 'ANSWERS' | fivecard ...`` pipes
+    the answers in (``\\n`` ends a line), as a page shows a game played."""
+    answers = ""
+    if command.startswith("printf "):
+        feed, _, command = command.partition(" | ")
+        answers = shlex.split(feed)[1].replace("\\n", "\n")
     argv = shlex.split(command)
     assert argv[0] == "fivecard", f"a session runs fivecard only: {command}"
     screen = io.StringIO()
-    main(argv[1:], stdin=io.StringIO(""), stdout=screen, stderr=screen)
+    main(argv[1:], stdin=io.StringIO(answers), stdout=screen, stderr=screen)
     return screen.getvalue().rstrip("\n")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import signal
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -178,6 +179,48 @@ SEMI_52_HANDS = {  # the semi rules: dealt from 52 cards, suits hidden
     "one_pair": 1_098_240,
     "high_card": 1_308_672,
 }
+
+
+#: Each way a terminal game is stopped, with the one line fivecard writes
+#: on stderr: Ctrl-C, SIGTERM, a closed terminal's SIGHUP (as ``stop``, ``line``).
+STOPS: list[Any] = [
+    pytest.param(signal.SIGINT, "\nfivecard: interrupted\n", id="SIGINT"),
+    pytest.param(signal.SIGTERM, "fivecard: interrupted (SIGTERM)\n", id="SIGTERM"),
+    pytest.param(signal.SIGHUP, "fivecard: interrupted (SIGHUP)\n", id="SIGHUP"),
+]
+
+
+def stopped_at(argv: list[str], steps: list[tuple[bytes, bytes]], prompt: bytes, stop: int) -> tuple[int, str, str]:
+    """``fivecard ARGV`` in a process of its own, stdin a pipe kept open:
+    for each step, wait for its text and type its answer; then wait for
+    ``prompt`` and send the signal ``stop``. Its exit code, all it wrote
+    on stdout, and its stderr."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[1] / "src"
+    env = dict(os.environ, PYTHONPATH=str(source), NO_COLOR="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fivecard", *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stdin is not None
+    try:
+        seen = b""
+        for wait, answer in steps:
+            seen += read_until(process.stdout.fileno(), wait)
+            process.stdin.write(answer)
+            process.stdin.flush()
+        seen += read_until(process.stdout.fileno(), prompt)
+        process.send_signal(stop)
+        rest, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return process.returncode, (seen + rest).decode(), err.decode()
 
 
 def read_until(fd: int, marker: bytes) -> bytes:

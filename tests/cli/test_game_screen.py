@@ -12,8 +12,6 @@ import os
 import random
 import re
 import selectors
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -26,7 +24,7 @@ from fivecard.core.cards import format_cards, full_deck
 from fivecard.core.hand import Hand
 from fivecard.core.rules import RULE_SETS
 from fivecard.play.game import GameError
-from helpers import read_until
+from helpers import STOPS, read_until, stopped_at
 
 START = "After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000."
 VOID_1 = "Round 1 is void: every chip of it goes back (You 20, Computer 1 20, Computer 2 20)."
@@ -123,41 +121,15 @@ def test_ctrl_c_between_rounds_keeps_the_settled_round() -> None:
     assert last_line(out) == f"After 1 round: {settled[0]}."
 
 
-@pytest.mark.parametrize(
-    ("stop", "line"),
-    [
-        (signal.SIGINT, "\nfivecard: interrupted\n"),
-        (signal.SIGTERM, "fivecard: interrupted (SIGTERM)\n"),
-        (signal.SIGHUP, "fivecard: interrupted (SIGHUP)\n"),
-    ],
-    ids=["SIGINT", "SIGTERM", "SIGHUP"],
-)
+@pytest.mark.parametrize(("stop", "line"), STOPS)
 @pytest.mark.slow
 def test_a_stop_signal_in_a_real_process(stop: int, line: str) -> None:
     """Ctrl-C, SIGTERM or SIGHUP at the first prompt, stdin a pipe kept
     open: the round in play void, the standings, the signal's exit code and
     one line, no traceback."""
-    source = Path(__file__).resolve().parents[2] / "src"
-    env = dict(os.environ, PYTHONPATH=str(source), NO_COLOR="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fivecard", "play", "--seed", "1"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    assert process.stdout is not None
-    try:
-        seen = read_until(process.stdout.fileno(), PROMPT.encode())
-        process.send_signal(stop)
-        rest, err = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    out = (seen + rest).decode()
-    assert process.returncode == 128 + stop
-    assert err.decode() == line
+    code, out, err = stopped_at(["play", "--seed", "1"], [], PROMPT.encode(), stop)
+    assert code == 128 + stop
+    assert err == line
     assert VOID_1 in out and out.rstrip("\n").splitlines()[-1] == START
 
 
@@ -268,14 +240,6 @@ def test_hint_format_for_a_pair() -> None:
     code, out, _ = run(["play", "--seed", "1", "--deck", deck], "h\nq\n")
     assert hand_line(out).startswith("Your hand: [1] A♠  [2] A♥  [3] 7♣  [4] 4♦  [5] 2♠")
     assert "\n  keep A♠ A♥ (type: 1 2)   " in out
-
-
-def test_the_manual_s_transcript_is_what_the_game_prints() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "commands" / "play.md").read_text(encoding="utf-8")
-    block = re.search(r"```text\n\$ printf 'h\\nq\\n' \| fivecard (play [^\n]*)\n(.*?)```", readme, re.S)
-    assert block is not None
-    code, out, _ = run(block.group(1).split(), "h\nq\n")
-    assert code == 0 and out == block.group(2)
 
 
 # --- bad answers ---------------------------------------------------------------------

@@ -8,11 +8,7 @@ interrupt, as in the dealer game."""
 from __future__ import annotations
 
 import io
-import os
 import re
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +18,7 @@ from fivecard.cli.game_screen import typed
 from fivecard.cli.machine_screen import DEAL, HELP, PROMPT
 from fivecard.core.report import Painter
 from fivecard.play.machine import Machine, drawn_lines
-from helpers import read_until
+from helpers import STOPS, read_until, stopped_at
 
 SEED = "1"
 TABLE = "jacks-or-better"
@@ -265,44 +261,16 @@ def test_the_same_seed_deals_the_same_hands() -> None:
 # --- stop signals at the prompt -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("stop", "line"),
-    [
-        (signal.SIGINT, "\nfivecard: interrupted\n"),
-        (signal.SIGTERM, "fivecard: interrupted (SIGTERM)\n"),
-        (signal.SIGHUP, "fivecard: interrupted (SIGHUP)\n"),
-    ],
-    ids=["SIGINT", "SIGTERM", "SIGHUP"],
-)
+@pytest.mark.parametrize(("stop", "line"), STOPS)
 @pytest.mark.slow
 def test_a_stop_signal_in_a_real_process(stop: int, line: str) -> None:
     """Ctrl-C, SIGTERM or SIGHUP at the hold prompt, stdin a pipe kept
     open: the hand void, the session's log, the signal's exit code and one
     line, no traceback."""
-    source = Path(__file__).resolve().parents[2] / "src"
-    env = dict(os.environ, PYTHONPATH=str(source), NO_COLOR="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fivecard", "play", "--paytable", TABLE, "--seed", SEED],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    assert process.stdout is not None and process.stdin is not None
-    try:
-        read_until(process.stdout.fileno(), DEAL.format(coins=5).encode())
-        process.stdin.write(b"\n")
-        process.stdin.flush()
-        seen = read_until(process.stdout.fileno(), PROMPT.encode())
-        process.send_signal(stop)
-        rest, err = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    out = (seen + rest).decode()
-    assert process.returncode == 128 + stop
-    assert err.decode() == line
+    argv = ["play", "--paytable", TABLE, "--seed", SEED]
+    code, out, err = stopped_at(argv, [(DEAL.format(coins=5).encode(), b"\n")], PROMPT.encode(), stop)
+    assert code == 128 + stop
+    assert err == line
     assert "Hand 1 is void: its bet of 5 comes back. Credits 1,000." in out
     assert out.endswith("\n" + machine().log().text())
 

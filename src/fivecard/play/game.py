@@ -237,20 +237,18 @@ def _shown(chance: float) -> float:
     return float(f"{chance:.1%}".rstrip("%"))
 
 
-def _kept(choice: Choice) -> str:
+def _kept(choice: Choice, verb: str = "kept", exchanged: str = "exchanged") -> str:
+    """What a choice keeps, after ``verb`` (``kept``, or ``keeps`` with
+    ``exchanges``)."""
     if not choice.keep:
-        return "exchanged all five"
+        return f"{exchanged} all five"
     if not choice.discard:
-        return f"kept all five, {format_cards(choice.keep)}"
-    return f"kept {format_cards(choice.keep)}"
+        return f"{verb} all five, {format_cards(choice.keep)}"
+    return f"{verb} {format_cards(choice.keep)}"
 
 
 def _keeps(choice: Choice) -> str:
-    if not choice.keep:
-        return "exchanges all five"
-    if not choice.discard:
-        return f"keeps all five, {format_cards(choice.keep)}"
-    return f"keeps {format_cards(choice.keep)}"
+    return _kept(choice, "keeps", "exchanges")
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -318,7 +319,19 @@ def _with_pay_table(command: str, table: str, *options: str) -> list[str]:
 
 
 def test_the_commands_that_take_a_pay_table() -> None:
-    assert _pay_table_commands() == ["advise", "strategy"]
+    assert _pay_table_commands() == ["advise", "strategy", "play"]
+
+
+def _played_rules(command: str, table: str, *options: str) -> tuple[int, str | None, str]:
+    """The command run under the pay table: its exit code, the rule set it
+    played under (``--json``'s ``rules``; the machine's first line says
+    it), and its stderr."""
+    if command == "play":  # the machine: its first line, then q
+        code, out, err = run(["play", "--paytable", table, "--seed", "1", *options], "q\n")
+        found = re.match(r".* \((\S+) rules, seed 1\)", out)
+        return code, found.group(1) if found else None, err
+    code, out, err = run(_with_pay_table(command, table, *options))
+    return code, json.loads(out)["rules"] if code == 0 else None, err
 
 
 @pytest.mark.parametrize("table", ["jacks-or-better", "deuces-wild"])
@@ -331,17 +344,15 @@ def test_a_pay_table_plays_under_the_rule_set_it_names(command: str, table: str)
     from fivecard.play.paytables import builtin_paytable
 
     own = builtin_paytable(table).rules or "standard"
-    code, out, err = run(_with_pay_table(command, table))
-    assert (code, err) == (0, "")
-    assert json.loads(out)["rules"] == own
-    if command == "advise":  # (strategy's solve is seconds: once is enough)
-        assert run(_with_pay_table(command, table, "--rules", own)) == (code, out, err)
+    assert _played_rules(command, table) == (0, own, "")
+    if command != "strategy":  # (strategy's solve is seconds: once is enough)
+        assert _played_rules(command, table, "--rules", own) == (0, own, "")
     if builtin_paytable(table).rules is None:
         return  # a table that names no rule set plays under others: tests/play/test_paytable.py
     for other in (["--rules", "joker"], ["--rules", "standard"], ["--wild", "2"]):
-        code, out, err = run(_with_pay_table(command, table, *other))
+        code, played, err = _played_rules(command, table, *other)
         named = other[1] if other[0] == "--rules" else "standard+wild(2)"
-        assert (code, out) == (2, "") and err == (
+        assert (code, played) == (2, None) and err == (
             f"fivecard: error: {builtin_paytable(table).title} plays under the {own} rules, not {named} (use --rules {own})\n"
         )
 
@@ -350,8 +361,7 @@ def test_a_pay_table_file_that_names_its_rule_set(tmp_path: Path) -> None:
     table = tmp_path / "short.json"
     table.write_text(json.dumps({"pays": {"royal_flush": 800, "one_pair": 1}, "min_pair": "J", "rules": "short-deck"}))
     for command in _pay_table_commands():
-        code, out, err = run(_with_pay_table(command, str(table)))
-        assert (code, err) == (0, "") and json.loads(out)["rules"] == "short-deck"
+        assert _played_rules(command, str(table)) == (0, "short-deck", "")
     code, _, err = run(_with_pay_table("advise", str(table), "--rules", "deuces-wild"))
     assert code == 2 and err == "fivecard: error: short plays under the short-deck rules, not deuces-wild (use --rules short-deck)\n"
 

@@ -59,14 +59,19 @@ FIELDS: dict[str, Any] = {
     "action": "start",
     "name": "Mallory",
     "text": "hello",
+    "paytable": "jacks-or-better-9-6",
 }
 #: Fresh ids in answers (a new game's or table's), masked before answers are compared.
-NEW_ID = re.compile(rb'(?<="id":")[A-Za-z0-9_-]{22}(?=")|(?<=/api/games/)[A-Za-z0-9_-]{22}|(?<=/api/tables/)[A-Za-z0-9_-]{22}')
+NEW_ID = re.compile(
+    rb'(?<="id":")[A-Za-z0-9_-]{22}(?=")|(?<=/api/games/)[A-Za-z0-9_-]{22}|(?<=/api/tables/)[A-Za-z0-9_-]{22}'
+    rb"|(?<=/api/machines/)[A-Za-z0-9_-]{22}"
+)
 
-#: The dealer games an owner holds (id, state), and the friends' tables it has a part at (id).
+#: The dealer games and video-poker machines an owner holds (id, state), and
+#: the friends' tables it has a part at (id).
 _GAMES_OF = (
     "SELECT g.id, g.state FROM table_games g JOIN table_game_owners o ON o.game_id = g.id "
-    "WHERE g.kind = 'game' AND o.owner = ?"
+    "WHERE g.kind IN ('game', 'machine') AND o.owner = ?"
 )
 _TABLES_OF = (
     "SELECT g.id FROM table_games g JOIN table_game_owners o ON o.game_id = g.id "
@@ -232,6 +237,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
     game_id = gain("a game", "/api/games", {"seed": 7})["id"]
     assert victim.post(f"/api/games/{game_id}/actions", json={"action": "start"}).status_code == 200
+    machine_id = gain("a machine", "/api/machines", {"paytable": "jacks-or-better-9-6", "seed": 5})["id"]
+    assert victim.post(f"/api/machines/{machine_id}/actions", json={"action": "deal"}).status_code == 200
     table_id = gain("a table", "/api/tables", {})["id"]
     assert gain("a seat", f"/api/tables/{table_id}/seats", {"name": "Vic", "request_id": "vic"})["you"] == 1
     assert other.post(f"/api/tables/{table_id}/seats", json={"name": "Ola"}).json()["you"] == 2
@@ -246,7 +253,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     database = folder / "data" / "games.sqlite3"
     made = World(app, database, folder / "pristine.sqlite3", TestClient(app), _cookie(victim), old,
                  _cookie(attacker), legacy, {"game_id": game_id, "table_id": table_id, "seat": "2",
-                  "paytable_id": "jacks-or-better-9-6"})  # fmt: skip
+                  "paytable_id": "jacks-or-better-9-6", "machine_id": machine_id})  # fmt: skip
     source, target = sqlite3.connect(database), sqlite3.connect(made.pristine)
     source.backup(target)
     source.close()
@@ -272,10 +279,10 @@ def forged(world: World) -> dict[str, str]:
 def test_the_victims_gains_moved_everything_to_its_last_secret(world: World) -> None:
     world.restore()
     held = world.holdings()
-    assert list(world.old) == ["a table", "a seat", "a seat elsewhere"]
-    assert len({world.victim, *world.old.values()}) == 4  # each gain, a fresh secret
+    assert list(world.old) == ["a machine", "a table", "a seat", "a seat elsewhere"]
+    assert len({world.victim, *world.old.values()}) == 5  # each gain, a fresh secret
     victim = held["victim"]
-    assert list(victim["games"]) == [world.ids["game_id"]]
+    assert sorted(victim["games"]) == sorted([world.ids["game_id"], world.ids["machine_id"]])
     tables = victim["tables"]
     assert len(tables) == 2
     assert tables[world.ids["table_id"]]["host"] and tables[world.ids["table_id"]]["you"] == 1
@@ -289,8 +296,9 @@ def test_the_victims_gains_moved_everything_to_its_last_secret(world: World) -> 
 
 def test_the_walk_finds_every_kind_of_route(world: World) -> None:
     found = {(m, p) for m, p, _ in world.requests()}
-    table, game = world.ids["table_id"], world.ids["game_id"]
+    table, game, machine = world.ids["table_id"], world.ids["game_id"], world.ids["machine_id"]
     assert {("GET", f"/api/games/{game}"), ("POST", f"/api/tables/{table}/seats"), ("GET", "/static/app.css")} <= found
+    assert {("GET", f"/api/machines/{machine}/log.csv"), ("POST", f"/api/machines/{machine}/actions")} <= found
     assert {("DELETE", f"/api/tables/{table}/seats/2"), ("GET", f"/api/tables/{table}/events"), ("GET", "/")} <= found
 
 

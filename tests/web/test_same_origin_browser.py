@@ -123,7 +123,7 @@ def test_a_page_on_another_port_changes_nothing(browser: Browser, tmp_path: Path
     elsewhere: Elsewhere | None = None
     try:
         page.goto(server.url + "/tables")
-        # the app's own page: this browser hosts a table, sits at it, opens a round, and owns a game
+        # the app's own page: this browser hosts a table, sits at it, opens a round, owns a game and a machine
         ids = page.evaluate(
             """async () => {
               const api = window.fivecard.api;
@@ -132,13 +132,15 @@ def test_a_page_on_another_port_changes_nothing(browser: Browser, tmp_path: Path
               await api("POST", `/api/tables/${table.id}/rounds`, {});
               const removed = await api("DELETE", `/api/tables/${table.id}/seats/9`).then(() => 200, (err) => err.status);
               const game = await api("POST", "/api/games", { seed: 1 });
-              return { table_id: table.id, game_id: game.id, seat: "1", removed: String(removed) };
+              const machine = await api("POST", "/api/machines", { paytable: "jacks-or-better-9-6", seed: 1 });
+              return { table_id: table.id, game_id: game.id, machine_id: machine.id, seat: "1", removed: String(removed) };
             }"""
         )
         assert ids.pop("removed") == "409"  # the page's DELETE reached the table (no seat 9), not refused
         calls = [(method, server.url + path) for method, path in targets(tmp_path / "scratch", ids)]
         assert ("DELETE", f"{server.url}/api/tables/{ids['table_id']}/seats/1") in calls
         assert ("POST", f"{server.url}/api/tables/{ids['table_id']}/end") in calls
+        assert ("POST", f"{server.url}/api/machines/{ids['machine_id']}/actions") in calls
         forms = [(url, encoding, fields) for _, url in calls for encoding in ENCODINGS for fields in (True, False)]
         pages = {f"/form/{i}": form_page(*form) for i, form in enumerate(forms)}
         pages["/fetch"] = fetch_page(calls)

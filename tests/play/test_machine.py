@@ -199,6 +199,31 @@ def test_voiding_gives_the_bet_back_and_deals_the_same_hand_again() -> None:
     assert machine.deal().cards == cards
 
 
+def test_a_voided_hand_is_dealt_again_at_its_bet() -> None:
+    """Voiding shows a hand's cards for nothing: were the bet free to change
+    before it is dealt again, a player would bet the most on the good
+    deals only. The bet stays until the hand is drawn (a practice hand
+    meanwhile changes nothing), then changes as before."""
+    machine = Machine("jacks-or-better", seed=2, coins=1)
+    cards = machine.deal().cards
+    machine.void()
+    assert not machine.can_bet()
+    with pytest.raises(GameError, match="hand 1 was voided: it is dealt again at its bet of 1 coin"):
+        machine.bet(5)
+    machine.bet(1)  # the same bet: nothing changes
+    restored = Machine.from_state(json.loads(json.dumps(machine.to_state())))
+    with pytest.raises(GameError, match="voided"):
+        restored.bet(5)
+    again = restored.deal()
+    assert (again.cards, again.coins, restored.credits) == (cards, 1, CREDITS - 1)
+    restored.draw([])
+    restored.replay(1)
+    restored.void()  # a practice hand's void holds no bet
+    assert restored.can_bet()
+    restored.bet(5)
+    assert restored.deal().coins == 5
+
+
 def test_a_replayed_hand_moves_no_credit_and_is_not_logged() -> None:
     machine = Machine("jacks-or-better", seed=2)
     _play(machine, 5, random.Random(1))

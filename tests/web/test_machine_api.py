@@ -215,6 +215,21 @@ def test_bad_actions_are_refused_and_change_nothing(app: FastAPI) -> None:
     assert client.get(f"/api/machines/{machine_id}").json() == before
 
 
+def test_after_a_void_the_bet_waits_for_the_hand_dealt_again(app: FastAPI) -> None:
+    """The cards of a hand voided are seen: its bet cannot change until it
+    is dealt again and drawn (the page's bet buttons are off: ``can.bet``)."""
+    client = TestClient(app)
+    machine_id = new_machine(client, seed=3, coins=1)["id"]
+    dealt = act(client, machine_id, action="deal")
+    voided = act(client, machine_id, action="void")
+    assert voided["can"]["bet"] is False
+    answer = client.post(f"/api/machines/{machine_id}/actions", json={"action": "bet", "coins": 5})
+    assert answer.status_code == 409 and "dealt again at its bet of 1 coin" in answer.json()["detail"]
+    again = act(client, machine_id, action="deal")
+    assert again["hand"] == dealt["hand"] and again["credits"] == dealt["credits"]
+    assert act(client, machine_id, action="draw", hold=[])["can"]["bet"] is True
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 

@@ -17,7 +17,9 @@ from its number (the trainer's *replay*).
   in order, as machines do; the final hand is paid its line's pay per coin
   times the coins bet (at fewer coins than the most, a line's
   ``below_max``: the royal's 250 per coin). :meth:`Machine.void` (quitting
-  mid-hand) gives the bet back, and the next deal is the same hand again.
+  mid-hand) gives the bet back, and the next deal is the same hand again,
+  at the same bet (the bet cannot change in between: else a void would
+  show a hand's cards before its bet is chosen).
 * **The trainer.** Every hold of the deal is valued exactly
   (:func:`~fivecard.play.strategy.hold_values`: the strategy solver's own
   sums, for the one deal): the verdict (:class:`Verdict`) says whether the
@@ -580,6 +582,7 @@ class Machine(TableGame):
         self.tally = Tally()
         self.biggest: tuple[HandRecord, ...] = ()
         self.cashed_in = 0  # credits added after the start
+        self.voided = False  # the next deal is a hand voided: at its bet (:attr:`coins`)
         self._values: HoldValues | None = None
 
     # -- settings ----------------------------------------------------------------
@@ -615,6 +618,16 @@ class Machine(TableGame):
         self._checked_coins(coins)
         if self.current is not None:
             raise GameError("the bet changes between hands: draw first")
+        if self.voided and coins != self.coins:
+            raise GameError(
+                f"hand {self.hands + 1} was voided: it is dealt again at its bet of {self.coins} "
+                f"coin{'s' if self.coins != 1 else ''}; the bet changes after its draw"
+            )
+
+    def can_bet(self) -> bool:
+        """Whether the bet may change now: between hands, and not before a
+        hand voided is dealt again (:meth:`void`)."""
+        return self.current is None and not self.voided
 
     def bet(self, coins: int) -> None:
         """Bet ``coins`` on the next hands."""
@@ -687,6 +700,7 @@ class Machine(TableGame):
         self.verify_deal()
         number = self.hands + 1
         self.credits -= self.coins
+        self.voided = False
         self.current = _Hand(number, self.shoe.deck(number), self.coins)
         return Dealt(number, self.coins, self.current.cards, self.credits)
 
@@ -765,12 +779,13 @@ class Machine(TableGame):
 
     def void(self) -> dict[str, Any]:
         """Quit the hand in play: its bet goes back (a practice hand's
-        moves nothing); the next deal deals it again."""
+        moves nothing); the next deal deals it again, at the same bet."""
         self.verify_void()
         hand = self.current
         assert hand is not None
         if not hand.practice:
             self.credits += hand.coins
+            self.voided = True
         self.current = None
         return {"type": "voided", "number": hand.number, "credits": self.credits}
 
@@ -804,6 +819,7 @@ class Machine(TableGame):
             "seed": self.seed,
             "seeded": self.seeded,
             "hands": self.hands,
+            "voided": self.voided,
             "trainer": self.trainer,
             "show_best": self.show_best,
             "threshold": _ratio(self.threshold),
@@ -829,6 +845,9 @@ class Machine(TableGame):
         machine.shoe.seeded = bool(state["seeded"])
         machine.hands = int(state["hands"])
         machine.cashed_in = int(state["cashed_in"])
+        machine.voided = state.get("voided", False)  # (a machine kept before the mark had none)
+        if not isinstance(machine.voided, bool):
+            raise GameError(f"voided is true or false, not {machine.voided!r}")
         machine.tally = Tally.from_state(state["tally"])
         machine.biggest = tuple(HandRecord.from_json(r) for r in state["biggest"])
         hand = state["hand"]
@@ -977,7 +996,7 @@ def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dic
         "can": {
             "deal": machine.can_deal(),
             "draw": hand is not None,
-            "bet": hand is None,
+            "bet": machine.can_bet(),
             "void": hand is not None,
             "cash_in": machine.can(machine.verify_cash_in),
         },

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -315,6 +316,88 @@ def test_damaged_state_is_refused_whole() -> None:
             Machine.from_state(broken)
     with pytest.raises(GameError):
         Machine.from_state({**state, "hand": {"number": 5, "coins": 5, "practice": False}})
+
+
+def _hostile_states() -> dict[str, dict[str, object]]:
+    """A machine's state mid-hand after two hands, each changed one way it
+    never is."""
+    machine = Machine("jacks-or-better", seed=5)
+    for _ in range(2):
+        machine.deal()
+        machine.draw([])
+    machine.deal()
+    state = json.loads(json.dumps(machine.to_state()))
+    assert state["biggest"]
+
+    def changed(path: str, value: object) -> dict[str, object]:
+        copy = json.loads(json.dumps(state))
+        *outer, last = path.split(".")
+        place = copy
+        for key in outer:
+            place = place[key]
+        place[last] = value
+        return dict(copy)
+
+    record = state["biggest"][0]
+    cases: dict[str, dict[str, object]] = {}
+    fields: dict[str, list[object]] = {
+        "hands": [-1, 10**30, "2", 2.5, float("inf"), float("nan"), True, None, MAX_ROUNDS + 1],
+        "credits": [-5, 10**40, "985", 1e300, float("inf")],
+        "cashed_in": [-1, "x", 10**30, 1.5],
+        "seed": ["5", 1.5, None],
+        "seeded": ["no", 1, None],
+        "trainer": ["yes", 0],
+        "show_best": ["no"],
+        "voided": ["no", 1],
+        "coins": [0, "5", 6],
+        "threshold": ["1/0", "10**1000", "1e400", "1e999999999", "nan", "1" * 100_000, "-1/1", "101/1", 5, None],
+        "tally.hands": [-4, "2", 2.5, 3],
+        "tally.bet": [-10, "10"],
+        "tally.mistakes": [-1, 99],
+        "tally.cost": ["1/0", "1e99999999", "9" * 100_000, "x", 0.5, "-1/1"],
+        "tally.expected": ["1/0", "1e999999999"],
+        "hand": ["x", [1], 7],
+        "hand.number": [0, 99, "3", 2.5],
+        "hand.coins": [0, 6, "5"],
+        "hand.practice": ["false", 0],
+        "biggest": [{"a": 1}, None, "abc", [record] * 1_000_000, [record] * (BIGGEST + 1), [7]],
+        "paytable": ["nope", "/etc/passwd", 5],
+        "rules": ["ace-to-five", "zzz", None],
+    }
+    for path, values in fields.items():
+        for value in values:
+            cases[f"{path}={str(value)[:20]!r}"] = changed(path, value)
+    record_fields: dict[str, list[object]] = {
+        "number": [0, MAX_ROUNDS + 1, "1", 99],
+        "coins": [0, "5", 10**30],
+        "paid": [-1, "0"],
+        "perfect_paid": [-1],
+        "value": ["1/0", "1e999999999"],
+        "best_value": ["1/0"],
+        "held": [[0], [6], ["1"], "12"],
+        "cards": [["Xx"], "AsKs", []],
+        "practice": ["false"],
+    }
+    for path, values in record_fields.items():
+        for value in values:
+            cases[f"biggest.{path}={str(value)[:20]!r}"] = changed("biggest", [{**record, path: value}])
+    cases["no tally.hands"] = changed("tally", {k: v for k, v in state["tally"].items() if k != "hands"})
+    return cases
+
+
+HOSTILE = _hostile_states()
+
+
+@pytest.mark.parametrize("state", HOSTILE.values(), ids=HOSTILE.keys())
+def test_a_hostile_state_is_a_game_error_at_once(state: dict[str, object]) -> None:
+    """Whatever a saved state holds (numbers out of range or of the wrong
+    type, fractions that divide by zero or would take hours to read, a
+    million mistakes), restoring it is a :class:`GameError`, at once:
+    never another exception, a hang, or a machine that is not one."""
+    started = time.perf_counter()
+    with pytest.raises(GameError, match="a saved machine that cannot be restored: "):
+        Machine.from_state(state)
+    assert time.perf_counter() - started < 0.5
 
 
 def test_a_table_not_in_the_catalogue_plays_but_is_not_kept() -> None:

@@ -40,6 +40,7 @@ from its number (the trainer's *replay*).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -95,10 +96,42 @@ def _ratio(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def _fraction(text: object, what: str) -> Fraction:
-    if not isinstance(text, str):
-        raise GameError(f"{what} must be a fraction as text, got {text!r}")
-    return Fraction(text)
+#: A fraction as :func:`_ratio` writes it (a saved state's): digits over
+#: digits, so many at most (no exponent: "1e999999999" would take hours).
+_RATIO: Final = re.compile(r"(-?[0-9]{1,60})/([0-9]{1,60})")
+#: The most a saved count of coins or credits may be (no machine comes near).
+_MOST: Final = 2**63 - 1
+
+
+def _shown(value: object) -> str:
+    """A saved value as a message shows it (a long one cut short)."""
+    return quote(value) if isinstance(value, str) else repr(value)[:40] if not isinstance(value, int) else (
+        f"{value}" if abs(value) < 10**40 else "a number of more than 40 digits")
+
+
+def _fraction(text: object, what: str, least: Fraction | None = None) -> Fraction:
+    """A saved fraction (as :func:`_ratio` writes it; at least ``least``, if given)."""
+    found = _RATIO.fullmatch(text) if isinstance(text, str) else None
+    if found is None or int(found[2]) == 0:
+        raise GameError(f"{what} must be a fraction as text (numerator/denominator), not {_shown(text)}")
+    value = Fraction(int(found[1]), int(found[2]))
+    if least is not None and value < least:
+        raise GameError(f"{what} must be at least {least}, not {_shown(text)}")
+    return value
+
+
+def _whole(value: object, what: str, least: int = 0, most: int = _MOST) -> int:
+    """A saved whole number from ``least`` to ``most`` (not a bool, a float or a text)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise GameError(f"{what} must be a whole number from {least:,} to {most:,}, not {_shown(value)}")
+    return value
+
+
+def _flag(value: object, what: str) -> bool:
+    """A saved true or false (not a text or a number)."""
+    if not isinstance(value, bool):
+        raise GameError(f"{what} is true or false, not {_shown(value)}")
+    return value
 
 
 def _positions(mask: int) -> tuple[int, ...]:
@@ -265,30 +298,33 @@ class HandRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandRecord:
-        def cards(key: str) -> tuple[Card, ...]:
-            return tuple(Card.parse(code) for code in data[key])
+        def cards(key: str, counts: range) -> tuple[Card, ...]:
+            codes = data[key]
+            if not isinstance(codes, list) or len(codes) not in counts or not all(isinstance(c, str) for c in codes):
+                raise GameError(f"{key} must be a list of {counts.start}-{counts.stop - 1} cards")
+            return tuple(Card.parse(code) for code in codes)
 
         def places(key: str) -> tuple[int, ...]:
-            found = tuple(int(p) - 1 for p in data[key])
-            if not all(0 <= p < HAND_SIZE for p in found):
+            found = data[key]
+            if not isinstance(found, list) or len(found) > HAND_SIZE:
                 raise GameError(f"{key} must be positions 1-5")
-            return found
+            return tuple(_whole(p, key, 1, HAND_SIZE) - 1 for p in found)
 
         return cls(
-            int(data["number"]),
-            int(data["coins"]),
-            cards("cards"),
+            _whole(data["number"], "a hand's number", 1, MAX_ROUNDS),
+            _whole(data["coins"], "a hand's coins", 1, 100),
+            cards("cards", range(HAND_SIZE, HAND_SIZE + 1)),
             places("held"),
             places("best"),
-            cards("drawn"),
-            cards("final"),
+            cards("drawn", range(HAND_SIZE + 1)),
+            cards("final", range(HAND_SIZE, HAND_SIZE + 1)),
             str(data["line"]),
             str(data["label"]),
-            int(data["paid"]),
-            _fraction(data["value"], "value"),
-            _fraction(data["best_value"], "best_value"),
-            int(data["perfect_paid"]),
-            bool(data.get("practice", False)),
+            _whole(data["paid"], "a hand's pay"),
+            _fraction(data["value"], "value", Fraction(0)),
+            _fraction(data["best_value"], "best_value", Fraction(0)),
+            _whole(data["perfect_paid"], "perfect_paid"),
+            _flag(data.get("practice", False), "practice"),
         )
 
 
@@ -336,15 +372,16 @@ class Tally:
 
     @classmethod
     def from_state(cls, data: Mapping[str, Any]) -> Tally:
+        hands = _whole(data["hands"], "the tally's hands", 0, MAX_ROUNDS)
         return cls(
-            int(data["hands"]),
-            int(data["bet"]),
-            int(data["paid"]),
-            int(data["mistakes"]),
-            _fraction(data["cost"], "cost"),
-            _fraction(data["expected"], "expected"),
-            _fraction(data["perfect"], "perfect"),
-            int(data["perfect_paid"]),
+            hands,
+            _whole(data["bet"], "the tally's bet"),
+            _whole(data["paid"], "the tally's paid"),
+            _whole(data["mistakes"], "the tally's mistakes", 0, hands),
+            _fraction(data["cost"], "cost", Fraction(0)),
+            _fraction(data["expected"], "expected", Fraction(0)),
+            _fraction(data["perfect"], "perfect", Fraction(0)),
+            _whole(data["perfect_paid"], "the tally's perfect_paid"),
         )
 
 
@@ -832,31 +869,46 @@ class Machine(TableGame):
 
     @classmethod
     def _restore(cls, state: Mapping[str, Any]) -> Machine:
+        for key in ("paytable", "rules"):
+            if not isinstance(state[key], str):
+                raise GameError(f"{key} must be a name, not {_shown(state[key])}")
+        seed = state["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise GameError(f"the seed must be a whole number, not {_shown(seed)}")
         machine = cls(
-            str(state["paytable"]),
-            rules=str(state["rules"]),
+            state["paytable"],
+            rules=state["rules"],
             coins=state["coins"],
             credits=state["credits"],
-            seed=int(state["seed"]),
+            seed=seed,
             trainer=state["trainer"],
             show_best=state["show_best"],
             threshold=_fraction(state["threshold"], "threshold"),
         )
-        machine.shoe.seeded = bool(state["seeded"])
-        machine.hands = int(state["hands"])
-        machine.cashed_in = int(state["cashed_in"])
+        machine.shoe.seeded = _flag(state["seeded"], "seeded")
+        machine.hands = _whole(state["hands"], "hands", 0, MAX_ROUNDS)
+        machine.cashed_in = _whole(state["cashed_in"], "cashed_in")
         machine.voided = state.get("voided", False)  # (a machine kept before the mark had none)
         if not isinstance(machine.voided, bool):
             raise GameError(f"voided is true or false, not {machine.voided!r}")
         machine.tally = Tally.from_state(state["tally"])
-        machine.biggest = tuple(HandRecord.from_json(r) for r in state["biggest"])
+        if machine.tally.hands != machine.hands:
+            raise GameError(f"the tally counts {machine.tally.hands:,} hands, the machine {machine.hands:,}")
+        biggest = state["biggest"]
+        if not isinstance(biggest, list) or len(biggest) > BIGGEST:
+            raise GameError(f"the biggest mistakes are a list of at most {BIGGEST}")
+        machine.biggest = tuple(HandRecord.from_json(r) for r in biggest)
+        if any(r.number > machine.hands or r.practice for r in machine.biggest):
+            raise GameError(f"the biggest mistakes are of the {machine.hands:,} hands played")
         hand = state["hand"]
         if hand is not None:
-            number = int(hand["number"])
+            if not isinstance(hand, Mapping):
+                raise GameError(f"the hand in play is a number, coins and practice, not {_shown(hand)}")
+            number = _whole(hand["number"], "the hand in play's number", 1, MAX_ROUNDS)
             if not 1 <= number <= machine.hands + 1:
                 raise GameError(f"hand {number} cannot be in play after {machine.hands} hands")
             machine.current = _Hand(number, machine.shoe.deck(number), machine._checked_coins(hand["coins"]),
-                                    bool(hand["practice"]))  # fmt: skip
+                                    _flag(hand["practice"], "practice"))  # fmt: skip
         return machine
 
 

@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fivecard.core.cards import parse_cards
 from fivecard.play.advise import advise
@@ -223,6 +225,45 @@ def test_a_voided_hand_is_dealt_again_at_its_bet() -> None:
     assert restored.can_bet()
     restored.bet(5)
     assert restored.deal().coins == 5
+
+
+ACTIONS = st.lists(
+    st.tuples(st.sampled_from(["deal", "draw", "void", "bet", "cash_in", "replay", "restore"]), st.integers(0, 31)),
+    max_size=60,
+)
+
+
+@given(actions=ACTIONS, start=st.integers(0, 30))
+@settings(max_examples=80, deadline=None)
+def test_the_books_balance_whatever_is_done(actions: list[tuple[str, int]], start: int) -> None:
+    """Any actions in any order, refused ones too, and the machine saved and
+    restored between them: the credits are always the start, plus what was
+    cashed in, less what was bet, plus what was paid (a hand in play's bet
+    is out; a practice hand's is never), and never below nothing."""
+    machine = Machine("jacks-or-better", seed=start, credits=start * 3, coins=1 + start % 5)
+    for action, number in actions:
+        try:
+            if action == "deal":
+                machine.deal()
+            elif action == "draw":
+                machine.draw(_positions(number))
+            elif action == "void":
+                machine.void()
+            elif action == "bet":
+                machine.bet(1 + number % 5)
+            elif action == "cash_in":
+                machine.cash_in(1 + number)
+            elif action == "replay":
+                machine.replay(1 + number % 4)
+            else:
+                machine = Machine.from_state(json.loads(json.dumps(machine.to_state())))
+        except GameError:
+            pass
+        hand = machine.current
+        out = hand.coins if hand is not None and not hand.practice else 0
+        tally = machine.tally
+        assert machine.credits == start * 3 + machine.cashed_in - tally.bet + tally.paid - out >= 0
+        assert tally.hands == machine.hands and machine.log().tally == tally
 
 
 def test_a_replayed_hand_moves_no_credit_and_is_not_logged() -> None:

@@ -138,3 +138,28 @@ def test_a_game_kept_without_the_trainer_setting_has_it_off() -> None:
     state = Game(seed=5, trainer=True).to_state()
     del state["trainer"]
     assert Game.from_state(state).trainer is False
+
+
+def _games() -> list[Any]:
+    from fivecard.play.friends import FriendsTable
+    from fivecard.play.machine import Machine
+
+    game = Game(seed=3)
+    game.start_round()
+    table = FriendsTable(host="h" * 64, seed=3)
+    table.join("s" * 64, "Ann")
+    return [game, table, Machine("jacks-or-better", seed=3)]
+
+
+@pytest.mark.parametrize("game", _games(), ids=lambda g: type(g).__name__)
+def test_a_number_that_is_infinite_or_not_a_number_is_refused(game: Any) -> None:
+    """JSON as Python reads it holds Infinity and NaN: a saved state with
+    one where a whole number belongs raised OverflowError (``int(inf)``),
+    not a GameError, for every kind of table game."""
+    state = json.loads(json.dumps(game.to_state()))
+    numbers = [k for k, v in state.items() if isinstance(v, int) and not isinstance(v, bool) and k != "version"]
+    assert numbers
+    for key in numbers:
+        for value in (float("inf"), float("-inf"), float("nan")):
+            with pytest.raises(GameError, match="cannot be restored"):
+                type(game).from_state({**state, key: value})

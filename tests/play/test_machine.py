@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fivecard.core.cards import parse_cards
 from fivecard.play.advise import advise
@@ -199,6 +202,70 @@ def test_voiding_gives_the_bet_back_and_deals_the_same_hand_again() -> None:
     assert machine.deal().cards == cards
 
 
+def test_a_voided_hand_is_dealt_again_at_its_bet() -> None:
+    """Voiding shows a hand's cards for nothing: were the bet free to change
+    before it is dealt again, a player would bet the most on the good
+    deals only. The bet stays until the hand is drawn (a practice hand
+    meanwhile changes nothing), then changes as before."""
+    machine = Machine("jacks-or-better", seed=2, coins=1)
+    cards = machine.deal().cards
+    machine.void()
+    assert not machine.can_bet()
+    with pytest.raises(GameError, match="hand 1 was voided: it is dealt again at its bet of 1 coin"):
+        machine.bet(5)
+    machine.bet(1)  # the same bet: nothing changes
+    restored = Machine.from_state(json.loads(json.dumps(machine.to_state())))
+    with pytest.raises(GameError, match="voided"):
+        restored.bet(5)
+    again = restored.deal()
+    assert (again.cards, again.coins, restored.credits) == (cards, 1, CREDITS - 1)
+    restored.draw([])
+    restored.replay(1)
+    restored.void()  # a practice hand's void holds no bet
+    assert restored.can_bet()
+    restored.bet(5)
+    assert restored.deal().coins == 5
+
+
+ACTIONS = st.lists(
+    st.tuples(st.sampled_from(["deal", "draw", "void", "bet", "cash_in", "replay", "restore"]), st.integers(0, 31)),
+    max_size=60,
+)
+
+
+@given(actions=ACTIONS, start=st.integers(0, 30))
+@settings(max_examples=80, deadline=None)
+def test_the_books_balance_whatever_is_done(actions: list[tuple[str, int]], start: int) -> None:
+    """Any actions in any order, refused ones too, and the machine saved and
+    restored between them: the credits are always the start, plus what was
+    cashed in, less what was bet, plus what was paid (a hand in play's bet
+    is out; a practice hand's is never), and never below nothing."""
+    machine = Machine("jacks-or-better", seed=start, credits=start * 3, coins=1 + start % 5)
+    for action, number in actions:
+        try:
+            if action == "deal":
+                machine.deal()
+            elif action == "draw":
+                machine.draw(_positions(number))
+            elif action == "void":
+                machine.void()
+            elif action == "bet":
+                machine.bet(1 + number % 5)
+            elif action == "cash_in":
+                machine.cash_in(1 + number)
+            elif action == "replay":
+                machine.replay(1 + number % 4)
+            else:
+                machine = Machine.from_state(json.loads(json.dumps(machine.to_state())))
+        except GameError:
+            pass
+        hand = machine.current
+        out = hand.coins if hand is not None and not hand.practice else 0
+        tally = machine.tally
+        assert machine.credits == start * 3 + machine.cashed_in - tally.bet + tally.paid - out >= 0
+        assert tally.hands == machine.hands and machine.log().tally == tally
+
+
 def test_a_replayed_hand_moves_no_credit_and_is_not_logged() -> None:
     machine = Machine("jacks-or-better", seed=2)
     _play(machine, 5, random.Random(1))
@@ -290,6 +357,88 @@ def test_damaged_state_is_refused_whole() -> None:
             Machine.from_state(broken)
     with pytest.raises(GameError):
         Machine.from_state({**state, "hand": {"number": 5, "coins": 5, "practice": False}})
+
+
+def _hostile_states() -> dict[str, dict[str, object]]:
+    """A machine's state mid-hand after two hands, each changed one way it
+    never is."""
+    machine = Machine("jacks-or-better", seed=5)
+    for _ in range(2):
+        machine.deal()
+        machine.draw([])
+    machine.deal()
+    state = json.loads(json.dumps(machine.to_state()))
+    assert state["biggest"]
+
+    def changed(path: str, value: object) -> dict[str, object]:
+        copy = json.loads(json.dumps(state))
+        *outer, last = path.split(".")
+        place = copy
+        for key in outer:
+            place = place[key]
+        place[last] = value
+        return dict(copy)
+
+    record = state["biggest"][0]
+    cases: dict[str, dict[str, object]] = {}
+    fields: dict[str, list[object]] = {
+        "hands": [-1, 10**30, "2", 2.5, float("inf"), float("nan"), True, None, MAX_ROUNDS + 1],
+        "credits": [-5, 10**40, "985", 1e300, float("inf")],
+        "cashed_in": [-1, "x", 10**30, 1.5],
+        "seed": ["5", 1.5, None],
+        "seeded": ["no", 1, None],
+        "trainer": ["yes", 0],
+        "show_best": ["no"],
+        "voided": ["no", 1],
+        "coins": [0, "5", 6],
+        "threshold": ["1/0", "10**1000", "1e400", "1e999999999", "nan", "1" * 100_000, "-1/1", "101/1", 5, None],
+        "tally.hands": [-4, "2", 2.5, 3],
+        "tally.bet": [-10, "10"],
+        "tally.mistakes": [-1, 99],
+        "tally.cost": ["1/0", "1e99999999", "9" * 100_000, "x", 0.5, "-1/1"],
+        "tally.expected": ["1/0", "1e999999999"],
+        "hand": ["x", [1], 7],
+        "hand.number": [0, 99, "3", 2.5],
+        "hand.coins": [0, 6, "5"],
+        "hand.practice": ["false", 0],
+        "biggest": [{"a": 1}, None, "abc", [record] * 1_000_000, [record] * (BIGGEST + 1), [7]],
+        "paytable": ["nope", "/etc/passwd", 5],
+        "rules": ["ace-to-five", "zzz", None],
+    }
+    for path, values in fields.items():
+        for value in values:
+            cases[f"{path}={str(value)[:20]!r}"] = changed(path, value)
+    record_fields: dict[str, list[object]] = {
+        "number": [0, MAX_ROUNDS + 1, "1", 99],
+        "coins": [0, "5", 10**30],
+        "paid": [-1, "0"],
+        "perfect_paid": [-1],
+        "value": ["1/0", "1e999999999"],
+        "best_value": ["1/0"],
+        "held": [[0], [6], ["1"], "12"],
+        "cards": [["Xx"], "AsKs", []],
+        "practice": ["false"],
+    }
+    for path, values in record_fields.items():
+        for value in values:
+            cases[f"biggest.{path}={str(value)[:20]!r}"] = changed("biggest", [{**record, path: value}])
+    cases["no tally.hands"] = changed("tally", {k: v for k, v in state["tally"].items() if k != "hands"})
+    return cases
+
+
+HOSTILE = _hostile_states()
+
+
+@pytest.mark.parametrize("state", HOSTILE.values(), ids=HOSTILE.keys())
+def test_a_hostile_state_is_a_game_error_at_once(state: dict[str, object]) -> None:
+    """Whatever a saved state holds (numbers out of range or of the wrong
+    type, fractions that divide by zero or would take hours to read, a
+    million mistakes), restoring it is a :class:`GameError`, at once:
+    never another exception, a hang, or a machine that is not one."""
+    started = time.perf_counter()
+    with pytest.raises(GameError, match="a saved machine that cannot be restored: "):
+        Machine.from_state(state)
+    assert time.perf_counter() - started < 0.5
 
 
 def test_a_table_not_in_the_catalogue_plays_but_is_not_kept() -> None:

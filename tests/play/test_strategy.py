@@ -472,3 +472,52 @@ def test_the_bet_is_at_most_the_coins_the_table_takes(monkeypatch: pytest.Monkey
     assert err == f"fivecard: error: a hand bets at most {most.coins} coins on {most.title}, not {most.coins + 1}\n"
     with pytest.raises(AssertionError, match="solved"):
         _run(["strategy", "--paytable", table, "--coins", str(most.coins)])
+
+
+def test_games_asked_for_at_once_from_threads_never_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A web app asks for games' hold values from several threads at once.
+    One thread found its game in memory and, before marking it the latest,
+    another pushed it out with other games: a KeyError (a 500 for a draw).
+    One asking holds the others off the few games in memory (a count or a
+    load from the cache goes on outside)."""
+    import threading
+    from collections import OrderedDict
+    from typing import Any
+
+    from fivecard.play import strategy
+    from fivecard.play.paytables import PAYTABLES
+
+    keys: dict[object, PayTable] = {}
+    for table in PAYTABLES.values():  # games of their own counts, one in memory and as many as are kept besides
+        keys.setdefault(strategy._values_key(table, table.rules_to_play()), table)
+    mine, *others = list(keys.values())[: strategy._HELD + 1]
+    got, pushed_out = threading.Event(), threading.Event()
+    asker = threading.current_thread()
+
+    class Watched(OrderedDict[Any, Any]):
+        def get(self, key: Any, default: Any = None) -> Any:
+            found = super().get(key, default)
+            if threading.current_thread() is asker and found is not None:
+                got.set()
+                pushed_out.wait(1)  # (held off, the others wait: then it goes on alone)
+            return found
+
+    held = Watched()
+    monkeypatch.setattr(strategy, "_HELD_VALUES", held)
+    monkeypatch.setattr(strategy, "_counted_kinds", lambda *args: object())  # (what is kept does not matter here)
+    strategy.hold_values(mine)
+    got.clear()
+
+    def push_out() -> None:
+        assert got.wait(10)
+        for table in others:
+            strategy.hold_values(table)
+        pushed_out.set()
+
+    other = threading.Thread(target=push_out)
+    other.start()
+    try:
+        assert strategy.hold_values(mine).paytable is mine
+    finally:
+        other.join(60)
+    assert pushed_out.is_set() and len(held) == strategy._HELD

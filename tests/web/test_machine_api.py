@@ -11,6 +11,8 @@ import csv
 import io
 import json
 import sqlite3
+import threading
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,8 +29,8 @@ with warnings.catch_warnings():
 from fivecard.play.machine import LOG_COLUMNS, HandRecord, Machine, SessionLog, machine_view
 from fivecard.play.paytables import PAYTABLES, catalogue
 from fivecard.web.app import create_app
-from fivecard.web.friends_api import RateLimit
-from fivecard.web.store import OWNER_COOKIE, Capacity
+from fivecard.web.friends_api import Exports, RateLimit
+from fivecard.web.store import MACHINES, OWNER_COOKIE, Capacity, TableGameStore, secret_hash
 
 JACKS = "jacks-or-better-9-6"
 DEUCES = "deuces-wild-full-pay"
@@ -215,6 +217,21 @@ def test_bad_actions_are_refused_and_change_nothing(app: FastAPI) -> None:
     assert client.get(f"/api/machines/{machine_id}").json() == before
 
 
+def test_after_a_void_the_bet_waits_for_the_hand_dealt_again(app: FastAPI) -> None:
+    """The cards of a hand voided are seen: its bet cannot change until it
+    is dealt again and drawn (the page's bet buttons are off: ``can.bet``)."""
+    client = TestClient(app)
+    machine_id = new_machine(client, seed=3, coins=1)["id"]
+    dealt = act(client, machine_id, action="deal")
+    voided = act(client, machine_id, action="void")
+    assert voided["can"]["bet"] is False
+    answer = client.post(f"/api/machines/{machine_id}/actions", json={"action": "bet", "coins": 5})
+    assert answer.status_code == 409 and "dealt again at its bet of 1 coin" in answer.json()["detail"]
+    again = act(client, machine_id, action="deal")
+    assert again["hand"] == dealt["hand"] and again["credits"] == dealt["credits"]
+    assert act(client, machine_id, action="draw", hold=[])["can"]["bet"] is True
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 
@@ -247,6 +264,95 @@ def test_the_csv_is_the_logs_rows_and_inert(app: FastAPI) -> None:
     for row in rows:
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+
+
+def _played_in_the_store(data: Path, hands: int) -> tuple[TestClient, str]:
+    """A browser and its machine with ``hands`` hands played, kept as the
+    app keeps them (played through the store, not request by request)."""
+    client = TestClient(make_app(data))
+    machine_id = new_machine(client, seed=4, coins=1)["id"]
+    store: TableGameStore[Machine] = TableGameStore(str(data / "games.sqlite3"), MACHINES)
+    owner = secret_hash(client.cookies[OWNER_COOKIE])
+    for _ in range(hands):
+
+        def hand(machine: Machine) -> tuple[None, list[dict[str, Any]]]:
+            dealt = machine.deal().to_json()
+            return None, [Machine.kept_event(e) for e in (dealt, machine.draw([0]).to_json())]
+
+        store.act(machine_id, owner, hand)
+    store.close()
+    return client, machine_id
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch, wait: threading.Event | None = None) -> list[int]:
+    """How many events each read of the store's events found (each read
+    held until ``wait`` is set, if given)."""
+    read: list[int] = []
+    real = TableGameStore.events_after
+
+    def events_after(self: TableGameStore[Any], *args: Any, **kwargs: Any) -> Any:
+        if wait is not None:
+            assert wait.wait(10)
+        found = real(self, *args, **kwargs)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(TableGameStore, "events_after", events_after)
+    return read
+
+
+def test_the_log_is_the_machines_tally_and_reads_no_hands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GET /log`` (no rate limit, no turn) read and summed every hand the
+    machine had played: 0.9 s of the server's time a request at 10,000
+    hands. The machine keeps the log's figures (its tally and biggest
+    mistakes) itself: the answer is the same, and reads no hand."""
+    client, machine_id = _played_in_the_store(tmp_path / "data", 30)
+    read = _reads(monkeypatch)
+    log = client.get(f"/api/machines/{machine_id}/log").json()
+    assert read == [] and log["hands"] == 30
+    assert log == client.get(f"/api/machines/{machine_id}").json()["log"]
+
+
+def test_the_csv_is_read_a_page_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GET /log.csv`` read a machine's every hand at once and answered
+    them in one piece: 1.4 s and some 100 MB of the server's a request at
+    10,000 hands, and nothing bounded how many ran at once. It is read and
+    sent a page of hands at a time; every row is there, in order."""
+    client, machine_id = _played_in_the_store(tmp_path / "data", 1200)
+    read = _reads(monkeypatch)
+    rows = list(csv.reader(io.StringIO(client.get(f"/api/machines/{machine_id}/log.csv").text)))
+    assert [int(row[0]) for row in rows[1:]] == list(range(1, 1201))
+    assert max(read) <= 500 and sum(read) == 1200
+
+
+def test_csv_exports_at_once_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CSV being made holds one of the app's export places (one network
+    one at a time: one more is 429); a request refused before its answer
+    starts takes none."""
+    data = tmp_path / "data"
+    exports = Exports(most=2, per_network=1)
+    app = create_app(data, limit=unlimited(), allow_hosts=["testserver"], exports=exports)
+    client = TestClient(app)
+    machine_id = new_machine(client, seed=1)["id"]
+    path = f"/api/machines/{machine_id}/log.csv"
+    go = threading.Event()
+    _reads(monkeypatch, go)
+    answers: list[int] = []
+    held = threading.Thread(target=lambda: answers.append(TestClient(app, cookies=dict(client.cookies)).get(path).status_code))
+    try:
+        held.start()
+        deadline = time.monotonic() + 10
+        while exports.held() < 1:
+            assert time.monotonic() < deadline, "the export never began"
+            time.sleep(0.01)
+        again = client.get(path)
+        assert again.status_code == 429 and "exports for this address at once are limited" in again.text
+        assert TestClient(app).get(path).status_code == 403  # not the owner's: no place taken
+        assert exports.held() == 1
+    finally:
+        go.set()
+        held.join(10)
+    assert answers == [200] and exports.held() == 0
 
 
 def test_a_request_id_is_applied_once(app: FastAPI) -> None:

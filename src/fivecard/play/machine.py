@@ -17,7 +17,9 @@ from its number (the trainer's *replay*).
   in order, as machines do; the final hand is paid its line's pay per coin
   times the coins bet (at fewer coins than the most, a line's
   ``below_max``: the royal's 250 per coin). :meth:`Machine.void` (quitting
-  mid-hand) gives the bet back, and the next deal is the same hand again.
+  mid-hand) gives the bet back, and the next deal is the same hand again,
+  at the same bet (the bet cannot change in between: else a void would
+  show a hand's cards before its bet is chosen).
 * **The trainer.** Every hold of the deal is valued exactly
   (:func:`~fivecard.play.strategy.hold_values`: the strategy solver's own
   sums, for the one deal): the verdict (:class:`Verdict`) says whether the
@@ -38,6 +40,7 @@ from its number (the trainer's *replay*).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -93,10 +96,42 @@ def _ratio(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def _fraction(text: object, what: str) -> Fraction:
-    if not isinstance(text, str):
-        raise GameError(f"{what} must be a fraction as text, got {text!r}")
-    return Fraction(text)
+#: A fraction as :func:`_ratio` writes it (a saved state's): digits over
+#: digits, so many at most (no exponent: "1e999999999" would take hours).
+_RATIO: Final = re.compile(r"(-?[0-9]{1,60})/([0-9]{1,60})")
+#: The most a saved count of coins or credits may be (no machine comes near).
+_MOST: Final = 2**63 - 1
+
+
+def _shown(value: object) -> str:
+    """A saved value as a message shows it (a long one cut short)."""
+    return quote(value) if isinstance(value, str) else repr(value)[:40] if not isinstance(value, int) else (
+        f"{value}" if abs(value) < 10**40 else "a number of more than 40 digits")
+
+
+def _fraction(text: object, what: str, least: Fraction | None = None) -> Fraction:
+    """A saved fraction (as :func:`_ratio` writes it; at least ``least``, if given)."""
+    found = _RATIO.fullmatch(text) if isinstance(text, str) else None
+    if found is None or int(found[2]) == 0:
+        raise GameError(f"{what} must be a fraction as text (numerator/denominator), not {_shown(text)}")
+    value = Fraction(int(found[1]), int(found[2]))
+    if least is not None and value < least:
+        raise GameError(f"{what} must be at least {least}, not {_shown(text)}")
+    return value
+
+
+def _whole(value: object, what: str, least: int = 0, most: int = _MOST) -> int:
+    """A saved whole number from ``least`` to ``most`` (not a bool, a float or a text)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise GameError(f"{what} must be a whole number from {least:,} to {most:,}, not {_shown(value)}")
+    return value
+
+
+def _flag(value: object, what: str) -> bool:
+    """A saved true or false (not a text or a number)."""
+    if not isinstance(value, bool):
+        raise GameError(f"{what} is true or false, not {_shown(value)}")
+    return value
 
 
 def _positions(mask: int) -> tuple[int, ...]:
@@ -263,30 +298,33 @@ class HandRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandRecord:
-        def cards(key: str) -> tuple[Card, ...]:
-            return tuple(Card.parse(code) for code in data[key])
+        def cards(key: str, counts: range) -> tuple[Card, ...]:
+            codes = data[key]
+            if not isinstance(codes, list) or len(codes) not in counts or not all(isinstance(c, str) for c in codes):
+                raise GameError(f"{key} must be a list of {counts.start}-{counts.stop - 1} cards")
+            return tuple(Card.parse(code) for code in codes)
 
         def places(key: str) -> tuple[int, ...]:
-            found = tuple(int(p) - 1 for p in data[key])
-            if not all(0 <= p < HAND_SIZE for p in found):
+            found = data[key]
+            if not isinstance(found, list) or len(found) > HAND_SIZE:
                 raise GameError(f"{key} must be positions 1-5")
-            return found
+            return tuple(_whole(p, key, 1, HAND_SIZE) - 1 for p in found)
 
         return cls(
-            int(data["number"]),
-            int(data["coins"]),
-            cards("cards"),
+            _whole(data["number"], "a hand's number", 1, MAX_ROUNDS),
+            _whole(data["coins"], "a hand's coins", 1, 100),
+            cards("cards", range(HAND_SIZE, HAND_SIZE + 1)),
             places("held"),
             places("best"),
-            cards("drawn"),
-            cards("final"),
+            cards("drawn", range(HAND_SIZE + 1)),
+            cards("final", range(HAND_SIZE, HAND_SIZE + 1)),
             str(data["line"]),
             str(data["label"]),
-            int(data["paid"]),
-            _fraction(data["value"], "value"),
-            _fraction(data["best_value"], "best_value"),
-            int(data["perfect_paid"]),
-            bool(data.get("practice", False)),
+            _whole(data["paid"], "a hand's pay"),
+            _fraction(data["value"], "value", Fraction(0)),
+            _fraction(data["best_value"], "best_value", Fraction(0)),
+            _whole(data["perfect_paid"], "perfect_paid"),
+            _flag(data.get("practice", False), "practice"),
         )
 
 
@@ -334,15 +372,16 @@ class Tally:
 
     @classmethod
     def from_state(cls, data: Mapping[str, Any]) -> Tally:
+        hands = _whole(data["hands"], "the tally's hands", 0, MAX_ROUNDS)
         return cls(
-            int(data["hands"]),
-            int(data["bet"]),
-            int(data["paid"]),
-            int(data["mistakes"]),
-            _fraction(data["cost"], "cost"),
-            _fraction(data["expected"], "expected"),
-            _fraction(data["perfect"], "perfect"),
-            int(data["perfect_paid"]),
+            hands,
+            _whole(data["bet"], "the tally's bet"),
+            _whole(data["paid"], "the tally's paid"),
+            _whole(data["mistakes"], "the tally's mistakes", 0, hands),
+            _fraction(data["cost"], "cost", Fraction(0)),
+            _fraction(data["expected"], "expected", Fraction(0)),
+            _fraction(data["perfect"], "perfect", Fraction(0)),
+            _whole(data["perfect_paid"], "the tally's perfect_paid"),
         )
 
 
@@ -584,6 +623,7 @@ class Machine(TableGame):
         self.tally = Tally()
         self.biggest: tuple[HandRecord, ...] = ()
         self.cashed_in = 0  # credits added after the start
+        self.voided = False  # the next deal is a hand voided: at its bet (:attr:`coins`)
         self._values: HoldValues | None = None
 
     # -- settings ----------------------------------------------------------------
@@ -619,6 +659,16 @@ class Machine(TableGame):
         self._checked_coins(coins)
         if self.current is not None:
             raise GameError("the bet changes between hands: draw first")
+        if self.voided and coins != self.coins:
+            raise GameError(
+                f"hand {self.hands + 1} was voided: it is dealt again at its bet of {self.coins} "
+                f"coin{'s' if self.coins != 1 else ''}; the bet changes after its draw"
+            )
+
+    def can_bet(self) -> bool:
+        """Whether the bet may change now: between hands, and not before a
+        hand voided is dealt again (:meth:`void`)."""
+        return self.current is None and not self.voided
 
     def bet(self, coins: int) -> None:
         """Bet ``coins`` on the next hands."""
@@ -691,6 +741,7 @@ class Machine(TableGame):
         self.verify_deal()
         number = self.hands + 1
         self.credits -= self.coins
+        self.voided = False
         self.current = _Hand(number, self.shoe.deck(number), self.coins)
         return Dealt(number, self.coins, self.current.cards, self.credits)
 
@@ -769,12 +820,13 @@ class Machine(TableGame):
 
     def void(self) -> dict[str, Any]:
         """Quit the hand in play: its bet goes back (a practice hand's
-        moves nothing); the next deal deals it again."""
+        moves nothing); the next deal deals it again, at the same bet."""
         self.verify_void()
         hand = self.current
         assert hand is not None
         if not hand.practice:
             self.credits += hand.coins
+            self.voided = True
         self.current = None
         return {"type": "voided", "number": hand.number, "credits": self.credits}
 
@@ -808,6 +860,7 @@ class Machine(TableGame):
             "seed": self.seed,
             "seeded": self.seeded,
             "hands": self.hands,
+            "voided": self.voided,
             "trainer": self.trainer,
             "show_best": self.show_best,
             "threshold": _ratio(self.threshold),
@@ -820,28 +873,46 @@ class Machine(TableGame):
 
     @classmethod
     def _restore(cls, state: Mapping[str, Any]) -> Machine:
+        for key in ("paytable", "rules"):
+            if not isinstance(state[key], str):
+                raise GameError(f"{key} must be a name, not {_shown(state[key])}")
+        seed = state["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise GameError(f"the seed must be a whole number, not {_shown(seed)}")
         machine = cls(
-            str(state["paytable"]),
-            rules=str(state["rules"]),
+            state["paytable"],
+            rules=state["rules"],
             coins=state["coins"],
             credits=state["credits"],
-            seed=int(state["seed"]),
+            seed=seed,
             trainer=state["trainer"],
             show_best=state["show_best"],
             threshold=_fraction(state["threshold"], "threshold"),
         )
-        machine.shoe.seeded = bool(state["seeded"])
-        machine.hands = int(state["hands"])
-        machine.cashed_in = int(state["cashed_in"])
+        machine.shoe.seeded = _flag(state["seeded"], "seeded")
+        machine.hands = _whole(state["hands"], "hands", 0, MAX_ROUNDS)
+        machine.cashed_in = _whole(state["cashed_in"], "cashed_in")
+        machine.voided = state.get("voided", False)  # (a machine kept before the mark had none)
+        if not isinstance(machine.voided, bool):
+            raise GameError(f"voided is true or false, not {machine.voided!r}")
         machine.tally = Tally.from_state(state["tally"])
-        machine.biggest = tuple(HandRecord.from_json(r) for r in state["biggest"])
+        if machine.tally.hands != machine.hands:
+            raise GameError(f"the tally counts {machine.tally.hands:,} hands, the machine {machine.hands:,}")
+        biggest = state["biggest"]
+        if not isinstance(biggest, list) or len(biggest) > BIGGEST:
+            raise GameError(f"the biggest mistakes are a list of at most {BIGGEST}")
+        machine.biggest = tuple(HandRecord.from_json(r) for r in biggest)
+        if any(r.number > machine.hands or r.practice for r in machine.biggest):
+            raise GameError(f"the biggest mistakes are of the {machine.hands:,} hands played")
         hand = state["hand"]
         if hand is not None:
-            number = int(hand["number"])
+            if not isinstance(hand, Mapping):
+                raise GameError(f"the hand in play is a number, coins and practice, not {_shown(hand)}")
+            number = _whole(hand["number"], "the hand in play's number", 1, MAX_ROUNDS)
             if not 1 <= number <= machine.hands + 1:
                 raise GameError(f"hand {number} cannot be in play after {machine.hands} hands")
             machine.current = _Hand(number, machine.shoe.deck(number), machine._checked_coins(hand["coins"]),
-                                    bool(hand["practice"]))  # fmt: skip
+                                    _flag(hand["practice"], "practice"))  # fmt: skip
         return machine
 
 
@@ -981,7 +1052,7 @@ def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dic
         "can": {
             "deal": machine.can_deal(),
             "draw": hand is not None,
-            "bet": hand is None,
+            "bet": machine.can_bet(),
             "void": hand is not None,
             "cash_in": machine.can(machine.verify_cash_in),
         },

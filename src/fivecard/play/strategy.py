@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
@@ -596,18 +597,22 @@ def hold_values(
     if not ruleset.suits:
         raise FivecardError(f"valuing holds takes a deck of suited cards for now, not {ruleset.name}")
     key = _values_key(paytable, ruleset)
-    cached = _HELD_VALUES.get(key)
+    with _HELD_LOCK:  # (a web app asks from several threads: found and marked the latest at once)
+        cached = _HELD_VALUES.get(key)
+        if cached is not None:
+            _HELD_VALUES.move_to_end(key)
     if cached is not None:
-        _HELD_VALUES.move_to_end(key)
         return HoldValues(paytable, ruleset, cached)
-    totals = _counted_kinds(paytable, ruleset, key, progress)
-    _HELD_VALUES[key] = totals
-    while len(_HELD_VALUES) > _HELD:
-        _HELD_VALUES.popitem(last=False)
+    totals = _counted_kinds(paytable, ruleset, key, progress)  # (the lock is not held: seconds, perhaps)
+    with _HELD_LOCK:
+        _HELD_VALUES[key] = totals
+        while len(_HELD_VALUES) > _HELD:
+            _HELD_VALUES.popitem(last=False)
     return HoldValues(paytable, ruleset, totals)
 
 
 _HELD_VALUES: OrderedDict[tuple[object, ...], _KindTotals] = OrderedDict()
+_HELD_LOCK: Final = threading.Lock()
 
 
 def hold_values_held(paytable: PayTable, rules: str | RuleSet | None = None) -> bool:

@@ -59,8 +59,9 @@ G = TypeVar("G", bound="TableGame")
 #: game's history is bounded (a dealer game's round keeps about 7 KB).
 MAX_ROUNDS: Final = 10_000
 
-#: The exceptions a damaged saved state raises while it is read.
-_DAMAGED: Final = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+#: The exceptions a damaged saved state raises while it is read (an
+#: ArithmeticError: ``int()`` of the Infinity JSON may hold, a fraction over 0).
+_DAMAGED: Final = (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError)
 
 
 class GameError(FivecardError):

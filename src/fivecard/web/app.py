@@ -1113,7 +1113,7 @@ def create_app(
     ):
         app.add_api_route(path, page(template, key), response_class=HTMLResponse, include_in_schema=False)
     add_strategy_routes(app, templates, _json)  # video-poker strategy cards: /strategy, /api/strategy
-    add_machine_routes(app, templates, machines, owners, limit, gate.run, _json)  # video poker: /video-poker, /api/machines
+    add_machine_routes(app, templates, machines, owners, limit, gate.run, _json, app.state.exports)  # video poker: /video-poker, /api/machines
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:

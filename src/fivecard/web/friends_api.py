@@ -80,6 +80,7 @@ __all__ = [
     "builtin_rules",
     "Broker",
     "Exports",
+    "Held",
     "Digits",
     "RateLimit",
     "RequestModel",
@@ -509,7 +510,7 @@ class Exports:
                 yield block[start : start + _EXPORT_PIECE]
 
 
-class _Held(StreamingResponse):
+class Held(StreamingResponse):
     """A streamed answer that gives back what it holds (``done``) once it
     ends, however it ends: sent whole, its client gone, an error. An answer
     whose export's place went to another ends unfinished: the server closes
@@ -671,7 +672,7 @@ def add_friends_table_routes(
         network = request_network(request)
         place = exports.take(network)
         try:
-            return _Held(
+            return Held(
                 exports.pieces(_named_export(store, table_id, format, table.rules.name, _most_hands(table)), place),
                 lambda: exports.give(place),
                 media_type="text/csv; charset=utf-8" if format == "csv" else "application/x-ndjson",

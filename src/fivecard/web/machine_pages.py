@@ -15,9 +15,11 @@ choose a game; ``/video-poker/{id}``: the machine) and its JSON API.
   ``cash_in``, ``replay`` (hand number ``hand`` again, as practice),
   ``void``: the view, with this action's ``events``.
 * ``GET /api/machines/{id}/log``: the session's log
-  (:class:`~fivecard.play.machine.SessionLog`), read from the machine's
-  kept hands; ``GET /api/machines/{id}/log.csv``: its hands as CSV
-  (:data:`~fivecard.play.machine.LOG_COLUMNS`; every cell inert).
+  (:class:`~fivecard.play.machine.SessionLog`: the tally and the biggest
+  mistakes the machine keeps, :meth:`~fivecard.play.machine.Machine.log`);
+  ``GET /api/machines/{id}/log.csv``: its hands as CSV
+  (:data:`~fivecard.play.machine.LOG_COLUMNS`; every cell inert), read
+  from the machine's kept hands and sent a page of hands at a time.
 
 Who may: a machine is its owner's only (the browser that made it, by its
 owner cookie, as a dealer game is: :data:`~fivecard.web.store.MACHINES`);
@@ -29,7 +31,9 @@ cost: new machines per address (the ``create`` rate limit) and in all
 actions per browser (the ``act`` rate limit), every action and every view
 that values holds (a hold's value counts the game's hold values once,
 2-4 s, then loads them from the user's cache) taken at the advisor's gate
-(:class:`~fivecard.web.app.AdvisorGate`), at most
+(:class:`~fivecard.web.app.AdvisorGate`), a CSV made at one of the app's
+export places (:class:`~fivecard.web.friends_api.Exports`: so many at once,
+one for an address) and read :data:`CSV_PAGE` hands at a time, at most
 :data:`~fivecard.play.table_game.MAX_ROUNDS` hands a machine, and only the
 latest deals, voids and practice hands kept
 (:attr:`~fivecard.play.machine.Machine.KEPT_EVENTS`).
@@ -37,7 +41,7 @@ latest deals, voids and practice hands kept
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, Request
@@ -53,13 +57,16 @@ from ..play.paytables import PAYTABLES
 from ..play.table_game import MAX_ROUNDS
 from .clients import request_network
 from .errors import NotFound, NotYours
-from .friends_api import RateLimit, Request_, RequestModel
+from .friends_api import Exports, Held, RateLimit, Request_, RequestModel
 from .store import MAX_STORED, Owners, TableGameStore, remember_owner
 from .strategy_pages import strategy_games
 
 __all__ = ["add_machine_routes", "NewMachineRequest", "MachineActionRequest"]
 
 T = TypeVar("T")
+
+#: The hands a CSV export reads (and sends) at a time.
+CSV_PAGE = 500
 
 #: A gate's turn: ``run(work, client)`` runs ``work`` in a worker thread when the client's turn comes.
 Gate = Callable[[Callable[[], Any], str], Awaitable[Any]]
@@ -128,10 +135,12 @@ def add_machine_routes(
     limit: RateLimit,
     gate: Gate,
     json_response: Callable[..., Response],
+    exports: Exports,
 ) -> None:
     """Register the machine's pages and API on ``app`` (``gate``: the
     advisor's turns, :meth:`~fivecard.web.app.AdvisorGate.run`;
-    ``json_response``: the app's one way to answer JSON)."""
+    ``json_response``: the app's one way to answer JSON; ``exports``: the
+    app's export places, which a CSV takes one of)."""
 
     def owner_of(request: Request) -> str:
         owner = owners.owner(request)
@@ -216,26 +225,38 @@ def add_machine_routes(
         except _NeedsCounting:
             return json_response(await gate(lambda: act(True), request_network(request)))
 
-    def session_log(machine_id: str, owner: str) -> SessionLog:
-        machine = store.load(machine_id, owner)
-        events = [e for _, e in store.events_after(machine_id, 0, limit=MAX_ROUNDS, type="drawn")]
-        return SessionLog.of(machine.paytable.title, records_of(events))
-
     @app.get("/api/machines/{machine_id}/log", tags=["video poker"], summary="The session's log")
     async def api_machine_log(machine_id: str, request: Request) -> Response:
-        log = await run_in_threadpool(session_log, machine_id, owner_of(request))
-        return json_response(log.to_json())
+        machine = await run_in_threadpool(store.load, machine_id, owner_of(request))
+        return json_response(machine.log().to_json())
+
+    def csv_pages(machine_id: str, title: str) -> Iterator[bytes]:
+        """The CSV's header, then its rows a page of hands at a time."""
+        yield csv_line(list(LOG_COLUMNS)).encode()
+        seen = 0
+        while True:
+            page = store.events_after(machine_id, seen, limit=CSV_PAGE, type="drawn")
+            if not page:
+                return
+            seen = page[-1][0]
+            rows = SessionLog.of(title, records_of(e for _, e in page)).rows()
+            yield "".join(csv_line([str(c) for c in row]) for row in rows).encode()
 
     @app.get("/api/machines/{machine_id}/log.csv", tags=["video poker"], summary="The session's hands as CSV")
     async def api_machine_log_csv(machine_id: str, request: Request) -> Response:
-        log = await run_in_threadpool(session_log, machine_id, owner_of(request))
-        text = csv_line(list(LOG_COLUMNS)) + "".join(csv_line([str(c) for c in row]) for row in log.rows())
-        name = "fivecard-video-poker-log.csv"
-        return Response(
-            text.encode(),
-            media_type="text/csv; charset=utf-8",
-            headers={"content-disposition": f'attachment; filename="{name}"'},
-        )
+        # 403 or 404 before the answer starts, and before a place is taken
+        machine = await run_in_threadpool(store.load, machine_id, owner_of(request))
+        place = exports.take(request_network(request))
+        try:
+            return Held(
+                exports.pieces(csv_pages(machine_id, machine.paytable.title), place),
+                lambda: exports.give(place),
+                media_type="text/csv; charset=utf-8",
+                headers={"content-disposition": 'attachment; filename="fivecard-video-poker-log.csv"'},
+            )
+        except BaseException:
+            exports.give(place)
+            raise
 
     # -- pages ---------------------------------------------------------------------------
 

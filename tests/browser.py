@@ -44,12 +44,15 @@ document.addEventListener("securitypolicyviolation", (e) => {
 class Server:
     """``fivecard serve`` in a subprocess, on 127.0.0.1."""
 
-    def __init__(self, data: Path, port: int = 0) -> None:
+    def __init__(self, data: Path, port: int = 0, env: dict[str, str] | None = None) -> None:
+        """``env``: variables set for the server (``FIVECARD_CACHE``: a cache of its own)."""
         self.data = data
         self.log = data.parent / f"{data.name}-serve.log"
         command = [sys.executable, "-m", "fivecard", "serve", "--port", str(port), "--data", str(data)]
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=log, text=True, env={**os.environ, **(env or {})}
+            )
         assert self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], 30)
         line = self.process.stdout.readline() if ready else ""

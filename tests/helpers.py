@@ -305,15 +305,23 @@ def held_advisor(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
 def watch_opens() -> Iterator[list[str]]:
     """For a fixture: the files opened while a test runs (an audit hook
     sees every ``open``; a hook stays for the process, so it stops
-    watching when the test is done)."""
+    watching when the test is done), but fivecard's own code: FastAPI
+    reads an endpoint's source lines the first time it raises (for the
+    error's context), which is no file a request named."""
+    import os
     import sys
 
+    import fivecard
+
+    own = os.path.dirname(os.path.abspath(fivecard.__file__)) + os.sep
     seen: list[str] = []
     watching = [True]
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if watching[0] and event == "open":
-            seen.append(str(args[0]))
+            name = str(args[0])
+            if not (name.endswith(".py") and os.path.abspath(name).startswith(own)):
+                seen.append(name)
 
     sys.addaudithook(hook)
     yield seen

@@ -521,3 +521,51 @@ def test_games_asked_for_at_once_from_threads_never_fail(monkeypatch: pytest.Mon
     finally:
         other.join(60)
     assert pushed_out.is_set() and len(held) == strategy._HELD
+
+
+def test_a_game_asked_for_at_once_is_counted_once_and_says_how_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two threads asking for a game not yet counted: one counts it (its
+    progress heard, and told to any who asks meanwhile), the other waits
+    for that count instead of making its own."""
+    import threading
+    from collections import OrderedDict
+    from typing import Any
+
+    from fivecard.play import strategy
+    from fivecard.play.paytables import parse_paytable
+
+    monkeypatch.setenv("FIVECARD_CACHE", "off")
+    monkeypatch.setattr(strategy, "_HELD_VALUES", OrderedDict())
+    table = parse_paytable(
+        '{"pays": {"royal_flush": 800, "flush": 6, "full_house": 9, "one_pair": 1}, "min_pair": "J", "rules": "short-deck"}',
+        name="short",
+    )
+    counts: list[int] = []
+    made = strategy._KindTotals.__init__
+
+    def counted(self: Any, *args: Any) -> None:
+        counts.append(1)
+        made(self, *args)
+
+    monkeypatch.setattr(strategy._KindTotals, "__init__", counted)
+    told: list[tuple[int, int | None]] = []
+    assert strategy.hold_values_progress(table) is None
+
+    def heard(done: int, steps: int) -> None:
+        assert steps == strategy.COUNT_STEPS
+        told.append((done, strategy.hold_values_progress(table)))
+
+    found: list[strategy.HoldValues] = []
+    threads = [
+        threading.Thread(target=lambda: found.append(strategy.hold_values(table, progress=heard))),
+        threading.Thread(target=lambda: found.append(strategy.hold_values(table))),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert counts == [1] and len(found) == 2
+    assert told == [(done, done) for done in range(1, strategy.COUNT_STEPS + 1)]
+    assert strategy.hold_values_progress(table) is None and strategy.hold_values_held(table)
+    cards = list(found[0].rules.deck())[:5]
+    assert found[0].of(cards) == found[1].of(cards)

@@ -495,6 +495,7 @@ def test_the_openapi_document_describes_the_api_and_no_page_loads_a_cdn(client: 
         "/api/machines/{machine_id}/actions",
         "/api/machines/{machine_id}/log",
         "/api/machines/{machine_id}/log.csv",
+        "/api/video-poker/{paytable_id}",
     }
     actions = document["components"]["schemas"]["ActionRequest"]["properties"]["action"]
     assert set(actions["enum"]) == {"start", "exchange", "keep", "fold", "reveal", "settle"}

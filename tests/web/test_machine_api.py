@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import sqlite3
+import urllib.parse
 import threading
 import time
 import warnings
@@ -487,3 +488,26 @@ def test_only_a_game_whose_values_are_not_in_memory_waits_for_a_turn_at_the_gate
         assert len(turns) == made + 1
         act(client, machine["id"], action="draw", hold=[])
         assert len(turns) == made + 1
+
+
+@pytest.mark.parametrize("name", [n for n in OTHERS if n])
+def test_asking_after_a_game_not_in_the_catalogue_opens_nothing(app: FastAPI, name: str, opened: list[str]) -> None:
+    answer = TestClient(app).get(f"/api/video-poker/{urllib.parse.quote(name, safe='')}")
+    assert answer.status_code in (404, 422), answer.text
+    assert opened == []
+
+
+def test_any_page_may_ask_whether_a_game_starts_at_once(app: FastAPI) -> None:
+    """``GET /api/video-poker/{id}``: a catalogue game's title, whether its
+    values are in memory, and how far a count under way has come. Nobody's
+    (no cookie needed; it tells nothing of any machine)."""
+    from fivecard.play import strategy
+
+    with TestClient(app) as client:
+        strategy._HELD_VALUES.clear()
+        answer = client.get(f"/api/video-poker/{JACKS}").json()
+        assert answer == {"id": JACKS, "title": "Jacks or Better 9/6", "ready": False, "counting": False,
+                          "done": 0, "steps": 32}  # fmt: skip
+        new_machine(client, seed=1)
+        assert client.get(f"/api/video-poker/{JACKS}").json()["ready"] is True
+        assert "set-cookie" not in client.get(f"/api/video-poker/{DEUCES}").headers

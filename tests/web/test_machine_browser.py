@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -235,5 +236,23 @@ def test_the_list_starts_a_machine_and_says_it_is_preparing(tab: Tab, tmp_path: 
         expect(page.locator("#paytable th.current")).to_have_text("1 coin")
         page.locator("#max-bet").click()
         expect(page.locator("#bet")).to_have_text("5")
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_a_games_first_count_shows_how_far_it_has_come(tab: Tab, tmp_path: Path) -> None:
+    """A server whose cache has never held the game counts its values (a
+    few seconds): the list page shows the count's progress, then the
+    machine."""
+    server = Server(tmp_path / "data", env={"FIVECARD_CACHE": str(tmp_path / "cache")})
+    try:
+        page = tab.page
+        page.goto(f"{server.url}/video-poker")
+        page.locator("button[value='jacks-or-better-8-5']").click()
+        expect(page.locator("#preparing")).to_be_visible(timeout=20_000)
+        expect(page.locator("#status")).to_contain_text(re.compile(r"Preparing Jacks or Better 8/5 \(first time only\)… \d+%"))
+        page.wait_for_url(re.compile(r".*/video-poker/[A-Za-z0-9_-]+$"), timeout=60_000)
+        expect(page.locator("#machine-title")).to_have_text("Jacks or Better 8/5")
     finally:
         server.stop()

@@ -106,6 +106,7 @@ FIELDS: dict[tuple[str, str, str], str] = {
     ("POST /api/machines/{machine_id}/actions", "body", "request_id"): "text",
     ("GET /api/machines/{machine_id}/log", "path", "machine_id"): "id",
     ("GET /api/machines/{machine_id}/log.csv", "path", "machine_id"): "id",
+    ("GET /api/video-poker/{paytable_id}", "path", "paytable_id"): "name",
 }
 #: The pages (not in the OpenAPI document): their parameters, and the
 #: app's other routes, which take none.

@@ -79,6 +79,8 @@ __all__ = [
     "DealValues",
     "hold_values",
     "hold_values_held",
+    "hold_values_progress",
+    "COUNT_STEPS",
 ]
 
 
@@ -601,18 +603,49 @@ def hold_values(
         cached = _HELD_VALUES.get(key)
         if cached is not None:
             _HELD_VALUES.move_to_end(key)
+        game_lock = _GAME_LOCKS.setdefault(key, threading.Lock())
     if cached is not None:
         return HoldValues(paytable, ruleset, cached)
-    totals = _counted_kinds(paytable, ruleset, key, progress)  # (the lock is not held: seconds, perhaps)
-    with _HELD_LOCK:
-        _HELD_VALUES[key] = totals
-        while len(_HELD_VALUES) > _HELD:
-            _HELD_VALUES.popitem(last=False)
+    with game_lock:  # one thread counts a game; another asking meanwhile waits for that count
+        with _HELD_LOCK:
+            cached = _HELD_VALUES.get(key)
+        if cached is not None:
+            return HoldValues(paytable, ruleset, cached)
+
+        def heard(done: int, steps: int) -> None:
+            _COUNTING[key] = done
+            if progress is not None:
+                progress(done, steps)
+
+        _COUNTING[key] = 0
+        try:
+            totals = _counted_kinds(paytable, ruleset, key, heard)  # (the lock of all games is not held)
+        finally:
+            _COUNTING.pop(key, None)
+        with _HELD_LOCK:
+            _HELD_VALUES[key] = totals
+            while len(_HELD_VALUES) > _HELD:
+                _HELD_VALUES.popitem(last=False)
     return HoldValues(paytable, ruleset, totals)
 
 
 _HELD_VALUES: OrderedDict[tuple[object, ...], _KindTotals] = OrderedDict()
 _HELD_LOCK: Final = threading.Lock()
+#: Per game, the lock its count is made under, and how far a count under way has come (of 32).
+_GAME_LOCKS: dict[tuple[object, ...], threading.Lock] = {}
+_COUNTING: dict[tuple[object, ...], int] = {}
+
+
+def hold_values_progress(paytable: PayTable, rules: str | RuleSet | None = None) -> int | None:
+    """How far the game's values are counted now: the steps done of
+    :data:`COUNT_STEPS` while :func:`hold_values` loads or counts them (0
+    while it loads them from the cache), else None."""
+    ruleset = get_rules(rules) if rules is not None else paytable.rules_to_play()
+    return _COUNTING.get(_values_key(paytable, ruleset))
+
+
+#: The steps a game's count is made in (a hold mask each), which ``progress`` hears.
+COUNT_STEPS: Final = 32
 
 
 def hold_values_held(paytable: PayTable, rules: str | RuleSet | None = None) -> bool:

@@ -54,6 +54,7 @@ from ..core.errors import quote
 from ..files.writers.cells import csv_line
 from ..play.machine import LOG_COLUMNS, PRACTICED, Machine, SessionLog, machine_view, records_of
 from ..play.paytables import PAYTABLES
+from ..play.strategy import COUNT_STEPS, hold_values_held, hold_values_progress
 from ..play.table_game import MAX_ROUNDS
 from .clients import request_network
 from .errors import NotFound, NotYours
@@ -257,6 +258,16 @@ def add_machine_routes(
         except BaseException:
             exports.give(place)
             raise
+
+    @app.get("/api/video-poker/{paytable_id}", tags=["video poker"], summary="Whether a game starts at once")
+    def api_game_ready(paytable_id: str) -> Response:
+        # Nobody's: what any page may ask while its machine is being made.
+        table = PAYTABLES[catalogue_id(paytable_id)]
+        done = hold_values_progress(table)
+        return json_response({
+            "id": paytable_id, "title": table.title, "ready": hold_values_held(table),
+            "counting": done is not None, "done": done or 0, "steps": COUNT_STEPS,
+        })  # fmt: skip
 
     # -- pages ---------------------------------------------------------------------------
 

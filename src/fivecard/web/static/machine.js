@@ -40,15 +40,41 @@
       if (!button || !button.value) return;
       busy = true;
       clearError();
-      status.textContent = `Preparing ${button.dataset.title} (first time only)…`;
+      const preparing = `Preparing ${button.dataset.title} (first time only)…`;
+      status.textContent = preparing;
       for (const b of form.querySelectorAll("button")) b.disabled = true;
       const body = { paytable: button.value, trainer: $("new-trainer").checked };
       if ($("seed").value) body.seed = Number($("seed").value);
+      // While the machine is made, the game's first count (a few seconds,
+      // once per computer) shows how far it has come.
+      const bar = $("preparing");
+      let waiting = true;
+      const watch = (async () => {
+        while (waiting) {
+          await new Promise((done) => setTimeout(done, 400));
+          if (!waiting) break;
+          try {
+            const game = await api("GET", `/api/video-poker/${encodeURIComponent(button.value)}`);
+            if (waiting && game.counting) {
+              bar.hidden = false;
+              bar.max = game.steps;
+              bar.value = game.done;
+              status.textContent = `${preparing} ${Math.round((100 * game.done) / game.steps)}%`;
+            }
+          } catch (err) {
+            /* the machine's own answer says what went wrong */
+          }
+        }
+      })();
       try {
         const machine = await api("POST", "/api/machines", body);
+        waiting = false;
         window.localStorage.setItem(STORE_KEY, machine.id);
         window.location.assign(`/video-poker/${encodeURIComponent(machine.id)}`);
       } catch (err) {
+        waiting = false;
+        await watch;
+        bar.hidden = true;
         status.textContent = "";
         showError(err.message);
         for (const b of form.querySelectorAll("button")) b.disabled = false;

@@ -34,6 +34,7 @@ weighed by the deals it stands for, in parts that
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import threading
@@ -546,11 +547,7 @@ class HoldValues:
         self.paytable = paytable
         self.rules = rules
         self._totals = totals
-        deck = rules.deck()
-        self._positions: dict[Card, list[int]] = {}
-        for place, card in enumerate(deck):
-            self._positions.setdefault(card, []).append(place)
-        self._draws = np.array([comb(len(deck) - 5, 5 - int(k)) for k in KEPT.tolist()], dtype=np.int64)
+        self._positions, self._draws = _deck_places(rules)
 
     def of(self, cards: Sequence[Card], coins: int | None = None) -> DealValues:
         """The deal's 32 holds valued at a bet of ``coins`` (default: the
@@ -580,6 +577,17 @@ class HoldValues:
         for sorted_mask, total in enumerate(found.tolist()):
             values[as_dealt[sorted_mask]] = Fraction(total, int(self._draws[sorted_mask]))
         return DealValues(dealt, bet, tuple(values), tuple(as_dealt[m] for m in ranked))
+
+
+@functools.lru_cache(maxsize=32)
+def _deck_places(rules: RuleSet) -> tuple[dict[Card, list[int]], npt.NDArray[np.int64]]:
+    """Where each card of the rule set's deck lies in it (its copies'
+    places), and the draws of each hold mask: made once per rule set."""
+    deck = rules.deck()
+    positions: dict[Card, list[int]] = {}
+    for place, card in enumerate(deck):
+        positions.setdefault(card, []).append(place)
+    return positions, np.array([comb(len(deck) - 5, 5 - int(k)) for k in KEPT.tolist()], dtype=np.int64)
 
 
 _HELD: Final = 4  # games whose counts are kept in memory (about 20-45 MB each)
@@ -655,6 +663,7 @@ def hold_values_held(paytable: PayTable, rules: str | RuleSet | None = None) -> 
     return _values_key(paytable, ruleset) in _HELD_VALUES
 
 
+@functools.lru_cache(maxsize=256)
 def _values_key(paytable: PayTable, ruleset: RuleSet) -> tuple[object, ...]:
     return (paytable.kinds_key(), ruleset.name, tuple(c.index for c in ruleset.deck()), tuple(sorted(ruleset.wild_indices)))
 

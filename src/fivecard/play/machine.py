@@ -698,9 +698,7 @@ class Machine(TableGame):
     def values(self) -> HoldValues:
         """Every hold's value of any deal of this game (counted or loaded
         once: :func:`~fivecard.play.strategy.hold_values`)."""
-        if self._values is None:
-            self._values = hold_values(self.paytable, self.rules)
-        return self._values
+        return self.prepare()
 
     @property
     def values_held(self) -> bool:
@@ -712,9 +710,12 @@ class Machine(TableGame):
         """:attr:`values` now, ``progress`` hearing (steps done, 32) when
         they are counted rather than loaded (2-4 s, the first time a game
         is played on a computer): a front end says so before the first
-        deal, not in the middle of the first draw."""
+        deal, not in the middle of the first draw. The table's line of each
+        hand is made then too (a tenth of a second, once a process), not
+        at the first draw."""
         if self._values is None:
             self._values = hold_values(self.paytable, self.rules, progress=progress)
+            self.paytable.entry_table(self.rules)  # (kept: each draw pays from it)
         return self._values
 
     def deal_values(self) -> DealValues:

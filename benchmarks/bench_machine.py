@@ -18,8 +18,9 @@ must carry the trainer's verdict.
 For deal, draw and the machines' creation: requests/s and latency
 p50/p90/p99/max in milliseconds (from writing the request to reading the
 whole response), errors, and the CPU time the server and this client used.
-The client is ``webload``'s keep-alive HTTP/1.1 client (``bench_web.py``
-says why).
+The players start together and keep the same pace, so their requests
+come in bursts of P at once: the harder case for the server. The client is
+``webload``'s keep-alive HTTP/1.1 client (``bench_web.py`` says why).
 """
 
 from __future__ import annotations

@@ -181,6 +181,16 @@ SEMI_52_HANDS = {  # the semi rules: dealt from 52 cards, suits hidden
 }
 
 
+class CtrlCInput(io.StringIO):
+    """Piped answers; Ctrl-C at the prompt after the last one."""
+
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed's StringIO
+        line = super().readline(size)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
 #: Each way a terminal game is stopped, with the one line fivecard writes
 #: on stderr: Ctrl-C, SIGTERM, a closed terminal's SIGHUP (as ``stop``, ``line``).
 STOPS: list[Any] = [

@@ -24,7 +24,7 @@ from fivecard.core.cards import format_cards, full_deck
 from fivecard.core.hand import Hand
 from fivecard.core.rules import RULE_SETS
 from fivecard.play.game import GameError
-from helpers import STOPS, read_until, stopped_at
+from helpers import STOPS, CtrlCInput, read_until, stopped_at
 
 START = "After 0 rounds: You 1,000, Computer 1 1,000, Computer 2 1,000."
 VOID_1 = "Round 1 is void: every chip of it goes back (You 20, Computer 1 20, Computer 2 20)."
@@ -77,16 +77,6 @@ def test_quit_between_rounds_voids_nothing() -> None:
 
 
 # --- Ctrl-C -----------------------------------------------------------------------
-
-
-class CtrlCInput(io.StringIO):
-    """Piped answers; Ctrl-C at the prompt after the last one."""
-
-    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed's StringIO
-        line = super().readline(size)
-        if not line:
-            raise KeyboardInterrupt
-        return line
 
 
 class CtrlCOutput(io.StringIO):

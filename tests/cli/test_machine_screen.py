@@ -18,7 +18,7 @@ from fivecard.cli.game_screen import typed
 from fivecard.cli.machine_screen import DEAL, HELP, PROMPT
 from fivecard.core.report import Painter
 from fivecard.play.machine import Machine, drawn_lines
-from helpers import STOPS, read_until, stopped_at
+from helpers import STOPS, CtrlCInput, read_until, stopped_at
 
 SEED = "1"
 TABLE = "jacks-or-better"
@@ -157,16 +157,6 @@ def test_the_session_printed_at_the_end_is_the_machine_s_log(answers: str, hands
     assert out.endswith("\n" + m.log().text())
     void = re.findall(r"^Hand (\d+) is void: its bet of 5 comes back\. Credits ([\d,]+)\.$", out, re.M)
     assert void == ([(str(hands + 1), f"{m.credits:,}")] if mid_hand else [])
-
-
-class CtrlCInput(io.StringIO):
-    """Piped answers; Ctrl-C at the prompt after the last one."""
-
-    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed's StringIO
-        line = super().readline(size)
-        if not line:
-            raise KeyboardInterrupt
-        return line
 
 
 @pytest.mark.parametrize(

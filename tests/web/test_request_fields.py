@@ -42,7 +42,7 @@ import fivecard.core.rules
 from fivecard.core import lookup_cache as tablecache
 from fivecard.core.rules import RULE_SETS
 from fivecard.files.paytable_file import load_paytable
-from fivecard.play.paytables import PayTableError
+from fivecard.play.paytables import PAYTABLES, PayTableError
 from fivecard.web.app import create_app
 from fivecard.web.store import MAX_STORED
 
@@ -389,7 +389,10 @@ def test_no_request_field_makes_a_rule_set(
                 assert status == 200 and sentence.replace("<path>", "&#39;<path>&#39;") in text, text
             else:
                 assert status == 422 and json.loads(text) == {"detail": f"{name}: " + sentence.replace("<path>", "'<path>'")}
-    assert list(cache.iterdir()) == [], f"{operation} {name}: a file in the table cache"
+    # (a machine a test makes for its routes keeps its catalogue game's counts, as any machine does)
+    games = {f"{t.rules_to_play().name}-pay-kinds-" for t in PAYTABLES.values()}
+    made_files = [p for p in cache.iterdir() if not any(p.name.startswith(g) for g in games)]
+    assert made_files == [], f"{operation} {name}: a file in the table cache"
 
 
 # --- numbers: whole numbers only, in every field ------------------------------------------------

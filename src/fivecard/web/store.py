@@ -308,6 +308,22 @@ def remember_owner(response: Any, claim: Claim) -> None:
 Mover = Callable[[sqlite3.Connection, str, str], None]
 
 
+def _wal(db: sqlite3.Connection) -> None:
+    """WAL mode for the connection's file. The first connections to a new
+    file, at once (processes starting together), may find it locked while
+    another sets the mode, and SQLite does not wait on that lock for them:
+    they try again for up to the connection's own ten seconds."""
+    for _ in range(500):
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc):
+                raise
+            time.sleep(0.02)
+    db.execute("PRAGMA journal_mode=WAL")
+
+
 class Database:
     """One SQLite file (created, with its folder, if missing), WAL mode:
     a connection per thread, and write transactions (``BEGIN IMMEDIATE``)
@@ -329,7 +345,7 @@ class Database:
         if db is None:
             db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
             try:
-                db.execute("PRAGMA journal_mode=WAL")
+                _wal(db)
                 db.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses no committed action's consistency
                 db.execute("PRAGMA foreign_keys=ON")
             except BaseException:

@@ -10,6 +10,13 @@
   const $ = (id) => document.getElementById(id);
   const STORE_KEY = "fivecard.machine";
 
+  // Back from another page, the browser may show a page as it was left (its
+  // back-forward cache): the list "Preparing…" with its buttons off, a
+  // machine's credits as they were. Either is loaded anew from the server.
+  window.addEventListener("pageshow", (ev) => {
+    if (ev.persisted) window.location.reload();
+  });
+
   function requestId() {
     const bytes = new Uint8Array(12);
     window.crypto.getRandomValues(bytes);

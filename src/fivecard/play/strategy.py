@@ -369,13 +369,8 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     cards = job.classes.first[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
     weight = job.classes.deals[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
     made = signed_supersets(job.totals.holding(cards))  # per class, hold, kind: the draws that make it
-    found = made @ job.pays
-    value = found / job.draws
-    spread = (made @ job.pays**2) / job.draws  # the mean square pay: equal means, the lower variance
-    # best first; equal values (exact: equal fractions round to one float):
-    # the lower variance (or the higher: ``ties``), then more
-    # cards kept (fewer exchanged, as the advisor), then the lower mask
-    order = np.lexsort((np.broadcast_to(-KEPT, value.shape), job.spread * spread, -value), axis=-1)[:, :2]
+    _, value, order = _ranked_holds(made, job.pays, job.draws, job.spread)
+    order = order[:, :2]
     rows = np.arange(len(cards))
     kept = KEPT[order[:, 0]]
     final = np.zeros((6, made.shape[2]), dtype=np.int64)
@@ -388,6 +383,23 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         "final": final,
         **({"values": value} if job.values else {}),
     }
+
+
+def _ranked_holds(
+    made: npt.NDArray[np.int64], pays: npt.NDArray[np.int64], draws: npt.NDArray[np.int64], spread: int = 1
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """Per deal (rows of ``made``: per hold mask, the draws that make each
+    kind), each hold's total pay over its draws, its value (that over the
+    ``draws``) and the masks best first: equal values (exact: equal
+    fractions round to one float) go to the lower variance (the mean
+    square pay; ``spread`` -1: the higher), then to more cards kept (fewer
+    exchanged, as the advisor), then to the lower mask. The one ranking
+    of holds, for the solver's classes and for one deal alike."""
+    found = made @ pays
+    value = found / draws
+    square = (made @ pays**2) / draws
+    order = np.lexsort((np.broadcast_to(-KEPT, value.shape), spread * square, -value), axis=-1)
+    return found, value, order
 
 
 class _KindTotals:
@@ -565,18 +577,13 @@ class HoldValues:
             places.append(free[0])
         order = sorted(range(5), key=lambda i: places[i])  # the deal in deck order
         row = np.array([[places[i] for i in order]], dtype=np.int64)
-        made = signed_supersets(self._totals.holding(row))[0]  # per mask (deck order), kind
-        pays = self.paytable.line_pays(bet).astype(np.int64)
-        found = made @ pays
-        value = found / self._draws
-        spread = (made @ pays**2) / self._draws
-        # best first, as the solver orders a class's holds (``_pay_part``)
-        ranked = np.lexsort((-KEPT, spread, -value)).tolist()
+        made = signed_supersets(self._totals.holding(row))  # per mask (deck order), kind
+        found, _, ranked = _ranked_holds(made, self.paytable.line_pays(bet).astype(np.int64), self._draws)
         as_dealt = [sum(1 << order[j] for j in HOLDS[m]) for m in range(32)]  # the same cards, as dealt
         values: list[Fraction] = [Fraction(0)] * 32
-        for sorted_mask, total in enumerate(found.tolist()):
+        for sorted_mask, total in enumerate(found[0].tolist()):
             values[as_dealt[sorted_mask]] = Fraction(total, int(self._draws[sorted_mask]))
-        return DealValues(dealt, bet, tuple(values), tuple(as_dealt[m] for m in ranked))
+        return DealValues(dealt, bet, tuple(values), tuple(as_dealt[m] for m in ranked[0].tolist()))
 
 
 @functools.lru_cache(maxsize=32)

@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: it is slow to impor
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ENVIRONMENT", "directory", "path", "load", "store"]
+__all__ = ["ENVIRONMENT", "directory", "path", "load", "store", "module_digest"]
 
 #: The environment variable that moves the cache (a directory) or turns it
 #: off (empty, or ``off``).
@@ -73,6 +73,22 @@ def _sources() -> int:
                 pass
         _source_digest = digest
     return _source_digest
+
+
+_module_digests: dict[str, int] = {}
+
+
+def module_digest(path: str) -> int:
+    """A checksum of one module's code (its ``__file__``), read once, for
+    the key of what that module builds and keeps here, so that a changed
+    module never reads a stale file (0 where the source is not readable)."""
+    if path not in _module_digests:
+        try:
+            with open(path, "rb") as source:
+                _module_digests[path] = zlib.crc32(source.read())
+        except OSError:
+            _module_digests[path] = 0
+    return _module_digests[path]
 
 
 def _full_key(key: tuple[object, ...]) -> tuple[object, ...]:

@@ -682,7 +682,7 @@ def _counted_kinds(
 
     deck = ruleset.deck()
     n = len(deck)
-    cache_key = ("pay kinds", *key, _source_checksum())
+    cache_key = ("pay kinds", *key, lookup_cache.module_digest(__file__))
     kinds = len(paytable.entries) + 1  # each line's, and nothing
     found = _KindTotals.from_bytes(lookup_cache.load(f"{ruleset.name}-pay-kinds", cache_key), n, kinds)
     if found is not None:
@@ -693,14 +693,3 @@ def _counted_kinds(
     totals = _KindTotals(deals, kind, len(names), progress)
     lookup_cache.store(f"{ruleset.name}-pay-kinds", cache_key, totals.to_bytes())
     return totals
-
-
-def _source_checksum() -> int:
-    """This module's code, so that a changed count never reads a stale file."""
-    import zlib
-    from pathlib import Path
-
-    try:
-        return zlib.crc32(Path(__file__).read_bytes())
-    except OSError:
-        return 0

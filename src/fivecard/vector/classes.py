@@ -31,10 +31,8 @@ from fractions import Fraction
 from functools import cache
 from itertools import permutations
 from math import comb
-from pathlib import Path
 from typing import Any, Final, TypeVar
 
-import zlib
 
 import numpy as np
 import numpy.typing as npt
@@ -102,7 +100,7 @@ def deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
     the lookup tables are, so that a later solve loads them."""
     if len(deck) > 1 << _BITS:
         raise ValueError(f"a deck of at most {1 << _BITS} cards, not {len(deck)}")
-    key = ("deal classes", tuple(c.index for c in deck), tuple(sorted(rules.wild_indices)), _source_digest())
+    key = ("deal classes", tuple(c.index for c in deck), tuple(sorted(rules.wild_indices)), lookup_cache.module_digest(__file__))
     stored = lookup_cache.load(f"{rules.name}-classes", key)
     if isinstance(stored, tuple) and len(stored) == 2 and all(isinstance(part, bytes) for part in stored):
         first = np.frombuffer(stored[0], dtype=np.int64).reshape(-1, 5)
@@ -112,16 +110,6 @@ def deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
     found = _deal_classes(deck, rules)
     lookup_cache.store(f"{rules.name}-classes", key, (found.first.tobytes(), found.deals.tobytes()))
     return found
-
-
-@cache
-def _source_digest() -> int:
-    """A checksum of this module's code, so that a changed grouping never
-    reads a stale file (0 where the source is not readable)."""
-    try:
-        return zlib.crc32(Path(__file__).read_bytes())
-    except OSError:
-        return 0
 
 
 def _deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:

@@ -151,21 +151,15 @@ def _percent(value: Fraction) -> str:
     return f"{float(value):.2f}%"
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The trainer's judgement of one hold: the deal, the positions held
-    (0-based, as dealt) and the best hold's, the coins bet, and each hold's
-    exact expected return per coin (:class:`~fivecard.play.strategy.DealValues`).
-    """
+class _Priced:
+    """What a hold cost, from its value and the best hold's (per coin) and
+    the coins bet: the one formula of the trainer's verdict and the log's
+    records."""
 
-    cards: tuple[Card, ...]
-    held: tuple[int, ...]
-    best: tuple[int, ...]
+    __slots__ = ()
     coins: int
     value: Fraction
     best_value: Fraction
-    rules: RuleSet = field(repr=False, compare=False)
-    paytable: PayTable = field(repr=False, compare=False)
 
     @property
     def is_best(self) -> bool:
@@ -182,6 +176,23 @@ class Verdict:
     def cost_percent(self) -> Fraction:
         """The cost in percent of the bet."""
         return (self.best_value - self.value) * 100
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict(_Priced):
+    """The trainer's judgement of one hold: the deal, the positions held
+    (0-based, as dealt) and the best hold's, the coins bet, and each hold's
+    exact expected return per coin (:class:`~fivecard.play.strategy.DealValues`).
+    """
+
+    cards: tuple[Card, ...]
+    held: tuple[int, ...]
+    best: tuple[int, ...]
+    coins: int
+    value: Fraction
+    best_value: Fraction
+    rules: RuleSet = field(repr=False, compare=False)
+    paytable: PayTable = field(repr=False, compare=False)
 
     def warns(self, threshold: Fraction | float = 0) -> bool:
         """A mistake costing more than ``threshold`` percent of the bet."""
@@ -242,7 +253,7 @@ def judge(values: DealValues, held: Sequence[int], rules: RuleSet, paytable: Pay
 
 
 @dataclass(frozen=True, slots=True)
-class HandRecord:
+class HandRecord(_Priced):
     """One hand played, as the log keeps it: its number, the coins bet, the
     cards dealt, the positions held and the best hold's, the cards drawn,
     the final hand's line (its key and label) and what it paid (coins), the
@@ -266,12 +277,8 @@ class HandRecord:
     practice: bool = False
 
     @property
-    def cost(self) -> Fraction:
-        return (self.best_value - self.value) * self.coins
-
-    @property
     def mistake(self) -> bool:
-        return self.value != self.best_value
+        return not self.is_best
 
     def verdict(self, rules: RuleSet, paytable: PayTable) -> Verdict:
         """The trainer's verdict on this hand's hold (as the draw gave it),
@@ -502,7 +509,7 @@ class SessionLog:
                 f"{float(r.value):.6f}",
                 f"{float(r.best_value):.6f}",
                 f"{float(r.cost):.6f}",
-                f"{float((r.best_value - r.value) * 100):.4f}",
+                f"{float(r.cost_percent):.4f}",
                 "yes" if r.mistake else "no",
             ]
             for r in self.records

@@ -134,5 +134,26 @@ window.fivecard = (function () {
     return Boolean(target && target.closest && target.closest(typing));
   }
 
-  return { ApiError, api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, fillForm, isTyping };
+  // The page that starts a game offers to go on with the last one this
+  // browser played (its id kept under storeKey): the game is asked for at
+  // apiUrl(id); what it is, said by describe(game), goes beside a link to
+  // pageUrl(id). A game gone, or another browser's, is forgotten.
+  function offerContinue(storeKey, apiUrl, pageUrl, describe) {
+    const last = window.localStorage.getItem(storeKey);
+    if (!last) return;
+    api("GET", apiUrl(last))
+      .then((game) => {
+        $("continue-link").href = pageUrl(last);
+        $("continue-info").textContent = describe(game);
+        $("continue").hidden = false;
+      })
+      .catch((err) => {
+        if (err.status === 403 || err.status === 404) window.localStorage.removeItem(storeKey);
+      });
+  }
+
+  return {
+    ApiError, api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, fillForm, isTyping,
+    offerContinue,
+  };
 })();

@@ -6,7 +6,7 @@
 "use strict";
 
 (function () {
-  const { api, showError, clearError, el, plural, cardFace, isTyping } = window.fivecard;
+  const { api, showError, clearError, el, plural, cardFace, isTyping, offerContinue } = window.fivecard;
   const $ = (id) => document.getElementById(id);
   const STORE_KEY = "fivecard.machine";
 
@@ -88,18 +88,12 @@
         busy = false;
       }
     });
-    const last = window.localStorage.getItem(STORE_KEY);
-    if (last) {
-      api("GET", `/api/machines/${encodeURIComponent(last)}`)
-        .then((machine) => {
-          $("continue-link").href = `/video-poker/${encodeURIComponent(last)}`;
-          $("continue-info").textContent = `${machine.game.title}, ${plural(machine.hands, "hand")} played, ${plural(machine.credits, "credit")}`;
-          $("continue").hidden = false;
-        })
-        .catch((err) => {
-          if (err.status === 403 || err.status === 404) window.localStorage.removeItem(STORE_KEY);
-        });
-    }
+    offerContinue(
+      STORE_KEY,
+      (id) => `/api/machines/${encodeURIComponent(id)}`,
+      (id) => `/video-poker/${encodeURIComponent(id)}`,
+      (machine) => `${machine.game.title}, ${plural(machine.hands, "hand")} played, ${plural(machine.credits, "credit")}`,
+    );
   }
 
   // --- the machine ----------------------------------------------------------------------------

@@ -10,7 +10,8 @@
   const DELAY = FAST ? 0 : 450; // between the dealer's cards
   const STORE_KEY = "fivecard.game";
   const $ = (id) => document.getElementById(id);
-  const { api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, fillForm, isTyping } = window.fivecard;
+  const { api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, fillForm, isTyping, offerContinue } =
+    window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -94,25 +95,19 @@
       }
     });
 
-    const last = window.localStorage.getItem(STORE_KEY);
-    if (last) {
-      api("GET", `/api/games/${encodeURIComponent(last)}`)
-        .then((game) => {
-          const link = $("continue-link");
-          link.href = withFast(`/play/${encodeURIComponent(last)}`);
-          const me = game.seats[0];
-          const where = game.game_over
-            ? "game over"
-            : game.round
-              ? `round ${game.round} in play`
-              : `${plural(game.played, "round")} played`;
-          $("continue-info").textContent = `${ruleTitle(game.rules)}, ${where}, you have ${chips(me.stack)}`;
-          $("continue").hidden = false;
-        })
-        .catch((err) => {
-          if (err.status === 403 || err.status === 404) window.localStorage.removeItem(STORE_KEY);
-        });
-    }
+    offerContinue(
+      STORE_KEY,
+      (id) => `/api/games/${encodeURIComponent(id)}`,
+      (id) => withFast(`/play/${encodeURIComponent(id)}`),
+      (game) => {
+        const where = game.game_over
+          ? "game over"
+          : game.round
+            ? `round ${game.round} in play`
+            : `${plural(game.played, "round")} played`;
+        return `${ruleTitle(game.rules)}, ${where}, you have ${chips(game.seats[0].stack)}`;
+      },
+    );
   }
 
 

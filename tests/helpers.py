@@ -336,3 +336,23 @@ def watch_opens() -> Iterator[list[str]]:
     sys.addaudithook(hook)
     yield seen
     watching[0] = False
+
+
+# --- the dealer game through the web API --------------------------------------------------
+
+
+def api_new_game(client: Any, **fields: Any) -> dict[str, Any]:
+    """A new dealer game (seed 4 unless given) through ``client`` (a
+    TestClient): its view."""
+    response = client.post("/api/games", json={"seed": 4, **fields})
+    assert response.status_code == 201, response.text
+    game: dict[str, Any] = response.json()
+    return game
+
+
+def api_game_act(client: Any, game_id: str, action: str, **fields: Any) -> dict[str, Any]:
+    """One action on a dealer game through ``client``: the view after it."""
+    response = client.post(f"/api/games/{game_id}/actions", json={"action": action, **fields})
+    assert response.status_code == 200, response.text
+    state: dict[str, Any] = response.json()
+    return state

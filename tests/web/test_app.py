@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import api_game_act, api_new_game
 
 with warnings.catch_warnings():  # starlette's notice about its test client's HTTP library
     warnings.simplefilter("ignore")
@@ -41,20 +42,6 @@ def data(tmp_path: Path) -> Path:
 def client(data: Path) -> Iterator[TestClient]:
     with TestClient(create_app(data, allow_hosts=["testserver"])) as made:
         yield made
-
-
-def new_game(client: TestClient, **fields: Any) -> dict[str, Any]:
-    response = client.post("/api/games", json={"seed": 4, **fields})
-    assert response.status_code == 201, response.text
-    game: dict[str, Any] = response.json()
-    return game
-
-
-def act(client: TestClient, game_id: str, action: str, **fields: Any) -> dict[str, Any]:
-    response = client.post(f"/api/games/{game_id}/actions", json={"action": action, **fields})
-    assert response.status_code == 200, response.text
-    state: dict[str, Any] = response.json()
-    return state
 
 
 def refused(client: TestClient, game_id: str, action: str, status: int = 409, **fields: Any) -> str:
@@ -170,15 +157,15 @@ def test_a_new_game_sets_an_httponly_owner_cookie(client: TestClient) -> None:
 
 @pytest.mark.slow
 def test_a_round_through_the_api(client: TestClient) -> None:
-    game_id = new_game(client)["id"]
-    state = act(client, game_id, "start")
+    game_id = api_new_game(client)["id"]
+    state = api_game_act(client, game_id, "start")
     assert state["phase"] == "draw" and state["turn"] == 0 and state["pot"] == 30
     you, first, second = state["seats"]
     assert len(you["cards"]) == 5 and you["cards"][0]["label"].count(" of ") == 1
     assert first["cards"] is None and second["cards"] is None  # face down
     hint = client.get(f"/api/games/{game_id}/hint").json()
     assert len(hint["choices"]) == 5 and hint["choices"][0]["positions"] == [0, 1, 2, 3]
-    state = act(client, game_id, "exchange", keep=[1, 2, 3, 4])
+    state = api_game_act(client, game_id, "exchange", keep=[1, 2, 3, 4])
     types = [e["type"] for e in state["events"]]
     assert types == ["round_started", "exchanged", "exchanged", "exchanged"] or "folded" in types
     mine = state["events"][1]
@@ -187,10 +174,10 @@ def test_a_round_through_the_api(client: TestClient) -> None:
     assert all(set(e) <= {"type", "round", "seat", "count", "text"} for e in state["events"][2:])
     assert state["phase"] == "dealer"
     for position in range(1, 6):
-        state = act(client, game_id, "reveal")
+        state = api_game_act(client, game_id, "reveal")
         assert len(state["dealer"]) == position
         assert state["events"][-1]["text"].startswith(f"The dealer's card {position}: ")
-    state = act(client, game_id, "settle")
+    state = api_game_act(client, game_id, "settle")
     settled = state["events"][-1]
     assert state["phase"] == "idle" and settled["type"] == "round_settled"
     assert len(settled["dealer_cards"]) == 5 and all(len(r["cards"]) == 5 for r in settled["results"] if r["hand"])
@@ -215,19 +202,19 @@ def test_a_round_through_the_api(client: TestClient) -> None:
 @pytest.mark.slow
 def test_the_api_plays_as_the_engine(client: TestClient) -> None:
     # The same seed and actions through the API and through the library.
-    game_id = new_game(client, rules="ace-king", seed=77)["id"]
+    game_id = api_new_game(client, rules="ace-king", seed=77)["id"]
     engine = Game(rules="ace-king", seed=77)
     for _ in range(3):
-        act(client, game_id, "start")
+        api_game_act(client, game_id, "start")
         engine.start_round()
-        act(client, game_id, "keep")
+        api_game_act(client, game_id, "keep")
         engine.exchange(0, [0, 1, 2, 3, 4])
         while engine.can_computer_act():
             engine.computer_acts()
         for _ in range(5):
-            act(client, game_id, "reveal")
+            api_game_act(client, game_id, "reveal")
             engine.reveal_dealer_card()
-        state = act(client, game_id, "settle")
+        state = api_game_act(client, game_id, "settle")
         engine.settle()
         assert [s["stack"] for s in state["seats"]] == engine.stacks and state["pot"] == engine.pot
 
@@ -251,26 +238,26 @@ def test_the_api_plays_as_the_engine(client: TestClient) -> None:
 def test_illegal_actions_are_refused_with_the_engines_reason(
     client: TestClient, setup: list[str], action: str, fields: dict[str, Any], status: int, reason: str
 ) -> None:
-    game_id = new_game(client)["id"]
+    game_id = api_new_game(client)["id"]
     for step in setup:
-        act(client, game_id, step)
+        api_game_act(client, game_id, step)
     before = client.get(f"/api/games/{game_id}").json()
     assert reason in refused(client, game_id, action, status, **fields)
     assert client.get(f"/api/games/{game_id}").json() == before  # nothing changed
 
 
 def test_a_hint_is_for_your_turn(client: TestClient) -> None:
-    game_id = new_game(client)["id"]
+    game_id = api_new_game(client)["id"]
     response = client.get(f"/api/games/{game_id}/hint")
     assert response.status_code == 409 and "your turn" in response.json()["detail"]
 
 
 def test_game_over_when_you_cannot_pay(client: TestClient) -> None:
-    game_id = new_game(client, stack=20)["id"]
-    act(client, game_id, "start")
-    state = act(client, game_id, "fold")
+    game_id = api_new_game(client, stack=20)["id"]
+    api_game_act(client, game_id, "start")
+    state = api_game_act(client, game_id, "fold")
     while state["phase"] != "idle":
-        state = act(client, game_id, "reveal" if state["phase"] == "dealer" else "settle")
+        state = api_game_act(client, game_id, "reveal" if state["phase"] == "dealer" else "settle")
     assert state["seats"][0]["stack"] == 0 and state["game_over"] and not state["can"]["start"]
     assert "cannot pay the ante and the bet" in refused(client, game_id, "start")
 
@@ -281,7 +268,7 @@ def test_a_dealer_game_has_a_bound_on_its_rounds_as_a_friends_table_has(client: 
     50,000 rounds at a loss), and each round keeps about 6.6 KB of events:
     its history grew without bound. At its bound it is over: ``start`` is
     409 with a sentence, and the view says ``game_over``."""
-    game_id = new_game(client, stack=1_000_000)["id"]
+    game_id = api_new_game(client, stack=1_000_000)["id"]
     with sqlite3.connect(data / "games.sqlite3") as db:
         (state,) = db.execute("SELECT state FROM table_games WHERE id = ?", (game_id,)).fetchone()
         played = json.loads(state) | {"rounds": MAX_ROUNDS, "played": MAX_ROUNDS}
@@ -292,7 +279,7 @@ def test_a_dealer_game_has_a_bound_on_its_rounds_as_a_friends_table_has(client: 
 
 
 def test_another_browser_cannot_see_or_act_on_a_game(client: TestClient, data: Path) -> None:
-    game_id = new_game(client)["id"]
+    game_id = api_new_game(client)["id"]
     with TestClient(create_app(data, allow_hosts=["testserver"])) as stranger:
         for response in (
             stranger.get(f"/api/games/{game_id}"),
@@ -308,11 +295,11 @@ def test_another_browser_cannot_see_or_act_on_a_game(client: TestClient, data: P
 
 
 def test_a_game_survives_a_restart(client: TestClient, data: Path) -> None:
-    game_id = new_game(client)["id"]
-    act(client, game_id, "start")
-    state = act(client, game_id, "exchange", keep=[2, 4])
-    act(client, game_id, "reveal")
-    state = act(client, game_id, "reveal")
+    game_id = api_new_game(client)["id"]
+    api_game_act(client, game_id, "start")
+    state = api_game_act(client, game_id, "exchange", keep=[2, 4])
+    api_game_act(client, game_id, "reveal")
+    state = api_game_act(client, game_id, "reveal")
     assert state["phase"] == "dealer"
     # a new app on the same data folder: the same browser carries on
     with TestClient(create_app(data, allow_hosts=["testserver"])) as restarted:
@@ -320,8 +307,8 @@ def test_a_game_survives_a_restart(client: TestClient, data: Path) -> None:
         after = restarted.get(f"/api/games/{game_id}").json()
         assert after == state
         for _ in range(3):
-            after = act(restarted, game_id, "reveal")
-        assert act(restarted, game_id, "settle")["history"][0]["round"] == 1
+            after = api_game_act(restarted, game_id, "reveal")
+        assert api_game_act(restarted, game_id, "settle")["history"][0]["round"] == 1
     assert (data / "games.sqlite3").exists()
     import sqlite3
 
@@ -330,7 +317,7 @@ def test_a_game_survives_a_restart(client: TestClient, data: Path) -> None:
 
 
 def test_actions_on_one_game_at_once_run_one_after_the_other(client: TestClient) -> None:
-    game_id = new_game(client)["id"]
+    game_id = api_new_game(client)["id"]
     results: list[int] = []
 
     def start() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from helpers import api_game_act, api_new_game
 
 with warnings.catch_warnings():  # starlette's notice about its test client's HTTP library
     warnings.simplefilter("ignore")
@@ -65,36 +66,22 @@ def client(tmp_path: Path, gate: _WatchedGate, monkeypatch: pytest.MonkeyPatch) 
     assert outside == [], "the advisor ran without a turn at the gate"
 
 
-def _new(client: TestClient, **fields: Any) -> dict[str, Any]:
-    response = client.post("/api/games", json={"seed": 4, **fields})
-    assert response.status_code == 201, response.text
-    game: dict[str, Any] = response.json()
-    return game
-
-
-def _act(client: TestClient, game_id: str, action: str, **fields: Any) -> dict[str, Any]:
-    response = client.post(f"/api/games/{game_id}/actions", json={"action": action, **fields})
-    assert response.status_code == 200, response.text
-    view: dict[str, Any] = response.json()
-    return view
-
-
 def _hand(view: dict[str, Any]) -> str:
     return " ".join(card["code"] for card in view["seats"][0]["cards"])
 
 
 def test_a_new_game_has_the_trainer_on_unless_asked_otherwise(client: TestClient) -> None:
-    assert _new(client)["trainer"] is True
-    assert _new(client, trainer=False)["trainer"] is False
+    assert api_new_game(client)["trainer"] is True
+    assert api_new_game(client, trainer=False)["trainer"] is False
     assert client.post("/api/games", json={"trainer": "no"}).status_code == 422
 
 
 @pytest.mark.parametrize("keep", [[1], [1, 2, 3, 4, 5], []], ids=["one card", "all five", "none"])
 def test_your_exchange_carries_the_librarys_verdict(client: TestClient, keep: list[int]) -> None:
-    game_id = _new(client)["id"]
-    dealt = _act(client, game_id, "start")
+    game_id = api_new_game(client)["id"]
+    dealt = api_game_act(client, game_id, "start")
     advice = advise(_hand(dealt))
-    view = _act(client, game_id, "exchange", keep=keep)
+    view = api_game_act(client, game_id, "exchange", keep=keep)
     mine = next(e for e in view["events"] if e["type"] == "exchanged" and e["seat"] == 0)
     expected = ExchangeVerdict.of(advice, [p - 1 for p in keep]).to_json()
     assert mine["verdict"] == json.loads(json.dumps(expected))
@@ -107,13 +94,13 @@ def test_your_exchange_carries_the_librarys_verdict(client: TestClient, keep: li
 
 
 def test_the_owner_turns_the_trainer_off_and_on(client: TestClient) -> None:
-    game_id = _new(client)["id"]
+    game_id = api_new_game(client)["id"]
     settings = f"/api/games/{game_id}/settings"
     off = client.post(settings, json={"trainer": False})
     assert off.status_code == 200 and off.json()["trainer"] is False
     assert client.post(settings, json={}).json()["trainer"] is False  # absent: as it is
-    _act(client, game_id, "start")
-    view = _act(client, game_id, "keep")
+    api_game_act(client, game_id, "start")
+    view = api_game_act(client, game_id, "keep")
     assert all("verdict" not in e for e in view["events"])
     assert client.post(settings, json={"trainer": True}).json()["trainer"] is True
     for bad in ({"trainer": "yes"}, {"trainer": 1}, {"trainer": "on"}):
@@ -121,9 +108,9 @@ def test_the_owner_turns_the_trainer_off_and_on(client: TestClient) -> None:
 
 
 def test_only_the_owner_may_change_or_see_the_trainer(client: TestClient) -> None:
-    game_id = _new(client)["id"]
-    _act(client, game_id, "start")
-    _act(client, game_id, "exchange", keep=[1])
+    game_id = api_new_game(client)["id"]
+    api_game_act(client, game_id, "start")
+    api_game_act(client, game_id, "exchange", keep=[1])
     stranger = TestClient(client.app)
     with stranger:
         changed = stranger.post(f"/api/games/{game_id}/settings", json={"trainer": False})

@@ -101,6 +101,23 @@ window.fivecard = (function () {
     return node;
   }
 
+  // A card of the hand to choose from: a button pressed or not, its key
+  // (1-5) and the word shown under it when chosen (HELD, KEEP); a click
+  // calls toggle(position). The page adds its own labels and marks.
+  function choiceCard(card, position, options) {
+    const button = cardFace(card, { tag: "button", size: "big" });
+    button.type = "button";
+    button.setAttribute("aria-pressed", options.on ? "true" : "false");
+    button.setAttribute("aria-keyshortcuts", String(position + 1));
+    const below = el("span", "below"); // under the card: its key, and the word when chosen
+    below.setAttribute("aria-hidden", "true");
+    below.append(el("span", "key-number", String(position + 1)), el("span", "keep-marker", options.marker));
+    button.append(below);
+    button.disabled = options.disabled;
+    button.addEventListener("click", () => options.toggle(position));
+    return button;
+  }
+
   function cardRow(cards, size) {
     const row = el("span", "cards inline");
     for (const c of cards) row.append(cardFace(c, { size }));
@@ -153,7 +170,7 @@ window.fivecard = (function () {
   }
 
   return {
-    ApiError, api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, fillForm, isTyping,
-    offerContinue,
+    ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm,
+    isTyping, offerContinue,
   };
 })();

@@ -6,7 +6,7 @@
 "use strict";
 
 (function () {
-  const { api, showError, clearError, el, plural, cardFace, isTyping, offerContinue } = window.fivecard;
+  const { api, showError, clearError, el, plural, cardFace, choiceCard, isTyping, offerContinue } = window.fivecard;
   const $ = (id) => document.getElementById(id);
   const STORE_KEY = "fivecard.machine";
 
@@ -181,20 +181,11 @@
       if (dealt) {
         box.setAttribute("aria-label", "Your cards: choose the cards to hold (keys 1 to 5)");
         machine.hand.cards.forEach((card, i) => {
-          const button = cardFace(card, { tag: "button", size: "big" });
-          button.type = "button";
           const on = held.has(i);
-          button.setAttribute("aria-pressed", on ? "true" : "false");
-          button.setAttribute("aria-keyshortcuts", String(i + 1));
+          const button = choiceCard(card, i, { on, marker: "HELD", disabled: busy, toggle });
           button.setAttribute("aria-label", `${card.label}${on ? ", held" : ""}`);
           button.dataset.position = String(i + 1);
           if (best.has(i)) button.classList.add("best");
-          const below = el("span", "below");
-          below.setAttribute("aria-hidden", "true");
-          below.append(el("span", "key-number", String(i + 1)), el("span", "keep-marker", "HELD"));
-          button.append(below);
-          button.disabled = busy;
-          button.addEventListener("click", () => toggle(i));
           box.append(button);
         });
       } else if (machine.last) {

@@ -10,8 +10,9 @@
   const DELAY = FAST ? 0 : 450; // between the dealer's cards
   const STORE_KEY = "fivecard.game";
   const $ = (id) => document.getElementById(id);
-  const { api, showError, clearError, sleep, el, plural, cardFace, cardRow, ruleTitle, fillForm, isTyping, offerContinue } =
+  const { api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm, isTyping } =
     window.fivecard;
+  const { offerContinue } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -270,21 +271,12 @@
       else if (!settled && me) shown = seat.cards;
       if (me && myTurn() && shown) {
         shown.forEach((card, i) => {
-          const button = cardFace(card, { tag: "button", size: "big" });
-          button.type = "button";
-          button.classList.add("toggle");
           const kept = selected.has(i);
-          button.setAttribute("aria-pressed", kept ? "true" : "false");
-          button.setAttribute("aria-keyshortcuts", String(i + 1));
+          const button = choiceCard(card, i, { on: kept, marker: "KEEP", disabled: busy, toggle });
+          button.classList.add("toggle");
           button.dataset.focus = `card-${i}`;
           button.dataset.position = String(i);
           button.title = `${card.label}: ${kept ? "kept" : "exchanged"} (key ${i + 1})`;
-          const below = el("span", "below"); // under the card: its key, and KEEP when kept
-          below.setAttribute("aria-hidden", "true");
-          below.append(el("span", "key-number", String(i + 1)), el("span", "keep-marker", "KEEP"));
-          button.append(below);
-          button.disabled = busy;
-          button.addEventListener("click", () => toggle(i));
           cards.append(button);
         });
       } else if (shown) {

@@ -46,6 +46,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import csv
+import functools
+import io
 import json
 import math
 import re
@@ -61,6 +63,7 @@ from starlette.types import Receive, Scope, Send
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from ..core.hand import HAND_SIZE
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
 from ..core.showdown import name_hands
@@ -165,6 +168,9 @@ class NewTableRequest(RequestModel):
     seed: int | None = Field(
         default=None, ge=0, le=MAX_STORED, description="for reproducible rounds (every browser is told the host chose it)"
     )
+    draw: int = Field(
+        default=0, ge=0, le=HAND_SIZE, description="each seat may exchange up to this many cards once a round (0: no draw)"
+    )
 
 
 class Request_(RequestModel):
@@ -175,6 +181,12 @@ class Request_(RequestModel):
 
 class JoinRequest(Request_):
     name: str = Field(min_length=1, max_length=MAX_NAME, description="the name shown at the table")
+
+
+class DrawRequest(Request_):
+    keep: list[Annotated[int, Field(ge=1, le=HAND_SIZE)]] = Field(
+        default=[], max_length=HAND_SIZE, description="the 1-based positions kept; the others are exchanged"
+    )
 
 
 class ChatRequest(Request_):
@@ -569,7 +581,13 @@ def add_friends_table_routes(
         limit.check(request, "create")
         claim = owners.claim(request)
         table = FriendsTable(
-            rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
+            rules=body.rules,
+            points=body.points,
+            tie=body.tie,
+            rounds=body.rounds,
+            seed=body.seed,
+            host=claim.new,
+            draw=body.draw,
         )
         table_id = store.create(table, claim.new, table.opened(), moved_from=claim.old, network=request_network(request))
         response = _json(view(table_id, table, claim.new), 201)
@@ -618,6 +636,25 @@ def add_friends_table_routes(
     @app.post("/api/tables/{table_id}/deal", tags=["tables"], summary="Deal your hand in the open round")
     def api_deal(table_id: str, request: Request, body: Request_ | None = None) -> Response:
         return act(request, table_id, body.request_id if body else None, lambda t, owner: t.deal(owner)[1])
+
+    @app.get(
+        "/api/tables/{table_id}/qr.svg",
+        tags=["tables"],
+        summary="The table's share link as a QR code (SVG), at the address friends type",
+        response_class=Response,
+    )
+    def api_qr(table_id: str, request: Request) -> Response:
+        store.load(table_id)  # 404 for no such table: no code drawn for any text
+        return Response(
+            share_qr(share_link(request, table_id)),
+            media_type="image/svg+xml",
+            headers={"cache-control": "no-cache"},
+        )
+
+    @app.post("/api/tables/{table_id}/draw", tags=["tables"], summary="Keep some of your cards, exchange the others (once)")
+    def api_draw(table_id: str, body: DrawRequest, request: Request) -> Response:
+        keep = [p - 1 for p in body.keep]
+        return act(request, table_id, body.request_id, lambda t, owner: t.draw(owner, keep)[1])
 
     @app.post("/api/tables/{table_id}/close", tags=["tables"], summary="The host closes the open round")
     def api_close(table_id: str, request: Request, body: Request_ | None = None) -> Response:
@@ -681,6 +718,25 @@ def add_friends_table_routes(
         except BaseException:
             exports.give(place)
             raise
+
+
+def share_link(request: Request, table_id: str) -> str:
+    """A table's link as its page shares it: at the app's address on the
+    local network (``fivecard serve --lan``), else at the address the
+    request named (its ``Host``, one the app answers to)."""
+    base: str | None = request.app.state.lan_url
+    return f"{base or str(request.base_url)}tables/{table_id}"
+
+
+@functools.lru_cache(maxsize=128)
+def share_qr(link: str) -> bytes:
+    """A link as a QR code in SVG (segno, imported only here; some 15 ms
+    each to draw, so the latest are kept)."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=4, border=4, title="QR code of the table's link")
+    return out.getvalue()
 
 
 @dataclass(frozen=True, slots=True)

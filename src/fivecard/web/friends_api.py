@@ -1,6 +1,8 @@
 """The friends' table API (``/api/tables``): a host opens a table, players
-take seats by name, the host starts rounds, each player deals, the round is
-settled, points awarded; chat; a live event stream (Server-Sent Events,
+take seats by name, the host starts rounds, each player deals (and draws,
+at a table with a draw), the round is settled, points awarded; chat; the
+table's share link as a QR code (at the app's address on the local network
+when it serves it: ``fivecard serve --lan``); a live event stream (Server-Sent Events,
 resumed after the last event a browser saw); an export of the table's
 history with the columns of ``fivecard solve``, each hand called by its
 seat's name (:func:`_named_export`).

@@ -75,8 +75,8 @@ def test_who_may_draw_what_and_when(app: FastAPI) -> None:
     spectator.post("/api/tables", json={})  # a cookie of its own: it watches this table
     stranger = TestClient(app)
 
-    def draw(who: TestClient, keep: list[int]) -> int:
-        return who.post(f"{url}/draw", json={"keep": keep}).status_code
+    def draw(who: TestClient, keep: list[Any]) -> int:
+        return int(who.post(f"{url}/draw", json={"keep": keep}).status_code)
 
     assert [draw(b, [1, 2, 3]) for b in (host, spectator, stranger)] == [403, 403, 403]
     assert draw(ann, [1, 2, 3]) == 409  # no round

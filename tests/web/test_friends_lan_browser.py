@@ -22,13 +22,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from browser import SHOTS, Server, launch, open_tab
 from fivecard.web.serve import lan_address
 
 expect.set_options(timeout=10_000)
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")

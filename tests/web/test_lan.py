@@ -28,7 +28,6 @@ with warnings.catch_warnings():
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-import fivecard.web.serve as serve_module
 from fivecard.web.app import create_app
 from fivecard.web.friends_api import RateLimit, share_qr
 from fivecard.web.serve import lan_address, lan_url
@@ -116,10 +115,8 @@ class _NoRoute:
 def test_without_a_route_the_host_names_addresses_are_read(
     monkeypatch: pytest.MonkeyPatch, names: list[str], expected: str | None
 ) -> None:
-    monkeypatch.setattr(serve_module.socket, "socket", _NoRoute)
-    monkeypatch.setattr(
-        serve_module.socket, "getaddrinfo", lambda *args: [(socket.AF_INET, 0, 0, "", (n, 0)) for n in names]
-    )
+    monkeypatch.setattr(socket, "socket", _NoRoute)  # (the module fivecard.web.serve reads them from)
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args: [(socket.AF_INET, 0, 0, "", (n, 0)) for n in names])
     assert lan_address() == expected
 
 

@@ -74,7 +74,7 @@ from ..files.writers.cells import csv_line
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, MAX_SEATS, FriendsTable
 from ..play.table_game import GameError
 from .clients import request_network
-from .errors import AtCapacity, TooFast
+from .errors import AtCapacity, NotFound, TooFast
 from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
 
 #: Where friends' tables are kept.
@@ -642,13 +642,16 @@ def add_friends_table_routes(
     @app.get(
         "/api/tables/{table_id}/qr.svg",
         tags=["tables"],
-        summary="The table's share link as a QR code (SVG), at the address friends type",
+        summary="The table's share link as a QR code (SVG), at the LAN address (serve --lan; else 404)",
         response_class=Response,
     )
     def api_qr(table_id: str, request: Request) -> Response:
+        base: str | None = request.app.state.lan_url
+        if base is None:  # (no code of a link a request's Host would choose: one drawn per name asked)
+            raise NotFound("this server does not serve the local network: start it with fivecard serve --lan")
         store.load(table_id)  # 404 for no such table: no code drawn for any text
         return Response(
-            share_qr(share_link(request, table_id)),
+            share_qr(f"{base}tables/{table_id}"),
             media_type="image/svg+xml",
             headers={"cache-control": "no-cache"},
         )
@@ -720,14 +723,6 @@ def add_friends_table_routes(
         except BaseException:
             exports.give(place)
             raise
-
-
-def share_link(request: Request, table_id: str) -> str:
-    """A table's link as its page shares it: at the app's address on the
-    local network (``fivecard serve --lan``), else at the address the
-    request named (its ``Host``, one the app answers to)."""
-    base: str | None = request.app.state.lan_url
-    return f"{base or str(request.base_url)}tables/{table_id}"
 
 
 @functools.lru_cache(maxsize=128)

@@ -287,7 +287,9 @@ def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
         page.get_by_role("button", name="Remove Bob").click()
         expect(bob.page.locator("#join")).to_be_visible()
         expect(page.locator("#seats li")).to_have_count(1)
-        expect(page.locator("#standings")).to_contain_text("Bob (left)")
+        expect(page.locator("#standings")).to_contain_text("Bob (removed by the host)")
+        for tab in tabs:
+            expect(tab.page.locator("#talk .talk-event").last).to_have_text("The host removed Bob from the table")
         page.get_by_role("button", name="End the table").click()
         page.get_by_role("button", name="Yes, end the table").click()
         for tab in tabs:

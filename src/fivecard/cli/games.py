@@ -110,9 +110,10 @@ def _serve(call: Call) -> int:
     from ..web.serve import serve
 
     args = call.args
-    return serve(host=args.host, port=args.port, data=args.data, open_browser=args.open, check=args.check,
+    host = args.host if args.host is not None else "0.0.0.0" if args.lan else "127.0.0.1"
+    return serve(host=host, port=args.port, data=args.data, open_browser=args.open, check=args.check,
                  access_log=args.access_log, out=call.out, allow_hosts=args.allow_host,
-                 proxies=args.proxy)  # fmt: skip
+                 proxies=args.proxy, lan=args.lan, lan_host=args.lan_address)  # fmt: skip
 
 
 @command("completion")

@@ -8,10 +8,18 @@ game show's high hand for points, as a state machine the web app drives.
 * Players take seats by name (at most :data:`MAX_SEATS`: one deck deals them
   all); the host may remove a seat. A table gives at most :data:`MAX_JOINS`
   seats in its life (a seat taken again after its removal is a new one).
+* The host may let each seat exchange up to ``draw`` cards once (a draw,
+  as in five-card draw; 0: no draw, at most :data:`~fivecard.core.hand.HAND_SIZE`):
+  after dealing, each seat keeps some of its cards and is dealt the rest
+  from the round's deck, once (keeping all five is its draw too). Each
+  seat then needs five cards and up to ``draw`` more, so a table with a
+  draw seats fewer (:attr:`FriendsTable.max_seats`). How many cards a seat
+  exchanged is told to every browser, the cards only at the showdown.
 * The host starts round N. Each round deals from its own shuffled deck, from
   a seed recorded with the round (:func:`~fivecard.play.table_game.round_seed`), so any round can be
   dealt again and checked. Each seated player deals themselves the next five
-  cards. When every seated player has dealt, or the host closes the round,
+  cards (and, at a table with a draw, draws once). When every seated
+  player has dealt (and drawn), or the host closes the round,
   the dealt hands are settled as one showdown and the points awarded. A
   browser is dealt one hand a round, whatever seats it takes or leaves: a
   seat removed after it dealt, and taken again, deals no second hand.
@@ -76,7 +84,7 @@ from ..core.report import evaluation_json
 from ..core.rules import RuleSet, get_rules
 from ..core.showdown import name_hands, showdown
 from .game import split_pot
-from .table_game import MAX_ROUNDS, GameError, RoleRequired, Shoe, TableGame, round_deck
+from .table_game import MAX_ROUNDS, GameError, RoleRequired, Shoe, TableGame, check_positions, round_deck
 from .view import cards_json
 
 __all__ = [
@@ -135,6 +143,7 @@ EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
     "seat_removed": frozenset({"seat", "name", "text", "at"}),
     "round_started": frozenset({"round", "text", "at"}),
     "dealt": frozenset({"round", "seat", "name", "text", "at"}),
+    "drew": frozenset({"round", "seat", "name", "count", "text", "at"}),
     "round_closed": frozenset(
         {"round", "seed", "hands", "winners", "explanation", "awarded", "standings", "text", "at"}
     ),
@@ -440,6 +449,7 @@ class Round:
     next_card: int = 0
     open: bool = True
     dealt_to: set[str] = field(default_factory=set)  # the owners (browsers) shown a hand of this round
+    drawn: dict[int, list[int]] = field(default_factory=dict)  # seat id -> the positions (0-4) it exchanged
 
 
 class FriendsTable(TableGame):
@@ -477,6 +487,7 @@ class FriendsTable(TableGame):
         rounds: int | None = None,
         seed: int | None = None,
         host: str,
+        draw: int = 0,
     ) -> None:
         ruleset = get_rules(rules)  # its error names the rule sets
         if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 1_000_000:
@@ -485,7 +496,11 @@ class FriendsTable(TableGame):
             raise GameError(f"a tie scores {' or '.join(repr(t) for t in TIES)}, got {tie!r}")
         if rounds is not None and (isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS):
             raise GameError(f"rounds are a number from 1 to {MAX_ROUNDS:,}, got {rounds!r}")
+        if isinstance(draw, bool) or not isinstance(draw, int) or not 0 <= draw <= HAND_SIZE:
+            raise GameError(f"a draw exchanges 0 to {HAND_SIZE} cards, got {draw!r}")
         self.rules = ruleset
+        #: The most cards a seat may exchange in a round's draw (0: no draw).
+        self.draw_limit = draw
         self.points = points
         self.tie = tie
         self.rounds_limit = rounds
@@ -532,9 +547,10 @@ class FriendsTable(TableGame):
 
     @property
     def max_seats(self) -> int:
-        """The seats one deck of the table's rule set deals (:data:`MAX_SEATS`;
-        7 with the 36 cards of ``short-deck``)."""
-        return min(MAX_SEATS, len(self.rules.deck()) // HAND_SIZE)
+        """The seats one deck of the table's rule set deals, each its five
+        cards and the most a draw may give it (:data:`MAX_SEATS`; 7 with the
+        36 cards of ``short-deck``; 6 of 52 cards with a draw of 3)."""
+        return min(MAX_SEATS, len(self.rules.deck()) // (HAND_SIZE + self.draw_limit))
 
     @property
     def most_rounds(self) -> int:
@@ -548,9 +564,10 @@ class FriendsTable(TableGame):
         """The table's first event: its settings in a sentence (and, when the
         host chose the seed, that the host can know every hand)."""
         rounds = f", {self.rounds_limit} rounds" if self.rounds_limit else ""
+        draw = f"; each player may exchange up to {_cards(self.draw_limit)} once" if self.draw_limit else ""
         text = (
             f"A {self.rules.name} table: the high hand wins {self.points} points; a tie scores "
-            f"{'nothing' if self.tie == 'none' else 'a share'}{rounds}"
+            f"{'nothing' if self.tie == 'none' else 'a share'}{rounds}{draw}"
         )
         if self.seeded:
             text += "; the host chose the shuffle seed, so every hand can be known in advance"
@@ -609,11 +626,12 @@ class FriendsTable(TableGame):
         assert seat is not None
         seat.active = False
         events: list[dict[str, Any]] = [
-            {"type": "seat_removed", "seat": seat.id, "name": seat.name, "text": f"{seat.name} leaves the table"}
+            {"type": "seat_removed", "seat": seat.id, "name": seat.name, "text": f"The host removed {seat.name} from the table"}
         ]
         current = self.round
         if current is not None and current.open:
             current.dealt.pop(seat.id, None)
+            current.drawn.pop(seat.id, None)
             events += self._close_if_all_dealt()
         return events
 
@@ -637,8 +655,9 @@ class FriendsTable(TableGame):
         number = self.played + 1
         self.round = Round(number, self.shoe.round_seed(number))
         seats = len(self._active())
+        then = f", then draw up to {_cards(self.draw_limit)}" if self.draw_limit else ""
         # (the round's seed is in its round_closed event only: it gives the whole deck)
-        return [{"type": "round_started", "round": number, "text": f"Round {number}: {seats} seated; deal your hand"}]
+        return [{"type": "round_started", "round": number, "text": f"Round {number}: {seats} seated; deal your hand{then}"}]
 
     def verify_deal(self, owner: str) -> None:
         self._verify_open()
@@ -676,6 +695,58 @@ class FriendsTable(TableGame):
         ]
         return cards, events + self._close_if_all_dealt()
 
+    def verify_draw(self, owner: str, keep: Sequence[int]) -> None:
+        """``keep``: the positions (0-4) of the cards kept; the others are
+        exchanged, at most :attr:`draw_limit` of them."""
+        self._verify_open()
+        seat = self.seat_of(owner)
+        if seat is None:
+            raise RoleRequired("take a seat to draw")
+        if not self.draw_limit:
+            raise GameError("this table has no draw: the hands dealt are the hands shown")
+        current = self.round
+        if current is None or not current.open:
+            raise GameError("no round is open: the host starts the next one")
+        if seat.id not in current.dealt:
+            raise GameError(f"deal your hand in round {current.number} first")
+        if seat.id in current.drawn:
+            raise GameError(f"you have drawn in round {current.number} already (one draw a round)")
+        check_positions(keep)
+        count = HAND_SIZE - len(keep)
+        if count > self.draw_limit:
+            raise GameError(
+                f"this table's draw exchanges at most {_cards(self.draw_limit)}: keep {HAND_SIZE - self.draw_limit} "
+                f"or more (you asked to exchange {count})"
+            )
+        if current.next_card + count > len(self.rules.deck()):
+            raise GameError(f"round {current.number}'s deck has too few cards left; the host closes the round")
+
+    def can_draw(self, owner: str, keep: Sequence[int]) -> bool:
+        return self.can(lambda: self.verify_draw(owner, keep))
+
+    def draw(self, owner: str, keep: Sequence[int]) -> tuple[list[Card], list[dict[str, Any]]]:
+        """The browser's seat keeps the cards at positions ``keep`` (0-4)
+        and is dealt the others' places from the round's deck, in place (its
+        hand as it now is); every browser is told how many, not which."""
+        self.verify_draw(owner, keep)
+        seat, current = self.seat_of(owner), self.round
+        assert seat is not None and current is not None
+        deck = round_deck(self.rules, current.seed)
+        cards = list(current.dealt[seat.id])
+        out = [p for p in range(HAND_SIZE) if p not in keep]
+        for p in out:
+            cards[p] = deck[current.next_card]
+            current.next_card += 1
+        current.dealt[seat.id] = cards
+        current.drawn[seat.id] = out
+        count = len(out)
+        what = f"exchanges {_cards(count)}" if count else "keeps all five cards"
+        events: list[dict[str, Any]] = [
+            {"type": "drew", "round": current.number, "seat": seat.id, "name": seat.name, "count": count,
+             "text": f"{seat.name} {what}"}
+        ]  # fmt: skip
+        return cards, events + self._close_if_all_dealt()
+
     def verify_close(self, owner: str) -> None:
         self._verify_host(owner)
         self._verify_open()
@@ -711,8 +782,14 @@ class FriendsTable(TableGame):
         current = self.round
         if current is None or not current.open:
             return []
-        # (a seat whose browser was dealt a hand of this round already deals no other: it waits for none)
-        if all(s.id in current.dealt or s.owner in current.dealt_to for s in self._active()) and current.dealt:
+        # (a seat whose browser was dealt a hand of this round already deals no other: it waits for none;
+        # at a table with a draw, a seat that dealt is waited for until it has drawn)
+        def done(s: Seat) -> bool:
+            if s.id in current.dealt:
+                return not self.draw_limit or s.id in current.drawn
+            return s.owner in current.dealt_to
+
+        if current.dealt and all(done(s) for s in self._active()):
             return self._settle()
         return []
 
@@ -739,6 +816,7 @@ class FriendsTable(TableGame):
                 seat.points += awarded.get(seat.id, 0)
             hands = [
                 {"seat": seat_id, "player": names[seat_id], **evaluation_json(e)}
+                | ({"drew": len(current.drawn.get(seat_id, ()))} if self.draw_limit else {})
                 for (seat_id, _), e in zip(dealt, evaluations)
             ]
             who = " and ".join(names[s] for s in winners)
@@ -790,26 +868,34 @@ class FriendsTable(TableGame):
         """The table as one browser sees it, by its role: the host (``host``),
         a seated player (``you``: its seat; ``your_hand``: its own cards in the
         round, and no one else's), or a browser that only watches (``""``:
-        one without a cookie). Every seat, the round (which seats have dealt;
-        its seed only once it is closed), the standings, and ``seeded``: the
-        host chose the seed (and so can know every hand)."""
+        one without a cookie). Every seat, the round (which seats have dealt
+        and which have drawn; its seed only once it is closed; ``your_draw``:
+        the positions, 1-5, this browser's draw exchanged), the standings,
+        ``draw`` (the most cards a draw exchanges; 0: no draw),
+        ``max_seats``, and ``seeded``: the host chose the seed (and so can
+        know every hand)."""
         mine = self.seat_of(owner)
         current = self.round
         round_view = None
         if current is not None:
             hand = current.dealt.get(mine.id) if mine is not None else None
+            exchanged = current.drawn.get(mine.id) if mine is not None else None
             round_view = {
                 "number": current.number,
                 "open": current.open,
                 "seed": None if current.open else current.seed,
                 "dealt": sorted(current.dealt),
+                "drawn": sorted(current.drawn),
                 "your_hand": None if hand is None else cards_json(hand),
+                "your_draw": None if exchanged is None else [p + 1 for p in exchanged],
             }
         return {
             "rules": self.rules.name,
             "points": self.points,
             "tie": self.tie,
             "rounds": self.rounds_limit,
+            "draw": self.draw_limit,
+            "max_seats": self.max_seats,
             "played": self.played,
             "ended": self.ended,
             "seeded": self.seeded,
@@ -831,6 +917,7 @@ class FriendsTable(TableGame):
             "points": self.points,
             "tie": self.tie,
             "rounds": self.rounds_limit,
+            "draw": self.draw_limit,
             "seed": self.seed,
             "seeded": self.seeded,
             "host": self.host,
@@ -849,6 +936,7 @@ class FriendsTable(TableGame):
                 "next_card": current.next_card,
                 "open": current.open,
                 "dealt_to": sorted(current.dealt_to),
+                "drawn": {str(k): v for k, v in current.drawn.items()},
             },
         }
 
@@ -861,6 +949,7 @@ class FriendsTable(TableGame):
             rounds=None if state["rounds"] is None else int(state["rounds"]),
             seed=int(state["seed"]),
             host=str(state["host"]),
+            draw=int(state.get("draw", 0)),  # (not kept before: no draw)
         )
         table.shoe.seeded = bool(state.get("seeded", False))  # (not kept before: unknown, taken as not)
         table.played = int(state["played"])
@@ -881,8 +970,13 @@ class FriendsTable(TableGame):
                 bool(saved["open"]),
                 # (not kept before: the owners of the seats holding a hand)
                 {str(o) for o in saved["dealt_to"]} if "dealt_to" in saved else {owners[k] for k in dealt if k in owners},
+                {int(k): [int(p) for p in v] for k, v in saved.get("drawn", {}).items()},
             )
         return table
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 #: An event as every browser at a friends' table may see it: its ``type``

@@ -886,6 +886,7 @@ def create_app(
     advisor: AdvisorGate | None = None,
     allow_hosts: Iterable[str] = (),
     exports: Exports | None = None,
+    lan_url: str | None = None,
 ) -> FastAPI:
     """The app, keeping games in ``data``/games.sqlite3 (default:
     :func:`default_data_dir`), as many as ``capacity`` says, as fast as
@@ -895,7 +896,9 @@ def create_app(
     as many exports at once as ``exports`` has places for (default: :class:`~fivecard.web.friends_api.Exports`' numbers),
     answering requests that name an IP literal, ``localhost``, this
     computer or one of ``allow_hosts`` (:class:`_KnownHost`; a test client
-    names its own host here)."""
+    names its own host here); ``lan_url``: the app's address on the local
+    network (``fivecard serve --lan``), where the friends' tables share their
+    links (``app.state.lan_url``; None: at the address the page was opened)."""
     hosts = allowed_hosts(allow_hosts)  # a bad name is refused before anything is opened
     build_tables()  # the built-in rule sets' tables, now rather than in a request
     folder = Path(data) if data is not None else Path(default_data_dir())
@@ -919,6 +922,7 @@ def create_app(
     app.state.broker = Broker((bounds or Bounds()).streams)  # fivecard serve closes its event streams when it stops
     limit = app.state.limit = limit or RateLimit()  # creations per address, changes per browser: one limiter
     app.state.exports = exports or Exports()  # exports at once, in all and per network
+    app.state.lan_url = lan_url  # fivecard serve --lan sets it once it knows its port
     add_friends_table_routes(app, friends_tables, app.state.broker, limit, owners, app.state.exports)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
@@ -1101,7 +1105,8 @@ def create_app(
         """A page: its template, given the rule sets and the id its path names (None: a new one)."""
 
         def render(request: Request) -> Response:
-            return templates.TemplateResponse(request, template, {"rule_sets": rule_sets, key: request.path_params.get(key)})
+            context = {"rule_sets": rule_sets, key: request.path_params.get(key), "lan_url": app.state.lan_url}
+            return templates.TemplateResponse(request, template, context)
 
         return render
 

@@ -1,6 +1,8 @@
 """The friends' table API (``/api/tables``): a host opens a table, players
-take seats by name, the host starts rounds, each player deals, the round is
-settled, points awarded; chat; a live event stream (Server-Sent Events,
+take seats by name, the host starts rounds, each player deals (and draws,
+at a table with a draw), the round is settled, points awarded; chat; the
+table's share link as a QR code (at the app's address on the local network
+when it serves it: ``fivecard serve --lan``); a live event stream (Server-Sent Events,
 resumed after the last event a browser saw); an export of the table's
 history with the columns of ``fivecard solve``, each hand called by its
 seat's name (:func:`_named_export`).
@@ -46,6 +48,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import csv
+import functools
+import io
 import json
 import math
 import re
@@ -61,6 +65,7 @@ from starlette.types import Receive, Scope, Send
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from ..core.hand import HAND_SIZE
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
 from ..core.showdown import name_hands
@@ -69,7 +74,7 @@ from ..files.writers.cells import csv_line
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, MAX_SEATS, FriendsTable
 from ..play.table_game import GameError
 from .clients import request_network
-from .errors import AtCapacity, TooFast
+from .errors import AtCapacity, NotFound, TooFast
 from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
 
 #: Where friends' tables are kept.
@@ -165,6 +170,9 @@ class NewTableRequest(RequestModel):
     seed: int | None = Field(
         default=None, ge=0, le=MAX_STORED, description="for reproducible rounds (every browser is told the host chose it)"
     )
+    draw: int = Field(
+        default=0, ge=0, le=HAND_SIZE, description="each seat may exchange up to this many cards once a round (0: no draw)"
+    )
 
 
 class Request_(RequestModel):
@@ -175,6 +183,12 @@ class Request_(RequestModel):
 
 class JoinRequest(Request_):
     name: str = Field(min_length=1, max_length=MAX_NAME, description="the name shown at the table")
+
+
+class DrawRequest(Request_):
+    keep: list[Annotated[int, Field(ge=1, le=HAND_SIZE)]] = Field(
+        default=[], max_length=HAND_SIZE, description="the 1-based positions kept; the others are exchanged"
+    )
 
 
 class ChatRequest(Request_):
@@ -569,7 +583,13 @@ def add_friends_table_routes(
         limit.check(request, "create")
         claim = owners.claim(request)
         table = FriendsTable(
-            rules=body.rules, points=body.points, tie=body.tie, rounds=body.rounds, seed=body.seed, host=claim.new
+            rules=body.rules,
+            points=body.points,
+            tie=body.tie,
+            rounds=body.rounds,
+            seed=body.seed,
+            host=claim.new,
+            draw=body.draw,
         )
         table_id = store.create(table, claim.new, table.opened(), moved_from=claim.old, network=request_network(request))
         response = _json(view(table_id, table, claim.new), 201)
@@ -618,6 +638,28 @@ def add_friends_table_routes(
     @app.post("/api/tables/{table_id}/deal", tags=["tables"], summary="Deal your hand in the open round")
     def api_deal(table_id: str, request: Request, body: Request_ | None = None) -> Response:
         return act(request, table_id, body.request_id if body else None, lambda t, owner: t.deal(owner)[1])
+
+    @app.get(
+        "/api/tables/{table_id}/qr.svg",
+        tags=["tables"],
+        summary="The table's share link as a QR code (SVG), at the LAN address (serve --lan; else 404)",
+        response_class=Response,
+    )
+    def api_qr(table_id: str, request: Request) -> Response:
+        base: str | None = request.app.state.lan_url
+        if base is None:  # (no code of a link a request's Host would choose: one drawn per name asked)
+            raise NotFound("this server does not serve the local network: start it with fivecard serve --lan")
+        store.load(table_id)  # 404 for no such table: no code drawn for any text
+        return Response(
+            share_qr(f"{base}tables/{table_id}"),
+            media_type="image/svg+xml",
+            headers={"cache-control": "no-cache"},
+        )
+
+    @app.post("/api/tables/{table_id}/draw", tags=["tables"], summary="Keep some of your cards, exchange the others (once)")
+    def api_draw(table_id: str, body: DrawRequest, request: Request) -> Response:
+        keep = [p - 1 for p in body.keep]
+        return act(request, table_id, body.request_id, lambda t, owner: t.draw(owner, keep)[1])
 
     @app.post("/api/tables/{table_id}/close", tags=["tables"], summary="The host closes the open round")
     def api_close(table_id: str, request: Request, body: Request_ | None = None) -> Response:
@@ -681,6 +723,17 @@ def add_friends_table_routes(
         except BaseException:
             exports.give(place)
             raise
+
+
+@functools.lru_cache(maxsize=128)
+def share_qr(link: str) -> bytes:
+    """A link as a QR code in SVG (segno, imported only here; some 15 ms
+    each to draw, so the latest are kept)."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=4, border=4, title="QR code of the table's link")
+    return out.getvalue()
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,11 @@ an IP literal, ``localhost``, this computer, the address it listens on, or a
 name given with ``--allow-host`` (any other is 421: a page elsewhere whose
 name was pointed at this computer).
 
+``--lan`` serves the local network: it listens on every address (unless
+``--host`` says otherwise), finds the address others on the network reach
+this computer at (:func:`lan_address`, or ``--lan-address``), prints it with
+a QR code, and the friends' table shares its links at it.
+
 Who a request comes from is its connection's address, for every per-address
 bound: ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are read only on the
 connections of a reverse proxy named with ``--proxy`` (an address or a
@@ -36,7 +41,12 @@ from typing import Any, TextIO
 
 from ..core.errors import FivecardError
 
-__all__ = ["serve", "ServeError"]
+__all__ = ["lan_address", "lan_url", "serve", "ServeError"]
+
+#: A private address a UDP socket is "connected" to, to learn which of this
+#: computer's addresses the system would send from: a UDP connect() only
+#: chooses a route, it sends no packet (and nothing leaves the machine).
+_PROBE: tuple[str, int] = ("10.255.255.255", 9)
 
 
 class ServeError(FivecardError):
@@ -71,6 +81,61 @@ def _address(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}/"
 
 
+def lan_address(probe: tuple[str, int] = _PROBE) -> str | None:
+    """The address others on the local network reach this computer at, as
+    the system chooses it: the source address of a route to a private
+    address (``probe``; a UDP socket's connect() sends nothing), else the
+    first address of this computer's name that is neither loopback nor
+    link-local; None when there is none (no network)."""
+    found = []
+    with contextlib.suppress(OSError):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(probe)
+            found.append(sock.getsockname()[0])
+    with contextlib.suppress(OSError, UnicodeError):
+        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    for text in found:
+        address = ipaddress.ip_address(text)
+        if not (address.is_loopback or address.is_unspecified or address.is_link_local):
+            return str(address)
+    return None
+
+
+def lan_url(address: str, port: int) -> str:
+    """The app's address as others on the network type it (an IPv6
+    address in brackets)."""
+    shown = f"[{address}]" if ":" in address else address
+    return f"http://{shown}:{port}/"
+
+
+def _lan_address(text: str) -> str:
+    """``--lan-address``: an IP address (not loopback: nobody else reaches
+    this computer there) or a host name."""
+    from .app import BadHostName, host_name
+
+    try:
+        address = ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        try:
+            return host_name(text)
+        except BadHostName as exc:
+            raise ServeError(f"--lan-address: {exc}") from None
+    if address.is_loopback or address.is_unspecified:
+        raise ServeError(
+            f"--lan-address {text!r}: others on the network cannot reach this computer there; "
+            "give the address your network gave it (e.g. 192.168.1.20)"
+        )
+    return str(address)
+
+
+def _print_qr(url: str, out: TextIO) -> None:
+    """The address as a QR code drawn in the terminal (segno, imported only
+    here), for a phone's camera."""
+    import segno
+
+    segno.make(url, error="m").terminal(out=out, compact=True)
+
+
 def _proxy(text: str) -> str:
     """A proxy's address or network as uvicorn's ``forwarded_allow_ips`` takes it."""
     try:
@@ -93,6 +158,8 @@ def serve(
     out: TextIO,
     allow_hosts: Sequence[str] = (),
     proxies: Sequence[str] = (),
+    lan: bool = False,
+    lan_host: str | None = None,
 ) -> int:
     """Serve the app on ``host`` and ``port`` (0: any free port), keeping
     games under ``data`` (default :func:`~fivecard.web.app.default_data_dir`),
@@ -102,10 +169,16 @@ def serve(
     request; ``allow_hosts``: host names answered besides IP literals,
     ``localhost``, this computer's names and ``host``; ``proxies``: the
     addresses or networks of reverse proxies whose ``X-Forwarded-For`` and
-    ``X-Forwarded-Proto`` are read (no other's are). Returns the exit
-    code; a :class:`ServeError` when the app cannot start."""
+    ``X-Forwarded-Proto`` are read (no other's are); ``lan``: serve the
+    local network (``host`` is then usually ``0.0.0.0``): say the address
+    others type, ``lan_host`` or :func:`lan_address`, with its QR code, and
+    share the friends' tables' links at it. Returns the exit code; a
+    :class:`ServeError` when the app cannot start."""
     try:
         import uvicorn
+
+        if lan:
+            import segno  # noqa: F401  (the QR codes: refused now, not once serving)
 
         from .app import BadHostName, create_app, default_data_dir, host_name
         from .server import Bounds, GuardedHttpTools, raise_descriptor_limit
@@ -131,6 +204,16 @@ def serve(
     with contextlib.suppress(BadHostName):  # an address that is no name is refused by _listen, below
         names.append(host_name(host))  # the name it listens on, when it is given one
     trusted = [_proxy(text) for text in proxies]
+    announced = None
+    if lan:
+        announced = _lan_address(lan_host) if lan_host is not None else lan_address()
+        if announced is None:
+            raise ServeError(
+                "--lan: this computer has no address on a network (is it connected?); "
+                "give the one friends reach it at with --lan-address"
+            )
+        with contextlib.suppress(BadHostName):
+            names.append(host_name(announced))  # a name given to --lan-address is answered too
     try:
         app = create_app(folder, bounds=bounds, allow_hosts=names)
     except StorageError as exc:  # read-only, not ours to write, full, unreadable
@@ -139,6 +222,8 @@ def serve(
         raise ServeError(f"--data {folder!r}: cannot keep games there: {exc.strerror or exc}") from None
     sock = _listen(host, port)
     url = _address(sock, host)
+    shared = None if announced is None else lan_url(announced, sock.getsockname()[1])
+    app.state.lan_url = shared  # the friends' tables share their links at it
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -180,6 +265,10 @@ def serve(
     server = Server(config)
     out.write(f"fivecard: Poker vs Dealer at {url} (hand checker: {url}check)\n")
     out.write(f"games are kept in {os.path.join(folder, 'games.sqlite3')}\n")
+    if shared is not None:
+        out.write(f"on your network, friends type {shared} (a table for friends: {shared}tables), or scan:\n")
+        _print_qr(shared, out)
+        out.write("(not the address? start with --lan-address and the one friends reach this computer at)\n")
     if not check:
         out.write("press Ctrl-C to stop\n")
     out.flush()

@@ -7,10 +7,10 @@
 "use strict";
 
 (function () {
-  const EVENT_TYPES = ["table_opened", "seat_joined", "seat_removed", "round_started", "dealt", "round_closed", "chat", "table_ended"];
+  const EVENT_TYPES = ["table_opened", "seat_joined", "seat_removed", "round_started", "dealt", "drew", "round_closed", "chat", "table_ended"];
   const NAME_KEY = "fivecard.name";
   const $ = (id) => document.getElementById(id);
-  const { api, showError, clearError, sleep, el, plural, ruleTitle, fillForm, isTyping, cardFace, cardRow } = window.fivecard;
+  const { api, showError, clearError, sleep, el, plural, ruleTitle, fillForm, isTyping, cardFace, cardRow, choiceCard } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -43,7 +43,7 @@
 
   function hostForm() {
     const form = $("new-table");
-    fillForm(form, ["rules", "tie"], ["points", "rounds", "seed"]);
+    fillForm(form, ["rules", "tie"], ["points", "rounds", "seed", "draw"]);
 
     let busy = false;
     form.addEventListener("submit", async (ev) => {
@@ -63,6 +63,8 @@
       if (rounds) body.rounds = Number(rounds);
       const seed = String(data.get("seed") || "").trim();
       if (seed) body.seed = Number(seed);
+      const draw = Number(data.get("draw") || 0);
+      if (draw) body.draw = draw;
       try {
         const made = await api("POST", "/api/tables", body);
         window.location.assign(`/tables/${encodeURIComponent(made.id)}`);
@@ -91,6 +93,8 @@
     let busy = false;
     let stream = null;
     let confirming = false;
+    let keep = null; // the draw step: the positions (0-4) kept, for the round and hand they were chosen in
+    let keepFor = "";
 
     // -- the view --
 
@@ -268,6 +272,7 @@
       const round = view.round;
       const open = Boolean(round && round.open) && !view.ended;
       const dealt = new Set(round && round.open ? round.dealt : []);
+      const drawn = new Set(round && round.open ? round.drawn || [] : []);
       const seated = view.you !== null;
 
       const info = [ruleTitle(view.rules), `the high hand wins ${plural(view.points, "point")}`];
@@ -299,8 +304,10 @@
         const line = el("p", "friend-points");
         line.append(el("span", "points", plural(seat.points, "point")));
         if (open) {
-          if (dealt.has(seat.seat)) line.append(" ", el("span", "badge dealt", "dealt ✓"));
-          else line.append(" ", el("span", "badge waiting", "to deal"));
+          if (!dealt.has(seat.seat)) line.append(" ", el("span", "badge waiting", "to deal"));
+          else if (!view.draw) line.append(" ", el("span", "badge dealt", "dealt ✓"));
+          else if (drawn.has(seat.seat)) line.append(" ", el("span", "badge dealt", "drawn ✓"));
+          else line.append(" ", el("span", "badge waiting", "to draw"));
         } else if (result) {
           const won = result.awarded[String(seat.seat)];
           if (won) line.append(" ", el("span", "badge win", `+${won}`));
@@ -323,8 +330,33 @@
       $("mine").hidden = !mine;
       const cards = $("my-cards");
       cards.replaceChildren();
-      if (mine) {
-        for (const card of mine) cards.append(cardFace(card, { size: "big" }));
+      const drawing = Boolean(open && mine && view.draw && seated && !drawn.has(view.you));
+      if (!drawing) keep = null;
+      else if (keep === null || keepFor !== `${round.number}`) {
+        keep = new Set([0, 1, 2, 3, 4]); // every card kept until one is chosen to go
+        keepFor = `${round.number}`;
+      }
+      const fresh = new Set((round && round.your_draw) || []);
+      if (mine && drawing) {
+        mine.forEach((card, i) => {
+          const kept = keep.has(i);
+          const button = choiceCard(card, i, { on: kept, marker: "KEEP", disabled: busy, toggle: toggleKeep });
+          button.classList.add("toggle");
+          button.id = `card-${i}`;
+          button.title = `${card.label}: ${kept ? "kept" : "exchanged"} (key ${i + 1})`;
+          cards.append(button);
+        });
+        $("mine-title").textContent = `Your hand, round ${round.number}`;
+        $("my-hand").textContent = "";
+      } else if (mine) {
+        mine.forEach((card, i) => {
+          const face = cardFace(card, { size: "big" });
+          if (fresh.has(i + 1)) {
+            face.classList.add("drawn-card");
+            face.setAttribute("aria-label", `${card.label} (drawn)`);
+          }
+          cards.append(face);
+        });
         const me = result ? result.hands.find((h) => h.seat === view.you) : null;
         $("my-hand").textContent = me ? me.description : "";
         $("mine-title").textContent = `Your hand, round ${round.number}`;
@@ -333,10 +365,24 @@
       deal.hidden = !(open && seated && !dealt.has(view.you));
       deal.disabled = busy;
 
+      // the draw step: choose the cards to exchange, then draw (once)
+      $("draw-step").hidden = !drawing;
+      if (drawing) {
+        const out = 5 - keep.size;
+        const button = $("draw-button");
+        button.textContent = out ? `Draw ${plural(out, "card")}` : "Keep all five";
+        button.disabled = busy || out > view.draw;
+        $("draw-help-line").textContent =
+          out > view.draw
+            ? `This table's draw exchanges at most ${plural(view.draw, "card")}: keep ${5 - view.draw} or more.`
+            : `Tap the cards to exchange (up to ${plural(view.draw, "card")}), then draw. Once a round.`;
+      }
+
       // host controls
       $("host-controls").hidden = !view.host || view.ended;
       const start = $("btn-start");
-      start.textContent = `Start round ${open ? round.number + 1 : view.played + 1}`;
+      // (while a round is open the button names it: the next one cannot start yet)
+      start.textContent = open ? `Round ${round.number} in play` : `Start round ${view.played + 1}`;
       start.disabled = busy || open || active.length === 0;
       $("btn-close").disabled = busy || !open;
       $("btn-end").disabled = busy;
@@ -350,10 +396,7 @@
       const was = !ended.hidden;
       ended.hidden = !view.ended;
       if (view.ended) {
-        const top = view.standings.length ? view.standings[0] : null;
-        $("ended-text").textContent = top
-          ? `${plural(view.played, "round")} played; ${top.name} leads with ${plural(top.points, "point")}.`
-          : `${plural(view.played, "round")} played.`;
+        $("ended-text").textContent = endedText();
         if (!was && !busy) $("ended-title").focus();
       }
 
@@ -373,6 +416,17 @@
       }
     }
 
+    // The table's end in a sentence: who leads, or the tie at the top (no leader named then).
+    function endedText() {
+      const played = `${plural(view.played, "round")} played`;
+      const top = view.standings.length ? view.standings[0] : null;
+      if (!top) return `${played}.`;
+      const tied = view.standings.filter((s) => s.points === top.points).map((s) => s.name);
+      if (tied.length === 1) return `${played}; ${top.name} leads with ${plural(top.points, "point")}.`;
+      const who = tied.length === 2 ? tied.join(" and ") : `${tied.slice(0, -1).join(", ")} and ${tied[tied.length - 1]}`;
+      return `${played}; a tie between ${who}, ${plural(top.points, "point")} each.`;
+    }
+
     function statusText(open, dealt, seated) {
       const round = view.round;
       if (view.ended) return "The table has ended.";
@@ -384,8 +438,14 @@
       const byId = names();
       const waiting = activeSeats().filter((s) => !dealt.has(s.seat)).map((s) => byId.get(s.seat));
       if (seated && !dealt.has(view.you)) return `Round ${round.number}: deal your hand.`;
-      if (!waiting.length) return `Round ${round.number}: everyone has dealt.`;
-      return `Round ${round.number}: waiting for ${waiting.join(", ")} to deal.`;
+      const drawn = new Set(round.drawn || []);
+      if (view.draw && seated && !drawn.has(view.you)) return `Round ${round.number}: choose the cards to exchange, then draw.`;
+      const drawing = view.draw ? activeSeats().filter((s) => dealt.has(s.seat) && !drawn.has(s.seat)).map((s) => byId.get(s.seat)) : [];
+      if (!waiting.length && !drawing.length) return `Round ${round.number}: everyone has dealt.`;
+      const parts = [];
+      if (waiting.length) parts.push(`${waiting.join(", ")} to deal`);
+      if (drawing.length) parts.push(`${drawing.join(", ")} to draw`);
+      return `Round ${round.number}: waiting for ${parts.join("; ")}.`;
     }
 
     function renderStandings() {
@@ -403,7 +463,7 @@
         row.append(el("td", "place", String(place)));
         const who = el("td", "player");
         who.append(nameNode("span", "", s.name));
-        if (!s.active) who.append(" ", el("span", "muted", "(left)"));
+        if (!s.active) who.append(" ", el("span", "muted", "(removed by the host)"));
         row.append(who, el("td", "num points", String(s.points)));
         body.append(row);
       });
@@ -432,6 +492,7 @@
         if (win) head.append(" ", el("span", "badge win", shown.winners.length > 1 ? "tie" : "wins"));
         const points = shown.awarded[String(hand.seat)] || 0;
         head.append(" ", el("span", `badge points ${points ? "up" : "even"}`, points ? `+${plural(points, "point")}` : "no points"));
+        if (hand.drew !== undefined) head.append(" ", el("span", "badge drew", hand.drew ? `drew ${hand.drew}` : "stood pat"));
         item.append(head, cardRow(hand.sorted_cards, "small"));
         list.append(item);
       }
@@ -459,7 +520,23 @@
       run("POST", "/deal", {});
     }
 
+    function toggleKeep(position) {
+      if (keep === null || busy) return;
+      if (keep.has(position)) keep.delete(position);
+      else keep.add(position);
+      render();
+      const card = $(`card-${position}`);
+      if (card) card.focus();
+    }
+
+    function drawCards() {
+      if (!view || keep === null || $("draw-step").hidden || $("draw-button").disabled) return;
+      const kept = [...keep].sort((a, b) => a - b).map((p) => p + 1);
+      run("POST", "/draw", { keep: kept });
+    }
+
     $("deal").addEventListener("click", deal);
+    $("draw-button").addEventListener("click", drawCards);
     $("btn-start").addEventListener("click", () => run("POST", "/rounds", {}));
     $("btn-close").addEventListener("click", () => run("POST", "/close", {}));
     $("btn-end").addEventListener("click", () => {
@@ -500,7 +577,10 @@
       input.focus();
     });
 
-    const link = `${window.location.origin}/tables/${encodeURIComponent(tableId)}`;
+    // the link friends type: at the app's address on the network (fivecard
+    // serve --lan), else at the address this page was opened (this computer's)
+    const base = root.dataset.share ? root.dataset.share.replace(/\/$/, "") : window.location.origin;
+    const link = `${base}/tables/${encodeURIComponent(tableId)}`;
     $("share-link").value = link;
     $("copy-link").addEventListener("click", async () => {
       const status = $("copy-status");
@@ -525,6 +605,9 @@
       if (ev.key === "d" || ev.key === "D") {
         ev.preventDefault();
         deal();
+      } else if (/^[1-5]$/.test(ev.key) && keep !== null && !$("draw-step").hidden) {
+        ev.preventDefault();
+        toggleKeep(Number(ev.key) - 1);
       }
     });
 

@@ -1,0 +1,211 @@
+"""The friends' table across the local network in a real browser (Debian's
+chromium through Playwright): ``fivecard serve --lan`` listening on this
+computer's network address (not loopback), the host's page sharing the
+link and QR code at it, friends joining from browser contexts of their own
+(one a phone) through that link, a round with the draw step (cards chosen,
+drawn once, the new ones marked), the host's start button while a round is
+in play, a removal announced as the host's, a tied table's end naming no
+leader; and, served without --lan, the page saying what friends elsewhere
+need. Screenshots friends-share-qr.png and friends-draw.png go to
+$FIVECARD_SCREENSHOTS (default: a temporary folder)."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import select
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from browser import SHOTS, Server, launch, open_tab
+from fivecard.web.serve import lan_address
+
+expect.set_options(timeout=10_000)
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    yield from launch()
+
+
+class LanServer(Server):
+    """``fivecard serve --lan`` in a subprocess, listening on this
+    computer's network address alone (what friends on the network reach)."""
+
+    def __init__(self, data: Path, address: str) -> None:
+        self.data = data
+        self.log = data.parent / f"{data.name}-serve.log"
+        command = [sys.executable, "-m", "fivecard", "serve", "--lan", "--host", address, "--port", "0", "--data", str(data)]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True, env=os.environ)
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], 30)
+        text = "".join(self.process.stdout.readline() for _ in range(3)) if ready else ""
+        found = re.search(r"friends type (http://[^/\s]+:(\d+))/", text)
+        if not found:
+            self.kill()
+            pytest.fail(f"fivecard serve --lan did not start: {text!r}; its log: {self.log.read_text()!r}")
+        self.url = found.group(1)
+        self.port = int(found.group(2))
+        self._wait_until_up()
+
+
+@pytest.fixture
+def lan(tmp_path: Path) -> Iterator[LanServer]:
+    address = lan_address()
+    assert address is not None, "this computer has an address on a network (hostname -I)"
+    server = LanServer(tmp_path / "data", address)
+    yield server
+    server.stop()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+def open_table(page: Page, base: str, **fields: str) -> str:
+    page.goto(f"{base}/tables")
+    for name, value in fields.items():
+        page.locator(f"#{name}").fill(value)
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/[^/?]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def take_seat(page: Page, link: str, name: str) -> None:
+    page.goto(link)
+    expect(page.locator("#connection")).to_have_text("live")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take a seat").click()
+    expect(page.locator("#seats li.me")).to_contain_text(f"{name} you")
+
+
+@pytest.mark.slow
+def test_friends_join_through_the_lan_address_and_draw(browser: Browser, lan: LanServer) -> None:
+    host, ann, bob = open_tab(browser), open_tab(browser, PHONE), open_tab(browser)
+    tabs = (host, ann, bob)
+    try:
+        page = host.page
+        table_id = open_table(page, lan.url, draw="2")
+        link = page.locator("#share-link").input_value()
+        assert link == f"{lan.url}/tables/{table_id}"
+        assert not ipaddress.ip_address(urlsplit(link).hostname or "").is_loopback
+        qr = page.locator("#share-qr")
+        expect(qr).to_be_visible()
+        assert qr.evaluate("img => img.complete && img.naturalWidth > 0")  # the app drew it
+        expect(page.locator("#lan-hint")).to_have_count(0)
+        expect(page.locator("#talk")).to_contain_text("each player may exchange up to 2 cards once")
+        shot(page, "friends-share-qr.png")
+
+        # friends open the shared link in browsers of their own (Ann on a phone)
+        take_seat(ann.page, link, "Ann")
+        take_seat(bob.page, link, "Bob")
+
+        # the host starts round 1: the button now says the round is in play
+        page.get_by_role("button", name="Start round 1").click()
+        in_play = page.locator("#btn-start")
+        expect(in_play).to_have_text("Round 1 in play")
+        expect(in_play).to_be_disabled()
+        expect(page.get_by_role("button", name="Start round 2")).to_have_count(0)
+
+        # Ann deals, then chooses two cards to exchange
+        ann.page.get_by_role("button", name="Deal my hand").click()
+        cards = ann.page.locator("#my-cards button.card")
+        expect(cards).to_have_count(5)
+        dealt = cards.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+        expect(ann.page.locator("#draw-button")).to_have_text("Keep all five")
+        expect(ann.page.locator("#status")).to_have_text("Round 1: choose the cards to exchange, then draw.")
+        for tab in (host, bob):
+            expect(tab.page.locator('#seats li[data-seat="1"] .badge.waiting')).to_have_text("to draw")
+        cards.nth(0).click()
+        ann.page.keyboard.press("2")  # keys 1-5 choose too
+        expect(ann.page.locator("#draw-button")).to_have_text("Draw 2 cards")
+        cards.nth(4).click()  # a third: more than the table's draw
+        expect(ann.page.locator("#draw-button")).to_be_disabled()
+        expect(ann.page.locator("#draw-help-line")).to_contain_text("at most 2 cards: keep 3 or more")
+        cards.nth(4).click()
+        expect(ann.page.locator("#draw-button")).to_be_enabled()
+        expect(cards.nth(0)).to_have_attribute("aria-pressed", "false")
+        expect(cards.nth(2)).to_have_attribute("aria-pressed", "true")
+        shot(ann.page, "friends-draw.png")
+        ann.page.locator("#draw-button").click()
+        expect(ann.page.locator("#draw-step")).to_be_hidden()
+        drawn = ann.page.locator("#my-cards .card.drawn-card")
+        expect(drawn).to_have_count(2)
+        after = ann.page.locator("#my-cards .card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+        assert after[2:] == dealt[2:] and all(label.endswith("(drawn)") for label in after[:2])
+        for tab in (host, bob):
+            expect(tab.page.locator("#talk .talk-event").last).to_have_text("Ann exchanges 2 cards")
+            expect(tab.page.locator('#seats li[data-seat="1"] .badge.dealt')).to_have_text("drawn ✓")
+        expect(page.locator("#status")).to_have_text("Round 1: waiting for Bob to deal.")
+
+        # Bob deals and keeps all five: the round closes
+        bob.page.get_by_role("button", name="Deal my hand").click()
+        bob.page.get_by_role("button", name="Keep all five").click()
+        for tab in tabs:
+            expect(tab.page.locator("#result-title")).to_have_text("Round 1: the hands")
+            expect(tab.page.locator('#result-hands li[data-seat="1"] .badge.drew')).to_have_text("drew 2")
+            expect(tab.page.locator('#result-hands li[data-seat="2"] .badge.drew')).to_have_text("stood pat")
+        expect(page.get_by_role("button", name="Start round 2")).to_be_enabled()
+
+        # the host removes Bob: every browser reads it as the host's doing
+        page.get_by_role("button", name="Remove Bob").click()
+        for tab in tabs:
+            expect(tab.page.locator("#talk .talk-event").last).to_have_text("The host removed Bob from the table")
+        expect(page.locator("#standings")).to_contain_text("Bob (removed by the host)")
+        for tab in tabs:
+            assert tab.errors == [], "console errors or CSP violations"
+    finally:
+        for tab in tabs:
+            tab.page.context.close()
+
+
+@pytest.mark.slow
+def test_a_tied_tables_end_names_no_leader(browser: Browser, lan: LanServer) -> None:
+    host, ann, bob = open_tab(browser), open_tab(browser), open_tab(browser, PHONE)
+    tabs = (host, ann, bob)
+    try:
+        page = host.page
+        table_id = open_table(page, lan.url, points="0")
+        link = f"{lan.url}/tables/{table_id}"
+        take_seat(ann.page, link, "Ann")
+        take_seat(bob.page, link, "Bob")
+        page.get_by_role("button", name="Start round 1").click()
+        ann.page.get_by_role("button", name="Deal my hand").click()
+        bob.page.get_by_role("button", name="Deal my hand").click()
+        expect(page.locator("#result-title")).to_have_text("Round 1: the hands")
+        page.get_by_role("button", name="End the table").click()
+        page.get_by_role("button", name="Yes, end the table").click()
+        for tab in tabs:
+            text = tab.page.locator("#ended-text")
+            expect(text).to_have_text("1 round played; a tie between Ann and Bob, 0 points each.")
+            expect(text).not_to_contain_text("leads")
+        for tab in tabs:
+            assert tab.errors == [], "console errors or CSP violations"
+    finally:
+        for tab in tabs:
+            tab.page.context.close()
+
+
+@pytest.mark.slow
+def test_without_lan_the_page_says_friends_elsewhere_need_it(browser: Browser, tmp_path: Path) -> None:
+    server = Server(tmp_path / "data")
+    host = open_tab(browser)
+    try:
+        table_id = open_table(host.page, server.url)
+        expect(host.page.locator("#share-link")).to_have_value(f"{server.url}/tables/{table_id}")
+        expect(host.page.locator("#lan-hint")).to_contain_text("fivecard serve --lan")
+        expect(host.page.locator("#share-qr")).to_have_count(0)
+        assert host.errors == []
+    finally:
+        host.page.context.close()
+        server.stop()

@@ -44,11 +44,16 @@ document.addEventListener("securitypolicyviolation", (e) => {
 class Server:
     """``fivecard serve`` in a subprocess, on 127.0.0.1."""
 
-    def __init__(self, data: Path, port: int = 0, env: dict[str, str] | None = None) -> None:
-        """``env``: variables set for the server (``FIVECARD_CACHE``: a cache of its own)."""
+    def __init__(
+        self, data: Path, port: int = 0, env: dict[str, str] | None = None, options: tuple[str, ...] = ()
+    ) -> None:
+        """``env``: variables set for the server (``FIVECARD_CACHE``: a cache
+        of its own); ``options``: more of ``serve``'s options (it still
+        listens on 127.0.0.1 alone)."""
         self.data = data
         self.log = data.parent / f"{data.name}-serve.log"
-        command = [sys.executable, "-m", "fivecard", "serve", "--port", str(port), "--data", str(data)]
+        command = [sys.executable, "-m", "fivecard", "serve", *options, "--host", "127.0.0.1", "--port", str(port)]
+        command += ["--data", str(data)]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 command, stdout=subprocess.PIPE, stderr=log, text=True, env={**os.environ, **(env or {})}
@@ -123,9 +128,11 @@ class Tab:
             self.errors.append(f"{message.text} ({message.location.get('url', '?')})")
 
 
-def open_tab(browser: Browser, viewport: ViewportSize = DESKTOP) -> Tab:
-    """A new context (its own cookies) and page, watched for errors."""
-    context = browser.new_context(viewport=viewport)
+def open_tab(browser: Browser, viewport: ViewportSize = DESKTOP, proxy: str | None = None) -> Tab:
+    """A new context (its own cookies) and page, watched for errors.
+    ``proxy``: every request of the context goes through that HTTP proxy
+    (the browser still believes it reaches the address it was given)."""
+    context = browser.new_context(viewport=viewport, proxy={"server": proxy} if proxy else None)
     context.add_init_script(CSP_WATCH)
     tab = Tab(context.new_page())
     tab.page.on("console", tab.watch)

@@ -142,6 +142,7 @@ from .clients import request_network
 from .errors import AdvisorBusy, NotYours, WebError
 from .strategy_pages import add_strategy_routes
 from .machine_pages import add_machine_routes
+from .install import add_install_routes
 from .friends_api import (
     Broker,
     Digits,
@@ -1114,6 +1115,7 @@ def create_app(
         app.add_api_route(path, page(template, key), response_class=HTMLResponse, include_in_schema=False)
     add_strategy_routes(app, templates, _json)  # video-poker strategy cards: /strategy, /api/strategy
     add_machine_routes(app, templates, machines, owners, limit, gate.run, _json, app.state.exports)  # video poker: /video-poker, /api/machines
+    add_install_routes(app, templates, _HERE / "static", _HERE / "templates")  # /manifest.webmanifest, /sw.js, /offline
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:

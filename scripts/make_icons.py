@@ -95,8 +95,8 @@ class Shape:
             corners = ((x + w - r, y + r, -90), (x + w - r, y + h - r, 0), (x + r, y + h - r, 90), (x + r, y + r, 180))
             for cx, cy, start in corners:
                 for i in range(17):
-                    a = math.radians(start + 90 * i / 16)
-                    points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+                    angle = math.radians(start + 90 * i / 16)
+                    points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
         else:
             assert self.path is not None
             current, segments = self.path

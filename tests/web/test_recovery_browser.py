@@ -369,7 +369,11 @@ def test_the_machine_recovers_mid_hand(browser: Browser, running: Restarts) -> N
         cards.nth(1).click()
         cards.nth(3).click()
         mark(page)
-        page.route("**/actions", lambda route: (running.server.kill(), route.abort("connectionrefused")))
+        def stop_as_sent(route: Route) -> None:
+            running.server.kill()
+            route.abort("connectionrefused")
+
+        page.route("**/actions", stop_as_sent)
         page.get_by_role("button", name="Draw").click()  # the server stops as it is sent
         offline_banner(page)
         page.unroute("**/actions")

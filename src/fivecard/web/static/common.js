@@ -178,6 +178,7 @@ window.fivecard = (function () {
     const line = el("p", "offline-retry");
     const status = el("span", "offline-status");
     status.id = "offline-status";
+    status.setAttribute("aria-live", "off"); // (said once with the banner, not every second)
     const button = el("button", "small", "Retry now");
     button.type = "button";
     button.id = "offline-retry";
@@ -202,7 +203,8 @@ window.fivecard = (function () {
       });
     }
     box.hidden = !on;
-    box.setAttribute("role", on ? "alert" : "presentation");
+    if (on) box.setAttribute("role", "alert");
+    else box.removeAttribute("role");
     document.body.classList.toggle("is-offline", on);
     // the page under the banner waits: nothing to press until the app is back
     const main = $("main");

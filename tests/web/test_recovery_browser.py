@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Request, Route, expect
+from playwright.sync_api import Browser, Page, Request, Route, ViewportSize, expect
 
 from browser import CSP_WATCH, DESKTOP, SHOTS, Server, Tab, launch, open_tab
 
@@ -31,6 +31,7 @@ from browser import CSP_WATCH, DESKTOP, SHOTS, Server, Tab, launch, open_tab
 expect.set_options(timeout=30_000)
 
 OFFLINE = "The app does not answer"
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +63,12 @@ def running(tmp_path: Path) -> Iterator[Restarts]:
     made.close()
 
 
-def opened(browser: Browser, *, workers: bool = True) -> Tab:
+def opened(browser: Browser, *, workers: bool = True, viewport: ViewportSize = DESKTOP) -> Tab:
     """A tab; ``workers`` False: no service worker (as on a home network's
     plain-http address, where browsers do not run one)."""
     if workers:
-        return open_tab(browser, DESKTOP)
-    context = browser.new_context(viewport=DESKTOP, service_workers="block")
+        return open_tab(browser, viewport)
+    context = browser.new_context(viewport=viewport, service_workers="block")
     context.add_init_script(CSP_WATCH)
     tab = Tab(context.new_page())
     tab.page.on("console", tab.watch)
@@ -299,7 +300,7 @@ def test_the_dealer_page_recovers_while_the_dealers_cards_turn_up(
 
 @pytest.mark.slow
 def test_the_dealer_page_recovers_at_the_showdown(browser: Browser, running: Restarts) -> None:
-    tab = opened(browser)
+    tab = opened(browser, viewport=PHONE)
     page, base = tab.page, running.url
     try:
         game_id = new_game(page, base, seed=8)
@@ -311,6 +312,7 @@ def test_the_dealer_page_recovers_at_the_showdown(browser: Browser, running: Res
         page.locator("#btn-keep").click()
         offline_banner(page)
         expect(page.locator("#dealer-cards .card:not(.back):not(.slot)")).to_have_count(5)
+        shot(page, "offline-banner-phone.png")
         running.start_again()
         back_online(page)
         assert not_reloaded(page)

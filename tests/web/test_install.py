@@ -12,6 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from fivecard.core.version import __version__
@@ -54,8 +57,20 @@ def test_the_manifest_has_its_media_type_and_names_icons_that_are_there(client: 
     assert {("any", "192x192"), ("any", "512x512"), ("maskable", "192x192"), ("maskable", "512x512")} <= sizes
 
 
+def pages(app: FastAPI) -> list[str]:
+    """Every page of the app (a route that answers HTML), its path filled in."""
+    ids = {"game_id": "some-id", "table_id": "some-id", "machine_id": "some-id", "paytable_id": "jacks-or-better-9-6"}
+    found = []
+    for route in app.routes:
+        if isinstance(route, APIRoute) and route.response_class is HTMLResponse:
+            found.append(route.path_format.format(**{name: ids[name] for name in route.param_convertors}))
+    return found
+
+
 def test_every_page_links_the_manifest_and_the_theme_colour(client: TestClient) -> None:
-    for path in ("/", "/check", "/tables", "/video-poker", "/strategy", "/strategy/jacks-or-better-9-6", "/offline"):
+    found = pages(client.app)  # type: ignore[arg-type]
+    assert {"/", "/play/some-id", "/check", "/tables/some-id", "/video-poker", "/strategy", "/offline"} <= set(found)
+    for path in found:
         html = client.get(path).text
         assert '<link rel="manifest" href="/manifest.webmanifest">' in html, path
         assert f'<meta name="theme-color" content="{install.THEME_COLOUR}">' in html, path

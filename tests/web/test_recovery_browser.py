@@ -471,6 +471,9 @@ def test_the_app_is_installable_and_a_reload_without_the_app_shows_the_offline_s
         assert f"{base}/offline" in kept and f"{base}/static/common.js" in kept
         assert not any("/api/" in url for url in kept)
 
+        card = f"{base}/strategy/jacks-or-better-9-6"  # a page that reads nothing more: kept as seen
+        page.goto(card)
+        title = page.locator("h1").inner_text()
         game_id = new_game(page, base, seed=8)
         page.goto(f"{base}/play/{game_id}?fast=1")
         expect(page.locator("#seat-0 button.card")).to_have_count(5)
@@ -482,6 +485,10 @@ def test_the_app_is_installable_and_a_reload_without_the_app_shows_the_offline_s
         shot(page, "offline-screen.png")
         # the API is never answered from the cache
         assert page.evaluate(f"fetch('/api/games/{game_id}').then(() => 'answered', () => 'refused')") == "refused"
+        page.goto(card)
+        expect(page.locator("h1")).to_have_text(title)  # the strategy card as last seen
+        page.goto(f"{base}/play/{game_id}?fast=1")
+        expect(page.locator("#offline-title")).to_have_text(OFFLINE)
         running.server = Server(running.data, port=running.server.port)
         expect(page.locator("#seat-0 button.card")).to_have_count(5)  # back to the table by itself
         expect(page.locator("#offline")).to_be_hidden()

@@ -25,6 +25,9 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 * ``GET /api/strategy``, ``GET /api/strategy/{id}``: the video-poker games and
   each one's strategy card, shipped with fivecard (:mod:`fivecard.web.strategy_pages`;
   the pages ``/strategy`` and ``/strategy/{id}``).
+* ``/manifest.webmanifest``, ``/sw.js``, ``/offline``: the app as a web app a
+  browser installs, its service worker and the page shown while the app is
+  stopped (:mod:`fivecard.web.install`).
 
 A field that names a rule set (``rules``, here and in a friends' table: a
 :data:`~fivecard.web.friends_api.RuleName`; the check page's ``?rules=``) is

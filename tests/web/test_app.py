@@ -429,6 +429,9 @@ def test_every_response_has_the_security_headers(client: TestClient) -> None:
         client.get("/api/strategy/no-such-game"),
         client.get("/static/app.css"),
         client.get("/openapi.json"),
+        client.get("/manifest.webmanifest"),
+        client.get("/sw.js"),
+        client.get("/offline"),
         client.get("/no/such/page"),
         client.post("/api/evaluate", json={"hand": ROYAL}),
         client.post("/api/evaluate", json={}),
@@ -488,7 +491,7 @@ def test_the_openapi_document_describes_the_api_and_no_page_loads_a_cdn(client: 
     assert set(actions["enum"]) == {"start", "exchange", "keep", "fold", "reveal", "settle"}
     assert client.get("/docs").status_code == 404  # its page would load scripts from a CDN
     pages = ("/", "/check", "/play/some-id", "/check?hand=AS+KS+QS+JS+TS&hand=2c+3c+4c+5c+7d", "/strategy",
-             "/video-poker", "/video-poker/some-id")  # fmt: skip
+             "/video-poker", "/video-poker/some-id", "/offline", "/sw.js", "/manifest.webmanifest")  # fmt: skip
     for page in (*pages, "/strategy/jacks-or-better-9-6"):
         html = client.get(page).text
         assert "http://" not in html and "https://" not in html and "//cdn" not in html

@@ -300,6 +300,7 @@ def test_the_walk_finds_every_kind_of_route(world: World) -> None:
     assert {("GET", f"/api/games/{game}"), ("POST", f"/api/tables/{table}/seats"), ("GET", "/static/app.css")} <= found
     assert {("GET", f"/api/machines/{machine}/log.csv"), ("POST", f"/api/machines/{machine}/actions")} <= found
     assert {("DELETE", f"/api/tables/{table}/seats/2"), ("GET", f"/api/tables/{table}/events"), ("GET", "/")} <= found
+    assert {("GET", "/manifest.webmanifest"), ("GET", "/sw.js"), ("GET", "/offline")} <= found  # the installed app's
 
 
 # --- the walks -------------------------------------------------------------------------------

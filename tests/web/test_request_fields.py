@@ -121,7 +121,10 @@ PAGE_FIELDS: dict[tuple[str, str, str], str] = {
     ("GET /strategy/{paytable_id}", "path", "paytable_id"): "name",
     ("GET /video-poker/{machine_id}", "path", "machine_id"): "id",
 }
-OTHER_ROUTES = {"/", "/tables", "/strategy", "/api/strategy", "/video-poker", "/openapi.json", "/static"}
+OTHER_ROUTES = {
+    "/", "/tables", "/strategy", "/api/strategy", "/video-poker", "/openapi.json", "/static",
+    "/manifest.webmanifest", "/sw.js", "/offline",  # the installed app's: no parameters
+}  # fmt: skip
 
 #: A request that the app would take, per endpoint, before a field is set to a path.
 BODIES: dict[str, dict[str, Any]] = {

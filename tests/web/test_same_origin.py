@@ -125,6 +125,8 @@ def test_reading_is_never_refused_for_where_it_comes_from(app: FastAPI) -> None:
     client = TestClient(app)
     for headers in ELSEWHERE:  # a link to a table followed from another site
         assert client.get("/tables", headers=headers).status_code == 200
+        for path in ("/manifest.webmanifest", "/sw.js", "/offline"):  # the installed app's
+            assert client.get(path, headers=headers).status_code == 200
         assert client.get("/", headers={"content-type": "text/plain", **headers}).status_code == 200
 
 

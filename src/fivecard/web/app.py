@@ -25,6 +25,9 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
 * ``GET /api/strategy``, ``GET /api/strategy/{id}``: the video-poker games and
   each one's strategy card, shipped with fivecard (:mod:`fivecard.web.strategy_pages`;
   the pages ``/strategy`` and ``/strategy/{id}``).
+* ``/manifest.webmanifest``, ``/sw.js``, ``/offline``: the app as a web app a
+  browser installs, its service worker and the page shown while the app is
+  stopped (:mod:`fivecard.web.install`).
 
 A field that names a rule set (``rules``, here and in a friends' table: a
 :data:`~fivecard.web.friends_api.RuleName`; the check page's ``?rules=``) is
@@ -142,6 +145,7 @@ from .clients import request_network
 from .errors import AdvisorBusy, NotYours, WebError
 from .strategy_pages import add_strategy_routes
 from .machine_pages import add_machine_routes
+from .install import add_install_routes
 from .friends_api import (
     Broker,
     Digits,
@@ -1119,6 +1123,7 @@ def create_app(
         app.add_api_route(path, page(template, key), response_class=HTMLResponse, include_in_schema=False)
     add_strategy_routes(app, templates, _json)  # video-poker strategy cards: /strategy, /api/strategy
     add_machine_routes(app, templates, machines, owners, limit, gate.run, _json, app.state.exports)  # video poker: /video-poker, /api/machines
+    add_install_routes(app, templates, _HERE / "static", _HERE / "templates")  # /manifest.webmanifest, /sw.js, /offline
 
     @app.get("/check", response_class=HTMLResponse, include_in_schema=False)
     def page_check(request: Request) -> Response:

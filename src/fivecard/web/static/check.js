@@ -198,4 +198,44 @@
   picker.hidden = false;
   target = inputs().find((input) => cardsIn(input) < 5) || inputs()[0];
   renumber();
+
+  // --- when the app does not answer -------------------------------------------------
+
+  // A check asked of a stopped app would open the browser's own error
+  // page: the form is sent once the app answers (a check only reads, so
+  // it is safe to send when the app is back; the offline banner says what
+  // to do meanwhile, and the hands typed stay as they are).
+  const { probe, recover } = window.fivecard;
+  let waiting = null; // the submit button of a check waiting for the app (or the form's own: false)
+  let sending = false;
+
+  function send(submitter) {
+    sending = true;
+    try {
+      form.requestSubmit(submitter || undefined);
+    } finally {
+      sending = false;
+    }
+  }
+
+  recover(async () => {
+    await probe();
+    if (waiting !== null) {
+      const submitter = waiting;
+      waiting = null;
+      send(submitter);
+    }
+  });
+
+  form.addEventListener("submit", (ev) => {
+    if (sending || ev.defaultPrevented) return;
+    ev.preventDefault();
+    const submitter = ev.submitter && ev.submitter.form === form ? ev.submitter : false;
+    probe().then(
+      () => send(submitter),
+      () => {
+        waiting = submitter;
+      },
+    );
+  });
 })();

@@ -17,15 +17,22 @@ window.fivecard = (function () {
 
   // A request that changes something says it is JSON, with or without a
   // body: the app refuses any other (a page elsewhere cannot send that type).
+  // A request the app does not answer (fivecard serve stopped, the network
+  // dropped) is an ApiError with status 0 and ``offline`` set, and starts
+  // the page's recovery (recover, below). While the app is away no change
+  // is sent: only the recovery's own requests go out.
   async function api(method, url, body) {
+    const changes = method !== "GET" && method !== "HEAD";
+    if (changes && connection.offline && !connection.resuming) throw unanswered();
     const options = { method, credentials: "same-origin", headers: { accept: "application/json" } };
-    if (method !== "GET" && method !== "HEAD") options.headers["content-type"] = "application/json";
+    if (changes) options.headers["content-type"] = "application/json";
     if (body !== undefined) options.body = JSON.stringify(body);
     let response;
     try {
       response = await fetch(url, options);
     } catch (err) {
-      throw new ApiError("the app does not answer: is fivecard serve still running?", 0);
+      lost();
+      throw unanswered();
     }
     let data = null;
     try {
@@ -38,6 +45,191 @@ window.fivecard = (function () {
       throw new ApiError(detail, response.status);
     }
     return data;
+  }
+
+  function unanswered() {
+    const err = new ApiError("the app does not answer: is fivecard serve still running?", 0);
+    err.offline = true;
+    return err;
+  }
+
+  // --- when the app does not answer ---------------------------------------------------------
+
+  // The page's recovery: while the app does not answer, the offline banner
+  // (or the offline page's own screen, #offline) says what to do, and the
+  // page's resume() is tried again after 0.5 s, doubling up to 10 s (each
+  // wait a little shorter or longer, so that many pages do not knock at
+  // once). resume() reads the server's state anew and goes on from it: a
+  // change whose answer was lost is never sent again (it may have been
+  // applied); the page shows what the server has, and the player goes on
+  // from there. When resume() comes through, the banner goes.
+  const FIRST_WAIT = 500;
+  const LONGEST_WAIT = 10000;
+  const connection = { offline: false, resuming: false, failed: false, attempt: 0, due: 0, timer: null, tick: null };
+  let resumeWith = null;
+  let waiters = []; // whenOnline's promises, kept until the app answers again
+
+  // The page's way back: resume() (async) reads the server's state and
+  // draws it; it may throw (a lost connection tries again later; any other
+  // error is shown in the alert region). Without one, the page is loaded anew.
+  function recover(resume) {
+    resumeWith = resume;
+  }
+
+  // The app did not answer: the banner, and a try after a wait.
+  function lost() {
+    if (connection.resuming) {
+      connection.failed = true; // the try under way failed: it schedules the next
+      return;
+    }
+    if (connection.offline) return;
+    connection.offline = true;
+    connection.attempt = 0;
+    showOffline(true);
+    schedule();
+  }
+
+  function schedule() {
+    const base = Math.min(LONGEST_WAIT, FIRST_WAIT * 2 ** connection.attempt);
+    connection.attempt += 1;
+    const wait = Math.round(base * (0.8 + 0.4 * Math.random()));
+    connection.due = Date.now() + wait;
+    window.clearTimeout(connection.timer);
+    window.clearInterval(connection.tick);
+    connection.timer = window.setTimeout(tryAgain, wait);
+    connection.tick = window.setInterval(countdown, 250);
+    countdown();
+  }
+
+  async function tryAgain() {
+    window.clearTimeout(connection.timer);
+    window.clearInterval(connection.tick);
+    if (!connection.offline || connection.resuming) return;
+    connection.resuming = true;
+    connection.failed = false;
+    offlineLine("Trying again…");
+    let error = null;
+    try {
+      if (resumeWith) await resumeWith();
+      else await reloadWhenUp();
+    } catch (err) {
+      error = err;
+    }
+    connection.resuming = false;
+    if (connection.failed || (error && error.offline)) {
+      schedule();
+      return;
+    }
+    connection.offline = false;
+    showOffline(false);
+    if (error) showError(error.message);
+    const woken = waiters;
+    waiters = [];
+    for (const wake of woken) wake();
+  }
+
+  // A promise kept when the app answers again (at once if it answers now):
+  // for a change the server applies once whatever happens (it carries a
+  // request id), to send it again when the app is back.
+  function whenOnline() {
+    if (!connection.offline) return Promise.resolve();
+    return new Promise((resolve) => waiters.push(resolve));
+  }
+
+  // Without a page's own resume: once the app answers, load the page anew
+  // (the offline page itself, asked for by its address: the start page).
+  async function reloadWhenUp() {
+    await probe();
+    if (window.location.pathname === "/offline") window.location.assign("/");
+    else window.location.reload();
+  }
+
+  // Whether the app answers at all: a HEAD request for a small file (no
+  // service worker answers for it, no cache keeps it).
+  async function probe() {
+    try {
+      await fetch("/static/favicon.svg", { method: "HEAD", cache: "no-store", credentials: "same-origin" });
+    } catch (err) {
+      lost();
+      throw unanswered();
+    }
+  }
+
+  function countdown() {
+    const left = Math.max(0, Math.ceil((connection.due - Date.now()) / 1000));
+    offlineLine(left > 0 ? `Trying again in ${left} s…` : "Trying again…");
+  }
+
+  function offlineBox() {
+    let box = $("offline");
+    if (box) return box;
+    box = el("section", "offline-banner");
+    box.id = "offline";
+    box.hidden = true;
+    box.setAttribute("aria-labelledby", "offline-title");
+    const title = el("h2", "offline-title", "The app does not answer");
+    title.id = "offline-title";
+    const what = el("p", "offline-what");
+    what.append(
+      "fivecard serve has stopped, or the network dropped. Start it again with ",
+      el("code", null, "fivecard serve"),
+      " (on the computer that runs it): this page goes on by itself where the game is."
+    );
+    const line = el("p", "offline-retry");
+    const status = el("span", "offline-status");
+    status.id = "offline-status";
+    status.setAttribute("aria-live", "off"); // (said once with the banner, not every second)
+    const button = el("button", "small", "Retry now");
+    button.type = "button";
+    button.id = "offline-retry";
+    line.append(status, " ", button);
+    box.append(title, what, line);
+    document.body.prepend(box);
+    return box;
+  }
+
+  function offlineLine(text) {
+    const status = $("offline-status");
+    if (status && status.textContent !== text) status.textContent = text;
+  }
+
+  function showOffline(on) {
+    const box = offlineBox();
+    const button = $("offline-retry");
+    if (button && !button.dataset.wired) {
+      button.dataset.wired = "1";
+      button.addEventListener("click", () => {
+        if (!connection.resuming) tryAgain();
+      });
+    }
+    box.hidden = !on;
+    if (on) box.setAttribute("role", "alert");
+    else box.removeAttribute("role");
+    document.body.classList.toggle("is-offline", on);
+    // the page under the banner waits: nothing to press until the app is back
+    const main = $("main");
+    if (main && !main.contains(box)) main.inert = on;
+    if (on) clearError();
+  }
+
+  // A page shown while the app does not answer (the offline page, as the
+  // service worker gives it for any page): the screen, and a try after a wait.
+  function offline() {
+    lost();
+  }
+
+  if ($("offline") && $("offline").dataset.screen) offline();
+
+  // The service worker (/sw.js): pages that load with the app stopped show
+  // the offline page. Browsers keep service workers to secure contexts
+  // (https, localhost, 127.0.0.1): a page on a home network's address over
+  // plain http works without it, and shows the browser's own error when
+  // loaded with the app stopped.
+  function registerWorker() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
+      /* the page works as well without it */
+    });
   }
 
   function showError(message) {
@@ -169,8 +361,10 @@ window.fivecard = (function () {
       });
   }
 
+  registerWorker();
+
   return {
     ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm,
-    isTyping, offerContinue,
+    isTyping, offerContinue, recover, probe, offline, whenOnline,
   };
 })();

@@ -11,6 +11,7 @@
   const NAME_KEY = "fivecard.name";
   const $ = (id) => document.getElementById(id);
   const { api, showError, clearError, sleep, el, plural, ruleTitle, fillForm, isTyping, cardFace, cardRow, choiceCard } = window.fivecard;
+  const { recover, probe, whenOnline } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -22,7 +23,9 @@
   }
 
   // An action: one request id, reused when the request is retried (the
-  // server applies it once), after a dropped connection, a 429 or a 5xx.
+  // server applies it once) after a 429 or a 5xx, and after a dropped
+  // connection once the app answers again (the page's recovery has read
+  // the table anew meanwhile).
   async function action(method, url, body) {
     const id = requestId();
     const payload = Object.assign({}, body || {}, { request_id: id });
@@ -32,7 +35,11 @@
       try {
         return await api(method, target, method === "DELETE" ? undefined : payload);
       } catch (err) {
-        const retry = err.status === 0 || err.status === 429 || err.status >= 500;
+        if (err.offline) {
+          await whenOnline();
+          continue;
+        }
+        const retry = err.status === 429 || err.status >= 500;
         if (!retry || attempt >= 4) throw err;
         await sleep(400 * (attempt + 1));
       }
@@ -69,11 +76,12 @@
         const made = await api("POST", "/api/tables", body);
         window.location.assign(`/tables/${encodeURIComponent(made.id)}`);
       } catch (err) {
-        showError(err.message);
+        if (!err.offline) showError(err.message); // (the recovery says so, and waits for the app)
         button.disabled = false;
         busy = false;
       }
     });
+    recover(probe); // back after a stop: the form as it was, to send again
   }
 
   // --- the table ----------------------------------------------------------------
@@ -133,7 +141,7 @@
               showError(err.message);
               root.classList.add("is-missing");
             }
-            // a dropped connection: the stream says "reconnecting…" and refreshes when back
+            // a dropped connection: the recovery reads the table when the app is back
           }
         } while (again);
       } finally {
@@ -152,7 +160,7 @@
         apply(answer, number);
         return answer;
       } catch (err) {
-        showError(err.message);
+        if (!err.offline) showError(err.message); // (the recovery reads the table anew: see load)
         return null;
       } finally {
         busy = false;
@@ -168,20 +176,26 @@
 
     function connect() {
       setConnection(false, "connecting…");
-      stream = new EventSource(`${url}/events?after=${seen}`);
+      const source = new EventSource(`${url}/events?after=${seen}`);
+      stream = source;
       stream.addEventListener("open", () => {
         setConnection(true);
         refresh(); // anything missed while away comes as events; the view catches up too
       });
       stream.addEventListener("error", () => {
-        if (stream.readyState === EventSource.CLOSED) {
-          // refused for good (not a dropped connection): open it again, from the last event seen
-          stream = null;
-          setConnection(false);
-          window.setTimeout(connect, 2000);
-        } else {
-          setConnection(false);
-        }
+        // The stream dropped or was refused: it is opened again, from the
+        // last event seen, in 2 s if the app answers; if not, the page's
+        // recovery (load) opens it once the app is back.
+        source.close();
+        if (stream !== source) return;
+        stream = null;
+        setConnection(false);
+        probe().then(
+          () => window.setTimeout(() => stream || connect(), 2000),
+          () => {
+            /* the recovery has it */
+          },
+        );
       });
       for (const type of EVENT_TYPES) stream.addEventListener(type, received);
     }
@@ -611,18 +625,26 @@
       }
     });
 
-    (async () => {
+    // The table as the server has it, and its event stream: when the page
+    // opens, and when the app answers again after it stopped (recover).
+    async function load() {
       const number = ++asked;
       try {
         apply(await api("GET", url), number);
       } catch (err) {
+        if (err.offline) throw err;
         showError(err.message);
         root.classList.add("is-missing");
         $("connection").hidden = true;
         return;
       }
-      connect();
-    })();
+      if (!stream) connect();
+    }
+
+    recover(load);
+    load().catch(() => {
+      /* the app does not answer: the recovery loads the table when it does */
+    });
   }
 
   const hostRoot = $("host");

@@ -6,7 +6,7 @@
 "use strict";
 
 (function () {
-  const { api, showError, clearError, el, plural, cardFace, choiceCard, isTyping, offerContinue } = window.fivecard;
+  const { api, showError, clearError, el, plural, cardFace, choiceCard, isTyping, offerContinue, recover, probe } = window.fivecard;
   const $ = (id) => document.getElementById(id);
   const STORE_KEY = "fivecard.machine";
 
@@ -83,7 +83,7 @@
         await watch;
         bar.hidden = true;
         status.textContent = "";
-        showError(err.message);
+        if (!err.offline) showError(err.message); // (the recovery says so, and waits for the app)
         for (const b of form.querySelectorAll("button")) b.disabled = false;
         busy = false;
       }
@@ -94,6 +94,7 @@
       (id) => `/video-poker/${encodeURIComponent(id)}`,
       (machine) => `${machine.game.title}, ${plural(machine.hands, "hand")} played, ${plural(machine.credits, "credit")}`,
     );
+    recover(probe); // back after a stop: the list as it was, to choose again
   }
 
   // --- the machine ----------------------------------------------------------------------------
@@ -120,7 +121,7 @@
         machine = await api("POST", `${url}/actions`, { ...body, request_id: requestId() });
         if (body.action === "deal" || body.action === "replay") held = new Set();
       } catch (err) {
-        showError(err.message);
+        if (!err.offline) showError(err.message); // (the recovery loads the machine anew: see load)
       } finally {
         busy = false;
         render();
@@ -353,17 +354,34 @@
       }
     });
 
-    status("Loading the machine…");
-    api("GET", url)
-      .then((data) => {
+    // The machine as the server has it: when the page opens, and when the
+    // app answers again after it stopped (recover). A deal or draw whose
+    // answer was lost is not sent again: the machine shows whether it was
+    // taken (the cards held stay chosen while the same hand is dealt).
+    function handKey(m) {
+      return m && m.phase === "dealt" ? `${m.hand.number} ${m.hand.practice} ${m.hand.cards.map((c) => c.code).join(" ")}` : null;
+    }
+
+    async function load() {
+      if (!machine) status("Loading the machine…");
+      try {
+        const data = await api("GET", url);
+        if (handKey(data) !== handKey(machine)) held = new Set();
         machine = data;
+        lastAnnounced = null;
         window.localStorage.setItem(STORE_KEY, id);
         render();
-      })
-      .catch((err) => {
+      } catch (err) {
+        if (err.offline) throw err;
         status("");
         showError(err.message);
-      });
+      }
+    }
+
+    recover(load);
+    load().catch(() => {
+      /* the app does not answer: the recovery loads the machine when it does */
+    });
   }
 
   const section = $("machine");

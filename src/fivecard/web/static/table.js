@@ -13,6 +13,7 @@
   const { api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm, isTyping } =
     window.fivecard;
   const { offerContinue } = window.fivecard;
+  const { recover, probe } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -73,10 +74,11 @@
           await api("POST", `/api/games/${game.id}/actions`, { action: "start" });
         } catch (err) {
           // the table offers to deal again, and says why if it cannot
+          if (err.offline) throw err;
         }
         window.location.assign(withFast(`/play/${encodeURIComponent(game.id)}`));
       } catch (err) {
-        showError(err.message);
+        if (!err.offline) showError(err.message); // (the recovery says so, and waits for the app)
         button.disabled = false;
         button.textContent = "New game";
         busy = false;
@@ -109,6 +111,7 @@
         return `${ruleTitle(game.rules)}, ${where}, you have ${chips(game.seats[0].stack)}`;
       },
     );
+    recover(probe); // back after a stop: the form as it was, to send again
   }
 
 
@@ -486,7 +489,7 @@
         await work();
         await finishRound();
       } catch (err) {
-        showError(err.message);
+        if (!err.offline) showError(err.message); // (the recovery reads the table anew: see load)
       } finally {
         busy = false;
         waiting = "";
@@ -573,13 +576,21 @@
     });
 
     window.localStorage.setItem(STORE_KEY, gameId);
-    busy = true;
-    waiting = "Loading the table…";
-    (async () => {
+
+    // The table as the server has it, and the dealer's turn finished from
+    // there: when the page opens, and when the app answers again after it
+    // stopped (recover). An action whose answer was lost is never sent
+    // again: if the server took it, the table shows it; if not, the player
+    // does it again.
+    async function load() {
+      busy = true;
+      waiting = "Loading the table…";
+      render();
       try {
         update(await api("GET", url));
         await finishRound();
       } catch (err) {
+        if (err.offline) throw err;
         if ((err.status === 403 || err.status === 404) && window.localStorage.getItem(STORE_KEY) === gameId) {
           window.localStorage.removeItem(STORE_KEY);
         }
@@ -593,7 +604,12 @@
         waiting = "";
         render();
       }
-    })();
+    }
+
+    recover(load);
+    load().catch(() => {
+      /* the app does not answer: the recovery loads the table when it does */
+    });
   }
 
   const start = $("start");

@@ -1,0 +1,74 @@
+// fivecard's service worker, served at /sw.js (its scope: the whole app;
+// fivecard/web/install.py fills in the version and the shell's files).
+// It keeps the app's shell so that a page loaded while fivecard serve is
+// stopped shows the offline page (which tries again, and goes back to the
+// page once the app answers) rather than the browser's error. The API is
+// never kept (network only), and no request to another origin is touched.
+"use strict";
+
+const VERSION = {{ version|tojson }};
+const CACHE = `fivecard-${VERSION}`;
+const SHELL = {{ shell|tojson }};
+// Pages that read nothing more once loaded: shown as last seen when the app is away.
+const KEPT_PAGES = /^\/strategy(\/[a-z0-9-]+)?$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload", credentials: "same-origin" }))))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+// A new release's worker takes over at once, and the caches of older ones go.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((n) => n.startsWith("fivecard-") && n !== CACHE).map((n) => caches.delete(n))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return; // changes go to the app, always
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return; // nothing here for another origin
+  if (url.pathname.startsWith("/api/") || url.pathname === "/sw.js") return; // network only
+  if (request.mode === "navigate") {
+    event.respondWith(page(request, url));
+  } else if (SHELL.includes(url.pathname) && !url.search) {
+    event.respondWith(shellFile(request, url));
+  }
+});
+
+// A page: the app's answer; when the app does not answer, the page as last
+// seen if it is one kept, else the offline page.
+async function page(request, url) {
+  const kept = KEPT_PAGES.test(url.pathname) && !url.search;
+  try {
+    const response = await fetch(request);
+    if (kept && response.ok) {
+      const cache = await caches.open(CACHE);
+      await cache.put(url.pathname, response.clone());
+    }
+    return response;
+  } catch (err) {
+    const cache = await caches.open(CACHE);
+    const copy = (kept && (await cache.match(url.pathname))) || (await cache.match("/offline"));
+    return copy || Response.error();
+  }
+}
+
+// A file of the shell: the app's own (always the current one), or the copy
+// kept when the app does not answer.
+async function shellFile(request, url) {
+  try {
+    return await fetch(request);
+  } catch (err) {
+    const cache = await caches.open(CACHE);
+    return (await cache.match(url.pathname)) || Response.error();
+  }
+}

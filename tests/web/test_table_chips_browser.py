@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, FloatRect, Page, ViewportSize, expect
 
 from browser import DESKTOP, SHOTS, Server, Tab, launch, open_tab
 from fivecard.play.game import Game
@@ -72,9 +72,10 @@ def shot(page: Page, name: str, *, selector: str | None = None, through: str | N
     if selector and through:
         top, bottom = page.locator(selector).bounding_box(), page.locator(through).bounding_box()
         assert top is not None and bottom is not None
-        scroll = page.evaluate("window.scrollY")
-        clip = {"x": 0, "y": top["y"] + scroll - 8, "width": page.viewport_size["width"] if page.viewport_size else 1000,
-                "height": bottom["y"] + bottom["height"] - top["y"] + 16}  # fmt: skip
+        scroll = float(page.evaluate("window.scrollY"))
+        width = page.viewport_size["width"] if page.viewport_size else DESKTOP["width"]
+        height = bottom["y"] + bottom["height"] - top["y"] + 16
+        clip: FloatRect = {"x": 0, "y": top["y"] + scroll - 8, "width": width, "height": height}
         page.screenshot(path=str(SHOTS / name), clip=clip, full_page=True)
     elif selector:
         page.locator(selector).screenshot(path=str(SHOTS / name))

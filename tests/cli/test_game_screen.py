@@ -61,6 +61,21 @@ def test_quit_after_a_fold_keeps_the_settled_round() -> None:
     assert last_line(out) == f"After 1 round: {settled[0]}."
 
 
+def test_the_last_lines_say_the_players_rounds_and_chips() -> None:
+    """Quitting says the rounds settled against the dealer, the pots won
+    and the chips from the first round to the last, before the standings;
+    no round settled, no such line."""
+    _, out, _ = run(["play", "--seed", "1"], "a\n\nf\n\nq\n")
+    first, last = re.findall(r"^Stacks: You ([\d,]+),", out, re.M)
+    assert "the dealer beats you" in out.lower() and "You fold:" in out  # the seed's two rounds
+    assert out.rstrip("\n").splitlines()[-2] == (
+        f"2 rounds against the dealer: 0 wins, 1 loss, 0 draws, 1 fold; 0 pots won; "
+        f"chips 1,000 → {last} (−{1000 - int(last.replace(',', ''))})."
+    )
+    _, out, _ = run(["play", "--seed", "1"], "q\n")
+    assert "against the dealer:" not in out and last_line(out).startswith("After 0 rounds: ")
+
+
 def test_quit_keeps_a_carried_pot_unclaimed() -> None:
     code, out, _ = run(["play", "--seed", "1", "--fold-below", "1"], "f\n\nq\n")
     assert "pot 60 (30 carried)" in out and "Round 2 is void" in out

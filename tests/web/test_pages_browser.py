@@ -139,11 +139,6 @@ def check_showdown(page: Page, settled: RoundSettled) -> None:
     assert labels(page, "#dealer-cards .card") == dealer
 
 
-def signed(n: int) -> str:
-    """A change of chips as the page writes it."""
-    return f"+{n:,}" if n > 0 else f"\u2212{-n:,}" if n < 0 else "\u00b10"
-
-
 def shot(page: Page, name: str, *, full_page: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / name), full_page=full_page)
@@ -187,7 +182,7 @@ def test_a_round_by_mouse_with_the_dealers_cards_one_by_one(tab: Tab, server: Se
         expect(page.locator(f"#seat-{seat} .card:not(.back)")).to_have_count(5)
     for result in event_json(game, settled)["results"]:  # the chips each seat won or lost
         seat = result["seat"]
-        expect(page.locator(f"#seat-{seat} .badge.chips")).to_have_text(f"{signed(result['chips'])} chips")
+        expect(page.locator(f"#seat-{seat} .chip-sentence")).to_have_text(result["chips_text"])
         expect(page.locator(f"#seat-{seat} .stack")).to_have_text(f"Stack {settled.stacks[seat]:,}")
     expect(page.locator("#history")).to_contain_text("Round 1")
     shot(page, "showdown.png", full_page=True)

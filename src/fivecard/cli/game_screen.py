@@ -39,8 +39,8 @@ from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE
 from ..core.report import Painter
 from ..play.advise import Advice
-from ..play.game import Game, GameError, keep_positions
-from ..play.view import Event, event_lines, standings, title
+from ..play.game import Game, GameError, RoundSettled, keep_positions
+from ..play.view import Event, Session, event_json, event_lines, standings, title
 
 try:
     import termios
@@ -238,8 +238,11 @@ class _Table(Screen):
     ) -> None:  # fmt: skip
         super().__init__(stdin, out, painter, width)
         self.game, self.delay = game, delay
+        self.session = Session()  # the player's figures, for the last lines
 
     def tell(self, event: Event) -> None:
+        if isinstance(event, RoundSettled):
+            self.session.add(event_json(self.game, event))
         self.say(*event_lines(self.game, event, self.paint))
 
     def hint(self, advice: Advice) -> None:
@@ -338,6 +341,8 @@ class _Table(Screen):
 
     def end(self) -> None:
         self.void()
+        if self.session.stacks:  # a round was settled: the player's figures
+            self.say(self.session.to_json(self.game.stacks[0])["text"])
         self.say(standings(self.game))
 
 

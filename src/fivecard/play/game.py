@@ -16,6 +16,9 @@ The rules (also in the manual's page on `fivecard play`):
   bet 1:1, a lower hand loses it, a draw returns it. The best hand among the
   seats still in takes the pot; a tie splits it, odd chips to the earliest
   seat. If every seat folds, the pot carries to the next round.
+* A seat's chips in a settled round add up (:class:`SeatResult`): its
+  net, the change of its stack, is the house bet's result plus its share
+  of the pot less its ante (a fold: −10 house bet, −10 ante, −20 net).
 * Computer players keep what the advisor recommends and fold when its best
   chance to beat the dealer is below ``fold_below`` (a number from 0 to 1,
   30% by default). Under these rules folding never saves chips (the house
@@ -97,7 +100,7 @@ GAME_EVENT_FIELDS: Final[dict[str, frozenset[str]]] = {
     "round_settled": frozenset(
         {
             "round", "dealer", "dealer_cards", "results", "pot", "pot_winners", "pot_explanation",
-            "carried", "stacks", "text",
+            "carried", "carried_in", "pot_text", "chips_text", "stacks", "text",
         }
     ),  # fmt: skip
     "round_voided": frozenset({"round", "returned", "pot", "stacks", "text"}),
@@ -270,12 +273,25 @@ class DealerCard:
 
 @dataclass(frozen=True, slots=True)
 class SeatResult:
+    """What a round did for one seat dealt in: its hand (None: folded),
+    its result against the dealer, and its chips. ``ante`` went into the
+    pot, ``house`` is the house bet's result, ``pot`` the chips it took
+    from the pot: :attr:`net`, their sum, is exactly what the round did to
+    its stack."""
+
     seat: int
     evaluation: Evaluation | None  # None: folded
     against_dealer: str  # "win", "draw", "lose" or "fold"
     house: int  # chips won (+) or lost (-) on the house bet
     pot: int  # chips taken from the pot
     explanation: str
+    ante: int = ANTE  # chips put into the pot
+
+    @property
+    def net(self) -> int:
+        """What the round did to the seat's stack: the house bet's result
+        and the pot's share, less the ante."""
+        return self.house + self.pot - self.ante
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +304,7 @@ class RoundSettled:
     pot_explanation: str
     carried: int  # chips carried to the next round (everyone folded)
     stacks: tuple[int, ...]
+    carried_in: int = 0  # chips of the pot carried from earlier rounds (everyone folded there)
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +486,11 @@ class Game(TableGame):
     def can_play(self, seat: int) -> bool:
         """Whether a seat can pay the ante and the house bet."""
         return self.stacks[seat] >= ANTE + BET
+
+    @property
+    def stacks_before(self) -> tuple[int, ...]:
+        """The stacks before the round in play (between rounds: the stacks)."""
+        return tuple(self.stacks) if self.current is None else self.current.before[0]
 
     @property
     def dealer_cards(self) -> tuple[Card, ...]:
@@ -720,7 +742,7 @@ class Game(TableGame):
         self.played += 1
         return RoundSettled(
             current.number, dealer, tuple(results), pot, pot_winners, pot_text, carried,
-            tuple(self.stacks),
+            tuple(self.stacks), carried_in=current.before[1],
         )
 
 

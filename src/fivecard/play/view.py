@@ -24,7 +24,7 @@ engine; event sentences name seats by their names.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.cards import Card, Suit
@@ -42,18 +42,25 @@ from .game import (
     RoundSettled,
     RoundStarted,
     RoundVoided,
+    SeatResult,
     keep_positions,
 )
 
 __all__ = [
     "card_json",
     "cards_json",
+    "chips_figures",
     "deck_json",
     "event_json",
     "event_lines",
     "game_view",
     "hint_json",
     "history_entry",
+    "pot_text",
+    "seat_chips_text",
+    "Session",
+    "session_json",
+    "signed",
     "standings",
     "title",
 ]
@@ -192,15 +199,16 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
     names = game.names
     results = []
     for result in event.results:
-        paid = BET + result.house + result.pot if result.evaluation is not None else 0
         results.append(
             {
                 "seat": result.seat,
                 "name": names[result.seat],
                 "outcome": result.against_dealer,
+                "ante": result.ante,
                 "house": result.house,
                 "pot": result.pot,
-                "chips": paid - ANTE - BET,  # what the round did to the seat's stack
+                "chips": result.net,  # what the round did to the seat's stack: house + pot - ante
+                "chips_text": seat_chips_text(names[result.seat], result),
                 "hand": None if result.evaluation is None else evaluation_json(result.evaluation),
                 # the hand's cards as card objects (a folded hand is not shown)
                 "cards": None if result.evaluation is None else cards_json(result.evaluation.hand.cards),
@@ -224,6 +232,9 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
         "pot_winners": list(event.pot_winners),
         "pot_explanation": event.pot_explanation,
         "carried": event.carried,
+        "carried_in": event.carried_in,
+        "pot_text": pot_text(event, names),
+        "chips_text": _round_chips_text(event, names),
         "stacks": list(event.stacks),
         "text": headline,
     }
@@ -231,6 +242,172 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+# --- the chips of a round and of a game ------------------------------------------------
+
+#: What a seat did against the dealer, as the sentences of its chips say it.
+_AGAINST: dict[str, str] = {
+    "win": "beat the dealer",
+    "lose": "lost to the dealer",
+    "draw": "drew with the dealer",
+    "fold": "folded",
+}
+
+
+def signed(n: int) -> str:
+    """Chips with their sign as people write them: ``+10``, ``−1,020``
+    (a minus sign), ``0``.
+
+    >>> signed(10), signed(-1020), signed(0)
+    ('+10', '−1,020', '0')
+    """
+    if n > 0:
+        return f"+{n:,}"
+    if n < 0:
+        return f"−{-n:,}"
+    return "0"
+
+
+def _named(name: str, first: bool) -> str:
+    """A seat's name in a sentence: the player, "You", is "you" inside one."""
+    return name if first or name != "You" else "you"
+
+
+def seat_chips_text(name: str, result: SeatResult) -> str:
+    """What a round did to one seat's chips, in a sentence whose figures add
+    up: the house bet's result, the pot's share (when it took one), the
+    ante, and the net, the change of its stack.
+
+    >>> from fivecard.play.game import SeatResult
+    >>> seat_chips_text("You", SeatResult(0, None, "fold", -10, 0, "You folded"))
+    'You folded: −10 house bet, −10 ante, −20 net'
+    """
+    return f"{name} {_AGAINST[result.against_dealer]}: {chips_figures(result)}"
+
+
+def chips_figures(result: SeatResult) -> str:
+    """A seat's chips in a round, the figures of :func:`seat_chips_text`.
+
+    >>> from fivecard.play.game import SeatResult
+    >>> chips_figures(SeatResult(2, None, "lose", -10, 30, "…"))
+    '−10 house bet, +30 pot, −10 ante, +10 net'
+    """
+    terms = [f"{signed(result.house)} house bet"]
+    if result.pot:
+        terms.append(f"{signed(result.pot)} pot")
+    terms += [f"{signed(-result.ante)} ante", f"{signed(result.net)} net"]
+    return ", ".join(terms)
+
+
+def pot_text(event: RoundSettled, names: Sequence[str], *, first: bool = True) -> str:
+    """Who took a settled round's pot, in a sentence: its size (and the
+    chips of it carried from earlier rounds), each share of a split, or
+    that it carries to the next round. ``first``: the sentence starts with
+    it (else "You" is "you")."""
+    pot = f"the pot of {event.pot:,}"
+    if event.carried_in:
+        pot += f", {event.carried_in:,} of it carried in"
+    if not event.pot_winners:
+        return f"{'Everyone' if first else 'everyone'} folded: {pot} carries to the next round"
+    shares = {r.seat: r.pot for r in event.results}
+    who = [_named(names[s], first and i == 0) for i, s in enumerate(event.pot_winners)]
+    if len(who) == 1:
+        return f"{who[0]} took {pot}"
+    together = ", ".join(who[:-1]) + f" and {who[-1]}"
+    each = ", ".join(f"{_named(names[s], False)} {shares[s]:,}" for s in event.pot_winners)
+    return f"{together} split {pot} ({each})"
+
+
+def _round_chips_text(event: RoundSettled, names: Sequence[str]) -> str:
+    """The round for the player (seat 0) in a sentence: its chips
+    (:func:`seat_chips_text`), then who took the pot (:func:`pot_text`)."""
+    mine = next((r for r in event.results if r.seat == 0), None)
+    if mine is None:
+        return pot_text(event, names)
+    return f"{seat_chips_text(names[0], mine)}; {pot_text(event, names, first=False)}"
+
+
+class Session:
+    """A game's figures for one seat (the player's by default), from the
+    event JSON of its settled rounds (``round_settled``, oldest first),
+    taken one at a time (:meth:`add`): the rounds, the results against the
+    dealer, the pots won and the chips the seat took from them, and its
+    stack after each round. Events kept by earlier versions (without the
+    ``ante`` and the sentences) are read too: a round's net is its
+    ``chips``.
+
+    >>> Session().to_json(1000)["text"]
+    'No round settled yet; chips 1,000.'
+    """
+
+    def __init__(self, seat: int = 0) -> None:
+        self.seat = seat
+        self.start: int | None = None  # the stack before the first round
+        self.stacks: list[int] = []  # after each round
+        self.outcomes = {"win": 0, "lose": 0, "draw": 0, "fold": 0}
+        self.pots = 0
+        self.pot_chips = 0
+
+    def add(self, settled: Mapping[str, Any]) -> None:
+        """One more settled round (its event JSON)."""
+        stack = int(settled["stacks"][self.seat])
+        mine = next((r for r in settled["results"] if r["seat"] == self.seat), None)
+        if self.start is None:
+            self.start = stack - (int(mine["chips"]) if mine is not None else 0)
+        self.stacks.append(stack)
+        if mine is not None:
+            self.outcomes[str(mine["outcome"])] += 1
+            if self.seat in settled["pot_winners"]:
+                self.pots += 1
+                self.pot_chips += int(mine["pot"])
+
+    def to_json(self, opening: int) -> dict[str, Any]:
+        """The figures as JSON data: ``rounds``; ``against_dealer``, the
+        rounds won, lost, drawn and folded (``win``, ``lose``, ``draw``,
+        ``fold``); ``pots`` won (alone or split) and ``pot_chips`` taken
+        from them; ``chips``, the stack before the first round then after
+        each one; ``net``, the last less the first; ``text``, in a sentence.
+        ``opening``: the stack before the first round, when none is
+        settled yet."""
+        start = opening if self.start is None else self.start
+        chips = [start, *self.stacks]
+        rounds = len(self.stacks)
+        net = chips[-1] - start
+        if rounds:
+            o = self.outcomes
+            text = (
+                f"{_count(rounds, 'round')} against the dealer: {_count(o['win'], 'win')}, "
+                f"{_count(o['lose'], 'loss', 'losses')}, {_count(o['draw'], 'draw')}, "
+                f"{_count(o['fold'], 'fold')}; {_count(self.pots, 'pot')} won; "
+                f"chips {start:,} → {chips[-1]:,} ({signed(net)})."
+            )
+        else:
+            text = f"No round settled yet; chips {start:,}."
+        return {
+            "rounds": rounds,
+            "against_dealer": dict(self.outcomes),
+            "pots": self.pots,
+            "pot_chips": self.pot_chips,
+            "chips": chips,
+            "net": net,
+            "text": text,
+        }
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
+
+
+def session_json(settled: Iterable[Mapping[str, Any]], opening: int, *, seat: int = 0) -> dict[str, Any]:
+    """A game's figures for a seat from the event JSON of its settled
+    rounds, oldest first (:class:`Session`); ``opening``: its stack before
+    the first round, when none is settled yet
+    (:attr:`Game.stacks_before <fivecard.play.game.Game.stacks_before>`)."""
+    session = Session(seat)
+    for event in settled:
+        session.add(event)
+    return session.to_json(opening)
 
 
 def history_entry(settled: dict[str, Any], stacks_before: Sequence[int] | None = None) -> dict[str, Any]:
@@ -250,12 +427,20 @@ def history_entry(settled: dict[str, Any], stacks_before: Sequence[int] | None =
     }
 
 
-def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+def game_view(
+    game: Game,
+    *,
+    events: Sequence[dict[str, Any]] = (),
+    history: Sequence[dict[str, Any]] = (),
+    session: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The table as the player (seat 0) sees it now. ``events``: the event
     JSON of the round in play, or of the last round once it is settled
     (shown as :meth:`Game.public_event` shows them, however they were kept);
     ``history``: :func:`history_entry` lines, oldest first. ``trainer``:
-    whether your exchanges are judged (the game's setting)."""
+    whether your exchanges are judged (the game's setting). ``session``:
+    the game's figures for the player (:func:`session_json` of every
+    settled round), when given."""
     current = game.current
     phase = game.phase
     seats = []
@@ -300,6 +485,7 @@ def game_view(game: Game, *, events: Sequence[dict[str, Any]] = (), history: Seq
         "game_over": phase == "idle" and not game.can_start(),
         "events": [Game.public_event(e) for e in events],
         "history": list(history),
+        **({} if session is None else {"session": session}),
         "trainer": game.trainer,
     }
 
@@ -361,12 +547,12 @@ def event_lines(game: Game, event: Event, painter: Painter) -> list[str]:
         lines = [f"Dealer has {event.dealer.description}."]
         for result in event.results:
             if result.evaluation is None:
-                lines.append(f"  {name[result.seat]}: folded (lost {BET} to the house).")
+                lines.append(f"  {seat_chips_text(name[result.seat], result)}.")
                 continue
-            money = {"win": f"+{BET}", "lose": f"-{BET}", "draw": "0"}[result.against_dealer]
             cards = painter.cards(result.evaluation.showdown).rstrip()
             lines.append(f"  {name[result.seat]}: {cards}  {result.evaluation.description}")
-            lines.append(f"    house bet {money}: {result.explanation}")
+            lines.append(f"    {result.explanation}")
+            lines.append(f"    Chips: {chips_figures(result)}.")
         return [*lines, painter.bold(f"Pot: {event.pot_explanation}."), f"Stacks: {_stacks(game)}."]
     if isinstance(event, RoundVoided):
         back = ", ".join(f"{name[s]} {c:,}" for s, c in enumerate(event.returned) if c)

@@ -127,6 +127,7 @@ from ..play.paytables import builtin_paytable
 from ..play.game import Game, GameError
 from ..play.view import cards_json, deck_json, event_json, game_view, hint_json, history_entry
 from ..play.table_game import RoleRequired
+from .sessions import Sessions
 from .store import (
     MAX_STORED,
     Capacity,
@@ -908,6 +909,7 @@ def create_app(
     folder = Path(data) if data is not None else Path(default_data_dir())
     database = Database(str(folder / "games.sqlite3"))  # games and tables: one file, one writer at a time
     store = TableGameStore(database, DEALER_GAMES, capacity)
+    sessions = Sessions(store)  # each game's figures for its page, kept up to date from its history
     friends_tables = TableGameStore(database, FRIENDS_TABLES, capacity)
     machines = TableGameStore(database, MACHINES, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
@@ -1009,7 +1011,8 @@ def create_app(
     def view(game_id: str, game: Game) -> dict[str, Any]:
         events = store.round_events(game_id, game.rounds)
         history = [history_entry(e) for e in store.latest(game_id, "round_settled")]
-        data = game_view(game, events=events, history=history)
+        session = sessions.figures(game_id, game.stacks_before[0])
+        data = game_view(game, events=events, history=history, session=session)
         data["id"] = game_id
         return data
 

@@ -209,6 +209,7 @@
       renderTrainer();
       renderResult(settled);
       renderHistory();
+      renderSession();
       renderGameOver();
 
       if (focusKey) {
@@ -260,9 +261,9 @@
       if (result && result.outcome !== "fold") {
         badges.append(el("span", `badge outcome ${result.outcome}`, { win: "beats the dealer", lose: "loses to the dealer", draw: "draws with the dealer" }[result.outcome] || result.outcome));
       }
-      if (result) badges.append(el("span", `badge chips ${result.chips > 0 ? "up" : result.chips < 0 ? "down" : "even"}`, `${signed(result.chips)} chips`));
       head.append(badges);
       box.append(head);
+      if (result) box.append(seatChips(result));
 
       const cards = el("div", me ? "cards mine" : "cards");
       if (me) {
@@ -389,6 +390,51 @@
       });
     }
 
+    // A seat's chips in the round shown: ante, house bet, pot share and net
+    // (they add up to the change of its stack), each with its sign and its
+    // word, and the server's sentence saying the same.
+    function tone(n) {
+      return n > 0 ? "up" : n < 0 ? "down" : "even";
+    }
+
+    function chipFigure(label, n, extra) {
+      const figure = el("span", `chip-figure ${tone(n)}${extra ? " " + extra : ""}`);
+      figure.append(el("span", "chip-label", label), " ", el("span", "chip-value", n ? signed(n) : "0"));
+      return figure;
+    }
+
+    function seatChips(r) {
+      const ante = typeof r.ante === "number" ? r.ante : game.ante; // (a round kept by an earlier version)
+      const box = el("div", `seat-chips ${tone(r.chips)}`);
+      const figures = el("p", "chip-figures");
+      figures.append(chipFigure("ante", -ante), chipFigure("house bet", r.house));
+      if (r.pot) figures.append(chipFigure("pot", r.pot));
+      figures.append(chipFigure("net", r.chips, "chip-net"));
+      box.append(figures);
+      if (r.chips_text) box.append(el("p", "chip-sentence", r.chips_text));
+      return box;
+    }
+
+    // The player's round at a glance: the result against the dealer in
+    // words, a mark and a colour; the net in chips with its sign (the
+    // banner's colour: chips won are green, lost red); the sentence that
+    // adds up. (Losing to the dealer can still win chips: the pot.)
+    function roundBanner(settled) {
+      const mine = settled.results.find((r) => r.seat === 0);
+      if (!mine) return null;
+      const words = { win: "You beat the dealer", lose: "The dealer beats you", draw: "You draw with the dealer", fold: "You folded" };
+      const marks = { win: "✓", lose: "✗", draw: "=", fold: "✗" };
+      const banner = el("div", `round-banner outcome-${mine.outcome} ${tone(mine.chips)}`);
+      const head = el("p", "banner-head");
+      const mark = el("span", "banner-mark", marks[mine.outcome] || "");
+      mark.setAttribute("aria-hidden", "true");
+      head.append(mark, " ", el("strong", "banner-word", words[mine.outcome] || mine.outcome));
+      head.append(" ", el("span", `banner-net ${tone(mine.chips)}`, `${mine.chips ? signed(mine.chips) : "0"} ${mine.chips === 1 || mine.chips === -1 ? "chip" : "chips"}`));
+      banner.append(head);
+      banner.append(el("p", "banner-text", settled.chips_text || `${mine.explanation}; ${settled.pot_explanation}`));
+      return banner;
+    }
+
     function renderResult(settled) {
       const panel = $("result");
       const body = $("result-body");
@@ -406,6 +452,8 @@
       }
       panel.hidden = false;
       $("result-title").textContent = `Round ${settled.round}: showdown`;
+      const banner = roundBanner(settled);
+      if (banner) body.append(banner);
       body.append(el("p", "headline", settled.text));
       const rows = el("ul", "result-hands");
       for (const r of settled.results) {
@@ -414,15 +462,11 @@
         head.append(el("strong", null, r.name));
         if (r.hand) head.append(" — ", el("span", "desc", r.hand.description));
         else head.append(" — ", el("span", "desc", "folded"));
-        head.append(" ", el("span", `badge chips ${r.chips > 0 ? "up" : r.chips < 0 ? "down" : "even"}`, `${signed(r.chips)} chips`));
+        head.append(" ", el("span", `badge chips ${tone(r.chips)}`, `${r.chips ? signed(r.chips) : "0"} net`));
         row.append(head);
         if (r.cards) row.append(cardRow(r.cards, "small"));
         row.append(el("p", "why", r.explanation));
-        const moved = [];
-        if (r.outcome !== "fold") moved.push(`house bet ${signed(r.house)}`);
-        else moved.push(`house bet −${game.bet} (folded)`);
-        if (r.pot) moved.push(`pot +${r.pot}`);
-        row.append(el("p", "moved muted", moved.join(" · ")));
+        if (r.chips_text) row.append(el("p", "moved", r.chips_text));
         rows.append(row);
       }
       const dealer = el("li", "result-hand dealer");
@@ -433,9 +477,141 @@
       body.append(rows);
       const pot = el("p", "pot-result");
       if (settled.pot_winners.length > 1) pot.append(el("span", "badge split", "split pot"), " ");
-      pot.append(el("strong", null, "The pot: "), settled.pot_explanation);
+      // who took it, its size and the chips carried into it (the headline says why)
+      pot.append(el("strong", null, "The pot: "), settled.pot_text ? `${settled.pot_text}.` : settled.pot_explanation);
       body.append(pot);
       if (settled.carried) body.append(el("p", "muted", `${chips(settled.carried)} carried to the next round.`));
+    }
+
+    // The game so far (the view's session figures): rounds, results against
+    // the dealer, pots won, and the chips after each round as a chart this
+    // page draws (inline SVG), with its text alternative and its numbers in
+    // a table. Drawn again only when the figures change (an open table stays open).
+    let sessionShown = null;
+
+    function renderSession() {
+      const panel = $("session");
+      const session = game.session;
+      if (!panel || !session) return;
+      panel.hidden = false;
+      const key = JSON.stringify(session);
+      if (key === sessionShown) return;
+      sessionShown = key;
+      const body = $("session-body");
+      const open = Boolean(body.querySelector("details[open]"));
+      body.replaceChildren();
+      const first = session.chips[0];
+      const last = session.chips[session.chips.length - 1];
+      const d = session.against_dealer;
+      const figures = el("dl", "session-figures");
+      const add = (term, ...value) => {
+        const row = el("div", "session-figure");
+        const dd = el("dd");
+        dd.append(...value);
+        row.append(el("dt", null, term), dd);
+        figures.append(row);
+      };
+      add("Rounds", session.rounds.toLocaleString("en"));
+      add(
+        "Against the dealer",
+        el("span", "tally win", plural(d.win, "win")), " · ",
+        el("span", "tally lose", `${d.lose.toLocaleString("en")} ${d.lose === 1 ? "loss" : "losses"}`), " · ",
+        el("span", "tally draw", plural(d.draw, "draw")), " · ",
+        el("span", "tally fold", plural(d.fold, "fold"))
+      );
+      add("Pots won", session.pots ? `${session.pots.toLocaleString("en")} (${chips(session.pot_chips)})` : "none yet");
+      add("Chips", `${first.toLocaleString("en")} → ${last.toLocaleString("en")} `, el("strong", `session-net ${tone(session.net)}`, `(${session.net ? signed(session.net) : "±0"})`));
+      body.append(figures);
+      body.append(chipsChart(session.chips));
+      body.append(chipsTable(session.chips, open));
+    }
+
+    const SVG = "http://www.w3.org/2000/svg";
+
+    function svg(tag, attributes) {
+      const node = document.createElementNS(SVG, tag);
+      for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, String(value));
+      return node;
+    }
+
+    function chartText(series) {
+      const rounds = series.length - 1;
+      const first = series[0].toLocaleString("en");
+      const last = series[rounds].toLocaleString("en");
+      if (!rounds) return `Chips: ${first}, no round settled yet`;
+      return `Chips: ${first} → ${last} over ${plural(rounds, "round")}`;
+    }
+
+    function chipsChart(series) {
+      const W = 320;
+      const H = 120;
+      const pad = { left: 44, right: 10, top: 10, bottom: 20 };
+      const low = Math.min(...series);
+      const high = Math.max(...series);
+      const span = high - low || 1;
+      const rounds = series.length - 1;
+      const x = (i) => pad.left + (rounds ? (i / rounds) * (W - pad.left - pad.right) : 0);
+      const y = (v) => pad.top + (high === low ? 0.5 : (high - v) / span) * (H - pad.top - pad.bottom);
+      const figure = el("figure", "chips-chart");
+      const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chips-chart-title", focusable: "false" });
+      const title = svg("title", { id: "chips-chart-title" });
+      title.textContent = chartText(series);
+      chart.append(title);
+      // the starting stack, a dashed line: above it is a gain, below a loss
+      chart.append(svg("line", { class: "chart-start", x1: pad.left, x2: W - pad.right, y1: y(series[0]), y2: y(series[0]) }));
+      chart.append(svg("line", { class: "chart-axis", x1: pad.left, x2: pad.left, y1: pad.top, y2: H - pad.bottom }));
+      // the highest, the lowest and the starting stack, where they do not overlap
+      const marks = [];
+      for (const value of [high, low, series[0]]) {
+        if (marks.some((m) => Math.abs(y(m) - y(value)) < 12)) continue;
+        marks.push(value);
+        const label = svg("text", { class: "chart-label", x: pad.left - 4, y: y(value) + 4, "text-anchor": "end" });
+        label.textContent = value.toLocaleString("en");
+        chart.append(label);
+      }
+      const ends = [[0, "start"], [rounds, "end"]];
+      for (const [i, anchor] of rounds ? ends : ends.slice(0, 1)) {
+        const label = svg("text", { class: "chart-label", x: x(i), y: H - 5, "text-anchor": anchor });
+        label.textContent = i === 0 ? "start" : `round ${rounds}`;
+        chart.append(label);
+      }
+      const points = series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+      chart.append(svg("polyline", { class: `chart-line ${tone(series[rounds] - series[0])}`, points }));
+      chart.append(svg("circle", { class: `chart-dot ${tone(series[rounds] - series[0])}`, cx: x(rounds), cy: y(series[rounds]), r: 3.5 }));
+      const caption = el("figcaption", "muted", title.textContent);
+      figure.append(chart, caption);
+      return figure;
+    }
+
+    const TABLE_ROWS = 100; // the numbers of the last so many rounds
+
+    function chipsTable(series, open) {
+      const details = el("details", "chips-numbers");
+      details.open = open;
+      details.append(el("summary", null, "Chips after each round"));
+      const table = el("table");
+      const shown = series.map((v, i) => [i, v]).slice(-TABLE_ROWS - 1);
+      table.append(el("caption", "visually-hidden", shown.length < series.length ? `Your chips, the last ${TABLE_ROWS} rounds` : "Your chips after each round"));
+      const head = el("tr");
+      for (const name of ["Rounds played", "Chips", "Change"]) {
+        const th = el("th", null, name);
+        th.scope = "col";
+        head.append(th);
+      }
+      const thead = el("thead");
+      thead.append(head);
+      const tbody = el("tbody");
+      for (const [i, v] of shown) {
+        const row = el("tr");
+        const th = el("th", null, i === 0 ? "start" : i.toLocaleString("en"));
+        th.scope = "row";
+        const change = i === 0 ? null : v - series[i - 1];
+        row.append(th, el("td", null, v.toLocaleString("en")), el("td", change === null ? null : tone(change), change === null ? "" : change ? signed(change) : "0"));
+        tbody.append(row);
+      }
+      table.append(thead, tbody);
+      details.append(table);
+      return details;
     }
 
     function renderHistory() {

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .advise import Advice, Choice, advise
+from .percent import percent, points
 from ..core.cards import Card, Rank, Suit, format_cards
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
@@ -192,7 +193,7 @@ class ExchangeVerdict:
         chosen, advised = self.chosen, self.advised
         if self.best:
             same = "the advisor's choice" if chosen.keep == advised.keep else "as good as the advisor's choice"
-            return f"Best play: you {_kept(chosen)}, {same} (beats the dealer {chosen.win:.1%})."
+            return f"Best play: you {_kept(chosen)}, {same} (beats the dealer {percent(chosen.win)})."
         points = _shown(advised.win) - _shown(chosen.win)
         if points > 0:
             chance = f"{points:.1f} points less chance to win"
@@ -201,8 +202,8 @@ class ExchangeVerdict:
         else:
             chance = "the same chance to win but more to lose"
         return (
-            f"Not the best play: you {_kept(chosen)} (beats the dealer {chosen.win:.1%}); "
-            f"the advisor {_keeps(advised)} ({advised.win:.1%}): {chance}, "
+            f"Not the best play: you {_kept(chosen)} (beats the dealer {percent(chosen.win)}); "
+            f"the advisor {_keeps(advised)} ({percent(advised.win)}): {chance}, "
             f"{self.chips:.2f} chips lost on average on the house bet of {self.bet} (the pot aside)."
         )
 
@@ -234,7 +235,7 @@ class ExchangeVerdict:
 
 def _shown(chance: float) -> float:
     """A chance in points as the reports show it (46.1 for 0.4613)."""
-    return float(f"{chance:.1%}".rstrip("%"))
+    return points(chance)
 
 
 def _kept(choice: Choice, verb: str = "kept", exchanged: str = "exchanged") -> str:

@@ -169,8 +169,21 @@ window.fivecard = (function () {
       });
   }
 
+  // A chance or a return as every page writes it: the rule of the server's
+  // sentences (fivecard/play/percent.py), with ``digits`` decimals (one for
+  // a chance, two for a return); not zero never shows as 0.0% ("<0.1%"),
+  // below 100% never as 100.0% (">99.9%"); a tie rounds up (toFixed).
+  function percent(value, digits = 1) {
+    if (value < 0) return "-" + percent(-value, digits);
+    const shown = (value * 100).toFixed(digits);
+    const step = (10 ** -digits).toFixed(digits);
+    if (value > 0 && Number(shown) === 0) return `<${step}%`;
+    if (value < 1 && Number(shown) >= 100) return `>${(100 - Number(step)).toFixed(digits)}%`;
+    return `${shown}%`;
+  }
+
   return {
     ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm,
-    isTyping, offerContinue,
+    isTyping, offerContinue, percent,
   };
 })();

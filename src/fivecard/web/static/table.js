@@ -39,10 +39,8 @@
     return "±0";
   }
 
-  function percent(x) {
-    if (x > 0 && x < 0.001) return "<0.1%";
-    return `${(x * 100).toFixed(1)}%`;
-  }
+  // a chance, by the app's one rule (common.js percent)
+  const percent = (x) => window.fivecard.percent(x);
 
 
 

@@ -702,7 +702,7 @@ class Game(TableGame):
                 why = f"{name} {verb} the dealer: {explain(mine, dealer)}"
             elif mine.strength < dealer.strength:
                 outcome, house = "lose", -BET
-                why = f"the dealer beats {name}: {explain(dealer, mine)}"
+                why = f"The dealer beats {_object(name)}: {explain(dealer, mine)}"
             else:
                 outcome, house = "draw", 0
                 why = f"{name} and the dealer draw: {explain(mine, dealer)}"
@@ -716,7 +716,7 @@ class Game(TableGame):
             pot_text = _pot_explanation(pot, pot_result, live, self.names, shares)
         else:
             carried = pot
-            pot_text = f"everyone folded: the pot of {pot} carries to the next round"
+            pot_text = f"Everyone folded: the pot of {pot} carries to the next round"
         self.current = None
         self.played += 1
         return RoundSettled(
@@ -737,7 +737,7 @@ def _pot_explanation(
     evaluations = result.evaluations
     winners = tuple(live[i] for i in result.winners)
     if len(winners) > 1:
-        who = " and ".join(names[s] for s in winners)
+        who = " and ".join(names[s] if i == 0 else _object(names[s]) for i, s in enumerate(winners))
         text = f"{who} split the pot of {pot} ({', '.join(str(shares[s]) for s in winners)})"
         tie = explain(evaluations[result.winners[0]], evaluations[result.winners[1]])
         text += f": {tie}"
@@ -747,11 +747,17 @@ def _pot_explanation(
     if len(result.order) > 1:
         runner = result.order[1][0]
         text += ("; " if len(winners) > 1 else ": ") + (
-            f"{explain(evaluations[result.winners[0]], evaluations[runner])} ({names[live[runner]]})"
+            f"{explain(evaluations[result.winners[0]], evaluations[runner])} ({_object(names[live[runner]])})"
         )
     elif len(winners) == 1:
         text += " (the only hand still in)"
     return text
+
+
+def _object(name: str) -> str:
+    """A seat's name inside a sentence: the player, "You" as a subject,
+    is "you" anywhere else ("the dealer beats you")."""
+    return "you" if name == "You" else name
 
 
 def _check_stacked(cards: list[Card], rules: RuleSet, seats: int, where: str) -> None:

@@ -366,7 +366,7 @@ def event_lines(game: Game, event: Event, painter: Painter) -> list[str]:
             money = {"win": f"+{BET}", "lose": f"-{BET}", "draw": "0"}[result.against_dealer]
             cards = painter.cards(result.evaluation.showdown).rstrip()
             lines.append(f"  {name[result.seat]}: {cards}  {result.evaluation.description}")
-            lines.append(f"    house bet {money}: {result.explanation}")
+            lines.append(f"    House bet {money}. {result.explanation}.")
         return [*lines, painter.bold(f"Pot: {event.pot_explanation}."), f"Stacks: {_stacks(game)}."]
     if isinstance(event, RoundVoided):
         back = ", ".join(f"{name[s]} {c:,}" for s, c in enumerate(event.returned) if c)

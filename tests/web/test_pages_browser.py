@@ -131,11 +131,11 @@ def check_showdown(page: Page, settled: RoundSettled) -> None:
     expect(result).to_contain_text(settled.dealer.description)
     for seat in settled.results:
         expect(result).to_contain_text(seat.explanation)
-        if seat.evaluation is not None:  # the hand, face up at its seat
+        if seat.evaluation is not None:  # the hand, face up at its seat, in showdown order
             expect(result).to_contain_text(seat.evaluation.description)
-            shown = [card_json(c)["label"] for c in seat.evaluation.hand.cards]
-            assert labels(page, f"#seat-{seat.seat} .card") == shown
-    dealer = [card_json(c)["label"] for c in settled.dealer.hand.cards]
+            shown = [card_json(c)["label"] for c in seat.evaluation.showdown]
+            assert [label.removesuffix(", new") for label in labels(page, f"#seat-{seat.seat} .card")] == shown
+    dealer = [card_json(c)["label"] for c in settled.dealer.showdown]
     assert labels(page, "#dealer-cards .card") == dealer
 
 

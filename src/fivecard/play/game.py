@@ -277,6 +277,7 @@ class SeatResult:
     house: int  # chips won (+) or lost (-) on the house bet
     pot: int  # chips taken from the pot
     explanation: str
+    folded: Hand | None = None  # the hand a seat folded (its owner may see it again)
 
 
 @dataclass(frozen=True, slots=True)
@@ -693,7 +694,7 @@ class Game(TableGame):
         for seat in sorted(current.hands):
             name = self.names[seat]
             if seat in current.folded:
-                results.append(SeatResult(seat, None, "fold", -BET, 0, f"{name} folded"))
+                results.append(SeatResult(seat, None, "fold", -BET, 0, f"{name} folded", current.hands[seat]))
                 continue
             mine = evaluations[seat]
             if mine.strength > dealer.strength:

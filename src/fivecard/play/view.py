@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.cards import Card, Suit
-from ..core.evaluate import evaluate
+from ..core.evaluate import Evaluation, evaluate
 from ..core.report import Painter, evaluation_json
 from ..core.rules import RuleSet
 from .advise import Advice
@@ -42,6 +42,7 @@ from .game import (
     RoundSettled,
     RoundStarted,
     RoundVoided,
+    SeatResult,
     keep_positions,
 )
 
@@ -49,6 +50,7 @@ __all__ = [
     "card_json",
     "cards_json",
     "deck_json",
+    "showdown_cards_json",
     "event_json",
     "event_lines",
     "game_view",
@@ -202,8 +204,8 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
                 "pot": result.pot,
                 "chips": paid - ANTE - BET,  # what the round did to the seat's stack
                 "hand": None if result.evaluation is None else evaluation_json(result.evaluation),
-                # the hand's cards as card objects (a folded hand is not shown)
-                "cards": None if result.evaluation is None else cards_json(result.evaluation.hand.cards),
+                # the hand in showdown order; a folded hand is shown to its owner only
+                "cards": _seat_cards(result),
                 "explanation": result.explanation,
             }
         )
@@ -218,7 +220,7 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
         "type": "round_settled",
         "round": event.round,
         "dealer": evaluation_json(event.dealer),
-        "dealer_cards": cards_json(event.dealer.hand.cards),
+        "dealer_cards": showdown_cards_json(event.dealer),
         "results": results,
         "pot": event.pot,
         "pot_winners": list(event.pot_winners),
@@ -227,6 +229,38 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
         "stacks": list(event.stacks),
         "text": headline,
     }
+
+
+def _seat_cards(result: SeatResult) -> list[dict[str, Any]] | None:
+    if result.evaluation is not None:
+        return showdown_cards_json(result.evaluation)
+    if result.folded is not None and result.seat == 0:  # yours, face up to you; a computer's stays hidden
+        return cards_json(result.folded.cards)
+    return None
+
+
+def showdown_cards_json(evaluation: Evaluation) -> list[dict[str, Any]]:
+    """A hand's cards as a showdown lays them out: in showdown order (the
+    groups first, then the kickers: :attr:`Evaluation.showdown
+    <fivecard.core.evaluate.Evaluation.showdown>`), each wild card (a joker,
+    a wild deuce) with ``as``, the card object of the card it became.
+
+    >>> from fivecard import evaluate
+    >>> [(c["text"], c.get("as", {}).get("text")) for c in showdown_cards_json(evaluate("JK 5S 6S 7S 9S", rules="joker"))]
+    [('9♠', None), ('JK', '8♠'), ('7♠', None), ('6♠', None), ('5♠', None)]
+    """
+    rules = evaluation.rules
+    became = list(evaluation.jokers)  # the cards the wild cards became, any order
+    shown = []
+    for card, rank in zip(evaluation.showdown, evaluation.hand_class.order):
+        data = card_json(card)
+        if rules.is_wild(card):  # it stands where the card it became goes: that card's rank
+            made = next((c for c in became if c.rank == rank), None)
+            if made is not None:
+                became.remove(made)
+                data["as"] = card_json(made)
+        shown.append(data)
+    return shown
 
 
 def _capital(text: str) -> str:

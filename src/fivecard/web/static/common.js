@@ -98,6 +98,8 @@ window.fivecard = (function () {
     const pip = el("span", "pip", card.rank === null ? "★" : symbol || rank);
     pip.setAttribute("aria-hidden", "true");
     node.append(corner("top"), pip, corner("bottom"));
+    // a wild card at a showdown: the card it became (view.showdown_cards_json)
+    if (card.as) markCard(node, `${card.rank === null ? "★ " : ""}as ${card.as.text}`, "as", `as ${card.as.label}`, opts.hidden);
     return node;
   }
 
@@ -182,8 +184,24 @@ window.fivecard = (function () {
     return `${shown}%`;
   }
 
+  // A word under a card face ("new"; "★ as" and the card a wild card
+  // became): shown under it and, unless the face is hidden from screen
+  // readers, said after its label (the label, then ", new").
+  function markCard(node, text, className, said, hidden) {
+    let below = node.querySelector(":scope > .marks");
+    if (!below) {
+      below = el("span", "marks");
+      below.setAttribute("aria-hidden", "true");
+      node.append(below);
+      node.classList.add("marked");
+    }
+    below.append(el("span", `mark ${className}`, text));
+    const label = node.getAttribute("aria-label");
+    if (label && !hidden) node.setAttribute("aria-label", `${label}, ${said || text}`);
+  }
+
   return {
     ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm,
-    isTyping, offerContinue, percent,
+    isTyping, offerContinue, percent, markCard,
   };
 })();

@@ -99,19 +99,22 @@ def cards_json(cards: Sequence[Card]) -> list[dict[str, Any]]:
 def deck_json(rules: RuleSet) -> dict[str, Any]:
     """A rule set's deck as a page's card grid shows it: ``ranks`` (high
     first, as faces show them), ``suits`` (their codes; none when suits play
-    no part), ``jokers``, and ``cards``, the card objects to pick from: each
+    no part), ``jokers``, ``cards``, the card objects to pick from: each
     suit's ranks high first (each rank once, rank-only, when suits play no
-    part), then a joker if the rules have any."""
+    part), then a joker if the rules have any; and ``copies``, how many of
+    each of them one deck holds (a hand may hold no more)."""
     ranks = sorted(rules.ranks, reverse=True)
     suits: list[Suit | None] = list(Suit) if rules.suits else [None]
     cards = [Card(rank, suit) for suit in suits for rank in ranks]
     if rules.jokers:
         cards.append(Card(None, None))
+    limits = rules.deck().limits
     return {
         "ranks": [rank.short for rank in ranks],
         "suits": [suit.value for suit in Suit] if rules.suits else [],
         "jokers": rules.jokers,
         "cards": cards_json(cards),
+        "copies": [limits[card.index] for card in cards],
     }
 
 

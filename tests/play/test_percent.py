@@ -10,31 +10,14 @@ from fractions import Fraction
 
 import pytest
 
+from helpers import PERCENT_TABLE
+
 from fivecard.core.report import Painter
 from fivecard.play.advise import advise
 from fivecard.play.game import ExchangeVerdict
 from fivecard.play.percent import percent, points
 
-#: (value, digits, shown): the table both the server and the pages are held to.
-TABLE = [
-    (0.0, 1, "0.0%"),
-    (1e-9, 1, "<0.1%"),
-    (0.0004999, 1, "<0.1%"),
-    (0.0005, 1, "0.1%"),
-    (0.001, 1, "0.1%"),
-    (0.4613, 1, "46.1%"),
-    (0.0625, 1, "6.3%"),  # 6.25 exactly: a tie rounds up
-    (0.5, 1, "50.0%"),
-    (0.9994, 1, "99.9%"),
-    (0.99996, 1, ">99.9%"),
-    (1.0, 1, "100.0%"),
-    (1.0076, 1, "100.8%"),
-    (0.00004, 2, "<0.01%"),
-    (0.995439, 2, "99.54%"),
-    (0.99999, 2, ">99.99%"),
-    (1.0, 2, "100.00%"),
-    (-0.0123, 2, "-1.23%"),
-]
+TABLE = PERCENT_TABLE
 
 
 @pytest.mark.parametrize(("value", "digits", "shown"), TABLE)

@@ -356,3 +356,29 @@ def api_game_act(client: Any, game_id: str, action: str, **fields: Any) -> dict[
     assert response.status_code == 200, response.text
     state: dict[str, Any] = response.json()
     return state
+
+
+# --- percentages as the app writes them -----------------------------------------------------
+
+#: (value, digits, shown): the one rule of percentages (fivecard.play.percent
+#: and common.js percent), held to this table by tests on both sides.
+PERCENT_TABLE: list[tuple[float, int, str]] = [
+    (0.0, 1, "0.0%"),
+    (1e-9, 1, "<0.1%"),
+    (0.0004999, 1, "<0.1%"),
+    (0.0005, 1, "0.1%"),
+    (0.001, 1, "0.1%"),
+    (0.4613, 1, "46.1%"),
+    (0.0625, 1, "6.3%"),  # 6.25 exactly: a tie rounds up
+    (0.8125, 1, "81.3%"),
+    (0.5, 1, "50.0%"),
+    (0.9994, 1, "99.9%"),
+    (0.99996, 1, ">99.9%"),
+    (1.0, 1, "100.0%"),
+    (1.0076, 1, "100.8%"),
+    (0.00004, 2, "<0.01%"),
+    (0.995439, 2, "99.54%"),
+    (0.99999, 2, ">99.99%"),
+    (1.0, 2, "100.00%"),
+    (-0.0123, 2, "-1.23%"),
+]

@@ -553,7 +553,7 @@ def test_advise_keeps_the_low_cards_and_a_pay_table_is_an_error() -> None:
 def test_one_scripted_round_of_play() -> None:
     code, out, _ = run(["play", "--seed", "4", "--rules", "deuce-to-seven"], "a\nq\n")
     assert code == 0 and "(deuce-to-seven rules" in out and "Dealer has" in out
-    assert "the dealer beats You: both Two Pair; the higher pair decides, Eights beat Nines (lower is better)" in out
+    assert "The dealer beats you: both Two Pair; the higher pair decides, Eights beat Nines (lower is better)" in out
     assert "Computer 1 beats the dealer: No Pair beats Two Pair" in out
     assert "Computer 1 takes the pot of 30: both No Pair; the first card decides, Q beats A (lower is better)" in out
 

@@ -14,6 +14,7 @@ from fivecard.files.paytable_file import load_paytable
 from fivecard.play.advise import advise, unseen_cards
 from fivecard.core.report import Painter
 from fivecard.play.paytables import JACKS_OR_BETTER, PAYTABLES, PayTable
+from fivecard.play.percent import percent
 
 
 def key(cards: tuple[Card, ...]) -> tuple[str, ...]:
@@ -122,7 +123,7 @@ def test_a_pair_is_likeliest_only_where_it_pays(hand: str, kept: list[str], like
     name, label, chance = advice.likeliest(pair)
     assert (name, label) == likeliest and chance == pytest.approx(pair.categories["one_pair"])
     line = next(line for line in advice.text(Painter(color=False, ascii=True), top=None).splitlines() if f"{pair.ev:7.4f}" in line)
-    assert line.endswith(f"   {label} {chance:.1%}") and ("Jacks or Better" in line) is (name == "one_pair_J-A")
+    assert line.endswith(f"   {label} {percent(chance)}") and ("Jacks or Better" in line) is (name == "one_pair_J-A")
 
 
 @pytest.mark.slow
@@ -140,7 +141,7 @@ def test_every_choice_reports_its_final_hands_in_one_wording(table: PayTable) ->
         name, label, chance = advice.likeliest(choice)
         assert choice.final[name] == chance == max(choice.final.values())
         assert row["final"] == choice.final and row["likeliest"] == {"name": name, "label": label, "chance": chance}
-        assert line.endswith(f"   {label} {chance:.1%}")
+        assert line.endswith(f"   {label} {percent(chance)}")  # the app's one rule
 
 
 def test_against_the_dealer_the_likeliest_is_a_category() -> None:

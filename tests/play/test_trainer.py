@@ -12,6 +12,7 @@ from fivecard.core.report import Painter
 from fivecard.play.advise import Advice, Choice, advise
 from fivecard.play.game import BET, Exchanged, ExchangeVerdict, Game, GameError, keep_positions
 from fivecard.play.paytables import builtin_paytable
+from fivecard.play.percent import percent
 from fivecard.play.view import event_json, event_lines, game_view
 
 PAIR = "KS KH 7C 4D 2S"
@@ -33,7 +34,7 @@ def test_the_advisors_choice_is_the_best_play(pair: Advice) -> None:
     assert verdict.best and verdict.chosen == verdict.advised == pair.recommended
     assert (verdict.win, verdict.draw, verdict.chips) == (0.0, 0.0, 0.0)
     assert verdict.text() == (
-        f"Best play: you kept K♠ K♥, the advisor's choice (beats the dealer {pair.recommended.win:.1%})."
+        f"Best play: you kept K♠ K♥, the advisor's choice (beats the dealer {percent(pair.recommended.win)})."
     )
 
 
@@ -47,8 +48,8 @@ def test_breaking_a_pair_costs_what_the_advice_says(pair: Advice) -> None:
     assert verdict.chips == pytest.approx(BET * ((best.win - best.lose) - (chosen.win - chosen.lose)), abs=1e-12)
     points = round(best.win * 100, 1) - round(chosen.win * 100, 1)
     assert verdict.text() == (
-        f"Not the best play: you kept K♠ (beats the dealer {chosen.win:.1%}); the advisor keeps K♠ K♥ "
-        f"({best.win:.1%}): {points:.1f} points less chance to win, {verdict.chips:.2f} chips lost on "
+        f"Not the best play: you kept K♠ (beats the dealer {percent(chosen.win)}); the advisor keeps K♠ K♥ "
+        f"({percent(best.win)}): {points:.1f} points less chance to win, {verdict.chips:.2f} chips lost on "
         f"average on the house bet of {BET} (the pot aside)."
     )
     data = verdict.to_json()
@@ -75,7 +76,7 @@ def test_every_choice_of_a_hand_is_judged_by_its_score(pair: Advice) -> None:
         kept = "exchanged all five" if not choice.keep else (
             f"kept all five, {format_cards(choice.keep)}" if not choice.discard else f"kept {format_cards(choice.keep)}"
         )
-        assert f"you {kept}" in verdict.text() and f"(beats the dealer {choice.win:.1%})" in verdict.text()
+        assert f"you {kept}" in verdict.text() and f"(beats the dealer {percent(choice.win)})" in verdict.text()
 
 
 def test_equal_chances_are_no_mistake() -> None:

@@ -528,17 +528,31 @@ def test_the_checker_offers_every_rule_set_with_its_deck(client: TestClient) -> 
         rules = RULE_SETS[name]
         assert deck["jokers"] == rules.jokers
         assert len(deck["cards"]) == len(set(rules.deck())), name  # each card once, the joker too
+        assert sum(deck["copies"]) == len(rules.deck()), name  # and how many of it one deck holds
     assert (decks["one-joker"]["jokers"], len(decks["one-joker"]["cards"])) == (1, 53)
 
 
 def test_check_page_data() -> None:
-    data = web.check_page(["AS KS QS JS TS", "", "AS 2C 3D 4H 5S"], "standard")
+    data = web.check_page(["AS KS QS JS TS", "nonsense", "2C 2D 3H 4S 5C"], "standard")
     assert [h["error"] is None for h in data["hands"]] == [True, False, True]
     assert data["showdown"] is None  # not every hand is good
     clash = web.check_page(["AS KS QS JS TS", "AS 2C 3D 4H 5S"], "standard")
     assert clash["showdown"] is None and "is in hands 1 and 2" in clash["error"]
     good = web.check_page(["AS KS QS JS TS", "2C 2D 3H 4S 5C"], "royal")
     assert good["error"] is not None and "unknown rule set 'royal'" in good["error"]
+
+
+def test_a_blank_hand_is_no_hand_in_the_form_and_in_the_url(client: TestClient) -> None:
+    """The form sends its empty boxes (``?hand=AS...&hand=``), a URL need
+    not (``?hand=AS...``): both are the same hands, and the same page."""
+    one = web.check_page([ROYAL], "standard")
+    for texts in ([ROYAL, ""], [ROYAL, "   "], ["", ROYAL], ["", ROYAL, ""]):
+        assert web.check_page(texts, "standard") == one
+    assert one["texts"] == [ROYAL] and one["hands"][0]["error"] is None and one["showdown"] is None
+    two = web.check_page(["", ROYAL, "", "2C 2D 3H 4S 5C"], "standard")
+    assert two["texts"] == [ROYAL, "2C 2D 3H 4S 5C"] and two["showdown"]["winners"] == [1]
+    pages = [client.get("/check", params=[("hand", t) for t in texts]).text for texts in ([ROYAL], [ROYAL, ""], ["", ROYAL])]
+    assert pages[0] == pages[1] == pages[2] and "empty" not in pages[0] and "Royal Flush" in pages[0]
 
 
 # --- fivecard serve ------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from ..core.hand import HAND_SIZE
 from ..core.report import Painter
 from ..play.advise import Advice
 from ..play.game import Game, GameError, RoundSettled, keep_positions
+from ..play.percent import percent
 from ..play.view import Event, Session, event_json, event_lines, standings, title
 
 try:
@@ -249,8 +250,8 @@ class _Table(Screen):
         self.say(f"Hint: {advice.reason}")
         for choice in advice.choices[:3]:
             self.say(
-                f"  {hold(advice.hand.cards, choice.keep):<34} win {choice.win:6.1%}  "
-                f"draw {choice.draw:5.1%}  lose {choice.lose:6.1%}"
+                f"  {hold(advice.hand.cards, choice.keep):<34} win {percent(choice.win):>6}  "
+                f"draw {percent(choice.draw):>5}  lose {percent(choice.lose):>6}"
             )
 
     def player_turn(self) -> bool:

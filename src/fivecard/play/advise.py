@@ -32,6 +32,7 @@ from ..core.hand import Hand
 from ..core.rules import RuleSet
 from ..core.report import Painter
 from .paytables import PayTable, PayTableError
+from .percent import percent
 
 __all__ = [
     "Choice",
@@ -110,11 +111,11 @@ class Advice:
         if self.paytable is not None:
             why = f"returns {best.ev:.4f} per coin under {self.paytable.title}"
         else:
-            why = f"beats the dealer {best.win:.1%} of the time (draws {best.draw:.1%})"
+            why = f"beats the dealer {percent(best.win)} of the time (draws {percent(best.draw)})"
         runner = ""
         if len(self.choices) > 1:
             second = self.choices[1]
-            value = f"{second.ev:.4f}" if second.ev is not None else f"{second.win:.1%}"
+            value = f"{second.ev:.4f}" if second.ev is not None else percent(second.win)
             others = format_cards(second.keep) if second.keep else "nothing"
             runner = f"; next best: keep {others} ({value})"
         return f"{action}: {why}, the best of {len(self.choices)} choices{runner}"
@@ -176,10 +177,10 @@ class Advice:
             if choice.ev is not None:
                 numbers = f"{choice.ev:7.4f}"
             else:
-                numbers = f"{choice.win:6.1%} {choice.draw:6.1%} {choice.lose:6.1%}"
+                numbers = " ".join(percent(p).rjust(6) for p in (choice.win, choice.draw, choice.lose))
             _, likely, chance = self.likeliest(choice)
             mark = " *" if i == 0 else "  "
-            lines.append(f"{mark}  {keep}{pad} {numbers}   {likely} {chance:.1%}")
+            lines.append(f"{mark}  {keep}{pad} {numbers}   {likely} {percent(chance)}")
         dealer = f" and {self.dealer_hands:,} dealer hands" if self.dealer_hands else ""
         lines += [f"Recommended (*): {self.reason}.", f"(exact: {self.completions:,} draws{dealer} enumerated)"]
         return "\n".join(lines) + "\n"

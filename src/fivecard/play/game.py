@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .advise import Advice, Choice, advise
+from .percent import percent, points
 from ..core.cards import Card, Rank, Suit, format_cards
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
@@ -195,7 +196,7 @@ class ExchangeVerdict:
         chosen, advised = self.chosen, self.advised
         if self.best:
             same = "the advisor's choice" if chosen.keep == advised.keep else "as good as the advisor's choice"
-            return f"Best play: you {_kept(chosen)}, {same} (beats the dealer {chosen.win:.1%})."
+            return f"Best play: you {_kept(chosen)}, {same} (beats the dealer {percent(chosen.win)})."
         points = _shown(advised.win) - _shown(chosen.win)
         if points > 0:
             chance = f"{points:.1f} points less chance to win"
@@ -204,8 +205,8 @@ class ExchangeVerdict:
         else:
             chance = "the same chance to win but more to lose"
         return (
-            f"Not the best play: you {_kept(chosen)} (beats the dealer {chosen.win:.1%}); "
-            f"the advisor {_keeps(advised)} ({advised.win:.1%}): {chance}, "
+            f"Not the best play: you {_kept(chosen)} (beats the dealer {percent(chosen.win)}); "
+            f"the advisor {_keeps(advised)} ({percent(advised.win)}): {chance}, "
             f"{self.chips:.2f} chips lost on average on the house bet of {self.bet} (the pot aside)."
         )
 
@@ -237,7 +238,7 @@ class ExchangeVerdict:
 
 def _shown(chance: float) -> float:
     """A chance in points as the reports show it (46.1 for 0.4613)."""
-    return float(f"{chance:.1%}".rstrip("%"))
+    return points(chance)
 
 
 def _kept(choice: Choice, verb: str = "kept", exchanged: str = "exchanged") -> str:
@@ -286,6 +287,7 @@ class SeatResult:
     pot: int  # chips taken from the pot
     explanation: str
     ante: int = ANTE  # chips put into the pot
+    folded: Hand | None = None  # the hand a seat folded (its owner may see it again)
 
     @property
     def net(self) -> int:
@@ -714,7 +716,7 @@ class Game(TableGame):
         for seat in sorted(current.hands):
             name = self.names[seat]
             if seat in current.folded:
-                results.append(SeatResult(seat, None, "fold", -BET, 0, f"{name} folded"))
+                results.append(SeatResult(seat, None, "fold", -BET, 0, f"{name} folded", folded=current.hands[seat]))
                 continue
             mine = evaluations[seat]
             if mine.strength > dealer.strength:
@@ -723,7 +725,7 @@ class Game(TableGame):
                 why = f"{name} {verb} the dealer: {explain(mine, dealer)}"
             elif mine.strength < dealer.strength:
                 outcome, house = "lose", -BET
-                why = f"the dealer beats {name}: {explain(dealer, mine)}"
+                why = f"The dealer beats {_object(name)}: {explain(dealer, mine)}"
             else:
                 outcome, house = "draw", 0
                 why = f"{name} and the dealer draw: {explain(mine, dealer)}"
@@ -737,7 +739,7 @@ class Game(TableGame):
             pot_text = _pot_explanation(pot, pot_result, live, self.names, shares)
         else:
             carried = pot
-            pot_text = f"everyone folded: the pot of {pot} carries to the next round"
+            pot_text = f"Everyone folded: the pot of {pot} carries to the next round"
         self.current = None
         self.played += 1
         return RoundSettled(
@@ -758,7 +760,7 @@ def _pot_explanation(
     evaluations = result.evaluations
     winners = tuple(live[i] for i in result.winners)
     if len(winners) > 1:
-        who = " and ".join(names[s] for s in winners)
+        who = " and ".join(names[s] if i == 0 else _object(names[s]) for i, s in enumerate(winners))
         text = f"{who} split the pot of {pot} ({', '.join(str(shares[s]) for s in winners)})"
         tie = explain(evaluations[result.winners[0]], evaluations[result.winners[1]])
         text += f": {tie}"
@@ -768,11 +770,17 @@ def _pot_explanation(
     if len(result.order) > 1:
         runner = result.order[1][0]
         text += ("; " if len(winners) > 1 else ": ") + (
-            f"{explain(evaluations[result.winners[0]], evaluations[runner])} ({names[live[runner]]})"
+            f"{explain(evaluations[result.winners[0]], evaluations[runner])} ({_object(names[live[runner]])})"
         )
     elif len(winners) == 1:
         text += " (the only hand still in)"
     return text
+
+
+def _object(name: str) -> str:
+    """A seat's name inside a sentence: the player, "You" as a subject,
+    is "you" anywhere else ("the dealer beats you")."""
+    return "you" if name == "You" else name
 
 
 def _check_stacked(cards: list[Card], rules: RuleSet, seats: int, where: str) -> None:

@@ -57,6 +57,7 @@ from ..core.rules import RuleSet
 from ..vector import batch
 from .holds import describe_hold
 from .paytables import PAYTABLES, PayTable, builtin_paytable
+from .percent import percent
 from .strategy import DealValues, HoldValues, hold_values, hold_values_held
 from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame, check_positions
 from .view import cards_json
@@ -148,7 +149,8 @@ def _coins(value: Fraction) -> str:
 
 
 def _percent(value: Fraction) -> str:
-    return f"{float(value):.2f}%"
+    """A percent (99.54 for 99.54%) as the app writes one of a bet: two decimals."""
+    return percent(value / 100, 2)
 
 
 class _Priced:

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.cards import Card, Suit
-from ..core.evaluate import evaluate
+from ..core.evaluate import Evaluation, evaluate
 from ..core.report import Painter, evaluation_json
 from ..core.rules import RuleSet
 from .advise import Advice
@@ -51,6 +51,7 @@ __all__ = [
     "cards_json",
     "chips_figures",
     "deck_json",
+    "showdown_cards_json",
     "event_json",
     "event_lines",
     "game_view",
@@ -104,19 +105,22 @@ def cards_json(cards: Sequence[Card]) -> list[dict[str, Any]]:
 def deck_json(rules: RuleSet) -> dict[str, Any]:
     """A rule set's deck as a page's card grid shows it: ``ranks`` (high
     first, as faces show them), ``suits`` (their codes; none when suits play
-    no part), ``jokers``, and ``cards``, the card objects to pick from: each
+    no part), ``jokers``, ``cards``, the card objects to pick from: each
     suit's ranks high first (each rank once, rank-only, when suits play no
-    part), then a joker if the rules have any."""
+    part), then a joker if the rules have any; and ``copies``, how many of
+    each of them one deck holds (a hand may hold no more)."""
     ranks = sorted(rules.ranks, reverse=True)
     suits: list[Suit | None] = list(Suit) if rules.suits else [None]
     cards = [Card(rank, suit) for suit in suits for rank in ranks]
     if rules.jokers:
         cards.append(Card(None, None))
+    limits = rules.deck().limits
     return {
         "ranks": [rank.short for rank in ranks],
         "suits": [suit.value for suit in Suit] if rules.suits else [],
         "jokers": rules.jokers,
         "cards": cards_json(cards),
+        "copies": [limits[card.index] for card in cards],
     }
 
 
@@ -210,8 +214,8 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
                 "chips": result.net,  # what the round did to the seat's stack: house + pot - ante
                 "chips_text": seat_chips_text(names[result.seat], result),
                 "hand": None if result.evaluation is None else evaluation_json(result.evaluation),
-                # the hand's cards as card objects (a folded hand is not shown)
-                "cards": None if result.evaluation is None else cards_json(result.evaluation.hand.cards),
+                # the hand in showdown order; a folded hand is shown to its owner only
+                "cards": _seat_cards(result),
                 "explanation": result.explanation,
             }
         )
@@ -226,7 +230,7 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
         "type": "round_settled",
         "round": event.round,
         "dealer": evaluation_json(event.dealer),
-        "dealer_cards": cards_json(event.dealer.hand.cards),
+        "dealer_cards": showdown_cards_json(event.dealer),
         "results": results,
         "pot": event.pot,
         "pot_winners": list(event.pot_winners),
@@ -238,6 +242,38 @@ def _settled_json(game: Game, event: RoundSettled) -> dict[str, Any]:
         "stacks": list(event.stacks),
         "text": headline,
     }
+
+
+def _seat_cards(result: SeatResult) -> list[dict[str, Any]] | None:
+    if result.evaluation is not None:
+        return showdown_cards_json(result.evaluation)
+    if result.folded is not None and result.seat == 0:  # yours, face up to you; a computer's stays hidden
+        return cards_json(result.folded.cards)
+    return None
+
+
+def showdown_cards_json(evaluation: Evaluation) -> list[dict[str, Any]]:
+    """A hand's cards as a showdown lays them out: in showdown order (the
+    groups first, then the kickers: :attr:`Evaluation.showdown
+    <fivecard.core.evaluate.Evaluation.showdown>`), each wild card (a joker,
+    a wild deuce) with ``as``, the card object of the card it became.
+
+    >>> from fivecard import evaluate
+    >>> [(c["text"], c.get("as", {}).get("text")) for c in showdown_cards_json(evaluate("JK 5S 6S 7S 9S", rules="joker"))]
+    [('9♠', None), ('JK', '8♠'), ('7♠', None), ('6♠', None), ('5♠', None)]
+    """
+    rules = evaluation.rules
+    became = list(evaluation.jokers)  # the cards the wild cards became, any order
+    shown = []
+    for card, rank in zip(evaluation.showdown, evaluation.hand_class.order):
+        data = card_json(card)
+        if rules.is_wild(card):  # it stands where the card it became goes: that card's rank
+            made = next((c for c in became if c.rank == rank), None)
+            if made is not None:
+                became.remove(made)
+                data["as"] = card_json(made)
+        shown.append(data)
+    return shown
 
 
 def _capital(text: str) -> str:
@@ -551,7 +587,7 @@ def event_lines(game: Game, event: Event, painter: Painter) -> list[str]:
                 continue
             cards = painter.cards(result.evaluation.showdown).rstrip()
             lines.append(f"  {name[result.seat]}: {cards}  {result.evaluation.description}")
-            lines.append(f"    {result.explanation}")
+            lines.append(f"    {result.explanation}.")
             lines.append(f"    Chips: {chips_figures(result)}.")
         return [*lines, painter.bold(f"Pot: {event.pot_explanation}."), f"Stacks: {_stacks(game)}."]
     if isinstance(event, RoundVoided):

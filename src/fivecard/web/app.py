@@ -1132,10 +1132,8 @@ def create_app(
     def page_check(request: Request) -> Response:
         params = request.query_params
         rules_name = params.get("rules", "standard")
-        texts = [t for t in params.getlist("hand")][:MAX_HANDS]
-        return templates.TemplateResponse(
-            request, "check.html", {"rule_sets": rule_sets, "texts": texts, **check_page(texts, rules_name)}
-        )
+        page = check_page(params.getlist("hand"), rules_name)
+        return templates.TemplateResponse(request, "check.html", {"rule_sets": rule_sets, **page})
 
     return _wrap(app, hosts)
 
@@ -1149,11 +1147,14 @@ def _wrap(app: FastAPI, hosts: frozenset[str]) -> FastAPI:
 
 
 def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
-    """What the checker page shows for the hands in its URL: each hand
-    classified (or the library's message about it), with its sorted cards
-    as card objects (``cards``, for the card faces), then the showdown of
-    the good hands when there are two or more."""
-    result: dict[str, Any] = {"rules": rules_name, "hands": [], "showdown": None, "error": None}
+    """What the checker page shows for the hands in its URL: ``texts``, the
+    hands typed (a blank one is no hand: the form sends its empty boxes, a
+    URL need not, and both mean the same), each classified (or the
+    library's message about it), with its sorted cards as card objects
+    (``cards``, for the card faces), then the showdown of the good hands
+    when there are two or more (of the first :data:`MAX_HANDS`)."""
+    texts = [text for text in texts if text.strip()][:MAX_HANDS]
+    result: dict[str, Any] = {"rules": rules_name, "texts": texts, "hands": [], "showdown": None, "error": None}
     try:
         rules = builtin_rules(rules_name)
     except FivecardError as exc:
@@ -1163,9 +1164,7 @@ def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
     good: list[str] = []
     for number, text in enumerate(texts, 1):
         entry: dict[str, Any] = {"number": number, "text": text, "hand": None, "cards": None, "error": None}
-        if not text.strip():
-            entry["error"] = "empty: type five cards, or pick them from the grid"
-        elif len(text) > MAX_HAND_TEXT:
+        if len(text) > MAX_HAND_TEXT:
             entry["error"] = f"{len(text):,} characters; a hand is at most {MAX_HAND_TEXT}"
         else:
             try:

@@ -93,6 +93,7 @@
     row.remove();
     if (wasTarget) target = null;
     renumber();
+    markPicked();
     const left = inputs();
     left[Math.min(index, left.length - 1)].focus();
   }
@@ -107,16 +108,21 @@
   list.addEventListener("input", (ev) => {
     const row = ev.target.closest(".hand-row");
     if (row) row.classList.add("edited");
+    markPicked();
   });
 
   // --- the card grid --------------------------------------------------------------
 
   // A card of the grid: a button that types the card's code, named by its label.
-  function gridButton(card) {
+  function gridButton(card, copies) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "pick";
     button.dataset.code = card.code;
+    button.dataset.copies = String(copies);
+    // what a typed card is matched by: the card object's code and text, in capitals
+    button.dataset.names = JSON.stringify([...new Set([card.code.toUpperCase(), card.text.toUpperCase()])]);
+    button.dataset.label = card.label;
     button.setAttribute("aria-label", card.label);
     button.title = card.label;
     button.append(window.fivecard.cardFace(card, { size: "tiny", hidden: true }));
@@ -127,8 +133,36 @@
   // card to pick (each rank once when suits play no part: up to four times).
   function buildGrid() {
     const deck = decks[select.selectedIndex];
-    grid.replaceChildren(...deck.cards.map(gridButton));
+    grid.replaceChildren(...deck.cards.map((card, i) => gridButton(card, deck.copies[i])));
     grid.classList.toggle("ranks-only", deck.suits.length === 0);
+    markPicked();
+  }
+
+  // The cards already in the hands, typed or picked, marked in the grid: a
+  // card the deck holds once (four times for a rank alone, twice for two
+  // jokers) cannot be picked again once the hands hold it that often. The
+  // button stays in the Tab order (focus does not jump away from it), says
+  // so in its name and is aria-disabled; the server still checks every hand.
+  function markPicked() {
+    const held = new Map();
+    for (const input of inputs()) {
+      for (const word of input.value.trim().split(/[\s,]+/).filter(Boolean)) {
+        const name = word.toUpperCase();
+        held.set(name, (held.get(name) || 0) + 1);
+      }
+    }
+    for (const button of grid.querySelectorAll(".pick")) {
+      const count = JSON.parse(button.dataset.names).reduce((n, name) => n + (held.get(name) || 0), 0);
+      const copies = Number(button.dataset.copies);
+      const full = count >= copies;
+      button.classList.toggle("picked", count > 0);
+      button.classList.toggle("used-up", full);
+      button.setAttribute("aria-disabled", full ? "true" : "false");
+      const label = button.dataset.label;
+      const said = count === 0 ? label : copies === 1 ? `${label}, picked` : `${label}, ${Math.min(count, copies)} of ${copies} picked`;
+      button.setAttribute("aria-label", said);
+      button.title = said;
+    }
   }
 
   function showTarget() {
@@ -161,11 +195,12 @@
       if (next) target = next;
     }
     showTarget();
+    markPicked();
   }
 
   grid.addEventListener("click", (ev) => {
     const button = ev.target.closest(".pick");
-    if (button) pick(button.dataset.code);
+    if (button && button.getAttribute("aria-disabled") !== "true") pick(button.dataset.code);
   });
 
   document.getElementById("undo-card").addEventListener("click", () => {
@@ -174,11 +209,13 @@
     parts.pop();
     input.value = parts.join(" ");
     input.closest(".hand-row").classList.add("edited");
+    markPicked();
   });
   document.getElementById("clear-hand").addEventListener("click", () => {
     const input = target || inputs()[0];
     input.value = "";
     input.closest(".hand-row").classList.add("edited");
+    markPicked();
   });
 
   list.addEventListener("focusin", (ev) => {

@@ -290,6 +290,8 @@ window.fivecard = (function () {
     const pip = el("span", "pip", card.rank === null ? "★" : symbol || rank);
     pip.setAttribute("aria-hidden", "true");
     node.append(corner("top"), pip, corner("bottom"));
+    // a wild card at a showdown: the card it became (view.showdown_cards_json)
+    if (card.as) markCard(node, `${card.rank === null ? "★ " : ""}as ${card.as.text}`, "as", `as ${card.as.label}`, opts.hidden);
     return node;
   }
 
@@ -361,10 +363,39 @@ window.fivecard = (function () {
       });
   }
 
+  // A chance or a return as every page writes it: the rule of the server's
+  // sentences (fivecard/play/percent.py), with ``digits`` decimals (one for
+  // a chance, two for a return); not zero never shows as 0.0% ("<0.1%"),
+  // below 100% never as 100.0% (">99.9%"); a tie rounds up (toFixed).
+  function percent(value, digits = 1) {
+    if (value < 0) return "-" + percent(-value, digits);
+    const shown = (value * 100).toFixed(digits);
+    const step = (10 ** -digits).toFixed(digits);
+    if (value > 0 && Number(shown) === 0) return `<${step}%`;
+    if (value < 1 && Number(shown) >= 100) return `>${(100 - Number(step)).toFixed(digits)}%`;
+    return `${shown}%`;
+  }
+
+  // A word under a card face ("new"; "★ as" and the card a wild card
+  // became): shown under it and, unless the face is hidden from screen
+  // readers, said after its label (the label, then ", new").
+  function markCard(node, text, className, said, hidden) {
+    let below = node.querySelector(":scope > .marks");
+    if (!below) {
+      below = el("span", "marks");
+      below.setAttribute("aria-hidden", "true");
+      node.append(below);
+      node.classList.add("marked");
+    }
+    below.append(el("span", `mark ${className}`, text));
+    const label = node.getAttribute("aria-label");
+    if (label && !hidden) node.setAttribute("aria-label", `${label}, ${said || text}`);
+  }
+
   registerWorker();
 
   return {
     ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm,
-    isTyping, offerContinue, recover, probe, offline, whenOnline,
+    isTyping, offerContinue, recover, probe, offline, whenOnline, percent, markCard,
   };
 })();

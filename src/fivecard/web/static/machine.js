@@ -27,8 +27,9 @@
     return plural(n, "coin");
   }
 
+  // a return, two decimals, by the app's one rule (common.js percent)
   function percent(value) {
-    return value === null || value === undefined ? "—" : `${(value * 100).toFixed(2)}%`;
+    return value === null || value === undefined ? "—" : window.fivecard.percent(value, 2);
   }
 
   // --- the list of games: start a machine -------------------------------------------------

@@ -14,6 +14,7 @@
     window.fivecard;
   const { offerContinue } = window.fivecard;
   const { recover, probe } = window.fivecard;
+  const { markCard } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -40,10 +41,8 @@
     return "±0";
   }
 
-  function percent(x) {
-    if (x > 0 && x < 0.001) return "<0.1%";
-    return `${(x * 100).toFixed(1)}%`;
-  }
+  // a chance, by the app's one rule (common.js percent)
+  const percent = (x) => window.fivecard.percent(x);
 
 
 
@@ -128,9 +127,30 @@
     let selectedFor = null; // the hand they belong to (its codes)
     let hint = null; // the advisor's answer for the hand on the table
     let hintFor = null;
+    let confirmAll = false; // Enter pressed once with no card kept: a second Enter exchanges all five
+    let keyNote = ""; // what a key pressed out of its time did not do
 
     function handKey(cards) {
       return cards ? cards.map((c) => c.code).join(" ") : null;
+    }
+
+    // Where your exchange's new cards are among the cards shown (dealt
+    // order: the kept cards, then the drawn; or showdown order): the drawn
+    // cards matched from the last card back (a rank-only hand may hold a
+    // card twice).
+    function drawnAt(cards) {
+      const mine = game.events.find((e) => e.type === "exchanged" && e.seat === 0 && e.drawn);
+      const at = new Set();
+      if (!mine) return at;
+      const left = mine.drawn.map((c) => c.code);
+      for (let i = cards.length - 1; i >= 0; i--) {
+        const found = left.indexOf(cards[i].code);
+        if (found >= 0) {
+          left.splice(found, 1);
+          at.add(i);
+        }
+      }
+      return at;
     }
 
     function settledEvent() {
@@ -171,6 +191,7 @@
       if (hintFor !== handKey(mine) || !myTurn()) {
         hint = null;
       }
+      if (!previous || previous.phase !== view.phase || previous.rounds !== view.rounds) keyNote = "";
       render();
       if (view.game_over && !(previous && previous.game_over)) {
         const item = el("li", "event event-game-over", "Game over: " + gameOverText(view));
@@ -271,8 +292,9 @@
         cards.setAttribute("aria-label", myTurn() ? "Your cards: choose the cards to keep" : "Your cards");
       }
       let shown = null;
-      if (settled && result) shown = result.cards;
+      if (settled && result) shown = result.cards; // in showdown order; your folded hand too
       else if (!settled && me) shown = seat.cards;
+      if (me && folded && shown) cards.setAttribute("aria-label", "Your cards, folded");
       if (me && myTurn() && shown) {
         shown.forEach((card, i) => {
           const kept = selected.has(i);
@@ -284,7 +306,12 @@
           cards.append(button);
         });
       } else if (shown) {
-        for (const card of shown) cards.append(cardFace(card, { size: me ? "big" : "medium" }));
+        const fresh = me ? drawnAt(shown) : new Set();
+        shown.forEach((card, i) => {
+          const face = cardFace(card, { size: me ? "big" : "medium" });
+          if (fresh.has(i)) markCard(face, "new", "new");
+          cards.append(face);
+        });
       } else if (inRound) {
         for (let i = 0; i < 5; i++) cards.append(cardFace(null, { size: me ? "big" : "medium" }));
       }
@@ -298,8 +325,14 @@
       const idle = game.phase === "idle";
       const exchange = $("btn-exchange");
       const count = 5 - selected.size;
+      if (!turn || count !== 5) confirmAll = false;
       exchange.querySelector(".label").textContent =
         count === 0 ? "Exchange none" : count === 5 ? "Exchange all 5" : `Exchange ${count} card${count === 1 ? "" : "s"}`;
+      // Enter never throws a hand away at one press: all five take a second Enter
+      exchange.querySelector("kbd").textContent = count === 5 ? "Enter ×2" : "Enter";
+      exchange.setAttribute("aria-keyshortcuts", "Enter");
+      exchange.classList.toggle("confirming", confirmAll);
+      $("key-note").textContent = confirmAll ? "Press Enter again to exchange all five cards, or 1–5 to keep some." : keyNote;
       for (const id of ["btn-exchange", "btn-keep", "btn-fold", "btn-hint"]) {
         const button = $(id);
         button.hidden = !turn && idle;
@@ -309,6 +342,7 @@
       next.hidden = !idle || game.game_over;
       next.disabled = busy || !game.can.start;
       next.querySelector(".label").textContent = game.rounds === 0 ? "Deal" : "Next round";
+      $("btn-new-game").disabled = busy;
 
       let status = waiting;
       if (!status) {
@@ -325,14 +359,17 @@
     function renderHint() {
       const panel = $("hint");
       const body = $("hint-body");
+      const reason = $("hint-reason");
       if (!hint || !myTurn()) {
         panel.hidden = true;
         body.replaceChildren();
+        reason.textContent = "";
         return;
       }
       panel.hidden = false;
       body.replaceChildren();
-      body.append(el("p", "hint-reason", hint.reason));
+      // set only when it changes: the live region says it once
+      if (reason.textContent !== hint.reason) reason.textContent = hint.reason;
       const list = el("ol", "choices");
       hint.choices.forEach((choice, i) => {
         const item = el("li", i === hint.recommended ? "choice best" : "choice");
@@ -361,7 +398,10 @@
         pick.disabled = busy;
         pick.addEventListener("click", () => {
           selected = new Set(choice.positions);
+          confirmAll = false;
           render();
+          // chosen: the next Enter exchanges (it does not press Select again)
+          $("btn-exchange").focus();
         });
         item.append(what, odds, pick);
         list.append(item);
@@ -696,6 +736,7 @@
     const others = "The computer players decide…";
 
     function exchange() {
+      confirmAll = false;
       const keep = [...selected].sort((a, b) => a - b).map((p) => p + 1);
       run(others, () => act({ action: "exchange", keep }));
     }
@@ -712,11 +753,33 @@
       run("Dealing…", () => act({ action: "start" }));
     }
 
-    function askHint() {
-      run("The advisor counts every draw…", async () => {
+    // The hint, once it is here: scrolled into view and focused on its
+    // title (the next Tab is "Select these cards"), its reason announced.
+    async function askHint() {
+      if (!myTurn()) return;
+      await run("The advisor counts every draw…", async () => {
         const answer = await api("GET", `${url}/hint`);
         hint = answer;
         hintFor = handKey(game.seats[0].cards);
+      });
+      if (hint && !$("hint").hidden) {
+        $("hint").scrollIntoView({ block: "nearest" });
+        $("hint-title").focus({ preventScroll: true });
+      }
+    }
+
+    // A new game of the same rules (N at game over), dealt at once, as the
+    // start screen deals one.
+    function newGame() {
+      run("Dealing a new game…", async () => {
+        const made = await api("POST", "/api/games", { rules: game.rules, trainer: Boolean(game.trainer) });
+        window.localStorage.setItem(STORE_KEY, made.id);
+        try {
+          await api("POST", `/api/games/${encodeURIComponent(made.id)}/actions`, { action: "start" });
+        } catch (err) {
+          // the new table offers to deal again, and says why if it cannot
+        }
+        window.location.assign(withFast(`/play/${encodeURIComponent(made.id)}`));
       });
     }
 
@@ -725,12 +788,17 @@
     $("btn-fold").addEventListener("click", fold);
     $("btn-hint").addEventListener("click", askHint);
     $("btn-next").addEventListener("click", nextRound);
+    $("btn-new-game").addEventListener("click", newGame);
     $("trainer").addEventListener("change", setTrainer);
 
     document.addEventListener("keydown", (ev) => {
       if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat) return;
       if (isTyping(ev.target) || !game) return;
       const key = ev.key;
+      if (key !== "Enter" && confirmAll) {
+        confirmAll = false;
+        render();
+      }
       if (key >= "1" && key <= "5" && key.length === 1) {
         ev.preventDefault();
         toggle(Number(key) - 1);
@@ -738,16 +806,28 @@
         // on a button or a link, Enter presses it (and on the trainer's switch, nothing)
         if (ev.target.closest && ev.target.closest("button, a, summary, input")) return;
         ev.preventDefault();
+        if (busy || !myTurn()) return;
+        if (selected.size === 0 && !confirmAll) {
+          confirmAll = true; // all five: only at the second Enter
+          render();
+          return;
+        }
         exchange();
       } else if (key === "h" || key === "H") {
         ev.preventDefault();
         askHint();
       } else if (key === "f" || key === "F") {
         ev.preventDefault();
-        fold();
+        if (myTurn()) fold();
       } else if (key === "n" || key === "N") {
         ev.preventDefault();
-        nextRound();
+        if (busy) return;
+        if (game.game_over) newGame();
+        else if (game.phase === "idle" && game.can.start) nextRound();
+        else if (game.phase !== "idle") {
+          keyNote = `N deals the next round once round ${game.round} is over.`;
+          render();
+        }
       }
     });
 

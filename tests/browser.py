@@ -138,3 +138,14 @@ def open_tab(browser: Browser, viewport: ViewportSize = DESKTOP, proxy: str | No
     tab.page.on("console", tab.watch)
     tab.page.on("pageerror", lambda error: tab.errors.append(f"uncaught: {error}"))
     return tab
+
+
+def labels(page: Page, selector: str) -> list[str]:
+    """The accessible names (aria-label) of the elements selected."""
+    return [str(x) for x in page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")]
+
+
+def card_names(page: Page, selector: str) -> list[str]:
+    """The cards' labels without what a page says after the name (", new",
+    ", as Ace of hearts", ", held")."""
+    return [label.split(", ")[0] for label in labels(page, selector)]

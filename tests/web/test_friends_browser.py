@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
-from browser import SHOTS, Server, launch, open_tab
+from browser import SHOTS, Server, labels, launch, open_tab
 from fivecard import get_rules, showdown
 from fivecard.core.cards import Card
 from fivecard.core.evaluate import evaluate
@@ -86,10 +86,6 @@ def tie_seed() -> tuple[int, list[dict[str, Any]]]:
 
 
 # --- helpers ------------------------------------------------------------------------------
-
-
-def labels(page: Page, selector: str) -> list[str]:
-    return [str(x) for x in page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")]
 
 
 def card_labels(codes: Sequence[str]) -> list[str]:

@@ -98,9 +98,14 @@ def test_who_may_draw_what_and_when(app: FastAPI) -> None:
     assert draw(ann, [1, 2, 3, 4, 5]) == 409  # once a round
     after = host.get(url).json()
     assert after["round"]["drawn"] == [1] and after["last_event"] == before["last_event"] + 1
+    # before the showdown no other browser learns a card of Ann's, drawn or
+    # exchanged, nor the deck: not from the view, the events or the export
     for who in (host, bob, spectator, stranger):
         seen = json.dumps(who.get(url).json()) + json.dumps(events(who, table_id))
-        assert hand[0]["label"] not in seen and hand[3]["label"] not in seen
+        seen += who.get(f"{url}/export?format=jsonl").text + who.get(f"{url}/export?format=csv").text
+        for card in (hand[0], hand[3], dealt[0], dealt[3]):
+            assert card["label"] not in seen and f'"{card["code"]}"' not in seen, card
+        assert str(round_seed(5, 1)) not in seen
     drew = {k: v for k, v in events(stranger, table_id)[-1].items() if k != "at"}
     assert drew == {"type": "drew", "round": 1, "seat": 1, "name": "Ann", "count": 2, "text": "Ann exchanges 2 cards"}
 

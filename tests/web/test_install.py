@@ -121,3 +121,32 @@ def test_the_icons_shipped_are_what_the_script_draws() -> None:
     assert sorted(drawn) == sorted(p.name for p in STATIC.glob("icon*"))
     for name, content in drawn.items():
         assert (STATIC / name).read_bytes() == content, f"{name}: run python scripts/make_icons.py"
+
+
+def test_the_worker_keeps_only_pages_that_are_the_same_for_every_browser(client: TestClient) -> None:
+    """A page the worker keeps (shown as last seen when the app is away)
+    is shown to whoever uses the browser next, as on a shared computer: of
+    every page, only those whose answer is the same for every browser (a
+    stranger's, a browser holding a game, a table and a machine) and names
+    nothing a browser holds (no game, table or machine id) are kept."""
+    pattern = re.search(r"^const KEPT_PAGES = /(.*)/;$", client.get("/sw.js").text, re.M)
+    assert pattern
+    kept_pages = re.compile(pattern.group(1))
+    holder = TestClient(client.app)
+    game = holder.post("/api/games", json={}).json()["id"]
+    table = holder.post("/api/tables", json={}).json()["id"]
+    machine = holder.post("/api/machines", json={"paytable": "jacks-or-better-9-6"}).json()["id"]
+    ids = {"game_id": game, "table_id": table, "machine_id": machine, "paytable_id": "jacks-or-better-9-6"}
+    app: FastAPI = client.app  # type: ignore[assignment]
+    kept = []
+    for route in app.routes:
+        if not (isinstance(route, APIRoute) and route.response_class is HTMLResponse):
+            continue
+        path = route.path_format.format(**{name: ids[name] for name in route.param_convertors})
+        if not kept_pages.fullmatch(path):
+            continue
+        kept.append(path)
+        assert set(route.param_convertors) <= {"paytable_id"}, path  # names nothing a browser holds
+        stranger = TestClient(client.app).get(path)
+        assert stranger.status_code == 200 and holder.get(path).content == stranger.content, path
+    assert sorted(kept) == ["/strategy", "/strategy/jacks-or-better-9-6"]

@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import pytest
@@ -30,7 +30,7 @@ with warnings.catch_warnings():
 
 from fivecard.web.app import create_app
 from fivecard.web.friends_api import RateLimit, share_qr
-from fivecard.web.serve import lan_address, lan_url
+from fivecard.web.serve import lan_address, lan_url, unreachable_note
 from fivecard.web.store import Capacity
 
 #: The address the app announces in these tests, the host's own browser's, and a stranger's on the network.
@@ -142,6 +142,47 @@ def test_serve_lan_prints_the_address_friends_type_and_its_qr_code(tmp_path: Pat
     code = [line for line in lines if set(line) <= set("█▀▄ ") and len(line) > 20]
     assert len(code) >= 15 and len({len(line) for line in code}) == 1  # a square of half blocks
     assert "ok: the app works" in done.stdout
+
+
+class _Bound:
+    """A listening socket as far as the note reads it: the address it is bound to."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+
+    def getsockname(self) -> tuple[str, int]:
+        return (self.address, 8765)
+
+
+@pytest.mark.parametrize(
+    ("bound", "host", "noted"),
+    [
+        ("127.0.0.1", "127.0.0.1", True),
+        ("127.0.0.2", "127.0.0.2", True),
+        ("127.0.0.1", "localhost", True),
+        ("::1", "::1", True),
+        ("::ffff:127.0.0.1", "::ffff:127.0.0.1", True),
+        ("0.0.0.0", "0.0.0.0", False),
+        ("::", "::", False),
+        (LAN, LAN, False),
+        ("fd00::2", "fd00::2", False),
+    ],
+)
+def test_serve_lan_says_when_it_listens_where_friends_cannot_reach(bound: str, host: str, noted: bool) -> None:
+    """--lan with a --host of this computer only (a loopback address, or a
+    name of one) listens where no friend reaches it: said, with the way
+    out, rather than a QR code that leads nowhere."""
+    note = unreachable_note(cast(socket.socket, _Bound(bound)), host)
+    if noted:
+        assert note is not None and f"--host {host}" in note and "leave --host out" in note, note
+    else:
+        assert note is None
+
+
+def test_serve_lan_on_this_computer_only_prints_the_note(tmp_path: Path) -> None:
+    done = _serve("--lan", "--lan-address", LAN, "--host", "127.0.0.1", "--check", data=tmp_path / "data")
+    assert done.returncode == 0, done.stderr
+    assert unreachable_note(cast(socket.socket, _Bound("127.0.0.1")), "127.0.0.1") in done.stdout.splitlines()
 
 
 @pytest.mark.parametrize(

@@ -224,7 +224,8 @@ class World:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     folder = tmp_path_factory.mktemp("owners")
-    app = create_app(folder / "data", limit=_unlimited(), allow_hosts=["testserver"])
+    # (served to the network, so that the table's QR code is drawn for whoever asks)
+    app = create_app(folder / "data", limit=_unlimited(), allow_hosts=["testserver"], lan_url="http://192.0.2.7:8000/")
     victim, other, attacker = TestClient(app), TestClient(app), TestClient(app)
     old: dict[str, str] = {}
 
@@ -239,7 +240,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     assert victim.post(f"/api/games/{game_id}/actions", json={"action": "start"}).status_code == 200
     machine_id = gain("a machine", "/api/machines", {"paytable": "jacks-or-better-9-6", "seed": 5})["id"]
     assert victim.post(f"/api/machines/{machine_id}/actions", json={"action": "deal"}).status_code == 200
-    table_id = gain("a table", "/api/tables", {})["id"]
+    table_id = gain("a table", "/api/tables", {"draw": 5})["id"]  # (a draw: the victim's hand may be exchanged)
     assert gain("a seat", f"/api/tables/{table_id}/seats", {"name": "Vic", "request_id": "vic"})["you"] == 1
     assert other.post(f"/api/tables/{table_id}/seats", json={"name": "Ola"}).json()["you"] == 2
     other_table = other.post("/api/tables", json={}).json()["id"]
@@ -301,6 +302,7 @@ def test_the_walk_finds_every_kind_of_route(world: World) -> None:
     assert {("GET", f"/api/machines/{machine}/log.csv"), ("POST", f"/api/machines/{machine}/actions")} <= found
     assert {("DELETE", f"/api/tables/{table}/seats/2"), ("GET", f"/api/tables/{table}/events"), ("GET", "/")} <= found
     assert {("GET", "/manifest.webmanifest"), ("GET", "/sw.js"), ("GET", "/offline")} <= found  # the installed app's
+    assert {("POST", f"/api/tables/{table}/draw"), ("GET", f"/api/tables/{table}/qr.svg")} <= found
 
 
 # --- the walks -------------------------------------------------------------------------------
@@ -362,6 +364,7 @@ def test_the_victims_own_secret_is_its_owner_on_every_route(world: World) -> Non
         ("GET", f"/api/tables/{table}"),
         ("POST", f"/api/tables/{table}/seats"),
         ("DELETE", f"/api/tables/{table}/seats/2"),
+        ("POST", f"/api/tables/{table}/draw"),
         ("POST", f"/api/tables/{table}/close"),
         ("POST", f"/api/tables/{table}/end"),
         ("POST", f"/api/tables/{table}/chat"),

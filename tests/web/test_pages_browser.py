@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from browser import DESKTOP, SHOTS, Server, Tab, launch, open_tab
+from browser import DESKTOP, SHOTS, Server, Tab, card_names, labels, launch, open_tab
 from fivecard import evaluate, get_rules, showdown
 from fivecard.core.report import showdown_json
 from fivecard.core.errors import FivecardError
@@ -98,10 +98,6 @@ def my_cards(page: Page) -> Locator:
     return page.locator("#seat-0 button.card")
 
 
-def labels(page: Page, selector: str) -> list[str]:
-    return [str(x) for x in page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")]
-
-
 def pressed(page: Page) -> list[int]:
     states = my_cards(page).evaluate_all("els => els.map(e => e.getAttribute('aria-pressed'))")
     return [i for i, state in enumerate(states) if state == "true"]
@@ -137,11 +133,6 @@ def check_showdown(page: Page, settled: RoundSettled) -> None:
             assert card_names(page, f"#seat-{seat.seat} .card") == shown
     dealer = [card_json(c)["label"] for c in settled.dealer.showdown]
     assert card_names(page, "#dealer-cards .card") == dealer
-
-
-def card_names(page: Page, selector: str) -> list[str]:
-    """The cards' labels without what follows the name (", new", ", as Ace of hearts")."""
-    return [label.split(", ")[0] for label in labels(page, selector)]
 
 
 def shot(page: Page, name: str, *, full_page: bool = False) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Request, Route, ViewportSize, expect
 
-from browser import CSP_WATCH, DESKTOP, SHOTS, Server, Tab, launch, open_tab
+from browser import CSP_WATCH, DESKTOP, SHOTS, Server, Tab, card_names, labels, launch, open_tab
 
 # A round's requests (the computers ask the advisor) take a second or two on
 # a busy machine; a server takes a few to start: wait up to 30 s.
@@ -131,10 +132,6 @@ def server_view(page: Page, base: str, game_id: str) -> dict[str, Any]:
     return dict(answer.json())
 
 
-def labels(page: Page, selector: str) -> list[str]:
-    return [str(x) for x in page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")]
-
-
 def actions_sent(page: Page) -> list[str]:
     """The dealer game's actions the page sends, in order."""
     sent: list[str] = []
@@ -159,8 +156,8 @@ def shows_the_servers_table(page: Page, base: str, game_id: str) -> dict[str, An
     expect(page.locator("#result-title")).to_have_text(f"Round {settled['round']}: showdown")
     mine = next(r for r in settled["results"] if r["seat"] == 0)
     if mine["cards"]:
-        assert labels(page, "#seat-0 .card") == [c["label"] for c in mine["cards"]]
-    assert labels(page, "#dealer-cards .card") == [c["label"] for c in settled["dealer_cards"]]
+        assert card_names(page, "#seat-0 .card") == [c["label"] for c in mine["cards"]]
+    assert card_names(page, "#dealer-cards .card") == [c["label"] for c in settled["dealer_cards"]]
     if view["game_over"]:
         expect(page.locator("#game-over")).to_be_visible()
     else:
@@ -440,6 +437,46 @@ def test_a_friends_table_recovers_as_every_page_does(browser: Browser, running: 
         expect(page.locator("#seats li")).to_have_count(1)
     finally:
         closed(tab)
+
+
+#: Ways the app refuses a table's event stream, or ends it at once: the table
+#: gone, too many requests, as many streams as the server holds, a stream
+#: that ends as soon as it starts.
+REFUSALS: dict[str, dict[str, Any]] = {
+    "404": {"status": 404, "content_type": "application/json", "body": '{"detail": "no such table"}'},
+    "429": {"status": 429, "content_type": "application/json", "body": '{"detail": "too fast"}'},
+    "503": {"status": 503, "content_type": "application/json", "body": '{"detail": "as many streams as it can"}'},
+    "ended": {"status": 200, "content_type": "text/event-stream", "body": "retry: 1000\n\n"},
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("refusal", sorted(REFUSALS))
+def test_a_refused_event_stream_is_asked_for_less_and_less_often(
+    browser: Browser, running: Restarts, refusal: str
+) -> None:
+    """A table's page whose event stream the app refuses (or ends at once)
+    asks again after about 2 s, then 4, 8...: every page at a full server
+    knocking every 2 s would keep it full."""
+    tab = opened(browser, workers=False)
+    page, base = tab.page, running.url
+    asked: list[float] = []
+
+    def refuse(route: Route) -> None:
+        asked.append(time.monotonic())
+        route.fulfill(**REFUSALS[refusal])
+
+    try:
+        table_id = page.request.post(f"{base}/api/tables", data={}).json()["id"]
+        page.route(re.compile(r"/api/tables/[^/]+/events"), refuse)
+        page.goto(f"{base}/tables/{table_id}")
+        page.wait_for_timeout(13_000)
+    finally:
+        page.context.close()
+    gaps = [b - a for a, b in zip(asked, asked[1:])]
+    assert len(asked) <= 4, gaps  # 0, ~2, ~6, ~14 s (every 2 s: 7 by then)
+    assert len(gaps) >= 2 and gaps[0] >= 1.5, gaps
+    assert all(later >= 1.3 * sooner for sooner, later in zip(gaps, gaps[1:])), gaps
 
 
 # --- installable ----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import pytest
 from helpers import PERCENT_TABLE
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from browser import SHOTS, Server, Tab, launch, open_tab
+from browser import SHOTS, Server, Tab, labels, launch, open_tab
 from fivecard.play.game import Game, RoundSettled, keep_positions
 from fivecard.play.percent import percent
 from fivecard.play.view import card_json, event_json, showdown_cards_json
@@ -79,10 +79,6 @@ def new_game(page: Page, base: str, *, seed: int, rules: str = "standard", stack
 
 def my_cards(page: Page) -> Locator:
     return page.locator("#seat-0 button.card")
-
-
-def labels(page: Page, selector: str) -> list[str]:
-    return [str(x) for x in page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")]
 
 
 def pressed(page: Page) -> list[int]:

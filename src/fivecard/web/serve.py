@@ -14,7 +14,9 @@ name was pointed at this computer).
 ``--lan`` serves the local network: it listens on every address (unless
 ``--host`` says otherwise), finds the address others on the network reach
 this computer at (:func:`lan_address`, or ``--lan-address``), prints it with
-a QR code, and the friends' table shares its links at it.
+a QR code, and the friends' table shares its links at it. A ``--host`` of
+this computer only (``127.0.0.1``, ``localhost``) is said to reach no
+friend but through a proxy (:func:`unreachable_note`).
 
 Who a request comes from is its connection's address, for every per-address
 bound: ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are read only on the
@@ -41,7 +43,7 @@ from typing import Any, TextIO
 
 from ..core.errors import FivecardError
 
-__all__ = ["lan_address", "lan_url", "serve", "ServeError"]
+__all__ = ["lan_address", "lan_url", "serve", "ServeError", "unreachable_note"]
 
 #: A private address a UDP socket is "connected" to, to learn which of this
 #: computer's addresses the system would send from: a UDP connect() only
@@ -106,6 +108,22 @@ def lan_url(address: str, port: int) -> str:
     address in brackets)."""
     shown = f"[{address}]" if ":" in address else address
     return f"http://{shown}:{port}/"
+
+
+def unreachable_note(sock: socket.socket, host: str) -> str | None:
+    """With ``--lan``: a line saying that ``sock`` listens on this computer
+    only (a loopback address, as ``--host 127.0.0.1`` or ``localhost``
+    gives), where friends reach it only through a proxy or a forwarded
+    port; None when it listens on the network."""
+    address = ipaddress.ip_address(str(sock.getsockname()[0]).split("%")[0])
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if not address.is_loopback:
+        return None
+    return (
+        f"note: --host {host} listens on this computer only: friends reach it only through a proxy "
+        "or a forwarded port (leave --host out to listen on the network)"
+    )
 
 
 def _lan_address(text: str) -> str:
@@ -269,6 +287,9 @@ def serve(
         out.write(f"on your network, friends type {shared} (a table for friends: {shared}tables), or scan:\n")
         _print_qr(shared, out)
         out.write("(not the address? start with --lan-address and the one friends reach this computer at)\n")
+        note = unreachable_note(sock, host)
+        if note is not None:
+            out.write(note + "\n")
     if not check:
         out.write("press Ctrl-C to stop\n")
     out.flush()

@@ -89,10 +89,17 @@ window.fivecard = (function () {
     schedule();
   }
 
+  // The wait before try number ``attempt`` (0: the first) of something
+  // that failed: ``first`` ms, doubling up to ``longest``, each a little
+  // shorter or longer, so that many pages do not knock at once.
+  function backoff(attempt, first, longest) {
+    const base = Math.min(longest, first * 2 ** attempt);
+    return Math.round(base * (0.8 + 0.4 * Math.random()));
+  }
+
   function schedule() {
-    const base = Math.min(LONGEST_WAIT, FIRST_WAIT * 2 ** connection.attempt);
+    const wait = backoff(connection.attempt, FIRST_WAIT, LONGEST_WAIT);
     connection.attempt += 1;
-    const wait = Math.round(base * (0.8 + 0.4 * Math.random()));
     connection.due = Date.now() + wait;
     window.clearTimeout(connection.timer);
     window.clearInterval(connection.tick);
@@ -396,6 +403,6 @@ window.fivecard = (function () {
 
   return {
     ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm,
-    isTyping, offerContinue, recover, probe, offline, whenOnline, percent, markCard,
+    isTyping, offerContinue, recover, probe, offline, whenOnline, backoff, percent, markCard,
   };
 })();

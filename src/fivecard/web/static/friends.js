@@ -11,7 +11,7 @@
   const NAME_KEY = "fivecard.name";
   const $ = (id) => document.getElementById(id);
   const { api, showError, clearError, sleep, el, plural, ruleTitle, fillForm, isTyping, cardFace, cardRow, choiceCard } = window.fivecard;
-  const { recover, probe, whenOnline } = window.fivecard;
+  const { recover, probe, whenOnline, backoff } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -100,6 +100,7 @@
     const rounds = new Map(); // round number -> its round_closed event
     let busy = false;
     let stream = null;
+    let streamTries = 0; // streams refused, or ended soon after opening, in a row
     let confirming = false;
     let keep = null; // the draw step: the positions (0-4) kept, for the round and hand they were chosen in
     let keepFor = "";
@@ -177,21 +178,29 @@
     function connect() {
       setConnection(false, "connecting…");
       const source = new EventSource(`${url}/events?after=${seen}`);
+      let opened = 0;
       stream = source;
       stream.addEventListener("open", () => {
+        opened = Date.now();
         setConnection(true);
         refresh(); // anything missed while away comes as events; the view catches up too
       });
       stream.addEventListener("error", () => {
         // The stream dropped or was refused: it is opened again, from the
-        // last event seen, in 2 s if the app answers; if not, the page's
-        // recovery (load) opens it once the app is back.
+        // last event seen, if the app answers: in 2 s, and, while it is
+        // refused (or ends soon after opening) time after time, in 4, 8...
+        // up to a minute (a server holding as many streams as it can is
+        // not asked every 2 s by every page it refused). If the app does
+        // not answer, the page's recovery (load) opens it once it is back.
         source.close();
         if (stream !== source) return;
         stream = null;
         setConnection(false);
+        if (opened && Date.now() - opened > 30000) streamTries = 0; // it was up a while: not refused
+        const wait = backoff(streamTries, 2000, 60000);
+        streamTries += 1;
         probe().then(
-          () => window.setTimeout(() => stream || connect(), 2000),
+          () => window.setTimeout(() => stream || connect(), wait),
           () => {
             /* the recovery has it */
           },

@@ -151,7 +151,7 @@ async def open_table(table: Table, players: int, seed: int) -> None:
     table.path = f"/api/tables/{table.id}"
     for p in range(1, players + 1):
         status, head, body = await table.conns[p].send(
-            table.request(p, "POST", table.path + "/seats", {"name": f"Player {p}", "request_id": f"join-{p}"})
+            table.request(p, "POST", table.path + "/seats", {"name": f"Guest {p}", "request_id": f"join-{p}"})
         )
         if status != 201:
             raise HTTPError(f"taking a seat: status {status}: {body[:200]!r}")

@@ -658,7 +658,7 @@
       const list = $("history");
       list.replaceChildren();
       $("history-empty").hidden = game.history.length > 0;
-      const names = game.seats.map((s) => s.name);
+      const names = game.seats.map((s, i) => (i === 0 ? "you" : s.name)); // mid-sentence
       for (const h of game.history.slice().reverse()) {
         const item = el("li", `history-item outcome-${h.outcome || "none"}`);
         item.value = h.round;

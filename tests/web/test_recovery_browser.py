@@ -518,6 +518,8 @@ def test_the_app_is_installable_and_a_reload_without_the_app_shows_the_offline_s
         page.reload()
         expect(page.locator("#offline-title")).to_have_text(OFFLINE)  # the offline screen, not the browser's error
         expect(page.locator("#offline")).to_contain_text("fivecard serve")
+        # the footer under it does not claim the app "works offline": it needs no internet
+        expect(page.locator(".site-footer")).to_have_text("fivecard — needs no internet; chips have no cash value")
         assert page.url == f"{base}/play/{game_id}?fast=1"
         shot(page, "offline-screen.png")
         # the API is never answered from the cache

@@ -281,6 +281,7 @@ def test_three_rounds_with_friends(browser: Browser, tmp_path: Path) -> None:
 
         # the host removes Bob (he may take a seat again), then ends the table
         page.get_by_role("button", name="Remove Bob").click()
+        page.get_by_role("button", name="Yes, remove Bob").click()
         expect(bob.page.locator("#join")).to_be_visible()
         expect(page.locator("#seats li")).to_have_count(1)
         expect(page.locator("#standings")).to_contain_text("Bob (removed by the host)")

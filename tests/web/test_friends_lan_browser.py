@@ -162,8 +162,23 @@ def test_friends_join_through_the_lan_address_and_draw(browser: Browser, lan: La
             expect(tab.page.locator('#result-hands li[data-seat="2"] .badge.drew')).to_have_text("stood pat")
         expect(page.get_by_role("button", name="Start round 2")).to_be_enabled()
 
-        # the host removes Bob: every browser reads it as the host's doing
+        # the host removes Bob: one tap only asks (a phone's stray tap removes
+        # nobody), "Keep Bob" goes back; then every browser reads it as the host's doing
+        talk = len(page.locator("#talk .talk-event").all())
         page.get_by_role("button", name="Remove Bob").click()
+        ask = page.locator('#seats li[data-seat="2"] .remove-confirm')
+        expect(ask).to_contain_text("Remove Bob from the table?")
+        expect(page.get_by_role("button", name="Yes, remove Bob")).to_be_focused()
+        color = ask.locator("p").evaluate("e => getComputedStyle(e).color")
+        assert color == "rgb(17, 24, 39)", color  # dark on the light box, not the felt's white
+        page.get_by_role("button", name="Keep Bob").click()
+        expect(ask).to_have_count(0)
+        expect(page.get_by_role("button", name="Remove Bob")).to_be_focused()
+        page.keyboard.press("Enter")  # by keys: Enter asks, Enter again says yes
+        expect(page.get_by_role("button", name="Yes, remove Bob")).to_be_focused()
+        assert len(page.locator("#talk .talk-event").all()) == talk  # nothing happened yet
+        expect(bob.page.locator("#seats li.me")).to_contain_text("Bob")
+        page.keyboard.press("Enter")
         for tab in tabs:
             expect(tab.page.locator("#talk .talk-event").last).to_have_text("The host removed Bob from the table")
         expect(page.locator("#standings")).to_contain_text("Bob (removed by the host)")

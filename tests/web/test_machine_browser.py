@@ -256,3 +256,26 @@ def test_a_games_first_count_shows_how_far_it_has_come(tab: Tab, tmp_path: Path)
         expect(page.locator("#machine-title")).to_have_text("Jacks or Better 8/5")
     finally:
         server.stop()
+
+
+@pytest.mark.slow
+def test_a_long_pay_table_fits_a_phone_with_the_bets_column_on_screen(browser: Browser, tmp_path: Path) -> None:
+    """Aces and Faces names its lines at length ("Four Jacks, Queens or
+    Kings"): on a phone the names wrap, and the lit column of the bet is
+    on the screen, not past its edge."""
+    server = Server(tmp_path / "data")
+    opened = open_tab(browser, PHONE)
+    page = opened.page
+    try:
+        start(page, server.url, "aces-and-faces-8-5", 3)
+        expect(page.locator("#paytable tbody tr")).not_to_have_count(0)
+        scroll = page.evaluate("() => document.documentElement.scrollWidth")
+        assert scroll <= PHONE["width"], f"the page is {scroll}px wide"
+        for cell in page.locator("#paytable .current").all():
+            box = cell.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        shot(page, "machine-long-paytable-phone.png")
+        assert opened.errors == []
+    finally:
+        page.context.close()
+        server.stop()

@@ -282,6 +282,11 @@ def test_the_dealer_page_recovers_while_the_dealers_cards_turn_up(
         page.locator("#btn-keep").click()
         offline_banner(page)
         expect(page.locator("#dealer-cards .card:not(.back):not(.slot)")).to_have_count(2)
+        # your turn is over: the idle button offers no count ("Exchange all 5" after a Keep all)
+        exchange = page.locator("#btn-exchange")
+        expect(exchange).to_be_disabled()
+        expect(exchange.locator(".label")).to_have_text("Exchange")
+        expect(exchange.locator("kbd")).to_have_text("Enter")
         running.start_again()
         back_online(page)
         assert not_reloaded(page)
@@ -518,6 +523,8 @@ def test_the_app_is_installable_and_a_reload_without_the_app_shows_the_offline_s
         page.reload()
         expect(page.locator("#offline-title")).to_have_text(OFFLINE)  # the offline screen, not the browser's error
         expect(page.locator("#offline")).to_contain_text("fivecard serve")
+        # the footer under it does not claim the app "works offline": it needs no internet
+        expect(page.locator(".site-footer")).to_have_text("fivecard — needs no internet; chips have no cash value")
         assert page.url == f"{base}/play/{game_id}?fast=1"
         shot(page, "offline-screen.png")
         # the API is never answered from the cache

@@ -216,6 +216,16 @@ def check_session(page: Page, session: dict[str, Any]) -> None:
     panel.locator("summary", has_text="Chips after each round").click()
 
 
+def check_history(page: Page, settled: dict[str, Any]) -> None:
+    """The round history's newest line: who took the pot, named as in a
+    sentence ("you", not "You", after "to"), and your stack."""
+    names = ["you", "Computer 1", "Computer 2"]
+    winners = " and ".join(names[s] for s in settled["pot_winners"])
+    pot = f"pot of {settled['pot']} to {winners}" if winners else f"pot of {settled['pot']} carried"
+    newest = page.locator("#history li").first
+    expect(newest.locator("p.muted")).to_have_text(f"{pot} · your stack {settled['stacks'][0]:,}")
+
+
 # --- the desktop ----------------------------------------------------------------------------
 
 
@@ -235,6 +245,7 @@ def test_every_rounds_chips_and_the_session_panel_on_a_desktop(desktop: Tab, ser
         check_seat_lines(page, settled)
         check_banner(page, settled)
         check_session(page, session_json(rounds, 1000))
+        check_history(page, settled)
         if number == 1:  # the seats' lines and the showdown
             shot(page, "table-chips.png", selector=".felt", through="#result")
     outcomes = [r["results"][0]["outcome"] for r in rounds]

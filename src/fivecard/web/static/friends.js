@@ -102,6 +102,7 @@
     let stream = null;
     let streamTries = 0; // streams refused, or ended soon after opening, in a row
     let confirming = false;
+    let removing = null; // the seat whose removal the host is asked to confirm
     let keep = null; // the draw step: the positions (0-4) kept, for the round and hand they were chosen in
     let keepFor = "";
 
@@ -314,6 +315,7 @@
       list.replaceChildren();
       const result = currentResult();
       const active = activeSeats();
+      if (!active.some((s) => s.seat === removing)) removing = null; // gone meanwhile
       $("seats-empty").hidden = active.length > 0;
       for (const seat of active) {
         const item = el("li", "friend-seat");
@@ -336,13 +338,40 @@
           if (won) line.append(" ", el("span", "badge win", `+${won}`));
         }
         item.append(line);
-        if (view.host && !view.ended) {
+        if (view.host && !view.ended && removing === seat.seat) {
+          // one tap does not remove a friend (mid-round, the hand goes too): the host says yes first
+          const ask = el("div", "confirm remove-confirm");
+          ask.append(el("p", null, seat.seat === view.you ? "Leave your seat? Your hand, if dealt, goes." : `Remove ${seat.name} from the table? Their hand, if dealt, goes.`));
+          const yes = el("button", "small primary remove-yes", seat.seat === view.you ? "Yes, leave my seat" : `Yes, remove ${seat.name}`);
+          yes.type = "button";
+          yes.id = `remove-yes-${seat.seat}`;
+          yes.disabled = busy;
+          yes.addEventListener("click", async () => {
+            removing = null;
+            await run("DELETE", `/seats/${seat.seat}`);
+          });
+          const no = el("button", "small remove-no", `Keep ${seat.seat === view.you ? "my seat" : seat.name}`);
+          no.type = "button";
+          no.id = `remove-no-${seat.seat}`;
+          no.addEventListener("click", () => {
+            removing = null;
+            render();
+            const again = $(`remove-${seat.seat}`);
+            if (again) again.focus();
+          });
+          ask.append(yes, " ", no);
+          item.append(ask);
+        } else if (view.host && !view.ended) {
           const remove = el("button", "small remove", "Remove");
           remove.type = "button";
           remove.id = `remove-${seat.seat}`;
           remove.setAttribute("aria-label", `Remove ${seat.name}`);
           remove.disabled = busy;
-          remove.addEventListener("click", () => run("DELETE", `/seats/${seat.seat}`));
+          remove.addEventListener("click", () => {
+            removing = seat.seat;
+            render();
+            $(`remove-yes-${seat.seat}`).focus();
+          });
           item.append(remove);
         }
         list.append(item);

@@ -326,10 +326,12 @@
       const exchange = $("btn-exchange");
       const count = 5 - selected.size;
       if (!turn || count !== 5) confirmAll = false;
-      exchange.querySelector(".label").textContent =
-        count === 0 ? "Exchange none" : count === 5 ? "Exchange all 5" : `Exchange ${count} card${count === 1 ? "" : "s"}`;
+      // (once your turn is over the button counts nothing: your choice is made)
+      exchange.querySelector(".label").textContent = !turn
+        ? "Exchange"
+        : count === 0 ? "Exchange none" : count === 5 ? "Exchange all 5" : `Exchange ${count} card${count === 1 ? "" : "s"}`;
       // Enter never throws a hand away at one press: all five take a second Enter
-      exchange.querySelector("kbd").textContent = count === 5 ? "Enter ×2" : "Enter";
+      exchange.querySelector("kbd").textContent = turn && count === 5 ? "Enter ×2" : "Enter";
       exchange.setAttribute("aria-keyshortcuts", "Enter");
       exchange.classList.toggle("confirming", confirmAll);
       $("key-note").textContent = confirmAll ? "Press Enter again to exchange all five cards, or 1–5 to keep some." : keyNote;
@@ -658,7 +660,7 @@
       const list = $("history");
       list.replaceChildren();
       $("history-empty").hidden = game.history.length > 0;
-      const names = game.seats.map((s) => s.name);
+      const names = game.seats.map((s, i) => (i === 0 ? "you" : s.name)); // mid-sentence
       for (const h of game.history.slice().reverse()) {
         const item = el("li", `history-item outcome-${h.outcome || "none"}`);
         item.value = h.round;

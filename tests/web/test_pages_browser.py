@@ -31,7 +31,7 @@ from fivecard.core.report import showdown_json
 from fivecard.core.errors import FivecardError
 from fivecard.play.game import Game, RoundSettled, keep_positions
 from fivecard.play.table_game import MAX_ROUNDS
-from fivecard.play.view import card_json, event_json
+from fivecard.play.view import a_hand, card_json, event_json
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
@@ -233,6 +233,10 @@ def test_a_round_by_keyboard_alone(tab: Tab, server: Server) -> None:
     page.keyboard.press("f")
     expect(page.locator("#result .headline")).to_contain_text("You folded.")
     expect(page.locator("#history li")).to_have_count(2)
+    # the round folded says what the dealer had, as a person says it ("a Flush", "Two Pair")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    dealer = page.request.get(f"{server.url}/api/games/{game_id}").json()["history"][-1]["dealer"]
+    expect(page.locator("#history li").first).to_contain_text(f"you folded (the dealer had {a_hand(dealer)})")
 
 
 @pytest.mark.slow

@@ -668,7 +668,7 @@
         const outcome = { win: "you beat the dealer", lose: "the dealer beat you", draw: "you drew with the dealer", fold: "you folded" }[h.outcome] || "you sat out";
         top.append(el("strong", null, `Round ${h.round}`), `: ${outcome}`);
         if (h.hand) top.append(` (${h.hand} against ${h.dealer})`);
-        else top.append(` (the dealer had ${h.dealer})`);
+        else top.append(` (the dealer had ${h.dealer_had})`);
         item.append(top);
         const pot = h.pot_winners.length ? `pot of ${h.pot} to ${h.pot_winners.map((s) => names[s] || `seat ${s}`).join(" and ")}` : `pot of ${h.pot} carried`;
         item.append(el("p", "muted", `${pot} · your stack ${h.stack.toLocaleString("en")}`));

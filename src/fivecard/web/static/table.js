@@ -556,10 +556,11 @@
       add("Rounds", session.rounds.toLocaleString("en"));
       add(
         "Against the dealer",
-        el("span", "tally win", plural(d.win, "win")), " · ",
-        el("span", "tally lose", `${d.lose.toLocaleString("en")} ${d.lose === 1 ? "loss" : "losses"}`), " · ",
-        el("span", "tally draw", plural(d.draw, "draw")), " · ",
-        el("span", "tally fold", plural(d.fold, "fold"))
+        // (a count of none is said in the panel's own colour: "0 losses" is not bad news)
+        el("span", `tally win${d.win ? "" : " zero"}`, plural(d.win, "win")), " · ",
+        el("span", `tally lose${d.lose ? "" : " zero"}`, `${d.lose.toLocaleString("en")} ${d.lose === 1 ? "loss" : "losses"}`), " · ",
+        el("span", `tally draw${d.draw ? "" : " zero"}`, plural(d.draw, "draw")), " · ",
+        el("span", `tally fold${d.fold ? "" : " zero"}`, plural(d.fold, "fold"))
       );
       add("Pots won", session.pots ? `${session.pots.toLocaleString("en")} (${chips(session.pot_chips)})` : "none yet");
       add("Chips", `${first.toLocaleString("en")} → ${last.toLocaleString("en")} `, el("strong", `session-net ${tone(session.net)}`, `(${session.net ? signed(session.net) : "±0"})`));

@@ -548,7 +548,6 @@
         item.append(head, cardRow(hand.sorted_cards, "small"));
         list.append(item);
       }
-      $("explanation").textContent = shown.explanation;
     }
 
     function renderLog() {

@@ -50,7 +50,8 @@
 
   function startScreen() {
     const form = $("new-game");
-    fillForm(form, ["rules"], ["stack", "seed"]);
+    const unknown = fillForm(form, ["rules"], ["stack", "seed"]);
+    if (unknown.rules) showError(window.fivecard.unknownRules(form, unknown.rules));
 
     let busy = false;
     async function newGame() {

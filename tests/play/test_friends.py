@@ -725,3 +725,31 @@ def test_a_tables_chat_is_kept_as_its_latest_lines() -> None:
     they are written (a line of MAX_CHAT characters of four UTF-8 bytes each)."""
     assert FriendsTable.KEPT_EVENTS == {"chat": KEPT_CHAT}
     assert KEPT_CHAT * (4 * MAX_CHAT + 200) <= 1 << 20
+
+
+def test_a_round_closed_by_the_host_names_every_seat_that_did_not_deal() -> None:
+    """Closed by the host, a round's sentence ends by naming the seats that
+    never dealt, in seat order ("Bob and Dee did not deal"), whichever
+    seats dealt; a round every seat dealt, and a seat removed, name no one."""
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    table = FriendsTable(host="h", seed=8)
+    for name in names:
+        table.join(name.lower(), name)
+    for mask in range(1, 1 << len(names)):
+        table.start_round("h")
+        for i, name in enumerate(names):
+            if mask >> i & 1:
+                events = table.deal(name.lower())[1]
+        idle = [n for i, n in enumerate(names) if not mask >> i & 1]
+        closed = (table.close("h") if idle else events)[-1]
+        assert closed["type"] == "round_closed"
+        if idle:
+            assert closed["text"].endswith(f"; {' and '.join(idle)} did not deal"), closed["text"]
+        else:
+            assert "did not deal" not in closed["text"]
+    cy = next(s for s in table.view("")["standings"] if s["name"] == "Cy")
+    table.remove("h", cy["seat"])
+    table.start_round("h")
+    for owner in ("ann", "bob"):
+        table.deal(owner)
+    assert table.close("h")[-1]["text"].endswith("; Dee did not deal")

@@ -14,7 +14,8 @@ import pytest
 
 from fivecard.core.report import Painter
 from fivecard.play.game import Game
-from fivecard.play.view import Event, event_json, event_lines
+from fivecard.core.rules import RULE_SETS
+from fivecard.play.view import Event, a_hand, event_json, event_lines, history_entry
 
 #: "You" where a sentence or a clause starts, or as a name in a list of stacks or chips.
 YOU_ALLOWED = re.compile(r"(^|[.:;] |\()You\b|, You \d")
@@ -69,3 +70,43 @@ def test_a_round_everyone_folds_says_so_with_a_capital() -> None:
     sentences = _walk("standard", range(1), fold_below=1.0)
     assert any(s.startswith("Everyone folded: the pot of 30 carries") for s in sentences)
     assert [s for s in sentences if not s[:1].isupper()] == []
+
+
+#: Every hand's name after "the dealer had", as a person writes it: a
+#: count of cards or no combination takes no article, "an" goes before a vowel.
+HAD = {
+    "High Card": "High Card",
+    "No Pair": "No Pair",
+    "Ace-King": "an Ace-King",
+    "One Pair": "One Pair",
+    "Two Pair": "Two Pair",
+    "Three of a Kind": "Three of a Kind",
+    "Straight": "a Straight",
+    "Flush": "a Flush",
+    "Full House": "a Full House",
+    "Four of a Kind": "Four of a Kind",
+    "Straight Flush": "a Straight Flush",
+    "Royal Flush": "a Royal Flush",
+    "Five of a Kind": "Five of a Kind",
+}
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS))
+def test_every_hand_of_every_rule_set_is_said_with_its_article(rules: str) -> None:
+    for category in RULE_SETS[rules].ladder:
+        assert category.label in HAD, f"{category.label!r} of {rules}: how is it said after 'the dealer had'?"
+        assert a_hand(category.label) == HAD[category.label]
+
+
+def test_the_history_says_what_the_dealer_had_with_its_article() -> None:
+    game = Game(rules="standard", seed=3, trainer=False)
+    for _ in range(3):
+        game.start_round()
+        game.exchange(0, [])
+        while game.can_computer_act():
+            game.computer_acts()
+        while game.can_reveal():
+            game.reveal_dealer_card()
+        settled = event_json(game, game.settle())
+        entry = history_entry(settled)
+        assert entry["dealer_had"] == HAD[entry["dealer"]]

@@ -26,6 +26,7 @@ from fivecard import showdown
 from fivecard.core.report import showdown_json
 from fivecard.play.game import Game
 from fivecard.play.table_game import MAX_ROUNDS
+from fivecard.play.view import a_hand
 from fivecard.web import app as web
 from fivecard.web.app import CSP, MAX_BODY, OWNER_COOKIE, create_app
 
@@ -191,6 +192,7 @@ def test_a_round_through_the_api(client: TestClient) -> None:
             "outcome": settled["results"][0]["outcome"],
             "hand": settled["results"][0]["hand"]["name"],
             "dealer": settled["dealer"]["name"],
+            "dealer_had": a_hand(settled["dealer"]["name"]),
             "pot": 30,
             "pot_winners": settled["pot_winners"],
             "stack": state["seats"][0]["stack"],

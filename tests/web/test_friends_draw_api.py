@@ -8,6 +8,7 @@ a removal announced as the host's, the names in the export."""
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -159,3 +160,28 @@ def test_a_removal_is_announced_as_the_hosts_and_the_export_names_the_seats(app:
     assert second[2] == "Ann" and "Ann" in second[-3] and "Ann wins" in lines[2]
     first = lines[1]
     assert "Ann" in first and "Bob" in first
+
+
+def test_the_hosts_form_says_what_the_draw_is_before_it_is_chosen(app: FastAPI) -> None:
+    """The start page's introduction names the draw beside the form's field
+    for it: a host learns of it before opening a table."""
+    page = TestClient(app).get("/tables")
+    assert page.status_code == 200
+    lead = re.search(r'<p class="lead">(.*?)</p>', page.text, re.S)
+    assert lead is not None
+    words = " ".join(lead.group(1).split())
+    assert "With a draw (see Draw below), each player may exchange up to that many cards, once" in words
+    assert 'for="draw"' in page.text
+
+
+def test_a_round_the_host_closes_names_the_seats_that_did_not_deal(app: FastAPI) -> None:
+    """Every browser at the table (the host, a seat, one that only watches) is told,
+    in the round's closing sentence, who never dealt."""
+    host, table_id, (ann, _bob, _cy) = table(app, 0, "Ann", "Bob", "Cy")
+    url = f"/api/tables/{table_id}"
+    assert host.post(f"{url}/rounds", json={}).status_code == 200
+    assert ann.post(f"{url}/deal", json={}).status_code == 200
+    assert host.post(f"{url}/close", json={}).status_code == 200
+    for client in (host, ann, TestClient(app)):
+        closed = [e for e in events(client, table_id) if e["type"] == "round_closed"]
+        assert len(closed) == 1 and closed[0]["text"].endswith("; Bob and Cy did not deal"), closed

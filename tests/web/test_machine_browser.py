@@ -75,7 +75,7 @@ def deal(page: Page, number: int, twin: Machine) -> None:
     blur(page)
     page.keyboard.press("Enter" if number % 2 else "Space")
     twin.deal()
-    expect(page.locator("#deal-draw")).to_have_text("Draw")
+    expect(page.locator("#deal-draw .label")).to_have_text("Draw")
     cards = page.locator("#cards button.card")
     expect(cards).to_have_count(5)
     assert [c.get_attribute("aria-label") for c in cards.all()] == labels(twin)
@@ -94,10 +94,13 @@ def draw(page: Page, number: int, twin: Machine, keep: list[int]) -> None:
     if number % 2:
         blur(page)
         page.keyboard.press("Enter")
+        if not keep:  # nothing held: a key draws five new cards only at its second press
+            expect(page.locator("#key-note")).to_contain_text("Press Enter again")
+            page.keyboard.press("Enter")
     else:
         page.locator("#deal-draw").click()
     drawn = twin.draw(keep)
-    expect(page.locator("#deal-draw")).to_have_text("Deal")
+    expect(page.locator("#deal-draw .label")).to_have_text("Deal")
     expect(page.locator("#verdict .verdict-text")).to_have_text(drawn.verdict.text())
     verdict = page.locator("#verdict")
     expect(verdict).to_have_class("verdict good" if drawn.verdict.is_best else "verdict warn")
@@ -151,7 +154,7 @@ def test_a_seeded_session_is_the_librarys_through_a_restart(
                 server.stop()
                 server = Server(data)
                 page.goto(f"{server.url}/video-poker/{machine_id}")
-                expect(page.locator("#deal-draw")).to_have_text("Draw")
+                expect(page.locator("#deal-draw .label")).to_have_text("Draw")
                 cards = page.locator("#cards button.card")
                 expect(cards).to_have_count(5)
                 assert [c.get_attribute("aria-label") for c in cards.all()] == labels(twin)
@@ -226,9 +229,10 @@ def test_the_list_starts_a_machine_and_says_it_is_preparing(tab: Tab, tmp_path: 
         expect(page.locator("#trainer")).not_to_be_checked()
         blur(page)
         page.keyboard.press("Enter")
-        expect(page.locator("#deal-draw")).to_have_text("Draw")
+        expect(page.locator("#deal-draw .label")).to_have_text("Draw")
         page.keyboard.press("Enter")
-        expect(page.locator("#deal-draw")).to_have_text("Deal")
+        page.keyboard.press("Enter")  # nothing held: the second press draws
+        expect(page.locator("#deal-draw .label")).to_have_text("Deal")
         expect(page.locator("#verdict")).to_have_text("The trainer is off.")
         # Bet one cycles the bet; the column lit follows it
         page.locator("#bet-one").click()
@@ -278,4 +282,52 @@ def test_a_long_pay_table_fits_a_phone_with_the_bets_column_on_screen(browser: B
         assert opened.errors == []
     finally:
         page.context.close()
+        server.stop()
+
+
+@pytest.mark.slow
+def test_with_nothing_held_a_draw_key_needs_a_second_press(tab: Tab, tmp_path: Path) -> None:
+    """No key throws a hand away: with no card held, Enter or Space draws
+    five new cards only at its second press (the button says "Enter ×2",
+    a note asks for the second press, any other key cancels it); a card
+    held draws at one press; the Draw button draws at once."""
+    server = Server(tmp_path / "data")
+    try:
+        page = tab.page
+        start(page, server.url, "jacks-or-better-9-6", 11)
+        button, note = page.locator("#deal-draw"), page.locator("#key-note")
+        for key in ["Enter", "Space"]:
+            blur(page)
+            page.keyboard.press(key)
+            expect(button.locator(".label")).to_have_text("Draw")
+            expect(button.locator("kbd")).to_have_text("Enter ×2")
+            for cancel in ["x", "Escape"]:  # another key cancels the first press
+                page.keyboard.press(key)
+                expect(note).to_have_text("Press Enter again to draw five new cards, or 1–5 to hold some.")
+                expect(button).to_have_class(re.compile(r"\bconfirming\b"))
+                page.keyboard.press(cancel)
+                expect(note).to_have_text("")
+                expect(button).not_to_have_class(re.compile(r"\bconfirming\b"))
+                expect(button.locator(".label")).to_have_text("Draw")
+            page.keyboard.press(key)
+            page.keyboard.press("1")  # a card held: the first press is forgotten, one press draws
+            expect(note).to_have_text("")
+            expect(button.locator("kbd")).to_have_text("Enter")
+            page.keyboard.press(key)
+            expect(button.locator(".label")).to_have_text("Deal")
+            expect(page.locator("#cards .was-held")).to_have_count(1)
+            page.keyboard.press(key)
+            expect(button.locator(".label")).to_have_text("Draw")
+            page.keyboard.press(key)
+            expect(button.locator(".label")).to_have_text("Draw")
+            page.keyboard.press(key)  # the second press: five new cards
+            expect(button.locator(".label")).to_have_text("Deal")
+            expect(page.locator("#cards .was-held")).to_have_count(0)
+            blur(page)
+            page.keyboard.press(key)
+            expect(button.locator(".label")).to_have_text("Draw")
+            button.click()  # the button, nothing held: it draws at once
+            expect(button.locator(".label")).to_have_text("Deal")
+            expect(note).to_have_text("")
+    finally:
         server.stop()

@@ -18,6 +18,7 @@ import itertools
 import json
 import re
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -29,9 +30,10 @@ from browser import DESKTOP, SHOTS, Server, Tab, card_names, labels, launch, ope
 from fivecard import evaluate, get_rules, showdown
 from fivecard.core.report import showdown_json
 from fivecard.core.errors import FivecardError
+from fivecard.core.rules import RULE_SETS
 from fivecard.play.game import Game, RoundSettled, keep_positions
 from fivecard.play.table_game import MAX_ROUNDS
-from fivecard.play.view import card_json, event_json
+from fivecard.play.view import a_hand, card_json, event_json
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
@@ -233,6 +235,10 @@ def test_a_round_by_keyboard_alone(tab: Tab, server: Server) -> None:
     page.keyboard.press("f")
     expect(page.locator("#result .headline")).to_contain_text("You folded.")
     expect(page.locator("#history li")).to_have_count(2)
+    # the round folded says what the dealer had, as a person says it ("a Flush", "Two Pair")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    dealer = page.request.get(f"{server.url}/api/games/{game_id}").json()["history"][-1]["dealer"]
+    expect(page.locator("#history li").first).to_contain_text(f"you folded (the dealer had {a_hand(dealer)})")
 
 
 @pytest.mark.slow
@@ -546,3 +552,24 @@ def test_the_trainer_says_what_a_broken_pair_cost(tab: Tab, server: Server) -> N
     expect(page.locator("#result-title")).to_have_text("Round 2: showdown")
     expect(page.locator("#events")).to_contain_text("You keep all five")
     expect(verdict).to_have_text("")
+
+
+@pytest.mark.slow
+def test_the_address_chooses_the_rule_set_and_an_unknown_one_is_said(tab: Tab, server: Server) -> None:
+    """``?rules=`` chooses a rule set on the dealer page's form by its name or
+    any other name of it, in any case, silently; a name with no rule set
+    leaves Standard chosen and the page's alert says so."""
+    page = tab.page
+    for rules in RULE_SETS.values():
+        for name in (rules.name, *rules.aliases, rules.name.upper()):
+            page.goto(f"{server.url}/?rules={name}")
+            expect(page.locator(f'#new-game input[name="rules"][value="{rules.name}"]')).to_be_checked()
+            expect(page.locator("#alert")).to_be_hidden()
+    for name, said in [("xyz", "xyz"), ("texas", "texas"), ("<b>x</b>", "<b>x</b>"), ("q" * 100, "q" * 20 + "…" + "q" * 20)]:
+        page.goto(f"{server.url}/?rules={urllib.parse.quote(name)}")
+        expect(page.locator('#new-game input[name="rules"][value="standard"]')).to_be_checked()
+        expect(page.locator("#alert")).to_have_text(f"no rule set '{said}': Standard chosen")
+        assert page.locator("#alert b").count() == 0
+    page.locator("#new-game-button").click()  # the game is the rule set the page said it chose
+    page.wait_for_url(re.compile(r"/play/"))
+    expect(page.locator("#table-info")).to_contain_text(RULE_SETS["standard"].title or "standard")

@@ -182,6 +182,12 @@ def check_session(page: Page, session: dict[str, Any]) -> None:
     expect(figures.nth(0)).to_have_text(f"Rounds{session['rounds']}")
     counts = [count(d["win"], "win"), count(d["lose"], "loss", "losses"), count(d["draw"], "draw"), count(d["fold"], "fold")]
     expect(figures.nth(1)).to_have_text(f"Against the dealer{' · '.join(counts)}")
+    # a win in green and a loss in red, but a zero count in the panel's own colour
+    neutral = figures.nth(1).locator("dd").evaluate("e => getComputedStyle(e).color")
+    for kind, tint in [("win", "rgb(21, 128, 61)"), ("lose", "rgb(185, 28, 28)"), ("draw", None), ("fold", None)]:
+        tally = figures.nth(1).locator(f".tally.{kind}")
+        color = tally.evaluate("e => getComputedStyle(e).color")
+        assert color == (tint if d[kind] and tint else neutral), (kind, d[kind], color)
     pots = f"{session['pots']} ({session['pot_chips']} chips)" if session["pots"] else "none yet"
     expect(figures.nth(2)).to_have_text(f"Pots won{pots}")
     chips = session["chips"]

@@ -828,6 +828,10 @@ class FriendsTable(TableGame):
                 score = f"{who} tie and split {self.points} points: {why}"
             else:
                 score = f"{who} tie, so nobody scores: {why}"
+            # a round the host closes before every seat dealt says who did not
+            idle = [s.name for s in self._active() if s.id not in current.dealt]
+            if idle:
+                score += f"; {' and '.join(idle)} did not deal"
             event.update(
                 hands=hands,
                 winners=winners,

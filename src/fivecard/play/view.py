@@ -24,6 +24,7 @@ engine; event sentences name seats by their names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -47,6 +48,7 @@ from .game import (
 )
 
 __all__ = [
+    "a_hand",
     "card_json",
     "cards_json",
     "chips_figures",
@@ -446,9 +448,23 @@ def session_json(settled: Iterable[Mapping[str, Any]], opening: int, *, seat: in
     return session.to_json(opening)
 
 
+#: Hands named by a count of cards, or by no combination at all, take no
+#: article ("the dealer had Two Pair", "High Card"); the others take one.
+_NO_ARTICLE = re.compile(r"^(One|Two|Three|Four|Five) |^(High Card|No Pair)$")
+
+
+def a_hand(name: str) -> str:
+    """A hand's name as a sentence says it after "had": "a Flush", "a Full
+    House", "an Ace-King", but "Two Pair", "Three of a Kind", "High Card"."""
+    if _NO_ARTICLE.search(name):
+        return name
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def history_entry(settled: dict[str, Any], stacks_before: Sequence[int] | None = None) -> dict[str, Any]:
     """A line of the round history from a settled round's event JSON: the
-    round, your result against the dealer, the dealer's hand, the pot's
+    round, your result against the dealer, the dealer's hand (its name, and
+    as a sentence says it: :func:`a_hand`), the pot's
     winners and your stack after it."""
     mine = next((r for r in settled["results"] if r["seat"] == 0), None)
     return {
@@ -456,6 +472,7 @@ def history_entry(settled: dict[str, Any], stacks_before: Sequence[int] | None =
         "outcome": None if mine is None else mine["outcome"],
         "hand": None if mine is None or mine["hand"] is None else mine["hand"]["name"],
         "dealer": settled["dealer"]["name"],
+        "dealer_had": a_hand(settled["dealer"]["name"]),
         "pot": settled["pot"],
         "pot_winners": settled["pot_winners"],
         "stack": settled["stacks"][0],

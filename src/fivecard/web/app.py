@@ -1101,10 +1101,10 @@ def create_app(
 
     # -- pages ---------------------------------------------------------------------------------
 
-    # what the pages need of each rule set: its name, title and summary, and
-    # its deck for the card grid (its cards as card objects: view.deck_json)
+    # what the pages need of each rule set: its name, other names, title and
+    # summary, and its deck for the card grid (its cards as card objects: view.deck_json)
     rule_sets = [
-        {"id": r.name, "title": r.title or r.name, "summary": r.summary, "deck": deck_json(r)}
+        {"id": r.name, "aliases": r.aliases, "title": r.title or r.name, "summary": r.summary, "deck": deck_json(r)}
         for r in RULE_SETS.values()
     ]
 

@@ -332,19 +332,37 @@ window.fivecard = (function () {
   }
 
   // A form's choices as the page's address gives them (?rules=...&seed=...):
-  // each radio named in radios by its value, each number field in numbers
-  // (by id) from whole digits only; anything else in the address is ignored.
+  // each radio named in radios by its value or one of its other names
+  // (data-aliases), in any case; each number field in numbers (by id) from
+  // whole digits only; anything else in the address is ignored. Returns the
+  // radios' values the form has no choice for ({rules: "xyz"}): the form
+  // keeps its default for them, and the page says so.
   function fillForm(form, radios, numbers) {
     const params = new URLSearchParams(window.location.search);
+    const unknown = {};
     for (const name of radios) {
       const value = params.get(name);
-      const radio = value && form.querySelector(`input[name="${name}"][value="${CSS.escape(value)}"]`);
+      if (!value) continue;
+      const wanted = value.trim().toLowerCase();
+      const radio = Array.from(form.querySelectorAll(`input[type="radio"][name="${name}"]`)).find(
+        (r) => r.value === wanted || (r.dataset.aliases || "").split(" ").includes(wanted)
+      );
       if (radio) radio.checked = true;
+      else unknown[name] = value;
     }
     for (const name of numbers) {
       const value = params.get(name);
       if (value && /^\d+$/.test(value)) $(name).value = value;
     }
+    return unknown;
+  }
+
+  // What a start page says of an address's rule set it has not got: the
+  // form's own choice stands ("no rule set 'xyz': Standard chosen").
+  function unknownRules(form, value) {
+    const shown = value.length > 40 ? `${value.slice(0, 20)}…${value.slice(-20)}` : value;
+    const chosen = form.querySelector('input[name="rules"]:checked');
+    return `no rule set '${shown}': ${chosen ? ruleTitle(chosen.value) : "the first"} chosen`;
   }
 
   function isTyping(target) {
@@ -402,7 +420,7 @@ window.fivecard = (function () {
   registerWorker();
 
   return {
-    ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm,
+    ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm, unknownRules,
     isTyping, offerContinue, recover, probe, offline, whenOnline, backoff, percent, markCard,
   };
 })();

@@ -50,7 +50,8 @@
 
   function hostForm() {
     const form = $("new-table");
-    fillForm(form, ["rules", "tie"], ["points", "rounds", "seed", "draw"]);
+    const unknown = fillForm(form, ["rules", "tie"], ["points", "rounds", "seed", "draw"]);
+    if (unknown.rules) showError(window.fivecard.unknownRules(form, unknown.rules));
 
     let busy = false;
     form.addEventListener("submit", async (ev) => {
@@ -548,7 +549,6 @@
         item.append(head, cardRow(hand.sorted_cards, "small"));
         list.append(item);
       }
-      $("explanation").textContent = shown.explanation;
     }
 
     function renderLog() {

@@ -107,6 +107,7 @@
     let held = new Set();
     let busy = false;
     let lastAnnounced = null;
+    let confirmAll = false; // a draw key pressed once with nothing held: a second press draws five new cards
 
     function status(text) {
       $("result").textContent = text;
@@ -303,7 +304,12 @@
         lastAnnounced = text;
       }
       const dealt = machine.phase === "dealt";
-      $("deal-draw").textContent = dealt ? "Draw" : "Deal";
+      // a key never draws five new cards at one press: with nothing held, a draw takes a second
+      if (!dealt || held.size > 0 || busy) confirmAll = false;
+      $("deal-draw").querySelector(".label").textContent = dealt ? "Draw" : "Deal";
+      $("deal-draw").querySelector("kbd").textContent = dealt && held.size === 0 ? "Enter ×2" : "Enter";
+      $("deal-draw").classList.toggle("confirming", confirmAll);
+      $("key-note").textContent = confirmAll ? "Press Enter again to draw five new cards, or 1–5 to hold some." : "";
       $("deal-draw").disabled = busy || (!dealt && !machine.can.deal);
       $("bet-one").disabled = busy || !machine.can.bet;
       $("max-bet").disabled = busy || !machine.can.bet;
@@ -344,6 +350,10 @@
       if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.repeat) return;
       if (isTyping(ev.target) || !machine) return;
       const key = ev.key;
+      if (key !== "Enter" && key !== " " && confirmAll) {
+        confirmAll = false;
+        render();
+      }
       if (key.length === 1 && key >= "1" && key <= "5") {
         ev.preventDefault();
         toggle(Number(key) - 1);
@@ -351,6 +361,11 @@
         // on a control (a card, a button, a link, a switch) the key presses it
         if (ev.target.closest && ev.target.closest("button, a, summary, input, select, [tabindex]:not(main)")) return;
         ev.preventDefault();
+        if (!busy && machine.phase === "dealt" && held.size === 0 && !confirmAll) {
+          confirmAll = true; // five new cards: only at the second press
+          render();
+          return;
+        }
         dealOrDraw();
       }
     });

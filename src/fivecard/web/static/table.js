@@ -50,7 +50,8 @@
 
   function startScreen() {
     const form = $("new-game");
-    fillForm(form, ["rules"], ["stack", "seed"]);
+    const unknown = fillForm(form, ["rules"], ["stack", "seed"]);
+    if (unknown.rules) showError(window.fivecard.unknownRules(form, unknown.rules));
 
     let busy = false;
     async function newGame() {
@@ -556,10 +557,11 @@
       add("Rounds", session.rounds.toLocaleString("en"));
       add(
         "Against the dealer",
-        el("span", "tally win", plural(d.win, "win")), " · ",
-        el("span", "tally lose", `${d.lose.toLocaleString("en")} ${d.lose === 1 ? "loss" : "losses"}`), " · ",
-        el("span", "tally draw", plural(d.draw, "draw")), " · ",
-        el("span", "tally fold", plural(d.fold, "fold"))
+        // (a count of none is said in the panel's own colour: "0 losses" is not bad news)
+        el("span", `tally win${d.win ? "" : " zero"}`, plural(d.win, "win")), " · ",
+        el("span", `tally lose${d.lose ? "" : " zero"}`, `${d.lose.toLocaleString("en")} ${d.lose === 1 ? "loss" : "losses"}`), " · ",
+        el("span", `tally draw${d.draw ? "" : " zero"}`, plural(d.draw, "draw")), " · ",
+        el("span", `tally fold${d.fold ? "" : " zero"}`, plural(d.fold, "fold"))
       );
       add("Pots won", session.pots ? `${session.pots.toLocaleString("en")} (${chips(session.pot_chips)})` : "none yet");
       add("Chips", `${first.toLocaleString("en")} → ${last.toLocaleString("en")} `, el("strong", `session-net ${tone(session.net)}`, `(${session.net ? signed(session.net) : "±0"})`));
@@ -668,7 +670,7 @@
         const outcome = { win: "you beat the dealer", lose: "the dealer beat you", draw: "you drew with the dealer", fold: "you folded" }[h.outcome] || "you sat out";
         top.append(el("strong", null, `Round ${h.round}`), `: ${outcome}`);
         if (h.hand) top.append(` (${h.hand} against ${h.dealer})`);
-        else top.append(` (the dealer had ${h.dealer})`);
+        else top.append(` (the dealer had ${h.dealer_had})`);
         item.append(top);
         const pot = h.pot_winners.length ? `pot of ${h.pot} to ${h.pot_winners.map((s) => names[s] || `seat ${s}`).join(" and ")}` : `pot of ${h.pot} carried`;
         item.append(el("p", "muted", `${pot} · your stack ${h.stack.toLocaleString("en")}`));

@@ -744,7 +744,8 @@ def test_a_round_closed_by_the_host_names_every_seat_that_did_not_deal() -> None
         closed = (table.close("h") if idle else events)[-1]
         assert closed["type"] == "round_closed"
         if idle:
-            assert closed["text"].endswith(f"; {' and '.join(idle)} did not deal"), closed["text"]
+            listed = idle[0] if len(idle) == 1 else f"{', '.join(idle[:-1])} and {idle[-1]}"  # "Bob, Cy and Dee"
+            assert closed["text"].endswith(f"; {listed} did not deal"), closed["text"]
         else:
             assert "did not deal" not in closed["text"]
     cy = next(s for s in table.view("")["standings"] if s["name"] == "Cy")

@@ -34,6 +34,7 @@ __all__ = [
     "explain_classes",
     "explain_showdown",
     "name_hands",
+    "spoken_list",
     "check_decks",
     "check_deck_cards",
 ]
@@ -352,9 +353,9 @@ def _in_order(names: Iterable[str]) -> list[str]:
 
 
 def _listed(items: Sequence[object]) -> str:
-    """Like :func:`_and`, but at most a few items and then how many more."""
+    """Like :func:`spoken_list`, but at most a few items and then how many more."""
     if len(items) <= _LISTED:
-        return _and(items)
+        return spoken_list(items)
     return ", ".join(str(i) for i in items[: _LISTED - 1]) + f" and {len(items) - _LISTED + 1:,} more"
 
 
@@ -362,7 +363,13 @@ def _decks(n: int) -> str:
     return "one deck" if n == 1 else f"{n} decks"
 
 
-def _and(items: Sequence[object]) -> str:
+def spoken_list(items: Sequence[object]) -> str:
+    """Items as a sentence lists them: "Ann", "Ann and Bob", "Ann, Bob and
+    Cy".
+
+    >>> spoken_list(["Ann", "Bob", "Cy"])
+    'Ann, Bob and Cy'
+    """
     words = [str(i) for i in items]
     if len(words) <= 1:
         return "".join(words)
@@ -433,7 +440,7 @@ def explain_classes(
     groups = winner.groups
     step = next(i for i, (w, l) in enumerate(zip(winner.key, loser.key)) if w != l)
     shared = [r.plural for r, n in groups[:step] if n > 1]
-    both = f"both {name}" + (f" of {_and(shared)}" if shared else "")
+    both = f"both {name}" + (f" of {spoken_list(shared)}" if shared else "")
     size = groups[step][1]
     w, l = winner.key[step], loser.key[step]
     note = _lower(rules, w, l)
@@ -460,7 +467,7 @@ def _numbers(indices: Sequence[int]) -> str:
     numbers = [i + 1 for i in indices]
     if len(numbers) == 1:
         return f"Hand {numbers[0]}"
-    return "Hands " + _and(numbers)
+    return "Hands " + spoken_list(numbers)
 
 
 def explain_showdown(

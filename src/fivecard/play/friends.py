@@ -82,7 +82,7 @@ from ..core.evaluate import evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.report import evaluation_json
 from ..core.rules import RuleSet, get_rules
-from ..core.showdown import name_hands, showdown
+from ..core.showdown import name_hands, showdown, spoken_list
 from .game import split_pot
 from .table_game import MAX_ROUNDS, GameError, RoleRequired, Shoe, TableGame, check_positions, round_deck
 from .view import cards_json
@@ -819,7 +819,7 @@ class FriendsTable(TableGame):
                 | ({"drew": len(current.drawn.get(seat_id, ()))} if self.draw_limit else {})
                 for (seat_id, _), e in zip(dealt, evaluations)
             ]
-            who = " and ".join(names[s] for s in winners)
+            who = spoken_list([names[s] for s in winners])
             explanation = name_hands(result.explanation, [names[s] for s, _ in dealt])
             why = explanation.split(": ", 1)[1]  # after "Ann wins" / "Draw" / "Ann and Bob split"
             if len(winners) == 1:
@@ -831,7 +831,7 @@ class FriendsTable(TableGame):
             # a round the host closes before every seat dealt says who did not
             idle = [s.name for s in self._active() if s.id not in current.dealt]
             if idle:
-                score += f"; {' and '.join(idle)} did not deal"
+                score += f"; {spoken_list(idle)} did not deal"
             event.update(
                 hands=hands,
                 winners=winners,

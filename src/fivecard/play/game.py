@@ -59,7 +59,7 @@ from ..core.cards import Card, Rank, Suit, format_cards
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules
-from ..core.showdown import Showdown, explain, settle
+from ..core.showdown import Showdown, explain, settle, spoken_list
 from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame, check_positions
 
 __all__ = [
@@ -760,7 +760,7 @@ def _pot_explanation(
     evaluations = result.evaluations
     winners = tuple(live[i] for i in result.winners)
     if len(winners) > 1:
-        who = " and ".join(names[s] if i == 0 else _object(names[s]) for i, s in enumerate(winners))
+        who = spoken_list([names[s] if i == 0 else _object(names[s]) for i, s in enumerate(winners)])
         text = f"{who} split the pot of {pot} ({', '.join(str(shares[s]) for s in winners)})"
         tie = explain(evaluations[result.winners[0]], evaluations[result.winners[1]])
         text += f": {tie}"

@@ -68,7 +68,7 @@ from pydantic_core import PydanticCustomError
 from ..core.hand import HAND_SIZE
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
-from ..core.showdown import name_hands
+from ..core.showdown import name_hands, spoken_list
 from ..files.solve import solve_lines
 from ..files.writers.cells import csv_line
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, MAX_SEATS, FriendsTable
@@ -833,10 +833,10 @@ def _named_csv_line(line: str, played: dict[int, _Played], header: list[int]) ->
     end = 2 + 3 * hands  # the winner column
     winner, explanation, error = cells[end : end + 3]
     if winner:
-        winner = " and ".join(names[int(n) - 1] for n in winner.split(","))
+        winner = spoken_list([names[int(n) - 1] for n in winner.split(",")])
         explanation = name_hands(explanation, names)
     elif round_.winners and not error:  # one hand: solve classifies it only; the table awarded it
-        winner = " and ".join(names[n - 1] for n in round_.winners)
+        winner = spoken_list([names[n - 1] for n in round_.winners])
         explanation = round_.explanation
     within, beyond = list(cells[:2]), list[str]()
     for k in range(max(len(names), hands)):

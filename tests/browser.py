@@ -149,3 +149,19 @@ def card_names(page: Page, selector: str) -> list[str]:
     """The cards' labels without what a page says after the name (", new",
     ", as Ace of hearts", ", held")."""
     return [label.split(", ")[0] for label in labels(page, selector)]
+
+
+# The fixtures the browser tests share (a test module imports them by name):
+# one chromium and one server (a data folder of its own) for each module.
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    yield from launch()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web") / "data")
+    yield running
+    running.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -20,6 +20,7 @@ from fivecard import Card, Hand, Suit, get_rules
 from fivecard.core.cards import CARDS
 from fivecard.core.report import Painter, write_json_object
 from fivecard.play.deal import DealTally, deal_rounds
+from fivecard.play.game import Game, RoundSettled
 from fivecard.vector import batch
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -382,3 +383,19 @@ PERCENT_TABLE: list[tuple[float, int, str]] = [
     (1.0, 2, "100.00%"),
     (-0.0123, 2, "-1.23%"),
 ]
+
+
+def engine_round(rules: str, seed: int, keep: Sequence[int] | None, *, stack: int = 1000) -> tuple[Game, RoundSettled]:
+    """The first round as the page plays it: you exchange keeping ``keep``
+    (0-based; None: fold), the computers act, the dealer's five, settle."""
+    game = Game(rules=rules, seed=seed, stack=stack)
+    game.start_round()
+    if keep is None:
+        game.fold(0)
+    else:
+        game.exchange(0, list(keep))
+    while game.can_computer_act():
+        game.computer_acts()
+    while game.can_reveal():
+        game.reveal_dealer_card()
+    return game, game.settle()

@@ -15,25 +15,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from browser import SHOTS, Server, Tab, launch, open_tab
+from browser import SHOTS, Server, Tab, browser, open_tab, server
 from fivecard import evaluate
 
 DESKTOP: ViewportSize = {"width": 1000, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 ROYAL = "AS KS QS JS TS"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "data")
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch()
 
 
 @pytest.fixture(params=list(VIEWPORTS))

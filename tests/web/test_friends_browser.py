@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
-from browser import SHOTS, Server, labels, launch, open_tab
+from browser import SHOTS, Server, browser, labels, open_tab
 from fivecard import get_rules, showdown
 from fivecard.core.cards import Card
 from fivecard.core.evaluate import evaluate
@@ -42,11 +42,6 @@ expect.set_options(timeout=10_000)
 
 
 # --- the server and the browser ---------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch()
 
 
 # --- what the library says the table does -----------------------------------------------

@@ -19,14 +19,15 @@ import json
 import re
 import sqlite3
 import urllib.parse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from browser import DESKTOP, SHOTS, Server, Tab, card_names, labels, launch, open_tab
+from browser import DESKTOP, SHOTS, Server, Tab, browser, card_names, labels, open_tab, server
+from helpers import engine_round
 from fivecard import evaluate, get_rules, showdown
 from fivecard.core.report import showdown_json
 from fivecard.core.errors import FivecardError
@@ -61,18 +62,6 @@ DEALER_COUNTS = """
 # --- the server and the browser ---------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "data")
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch()
-
-
 @pytest.fixture
 def tab(browser: Browser) -> Iterator[Tab]:
     opened = open_tab(browser, DESKTOP)
@@ -103,22 +92,6 @@ def my_cards(page: Page) -> Locator:
 def pressed(page: Page) -> list[int]:
     states = my_cards(page).evaluate_all("els => els.map(e => e.getAttribute('aria-pressed'))")
     return [i for i, state in enumerate(states) if state == "true"]
-
-
-def engine_round(rules: str, seed: int, keep: Sequence[int] | None, *, stack: int = 1000) -> tuple[Game, RoundSettled]:
-    """The first round as the page plays it: you exchange keeping ``keep``
-    (0-based; None: fold), the computers act, the dealer's five, settle."""
-    game = Game(rules=rules, seed=seed, stack=stack)
-    game.start_round()
-    if keep is None:
-        game.fold(0)
-    else:
-        game.exchange(0, list(keep))
-    while game.can_computer_act():
-        game.computer_acts()
-    while game.can_reveal():
-        game.reveal_dealer_card()
-    return game, game.settle()
 
 
 def check_showdown(page: Page, settled: RoundSettled) -> None:

@@ -18,7 +18,6 @@ import html
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Response
 
-from browser import Server, launch, open_tab
+from browser import Server, browser, open_tab
 from fivecard.web.app import SAFE_METHODS, create_app
 from starlette.routing import Route
 
@@ -34,11 +33,6 @@ ENCODINGS = ["application/x-www-form-urlencoded", "multipart/form-data", "text/p
 FIELDS = {"action": "start", "name": "Eve", "text": "hi", "rules": "standard", "hand": "AS KS QS JS TS"}
 #: A text/plain form whose body is JSON: {"action":"start",...,"x":"="}
 TRICK = json.dumps(FIELDS)[:-1] + ',"x":"'
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch()
 
 
 class Elsewhere:

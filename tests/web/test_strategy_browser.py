@@ -13,23 +13,11 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from browser import DESKTOP, SHOTS, Server, Tab, launch, open_tab
+from browser import DESKTOP, SHOTS, Server, Tab, browser, open_tab, server
 from fivecard.play.chart import shipped_chart
 from fivecard.play.paytables import PAYTABLES, catalogue
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "data")
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch()
 
 
 def tab_of(browser: Browser, viewport: ViewportSize) -> Iterator[Tab]:

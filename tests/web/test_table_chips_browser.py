@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, ViewportSize, expect
 
-from browser import DESKTOP, SHOTS, Server, Tab, launch, open_tab
+from browser import DESKTOP, SHOTS, Server, Tab, browser, open_tab, server
 from fivecard.play.game import Game
 from fivecard.play.view import event_json, session_json, signed
 
@@ -34,18 +34,6 @@ expect.set_options(timeout=20_000)
 
 #: The button for each of your moves, and what it keeps.
 BUTTONS = {"keep": "Keep all", "fold": "Fold", "exchange": "Exchange all 5"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "data")
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch()
 
 
 def tab_of(browser: Browser, viewport: ViewportSize) -> Iterator[Tab]:

@@ -14,15 +14,15 @@ says what the page must show. Desktop and phone where the page differs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
-from helpers import PERCENT_TABLE
+from helpers import PERCENT_TABLE, engine_round
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from browser import SHOTS, Server, Tab, labels, launch, open_tab
-from fivecard.play.game import Game, RoundSettled, keep_positions
+from browser import SHOTS, Server, Tab, browser, labels, open_tab, server
+from fivecard.play.game import Game, keep_positions
 from fivecard.play.percent import percent
 from fivecard.play.view import card_json, event_json, showdown_cards_json
 
@@ -34,18 +34,6 @@ expect.set_options(timeout=20_000)  # the computers ask the advisor: a second or
 
 #: A Joker Poker game whose first hand holds a joker (Q♣ 10♦ Q♥ JK 2♥).
 JOKER_SEED = 5
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "data")
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch()
 
 
 @pytest.fixture(params=list(VIEWPORTS))
@@ -97,22 +85,6 @@ def blur(page: Page) -> None:
 
 def events(page: Page) -> list[str]:
     return [str(t) for t in page.locator("#events li").all_text_contents()]
-
-
-def engine_round(rules: str, seed: int, keep: Sequence[int] | None, *, stack: int = 1000) -> tuple[Game, RoundSettled]:
-    """The first round as the page plays it: you exchange keeping ``keep``
-    (0-based; None: fold), the computers act, the dealer's five, settle."""
-    game = Game(rules=rules, seed=seed, stack=stack)
-    game.start_round()
-    if keep is None:
-        game.fold(0)
-    else:
-        game.exchange(0, list(keep))
-    while game.can_computer_act():
-        game.computer_acts()
-    while game.can_reveal():
-        game.reveal_dealer_card()
-    return game, game.settle()
 
 
 def dealt(rules: str, seed: int) -> Game:

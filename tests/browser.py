@@ -31,6 +31,7 @@ CHROMIUM_ARGS = [
 #: Screenshots: a temporary folder, or FIVECARD_SCREENSHOTS (docs/screenshots for the manual's).
 SHOTS = Path(os.environ.get("FIVECARD_SCREENSHOTS") or Path(tempfile.gettempdir()) / "fivecard-screenshots")
 DESKTOP: ViewportSize = {"width": 1000, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}  # a phone held upright
 
 # Record every CSP violation as a console error (init scripts are exempt
 # from the page's CSP, so this runs on every page).
@@ -149,6 +150,15 @@ def card_names(page: Page, selector: str) -> list[str]:
     """The cards' labels without what a page says after the name (", new",
     ", as Ace of hearts", ", held")."""
     return [label.split(", ")[0] for label in labels(page, selector)]
+
+
+def tab_of(browser: Browser, viewport: ViewportSize) -> Iterator[Tab]:
+    """A fixture's tab: closed after the test, which fails on any console
+    error or CSP violation seen in it."""
+    opened = open_tab(browser, viewport)
+    yield opened
+    opened.page.context.close()
+    assert opened.errors == [], "console errors or CSP violations"
 
 
 # The fixtures the browser tests share (a test module imports them by name):

@@ -15,11 +15,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from browser import SHOTS, Server, Tab, browser, open_tab, server
+from browser import PHONE, SHOTS, Server, Tab, browser, open_tab, server
 from fivecard import evaluate
 
 DESKTOP: ViewportSize = {"width": 1000, "height": 900}
-PHONE: ViewportSize = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 ROYAL = "AS KS QS JS TS"
 

@@ -20,10 +20,9 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from browser import DESKTOP, SHOTS, Server, Tab, browser, open_tab
+from browser import DESKTOP, PHONE, SHOTS, Server, Tab, browser, open_tab
 
 expect.set_options(timeout=10_000)
-PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 # An address of the documentation range (TEST-NET-1), announced as this

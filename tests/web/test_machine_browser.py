@@ -19,12 +19,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from browser import SHOTS, Server, Tab, browser, open_tab
+from browser import PHONE, SHOTS, Server, Tab, browser, open_tab
 from fivecard.play.machine import LOG_COLUMNS, Machine
 from fivecard.play.paytables import PAYTABLES
 from fivecard.play.view import card_json
 
-PHONE: ViewportSize = {"width": 390, "height": 844}
 HANDS = 30
 
 

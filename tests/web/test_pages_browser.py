@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from browser import DESKTOP, SHOTS, Server, Tab, browser, card_names, labels, open_tab, server
+from browser import DESKTOP, PHONE, SHOTS, Server, Tab, browser, card_names, labels, open_tab, server
 from helpers import engine_round
 from fivecard import evaluate, get_rules, showdown
 from fivecard.core.report import showdown_json
@@ -36,7 +36,6 @@ from fivecard.play.game import Game, RoundSettled, keep_positions
 from fivecard.play.table_game import MAX_ROUNDS
 from fivecard.play.view import a_hand, card_json, event_json
 
-PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # A round's requests (the computers ask the advisor) take a second or two on
 # a busy machine: wait up to 20 s for what a page must show.

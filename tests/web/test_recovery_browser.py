@@ -25,14 +25,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Request, Route, ViewportSize, expect
 
-from browser import CSP_WATCH, DESKTOP, SHOTS, Server, Tab, browser, card_names, labels, open_tab
+from browser import CSP_WATCH, DESKTOP, PHONE, SHOTS, Server, Tab, browser, card_names, labels, open_tab
 
 # A round's requests (the computers ask the advisor) take a second or two on
 # a busy machine; a server takes a few to start: wait up to 30 s.
 expect.set_options(timeout=30_000)
 
 OFFLINE = "The app does not answer"
-PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 class Restarts:

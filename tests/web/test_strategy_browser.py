@@ -13,18 +13,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from browser import DESKTOP, SHOTS, Server, Tab, browser, open_tab, server
+from browser import DESKTOP, PHONE, SHOTS, Server, Tab, browser, open_tab, server, tab_of
 from fivecard.play.chart import shipped_chart
 from fivecard.play.paytables import PAYTABLES, catalogue
-
-PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-def tab_of(browser: Browser, viewport: ViewportSize) -> Iterator[Tab]:
-    opened = open_tab(browser, viewport)
-    yield opened
-    opened.page.context.close()
-    assert opened.errors == [], "console errors or CSP violations"
 
 
 @pytest.fixture

@@ -22,11 +22,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, ViewportSize, expect
 
-from browser import DESKTOP, SHOTS, Server, Tab, browser, open_tab, server
+from browser import DESKTOP, PHONE, SHOTS, Server, Tab, browser, open_tab, server, tab_of
 from fivecard.play.game import Game
 from fivecard.play.view import event_json, session_json, signed
 
-PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # A round's requests (the computers ask the advisor) take a second or two on
 # a busy machine: wait up to 20 s for what a page must show.
@@ -34,13 +33,6 @@ expect.set_options(timeout=20_000)
 
 #: The button for each of your moves, and what it keeps.
 BUTTONS = {"keep": "Keep all", "fold": "Fold", "exchange": "Exchange all 5"}
-
-
-def tab_of(browser: Browser, viewport: ViewportSize) -> Iterator[Tab]:
-    opened = open_tab(browser, viewport)
-    yield opened
-    opened.page.context.close()
-    assert opened.errors == [], "console errors or CSP violations"
 
 
 @pytest.fixture

@@ -21,13 +21,12 @@ import pytest
 from helpers import PERCENT_TABLE, engine_round
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from browser import SHOTS, Server, Tab, browser, labels, open_tab, server
+from browser import PHONE, SHOTS, Server, Tab, browser, labels, open_tab, server
 from fivecard.play.game import Game, keep_positions
 from fivecard.play.percent import percent
 from fivecard.play.view import card_json, event_json, showdown_cards_json
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}  # where the hint opened below the fold
-PHONE: ViewportSize = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 
 expect.set_options(timeout=20_000)  # the computers ask the advisor: a second or two on a busy machine

@@ -15,9 +15,10 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, ViewportSize, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -159,6 +160,30 @@ def tab_of(browser: Browser, viewport: ViewportSize) -> Iterator[Tab]:
     yield opened
     opened.page.context.close()
     assert opened.errors == [], "console errors or CSP violations"
+
+
+# The dealer page, as its tests drive it.
+
+
+def new_game(page: Page, base: str, *, seed: int, rules: str = "standard", stack: int | None = None) -> str:
+    """Start a game from the start screen (its seed and stack prefilled from
+    the URL); the page deals the first round. Returns the game's id."""
+    query = f"seed={seed}&rules={rules}&fast=1" + (f"&stack={stack}" if stack else "")
+    page.goto(f"{base}/?{query}")
+    expect(page.locator(f'input[name="rules"][value="{rules}"]')).to_be_checked()
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_url(re.compile(r"/play/[^/?]+\?fast=1$"))
+    expect(my_cards(page)).to_have_count(5)
+    return urlsplit(page.url).path.rsplit("/", 1)[1]
+
+
+def my_cards(page: Page) -> Locator:
+    return page.locator("#seat-0 button.card")
+
+
+def pressed(page: Page) -> list[int]:
+    states = my_cards(page).evaluate_all("els => els.map(e => e.getAttribute('aria-pressed'))")
+    return [i for i, state in enumerate(states) if state == "true"]
 
 
 # The fixtures the browser tests share (a test module imports them by name):

@@ -24,9 +24,9 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from browser import DESKTOP, PHONE, SHOTS, Server, Tab, browser, card_names, labels, open_tab, server
+from browser import DESKTOP, PHONE, SHOTS, Server, Tab, browser, card_names, labels, my_cards, new_game, open_tab, pressed, server
 from helpers import engine_round
 from fivecard import evaluate, get_rules, showdown
 from fivecard.core.report import showdown_json
@@ -70,27 +70,6 @@ def tab(browser: Browser) -> Iterator[Tab]:
 
 
 # --- helpers ------------------------------------------------------------------------------
-
-
-def new_game(page: Page, base: str, *, seed: int, rules: str = "standard", stack: int | None = None) -> str:
-    """Start a game from the start screen (its seed and stack prefilled from
-    the URL); the page deals the first round. Returns the game's id."""
-    query = f"seed={seed}&rules={rules}&fast=1" + (f"&stack={stack}" if stack else "")
-    page.goto(f"{base}/?{query}")
-    expect(page.locator(f'input[name="rules"][value="{rules}"]')).to_be_checked()
-    page.get_by_role("button", name="New game").click()
-    page.wait_for_url(re.compile(r"/play/[^/?]+\?fast=1$"))
-    expect(my_cards(page)).to_have_count(5)
-    return urlsplit(page.url).path.rsplit("/", 1)[1]
-
-
-def my_cards(page: Page) -> Locator:
-    return page.locator("#seat-0 button.card")
-
-
-def pressed(page: Page) -> list[int]:
-    states = my_cards(page).evaluate_all("els => els.map(e => e.getAttribute('aria-pressed'))")
-    return [i for i, state in enumerate(states) if state == "true"]
 
 
 def check_showdown(page: Page, settled: RoundSettled) -> None:

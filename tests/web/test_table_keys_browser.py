@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 import pytest
 from helpers import PERCENT_TABLE, engine_round
-from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from browser import PHONE, SHOTS, Server, Tab, browser, labels, open_tab, server
+from browser import PHONE, SHOTS, Server, Tab, browser, labels, my_cards, new_game, open_tab, pressed, server
 from fivecard.play.game import Game, keep_positions
 from fivecard.play.percent import percent
 from fivecard.play.view import card_json, event_json, showdown_cards_json
@@ -52,25 +51,6 @@ def desktop(browser: Browser) -> Iterator[Tab]:
 
 
 # --- helpers ------------------------------------------------------------------------------
-
-
-def new_game(page: Page, base: str, *, seed: int, rules: str = "standard", stack: int | None = None) -> str:
-    """A game started from the start screen, its first round dealt; its id."""
-    query = f"seed={seed}&rules={rules}&fast=1" + (f"&stack={stack}" if stack else "")
-    page.goto(f"{base}/?{query}")
-    page.get_by_role("button", name="New game").click()
-    page.wait_for_url(re.compile(r"/play/[^/?]+\?fast=1$"))
-    expect(my_cards(page)).to_have_count(5)
-    return urlsplit(page.url).path.rsplit("/", 1)[1]
-
-
-def my_cards(page: Page) -> Locator:
-    return page.locator("#seat-0 button.card")
-
-
-def pressed(page: Page) -> list[int]:
-    states = my_cards(page).evaluate_all("els => els.map(e => e.getAttribute('aria-pressed'))")
-    return [i for i, state in enumerate(states) if state == "true"]
 
 
 def focused(page: Page) -> str:

@@ -39,6 +39,9 @@ _HOME = {
     "strength": "core.evaluate",
     "strength_function": "core.evaluate",
     "Hand": "core.hand",
+    "Language": "core.lang",
+    "language": "core.lang",
+    "Verdict": "core.reason",
     "RULE_SETS": "core.rules",
     "Category": "core.rules",
     "RuleSet": "core.rules",
@@ -58,6 +61,7 @@ __all__ = [
     "FivecardError",
     "Hand",
     "HandError",
+    "Language",
     "JOKER",
     "ParseError",
     "RULE_SETS",
@@ -66,6 +70,7 @@ __all__ = [
     "RulesError",
     "Showdown",
     "Suit",
+    "Verdict",
     "check_decks",
     "cmp_hands",
     "describe",
@@ -74,6 +79,7 @@ __all__ = [
     "format_cards",
     "full_deck",
     "get_rules",
+    "language",
     "parse_card",
     "parse_cards",
     "rule_names",
@@ -95,6 +101,8 @@ if TYPE_CHECKING:
         strength_function,
     )
     from .core.hand import Hand
+    from .core.lang import Language, language
+    from .core.reason import Verdict
     from .core.rules import RULE_SETS, Category, RuleSet, get_rules, rule_names
     from .core.showdown import Showdown, check_decks, cmp_hands, explain, showdown
 

@@ -21,6 +21,8 @@ from typing import Literal, overload
 from .cards import TEXTS, TOKENS, Card, Rank, Suit
 from .errors import HandError, kind_of
 from .hand import Hand, HandLike, as_hand, dealt_cards, resolve_rules
+from .lang import Language, language
+from .words import category_detail, category_name, rank_letter, rank_name
 from .rules import STANDARD, Category, RuleSet, wild_on
 from .seven import _best_strength_function, best_five
 from .lookup import (
@@ -603,8 +605,9 @@ def class_descriptions(rules: RuleSet) -> tuple[str, ...]:
 _DESCRIPTIONS: dict[RuleSet, tuple[str, ...]] = {}
 
 
-def describe(hand_class: HandClass) -> str:
-    """A short description of a class of hands.
+def describe(hand_class: HandClass, lang: Language | str | None = None) -> str:
+    """A short description of a class of hands, in ``lang`` (default English;
+    see :mod:`fivecard.core.lang`).
 
     The category's ``detail`` template may use ``{0}``, ``{1}`` (the plural
     names of the first two groups), ``{high}`` (the top card), ``{cards}``
@@ -618,27 +621,34 @@ def describe(hand_class: HandClass) -> str:
     Seven-Five low, 7-5-4-3-2
     >>> print(evaluate('AS 2D 3C 4H 5S', rules='ace-to-five'))
     Five-Four low, 5-4-3-2-A (the wheel)
+    >>> describe(evaluate('KD 9C 4H KS 9D').hand_class, lang='ru')
+    'Две пары, короли и девятки, кикер четвёрка'
     """
+    words = language(lang)
     category = hand_class.category
+    label = category_name(category.name, category.label, words)
     if not category.detail:
-        return category.label
+        return label
     groups = hand_class.groups
-    plurals = [r.plural for r, _ in groups]
+    plurals = [rank_name(r, words, plural=True) for r, _ in groups]
     kickers = [r for r, n in groups if n == 1]
-    if len(kickers) == 1:
-        kicker_text = f"{kickers[0].word} kicker"
-    else:
-        kicker_text = "-".join(r.short for r in kickers) + " kickers"
     order = hand_class.order
-    detail = category.detail.format(
+    letters = "-".join(rank_letter(r, words) for r in order)
+    if len(kickers) == 1:
+        kicker_text = words.phrase("{rank} kicker", rank=rank_name(kickers[0], words))
+    else:
+        kicker_text = words.phrase("{cards} kickers", cards="-".join(rank_letter(r, words) for r in kickers))
+    detail = category_detail(category.name, category.detail, words).format(
         *plurals,
-        high=hand_class.key[0].word,
-        cards="-".join(r.short for r in order),
+        high=rank_name(hand_class.key[0], words),
+        cards=letters,
         kickers=kicker_text,
-        low=f"{order[0].word}-{order[1].word} low",
-        wheel=" (the wheel)" if order == _WHEEL else "",
+        low=words.phrase("{first}-{second} low", first=rank_name(order[0], words), second=rank_name(order[1], words)),
+        wheel=words.gettext(" (the wheel)") if order == _WHEEL else "",
     )
-    return f"{category.label}, {detail}" if category.named else detail
+    if not category.named:
+        return detail
+    return words.phrase("{category}, {detail}", category=label, detail=detail)
 
 
 #: The wheel in showdown order, the ace low.

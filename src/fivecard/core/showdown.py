@@ -21,6 +21,9 @@ from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand, HandLike, as_hand, given_cards, resolve_rules
 from .rules import RuleSet, wild_on
 from .lookup import HandClass
+from .lang import Language, language
+from .reason import Verdict, step, verdict
+from . import words
 
 __all__ = [
     "Outcome",
@@ -39,8 +42,6 @@ __all__ = [
     "check_deck_cards",
 ]
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth")
-_GROUP_NOUNS = {2: "pair", 3: "three of a kind", 4: "four of a kind", 5: "five of a kind"}
 _LISTED = 10  # hand numbers an error message lists before "and N more"
 
 #: A hand in any of its forms, or one already evaluated.
@@ -52,13 +53,26 @@ class Outcome:
     """How a showdown of one or more hands ends, whoever settles it (a call,
     the bulk pipeline, a game): ``winners`` every hand that wins (several on
     a split) and ``order`` all hands best first with tied hands grouped, as
-    0-based positions; ``explanation`` says why, naming the deciding step.
-    :attr:`is_split`: several hands share the win; :attr:`is_draw`: every
-    hand does (no hand loses). Made by :func:`outcome`."""
+    0-based positions; ``explanation`` says why, naming the deciding step,
+    in the language asked for (default English), and ``verdict`` is the same
+    reason as data, to say in another language or with the hands' names
+    (:meth:`explain`). :attr:`is_split`: several hands share the win;
+    :attr:`is_draw`: every hand does (no hand loses). Made by :func:`outcome`."""
 
     winners: tuple[int, ...]
     order: tuple[tuple[int, ...], ...]
     explanation: str
+    verdict: Verdict
+
+    def explain(self, lang: Language | str | None = None, names: Sequence[str] | None = None) -> str:
+        """The explanation in ``lang`` (default English), the hands called
+        by ``names`` (one per hand, in order) if given.
+
+        >>> result = showdown(['8C TS KC 9H 4S', '7D 2S 5D 3S AC'])
+        >>> result.explain('ru', names=['Аня', 'Борис'])
+        'Побеждает Борис: у обеих Старшая карта; решает первая карта, Т бьёт К'
+        """
+        return self.verdict.text(lang, names)
 
     @property
     def is_split(self) -> bool:
@@ -89,9 +103,12 @@ class Showdown(Outcome):
 
 
 @lru_cache(maxsize=1 << 12)  # bounded: memory must not grow with the input
-def outcome(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet) -> Outcome:
+def outcome(
+    strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleSet, lang: Language | None = None
+) -> Outcome:
     """A showdown's result from the hands' strengths (and whether each is
-    natural, for wild cards): it depends on nothing else, so it is cached.
+    natural, for wild cards), explained in ``lang`` (default English): it
+    depends on nothing else, so it is cached.
 
     >>> outcome((578, 790), (True, True), evaluate('AS KS QS JS TS').rules).explanation
     'Hand 2 wins: both High Card; the first card decides, A beats K'
@@ -99,21 +116,25 @@ def outcome(strengths: tuple[int, ...], naturals: tuple[bool, ...], rules: RuleS
     from .lookup import tables_for
 
     tables = tables_for(rules)
-    return outcome_of(strengths, [tables.hand_class(s) for s in strengths], naturals, rules)
+    return outcome_of(strengths, [tables.hand_class(s) for s in strengths], naturals, rules, lang)
 
 
 def outcome_of(
-    strengths: Sequence[int], classes: Sequence[HandClass], naturals: Sequence[bool], rules: RuleSet
+    strengths: Sequence[int],
+    classes: Sequence[HandClass],
+    naturals: Sequence[bool],
+    rules: RuleSet,
+    lang: Language | str | None = None,
 ) -> Outcome:
     """The one place a showdown's result is made, from the hands' strengths,
     classes and whether each is natural: the order (one sort, O(n log n)),
-    the winners and the explanation."""
+    the winners and the reason, explained in ``lang``."""
     if not strengths:
         raise HandError("a showdown needs at least one hand, got none")
     best_first = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
     order = tuple(tuple(tier) for _, tier in groupby(best_first, key=strengths.__getitem__))
-    explanation = explain_showdown(classes, order, rules=rules, naturals=naturals)
-    return Outcome(order[0], order, explanation)
+    reason = verdict(classes, order, rules=rules, naturals=naturals)
+    return Outcome(order[0], order, reason.text(lang), reason)
 
 
 def _contenders(hands: object, what: str) -> list[object]:
@@ -206,6 +227,7 @@ def showdown(
     wild: str | Iterable[Card | str] | None = None,
     best_five: bool = False,
     board: HandLike | None = None,
+    lang: Language | str | None = None,
 ) -> Showdown:
     """Settle a showdown of one or more hands, each in any form (text, cards
     or card strings, a :class:`Hand`) or an :class:`Evaluation`.
@@ -232,6 +254,12 @@ def showdown(
 
     >>> showdown(['QS JS', '7C 7H'], board='AS KS 7D 2C 9H').explanation
     'Hand 2 wins: Three of a Kind beats High Card'
+
+    ``lang``: the language of the explanation (default English; see
+    :mod:`fivecard.core.lang`); :meth:`Outcome.explain` says it in another.
+
+    >>> showdown(['8C TS KC 9H 4S', '7D 2S 5D 3S AC'], lang='ja').explanation
+    'ハンド2の勝ち：どちらもハイカード。1枚目で決まり、AがKに勝ちます'
     """
     items = _contenders(hands, "showdown")
     if not items:
@@ -241,14 +269,14 @@ def showdown(
     ruleset = _rules_of(items, rules)
     if best_five or board is not None:
         evaluations, shared = _best_evaluations(items, ruleset, board, decks)
-        return replace(settle(evaluations), board=shared)
+        return replace(settle(evaluations, lang), board=shared)
     parsed = _hands(items, ruleset)
     check_decks(parsed, decks=decks)
     evaluations = tuple(
         item if isinstance(item, Evaluation) and item.rules is ruleset else evaluate(hand)
         for item, hand in zip(items, parsed)
     )
-    return settle(evaluations)
+    return settle(evaluations, lang)
 
 
 def _best_evaluations(
@@ -272,9 +300,9 @@ def _best_evaluations(
     return tuple(found), found[0].dealt[len(found[0].dealt) - shared :]
 
 
-def settle(evaluations: Sequence[Evaluation]) -> Showdown:
+def settle(evaluations: Sequence[Evaluation], lang: Language | str | None = None) -> Showdown:
     """The showdown of hands already evaluated (and checked together): one
-    sort, O(n log n) in the number of hands."""
+    sort, O(n log n) in the number of hands; explained in ``lang``."""
     evaluations = tuple(evaluations)
     if not evaluations:
         raise HandError("a showdown needs at least one hand, got none")
@@ -283,8 +311,9 @@ def settle(evaluations: Sequence[Evaluation]) -> Showdown:
         [e.hand_class for e in evaluations],
         [e.natural for e in evaluations],
         evaluations[0].rules,
+        lang,
     )
-    return Showdown(result.winners, result.order, result.explanation, evaluations)
+    return Showdown(result.winners, result.order, result.explanation, result.verdict, evaluations)
 
 
 def check_decks(
@@ -363,24 +392,24 @@ def _decks(n: int) -> str:
     return "one deck" if n == 1 else f"{n} decks"
 
 
-def spoken_list(items: Sequence[object]) -> str:
+def spoken_list(items: Sequence[object], lang: Language | str | None = None) -> str:
     """Items as a sentence lists them: "Ann", "Ann and Bob", "Ann, Bob and
-    Cy".
+    Cy" (in ``lang``: see :func:`fivecard.core.words.spoken_list`).
 
     >>> spoken_list(["Ann", "Bob", "Cy"])
     'Ann, Bob and Cy'
     """
-    words = [str(i) for i in items]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return words.spoken_list(items, lang)
 
 
-def explain(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -> str:
+def explain(
+    a: Contender, b: Contender, *, rules: str | RuleSet | None = None, lang: Language | str | None = None
+) -> str:
     """Why one hand beats (or draws with) another, naming the deciding step:
     the category, a group, or a kicker. The two may come in either order:
     the text always explains the stronger one's win. Each is a hand in any
-    form or an :class:`Evaluation`, under ``rules`` as for :func:`cmp_hands`.
+    form or an :class:`Evaluation`, under ``rules`` as for :func:`cmp_hands`;
+    said in ``lang`` (default English; see :mod:`fivecard.core.lang`).
 
     >>> explain(evaluate('AS AD KH 7C 2D'), evaluate('AH AC QS JD 9H'))
     'both One Pair of Aces; the third card decides, K beats Q'
@@ -388,16 +417,13 @@ def explain(a: Contender, b: Contender, *, rules: str | RuleSet | None = None) -
     'both One Pair of Aces; the third card decides, K beats Q'
     >>> explain('9S 8D 7H 6C 5D', ['9H', '8C', '7S', '6D', '5C'])
     'both Straight, Nine high; suits never break ties'
+    >>> explain('AS AD KH 7C 2D', 'AH AC QS JD 9H', lang='ja')
+    'どちらもエースのワンペア。3枚目で決まり、KがQに勝ちます'
     """
     first, second = _evaluations([a, b], rules)
-    if second.strength > first.strength:
-        first, second = second, first
-    return explain_classes(
-        first.hand_class,
-        second.hand_class,
-        rules=first.rules,
-        naturals=(first.natural, second.natural),
-    )
+    return step(
+        first.hand_class, second.hand_class, rules=first.rules, naturals=(first.natural, second.natural)
+    ).text(lang)
 
 
 def explain_classes(
@@ -406,68 +432,14 @@ def explain_classes(
     *,
     rules: RuleSet,
     naturals: tuple[bool, bool] = (True, True),
+    lang: Language | str | None = None,
 ) -> str:
     """:func:`explain` for two classes of hands (and whether each hand is
     natural): the explanation depends on nothing else, so the batch path
     writes it once per distinct case. Like :func:`explain`, it orders its
     arguments: passed the weaker class first, it still explains the
-    stronger one's win."""
-    if loser.strength > winner.strength:
-        winner, loser = loser, winner
-        naturals = (naturals[1], naturals[0])
-    if winner.category != loser.category:
-        return f"{winner.category.label} beats {loser.category.label}"
-    category = winner.category
-    name = category.label
-    if winner.key == loser.key:
-        if naturals[0] != naturals[1]:
-            return (
-                f"both {describe(winner)}; a natural hand and a wild hand "
-                "of equal value draw"
-            )
-        if not rules.suits:
-            return f"both {describe(winner)}"
-        return f"both {describe(winner)}; suits never break ties"
-    if category.straight:
-        note = _lower(rules, winner.key[0], loser.key[0])
-        if loser.key[0] == rules.wheel_top:  # the straight in which the ace plays low
-            low = "-".join(r.short for r in loser.order)
-            note = f" (the ace plays low in {low})"
-        return (
-            f"both {name}; the top card decides, "
-            f"{winner.key[0].short} beats {loser.key[0].short}{note}"
-        )
-    groups = winner.groups
-    step = next(i for i, (w, l) in enumerate(zip(winner.key, loser.key)) if w != l)
-    shared = [r.plural for r, n in groups[:step] if n > 1]
-    both = f"both {name}" + (f" of {spoken_list(shared)}" if shared else "")
-    size = groups[step][1]
-    w, l = winner.key[step], loser.key[step]
-    note = _lower(rules, w, l)
-    if size == 1:
-        position = sum(n for _, n in groups[:step])
-        return f"{both}; the {_ORDINALS[position]} card decides, {w.short} beats {l.short}{note}"
-    noun = _GROUP_NOUNS[size]
-    if sum(1 for _, n in groups if n == size) > 1:  # two pair
-        noun = ("higher " if step == 0 else "lower ") + noun
-    return f"{both}; the {noun} decides, {w.plural} beat {l.plural}{note}"
-
-
-def _lower(rules: RuleSet, winner: Rank, loser: Rank) -> str:
-    """The note after a lowball step (``7 beats 8 (lower is better)``), and
-    that the ace is low where it decides and is low only; else nothing."""
-    if not rules.low:
-        return ""
-    if rules.ace_low and Rank.ACE in (winner, loser):
-        return " (lower is better; the ace is low)"
-    return " (lower is better)"
-
-
-def _numbers(indices: Sequence[int]) -> str:
-    numbers = [i + 1 for i in indices]
-    if len(numbers) == 1:
-        return f"Hand {numbers[0]}"
-    return "Hands " + spoken_list(numbers)
+    stronger one's win. (The reason as data is :func:`~fivecard.core.reason.step`.)"""
+    return step(winner, loser, rules=rules, naturals=naturals).text(lang)
 
 
 def explain_showdown(
@@ -476,34 +448,12 @@ def explain_showdown(
     *,
     rules: RuleSet,
     naturals: Sequence[bool] | None = None,
+    lang: Language | str | None = None,
 ) -> str:
     """The explanation of a showdown, from the hands' classes (0-based
-    ``order``, best first, ties grouped) and whether each hand is natural."""
-    natural = list(naturals) if naturals is not None else [True] * len(classes)
-
-    def why(a: int, b: int) -> str:
-        return explain_classes(classes[a], classes[b], rules=rules, naturals=(natural[a], natural[b]))
-
-    winners = order[0]
-    if len(classes) == 1:
-        return "Hand 1 wins: the only hand"
-    if len(winners) > 1:
-        if len(winners) < len(classes):
-            head = f"{_numbers(winners)} split"
-        elif len(winners) == 2:
-            head = "Draw"
-        else:
-            head = f"Draw between all {len(winners)} hands"
-        text = f"{head}: {why(winners[0], winners[1])}"
-    else:
-        text = f"{_numbers(winners)} wins"
-    if len(order) > 1:
-        runner_up = order[1]
-        reason = why(winners[0], runner_up[0])
-        if len(classes) > 2:
-            reason += f" (next best: {_numbers(runner_up).lower()})"
-        text += ("; " if len(winners) > 1 else ": ") + reason
-    return text
+    ``order``, best first, ties grouped) and whether each hand is natural.
+    (The reason as data is :func:`~fivecard.core.reason.verdict`.)"""
+    return verdict(classes, order, rules=rules, naturals=naturals).text(lang)
 
 
 def name_hands(explanation: str, names: Sequence[str]) -> str:

@@ -1,0 +1,89 @@
+"""Languages: which one is chosen, and the catalogs against the code."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fivecard import FivecardError, language
+from fivecard.core.lang import ENGLISH, LANGUAGES, accept_language, environment_language
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("tag", "code"),
+    [("ja", "ja"), ("ja_JP.UTF-8", "ja"), ("ru-RU", "ru"), ("RU", "ru"), ("en_GB.utf8", "en"), ("ru_RU@euro", "ru")],
+)
+def test_a_language_is_named_by_code_locale_or_tag(tag: str, code: str) -> None:
+    assert language(tag).code == code
+    assert language(tag) is language(code)
+
+
+def test_no_language_is_english_and_unknown_ones_are_errors() -> None:
+    assert language(None) is ENGLISH
+    with pytest.raises(FivecardError, match=r"unknown language 'fr': fivecard speaks en \(English\)"):
+        language("fr")
+    with pytest.raises(TypeError):
+        language(5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("environ", "code"),
+    [
+        ({}, "en"),
+        ({"LANG": "ja_JP.UTF-8"}, "ja"),
+        ({"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "ru_RU.UTF-8", "LC_ALL": "C"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANG": "fr_FR.UTF-8", "LANGUAGE": "fr:ru"}, "ru"),
+        ({"LANGUAGE": "ja"}, "en"),  # LANGUAGE counts only when a locale is set (as in GNU gettext)
+    ],
+)
+def test_the_environment_chooses_as_command_line_tools_do(environ: dict[str, str], code: str) -> None:
+    assert environment_language(environ).code == code
+
+
+@pytest.mark.parametrize(
+    ("header", "code"),
+    [
+        (None, "en"),
+        ("", "en"),
+        ("ja", "ja"),
+        ("fr-CH, fr;q=0.9, ru;q=0.8, en;q=0.7", "ru"),
+        ("en;q=0.5, ja;q=0.9", "ja"),
+        ("ru;q=0, ja", "ja"),
+        ("ru;q=abc, ja;q=0.1", "ja"),
+        ("de, fr", "en"),
+        ("x" * 100_000, "en"),
+    ],
+)
+def test_a_browser_header_chooses_by_weight_then_order(header: str | None, code: str) -> None:
+    assert accept_language(header).code == code
+
+
+def test_a_language_pickles_as_itself() -> None:
+    import pickle
+
+    for code in LANGUAGES:
+        assert pickle.loads(pickle.dumps(language(code))) is language(code)
+
+
+def test_english_loads_no_catalog() -> None:
+    code = "import fivecard, sys; fivecard.showdown(['AS AD KH 7C 2D', 'AH AC QS JD 9H']); print('gettext' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_every_message_is_translated_with_the_same_fields() -> None:
+    """The catalogs hold every message the code says, translated into every
+    language, with the English fields, and the compiled catalogs are current
+    (scripts/messages.py check)."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "messages.py"), "check"], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -115,6 +115,7 @@ from fastapi.routing import APIRoute
 from pydantic import Field
 
 from ..core.version import __version__
+from .i18n import install as install_language
 from ..vector import batch
 from ..core.evaluate import class_descriptions, evaluate, strength_function
 from ..core.report import evaluation_json, showdown_json
@@ -931,6 +932,7 @@ def create_app(
     app.state.lan_url = lan_url  # fivecard serve --lan sets it once it knows its port
     add_friends_table_routes(app, friends_tables, app.state.broker, limit, owners, app.state.exports)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
+    install_language(templates)
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
 
     # -- errors ----------------------------------------------------------------------------

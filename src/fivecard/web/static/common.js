@@ -8,6 +8,54 @@
 window.fivecard = (function () {
   const $ = (id) => document.getElementById(id);
 
+  // --- the page's language (fivecard/web/i18n.py) ----------------------------------------------
+
+  // The words a script says, in the page's language: t("Deal"), tn("{n} card",
+  // "{n} cards", n), tp("context", "word"), each with named fields
+  // ({n}, {name}), from the catalog the page carries (#fivecard-messages);
+  // English is the message itself. The same functions as the templates'.
+  const catalog = (() => {
+    const node = document.getElementById("fivecard-messages");
+    try {
+      return node ? JSON.parse(node.textContent) : { lang: "en", messages: {} };
+    } catch (err) {
+      return { lang: "en", messages: {} };
+    }
+  })();
+  const lang = catalog.lang || "en";
+
+  function pluralForm(n) {
+    if (lang === "ja") return 0;
+    if (lang === "ru") {
+      const ten = n % 10, hundred = n % 100;
+      if (ten === 1 && hundred !== 11) return 0;
+      if (ten >= 2 && ten <= 4 && (hundred < 12 || hundred > 14)) return 1;
+      return 2;
+    }
+    return n === 1 ? 0 : 1;
+  }
+
+  function fill(text, fields) {
+    if (!fields) return text;
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  }
+
+  function t(message, fields) {
+    const found = catalog.messages[message];
+    return fill(typeof found === "string" && found ? found : message, fields);
+  }
+
+  function tn(singular, plural, n, fields) {
+    const forms = catalog.messages[singular];
+    const text = Array.isArray(forms) && forms[pluralForm(n)] ? forms[pluralForm(n)] : n === 1 ? singular : plural;
+    return fill(text, Object.assign({ n }, fields || {}));
+  }
+
+  function tp(context, message, fields) {
+    const found = catalog.messages[`${context}\u0004${message}`];
+    return fill(typeof found === "string" && found ? found : message, fields);
+  }
+
   class ApiError extends Error {
     constructor(message, status) {
       super(message);
@@ -422,5 +470,6 @@ window.fivecard = (function () {
   return {
     ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm, unknownRules,
     isTyping, offerContinue, recover, probe, offline, whenOnline, backoff, percent, markCard,
+    t, tn, tp, lang,
   };
 })();

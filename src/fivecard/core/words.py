@@ -38,6 +38,7 @@ __all__ = [
     "category_detail",
     "rules_title",
     "spoken_list",
+    "error_text",
 ]
 
 # Each rank's forms, by the spec a template gives it (see RankName). The
@@ -258,3 +259,10 @@ def category_detail(name: str, detail: str, lang: Language) -> str:
     if lang is ENGLISH or found is None or found[1] != detail:
         return detail
     return lang.pgettext(*found)
+
+
+def error_text(error: BaseException, lang: Language | str | None = None) -> str:
+    """An error's message in the language (English: ``str(error)``). A
+    :class:`~fivecard.core.errors.FivecardError` made from a template says
+    it in the language; any other says its English."""
+    return str(error)

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
 from .cards import Card
-from .evaluate import Evaluation
+from .evaluate import Evaluation, describe
+from .lang import ENGLISH, Language, language
 from .showdown import Showdown
 
 __all__ = [
@@ -41,29 +42,35 @@ def wild_fields(natural: bool, jokers: list[str]) -> dict[str, Any]:
     return {"natural": natural, "jokers": jokers}
 
 
-def _class_fields(evaluation: Evaluation) -> dict[str, Any]:
-    """The fields of a hand's JSON object that depend on its class alone."""
+def _class_fields(evaluation: Evaluation, lang: Language = ENGLISH) -> dict[str, Any]:
+    """The fields of a hand's JSON object that depend on its class alone
+    (``description`` in ``lang``)."""
     return class_fields(
         evaluation.category_id,
         evaluation.label,
         evaluation.score,
         evaluation.strength,
-        evaluation.description,
+        evaluation.description if lang is ENGLISH else describe(evaluation.hand_class, lang),
         evaluation.rules.name,
     )
 
 
 def evaluation_json(
-    evaluation: Evaluation, text: str | None = None, fields: dict[str, Any] | None = None
+    evaluation: Evaluation,
+    text: str | None = None,
+    fields: dict[str, Any] | None = None,
+    lang: Language | str | None = None,
 ) -> dict[str, Any]:
     """The JSON object of one hand (a stable contract: the manual's JSON output page);
-    ``fields``: its class's fields, when already made."""
+    ``fields``: its class's fields, when already made; ``lang``: the
+    language of its ``description`` (the keys and every other value are the
+    same in every language)."""
     cards = evaluation.hand.cards
     data: dict[str, Any] = {
         "input": text if text is not None else " ".join(c.code_str for c in cards),
         "cards": [c.code_str for c in cards],
         "sorted": [c.code_str for c in evaluation.hand.sorted()],
-        **(fields or _class_fields(evaluation)),
+        **(fields or _class_fields(evaluation, language(lang))),
     }
     if evaluation.rules.wild_indices:
         data.update(wild_fields(evaluation.natural, [c.code_str for c in evaluation.jokers]))
@@ -73,16 +80,21 @@ def evaluation_json(
     return data
 
 
-def showdown_json(result: Showdown, texts: Sequence[str] | None = None) -> dict[str, Any]:
+def showdown_json(
+    result: Showdown, texts: Sequence[str] | None = None, lang: Language | str | None = None
+) -> dict[str, Any]:
     """The JSON object of a showdown; hand numbers are 1-based. Hands of one
     strength share the fields that depend on it alone (linear time). With a
-    board, its cards come first (``"board"``)."""
+    board, its cards come first (``"board"``). The hands' descriptions are
+    in ``lang`` (the explanation is in the language the showdown was
+    settled in: ``showdown(..., lang=)``)."""
     shared: dict[int, dict[str, Any]] = {}
+    words = language(lang)
 
     def hand_json(evaluation: Evaluation, text: str | None) -> dict[str, Any]:
         fields = shared.get(evaluation.strength)
         if fields is None:
-            fields = shared[evaluation.strength] = _class_fields(evaluation)
+            fields = shared[evaluation.strength] = _class_fields(evaluation, words)
         return evaluation_json(evaluation, text, fields)
 
     return {

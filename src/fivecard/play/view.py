@@ -29,6 +29,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.cards import Card, Suit
+from ..core.lang import ENGLISH, Language, language
+from ..core.words import card_name
 from ..core.evaluate import Evaluation, evaluate
 from ..core.report import Painter, evaluation_json
 from ..core.rules import RuleSet
@@ -72,45 +74,55 @@ Event = RoundStarted | Folded | Exchanged | DealerCard | RoundSettled | RoundVoi
 
 
 
-def card_json(card: Card) -> dict[str, Any]:
+def card_json(card: Card, lang: Language | str | None = None) -> dict[str, Any]:
     """A card for a page, the one form every answer gives a card in:
     ``{"code", "text", "rank", "suit", "symbol", "label", "red"}`` (``rank``
     as a face shows it, ``"10"``; ``symbol``, the suit's sign; a joker has
-    neither rank nor suit, a rank-only card no suit).
+    neither rank nor suit, a rank-only card no suit). ``label`` is the card
+    in words for screen readers, in ``lang`` (default English:
+    :func:`~fivecard.core.words.card_name`); the rest is the same in every
+    language.
 
     >>> card_json(Card.parse("Th"))
     {'code': 'Th', 'text': '10♥', 'rank': '10', 'suit': 'h', 'symbol': '♥', 'label': 'Ten of hearts', 'red': True}
+    >>> card_json(Card.parse("Th"), "ru")["label"]
+    'десятка червей'
     """
+    words = language(lang)
     if card.is_joker:
         return {
             "code": card.code_str, "text": str(card), "rank": None, "suit": None, "symbol": None,
-            "label": "Joker", "red": False,
+            "label": "Joker" if words is ENGLISH else card_name(card, words), "red": False,
         }  # fmt: skip
     assert card.rank is not None
     suit = card.suit
+    if words is ENGLISH:
+        label = card.rank.word if suit is None else f"{card.rank.word} of {suit.name.lower()}"
+    else:
+        label = card_name(card, words)
     return {
         "code": card.code_str,
         "text": str(card),
         "rank": card.rank.short,
         "suit": None if suit is None else suit.value,
         "symbol": None if suit is None else suit.symbol,
-        "label": card.rank.word if suit is None else f"{card.rank.word} of {suit.name.lower()}",
+        "label": label,
         "red": suit is not None and suit.value in "hd",
     }
 
 
-def cards_json(cards: Sequence[Card]) -> list[dict[str, Any]]:
-    """Cards as card objects (:func:`card_json`)."""
-    return [card_json(c) for c in cards]
+def cards_json(cards: Sequence[Card], lang: Language | str | None = None) -> list[dict[str, Any]]:
+    """Cards as card objects (:func:`card_json`), labelled in ``lang``."""
+    return [card_json(c, lang) for c in cards]
 
 
-def deck_json(rules: RuleSet) -> dict[str, Any]:
+def deck_json(rules: RuleSet, lang: Language | str | None = None) -> dict[str, Any]:
     """A rule set's deck as a page's card grid shows it: ``ranks`` (high
     first, as faces show them), ``suits`` (their codes; none when suits play
     no part), ``jokers``, ``cards``, the card objects to pick from: each
     suit's ranks high first (each rank once, rank-only, when suits play no
     part), then a joker if the rules have any; and ``copies``, how many of
-    each of them one deck holds (a hand may hold no more)."""
+    each of them one deck holds (a hand may hold no more). Labels in ``lang``."""
     ranks = sorted(rules.ranks, reverse=True)
     suits: list[Suit | None] = list(Suit) if rules.suits else [None]
     cards = [Card(rank, suit) for suit in suits for rank in ranks]
@@ -121,7 +133,7 @@ def deck_json(rules: RuleSet) -> dict[str, Any]:
         "ranks": [rank.short for rank in ranks],
         "suits": [suit.value for suit in Suit] if rules.suits else [],
         "jokers": rules.jokers,
-        "cards": cards_json(cards),
+        "cards": cards_json(cards, lang),
         "copies": [limits[card.index] for card in cards],
     }
 

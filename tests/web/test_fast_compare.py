@@ -117,7 +117,10 @@ def _run(middleware: Any, body: bytes, content_type: bytes = b"application/json"
         sent.append(message)
 
     pieces = [body[:7], body[7:20], body[20:]]
-    scope = {"type": "http", "method": "POST", "path": "/api/compare", "headers": [(b"content-type", content_type)]}
+    scope = {
+        "type": "http", "method": "POST", "path": "/api/compare", "query_string": b"",
+        "headers": [(b"content-type", content_type)],
+    }  # fmt: skip
     asyncio.run(middleware(app)(scope, receive_in_pieces, send))
     return seen, sent
 

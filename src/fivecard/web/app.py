@@ -115,7 +115,9 @@ from fastapi.routing import APIRoute
 from pydantic import Field
 
 from ..core.version import __version__
-from .i18n import install as install_language
+from .i18n import Languages, install as install_language, request_language
+from ..core.lang import Language, language
+from ..core.words import error_text, rules_title
 from ..vector import batch
 from ..core.evaluate import class_descriptions, evaluate, strength_function
 from ..core.report import evaluation_json, showdown_json
@@ -366,9 +368,10 @@ def _replay(body: bytes) -> Callable[[], Awaitable[dict[str, Any]]]:
     return receive
 
 
-def _compare_body(request: CompareRequest) -> bytes:
+def _compare_body(request: CompareRequest, lang: Language) -> bytes:
     """The answer to ``POST /api/compare``: the showdown's JSON, as
-    ``compare --json`` (both the route and :class:`_FastCompare` send it)."""
+    ``compare --json``, its sentences (the explanation, the descriptions) in
+    ``lang`` (both the route and :class:`_FastCompare` send it)."""
     _check_hands(request.hands)
     result = showdown(
         request.hands,
@@ -376,8 +379,9 @@ def _compare_body(request: CompareRequest) -> bytes:
         decks=request.decks,
         best_five=request.best_five,
         board=request.board,
+        lang=lang,
     )
-    return _json_bytes(showdown_json(result, request.hands))
+    return _json_bytes(showdown_json(result, request.hands, lang))
 
 
 class _FastCompare:
@@ -418,7 +422,8 @@ class _FastCompare:
             if not message.get("more_body", False):
                 break
         try:
-            body = _compare_body(CompareRequest.model_validate(read_json(b"".join(chunks))))
+            lang = request_language(Request(scope))
+            body = _compare_body(CompareRequest.model_validate(read_json(b"".join(chunks))), lang)
         except Exception:  # the app says what is wrong, as it always does
             await self.app(scope, _resume(chunks, None, receive), send)
             return
@@ -962,7 +967,7 @@ def create_app(
 
     @app.exception_handler(FivecardError)
     async def _bad_input(request: Request, exc: FivecardError) -> Response:
-        return _json({"detail": str(exc)}, 422)
+        return _json({"detail": error_text(exc, request_language(request))}, 422)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> Response:
@@ -980,16 +985,16 @@ def create_app(
     # -- hands -------------------------------------------------------------------------------
 
     @app.post("/api/evaluate", tags=["hands"], summary="Classify one hand")
-    def api_evaluate(request: EvaluateRequest) -> Response:
+    def api_evaluate(request: EvaluateRequest, http: Request) -> Response:
         evaluation = evaluate(
             request.hand, rules=builtin_rules(request.rules), best_five=request.best_five, board=request.board
         )
-        return _json(evaluation_json(evaluation, request.hand))
+        return _json(evaluation_json(evaluation, request.hand, lang=request_language(http)))
 
     @app.post("/api/compare", tags=["hands"], summary="Settle a showdown and explain it")
-    def api_compare(request: CompareRequest) -> Response:
+    def api_compare(request: CompareRequest, http: Request) -> Response:
         # (answered by _FastCompare when the body is good: see _compare_body)
-        return Response(_compare_body(request), media_type="application/json")
+        return Response(_compare_body(request, request_language(http)), media_type="application/json")
 
     @app.post("/api/advise", tags=["hands"], summary="Which cards to keep: every choice's exact odds")
     async def api_advise(request: AdviseRequest, http: Request) -> Response:
@@ -1103,18 +1108,15 @@ def create_app(
 
     # -- pages ---------------------------------------------------------------------------------
 
-    # what the pages need of each rule set: its name, other names, title and
-    # summary, and its deck for the card grid (its cards as card objects: view.deck_json)
-    rule_sets = [
-        {"id": r.name, "aliases": r.aliases, "title": r.title or r.name, "summary": r.summary, "deck": deck_json(r)}
-        for r in RULE_SETS.values()
-    ]
-
     def page(template: str, key: str) -> Callable[[Request], Response]:
         """A page: its template, given the rule sets and the id its path names (None: a new one)."""
 
         def render(request: Request) -> Response:
-            context = {"rule_sets": rule_sets, key: request.path_params.get(key), "lan_url": app.state.lan_url}
+            context = {
+                "rule_sets": page_rule_sets(request_language(request)),
+                key: request.path_params.get(key),
+                "lan_url": app.state.lan_url,
+            }
             return templates.TemplateResponse(request, template, context)
 
         return render
@@ -1134,52 +1136,79 @@ def create_app(
     def page_check(request: Request) -> Response:
         params = request.query_params
         rules_name = params.get("rules", "standard")
-        page = check_page(params.getlist("hand"), rules_name)
-        return templates.TemplateResponse(request, "check.html", {"rule_sets": rule_sets, **page})
+        lang = request_language(request)
+        page = check_page(params.getlist("hand"), rules_name, lang)
+        return templates.TemplateResponse(request, "check.html", {"rule_sets": page_rule_sets(lang), **page})
 
     return _wrap(app, hosts)
 
 
 def _wrap(app: FastAPI, hosts: frozenset[str]) -> FastAPI:
     app.add_middleware(_FastCompare)  # inside _SameOrigin and _Limits: their checks apply
+    app.add_middleware(Languages)  # around _FastCompare: its answers say their language as the app's do
     app.add_middleware(_SameOrigin)  # inside _Limits: its headers apply to a refusal
     app.add_middleware(_Limits)
     app.add_middleware(_KnownHost, names=hosts)  # first of all: a misdirected request is read no further
     return app
 
 
-def check_page(texts: Sequence[str], rules_name: str) -> dict[str, Any]:
+@cache
+def page_rule_sets(lang: Language) -> list[dict[str, Any]]:
+    """What the pages need of each rule set, in ``lang``: its name (``id``),
+    other names, title and summary, and its deck for the card grid (its
+    cards as card objects, named in ``lang``: view.deck_json). Made once a language."""
+    return [
+        {
+            "id": r.name,
+            "aliases": r.aliases,
+            "title": rules_title(r.name, r.title or r.name, lang),
+            "summary": r.summary,
+            "deck": deck_json(r, lang),
+        }
+        for r in RULE_SETS.values()
+    ]
+
+
+def check_page(texts: Sequence[str], rules_name: str, lang: Language | None = None) -> dict[str, Any]:
     """What the checker page shows for the hands in its URL: ``texts``, the
     hands typed (a blank one is no hand: the form sends its empty boxes, a
     URL need not, and both mean the same), each classified (or the
     library's message about it), with its sorted cards as card objects
     (``cards``, for the card faces), then the showdown of the good hands
-    when there are two or more (of the first :data:`MAX_HANDS`)."""
+    when there are two or more (of the first :data:`MAX_HANDS`); every
+    sentence in ``lang`` (default English)."""
+    lang = language(lang)
     texts = [text for text in texts if text.strip()][:MAX_HANDS]
     result: dict[str, Any] = {"rules": rules_name, "texts": texts, "hands": [], "showdown": None, "error": None}
     try:
         rules = builtin_rules(rules_name)
     except FivecardError as exc:
-        result["error"] = str(exc)
+        result["error"] = error_text(exc, lang)
         return result
     result["rules"] = rules.name
     good: list[str] = []
     for number, text in enumerate(texts, 1):
         entry: dict[str, Any] = {"number": number, "text": text, "hand": None, "cards": None, "error": None}
         if len(text) > MAX_HAND_TEXT:
-            entry["error"] = f"{len(text):,} characters; a hand is at most {MAX_HAND_TEXT}"
+            entry["error"] = lang.phrase_n(
+                "{n:,} character; a hand is at most {most}",
+                "{n:,} characters; a hand is at most {most}",
+                len(text),
+                "web",
+                most=MAX_HAND_TEXT,
+            )
         else:
             try:
                 evaluation = evaluate(text, rules=rules)
-                entry["hand"] = evaluation_json(evaluation, text)
-                entry["cards"] = cards_json(evaluation.hand.sorted())
+                entry["hand"] = evaluation_json(evaluation, text, lang=lang)
+                entry["cards"] = cards_json(evaluation.hand.sorted(), lang)
                 good.append(text)
             except FivecardError as exc:
-                entry["error"] = str(exc)
+                entry["error"] = error_text(exc, lang)
         result["hands"].append(entry)
     if len(good) >= 2 and len(good) == len(texts):
         try:
-            result["showdown"] = showdown_json(showdown(good, rules=rules), good)
+            result["showdown"] = showdown_json(showdown(good, rules=rules, lang=lang), good, lang)
         except FivecardError as exc:
-            result["error"] = str(exc)
+            result["error"] = error_text(exc, lang)
     return result

@@ -25,12 +25,15 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from ..core.errors import quote
+from ..core.lang import ENGLISH, Language
 from ..core.rules import get_rules
+from ..core.words import category_name, rules_title
 from ..play.chart import shipped_chart
 from ..play.paytables import PAYTABLES, catalogue
 from .errors import NotFound
+from .i18n import request_language
 
-__all__ = ["add_strategy_routes", "strategy_card", "strategy_games"]
+__all__ = ["add_strategy_routes", "strategy_card", "strategy_games", "page_card", "page_games"]
 
 
 def _known(paytable_id: str) -> str:
@@ -71,6 +74,32 @@ def strategy_games() -> list[dict[str, Any]]:
     return games
 
 
+@cache  # one per game and language
+def page_card(paytable_id: str, lang: Language) -> dict[str, Any]:
+    """A game's card as its page shows it in ``lang``: the rule set's
+    title, and each pay-table line that is a category of the rule set, in
+    the language (the chart's lines and the other pay lines as the chart
+    says them)."""
+    card = strategy_card(paytable_id)
+    if lang is ENGLISH:
+        return card
+    rules = get_rules(card["rules"])
+    names = {c.label: c.name for c in rules.ladder}
+    pays = [
+        {**p, "line": category_name(names[p["line"]], p["line"], lang)} if p["line"] in names else p
+        for p in card["pays"]
+    ]
+    return {**card, "rules_title": rules_title(card["rules"], card["rules_title"], lang), "pays": pays}
+
+
+@cache  # one per language
+def page_games(lang: Language) -> list[dict[str, Any]]:
+    """The games as ``/strategy`` shows them in ``lang`` (the rule sets' titles)."""
+    if lang is ENGLISH:
+        return strategy_games()
+    return [{**g, "rules_title": rules_title(g["rules"], g["rules_title"], lang)} for g in strategy_games()]
+
+
 def add_strategy_routes(app: FastAPI, templates: Jinja2Templates, json_response: Callable[[Any], Response]) -> None:
     """Register the strategy pages and their JSON on ``app``
     (``json_response``: the app's one way to answer JSON)."""
@@ -86,15 +115,15 @@ def add_strategy_routes(app: FastAPI, templates: Jinja2Templates, json_response:
     @app.get("/strategy", response_class=HTMLResponse, include_in_schema=False)
     def page_strategy_games(request: Request) -> Response:
         return templates.TemplateResponse(
-            request, "strategy.html", {"games": strategy_games(), "error": None}
+            request, "strategy.html", {"games": page_games(request_language(request)), "error": None}
         )
 
     @app.get("/strategy/{paytable_id}", response_class=HTMLResponse, include_in_schema=False)
     def page_strategy_card(request: Request, paytable_id: str) -> Response:
-        try:
-            card = strategy_card(_known(paytable_id))
-        except NotFound as exc:
+        lang = request_language(request)
+        if paytable_id not in PAYTABLES:
+            error = lang.phrase("no strategy card for {id}: /strategy lists the games", "web", id=quote(paytable_id))
             return templates.TemplateResponse(
-                request, "strategy.html", {"games": strategy_games(), "error": str(exc)}, status_code=404
+                request, "strategy.html", {"games": page_games(lang), "error": error}, status_code=404
             )
-        return templates.TemplateResponse(request, "strategy_card.html", {"card": card})
+        return templates.TemplateResponse(request, "strategy_card.html", {"card": page_card(paytable_id, lang)})

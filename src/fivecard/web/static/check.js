@@ -6,6 +6,7 @@
 (function () {
   const form = document.getElementById("checker");
   if (!form) return;
+  const { t } = window.fivecard;
   const MIN_HANDS = 2;
   const MAX_HANDS = 10;
   const list = document.getElementById("hands");
@@ -41,14 +42,14 @@
       const label = row.querySelector("label");
       input.id = `hand-${n}`;
       label.htmlFor = input.id;
-      label.textContent = `Hand ${n}`;
+      label.textContent = t("Hand {n}", { n });
       const result = row.querySelector(".hand-result");
       if (result) {
         result.id = `hand-${n}-result`;
         input.setAttribute("aria-describedby", result.id);
       }
       const remove = row.querySelector(".remove-hand");
-      remove.setAttribute("aria-label", `Remove hand ${n}`);
+      remove.setAttribute("aria-label", t("Remove hand {n}", { n }));
       remove.hidden = rows().length <= MIN_HANDS;
     });
     addButton.hidden = false;
@@ -72,11 +73,11 @@
     input.spellcheck = false;
     input.maxLength = 200;
     input.setAttribute("autocapitalize", "characters");
-    input.placeholder = "e.g. AS KS QS JS TS";
+    input.placeholder = t("e.g. {hand}", { hand: "AS KS QS JS TS" });
     const remove = document.createElement("button");
     remove.type = "button";
     remove.className = "remove-hand small";
-    remove.textContent = "Remove";
+    remove.textContent = t("Remove");
     box.append(label, input, remove);
     row.append(box);
     list.append(row);
@@ -159,7 +160,12 @@
       button.classList.toggle("used-up", full);
       button.setAttribute("aria-disabled", full ? "true" : "false");
       const label = button.dataset.label;
-      const said = count === 0 ? label : copies === 1 ? `${label}, picked` : `${label}, ${Math.min(count, copies)} of ${copies} picked`;
+      const said =
+        count === 0
+          ? label
+          : copies === 1
+            ? t("{card}, picked", { card: label })
+            : t("{card}, {count} of {copies} picked", { card: label, count: Math.min(count, copies), copies });
       button.setAttribute("aria-label", said);
       button.title = said;
     }
@@ -167,7 +173,7 @@
 
   function showTarget() {
     for (const input of inputs()) input.classList.toggle("target", input === target);
-    if (target) targetName.textContent = target.labels && target.labels[0] ? target.labels[0].textContent.toLowerCase() : "the hand";
+    if (target) targetName.textContent = target.labels && target.labels[0] ? target.labels[0].textContent.toLowerCase() : t("the hand");
   }
 
   // the hand to fill: the one last clicked into, or the next one with room

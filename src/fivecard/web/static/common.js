@@ -56,6 +56,17 @@ window.fivecard = (function () {
     return fill(typeof found === "string" && found ? found : message, fields);
   }
 
+  // A page asked for with ?lang= (the language switch's links) has
+  // remembered the language (the app's cookie): the address drops it, so
+  // that a link copied from it does not pick a language for whoever opens it.
+  (() => {
+    const params = new URLSearchParams(window.location.search);
+    if (!params.has("lang")) return;
+    params.delete("lang");
+    const query = params.toString();
+    window.history.replaceState(window.history.state, "", window.location.pathname + (query ? `?${query}` : "") + window.location.hash);
+  })();
+
   class ApiError extends Error {
     constructor(message, status) {
       super(message);
@@ -89,14 +100,14 @@ window.fivecard = (function () {
       data = null;
     }
     if (!response.ok) {
-      const detail = data && typeof data.detail === "string" ? data.detail : `the app answered ${response.status}`;
+      const detail = data && typeof data.detail === "string" ? data.detail : t("the app answered {status}", { status: response.status });
       throw new ApiError(detail, response.status);
     }
     return data;
   }
 
   function unanswered() {
-    const err = new ApiError("the app does not answer: is fivecard serve still running?", 0);
+    const err = new ApiError(t("the app does not answer: is fivecard serve still running?"), 0);
     err.offline = true;
     return err;
   }
@@ -162,7 +173,7 @@ window.fivecard = (function () {
     if (!connection.offline || connection.resuming) return;
     connection.resuming = true;
     connection.failed = false;
-    offlineLine("Trying again…");
+    offlineLine(t("Trying again…"));
     let error = null;
     try {
       if (resumeWith) await resumeWith();
@@ -212,7 +223,7 @@ window.fivecard = (function () {
 
   function countdown() {
     const left = Math.max(0, Math.ceil((connection.due - Date.now()) / 1000));
-    offlineLine(left > 0 ? `Trying again in ${left} s…` : "Trying again…");
+    offlineLine(left > 0 ? t("Trying again in {seconds} s…", { seconds: left }) : t("Trying again…"));
   }
 
   function offlineBox() {
@@ -222,19 +233,18 @@ window.fivecard = (function () {
     box.id = "offline";
     box.hidden = true;
     box.setAttribute("aria-labelledby", "offline-title");
-    const title = el("h2", "offline-title", "The app does not answer");
+    const title = el("h2", "offline-title", t("The app does not answer"));
     title.id = "offline-title";
     const what = el("p", "offline-what");
-    what.append(
-      "fivecard serve has stopped, or the network dropped. Start it again with ",
-      el("code", null, "fivecard serve"),
-      " (on the computer that runs it): this page goes on by itself where the game is."
-    );
+    const [before, after] = t(
+      "fivecard serve has stopped, or the network dropped. Start it again with {command} (on the computer that runs it): this page goes on by itself where the game is."
+    ).split("{command}");
+    what.append(before, el("code", null, "fivecard serve"), after || "");
     const line = el("p", "offline-retry");
     const status = el("span", "offline-status");
     status.id = "offline-status";
     status.setAttribute("aria-live", "off"); // (said once with the banner, not every second)
-    const button = el("button", "small", "Retry now");
+    const button = el("button", "small", t("Retry now"));
     button.type = "button";
     button.id = "offline-retry";
     line.append(status, " ", button);
@@ -327,7 +337,7 @@ window.fivecard = (function () {
     else if (opts.tag !== "button") node.setAttribute("role", "img");
     if (!card) {
       node.classList.add("back");
-      node.setAttribute("aria-label", "face-down card");
+      node.setAttribute("aria-label", t("face-down card"));
       return node;
     }
     const symbol = card.symbol || "";
@@ -346,7 +356,10 @@ window.fivecard = (function () {
     pip.setAttribute("aria-hidden", "true");
     node.append(corner("top"), pip, corner("bottom"));
     // a wild card at a showdown: the card it became (view.showdown_cards_json)
-    if (card.as) markCard(node, `${card.rank === null ? "★ " : ""}as ${card.as.text}`, "as", `as ${card.as.label}`, opts.hidden);
+    if (card.as) {
+      const became = t("as {card}", { card: card.as.text });
+      markCard(node, `${card.rank === null ? "★ " : ""}${became}`, "as", t("as {card}", { card: card.as.label }), opts.hidden);
+    }
     return node;
   }
 
@@ -410,7 +423,8 @@ window.fivecard = (function () {
   function unknownRules(form, value) {
     const shown = value.length > 40 ? `${value.slice(0, 20)}…${value.slice(-20)}` : value;
     const chosen = form.querySelector('input[name="rules"]:checked');
-    return `no rule set '${shown}': ${chosen ? ruleTitle(chosen.value) : "the first"} chosen`;
+    const title = chosen ? ruleTitle(chosen.value) : t("the first");
+    return t("no rule set '{name}': {title} chosen", { name: shown, title });
   }
 
   function isTyping(target) {

@@ -38,27 +38,48 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return; // nothing here for another origin
   if (url.pathname.startsWith("/api/") || url.pathname === "/sw.js") return; // network only
   if (request.mode === "navigate") {
-    event.respondWith(page(request, url));
+    event.respondWith(page(event, request, url));
   } else if (SHELL.includes(url.pathname) && !url.search) {
     event.respondWith(shellFile(request, url));
   }
 });
 
-// A page: the app's answer; when the app does not answer, the page as last
-// seen if it is one kept, else the offline page.
-async function page(request, url) {
+// A page: the app's answer (so a page asked for after the language switch
+// comes in the new language); when the app does not answer, the page as
+// last seen if it is one kept and in the language last seen, else the
+// offline page. Each page says its language (Content-Language): when it
+// is not the kept offline page's, the offline page is fetched again (as
+// this page was: same cookies, same Accept-Language), so that offline
+// speaks the language last chosen.
+async function page(event, request, url) {
   const kept = KEPT_PAGES.test(url.pathname) && !url.search;
   try {
     const response = await fetch(request);
-    if (kept && response.ok) {
-      const cache = await caches.open(CACHE);
-      await cache.put(url.pathname, response.clone());
-    }
+    if (response.ok) event.waitUntil(keep(response.headers.get("content-language"), kept ? [url.pathname, response.clone()] : null));
     return response;
   } catch (err) {
     const cache = await caches.open(CACHE);
-    const copy = (kept && (await cache.match(url.pathname))) || (await cache.match("/offline"));
-    return copy || Response.error();
+    const offline = await cache.match("/offline");
+    const spoken = offline && offline.headers.get("content-language");
+    const copy = kept && (await cache.match(url.pathname));
+    if (copy && (!spoken || copy.headers.get("content-language") === spoken)) return copy;
+    return offline || Response.error();
+  }
+}
+
+// A page the app gave, in ``lang``: ``copy`` ([path, response]) kept if
+// given, and the offline page fetched again if it speaks another language.
+async function keep(lang, copy) {
+  const cache = await caches.open(CACHE);
+  if (copy) await cache.put(...copy);
+  const offline = await cache.match("/offline");
+  if (lang && offline && offline.headers.get("content-language") !== lang) {
+    try {
+      const fresh = await fetch("/offline", { cache: "no-store", credentials: "same-origin" });
+      if (fresh.ok && fresh.headers.get("content-language") === lang) await cache.put("/offline", fresh);
+    } catch (err) {
+      /* the old one stays: the app went away meanwhile */
+    }
   }
 }
 

@@ -130,11 +130,14 @@ class Tab:
             self.errors.append(f"{message.text} ({message.location.get('url', '?')})")
 
 
-def open_tab(browser: Browser, viewport: ViewportSize = DESKTOP, proxy: str | None = None) -> Tab:
+def open_tab(
+    browser: Browser, viewport: ViewportSize = DESKTOP, proxy: str | None = None, locale: str | None = None
+) -> Tab:
     """A new context (its own cookies) and page, watched for errors.
     ``proxy``: every request of the context goes through that HTTP proxy
-    (the browser still believes it reaches the address it was given)."""
-    context = browser.new_context(viewport=viewport, proxy={"server": proxy} if proxy else None)
+    (the browser still believes it reaches the address it was given);
+    ``locale``: the browser's language (its ``Accept-Language``, ``ja-JP``)."""
+    context = browser.new_context(viewport=viewport, proxy={"server": proxy} if proxy else None, locale=locale)
     context.add_init_script(CSP_WATCH)
     tab = Tab(context.new_page())
     tab.page.on("console", tab.watch)

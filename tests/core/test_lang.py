@@ -87,3 +87,21 @@ def test_every_message_is_translated_with_the_same_fields() -> None:
         [sys.executable, str(ROOT / "scripts" / "messages.py"), "check"], capture_output=True, text=True
     )
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_every_built_in_rule_set_s_title_and_summary_is_said_in_each_language() -> None:
+    """The catalog knows each built-in rule set's title and summary as the
+    rule set says them (a summary changed in one place and not the other
+    would go on in English); a rule set made by a user keeps its own."""
+    from fivecard.core.rules import RULE_SETS
+    from fivecard.core.words import rules_summary, rules_title
+
+    for name, rules in RULE_SETS.items():
+        title = rules.title or name
+        assert rules_title(name, title) == title and rules_summary(name, rules.summary) == rules.summary
+        for code in LANGUAGES:
+            if code != "en":
+                assert rules_title(name, title, code) != title, (name, code)
+                assert rules_summary(name, rules.summary, code) != rules.summary, (name, code)
+    assert rules_summary("standard", "my own rules", "ru") == "my own rules"
+    assert rules_summary("mine", "my own rules", "ja") == "my own rules"

@@ -24,7 +24,7 @@ from fivecard import showdown
 from fivecard.core.errors import FivecardError
 from fivecard.core.evaluate import describe, evaluate
 from fivecard.core.lang import LANGUAGES, language
-from fivecard.core.words import card_name, error_text, rules_title
+from fivecard.core.words import card_name, error_text, rules_summary, rules_title
 from fivecard.core.cards import Card, parse_cards
 from fivecard.core.rules import RULE_SETS
 from fivecard.web import app as web
@@ -274,6 +274,7 @@ def test_the_pages_rule_sets_and_decks_are_in_the_language(code: str) -> None:
     sets = web.page_rule_sets(language(code))
     assert [s["id"] for s in sets] == list(RULE_SETS)
     assert [s["title"] for s in sets] == [rules_title(r.name, r.title or r.name, code) for r in RULE_SETS.values()]
+    assert [s["summary"] for s in sets] == [rules_summary(r.name, r.summary, code) for r in RULE_SETS.values()]
     for s, rules in zip(sets, RULE_SETS.values()):
         english = web.page_rule_sets(language("en"))[list(RULE_SETS).index(rules.name)]
         assert [c["code"] for c in s["deck"]["cards"]] == [c["code"] for c in english["deck"]["cards"]]

@@ -37,6 +37,7 @@ __all__ = [
     "category_name",
     "category_detail",
     "rules_title",
+    "rules_summary",
     "spoken_list",
     "error_text",
 ]
@@ -121,6 +122,59 @@ _TITLES: Final = {
     "deuce-to-seven": NP_("rules", "Deuce-to-seven lowball"),
     "deuces-wild": NP_("rules", "Deuces Wild"),
     "one-eyed-jacks": NP_("rules", "One-Eyed Jacks"),
+}
+
+_SUMMARIES: Final = {
+    "standard": NP_(
+        "rules summary",
+        "52 cards, ten straights from 5-high (A-2-3-4-5) to ace-high (ModelOff 2012, Poker vs Dealer)",
+    ),
+    "ace-king": NP_(
+        "rules summary",
+        "standard, with Ace-King (an ace and a king, nothing better) between High Card and One Pair; "
+        "11 categories (Russian poker)",
+    ),
+    "semi": NP_(
+        "rules summary",
+        "ranks only (suits ignored): no flushes, ace high only (2-3-4-5-6 is the lowest straight), "
+        "Five of a Kind on top (Semi-Poker)",
+    ),
+    "joker": NP_(
+        "rules summary",
+        "54 cards with two fully wild jokers; Five of a Kind above the royal flush; natural and wild hands "
+        "of equal value draw (Joker Poker)",
+    ),
+    "one-joker": NP_(
+        "rules summary",
+        "53 cards with one wild joker, as video poker's Joker Poker deals; Five of a Kind above the royal "
+        "flush; natural and wild hands of equal value draw",
+    ),
+    "short-deck": NP_(
+        "rules summary",
+        "36 cards (6 to A): a flush beats a full house; six straights, from 9-high (A-6-7-8-9, the ace low) "
+        "to ace-high (short deck, six-plus)",
+    ),
+    "deuces-wild": NP_(
+        "rules summary",
+        "52 cards, the four 2s wild; Five of a Kind above the royal flush; natural and wild hands of equal "
+        "value draw (Deuces Wild)",
+    ),
+    "one-eyed-jacks": NP_(
+        "rules summary",
+        "52 cards, J♠ and J♥ wild (J♣ and J♦ are natural); Five of a Kind above the royal flush; natural "
+        "and wild hands of equal value draw (One-Eyed Jacks)",
+    ),
+    "ace-to-five": NP_(
+        "rules summary",
+        "lowball, 52 cards: the lowest hand wins; the ace is low only, straights and flushes do not count, "
+        "so 5-4-3-2-A (the wheel) is the best hand and K-K-K-K-Q the worst (ace-to-five lowball, razz)",
+    ),
+    "deuce-to-seven": NP_(
+        "rules summary",
+        "lowball, 52 cards: standard reversed, the lowest hand wins; the ace is high only (A-2-3-4-5 is no "
+        "straight), straights and flushes count against you, so 7-5-4-3-2 of mixed suits is the best hand "
+        "and a royal flush the worst (deuce-to-seven lowball, Kansas City)",
+    ),
 }
 
 
@@ -220,6 +274,17 @@ def rules_title(name: str, title: str, lang: Language | str | None = None) -> st
     found = _TITLES.get(name)
     if lang is ENGLISH or found is None or found[1] != title:
         return title
+    return lang.pgettext(*found)
+
+
+def rules_summary(name: str, summary: str, lang: Language | str | None = None) -> str:
+    """A rule set's summary in the language (by its name; a rule set made by
+    a user, or a summary that is not the one the catalog knows, is said as
+    it is)."""
+    lang = language(lang)
+    found = _SUMMARIES.get(name)
+    if lang is ENGLISH or found is None or found[1] != summary:
+        return summary
     return lang.pgettext(*found)
 
 

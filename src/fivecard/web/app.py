@@ -117,7 +117,7 @@ from pydantic import Field
 from ..core.version import __version__
 from .i18n import Languages, install as install_language, request_language
 from ..core.lang import Language, language
-from ..core.words import error_text, rules_title
+from ..core.words import error_text, rules_summary, rules_title
 from ..vector import batch
 from ..core.evaluate import class_descriptions, evaluate, strength_function
 from ..core.report import evaluation_json, showdown_json
@@ -1162,7 +1162,7 @@ def page_rule_sets(lang: Language) -> list[dict[str, Any]]:
             "id": r.name,
             "aliases": r.aliases,
             "title": rules_title(r.name, r.title or r.name, lang),
-            "summary": r.summary,
+            "summary": rules_summary(r.name, r.summary, lang),
             "deck": deck_json(r, lang),
         }
         for r in RULE_SETS.values()

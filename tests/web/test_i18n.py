@@ -24,7 +24,7 @@ from fivecard import showdown
 from fivecard.core.errors import FivecardError
 from fivecard.core.evaluate import describe, evaluate
 from fivecard.core.lang import LANGUAGES, language
-from fivecard.core.words import card_name, error_text, rules_summary, rules_title
+from fivecard.core.words import card_name, card_text, error_text, rules_summary, rules_title
 from fivecard.core.cards import Card, parse_cards
 from fivecard.core.rules import RULE_SETS
 from fivecard.web import app as web
@@ -278,6 +278,7 @@ def test_the_pages_rule_sets_and_decks_are_in_the_language(code: str) -> None:
     for s, rules in zip(sets, RULE_SETS.values()):
         english = web.page_rule_sets(language("en"))[list(RULE_SETS).index(rules.name)]
         assert [c["code"] for c in s["deck"]["cards"]] == [c["code"] for c in english["deck"]["cards"]]
+        assert [c["text"] for c in s["deck"]["cards"]] == [card_text(Card.parse(c["code"]), code) for c in english["deck"]["cards"]]
         assert [c["label"] for c in s["deck"]["cards"]] == [card_name(Card.parse(c["code"]), code) if code != "en" else c["label"] for c in english["deck"]["cards"]]
 
 

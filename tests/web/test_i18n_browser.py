@@ -22,7 +22,7 @@ from browser import DESKTOP, PHONE, SHOTS, Server, Tab, browser, open_tab, serve
 from fivecard import showdown
 from fivecard.core.evaluate import describe, evaluate
 from fivecard.core.lang import language
-from fivecard.core.words import card_name
+from fivecard.core.words import card_name, rank_letter
 from fivecard.core.cards import parse_card
 
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
@@ -85,6 +85,8 @@ def the_checker_says_it(page: Page, code: str) -> None:
         expect(page.locator(".hand-desc strong").nth(i)).to_have_text(describe(evaluation.hand_class, code))
     sorted_first = [card_name(c, code) for c in evaluate(HANDS[0]).hand.sorted()]
     assert page.locator(".hand-row").nth(0).locator(".card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))") == sorted_first
+    faces = page.locator(".hand-row").nth(0).locator(".card .corner.top .rank")
+    expect(faces).to_have_text([rank_letter(c.rank, code) for c in evaluate(HANDS[0]).hand.sorted() if c.rank is not None])
     expect(page.get_by_label(words["hand"].format(n=1), exact=True)).to_have_value(HANDS[0])
     ace = card_name(parse_card("AS"), code)
     expect(page.locator("#card-grid").get_by_role("button", name=ace, exact=True)).to_have_count(0)  # in a hand: marked

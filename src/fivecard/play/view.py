@@ -30,7 +30,7 @@ from typing import Any
 
 from ..core.cards import Card, Suit
 from ..core.lang import ENGLISH, Language, language
-from ..core.words import card_name
+from ..core.words import card_name, card_text, rank_letter
 from ..core.evaluate import Evaluation, evaluate
 from ..core.report import Painter, evaluation_json
 from ..core.rules import RuleSet
@@ -78,15 +78,16 @@ def card_json(card: Card, lang: Language | str | None = None) -> dict[str, Any]:
     """A card for a page, the one form every answer gives a card in:
     ``{"code", "text", "rank", "suit", "symbol", "label", "red"}`` (``rank``
     as a face shows it, ``"10"``; ``symbol``, the suit's sign; a joker has
-    neither rank nor suit, a rank-only card no suit). ``label`` is the card
-    in words for screen readers, in ``lang`` (default English:
-    :func:`~fivecard.core.words.card_name`); the rest is the same in every
-    language.
+    neither rank nor suit, a rank-only card no suit). In ``lang`` (default
+    English): ``label``, the card in words for screen readers
+    (:func:`~fivecard.core.words.card_name`), and ``text`` and ``rank`` as
+    the language writes them (Russian ``К♠``); ``code`` and the rest are the
+    same in every language.
 
     >>> card_json(Card.parse("Th"))
     {'code': 'Th', 'text': '10♥', 'rank': '10', 'suit': 'h', 'symbol': '♥', 'label': 'Ten of hearts', 'red': True}
-    >>> card_json(Card.parse("Th"), "ru")["label"]
-    'десятка червей'
+    >>> card_json(Card.parse("Ks"), "ru")
+    {'code': 'Ks', 'text': 'К♠', 'rank': 'К', 'suit': 's', 'symbol': '♠', 'label': 'король пик', 'red': False}
     """
     words = language(lang)
     if card.is_joker:
@@ -98,12 +99,13 @@ def card_json(card: Card, lang: Language | str | None = None) -> dict[str, Any]:
     suit = card.suit
     if words is ENGLISH:
         label = card.rank.word if suit is None else f"{card.rank.word} of {suit.name.lower()}"
+        text, rank = str(card), card.rank.short
     else:
-        label = card_name(card, words)
+        label, text, rank = card_name(card, words), card_text(card, words), rank_letter(card.rank, words)
     return {
         "code": card.code_str,
-        "text": str(card),
-        "rank": card.rank.short,
+        "text": text,
+        "rank": rank,
         "suit": None if suit is None else suit.value,
         "symbol": None if suit is None else suit.symbol,
         "label": label,

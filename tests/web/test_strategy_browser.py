@@ -84,7 +84,7 @@ def test_the_list_leads_to_a_card_by_keyboard(tab: Tab, server: Server) -> None:
     page.wait_for_url(f"{server.url}/strategy/{first.name}")
     check_card(page, first.name)
     reached = set()
-    for _ in range(12):  # past the skip link and the navigation: the card's own controls
+    for _ in range(15):  # past the skip link, the navigation and the language switch: the card's own controls
         page.keyboard.press("Tab")
         reached.add(page.evaluate("document.activeElement.textContent.trim()"))
     assert {"All games", "Print the card", "JSON"} <= reached

@@ -296,7 +296,8 @@ def test_the_checker_page_in_japanese_and_russian(client: TestClient) -> None:
 def test_the_strategy_pages_in_japanese_and_russian(client: TestClient) -> None:
     ja = client.get("/strategy/jacks-or-better-9-6", params={"lang": "ja"}).text
     assert "配当表" in ja and "1コインあたり(5コイン賭け)" in ja and "このカード(38行、うち例外6行)" in ja
-    assert "<th scope=\"row\">ロイヤルフラッシュ</th>" in ja and "Jacks or Better</th>" in ja  # a pay line that is no category stays
+    assert "<th scope=\"row\">ロイヤルフラッシュ</th>" in ja  # a pay line that is no category stays, marked English
+    assert '<th scope="row" lang="en">Jacks or Better</th>' in ja and '<ol class="chart-lines" id="chart-lines" lang="en">' in ja
     ru = client.get("/strategy/jacks-or-better-9-6", params={"lang": "ru"}).text
     assert "Эта карта (38 строк, из них 6 исключений)" in ru and "на монету, ставка 5 монет" in ru
     assert "<th scope=\"row\">Роял-флеш</th>" in ru

@@ -79,14 +79,15 @@ def page_card(paytable_id: str, lang: Language) -> dict[str, Any]:
     """A game's card as its page shows it in ``lang``: the rule set's
     title, and each pay-table line that is a category of the rule set, in
     the language (the chart's lines and the other pay lines as the chart
-    says them)."""
+    says them, in English: such a pay line has ``"lang": "en"``, which the
+    page marks for screen readers)."""
     card = strategy_card(paytable_id)
     if lang is ENGLISH:
         return card
     rules = get_rules(card["rules"])
     names = {c.label: c.name for c in rules.ladder}
     pays = [
-        {**p, "line": category_name(names[p["line"]], p["line"], lang)} if p["line"] in names else p
+        {**p, "line": category_name(names[p["line"]], p["line"], lang)} if p["line"] in names else {**p, "lang": "en"}
         for p in card["pays"]
     ]
     return {**card, "rules_title": rules_title(card["rules"], card["rules_title"], lang), "pays": pays}

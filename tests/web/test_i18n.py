@@ -70,7 +70,7 @@ def _pages(app: Any) -> list[str]:
     """Every page of the app (a GET route answered with HTML), its parameters filled."""
     paths = []
     for route in app.routes:
-        if isinstance(route, APIRoute) and "GET" in route.methods and route.path not in ("/sw.js", "/manifest.webmanifest"):
+        if isinstance(route, APIRoute) and "GET" in (route.methods or ()) and route.path not in ("/sw.js", "/manifest.webmanifest"):
             if not route.path.startswith("/api/"):
                 paths.append(PAGE_PATHS.get(route.path, route.path))
     assert "/check" in paths and "/offline" in paths
@@ -224,7 +224,8 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, TestClie
     folder: Path = tmp_path_factory.mktemp("both")
     fast = web.create_app(folder, allow_hosts=["testserver"])
     slow = web.create_app(folder, allow_hosts=["testserver"])
-    slow.user_middleware = [m for m in slow.user_middleware if m.cls is not web._FastCompare]
+    fast_path: Any = web._FastCompare
+    slow.user_middleware = [m for m in slow.user_middleware if m.cls is not fast_path]
     return TestClient(fast), TestClient(slow)
 
 

@@ -29,6 +29,14 @@ API (all JSON; the OpenAPI document is at ``/openapi.json``):
   browser installs, its service worker and the page shown while the app is
   stopped (:mod:`fivecard.web.install`).
 
+The sentences an answer says to a person (an explanation, a hand's
+description, an error's message) are in the request's language
+(:func:`~fivecard.web.i18n.request_language`: ``?lang=``, the
+``fivecard_lang`` cookie the pages' switch sets, ``Accept-Language``); the
+keys and every machine value (codes, categories, rule names, numbers) are
+the same in every language, and each answer says ``Vary`` and
+``Content-Language`` (:class:`~fivecard.web.i18n.Languages`).
+
 A field that names a rule set (``rules``, here and in a friends' table: a
 :data:`~fivecard.web.friends_api.RuleName`; the check page's ``?rules=``) is
 read by :func:`~fivecard.web.friends_api.builtin_rules`: a built-in rule set

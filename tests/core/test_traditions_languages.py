@@ -518,6 +518,41 @@ JAPANESE_TEXT_HANDS = {
 }
 
 
+# ModelOff 2012's Table 3, a hand of each category (and the ace low in a
+# low straight), under the standard rules.
+MODELOFF_HANDS = {
+    "A♦ K♦ Q♦ J♦ 10♦": ("Royal Flush", "ロイヤルフラッシュ", "Роял-флеш"),
+    "Q♣ J♣ 10♣ 9♣ 8♣": ("Straight Flush, Queen high", "ストレートフラッシュ（クイーンハイ）", "Стрит-флеш, до дамы"),
+    "9♣ 9♠ 9♦ 9♥ J♥": ("Four of a Kind, Nines, Jack kicker", "フォーカード（9、キッカーJ）",
+                        "Каре, девятки, кикер валет"),
+    "3♣ 3♠ 3♦ 6♣ 6♥": ("Full House, Threes over Sixes", "フルハウス（3と6）", "Фулл-хаус, тройки и шестёрки"),
+    "Q♣ 10♣ 7♣ 6♣ 4♣": ("Flush, Q-10-7-6-4", "フラッシュ（Q-10-7-6-4）", "Флеш, Д-10-7-6-4"),
+    "Q♣ J♠ 10♠ 9♥ 8♥": ("Straight, Queen high", "ストレート（クイーンハイ）", "Стрит, до дамы"),
+    "2♦ 2♠ 2♣ K♠ 6♥": ("Three of a Kind, Twos, K-6 kickers", "スリーカード（2、キッカーK-6）",
+                        "Тройка, двойки, кикеры К-6"),
+    "J♥ J♣ 4♣ 4♠ 9♥": ("Two Pair, Jacks and Fours, Nine kicker", "ツーペア（ジャックと4、キッカー9）",
+                        "Две пары, валеты и четвёрки, кикер девятка"),
+    "4♥ 4♠ K♠ 10♦ 5♠": ("One Pair, Fours, K-10-5 kickers", "ワンペア（4、キッカーK-10-5）",
+                         "Пара, четвёрки, кикеры К-10-5"),
+    "K♥ J♥ 8♣ 7♦ 4♠": ("High Card, K-J-8-7-4", "ハイカード（K-J-8-7-4）", "Старшая карта, К-В-8-7-4"),
+    "A♥ 2♥ 3♠ 4♥ 5♣": ("Straight, Five high", "ストレート（5ハイ）", "Стрит, до пятёрки"),
+}
+
+# Semi-Poker's hand of each category, under its own rules (ranks only).
+SEMI_POKER_HANDS_SAID = {
+    "9, 9, 9, 9, 3": ("Four of a Kind, Nines, Three kicker", "フォーカード（9、キッカー3）",
+                      "Каре, девятки, кикер тройка"),
+    "4, Q, 4, 4, Q": ("Full House, Fours over Queens", "フルハウス（4とクイーン）", "Фулл-хаус, четвёрки и дамы"),
+    "2, 3, 4, 5, 6": ("Straight, Six high", "ストレート（6ハイ）", "Стрит, до шестёрки"),
+    "Q, A, 5, A, A": ("Three of a Kind, Aces, Q-5 kickers", "スリーカード（エース、キッカーQ-5）",
+                      "Тройка, тузы, кикеры Д-5"),
+    "9, 10, 3, 3, 10": ("Two Pair, Tens and Threes, Nine kicker", "ツーペア（10と3、キッカー9）",
+                        "Две пары, десятки и тройки, кикер девятка"),
+    "K, 4, 7, K, 9": ("One Pair, Kings, 9-7-4 kickers", "ワンペア（キング、キッカー9-7-4）",
+                      "Пара, короли, кикеры 9-7-4"),
+    "2, 3, 9, 8, 4": ("High Card, 9-8-4-3-2", "ハイカード（9-8-4-3-2）", "Старшая карта, 9-8-4-3-2"),
+}
+
 RANKS = {*"23456789JQKA", "10"}
 
 
@@ -527,11 +562,20 @@ def hand_of(text: str) -> str | Hand:
     return ranked(text) if set(text.split()) <= RANKS else text
 
 
+HANDS = {
+    "the Russian Ace-King ladder": ("ace-king", RUSSIAN_LADDER_HANDS),
+    "the Japanese tie-break text": ("standard", JAPANESE_TEXT_HANDS),
+    "ModelOff 2012": ("standard", MODELOFF_HANDS),
+    "Semi-Poker": ("semi", SEMI_POKER_HANDS_SAID),
+}
+
+
 @pytest.mark.parametrize(("rules", "text", "said"), [
-    *(pytest.param("ace-king", t, s, id=f"the Russian Ace-King ladder: {t}") for t, s in RUSSIAN_LADDER_HANDS.items()),
-    *(pytest.param("standard", t, s, id=f"the Japanese tie-break text: {t}") for t, s in JAPANESE_TEXT_HANDS.items()),
+    pytest.param(rules, text, said, id=f"{tradition}: {text}")
+    for tradition, (rules, hands) in HANDS.items()
+    for text, said in hands.items()
 ])
-def test_every_hand_of_the_russian_and_japanese_texts_is_described_in_every_language(
+def test_every_hand_of_the_traditions_is_described_in_every_language(
     rules: str, text: str, said: tuple[str, str, str]
 ) -> None:
     hand_class = evaluate(hand_of(text), rules=rules).hand_class

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import groupby
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 from .cards import JOKER, Card, Rank
 from .errors import FivecardError, HandError, in_context, kind_of
@@ -21,9 +21,11 @@ from .evaluate import Evaluation, describe, evaluate
 from .hand import Hand, HandLike, as_hand, given_cards, resolve_rules
 from .rules import RuleSet, wild_on
 from .lookup import HandClass
-from .lang import Language, language
-from .reason import Verdict, step, verdict
+from .lang import Language
 from . import words
+
+if TYPE_CHECKING:  # the reasons' module loads when a reason is first made
+    from .reason import Verdict
 
 __all__ = [
     "Outcome",
@@ -129,6 +131,8 @@ def outcome_of(
     """The one place a showdown's result is made, from the hands' strengths,
     classes and whether each is natural: the order (one sort, O(n log n)),
     the winners and the reason, explained in ``lang``."""
+    from .reason import verdict
+
     if not strengths:
         raise HandError("a showdown needs at least one hand, got none")
     best_first = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
@@ -420,6 +424,8 @@ def explain(
     >>> explain('AS AD KH 7C 2D', 'AH AC QS JD 9H', lang='ja')
     'どちらもエースのワンペア。3枚目で決まり、KがQに勝ちます'
     """
+    from .reason import step
+
     first, second = _evaluations([a, b], rules)
     return step(
         first.hand_class, second.hand_class, rules=first.rules, naturals=(first.natural, second.natural)
@@ -439,6 +445,8 @@ def explain_classes(
     writes it once per distinct case. Like :func:`explain`, it orders its
     arguments: passed the weaker class first, it still explains the
     stronger one's win. (The reason as data is :func:`~fivecard.core.reason.step`.)"""
+    from .reason import step
+
     return step(winner, loser, rules=rules, naturals=naturals).text(lang)
 
 
@@ -453,6 +461,8 @@ def explain_showdown(
     """The explanation of a showdown, from the hands' classes (0-based
     ``order``, best first, ties grouped) and whether each hand is natural.
     (The reason as data is :func:`~fivecard.core.reason.verdict`.)"""
+    from .reason import verdict
+
     return verdict(classes, order, rules=rules, naturals=naturals).text(lang)
 
 

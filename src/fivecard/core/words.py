@@ -20,7 +20,6 @@ the ``core`` catalog (see :mod:`fivecard.core.lang`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from .cards import Card, Rank, Suit
@@ -124,16 +123,16 @@ _TITLES: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class RankName:
     """A rank (or, ``plural``, a group of one rank) as a template field: it
     says itself in the case its format spec names: ``{r}`` (as a subject),
     ``{r:gen}`` (genitive: Russian "до туза"), ``{r:acc}`` (accusative:
     "бьёт короля"), ``{r:letter}`` (``K``; Russian ``К``)."""
 
-    rank: Rank
-    lang: Language
-    plural: bool = False
+    __slots__ = ("rank", "lang", "plural")  # a plain class: a dataclass costs the command's start-up
+
+    def __init__(self, rank: Rank, lang: Language, plural: bool = False) -> None:
+        self.rank, self.lang, self.plural = rank, lang, plural
 
     def __format__(self, spec: str) -> str:
         if spec == "letter":
@@ -160,13 +159,14 @@ def rank_letter(rank: Rank, lang: Language | str | None = None) -> str:
     return rank.short if lang is ENGLISH else lang.pgettext(*_LETTERS[rank])
 
 
-@dataclass(frozen=True, slots=True)
 class SuitName:
     """A suit as a template field: ``{suit}`` (``пики``), ``{suit:gen}``
     (``туз пик``)."""
 
-    suit: Suit
-    lang: Language
+    __slots__ = ("suit", "lang")
+
+    def __init__(self, suit: Suit, lang: Language) -> None:
+        self.suit, self.lang = suit, lang
 
     def __format__(self, spec: str) -> str:
         if spec not in ("", "gen"):

@@ -67,7 +67,8 @@ class Phrase:
     with named fields) of a catalog's domain and its fields; for a count,
     ``plural`` is the English template when ``n`` is not 1 (``n`` is a
     field too). ``str()`` is the English; a field that is a Phrase, a
-    :class:`Listed`, a card or a rank is said in the language too
+    :class:`Listed`, a card or a rank's name (:class:`~fivecard.core.words.RankName`)
+    is said in the language too
     (:func:`fivecard.core.words.error_text`); any other field (a quote of the
     input, a number) as it is."""
 

@@ -196,7 +196,7 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZ
                     position=position,
                     card=card,
                     rules=rules.name,
-                    ranks=rules.ranks_text(),
+                    ranks=_deck_ranks(rules),
                 )
             )
         if card.is_joker:
@@ -217,6 +217,18 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZ
                 raise HandError(
                     phrase("duplicate card {card} (cards {first} and {position})", card=card, first=first, position=position)
                 )
+
+
+def _deck_ranks(rules: RuleSet) -> object:
+    """A deck's ranks for a message (as :meth:`RuleSet.ranks_text` says
+    them: ``6 to A``), the ranks written as the language writes them."""
+    from .lang import ENGLISH
+    from .words import RankName
+
+    ranks = sorted(rules.ranks)
+    if ranks[-1] - ranks[0] != len(ranks) - 1:
+        return rules.ranks_text()
+    return phrase("{low:letter} to {high:letter}", low=RankName(ranks[0], ENGLISH), high=RankName(ranks[-1], ENGLISH))
 
 
 #: What the library takes where a hand is expected: text, a sequence (any

@@ -299,8 +299,8 @@ def _field(value: object, lang: Language) -> object:
         return _said(value, lang)
     if isinstance(value, Card):
         return card_text(value, lang)
-    if isinstance(value, Rank):
-        return rank_name(value, lang)
+    if isinstance(value, RankName):
+        return RankName(value.rank, lang, value.plural)
     if isinstance(value, Listed):
         items = [_field(i, lang) for i in value.items]
         if not value.more:

@@ -432,3 +432,13 @@ def test_listing_many_hands_says_how_many_more() -> None:
     assert str(error).startswith("12 jokers in hands 1, 2, 3, 4, 5, 6, 7, 8, 9 and 3 more, but one deck")
     assert error_text(error, "ru").startswith("джокеров в руках 1, 2, 3, 4, 5, 6, 7, 8, 9 и ещё 3: 12, а в 1 колоде")
     assert error_text(error, "ja").startswith("ハンド 1、2、3、4、5、6、7、8、9 ほか 3 件 にジョーカーが 12 枚")
+
+
+@pytest.mark.parametrize(("make", "en", "ja", "ru"), HAND_ERRORS[:3] + HAND_ERRORS[-12:])
+def test_an_error_said_in_another_process_is_the_same(make: Callable[[], object], en: str, ja: str, ru: str) -> None:
+    """Errors cross processes (the parallel file readers) pickled: the
+    copy says the same in each language."""
+    import pickle
+
+    again = pickle.loads(pickle.dumps(raised(make)))
+    assert (str(again), error_text(again, "ja"), error_text(again, "ru")) == (en, ja, ru)

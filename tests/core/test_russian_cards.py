@@ -176,3 +176,12 @@ def test_latin_input_reads_and_fails_as_before() -> None:
         with pytest.raises(ParseError) as caught:
             parse_card(text)
         assert str(caught.value) == message
+
+
+def test_a_line_of_russian_hands_splits_into_hands() -> None:
+    """The file readers tell Russian cards from labels as they do Latin ones."""
+    from fivecard.files.rows import split_line
+
+    assert split_line("Тп Кч Дб Вт 10п | 2т 3т 4т 5т 7б") == ["Тп Кч Дб Вт 10п", "2т 3т 4т 5т 7б"]
+    assert split_line("ТпКчДбВт10п 2т3т4т5т7б") == ["ТпКчДбВт10п", "2т3т4т5т7б"]
+    assert split_line("Т ♠ К ♠ Д ♠ В ♠ 10 ♠") == ["Т ♠ К ♠ Д ♠ В ♠ 10 ♠"]

@@ -329,11 +329,10 @@ _ANY_SUIT: Final = {**_SUIT_SPELLINGS, **_LETTER_SUITS}
 _JOKER_SPELLINGS: Final = frozenset({"jk", "joker", "x", "*", "\U0001f0bf", "\U0001f0cf", "\U0001f0df"})
 #: How ranks, suits and jokers may be written (jokers in lower case); the
 #: table reader uses them to tell card-like cells from labels. The suits
-#: here are the Latin letters and the symbols; the Russian suit letters are
-#: :data:`RUSSIAN_SUITS`.
+#: here are the Latin letters and the symbols (a lone symbol joins the rank
+#: before it); the Russian suit letters, which do not, are apart.
 RANK_SPELLINGS: Final = _RANK_SPELLINGS
 SUIT_SPELLINGS: Final = _SUIT_SPELLINGS
-RUSSIAN_SUITS: Final = _LETTER_SUITS
 JOKER_SPELLINGS: Final = _JOKER_SPELLINGS
 
 

@@ -124,3 +124,50 @@ def paytable_catalogue() -> str:
             f"| {float(chart.chart_return * 100):.4f}% | {published} |"
         )
     return "\n".join(lines)
+
+
+def category_names() -> str:
+    """Every category of the built-in rule sets with its name in each
+    language (from the catalogs), strongest first; lowball's own last."""
+    from fivecard import get_rules, rule_names
+    from fivecard.core.lang import LANGUAGES
+    from fivecard.core.rules import Category
+    from fivecard.core.words import category_name
+
+    high: list[Category] = []
+    low: list[Category] = []
+    for name in rule_names():
+        rules = get_rules(name)
+        above = None
+        for category in reversed(rules.ladder):  # strongest first
+            if category.name not in {c.name for c in high + low}:
+                if rules.low:
+                    low.append(category)
+                else:
+                    at = 0 if above is None else [c.name for c in high].index(above) + 1
+                    high.insert(at, category)
+            above = category.name
+    lines = ["| id | " + " | ".join(LANGUAGES.values()) + " |", "|---" * (len(LANGUAGES) + 1) + "|"]
+    for category in high + low:
+        names = [category_name(category.name, category.label, code) for code in LANGUAGES]
+        lines.append(f"| `{category.name}` | " + " | ".join(names) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def card_names() -> str:
+    """The ranks (as a card shows them, and in words) and the suits, in
+    each language (from the catalogs)."""
+    from fivecard import Rank, Suit
+    from fivecard.core.lang import LANGUAGES
+    from fivecard.core.words import rank_letter, rank_name, suit_name
+
+    def said(rank: Rank, code: str) -> str:
+        letter, word = rank_letter(rank, code), str(rank_name(rank, code))
+        return letter if word == letter else f"{letter} {word}"
+
+    lines = ["| " + " | ".join(LANGUAGES.values()) + " |", "|---" * len(LANGUAGES) + "|"]
+    for rank in sorted(Rank, reverse=True):
+        lines.append("| " + " | ".join(said(rank, c) for c in LANGUAGES) + " |")
+    for suit in Suit:
+        lines.append("| " + " | ".join(f"{suit.symbol} {suit_name(suit, c)}" for c in LANGUAGES) + " |")
+    return "\n".join(lines) + "\n"

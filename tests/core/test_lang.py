@@ -89,6 +89,61 @@ def test_every_message_is_translated_with_the_same_fields() -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+def _messages_script(monkeypatch: pytest.MonkeyPatch, folder: Path) -> object:
+    """scripts/messages.py, reading the catalogs in ``folder``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("messages_script", ROOT / "scripts" / "messages.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "po_path", lambda lang, domain: folder / lang / "LC_MESSAGES" / f"{domain}.po")
+    monkeypatch.setattr(module, "ROOT", folder)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda text: text.replace('msgstr "{winner} старше, чем {loser}"', 'msgstr ""'), "not translated"),
+        (lambda text: text.replace('msgstr "{winner} старше, чем {loser}"', 'msgstr "{winner} старше, чем {looser}"'),
+         "differ from the English"),
+        (lambda text: text.replace('msgstr "у обеих {category} {ranks:gen}"', 'msgstr "у обеих {category} {ranks:dat}"'),
+         "unknown spec"),
+        (lambda text: text.replace('msgctxt "suit"\nmsgid "spades"\nmsgstr "пики"\n', ""), "missing"),
+        (lambda text: text.replace('msgid "{winner} beats {loser}"', '#, fuzzy\nmsgid "{winner} beats {loser}"'), "fuzzy"),
+        (lambda text: text + '\nmsgid "a message the code does not say"\nmsgstr "x"\n', "no longer in the code"),
+    ],
+)
+def test_the_catalog_check_finds_each_kind_of_fault(
+    change: object, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from fivecard.core.lang import LOCALE_FOLDER
+
+    shutil.copytree(LOCALE_FOLDER, tmp_path, dirs_exist_ok=True)
+    po = tmp_path / "ru" / "LC_MESSAGES" / "core.po"
+    text = po.read_text(encoding="utf-8")
+    changed = change(text)  # type: ignore[operator]
+    assert changed != text
+    po.write_text(changed, encoding="utf-8")
+    script = _messages_script(monkeypatch, tmp_path)
+    found = list(script.problems())  # type: ignore[attr-defined]
+    assert any(said in line for line in found), found
+
+
+def test_a_stale_compiled_catalog_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from fivecard.core.lang import LOCALE_FOLDER
+
+    shutil.copytree(LOCALE_FOLDER, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "ja" / "LC_MESSAGES" / "core.mo").write_bytes(b"")
+    script = _messages_script(monkeypatch, tmp_path)
+    assert any("not compiled" in line for line in script.problems())  # type: ignore[attr-defined]
+
+
 def test_every_built_in_rule_set_s_title_and_summary_is_said_in_each_language() -> None:
     """The catalog knows each built-in rule set's title and summary as the
     rule set says them (a summary changed in one place and not the other

@@ -13,7 +13,29 @@ Accepted spellings (any letter case):
 * a rank alone (``Q``, ``10``) is a rank-only card, for the ``semi`` rules;
 * the Unicode playing cards (U+1F0A1 🂡 ace of spades ... U+1F0DE 🃞 king of
   clubs; the knights, U+1F0AC and its kin, are in no poker deck) and the
-  Unicode jokers (U+1F0BF, U+1F0CF, U+1F0DF).
+  Unicode jokers (U+1F0BF, U+1F0CF, U+1F0DF);
+* the Russian card letters, in Cyrillic: ranks ``В`` (валет, jack), ``Д``
+  (дама, queen), ``К`` (король, king), ``Т`` (туз, ace), and suits ``п``
+  (пики, spades), ``т`` (трефы, clubs), ``б`` (бубны, diamonds), ``ч``
+  (черви, hearts), as Russian cards are written (``Тп``, ``10ч``, ``Дб``,
+  ``Т♠``, as :func:`fivecard.core.words.card_text` writes them in Russian).
+
+The Russian letters are read in any text, whatever the language fivecard
+speaks: they are other characters than the Latin ones (a hand pasted from a
+Russian page reads the same everywhere), so no text reads two ways. The
+Cyrillic ``Т`` is the ace and the Latin ``T`` the ten, each by its own
+character. A rank in either alphabet takes a suit in either (``Aп``, ``Кs``,
+``Т♠``), with one exception: a Latin ``T`` before a Russian suit letter
+(``Tп``) is an error that asks for ``10`` or the Cyrillic ``Т``, since
+the writer likely meant the ace and typed the Latin twin (as a Latin ``B``
+before a Russian suit, which looks like the jack ``В``). A Cyrillic letter
+that only looks like a Latin card letter (``А``, ``С``, ``Н``, ``Х``: ``Ас``
+typed on a Russian keyboard) is not read as the Latin one: the error names
+the letters, so the writer learns that the keyboard was in the other
+alphabet rather than have a card guessed. A lone ``Т`` is the ace alone (the
+``semi`` rules); a lone Russian suit letter, like a lone Latin one, does not
+join the rank before it (``К т`` is two ranks alone). Suits and ranks
+written as words (``пики``, ``туз``) are an error that says the letter.
 
 Cards are separated by spaces and/or commas, or written together with no
 separator at all, as other tools print them (``AsKd7h7c2s``, ``10h9h8h7h6h``,
@@ -67,7 +89,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from .errors import ParseError, quote
+from .errors import ParseError, Phrase, phrase, phrase_n, quote
 
 __all__ = [
     "Rank",
@@ -259,7 +281,29 @@ def _rank_spellings() -> dict[str, Rank]:
     for rank in Rank:
         for spelling in (rank.char, rank.short):
             spellings[spelling] = spellings[spelling.lower()] = rank
+    for letter, rank in _RUSSIAN_RANKS.items():
+        spellings[letter] = spellings[letter.lower()] = rank
     return spellings
+
+
+#: The Russian card letters (see the module text), upper case.
+_RUSSIAN_RANKS: Final = {"В": Rank.JACK, "Д": Rank.QUEEN, "К": Rank.KING, "Т": Rank.ACE}
+_RUSSIAN_SUITS: Final = {"П": Suit.SPADES, "Т": Suit.CLUBS, "Б": Suit.DIAMONDS, "Ч": Suit.HEARTS}
+#: Cyrillic letters that look like Latin card letters but are none of the
+#: Russian ones, with their Latin twins.
+_LOOKALIKES: Final = {"А": "A", "а": "a", "С": "C", "с": "c", "Н": "H", "Х": "X", "х": "x"}
+#: Russian words for suits and ranks (lower case), with the letter that
+#: writes them.
+_RUSSIAN_WORDS: Final[dict[str, Suit | Rank]] = {
+    **dict.fromkeys(("пики", "пик", "пика"), Suit.SPADES),
+    **dict.fromkeys(("трефы", "треф", "трефа"), Suit.CLUBS),
+    **dict.fromkeys(("бубны", "бубен", "бубна", "буби"), Suit.DIAMONDS),
+    **dict.fromkeys(("черви", "червы", "червей", "черва"), Suit.HEARTS),
+    **dict.fromkeys(("туз", "туза"), Rank.ACE),
+    **dict.fromkeys(("король", "короля"), Rank.KING),
+    **dict.fromkeys(("дама", "даму", "дамы"), Rank.QUEEN),
+    **dict.fromkeys(("валет", "валета"), Rank.JACK),
+}
 
 
 def _suit_spellings() -> dict[str, Suit]:
@@ -275,9 +319,18 @@ def _suit_spellings() -> dict[str, Suit]:
 
 _RANK_SPELLINGS: Final = _rank_spellings()
 _SUIT_SPELLINGS: Final = _suit_spellings()
+#: The Russian suit letters, either case (kept apart from the symbols and
+#: Latin letters: a lone one never joins the rank before it).
+_LETTER_SUITS: Final = {
+    spelling: suit for letter, suit in _RUSSIAN_SUITS.items() for spelling in (letter, letter.lower())
+}
+#: Every suit spelling a card may end with.
+_ANY_SUIT: Final = {**_SUIT_SPELLINGS, **_LETTER_SUITS}
 _JOKER_SPELLINGS: Final = frozenset({"jk", "joker", "x", "*", "\U0001f0bf", "\U0001f0cf", "\U0001f0df"})
 #: How ranks, suits and jokers may be written (jokers in lower case); the
-#: table reader uses them to tell card-like cells from labels.
+#: table reader uses them to tell card-like cells from labels. The suits
+#: here are the Latin letters and the symbols (a lone symbol joins the rank
+#: before it); the Russian suit letters, which do not, are apart.
 RANK_SPELLINGS: Final = _RANK_SPELLINGS
 SUIT_SPELLINGS: Final = _SUIT_SPELLINGS
 JOKER_SPELLINGS: Final = _JOKER_SPELLINGS
@@ -288,11 +341,13 @@ def _tokens() -> dict[str, Card]:
     variants included; anything else goes through the careful path."""
     tokens: dict[str, Card] = {}
     suits_of: dict[Suit | None, list[str]] = {None: [""]}
-    for spelling, suit in _SUIT_SPELLINGS.items():
+    for spelling, suit in _ANY_SUIT.items():
         suits_of.setdefault(suit, []).append(spelling)
     for rank_spelling, rank in _RANK_SPELLINGS.items():
         for maybe_suit, suit_spellings in suits_of.items():
             for suit_spelling in suit_spellings:
+                if rank_spelling in ("T", "t") and suit_spelling in _LETTER_SUITS:
+                    continue  # "Tп": the Latin ten or the Cyrillic ace? an error says
                 tokens[rank_spelling + suit_spelling] = _CARDS[rank, maybe_suit]
     for joker in ("JK", "Jk", "jK", "jk", "Joker", "JOKER", "joker", "X", "x", "*", *_UNICODE_JOKERS):
         tokens[joker] = JOKER
@@ -320,8 +375,6 @@ _UNICODE_KNIGHTS: Final = frozenset(chr(base + 12) for base in (0x1F0A0, 0x1F0B0
 
 TOKENS: Final = _tokens()
 _SEPARATORS: Final = re.compile(r"[\s,]+")
-_RANK_HINT: Final = "a rank (2-10 or T, J, Q, K, A)"
-_SUIT_HINT: Final = "a suit (C, D, H, S or ♣ ♦ ♥ ♠)"
 
 
 def parse_card(text: str) -> Card:
@@ -336,7 +389,7 @@ def parse_card(text: str) -> Card:
     """
     cards = parse_cards(text)
     if len(cards) != 1:
-        raise ParseError(f"expected one card, got {len(cards)} in {quote(text)}")
+        raise ParseError(phrase("expected one card, got {n} in {text}", n=len(cards), text=quote(text)))
     return cards[0]
 
 
@@ -386,10 +439,23 @@ def parse_card_at(text: str, position: int) -> Card:
         run = _run_together(tokens[0], position, text)
         if run is not None:
             tokens = [c.code_str for c in run]
-    if len(tokens) != 1:
-        what = "no card" if not tokens else f"{len(tokens)} cards"
+    if not tokens:
         raise ParseError(
-            f"card {position} ({quote(text)}) holds {what}; a list of cards takes one card per item"
+            phrase(
+                "card {position} ({text}) holds no card; a list of cards takes one card per item",
+                position=position,
+                text=quote(text),
+            )
+        )
+    if len(tokens) != 1:
+        raise ParseError(
+            phrase_n(
+                "card {position} ({text}) holds {n} card; a list of cards takes one card per item",
+                "card {position} ({text}) holds {n} cards; a list of cards takes one card per item",
+                len(tokens),
+                position=position,
+                text=quote(text),
+            )
         )
     return _read_token(tokens[0], position, text)
 
@@ -399,7 +465,7 @@ def _parse_carefully(text: str) -> tuple[Card, ...]:
         text = text[1:]
     for bad in ("\n", "\r"):
         if bad in text:
-            raise ParseError("line break inside a list of cards (write one hand per line)")
+            raise ParseError(phrase("line break inside a list of cards (write one hand per line)"))
     tokens = [t for t in _SEPARATORS.split(text) if t]
     cards: list[Card] = []
     position = 0
@@ -431,6 +497,10 @@ _RUN_PIECE: Final = re.compile(
             "[" + "".join([*_UNICODE_CARDS, *_UNICODE_JOKERS]) + "]",
             "(?i:joker|jk)(?![cdhs])",
             "(?i:10|[2-9tjqka])(?:[cdhsCDHS]|[♠♥♦♣♤♡♢♧]\ufe0f?)",
+            # the Russian letters: a Russian rank with any suit, a Russian
+            # suit letter after any rank but the Latin T
+            "[ВДКТвдкт](?:[cdhsCDHSпбчтПБЧТ]|[♠♥♦♣♤♡♢♧]\ufe0f?)",
+            "(?i:10|[2-9jqka])[пбчтПБЧТ]",
         ]
     )
 )
@@ -481,14 +551,27 @@ def _run_together(token: str, position: int, text: str) -> list[Card] | None:
     while at < len(token):
         piece = _RUN_PIECE.match(token, at)
         if piece is None:
+            if not token.isascii():  # "Кпики": a word, not cards written together
+                _russian_mistake(token, phrase("card {position} ({token})", position=position, token=quote(token)))
             rest = token[at:]
-            where = f"card {position + len(cards)} ({quote(rest[: 3 if rest.startswith('10') else 2])}) of {quote(token)}"
+            where = phrase(
+                "card {position} ({piece}) of {token}",
+                position=position + len(cards),
+                piece=quote(rest[: 3 if rest.startswith("10") else 2]),
+                token=quote(token),
+            )
             if rest[0] in _UNICODE_KNIGHTS:
-                raise ParseError(f"a knight (U+{ord(rest[0]):04X}) is in no poker deck: {where}")
+                raise ParseError(_knight(rest[0], where))
             if rest[0] in FOREIGN_SEPARATORS:
-                raise ParseError(f"cards are separated by spaces or commas, not {quote(rest[0])}: {where}")
+                raise ParseError(
+                    phrase("cards are separated by spaces or commas, not {separator}: {where}",
+                           separator=quote(rest[0]), where=where)
+                )
             raise ParseError(
-                f"cards written together must each be a rank and a suit, a joker or a Unicode card: {where}"
+                phrase(
+                    "cards written together must each be a rank and a suit, a joker or a Unicode card: {where}",
+                    where=where,
+                )
             )
         spelling = piece.group(0)
         card = TOKENS.get(spelling)
@@ -497,40 +580,116 @@ def _run_together(token: str, position: int, text: str) -> list[Card] | None:
     return cards
 
 
+def _knight(char: str, where: object) -> Phrase:
+    return phrase("a knight ({code}) is in no poker deck: {where}", code=f"U+{ord(char):04X}", where=where)
+
+
 def _read_token(token: str, position: int, text: str) -> Card:
-    where = f"card {position} ({quote(token)})"
     card = TOKENS.get(token)
     if card is not None:
         return card
     if token.lower() in _JOKER_SPELLINGS:
         return JOKER
+    where = phrase("card {position} ({token})", position=position, token=quote(token))
     for ch in token:
         if not ch.isprintable():
             import unicodedata
 
             if unicodedata.category(ch) == "Cs":  # from undecodable bytes
-                name = "a lone surrogate, not a character"
+                name: object = phrase("a lone surrogate, not a character")
             else:
-                name = unicodedata.name(ch, "control character")
-            raise ParseError(f"unexpected character U+{ord(ch):04X} ({name}) in {where}")
-    if token in _SUIT_SPELLINGS:
-        raise ParseError(f"suit without a rank in {where}")
+                name = unicodedata.name(ch, "") or phrase("control character")
+            raise ParseError(
+                phrase("unexpected character {code} ({name}) in {where}", code=f"U+{ord(ch):04X}", name=name, where=where)
+            )
+    if token in _ANY_SUIT:
+        raise ParseError(phrase("suit without a rank in {where}", where=where))
     if token in _UNICODE_KNIGHTS:
-        raise ParseError(f"a knight (U+{ord(token):04X}) is in no poker deck: {where}")
+        raise ParseError(_knight(token, where))
+    if not token.isascii():
+        _russian_mistake(token, where)
     for cut in (2, 1):  # the suit is the last character, or two with U+FE0F
         rank_part, suit_part = token[:-cut], token[-cut:]
-        if suit_part in _SUIT_SPELLINGS:
+        if suit_part in _ANY_SUIT:
             if not rank_part:
                 break
-            raise ParseError(f"unknown rank {quote(rank_part)} in {where}")
+            raise ParseError(phrase("unknown rank {rank} in {where}", rank=quote(rank_part), where=where))
     for cut in (2, 1):
         rank_part, suit_part = token[:cut], token[cut:]
         if rank_part in _RANK_SPELLINGS:
-            raise ParseError(f"unknown suit {quote(suit_part)} in {where}")
+            raise ParseError(phrase("unknown suit {suit} in {where}", suit=quote(suit_part), where=where))
     raise ParseError(
-        f"unknown card {quote(token)} (card {position}): expected {_RANK_HINT} "
-        f"followed by {_SUIT_HINT}, a rank alone, or a joker (JK)"
+        phrase(
+            "unknown card {token} (card {position}): expected a rank (2-10 or T, J, Q, K, A) "
+            "followed by a suit (C, D, H, S or ♣ ♦ ♥ ♠), a rank alone, or a joker (JK)",
+            token=quote(token),
+            position=position,
+        )
     )
+
+
+def _russian_mistake(token: str, where: object) -> None:
+    """Raise the error that explains a token with a Cyrillic letter that is
+    not read (see the module text): a Russian word for a suit or a rank,
+    Cyrillic look-alikes of Latin card letters, a Latin ``T`` or ``B``
+    before a Russian suit letter. Return when it is none of these."""
+    low = token.lower()
+    for cut in range(len(low) + 1):  # a word alone, or after a rank ("Кпики")
+        word = _RUSSIAN_WORDS.get(low[cut:])
+        if word is not None and (cut == 0 or low[:cut] in _RANK_SPELLINGS):
+            if isinstance(word, Suit):
+                letter = next(k for k, v in _RUSSIAN_SUITS.items() if v is word).lower()
+                raise ParseError(
+                    phrase(
+                        "the suit {word} in {where} is written as one letter or symbol: {letter} or {symbol}",
+                        word=quote(token[cut:]),
+                        where=where,
+                        letter=letter,
+                        symbol=word.symbol,
+                    )
+                )
+            letter = next(k for k, v in _RUSSIAN_RANKS.items() if v is word)
+            raise ParseError(
+                phrase(
+                    "the rank {word} in {where} is written as one letter: {letter} or {latin}",
+                    word=quote(token[cut:]),
+                    where=where,
+                    letter=letter,
+                    latin=word.char,
+                )
+            )
+    swapped = "".join(_LOOKALIKES.get(ch, ch) for ch in token)
+    if swapped != token and (swapped in TOKENS or swapped.lower() in _JOKER_SPELLINGS):
+        letters = list(dict.fromkeys(ch for ch in token if ch in _LOOKALIKES))
+        raise ParseError(
+            phrase_n(
+                "the Cyrillic letter {letters} in {where} only looks like the Latin {latin}: type it in "
+                "Latin letters, or write the card in Russian letters (ranks В, Д, К, Т; suits п, т, б, ч)",
+                "the Cyrillic letters {letters} in {where} only look like the Latin {latin}: type them in "
+                "Latin letters, or write the card in Russian letters (ranks В, Д, К, Т; suits п, т, б, ч)",
+                len(letters),
+                letters=", ".join(letters),
+                latin=", ".join(_LOOKALIKES[ch] for ch in letters),
+                where=where,
+            )
+        )
+    if len(token) == 2 and token[1] in _LETTER_SUITS:
+        if token[0] in "Tt":
+            raise ParseError(
+                phrase(
+                    "{where} has a Latin T (ten) before a Russian suit letter: write 10 for the ten, "
+                    "or the Cyrillic Т (туз) for the ace",
+                    where=where,
+                )
+            )
+        if token[0] in "Bb":
+            raise ParseError(
+                phrase(
+                    "{where} has a Latin B, which is no rank, before a Russian suit letter: "
+                    "write J or the Cyrillic В (валет) for the jack",
+                    where=where,
+                )
+            )
 
 
 def format_cards(cards: tuple[Card, ...] | list[Card], *, ascii: bool = False) -> str:

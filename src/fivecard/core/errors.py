@@ -11,11 +11,28 @@ that is a :class:`FileAccessError`, an :class:`OSError`.
 A message never names a command-line flag: when a setting would accept the
 input, the message says so in words and the error carries the setting as
 :attr:`FivecardError.option`, which the command line spells as its flag.
+
+A message may be made as data, a :class:`Phrase` (made by :func:`phrase` and
+:func:`phrase_n`: an English template of the ``core`` catalog and its
+fields), which the error keeps as :attr:`FivecardError.said`. Its English is
+the message (``str(error)``), and
+:func:`fivecard.core.words.error_text` says it in another language; an error
+made from plain text is said in English. :func:`in_context` keeps the words
+it puts around a message the same way when they are phrases too.
+
+>>> error = ParseError(phrase("unknown rank {rank} in {where}", rank=quote('1'),
+...                           where=phrase("card {position} ({token})", position=3, token=quote('1S'))))
+>>> str(error)
+"unknown rank '1' in card 3 ('1S')"
+>>> str(in_context(error, phrase("hand {number}: ", number=2)))
+"hand 2: unknown rank '1' in card 3 ('1S')"
 """
 
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 __all__ = [
@@ -26,6 +43,10 @@ __all__ = [
     "FileError",
     "FileAccessError",
     "Option",
+    "Phrase",
+    "Listed",
+    "phrase",
+    "phrase_n",
     "in_context",
     "kind_of",
     "quote",
@@ -38,6 +59,63 @@ PATH_QUOTE = 4096
 
 #: A suggested setting: its name and value, e.g. ``("rules", "joker")``.
 Option = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A sentence kept as data: an English template (:meth:`str.format`
+    with named fields) of a catalog's domain and its fields; for a count,
+    ``plural`` is the English template when ``n`` is not 1 (``n`` is a
+    field too). ``str()`` is the English; a field that is a Phrase, a
+    :class:`Listed`, a card or a rank's name (:class:`~fivecard.core.words.RankName`)
+    is said in the language too
+    (:func:`fivecard.core.words.error_text`); any other field (a quote of the
+    input, a number) as it is."""
+
+    template: str
+    fields: Mapping[str, object]
+    plural: str | None = None
+    n: int = 1
+    domain: str = "core"
+
+    def __str__(self) -> str:
+        template = self.template if self.plural is None or self.n == 1 else self.plural
+        return template.format_map(self.fields)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def phrase(template: str, /, **fields: object) -> Phrase:
+    """A :class:`Phrase` of the ``core`` catalog (marked for extraction as
+    :meth:`fivecard.core.lang.Language.phrase` is)."""
+    return Phrase(template, fields)
+
+
+def phrase_n(singular: str, plural: str, n: int, /, **fields: object) -> Phrase:
+    """A :class:`Phrase` of a count ``n``: its form is chosen by the count
+    (Russian has three forms)."""
+    return Phrase(singular, {"n": n, **fields}, plural, n)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """Items said as a list in a sentence: ``1, 2 and 3``; with ``more``,
+    the first items and how many more (``1, 2, 3 and 4 more``)."""
+
+    items: Sequence[object]
+    more: int = 0
+
+    def __str__(self) -> str:
+        words = [str(i) for i in self.items]
+        if self.more:
+            return ", ".join(words) + f" and {self.more:,} more"
+        if len(words) <= 1:
+            return "".join(words)
+        return ", ".join(words[:-1]) + " and " + words[-1]
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 class FivecardError(ValueError):
@@ -56,10 +134,13 @@ class FivecardError(ValueError):
     """
 
     option: Option | None
+    #: The message as data, when it was made from a :class:`Phrase`.
+    said: Phrase | None
 
-    def __init__(self, message: str = "", *, option: Option | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Phrase = "", *, option: Option | None = None) -> None:
+        super().__init__(str(message))
         self.option = option
+        self.said = message if isinstance(message, Phrase) else None
 
 
 class ParseError(FivecardError):
@@ -94,16 +175,31 @@ class FileAccessError(OSError):
 E = TypeVar("E", bound=BaseException)
 
 
-def in_context(error: E, before: str = "", after: str = "") -> E:
+#: The template that puts words around a message (not itself translated:
+#: each part is said in the language).
+_AROUND = "{before}{error}{after}"
+
+
+def in_context(error: E, before: str | Phrase = "", after: str | Phrase = "") -> E:
     """The same error, of the same class and with the same attributes (a
     :class:`FivecardError`'s ``option``), with words around its message: for
     re-raising with the place it happened,
-    ``raise in_context(exc, f"hand {n}: ") from None``."""
+    ``raise in_context(exc, phrase("hand {number}: ", number=n)) from None``.
+    When the words are phrases (or empty) and the message is one, the new
+    message is a phrase too (said in a language as a whole); plain text
+    around it leaves a message said in English only."""
     message = f"{before}{error}{after}"
     cls = type(error)
     again = cls.__new__(cls, message)  # no __init__: any subclass's signature
     again.__dict__.update(error.__dict__)
     again.args = (message,)
+    if isinstance(again, FivecardError):
+        said = getattr(error, "said", None)
+        parts = (before, after)
+        if said is not None and all(isinstance(p, Phrase) or p == "" for p in parts):
+            again.said = Phrase(_AROUND, {"before": before, "error": said, "after": after})
+        else:
+            again.said = None
     return again
 
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Union
+from typing import Final, Union
 
 from .cards import TEXTS, Card, parse_card_at, parse_cards
-from .errors import HandError, ParseError, in_context, kind_of, quote
+from .errors import HandError, ParseError, Phrase, in_context, kind_of, phrase, quote
 from .rules import STANDARD, RuleSet, get_rules
 
 __all__ = [
-    "Hand", "HandLike", "as_hand", "check_cards", "dealt_cards", "given_cards", "resolve_rules", "HAND_SIZE", "MOST_CARDS",
+    "Hand", "HandLike", "as_hand", "check_cards", "hand_place", "BOARD", "dealt_cards", "given_cards", "resolve_rules", "HAND_SIZE", "MOST_CARDS",
 ]
 
 HAND_SIZE = 5
@@ -83,11 +83,11 @@ class Hand:
         try:
             cards = parse_cards(text)
         except ParseError as exc:
-            raise in_context(exc, after=f" of {quote(text)}") from None
+            raise in_context(exc, after=phrase(" of {text}", text=quote(text))) from None
         try:
             return cls(cards, ruleset)
         except HandError as exc:
-            raise in_context(exc, after=f" in {quote(text)}") from None
+            raise in_context(exc, after=phrase(" in {text}", text=quote(text))) from None
 
     @classmethod
     def of(cls, cards: HandLike, *, rules: str | RuleSet | None = None) -> Hand:
@@ -138,17 +138,27 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZ
     cards the deck holds, and how many jokers, is the rule set's
     :class:`~fivecard.core.rules.Deck`'s to say."""
     if len(cards) <= shared:
-        raise HandError("no cards (an empty hand)")
+        raise HandError(phrase("no cards (an empty hand)"))
     if not HAND_SIZE <= len(cards) <= most:
         if most > HAND_SIZE:
-            raise HandError(f"expected {HAND_SIZE} to {most} cards (the best five play), got {len(cards):,}")
+            raise HandError(
+                phrase(
+                    "expected {size} to {most} cards (the best five play), got {count:,}",
+                    size=HAND_SIZE,
+                    most=most,
+                    count=len(cards),
+                )
+            )
         if HAND_SIZE < len(cards) <= MOST_CARDS:
             raise HandError(
-                f"expected {HAND_SIZE} cards, got {len(cards):,} (six or seven cards "
-                "play their best five when asked)",
+                phrase(
+                    "expected {size} cards, got {count:,} (six or seven cards play their best five when asked)",
+                    size=HAND_SIZE,
+                    count=len(cards),
+                ),
                 option=("best-five", ""),
             )
-        raise HandError(f"expected {HAND_SIZE} cards, got {len(cards):,}")
+        raise HandError(phrase("expected {size} cards, got {count:,}", size=HAND_SIZE, count=len(cards)))
     deck = rules.deck()
     limits = deck.limits
     jokers = 0
@@ -163,33 +173,62 @@ def check_cards(cards: tuple[Card, ...], rules: RuleSet, *, most: int = HAND_SIZ
             refused = deck.refusal(card)
             if refused == "joker":
                 raise HandError(
-                    f"card {position} is a joker, which the {rules.name} rules do "
-                    "not use (jokers are wild under the joker rules)",
+                    phrase(
+                        "card {position} is a joker, which the {rules} rules do not use "
+                        "(jokers are wild under the joker rules)",
+                        position=position,
+                        rules=rules.name,
+                    ),
                     option=("rules", "joker"),
                 )
             if refused == "suit":
                 raise HandError(
-                    f"card {position} ({str(card)!r}) has no suit; rank-only cards "
-                    "are played under the semi rules",
+                    phrase(
+                        "card {position} ('{card}') has no suit; rank-only cards are played under the semi rules",
+                        position=position,
+                        card=card,
+                    ),
                     option=("rules", "semi"),
                 )
             raise HandError(
-                f"card {position} ({card}) is not in the {rules.name} deck, "
-                f"which holds {rules.ranks_text()}"
+                phrase(
+                    "card {position} ({card}) is not in the {rules} deck, which holds {ranks}",
+                    position=position,
+                    card=card,
+                    rules=rules.name,
+                    ranks=_deck_ranks(rules),
+                )
             )
         if card.is_joker:
             jokers += 1
             if jokers > limits[card.index]:
                 raise HandError(
-                    f"card {position} is joker number {jokers}; the {rules.name} "
-                    f"rules allow at most {rules.jokers} per hand"
+                    phrase(
+                        "card {position} is joker number {jokers}; the {rules} rules allow at most {most} per hand",
+                        position=position,
+                        jokers=jokers,
+                        rules=rules.name,
+                        most=rules.jokers,
+                    )
                 )
         elif rules.one_deck:
             first = seen.setdefault(card, position)
             if first != position:
                 raise HandError(
-                    f"duplicate card {card} (cards {first} and {position})"
+                    phrase("duplicate card {card} (cards {first} and {position})", card=card, first=first, position=position)
                 )
+
+
+def _deck_ranks(rules: RuleSet) -> object:
+    """A deck's ranks for a message (as :meth:`RuleSet.ranks_text` says
+    them: ``6 to A``), the ranks written as the language writes them."""
+    from .lang import ENGLISH
+    from .words import RankName
+
+    ranks = sorted(rules.ranks)
+    if ranks[-1] - ranks[0] != len(ranks) - 1:
+        return rules.ranks_text()
+    return phrase("{low:letter} to {high:letter}", low=RankName(ranks[0], ENGLISH), high=RankName(ranks[-1], ENGLISH))
 
 
 #: What the library takes where a hand is expected: text, a sequence (any
@@ -217,21 +256,32 @@ def dealt_cards(
     fivecard.core.errors.HandError: no cards (an empty hand) in '' with the board 'AS KS 7D 2C 9H'
     """
     own = given_cards(hand, "")
-    shared = () if board is None else given_cards(board, "the board: ")
+    shared = () if board is None else given_cards(board, BOARD)
     cards = own + shared
     try:
         check_cards(cards, rules, most=MOST_CARDS, shared=len(shared))
     except HandError as exc:
-        where = quote(_text_of(hand, own))
-        if board is not None:
-            where += f" with the board {quote(_text_of(board, shared))}"
-        raise in_context(exc, after=f" in {where}") from None
+        text = quote(_text_of(hand, own))
+        if board is None:
+            raise in_context(exc, after=phrase(" in {text}", text=text)) from None
+        board_text = quote(_text_of(board, shared))
+        raise in_context(exc, after=phrase(" in {text} with the board {board}", text=text, board=board_text)) from None
     if not rules.suits:
         cards = tuple(c.rank_only() for c in cards)
     return cards
 
 
-def given_cards(hand: HandLike, where: str = "") -> tuple[Card, ...]:
+#: Where an error is, before its message: in the board's cards.
+BOARD: Final = phrase("the board: ")
+
+
+def hand_place(number: int) -> Phrase:
+    """Where an error is, before its message: in hand ``number`` (for
+    :func:`~fivecard.core.errors.in_context`: ``hand 2: ...``)."""
+    return phrase("hand {number}: ", number=number)
+
+
+def given_cards(hand: HandLike, where: str | Phrase = "") -> tuple[Card, ...]:
     """The cards of a hand in any form, unchecked; errors say ``where``."""
     if isinstance(hand, Hand):
         return hand.cards
@@ -240,7 +290,7 @@ def given_cards(hand: HandLike, where: str = "") -> tuple[Card, ...]:
             try:
                 return parse_cards(hand)
             except ParseError as exc:
-                raise in_context(exc, after=f" of {quote(hand)}") from None
+                raise in_context(exc, after=phrase(" of {text}", text=quote(hand))) from None
         return _cards_of(hand)
     except (HandError, ParseError, TypeError) as exc:
         if not where:
@@ -315,7 +365,7 @@ def _cards_of(items: object) -> tuple[Card, ...]:
     cards: list[Card] = []
     for position, item in enumerate(items, 1):
         if position > _MOST_ITEMS:  # an endless iterator must not run for ever
-            raise HandError(f"more than {_MOST_ITEMS} cards given for one hand")
+            raise HandError(phrase("more than {most} cards given for one hand", most=_MOST_ITEMS))
         if isinstance(item, Card):
             cards.append(item)
         elif isinstance(item, str):

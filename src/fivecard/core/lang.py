@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
@@ -70,14 +69,19 @@ def NP_(context: str, message: str) -> tuple[str, str]:
     return (context, message)
 
 
-@dataclass(frozen=True, eq=False)
 class Language:
     """One language: its code (``en``, ``ja``, ``ru``), its own name, and its
     messages. There is one object per language (compare with ``is``)."""
 
-    code: str
-    name: str
-    _catalogs: dict[str, Any] = field(default_factory=dict, repr=False)
+    __slots__ = ("code", "name", "_catalogs")  # a plain class: a dataclass costs the command's start-up
+
+    def __init__(self, code: str, name: str) -> None:
+        self.code = code
+        self.name = name
+        self._catalogs: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"language({self.code!r})"
 
     @property
     def english(self) -> bool:

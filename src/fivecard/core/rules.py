@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from .cards import CARDS, JOKER, Card, Rank, Suit, full_deck, parse_cards
-from .errors import RulesError, kind_of, quote
+from .errors import RulesError, kind_of, phrase, quote
 
 __all__ = [
     "Category",
@@ -539,7 +539,7 @@ def wild_rules(cards: str | Iterable[Card | str]) -> RuleSet:
     for card in given:
         if card.is_joker:
             raise RulesError(
-                f"wild cards must be cards of the 52-card deck or ranks, not a joker: {quote(text)}"
+                phrase("wild cards must be cards of the 52-card deck or ranks, not a joker: {text}", text=quote(text))
             )
         assert card.rank is not None
         if card.suit is None:
@@ -547,7 +547,7 @@ def wild_rules(cards: str | Iterable[Card | str]) -> RuleSet:
         else:
             wild.add(card)
     if not wild:
-        raise RulesError(f"no wild cards named: {quote(text)}")
+        raise RulesError(phrase("no wild cards named: {text}", text=quote(text)))
     key = frozenset(wild)
     made = _WILD_RULES.get(key)
     if made is None:
@@ -577,7 +577,7 @@ def wild_on(rules: str | RuleSet | None, wild: str | Iterable[Card | str]) -> Ru
     (wild cards are named on top of standard)."""
     if rules is not None and get_rules(rules) is not STANDARD:
         raise RulesError(
-            f"wild cards are named on top of the standard rules, not {get_rules(rules).name}"
+            phrase("wild cards are named on top of the standard rules, not {rules}", rules=get_rules(rules).name)
         )
     return wild_rules(wild)
 
@@ -622,6 +622,6 @@ def get_rules(rules: str | RuleSet, *, custom: bool = True) -> RuleSet:
         return wild_rules(wild.group(1))
     if found is None:
         raise RulesError(
-            f"unknown rule set {quote(rules)}; choose one of: {', '.join(RULE_SETS)}"
+            phrase("unknown rule set {name}; choose one of: {names}", name=quote(rules), names=", ".join(RULE_SETS))
         )
     return found

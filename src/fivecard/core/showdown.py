@@ -13,17 +13,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import groupby
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 from .cards import JOKER, Card, Rank
-from .errors import FivecardError, HandError, in_context, kind_of
+from .errors import FivecardError, HandError, Listed, Phrase, in_context, kind_of, phrase, phrase_n
 from .evaluate import Evaluation, describe, evaluate
-from .hand import Hand, HandLike, as_hand, given_cards, resolve_rules
+from .hand import BOARD, Hand, HandLike, as_hand, given_cards, hand_place, resolve_rules
 from .rules import RuleSet, wild_on
 from .lookup import HandClass
-from .lang import Language, language
-from .reason import Verdict, step, verdict
+from .lang import Language
 from . import words
+
+if TYPE_CHECKING:  # the reasons' module loads when a reason is first made
+    from .reason import Verdict
 
 __all__ = [
     "Outcome",
@@ -43,6 +45,7 @@ __all__ = [
 ]
 
 _LISTED = 10  # hand numbers an error message lists before "and N more"
+_BOARD_NAME = "the board"  # the board's cards' name in check_deck_cards
 
 #: A hand in any of its forms, or one already evaluated.
 Contender = Union[Evaluation, HandLike]
@@ -129,8 +132,10 @@ def outcome_of(
     """The one place a showdown's result is made, from the hands' strengths,
     classes and whether each is natural: the order (one sort, O(n log n)),
     the winners and the reason, explained in ``lang``."""
+    from .reason import verdict
+
     if not strengths:
-        raise HandError("a showdown needs at least one hand, got none")
+        raise HandError(phrase("a showdown needs at least one hand, got none"))
     best_first = sorted(range(len(strengths)), key=strengths.__getitem__, reverse=True)
     order = tuple(tuple(tier) for _, tier in groupby(best_first, key=strengths.__getitem__))
     reason = verdict(classes, order, rules=rules, naturals=naturals)
@@ -163,9 +168,14 @@ def _rules_of(items: Sequence[object], rules: str | RuleSet | None) -> RuleSet:
                 found, first = item.rules, number
             elif item.rules is not found:
                 raise HandError(
-                    f"hand {first} is under the {found.name} rules and hand {number} under the "
-                    f"{item.rules.name} rules; all hands of a showdown must be under one rule "
-                    "set (pass rules= to play them all under one)"
+                    phrase(
+                        "hand {first} is under the {rules} rules and hand {number} under the {other} rules; "
+                        "all hands of a showdown must be under one rule set (pass rules= to play them all under one)",
+                        first=first,
+                        rules=found.name,
+                        number=number,
+                        other=item.rules.name,
+                    )
                 )
     return resolve_rules(None, found)
 
@@ -183,7 +193,7 @@ def _hands(items: Sequence[object], rules: RuleSet) -> list[Hand]:
         try:
             hands.append(_hand(item, rules))
         except (FivecardError, TypeError) as exc:
-            raise in_context(exc, f"hand {number}: ") from None
+            raise in_context(exc, hand_place(number)) from None
     return hands
 
 
@@ -263,7 +273,7 @@ def showdown(
     """
     items = _contenders(hands, "showdown")
     if not items:
-        raise HandError("a showdown needs at least one hand, got none")
+        raise HandError(phrase("a showdown needs at least one hand, got none"))
     if wild is not None:
         rules = wild_on(rules, wild)
     ruleset = _rules_of(items, rules)
@@ -285,17 +295,17 @@ def _best_evaluations(
     """Each hand's best five (its own cards and the board's), the hands
     checked against ``decks`` decks with the board dealt once; and the
     board's cards as the rules read them."""
-    shared = 0 if board is None else len(given_cards(board, "the board: "))  # its errors first
+    shared = 0 if board is None else len(given_cards(board, BOARD))  # its errors first
     found: list[Evaluation] = []
     for number, item in enumerate(items, 1):
         own = (item.dealt or item.hand.cards) if isinstance(item, Evaluation) else item
         try:
             found.append(evaluate(own, rules=rules, board=board, best_five=True))  # type: ignore[arg-type]
         except (FivecardError, TypeError) as exc:
-            raise in_context(exc, f"hand {number}: ") from None
+            raise in_context(exc, hand_place(number)) from None
     lists = [(str(n), e.dealt[: len(e.dealt) - shared]) for n, e in enumerate(found, 1)]
     if shared:
-        lists.append(("the board", found[0].dealt[-shared:]))
+        lists.append((_BOARD_NAME, found[0].dealt[-shared:]))
     check_deck_cards(lists, rules, decks)
     return tuple(found), found[0].dealt[len(found[0].dealt) - shared :]
 
@@ -305,7 +315,7 @@ def settle(evaluations: Sequence[Evaluation], lang: Language | str | None = None
     sort, O(n log n) in the number of hands; explained in ``lang``."""
     evaluations = tuple(evaluations)
     if not evaluations:
-        raise HandError("a showdown needs at least one hand, got none")
+        raise HandError(phrase("a showdown needs at least one hand, got none"))
     result = outcome_of(
         [e.strength for e in evaluations],
         [e.hand_class for e in evaluations],
@@ -328,7 +338,7 @@ def check_decks(
     if isinstance(decks, bool) or not isinstance(decks, int):
         raise TypeError(f"decks must be a whole number, got {kind_of(decks)}")
     if decks < 1:
-        raise HandError(f"the number of decks must be at least 1, got {decks}")
+        raise HandError(phrase("the number of decks must be at least 1, got {decks}", decks=decks))
     items = _contenders(hands, "check_decks")
     if not items:
         return
@@ -354,24 +364,41 @@ def check_deck_cards(
     for name, cards in lists:
         for card in cards:
             where.setdefault(card, []).append(name)
-    more = "unless you say they come from more decks"
     jokers = where.pop(JOKER, [])
     if len(jokers) > limits[JOKER.index] * decks:
         raise HandError(
-            f"{len(jokers)} jokers in hands {_listed(_in_order(set(jokers)))}, but "
-            f"{_decks(decks)} of the {ruleset.name} rules hold{'s' if decks == 1 else ''} "
-            f"only {limits[JOKER.index] * decks}, {more}",
+            phrase_n(
+                "{jokers} jokers in hands {hands}, but one deck of the {rules} rules holds only {most}, "
+                "unless you say they come from more decks",
+                "{jokers} jokers in hands {hands}, but {n} decks of the {rules} rules hold only {most}, "
+                "unless you say they come from more decks",
+                decks,
+                jokers=len(jokers),
+                hands=_listed([_hand_name(n) for n in _in_order(set(jokers))]),
+                rules=ruleset.name,
+                most=limits[JOKER.index] * decks,
+            ),
             option=("decks", "N"),
         )
     for card, names in where.items():
         if len(names) > limits[card.index] * decks:
             counts = Counter(names)
-            hands_text = _listed([f"{n}" + (f" (x{counts[n]})" if counts[n] > 1 else "")
-                                  for n in _in_order(counts)])
+            hands = _listed(
+                [
+                    _hand_name(n) if counts[n] == 1 else phrase("{hand} (x{count})", hand=_hand_name(n), count=counts[n])
+                    for n in _in_order(counts)
+                ]
+            )
             raise HandError(
-                f"card {card} is in hands {hands_text}; hands of one showdown come "
-                f"from {_decks(decks)}, which hold{'s' if decks == 1 else ''} "
-                f"{'one' if decks == 1 else decks} of it, {more}",
+                phrase_n(
+                    "card {card} is in hands {hands}; hands of one showdown come from one deck, which holds "
+                    "one of it, unless you say they come from more decks",
+                    "card {card} is in hands {hands}; hands of one showdown come from {n} decks, which hold "
+                    "{n} of it, unless you say they come from more decks",
+                    decks,
+                    card=card,
+                    hands=hands,
+                ),
                 option=("decks", "N"),
             )
 
@@ -381,15 +408,16 @@ def _in_order(names: Iterable[str]) -> list[str]:
     return sorted(names, key=lambda n: (not n.isdigit(), int(n) if n.isdigit() else 0))
 
 
-def _listed(items: Sequence[object]) -> str:
+def _listed(items: Sequence[object]) -> Listed:
     """Like :func:`spoken_list`, but at most a few items and then how many more."""
     if len(items) <= _LISTED:
-        return spoken_list(items)
-    return ", ".join(str(i) for i in items[: _LISTED - 1]) + f" and {len(items) - _LISTED + 1:,} more"
+        return Listed(items)
+    return Listed(items[: _LISTED - 1], len(items) - _LISTED + 1)
 
 
-def _decks(n: int) -> str:
-    return "one deck" if n == 1 else f"{n} decks"
+def _hand_name(name: str) -> str | Phrase:
+    """A list of cards' name in a message: a hand's number, or the board."""
+    return phrase("the board") if name == _BOARD_NAME else name
 
 
 def spoken_list(items: Sequence[object], lang: Language | str | None = None) -> str:
@@ -420,6 +448,8 @@ def explain(
     >>> explain('AS AD KH 7C 2D', 'AH AC QS JD 9H', lang='ja')
     'どちらもエースのワンペア。3枚目で決まり、KがQに勝ちます'
     """
+    from .reason import step
+
     first, second = _evaluations([a, b], rules)
     return step(
         first.hand_class, second.hand_class, rules=first.rules, naturals=(first.natural, second.natural)
@@ -439,6 +469,8 @@ def explain_classes(
     writes it once per distinct case. Like :func:`explain`, it orders its
     arguments: passed the weaker class first, it still explains the
     stronger one's win. (The reason as data is :func:`~fivecard.core.reason.step`.)"""
+    from .reason import step
+
     return step(winner, loser, rules=rules, naturals=naturals).text(lang)
 
 
@@ -453,6 +485,8 @@ def explain_showdown(
     """The explanation of a showdown, from the hands' classes (0-based
     ``order``, best first, ties grouped) and whether each hand is natural.
     (The reason as data is :func:`~fivecard.core.reason.verdict`.)"""
+    from .reason import verdict
+
     return verdict(classes, order, rules=rules, naturals=naturals).text(lang)
 
 

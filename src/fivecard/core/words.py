@@ -20,10 +20,10 @@ the ``core`` catalog (see :mod:`fivecard.core.lang`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from .cards import Card, Rank, Suit
+from .errors import Listed, Phrase
 from .lang import ENGLISH, NP_, Language, language
 
 __all__ = [
@@ -178,16 +178,16 @@ _SUMMARIES: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class RankName:
     """A rank (or, ``plural``, a group of one rank) as a template field: it
     says itself in the case its format spec names: ``{r}`` (as a subject),
     ``{r:gen}`` (genitive: Russian "до туза"), ``{r:acc}`` (accusative:
     "бьёт короля"), ``{r:letter}`` (``K``; Russian ``К``)."""
 
-    rank: Rank
-    lang: Language
-    plural: bool = False
+    __slots__ = ("rank", "lang", "plural")  # a plain class: a dataclass costs the command's start-up
+
+    def __init__(self, rank: Rank, lang: Language, plural: bool = False) -> None:
+        self.rank, self.lang, self.plural = rank, lang, plural
 
     def __format__(self, spec: str) -> str:
         if spec == "letter":
@@ -214,13 +214,14 @@ def rank_letter(rank: Rank, lang: Language | str | None = None) -> str:
     return rank.short if lang is ENGLISH else lang.pgettext(*_LETTERS[rank])
 
 
-@dataclass(frozen=True, slots=True)
 class SuitName:
     """A suit as a template field: ``{suit}`` (``пики``), ``{suit:gen}``
     (``туз пик``)."""
 
-    suit: Suit
-    lang: Language
+    __slots__ = ("suit", "lang")
+
+    def __init__(self, suit: Suit, lang: Language) -> None:
+        self.suit, self.lang = suit, lang
 
     def __format__(self, spec: str) -> str:
         if spec not in ("", "gen"):
@@ -328,6 +329,49 @@ def category_detail(name: str, detail: str, lang: Language) -> str:
 
 def error_text(error: BaseException, lang: Language | str | None = None) -> str:
     """An error's message in the language (English: ``str(error)``). A
-    :class:`~fivecard.core.errors.FivecardError` made from a template says
-    it in the language; any other says its English."""
-    return str(error)
+    :class:`~fivecard.core.errors.FivecardError` made from a template (its
+    :attr:`~fivecard.core.errors.FivecardError.said`) says it in the
+    language; any other says its English. Quotes of the input stay as they
+    are; cards are written as the language writes them.
+
+    >>> from fivecard.core.cards import parse_cards
+    >>> try:
+    ...     parse_cards('AS 1S')
+    ... except ValueError as exc:
+    ...     for lang in (None, 'ru', 'ja'):
+    ...         print(error_text(exc, lang))
+    unknown rank '1' in card 2 ('1S')
+    неизвестный ранг '1' в карте 2 ('1S')
+    カード 2（'1S'）のランク '1' がわかりません
+    """
+    said = getattr(error, "said", None)
+    lang = language(lang)
+    if lang is ENGLISH or not isinstance(said, Phrase):
+        return str(error)
+    return _said(said, lang)
+
+
+def _said(phrase: Phrase, lang: Language) -> str:
+    """A phrase in the language, its fields said in it too."""
+    fields = {name: _field(value, lang) for name, value in phrase.fields.items()}
+    if phrase.plural is None:
+        return lang.phrase(phrase.template, phrase.domain, **fields)
+    return lang.phrase_n(phrase.template, phrase.plural, phrase.n, phrase.domain, **fields)
+
+
+def _field(value: object, lang: Language) -> object:
+    if isinstance(value, Phrase):
+        return _said(value, lang)
+    if isinstance(value, Card):
+        return card_text(value, lang)
+    if isinstance(value, RankName):
+        return RankName(value.rank, lang, value.plural)
+    if isinstance(value, Listed):
+        items = [_field(i, lang) for i in value.items]
+        if not value.more:
+            return spoken_list(items, lang)
+        separator = lang.pgettext("list", ", ")
+        return lang.phrase_p(
+            "list", "{items} and {more:,} more", items=separator.join(map(str, items)), more=value.more
+        )
+    return value

@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..core.cards import CARDS, JOKER
 from ..core.errors import FileAccessError, FivecardError
 from ..core.evaluate import Evaluation, evaluate
-from ..core.hand import Hand, dealt_cards
+from ..core.hand import Hand, dealt_cards, hand_place
 from .rows import Row
 from ..core.rules import RuleSet, get_rules
 from .formats import BINARY_FORMATS, OUTPUT_FORMATS, output_format
@@ -517,7 +517,7 @@ def classify_stream(
                 else:
                     Hand.parse(text, rules=ruleset)
             except FivecardError as exc:
-                raise in_context(exc, f"hand {number}: ") from None
+                raise in_context(exc, hand_place(number)) from None
             raise FivecardError(f"hand {number}: {chunk.error[i]}")
         pending.append(chunk)
         held += len(chunk)

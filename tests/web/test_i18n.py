@@ -209,11 +209,13 @@ def test_evaluate_says_its_description_in_the_language(client: TestClient) -> No
 
 @pytest.mark.parametrize("code", CODES)
 def test_an_error_is_said_by_error_text(client: TestClient, code: str) -> None:
-    hands = ["AS KS QS JS TS", "AS 2C 3C 4C 5C"]
-    with pytest.raises(FivecardError) as caught:
-        showdown(hands)
-    answer = client.post("/api/compare", json={"hands": hands}, params={"lang": code})
-    assert answer.status_code == 422 and answer.json() == {"detail": error_text(caught.value, code)}
+    for hands in (["AS KS QS JS TS", "AS 2C 3C 4C 5C"], ["AS KS QS JS TS", "1S 2C 3C 4C 5C"], ["AS KS QS JS TS", "A" * 201]):
+        with pytest.raises(FivecardError) as caught:
+            web._check_hands(hands)
+            showdown(hands)
+        answer = client.post("/api/compare", json={"hands": hands}, params={"lang": code})
+        assert answer.status_code == 422 and answer.json() == {"detail": error_text(caught.value, code)}
+        assert (answer.json()["detail"] == str(caught.value)) == (code == "en")
 
 
 # --- the fast path ------------------------------------------------------------------------------

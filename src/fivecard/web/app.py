@@ -123,7 +123,7 @@ from fastapi.routing import APIRoute
 from pydantic import Field
 
 from ..core.version import __version__
-from .i18n import Languages, install as install_language, request_language
+from .i18n import Languages, install as install_language, phrase_n, request_language
 from ..core.lang import Language, language
 from ..core.words import error_text, rules_summary, rules_title
 from ..vector import batch
@@ -314,7 +314,15 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 def _check_hands(texts: Sequence[str]) -> None:
     for i, text in enumerate(texts, 1):
         if len(text) > MAX_HAND_TEXT:
-            raise HandError(f"hand {i} is {len(text):,} characters long; a hand is at most {MAX_HAND_TEXT}")
+            raise HandError(
+                phrase_n(
+                    "hand {number} is {n:,} character long; a hand is at most {most}",
+                    "hand {number} is {n:,} characters long; a hand is at most {most}",
+                    len(text),
+                    number=i,
+                    most=MAX_HAND_TEXT,
+                )
+            )
 
 
 class _Limits:

@@ -34,9 +34,10 @@ from jinja2.runtime import Context
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..core.errors import Phrase
 from ..core.lang import ENGLISH, LANGUAGES, Language, accept_language, language
 
-__all__ = ["COOKIE", "VARY", "Languages", "request_language", "remember_language", "install", "page_messages", "switch_url"]
+__all__ = ["phrase_n", "COOKIE", "VARY", "Languages", "request_language", "remember_language", "install", "page_messages", "switch_url"]
 
 #: The cookie that remembers the language picked with the switch.
 COOKIE = "fivecard_lang"
@@ -48,6 +49,13 @@ _SCOPE_KEY = "fivecard.lang"
 #: The request being answered (set by :class:`Languages`): for a macro of a
 #: template imported without its page's context (``{% import "_rules.html" %}``).
 _ANSWERING: ContextVar[Request | None] = ContextVar("fivecard_answering", default=None)
+
+
+def phrase_n(singular: str, plural: str, n: int, /, **fields: object) -> Phrase:
+    """A :class:`~fivecard.core.errors.Phrase` of a count in the ``web``
+    catalog: an error the web app makes (its English is the message;
+    :func:`~fivecard.core.words.error_text` says it in a language)."""
+    return Phrase(singular, {"n": n, **fields}, plural, n, domain="web")
 
 
 def _named(code: str | None) -> Language | None:

@@ -290,7 +290,7 @@ def test_the_checker_page_in_japanese_and_russian(client: TestClient) -> None:
     ja = client.get("/check", params=[*query, ("lang", "ja")]).text
     assert "<h1 id=\"check-title\">ハンド判定</h1>" in ja and "ハンド1の勝ちです" in ja and "1位" in ja
     assert showdown(["KD 9C 4H KS 9D", "AS AD 2C 3C 4C"], lang="ja").explanation in ja
-    assert 'aria-label="スペードのキング"' in ja and 'placeholder="例: AS KS QS JS TS"' in ja
+    assert 'aria-label="スペードのキング"' in ja and 'placeholder="例：AS KS QS JS TS"' in ja
     ru = client.get("/check", params=[*query, ("lang", "ru")]).text
     assert "Проверка рук" in ru and "Побеждает рука 1" in ru and 'aria-label="король пик"' in ru
     assert "Две пары, короли и девятки, кикер четвёрка" in ru and ">Стандартные</option>" in ru
@@ -298,7 +298,7 @@ def test_the_checker_page_in_japanese_and_russian(client: TestClient) -> None:
 
 def test_the_strategy_pages_in_japanese_and_russian(client: TestClient) -> None:
     ja = client.get("/strategy/jacks-or-better-9-6", params={"lang": "ja"}).text
-    assert "配当表" in ja and "1コインあたり(5コイン賭け)" in ja and "このカード(38行、うち例外6行)" in ja
+    assert "配当表" in ja and "1コインあたり（5コイン賭け）" in ja and "このカード（38行、うち例外6行）" in ja
     assert "<th scope=\"row\">ロイヤルフラッシュ</th>" in ja  # a pay line that is no category stays, marked English
     assert '<th scope="row" lang="en">Jacks or Better</th>' in ja and '<ol class="chart-lines" id="chart-lines" lang="en">' in ja
     ru = client.get("/strategy/jacks-or-better-9-6", params={"lang": "ru"}).text

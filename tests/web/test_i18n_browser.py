@@ -113,7 +113,7 @@ def test_the_checker_speaks_the_browser_s_language(browser: Browser, server: Ser
         page.get_by_role("button", name="ハンドを追加").click()
         expect(page.get_by_label("ハンド3", exact=True)).to_be_focused()
         expect(page.get_by_role("button", name="ハンド3を削除")).to_be_visible()
-        expect(page.get_by_label("ハンド3", exact=True)).to_have_attribute("placeholder", "例: AS KS QS JS TS")
+        expect(page.get_by_label("ハンド3", exact=True)).to_have_attribute("placeholder", "例：AS KS QS JS TS")
         fits(page)
         shot(page, f"checker-ja{suffix(page)}.png")
 
@@ -160,7 +160,7 @@ def test_the_strategy_pages_in_japanese(browser: Browser, server: Server, viewpo
         expect(page.locator("table.games thead th")).to_have_text(["ゲーム", "ルール", "完全なプレイ", "このカード"])
         page.get_by_role("link", name="Jacks or Better 9/6").click()
         expect(page.locator("#pays-title")).to_have_text(WORDS["ja"]["pays"])
-        expect(page.locator("#pays caption")).to_have_text("1コインあたり(5コイン賭け)")
+        expect(page.locator("#pays caption")).to_have_text("1コインあたり（5コイン賭け）")
         expect(page.locator(".card-sub")).to_contain_text("完全なプレイの還元率")
         fits(page)
         shot(page, f"strategy-ja{suffix(page)}.png")

@@ -234,7 +234,7 @@ class Verdict:
         words = language(lang)
         if self.hands == 1:
             if names:
-                return words.phrase("{hands} wins: the only hand", hands=names[self.winners[0]])
+                return words.phrase("{hands} wins: the only hand", hands=_Hands(self.winners, names, words))
             return words.gettext("Hand 1 wins: the only hand")
         winners = _Hands(self.winners, names, words)
         if len(self.winners) > 1:

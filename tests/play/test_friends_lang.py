@@ -47,7 +47,7 @@ def _played(*, tie: str = "none", draw: int = 0, rules: str = "standard", seed: 
     return events
 
 
-TABLES = {
+TABLES: dict[str, dict[str, Any]] = {
     "standard": {},
     "split, draw": {"tie": "split", "draw": 2},
     "joker, no rounds": {"rules": "joker", "rounds": None, "chosen": False},

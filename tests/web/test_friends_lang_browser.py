@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
@@ -33,7 +34,7 @@ def _tab(browser: Browser, viewport: ViewportSize, locale: str) -> Tab:
     return tab
 
 
-def _round_as_the_library_says() -> dict[str, object]:
+def _round_as_the_library_says() -> dict[str, Any]:
     """The round the pages play, as the table keeps it: same seed, same
     order of dealing, the same draw."""
     table = FriendsTable(seed=SEED, draw=1, host="h")
@@ -43,7 +44,8 @@ def _round_as_the_library_says() -> dict[str, object]:
     table.deal("h")
     table.deal("f")
     table.draw("h", [0, 1, 2, 3, 4])
-    return table.draw("f", [1, 2, 3, 4])[1][-1]
+    closed: dict[str, Any] = table.draw("f", [1, 2, 3, 4])[1][-1]
+    return closed
 
 
 def _no_english(page: Page, selector: str, lang: str) -> None:
@@ -104,7 +106,7 @@ def test_a_japanese_host_and_a_russian_friend_play_a_round(browser: Browser, tmp
             expect(tab_page.locator("#result-title")).to_have_text(title)
             expect(tab_page.locator("#result-text")).to_have_text(str(said[lang]["text"]))
             expect(tab_page.locator('#round-log li[value="1"]')).to_have_text(str(said[lang]["text"]))
-            for hand in said[lang]["hands"]:  # type: ignore[union-attr]
+            for hand in said[lang]["hands"]:
                 row = tab_page.locator(f'#result-hands li[data-seat="{hand["seat"]}"]')
                 expect(row.locator(".desc")).to_have_text(hand["description"])
             for selector in ("#result-text", "#result-title", "#talk", "#status", "#result-hands .desc"):

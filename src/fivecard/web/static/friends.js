@@ -247,8 +247,13 @@
         renderLog();
       }
       if (event.type !== "round_closed") talk(event, fresh);
-      if (fresh) announce(event.type === "chat" ? t("{name}: {text}", { name: event.name, text: event.text }) : event.text);
+      if (fresh) announce(event.type === "chat" ? t("{name}: {text}", { name: speaker(event), text: event.text }) : event.text);
       if (event.type !== "chat" && event.type !== "table_opened") refresh();
+    }
+
+    // who said a chat line: a seat's name, or the host (by role: a line without a seat)
+    function speaker(event) {
+      return event.seat === null || event.seat === undefined ? tp("role", "Host") : event.name;
     }
 
     function announce(text) {

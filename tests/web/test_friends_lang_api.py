@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")  # starlette's notice about its test client's HTTP library
     from fastapi.testclient import TestClient
 
 from fivecard import showdown

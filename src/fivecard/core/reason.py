@@ -234,7 +234,7 @@ class Verdict:
         words = language(lang)
         if self.hands == 1:
             if names:
-                return words.phrase("{hands} wins: the only hand", hands=names[self.winners[0]])
+                return words.phrase("{hands} wins: the only hand", hands=_Hands(self.winners, names, words))
             return words.gettext("Hand 1 wins: the only hand")
         winners = _Hands(self.winners, names, words)
         if len(self.winners) > 1:
@@ -252,6 +252,27 @@ class Verdict:
                 return text
             return words.phrase("{head}; {why}", head=text, why=self._margin(words, names))
         return words.phrase("{hands} wins: {why}", hands=winners, why=self._margin(words, names))
+
+    def reason(self, lang: Language | str | None = None, names: Sequence[str] | None = None) -> str:
+        """Why the winners win or draw, without saying who: what :meth:`text`
+        says after its head (``Flush beats Straight``; ``both Flush, ...;
+        Flush beats Straight (next best: Cy)``), for a sentence of its own
+        such as a game's score.
+
+        >>> from fivecard import showdown
+        >>> showdown(['AS AD KH 7C 2D', 'AH AC QS JD 9H']).verdict.reason()
+        'both One Pair of Aces; the third card decides, K beats Q'
+        """
+        words = language(lang)
+        if self.hands == 1:
+            return words.gettext("the only hand")
+        if len(self.winners) > 1:
+            assert self.tie is not None
+            why = self.tie.text(words)
+            if self.step is None:
+                return why
+            return words.phrase("{head}; {why}", head=why, why=self._margin(words, names))
+        return self._margin(words, names)
 
     def _margin(self, words: Language, names: Sequence[str] | None) -> str:
         assert self.step is not None

@@ -78,11 +78,16 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..core.cards import Card
-from ..core.evaluate import evaluate
+from ..core.errors import FivecardError
+from ..core.evaluate import describe, evaluate
 from ..core.hand import HAND_SIZE, Hand
+from ..core.lang import ENGLISH, Language, LangLike, language
+from ..core.lookup import tables_for
+from ..core.reason import Verdict
 from ..core.report import evaluation_json
 from ..core.rules import RuleSet, get_rules
-from ..core.showdown import name_hands, showdown, spoken_list
+from ..core.showdown import outcome, settle
+from ..core.words import category_name, rules_title, spoken_list
 from .game import split_pot
 from .table_game import MAX_ROUNDS, GameError, RoleRequired, Shoe, TableGame, check_positions, round_deck
 from .view import cards_json
@@ -97,6 +102,7 @@ __all__ = [
     "ROLE_NAMES",
     "EVENT_FIELDS",
     "chat_line",
+    "event_text",
     "name_key",
     "public_event",
     "seat_name",
@@ -466,16 +472,27 @@ class FriendsTable(TableGame):
     KEPT_EVENTS = {"chat": KEPT_CHAT}
 
     @classmethod
-    def public_event(cls, event: Mapping[str, Any]) -> dict[str, Any]:
+    def public_event(cls, event: Mapping[str, Any], lang: LangLike = None) -> dict[str, Any]:
         """An event as every browser at the table may see it
         (:data:`EVENT_FIELDS`), each closed round's hand with its sorted
-        cards as card objects too (``sorted_cards``: however it was kept)."""
+        cards as card objects too (``sorted_cards``: however it was kept),
+        its sentences said in ``lang`` (:func:`event_text`; English: as
+        kept)."""
         shown = super().public_event(event)
         if shown["type"] == "round_closed":
             shown["hands"] = [
                 {**hand, "sorted_cards": cards_json([Card.parse(code) for code in hand["sorted"]])}
                 for hand in shown.get("hands", [])
             ]
+        words = language(lang)
+        if words.english:
+            return shown
+        if shown["type"] == "round_closed":
+            _say_round(shown, words)
+        else:
+            said = event_text(event, words)
+            if said is not None:
+                shown["text"] = said
         return shown
 
     def __init__(
@@ -563,15 +580,11 @@ class FriendsTable(TableGame):
     def opened(self) -> list[dict[str, Any]]:
         """The table's first event: its settings in a sentence (and, when the
         host chose the seed, that the host can know every hand)."""
-        rounds = f", {self.rounds_limit} rounds" if self.rounds_limit else ""
-        draw = f"; each player may exchange up to {_cards(self.draw_limit)} once" if self.draw_limit else ""
-        text = (
-            f"A {self.rules.name} table: the high hand wins {self.points} points; a tie scores "
-            f"{'nothing' if self.tie == 'none' else 'a share'}{rounds}{draw}"
-        )
-        if self.seeded:
-            text += "; the host chose the shuffle seed, so every hand can be known in advance"
-        return [{"type": "table_opened", "seeded": self.seeded, "text": text}]
+        settings = {
+            "rules": self.rules.name, "points": self.points, "tie": self.tie, "rounds": self.rounds_limit,
+            "draw": self.draw_limit,
+        }  # fmt: skip
+        return [_said({"type": "table_opened", "seeded": self.seeded, "settings": settings})]
 
     # -- seats -----------------------------------------------------------------
 
@@ -605,7 +618,7 @@ class FriendsTable(TableGame):
             return mine, []
         seat = Seat(len(self.seats) + 1, seat_name(name), owner)
         self.seats.append(seat)
-        return seat, [{"type": "seat_joined", "seat": seat.id, "name": seat.name, "text": f"{seat.name} sits down"}]
+        return seat, [_said({"type": "seat_joined", "seat": seat.id, "name": seat.name})]
 
     def _active_seat(self, seat_id: int) -> Seat | None:
         return next((s for s in self.seats if s.id == seat_id and s.active), None)
@@ -626,7 +639,7 @@ class FriendsTable(TableGame):
         assert seat is not None
         seat.active = False
         events: list[dict[str, Any]] = [
-            {"type": "seat_removed", "seat": seat.id, "name": seat.name, "text": f"The host removed {seat.name} from the table"}
+            _said({"type": "seat_removed", "seat": seat.id, "name": seat.name})
         ]
         current = self.round
         if current is not None and current.open:
@@ -654,10 +667,9 @@ class FriendsTable(TableGame):
         self.verify_start(owner)
         number = self.played + 1
         self.round = Round(number, self.shoe.round_seed(number))
-        seats = len(self._active())
-        then = f", then draw up to {_cards(self.draw_limit)}" if self.draw_limit else ""
+        settings = {"seated": len(self._active()), "draw": self.draw_limit}
         # (the round's seed is in its round_closed event only: it gives the whole deck)
-        return [{"type": "round_started", "round": number, "text": f"Round {number}: {seats} seated; deal your hand{then}"}]
+        return [_said({"type": "round_started", "round": number, "settings": settings})]
 
     def verify_deal(self, owner: str) -> None:
         self._verify_open()
@@ -691,7 +703,7 @@ class FriendsTable(TableGame):
         current.dealt[seat.id] = cards
         current.dealt_to.add(owner)
         events: list[dict[str, Any]] = [
-            {"type": "dealt", "round": current.number, "seat": seat.id, "name": seat.name, "text": f"{seat.name} has dealt"}
+            _said({"type": "dealt", "round": current.number, "seat": seat.id, "name": seat.name})
         ]
         return cards, events + self._close_if_all_dealt()
 
@@ -740,11 +752,9 @@ class FriendsTable(TableGame):
         current.dealt[seat.id] = cards
         current.drawn[seat.id] = out
         count = len(out)
-        what = f"exchanges {_cards(count)}" if count else "keeps all five cards"
         events: list[dict[str, Any]] = [
-            {"type": "drew", "round": current.number, "seat": seat.id, "name": seat.name, "count": count,
-             "text": f"{seat.name} {what}"}
-        ]  # fmt: skip
+            _said({"type": "drew", "round": current.number, "seat": seat.id, "name": seat.name, "count": count})
+        ]
         return cards, events + self._close_if_all_dealt()
 
     def verify_close(self, owner: str) -> None:
@@ -776,7 +786,7 @@ class FriendsTable(TableGame):
 
     def _end(self) -> list[dict[str, Any]]:
         self.ended = True
-        return [{"type": "table_ended", "standings": self.standings(), "text": "The table has ended"}]
+        return [_said({"type": "table_ended", "standings": self.standings()})]
 
     def _close_if_all_dealt(self) -> list[dict[str, Any]]:
         current = self.round
@@ -801,11 +811,13 @@ class FriendsTable(TableGame):
         names = {s.id: s.name for s in self.seats}
         dealt = list(current.dealt.items())
         event: dict[str, Any] = {"type": "round_closed", "round": current.number, "seed": current.seed}
+        verdict: Verdict | None = None
         if not dealt:
-            event.update(hands=[], winners=[], explanation="nobody dealt", awarded={}, text=f"Round {current.number}: nobody dealt")
+            event.update(hands=[], winners=[], awarded={})
         else:
             evaluations = [evaluate(Hand(tuple(cards), self.rules)) for _, cards in dealt]
-            result = showdown(evaluations)
+            result = settle(evaluations)
+            verdict = result.verdict
             winners = [dealt[i][0] for i in result.winners]
             awarded: dict[int, int] = {}
             if len(winners) == 1:
@@ -819,28 +831,9 @@ class FriendsTable(TableGame):
                 | ({"drew": len(current.drawn.get(seat_id, ()))} if self.draw_limit else {})
                 for (seat_id, _), e in zip(dealt, evaluations)
             ]
-            who = spoken_list([names[s] for s in winners])
-            explanation = name_hands(result.explanation, [names[s] for s, _ in dealt])
-            why = explanation.split(": ", 1)[1]  # after "Ann wins" / "Draw" / "Ann and Bob split"
-            if len(winners) == 1:
-                score = f"{who} wins {self.points} points: {why}"
-            elif awarded:
-                score = f"{who} tie and split {self.points} points: {why}"
-            else:
-                score = f"{who} tie, so nobody scores: {why}"
-            # a round the host closes before every seat dealt says who did not
-            idle = [s.name for s in self._active() if s.id not in current.dealt]
-            if idle:
-                score += f"; {spoken_list(idle)} did not deal"
-            event.update(
-                hands=hands,
-                winners=winners,
-                explanation=explanation,
-                awarded={str(k): v for k, v in awarded.items()},
-                text=f"Round {current.number}: {score}",
-            )
+            event.update(hands=hands, winners=winners, awarded={str(k): v for k, v in awarded.items()})
         event["standings"] = self.standings(seated=True)  # (every seat's: in the view and at the table's end)
-        events = [event]
+        events = [_said(event, verdict)]
         if self.played >= self.most_rounds:
             events += self._end()
         return events
@@ -981,6 +974,180 @@ class FriendsTable(TableGame):
 
 def _cards(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
+
+
+# -- what the table says -------------------------------------------------------------
+#
+# An event is kept as data (who, which round, the hands with their strengths,
+# the winners and the points awarded, a table's settings) with its sentence
+# in English as said when it happened (``text``, and a closed round's
+# ``explanation``); every other language says it from the data when a
+# browser reads it (:meth:`FriendsTable.public_event`), the names as typed.
+
+
+def _said(event: dict[str, Any], verdict: Verdict | None = None) -> dict[str, Any]:
+    """An event made now, with its sentences in English (as kept); a
+    closed round's from its showdown's ``verdict``."""
+    if event["type"] == "round_closed":
+        said = _round_said(event, ENGLISH, verdict)
+        assert said is not None
+        event["explanation"], event["text"] = said
+    else:
+        text = event_text(event, ENGLISH)
+        assert text is not None
+        event["text"] = text
+    return event
+
+
+def _count_cards(count: int, words: Language) -> str:
+    return words.phrase_n("{n} card", "{n} cards", count, "play")
+
+
+def event_text(event: Mapping[str, Any], lang: LangLike = None) -> str | None:
+    """An event's sentence (its ``text``) said in ``lang`` from its data;
+    None for a chat line (the text is the person's) and for an event that
+    holds too little to say it again (a table's opening or a round's start
+    kept by an earlier version: said as kept, in English).
+
+    >>> event_text({"type": "drew", "round": 1, "seat": 2, "name": "Аня", "count": 2}, "ru")
+    'Аня меняет 2 карты'
+    """
+    words = language(lang)
+    kind = event.get("type")
+    try:
+        if kind == "round_closed":
+            said = _round_said(event, words)
+            return None if said is None else said[1]
+        if kind == "table_opened":
+            return _opened_text(event["settings"], bool(event.get("seeded")), words)
+        if kind == "round_started":
+            number, seated, draw = int(event["round"]), int(event["settings"]["seated"]), int(event["settings"]["draw"])
+            if draw:
+                return words.phrase_n(
+                    "Round {round}: {n} seated; deal your hand, then draw up to {cards}",
+                    "Round {round}: {n} seated; deal your hand, then draw up to {cards}",
+                    seated, "play", round=number, cards=_count_cards(draw, words),
+                )  # fmt: skip
+            return words.phrase_n(
+                "Round {round}: {n} seated; deal your hand", "Round {round}: {n} seated; deal your hand",
+                seated, "play", round=number,
+            )  # fmt: skip
+        if kind == "seat_joined":
+            return words.phrase("{name} sits down", "play", name=str(event["name"]))
+        if kind == "seat_removed":
+            return words.phrase("The host removed {name} from the table", "play", name=str(event["name"]))
+        if kind == "dealt":
+            return words.phrase("{name} has dealt", "play", name=str(event["name"]))
+        if kind == "drew":
+            count = int(event["count"])
+            if not count:
+                return words.phrase("{name} keeps all five cards", "play", name=str(event["name"]))
+            return words.phrase_n(
+                "{name} exchanges {n} card", "{name} exchanges {n} cards", count, "play", name=str(event["name"])
+            )
+        if kind == "table_ended":
+            return words.gettext("The table has ended", "play")
+    except (KeyError, TypeError, ValueError):  # (kept by an earlier version without the data)
+        return None
+    return None
+
+
+def _opened_text(settings: Mapping[str, Any], seeded: bool, words: Language) -> str:
+    """The table's settings in a sentence."""
+    name, points, rounds, draw = str(settings["rules"]), int(settings["points"]), settings["rounds"], int(settings["draw"])
+    rules = name if words.english else _rules_title(name, words)
+    if settings["tie"] == "none":
+        text = words.phrase_n(
+            "A {rules} table: the high hand wins {n} points; a tie scores nothing",
+            "A {rules} table: the high hand wins {n} points; a tie scores nothing",
+            points, "play", rules=rules,
+        )  # fmt: skip
+    else:
+        text = words.phrase_n(
+            "A {rules} table: the high hand wins {n} points; a tie scores a share",
+            "A {rules} table: the high hand wins {n} points; a tie scores a share",
+            points, "play", rules=rules,
+        )  # fmt: skip
+    if rounds:
+        text = words.phrase_n("{text}, {n} rounds", "{text}, {n} rounds", int(rounds), "play", text=text)
+    if draw:
+        text = words.phrase(
+            "{text}; each player may exchange up to {cards} once", "play", text=text, cards=_count_cards(draw, words)
+        )
+    if seeded:
+        text = words.phrase(
+            "{text}; the host chose the shuffle seed, so every hand can be known in advance", "play", text=text
+        )
+    return text
+
+
+def _rules_title(name: str, words: Language) -> str:
+    """A built-in rule set's title in a language; any other name as it is."""
+    try:
+        return rules_title(name, get_rules(name, custom=False).title or name, words)
+    except FivecardError:
+        return name
+
+
+def _round_said(
+    event: Mapping[str, Any], words: Language, verdict: Verdict | None = None
+) -> tuple[str, str] | None:
+    """A closed round's explanation and sentence in a language, from its
+    showdown's ``verdict``, or its hands' (their strengths, under the rule
+    set they name: a showdown's outcome, cached),
+    the points ``awarded`` and the seats seated when it closed (those that
+    did not deal); None for data that cannot be read so."""
+    number = int(event["round"])
+    hands = event.get("hands") or []
+    if not hands:
+        return words.gettext("nobody dealt", "play"), words.phrase("Round {round}: nobody dealt", "play", round=number)
+    try:
+        if verdict is None:
+            strengths = tuple(int(h["strength"]) for h in hands)
+            naturals = tuple(bool(h.get("natural", True)) for h in hands)
+            verdict = outcome(strengths, naturals, get_rules(str(hands[0]["rules"]), custom=False)).verdict
+        names = [str(h["player"]) for h in hands]
+        dealt = {int(h["seat"]) for h in hands}
+        points = sum(int(v) for v in (event.get("awarded") or {}).values())
+        seated = sorted((s for s in event.get("standings") or () if s.get("active", True)), key=lambda s: int(s["seat"]))
+        idle = [str(s["name"]) for s in seated if int(s["seat"]) not in dealt]
+    except (FivecardError, KeyError, TypeError, ValueError, IndexError):
+        return None
+    who = spoken_list([names[i] for i in verdict.winners], words)
+    why = verdict.reason(words, names)
+    if len(verdict.winners) == 1:
+        score = words.phrase_n(
+            "{who} wins {n} points: {why}", "{who} wins {n} points: {why}", points, "play", who=who, why=why
+        )
+    elif event.get("awarded"):
+        score = words.phrase_n(
+            "{who} tie and split {n} points: {why}", "{who} tie and split {n} points: {why}", points, "play",
+            who=who, why=why,
+        )  # fmt: skip
+    else:
+        score = words.phrase("{who} tie, so nobody scores: {why}", "play", who=who, why=why)
+    if idle:  # a round the host closes before every seat dealt says who did not
+        score = words.phrase_n(
+            "{score}; {idle} did not deal", "{score}; {idle} did not deal", len(idle), "play",
+            score=score, idle=spoken_list(idle, words),
+        )  # fmt: skip
+    return verdict.text(words, names), words.phrase("Round {round}: {score}", "play", round=number, score=score)
+
+
+def _say_round(shown: dict[str, Any], words: Language) -> None:
+    """A closed round as a browser is shown it, in a language other than
+    English: its sentence, its explanation, and each hand's category and description
+    (the JSON keys and the category's id as they are)."""
+    said = _round_said(shown, words)
+    if said is None:
+        return
+    shown["explanation"], shown["text"] = said
+    hands = shown.get("hands") or []
+    if hands:
+        tables = tables_for(get_rules(str(hands[0]["rules"]), custom=False))
+        for hand in hands:
+            hand["name"] = category_name(str(hand["category"]), str(hand["name"]), words)
+            hand["description"] = describe(tables.hand_class(int(hand["strength"])), words)
 
 
 #: An event as every browser at a friends' table may see it: its ``type``

@@ -66,6 +66,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from ..core.hand import HAND_SIZE
+from ..core.lang import ENGLISH, Language
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 from ..core.errors import RulesError
 from ..core.showdown import name_hands, spoken_list
@@ -74,6 +75,7 @@ from ..files.writers.cells import csv_line
 from ..play.friends import MAX_CHAT, MAX_NAME, MAX_ROUNDS, MAX_SEATS, FriendsTable
 from ..play.table_game import GameError
 from .clients import request_network
+from .i18n import request_language
 from .errors import AtCapacity, NotFound, TooFast
 from .store import MAX_STORED, Claim, Owners, StorageError, TableGameStore, remember_owner, secret_hash
 
@@ -210,27 +212,37 @@ REPLAY = 300
 REPLAY_ROUNDS = 2
 
 
+class _Frames:
+    """A table's latest event frames in one language, as a stream last read them."""
+
+    __slots__ = ("read_at", "after", "frames")
+
+    def __init__(self) -> None:
+        self.read_at = -1  # the channel's ``changes`` when ``frames`` were read (-1: never)
+        self.after = 0  # ``frames`` hold every event numbered after this one (as of ``read_at``)
+        self.frames: list[tuple[int, bytes]] = []
+
+
 class _Channel:
     """A table's event streams in this process: their wake-up events, how many
     times the table has changed since the first of them listened, and the
-    table's latest event frames as one of them last read them."""
+    table's latest event frames in each language its streams speak (at most
+    one set for each of :data:`~fivecard.core.lang.LANGUAGES`)."""
 
-    __slots__ = ("waiting", "changes", "read_at", "after", "frames")
+    __slots__ = ("waiting", "changes", "said")
 
     def __init__(self) -> None:
         self.waiting: dict[asyncio.Event, asyncio.AbstractEventLoop] = {}
         self.changes = 0
-        self.read_at = -1  # ``changes`` when ``frames`` were read (-1: never)
-        self.after = 0  # ``frames`` hold every event numbered after this one (as of ``read_at``)
-        self.frames: list[tuple[int, bytes]] = []
+        self.said: dict[str, _Frames] = {}
 
 
 class Broker:
     """Wakes the event streams of a table when its events change (in this
     process; streams also look every second, for other processes), and
-    shares the table's latest events among its streams: when a change wakes
-    them, the first reads the new events from the store and formats them
-    once, the others take the same bytes."""
+    shares the table's latest events among its streams of one language: when
+    a change wakes them, the first of each language reads the new events
+    from the store and says them once, the others take the same bytes."""
 
     def __init__(self, max_streams: int = 1000) -> None:
         self._channels: dict[str, _Channel] = {}
@@ -286,52 +298,66 @@ class Broker:
                 for event in events:
                     self.stop(table_id, event)
 
-    def frames_after(self, table_id: str, seen: int, store: FriendsTableStore, fresh: bool = False) -> list[tuple[int, bytes]]:
+    def frames_after(
+        self, table_id: str, seen: int, store: FriendsTableStore, fresh: bool = False, lang: Language = ENGLISH
+    ) -> list[tuple[int, bytes]]:
         """The table's events numbered after ``seen`` as Server-Sent Events
-        (at most :data:`_BATCH`), oldest first: those a stream of the table
-        read since its last change when they include all of them, unless
-        ``fresh``; else read from the store (and kept for the others)."""
+        (at most :data:`_BATCH`), oldest first, said in ``lang``: those a
+        stream of the table in that language read since its last change when
+        they include all of them, unless ``fresh``; else read from the store
+        (and kept for the others)."""
         with self._lock:
             channel = self._channels.get(table_id)
             changes = channel.changes if channel is not None else 0
-            if channel is not None and not fresh and channel.read_at == changes and channel.after <= seen:
-                return [f for f in channel.frames if f[0] > seen]
+            said = channel.said.get(lang.code) if channel is not None else None
+            if said is not None and not fresh and said.read_at == changes and said.after <= seen:
+                return [f for f in said.frames if f[0] > seen]
         # Every change counted in ``changes`` was committed before it was counted: this read sees it.
-        frames = [(seq, _frame(seq, event)) for seq, event in _replay(store, table_id, seen)]
+        frames = [(seq, _frame(seq, event)) for seq, event in _replay(store, table_id, seen, lang)]
         if channel is not None and len(frames) < _BATCH:
             with self._lock:
-                if changes > channel.read_at or (changes == channel.read_at and seen < channel.after):
+                said = channel.said.setdefault(lang.code, _Frames())
+                if changes > said.read_at or (changes == said.read_at and seen < said.after):
                     kept = frames[-_SHARED:]
-                    channel.read_at = changes
-                    channel.after = seen if len(kept) == len(frames) else frames[-len(kept) - 1][0]
-                    channel.frames = kept
+                    said.read_at = changes
+                    said.after = seen if len(kept) == len(frames) else frames[-len(kept) - 1][0]
+                    said.frames = kept
         return frames
 
 
 def _public_events(
-    store: FriendsTableStore, table_id: str, seen: int, limit: int, type: str | None = None, *, last: bool = False
+    store: FriendsTableStore,
+    table_id: str,
+    seen: int,
+    limit: int,
+    type: str | None = None,
+    *,
+    last: bool = False,
+    lang: Language = ENGLISH,
 ) -> list[tuple[int, dict[str, Any]]]:
     """The table's events (of one ``type``, if given) as every browser may
-    see them, oldest first: the first ``limit`` numbered after ``seen``; or,
-    ``last``, the last ``limit`` numbered before ``seen``. The one way
-    events leave the store."""
+    see them, said in ``lang``, oldest first: the first ``limit`` numbered
+    after ``seen``; or, ``last``, the last ``limit`` numbered before
+    ``seen``. The one way events leave the store."""
     if last:
         found = store.tail(table_id, limit, type, before=seen)
     else:
         found = store.events_after(table_id, seen, limit, type)
-    return [(seq, FriendsTable.public_event(event)) for seq, event in found]
+    return [(seq, FriendsTable.public_event(event, lang)) for seq, event in found]
 
 
-def _replay(store: FriendsTableStore, table_id: str, seen: int) -> list[tuple[int, dict[str, Any]]]:
+def _replay(
+    store: FriendsTableStore, table_id: str, seen: int, lang: Language = ENGLISH
+) -> list[tuple[int, dict[str, Any]]]:
     """The events a stream that has seen those up to ``seen`` is sent next,
-    oldest first: every one after it, when there are at most :data:`REPLAY`;
-    else the table's latest :data:`REPLAY_ROUNDS` closed rounds (those after
-    ``seen``) and its last :data:`REPLAY` events."""
-    found = _public_events(store, table_id, seen, REPLAY + 1)
+    said in ``lang``, oldest first: every one after it, when there are at
+    most :data:`REPLAY`; else the table's latest :data:`REPLAY_ROUNDS`
+    closed rounds (those after ``seen``) and its last :data:`REPLAY` events."""
+    found = _public_events(store, table_id, seen, REPLAY + 1, lang=lang)
     if len(found) <= REPLAY:
         return found
-    window = _public_events(store, table_id, MAX_STORED, REPLAY, last=True)
-    rounds = _public_events(store, table_id, window[0][0], REPLAY_ROUNDS, "round_closed", last=True)
+    window = _public_events(store, table_id, MAX_STORED, REPLAY, last=True, lang=lang)
+    rounds = _public_events(store, table_id, window[0][0], REPLAY_ROUNDS, "round_closed", last=True, lang=lang)
     return [(seq, event) for seq, event in rounds if seq > seen] + window
 
 
@@ -696,7 +722,7 @@ def add_friends_table_routes(
             )
         seen = after if last_event_id is None else last_event_id
         return StreamingResponse(
-            _stream(request, table_id, seen, store, broker),
+            _stream(request, table_id, seen, store, broker, request_language(request)),
             media_type="text/event-stream",
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
@@ -863,8 +889,11 @@ def _named_json_line(line: str, played: dict[int, _Played], header: list[int]) -
 
 
 async def _stream(
-    request: Request, table_id: str, seen: int, store: FriendsTableStore, broker: Broker
+    request: Request, table_id: str, seen: int, store: FriendsTableStore, broker: Broker, lang: Language = ENGLISH
 ) -> AsyncIterator[bytes]:
+    """A table's event stream, said in the language its browser asked for
+    when it connected (:func:`~fivecard.web.i18n.request_language`: one of
+    :data:`~fivecard.core.lang.LANGUAGES`, never the client's text)."""
     wake = broker.listen(table_id)
     try:
         yield b"retry: 1000\n\n"
@@ -873,7 +902,7 @@ async def _stream(
         while not broker.closing:
             wake.clear()
             try:
-                frames = broker.frames_after(table_id, seen, store, fresh)
+                frames = broker.frames_after(table_id, seen, store, fresh, lang)
             except StorageError:  # the stream ends; the browser asks again and is told why
                 return
             fresh = False

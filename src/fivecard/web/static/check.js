@@ -6,7 +6,7 @@
 (function () {
   const form = document.getElementById("checker");
   if (!form) return;
-  const { t } = window.fivecard;
+  const { t, tp } = window.fivecard;
   const MIN_HANDS = 2;
   const MAX_HANDS = 10;
   const list = document.getElementById("hands");
@@ -77,7 +77,7 @@
     const remove = document.createElement("button");
     remove.type = "button";
     remove.className = "remove-hand small";
-    remove.textContent = t("Remove");
+    remove.textContent = tp("hand", "Remove");
     box.append(label, input, remove);
     row.append(box);
     list.append(row);

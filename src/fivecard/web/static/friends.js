@@ -10,8 +10,20 @@
   const EVENT_TYPES = ["table_opened", "seat_joined", "seat_removed", "round_started", "dealt", "drew", "round_closed", "chat", "table_ended"];
   const NAME_KEY = "fivecard.name";
   const $ = (id) => document.getElementById(id);
-  const { api, showError, clearError, sleep, el, plural, ruleTitle, fillForm, isTyping, cardFace, cardRow, choiceCard } = window.fivecard;
+  const { api, showError, clearError, sleep, el, ruleTitle, fillForm, isTyping, cardFace, cardRow, choiceCard } = window.fivecard;
   const { recover, probe, whenOnline, backoff } = window.fivecard;
+  // Every word the page says, in its language (common.js's t, tn, tp: the web catalog);
+  // the table's own sentences (an event's text, a round's explanation) come said by the server.
+  const { t, tn, tp } = window.fivecard;
+  const num = (n) => Number(n).toLocaleString(window.fivecard.lang || "en");
+  const points = (n) => tn("{n} point", "{n} points", n, { n: num(n) });
+  const comma = t(", "); // between names in a list
+  const semicolon = t("; "); // between the parts of a sentence
+  // Names as a sentence lists them: "Ann, Bob and Cy" (in the page's language).
+  function listed(items) {
+    if (items.length <= 1) return items.join("");
+    return t("{names} and {last}", { names: items.slice(0, -1).join(comma), last: items[items.length - 1] });
+  }
 
   // --- talking to the API ---------------------------------------------------
 
@@ -178,7 +190,7 @@
     // -- the event stream --
 
     function connect() {
-      setConnection(false, "connecting…");
+      setConnection(false, t("connecting…"));
       const source = new EventSource(`${url}/events?after=${seen}`);
       let opened = 0;
       stream = source;
@@ -213,7 +225,7 @@
 
     function setConnection(live, text) {
       const box = $("connection");
-      box.textContent = live ? "live" : text || "reconnecting…";
+      box.textContent = live ? t("live") : text || t("reconnecting…");
       box.classList.toggle("live", live);
       box.classList.toggle("down", !live);
     }
@@ -235,8 +247,13 @@
         renderLog();
       }
       if (event.type !== "round_closed") talk(event, fresh);
-      if (fresh) announce(event.type === "chat" ? `${event.name}: ${event.text}` : event.text);
+      if (fresh) announce(event.type === "chat" ? t("{name}: {text}", { name: speaker(event), text: event.text }) : event.text);
       if (event.type !== "chat" && event.type !== "table_opened") refresh();
+    }
+
+    // who said a chat line: a seat's name, or the host (by role: a line without a seat)
+    function speaker(event) {
+      return event.seat === null || event.seat === undefined ? tp("role", "Host") : event.name;
     }
 
     function announce(text) {
@@ -253,7 +270,7 @@
         // name is only text, and cannot draw this badge)
         const fromHost = event.seat === null || event.seat === undefined;
         if (fromHost) item.classList.add("from-host");
-        const who = fromHost ? el("span", "badge role-host", "Host") : nameNode("strong", "who", event.name);
+        const who = fromHost ? el("span", "badge role-host", tp("role", "Host")) : nameNode("strong", "who", event.name);
         item.append(who, ": ", el("span", "said", event.text));
       } else {
         item = el("li", `talk-line talk-event event-${event.type}`, event.text);
@@ -300,12 +317,15 @@
       const drawn = new Set(round && round.open ? round.drawn || [] : []);
       const seated = view.you !== null;
 
-      const info = [ruleTitle(view.rules), `the high hand wins ${plural(view.points, "point")}`];
-      info.push(view.tie === "split" ? "a tie splits them" : "a tie scores nothing");
-      if (view.rounds) info.push(`${plural(view.rounds, "round")}`);
-      if (round) info.push(`round ${round.number}${open ? " open" : " over"}`);
+      const info = [
+        ruleTitle(view.rules),
+        tn("the high hand wins {n} point", "the high hand wins {n} points", view.points, { n: num(view.points) }),
+      ];
+      info.push(view.tie === "split" ? t("a tie splits them") : t("a tie scores nothing"));
+      if (view.rounds) info.push(tn("{n} round", "{n} rounds", view.rounds, { n: num(view.rounds) }));
+      if (round) info.push(open ? t("round {round} open", { round: round.number }) : t("round {round} over", { round: round.number }));
       // a seed the host chose deals every round in an order the host can know
-      if (view.seeded) info.push("shuffle seed chosen by the host");
+      if (view.seeded) info.push(t("shuffle seed chosen by the host"));
       $("table-info").textContent = info.join(" · ");
 
       $("join").hidden = seated || view.ended;
@@ -325,15 +345,15 @@
         if (result && result.winners.includes(seat.seat)) item.classList.add("winner");
         const head = el("p", "friend-name");
         head.append(nameNode("strong", "", seat.name));
-        if (seat.seat === view.you) head.append(" ", el("span", "badge you", "you"));
+        if (seat.seat === view.you) head.append(" ", el("span", "badge you", tp("role", "you")));
         item.append(head);
         const line = el("p", "friend-points");
-        line.append(el("span", "points", plural(seat.points, "point")));
+        line.append(el("span", "points", points(seat.points)));
         if (open) {
-          if (!dealt.has(seat.seat)) line.append(" ", el("span", "badge waiting", "to deal"));
-          else if (!view.draw) line.append(" ", el("span", "badge dealt", "dealt ✓"));
-          else if (drawn.has(seat.seat)) line.append(" ", el("span", "badge dealt", "drawn ✓"));
-          else line.append(" ", el("span", "badge waiting", "to draw"));
+          if (!dealt.has(seat.seat)) line.append(" ", el("span", "badge waiting", tp("badge", "to deal")));
+          else if (!view.draw) line.append(" ", el("span", "badge dealt", tp("badge", "dealt ✓")));
+          else if (drawn.has(seat.seat)) line.append(" ", el("span", "badge dealt", tp("badge", "drawn ✓")));
+          else line.append(" ", el("span", "badge waiting", tp("badge", "to draw")));
         } else if (result) {
           const won = result.awarded[String(seat.seat)];
           if (won) line.append(" ", el("span", "badge win", `+${won}`));
@@ -342,8 +362,9 @@
         if (view.host && !view.ended && removing === seat.seat) {
           // one tap does not remove a friend (mid-round, the hand goes too): the host says yes first
           const ask = el("div", "confirm remove-confirm");
-          ask.append(el("p", null, seat.seat === view.you ? "Leave your seat? Your hand, if dealt, goes." : `Remove ${seat.name} from the table? Their hand, if dealt, goes.`));
-          const yes = el("button", "small primary remove-yes", seat.seat === view.you ? "Yes, leave my seat" : `Yes, remove ${seat.name}`);
+          const who = { name: seat.name };
+          ask.append(el("p", null, seat.seat === view.you ? t("Leave your seat? Your hand, if dealt, goes.") : t("Remove {name} from the table? Their hand, if dealt, goes.", who)));
+          const yes = el("button", "small primary remove-yes", seat.seat === view.you ? t("Yes, leave my seat") : t("Yes, remove {name}", who));
           yes.type = "button";
           yes.id = `remove-yes-${seat.seat}`;
           yes.disabled = busy;
@@ -351,7 +372,7 @@
             removing = null;
             await run("DELETE", `/seats/${seat.seat}`);
           });
-          const no = el("button", "small remove-no", `Keep ${seat.seat === view.you ? "my seat" : seat.name}`);
+          const no = el("button", "small remove-no", seat.seat === view.you ? t("Keep my seat") : t("Keep {name}", who));
           no.type = "button";
           no.id = `remove-no-${seat.seat}`;
           no.addEventListener("click", () => {
@@ -363,10 +384,10 @@
           ask.append(yes, " ", no);
           item.append(ask);
         } else if (view.host && !view.ended) {
-          const remove = el("button", "small remove", "Remove");
+          const remove = el("button", "small remove", t("Remove"));
           remove.type = "button";
           remove.id = `remove-${seat.seat}`;
-          remove.setAttribute("aria-label", `Remove ${seat.name}`);
+          remove.setAttribute("aria-label", t("Remove {name}", { name: seat.name }));
           remove.disabled = busy;
           remove.addEventListener("click", () => {
             removing = seat.seat;
@@ -396,23 +417,24 @@
           const button = choiceCard(card, i, { on: kept, marker: "KEEP", disabled: busy, toggle: toggleKeep });
           button.classList.add("toggle");
           button.id = `card-${i}`;
-          button.title = `${card.label}: ${kept ? "kept" : "exchanged"} (key ${i + 1})`;
+          const said = { card: card.label, key: i + 1 };
+          button.title = kept ? t("{card}: kept (key {key})", said) : t("{card}: exchanged (key {key})", said);
           cards.append(button);
         });
-        $("mine-title").textContent = `Your hand, round ${round.number}`;
+        $("mine-title").textContent = t("Your hand, round {round}", { round: round.number });
         $("my-hand").textContent = "";
       } else if (mine) {
         mine.forEach((card, i) => {
           const face = cardFace(card, { size: "big" });
           if (fresh.has(i + 1)) {
             face.classList.add("drawn-card");
-            face.setAttribute("aria-label", `${card.label} (drawn)`);
+            face.setAttribute("aria-label", t("{card} (drawn)", { card: card.label }));
           }
           cards.append(face);
         });
         const me = result ? result.hands.find((h) => h.seat === view.you) : null;
         $("my-hand").textContent = me ? me.description : "";
-        $("mine-title").textContent = `Your hand, round ${round.number}`;
+        $("mine-title").textContent = t("Your hand, round {round}", { round: round.number });
       }
       const deal = $("deal");
       deal.hidden = !(open && seated && !dealt.has(view.you));
@@ -423,19 +445,28 @@
       if (drawing) {
         const out = 5 - keep.size;
         const button = $("draw-button");
-        button.textContent = out ? `Draw ${plural(out, "card")}` : "Keep all five";
+        button.textContent = out ? tn("Draw {n} card", "Draw {n} cards", out) : t("Keep all five");
         button.disabled = busy || out > view.draw;
         $("draw-help-line").textContent =
           out > view.draw
-            ? `This table's draw exchanges at most ${plural(view.draw, "card")}: keep ${5 - view.draw} or more.`
-            : `Tap the cards to exchange (up to ${plural(view.draw, "card")}), then draw. Once a round.`;
+            ? tn(
+                "This table's draw exchanges at most {n} card: keep {keep} or more.",
+                "This table's draw exchanges at most {n} cards: keep {keep} or more.",
+                view.draw,
+                { keep: 5 - view.draw },
+              )
+            : tn(
+                "Tap the cards to exchange (up to {n} card), then draw. Once a round.",
+                "Tap the cards to exchange (up to {n} cards), then draw. Once a round.",
+                view.draw,
+              );
       }
 
       // host controls
       $("host-controls").hidden = !view.host || view.ended;
       const start = $("btn-start");
       // (while a round is open the button names it: the next one cannot start yet)
-      start.textContent = open ? `Round ${round.number} in play` : `Start round ${view.played + 1}`;
+      start.textContent = open ? t("Round {round} in play", { round: round.number }) : t("Start round {round}", { round: view.played + 1 });
       start.disabled = busy || open || active.length === 0;
       $("btn-close").disabled = busy || !open;
       $("btn-end").disabled = busy;
@@ -471,34 +502,42 @@
 
     // The table's end in a sentence: who leads, or the tie at the top (no leader named then).
     function endedText() {
-      const played = `${plural(view.played, "round")} played`;
+      const played = tn("{n} round played", "{n} rounds played", view.played, { n: num(view.played) });
       const top = view.standings.length ? view.standings[0] : null;
-      if (!top) return `${played}.`;
+      if (!top) return t("{played}.", { played });
       const tied = view.standings.filter((s) => s.points === top.points).map((s) => s.name);
-      if (tied.length === 1) return `${played}; ${top.name} leads with ${plural(top.points, "point")}.`;
-      const who = tied.length === 2 ? tied.join(" and ") : `${tied.slice(0, -1).join(", ")} and ${tied[tied.length - 1]}`;
-      return `${played}; a tie between ${who}, ${plural(top.points, "point")} each.`;
+      const said = { played, n: num(top.points) };
+      if (tied.length === 1) {
+        return tn("{played}; {name} leads with {n} point.", "{played}; {name} leads with {n} points.", top.points, Object.assign({ name: top.name }, said));
+      }
+      return tn(
+        "{played}; a tie between {names}, {n} point each.",
+        "{played}; a tie between {names}, {n} points each.",
+        top.points,
+        Object.assign({ names: listed(tied) }, said),
+      );
     }
 
     function statusText(open, dealt, seated) {
       const round = view.round;
-      if (view.ended) return "The table has ended.";
-      const next = view.played + 1;
+      if (view.ended) return t("The table has ended.");
+      const next = { round: view.played + 1 };
       if (!round || !round.open) {
-        if (view.host) return activeSeats().length ? `Start round ${next} when everyone is seated.` : "Share the link: nobody is seated yet.";
-        return `Waiting for the host to start round ${next}.`;
+        if (view.host) return activeSeats().length ? t("Start round {round} when everyone is seated.", next) : t("Share the link: nobody is seated yet.");
+        return t("Waiting for the host to start round {round}.", next);
       }
       const byId = names();
+      const number = { round: round.number };
       const waiting = activeSeats().filter((s) => !dealt.has(s.seat)).map((s) => byId.get(s.seat));
-      if (seated && !dealt.has(view.you)) return `Round ${round.number}: deal your hand.`;
+      if (seated && !dealt.has(view.you)) return t("Round {round}: deal your hand.", number);
       const drawn = new Set(round.drawn || []);
-      if (view.draw && seated && !drawn.has(view.you)) return `Round ${round.number}: choose the cards to exchange, then draw.`;
+      if (view.draw && seated && !drawn.has(view.you)) return t("Round {round}: choose the cards to exchange, then draw.", number);
       const drawing = view.draw ? activeSeats().filter((s) => dealt.has(s.seat) && !drawn.has(s.seat)).map((s) => byId.get(s.seat)) : [];
-      if (!waiting.length && !drawing.length) return `Round ${round.number}: everyone has dealt.`;
+      if (!waiting.length && !drawing.length) return t("Round {round}: everyone has dealt.", number);
       const parts = [];
-      if (waiting.length) parts.push(`${waiting.join(", ")} to deal`);
-      if (drawing.length) parts.push(`${drawing.join(", ")} to draw`);
-      return `Round ${round.number}: waiting for ${parts.join("; ")}.`;
+      if (waiting.length) parts.push(t("{names} to deal", { names: waiting.join(comma) }));
+      if (drawing.length) parts.push(t("{names} to draw", { names: drawing.join(comma) }));
+      return t("Round {round}: waiting for {parts}.", { round: round.number, parts: parts.join(semicolon) });
     }
 
     function renderStandings() {
@@ -516,7 +555,7 @@
         row.append(el("td", "place", String(place)));
         const who = el("td", "player");
         who.append(nameNode("span", "", s.name));
-        if (!s.active) who.append(" ", el("span", "muted", "(removed by the host)"));
+        if (!s.active) who.append(" ", el("span", "muted", t("(removed by the host)")));
         row.append(who, el("td", "num points", String(s.points)));
         body.append(row);
       });
@@ -531,7 +570,7 @@
       }
       panel.hidden = false;
       panel.classList.toggle("previous", Boolean(view.round && view.round.number !== shown.round));
-      $("result-title").textContent = `Round ${shown.round}: the hands`;
+      $("result-title").textContent = t("Round {round}: the hands", { round: shown.round });
       $("result-text").textContent = shown.text;
       const list = $("result-hands");
       list.replaceChildren();
@@ -542,10 +581,10 @@
         item.dataset.seat = String(hand.seat);
         const head = el("p", "result-who");
         head.append(nameNode("strong", "", hand.player), " — ", el("span", "desc", hand.description));
-        if (win) head.append(" ", el("span", "badge win", shown.winners.length > 1 ? "tie" : "wins"));
-        const points = shown.awarded[String(hand.seat)] || 0;
-        head.append(" ", el("span", `badge points ${points ? "up" : "even"}`, points ? `+${plural(points, "point")}` : "no points"));
-        if (hand.drew !== undefined) head.append(" ", el("span", "badge drew", hand.drew ? `drew ${hand.drew}` : "stood pat"));
+        if (win) head.append(" ", el("span", "badge win", shown.winners.length > 1 ? tp("badge", "tie") : tp("badge", "wins")));
+        const won = shown.awarded[String(hand.seat)] || 0;
+        head.append(" ", el("span", `badge points ${won ? "up" : "even"}`, won ? `+${points(won)}` : t("no points")));
+        if (hand.drew !== undefined) head.append(" ", el("span", "badge drew", hand.drew ? tn("drew {n}", "drew {n}", hand.drew) : t("stood pat")));
         item.append(head, cardRow(hand.sorted_cards, "small"));
         list.append(item);
       }
@@ -638,13 +677,13 @@
       const status = $("copy-status");
       try {
         await navigator.clipboard.writeText(link);
-        status.textContent = "Copied";
+        status.textContent = t("Copied");
       } catch (err) {
         // no clipboard API (plain http away from this computer): select the link for Ctrl-C
         const input = $("share-link");
         input.focus();
         input.select();
-        status.textContent = document.execCommand && document.execCommand("copy") ? "Copied" : "Press Ctrl-C to copy";
+        status.textContent = document.execCommand && document.execCommand("copy") ? t("Copied") : t("Press Ctrl-C to copy");
       }
     });
     $("share-link").addEventListener("focus", (ev) => ev.target.select());

@@ -120,7 +120,9 @@ from .i18n import request_language
 from ..vector import batch
 from ..core.evaluate import class_descriptions, evaluate, strength_function
 from ..core.report import evaluation_json, showdown_json
+from ..core.lang import NP_, Language
 from ..core.rules import RULE_SETS
+from ..core.words import rules_title
 from ..core.showdown import showdown
 from ..core.lookup import tables_for
 from ..core.errors import FivecardError, HandError
@@ -1114,10 +1116,13 @@ def create_app(
     ]
 
     def page(template: str, key: str) -> Callable[[Request], Response]:
-        """A page: its template, given the rule sets and the id its path names (None: a new one)."""
+        """A page: its template, given the rule sets (their titles and
+        summaries in the request's language) and the id its path names
+        (None: a new one)."""
 
         def render(request: Request) -> Response:
-            context = {"rule_sets": rule_sets, key: request.path_params.get(key), "lan_url": app.state.lan_url}
+            said = said_rule_sets(rule_sets, request_language(request))
+            context = {"rule_sets": said, key: request.path_params.get(key), "lan_url": app.state.lan_url}
             return templates.TemplateResponse(request, template, context)
 
         return render
@@ -1141,6 +1146,44 @@ def create_app(
         return templates.TemplateResponse(request, "check.html", {"rule_sets": rule_sets, **page})
 
     return _wrap(app, hosts)
+
+
+#: The built-in rule sets' summaries, said in the language of the page
+#: (a rule set's title: fivecard.core.words.rules_title).
+_SUMMARIES = {
+    pair[1]: pair
+    for pair in (
+        NP_("rule set summary", "52 cards, ten straights from 5-high (A-2-3-4-5) to ace-high (ModelOff 2012, Poker vs Dealer)"),
+        NP_("rule set summary", "standard, with Ace-King (an ace and a king, nothing better) between High Card and One Pair; 11 categories (Russian poker)"),
+        NP_("rule set summary", "ranks only (suits ignored): no flushes, ace high only (2-3-4-5-6 is the lowest straight), Five of a Kind on top (Semi-Poker)"),
+        NP_("rule set summary", "54 cards with two fully wild jokers; Five of a Kind above the royal flush; natural and wild hands of equal value draw (Joker Poker)"),
+        NP_("rule set summary", "53 cards with one wild joker, as video poker's Joker Poker deals; Five of a Kind above the royal flush; natural and wild hands of equal value draw"),
+        NP_("rule set summary", "36 cards (6 to A): a flush beats a full house; six straights, from 9-high (A-6-7-8-9, the ace low) to ace-high (short deck, six-plus)"),
+        NP_("rule set summary", "52 cards, the four 2s wild; Five of a Kind above the royal flush; natural and wild hands of equal value draw (Deuces Wild)"),
+        NP_("rule set summary", "52 cards, J♠ and J♥ wild (J♣ and J♦ are natural); Five of a Kind above the royal flush; natural and wild hands of equal value draw (One-Eyed Jacks)"),
+        NP_("rule set summary", "lowball, 52 cards: the lowest hand wins; the ace is low only, straights and flushes do not count, so 5-4-3-2-A (the wheel) is the best hand and K-K-K-K-Q the worst (ace-to-five lowball, razz)"),
+        NP_("rule set summary", "lowball, 52 cards: standard reversed, the lowest hand wins; the ace is high only (A-2-3-4-5 is no straight), straights and flushes count against you, so 7-5-4-3-2 of mixed suits is the best hand and a royal flush the worst (deuce-to-seven lowball, Kansas City)"),
+    )
+}  # fmt: skip
+_WEB = "web"  # (the domain of the summaries)
+
+
+def said_rule_sets(rule_sets: Sequence[dict[str, Any]], lang: Language) -> list[dict[str, Any]]:
+    """The pages' rule sets with their titles and summaries in ``lang``
+    (English: as they are; a summary the table does not hold, as it is)."""
+    if lang.english:
+        return list(rule_sets)
+    said = []
+    for r in rule_sets:
+        summary = _SUMMARIES.get(r["summary"])
+        said.append(
+            {
+                **r,
+                "title": rules_title(r["id"], r["title"], lang),
+                "summary": r["summary"] if summary is None else lang.pgettext(*summary, _WEB),
+            }
+        )
+    return said
 
 
 def _wrap(app: FastAPI, hosts: frozenset[str]) -> FastAPI:

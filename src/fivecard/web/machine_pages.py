@@ -61,6 +61,7 @@ from ..play.strategy import COUNT_STEPS, hold_values_held, hold_values_progress
 from ..play.table_game import MAX_ROUNDS
 from .clients import request_network
 from .errors import NotFound, NotYours
+from .i18n import request_language
 from .friends_api import Exports, Held, RateLimit, Request_, RequestModel
 from .store import MAX_STORED, Owners, TableGameStore, remember_owner
 from .strategy_pages import strategy_games
@@ -168,8 +169,9 @@ def add_machine_routes(
         found = store.tail(machine_id, 1, "drawn") + store.tail(machine_id, 1, PRACTICED)
         return max(found, key=lambda item: item[0])[1] if found else None
 
-    def view(machine_id: str, machine: Machine) -> dict[str, Any]:
-        data = machine_view(machine, last_draw(machine_id))
+    def view(machine_id: str, machine: Machine, request: Request) -> dict[str, Any]:
+        # kept as data; said in the language of whoever views the machine
+        data = machine_view(machine, last_draw(machine_id), request_language(request))
         data["id"] = machine_id
         return data
 
@@ -191,7 +193,7 @@ def add_machine_routes(
         def create() -> dict[str, Any]:
             machine.values  # counted (the first time) or loaded now, not at the first draw
             machine_id = store.create(machine, claim.new, moved_from=claim.old, network=request_network(request))
-            return view(machine_id, machine)
+            return view(machine_id, machine, request)
 
         # Counting or loading a game's values takes a turn at the gate; a
         # game in memory costs nothing and waits for no one.
@@ -208,8 +210,8 @@ def add_machine_routes(
     async def api_machine(machine_id: str, request: Request) -> Response:
         machine = await in_turn(store.load, machine_id, owner_of(request))
         if counts(machine):
-            return json_response(await gate(lambda: view(machine_id, machine), request_network(request)))
-        return json_response(await in_turn(view, machine_id, machine))
+            return json_response(await gate(lambda: view(machine_id, machine, request), request_network(request)))
+        return json_response(await in_turn(view, machine_id, machine, request))
 
     @app.post(
         "/api/machines/{machine_id}/actions",
@@ -228,7 +230,7 @@ def add_machine_routes(
                 return events, events
 
             machine, events, _ = store.act(machine_id, owner, act_on, request_id=body.request_id)
-            data = view(machine_id, machine)
+            data = view(machine_id, machine, request)
             data["events"] = [Machine.public_event(e) for e in events or []]
             return data
 
@@ -244,7 +246,7 @@ def add_machine_routes(
     @app.get("/api/machines/{machine_id}/log", tags=["video poker"], summary="The session's log")
     async def api_machine_log(machine_id: str, request: Request) -> Response:
         machine = await in_turn(store.load, machine_id, owner_of(request))
-        return json_response(machine.log().to_json())
+        return json_response(machine.log().to_json(request_language(request)))
 
     def csv_pages(machine_id: str, title: str) -> Iterator[bytes]:
         """The CSV's header, then its rows a page of hands at a time."""

@@ -54,6 +54,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import Field
 
 from ..core.errors import quote
+from ..core.words import rules_title
 from ..files.writers.cells import csv_line
 from ..play.machine import LOG_COLUMNS, PRACTICED, Machine, SessionLog, machine_view, records_of
 from ..play.paytables import PAYTABLES
@@ -290,8 +291,13 @@ def add_machine_routes(
 
     @app.get("/video-poker", response_class=HTMLResponse, include_in_schema=False)
     def page_machines(request: Request) -> Response:
-        return templates.TemplateResponse(request, "machine.html", {"games": strategy_games(), "machine_id": None})
+        return templates.TemplateResponse(request, "machine.html", {"games": games(request), "machine_id": None})
 
     @app.get("/video-poker/{machine_id}", response_class=HTMLResponse, include_in_schema=False)
     def page_machine(request: Request, machine_id: str) -> Response:
-        return templates.TemplateResponse(request, "machine.html", {"games": strategy_games(), "machine_id": machine_id})
+        return templates.TemplateResponse(request, "machine.html", {"games": games(request), "machine_id": machine_id})
+
+    def games(request: Request) -> list[dict[str, Any]]:
+        """The catalogue's games, their rule sets' titles in the request's language."""
+        lang = request_language(request)
+        return [{**g, "rules_title": rules_title(g["rules"], g["rules_title"], lang)} for g in strategy_games()]

@@ -56,7 +56,7 @@ from ..core.report import Painter
 from ..core.rules import RuleSet
 from ..vector import batch
 from ..core.lang import ENGLISH, Language, LangLike, language
-from ..core.words import card_text, category_name
+from ..core.words import card_text, category_name, error_text
 from .holds import describe_hold
 from .paytables import PAYTABLES, PayTable, builtin_paytable
 from .percent import percent
@@ -991,57 +991,85 @@ def records_of(events: Iterable[Mapping[str, Any]]) -> list[HandRecord]:
 # -- the machine in a terminal: what its events say, in lines -------------------------
 
 
-def title(machine: Machine) -> str:
+def title(machine: Machine, lang: LangLike = None) -> str:
     """The machine's first line: its game, rules, seed, credits and bet,
-    and whether the trainer judges the holds."""
-    trainer = "the trainer judges each hold" if machine.trainer else "the trainer is off"
-    return (
-        f"{machine.paytable.title} ({machine.rules.name} rules, seed {machine.seed}): "
-        f"{machine.credits:,} credits, a bet of {machine.coins} coin{'s' if machine.coins != 1 else ''}; {trainer}."
+    and whether the trainer judges the holds (in ``lang``)."""
+    words = language(lang)
+    if machine.trainer:
+        trainer = words.phrase("the trainer judges each hold", "play")
+    else:
+        trainer = words.phrase("the trainer is off", "play")
+    return words.phrase_n(
+        "{game} ({rules} rules, seed {seed}): {credits} credits, a bet of {n} coin; {trainer}.",
+        "{game} ({rules} rules, seed {seed}): {credits} credits, a bet of {n} coins; {trainer}.",
+        machine.coins,
+        "play",
+        game=machine.paytable.title,
+        rules=machine.rules.name,
+        seed=machine.seed,
+        credits=f"{machine.credits:,}",
+        trainer=trainer,
     )
 
 
-def preparing(machine: Machine) -> str:
+def preparing(machine: Machine, lang: LangLike = None) -> str:
     """The line said while the game's hold values are counted (the first
     time only: then they are kept in the user's cache)."""
-    return f"Preparing {machine.paytable.title} (first time only)…"
+    return language(lang).phrase("Preparing {game} (first time only)…", "play", game=machine.paytable.title)
 
 
-def drawn_lines(drawn: Drawn, painter: Painter) -> list[str]:
+def drawn_lines(drawn: Drawn, painter: Painter, lang: LangLike = None) -> list[str]:
     """A draw as it is told: the cards drawn and the final hand, each card
-    in the place of the one it replaced, what it paid, the credits."""
+    in the place of the one it replaced, what it paid, the credits (in ``lang``)."""
+    words = language(lang)
     record = drawn.record
     cards, fresh = list(record.cards), iter(record.drawn)
     final = [c if p in record.held else next(fresh) for p, c in enumerate(cards)]
     shown = "  ".join(painter.card(c) for c in final)
     if record.drawn:
-        got = f"You draw {' '.join(painter.card(c) for c in record.drawn)}: {shown}"
+        got = words.phrase("You draw {drawn}: {cards}", "play", drawn=" ".join(painter.card(c) for c in record.drawn), cards=shown)
     else:
-        got = f"You hold all five: {shown}"
-    paid = f"{record.label} pays {record.paid:,}" if record.paid else f"{record.label}: no win"
-    return [f"{got}   {paid}. Credits {drawn.credits:,}."]
+        got = words.phrase("You hold all five: {cards}", "play", cards=shown)
+    label = record_label(record, drawn.verdict.rules, drawn.verdict.paytable, words)
+    if record.paid:
+        paid = words.phrase("{line} pays {coins}", "play", line=label, coins=f"{record.paid:,}")
+    else:
+        paid = words.phrase("{line}: no win", "play", line=label)
+    return [words.phrase("{got}   {paid}. Credits {credits}.", "play", got=got, paid=paid, credits=f"{drawn.credits:,}")]
 
 
-def hint_line(values: DealValues, rules: RuleSet, paytable: PayTable) -> str:
+def hint_line(values: DealValues, rules: RuleSet, paytable: PayTable, lang: LangLike = None) -> str:
     """The best hold of the hand in play and its value per coin."""
+    words = language(lang)
     best = judge(values, _positions(values.best), rules, paytable)
-    return f"the best hold is {best.describe(best.held)}, returning {_coins(best.value)} per coin."
+    return words.phrase(
+        "the best hold is {hold}, returning {value} per coin.", "play", hold=best.describe(best.held, words), value=_coins(best.value)
+    )
 
 
-def voided_line(event: Mapping[str, Any], coins: int) -> str:
+def voided_line(event: Mapping[str, Any], coins: int, lang: LangLike = None) -> str:
     """A hand quit before its draw (:meth:`Machine.void`)."""
-    return f"Hand {event['number']} is void: its bet of {coins} comes back. Credits {event['credits']:,}."
+    return language(lang).phrase(
+        "Hand {number} is void: its bet of {coins} comes back. Credits {credits}.",
+        "play",
+        number=event["number"],
+        coins=coins,
+        credits=f"{event['credits']:,}",
+    )
 
 
-def broke_line(machine: Machine) -> str:
+def broke_line(machine: Machine, lang: LangLike = None) -> str:
     """Why no hand can be dealt: too few credits for the bet (or the most
     hands a machine plays)."""
+    words = language(lang)
     if machine.credits < machine.coins:
-        return f"Out of credits: {machine.credits:,} left, and the bet is {machine.coins}."
+        return words.phrase(
+            "Out of credits: {credits} left, and the bet is {coins}.", "play", credits=f"{machine.credits:,}", coins=machine.coins
+        )
     try:
         machine.verify_deal()
     except GameError as exc:
-        return f"Game over: {exc}."
+        return words.phrase("Game over: {why}.", "play", why=error_text(exc, words))
     return ""
 
 

@@ -645,14 +645,19 @@ class PayTable:
             if self.entries[j].pays > 0
         ]
 
-    def coin_table(self, rules: RuleSet | None = None) -> str:
-        """:meth:`coin_columns` as text, a column per coin."""
-        rows = self.coin_columns(rules)
+    def coin_table(self, rules: RuleSet | None = None, lang: LangLike = None) -> str:
+        """:meth:`coin_columns` as text, a column per coin (its words in ``lang``)."""
+        words = language(lang)
+        ruleset = self.rules_to_play(rules)
+        rows = [
+            (key, label if words is ENGLISH else self.entry_label(key, ruleset, lang=words), pays)
+            for key, label, pays in self.coin_columns(rules)
+        ]
         width = max(len(label) for _, label, _ in rows)
         cells = [[spell_pay(p) for p in pays] for _, _, pays in rows]
-        widths = [max(len(f"{n} coin{'s' if n > 1 else ''}"), *(len(r[i]) for r in cells)) for i, n in
-                  enumerate(range(1, self.coins + 1))]  # fmt: skip
-        head = " ".join(f"{f'{n} coin' + ('s' if n > 1 else ''):>{w}}" for n, w in zip(range(1, self.coins + 1), widths))
+        coins = [words.phrase_n("{n} coin", "{n} coins", n, "play") for n in range(1, self.coins + 1)]
+        widths = [max(len(coin), *(len(r[i]) for r in cells)) for i, coin in enumerate(coins)]
+        head = " ".join(f"{coin:>{w}}" for coin, w in zip(coins, widths))
         lines = [f"{'':<{width}}  {head}"]
         for (_, label, _), row in zip(rows, cells):
             lines.append(f"{label:<{width}}  " + " ".join(f"{c:>{w}}" for c, w in zip(row, widths)))

@@ -756,56 +756,110 @@ def hint_json(advice: Advice, *, top: int = 5, lang: LangLike = None) -> dict[st
 # --- the game in a terminal ----------------------------------------------------------------
 
 
-def _stacks(game: Game) -> str:
-    return ", ".join(f"{game.names[s]} {c:,}" for s, c in enumerate(game.stacks))
+def _stacks(game: Game, lang: Language = ENGLISH) -> str:
+    return lang.pgettext("list", ", ").join(
+        lang.phrase("{name} {chips}", "play", name=seat_name(game.names[s], lang), chips=f"{c:,}") for s, c in enumerate(game.stacks)
+    )
 
 
-def title(game: Game) -> str:
-    """The game's first line in a terminal: its rules, seed and stacks."""
-    return f"Five-card draw against the dealer ({game.rules.name} rules, seed {game.seed}). Stacks {_stacks(game)}."
+def title(game: Game, lang: LangLike = None) -> str:
+    """The game's first line in a terminal: its rules, seed and stacks (in ``lang``)."""
+    words = language(lang)
+    return words.phrase(
+        "Five-card draw against the dealer ({rules} rules, seed {seed}). Stacks {stacks}.",
+        "play",
+        rules=game.rules.name,
+        seed=game.seed,
+        stacks=_stacks(game, words),
+    )
 
 
-def standings(game: Game) -> str:
+def standings(game: Game, lang: LangLike = None) -> str:
     """The game's last line in a terminal: the rounds played, the stacks
-    and any pot carried, unclaimed."""
-    carried = f"; {game.pot:,} carried in the pot, unclaimed" if game.pot else ""
-    return f"After {game.played} round{'s' if game.played != 1 else ''}: {_stacks(game)}{carried}."
+    and any pot carried, unclaimed (in ``lang``)."""
+    words = language(lang)
+    carried = words.phrase("; {chips} carried in the pot, unclaimed", "play", chips=f"{game.pot:,}") if game.pot else ""
+    return words.phrase_n(
+        "After {n} round: {stacks}{carried}.",
+        "After {n} rounds: {stacks}{carried}.",
+        game.played,
+        "play",
+        stacks=_stacks(game, words),
+        carried=carried,
+    )
 
 
-def event_lines(game: Game, event: Event, painter: Painter) -> list[str]:
+def event_lines(game: Game, event: Event, painter: Painter, lang: LangLike = None) -> list[str]:
     """An event as the game in a terminal says it, in lines (seat 0 is
     "you"; your exchange is followed by the trainer's verdict when the
-    trainer is on); a dealer's card is shown as it is turned up, not here."""
-    name = game.names
+    trainer is on); a dealer's card is shown as it is turned up, not here.
+    Said in ``lang`` (default English)."""
+    words = language(lang)
+    name = [seat_name(n, words) for n in game.names]
     if isinstance(event, RoundStarted):
-        carried = f" ({event.carried} carried)" if event.carried else ""
-        return [f"\nRound {event.round}: antes {ANTE} and house bets {BET} are in; pot {event.pot}{carried}."]
+        carried = words.phrase(" ({chips} carried)", "play", chips=event.carried) if event.carried else ""
+        return [
+            "\n"
+            + words.phrase(
+                "Round {round}: antes {ante} and house bets {bet} are in; pot {pot}{carried}.",
+                "play",
+                round=event.round,
+                ante=ANTE,
+                bet=BET,
+                pot=event.pot,
+                carried=carried,
+            )
+        ]
     if isinstance(event, Folded):
-        return ["You fold: your ante and your house bet are lost." if event.seat == 0 else f"{name[event.seat]} folds."]
+        if event.seat == 0:
+            return [words.phrase("You fold: your ante and your house bet are lost.", "play")]
+        return [words.phrase("{name} folds.", "play", name=name[event.seat])]
     if isinstance(event, Exchanged):
         count = len(event.discarded)
         if event.seat != 0:
-            return [f"{name[event.seat]} keeps all five cards." if count == 0 else f"{name[event.seat]} keeps {5 - count} and draws {count}."]
-        verdict = [] if event.verdict is None else [f"Trainer: {event.verdict.text()}"]
+            if count == 0:
+                return [words.phrase("{name} keeps all five cards.", "play", name=name[event.seat])]
+            return [words.phrase("{name} keeps {kept} and draws {drawn}.", "play", name=name[event.seat], kept=5 - count, drawn=count)]
+        verdict = [] if event.verdict is None else [words.phrase("Trainer: {verdict}", "play", verdict=event.verdict.text(words))]
         if count == 0:
-            return ["You keep all five cards.", *verdict]
+            return [words.phrase("You keep all five cards.", "play"), *verdict]
         drawn = " ".join(painter.card(c) for c in event.drawn)
+        hand = evaluate(event.hand)
         return [
-            f"You draw {drawn}: {painter.cards(event.hand.cards).rstrip()}   ({evaluate(event.hand).description})",
+            words.phrase(
+                "You draw {drawn}: {cards}   ({hand})",
+                "play",
+                drawn=drawn,
+                cards=painter.cards(event.hand.cards).rstrip(),
+                hand=hand.description if words is ENGLISH else describe(hand.hand_class, words),
+            ),
             *verdict,
         ]
     if isinstance(event, RoundSettled):
-        lines = [f"Dealer has {event.dealer.description}."]
-        for result in event.results:
+        said = None if words is ENGLISH else event_json(game, event, words)
+        dealer = event.dealer.description if said is None else said["dealer"]["description"]
+        lines = [words.phrase("Dealer has {hand}.", "play", hand=dealer)]
+        for i, result in enumerate(event.results):
             if result.evaluation is None:
-                lines.append(f"  {seat_chips_text(name[result.seat], result)}.")
+                lines.append("  " + words.phrase("{sentence}.", "play", sentence=seat_chips_text(game.names[result.seat], result, words)))
                 continue
             cards = painter.cards(result.evaluation.showdown).rstrip()
-            lines.append(f"  {name[result.seat]}: {cards}  {result.evaluation.description}")
-            lines.append(f"    {result.explanation}.")
-            lines.append(f"    Chips: {chips_figures(result)}.")
-        return [*lines, painter.bold(f"Pot: {event.pot_explanation}."), f"Stacks: {_stacks(game)}."]
+            if said is None:
+                described, why = result.evaluation.description, result.explanation
+            else:
+                described, why = said["results"][i]["hand"]["description"], said["results"][i]["explanation"]
+            lines.append(f"  {name[result.seat]}: {cards}  {described}")
+            lines.append("    " + words.phrase("{sentence}.", "play", sentence=why))
+            lines.append("    " + words.phrase("Chips: {figures}.", "play", figures=chips_figures(result, words)))
+        pot = event.pot_explanation if said is None else said["pot_explanation"]
+        return [
+            *lines,
+            painter.bold(words.phrase("Pot: {sentence}.", "play", sentence=pot)),
+            words.phrase("Stacks: {stacks}.", "play", stacks=_stacks(game, words)),
+        ]
     if isinstance(event, RoundVoided):
-        back = ", ".join(f"{name[s]} {c:,}" for s, c in enumerate(event.returned) if c)
-        return [f"Round {event.round} is void: every chip of it goes back ({back})."]
+        back = words.pgettext("list", ", ").join(
+            words.phrase("{name} {chips}", "play", name=name[s], chips=f"{c:,}") for s, c in enumerate(event.returned) if c
+        )
+        return [words.phrase("Round {round} is void: every chip of it goes back ({returned}).", "play", round=event.round, returned=back)]
     return []

@@ -277,8 +277,8 @@ class _Table(Screen):
         """The player's decision; False when the player quits."""
         hand = self.game.hand(0)
         assert hand is not None
-        made = evaluate(hand)
-        described = made.description if self.lang is ENGLISH else describe(made.hand_class, self.lang)
+        shown = evaluate(hand)
+        described = shown.description if self.lang is ENGLISH else describe(shown.hand_class, self.lang)
         self.say(self.lang.phrase("Your hand: {cards}   ({hand})", "cli", cards=self.cards(hand.cards), hand=described))
         while True:
             line = self.ask(self.lang.gettext(PROMPT, "cli"))

@@ -324,13 +324,13 @@ def _say_settled(data: dict[str, Any], game: Game, lang: Language) -> None:
         data["pot_explanation"] = pot_explanation(data["pot"], showdown, live, names, shares, lang)
     for r in results:
         r["chips_text"] = seat_chips_text(names[r["seat"]], r, lang)
-    mine = next((r for r in results if r["seat"] == 0), None)
-    if mine is None:
+    yours = next((r for r in results if r["seat"] == 0), None)
+    if yours is None:
         headline = data["pot_explanation"]
-    elif mine["outcome"] == "fold":
+    elif yours["outcome"] == "fold":
         headline = lang.phrase("You folded. {pot}", "play", pot=_capital(data["pot_explanation"]))
     else:
-        headline = lang.phrase("{result}. {pot}", "play", result=_capital(mine["explanation"]), pot=_capital(data["pot_explanation"]))
+        headline = lang.phrase("{result}. {pot}", "play", result=_capital(yours["explanation"]), pot=_capital(data["pot_explanation"]))
     data["pot_text"] = pot_text(data, names, lang=lang)
     data["chips_text"] = _round_chips_text(data, names, lang)
     data["text"] = headline

@@ -35,7 +35,7 @@ from ..core.lang import ENGLISH, Language, LangLike, language
 from ..core.report import Painter, evaluation_json
 from ..core.rules import RuleSet
 from ..core.showdown import explain, settle
-from ..core.words import card_name, category_name, spoken_list
+from ..core.words import card_name, card_text, category_name, rank_letter, spoken_list
 from .advise import Advice
 from .game import (
     ANTE,
@@ -84,13 +84,16 @@ def card_json(card: Card, lang: LangLike = None) -> dict[str, Any]:
     """A card for a page, the one form every answer gives a card in:
     ``{"code", "text", "rank", "suit", "symbol", "label", "red"}`` (``rank``
     as a face shows it, ``"10"``; ``symbol``, the suit's sign; a joker has
-    neither rank nor suit, a rank-only card no suit). ``label``, the card
-    for screen readers, is said in ``lang`` (:func:`~fivecard.core.words.card_name`).
+    neither rank nor suit, a rank-only card no suit). What people read is
+    in ``lang``: ``text`` and ``rank`` as the language writes the card
+    (:func:`~fivecard.core.words.card_text`: Russian К♦), ``label``, the
+    card for screen readers (:func:`~fivecard.core.words.card_name`);
+    ``code`` is the card's code in every language.
 
     >>> card_json(Card.parse("Th"))
     {'code': 'Th', 'text': '10♥', 'rank': '10', 'suit': 'h', 'symbol': '♥', 'label': 'Ten of hearts', 'red': True}
-    >>> card_json(Card.parse("Kd"), "ru")["label"]
-    'король бубен'
+    >>> {k: v for k, v in card_json(Card.parse("Kd"), "ru").items() if k in ("code", "text", "rank", "label")}
+    {'code': 'Kd', 'text': 'К♦', 'rank': 'К', 'label': 'король бубен'}
     """
     words = language(lang)
     if card.is_joker:
@@ -102,8 +105,8 @@ def card_json(card: Card, lang: LangLike = None) -> dict[str, Any]:
     suit = card.suit
     return {
         "code": card.code_str,
-        "text": str(card),
-        "rank": card.rank.short,
+        "text": card_text(card, words),
+        "rank": rank_letter(card.rank, words),
         "suit": None if suit is None else suit.value,
         "symbol": None if suit is None else suit.symbol,
         "label": card_name(card, words),
@@ -268,10 +271,10 @@ def _say(data: dict[str, Any], game: Game, lang: Language) -> None:
 
 
 def _relabelled(cards: list[dict[str, Any]], lang: Language) -> list[dict[str, Any]]:
-    """Card objects with their labels in ``lang`` (a wild card's ``as`` too)."""
+    """Card objects said in ``lang``: their text, rank and label (a wild card's ``as`` too)."""
     said = []
     for card in cards:
-        card = {**card, "label": card_json(Card.parse(card["code"]), lang)["label"]}
+        card = {**card, **card_json(Card.parse(card["code"]), lang)}
         if "as" in card:
             card["as"] = _relabelled([card["as"]], lang)[0]
         said.append(card)

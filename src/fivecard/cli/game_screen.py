@@ -297,7 +297,8 @@ class _Table(Screen):
                 assert not isinstance(answer, str)
                 self.game.verify_exchange(0, answer)
             except GameError as exc:
-                self.say(self.lang.phrase("Sorry: {error}. {help}", "cli", error=error_text(exc, self.lang), help=self.lang.gettext(HELP, "cli")))
+                words = self.lang
+                self.say(words.phrase("Sorry: {error}. {help}", "cli", error=error_text(exc, words), help=words.gettext(HELP, "cli")))
                 continue
             made = self.game.breaks_kept_hand(0, answer)
             if made is not None:
@@ -316,9 +317,16 @@ class _Table(Screen):
         if words is ENGLISH:
             held = made.label if made.category.named else made.description
         else:
-            held = category_name(made.category_id, made.label, words) if made.category.named else describe(made.hand_class, words)
+            named = made.category.named
+            held = category_name(made.category_id, made.label, words) if named else describe(made.hand_class, words)
         line = self.ask(
-            words.phrase_n("You hold {hand}; exchange {n} card anyway? [y/N] ", "You hold {hand}; exchange {n} cards anyway? [y/N] ", count, "cli", hand=held)
+            words.phrase_n(
+                "You hold {hand}; exchange {n} card anyway? [y/N] ",
+                "You hold {hand}; exchange {n} cards anyway? [y/N] ",
+                count,
+                "cli",
+                hand=held,
+            )
         )
         if line is None or quits(line):
             return None
@@ -353,7 +361,8 @@ class _Table(Screen):
     def play(self) -> None:
         game = self.game
         words = self.lang
-        self.say(title(game, words), words.phrase("{help} {note}", "cli", help=words.gettext(HELP, "cli"), note=words.gettext(QUIT_NOTE, "cli")))
+        note = words.phrase("{help} {note}", "cli", help=words.gettext(HELP, "cli"), note=words.gettext(QUIT_NOTE, "cli"))
+        self.say(title(game, words), note)
         while True:
             if not game.can_start():
                 try:

@@ -100,16 +100,14 @@ class _MachineScreen(Screen):
                 if answer == "h":
                     values = machine.deal_values()
                     best = [p for p in range(len(dealt.cards)) if values.best >> p & 1]
-                    self.say(
-                        words.phrase(
-                            "Hint: {line} Type: {typed}", "cli", line=hint_line(values, machine.rules, machine.paytable, words), typed=typed(best)
-                        )
-                    )
+                    line = hint_line(values, machine.rules, machine.paytable, words)
+                    self.say(words.phrase("Hint: {line} Type: {typed}", "cli", line=line, typed=typed(best)))
                     continue
                 assert not isinstance(answer, str)
                 machine.verify_draw(answer)
             except GameError as exc:
-                self.say(words.phrase("Sorry: {error}. {help}", "cli", error=error_text(exc, words), help=words.gettext(HELP, "cli")))
+                error = error_text(exc, words)
+                self.say(words.phrase("Sorry: {error}. {help}", "cli", error=error, help=words.gettext(HELP, "cli")))
                 continue
             drawn = machine.draw(answer)
             self.say(*drawn_lines(drawn, self.paint, words))

@@ -724,9 +724,7 @@ class PayTable:
         'Валеты и выше (выплата 1)'
         """
         words = language(lang)
-        if name == "nothing":
-            if not pay:
-                return words.phrase_p("pay line", "Nothing", "play")
+        if name == "nothing":  # (with its pay, asked for or not)
             return words.phrase("Nothing (pays 0)", "play")
         labels = {c.name: c.label for c in rules.ladder}
         entry = next((e for e in self.entries if e.key == name), None)

@@ -35,8 +35,10 @@ from typing import TextIO
 
 from ..core.cards import Card, format_cards
 from ..core.errors import quote
-from ..core.evaluate import Evaluation, evaluate
+from ..core.evaluate import Evaluation, describe, evaluate
+from ..core.words import card_text, category_name, error_text
 from ..core.hand import HAND_SIZE
+from ..core.lang import ENGLISH, N_, Language, LangLike, language
 from ..core.report import Painter
 from ..play.advise import Advice
 from ..play.game import Game, GameError, RoundSettled, keep_positions
@@ -54,12 +56,12 @@ _ESCAPE = re.compile("\x1b\\[[0-9;]*m")  # a colour's: no width on the screen
 
 __all__ = ["play", "parse_keep", "hold", "typed", "quits", "wrap", "Screen", "HELP", "PROMPT"]
 
-HELP = (
+HELP = N_(
     "Type the positions of the cards to keep (e.g. 1 3 4), a to keep all five, "
     "n to exchange all five, h for the advisor's hint, f to fold, q to quit."
 )
-QUIT_NOTE = "Quitting in the middle of a round voids it: every chip of it goes back."
-PROMPT = "Keep which cards? Type their positions [1]-[5] (e.g. 1 3 4), or a, n, h, f, q: "
+QUIT_NOTE = N_("Quitting in the middle of a round voids it: every chip of it goes back.")
+PROMPT = N_("Keep which cards? Type their positions [1]-[5] (e.g. 1 3 4), or a, n, h, f, q: ")
 
 
 def parse_keep(text: str, commands: str = "hfq") -> list[int] | str:
@@ -161,9 +163,12 @@ class Screen:
     each, echoed). Each game's screen is one of these (the dealer game's
     here, the machine's in :mod:`fivecard.cli.machine_screen`)."""
 
-    def __init__(self, stdin: TextIO, out: TextIO, painter: Painter, width: Callable[[], int] | None) -> None:
+    def __init__(
+        self, stdin: TextIO, out: TextIO, painter: Painter, width: Callable[[], int] | None, lang: LangLike = None
+    ) -> None:
         self.stdin, self.out, self.paint = stdin, out, painter
         self.width = width
+        self.lang: Language = language(lang)  # the language the screen speaks
         self.typed = stdin.isatty()  # a person types the answers (else they are piped lines)
         self.echo = not self.typed
         self.column = 0  # where the output ends on its line: inside it after a prompt, the dealer's cards
@@ -235,32 +240,48 @@ class Screen:
 class _Table(Screen):
     def __init__(
         self, game: Game, stdin: TextIO, out: TextIO, painter: Painter, delay: float,
-        width: Callable[[], int] | None,
+        width: Callable[[], int] | None, lang: LangLike = None,
     ) -> None:  # fmt: skip
-        super().__init__(stdin, out, painter, width)
+        super().__init__(stdin, out, painter, width, lang)
         self.game, self.delay = game, delay
         self.session = Session()  # the player's figures, for the last lines
 
     def tell(self, event: Event) -> None:
         if isinstance(event, RoundSettled):
             self.session.add(event_json(self.game, event))
-        self.say(*event_lines(self.game, event, self.paint))
+        self.say(*event_lines(self.game, event, self.paint, self.lang))
 
     def hint(self, advice: Advice) -> None:
-        self.say(f"Hint: {advice.reason}")
+        words = self.lang
+        self.say(words.phrase("Hint: {reason}", "cli", reason=advice.reason_text(words)))
         for choice in advice.choices[:3]:
+            if words is ENGLISH:
+                self.say(
+                    f"  {hold(advice.hand.cards, choice.keep):<34} win {percent(choice.win):>6}  "
+                    f"draw {percent(choice.draw):>5}  lose {percent(choice.lose):>6}"
+                )
+                continue
             self.say(
-                f"  {hold(advice.hand.cards, choice.keep):<34} win {percent(choice.win):>6}  "
-                f"draw {percent(choice.draw):>5}  lose {percent(choice.lose):>6}"
+                "  "
+                + words.phrase(
+                    "{hold}  win {win}  draw {draw}  lose {lose}",
+                    "cli",
+                    hold=hold(advice.hand.cards, choice.keep, words),
+                    win=percent(choice.win),
+                    draw=percent(choice.draw),
+                    lose=percent(choice.lose),
+                )
             )
 
     def player_turn(self) -> bool:
         """The player's decision; False when the player quits."""
         hand = self.game.hand(0)
         assert hand is not None
-        self.say(f"Your hand: {self.cards(hand.cards)}   ({evaluate(hand).description})")
+        shown = evaluate(hand)
+        described = shown.description if self.lang is ENGLISH else describe(shown.hand_class, self.lang)
+        self.say(self.lang.phrase("Your hand: {cards}   ({hand})", "cli", cards=self.cards(hand.cards), hand=described))
         while True:
-            line = self.ask(PROMPT)
+            line = self.ask(self.lang.gettext(PROMPT, "cli"))
             if line is None:
                 return False
             try:
@@ -276,7 +297,8 @@ class _Table(Screen):
                 assert not isinstance(answer, str)
                 self.game.verify_exchange(0, answer)
             except GameError as exc:
-                self.say(f"Sorry: {exc}. {HELP}")
+                words = self.lang
+                self.say(words.phrase("Sorry: {error}. {help}", "cli", error=error_text(exc, words), help=words.gettext(HELP, "cli")))
                 continue
             made = self.game.breaks_kept_hand(0, answer)
             if made is not None:
@@ -291,9 +313,21 @@ class _Table(Screen):
     def confirm(self, made: Evaluation, count: int) -> bool | None:
         """Whether the player means to break a made hand (y); None: quit
         (q or the end of input)."""
-        held = made.label if made.category.named else made.description
-        cards = f"{count} card{'s' if count != 1 else ''}"
-        line = self.ask(f"You hold {held}; exchange {cards} anyway? [y/N] ")
+        words = self.lang
+        if words is ENGLISH:
+            held = made.label if made.category.named else made.description
+        else:
+            named = made.category.named
+            held = category_name(made.category_id, made.label, words) if named else describe(made.hand_class, words)
+        line = self.ask(
+            words.phrase_n(
+                "You hold {hand}; exchange {n} card anyway? [y/N] ",
+                "You hold {hand}; exchange {n} cards anyway? [y/N] ",
+                count,
+                "cli",
+                hand=held,
+            )
+        )
         if line is None or quits(line):
             return None
         return line.strip().lower() in ("y", "yes")
@@ -309,7 +343,7 @@ class _Table(Screen):
                     return False
                 continue
             self.tell(self.game.computer_acts())
-        self.write("Dealer:")
+        self.write(self.lang.phrase("Dealer:", "cli"))
         while self.game.can_reveal():
             card = self.game.reveal_dealer_card().card
             self.write(" " + self.paint.card(card))
@@ -326,25 +360,27 @@ class _Table(Screen):
 
     def play(self) -> None:
         game = self.game
-        self.say(title(game), f"{HELP} {QUIT_NOTE}")
+        words = self.lang
+        note = words.phrase("{help} {note}", "cli", help=words.gettext(HELP, "cli"), note=words.gettext(QUIT_NOTE, "cli"))
+        self.say(title(game, words), note)
         while True:
             if not game.can_start():
                 try:
                     game.verify_start()
                 except GameError as exc:
-                    self.say(f"Game over: {exc}.")
+                    self.say(words.phrase("Game over: {why}.", "cli", why=error_text(exc, words)))
                 break
             if not self.round():
                 break
-            line = self.ask("Enter for the next round, q to quit: ")
+            line = self.ask(words.phrase("Enter for the next round, q to quit: ", "cli"))
             if line is None or quits(line):
                 break
 
     def end(self) -> None:
         self.void()
         if self.session.stacks:  # a round was settled: the player's figures
-            self.say(self.session.to_json(self.game.stacks[0])["text"])
-        self.say(standings(self.game))
+            self.say(self.session.to_json(self.game.stacks[0], self.lang)["text"])
+        self.say(standings(self.game, self.lang))
 
 
 def quits(answer: str) -> bool:
@@ -366,22 +402,24 @@ def typed(positions: Sequence[int]) -> str:
     return " ".join(str(p + 1) for p in positions)
 
 
-def hold(cards: tuple[Card, ...], keep: tuple[Card, ...]) -> str:
-    """A hold as the hint shows it: the cards and what to type for it.
+def hold(cards: tuple[Card, ...], keep: tuple[Card, ...], lang: LangLike = None) -> str:
+    """A hold as the hint shows it: the cards and what to type for it (in ``lang``).
 
     >>> from fivecard import parse_cards
     >>> hand = parse_cards("AS 7C AH 4D 2S")
     >>> hold(hand, parse_cards("AS AH")), hold(hand, ()), hold(hand, hand)
     ('keep A♠ A♥ (type: 1 3)', 'keep nothing (type: n)', 'keep A♠ 7♣ A♥ 4♦ 2♠ (type: a)')
     """
+    words = language(lang)
     if not keep:
-        return "keep nothing (type: n)"
-    return f"keep {format_cards(keep)} (type: {typed(keep_positions(cards, keep))})"
+        return words.phrase("keep nothing (type: n)", "cli")
+    shown = format_cards(keep) if words is ENGLISH else " ".join(card_text(c, words) for c in keep)
+    return words.phrase("keep {cards} (type: {typed})", "cli", cards=shown, typed=typed(keep_positions(cards, keep)))
 
 
 def play(
     game: Game, *, stdin: TextIO, out: TextIO, painter: Painter, delay: float = 0.0,
-    width: Callable[[], int] | None = None,
+    width: Callable[[], int] | None = None, lang: LangLike = None,
 ) -> int:  # fmt: skip
     """Run the game until the player quits, input ends or the player cannot
     pay; returns the exit code. Quitting or the end of input in the middle
@@ -389,5 +427,6 @@ def play(
     standings printed, then the :class:`KeyboardInterrupt` goes on.
     ``width``: the screen's width now, asked before each write; the lines
     are broken at spaces to fit it (:func:`wrap`). None: lines as they are
-    (piped output)."""
-    return _Table(game, stdin, out, painter, delay, width).run()
+    (piped output). ``lang``: the language the game speaks (default
+    English; the commands typed stay a, n, h, f, q)."""
+    return _Table(game, stdin, out, painter, delay, width, lang).run()

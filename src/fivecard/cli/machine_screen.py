@@ -22,38 +22,42 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
+from ..core.lang import N_, LangLike
 from ..core.report import Painter
+from ..core.words import error_text
 from ..play.machine import Machine, broke_line, drawn_lines, hint_line, title, voided_line
 from ..play.table_game import GameError
 from .game_screen import Screen, parse_keep, quits, typed
 
 __all__ = ["play_machine", "HELP", "PROMPT", "DEAL"]
 
-HELP = (
+HELP = N_(
     "Type the positions of the cards to hold (e.g. 1 3 4), a to hold all five, "
     "n to hold none, h for the hint (the best hold and its value), q to quit."
 )
-QUIT_NOTE = "Quitting in the middle of a hand voids it: its bet comes back."
-PROMPT = "Hold which cards? positions (e.g. 1 3 4), a (all), n (none), h (hint: the best hold and its value), q: "
-DEAL = "Enter deals (bet {coins}), q quits: "
+QUIT_NOTE = N_("Quitting in the middle of a hand voids it: its bet comes back.")
+PROMPT = N_("Hold which cards? positions (e.g. 1 3 4), a (all), n (none), h (hint: the best hold and its value), q: ")
+DEAL = N_("Enter deals (bet {coins}), q quits: ")
 
 
 class _MachineScreen(Screen):
     def __init__(
-        self, machine: Machine, stdin: TextIO, out: TextIO, painter: Painter, width: Callable[[], int] | None
-    ) -> None:
-        super().__init__(stdin, out, painter, width)
+        self, machine: Machine, stdin: TextIO, out: TextIO, painter: Painter, width: Callable[[], int] | None,
+        lang: LangLike = None,
+    ) -> None:  # fmt: skip
+        super().__init__(stdin, out, painter, width, lang)
         self.machine = machine
         self.coins = 0  # the bet of the hand in play
 
     def play(self) -> None:
         machine = self.machine
-        self.say(title(machine))
-        self.write(machine.paytable.coin_table(machine.rules))
-        self.say(f"{HELP} {QUIT_NOTE}")
+        words = self.lang
+        self.say(title(machine, words))
+        self.write(machine.paytable.coin_table(machine.rules, words))
+        self.say(words.phrase("{help} {note}", "cli", help=words.gettext(HELP, "cli"), note=words.gettext(QUIT_NOTE, "cli")))
         while True:
             if not machine.can_deal():
-                self.say(broke_line(machine))
+                self.say(broke_line(machine, words))
                 return
             if not self.deal() or not self.hand():
                 return
@@ -61,21 +65,32 @@ class _MachineScreen(Screen):
     def deal(self) -> bool:
         """Enter deals; False when the player quits."""
         while True:
-            line = self.ask(DEAL.format(coins=self.machine.coins))
+            line = self.ask(self.lang.phrase(DEAL, "cli", coins=self.machine.coins))
             if line is None or quits(line):
                 return False
             if not line.strip():
                 return True
-            self.say("Sorry: press Enter to deal the next hand, or type q to quit.")
+            self.say(self.lang.phrase("Sorry: press Enter to deal the next hand, or type q to quit.", "cli"))
 
     def hand(self) -> bool:
         """One hand; False when the player quits."""
         machine = self.machine
         dealt = machine.deal()
         self.coins = dealt.coins
-        self.say("", f"Hand {dealt.number}: {self.cards(dealt.cards)}   (bet {dealt.coins}, credits {dealt.credits:,})")
+        words = self.lang
+        self.say(
+            "",
+            words.phrase(
+                "Hand {number}: {cards}   (bet {coins}, credits {credits})",
+                "cli",
+                number=dealt.number,
+                cards=self.cards(dealt.cards),
+                coins=dealt.coins,
+                credits=f"{dealt.credits:,}",
+            ),
+        )
         while True:
-            line = self.ask(PROMPT)
+            line = self.ask(words.gettext(PROMPT, "cli"))
             if line is None:
                 return False
             try:
@@ -85,32 +100,35 @@ class _MachineScreen(Screen):
                 if answer == "h":
                     values = machine.deal_values()
                     best = [p for p in range(len(dealt.cards)) if values.best >> p & 1]
-                    self.say(f"Hint: {hint_line(values, machine.rules, machine.paytable)} Type: {typed(best)}")
+                    line = hint_line(values, machine.rules, machine.paytable, words)
+                    self.say(words.phrase("Hint: {line} Type: {typed}", "cli", line=line, typed=typed(best)))
                     continue
                 assert not isinstance(answer, str)
                 machine.verify_draw(answer)
             except GameError as exc:
-                self.say(f"Sorry: {exc}. {HELP}")
+                error = error_text(exc, words)
+                self.say(words.phrase("Sorry: {error}. {help}", "cli", error=error, help=words.gettext(HELP, "cli")))
                 continue
             drawn = machine.draw(answer)
-            self.say(*drawn_lines(drawn, self.paint))
+            self.say(*drawn_lines(drawn, self.paint, words))
             if machine.trainer:
-                self.say(drawn.verdict.text())
+                self.say(drawn.verdict.text(words))
             return True
 
     def end(self) -> None:
         machine = self.machine
         if machine.can(machine.verify_void):
-            self.say(voided_line(machine.void(), self.coins))
-        self.write("\n" + machine.log().text())
+            self.say(voided_line(machine.void(), self.coins, self.lang))
+        self.write("\n" + machine.log().text(self.lang))
 
 
 def play_machine(
-    machine: Machine, *, stdin: TextIO, out: TextIO, painter: Painter, width: Callable[[], int] | None = None
-) -> int:
+    machine: Machine, *, stdin: TextIO, out: TextIO, painter: Painter, width: Callable[[], int] | None = None,
+    lang: LangLike = None,
+) -> int:  # fmt: skip
     """Run the machine until the player quits, input ends or the credits
     do not cover the bet; returns the exit code. Quitting, the end of input
     or Ctrl-C in the middle of a hand voids it; the session's log is
     printed last (on Ctrl-C, then the :class:`KeyboardInterrupt` goes on).
-    ``width``: as :func:`~fivecard.cli.game_screen.play` takes it."""
-    return _MachineScreen(machine, stdin, out, painter, width).run()
+    ``width``, ``lang``: as :func:`~fivecard.cli.game_screen.play` takes them."""
+    return _MachineScreen(machine, stdin, out, painter, width, lang).run()

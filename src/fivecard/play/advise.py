@@ -26,6 +26,8 @@ import numpy.typing as npt
 
 from ..vector import batch
 from ..core.cards import Card, format_cards
+from ..core.lang import ENGLISH, LangLike, language
+from ..core.words import card_text, category_name
 from ..core.errors import FivecardError, HandError, quote
 from ..core.evaluate import HandLike, as_hand
 from ..core.hand import Hand
@@ -97,35 +99,67 @@ class Advice:
         labels = {c.name: c.label for c in self.hand.rules.ladder}
         return name, labels[name], choice.categories[name]
 
+    def likeliest_label(self, choice: Choice, lang: LangLike = None) -> str:
+        """The label of :meth:`likeliest` in ``lang`` (default English)."""
+        name, label, _ = self.likeliest(choice)
+        words = language(lang)
+        if words is ENGLISH:
+            return label
+        if self.paytable is not None and choice.final:
+            return self.paytable.entry_label(name, self.hand.rules, pay=True, lang=words)
+        return category_name(name, label, words)
+
     @property
     def reason(self) -> str:
         """One line: why the recommended choice."""
+        return self.reason_text()
+
+    def reason_text(self, lang: LangLike = None) -> str:
+        """:attr:`reason` in ``lang`` (default English)."""
+        words = language(lang)
+
+        def cards(keep: tuple[Card, ...]) -> str:
+            return " ".join(card_text(c, words) for c in keep)
+
         best = self.choices[0]
-        kept = format_cards(best.keep) if best.keep else "nothing"
         if len(best.keep) == 5:
-            action = "Keep all five"
+            action = words.phrase("Keep all five", "play")
         elif not best.keep:
-            action = "Exchange all five"
+            action = words.phrase("Exchange all five", "play")
         else:
-            action = f"Keep {kept}, exchange {len(best.discard)}"
+            action = words.phrase_n(
+                "Keep {cards}, exchange {n}", "Keep {cards}, exchange {n}", len(best.discard), "play", cards=cards(best.keep)
+            )
         if self.paytable is not None:
-            why = f"returns {best.ev:.4f} per coin under {self.paytable.title}"
+            why = words.phrase(
+                "returns {ev} per coin under {table}", "play", ev=f"{best.ev:.4f}", table=self.paytable.title
+            )
         else:
-            why = f"beats the dealer {percent(best.win)} of the time (draws {percent(best.draw)})"
+            why = words.phrase(
+                "beats the dealer {win} of the time (draws {draw})", "play", win=percent(best.win), draw=percent(best.draw)
+            )
         runner = ""
         if len(self.choices) > 1:
             second = self.choices[1]
             value = f"{second.ev:.4f}" if second.ev is not None else percent(second.win)
-            others = format_cards(second.keep) if second.keep else "nothing"
-            runner = f"; next best: keep {others} ({value})"
-        return f"{action}: {why}, the best of {len(self.choices)} choices{runner}"
+            others = cards(second.keep) if second.keep else words.phrase("nothing", "play")
+            runner = words.phrase("; next best: keep {cards} ({value})", "play", cards=others, value=value)
+        return words.phrase_n(
+            "{action}: {why}, the best of {n} choices{runner}",
+            "{action}: {why}, the best of {n} choices{runner}",
+            len(self.choices),
+            "play",
+            action=action,
+            why=why,
+            runner=runner,
+        )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: LangLike = None) -> dict[str, Any]:
         """The advice as ``fivecard advise --json`` prints it (keys in the
         manual): the hand, rules, pay table, what was enumerated, every
         choice best first (with, under a pay table, its ``final`` hands, and
         its ``likeliest``: :meth:`likeliest`) and why the first is
-        recommended."""
+        recommended (its label and the reason said in ``lang``)."""
         rows = []
         for choice in self.choices:
             row: dict[str, Any] = {
@@ -140,7 +174,7 @@ class Advice:
             if choice.final:
                 row["final"] = choice.final
             name, label, chance = self.likeliest(choice)
-            row["likeliest"] = {"name": name, "label": label, "chance": chance}
+            row["likeliest"] = {"name": name, "label": self.likeliest_label(choice, lang), "chance": chance}
             rows.append(row)
         return {
             "hand": [c.code_str for c in self.hand.cards],
@@ -150,7 +184,7 @@ class Advice:
             "dealer_hands": self.dealer_hands,
             "choices": rows,
             "recommended": 0,
-            "reason": self.reason,
+            "reason": self.reason_text(lang),
         }
 
     def text(self, painter: Painter, *, top: int | None = 10) -> str:

@@ -55,11 +55,13 @@ from typing import Any, Final
 
 from .advise import Advice, Choice, advise
 from .percent import percent, points
-from ..core.cards import Card, Rank, Suit, format_cards
+from ..core.cards import Card, Rank, Suit
 from ..core.evaluate import Evaluation, evaluate
 from ..core.hand import HAND_SIZE, Hand
 from ..core.rules import RuleSet, get_rules
-from ..core.showdown import Showdown, explain, settle, spoken_list
+from ..core.lang import NP_, Language, LangLike, language
+from ..core.showdown import Showdown, explain, settle
+from ..core.words import card_text, spoken_list
 from .table_game import MAX_ROUNDS, GameError, Shoe, TableGame, check_positions
 
 __all__ = [
@@ -79,6 +81,10 @@ __all__ = [
     "breaks_made_hand",
     "ANTE",
     "BET",
+    "seat_name",
+    "against_dealer_text",
+    "pot_explanation",
+    "verdict_text",
 ]
 
 ANTE: Final = 10
@@ -180,11 +186,11 @@ class ExchangeVerdict:
         """The expected chips given up on the house bet (0 for a best play)."""
         return 0.0 if self.best else self.bet * (self.advised.score - self.chosen.score)
 
-    def text(self) -> str:
+    def text(self, lang: LangLike = None) -> str:
         """One or two sentences, chances as the hint rounds them (0.1%):
         the best play, or what the advisor keeps and what the difference
         costs; its points of win chance are the difference of the two
-        chances as shown.
+        chances as shown. ``lang``: the language (default English).
 
         >>> from fivecard.play.advise import advise
         >>> verdict = ExchangeVerdict.of(advise("KS KH 7C 4D 2S"), [0])
@@ -193,28 +199,14 @@ class ExchangeVerdict:
         (90.7%): 36.4 points less chance to win, 7.27 chips lost on average on the house
         bet of 10 (the pot aside).
         """
-        chosen, advised = self.chosen, self.advised
-        if self.best:
-            same = "the advisor's choice" if chosen.keep == advised.keep else "as good as the advisor's choice"
-            return f"Best play: you {_kept(chosen)}, {same} (beats the dealer {percent(chosen.win)})."
-        points = _shown(advised.win) - _shown(chosen.win)
-        if points > 0:
-            chance = f"{points:.1f} points less chance to win"
-        elif points < 0:
-            chance = f"{-points:.1f} points more chance to win but more to lose"
-        else:
-            chance = "the same chance to win but more to lose"
-        return (
-            f"Not the best play: you {_kept(chosen)} (beats the dealer {percent(chosen.win)}); "
-            f"the advisor {_keeps(advised)} ({percent(advised.win)}): {chance}, "
-            f"{self.chips:.2f} chips lost on average on the house bet of {self.bet} (the pot aside)."
-        )
+        return verdict_text(self.to_json(said=False), lang)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: LangLike = None, *, said: bool = True) -> dict[str, Any]:
         """The verdict as JSON data: ``best``; ``chosen`` and ``advised``,
         each with its ``keep`` (card codes) and ``win``, ``draw`` and
         ``lose`` chances; the costs ``win``, ``draw`` and ``chips`` (best
-        minus chosen, unrounded); ``bet``; and ``text`` (:meth:`text`)."""
+        minus chosen, unrounded); ``bet``; and ``text`` (:meth:`text`, in
+        ``lang``; :func:`verdict_text` says it again from the data)."""
 
         def row(choice: Choice) -> dict[str, Any]:
             return {
@@ -224,7 +216,7 @@ class ExchangeVerdict:
                 "lose": choice.lose,
             }
 
-        return {
+        data: dict[str, Any] = {
             "best": self.best,
             "chosen": row(self.chosen),
             "advised": row(self.advised),
@@ -232,8 +224,10 @@ class ExchangeVerdict:
             "draw": self.draw,
             "chips": self.chips,
             "bet": self.bet,
-            "text": self.text(),
         }
+        if said:
+            data["text"] = verdict_text(data, lang)
+        return data
 
 
 def _shown(chance: float) -> float:
@@ -241,18 +235,60 @@ def _shown(chance: float) -> float:
     return points(chance)
 
 
-def _kept(choice: Choice, verb: str = "kept", exchanged: str = "exchanged") -> str:
-    """What a choice keeps, after ``verb`` (``kept``, or ``keeps`` with
-    ``exchanges``)."""
-    if not choice.keep:
-        return f"{exchanged} all five"
-    if not choice.discard:
-        return f"{verb} all five, {format_cards(choice.keep)}"
-    return f"{verb} {format_cards(choice.keep)}"
+def verdict_text(data: Mapping[str, Any], lang: LangLike = None) -> str:
+    """The trainer's verdict in a sentence or two (:meth:`ExchangeVerdict.text`)
+    from its JSON data (:meth:`ExchangeVerdict.to_json`), in ``lang``: a
+    verdict kept as data reads in the language of whoever views it."""
+    words = language(lang)
+    chosen, advised = data["chosen"], data["advised"]
+    if data["best"]:
+        kept, chance = _kept(chosen["keep"], words), percent(chosen["win"])
+        if chosen["keep"] == advised["keep"]:
+            return words.phrase(
+                "Best play: you {kept}, the advisor's choice (beats the dealer {chance}).", "play", kept=kept, chance=chance
+            )
+        return words.phrase(
+            "Best play: you {kept}, as good as the advisor's choice (beats the dealer {chance}).",
+            "play",
+            kept=kept,
+            chance=chance,
+        )
+    shown = _shown(advised["win"]) - _shown(chosen["win"])
+    if shown > 0:
+        chance = words.phrase("{points} points less chance to win", "play", points=f"{shown:.1f}")
+    elif shown < 0:
+        chance = words.phrase("{points} points more chance to win but more to lose", "play", points=f"{-shown:.1f}")
+    else:
+        chance = words.phrase("the same chance to win but more to lose", "play")
+    return words.phrase(
+        "Not the best play: you {kept} (beats the dealer {chance_kept}); the advisor {keeps} ({chance_advised}): "
+        "{difference}, {chips} chips lost on average on the house bet of {bet} (the pot aside).",
+        "play",
+        kept=_kept(chosen["keep"], words),
+        chance_kept=percent(chosen["win"]),
+        keeps=_kept(advised["keep"], words, advisor=True),
+        chance_advised=percent(advised["win"]),
+        difference=chance,
+        chips=f"{data['chips']:.2f}",
+        bet=data["bet"],
+    )
 
 
-def _keeps(choice: Choice) -> str:
-    return _kept(choice, "keeps", "exchanges")
+def _kept(codes: Sequence[str], lang: Language, *, advisor: bool = False) -> str:
+    """What a choice keeps (card codes), after "you" (``kept``) or "the
+    advisor" (``keeps``)."""
+    cards = " ".join(card_text(Card.parse(c), lang) for c in codes)
+    if not codes:
+        if advisor:
+            return lang.phrase("exchanges all five", "play")
+        return lang.phrase("exchanged all five", "play")
+    if len(codes) == HAND_SIZE:
+        if advisor:
+            return lang.phrase("keeps all five, {cards}", "play", cards=cards)
+        return lang.phrase("kept all five, {cards}", "play", cards=cards)
+    if advisor:
+        return lang.phrase("keeps {cards}", "play", cards=cards)
+    return lang.phrase("kept {cards}", "play", cards=cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -714,21 +750,20 @@ class Game(TableGame):
         pot = self.pot
         shares = split_pot(pot, pot_winners) if pot_winners else {}
         for seat in sorted(current.hands):
-            name = self.names[seat]
             if seat in current.folded:
-                results.append(SeatResult(seat, None, "fold", -BET, 0, f"{name} folded", folded=current.hands[seat]))
+                why = against_dealer_text(self.names, seat, "fold")
+                results.append(SeatResult(seat, None, "fold", -BET, 0, why, folded=current.hands[seat]))
                 continue
             mine = evaluations[seat]
             if mine.strength > dealer.strength:
                 outcome, house = "win", BET
-                verb = "beat" if seat == 0 else "beats"
-                why = f"{name} {verb} the dealer: {explain(mine, dealer)}"
+                why = against_dealer_text(self.names, seat, outcome, explain(mine, dealer))
             elif mine.strength < dealer.strength:
                 outcome, house = "lose", -BET
-                why = f"The dealer beats {_object(name)}: {explain(dealer, mine)}"
+                why = against_dealer_text(self.names, seat, outcome, explain(dealer, mine))
             else:
                 outcome, house = "draw", 0
-                why = f"{name} and the dealer draw: {explain(mine, dealer)}"
+                why = against_dealer_text(self.names, seat, outcome, explain(mine, dealer))
             self.stacks[seat] += BET + house + shares.get(seat, 0)
             self.house -= house
             results.append(SeatResult(seat, mine, outcome, house, shares.get(seat, 0), why))
@@ -736,10 +771,10 @@ class Game(TableGame):
             self.pot = 0
             carried = 0
             assert pot_result is not None
-            pot_text = _pot_explanation(pot, pot_result, live, self.names, shares)
+            pot_text = pot_explanation(pot, pot_result, live, self.names, shares)
         else:
             carried = pot
-            pot_text = f"Everyone folded: the pot of {pot} carries to the next round"
+            pot_text = pot_explanation(pot, None, live, self.names, shares)
         self.current = None
         self.played += 1
         return RoundSettled(
@@ -748,39 +783,106 @@ class Game(TableGame):
         )
 
 
-def _pot_explanation(
+_PLAY: Final = "play"  # the domain of the names said from tables
+
+#: The seats' names as the game gives them when none are chosen, each
+#: said in the language of whoever reads: the player and the computers.
+_SEAT_NAMES: Final = {
+    "You": NP_("seat", "You"),
+    "Computer 1": NP_("seat", "Computer 1"),
+    "Computer 2": NP_("seat", "Computer 2"),
+}
+
+
+def seat_name(name: str, lang: LangLike = None, *, inside: bool = False) -> str:
+    """A seat's name in ``lang``: the names the game gives by default
+    (:data:`NAMES`) are said in the language, a name chosen is said as it
+    is. ``inside``: inside a sentence, where the player, "You" as a
+    subject, is "you" ("the dealer beats you").
+
+    >>> seat_name("You"), seat_name("You", inside=True), seat_name("Computer 1", "ja"), seat_name("Ann", "ru")
+    ('You', 'you', 'コンピューター1', 'Ann')
+    """
+    words = language(lang)
+    if name == "You" and inside:
+        return words.pgettext("seat, inside a sentence", "you", "play")
+    found = _SEAT_NAMES.get(name)
+    return name if found is None else words.pgettext(*found, _PLAY)
+
+
+def against_dealer_text(names: Sequence[str], seat: int, outcome: str, why: str = "", lang: LangLike = None) -> str:
+    """A seat's result against the dealer in a sentence, with ``why`` (the
+    comparison's explanation, in the same language): "You beat the dealer:
+    …", "The dealer beats Computer 1: …", "Computer 2 folded"."""
+    words = language(lang)
+    name = seat_name(names[seat], words)
+    you = seat == 0
+    if outcome == "fold":
+        if you:
+            return words.phrase_p("you", "{name} folded", "play", name=name)
+        return words.phrase_p("seat", "{name} folded", "play", name=name)
+    if outcome == "win":
+        if you:
+            return words.phrase("{name} beat the dealer: {why}", "play", name=name, why=why)
+        return words.phrase("{name} beats the dealer: {why}", "play", name=name, why=why)
+    if outcome == "lose":
+        if names[seat] == "You":
+            return words.phrase("The dealer beats you: {why}", "play", why=why)
+        return words.phrase("The dealer beats {name}: {why}", "play", name=name, why=why)
+    if you:
+        return words.phrase_p("you", "{name} and the dealer draw: {why}", "play", name=name, why=why)
+    return words.phrase_p("seat", "{name} and the dealer draw: {why}", "play", name=name, why=why)
+
+
+def pot_explanation(
     pot: int,
-    result: Showdown,
-    live: list[int],
-    names: tuple[str, ...],
-    shares: dict[int, int],
+    result: Showdown | None,
+    live: Sequence[int],
+    names: Sequence[str],
+    shares: Mapping[int, int],
+    lang: LangLike = None,
 ) -> str:
     """Who takes the pot and why, in the seats' names, from the live hands'
-    :class:`~fivecard.core.showdown.Showdown` (positions among ``live``)."""
+    :class:`~fivecard.core.showdown.Showdown` (positions among ``live``;
+    None: everyone folded), explained in ``lang`` (the showdown's
+    explanations are said in it: :func:`~fivecard.core.showdown.explain`)."""
+    words = language(lang)
+    if result is None:
+        return words.phrase("Everyone folded: the pot of {pot} carries to the next round", "play", pot=pot)
     evaluations = result.evaluations
     winners = tuple(live[i] for i in result.winners)
     if len(winners) > 1:
-        who = spoken_list([names[s] if i == 0 else _object(names[s]) for i, s in enumerate(winners)])
-        text = f"{who} split the pot of {pot} ({', '.join(str(shares[s]) for s in winners)})"
-        tie = explain(evaluations[result.winners[0]], evaluations[result.winners[1]])
-        text += f": {tie}"
+        who = spoken_list([seat_name(names[s], words, inside=i > 0) for i, s in enumerate(winners)], words)
+        tie = explain(evaluations[result.winners[0]], evaluations[result.winners[1]], lang=words)
+        text = words.phrase(
+            "{names} split the pot of {pot} ({shares}): {why}",
+            "play",
+            names=who,
+            pot=pot,
+            shares=words.pgettext("list", ", ").join(str(shares[s]) for s in winners),
+            why=tie,
+        )
     else:
-        verb = "take" if winners[0] == 0 else "takes"
-        text = f"{names[winners[0]]} {verb} the pot of {pot}"
+        name = seat_name(names[winners[0]], words)
+        if winners[0] == 0:
+            text = words.phrase("{name} take the pot of {pot}", "play", name=name, pot=pot)
+        else:
+            text = words.phrase("{name} takes the pot of {pot}", "play", name=name, pot=pot)
     if len(result.order) > 1:
         runner = result.order[1][0]
-        text += ("; " if len(winners) > 1 else ": ") + (
-            f"{explain(evaluations[result.winners[0]], evaluations[runner])} ({_object(names[live[runner]])})"
+        why = words.phrase(
+            "{why} ({name})",
+            "play",
+            why=explain(evaluations[result.winners[0]], evaluations[runner], lang=words),
+            name=seat_name(names[live[runner]], words, inside=True),
         )
+        if len(winners) > 1:
+            text += words.phrase_p("runner-up", "; {why}", "play", why=why)
+        else:
+            text += words.phrase_p("runner-up", ": {why}", "play", why=why)
     elif len(winners) == 1:
-        text += " (the only hand still in)"
+        text += words.phrase(" (the only hand still in)", "play")
     return text
-
-
-def _object(name: str) -> str:
-    """A seat's name inside a sentence: the player, "You" as a subject,
-    is "you" anywhere else ("the dealer beats you")."""
-    return "you" if name == "You" else name
 
 
 def _check_stacked(cards: list[Card], rules: RuleSet, seats: int, where: str) -> None:

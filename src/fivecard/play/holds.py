@@ -28,6 +28,8 @@ from typing import Final, Protocol
 
 from ..core.cards import Card, Rank, format_cards
 from ..core.evaluate import evaluate
+from ..core.lang import ENGLISH, Language, LangLike, language
+from ..core.words import category_name, rank_letter, rank_name
 from ..core.rules import RuleSet
 from .paytables import PayTable
 
@@ -38,7 +40,9 @@ COUNT_WORDS: Final = ("No", "One", "Two", "Three", "Four", "Five")
 _KINDS: Final = {3: "three_of_a_kind", 4: "four_of_a_kind", 5: "five_of_a_kind"}
 
 
-def describe_hold(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None = None) -> str:
+def describe_hold(
+    kept: Sequence[Card], rules: RuleSet, paytable: PayTable | None = None, lang: LangLike = None
+) -> str:
     """What a hold keeps, in players' words: ``Pat Flush`` (all five),
     ``Discard everything`` (none), a made hand among the kept cards
     (``Three of a Kind``, ``Two Pair``, ``High pair (J or better)`` under a
@@ -51,6 +55,7 @@ def describe_hold(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | Non
     them). Lowball rules: ``Pat Seven low``, ``4 to a Seven low`` (by the
     highest card kept). Only names the rule set allows: no flush draws
     without suits, straights by the deck's own (A-6-7-8-9 in a short deck).
+    Said in ``lang`` (default English).
 
     >>> from fivecard.core.cards import parse_cards
     >>> from fivecard.core.rules import DEUCES_WILD, SHORT_DECK
@@ -58,61 +63,77 @@ def describe_hold(kept: Sequence[Card], rules: RuleSet, paytable: PayTable | Non
     'One wild card: 4 to a Royal Flush'
     >>> describe_hold(parse_cards('6D 7S 8S 9H'), SHORT_DECK, None)
     '4 to an outside Straight'
+    >>> describe_hold(parse_cards('2C KS QS JS'), DEUCES_WILD, None, 'ru')
+    '1 дикая карта: 4 карты к комбинации Роял-флеш'
     """
+    words = language(lang)
     cards = tuple(kept)
     if not cards:
-        return "Discard everything"
+        return words.phrase("Discard everything", "play")
     if rules.low:
-        return _lowball(cards, rules)
+        return _lowball(cards, rules, words)
     wild = sum(1 for c in cards if rules.is_wild(c))
     naturals = tuple(c for c in cards if not rules.is_wild(c))
     if len(cards) == 5:
-        rest = f"Pat {evaluate(cards, rules=rules).label}"
+        made = evaluate(cards, rules=rules)
+        rest = words.phrase("Pat {hand}", "play", hand=category_name(made.category_id, made.label, words))
     elif not naturals:
         rest = ""
     else:
-        rest = _made_or_drawn(naturals, wild, len(cards), rules, paytable)
+        rest = _made_or_drawn(naturals, wild, len(cards), rules, paytable, words)
     if not wild:
         return rest
-    count = f"{COUNT_WORDS[wild]} wild card{'s' if wild > 1 else ''}"
-    return f"{count}: {rest}" if rest else count
+    word = COUNT_WORDS[wild] if words is ENGLISH else str(wild)
+    count = words.phrase_n("{word} wild card", "{word} wild cards", wild, "play", word=word)
+    return words.phrase("{wilds}: {hold}", "play", wilds=count, hold=rest) if rest else count
+
+
+def _labels(rules: RuleSet, lang: Language) -> dict[str, str]:
+    """The ladder's labels by machine name, in ``lang``."""
+    return {c.name: category_name(c.name, c.label, lang) for c in rules.ladder}
+
+
+def _spelled(ranks: Sequence[Rank], lang: Language) -> str:
+    return " ".join(rank_letter(r, lang) for r in ranks)
 
 
 def _made_or_drawn(
-    naturals: tuple[Card, ...], wild: int, kept: int, rules: RuleSet, paytable: PayTable | None
+    naturals: tuple[Card, ...], wild: int, kept: int, rules: RuleSet, paytable: PayTable | None, lang: Language
 ) -> str:
     """The name of fewer than five kept cards (at least one natural): a
     group of a kind, a straight or flush draw, a pair, or the ranks."""
-    labels = {c.name: c.label for c in rules.ladder}
+    labels = _labels(rules, lang)
     groups = Counter(c.rank for c in naturals)
     ranked = sorted(groups.items(), key=lambda g: (g[1], g[0] or 0), reverse=True)
     top_rank, top_count = ranked[0]
     kind = labels.get(_KINDS.get(top_count + wild, ""), "")
     if kind and top_count + wild == kept:
         return kind  # every card kept makes it
-    draw = _draw(naturals, kept, rules)
+    draw = _draw(naturals, kept, rules, lang)
     if draw or kind:  # a draw that uses every card kept, else the group with a kicker
         return draw or kind
     if top_count == 2:  # no wild card kept (else three of a kind)
         if len(ranked) > 1 and ranked[1][1] == 2:
             return labels["two_pair"]
         assert top_rank is not None
-        return _pair(top_rank, rules, paytable, labels)
-    spelled = " ".join(r.short for r, _ in sorted(groups.items(), key=lambda g: g[0] or 0, reverse=True) if r)
+        return _pair(top_rank, rules, paytable, labels, lang)
+    spelled = _spelled([r for r, _ in sorted(groups.items(), key=lambda g: g[0] or 0, reverse=True) if r], lang)
     if len(naturals) == 1:
-        return f"{spelled} alone" if not wild else spelled
+        return lang.phrase("{ranks} alone", "play", ranks=spelled) if not wild else spelled
     if not rules.suits:
         return spelled
-    return f"{spelled} {'suited' if len({c.suit for c in naturals}) == 1 else 'unsuited'}"
+    if len({c.suit for c in naturals}) == 1:
+        return lang.phrase("{ranks} suited", "play", ranks=spelled)
+    return lang.phrase("{ranks} unsuited", "play", ranks=spelled)
 
 
-def _pair(rank: Rank, rules: RuleSet, paytable: PayTable | None, labels: dict[str, str]) -> str:
+def _pair(rank: Rank, rules: RuleSet, paytable: PayTable | None, labels: dict[str, str], lang: Language) -> str:
     """A natural pair: high or low by the pairs the pay table pays (``High
     pair (J or better)``, ``Low pair (2 to 10)``; ``Pair of Aces`` where
     only one rank pays); by its rank without a pay table; the ladder's
     label when the table pays every pair or none."""
     if paytable is None:
-        return f"Pair of {rank.plural}"
+        return lang.phrase("Pair of {ranks}", "play", ranks=rank_name(rank, lang, plural=True))
     paying = paytable.paying_pairs & frozenset(rules.ranks)
     if not paying or paying == frozenset(rules.ranks):
         return labels["one_pair"]
@@ -120,12 +141,12 @@ def _pair(rank: Rank, rules: RuleSet, paytable: PayTable | None, labels: dict[st
     low = sorted(r for r in rules.ranks if r not in paying)
     if rank in paying:
         if len(paying) == 1:
-            return f"Pair of {rank.plural}"
-        return f"High pair ({least.short} or better)"
+            return lang.phrase("Pair of {ranks}", "play", ranks=rank_name(rank, lang, plural=True))
+        return lang.phrase("High pair ({rank} or better)", "play", rank=rank_letter(least, lang))
     if len(paying) == 1:
-        return f"Low pair ({low[0].short} to {low[-1].short})"
+        return lang.phrase("Low pair ({low} to {high})", "play", low=rank_letter(low[0], lang), high=rank_letter(low[-1], lang))
     below = max(r for r in rules.ranks if r < least)
-    return f"Low pair ({min(rules.ranks).short} to {below.short})"
+    return lang.phrase("Low pair ({low} to {high})", "play", low=rank_letter(min(rules.ranks), lang), high=rank_letter(below, lang))
 
 
 def straight_windows(rules: RuleSet) -> list[tuple[int, frozenset[int]]]:
@@ -142,7 +163,7 @@ def straight_windows(rules: RuleSet) -> list[tuple[int, frozenset[int]]]:
     return found
 
 
-def _draw(naturals: tuple[Card, ...], kept: int, rules: RuleSet) -> str:
+def _draw(naturals: tuple[Card, ...], kept: int, rules: RuleSet, lang: Language = ENGLISH) -> str:
     """A straight or flush draw of 3 or 4 kept cards (wild cards fill
     gaps), as the ladder names it; empty when there is none."""
     if kept < 3:
@@ -158,10 +179,10 @@ def _draw(naturals: tuple[Card, ...], kept: int, rules: RuleSet) -> str:
                 continue
             fits = [w for top, w in windows if category.top is None or top == category.top]
             if fits:
-                return f"{kept} to a {category.label}"
+                return lang.phrase("{n} to a {hand}", "play", n=kept, hand=category_name(category.name, category.label, lang))
         flush = [c for c in rules.ladder if c.flush and not c.straight]
         if flush:
-            return f"{kept} to a {flush[0].label}"
+            return lang.phrase("{n} to a {hand}", "play", n=kept, hand=category_name(flush[0].name, flush[0].label, lang))
     straight = [c for c in rules.ladder if c.straight and not c.flush]
     if kept == 4 and windows and straight:
         # a natural rank completes it when the kept ranks and it fit a straight, wild cards the rest
@@ -171,29 +192,36 @@ def _draw(naturals: tuple[Card, ...], kept: int, rules: RuleSet) -> str:
             for _, w in windows
             if int(r) not in ranks and ranks | {int(r)} <= w and rules.natural_count(r)
         }
-        side = "an outside" if len(completing) >= 2 else "an inside"
-        return f"4 to {side} {straight[0].label}"
+        hand = category_name(straight[0].name, straight[0].label, lang)
+        if len(completing) >= 2:
+            return lang.phrase("4 to an outside {hand}", "play", hand=hand)
+        return lang.phrase("4 to an inside {hand}", "play", hand=hand)
     return ""
 
 
-def _lowball(cards: tuple[Card, ...], rules: RuleSet) -> str:
+def _lowball(cards: tuple[Card, ...], rules: RuleSet, lang: Language = ENGLISH) -> str:
     """A lowball hold by its highest card (``4 to a Seven low``), a pat hand
     by its category (``Pat Seven low``, ``Pat One Pair``)."""
     if len(cards) == 5:
         evaluation = evaluate(cards, rules=rules)
         if evaluation.category.named:
-            return f"Pat {evaluation.label}"
-        return f"Pat {_highest(cards, rules).word} low"
+            return lang.phrase("Pat {hand}", "play", hand=category_name(evaluation.category_id, evaluation.label, lang))
+        return lang.phrase("Pat {rank} low", "play", rank=rank_name(_highest(cards, rules), lang))
     if len({c.rank for c in cards}) < len(cards):
         groups = Counter(c.rank for c in cards)
         rank, count = max(groups.items(), key=lambda g: (g[1], rules.rank_value(g[0] or 0)))
         assert rank is not None
-        held = f"a pair of {rank.plural}" if count == 2 else f"{COUNT_WORDS[count].lower()} {rank.plural}"
-        return f"{len(cards)} cards with {held}"
+        ranks = rank_name(rank, lang, plural=True)
+        if count == 2:
+            return lang.phrase("{n} cards with a pair of {ranks}", "play", n=len(cards), ranks=ranks)
+        word = COUNT_WORDS[count].lower() if lang is ENGLISH else str(count)
+        return lang.phrase("{n} cards with {word} {ranks}", "play", n=len(cards), word=word, ranks=ranks)
     highest = _highest(cards, rules)
     if len(cards) == 1:
-        return f"{highest.short} alone"
-    return f"{len(cards)} to {'an' if highest.word[0] in 'AE' else 'a'} {highest.word} low"
+        return lang.phrase("{ranks} alone", "play", ranks=rank_letter(highest, lang))
+    if highest.word[0] in "AE":
+        return lang.phrase("{n} to an {rank} low", "play", n=len(cards), rank=rank_name(highest, lang))
+    return lang.phrase("{n} to a {rank} low", "play", n=len(cards), rank=rank_name(highest, lang))
 
 
 def _highest(cards: tuple[Card, ...], rules: RuleSet) -> Rank:

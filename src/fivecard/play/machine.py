@@ -55,6 +55,8 @@ from ..core.hand import HAND_SIZE
 from ..core.report import Painter
 from ..core.rules import RuleSet
 from ..vector import batch
+from ..core.lang import ENGLISH, Language, LangLike, language
+from ..core.words import card_text, category_name, error_text
 from .holds import describe_hold
 from .paytables import PAYTABLES, PayTable, builtin_paytable
 from .percent import percent
@@ -200,33 +202,44 @@ class Verdict(_Priced):
         """A mistake costing more than ``threshold`` percent of the bet."""
         return not self.is_best and self.cost_percent > Fraction(threshold)
 
-    def describe(self, positions: Sequence[int]) -> str:
-        """A hold in words and cards: ``Two Pair (K♠ K♥ 4♦ 4♣)``."""
+    def describe(self, positions: Sequence[int], lang: LangLike = None) -> str:
+        """A hold in words and cards: ``Two Pair (K♠ K♥ 4♦ 4♣)``, in ``lang``."""
+        words = language(lang)
         kept = tuple(self.cards[p] for p in positions)
         if not kept:
-            return "nothing (discard everything)"
-        return f"{describe_hold(kept, self.rules, self.paytable)} ({format_cards(kept)})"
-
-    def text(self) -> str:
-        """One or two sentences, as every report of the machine says them."""
-        held = self.describe(self.held)
-        if self.is_best:
-            return f"Best hold: {held}, returns {_coins(self.value)} per coin."
-        return (
-            f"Mistake: you held {held}, returning {_coins(self.value)} per coin; "
-            f"the best hold is {self.describe(self.best)}, returning {_coins(self.best_value)}. "
-            f"Cost: {_coins(self.cost)} coins ({_percent(self.cost_percent)} of the bet)."
+            return words.phrase("nothing (discard everything)", "play")
+        return words.phrase(
+            "{hold} ({cards})", "play", hold=describe_hold(kept, self.rules, self.paytable, words), cards=_cards(kept, words)
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def text(self, lang: LangLike = None) -> str:
+        """One or two sentences, as every report of the machine says them
+        (in ``lang``, default English)."""
+        words = language(lang)
+        held = self.describe(self.held, words)
+        if self.is_best:
+            return words.phrase("Best hold: {held}, returns {value} per coin.", "play", held=held, value=_coins(self.value))
+        return words.phrase(
+            "Mistake: you held {held}, returning {value} per coin; the best hold is {best}, returning {best_value}. "
+            "Cost: {cost} coins ({percent} of the bet).",
+            "play",
+            held=held,
+            value=_coins(self.value),
+            best=self.describe(self.best, words),
+            best_value=_coins(self.best_value),
+            cost=_coins(self.cost),
+            percent=_percent(self.cost_percent),
+        )
+
+    def to_json(self, lang: LangLike = None) -> dict[str, Any]:
         """Positions 1-5 as players number the cards; values exact (a
-        fraction as text) and as numbers."""
+        fraction as text) and as numbers; its words in ``lang``."""
         return {
             "best_hold": self.is_best,
             "held": [p + 1 for p in self.held],
-            "held_words": self.describe(self.held),
+            "held_words": self.describe(self.held, lang),
             "best": [p + 1 for p in self.best],
-            "best_words": self.describe(self.best),
+            "best_words": self.describe(self.best, lang),
             "value": float(self.value),
             "best_value": float(self.best_value),
             "value_exact": _ratio(self.value),
@@ -234,7 +247,7 @@ class Verdict(_Priced):
             "cost": float(self.cost),
             "cost_exact": _ratio(self.cost),
             "cost_percent": float(self.cost_percent),
-            "text": self.text(),
+            "text": self.text(lang),
         }
 
 
@@ -453,28 +466,48 @@ class SessionLog:
         """The expected return of perfect play over the same deals."""
         return self.tally.perfect / self.tally.bet if self.tally.bet else None
 
-    def text(self) -> str:
+    def text(self, lang: LangLike = None) -> str:
+        """The log as text, in ``lang`` (default English)."""
+        words = language(lang)
         t = self.tally
-        lines = [f"Session: {self.title}", f"Hands played: {t.hands:,}; bet {t.bet:,} coins, paid {t.paid:,}."]
+        lines = [
+            words.phrase("Session: {title}", "play", title=self.title),
+            words.phrase(
+                "Hands played: {hands}; bet {bet} coins, paid {paid}.", "play", hands=f"{t.hands:,}", bet=f"{t.bet:,}", paid=f"{t.paid:,}"
+            ),
+        ]
         if t.bet:
             got, expected, perfect = self.return_got, self.return_expected, self.return_perfect
             assert got is not None and expected is not None and perfect is not None
             lines += [
-                f"Your return: {_percent(got * 100)} (paid over bet).",
-                f"Perfect play over the same deals: {_percent(perfect * 100)} expected "
-                f"(your holds: {_percent(expected * 100)}); on the same cards it would have been paid "
-                f"{t.perfect_paid:,}.",
-                f"Mistakes: {t.mistakes:,}, costing {_coins(t.cost)} coins in all.",
+                words.phrase("Your return: {percent} (paid over bet).", "play", percent=_percent(got * 100)),
+                words.phrase(
+                    "Perfect play over the same deals: {perfect} expected (your holds: {expected}); "
+                    "on the same cards it would have been paid {paid}.",
+                    "play",
+                    perfect=_percent(perfect * 100),
+                    expected=_percent(expected * 100),
+                    paid=f"{t.perfect_paid:,}",
+                ),
+                words.phrase("Mistakes: {mistakes}, costing {cost} coins in all.", "play", mistakes=f"{t.mistakes:,}", cost=_coins(t.cost)),
             ]
         for record in self.biggest:
             lines.append(
-                f"  hand {record.number}: {format_cards(record.cards)}, held "
-                f"{_held_text(record.cards, record.held)}, best {_held_text(record.cards, record.best)}: "
-                f"cost {_coins(record.cost)} coins"
+                "  "
+                + words.phrase(
+                    "hand {number}: {cards}, held {held}, best {best}: cost {cost} coins",
+                    "play",
+                    number=record.number,
+                    cards=_cards(record.cards, words),
+                    held=_held_text(record.cards, record.held, words),
+                    best=_held_text(record.cards, record.best, words),
+                    cost=_coins(record.cost),
+                )
             )
         return "\n".join(lines) + "\n"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, lang: LangLike = None) -> dict[str, Any]:
+        """The log as JSON data, its words in ``lang``."""
         t = self.tally
 
         def number(value: Fraction | None) -> float | None:
@@ -489,10 +522,14 @@ class SessionLog:
             "return_perfect": number(self.return_perfect),
             "biggest": [
                 r.to_json()
-                | {"cost": float(r.cost), "held_cards": _held_text(r.cards, r.held), "best_cards": _held_text(r.cards, r.best)}
+                | {
+                    "cost": float(r.cost),
+                    "held_cards": _held_text(r.cards, r.held, lang),
+                    "best_cards": _held_text(r.cards, r.best, lang),
+                }
                 for r in self.biggest
             ],
-            "text": self.text(),
+            "text": self.text(lang),
         }
 
     def rows(self) -> list[list[object]]:
@@ -518,8 +555,26 @@ class SessionLog:
         ]
 
 
-def _held_text(cards: Sequence[Card], held: Sequence[int]) -> str:
-    return format_cards([cards[p] for p in held]) if held else "nothing"
+def _held_text(cards: Sequence[Card], held: Sequence[int], lang: LangLike = None) -> str:
+    words = language(lang)
+    return _cards([cards[p] for p in held], words) if held else words.phrase_p("held", "nothing", "play")
+
+
+def _cards(cards: Sequence[Card], lang: Language) -> str:
+    """Cards as the language writes them (English: as format_cards does)."""
+    return format_cards(list(cards)) if lang is ENGLISH else " ".join(card_text(c, lang) for c in cards)
+
+
+def record_label(record: HandRecord, rules: RuleSet, paytable: PayTable, lang: LangLike = None) -> str:
+    """A hand's final line in ``lang``: the pay table's line, or the final
+    hand's category when nothing pays (English: the label kept)."""
+    words = language(lang)
+    if words is ENGLISH:
+        return record.label
+    if record.line == "nothing":
+        final = evaluate(record.final, rules=rules)
+        return category_name(final.category_id, final.label, words)
+    return paytable.entry_label(record.line, rules, lang=words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -936,64 +991,92 @@ def records_of(events: Iterable[Mapping[str, Any]]) -> list[HandRecord]:
 # -- the machine in a terminal: what its events say, in lines -------------------------
 
 
-def title(machine: Machine) -> str:
+def title(machine: Machine, lang: LangLike = None) -> str:
     """The machine's first line: its game, rules, seed, credits and bet,
-    and whether the trainer judges the holds."""
-    trainer = "the trainer judges each hold" if machine.trainer else "the trainer is off"
-    return (
-        f"{machine.paytable.title} ({machine.rules.name} rules, seed {machine.seed}): "
-        f"{machine.credits:,} credits, a bet of {machine.coins} coin{'s' if machine.coins != 1 else ''}; {trainer}."
+    and whether the trainer judges the holds (in ``lang``)."""
+    words = language(lang)
+    if machine.trainer:
+        trainer = words.phrase("the trainer judges each hold", "play")
+    else:
+        trainer = words.phrase("the trainer is off", "play")
+    return words.phrase_n(
+        "{game} ({rules} rules, seed {seed}): {credits} credits, a bet of {n} coin; {trainer}.",
+        "{game} ({rules} rules, seed {seed}): {credits} credits, a bet of {n} coins; {trainer}.",
+        machine.coins,
+        "play",
+        game=machine.paytable.title,
+        rules=machine.rules.name,
+        seed=machine.seed,
+        credits=f"{machine.credits:,}",
+        trainer=trainer,
     )
 
 
-def preparing(machine: Machine) -> str:
+def preparing(machine: Machine, lang: LangLike = None) -> str:
     """The line said while the game's hold values are counted (the first
     time only: then they are kept in the user's cache)."""
-    return f"Preparing {machine.paytable.title} (first time only)…"
+    return language(lang).phrase("Preparing {game} (first time only)…", "play", game=machine.paytable.title)
 
 
-def drawn_lines(drawn: Drawn, painter: Painter) -> list[str]:
+def drawn_lines(drawn: Drawn, painter: Painter, lang: LangLike = None) -> list[str]:
     """A draw as it is told: the cards drawn and the final hand, each card
-    in the place of the one it replaced, what it paid, the credits."""
+    in the place of the one it replaced, what it paid, the credits (in ``lang``)."""
+    words = language(lang)
     record = drawn.record
     cards, fresh = list(record.cards), iter(record.drawn)
     final = [c if p in record.held else next(fresh) for p, c in enumerate(cards)]
     shown = "  ".join(painter.card(c) for c in final)
     if record.drawn:
-        got = f"You draw {' '.join(painter.card(c) for c in record.drawn)}: {shown}"
+        got = words.phrase("You draw {drawn}: {cards}", "play", drawn=" ".join(painter.card(c) for c in record.drawn), cards=shown)
     else:
-        got = f"You hold all five: {shown}"
-    paid = f"{record.label} pays {record.paid:,}" if record.paid else f"{record.label}: no win"
-    return [f"{got}   {paid}. Credits {drawn.credits:,}."]
+        got = words.phrase("You hold all five: {cards}", "play", cards=shown)
+    label = record_label(record, drawn.verdict.rules, drawn.verdict.paytable, words)
+    if record.paid:
+        paid = words.phrase("{line} pays {coins}", "play", line=label, coins=f"{record.paid:,}")
+    else:
+        paid = words.phrase("{line}: no win", "play", line=label)
+    return [words.phrase("{got}   {paid}. Credits {credits}.", "play", got=got, paid=paid, credits=f"{drawn.credits:,}")]
 
 
-def hint_line(values: DealValues, rules: RuleSet, paytable: PayTable) -> str:
+def hint_line(values: DealValues, rules: RuleSet, paytable: PayTable, lang: LangLike = None) -> str:
     """The best hold of the hand in play and its value per coin."""
+    words = language(lang)
     best = judge(values, _positions(values.best), rules, paytable)
-    return f"the best hold is {best.describe(best.held)}, returning {_coins(best.value)} per coin."
+    return words.phrase(
+        "the best hold is {hold}, returning {value} per coin.", "play", hold=best.describe(best.held, words), value=_coins(best.value)
+    )
 
 
-def voided_line(event: Mapping[str, Any], coins: int) -> str:
+def voided_line(event: Mapping[str, Any], coins: int, lang: LangLike = None) -> str:
     """A hand quit before its draw (:meth:`Machine.void`)."""
-    return f"Hand {event['number']} is void: its bet of {coins} comes back. Credits {event['credits']:,}."
+    return language(lang).phrase(
+        "Hand {number} is void: its bet of {coins} comes back. Credits {credits}.",
+        "play",
+        number=event["number"],
+        coins=coins,
+        credits=f"{event['credits']:,}",
+    )
 
 
-def broke_line(machine: Machine) -> str:
+def broke_line(machine: Machine, lang: LangLike = None) -> str:
     """Why no hand can be dealt: too few credits for the bet (or the most
     hands a machine plays)."""
+    words = language(lang)
     if machine.credits < machine.coins:
-        return f"Out of credits: {machine.credits:,} left, and the bet is {machine.coins}."
+        return words.phrase(
+            "Out of credits: {credits} left, and the bet is {coins}.", "play", credits=f"{machine.credits:,}", coins=machine.coins
+        )
     try:
         machine.verify_deal()
     except GameError as exc:
-        return f"Game over: {exc}."
+        return words.phrase("Game over: {why}.", "play", why=error_text(exc, words))
     return ""
 
 
 # -- the machine in a page: its view as JSON data ---------------------------------------
 
 
-def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def machine_view(machine: Machine, last: Mapping[str, Any] | None = None, lang: LangLike = None) -> dict[str, Any]:
     """What a page shows of a machine, as JSON data: the credits, the bet
     (``coins``, of ``max_coins``), the phase, the hand in play (``hand``:
     its number, whether it is ``practice``, its ``cards`` as card objects),
@@ -1008,7 +1091,10 @@ def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dic
     play: its record, the cards dealt and the final hand as card objects,
     and the trainer's verdict when the trainer is on (with ``warn``:
     :meth:`Verdict.warns` at the machine's threshold). Nothing of the
-    deck, the seed or the cards to come is in it."""
+    deck, the seed or the cards to come is in it. Its words (the lines,
+    the holds, the verdict, the log) are said in ``lang``: the hands are
+    kept as data, so a machine reads in the language of whoever views it."""
+    words = language(lang)
     table = machine.paytable
     shown = None
     if machine.current is None and last is not None:
@@ -1016,14 +1102,14 @@ def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dic
         verdict = record.verdict(machine.rules, table)
         shown = {
             "record": record.to_json(),
-            "dealt": cards_json(record.cards),
-            "final": cards_json(record.final),
-            "label": record.label,
+            "dealt": cards_json(record.cards, words),
+            "final": cards_json(record.final, words),
+            "label": record_label(record, machine.rules, table, words),
             "line": record.line,
             "paid": record.paid,
             "practice": record.practice,
             "credits": last.get("credits"),
-            "verdict": verdict.to_json() | {"warn": verdict.warns(machine.threshold)} if machine.trainer else None,
+            "verdict": verdict.to_json(words) | {"warn": verdict.warns(machine.threshold)} if machine.trainer else None,
         }
     won = shown["line"] if shown is not None else None
     hand = machine.current
@@ -1032,7 +1118,7 @@ def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dic
         values = machine.deal_values()
         mask = values.best
         verdict = judge(values, _positions(mask), machine.rules, table)
-        best = {"held": [p + 1 for p in verdict.best], "words": verdict.describe(verdict.best),
+        best = {"held": [p + 1 for p in verdict.best], "words": verdict.describe(verdict.best, words),
                 "value": float(verdict.best_value), "value_exact": _ratio(verdict.best_value)}  # fmt: skip
     return {
         "game": {"id": table.name, "title": table.title, "rules": machine.rules.name},
@@ -1044,11 +1130,11 @@ def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dic
         "seeded": machine.seeded,
         "hand": None
         if hand is None
-        else {"number": hand.number, "coins": hand.coins, "practice": hand.practice, "cards": cards_json(hand.cards)},
+        else {"number": hand.number, "coins": hand.coins, "practice": hand.practice, "cards": cards_json(hand.cards, words)},
         "paytable": {
             "coins": list(range(1, table.coins + 1)),
             "lines": [
-                {"key": key, "label": label, "pays": pays, "won": key == won}
+                {"key": key, "label": label if words is ENGLISH else table.entry_label(key, machine.rules, lang=words), "pays": pays, "won": key == won}
                 for key, label, pays in table.coin_columns(machine.rules)
             ],
         },
@@ -1066,5 +1152,5 @@ def machine_view(machine: Machine, last: Mapping[str, Any] | None = None) -> dic
             "void": hand is not None,
             "cash_in": machine.can(machine.verify_cash_in),
         },
-        "log": machine.log().to_json(),
+        "log": machine.log().to_json(words),
     }

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..core.cards import Card, Rank
 from ..core.errors import FivecardError, quote
+from ..core.lang import ENGLISH, NP_, LangLike, language
+from ..core.words import category_name
 from ..core.rules import RULE_SETS, RuleSet, get_rules
 
 if TYPE_CHECKING:
@@ -115,6 +117,43 @@ KICKED: Final = frozenset({"four_of_a_kind"})
 _ALL_RANKS: Final = frozenset(Rank)
 _ALL_WILDS: Final = frozenset(range(6))
 _WILD_COUNTS: Final = ("no", "one", "two", "three", "four", "five")
+
+
+#: The pay tables' lines by the names the catalogue gives them, said in
+#: each language (a line of a table a user made keeps its name).
+_LINES: Final = (
+    NP_("pay line", "Jacks or Better"), NP_("pay line", "Kings or Better"), NP_("pay line", "Tens or Better"),
+    NP_("pay line", "Pair of Aces"), NP_("pay line", "Two Pair"), NP_("pay line", "Three of a Kind"),
+    NP_("pay line", "Straight"), NP_("pay line", "Flush"), NP_("pay line", "Full House"),
+    NP_("pay line", "Four of a Kind"), NP_("pay line", "Straight Flush"), NP_("pay line", "Royal Flush"),
+    NP_("pay line", "Five of a Kind"), NP_("pay line", "Natural Royal Flush"), NP_("pay line", "Wild Royal Flush"),
+    NP_("pay line", "Joker Royal Flush"), NP_("pay line", "Four Deuces"), NP_("pay line", "Four Deuces with an Ace"),
+    NP_("pay line", "Four Aces"), NP_("pay line", "Four Aces with a 2, 3 or 4"), NP_("pay line", "Four 2s, 3s or 4s"),
+    NP_("pay line", "Four 2s, 3s or 4s with an A, 2, 3 or 4"), NP_("pay line", "Four 5s through Kings"),
+    NP_("pay line", "Four 2s through 10s"), NP_("pay line", "Four Jacks, Queens or Kings"), NP_("pay line", "Five Aces"),
+    NP_("pay line", "Five 3s, 4s or 5s"), NP_("pay line", "Five 6s through Kings"),
+)  # fmt: skip
+_LINE_NAMES: Final = {line[1]: line for line in _LINES}
+_PLAY: Final = "play"  # their domain
+
+
+def pay_line_name(label: str, hand: str = "", lang: LangLike = None) -> str:
+    """A pay table's line as people read it in ``lang``: a line the
+    catalogue names (``Jacks or Better``, ``Four Deuces``, ``Natural Royal
+    Flush``) in the language's words, a category's label as
+    :func:`~fivecard.core.words.category_name` says it; any other name (a
+    line of a table a user made) as it is.
+
+    >>> pay_line_name("Four Deuces", "five_of_a_kind", "ja"), pay_line_name("Flush", "flush", "ru")
+    ('デュース4枚', 'Флеш')
+    """
+    words = language(lang)
+    if words is ENGLISH:
+        return label
+    found = _LINE_NAMES.get(label)
+    if found is not None:
+        return words.pgettext(*found, _PLAY)
+    return category_name(hand, label, words)
 
 
 def spell_pay(pay: float) -> str:
@@ -606,14 +645,19 @@ class PayTable:
             if self.entries[j].pays > 0
         ]
 
-    def coin_table(self, rules: RuleSet | None = None) -> str:
-        """:meth:`coin_columns` as text, a column per coin."""
-        rows = self.coin_columns(rules)
+    def coin_table(self, rules: RuleSet | None = None, lang: LangLike = None) -> str:
+        """:meth:`coin_columns` as text, a column per coin (its words in ``lang``)."""
+        words = language(lang)
+        ruleset = self.rules_to_play(rules)
+        rows = [
+            (key, label if words is ENGLISH else self.entry_label(key, ruleset, lang=words), pays)
+            for key, label, pays in self.coin_columns(rules)
+        ]
         width = max(len(label) for _, label, _ in rows)
         cells = [[spell_pay(p) for p in pays] for _, _, pays in rows]
-        widths = [max(len(f"{n} coin{'s' if n > 1 else ''}"), *(len(r[i]) for r in cells)) for i, n in
-                  enumerate(range(1, self.coins + 1))]  # fmt: skip
-        head = " ".join(f"{f'{n} coin' + ('s' if n > 1 else ''):>{w}}" for n, w in zip(range(1, self.coins + 1), widths))
+        coins = [words.phrase_n("{n} coin", "{n} coins", n, "play") for n in range(1, self.coins + 1)]
+        widths = [max(len(coin), *(len(r[i]) for r in cells)) for i, coin in enumerate(coins)]
+        head = " ".join(f"{coin:>{w}}" for coin, w in zip(coins, widths))
         lines = [f"{'':<{width}}  {head}"]
         for (_, label, _), row in zip(rows, cells):
             lines.append(f"{label:<{width}}  " + " ".join(f"{c:>{w}}" for c, w in zip(row, widths)))
@@ -657,10 +701,11 @@ class PayTable:
         pays the hand (:attr:`entries`), or ``len(entries)`` for nothing."""
         return _entry_table(self, rules)
 
-    def entry_label(self, name: str, rules: RuleSet, *, pay: bool = False) -> str:
+    def entry_label(self, name: str, rules: RuleSet, *, pay: bool = False, lang: LangLike = None) -> str:
         """A line's key (:meth:`final_entries`) as people read it, and
         with ``pay`` what it pays per coin: the one wording of every report
-        of final hands under a pay table.
+        of final hands under a pay table; in ``lang`` (default English: the
+        line's name as the table gives it, :func:`pay_line_name`).
 
         >>> from fivecard.core.rules import get_rules
         >>> JACKS_OR_BETTER.entry_label("one_pair_J-A", get_rules("standard"), pay=True)
@@ -675,18 +720,22 @@ class PayTable:
         'Royal Flush (natural, pays 800)'
         >>> JACKS_OR_BETTER.entry_label("nothing", get_rules("standard"), pay=True)
         'Nothing (pays 0)'
+        >>> JACKS_OR_BETTER.entry_label("one_pair_J-A", get_rules("standard"), pay=True, lang="ru")
+        'Валеты и выше (выплата 1)'
         """
-        if name == "nothing":
-            return "Nothing (pays 0)"
+        words = language(lang)
+        if name == "nothing":  # (with its pay, asked for or not)
+            return words.phrase("Nothing (pays 0)", "play")
         labels = {c.name: c.label for c in rules.ladder}
         entry = next((e for e in self.entries if e.key == name), None)
         label = entry.describe(labels) if entry is not None else labels.get(name, name)
+        said = pay_line_name(label, entry.hand if entry is not None else name, words)
         if not pay:
-            return label
-        paid = f"pays {spell_pay(self.pays.get(name, 0.0))}"
-        return f"{label[:-1]}, {paid})" if label.endswith(")") and entry is not None and not entry.label else (
-            f"{label} ({paid})"
-        )
+            return said
+        paid = spell_pay(self.pays.get(name, 0.0))
+        if label.endswith(")") and entry is not None and not entry.label and words is ENGLISH:
+            return f"{label[:-1]}, pays {paid})"
+        return words.phrase("{line} (pays {pay})", "play", line=said, pay=paid)
 
     def payout(self, rules: RuleSet) -> npt.NDArray[np.float64]:
         """The pay of each strength under ``rules`` for a hand without wild

@@ -129,7 +129,9 @@ from ..core.words import error_text, rules_summary, rules_title
 from ..vector import batch
 from ..core.evaluate import class_descriptions, evaluate, strength_function
 from ..core.report import evaluation_json, showdown_json
+from ..core.lang import NP_, Language
 from ..core.rules import RULE_SETS
+from ..core.words import rules_title
 from ..core.showdown import showdown
 from ..core.lookup import tables_for
 from ..core.errors import FivecardError, HandError
@@ -1031,11 +1033,13 @@ def create_app(
             raise NotYours("this browser has no games (its cookie is missing, or is not one this server gave)")
         return owner
 
-    def view(game_id: str, game: Game) -> dict[str, Any]:
+    def view(game_id: str, game: Game, request: Request) -> dict[str, Any]:
+        # kept in English; said in the language of whoever views the game
+        lang = request_language(request)
         events = store.round_events(game_id, game.rounds)
-        history = [history_entry(e) for e in store.latest(game_id, "round_settled")]
-        session = sessions.figures(game_id, game.stacks_before[0])
-        data = game_view(game, events=events, history=history, session=session)
+        history = [history_entry(e, game=game, lang=lang) for e in store.latest(game_id, "round_settled")]
+        session = sessions.figures(game_id, game.stacks_before[0], lang)
+        data = game_view(game, events=events, history=history, session=session, lang=lang)
         data["id"] = game_id
         return data
 
@@ -1045,7 +1049,7 @@ def create_app(
         claim = owners.claim(request)
         game = Game(rules=builtin_rules(body.rules), seed=body.seed, stack=body.stack, trainer=body.trainer)
         game_id = store.create(game, claim.new, moved_from=claim.old, network=request_network(request))
-        response = _json(view(game_id, game), 201, headers={"location": f"/api/games/{game_id}"})
+        response = _json(view(game_id, game, request), 201, headers={"location": f"/api/games/{game_id}"})
         limit.moved(claim)
         remember_owner(response, claim)
         return response
@@ -1053,7 +1057,7 @@ def create_app(
     @app.get("/api/games/{game_id}", tags=["games"], summary="The table as you see it")
     def api_game(game_id: str, request: Request) -> Response:
         game = store.load(game_id, owner_of(request))
-        return _json(view(game_id, game))
+        return _json(view(game_id, game, request))
 
     @app.post("/api/games/{game_id}/actions", tags=["games"], summary="Act: start, exchange, keep, fold, reveal, settle")
     async def api_act(game_id: str, body: ActionRequest, request: Request) -> Response:
@@ -1081,7 +1085,7 @@ def create_app(
 
         def act_and_view(gated: bool) -> dict[str, Any]:
             game, _, _ = store.act(game_id, owner, lambda g: act(g, gated))
-            return view(game_id, game)
+            return view(game_id, game, request)
 
         # Only an action after which the computer players act asks the
         # advisor (and your exchange, with the trainer on: its verdict): it
@@ -1107,7 +1111,7 @@ def create_app(
 
         def change_and_view() -> dict[str, Any]:
             game, _, _ = store.act(game_id, owner, change)
-            return view(game_id, game)
+            return view(game_id, game, request)
 
         return _json(await run_in_threadpool(change_and_view))
 
@@ -1120,12 +1124,14 @@ def create_app(
         if game.turn != 0:
             raise GameError("a hint is for your turn to exchange")
         advice = await gate.run(lambda: game.hint(0), request_network(request))
-        return _json(hint_json(advice, top=top))
+        return _json(hint_json(advice, top=top, lang=request_language(request)))
 
     # -- pages ---------------------------------------------------------------------------------
 
     def page(template: str, key: str) -> Callable[[Request], Response]:
-        """A page: its template, given the rule sets and the id its path names (None: a new one)."""
+        """A page: its template, given the rule sets (their titles and
+        summaries in the request's language) and the id its path names
+        (None: a new one)."""
 
         def render(request: Request) -> Response:
             context = {

@@ -54,6 +54,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import Field
 
 from ..core.errors import quote
+from ..core.words import rules_title
 from ..files.writers.cells import csv_line
 from ..play.machine import LOG_COLUMNS, PRACTICED, Machine, SessionLog, machine_view, records_of
 from ..play.paytables import PAYTABLES
@@ -61,6 +62,7 @@ from ..play.strategy import COUNT_STEPS, hold_values_held, hold_values_progress
 from ..play.table_game import MAX_ROUNDS
 from .clients import request_network
 from .errors import NotFound, NotYours
+from .i18n import request_language
 from .friends_api import Exports, Held, RateLimit, Request_, RequestModel
 from .store import MAX_STORED, Owners, TableGameStore, remember_owner
 from .strategy_pages import strategy_games
@@ -168,8 +170,9 @@ def add_machine_routes(
         found = store.tail(machine_id, 1, "drawn") + store.tail(machine_id, 1, PRACTICED)
         return max(found, key=lambda item: item[0])[1] if found else None
 
-    def view(machine_id: str, machine: Machine) -> dict[str, Any]:
-        data = machine_view(machine, last_draw(machine_id))
+    def view(machine_id: str, machine: Machine, request: Request) -> dict[str, Any]:
+        # kept as data; said in the language of whoever views the machine
+        data = machine_view(machine, last_draw(machine_id), request_language(request))
         data["id"] = machine_id
         return data
 
@@ -191,7 +194,7 @@ def add_machine_routes(
         def create() -> dict[str, Any]:
             machine.values  # counted (the first time) or loaded now, not at the first draw
             machine_id = store.create(machine, claim.new, moved_from=claim.old, network=request_network(request))
-            return view(machine_id, machine)
+            return view(machine_id, machine, request)
 
         # Counting or loading a game's values takes a turn at the gate; a
         # game in memory costs nothing and waits for no one.
@@ -208,8 +211,8 @@ def add_machine_routes(
     async def api_machine(machine_id: str, request: Request) -> Response:
         machine = await in_turn(store.load, machine_id, owner_of(request))
         if counts(machine):
-            return json_response(await gate(lambda: view(machine_id, machine), request_network(request)))
-        return json_response(await in_turn(view, machine_id, machine))
+            return json_response(await gate(lambda: view(machine_id, machine, request), request_network(request)))
+        return json_response(await in_turn(view, machine_id, machine, request))
 
     @app.post(
         "/api/machines/{machine_id}/actions",
@@ -228,7 +231,7 @@ def add_machine_routes(
                 return events, events
 
             machine, events, _ = store.act(machine_id, owner, act_on, request_id=body.request_id)
-            data = view(machine_id, machine)
+            data = view(machine_id, machine, request)
             data["events"] = [Machine.public_event(e) for e in events or []]
             return data
 
@@ -244,7 +247,7 @@ def add_machine_routes(
     @app.get("/api/machines/{machine_id}/log", tags=["video poker"], summary="The session's log")
     async def api_machine_log(machine_id: str, request: Request) -> Response:
         machine = await in_turn(store.load, machine_id, owner_of(request))
-        return json_response(machine.log().to_json())
+        return json_response(machine.log().to_json(request_language(request)))
 
     def csv_pages(machine_id: str, title: str) -> Iterator[bytes]:
         """The CSV's header, then its rows a page of hands at a time."""
@@ -288,8 +291,13 @@ def add_machine_routes(
 
     @app.get("/video-poker", response_class=HTMLResponse, include_in_schema=False)
     def page_machines(request: Request) -> Response:
-        return templates.TemplateResponse(request, "machine.html", {"games": strategy_games(), "machine_id": None})
+        return templates.TemplateResponse(request, "machine.html", {"games": games(request), "machine_id": None})
 
     @app.get("/video-poker/{machine_id}", response_class=HTMLResponse, include_in_schema=False)
     def page_machine(request: Request, machine_id: str) -> Response:
-        return templates.TemplateResponse(request, "machine.html", {"games": strategy_games(), "machine_id": machine_id})
+        return templates.TemplateResponse(request, "machine.html", {"games": games(request), "machine_id": machine_id})
+
+    def games(request: Request) -> list[dict[str, Any]]:
+        """The catalogue's games, their rule sets' titles in the request's language."""
+        lang = request_language(request)
+        return [{**g, "rules_title": rules_title(g["rules"], g["rules_title"], lang)} for g in strategy_games()]

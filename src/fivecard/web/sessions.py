@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Final
 
+from ..core.lang import LangLike
 from ..play.game import Game
 from ..play.view import Session
 from .store import TableGameStore
@@ -52,10 +53,11 @@ class Sessions:
         self._lock = threading.Lock()
         self._sessions: OrderedDict[str, _Kept] = OrderedDict()
 
-    def figures(self, game_id: str, opening: int) -> dict[str, Any]:
+    def figures(self, game_id: str, opening: int, lang: LangLike = None) -> dict[str, Any]:
         """The game's figures for the player (:meth:`Session.to_json
         <fivecard.play.view.Session.to_json>`); ``opening``: the player's
-        stack before the first round, when none is settled yet.
+        stack before the first round, when none is settled yet; ``lang``:
+        the language of its sentence (the figures are the same in each).
 
         Views of one game at once take turns: the first brings its figures
         up to date, the others then read only what was settled since (not
@@ -79,4 +81,4 @@ class Sessions:
             except BaseException:  # (a round half added: read again from the start next time)
                 kept.seq, kept.session = 0, Session()
                 raise
-            return kept.session.to_json(opening)
+            return kept.session.to_json(opening, lang)

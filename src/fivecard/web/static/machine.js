@@ -6,7 +6,8 @@
 "use strict";
 
 (function () {
-  const { api, showError, clearError, el, plural, cardFace, choiceCard, isTyping, offerContinue, recover, probe } = window.fivecard;
+  const { api, showError, clearError, el, cardFace, choiceCard, isTyping, offerContinue, recover, probe } = window.fivecard;
+  const { t, tn } = window.fivecard;
   const $ = (id) => document.getElementById(id);
   const STORE_KEY = "fivecard.machine";
 
@@ -24,7 +25,15 @@
   }
 
   function coins(n) {
-    return plural(n, "coin");
+    return tn("{count} coin", "{count} coins", n, { count: n.toLocaleString("en") });
+  }
+
+  function credits(n) {
+    return tn("{count} credit", "{count} credits", n, { count: n.toLocaleString("en") });
+  }
+
+  function handsPlayed(n) {
+    return tn("{count} hand played", "{count} hands played", n, { count: n.toLocaleString("en") });
   }
 
   // a return, two decimals, by the app's one rule (common.js percent)
@@ -48,7 +57,7 @@
       if (!button || !button.value) return;
       busy = true;
       clearError();
-      const preparing = `Preparing ${button.dataset.title} (first time only)…`;
+      const preparing = t("Preparing {game} (first time only)…", { game: button.dataset.title });
       status.textContent = preparing;
       for (const b of form.querySelectorAll("button")) b.disabled = true;
       const body = { paytable: button.value, trainer: $("new-trainer").checked };
@@ -93,7 +102,7 @@
       STORE_KEY,
       (id) => `/api/machines/${encodeURIComponent(id)}`,
       (id) => `/video-poker/${encodeURIComponent(id)}`,
-      (machine) => `${machine.game.title}, ${plural(machine.hands, "hand")} played, ${plural(machine.credits, "credit")}`,
+      (machine) => t("{game}, {played}, {credits}", { game: machine.game.title, played: handsPlayed(machine.hands), credits: credits(machine.credits) }),
     );
     recover(probe); // back after a stop: the list as it was, to choose again
   }
@@ -144,9 +153,9 @@
       if (machine.phase === "dealt") {
         act({ action: "draw", hold: Array.from(held).sort().map((i) => i + 1) });
       } else if (machine.can.deal) {
-        act({ action: "deal" }, machine.hands === 0 ? `Preparing ${machine.game.title}…` : "");
+        act({ action: "deal" }, machine.hands === 0 ? t("Preparing {game}…", { game: machine.game.title }) : "");
       } else {
-        showError(`${plural(machine.credits, "credit")} left and the bet is ${coins(machine.coins)}: bet less or cash in`);
+        showError(t("{credits} left and the bet is {coins}: bet less or cash in", { credits: credits(machine.credits), coins: coins(machine.coins) }));
       }
     }
 
@@ -182,17 +191,17 @@
       const dealt = machine.phase === "dealt";
       const best = machine.best ? new Set(machine.best.held.map((p) => p - 1)) : new Set();
       if (dealt) {
-        box.setAttribute("aria-label", "Your cards: choose the cards to hold (keys 1 to 5)");
+        box.setAttribute("aria-label", t("Your cards: choose the cards to hold (keys 1 to 5)"));
         machine.hand.cards.forEach((card, i) => {
           const on = held.has(i);
-          const button = choiceCard(card, i, { on, marker: "HELD", disabled: busy, toggle });
-          button.setAttribute("aria-label", `${card.label}${on ? ", held" : ""}`);
+          const button = choiceCard(card, i, { on, marker: t("HELD"), disabled: busy, toggle });
+          button.setAttribute("aria-label", on ? t("{card}, held", { card: card.label }) : card.label);
           button.dataset.position = String(i + 1);
           if (best.has(i)) button.classList.add("best");
           box.append(button);
         });
       } else if (machine.last) {
-        box.setAttribute("aria-label", "The final hand");
+        box.setAttribute("aria-label", t("The final hand"));
         const kept = new Set(machine.last.record.held.map((p) => p - 1));
         let drawn = 0;
         machine.last.dealt.forEach((card, i) => {
@@ -203,8 +212,12 @@
           box.append(face);
         });
       } else {
-        box.setAttribute("aria-label", "No hand yet");
-        for (let i = 0; i < 5; i++) box.append(cardFace(null, { size: "big" }));
+        box.setAttribute("aria-label", t("No hand yet"));
+        for (let i = 0; i < 5; i++) {
+          const back = cardFace(null, { size: "big" });
+          back.setAttribute("aria-label", t("face-down card"));
+          box.append(back);
+        }
       }
     }
 
@@ -212,13 +225,14 @@
       if (machine.phase === "dealt") {
         const n = machine.hand.number;
         return machine.hand.practice
-          ? `Practice: hand ${n} dealt again. Hold and draw.`
-          : `Hand ${n} dealt. Hold the cards you want, then draw.`;
+          ? t("Practice: hand {number} dealt again. Hold and draw.", { number: n })
+          : t("Hand {number} dealt. Hold the cards you want, then draw.", { number: n });
       }
-      if (!machine.last) return machine.hands === 0 ? "Press Deal to start." : "";
+      if (!machine.last) return machine.hands === 0 ? t("Press Deal to start.") : "";
       const last = machine.last;
-      const paid = last.paid ? `pays ${coins(last.paid)}` : "no win";
-      return `${last.practice ? "Practice: " : ""}${last.label}: ${paid}.`;
+      const paid = last.paid ? t("pays {coins}", { coins: coins(last.paid) }) : t("no win");
+      const said = t("{line}: {paid}.", { line: last.label, paid });
+      return last.practice ? t("Practice: {result}", { result: said }) : said;
     }
 
     function renderTrainer() {
@@ -231,7 +245,7 @@
       if (document.activeElement !== $("threshold")) $("threshold").value = String(s.threshold);
       const best = $("best");
       if (machine.best) {
-        best.textContent = `Best hold: ${machine.best.words}, returns ${machine.best.value.toFixed(4)} per coin.`;
+        best.textContent = t("Best hold: {hold}, returns {value} per coin.", { hold: machine.best.words, value: machine.best.value.toFixed(4) });
         best.hidden = false;
       } else {
         best.hidden = true;
@@ -241,13 +255,13 @@
       const v = machine.phase === "idle" && machine.last ? machine.last.verdict : null;
       verdict.className = "verdict";
       if (!v) {
-        verdict.textContent = s.trainer ? "" : "The trainer is off.";
+        verdict.textContent = s.trainer ? "" : t("The trainer is off.");
         return;
       }
       verdict.classList.add(v.best_hold ? "good" : v.warn ? "warn" : "minor");
       // (the verdict's text says "Best hold" or "Mistake" itself)
       verdict.replaceChildren(el("span", "verdict-text", v.text));
-      if (!v.best_hold && !v.warn) verdict.append(el("span", "muted", " (below your warning threshold)"));
+      if (!v.best_hold && !v.warn) verdict.append(el("span", "muted", t(" (below your warning threshold)")));
     }
 
     function renderLog() {
@@ -259,23 +273,24 @@
         dd.dataset.field = field;
         summary.append(el("dt", "", name), dd);
       };
-      item("Hands", log.hands.toLocaleString("en"), "hands");
-      item("Bet / paid", `${log.bet.toLocaleString("en")} / ${log.paid.toLocaleString("en")}`, "bet-paid");
-      item("Mistakes", log.mistakes.toLocaleString("en"), "mistakes");
-      item("Total cost", `${log.cost_coins.toFixed(4)} coins`, "cost");
-      item("Your return", percent(log.return), "return");
-      item("Your holds' expected return", percent(log.return_expected), "return-expected");
-      item("Perfect play, same deals", percent(log.return_perfect), "return-perfect");
+      item(t("Hands"), log.hands.toLocaleString("en"), "hands");
+      item(t("Bet / paid"), `${log.bet.toLocaleString("en")} / ${log.paid.toLocaleString("en")}`, "bet-paid");
+      item(t("Mistakes"), log.mistakes.toLocaleString("en"), "mistakes");
+      item(t("Total cost"), t("{cost} coins", { cost: log.cost_coins.toFixed(4) }), "cost");
+      item(t("Your return"), percent(log.return), "return");
+      item(t("Your holds' expected return"), percent(log.return_expected), "return-expected");
+      item(t("Perfect play, same deals"), percent(log.return_perfect), "return-perfect");
       const list = $("biggest");
       list.replaceChildren();
-      if (!log.biggest.length) list.append(el("li", "muted", "No mistakes yet."));
+      if (!log.biggest.length) list.append(el("li", "muted", t("No mistakes yet.")));
       for (const r of log.biggest) {
         const li = el("li");
         li.dataset.hand = String(r.number);
-        const text = el("span", "", `Hand ${r.number}: held ${r.held_cards}, best ${r.best_cards}; cost ${r.cost.toFixed(4)} coins `);
-        const button = el("button", "small", "Replay");
+        const said = { number: r.number, held: r.held_cards, best: r.best_cards, cost: r.cost.toFixed(4) };
+        const text = el("span", "", t("Hand {number}: held {held}, best {best}; cost {cost} coins", said) + " ");
+        const button = el("button", "small", t("Replay"));
         button.type = "button";
-        button.setAttribute("aria-label", `Replay hand ${r.number} as practice`);
+        button.setAttribute("aria-label", t("Replay hand {number} as practice", { number: r.number }));
         button.disabled = busy || machine.phase === "dealt";
         button.addEventListener("click", () => act({ action: "replay", hand: r.number }));
         li.append(text, button);
@@ -287,8 +302,8 @@
     function render() {
       if (!machine) return;
       $("machine-title").textContent = machine.game.title;
-      $("machine-info").textContent = `${plural(machine.hands, "hand")} played${machine.seeded ? " · seeded" : ""}`;
-      document.title = `${machine.game.title} · Video poker · fivecard`;
+      $("machine-info").textContent = handsPlayed(machine.hands) + (machine.seeded ? t(" · seeded") : "");
+      document.title = `${machine.game.title} · ${t("Video poker")} · fivecard`;
       $("credits").textContent = machine.credits.toLocaleString("en");
       $("bet").textContent = String(machine.hand ? machine.hand.coins : machine.coins);
       $("won").textContent = machine.phase === "idle" && machine.last ? machine.last.paid.toLocaleString("en") : "0";
@@ -297,7 +312,7 @@
       const practice = $("practice");
       const isPractice = machine.hand ? machine.hand.practice : Boolean(machine.last && machine.last.practice);
       practice.hidden = !isPractice;
-      practice.textContent = isPractice ? "Practice hand: the same cards as before; no credits move and the log is unchanged." : "";
+      practice.textContent = isPractice ? t("Practice hand: the same cards as before; no credits move and the log is unchanged.") : "";
       const text = resultText();
       if (!busy && text !== lastAnnounced) {
         status(text);
@@ -306,10 +321,10 @@
       const dealt = machine.phase === "dealt";
       // a key never draws five new cards at one press: with nothing held, a draw takes a second
       if (!dealt || held.size > 0 || busy) confirmAll = false;
-      $("deal-draw").querySelector(".label").textContent = dealt ? "Draw" : "Deal";
+      $("deal-draw").querySelector(".label").textContent = dealt ? t("Draw") : t("Deal");
       $("deal-draw").querySelector("kbd").textContent = dealt && held.size === 0 ? "Enter ×2" : "Enter";
       $("deal-draw").classList.toggle("confirming", confirmAll);
-      $("key-note").textContent = confirmAll ? "Press Enter again to draw five new cards, or 1–5 to hold some." : "";
+      $("key-note").textContent = confirmAll ? t("Press Enter again to draw five new cards, or 1–5 to hold some.") : "";
       $("deal-draw").disabled = busy || (!dealt && !machine.can.deal);
       $("bet-one").disabled = busy || !machine.can.bet;
       $("max-bet").disabled = busy || !machine.can.bet;
@@ -333,7 +348,7 @@
     const setThreshold = () => {
       const value = Number($("threshold").value);
       if ($("threshold").value === "" || !Number.isFinite(value) || value < 0 || value > 100) {
-        showError("the threshold is a percent of the bet from 0 to 100");
+        showError(t("the threshold is a percent of the bet from 0 to 100"));
         return;
       }
       act({ action: "settings", threshold: value });
@@ -379,7 +394,7 @@
     }
 
     async function load() {
-      if (!machine) status("Loading the machine…");
+      if (!machine) status(t("Loading the machine…"));
       try {
         const data = await api("GET", url);
         if (handKey(data) !== handKey(machine)) held = new Set();

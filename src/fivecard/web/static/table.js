@@ -10,11 +10,12 @@
   const DELAY = FAST ? 0 : 450; // between the dealer's cards
   const STORE_KEY = "fivecard.game";
   const $ = (id) => document.getElementById(id);
-  const { api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm, isTyping } =
+  const { api, showError, clearError, sleep, el, cardFace, choiceCard, cardRow, ruleTitle, fillForm, isTyping } =
     window.fivecard;
   const { offerContinue } = window.fivecard;
   const { recover, probe } = window.fivecard;
   const { markCard } = window.fivecard;
+  const { t, tn } = window.fivecard;
 
   // --- talking to the API ---------------------------------------------------
 
@@ -32,13 +33,20 @@
 
 
   function chips(n) {
-    return plural(n, "chip");
+    return tn("{count} chip", "{count} chips", n, { count: n.toLocaleString("en") });
   }
 
   function signed(n) {
     if (n > 0) return `+${n.toLocaleString("en")}`;
     if (n < 0) return `−${(-n).toLocaleString("en")}`;
     return "±0";
+  }
+
+  // a card's back, named in the page's language
+  function faceDown(size) {
+    const node = cardFace(null, { size });
+    node.setAttribute("aria-label", t("face-down card"));
+    return node;
   }
 
   // a chance, by the app's one rule (common.js percent)
@@ -60,7 +68,7 @@
       clearError();
       const button = $("new-game-button");
       button.disabled = true;
-      button.textContent = "Dealing…";
+      button.textContent = t("Dealing…");
       const data = new FormData(form);
       const body = { rules: String(data.get("rules") || "standard") };
       const stackText = String(data.get("stack") || "").trim();
@@ -80,7 +88,7 @@
       } catch (err) {
         if (!err.offline) showError(err.message); // (the recovery says so, and waits for the app)
         button.disabled = false;
-        button.textContent = "New game";
+        button.textContent = t("New game");
         busy = false;
       }
     }
@@ -104,11 +112,11 @@
       (id) => withFast(`/play/${encodeURIComponent(id)}`),
       (game) => {
         const where = game.game_over
-          ? "game over"
+          ? t("game over")
           : game.round
-            ? `round ${game.round} in play`
-            : `${plural(game.played, "round")} played`;
-        return `${ruleTitle(game.rules)}, ${where}, you have ${chips(game.seats[0].stack)}`;
+            ? t("round {round} in play", { round: game.round })
+            : tn("{count} round played", "{count} rounds played", game.played, { count: game.played.toLocaleString("en") });
+        return t("{rules}, {where}, you have {chips}", { rules: ruleTitle(game.rules), where, chips: chips(game.seats[0].stack) });
       },
     );
     recover(probe); // back after a stop: the form as it was, to send again
@@ -195,15 +203,15 @@
       if (!previous || previous.phase !== view.phase || previous.rounds !== view.rounds) keyNote = "";
       render();
       if (view.game_over && !(previous && previous.game_over)) {
-        const item = el("li", "event event-game-over", "Game over: " + gameOverText(view));
+        const item = el("li", "event event-game-over", t("Game over: {why}", { why: gameOverText(view) }));
         $("events").append(item);
       }
     }
 
     function gameOverText(view) {
       const me = view.seats[0];
-      if (me.stack >= view.ante + view.bet) return "this game has played as many rounds as one game may.";
-      return `you have ${chips(me.stack)} and a round costs ${chips(view.ante + view.bet)} (ante and house bet).`;
+      if (me.stack >= view.ante + view.bet) return t("this game has played as many rounds as one game may.");
+      return t("you have {chips} and a round costs {cost} (ante and house bet).", { chips: chips(me.stack), cost: chips(view.ante + view.bet) });
     }
 
     // -- rendering --
@@ -217,8 +225,8 @@
 
       const round = game.round || (settled ? settled.round : null);
       const info = [ruleTitle(game.rules)];
-      if (round) info.push(`round ${round}`);
-      info.push(`${plural(game.played, "round")} played`);
+      if (round) info.push(t("round {round}", { round }));
+      info.push(tn("{count} round played", "{count} rounds played", game.played, { count: game.played.toLocaleString("en") }));
       $("table-info").textContent = info.join(" · ");
       $("pot").textContent = game.pot.toLocaleString("en");
       $("house-bet").textContent = String(game.bet);
@@ -248,7 +256,7 @@
       const dealing = game.phase === "dealer" || game.phase === "showdown";
       for (let i = shown.length; i < 5; i++) {
         if (dealing) {
-          box.append(cardFace(null, { size: "big" }));
+          box.append(faceDown("big"));
         } else {
           const slot = el("span", "card big slot");
           slot.setAttribute("aria-hidden", "true");
@@ -273,15 +281,16 @@
       name.id = `seat-${seat.seat}-name`;
       head.append(name);
       const stack = el("p", "stack");
-      stack.append("Stack ", el("strong", null, seat.stack.toLocaleString("en")));
+      stack.append(t("Stack") + " ", el("strong", null, seat.stack.toLocaleString("en")));
       head.append(stack);
       const badges = el("p", "badges");
-      if (folded) badges.append(el("span", "badge fold", "folded"));
-      else if (inRound && !settled) badges.append(el("span", "badge bet", `bet ${game.bet}`));
-      if (game.phase === "draw" && game.turn === seat.seat) badges.append(el("span", "badge turn", me ? "your turn" : "to act"));
-      if (!inRound && (game.round !== null || settled)) badges.append(el("span", "badge out", "sits out"));
+      if (folded) badges.append(el("span", "badge fold", t("folded")));
+      else if (inRound && !settled) badges.append(el("span", "badge bet", t("bet {bet}", { bet: game.bet })));
+      if (game.phase === "draw" && game.turn === seat.seat) badges.append(el("span", "badge turn", me ? t("your turn") : t("to act")));
+      if (!inRound && (game.round !== null || settled)) badges.append(el("span", "badge out", t("sits out")));
       if (result && result.outcome !== "fold") {
-        badges.append(el("span", `badge outcome ${result.outcome}`, { win: "beats the dealer", lose: "loses to the dealer", draw: "draws with the dealer" }[result.outcome] || result.outcome));
+        const said = { win: t("beats the dealer"), lose: t("loses to the dealer"), draw: t("draws with the dealer") };
+        badges.append(el("span", `badge outcome ${result.outcome}`, said[result.outcome] || result.outcome));
       }
       head.append(badges);
       box.append(head);
@@ -290,35 +299,37 @@
       const cards = el("div", me ? "cards mine" : "cards");
       if (me) {
         cards.setAttribute("role", "group");
-        cards.setAttribute("aria-label", myTurn() ? "Your cards: choose the cards to keep" : "Your cards");
+        cards.setAttribute("aria-label", myTurn() ? t("Your cards: choose the cards to keep") : t("Your cards"));
       }
       let shown = null;
       if (settled && result) shown = result.cards; // in showdown order; your folded hand too
       else if (!settled && me) shown = seat.cards;
-      if (me && folded && shown) cards.setAttribute("aria-label", "Your cards, folded");
+      if (me && folded && shown) cards.setAttribute("aria-label", t("Your cards, folded"));
       if (me && myTurn() && shown) {
         shown.forEach((card, i) => {
           const kept = selected.has(i);
-          const button = choiceCard(card, i, { on: kept, marker: "KEEP", disabled: busy, toggle });
+          const button = choiceCard(card, i, { on: kept, marker: t("KEEP"), disabled: busy, toggle });
           button.classList.add("toggle");
           button.dataset.focus = `card-${i}`;
           button.dataset.position = String(i);
-          button.title = `${card.label}: ${kept ? "kept" : "exchanged"} (key ${i + 1})`;
+          button.title = kept
+            ? t("{card}: kept (key {key})", { card: card.label, key: i + 1 })
+            : t("{card}: exchanged (key {key})", { card: card.label, key: i + 1 });
           cards.append(button);
         });
       } else if (shown) {
         const fresh = me ? drawnAt(shown) : new Set();
         shown.forEach((card, i) => {
           const face = cardFace(card, { size: me ? "big" : "medium" });
-          if (fresh.has(i)) markCard(face, "new", "new");
+          if (fresh.has(i)) markCard(face, t("new"), "new");
           cards.append(face);
         });
       } else if (inRound) {
-        for (let i = 0; i < 5; i++) cards.append(cardFace(null, { size: me ? "big" : "medium" }));
+        for (let i = 0; i < 5; i++) cards.append(faceDown(me ? "big" : "medium"));
       }
       box.append(cards);
       if (result && result.hand) box.append(el("p", "hand-desc", result.hand.description));
-      else if (folded && me) box.append(el("p", "hand-desc", "You folded"));
+      else if (folded && me) box.append(el("p", "hand-desc", t("You folded")));
     }
 
     function renderActions() {
@@ -329,13 +340,13 @@
       if (!turn || count !== 5) confirmAll = false;
       // (once your turn is over the button counts nothing: your choice is made)
       exchange.querySelector(".label").textContent = !turn
-        ? "Exchange"
-        : count === 0 ? "Exchange none" : count === 5 ? "Exchange all 5" : `Exchange ${count} card${count === 1 ? "" : "s"}`;
+        ? t("Exchange")
+        : count === 0 ? t("Exchange none") : count === 5 ? t("Exchange all 5") : tn("Exchange {n} card", "Exchange {n} cards", count);
       // Enter never throws a hand away at one press: all five take a second Enter
-      exchange.querySelector("kbd").textContent = turn && count === 5 ? "Enter ×2" : "Enter";
+      exchange.querySelector("kbd").textContent = turn && count === 5 ? "Enter ×2" : "Enter"; // (the key's name)
       exchange.setAttribute("aria-keyshortcuts", "Enter");
       exchange.classList.toggle("confirming", confirmAll);
-      $("key-note").textContent = confirmAll ? "Press Enter again to exchange all five cards, or 1–5 to keep some." : keyNote;
+      $("key-note").textContent = confirmAll ? t("Press Enter again to exchange all five cards, or 1–5 to keep some.") : keyNote;
       for (const id of ["btn-exchange", "btn-keep", "btn-fold", "btn-hint"]) {
         const button = $(id);
         button.hidden = !turn && idle;
@@ -344,17 +355,17 @@
       const next = $("btn-next");
       next.hidden = !idle || game.game_over;
       next.disabled = busy || !game.can.start;
-      next.querySelector(".label").textContent = game.rounds === 0 ? "Deal" : "Next round";
+      next.querySelector(".label").textContent = game.rounds === 0 ? t("Deal") : t("Next round");
       $("btn-new-game").disabled = busy;
 
       let status = waiting;
       if (!status) {
-        if (turn) status = "Your turn: pick the cards to keep, then exchange the rest (or keep all, or fold).";
-        else if (game.phase === "dealer") status = "The dealer turns up cards…";
-        else if (game.phase === "showdown") status = "The showdown…";
-        else if (game.game_over) status = "Game over.";
-        else if (idle && game.rounds === 0) status = "Deal the first round when you are ready.";
-        else if (idle) status = "Round over: deal the next round when you are ready.";
+        if (turn) status = t("Your turn: pick the cards to keep, then exchange the rest (or keep all, or fold).");
+        else if (game.phase === "dealer") status = t("The dealer turns up cards…");
+        else if (game.phase === "showdown") status = t("The showdown…");
+        else if (game.game_over) status = t("Game over.");
+        else if (idle && game.rounds === 0) status = t("Deal the first round when you are ready.");
+        else if (idle) status = t("Round over: deal the next round when you are ready.");
       }
       $("status").textContent = status;
     }
@@ -377,26 +388,28 @@
       hint.choices.forEach((choice, i) => {
         const item = el("li", i === hint.recommended ? "choice best" : "choice");
         const what = el("div", "choice-what");
-        if (i === hint.recommended) what.append(el("span", "badge best", "advised"));
+        if (i === hint.recommended) what.append(el("span", "badge best", t("advised")));
         if (choice.keep_cards.length) {
-          what.append(el("span", "choice-verb", "Keep"), cardRow(choice.keep_cards, "tiny"));
+          what.append(el("span", "choice-verb", t("Keep")), cardRow(choice.keep_cards, "tiny"));
         } else {
-          what.append(el("span", "choice-verb", "Exchange all five"));
+          what.append(el("span", "choice-verb", t("Exchange all five")));
         }
         const odds = el("p", "odds");
         odds.append(
-          el("span", "win", `win ${percent(choice.win)}`),
-          el("span", "draw", `draw ${percent(choice.draw)}`),
-          el("span", "lose", `lose ${percent(choice.lose)}`),
+          el("span", "win", t("win {chance}", { chance: percent(choice.win) })),
+          el("span", "draw", t("draw {chance}", { chance: percent(choice.draw) })),
+          el("span", "lose", t("lose {chance}", { chance: percent(choice.lose) })),
           // the advisor's own words for the most likely final hand (Advice.likeliest)
-          el("span", "likely", `most likely ${choice.likeliest.label} ${percent(choice.likeliest.chance)}`)
+          el("span", "likely", t("most likely {hand} {chance}", { hand: choice.likeliest.label, chance: percent(choice.likeliest.chance) }))
         );
-        const pick = el("button", "small", i === hint.recommended ? "Select these cards" : "Select");
+        const pick = el("button", "small", i === hint.recommended ? t("Select these cards") : t("Select"));
         pick.type = "button";
         pick.dataset.focus = `hint-${i}`;
         pick.setAttribute(
           "aria-label",
-          choice.keep_cards.length ? `Select ${choice.keep_cards.map((c) => c.label).join(", ")} to keep` : "Select no card: exchange all five"
+          choice.keep_cards.length
+            ? t("Select {cards} to keep", { cards: choice.keep_cards.map((c) => c.label).join(t(", ")) })
+            : t("Select no card: exchange all five")
         );
         pick.disabled = busy;
         pick.addEventListener("click", () => {
@@ -450,9 +463,9 @@
       const ante = typeof r.ante === "number" ? r.ante : game.ante; // (a round kept by an earlier version)
       const box = el("div", `seat-chips ${tone(r.chips)}`);
       const figures = el("p", "chip-figures");
-      figures.append(chipFigure("ante", -ante), chipFigure("house bet", r.house));
-      if (r.pot) figures.append(chipFigure("pot", r.pot));
-      figures.append(chipFigure("net", r.chips, "chip-net"));
+      figures.append(chipFigure(t("ante"), -ante), chipFigure(t("house bet"), r.house));
+      if (r.pot) figures.append(chipFigure(t("pot"), r.pot));
+      figures.append(chipFigure(t("net"), r.chips, "chip-net"));
       box.append(figures);
       if (r.chips_text) box.append(el("p", "chip-sentence", r.chips_text));
       return box;
@@ -465,14 +478,15 @@
     function roundBanner(settled) {
       const mine = settled.results.find((r) => r.seat === 0);
       if (!mine) return null;
-      const words = { win: "You beat the dealer", lose: "The dealer beats you", draw: "You draw with the dealer", fold: "You folded" };
+      const words = { win: t("You beat the dealer"), lose: t("The dealer beats you"), draw: t("You draw with the dealer"), fold: t("You folded") };
       const marks = { win: "✓", lose: "✗", draw: "=", fold: "✗" };
       const banner = el("div", `round-banner outcome-${mine.outcome} ${tone(mine.chips)}`);
       const head = el("p", "banner-head");
       const mark = el("span", "banner-mark", marks[mine.outcome] || "");
       mark.setAttribute("aria-hidden", "true");
       head.append(mark, " ", el("strong", "banner-word", words[mine.outcome] || mine.outcome));
-      head.append(" ", el("span", `banner-net ${tone(mine.chips)}`, `${mine.chips ? signed(mine.chips) : "0"} ${mine.chips === 1 || mine.chips === -1 ? "chip" : "chips"}`));
+      const net = mine.chips ? signed(mine.chips) : "0";
+      head.append(" ", el("span", `banner-net ${tone(mine.chips)}`, tn("{count} chip", "{count} chips", Math.abs(mine.chips), { count: net })));
       banner.append(head);
       banner.append(el("p", "banner-text", settled.chips_text || `${mine.explanation}; ${settled.pot_explanation}`));
       return banner;
@@ -486,7 +500,7 @@
       if (!settled) {
         if (last && last.type === "round_voided") {
           panel.hidden = false;
-          $("result-title").textContent = `Round ${last.round}`;
+          $("result-title").textContent = t("Round {round}", { round: last.round });
           body.append(el("p", "headline", last.text));
         } else {
           panel.hidden = true;
@@ -494,7 +508,7 @@
         return;
       }
       panel.hidden = false;
-      $("result-title").textContent = `Round ${settled.round}: showdown`;
+      $("result-title").textContent = t("Round {round}: showdown", { round: settled.round });
       const banner = roundBanner(settled);
       if (banner) body.append(banner);
       body.append(el("p", "headline", settled.text));
@@ -504,8 +518,8 @@
         const head = el("p", "result-who");
         head.append(el("strong", null, r.name));
         if (r.hand) head.append(" — ", el("span", "desc", r.hand.description));
-        else head.append(" — ", el("span", "desc", "folded"));
-        head.append(" ", el("span", `badge chips ${tone(r.chips)}`, `${r.chips ? signed(r.chips) : "0"} net`));
+        else head.append(" — ", el("span", "desc", t("folded")));
+        head.append(" ", el("span", `badge chips ${tone(r.chips)}`, t("{chips} net", { chips: r.chips ? signed(r.chips) : "0" })));
         row.append(head);
         if (r.cards) row.append(cardRow(r.cards, "small"));
         row.append(el("p", "why", r.explanation));
@@ -514,16 +528,16 @@
       }
       const dealer = el("li", "result-hand dealer");
       const dhead = el("p", "result-who");
-      dhead.append(el("strong", null, "Dealer"), " — ", el("span", "desc", settled.dealer.description));
+      dhead.append(el("strong", null, t("Dealer")), " — ", el("span", "desc", settled.dealer.description));
       dealer.append(dhead, cardRow(settled.dealer_cards, "small"));
       rows.append(dealer);
       body.append(rows);
       const pot = el("p", "pot-result");
-      if (settled.pot_winners.length > 1) pot.append(el("span", "badge split", "split pot"), " ");
+      if (settled.pot_winners.length > 1) pot.append(el("span", "badge split", t("split pot")), " ");
       // who took it, its size and the chips carried into it (the headline says why)
-      pot.append(el("strong", null, "The pot: "), settled.pot_text ? `${settled.pot_text}.` : settled.pot_explanation);
+      pot.append(el("strong", null, t("The pot: ")), settled.pot_text ? t("{sentence}.", { sentence: settled.pot_text }) : settled.pot_explanation);
       body.append(pot);
-      if (settled.carried) body.append(el("p", "muted", `${chips(settled.carried)} carried to the next round.`));
+      if (settled.carried) body.append(el("p", "muted", t("{chips} carried to the next round.", { chips: chips(settled.carried) })));
     }
 
     // The game so far (the view's session figures): rounds, results against
@@ -554,17 +568,18 @@
         row.append(el("dt", null, term), dd);
         figures.append(row);
       };
-      add("Rounds", session.rounds.toLocaleString("en"));
+      const count = (n) => ({ count: n.toLocaleString("en") });
+      add(t("Rounds"), session.rounds.toLocaleString("en"));
       add(
-        "Against the dealer",
+        t("Against the dealer"),
         // (a count of none is said in the panel's own colour: "0 losses" is not bad news)
-        el("span", `tally win${d.win ? "" : " zero"}`, plural(d.win, "win")), " · ",
-        el("span", `tally lose${d.lose ? "" : " zero"}`, `${d.lose.toLocaleString("en")} ${d.lose === 1 ? "loss" : "losses"}`), " · ",
-        el("span", `tally draw${d.draw ? "" : " zero"}`, plural(d.draw, "draw")), " · ",
-        el("span", `tally fold${d.fold ? "" : " zero"}`, plural(d.fold, "fold"))
+        el("span", `tally win${d.win ? "" : " zero"}`, tn("{count} win", "{count} wins", d.win, count(d.win))), " · ",
+        el("span", `tally lose${d.lose ? "" : " zero"}`, tn("{count} loss", "{count} losses", d.lose, count(d.lose))), " · ",
+        el("span", `tally draw${d.draw ? "" : " zero"}`, tn("{count} draw", "{count} draws", d.draw, count(d.draw))), " · ",
+        el("span", `tally fold${d.fold ? "" : " zero"}`, tn("{count} fold", "{count} folds", d.fold, count(d.fold)))
       );
-      add("Pots won", session.pots ? `${session.pots.toLocaleString("en")} (${chips(session.pot_chips)})` : "none yet");
-      add("Chips", `${first.toLocaleString("en")} → ${last.toLocaleString("en")} `, el("strong", `session-net ${tone(session.net)}`, `(${session.net ? signed(session.net) : "±0"})`));
+      add(t("Pots won"), session.pots ? `${session.pots.toLocaleString("en")} (${chips(session.pot_chips)})` : t("none yet"));
+      add(t("Chips"), `${first.toLocaleString("en")} → ${last.toLocaleString("en")} `, el("strong", `session-net ${tone(session.net)}`, `(${session.net ? signed(session.net) : "±0"})`));
       body.append(figures);
       body.append(chipsChart(session.chips));
       body.append(chipsTable(session.chips, open));
@@ -582,8 +597,12 @@
       const rounds = series.length - 1;
       const first = series[0].toLocaleString("en");
       const last = series[rounds].toLocaleString("en");
-      if (!rounds) return `Chips: ${first}, no round settled yet`;
-      return `Chips: ${first} → ${last} over ${plural(rounds, "round")}`;
+      if (!rounds) return t("Chips: {first}, no round settled yet", { first });
+      return tn("Chips: {first} → {last} over {count} round", "Chips: {first} → {last} over {count} rounds", rounds, {
+        first,
+        last,
+        count: rounds.toLocaleString("en"),
+      });
     }
 
     function chipsChart(series) {
@@ -616,7 +635,7 @@
       const ends = [[0, "start"], [rounds, "end"]];
       for (const [i, anchor] of rounds ? ends : ends.slice(0, 1)) {
         const label = svg("text", { class: "chart-label", x: x(i), y: H - 5, "text-anchor": anchor });
-        label.textContent = i === 0 ? "start" : `round ${rounds}`;
+        label.textContent = i === 0 ? t("start") : t("round {round}", { round: rounds });
         chart.append(label);
       }
       const points = series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
@@ -632,12 +651,12 @@
     function chipsTable(series, open) {
       const details = el("details", "chips-numbers");
       details.open = open;
-      details.append(el("summary", null, "Chips after each round"));
+      details.append(el("summary", null, t("Chips after each round")));
       const table = el("table");
       const shown = series.map((v, i) => [i, v]).slice(-TABLE_ROWS - 1);
-      table.append(el("caption", "visually-hidden", shown.length < series.length ? `Your chips, the last ${TABLE_ROWS} rounds` : "Your chips after each round"));
+      table.append(el("caption", "visually-hidden", shown.length < series.length ? t("Your chips, the last {count} rounds", { count: TABLE_ROWS }) : t("Your chips after each round")));
       const head = el("tr");
-      for (const name of ["Rounds played", "Chips", "Change"]) {
+      for (const name of [t("Rounds played"), t("Chips"), t("Change")]) {
         const th = el("th", null, name);
         th.scope = "col";
         head.append(th);
@@ -647,7 +666,7 @@
       const tbody = el("tbody");
       for (const [i, v] of shown) {
         const row = el("tr");
-        const th = el("th", null, i === 0 ? "start" : i.toLocaleString("en"));
+        const th = el("th", null, i === 0 ? t("start") : i.toLocaleString("en"));
         th.scope = "row";
         const change = i === 0 ? null : v - series[i - 1];
         row.append(th, el("td", null, v.toLocaleString("en")), el("td", change === null ? null : tone(change), change === null ? "" : change ? signed(change) : "0"));
@@ -662,18 +681,20 @@
       const list = $("history");
       list.replaceChildren();
       $("history-empty").hidden = game.history.length > 0;
-      const names = game.seats.map((s, i) => (i === 0 ? "you" : s.name)); // mid-sentence
+      const names = game.seats.map((s, i) => (i === 0 ? t("you") : s.name)); // mid-sentence
       for (const h of game.history.slice().reverse()) {
         const item = el("li", `history-item outcome-${h.outcome || "none"}`);
         item.value = h.round;
         const top = el("p", "history-top");
-        const outcome = { win: "you beat the dealer", lose: "the dealer beat you", draw: "you drew with the dealer", fold: "you folded" }[h.outcome] || "you sat out";
-        top.append(el("strong", null, `Round ${h.round}`), `: ${outcome}`);
-        if (h.hand) top.append(` (${h.hand} against ${h.dealer})`);
-        else top.append(` (the dealer had ${h.dealer_had})`);
+        const outcomes = { win: t("you beat the dealer"), lose: t("the dealer beat you"), draw: t("you drew with the dealer"), fold: t("you folded") };
+        const outcome = outcomes[h.outcome] || t("you sat out");
+        top.append(el("strong", null, t("Round {round}", { round: h.round })), t(": {outcome}", { outcome }));
+        if (h.hand) top.append(t(" ({hand} against {dealer})", { hand: h.hand, dealer: h.dealer }));
+        else top.append(t(" (the dealer had {hand})", { hand: h.dealer_had }));
         item.append(top);
-        const pot = h.pot_winners.length ? `pot of ${h.pot} to ${h.pot_winners.map((s) => names[s] || `seat ${s}`).join(" and ")}` : `pot of ${h.pot} carried`;
-        item.append(el("p", "muted", `${pot} · your stack ${h.stack.toLocaleString("en")}`));
+        const who = h.pot_winners.map((s) => names[s] || t("seat {seat}", { seat: s })).join(t(" and "));
+        const pot = h.pot_winners.length ? t("pot of {pot} to {who}", { pot: h.pot, who }) : t("pot of {pot} carried", { pot: h.pot });
+        item.append(el("p", "muted", t("{pot} · your stack {stack}", { pot, stack: h.stack.toLocaleString("en") })));
         list.append(item);
       }
     }
@@ -685,7 +706,7 @@
       box.hidden = !over;
       root.classList.toggle("is-over", over);
       if (over) {
-        $("game-over-text").textContent = `Game over: ${gameOverText(game)} Start a new game to play on.`;
+        $("game-over-text").textContent = t("Game over: {why} Start a new game to play on.", { why: gameOverText(game) });
         if (!was && !busy) $("game-over-title").focus();
       }
     }
@@ -726,18 +747,18 @@
     // reload in the middle of them.
     async function finishRound() {
       while (game.phase === "dealer") {
-        waiting = "The dealer turns up cards…";
+        waiting = t("The dealer turns up cards…");
         await sleep(DELAY);
         await act({ action: "reveal" });
       }
       if (game.phase === "showdown") {
-        waiting = "The showdown…";
+        waiting = t("The showdown…");
         await sleep(DELAY);
         await act({ action: "settle" });
       }
     }
 
-    const others = "The computer players decide…";
+    const others = t("The computer players decide…");
 
     function exchange() {
       confirmAll = false;
@@ -754,14 +775,14 @@
     }
 
     function nextRound() {
-      run("Dealing…", () => act({ action: "start" }));
+      run(t("Dealing…"), () => act({ action: "start" }));
     }
 
     // The hint, once it is here: scrolled into view and focused on its
     // title (the next Tab is "Select these cards"), its reason announced.
     async function askHint() {
       if (!myTurn()) return;
-      await run("The advisor counts every draw…", async () => {
+      await run(t("The advisor counts every draw…"), async () => {
         const answer = await api("GET", `${url}/hint`);
         hint = answer;
         hintFor = handKey(game.seats[0].cards);
@@ -775,7 +796,7 @@
     // A new game of the same rules (N at game over), dealt at once, as the
     // start screen deals one.
     function newGame() {
-      run("Dealing a new game…", async () => {
+      run(t("Dealing a new game…"), async () => {
         const made = await api("POST", "/api/games", { rules: game.rules, trainer: Boolean(game.trainer) });
         window.localStorage.setItem(STORE_KEY, made.id);
         try {
@@ -829,7 +850,7 @@
         if (game.game_over) newGame();
         else if (game.phase === "idle" && game.can.start) nextRound();
         else if (game.phase !== "idle") {
-          keyNote = `N deals the next round once round ${game.round} is over.`;
+          keyNote = t("N deals the next round once round {round} is over.", { round: game.round });
           render();
         }
       }
@@ -844,7 +865,7 @@
     // does it again.
     async function load() {
       busy = true;
-      waiting = "Loading the table…";
+      waiting = t("Loading the table…");
       render();
       try {
         update(await api("GET", url));

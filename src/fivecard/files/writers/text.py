@@ -30,7 +30,9 @@ import numpy.typing as npt
 from ...core.cards import JOKER
 from ...core.columns import class_columns
 from ...core.report import Painter
+from ...core.lang import ENGLISH, Language
 from ...core.rules import RuleSet
+from ...core.words import category_name
 from ...vector.columns import class_arrays
 from ..pipeline import Chunk
 from .base import WriterBase, overflow_note, winners_text
@@ -62,10 +64,10 @@ def _wrapped(text: str, indent: int, width: int) -> bytes:
 
 
 @cache
-def _category_labels(rules: RuleSet) -> npt.NDArray[np.uint8]:
-    """Per ladder index, the category as the text table shows it (`` {name:<16}``),
-    as rows of bytes (all of one length, or the rows are not used)."""
-    texts = [f" {c.label:<16}".encode() for c in rules.ladder]
+def _category_labels(rules: RuleSet, lang: Language = ENGLISH) -> npt.NDArray[np.uint8]:
+    """Per ladder index, the category as the text table shows it (`` {name:<16}``,
+    in ``lang``), as rows of bytes (all of one length, or the rows are not used)."""
+    texts = [f" {category_name(c.name, c.label, lang):<16}".encode() for c in rules.ladder]
     width = max(map(len, texts))
     rows = np.zeros((len(texts), width), dtype=np.uint8)
     for i, text in enumerate(texts):
@@ -98,7 +100,7 @@ class TextWriter(WriterBase):
         self, out: IO[bytes], hands: int, painter: Painter, rules: RuleSet, *, header: bool = True,
         labels: Sequence[tuple[int, str]] = (), width: int | None = None,
     ) -> None:
-        super().__init__((), hands, rules)
+        super().__init__((), hands, rules, painter.lang)
         self.out = out
         self.painter = painter
         self.labels_shown = tuple(labels)
@@ -109,10 +111,11 @@ class TextWriter(WriterBase):
         if self.label_widths is not None:
             self._start([])
         columns = class_columns(rules)
-        self.labels = PerStrength(rules, lambda s: f" {columns.category(s).label:<16}".encode())
-        self.descriptions = PerStrength(rules, lambda s: f"-       {columns.description(s)}".encode())
-        self.tails = PerOutcome(lambda o: f"{winners_text(o):<6}  {o.explanation}".encode(), b"")
-        self.line_tails = PerOutcome(lambda o: f"  {winners_text(o):<6}  {o.explanation}\n".encode(), b"  \n")
+        lang = self.lang
+        self.labels = PerStrength(rules, lambda s: f" {self.label(columns.category(s)):<16}".encode())
+        self.descriptions = PerStrength(rules, lambda s: f"-       {columns.description(s, lang)}".encode())
+        self.tails = PerOutcome(lambda o: f"{winners_text(o):<6}  {self.explanation(o)}".encode(), b"")
+        self.line_tails = PerOutcome(lambda o: f"  {winners_text(o):<6}  {self.explanation(o)}\n".encode(), b"  \n")
 
     def _start(self, first: Sequence[Sequence[str]]) -> None:
         """Decide the columns (from the label names and the first rows'
@@ -214,7 +217,7 @@ class TextWriter(WriterBase):
         rules = chunk.rules
         return (
             not self.painter.color and self.fit is None and not self.labels_shown and rules.suits and all_tokens(chunk, self.hands)
-            and len(_category_labels(rules)) > 0
+            and self.painter.lang.english and len(_category_labels(rules)) > 0
         )
 
     def _matrix_rows(self, chunk: Chunk) -> bytes:

@@ -142,7 +142,10 @@ def _deal(call: Call) -> int:
                        as_json=args.json, names=names, chat=args.chat)  # fmt: skip
     if args.json:
         return EXIT_OK
-    again = f"seed {seed}: --seed {seed} deals the same again"
+    if call.lang.english:
+        again = f"seed {seed}: --seed {seed} deals the same again"
+    else:
+        again = call.lang.phrase("seed {seed}: --seed {seed} deals the same again", "cli", seed=seed)
     if args.chat:  # what is pasted on standard output; how to deal it again on stderr
         call.say(again)
         return call.print(tally.chat() if args.rounds > 1 else "")

@@ -22,7 +22,20 @@ __all__ = [
     "write_json_object",
     "RawJson",
     "Painter",
+    "number_text",
 ]
+
+
+def number_text(n: int, lang: Language | str | None = None) -> str:
+    """A whole number with the language's thousands separator: ``7,462``;
+    Russian ``7 462``.
+
+    >>> number_text(2598960), number_text(2598960, 'ru')
+    ('2,598,960', '2 598 960')
+    """
+    words = language(lang)
+    text = f"{n:,}"
+    return text if words.english else text.replace(",", words.pgettext("thousands separator", ","))
 
 
 def class_fields(category: str, name: str, score: int, strength: int, description: str, rules: str) -> dict[str, Any]:
@@ -259,9 +272,9 @@ class Painter:
                                         strength=self.number(strength)) + ")"  # fmt: skip
 
     def number(self, n: int) -> str:
-        """A whole number with the language's thousands separator: ``7,462``
-        (Russian ``7 462``)."""
-        return f"{n:,}".replace(",", self.lang.pgettext("thousands separator", ","))
+        """A whole number with the language's thousands separator (see
+        :func:`number_text`)."""
+        return number_text(n, self.lang)
 
     def tail(self, evaluation: Evaluation) -> str:
         """The description, what any wild cards became, then the score and
@@ -301,7 +314,7 @@ class Painter:
         aligned to ``width`` digits)."""
         if self.lang.english:
             return f"Hand {number:>{width}}"
-        return self.lang.phrase("Hand {number}", number=f"{number:>{width}}")
+        return self.lang.phrase_p("hand label", "Hand {number}", number=str(number).rjust(width))
 
     def win_word(self, split: bool) -> str:
         """The mark of a winning hand: ``wins``, or ``splits`` when it

@@ -83,7 +83,7 @@ class DealWriter(WriterBase):
         self.chat_tails = PerStrength(rules, lambda s: f"{self.dash}{columns.description(s, lang)}")
         # The words of the text: the marks of the winners, a round's heading.
         self.wins, self.splits = painter.win_word(False), painter.win_word(True)
-        self.round_word = "Round" if lang.english else lang.pgettext("deal", "Round")
+        self.round_word = "Round" if lang.english else lang.pgettext("deal", "Round", "files")
         self.chat_explanations = PerOutcome(named, "")
 
     @staticmethod

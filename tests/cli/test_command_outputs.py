@@ -479,6 +479,8 @@ CASES: tuple[Case, ...] = (
             case(f"lang-{code}-solve-xlsx", "solve", "--lang", code, "examples/rulebook-showdowns.txt", "-o",
                  "answers.xlsx", writes=("answers.xlsx",)),
             case(f"lang-{code}-bad-card", "classify", "AS KS QS JS 1S", environment=in_locale(locale)),
+            case(f"lang-{code}-stats", "stats", environment=in_locale(locale)),
+            case(f"lang-{code}-stats-ace-king", "stats", "--lang", code, "--rules", "ace-king"),
         )
     ),
     case("lang-unknown", "classify", "--lang", "fr", "AS KS QS JS TS"),

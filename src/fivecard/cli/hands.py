@@ -157,7 +157,7 @@ def _stats(call: Call) -> int:
     from ..vector.census import census  # numpy: imported only by the commands that count
 
     counted = census(call.rules, cards=call.args.cards)
-    return call.print(counted.to_json() if call.args.json else counted.text())
+    return call.print(counted.to_json() if call.args.json else counted.text(call.lang))
 
 
 @command("advise")

@@ -582,8 +582,8 @@ def class_descriptions(rules: RuleSet, lang: Language | str | None = None) -> tu
     describes its own class, in the same words.
 
     >>> from fivecard.core.rules import STANDARD
-    >>> class_descriptions(STANDARD, 'ja')[7462]
-    'ロイヤルフラッシュ、A-K-Q-J-10'
+    >>> class_descriptions(STANDARD, 'ru')[4822]
+    'Две пары, короли и девятки, кикер четвёрка'
     """
     words = language(lang)
     made = _DESCRIPTIONS.get((rules, words.code))

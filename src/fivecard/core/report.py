@@ -23,7 +23,27 @@ __all__ = [
     "RawJson",
     "Painter",
     "number_text",
+    "display_width",
+    "padded_text",
 ]
+
+
+def display_width(text: str) -> int:
+    """The terminal columns ``text`` takes: a wide character (Japanese) two.
+
+    >>> display_width('Flush'), display_width('フラッシュ')
+    (5, 10)
+    """
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def padded_text(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (a negative
+    width: aligned right); as :meth:`str.ljust` for text of narrow characters."""
+    spaces = " " * max(abs(width) - display_width(text), 0)
+    return spaces + text if width < 0 else text + spaces
 
 
 def number_text(n: int, lang: Language | str | None = None) -> str:
@@ -185,8 +205,8 @@ class Painter:
     >>> from fivecard.core.showdown import showdown
     >>> result = showdown(['8C TS KC 9H 4S', '7D 2S 5D 3S AC'])
     >>> print("\\n".join(Painter(color=False, lang='ru').showdown(result)))
-    Рука 1: 8♣ 10♠ К♣ 9♥ 4♠  ->  К♣ 10♠ 9♥ 8♣ 4♠  Старшая карта, К-10-9-8-4  (очки 1, сила 1 007)
-    Рука 2: 7♦ 2♠ 5♦ 3♠ Т♣  ->  Т♣ 7♦ 5♦ 3♠ 2♠  Старшая карта, Т-7-5-3-2  (очки 1, сила 1 190)  <- побеждает
+    Рука 1: 8♣  10♠ К♣  9♥  4♠  ->  К♣  10♠ 9♥  8♣  4♠  Старшая карта, К-10-9-8-4  (очки 1, сила 578)
+    Рука 2: 7♦  2♠  5♦  3♠  Т♣  ->  Т♣  7♦  5♦  3♠  2♠  Старшая карта, Т-7-5-3-2  (очки 1, сила 790)  <- побеждает
     Побеждает рука 2: у обеих Старшая карта; решает первая карта, Т бьёт К
     """
 

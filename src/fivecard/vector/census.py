@@ -12,7 +12,7 @@ from ..core.cards import Card
 from ..core.rules import Category, RuleSet, get_rules
 from ..core.lang import Language, language
 from ..core.lookup import tables_for
-from ..core.report import number_text
+from ..core.report import display_width, number_text, padded_text
 from ..core.words import category_name
 
 __all__ = ["CategoryCount", "Census", "census", "odds", "dealt_cards"]
@@ -104,10 +104,10 @@ class Census:
                  lang.pgettext("stats", "probability"), lang.pgettext("stats", "odds")]  # fmt: skip
 
         labels = [category_name(c.category.name, c.category.label, lang) for c in self.categories]
-        first = max(17, *map(_width, labels))  # (a name longer than English's widens it)
+        first = max(17, *map(display_width, labels))  # (a name longer than English's widens it)
 
         def row(name: str, classes: str, hands: str, probability: str, chance: str) -> str:
-            cells = [_pad(name, first), _pad(classes, -7), _pad(hands, -11), _pad(probability, -12)]
+            cells = [padded_text(name, first), padded_text(classes, -7), padded_text(hands, -11), padded_text(probability, -12)]
             return (" ".join(cells) + "  " + chance).rstrip()
 
         point = lang.pgettext("decimal separator", ".")
@@ -129,7 +129,7 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def _pad(text: str, width: int) -> str:
+def padded_text(text: str, width: int) -> str:
     """``text`` padded to ``width`` terminal columns (a negative width:
     aligned right)."""
     spaces = " " * max(abs(width) - _width(text), 0)

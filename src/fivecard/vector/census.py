@@ -107,7 +107,8 @@ class Census:
         first = max(17, *map(display_width, labels))  # (a name longer than English's widens it)
 
         def row(name: str, classes: str, hands: str, probability: str, chance: str) -> str:
-            cells = [padded_text(name, first), padded_text(classes, -7), padded_text(hands, -11), padded_text(probability, -12)]
+            cells = [padded_text(name, first), padded_text(classes, -7), padded_text(hands, -11),
+                     padded_text(probability, -12)]  # fmt: skip
             return (" ".join(cells) + "  " + chance).rstrip()
 
         point = lang.pgettext("decimal separator", ".")
@@ -120,20 +121,6 @@ class Census:
             lines.append(row(label, number(c.classes), number(c.hands), share(c.probability), odds(c.probability, lang)))
         lines.append(row(lang.pgettext("stats", "total"), number(self.classes), number(self.hands), share(1), ""))
         return "\n".join(lines) + "\n"
-
-
-def _width(text: str) -> int:
-    """The terminal columns ``text`` takes: a wide character (Japanese) two."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def padded_text(text: str, width: int) -> str:
-    """``text`` padded to ``width`` terminal columns (a negative width:
-    aligned right)."""
-    spaces = " " * max(abs(width) - _width(text), 0)
-    return spaces + text if width < 0 else text + spaces
 
 
 def odds(probability: float, lang: Language | str | None = None) -> str:

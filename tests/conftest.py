@@ -1,7 +1,9 @@
 """Test settings: hypothesis without per-example deadlines (a busy CI machine
 must not turn slowness into failures; speed is measured by benchmarks); a
 table cache of the session's own (unless FIVECARD_CACHE chooses one), so the
-tests neither read nor write the user's cache; and the advice on each hand
+tests neither read nor write the user's cache; English, whatever the
+user's locale (the recorded outputs and the manual's sessions are English:
+a test of another language sets its own); and the advice on each hand
 the draw game deals computed once per run."""
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ if "FIVECARD_CACHE" not in os.environ:
     _cache = tempfile.mkdtemp(prefix="fivecard-test-cache-")
     atexit.register(shutil.rmtree, _cache, ignore_errors=True)
     os.environ["FIVECARD_CACHE"] = _cache
+
+# fivecard speaks the environment's language (LC_ALL, LC_MESSAGES, LANG,
+# LANGUAGE): every command run here, in this process or another, speaks English.
+os.environ["LC_ALL"] = "C.UTF-8"
 
 settings.register_profile("fivecard", deadline=None)
 settings.load_profile("fivecard")

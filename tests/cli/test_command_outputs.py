@@ -2,7 +2,9 @@
 output formats and main options, run and compared byte for byte with what
 was recorded in ``tests/cli/outputs/`` (one file per case).
 
-A case is a command line, its standard input and the files it writes. It
+A case is a command line, its standard input, the files it writes and
+any change to the environment (a language: ``LANG=ja_JP.UTF-8`` without
+``LC_ALL``). It
 runs the real command in this process (:func:`fivecard.cli.main`, with
 byte streams beneath its standard input, output and error, so binary output
 and ``-`` inputs take the paths a real process takes), or, for the few marked
@@ -86,7 +88,8 @@ class Case:
     its working folder); ``given``: files made there before it runs (name,
     text); ``stdout``: ``xlsx`` or ``parquet`` when standard output is that
     binary format (compared as a written file of it is); ``process``: run as
-    a real process."""
+    a real process; ``environment``: variables set (a value) or unset (None)
+    on top of :data:`ENVIRONMENT`."""
 
     name: str
     argv: tuple[str, ...]
@@ -95,6 +98,7 @@ class Case:
     given: tuple[tuple[str, str], ...] = ()
     stdout: str = "text"
     process: bool = False
+    environment: tuple[tuple[str, str | None], ...] = ()
 
     @property
     def command_line(self) -> str:
@@ -109,8 +113,19 @@ def case(
     given: tuple[tuple[str, str], ...] = (),
     stdout: str = "text",
     process: bool = False,
+    environment: tuple[tuple[str, str | None], ...] = (),
 ) -> Case:
-    return Case(name, argv, stdin, writes, given, stdout, process)
+    return Case(name, argv, stdin, writes, given, stdout, process, environment)
+
+
+def in_locale(locale: str) -> tuple[tuple[str, str | None], ...]:
+    """The environment of a user whose locale is ``locale`` (``LANG``, no
+    ``LC_ALL``)."""
+    return (("LC_ALL", None), ("LC_MESSAGES", None), ("LANGUAGE", None), ("LANG", locale))
+
+
+#: The languages besides English, each with a locale that asks for it.
+LOCALES = {"ja": "ja_JP.UTF-8", "ru": "ru_RU.UTF-8"}
 
 
 # --- the inputs the cases give ------------------------------------------------
@@ -436,6 +451,43 @@ CASES: tuple[Case, ...] = (
     case("completion-zsh", "completion", "zsh"),
     case("completion-fish", "completion", "fish"),
     case("completion-unknown-shell", "completion", "tcsh"),
+    # other languages: the user's locale (LANG), or --lang
+    *(
+        one
+        for code, locale in LOCALES.items()
+        for one in (
+            case(f"lang-{code}-classify", "classify", "AS KS QS JS TS", "KD, 9C, 4H, KS, 9D", "2c 3d 4h 5s 7c",
+                 environment=in_locale(locale)),
+            case(f"lang-{code}-classify-json", "classify", "--json", "--lang", code, "KD 9C 4H KS 9D", "JK 7H 7D 7S 7C",
+                 "--rules", "joker"),
+            case(f"lang-{code}-classify-stdin-wild", "classify", "--rules", "deuces-wild", "-",
+                 stdin="2H 2D KS KC 5D\nAS KS QS JS TS\n7C 7D 2S 4H 9S\n", environment=in_locale(locale)),
+            case(f"lang-{code}-compare", "compare", "8C TS KC 9H 4S", "7D 2S 5D 3S AC", "AH KD QC 4S 2D",
+                 environment=in_locale(locale)),
+            case(f"lang-{code}-compare-board", "compare", "--lang", code, "--board", "AS KS 7D 7C 2H", "QS JS",
+                 "7H 2S"),
+            case(f"lang-{code}-compare-json", "compare", "--json", "--lang", code, "10D 10H 4H 4C 3S",
+                 "10S 10C 4S 4D 3H"),
+            case(f"lang-{code}-deal", "deal", "--players", "3", "--rounds", "2", "--seed", "1",
+                 environment=in_locale(locale)),
+            case(f"lang-{code}-deal-chat", "deal", "--chat", "--names", "Ann,Bob", "--seed", "6", "--lang", code),
+            case(f"lang-{code}-solve", "solve", "examples/rulebook-showdowns.txt", environment=in_locale(locale)),
+            case(f"lang-{code}-solve-csv", "solve", "--lang", code, "examples/showdowns.csv", "-o", "answers.csv",
+                 writes=("answers.csv",)),
+            case(f"lang-{code}-solve-jsonl", "solve", "--lang", code, "examples/rulebook-showdowns.txt", "-o",
+                 "answers.jsonl", writes=("answers.jsonl",)),
+            case(f"lang-{code}-solve-xlsx", "solve", "--lang", code, "examples/rulebook-showdowns.txt", "-o",
+                 "answers.xlsx", writes=("answers.xlsx",)),
+            case(f"lang-{code}-bad-card", "classify", "AS KS QS JS 1S", environment=in_locale(locale)),
+            case(f"lang-{code}-stats", "stats", environment=in_locale(locale)),
+            case(f"lang-{code}-stats-ace-king", "stats", "--lang", code, "--rules", "ace-king"),
+        )
+    ),
+    case("lang-unknown", "classify", "--lang", "fr", "AS KS QS JS TS"),
+    case("lang-beats-locale", "compare", "--lang", "ru", "8C TS KC 9H 4S", "7D 2S 5D 3S AC",
+         environment=in_locale(LOCALES["ja"])),
+    case("lang-process", "compare", "8C TS KC 9H 4S", "7D 2S 5D 3S AC", process=True,
+         environment=in_locale(LOCALES["ru"])),
 )
 
 
@@ -493,6 +545,11 @@ def run_case(item: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ran
             "FIVECARD_CACHE": str(cache),
             "TMPDIR": str(temp),
         }
+        for name, value in item.environment:
+            if value is None:
+                environment.pop(name, None)
+            else:
+                environment[name] = value
         done = subprocess.run(
             [sys.executable, "-m", "fivecard", *item.argv],
             input=stdin, capture_output=True, cwd=work, env=environment, check=False, timeout=120,
@@ -501,6 +558,11 @@ def run_case(item: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ran
     else:
         for name, value in ENVIRONMENT.items():
             monkeypatch.setenv(name, value)
+        for name, setting in item.environment:
+            if setting is None:
+                monkeypatch.delenv(name, raising=False)
+            else:
+                monkeypatch.setenv(name, setting)
         monkeypatch.setenv("FIVECARD_CACHE", str(cache))
         monkeypatch.setattr(tempfile, "tempdir", str(temp))
         monkeypatch.chdir(work)

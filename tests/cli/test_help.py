@@ -364,7 +364,7 @@ def test_bash_script_is_valid_registers_and_completes(tmp_path: Path, monkeypatc
         "hands.csv",
         "hands.csv",
         "bash zsh fish",
-        "--help --rules --wild --json --cards",
+        "--help --rules --wild --json --lang --cards",
         "",
         "jacks-or-better-6-5 jacks-or-better-7-5 jacks-or-better-8-5 jacks-or-better-8-6 jacks-or-better-9-5 "
         "jacks-or-better-9-6 jacks-or-better",

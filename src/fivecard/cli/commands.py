@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..core.errors import FileAccessError, FivecardError
+from ..core.lang import ENGLISH, Language, environment_language
 from ..core.rules import get_rules, wild_on
 from . import files, games, hands  # noqa: F401  (each registers its commands)
 from .registry import COMMANDS, EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_OK, Call, UsageError, can_show, check_options
@@ -63,9 +64,11 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
     if not argv:  # bare 'fivecard': the help, as pip and docker give it
         out.write(program.format_help())
         return EXIT_OK
+    lang = ENGLISH
     try:
         with contextlib.redirect_stdout(out):  # --help and --version print there
             args = program.parse_args(argv)
+        lang = args.lang if getattr(args, "lang", None) is not None else environment_language()
         command = COMMANDS[args.command]
         rules = get_rules(getattr(args, "rules", None) or "standard")
         if getattr(args, "wild", None) is not None:
@@ -75,15 +78,15 @@ def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) ->
             command.check(args, rules)
         from ..core.report import Painter  # (not before: --help and --version need none of the library)
 
-        painter = Painter(color=use_color(getattr(args, "color", None), out), ascii=not can_show(out))
-        return command.run(Call(args, rules, painter, stdin, out, err, program, tuple(argv)))
+        painter = Painter(color=use_color(getattr(args, "color", None), out), ascii=not can_show(out), lang=lang)
+        return command.run(Call(args, rules, painter, stdin, out, err, program, tuple(argv), lang))
     except SystemExit as exc:  # --help or --version
         return int(exc.code or 0)
     except (FivecardError, FileAccessError) as exc:
         stop = _interrupt_behind(exc)
         if stop is not None:  # an output that failed while an interrupt cleaned up
             raise stop from None
-        err.write(f"fivecard: error: {_message(exc)}\n")
+        err.write(f"fivecard: error: {_message(exc, lang)}\n")
         return EXIT_BAD_INPUT
     except UsageError as exc:
         err.write(f"fivecard: error: {exc}\n")
@@ -102,17 +105,28 @@ def _interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
     return None
 
 
-def _message(exc: Exception) -> str:
+def _message(exc: Exception, lang: Language = ENGLISH) -> str:
     """The error's line: its message and the notes added on the way out
     (what was written), on one line (line breaks and the spaces around them
     become one space; spaces within a line, as in quoted input, stay); then
-    the flag that sets what the library says in words would take the input."""
-    lines = "; ".join([str(exc), *getattr(exc, "__notes__", [])]).splitlines()
+    the flag that sets what the library says in words would take the input.
+    The message is said in ``lang`` (:func:`~fivecard.core.words.error_text`)."""
+    if lang.english:
+        said = str(exc)
+    else:
+        from ..core.words import error_text
+
+        said = error_text(exc, lang)
+    lines = "; ".join([said, *getattr(exc, "__notes__", [])]).splitlines()
     text = " ".join(line.strip() for line in lines if line.strip())
     if getattr(exc, "option", None) is None:
         return text
     name, value = exc.option  # type: ignore[attr-defined]
     flag = f"--{name} {value}" if value else f"--{name}"
+    if not lang.english:
+        if name == "decks":
+            return lang.phrase("{error} (allow more with {flag})", "cli", error=text, flag=flag)
+        return lang.phrase("{error} (use {flag})", "cli", error=text, flag=flag)
     return f"{text} ({'allow more with' if name == 'decks' else 'use'} {flag})"
 
 

@@ -29,6 +29,14 @@ def _solve_format(args: argparse.Namespace, rules: RuleSet | None = None) -> str
     return fmt
 
 
+def wrote(call: Call, output: str, what: str) -> str:
+    """The line on stderr after an output file is written: ``wrote FILE:
+    what it holds``."""
+    if call.lang.english:
+        return f"wrote {output}: {what}\n"
+    return call.lang.phrase("wrote {file}: {what}", "cli", file=output, what=what) + "\n"
+
+
 def _terminal_width(out: Any) -> int | None:
     """The columns of a terminal written to; None for a file or a pipe."""
     import shutil
@@ -58,9 +66,9 @@ def _solve(call: Call) -> int:
         call.say(f"note: {note}")
     tally = solution.tally
     if args.output in (None, "-"):
-        (out if fmt == "text" else err).write(tally.summary() + "\n")
+        (out if fmt == "text" else err).write(tally.summary(call.lang) + "\n")
     else:
-        err.write(f"wrote {args.output}: {tally.summary()}\n")
+        err.write(wrote(call, args.output, tally.summary(call.lang)))
     return EXIT_SOME_ROWS_BAD if tally.errors else EXIT_OK
 
 

@@ -98,7 +98,7 @@ def _classify(call: Call) -> int:
         except FivecardError as exc:
             raise in_context(exc, f"hand {number}: ") from None
     if args.json:
-        return call.print([evaluation_json(e, t) for e, t in zip(evaluations, args.hands)])
+        return call.print([evaluation_json(e, t, lang=call.lang) for e, t in zip(evaluations, args.hands)])
     return call.print("".join(call.painter.evaluation(e) + "\n" for e in evaluations))
 
 
@@ -112,7 +112,9 @@ def _compare(call: Call) -> int:
     texts = hand_texts(hands_of_arguments("compare", args.hands, board=args.board is not None), call.stdin)
     decks = 1 if args.decks is None else args.decks
     result = showdown(texts, rules=call.rules, decks=decks, best_five=args.best_five, board=args.board)
-    return call.print(showdown_json(result, texts) if args.json else "\n".join(call.painter.showdown(result)) + "\n")
+    if args.json:
+        return call.print(showdown_json(result, texts, call.lang))
+    return call.print("\n".join(call.painter.showdown(result)) + "\n")
 
 
 @command("deal")
@@ -140,7 +142,10 @@ def _deal(call: Call) -> int:
                        as_json=args.json, names=names, chat=args.chat)  # fmt: skip
     if args.json:
         return EXIT_OK
-    again = f"seed {seed}: --seed {seed} deals the same again"
+    if call.lang.english:
+        again = f"seed {seed}: --seed {seed} deals the same again"
+    else:
+        again = call.lang.phrase("seed {seed}: --seed {seed} deals the same again", "cli", seed=seed)
     if args.chat:  # what is pasted on standard output; how to deal it again on stderr
         call.say(again)
         return call.print(tally.chat() if args.rounds > 1 else "")
@@ -152,7 +157,7 @@ def _stats(call: Call) -> int:
     from ..vector.census import census  # numpy: imported only by the commands that count
 
     counted = census(call.rules, cards=call.args.cards)
-    return call.print(counted.to_json() if call.args.json else counted.text())
+    return call.print(counted.to_json() if call.args.json else counted.text(call.lang))
 
 
 @command("advise")

@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from ..core.errors import quote
+from ..core.errors import FivecardError, quote
+from ..core.lang import LANGUAGES, Language, language
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.version import __version__
 from ..play.paytables import ALIASES, PAYTABLES
@@ -103,6 +104,7 @@ class Call:
     err: TextIO
     parser: argparse.ArgumentParser
     argv: tuple[str, ...] = ()  # the command line's arguments, as given
+    lang: Language = field(default_factory=lambda: language(None))  # --lang, else the environment's
 
     @property
     def command_line(self) -> str:
@@ -204,7 +206,15 @@ probability = _number(float, lambda p: math.isfinite(p) and 0 <= p <= 1, "a numb
 _count = _number(int, lambda n: n >= 0, "a whole number, 0 or more, or 'all'")
 #: What each type of commands.toml reads its value with (count-or-all: 'all' is -1), or the
 #: argparse action of an option that takes no value.
-TYPES: dict[str, Any] = {"integer": int, "count": count, "probability": probability,
+def _language(text: str) -> Language:
+    """``--lang``'s value: a language fivecard speaks (an error names them)."""
+    try:
+        return language(text)
+    except FivecardError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+TYPES: dict[str, Any] = {"integer": int, "count": count, "probability": probability, "language": _language,
                          "count-or-all": lambda text: -1 if text.strip().lower() == "all" else _count(text)}
 ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptionalAction}
 
@@ -230,7 +240,7 @@ def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGrou
     flags = spec.get("flags", [spec.get("name")])
     action = parser.add_argument(*flags, **{key: value for key, value in settings.items() if value is not None})
     words = {"rule-set": [name for r in RULE_SETS.values() for name in (r.name, *r.aliases)],
-             "pay-table": [*PAYTABLES, *ALIASES]}.get(kind, [])  # fmt: skip
+             "pay-table": [*PAYTABLES, *ALIASES], "language": [*LANGUAGES]}.get(kind, [])  # fmt: skip
     action.complete_words = (*spec.get("words", ()), *words)  # type: ignore[attr-defined]
     # A pay table is a built-in one's name or a file.
     action.complete_files = kind in ("file", "pay-table")  # type: ignore[attr-defined]
@@ -283,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
         for one_of in registered.spec.get("one-of", ()):
             group = sub.add_mutually_exclusive_group(required=one_of.get("required", False))
             groups.update(dict.fromkeys(one_of["options"], group))
-        shared = [spec for name in registered.shared for spec in SPEC["shared"][name]]
+        shared = [spec for name in (*registered.shared, *program["shared"]) for spec in SPEC["shared"][name]]
         for spec in shared + registered.spec.get("argument", []) + registered.spec.get("option", []):
             add_option(groups.get(spec.get("flags", [""])[0], sub), spec)
         registered.arguments(sub)

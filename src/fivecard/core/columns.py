@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .evaluate import class_descriptions
+from .lang import Language
 from .lookup import key_places, tables_for
 from .rules import Category, RuleSet
 
@@ -68,11 +69,12 @@ class ClassColumns:
         """The score of a strength's category (see :meth:`RuleSet.score`)."""
         return self.rules.score(self.category(strength))
 
-    def description(self, strength: int) -> str:
-        """A strength's description (:func:`fivecard.core.evaluate.describe`,
-        read from :func:`~fivecard.core.evaluate.class_descriptions`)."""
+    def description(self, strength: int, lang: Language | str | None = None) -> str:
+        """A strength's description in ``lang`` (default English;
+        :func:`fivecard.core.evaluate.describe`, read from
+        :func:`~fivecard.core.evaluate.class_descriptions`)."""
         self.category(strength)  # its error: no such class
-        return class_descriptions(self.rules)[strength]
+        return class_descriptions(self.rules, lang)[strength]
 
     def ranks(self, strength: int) -> bytes:
         """A strength's five ranks (2-14) in showdown order."""

@@ -573,20 +573,28 @@ def showdown_places(
     return tuple([pool[rank].pop(0) for rank in order])
 
 
-def class_descriptions(rules: RuleSet) -> tuple[str, ...]:
-    """Every class's :func:`describe`, by strength (``[0]``, no hand, is
-    empty): made once per process, from the user's cache when it holds
-    them (see :mod:`fivecard.core.lookup_cache`), else made and stored there.
+def class_descriptions(rules: RuleSet, lang: Language | str | None = None) -> tuple[str, ...]:
+    """Every class's :func:`describe` in ``lang`` (default English), by
+    strength (``[0]``, no hand, is empty): made once per process and
+    language, from the user's cache when it holds them (see
+    :mod:`fivecard.core.lookup_cache`), else made and stored there.
     Writers of many hands read descriptions here; a single evaluation
-    describes its own class."""
-    made = _DESCRIPTIONS.get(rules)
+    describes its own class, in the same words.
+
+    >>> from fivecard.core.rules import STANDARD
+    >>> class_descriptions(STANDARD, 'ru')[4822]
+    'Две пары, короли и девятки, кикер четвёрка'
+    """
+    words = language(lang)
+    made = _DESCRIPTIONS.get((rules, words.code))
     if made is None:
         from . import lookup_cache
         from .lookup import cache_key
 
         # the tables' key, and what else a description reads: labels, details
         texts = tuple((c.label, c.detail, c.named) for c in rules.ladder)
-        key = (*cache_key(rules), "descriptions", texts)
+        # (English keeps its key as it was: a user's cache made before stays good)
+        key = (*cache_key(rules), "descriptions", texts, *(() if words.english else (words.code, _catalog_stamp(words))))
         tables = tables_for(rules)
         stored = lookup_cache.load(rules.name, key)
         if (
@@ -596,13 +604,22 @@ def class_descriptions(rules: RuleSet) -> tuple[str, ...]:
         ):
             made = stored
         else:
-            made = ("", *(describe(c) for c in tables.classes()))
+            made = ("", *(describe(c, words) for c in tables.classes()))
             lookup_cache.store(rules.name, key, made)
-        made = _DESCRIPTIONS[rules] = made
+        made = _DESCRIPTIONS[(rules, words.code)] = made
     return made
 
 
-_DESCRIPTIONS: dict[RuleSet, tuple[str, ...]] = {}
+def _catalog_stamp(words: Language) -> tuple[int, int]:
+    """What changes when the core catalog of a language does (its size and
+    time): a cached description in that language is made again then."""
+    from .lang import LOCALE_FOLDER
+
+    found = (LOCALE_FOLDER / words.code / "LC_MESSAGES" / "core.mo").stat()
+    return (found.st_size, found.st_mtime_ns)
+
+
+_DESCRIPTIONS: dict[tuple[RuleSet, str], tuple[str, ...]] = {}
 
 
 def describe(hand_class: HandClass, lang: Language | str | None = None) -> str:

@@ -387,7 +387,8 @@ LINE_FORMATS = ("text", "csv", "jsonl")
 
 
 def solve_lines(
-    lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "standard", hands: int | None = None
+    lines: Iterable[bytes], *, format: str, rules: str | RuleSet = "standard", hands: int | None = None,
+    lang: Any = None,
 ) -> Iterator[bytes]:
     """Solve a text input given as its lines (or any pieces of its bytes),
     as :func:`solve_file` solves that text from standard input, and give the
@@ -399,6 +400,9 @@ def solve_lines(
     output has columns for that many, or for as many as its first lines
     hold if more); None: the first lines decide, and a wider line later is
     an error row (:meth:`~fivecard.files.pipeline.Chunk.limited`).
+    ``lang``: the language of the words for people in the cells (default
+    English; see :mod:`fivecard.core.lang`): categories, descriptions and
+    explanations; headers, keys, ids and card codes stay as they are.
 
     >>> b"".join(solve_lines([b"8C TS KC 9H 4S 7D 2S 5D 3S AC\\n"], format="csv")).decode().splitlines()[1][:40]
     '1,8C TS KC 9H 4S 7D 2S 5D 3S AC,KC TS 9H'
@@ -428,7 +432,7 @@ def solve_lines(
         if hands is not None and most is not None:  # (a text input: a table's columns are its own)
             width = most = max(hands, most)
         writer = make_writer(
-            format, binary=out, columns=source.columns, hands=width, painter=Painter(color=False),
+            format, binary=out, columns=source.columns, hands=width, painter=Painter(color=False, lang=lang),
             rules=ruleset, delimiter=source.delimiter, labels=source.label_columns,
         )  # fmt: skip
         if source.blocks is not None:

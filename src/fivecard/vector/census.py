@@ -10,7 +10,10 @@ from typing import Any, Final
 
 from ..core.cards import Card
 from ..core.rules import Category, RuleSet, get_rules
+from ..core.lang import Language, language
 from ..core.lookup import tables_for
+from ..core.report import display_width, number_text, padded_text
+from ..core.words import category_name
 
 __all__ = ["CategoryCount", "Census", "census", "odds", "dealt_cards"]
 
@@ -62,10 +65,14 @@ class Census:
             ],
         }
 
-    def text(self) -> str:
+    def text(self, lang: Language | str | None = None) -> str:
         """The census as a table, as ``fivecard stats`` prints it: what was
         counted, then a line per category (classes, hands, probability,
-        odds) and the total."""
+        odds) and the total; in ``lang`` (default English: see
+        :mod:`fivecard.core.lang`)."""
+        words = language(lang)
+        if not words.english:
+            return self._text(words)
         hidden = " (suits hidden)" if not self.rules.suits else ""
         best = "" if self.cards == 5 else ", each playing its best five"
         lines = [
@@ -80,13 +87,56 @@ class Census:
         ]
         return "\n".join(lines) + "\n"
 
+    def _text(self, lang: Language) -> str:
+        """:meth:`text` in a language other than English (its words from
+        the core catalog: this layer has no domain of its own)."""
 
-def odds(probability: float) -> str:
+        def number(n: int) -> str:
+            return number_text(n, lang)
+
+        what = lang.phrase("{rules}: every {cards}-card hand of {deck} cards", rules=self.rules.name, cards=self.cards,
+                           deck=len(self.rules.deck()))  # fmt: skip
+        if not self.rules.suits:
+            what += lang.gettext(" (suits hidden)")
+        if self.cards != 5:
+            what += lang.gettext(", each playing its best five")
+        heads = [lang.pgettext("stats", "category"), lang.pgettext("stats", "classes"), lang.pgettext("stats", "hands"),
+                 lang.pgettext("stats", "probability"), lang.pgettext("stats", "odds")]  # fmt: skip
+
+        labels = [category_name(c.category.name, c.category.label, lang) for c in self.categories]
+        first = max(17, *map(display_width, labels))  # (a name longer than English's widens it)
+
+        def row(name: str, classes: str, hands: str, probability: str, chance: str) -> str:
+            cells = [padded_text(name, first), padded_text(classes, -7), padded_text(hands, -11),
+                     padded_text(probability, -12)]  # fmt: skip
+            return (" ".join(cells) + "  " + chance).rstrip()
+
+        point = lang.pgettext("decimal separator", ".")
+
+        def share(probability: float) -> str:
+            return f"{probability:.6%}".replace(".", point)
+
+        lines = [what, row(*heads)]
+        for c, label in zip(self.categories, labels):
+            lines.append(row(label, number(c.classes), number(c.hands), share(c.probability), odds(c.probability, lang)))
+        lines.append(row(lang.pgettext("stats", "total"), number(self.classes), number(self.hands), share(1), ""))
+        return "\n".join(lines) + "\n"
+
+
+def odds(probability: float, lang: Language | str | None = None) -> str:
     """``'1 in 649,740'`` style odds.
 
     >>> odds(4 / 2_598_960), odds(0.5), odds(0)
     ('1 in 649,740', '1 in 2', 'never')
     """
+    words = language(lang)
+    if not words.english:
+        if probability <= 0:
+            return words.pgettext("odds", "never")
+        one_in = f"{1 / probability:,.0f}" if 1 / probability >= 10 else f"{1 / probability:,.2f}".rstrip("0").rstrip(".")
+        separator, point = words.pgettext("thousands separator", ","), words.pgettext("decimal separator", ".")
+        one_in = one_in.replace(",", "\0").replace(".", point).replace("\0", separator)
+        return words.phrase("1 in {number}", number=one_in)
     if probability <= 0:
         return "never"
     return f"1 in {1 / probability:,.0f}" if 1 / probability >= 10 else f"1 in {1 / probability:,.2f}".rstrip("0").rstrip(".")

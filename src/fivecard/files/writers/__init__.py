@@ -144,24 +144,25 @@ def make_writer(
     """The writer of a format (one of :data:`OUTPUT_FORMATS`), writing to
     ``binary``. ``header``: write the header (not for a part of the rows
     that follows another, see :mod:`fivecard.files.parallel`; text, CSV and
-    JSON Lines only). ``delimiter``: CSV's (the input's, for CSV input). ``labels`` and
+    JSON Lines only). ``painter.lang``: the language of the words for
+    people in every format's cells. ``delimiter``: CSV's (the input's, for CSV input). ``labels`` and
     ``width``: the text table's (see :class:`~fivecard.files.writers.text.TextWriter`)."""
     if fmt == "xlsx":
         from .xlsx import XlsxWriter
 
-        return XlsxWriter(binary, columns, hands, rules)
+        return XlsxWriter(binary, columns, hands, rules, painter.lang)
     if fmt == "parquet":
         from .parquet import ParquetWriter
 
-        return ParquetWriter(binary, columns, hands, rules)
+        return ParquetWriter(binary, columns, hands, rules, painter.lang)
     if fmt == "jsonl":
         from .jsonl import JsonlWriter
 
-        return JsonlWriter(binary, rules)
+        return JsonlWriter(binary, rules, painter.lang)
     if fmt == "csv":
         from .csv import CsvWriter
 
-        return CsvWriter(binary, columns, hands, rules, bom=bom, header=header, delimiter=delimiter)
+        return CsvWriter(binary, columns, hands, rules, bom=bom, header=header, delimiter=delimiter, lang=painter.lang)
     from .text import TextWriter
 
     return TextWriter(binary, hands, painter, rules, header=header, labels=labels, width=width)

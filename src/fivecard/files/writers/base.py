@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO, Protocol
 
-from ...core.rules import RuleSet
+from ...core.lang import ENGLISH, Language
+from ...core.rules import Category, RuleSet
+from ...core.words import category_name
 from ...core.showdown import Outcome
 from ..pipeline import Chunk
 
@@ -52,14 +54,25 @@ class Writer(Protocol):
 class WriterBase:
     """What the writers share: the table's width and hands, what rows past
     them held, and the protocol's defaults (nothing to prepare, to discard,
-    or to tell)."""
+    or to tell). ``lang``: the language of the words for people in its
+    cells (categories, descriptions, explanations; never headers, keys,
+    ids or card codes)."""
 
-    def __init__(self, columns: Sequence[str], hands: int, rules: RuleSet) -> None:
+    def __init__(self, columns: Sequence[str], hands: int, rules: RuleSet, lang: Language = ENGLISH) -> None:
         self.width = len(columns)
         self.hands = hands
         self.rules = rules
+        self.lang = lang
         self.widest = 0
         self.past = 0  # the most cells of a row past the table's columns
+
+    def explanation(self, outcome: Outcome) -> str:
+        """An outcome's explanation in the writer's language."""
+        return outcome.explanation if self.lang.english else outcome.explain(self.lang)
+
+    def label(self, category: Category) -> str:
+        """A category's label in the writer's language."""
+        return category.label if self.lang.english else category_name(category.name, category.label, self.lang)
 
     def measure(self, chunk: Chunk) -> None:
         """Keep the most hands and the most cells past the columns a row held."""

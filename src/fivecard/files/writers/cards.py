@@ -200,7 +200,7 @@ def people_cards(chunk: Chunk, painter: Painter, order: npt.NDArray[np.int64]) -
     """Per hand, its cards in ``order`` as people read them (padded to three
     columns each, red hearts and diamonds with colour)."""
     indices = np.take_along_axis(chunk.indices, order, axis=1)
-    if painter.color:
+    if painter.color or not (painter.ascii or painter.lang.english):  # (a language's own letters: Russian К♠)
         out = np.empty(len(indices), dtype=object)
         cards = [[CARDS[i] for i in row] for row in indices.tolist()]
         out[:] = [painter.cards(row).encode() for row in cards] if cards else []

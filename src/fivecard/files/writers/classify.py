@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.columns import class_columns
+from ...core.lang import ENGLISH, Language
 from ...core.report import Painter
 from ...core.rules import RuleSet
 from ..pipeline import Chunk
@@ -33,12 +34,18 @@ __all__ = ["ClassifyWriter", "hand_tails", "wild_tails"]
 Objects = npt.NDArray[np.object_]
 
 
-def hand_tails(rules: RuleSet) -> PerStrength:
+def hand_tails(rules: RuleSet, painter: Painter | None = None) -> PerStrength:
     """Per strength, what follows a natural hand's cards in its line:
-    `` {description}  (score S, strength N)``."""
+    `` {description}  (score S, strength N)`` (in the painter's language)."""
     columns = class_columns(rules)
+    lang = ENGLISH if painter is None else painter.lang
+    if lang.english:
+        return PerStrength(
+            rules, lambda s: f" {columns.description(s)}  (score {columns.score(s)}, strength {s:,})".encode()
+        )
+    assert painter is not None
     return PerStrength(
-        rules, lambda s: f" {columns.description(s)}  (score {columns.score(s)}, strength {s:,})".encode()
+        rules, lambda s: f" {columns.description(s, lang)}{painter.score_text(columns.score(s), s)}".encode()
     )
 
 
@@ -50,24 +57,25 @@ def wild_tails(chunk: Chunk, tails: Objects, painter: Painter) -> Objects:
     if found is None:
         return tails
     out = tails.copy()
-    description, became, score = _wild_text_pieces(chunk.rules, painter.color, painter.ascii)
+    description, became, score = _wild_text_pieces(chunk.rules, painter.color, painter.ascii, painter.lang)
     strength = chunk.strength[found.rows]
     out[found.rows] = description(strength) + became(found) + score(strength)
     return out
 
 
 @cache
-def _wild_text_pieces(rules: RuleSet, color: bool, ascii: bool) -> tuple[PerStrength, PerCase, PerStrength]:
+def _wild_text_pieces(
+    rules: RuleSet, color: bool, ascii: bool, lang: Language = ENGLISH
+) -> tuple[PerStrength, PerCase, PerStrength]:
     """A wild hand's tail (see :func:`wild_tails`) in three pieces: per
     strength its description, per case what the wild cards became, per
-    strength its score and strength."""
-    painter = Painter(color=color, ascii=ascii)
-    word = "JK" if rules.jokers else "wild"
+    strength its score and strength (each in ``lang``)."""
+    painter = Painter(color=color, ascii=ascii, lang=lang)
     columns = class_columns(rules)
     return (
-        PerStrength(rules, lambda s: f" {columns.description(s)}".encode()),
-        PerCase(lambda made: f"  [{word} as {', '.join(map(painter.card, made))}]".encode()),
-        PerStrength(rules, lambda s: f"  (score {columns.score(s)}, strength {s:,})".encode()),
+        PerStrength(rules, lambda s: f" {columns.description(s, lang)}".encode()),
+        PerCase(lambda made: painter.became(made, bool(rules.jokers)).encode()),
+        PerStrength(rules, lambda s: painter.score_text(columns.score(s), s).encode()),
     )
 
 
@@ -85,16 +93,16 @@ class ClassifyWriter(WriterBase):
         self.ascii = ascii
         self.written = 0
         if as_json:
-            self.classes = class_json(rules, "  ")
+            self.classes = class_json(rules, "  ", painter.lang)
         else:
-            self.tails = hand_tails(rules)
+            self.tails = hand_tails(rules, painter)
 
     def write(self, chunk: Chunk) -> None:
         h = len(chunk.strength)
         if not h:
             return
         if self.as_json:
-            objects = hand_objects(chunk, self.classes(chunk.strength), "  ", ascii=self.ascii)
+            objects = hand_objects(chunk, self.classes(chunk.strength), "  ", ascii=self.ascii, lang=self.painter.lang)
             grid = np.empty((h, 3), dtype=object)
             grid[:, 0] = b",\n  "
             if not self.written:

@@ -22,6 +22,7 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
+from ...core.lang import ENGLISH, Language
 from ...core.rules import RuleSet
 from ..pipeline import Chunk, token_text
 from .base import WriterBase, overflow_note, past_note, result_header, winners_text
@@ -42,9 +43,9 @@ class CsvWriter(WriterBase):
 
     def __init__(
         self, out: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet, *, bom: bool = False,
-        header: bool = True, delimiter: str = ",",
+        header: bool = True, delimiter: str = ",", lang: Language = ENGLISH,
     ) -> None:
-        super().__init__(columns, hands, rules)
+        super().__init__(columns, hands, rules, lang)
         self.out = out
         self.delimiter = d = delimiter
         self.sep = sep = delimiter.encode()
@@ -54,13 +55,13 @@ class CsvWriter(WriterBase):
             out.write(sep.join(csv_cell(c, d) for c in result_header(columns, hands)) + b"\n")
         self.classes = PerStrength(rules, self._class_cells)
         self.tails = PerOutcome(
-            lambda o: f"{d}{csv_field(winners_text(o), d)}{d}{csv_cell(o.explanation, d).decode()}{d}\n".encode(),
+            lambda o: f"{d}{csv_field(winners_text(o), d)}{d}{csv_cell(self.explanation(o), d).decode()}{d}\n".encode(),
             sep * 3 + b"\n",
         )
 
     def _class_cells(self, strength: int) -> bytes:
         columns, d = self.classes.columns, self.delimiter
-        return f"{d}{csv_field(columns.category(strength).label, d)}{d}{columns.score(strength)}".encode()
+        return f"{d}{csv_field(self.label(columns.category(strength)), d)}{d}{columns.score(strength)}".encode()
 
     def _cell(self, text: str) -> bytes:
         return csv_cell(text, self.delimiter)

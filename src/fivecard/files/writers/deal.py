@@ -24,7 +24,7 @@ import numpy as np
 from ...core.columns import class_columns
 from ...core.report import Painter, RawJson, write_json_object
 from ...core.rules import RuleSet
-from ...core.showdown import Outcome, name_hands
+from ...core.showdown import Outcome
 from ...play.deal import DealTally
 from ..pipeline import Chunk, dealt_chunks
 from .base import Sink, TextBytes, WriterBase
@@ -47,15 +47,18 @@ class DealWriter(WriterBase):
         self, out: Sink, painter: Painter, rules: RuleSet, *, several: bool, names: Sequence[str] | None = None,
         chat: bool = False,
     ) -> None:
-        super().__init__((), 0, rules)
+        super().__init__((), 0, rules, painter.lang)
         self.out = out
         self.painter = painter
+        lang = self.lang
         self.several = several
         self.names = names
         self.for_chat = chat
 
         def named(o: Outcome) -> str:  # (the register of outcomes is shared: some are of other counts of hands)
-            return name_hands(o.explanation, names) if names and sum(map(len, o.order)) == len(names) else o.explanation
+            if names and sum(map(len, o.order)) == len(names):
+                return o.explain(lang, names)
+            return self.explanation(o)
 
         # Each hand's label in the text ("Hand 1: ", or its name, padded to the longest) and its JSON "player".
         labels = list(names) if names else None
@@ -64,8 +67,8 @@ class DealWriter(WriterBase):
         self.players = None if labels is None else [
             b'\n          "player": ' + json.dumps(n, ensure_ascii=False).encode() + b"," for n in labels
         ]
-        self.tails = hand_tails(rules)
-        self.classes = class_json(rules, " " * 8)
+        self.tails = hand_tails(rules, painter)
+        self.classes = class_json(rules, " " * 8, lang)
         self.marks = PerOutcome(lambda o: sum(1 << w for w in o.winners) | (1 << 62 if o.is_split else 0), 0)
         self.explanations = PerOutcome(lambda o: self.painter.bold(named(o)).encode() + b"\n", b"")
         self.json_tails = PerOutcome(
@@ -77,7 +80,10 @@ class DealWriter(WriterBase):
         )
         columns = class_columns(rules)
         self.dash = " - " if painter.ascii else " \N{EM DASH} "  # (an output without the suit symbols: ASCII)
-        self.chat_tails = PerStrength(rules, lambda s: f"{self.dash}{columns.description(s)}")
+        self.chat_tails = PerStrength(rules, lambda s: f"{self.dash}{columns.description(s, lang)}")
+        # The words of the text: the marks of the winners, a round's heading.
+        self.wins, self.splits = painter.win_word(False), painter.win_word(True)
+        self.round_word = "Round" if lang.english else lang.pgettext("deal", "Round", "files")
         self.chat_explanations = PerOutcome(named, "")
 
     @staticmethod
@@ -100,7 +106,7 @@ class DealWriter(WriterBase):
         identity = np.broadcast_to(np.arange(5), (h, 5))
         grid = np.empty((h, 7), dtype=object)
         position = np.tile(np.arange(players), len(chunk))
-        labels = self.labels or [f"Hand {p + 1}: ".encode() for p in range(players)]
+        labels = self.labels or [f"{self.painter.hand_label(p + 1)}: ".encode() for p in range(players)]
         grid[:, 0] = labels * len(chunk)
         grid[:, 1] = people_cards(chunk, self.painter, identity)
         grid[:, 2] = b" ->  "
@@ -109,12 +115,12 @@ class DealWriter(WriterBase):
         marks = np.repeat(self.marks(chunk).astype(np.int64), players)
         won = (marks >> position) & 1 == 1
         split = (marks >> 62) & 1 == 1
-        grid[:, 5] = np.where(won, np.where(split, b"  <- splits", b"  <- wins"), b"")
+        grid[:, 5] = np.where(won, np.where(split, f"  <- {self.splits}".encode(), f"  <- {self.wins}".encode()), b"")
         grid[:, 6] = b"\n"
         lines = grid.reshape(len(chunk), players * 7)
         rounds = np.empty((len(chunk), 4), dtype=object)
         if self.several:
-            rounds[:, 0] = numbers(chunk.line, b"Round ", b"\n")
+            rounds[:, 0] = numbers(chunk.line, f"{self.round_word} ".encode(), b"\n")
         else:
             rounds[:, 0] = b""
         rounds[:, 1] = [b"".join(row) for row in lines.tolist()]
@@ -137,13 +143,13 @@ class DealWriter(WriterBase):
         tails = self.chat_tails(chunk.strength).tolist()
         marks = self.marks(chunk).tolist()
         explanations = self.chat_explanations(chunk).tolist()
-        labels = list(self.names) if self.names else [f"Hand {p + 1}" for p in range(players)]
+        labels = list(self.names) if self.names else [self.painter.hand_label(p + 1) for p in range(players)]
         lines: list[str] = []
         for r, (number, mark, why) in enumerate(zip(chunk.line.tolist(), marks, explanations)):
             if self.several:
-                lines.append(f"Round {number}")
+                lines.append(f"{self.round_word} {number}")
             for p, label in enumerate(labels):
-                won = "" if not (mark >> p) & 1 else f"{self.dash}splits" if (mark >> 62) & 1 else f"{self.dash}wins"
+                won = "" if not (mark >> p) & 1 else f"{self.dash}{self.splits}" if (mark >> 62) & 1 else f"{self.dash}{self.wins}"
                 hand = r * players + p
                 lines.append(f"{label}: {' '.join(text(card(i)) for i in cards[hand])}{tails[hand]}{won}")
             lines.extend([why] if why else [])
@@ -156,7 +162,7 @@ class DealWriter(WriterBase):
         if not h:
             return []
         players = int(chunk.count[0])
-        objects = hand_objects(chunk, self.classes(chunk.strength), " " * 8)
+        objects = hand_objects(chunk, self.classes(chunk.strength), " " * 8, lang=self.lang)
         if self.players is not None:  # each hand's object opens with its player's name
             objects[:, 0] = [b"{" + name + head[1:] for name, head in zip(self.players * len(chunk), objects[:, 0].tolist())]
         grid = np.empty((h, 3), dtype=object)
@@ -187,7 +193,7 @@ def write_deal(
     wins (the text's caller prints it: :meth:`DealTally.text`)."""
     tally = DealTally(players, rules, names)
     if chat:  # plain text: a chat shows no terminal colours
-        painter = Painter(color=False, ascii=painter.ascii)
+        painter = Painter(color=False, ascii=painter.ascii, lang=painter.lang)
     writer = DealWriter(TextBytes(out), painter, rules, several=rounds > 1, names=names, chat=chat)
 
     def dealt() -> Iterator[Chunk]:  # each chunk of rounds as it is dealt, tallied

@@ -17,6 +17,7 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
+from ...core.lang import ENGLISH, Language
 from ...core.rules import RuleSet
 from ..pipeline import Chunk
 from .base import WriterBase
@@ -33,17 +34,17 @@ Objects = npt.NDArray[np.object_]
 class JsonlWriter(WriterBase):
     """JSON Lines: one object per row (the manual's contract)."""
 
-    def __init__(self, out: IO[bytes], rules: RuleSet) -> None:
-        super().__init__((), 0, rules)
+    def __init__(self, out: IO[bytes], rules: RuleSet, lang: Language = ENGLISH) -> None:
+        super().__init__((), 0, rules, lang)
         self.out = out
-        self.classes = class_json(rules, None)
+        self.classes = class_json(rules, None, lang)
         # a hand with another after it: its class piece and ", "
         self.joined = PerStrength(rules, lambda s: self.classes.piece(s) + b", ")
         self.tails = PerOutcome(
             lambda o: (
                 f'], "winners": {json.dumps([i + 1 for i in o.winners])}, '
                 f'"order": {json.dumps([[i + 1 for i in t] for t in o.order])}, '
-                f'"explanation": {json.dumps(o.explanation, ensure_ascii=False)}}}\n'
+                f'"explanation": {json.dumps(self.explanation(o), ensure_ascii=False)}}}\n'
             ).encode(),
             b'], "winners": null, "order": null, "explanation": null}\n',
         )
@@ -81,7 +82,7 @@ class JsonlWriter(WriterBase):
         last[(chunk.start + chunk.count - 1)[chunk.count > 0]] = True
         classes = np.where(last, self.classes(chunk.strength), self.joined(chunk.strength))
         prepared = chunk.prepared.get("jsonl") or self._prepared(chunk)
-        objects = hand_objects(chunk, classes, heads=prepared[1], joined=~last)
+        objects = hand_objects(chunk, classes, heads=prepared[1], joined=~last, lang=self.lang)
         most = int(chunk.count.max())
         grid = np.empty((n, 2 + 2 * max(most, 1)), dtype=object)
         grid[:, 0] = prepared[0]
@@ -110,7 +111,7 @@ class JsonlWriter(WriterBase):
             ends[j::hands] = (self.classes if j == hands - 1 else self.joined)(strength[j::hands])
         last = np.zeros((len(chunk), hands), dtype=bool)
         last[:, -1] = True
-        ends = wild_json(chunk, ends, None, ~last.ravel())
+        ends = wild_json(chunk, ends, None, ~last.ravel(), self.lang)
         grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
         grid[:, 0] = numbered_rows(chunk.line, b'{"line": ', [b', "hands": [', heads[::hands]])
         for j in range(hands):

@@ -25,8 +25,10 @@ from ...core.cards import Card
 from ...core.columns import class_columns
 from ...core.evaluate import Evaluation, evaluate
 from ...core.hand import Hand
+from ...core.lang import ENGLISH, Language
 from ...core.report import class_fields, evaluation_json, wild_fields
 from ...core.rules import RuleSet
+from ...core.words import category_name
 from ...vector import batch
 from ..pipeline import Chunk, token_text
 from .cards import card, piece_matrix, spelled, spellings
@@ -134,23 +136,24 @@ def hand_heads(chunk: Chunk, indent: str | None = None, *, ascii: bool = False) 
 
 def hand_objects(
     chunk: Chunk, classes: Objects, indent: str | None = None, *, ascii: bool = False,
-    heads: Objects | None = None, joined: npt.NDArray[np.bool_] | None = None,
+    heads: Objects | None = None, joined: npt.NDArray[np.bool_] | None = None, lang: Language = ENGLISH,
 ) -> Objects:
     """Per hand, its JSON object (see :func:`fivecard.core.report.evaluation_json`)
     in two pieces to be joined: from ``{`` to the sorted cards (``heads``,
     when made already), and ``classes`` (per hand: the rest, from its class,
     followed by ``", "`` where ``joined``). Compact, or for ``indent`` (the
     indent of the object's lines) as ``json.dumps(..., indent=2)`` lays it
-    out. A hand with wild cards ends with what they became."""
+    out. A hand with wild cards ends with what they became. ``lang``: the
+    language of each hand's ``name`` and ``description``."""
     h = len(chunk.indices)
     first = heads if heads is not None else hand_heads(chunk, indent, ascii=ascii)
     objects = np.empty((h, 2), dtype=object)
     objects[:, 0] = first
-    objects[:, 1] = wild_json(chunk, classes, indent, joined)
+    objects[:, 1] = wild_json(chunk, classes, indent, joined, lang)
     if chunk.dealt is not None:  # the best five of more cards: with what was dealt and what does not play
         texts = chunk.hand_texts()
         for k in range(len(chunk.indices)):
-            data = evaluation_json(best_evaluation(chunk, k), texts[k].decode("utf-8", "replace"))
+            data = evaluation_json(best_evaluation(chunk, k), texts[k].decode("utf-8", "replace"), lang=lang)
             objects[k] = [_json_object(data, indent, ascii, classes[k]), b""]
     return objects
 
@@ -167,7 +170,8 @@ def _json_object(data: dict[str, Any], indent: str | None, ascii: bool, ends: by
 
 
 def wild_json(
-    chunk: Chunk, classes: Objects, indent: str | None, joined: npt.NDArray[np.bool_] | None = None
+    chunk: Chunk, classes: Objects, indent: str | None, joined: npt.NDArray[np.bool_] | None = None,
+    lang: Language = ENGLISH,
 ) -> Objects:
     """``classes`` (per hand, the end of its JSON object, from its class,
     then ``", "`` where ``joined``), with the ends of the hands that hold a
@@ -176,24 +180,26 @@ def wild_json(
     found = wild(chunk)
     if found is None:
         return classes
-    opening, ending = _wild_json_pieces(chunk.rules, indent)
+    opening, ending = _wild_json_pieces(chunk.rules, indent, lang)
     pieces = opening(chunk.strength[found.rows]) + ending(found)
     out = classes.copy()
     out[found.rows] = pieces if joined is None else np.where(joined[found.rows], pieces + b", ", pieces)
     return out
 
 
-def _fields(rules: RuleSet, strength: int) -> dict[str, Any]:
-    """The fields of a hand's JSON object that its class fixes."""
+def _fields(rules: RuleSet, strength: int, lang: Language = ENGLISH) -> dict[str, Any]:
+    """The fields of a hand's JSON object that its class fixes (``name``
+    and ``description`` in ``lang``)."""
     columns = class_columns(rules)
     category = columns.category(strength)
+    name = category_name(category.name, category.label, lang)
     return class_fields(
-        category.name, category.label, columns.score(strength), strength, columns.description(strength), rules.name
+        category.name, name, columns.score(strength), strength, columns.description(strength, lang), rules.name
     )
 
 
 @cache
-def _wild_json_pieces(rules: RuleSet, indent: str | None) -> tuple[PerStrength, PerCase]:
+def _wild_json_pieces(rules: RuleSet, indent: str | None, lang: Language = ENGLISH) -> tuple[PerStrength, PerCase]:
     """The end of a wild hand's JSON object, from its category on (as
     :func:`class_json`, with ``"natural": false`` and what its wild cards
     became), in two pieces: per strength, its class's fields (the object
@@ -203,7 +209,7 @@ def _wild_json_pieces(rules: RuleSet, indent: str | None) -> tuple[PerStrength, 
     close = len(b"}" if indent is None else ("\n" + indent + "}").encode())
 
     def opening(strength: int) -> bytes:
-        return _json_end(_fields(rules, strength), indent)[:-close]
+        return _json_end(_fields(rules, strength, lang), indent)[:-close]
 
     def ending(made: tuple[Card, ...]) -> bytes:
         return _json_end(wild_fields(False, [c.code_str for c in made]), indent)
@@ -211,13 +217,14 @@ def _wild_json_pieces(rules: RuleSet, indent: str | None) -> tuple[PerStrength, 
     return PerStrength(rules, opening), PerCase(ending)
 
 
-def class_json(rules: RuleSet, indent: str | None) -> PerStrength:
+def class_json(rules: RuleSet, indent: str | None, lang: Language = ENGLISH) -> PerStrength:
     """Per strength: the end of a natural hand's JSON object, from its
     category on (:func:`fivecard.core.report.class_fields`; compact, or indented
-    as ``json.dumps(..., indent=2)`` nested at ``indent``)."""
+    as ``json.dumps(..., indent=2)`` nested at ``indent``; ``name`` and
+    ``description`` in ``lang``)."""
 
     def make(strength: int) -> bytes:
-        fields = _fields(rules, strength)
+        fields = _fields(rules, strength, lang)
         if rules.wild_indices:
             fields.update(wild_fields(True, []))
         return _json_end(fields, indent)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from ...core.columns import class_columns
 from ...core.errors import FileError
+from ...core.lang import ENGLISH, Language
 from ...core.rules import RuleSet
 from ...vector.columns import class_arrays
 from ..pipeline import Chunk
@@ -39,7 +40,9 @@ class ParquetWriter(WriterBase):
     typed columns: line, the input's cells, per hand its sorted cards,
     category, score and strength, then winner(s), explanation and error."""
 
-    def __init__(self, target: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet) -> None:
+    def __init__(
+        self, target: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet, lang: Language = ENGLISH
+    ) -> None:
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -47,7 +50,7 @@ class ParquetWriter(WriterBase):
             raise FileError(
                 "Parquet output needs pyarrow: pip install 'fivecard[parquet]'"
             ) from None
-        super().__init__(columns, hands, rules)
+        super().__init__(columns, hands, rules, lang)
         self.pa = pa
         self.names = ["line", *columns]
         fields = [pa.field("line", pa.int64())] + [pa.field(c, pa.string()) for c in columns]
@@ -86,9 +89,9 @@ class ParquetWriter(WriterBase):
         )
         self.class_arrays = class_arrays(rules)
         self.columns = class_columns(rules)
-        self.labels = pa.array([c.label for c in rules.ladder], pa.string())
+        self.labels = pa.array([self.label(c) for c in rules.ladder], pa.string())
         self.winners = OutcomeTexts(winners_text)
-        self.explanations = OutcomeTexts(lambda o: o.explanation)
+        self.explanations = OutcomeTexts(self.explanation)
 
     def _texts(
         self, data: bytes, lengths: I64, valid: npt.NDArray[np.bool_] | None = None, *, ascii: bool = False
@@ -189,7 +192,7 @@ class ParquetWriter(WriterBase):
                 else:
                     spelling = written[k]
                 cards = spelling.decode("utf-8", "replace")
-                label, score = self.columns.category(number).label, self.columns.score(number)
+                label, score = self.label(self.columns.category(number)), self.columns.score(number)
                 texts.append(f"hand {k - span.start + 1}: {cards}, {label}, {score}")
             more[i] = "; ".join(texts)
         if chunk.cells is not None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.lang import Language, language
+from ...core.report import number_text
 from ..pipeline import Chunk
 
 __all__ = ["Tally"]
@@ -60,9 +62,12 @@ class Tally:
     def solved(self) -> int:
         return self.rows - self.errors
 
-    def summary(self) -> str:
+    def summary(self, lang: Language | str | None = None) -> str:
         """E.g. ``1,000 rows: 1,000 solved, 0 errors; hand 1 wins 376, hand 2
-        wins 624, draws 0``."""
+        wins 624, draws 0`` (in ``lang``, default English)."""
+        words = language(lang)
+        if not words.english:
+            return self._summary(words)
         text = f"{self.rows:,} row{'' if self.rows == 1 else 's'}: {self.solved:,} solved, "
         text += f"{self.errors:,} error{'' if self.errors == 1 else 's'}"
         if self.classified:
@@ -72,4 +77,29 @@ class Tally:
                 f"hand {p + 1} wins {self.wins.get(p, 0):,}" for p in range(self.most_hands)
             )
             text += f"; {wins}, draws {self.draws:,}"
+        return text
+
+    def _summary(self, lang: Language) -> str:
+        """:meth:`summary` in a language other than English."""
+
+        def number(count: int) -> str:
+            return number_text(count, lang)
+
+        rows = lang.phrase_n("{count} row", "{count} rows", self.rows, "files", count=number(self.rows))
+        parts = [
+            lang.phrase_n("{count} solved", "{count} solved", self.solved, "files", count=number(self.solved)),
+            lang.phrase_n("{count} error", "{count} errors", self.errors, "files", count=number(self.errors)),
+        ]
+        if self.classified:
+            parts.append(lang.phrase_n("{count} classified only (one hand)", "{count} classified only (one hand)",
+                                       self.classified, "files", count=number(self.classified)))  # fmt: skip
+        separator = lang.pgettext("list", ", ", "files")
+        text = lang.phrase("{rows}: {counts}", "files", rows=rows, counts=separator.join(parts))
+        if self.most_hands > 1:
+            wins = [
+                lang.phrase("hand {number} wins {count}", "files", number=p + 1, count=number(self.wins.get(p, 0)))
+                for p in range(self.most_hands)
+            ]
+            wins.append(lang.phrase("draws {count}", "files", count=number(self.draws)))
+            text = lang.phrase("{counts}; {wins}", "files", counts=text, wins=separator.join(wins))
         return text

@@ -29,8 +29,10 @@ import numpy.typing as npt
 
 from ...core.cards import JOKER
 from ...core.columns import class_columns
-from ...core.report import Painter
+from ...core.report import Painter, padded_text
+from ...core.lang import ENGLISH, Language
 from ...core.rules import RuleSet
+from ...core.words import category_name
 from ...vector.columns import class_arrays
 from ..pipeline import Chunk
 from .base import WriterBase, overflow_note, winners_text
@@ -62,10 +64,10 @@ def _wrapped(text: str, indent: int, width: int) -> bytes:
 
 
 @cache
-def _category_labels(rules: RuleSet) -> npt.NDArray[np.uint8]:
-    """Per ladder index, the category as the text table shows it (`` {name:<16}``),
-    as rows of bytes (all of one length, or the rows are not used)."""
-    texts = [f" {c.label:<16}".encode() for c in rules.ladder]
+def _category_labels(rules: RuleSet, lang: Language = ENGLISH) -> npt.NDArray[np.uint8]:
+    """Per ladder index, the category as the text table shows it (`` {name:<16}``,
+    in ``lang``), as rows of bytes (all of one length, or the rows are not used)."""
+    texts = [f" {category_name(c.name, c.label, lang):<16}".encode() for c in rules.ladder]
     width = max(map(len, texts))
     rows = np.zeros((len(texts), width), dtype=np.uint8)
     for i, text in enumerate(texts):
@@ -98,7 +100,7 @@ class TextWriter(WriterBase):
         self, out: IO[bytes], hands: int, painter: Painter, rules: RuleSet, *, header: bool = True,
         labels: Sequence[tuple[int, str]] = (), width: int | None = None,
     ) -> None:
-        super().__init__((), hands, rules)
+        super().__init__((), hands, rules, painter.lang)
         self.out = out
         self.painter = painter
         self.labels_shown = tuple(labels)
@@ -109,10 +111,11 @@ class TextWriter(WriterBase):
         if self.label_widths is not None:
             self._start([])
         columns = class_columns(rules)
-        self.labels = PerStrength(rules, lambda s: f" {columns.category(s).label:<16}".encode())
-        self.descriptions = PerStrength(rules, lambda s: f"-       {columns.description(s)}".encode())
-        self.tails = PerOutcome(lambda o: f"{winners_text(o):<6}  {o.explanation}".encode(), b"")
-        self.line_tails = PerOutcome(lambda o: f"  {winners_text(o):<6}  {o.explanation}\n".encode(), b"  \n")
+        lang = self.lang
+        self.labels = PerStrength(rules, lambda s: f" {padded_text(self.label(columns.category(s)), 16)}".encode())
+        self.descriptions = PerStrength(rules, lambda s: f"-       {columns.description(s, lang)}".encode())
+        self.tails = PerOutcome(lambda o: f"{winners_text(o):<6}  {self.explanation(o)}".encode(), b"")
+        self.line_tails = PerOutcome(lambda o: f"  {winners_text(o):<6}  {self.explanation(o)}\n".encode(), b"  \n")
 
     def _start(self, first: Sequence[Sequence[str]]) -> None:
         """Decide the columns (from the label names and the first rows'
@@ -125,6 +128,9 @@ class TextWriter(WriterBase):
             self.compact = True  # the categories go: the explanation names them
         if not self.header:
             return
+        if not self.lang.english:
+            self.out.write(self._header().encode())
+            return
         hand, order = (_CARDS, "showdown") if self.compact else (_HAND, "showdown order")
         cells = ["line".rjust(6)] + [_cut(name, w).ljust(w) for (_, name), w in zip(self.labels_shown, self.label_widths)]
         cells += [f"hand {i + 1} ({order})".ljust(hand) for i in range(self.hands)]
@@ -134,6 +140,29 @@ class TextWriter(WriterBase):
         if below and room < 6:  # a winner's cell is a few characters: so is its name, when the width is short
             tail = "  won" if room >= 3 else ""
         self.out.write(("  ".join(cells) + tail + "\n").encode())
+
+    def _header(self) -> str:
+        """The header in a language other than English (the table is for
+        people; the input's label columns keep their names), each cell as
+        wide in terminal columns as the English one."""
+        assert self.label_widths is not None
+        lang = self.lang
+        hand = _CARDS if self.compact else _HAND
+        cells = [padded_text(lang.pgettext("table", "line", "files"), -6)]
+        cells += [_cut(name, w).ljust(w) for (_, name), w in zip(self.labels_shown, self.label_widths)]
+        for i in range(self.hands):
+            if self.compact:
+                title = lang.phrase("hand {number} (showdown)", "files", number=i + 1)
+            else:
+                title = lang.phrase("hand {number} (showdown order)", "files", number=i + 1)
+            cells.append(padded_text(title, hand))
+        below = self.fit is not None and self.fit - self._before_tail() - 8 < _LEAST_EXPLANATION
+        winner = lang.pgettext("table", "winner", "files")
+        tail = "  " + (winner if below else padded_text(winner, 6) + "  " + lang.pgettext("table", "explanation", "files"))
+        room = self.fit - self._before_tail() if self.fit is not None else 6
+        if below and room < 6:
+            tail = "  " + lang.pgettext("table", "won", "files") if room >= 3 else ""
+        return "  ".join(cells) + tail + "\n"
 
     def _before_tail(self) -> int:
         """The columns before the winner: line, labels, hands."""
@@ -214,7 +243,7 @@ class TextWriter(WriterBase):
         rules = chunk.rules
         return (
             not self.painter.color and self.fit is None and not self.labels_shown and rules.suits and all_tokens(chunk, self.hands)
-            and len(_category_labels(rules)) > 0
+            and self.painter.lang.english and len(_category_labels(rules)) > 0
         )
 
     def _matrix_rows(self, chunk: Chunk) -> bytes:

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any, Final
 
 from ...core.errors import FileError
+from ...core.lang import ENGLISH, Language
 from ...core.rules import RuleSet
 from ..pipeline import Chunk
 from ..rows import column_letter
@@ -53,10 +54,12 @@ class XlsxWriter(WriterBase):
     sized to their contents. Past a sheet's 1,048,576 rows the rows go on in
     another sheet (``fivecard (2)`` ...), each with the header."""
 
-    def __init__(self, target: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet) -> None:
+    def __init__(
+        self, target: IO[bytes], columns: Sequence[str], hands: int, rules: RuleSet, lang: Language = ENGLISH
+    ) -> None:
         import openpyxl  # deferred: only .xlsx work pays for importing it
 
-        super().__init__(columns, hands, rules)
+        super().__init__(columns, hands, rules, lang)
         self.target = target
         self.book = openpyxl.Workbook(write_only=True)
         header = result_header(columns, hands)
@@ -74,13 +77,13 @@ class XlsxWriter(WriterBase):
         self.rows = MAX_ROWS  # a sheet is started before the first row
         self.classes = PerStrength(rules, self._class_cells)
         self.tails = PerOutcome(
-            lambda o: (o.winners[0] + 1 if len(o.winners) == 1 else winners_text(o), self._text(o.explanation)),
+            lambda o: (o.winners[0] + 1 if len(o.winners) == 1 else winners_text(o), self._text(self.explanation(o))),
             ("", ""),
         )
 
     def _class_cells(self, strength: int) -> tuple[str, int]:
         columns = self.classes.columns
-        return columns.category(strength).label, columns.score(strength)
+        return self.label(columns.category(strength)), columns.score(strength)
 
     def _new_sheet(self) -> None:
         self._open_sheet()

@@ -24,7 +24,7 @@ from fivecard import showdown
 from fivecard.core.errors import FivecardError
 from fivecard.core.evaluate import describe, evaluate
 from fivecard.core.lang import LANGUAGES, language
-from fivecard.core.words import card_name, card_text, error_text, rules_summary, rules_title
+from fivecard.core.words import category_name, card_name, card_text, error_text, rules_summary, rules_title
 from fivecard.core.cards import Card, parse_cards
 from fivecard.core.rules import RULE_SETS
 from fivecard.web import app as web
@@ -52,7 +52,7 @@ SHOWDOWNS: list[dict[str, Any]] = [
     {"hands": ["AS AD 2C 3C 4C", "AS AD 2C 3C 4C"], "decks": 2},
 ]
 #: Fields of an answer that are sentences for people (the rest is the same in every language).
-SENTENCES = {"explanation", "description"}
+SENTENCES = {"explanation", "description", "name"}
 
 
 @pytest.fixture(scope="module")
@@ -195,6 +195,9 @@ def test_compare_says_its_sentences_in_the_language_and_nothing_else_changes(cli
         result = showdown(body["hands"], rules=body.get("rules"), decks=body.get("decks", 1), board=body.get("board"), lang=code)
         assert data["explanation"] == result.explanation == result.explain(code)
         assert [h["description"] for h in data["hands"]] == [describe(e.hand_class, code) for e in result.evaluations]
+        assert [h["name"] for h in data["hands"]] == [
+            category_name(e.category.name, e.category.label, code) for e in result.evaluations
+        ]
     assert answers["en"]["explanation"] == showdown(body["hands"], rules=body.get("rules"), decks=body.get("decks", 1), board=body.get("board")).explanation
     assert len({a["explanation"] for a in answers.values()}) == len(CODES)  # each language says its own
 

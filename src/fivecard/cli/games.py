@@ -73,7 +73,7 @@ def _play(call: Call) -> int:
             raise
         raise type(exc)(f"--deck: {exc}") from None
     delay = 0.35 if out.isatty() and stdin.isatty() else 0.0
-    return play(game, stdin=stdin, out=out, painter=call.painter, delay=delay, width=width)
+    return play(game, stdin=stdin, out=out, painter=call.painter, delay=delay, width=width, lang=call.lang)
 
 
 def _play_machine(call: Call, width: Callable[[], int] | None) -> int:
@@ -94,7 +94,7 @@ def _play_machine(call: Call, width: Callable[[], int] | None) -> int:
 
     def counting(done: int, parts: int) -> None:
         if not shown:
-            shown.append(Progress(call.err, opening=preparing(machine)))
+            shown.append(Progress(call.err, opening=preparing(machine, call.lang)))
         shown[0](done, parts)
 
     try:
@@ -102,7 +102,7 @@ def _play_machine(call: Call, width: Callable[[], int] | None) -> int:
     finally:
         for progress in shown:
             progress.clear()
-    return play_machine(machine, stdin=call.stdin, out=call.out, painter=call.painter, width=width)
+    return play_machine(machine, stdin=call.stdin, out=call.out, painter=call.painter, width=width, lang=call.lang)
 
 
 @command("serve")

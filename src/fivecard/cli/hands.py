@@ -89,6 +89,7 @@ def _classify(call: Call) -> int:
                         ascii=not can_show(out), best_five=args.best_five)  # fmt: skip
         return EXIT_OK
     from ..core.evaluate import evaluate  # a few hands: the single-hand library, no numpy to load
+    from ..core.hand import hand_place
     from ..core.report import evaluation_json
 
     evaluations = []
@@ -96,7 +97,7 @@ def _classify(call: Call) -> int:
         try:
             evaluations.append(evaluate(text, rules=call.rules, best_five=args.best_five))
         except FivecardError as exc:
-            raise in_context(exc, f"hand {number}: ") from None
+            raise in_context(exc, hand_place(number)) from None
     if args.json:
         return call.print([evaluation_json(e, t, lang=call.lang) for e, t in zip(evaluations, args.hands)])
     return call.print("".join(call.painter.evaluation(e) + "\n" for e in evaluations))

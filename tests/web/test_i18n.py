@@ -344,3 +344,11 @@ def test_a_translation_with_markup_in_it_is_shown_as_text_on_every_page(
         page = client.get(path, params={"lang": code}).text
         assert "&lt;i&gt;poisoned&lt;/i&gt;" in page, path
         assert _Poisoned.TAG not in page, path
+
+
+def test_every_russian_page_groups_thousands_as_russian_does(app: Any, client: TestClient) -> None:
+    """1,000 reads in Russian as one with three decimals: a page's figures
+    are grouped as number_text groups them (1 000)."""
+    for path in _pages(app):
+        page = re.sub(r"<script.*?</script>", "", client.get(path, params={"lang": "ru"}).text, flags=re.S)
+        assert re.findall(r"\d,\d{3}\b", page) == [], path

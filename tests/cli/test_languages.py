@@ -184,3 +184,23 @@ def test_english_loads_no_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
     english._catalogs.clear()
     assert run(monkeypatch, ["compare", *SHOWDOWN], LANG="C")[0] == 0
     assert english._catalogs == {}
+
+
+@pytest.mark.parametrize("code", SPOKEN)
+@pytest.mark.parametrize(
+    "hands",
+    [["1S 2C 3C 4C 5C"], ["AS KS QS JS TS", "AS KX 3C 4C 5C"], ["AS KS QS JS TS", "AS AS 3C 4C 5C"], ["AS 2C 3C 4C"]],
+)
+def test_a_bad_hand_is_said_in_the_language_as_the_bulk_path_says_it(
+    monkeypatch: pytest.MonkeyPatch, code: str, hands: list[str]
+) -> None:
+    from fivecard.core.errors import FivecardError
+    from fivecard.core.words import error_text
+
+    with pytest.raises(FivecardError) as caught:
+        classify_stream(hands, io.StringIO())
+    said = error_text(caught.value, code)
+    assert said != str(caught.value)
+    for argv in (["classify", "--lang", code, *hands], ["classify", "--json", "--lang", code, *hands]):
+        assert run(monkeypatch, argv) == (2, "", f"fivecard: error: {said}\n")
+    assert run(monkeypatch, ["classify", *hands]) == (2, "", f"fivecard: error: {caught.value}\n")

@@ -197,8 +197,8 @@ HAND_ERRORS = [
     pytest.param(
         lambda: Hand.parse(" ".join(["AS"] * 1200)),
         "expected 5 cards, got 1,200 in 'AS AS AS AS AS AS AS AS AS AS ... AS AS AS AS AS AS AS AS AS AS' (3,599 characters)",
-        "カードは 5 枚のはずですが、1,200 枚あります（'AS AS AS AS AS AS AS AS AS AS ... AS AS AS AS AS AS AS AS AS AS' (3,599 characters)）",
-        "ожидалось 5 карт, получено 1,200 в 'AS AS AS AS AS AS AS AS AS AS ... AS AS AS AS AS AS AS AS AS AS' (3,599 characters)",
+        "カードは 5 枚のはずですが、1,200 枚あります（'AS AS AS AS AS AS AS AS AS AS ... AS AS AS AS AS AS AS AS AS AS'（3,599文字））",
+        "ожидалось 5 карт, получено 1200 в 'AS AS AS AS AS AS AS AS AS AS ... AS AS AS AS AS AS AS AS AS AS' (3 599 символов)",
         id='count_many',
     ),
     pytest.param(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fivecard import FivecardError, language
-from fivecard.core.lang import ENGLISH, LANGUAGES, accept_language, environment_language
+from fivecard.core.lang import ENGLISH, LANGUAGES, LOCALE_FOLDER, accept_language, environment_language
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -160,3 +161,20 @@ def test_every_built_in_rule_set_s_title_and_summary_is_said_in_each_language() 
                 assert rules_summary(name, rules.summary, code) != rules.summary, (name, code)
     assert rules_summary("standard", "my own rules", "ru") == "my own rules"
     assert rules_summary("mine", "my own rules", "ja") == "my own rules"
+
+
+def test_no_russian_message_groups_thousands_with_a_comma() -> None:
+    """Russian reads 1,000 as one with three decimals: no Russian message
+    writes a figure so, neither as text nor with a ``{field:,}`` spec (a
+    figure is grouped by number_text, or written whole)."""
+    from babel.messages.pofile import read_po
+
+    found = []
+    for path in sorted((LOCALE_FOLDER / "ru" / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as stream:
+            catalog = read_po(stream)
+        for message in catalog:
+            for text in message.string if isinstance(message.string, (list, tuple)) else [message.string]:
+                if text and (re.search(r"\d,\d{3}\b", text) or re.search(r"\{\w+:,\}", text)):
+                    found.append((path.name, text))
+    assert found == []

@@ -196,3 +196,39 @@ def test_every_pay_line_of_the_catalogue_has_its_name_in_each_language() -> None
     assert pay_line_name("Four Deuces", "five_of_a_kind", "ja") == "デュース4枚"
     assert JACKS_OR_BETTER.entry_label("nothing", get_rules("standard"), pay=True, lang="ja") == "役なし(配当0)"
     assert pay_line_name("My line", "flush", "ru") == "My line"
+
+
+def _grouped_in_english(text: str) -> list[str]:
+    """Figures grouped with a comma (``1,000``: in Russian, one and no thousandths)."""
+    return re.findall(r"\d,\d{3}\b", text)
+
+
+def test_russian_sentences_group_thousands_as_russian_does(played: tuple[Game, list[list[Any]]]) -> None:
+    game, rounds = played
+    settled = [event_json(game, rounds[i][-1]) for i in range(len(rounds))]
+    history = [history_entry(s, game=game, lang="ru") for s in settled]
+    session = session_json(settled, 1000, lang="ru")
+    view = game_view(game, events=settled[-1:], history=history, session=session, lang="ru")
+    texts = [t for events in rounds for e in events for _, t in said_strings(event_json(game, e, "ru"))]
+    texts += [t for _, t in said_strings(view)]
+    texts += [seat_chips_text(game.names[r.seat], r, "ru") for events in rounds for r in events[-1].results]
+    assert any("1 000" in t for t in texts)  # the chips a game starts with
+    assert [t for t in texts if _grouped_in_english(t)] == []
+    assert _grouped_in_english(session_json(settled, 1000)["text"])  # English as it was
+
+
+def test_the_machine_s_russian_lines_group_thousands_as_russian_does() -> None:
+    from fivecard.play.machine import Machine, broke_line, drawn_lines, machine_view, title
+    from fivecard.core.report import Painter
+
+    machine = Machine("jacks-or-better", seed=2, credits=12_345, coins=5)
+    texts = [title(machine, "ru")]
+    for _ in range(3):
+        machine.deal()
+        drawn = machine.draw([0, 1])
+        texts += drawn_lines(drawn, Painter(color=False, lang="ru"), "ru")
+    texts += [machine.log().text("ru"), broke_line(machine, "ru")]
+    texts += [t for _, t in said_strings(machine_view(machine, lang="ru"))]
+    assert any("12 3" in t for t in texts)
+    assert [t for t in texts if _grouped_in_english(t)] == []
+    assert "12,345 credits" in title(Machine("jacks-or-better", seed=2, credits=12_345, coins=5))  # English as it was

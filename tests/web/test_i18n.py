@@ -309,3 +309,46 @@ def test_the_strategy_pages_in_japanese_and_russian(client: TestClient) -> None:
     assert "<th scope=\"row\">Роял-флеш</th>" in ru
     missing = client.get("/strategy/nope", params={"lang": "ru"})
     assert missing.status_code == 404 and "нет карты стратегии для &#39;nope&#39;" in missing.text
+
+
+# --- a translation is text, never markup ------------------------------------------------------------
+
+
+class _Poisoned:
+    """A catalog whose every translation ends in a tag: what a page shows of
+    it must be that tag escaped (as the page escapes the English)."""
+
+    TAG = "<i>poisoned</i>"
+
+    def __init__(self, catalog: Any) -> None:
+        self._catalog = catalog._catalog  # what the page's script is given: as it is
+        self.catalog = catalog
+
+    def gettext(self, message: str) -> str:
+        return str(self.catalog.gettext(message)) + self.TAG
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return str(self.catalog.ngettext(singular, plural, n)) + self.TAG
+
+    def pgettext(self, context: str, message: str) -> str:
+        return str(self.catalog.pgettext(context, message)) + self.TAG
+
+
+@pytest.mark.parametrize("code", ["ja", "ru"])
+def test_a_translation_with_markup_in_it_is_shown_as_text_on_every_page(
+    app: Any, client: TestClient, monkeypatch: pytest.MonkeyPatch, code: str
+) -> None:
+    lang = language(code)
+    monkeypatch.setitem(lang._catalogs, "web", _Poisoned(lang.catalog("web")))
+    for path in [*_pages(app), "/video-poker/jacks-or-better-9-6"]:
+        page = client.get(path, params={"lang": code}).text
+        assert "&lt;i&gt;poisoned&lt;/i&gt;" in page, path
+        assert _Poisoned.TAG not in page, path
+
+
+def test_every_russian_page_groups_thousands_as_russian_does(app: Any, client: TestClient) -> None:
+    """1,000 reads in Russian as one with three decimals: a page's figures
+    are grouped as number_text groups them (1 000)."""
+    for path in _pages(app):
+        page = re.sub(r"<script.*?</script>", "", client.get(path, params={"lang": "ru"}).text, flags=re.S)
+        assert re.findall(r"\d,\d{3}\b", page) == [], path

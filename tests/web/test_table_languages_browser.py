@@ -3,7 +3,8 @@ chromium through Playwright, ``fivecard serve`` in a subprocess), on a
 desktop and on a phone: a browser that asks for the language (its
 remembered switch, the ``fivecard_lang`` cookie) plays a seeded round
 whose sentences are the library's in that language (the round's headline,
-your chips, the hint's reason), and nothing on the table is left in
+your chips, the hint's reason), its figures grouped as the language groups
+them, and nothing on the table is left in
 English: every word a person reads or hears there (its text, its
 aria-labels and titles) but the keys' names.
 
@@ -21,6 +22,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from browser import DESKTOP, PHONE, SHOTS, Server, Tab, browser, my_cards, server, tab_of
 from fivecard.core.lang import language
+from fivecard.core.report import number_text
 from fivecard.play.game import Game
 from fivecard.play.view import event_json
 
@@ -102,12 +104,14 @@ def test_a_round_against_the_dealer_in_japanese_and_russian(code: str, tab: Tab,
     expect(page.locator("#result .headline")).to_have_text(settled["text"])
     expect(page.locator("#result .banner-text")).to_have_text(settled["chips_text"])
     expect(page.locator("#seat-0-name")).to_have_text(words["you"])
-    expect(page.locator("#seat-0 .stack")).to_have_text(f"{words['stack']} {settled['stacks'][0]:,}")
+    expect(page.locator("#seat-0 .stack")).to_have_text(f"{words['stack']} {number_text(settled['stacks'][0], code)}")
     expect(page.locator("#history li").first).to_be_visible()
     # the dealer's cards are named for screen readers in the language
     dealer = [c["label"] for c in settled["dealer_cards"]]
     assert page.locator("#result .dealer .card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))") == dealer
     assert english_left(page, "#table") == []
+    if code == "ru":  # thousands grouped as Russian does (1,000 would read as one)
+        assert re.findall(r"\d,\d{3}\b", page.locator("#table").inner_text()) == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     if phone:
         page.locator("#result").evaluate("e => e.scrollIntoView({block: 'start'})")

@@ -233,4 +233,21 @@ def quote(text: str, limit: int = _QUOTE_LIMIT) -> str:
     if len(text) <= limit:
         return repr(text)
     half = limit // 2
-    return f"{text[:half] + '...' + text[-half:]!r} ({len(text):,} characters)"
+    return Quoted(repr(text[:half] + "..." + text[-half:]), len(text))
+
+
+class Quoted(str):
+    """A long input's quote, shortened in the middle (:func:`quote`): the
+    English text, and its parts (``shown``, the input's ``length``) for
+    :func:`~fivecard.core.words.error_text` to say the count in a language."""
+
+    shown: str
+    length: int
+
+    def __new__(cls, shown: str, length: int) -> Quoted:
+        made = super().__new__(cls, f"{shown} ({length:,} characters)")
+        made.shown, made.length = shown, length
+        return made
+
+    def __getnewargs__(self) -> tuple[str, int]:  # type: ignore[override]
+        return (self.shown, self.length)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import Card, Rank, Suit
-from .errors import Listed, Phrase
+from .errors import Listed, Phrase, Quoted
 from .lang import ENGLISH, NP_, Language, language
 
 __all__ = [
@@ -362,6 +362,11 @@ def _said(phrase: Phrase, lang: Language) -> str:
 def _field(value: object, lang: Language) -> object:
     if isinstance(value, Phrase):
         return _said(value, lang)
+    if isinstance(value, Quoted):  # a long input's quote: its length said in the language
+        count = f"{value.length:,}".replace(",", lang.pgettext("thousands separator", ","))
+        return lang.phrase_n(
+            "{quote} ({count} character)", "{quote} ({count} characters)", value.length, quote=value.shown, count=count
+        )
     if isinstance(value, Card):
         return card_text(value, lang)
     if isinstance(value, RankName):

@@ -52,7 +52,7 @@ from ..core.cards import Card, format_cards
 from ..core.errors import quote
 from ..core.evaluate import evaluate
 from ..core.hand import HAND_SIZE
-from ..core.report import Painter
+from ..core.report import Painter, number_text
 from ..core.rules import RuleSet
 from ..vector import batch
 from ..core.lang import ENGLISH, Language, LangLike, language
@@ -473,7 +473,7 @@ class SessionLog:
         lines = [
             words.phrase("Session: {title}", "play", title=self.title),
             words.phrase(
-                "Hands played: {hands}; bet {bet} coins, paid {paid}.", "play", hands=f"{t.hands:,}", bet=f"{t.bet:,}", paid=f"{t.paid:,}"
+                "Hands played: {hands}; bet {bet} coins, paid {paid}.", "play", hands=number_text(t.hands, words), bet=number_text(t.bet, words), paid=number_text(t.paid, words)
             ),
         ]
         if t.bet:
@@ -487,9 +487,9 @@ class SessionLog:
                     "play",
                     perfect=_percent(perfect * 100),
                     expected=_percent(expected * 100),
-                    paid=f"{t.perfect_paid:,}",
+                    paid=number_text(t.perfect_paid, words),
                 ),
-                words.phrase("Mistakes: {mistakes}, costing {cost} coins in all.", "play", mistakes=f"{t.mistakes:,}", cost=_coins(t.cost)),
+                words.phrase("Mistakes: {mistakes}, costing {cost} coins in all.", "play", mistakes=number_text(t.mistakes, words), cost=_coins(t.cost)),
             ]
         for record in self.biggest:
             lines.append(
@@ -1007,7 +1007,7 @@ def title(machine: Machine, lang: LangLike = None) -> str:
         game=machine.paytable.title,
         rules=machine.rules.name,
         seed=machine.seed,
-        credits=f"{machine.credits:,}",
+        credits=number_text(machine.credits, words),
         trainer=trainer,
     )
 
@@ -1032,10 +1032,10 @@ def drawn_lines(drawn: Drawn, painter: Painter, lang: LangLike = None) -> list[s
         got = words.phrase("You hold all five: {cards}", "play", cards=shown)
     label = record_label(record, drawn.verdict.rules, drawn.verdict.paytable, words)
     if record.paid:
-        paid = words.phrase("{line} pays {coins}", "play", line=label, coins=f"{record.paid:,}")
+        paid = words.phrase("{line} pays {coins}", "play", line=label, coins=number_text(record.paid, words))
     else:
         paid = words.phrase("{line}: no win", "play", line=label)
-    return [words.phrase("{got}   {paid}. Credits {credits}.", "play", got=got, paid=paid, credits=f"{drawn.credits:,}")]
+    return [words.phrase("{got}   {paid}. Credits {credits}.", "play", got=got, paid=paid, credits=number_text(drawn.credits, words))]
 
 
 def hint_line(values: DealValues, rules: RuleSet, paytable: PayTable, lang: LangLike = None) -> str:
@@ -1054,7 +1054,7 @@ def voided_line(event: Mapping[str, Any], coins: int, lang: LangLike = None) -> 
         "play",
         number=event["number"],
         coins=coins,
-        credits=f"{event['credits']:,}",
+        credits=number_text(event['credits'], lang),
     )
 
 
@@ -1064,7 +1064,7 @@ def broke_line(machine: Machine, lang: LangLike = None) -> str:
     words = language(lang)
     if machine.credits < machine.coins:
         return words.phrase(
-            "Out of credits: {credits} left, and the bet is {coins}.", "play", credits=f"{machine.credits:,}", coins=machine.coins
+            "Out of credits: {credits} left, and the bet is {coins}.", "play", credits=number_text(machine.credits, words), coins=machine.coins
         )
     try:
         machine.verify_deal()

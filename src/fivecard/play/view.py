@@ -32,7 +32,7 @@ from ..core.cards import Card, Suit
 from ..core.evaluate import Evaluation, describe, evaluate
 from ..core.hand import Hand
 from ..core.lang import ENGLISH, Language, LangLike, language
-from ..core.report import Painter, evaluation_json
+from ..core.report import Painter, evaluation_json, number_text
 from ..core.rules import RuleSet
 from ..core.showdown import explain, settle
 from ..core.words import card_name, card_text, category_name, rank_letter, spoken_list
@@ -142,7 +142,7 @@ def deck_json(rules: RuleSet, lang: LangLike = None) -> dict[str, Any]:
 
 
 def _chips(n: int, lang: Language = ENGLISH) -> str:
-    return lang.phrase_n("{count} chip", "{count} chips", n, "play", count=f"{n:,}")
+    return lang.phrase_n("{count} chip", "{count} chips", n, "play", count=number_text(n, lang))
 
 
 def event_json(game: Game, event: Event, lang: LangLike = None) -> dict[str, Any]:
@@ -436,17 +436,18 @@ def _against(lang: Language, outcome: str, you: bool, name: str, figures: str) -
     return lang.phrase_p("chips, seat", "{name} folded: {figures}", "play", name=name, figures=figures)
 
 
-def signed(n: int) -> str:
+def signed(n: int, lang: LangLike = None) -> str:
     """Chips with their sign as people write them: ``+10``, ``−1,020``
-    (a minus sign), ``0``.
+    (a minus sign), ``0``; thousands grouped as ``lang`` writes them
+    (:func:`~fivecard.core.report.number_text`: Russian ``−1 020``).
 
-    >>> signed(10), signed(-1020), signed(0)
-    ('+10', '−1,020', '0')
+    >>> signed(10), signed(-1020), signed(0), signed(-1020, 'ru')
+    ('+10', '−1,020', '0', '−1 020')
     """
     if n > 0:
-        return f"+{n:,}"
+        return f"+{number_text(n, lang)}"
     if n < 0:
-        return f"−{-n:,}"
+        return f"−{number_text(-n, lang)}"
     return "0"
 
 
@@ -486,10 +487,10 @@ def chips_figures(result: SeatResult | Mapping[str, Any], lang: LangLike = None)
     """
     words = language(lang)
     house, pot, ante, net, _, _ = _figures(result)
-    terms = [words.phrase("{chips} house bet", "play", chips=signed(house))]
+    terms = [words.phrase("{chips} house bet", "play", chips=signed(house, words))]
     if pot:
-        terms.append(words.phrase("{chips} pot", "play", chips=signed(pot)))
-    terms += [words.phrase("{chips} ante", "play", chips=signed(-ante)), words.phrase("{chips} net", "play", chips=signed(net))]
+        terms.append(words.phrase("{chips} pot", "play", chips=signed(pot, words)))
+    terms += [words.phrase("{chips} ante", "play", chips=signed(-ante, words)), words.phrase("{chips} net", "play", chips=signed(net, words))]
     return words.pgettext("figures", ", ", "play").join(terms)
 
 
@@ -513,9 +514,9 @@ def pot_text(
         total, carried_in, winners = int(event["pot"]), int(event.get("carried_in", 0)), list(event["pot_winners"])
         shares = {int(r["seat"]): int(r["pot"]) for r in event["results"]}
     if carried_in:
-        pot = words.phrase("the pot of {pot}, {carried} of it carried in", "play", pot=f"{total:,}", carried=f"{carried_in:,}")
+        pot = words.phrase("the pot of {pot}, {carried} of it carried in", "play", pot=number_text(total, words), carried=number_text(carried_in, words))
     else:
-        pot = words.phrase("the pot of {pot}", "play", pot=f"{total:,}")
+        pot = words.phrase("the pot of {pot}", "play", pot=number_text(total, words))
     if not winners:
         if first:
             return words.phrase("Everyone folded: {pot} carries to the next round", "play", pot=pot)
@@ -526,7 +527,7 @@ def pot_text(
             return words.phrase_p("you", "{name} took {pot}", "play", name=who[0], pot=pot)
         return words.phrase_p("seat", "{name} took {pot}", "play", name=who[0], pot=pot)
     each = words.pgettext("list", ", ").join(
-        words.phrase("{name} {chips}", "play", name=_named(names[s], False, words), chips=f"{shares[s]:,}") for s in winners
+        words.phrase("{name} {chips}", "play", name=_named(names[s], False, words), chips=number_text(shares[s], words)) for s in winners
     )
     return words.phrase("{names} split {pot} ({shares})", "play", names=spoken_list(who, words), pot=pot, shares=each)
 
@@ -597,18 +598,18 @@ class Session:
             text = words.phrase(
                 "{rounds} against the dealer: {wins}, {losses}, {draws}, {folds}; {pots} won; chips {start} → {end} ({net}).",
                 "play",
-                rounds=words.phrase_n("{count} round", "{count} rounds", rounds, "play", count=f"{rounds:,}"),
-                wins=words.phrase_n("{count} win", "{count} wins", o["win"], "play", count=f"{o['win']:,}"),
-                losses=words.phrase_n("{count} loss", "{count} losses", o["lose"], "play", count=f"{o['lose']:,}"),
-                draws=words.phrase_n("{count} draw", "{count} draws", o["draw"], "play", count=f"{o['draw']:,}"),
-                folds=words.phrase_n("{count} fold", "{count} folds", o["fold"], "play", count=f"{o['fold']:,}"),
-                pots=words.phrase_n("{count} pot", "{count} pots", self.pots, "play", count=f"{self.pots:,}"),
-                start=f"{start:,}",
-                end=f"{chips[-1]:,}",
-                net=signed(net),
+                rounds=words.phrase_n("{count} round", "{count} rounds", rounds, "play", count=number_text(rounds, words)),
+                wins=words.phrase_n("{count} win", "{count} wins", o["win"], "play", count=number_text(o["win"], words)),
+                losses=words.phrase_n("{count} loss", "{count} losses", o["lose"], "play", count=number_text(o["lose"], words)),
+                draws=words.phrase_n("{count} draw", "{count} draws", o["draw"], "play", count=number_text(o["draw"], words)),
+                folds=words.phrase_n("{count} fold", "{count} folds", o["fold"], "play", count=number_text(o["fold"], words)),
+                pots=words.phrase_n("{count} pot", "{count} pots", self.pots, "play", count=number_text(self.pots, words)),
+                start=number_text(start, words),
+                end=number_text(chips[-1], words),
+                net=signed(net, words),
             )
         else:
-            text = words.phrase("No round settled yet; chips {start}.", "play", start=f"{start:,}")
+            text = words.phrase("No round settled yet; chips {start}.", "play", start=number_text(start, words))
         return {
             "rounds": rounds,
             "against_dealer": dict(self.outcomes),
@@ -761,7 +762,7 @@ def hint_json(advice: Advice, *, top: int = 5, lang: LangLike = None) -> dict[st
 
 def _stacks(game: Game, lang: Language = ENGLISH) -> str:
     return lang.pgettext("list", ", ").join(
-        lang.phrase("{name} {chips}", "play", name=seat_name(game.names[s], lang), chips=f"{c:,}") for s, c in enumerate(game.stacks)
+        lang.phrase("{name} {chips}", "play", name=seat_name(game.names[s], lang), chips=number_text(c, lang)) for s, c in enumerate(game.stacks)
     )
 
 
@@ -781,7 +782,7 @@ def standings(game: Game, lang: LangLike = None) -> str:
     """The game's last line in a terminal: the rounds played, the stacks
     and any pot carried, unclaimed (in ``lang``)."""
     words = language(lang)
-    carried = words.phrase("; {chips} carried in the pot, unclaimed", "play", chips=f"{game.pot:,}") if game.pot else ""
+    carried = words.phrase("; {chips} carried in the pot, unclaimed", "play", chips=number_text(game.pot, words)) if game.pot else ""
     return words.phrase_n(
         "After {n} round: {stacks}{carried}.",
         "After {n} rounds: {stacks}{carried}.",
@@ -862,7 +863,7 @@ def event_lines(game: Game, event: Event, painter: Painter, lang: LangLike = Non
         ]
     if isinstance(event, RoundVoided):
         back = words.pgettext("list", ", ").join(
-            words.phrase("{name} {chips}", "play", name=name[s], chips=f"{c:,}") for s, c in enumerate(event.returned) if c
+            words.phrase("{name} {chips}", "play", name=name[s], chips=number_text(c, words)) for s, c in enumerate(event.returned) if c
         )
         return [words.phrase("Round {round} is void: every chip of it goes back ({returned}).", "play", round=event.round, returned=back)]
     return []

@@ -56,6 +56,12 @@ window.fivecard = (function () {
     return fill(typeof found === "string" && found ? found : message, fields);
   }
 
+  // A whole number with the page's language's thousands separator (as the
+  // server's fivecard.core.report.number_text): 1,000; Russian 1 000.
+  function number(n) {
+    return Number(n).toLocaleString("en").replace(/,/g, tp("thousands separator", ","));
+  }
+
   // A page asked for with ?lang= (the language switch's links) has
   // remembered the language (the app's cookie): the address drops it, so
   // that a link copied from it does not pick a language for whoever opens it.
@@ -484,6 +490,6 @@ window.fivecard = (function () {
   return {
     ApiError, api, showError, clearError, sleep, el, plural, cardFace, choiceCard, cardRow, ruleTitle, fillForm, unknownRules,
     isTyping, offerContinue, recover, probe, offline, whenOnline, backoff, percent, markCard,
-    t, tn, tp, lang,
+    t, tn, tp, lang, number,
   };
 })();

@@ -7,7 +7,7 @@
 
 (function () {
   const { api, showError, clearError, el, cardFace, choiceCard, isTyping, offerContinue, recover, probe } = window.fivecard;
-  const { t, tn } = window.fivecard;
+  const { t, tn, number } = window.fivecard;
   const $ = (id) => document.getElementById(id);
   const STORE_KEY = "fivecard.machine";
 
@@ -25,15 +25,15 @@
   }
 
   function coins(n) {
-    return tn("{count} coin", "{count} coins", n, { count: n.toLocaleString("en") });
+    return tn("{count} coin", "{count} coins", n, { count: number(n) });
   }
 
   function credits(n) {
-    return tn("{count} credit", "{count} credits", n, { count: n.toLocaleString("en") });
+    return tn("{count} credit", "{count} credits", n, { count: number(n) });
   }
 
   function handsPlayed(n) {
-    return tn("{count} hand played", "{count} hands played", n, { count: n.toLocaleString("en") });
+    return tn("{count} hand played", "{count} hands played", n, { count: number(n) });
   }
 
   // a return, two decimals, by the app's one rule (common.js percent)
@@ -179,7 +179,7 @@
         row.append(th);
         line.pays.forEach((pay, i) => {
           const n = machine.paytable.coins[i];
-          row.append(el("td", n === machine.coins ? "number current" : "number", pay.toLocaleString("en")));
+          row.append(el("td", n === machine.coins ? "number current" : "number", number(pay)));
         });
         body.append(row);
       }
@@ -273,9 +273,9 @@
         dd.dataset.field = field;
         summary.append(el("dt", "", name), dd);
       };
-      item(t("Hands"), log.hands.toLocaleString("en"), "hands");
-      item(t("Bet / paid"), `${log.bet.toLocaleString("en")} / ${log.paid.toLocaleString("en")}`, "bet-paid");
-      item(t("Mistakes"), log.mistakes.toLocaleString("en"), "mistakes");
+      item(t("Hands"), number(log.hands), "hands");
+      item(t("Bet / paid"), `${number(log.bet)} / ${number(log.paid)}`, "bet-paid");
+      item(t("Mistakes"), number(log.mistakes), "mistakes");
       item(t("Total cost"), t("{cost} coins", { cost: log.cost_coins.toFixed(4) }), "cost");
       item(t("Your return"), percent(log.return), "return");
       item(t("Your holds' expected return"), percent(log.return_expected), "return-expected");
@@ -304,9 +304,9 @@
       $("machine-title").textContent = machine.game.title;
       $("machine-info").textContent = handsPlayed(machine.hands) + (machine.seeded ? t(" · seeded") : "");
       document.title = `${machine.game.title} · ${t("Video poker")} · fivecard`;
-      $("credits").textContent = machine.credits.toLocaleString("en");
+      $("credits").textContent = number(machine.credits);
       $("bet").textContent = String(machine.hand ? machine.hand.coins : machine.coins);
-      $("won").textContent = machine.phase === "idle" && machine.last ? machine.last.paid.toLocaleString("en") : "0";
+      $("won").textContent = machine.phase === "idle" && machine.last ? number(machine.last.paid) : "0";
       renderPaytable();
       renderCards();
       const practice = $("practice");

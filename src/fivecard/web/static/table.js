@@ -12,7 +12,7 @@
   const $ = (id) => document.getElementById(id);
   const { api, showError, clearError, sleep, el, cardFace, choiceCard, cardRow, ruleTitle, fillForm, isTyping } =
     window.fivecard;
-  const { offerContinue } = window.fivecard;
+  const { offerContinue, number } = window.fivecard;
   const { recover, probe } = window.fivecard;
   const { markCard } = window.fivecard;
   const { t, tn } = window.fivecard;
@@ -33,12 +33,12 @@
 
 
   function chips(n) {
-    return tn("{count} chip", "{count} chips", n, { count: n.toLocaleString("en") });
+    return tn("{count} chip", "{count} chips", n, { count: number(n) });
   }
 
   function signed(n) {
-    if (n > 0) return `+${n.toLocaleString("en")}`;
-    if (n < 0) return `−${(-n).toLocaleString("en")}`;
+    if (n > 0) return `+${number(n)}`;
+    if (n < 0) return `−${number((-n))}`;
     return "±0";
   }
 
@@ -115,7 +115,7 @@
           ? t("game over")
           : game.round
             ? t("round {round} in play", { round: game.round })
-            : tn("{count} round played", "{count} rounds played", game.played, { count: game.played.toLocaleString("en") });
+            : tn("{count} round played", "{count} rounds played", game.played, { count: number(game.played) });
         return t("{rules}, {where}, you have {chips}", { rules: ruleTitle(game.rules), where, chips: chips(game.seats[0].stack) });
       },
     );
@@ -226,9 +226,9 @@
       const round = game.round || (settled ? settled.round : null);
       const info = [ruleTitle(game.rules)];
       if (round) info.push(t("round {round}", { round }));
-      info.push(tn("{count} round played", "{count} rounds played", game.played, { count: game.played.toLocaleString("en") }));
+      info.push(tn("{count} round played", "{count} rounds played", game.played, { count: number(game.played) }));
       $("table-info").textContent = info.join(" · ");
-      $("pot").textContent = game.pot.toLocaleString("en");
+      $("pot").textContent = number(game.pot);
       $("house-bet").textContent = String(game.bet);
       $("ante").textContent = String(game.ante);
 
@@ -281,7 +281,7 @@
       name.id = `seat-${seat.seat}-name`;
       head.append(name);
       const stack = el("p", "stack");
-      stack.append(t("Stack") + " ", el("strong", null, seat.stack.toLocaleString("en")));
+      stack.append(t("Stack") + " ", el("strong", null, number(seat.stack)));
       head.append(stack);
       const badges = el("p", "badges");
       if (folded) badges.append(el("span", "badge fold", t("folded")));
@@ -568,8 +568,8 @@
         row.append(el("dt", null, term), dd);
         figures.append(row);
       };
-      const count = (n) => ({ count: n.toLocaleString("en") });
-      add(t("Rounds"), session.rounds.toLocaleString("en"));
+      const count = (n) => ({ count: number(n) });
+      add(t("Rounds"), number(session.rounds));
       add(
         t("Against the dealer"),
         // (a count of none is said in the panel's own colour: "0 losses" is not bad news)
@@ -578,8 +578,8 @@
         el("span", `tally draw${d.draw ? "" : " zero"}`, tn("{count} draw", "{count} draws", d.draw, count(d.draw))), " · ",
         el("span", `tally fold${d.fold ? "" : " zero"}`, tn("{count} fold", "{count} folds", d.fold, count(d.fold)))
       );
-      add(t("Pots won"), session.pots ? `${session.pots.toLocaleString("en")} (${chips(session.pot_chips)})` : t("none yet"));
-      add(t("Chips"), `${first.toLocaleString("en")} → ${last.toLocaleString("en")} `, el("strong", `session-net ${tone(session.net)}`, `(${session.net ? signed(session.net) : "±0"})`));
+      add(t("Pots won"), session.pots ? `${number(session.pots)} (${chips(session.pot_chips)})` : t("none yet"));
+      add(t("Chips"), `${number(first)} → ${number(last)} `, el("strong", `session-net ${tone(session.net)}`, `(${session.net ? signed(session.net) : "±0"})`));
       body.append(figures);
       body.append(chipsChart(session.chips));
       body.append(chipsTable(session.chips, open));
@@ -595,13 +595,13 @@
 
     function chartText(series) {
       const rounds = series.length - 1;
-      const first = series[0].toLocaleString("en");
-      const last = series[rounds].toLocaleString("en");
+      const first = number(series[0]);
+      const last = number(series[rounds]);
       if (!rounds) return t("Chips: {first}, no round settled yet", { first });
       return tn("Chips: {first} → {last} over {count} round", "Chips: {first} → {last} over {count} rounds", rounds, {
         first,
         last,
-        count: rounds.toLocaleString("en"),
+        count: number(rounds),
       });
     }
 
@@ -629,7 +629,7 @@
         if (marks.some((m) => Math.abs(y(m) - y(value)) < 12)) continue;
         marks.push(value);
         const label = svg("text", { class: "chart-label", x: pad.left - 4, y: y(value) + 4, "text-anchor": "end" });
-        label.textContent = value.toLocaleString("en");
+        label.textContent = number(value);
         chart.append(label);
       }
       const ends = [[0, "start"], [rounds, "end"]];
@@ -666,10 +666,10 @@
       const tbody = el("tbody");
       for (const [i, v] of shown) {
         const row = el("tr");
-        const th = el("th", null, i === 0 ? t("start") : i.toLocaleString("en"));
+        const th = el("th", null, i === 0 ? t("start") : number(i));
         th.scope = "row";
         const change = i === 0 ? null : v - series[i - 1];
-        row.append(th, el("td", null, v.toLocaleString("en")), el("td", change === null ? null : tone(change), change === null ? "" : change ? signed(change) : "0"));
+        row.append(th, el("td", null, number(v)), el("td", change === null ? null : tone(change), change === null ? "" : change ? signed(change) : "0"));
         tbody.append(row);
       }
       table.append(thead, tbody);
@@ -694,7 +694,7 @@
         item.append(top);
         const who = h.pot_winners.map((s) => names[s] || t("seat {seat}", { seat: s })).join(t(" and "));
         const pot = h.pot_winners.length ? t("pot of {pot} to {who}", { pot: h.pot, who }) : t("pot of {pot} carried", { pot: h.pot });
-        item.append(el("p", "muted", t("{pot} · your stack {stack}", { pot, stack: h.stack.toLocaleString("en") })));
+        item.append(el("p", "muted", t("{pot} · your stack {stack}", { pot, stack: number(h.stack) })));
         list.append(item);
       }
     }

@@ -628,11 +628,17 @@ def _read_token(token: str, position: int, text: str) -> Card:
     )
 
 
+#: The longest token :func:`_russian_mistake` explains: a rank and a word.
+_LONGEST_MISTAKE: Final = 2 + max(map(len, _RUSSIAN_WORDS))
+
+
 def _russian_mistake(token: str, where: object) -> None:
     """Raise the error that explains a token with a Cyrillic letter that is
     not read (see the module text): a Russian word for a suit or a rank,
     Cyrillic look-alikes of Latin card letters, a Latin ``T`` or ``B``
     before a Russian suit letter. Return when it is none of these."""
+    if len(token) > _LONGEST_MISTAKE:  # (linear time on any input: no word or card is longer)
+        return
     low = token.lower()
     for cut in range(len(low) + 1):  # a word alone, or after a rank ("Кпики")
         word = _RUSSIAN_WORDS.get(low[cut:])

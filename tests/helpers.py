@@ -399,3 +399,22 @@ def engine_round(rules: str, seed: int, keep: Sequence[int] | None, *, stack: in
     while game.can_reveal():
         game.reveal_dealer_card()
     return game, game.settle()
+
+
+def table_events(client: Any, table_id: str, **params: str) -> list[dict[str, Any]]:
+    """Every event of a friends' table so far, as this browser's event
+    stream sends them (``params``: the stream's query, e.g. ``lang``)."""
+    import json
+
+    last = client.get(f"/api/tables/{table_id}").json()["last_event"]
+    found: list[dict[str, Any]] = []
+    with client.stream("GET", f"/api/tables/{table_id}/events", params={"after": "0", **params}) as stream:
+        seq = 0
+        for line in stream.iter_lines():
+            if line.startswith("id: "):
+                seq = int(line[4:])
+            elif line.startswith("data: "):
+                found.append(json.loads(line[6:]))
+                if seq == last:
+                    break
+    return found

@@ -7,7 +7,6 @@ a removal announced as the host's, the names in the export."""
 
 from __future__ import annotations
 
-import json
 import re
 import warnings
 from pathlib import Path
@@ -19,6 +18,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
+
+from helpers import table_events
 
 from fivecard.play.table_game import round_deck, round_seed
 from fivecard.web.app import create_app
@@ -45,18 +46,7 @@ def table(app: FastAPI, draw: int, *names: str) -> tuple[TestClient, str, list[T
 
 
 def events(client: TestClient, table_id: str) -> list[dict[str, Any]]:
-    last = client.get(f"/api/tables/{table_id}").json()["last_event"]
-    found: list[dict[str, Any]] = []
-    with client.stream("GET", f"/api/tables/{table_id}/events") as stream:
-        seq = 0
-        for line in stream.iter_lines():
-            if line.startswith("id: "):
-                seq = int(line[4:])
-            elif line.startswith("data: "):
-                found.append(json.loads(line[6:]))
-                if seq == last:
-                    break
-    return found
+    return table_events(client, table_id)
 
 
 def test_a_tables_draw_is_0_to_5_cards(app: FastAPI) -> None:

@@ -17,6 +17,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about its test client's HTTP library
     from fastapi.testclient import TestClient
 
+from helpers import table_events
+
 from fivecard import showdown
 from fivecard.web.app import create_app
 from fivecard.web.i18n import COOKIE
@@ -44,18 +46,7 @@ def _post(client: TestClient, path: str, status: int = 200, **body: Any) -> dict
 
 def _events(client: TestClient, table_id: str, **params: str) -> list[dict[str, Any]]:
     """Every event of the table, as this browser's stream sends them."""
-    last = client.get(f"/api/tables/{table_id}").json()["last_event"]
-    found: list[dict[str, Any]] = []
-    with client.stream("GET", f"/api/tables/{table_id}/events", params={"after": "0", **params}) as stream:
-        seq = 0
-        for line in stream.iter_lines():
-            if line.startswith("id: "):
-                seq = int(line[4:])
-            elif line.startswith("data: "):
-                found.append(json.loads(line[6:]))
-                if seq == last:
-                    break
-    return found
+    return table_events(client, table_id, **params)
 
 
 def _a_round(client_of: Any, **host_headers: str) -> tuple[str, TestClient, TestClient, TestClient]:

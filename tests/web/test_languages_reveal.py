@@ -28,23 +28,13 @@ import pytest
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi import FastAPI
-    from fastapi.routing import APIRoute
     from fastapi.testclient import TestClient
-    from starlette.routing import Mount, Route
 
+from routes import route_requests
 from fivecard.core.lang import LANGUAGES
 from fivecard.web.app import OWNER_COOKIE, create_app
 from fivecard.web.friends_api import RateLimit
 
-#: A value for each body field a route requires, by the field's name.
-FIELDS: dict[str, Any] = {
-    "hand": "AS KS QS JS TS",
-    "hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"],
-    "action": "start",
-    "name": "Mallory",
-    "text": "hello",
-    "paytable": "jacks-or-better-9-6",
-}
 #: Fields of a JSON answer that are words for people (a card's ``rank`` and
 #: ``text`` as the language writes them: Russian К♦).
 SENTENCES = {"description", "explanation", "label", "name", "rank", "reason", "text"}
@@ -72,27 +62,8 @@ class World:
             target.close()
 
     def requests(self) -> Iterator[tuple[str, str, Any]]:
-        schema = self.app.openapi()
-        for route in self.app.routes:
-            if isinstance(route, Mount):
-                yield "GET", route.path + "/app.css", None
-                yield "GET", route.path + "/common.js", None
-                continue
-            assert isinstance(route, Route) and route.methods, route
-            path = route.path_format.format(**{name: self.ids[name] for name in route.param_convertors})
-            for method in sorted(route.methods - {"HEAD"}):
-                yield method, path, self._body(schema, route, method)
-
-    @staticmethod
-    def _body(schema: dict[str, Any], route: Route, method: str) -> Any:
-        if not isinstance(route, APIRoute) or route.body_field is None:
-            return None
-        spec = schema["paths"][route.path_format][method.lower()]["requestBody"]["content"]["application/json"]["schema"]
-        ref = next(s["$ref"] for s in [spec, *spec.get("anyOf", [])] if "$ref" in s)
-        required = schema["components"]["schemas"][ref.rsplit("/", 1)[1]].get("required", [])
-        missing = [name for name in required if name not in FIELDS]
-        assert not missing, f"{method} {route.path_format} requires {missing}: add a value to FIELDS"
-        return {name: FIELDS[name] for name in required}
+        """Every route of the app, every method: (method, path, body)."""
+        return route_requests(self.app, self.ids, ("app.css", "common.js"))
 
     def ask(self, method: str, path: str, body: Any, role: str, code: str) -> tuple[int, str, bytes]:
         self.restore()

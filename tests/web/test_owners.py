@@ -40,10 +40,9 @@ import pytest
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi import FastAPI
-    from fastapi.routing import APIRoute
     from fastapi.testclient import TestClient
-    from starlette.routing import Mount, Route
 
+from routes import route_requests
 from fivecard.play.friends import FriendsTable
 from fivecard.play.game import Game
 from fivecard.web.app import OWNER_COOKIE, create_app
@@ -51,16 +50,6 @@ from fivecard.web.errors import NotYours
 from fivecard.web.store import DEALER_GAMES, Capacity, Database, Owners, TableGameStore, secret_hash
 from fivecard.web.friends_api import RateLimit
 
-#: A value for each body field a route requires, by the field's name (a
-#: route that requires another fails the walk, which names it).
-FIELDS: dict[str, Any] = {
-    "hand": "AS KS QS JS TS",
-    "hands": ["AS KS QS JS TS", "2C 3C 4C 5C 7D"],
-    "action": "start",
-    "name": "Mallory",
-    "text": "hello",
-    "paytable": "jacks-or-better-9-6",
-}
 #: Fresh ids in answers (a new game's or table's), masked before answers are compared.
 NEW_ID = re.compile(
     rb'(?<="id":")[A-Za-z0-9_-]{22}(?=")|(?<=/api/games/)[A-Za-z0-9_-]{22}|(?<=/api/tables/)[A-Za-z0-9_-]{22}'
@@ -189,26 +178,7 @@ class World:
 
     def requests(self) -> Iterator[tuple[str, str, Any]]:
         """Every route of the app, every method: (method, path, body)."""
-        schema = self.app.openapi()
-        for route in self.app.routes:
-            if isinstance(route, Mount):
-                yield "GET", route.path + "/app.css", None
-                continue
-            assert isinstance(route, Route) and route.methods, route
-            path = route.path_format.format(**{name: self.ids[name] for name in route.param_convertors})
-            for method in sorted(route.methods - {"HEAD"}):
-                yield method, path, self._body(schema, route, method)
-
-    @staticmethod
-    def _body(schema: dict[str, Any], route: Route, method: str) -> Any:
-        if not isinstance(route, APIRoute) or route.body_field is None:
-            return None
-        spec = schema["paths"][route.path_format][method.lower()]["requestBody"]["content"]["application/json"]["schema"]
-        ref = next(s["$ref"] for s in [spec, *spec.get("anyOf", [])] if "$ref" in s)
-        required = schema["components"]["schemas"][ref.rsplit("/", 1)[1]].get("required", [])
-        missing = [name for name in required if name not in FIELDS]
-        assert not missing, f"{method} {route.path_format} requires {missing}: add a value to FIELDS"
-        return {name: FIELDS[name] for name in required}
+        return route_requests(self.app, self.ids)
 
     def stranger(self, method: str, path: str, body: Any) -> Answer:
         if (method, path) not in self.strangers:

@@ -7,6 +7,7 @@ a removal announced as the host's, the names in the export."""
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from pathlib import Path

@@ -481,6 +481,9 @@ CASES: tuple[Case, ...] = (
             case(f"lang-{code}-bad-card", "classify", "AS KS QS JS 1S", environment=in_locale(locale)),
             case(f"lang-{code}-stats", "stats", environment=in_locale(locale)),
             case(f"lang-{code}-stats-ace-king", "stats", "--lang", code, "--rules", "ace-king"),
+            case(f"lang-{code}-advise", "advise", "AS KD 7C 7H 2S", environment=in_locale(locale)),
+            case(f"lang-{code}-advise-paytable", "advise", "--lang", code, "--paytable", "jacks-or-better-9-6",
+                 "--json", "AS KD 7C 7H 2S"),
         )
     ),
     case("lang-unknown", "classify", "--lang", "fr", "AS KS QS JS TS"),

@@ -68,9 +68,9 @@ def test_the_machines_screen_speaks_the_language(code: str) -> None:
 
 def test_written_lines_in_each_language() -> None:
     ru, ja = dealer_game("ru", "q\n"), dealer_game("ja", "q\n")
-    assert "Пятикарточный дро-покер против дилера (правила standard, зерно 5). Стеки: Вы 1,000" in ru
+    assert "Пятикарточный дро-покер против дилера (правила standard, зерно 5). Стеки: Вы 1 000" in ru
     assert "ディーラーと対戦するファイブカードドロー(standardルール、シード5)。" in ja
-    assert "После 0 раундов: Вы 1,000, Компьютер 1 1,000, Компьютер 2 1,000." in ru
+    assert "После 0 раундов: Вы 1 000, Компьютер 1 1 000, Компьютер 2 1 000." in ru
 
 
 def test_english_is_the_default() -> None:

@@ -171,7 +171,9 @@ def _advise(call: Call) -> int:
     table = load_paytable(args.paytable) if args.paytable is not None else None
     rules = table.rules_to_play(call.chosen_rules) if table is not None else call.rules
     advice = advise(Hand.parse(args.hand, rules=rules), paytable=table)
-    return call.print(advice.to_json() if args.json else advice.text(call.painter, top=None if args.all else 10))
+    if args.json:
+        return call.print(advice.to_json(call.lang))
+    return call.print(advice.text(call.painter, top=None if args.all else 10, lang=call.lang))
 
 
 @command("rules")

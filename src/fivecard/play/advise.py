@@ -32,7 +32,7 @@ from ..core.errors import FivecardError, HandError, quote
 from ..core.evaluate import HandLike, as_hand
 from ..core.hand import Hand
 from ..core.rules import RuleSet
-from ..core.report import Painter
+from ..core.report import Painter, display_width, number_text, padded_text
 from .paytables import PayTable, PayTableError
 from .percent import percent
 
@@ -187,36 +187,59 @@ class Advice:
             "reason": self.reason_text(lang),
         }
 
-    def text(self, painter: Painter, *, top: int | None = 10) -> str:
+    def text(self, painter: Painter, *, top: int | None = 10, lang: LangLike = None) -> str:
         """The advice as ``fivecard advise`` prints it: the hand, a line per
         choice (the first ``top``; None: all 32), the recommended one marked
         ``*`` with its chances or return and the most likely final category,
-        then why and what was enumerated."""
+        then why and what was enumerated; in ``lang`` (default English)."""
+        words = language(lang)
         table = self.paytable
         rules = self.hand.rules
-        against = (
-            f"expected return per coin under {table.title}"
-            if table
-            else f"against the dealer: a random five of the {len(self.unseen)} cards you have not seen"
-        )
-        likeliest = "final hand and its pay (most likely)" if table else "category of the final hand (most likely)"
+        if table:
+            against = words.phrase("expected return per coin under {game}", "play", game=table.title)
+            likeliest = words.gettext("final hand and its pay (most likely)", "play")
+        else:
+            against = words.phrase(
+                "against the dealer: a random five of the {count} cards you have not seen", "play",
+                count=len(self.unseen),
+            )  # fmt: skip
+            likeliest = words.gettext("category of the final hand (most likely)", "play")
+        if table:
+            heads = words.gettext("return", "play")
+        else:
+            win = words.pgettext("chances", "win", "play")
+            draw = words.pgettext("chances", "draw", "play")
+            lose = words.pgettext("chances", "lose", "play")
+            heads = f"{padded_text(win, -5)} {padded_text(draw, -6)} {padded_text(lose, -6)}"
+        cards = painter.cards(self.hand.cards).rstrip()
+        keep_head = words.gettext("keep", "play")
         lines = [
-            f"Hand: {painter.cards(self.hand.cards).rstrip()} ({rules.name}); {against}.",
-            f"    {'keep':<20} " + ("return " if table else "  win   draw   lose ") + f"  {likeliest}",
+            words.phrase("Hand: {cards} ({rules}); {against}.", "play", cards=cards, rules=rules.name, against=against),
+            f"    {padded_text(keep_head, 20)} {heads}   {likeliest}",
         ]
         for i, choice in enumerate(self.choices[:top]):
             # Painter.cards pads every card to three columns: 4 per card, less one.
-            keep = painter.cards(choice.keep) if choice.keep else "(nothing)"
-            pad = " " * (20 - (4 * len(choice.keep) - 1 if choice.keep else len(keep)))
+            keep = painter.cards(choice.keep) if choice.keep else words.gettext("(nothing)", "play")
+            pad = " " * (20 - (4 * len(choice.keep) - 1 if choice.keep else display_width(keep)))
             if choice.ev is not None:
                 numbers = f"{choice.ev:7.4f}"
             else:
                 numbers = " ".join(percent(p).rjust(6) for p in (choice.win, choice.draw, choice.lose))
             _, likely, chance = self.likeliest(choice)
+            if not words.english:
+                likely = self.likeliest_label(choice, words)
             mark = " *" if i == 0 else "  "
             lines.append(f"{mark}  {keep}{pad} {numbers}   {likely} {percent(chance)}")
-        dealer = f" and {self.dealer_hands:,} dealer hands" if self.dealer_hands else ""
-        lines += [f"Recommended (*): {self.reason}.", f"(exact: {self.completions:,} draws{dealer} enumerated)"]
+        lines.append(words.phrase("Recommended (*): {reason}.", "play", reason=self.reason_text(words)))
+        if self.dealer_hands:
+            lines.append(words.phrase(
+                "(exact: {draws} draws and {dealer} dealer hands enumerated)", "play",
+                draws=number_text(self.completions, words), dealer=number_text(self.dealer_hands, words),
+            ))  # fmt: skip
+        else:
+            lines.append(words.phrase(
+                "(exact: {draws} draws enumerated)", "play", draws=number_text(self.completions, words)
+            ))  # fmt: skip
         return "\n".join(lines) + "\n"
 
 

@@ -251,42 +251,41 @@ def card_name(card: Card, lang: Language | str | None = None) -> str:
     ``король пик``, ``スペードのキング``."""
     lang = language(lang)
     if card.rank is None:
-        return lang.pgettext("card", "joker")
+        return lang.pgettext("card", "Joker")
     rank = rank_name(card.rank, lang)
     if card.suit is None:
         return str(rank)
     return lang.phrase_p("card", "{rank} of {suit}", rank=rank, suit=SuitName(card.suit, lang))
 
 
+def _by_name(table: dict[str, tuple[str, str]], name: str, english: str, lang: Language | str | None) -> str:
+    """What ``table`` holds for ``name``, said in the language; ``english``
+    as it is when the table does not hold that very English (a rule set or
+    category a user made) or the language is English."""
+    lang = language(lang)
+    found = table.get(name)
+    if lang is ENGLISH or found is None or found[1] != english:
+        return english
+    return lang.pgettext(*found)
+
+
 def category_name(name: str, label: str, lang: Language | str | None = None) -> str:
     """A category's label in the language, by its machine name (``label``,
     the English, for a category of a custom rule set, said as it is)."""
-    lang = language(lang)
-    found = _CATEGORIES.get(name)
-    if lang is ENGLISH or found is None or found[1] != label:
-        return label
-    return lang.pgettext(*found)
+    return _by_name(_CATEGORIES, name, label, lang)
 
 
 def rules_title(name: str, title: str, lang: Language | str | None = None) -> str:
     """A rule set's title in the language (by its name; a rule set made by
     a user keeps the title it was given)."""
-    lang = language(lang)
-    found = _TITLES.get(name)
-    if lang is ENGLISH or found is None or found[1] != title:
-        return title
-    return lang.pgettext(*found)
+    return _by_name(_TITLES, name, title, lang)
 
 
 def rules_summary(name: str, summary: str, lang: Language | str | None = None) -> str:
     """A rule set's summary in the language (by its name; a rule set made by
     a user, or a summary that is not the one the catalog knows, is said as
     it is)."""
-    lang = language(lang)
-    found = _SUMMARIES.get(name)
-    if lang is ENGLISH or found is None or found[1] != summary:
-        return summary
-    return lang.pgettext(*found)
+    return _by_name(_SUMMARIES, name, summary, lang)
 
 
 def spoken_list(items: Sequence[object], lang: Language | str | None = None) -> str:
@@ -321,10 +320,7 @@ _DETAILS: Final = {
 def category_detail(name: str, detail: str, lang: Language) -> str:
     """The template of a category's description after its name (English:
     ``detail`` itself; a custom category's detail is said as it is)."""
-    found = _DETAILS.get(name)
-    if lang is ENGLISH or found is None or found[1] != detail:
-        return detail
-    return lang.pgettext(*found)
+    return _by_name(_DETAILS, name, detail, lang)
 
 
 def error_text(error: BaseException, lang: Language | str | None = None) -> str:

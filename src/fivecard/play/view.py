@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..core.cards import Card, Suit
 from ..core.evaluate import Evaluation, describe, evaluate
 from ..core.hand import Hand
-from ..core.lang import ENGLISH, Language, LangLike, language
+from ..core.lang import ENGLISH, NP_, Language, LangLike, language
 from ..core.report import Painter, evaluation_json, number_text
 from ..core.rules import RuleSet
 from ..core.showdown import explain, settle
@@ -99,7 +99,7 @@ def card_json(card: Card, lang: LangLike = None) -> dict[str, Any]:
     if card.is_joker:
         return {
             "code": card.code_str, "text": str(card), "rank": None, "suit": None, "symbol": None,
-            "label": "Joker" if words is ENGLISH else card_name(card, words), "red": False,
+            "label": card_name(card, words), "red": False,
         }  # fmt: skip
     assert card.rank is not None
     suit = card.suit
@@ -415,25 +415,26 @@ def _capital(text: str) -> str:
 
 # --- the chips of a round and of a game ------------------------------------------------
 
+#: The sentence of a seat's chips by its result against the dealer, for the
+#: player and for the others (a context each: a language may say the
+#: player's verb otherwise).
+_AGAINST: Final = {
+    (True, "win"): NP_("chips, you", "{name} beat the dealer: {figures}"),
+    (True, "lose"): NP_("chips, you", "{name} lost to the dealer: {figures}"),
+    (True, "draw"): NP_("chips, you", "{name} drew with the dealer: {figures}"),
+    (True, "fold"): NP_("chips, you", "{name} folded: {figures}"),
+    (False, "win"): NP_("chips, seat", "{name} beat the dealer: {figures}"),
+    (False, "lose"): NP_("chips, seat", "{name} lost to the dealer: {figures}"),
+    (False, "draw"): NP_("chips, seat", "{name} drew with the dealer: {figures}"),
+    (False, "fold"): NP_("chips, seat", "{name} folded: {figures}"),
+}
+
+
 def _against(lang: Language, outcome: str, you: bool, name: str, figures: str) -> str:
     """What a seat did against the dealer, as the sentences of its chips
-    say it (a context each for the player and the others: a language may
-    say the player's verb otherwise)."""
-    if you:
-        if outcome == "win":
-            return lang.phrase_p("chips, you", "{name} beat the dealer: {figures}", "play", name=name, figures=figures)
-        if outcome == "lose":
-            return lang.phrase_p("chips, you", "{name} lost to the dealer: {figures}", "play", name=name, figures=figures)
-        if outcome == "draw":
-            return lang.phrase_p("chips, you", "{name} drew with the dealer: {figures}", "play", name=name, figures=figures)
-        return lang.phrase_p("chips, you", "{name} folded: {figures}", "play", name=name, figures=figures)
-    if outcome == "win":
-        return lang.phrase_p("chips, seat", "{name} beat the dealer: {figures}", "play", name=name, figures=figures)
-    if outcome == "lose":
-        return lang.phrase_p("chips, seat", "{name} lost to the dealer: {figures}", "play", name=name, figures=figures)
-    if outcome == "draw":
-        return lang.phrase_p("chips, seat", "{name} drew with the dealer: {figures}", "play", name=name, figures=figures)
-    return lang.phrase_p("chips, seat", "{name} folded: {figures}", "play", name=name, figures=figures)
+    say it (any outcome but win, lose and draw is a fold)."""
+    context, template = _AGAINST[you, outcome if outcome in ("win", "lose", "draw") else "fold"]
+    return lang.phrase_p(context, template, "play", name=name, figures=figures)
 
 
 def signed(n: int, lang: LangLike = None) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, overload
 
 from .cards import TEXTS, TOKENS, Card, Rank, Suit
@@ -641,7 +642,12 @@ def describe(hand_class: HandClass, lang: Language | str | None = None) -> str:
     >>> describe(evaluate('KD 9C 4H KS 9D').hand_class, lang='ru')
     'Две пары, короли и девятки, кикер четвёрка'
     """
-    words = language(lang)
+    return _described(hand_class, language(lang))
+
+
+@lru_cache(maxsize=1 << 13)  # a description is made once per class and language (bounded)
+def _described(hand_class: HandClass, words: Language) -> str:
+    """:func:`describe`, once per class and language."""
     category = hand_class.category
     label = category_name(category.name, category.label, words)
     if not category.detail:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal
 
 from .cards import Rank
@@ -84,7 +85,9 @@ class Step:
         """The step as a phrase in ``lang`` (default English):
         ``Flush beats Straight``, ``both One Pair of Aces; the third card
         decides, K beats Q``."""
-        words = language(lang)
+        return _step_text(self, language(lang))
+
+    def _text(self, words: Language) -> str:
         winner = self.winner.category
         if self.kind == "category":
             return words.phrase(
@@ -159,6 +162,11 @@ class Step:
 
     def __str__(self) -> str:
         return self.text()
+
+
+@lru_cache(maxsize=1 << 12)  # bounded: a step is two classes, said once per language
+def _step_text(step: Step, words: Language) -> str:
+    return step._text(words)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import re
-import select
+import selectors
 import subprocess
 import sys
 import tempfile
@@ -61,7 +61,11 @@ class Server:
                 command, stdout=subprocess.PIPE, stderr=log, text=True, env={**os.environ, **(env or {})}
             )
         assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], 30)
+        # (a selector, not select(): a long test process may hold more than
+        # the 1,024 descriptors select() can watch)
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            ready = selector.select(timeout=30)
         line = self.process.stdout.readline() if ready else ""
         found = re.search(r"at (http://127\.0\.0\.1:(\d+)/)", line)
         if not found:

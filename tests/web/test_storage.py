@@ -402,3 +402,28 @@ def test_a_data_file_kept_before_games_recorded_their_network_is_carried_on(tmp_
     assert kept.pop("g1") is None
     (network,) = kept.values()
     assert re.fullmatch(r"[0-9a-f]{64}", network) and "2001" not in network
+
+
+def open_files_in(folder: Path) -> list[str]:
+    """The files under ``folder`` this process holds open."""
+    held = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(str(folder)):
+            held.append(target)
+    return held
+
+
+def test_an_app_that_stops_closes_every_connection_to_its_file(tmp_path: Path) -> None:
+    """Connections opened on several threads (the app's start, its request
+    threads) are all closed when the app stops, as ``fivecard serve`` stops:
+    nothing keeps the data file open after."""
+    data = tmp_path / "data"
+    with TestClient(create_app(data, allow_hosts=["testserver"])) as client:
+        for _ in range(3):
+            assert client.post("/api/games", json={"rules": "standard", "players": 2}).status_code == 201
+        assert open_files_in(data)
+    assert open_files_in(data) == []

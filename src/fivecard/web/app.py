@@ -108,7 +108,8 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, MutableMapping, Sequence
+from contextlib import asynccontextmanager
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -938,12 +939,18 @@ def create_app(
     machines = TableGameStore(database, MACHINES, capacity)
     database.check()  # a folder that cannot keep a game is refused now, not at the first change
     owners = Owners(database.key("owner secrets"))
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        database.close_all()  # stopped: every thread's connection to the file closed
+
     app = FastAPI(
         title="fivecard",
         version=__version__,
         description="Five-card poker hands settled, explained and played: the API the fivecard pages use.",
         docs_url=None,  # the interactive docs load scripts from a CDN: the app works offline
         redoc_url=None,
+        lifespan=lifespan,
     )
     app.router.route_class = _JsonRoute  # (before any route: each reads its body so)
     app.state.store = store

@@ -337,12 +337,14 @@ class Database:
         self._local = threading.local()
         self._writing = threading.Lock()
         self._movers: dict[str, Mover] = {}
+        self._opened: list[sqlite3.Connection] = []  # every thread's, for close_all
+        self._opening = threading.Lock()
 
     @storage_errors()
     def connect(self) -> sqlite3.Connection:
         """This thread's connection."""
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
+        if db is None or db not in self._opened:  # (one close_all closed)
             db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
             try:
                 _wal(db)
@@ -351,6 +353,8 @@ class Database:
             except BaseException:
                 db.close()  # opened, not usable: the next request opens it again
                 raise
+            with self._opening:
+                self._opened.append(db)
             self._local.db = db
         return db
 
@@ -374,6 +378,7 @@ class Database:
             if db.in_transaction:
                 db.execute("ROLLBACK")
         except sqlite3.Error:  # cannot even roll back: this connection is done with
+            self._forget(db)
             db.close()
             self._local.db = None
 
@@ -412,8 +417,23 @@ class Database:
         """Close this thread's connection (others close with their threads)."""
         db = getattr(self._local, "db", None)
         if db is not None:
+            self._forget(db)
             db.close()
             self._local.db = None
+
+    def close_all(self) -> None:
+        """Close every thread's connection (the app stopping: no request is
+        running); a thread that asks again later opens a new one."""
+        with self._opening:
+            opened, self._opened = self._opened, []
+        for db in opened:
+            db.close()
+        self._local.db = None
+
+    def _forget(self, db: sqlite3.Connection) -> None:
+        with self._opening:
+            if db in self._opened:
+                self._opened.remove(db)
 
 
 @dataclass(frozen=True)

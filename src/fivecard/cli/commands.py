@@ -59,7 +59,7 @@ def main(
 
 def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """Parse the command line and run its command."""
-    program = parser()
+    program = parser(lazy=True)  # (only the command that runs is given its options)
     argv = _command_line(sys.argv[1:]) if argv is None else list(argv)
     if not argv:  # bare 'fivecard': the help, as pip and docker give it
         out.write(program.format_help())

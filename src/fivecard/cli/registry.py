@@ -11,6 +11,7 @@ imports nothing: a command imports what it needs only when it runs.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -265,39 +266,97 @@ def check_options(args: argparse.Namespace, rules: RuleSet, command: Command) ->
         raise UsageError(f"--decks does nothing under the {rules.name} rules, whose hands are not dealt from a deck")
 
 
-_PARSERS: dict[tuple[int, ...], argparse.ArgumentParser] = {}
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsers = argparse._SubParsersAction
 
 
-def parser() -> argparse.ArgumentParser:
+class _Commands(_SubParsers):
+    """The subcommands' action, whose parsers may be made later: a command
+    is named at once (:meth:`add_later`: the program's ``--help`` lists it,
+    and a command line may name it), and its parser made the first time a
+    command line names it, so that a run makes the one parser it uses."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._later: dict[str, Callable[[str], argparse.ArgumentParser]] = {}
+
+    def add_later(self, name: str, help: str, make: Callable[[str], argparse.ArgumentParser]) -> None:
+        """Name the command ``name`` (``help``: its line in the program's
+        ``--help``), whose parser ``make`` makes (given its ``prog``) when
+        a command line names it, or :meth:`make_all`."""
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+        self._name_parser_map[name] = None  # type: ignore[assignment]  # (made in make())
+        self._later[name] = make
+
+    def make(self, name: str) -> None:
+        """Make the parser of the command ``name``, unless it is made."""
+        make = self._later.pop(name, None)
+        if make is not None:
+            self._name_parser_map[name] = make(f"{self._prog_prefix} {name}")  # as add_parser names it
+
+    def make_all(self) -> None:
+        for name in list(self._later):
+            self.make(name)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:  # fmt: skip
+        if values:  # the command's name, as the command line gives it, then its arguments
+            self.make(values[0])
+        super().__call__(parser, namespace, values, option_string)
+
+
+_PARSERS: dict[bool, tuple[tuple[int, ...], argparse.ArgumentParser]] = {}
+
+
+def parser(*, lazy: bool = False) -> argparse.ArgumentParser:
     """The parser of the registered commands, built once (a process that
     calls :func:`fivecard.cli.main` many times, such as a test run or an
-    embedding, pays for argparse once)."""
+    embedding, pays for argparse once). ``lazy``: each command's parser is
+    made when a command line names it (see :func:`build_parser`)."""
     key = tuple(id(c) for c in COMMANDS.values())
-    if key not in _PARSERS:
-        _PARSERS.clear()
-        _PARSERS[key] = build_parser()
-    return _PARSERS[key]
+    made = _PARSERS.get(lazy)
+    if made is None or made[0] != key:
+        made = _PARSERS[lazy] = (key, build_parser(lazy=lazy))
+    return made[1]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of every registered command."""
+def build_parser(*, lazy: bool = False) -> argparse.ArgumentParser:
+    """The parser of every registered command. ``lazy``: a command's parser
+    is made the first time a command line names it, so that a run makes
+    only the parser of the command it runs (the program's ``--help`` lists
+    the commands by their names and help lines alone; a command's
+    ``--help`` and errors are its parser's, the same either way; but a lazy
+    parser's ``choices`` hold None for a command not yet named)."""
     program = SPEC["program"]
     epilog = _epilog(program["examples"], EXIT_CODES, {}, program["note"])
     made = _Parser(prog="fivecard", description=program["description"], epilog=epilog, formatter_class=_Formatter)
     made.add_argument("--version", action="version", version=f"fivecard {__version__}")
-    commands = made.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, required=True)
+    commands = made.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, required=True,
+                                   action=_Commands)  # fmt: skip
+    assert isinstance(commands, _Commands)
     for registered in COMMANDS.values():
-        sub = commands.add_parser(registered.name, help=registered.help, description=registered.description,
-                                  epilog=registered.epilog(), formatter_class=_Formatter)  # fmt: skip
-        groups: dict[str, Any] = {}
-        for one_of in registered.spec.get("one-of", ()):
-            group = sub.add_mutually_exclusive_group(required=one_of.get("required", False))
-            groups.update(dict.fromkeys(one_of["options"], group))
-        shared = [spec for name in (*registered.shared, *program["shared"]) for spec in SPEC["shared"][name]]
-        for spec in shared + registered.spec.get("argument", []) + registered.spec.get("option", []):
-            add_option(groups.get(spec.get("flags", [""])[0], sub), spec)
-        registered.arguments(sub)
+        commands.add_later(registered.name, registered.help, functools.partial(_command_parser, registered))
+    if not lazy:
+        commands.make_all()
     return made
+
+
+def _command_parser(registered: Command, prog: str) -> argparse.ArgumentParser:
+    """A command's parser, with its arguments and options."""
+    sub = _Parser(prog=prog, description=registered.description, epilog=registered.epilog(),
+                  formatter_class=_Formatter)  # fmt: skip
+    groups: dict[str, Any] = {}
+    for one_of in registered.spec.get("one-of", ()):
+        group = sub.add_mutually_exclusive_group(required=one_of.get("required", False))
+        groups.update(dict.fromkeys(one_of["options"], group))
+    names = (*registered.shared, *SPEC["program"]["shared"])
+    shared = [spec for name in names for spec in SPEC["shared"][name]]
+    for spec in shared + registered.spec.get("argument", []) + registered.spec.get("option", []):
+        add_option(groups.get(spec.get("flags", [""])[0], sub), spec)
+    registered.arguments(sub)
+    return sub
 
 
 def use_color(choice: str | None, stream: TextIO) -> bool:

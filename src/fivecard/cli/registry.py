@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import math
 import os
-import shlex
 import sys
 import time
 import tomllib
@@ -27,7 +25,6 @@ from ..core.errors import FivecardError, quote
 from ..core.lang import LANGUAGES, Language, language
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.version import __version__
-from ..play.paytables import ALIASES, PAYTABLES
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -110,12 +107,16 @@ class Call:
     @property
     def command_line(self) -> str:
         """The command line as a shell would take it again: ``fivecard ...``."""
+        import shlex
+
         return shlex.join(["fivecard", *self.argv])
 
     def print(self, report: str | object) -> int:
         """A report on standard output: text as it is, anything else as
         JSON (one write); returns exit code 0."""
         if not isinstance(report, str):
+            import json
+
             report = json.dumps(report, ensure_ascii=not can_show(self.out), indent=2) + "\n"
         self.out.write(report)
         return EXIT_OK
@@ -223,6 +224,8 @@ ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptio
 def _pay_tables() -> str:
     """The built-in pay tables as a help text names them: the two best
     known by their short names, and how to list the rest."""
+    from ..play.paytables import ALIASES, PAYTABLES  # (only where a pay table is an option's value)
+
     named = ", ".join(f"'{alias}' ({PAYTABLES[name].title})" for alias, name in ALIASES.items())
     return f"{named}, any of the {len(PAYTABLES)} tables 'fivecard strategy --list' lists"
 
@@ -235,16 +238,25 @@ def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGrou
     settings = {key: spec.get(key) for key in ("metavar", "choices", "default")}
     settings.update(type=TYPES.get(kind), action=ACTIONS.get(kind), nargs="+" if spec.get("many") else None)
     text = " ".join(spec["help"].split()).replace("{rule-sets}", ", ".join(RULE_SETS))
-    settings["help"] = text.replace("{pay-tables}", _pay_tables())
+    settings["help"] = text.replace("{pay-tables}", _pay_tables()) if "{pay-tables}" in text else text
     if spec.get("repeat"):
         settings.update(action="append", default=[])
     flags = spec.get("flags", [spec.get("name")])
     action = parser.add_argument(*flags, **{key: value for key, value in settings.items() if value is not None})
-    words = {"rule-set": [name for r in RULE_SETS.values() for name in (r.name, *r.aliases)],
-             "pay-table": [*PAYTABLES, *ALIASES], "language": [*LANGUAGES]}.get(kind, [])  # fmt: skip
-    action.complete_words = (*spec.get("words", ()), *words)  # type: ignore[attr-defined]
+    action.complete_words = (*spec.get("words", ()), *_words(kind))  # type: ignore[attr-defined]
     # A pay table is a built-in one's name or a file.
     action.complete_files = kind in ("file", "pay-table")  # type: ignore[attr-defined]
+
+
+def _words(kind: str) -> list[str]:
+    """What the shell offers for a value of that type of commands.toml."""
+    if kind == "rule-set":
+        return [name for rules in RULE_SETS.values() for name in (rules.name, *rules.aliases)]
+    if kind == "pay-table":
+        from ..play.paytables import ALIASES, PAYTABLES
+
+        return [*PAYTABLES, *ALIASES]
+    return [*LANGUAGES] if kind == "language" else []
 
 
 def check_options(args: argparse.Namespace, rules: RuleSet, command: Command) -> None:

@@ -16,11 +16,12 @@ import math
 import os
 import sys
 import time
-import tomllib
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
+from ..core import lookup_cache
 from ..core.errors import FivecardError, quote
 from ..core.lang import LANGUAGES, Language, language
 from ..core.rules import RULE_SETS, RuleSet
@@ -31,9 +32,28 @@ if TYPE_CHECKING:
 
     from ..core.report import Painter
 
-with open(os.path.join(os.path.dirname(__file__), "commands.toml"), "rb") as _file:
-    #: The commands as declared (see the file's opening comment).
-    SPEC: dict[str, Any] = tomllib.load(_file)
+
+def _declared() -> dict[str, Any]:
+    """``commands.toml``, read. Importing a TOML parser and parsing the file
+    take about 10 ms, a good part of a quick command's start: the user's
+    cache (:mod:`fivecard.core.lookup_cache`) keeps the file read, keyed by
+    a checksum of it, so a changed file is parsed again (and with the cache
+    off, every time)."""
+    with open(os.path.join(os.path.dirname(__file__), "commands.toml"), "rb") as file:
+        data = file.read()
+    key = ("commands.toml", zlib.crc32(data))
+    stored = lookup_cache.load("commands", key)
+    if isinstance(stored, dict):
+        return stored
+    import tomllib
+
+    spec = tomllib.loads(data.decode("utf-8"))
+    lookup_cache.store("commands", key, spec)
+    return spec
+
+
+#: The commands as declared (see the file's opening comment).
+SPEC: dict[str, Any] = _declared()
 
 EXIT_OK = 0
 EXIT_SOME_ROWS_BAD = 1

@@ -25,7 +25,6 @@ from .hand import Hand, HandLike, as_hand, dealt_cards, resolve_rules
 from .lang import Language, language
 from .words import category_detail, category_name, rank_letter, rank_name
 from .rules import STANDARD, Category, RuleSet, wild_on
-from .seven import _best_strength_function, best_five
 from .lookup import (
     CODES,
     KEY_SPACE,
@@ -249,6 +248,8 @@ def _best_of(hand: HandLike, rules: str | RuleSet | None, board: HandLike | None
     """The evaluation of the best five of a hand's cards and the board's."""
     ruleset = resolve_rules(rules, hand.rules if isinstance(hand, Hand) else None)
     cards = dealt_cards(hand, ruleset, board)
+    from .seven import best_five  # (the seven-card tables load only where more than five cards play)
+
     _, chosen = best_five([c.index for c in cards], ruleset)
     return _evaluated(Hand(tuple(cards[i] for i in chosen), ruleset), cards)
 
@@ -285,6 +286,8 @@ def strength(
     7462
     """
     if best_five or board is not None:
+        from .seven import _best_strength_function
+
         ruleset = resolve_rules(rules, hand.rules if isinstance(hand, Hand) else None)
         cards = dealt_cards(hand, ruleset, board)
         return _best_strength_function(ruleset)([c.index for c in cards])
@@ -336,8 +339,12 @@ def strength_function(
     7462
     """
     ruleset = resolve_rules(rules)
+    if not text and best_five:
+        from .seven import _best_strength_function
+
+        return _best_strength_function(ruleset)
     if not text:
-        return _best_strength_function(ruleset) if best_five else _five_strength_function(ruleset)
+        return _five_strength_function(ruleset)
     if best_five:
         return _best_text_strength_function(ruleset)
     return _text_strength_function(ruleset)
@@ -346,6 +353,8 @@ def strength_function(
 def _best_text_strength_function(ruleset: RuleSet) -> Callable[[str], int]:
     """Text of five to seven cards to the best five's strength (each hand
     read and checked as :func:`evaluate` reads it with ``best_five``)."""
+    from .seven import _best_strength_function
+
     best = _best_strength_function(ruleset)
 
     def best_strength_of_text(text: str) -> int:

@@ -623,9 +623,11 @@ def class_descriptions(rules: RuleSet, lang: Language | str | None = None) -> tu
 def _catalog_stamp(words: Language) -> tuple[int, int]:
     """What changes when the core catalog of a language does (its size and
     time): a cached description in that language is made again then."""
+    import os
+
     from .lang import LOCALE_FOLDER
 
-    found = (LOCALE_FOLDER / words.code / "LC_MESSAGES" / "core.mo").stat()
+    found = os.stat(os.path.join(LOCALE_FOLDER, words.code, "LC_MESSAGES", "core.mo"))
     return (found.st_size, found.st_mtime_ns)
 
 

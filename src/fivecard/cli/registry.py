@@ -19,7 +19,6 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from ..core import lookup_cache
 from ..core.errors import FivecardError, quote
@@ -27,7 +26,10 @@ from ..core.lang import LANGUAGES, Language, language
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.version import __version__
 
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
 if TYPE_CHECKING:
+    from typing import Any, NoReturn, TextIO
+
     from _typeshed import SupportsWrite
 
     from ..core.report import Painter

@@ -87,9 +87,12 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Final
 
 from .errors import ParseError, Phrase, phrase, phrase_n, quote
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "Rank",

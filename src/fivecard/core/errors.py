@@ -33,7 +33,12 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    E = TypeVar("E", bound=BaseException)
 
 __all__ = [
     "FivecardError",
@@ -170,9 +175,6 @@ class FileAccessError(OSError):
     >>> str(FileAccessError("cannot read 'in.csv': No such file or directory"))
     "cannot read 'in.csv': No such file or directory"
     """
-
-
-E = TypeVar("E", bound=BaseException)
 
 
 #: The template that puts words around a message (not itself translated:

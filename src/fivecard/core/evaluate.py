@@ -17,7 +17,6 @@ from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, overload
 
 from .cards import TEXTS, TOKENS, Card, Rank, Suit
 from .errors import HandError, kind_of
@@ -36,6 +35,15 @@ from .lookup import (
     lookup_index,
     tables_for,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Literal, overload
+else:  # the overloads below are for the type checker: at run time the last definition stands
+
+    def overload(function: object) -> object:
+        return function
+
 
 __all__ = [
     "Evaluation",

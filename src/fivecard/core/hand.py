@@ -13,11 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Final, Union
 
 from .cards import TEXTS, Card, parse_card_at, parse_cards
 from .errors import HandError, ParseError, Phrase, in_context, kind_of, phrase, quote
 from .rules import STANDARD, RuleSet, get_rules
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "Hand", "HandLike", "as_hand", "check_cards", "hand_place", "BOARD", "dealt_cards", "given_cards", "resolve_rules", "HAND_SIZE", "MOST_CARDS",
@@ -233,7 +236,7 @@ def _deck_ranks(rules: RuleSet) -> object:
 
 #: What the library takes where a hand is expected: text, a sequence (any
 #: iterable but text) of cards and/or card strings, or a :class:`Hand`.
-HandLike = Union[Hand, str, Iterable[Union[Card, str]]]
+HandLike = Hand | str | Iterable[Card | str]
 
 
 def dealt_cards(

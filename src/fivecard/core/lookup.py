@@ -28,11 +28,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
-from typing import Final
 
 from . import lookup_cache
 from .cards import CARDS, Rank, Suit
 from .rules import Category, RuleSet
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "HandClass",

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final
 
 import re
 from collections.abc import Callable, Iterable
 
 from .cards import CARDS, JOKER, Card, Rank, Suit, full_deck, parse_cards
 from .errors import RulesError, kind_of, phrase, quote
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = [
     "Category",

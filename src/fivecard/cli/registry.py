@@ -18,7 +18,6 @@ import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 from ..core import lookup_cache
 from ..core.errors import FivecardError, quote
@@ -112,19 +111,25 @@ class _Formatter(argparse.HelpFormatter):
                 self._action_max_length = max(self._action_max_length, longest)
 
 
-@dataclass(frozen=True)
 class Call:
-    """One run of a command: its parsed arguments and what it may use."""
+    """One run of a command: its parsed arguments and what it may use. (A
+    plain class, as :class:`Command` is: making a dataclass takes about half
+    a millisecond of every command's start.)"""
 
-    args: argparse.Namespace
-    rules: RuleSet
-    painter: Painter
-    stdin: TextIO
-    out: TextIO
-    err: TextIO
-    parser: argparse.ArgumentParser
-    argv: tuple[str, ...] = ()  # the command line's arguments, as given
-    lang: Language = field(default_factory=lambda: language(None))  # --lang, else the environment's
+    __slots__ = ("args", "rules", "painter", "stdin", "out", "err", "parser", "argv", "lang")
+
+    def __init__(self, args: argparse.Namespace, rules: RuleSet, painter: Painter, stdin: TextIO, out: TextIO,
+                 err: TextIO, parser: argparse.ArgumentParser, argv: tuple[str, ...] = (),
+                 lang: Language | None = None) -> None:  # fmt: skip
+        self.args = args
+        self.rules = rules
+        self.painter = painter
+        self.stdin = stdin
+        self.out = out
+        self.err = err
+        self.parser = parser  # the one that read the command line (see parser(lazy=True))
+        self.argv = argv  # the command line's arguments, as given
+        self.lang = language(None) if lang is None else lang  # --lang, else the environment's
 
     @property
     def command_line(self) -> str:
@@ -156,19 +161,35 @@ class Call:
         self.err.write(f"fivecard: {line}\n")
 
 
-@dataclass(frozen=True)
 class Command:
     """A subcommand, as registered: mostly its entry in :data:`SPEC`."""
 
-    name: str
-    help: str  # its line in 'fivecard --help'
-    description: str
-    examples: tuple[str, ...]  # whole command lines, each run by the tests
-    run: Callable[[Call], int]
-    arguments: Callable[[argparse.ArgumentParser], None] = lambda parser: None  # options added by code
-    shared: tuple[str, ...] = ()  # the sets of options of several commands it takes
-    check: Callable[[argparse.Namespace, RuleSet], object] | None = None  # before it runs
-    spec: Mapping[str, Any] = field(default_factory=dict)  # its options, exit codes, refusals
+    __slots__ = ("name", "help", "description", "examples", "run", "arguments", "shared", "check", "spec")
+
+    def __init__(
+        self,
+        name: str,
+        help: str,  # its line in 'fivecard --help'
+        description: str,
+        examples: tuple[str, ...],  # whole command lines, each run by the tests
+        run: Callable[[Call], int],
+        arguments: Callable[[argparse.ArgumentParser], None] = lambda parser: None,  # options added by code
+        shared: tuple[str, ...] = (),  # the sets of options of several commands it takes
+        check: Callable[[argparse.Namespace, RuleSet], object] | None = None,  # before it runs
+        spec: Mapping[str, Any] | None = None,  # its options, exit codes, refusals
+    ) -> None:
+        self.name = name
+        self.help = help
+        self.description = description
+        self.examples = examples
+        self.run = run
+        self.arguments = arguments
+        self.shared = shared
+        self.check = check
+        self.spec: Mapping[str, Any] = {} if spec is None else spec
+
+    def __repr__(self) -> str:
+        return f"<command {self.name!r}>"
 
     def epilog(self) -> str:
         meanings = {int(code): meaning for code, meaning in self.spec.get("exit-codes", {}).items()}

@@ -91,6 +91,13 @@ class _Formatter(argparse.HelpFormatter):
     paragraph with indented lines (a list, the examples, the exit codes) is
     kept as written."""
 
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:  # fmt: skip
+        # argparse asks shutil for the width, and every parser and option
+        # makes a formatter: importing shutil (and the compression modules
+        # it imports) would cost each run more than the parser it makes.
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         paragraphs = []
         for paragraph in text.strip("\n").split("\n\n"):
@@ -109,6 +116,22 @@ class _Formatter(argparse.HelpFormatter):
             for name in action.choices:
                 longest = len(name) + self._current_indent + self._indent_increment
                 self._action_max_length = max(self._action_max_length, longest)
+
+
+def _columns() -> int:
+    """The terminal's width, as :func:`shutil.get_terminal_size` tells it:
+    ``COLUMNS`` when set to a number above 0, else standard output's
+    terminal's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 class Call:

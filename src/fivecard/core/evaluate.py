@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import TEXTS, TOKENS, Card, Rank, Suit
 from .errors import HandError, kind_of
+from .frozen import Frozen
 from .hand import Hand, HandLike, as_hand, dealt_cards, resolve_rules
 from .lang import Language, language
 from .words import category_detail, category_name, rank_letter, rank_name
@@ -56,8 +56,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Evaluation:
+class Evaluation(Frozen):
     """What a hand is worth under its rule set.
 
     Evaluations are ordered by strength, as a showdown orders hands: ``a <
@@ -82,6 +81,7 @@ class Evaluation:
     ['One Pair, Twos, 5-4-3 kickers', 'Two Pair, Sevens and Fours, Two kicker', 'Flush, A-K-Q-J-9']
     """
 
+    __slots__ = ("hand", "strength", "hand_class", "showdown", "jokers", "dealt")
     hand: Hand
     strength: int
     hand_class: HandClass
@@ -91,11 +91,27 @@ class Evaluation:
     #: The cards the jokers became, in the order the jokers appear in the hand
     #: (empty without jokers). A joker that makes Five of a Kind is a rank
     #: alone, since no card of that rank is left.
-    jokers: tuple[Card, ...] = ()
+    jokers: tuple[Card, ...]
     #: When the best five play (``best_five=True`` or a ``board``): every card
     #: the hand was given, its own and then the board's; :attr:`hand` is the
     #: five that play. Empty for a hand of five evaluated as such.
-    dealt: tuple[Card, ...] = ()
+    dealt: tuple[Card, ...]
+
+    def __init__(
+        self,
+        hand: Hand,
+        strength: int,
+        hand_class: HandClass,
+        showdown: tuple[Card, ...],
+        jokers: tuple[Card, ...] = (),
+        dealt: tuple[Card, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "strength", strength)
+        object.__setattr__(self, "hand_class", hand_class)
+        object.__setattr__(self, "showdown", showdown)
+        object.__setattr__(self, "jokers", jokers)
+        object.__setattr__(self, "dealt", dealt)
 
     @property
     def unused(self) -> tuple[Card, ...]:

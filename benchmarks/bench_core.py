@@ -11,11 +11,12 @@ Measures, best of R runs over the same N random hands (seeded):
      "As Kd 7h 7c 2s": strength_function(text=True) vs poker-equity's per-hand call
      (score_batch("high", [text]): its Rust evaluator takes the same strings)
      and treys' Card.hand_to_binary + evaluate;
-  3. whole processes, best and median of P runs: `python -c pass`,
-     `import fivecard`, and `fivecard classify "AS KS QS JS TS"` with the
-     table cache warm (what every run after the first sees), cold (the
-     first run ever: it builds the table and writes the cache) and off
-     (FIVECARD_CACHE=off: the table built in every process);
+  3. whole processes, best, median and worst of P runs, as bench_startup.py
+     times them: `python -c pass`, `import fivecard`, and `fivecard classify
+     "AS KS QS JS TS"` (the script and python -m) with the table cache warm
+     (what every run after the first sees), off (FIVECARD_CACHE=off: the
+     table built in every process) and cold (the first run ever: it builds
+     the table and writes the cache), beside a treys one-liner;
   4. each rule set's whole deck through the single-hand path
      (strength_function on every combination of card indices), with the time
      to get its table from a warm cache and to build it.
@@ -30,16 +31,13 @@ import argparse
 import itertools
 import os
 import random
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TypeVar
 
+import bench_startup
 import poker_equity
 from treys import Card as TreysCard
 from treys import Evaluator
@@ -69,18 +67,6 @@ def best_loop_rate(loop: Callable[[], object], count: int, repeat: int) -> float
         loop()
         best = min(best, time.perf_counter() - started)
     return count / best
-
-
-def process_ms(cases: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, tuple[float, float]]:
-    """Best and median wall time (ms) of each whole process (argv, environment)
-    over ``runs`` runs, taken in turn so that a busy moment hits all alike."""
-    times: dict[str, list[float]] = {label: [] for label in cases}
-    for _ in range(runs):
-        for label, (argv, env) in cases.items():
-            started = time.perf_counter()
-            subprocess.run(argv, check=True, capture_output=True, env=env)
-            times[label].append(time.perf_counter() - started)
-    return {label: (min(t) * 1000, statistics.median(t) * 1000) for label, t in times.items()}
 
 
 def main() -> None:
@@ -164,35 +150,8 @@ def run(args: argparse.Namespace, cache: str) -> None:
     print()
 
     compiled = "off: PYTHONDONTWRITEBYTECODE is set" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "on"
-    print(f"3. whole processes (best / median of {args.runs}; .pyc bytecode cache {compiled})")
-    python = sys.executable
-    command = shutil.which("fivecard") or str(Path(python).parent / "fivecard")
-    classify = [command, "classify", "AS KS QS JS TS"]
-    warm = dict(os.environ)
-    subprocess.run(classify, check=True, capture_output=True, env=warm)  # fills the cache
-    off = {**os.environ, "FIVECARD_CACHE": "off"}
-    measured = process_ms(
-        {
-            "pass": ([python, "-c", "pass"], warm),
-            "import": ([python, "-c", "import fivecard"], warm),
-            "warm": (classify, warm),
-            "off": (classify, off),
-        },
-        args.runs,
-    )
-    cold = []
-    for i in range(max(1, args.runs // 4)):
-        fresh = {**os.environ, "FIVECARD_CACHE": os.path.join(cache, f"cold{i}")}
-        cold.append(process_ms({"cold": (classify, fresh)}, 1)["cold"][0])
-    lines = [
-        ("python -c pass", measured["pass"], ""),
-        ("python -c 'import fivecard'", measured["import"], " (target <= 60)"),
-        ("fivecard classify 'AS KS QS JS TS'", measured["warm"], " (target <= 100)"),
-        ("  the same, FIVECARD_CACHE=off", measured["off"], ""),
-        (f"  the same, first run (cold cache; {len(cold)} runs)", (min(cold), statistics.median(cold)), ""),
-    ]
-    for label, (best, median), target in lines:
-        print(f"  {label:<46} {best:6.1f} / {median:6.1f} ms{target}")
+    print(f"3. whole processes (bench_startup.py: best / median / worst of {args.runs}; .pyc bytecode cache {compiled})")
+    bench_startup.report(bench_startup.measure(args.runs, cache))
     print()
 
     print("4. whole deck per rule set, single-hand path (table from a warm cache, and built)")

@@ -80,7 +80,7 @@ HEADER = (
 
 
 def po_path(lang: str, domain: str) -> Path:
-    return LOCALE_FOLDER / lang / "LC_MESSAGES" / f"{domain}.po"
+    return Path(LOCALE_FOLDER) / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
 def extracted(domain: str) -> Catalog:

@@ -480,18 +480,6 @@ def test_the_parser_and_the_dispatch_come_from_the_registry(monkeypatch: pytest.
         registry.register(registry.COMMANDS["deal"])
 
 
-def test_classifying_a_hand_imports_nothing_heavy() -> None:
-    code = (
-        "import sys\n"
-        "from fivecard.cli import main\n"
-        "main(['classify', 'AS KS QS JS TS'])\n"
-        "print([m for m in ('numpy', 'openpyxl', 'fivecard.cli.completion') if m in sys.modules], file=sys.stderr)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "Royal Flush" in done.stdout
-    assert done.stderr == "[]\n"
-
-
 @pytest.mark.parametrize("command", ["advise", "strategy"])
 def test_help_naming_the_pay_tables_imports_no_numpy(command: str) -> None:
     code = (

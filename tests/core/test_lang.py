@@ -170,7 +170,7 @@ def test_no_russian_message_groups_thousands_with_a_comma() -> None:
     from babel.messages.pofile import read_po
 
     found = []
-    for path in sorted((LOCALE_FOLDER / "ru" / "LC_MESSAGES").glob("*.po")):
+    for path in sorted((Path(LOCALE_FOLDER) / "ru" / "LC_MESSAGES").glob("*.po")):
         with path.open("rb") as stream:
             catalog = read_po(stream)
         for message in catalog:

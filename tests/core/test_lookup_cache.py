@@ -4,7 +4,6 @@ for other rules; a cache that cannot be written never makes evaluation fail."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import subprocess
@@ -222,7 +221,7 @@ def test_changed_rules_get_their_own_tables(cache: Path, builds: list[str]) -> N
 
 def test_no_wheel_is_a_change_too(cache: Path, builds: list[str]) -> None:
     _load_or_build(STANDARD)
-    no_wheel = dataclasses.replace(STANDARD, wheel=False)
+    no_wheel = STANDARD.replace(wheel=False)
     assert same(_load_or_build(no_wheel), built(no_wheel))
     assert builds == ["standard", "standard"]
 
@@ -397,8 +396,8 @@ def test_descriptions_of_other_labels_or_a_damaged_file_are_made_again(
     monkeypatch.setattr(evaluate, "_DESCRIPTIONS", {})
     evaluate.class_descriptions(STANDARD)
     # The same ladder under other labels: the same tables, other descriptions.
-    ladder = tuple(dataclasses.replace(c, label=c.label.upper()) for c in STANDARD.ladder)
-    shouting = dataclasses.replace(STANDARD, ladder=ladder)
+    ladder = tuple(c.replace(label=c.label.upper()) for c in STANDARD.ladder)
+    shouting = STANDARD.replace(ladder=ladder)
     assert tables.cache_key(shouting) == tables.cache_key(STANDARD)
     assert evaluate.class_descriptions(shouting)[1] == "HIGH CARD, 7-5-4-3-2"
     # A file that holds too few descriptions is not believed.

@@ -16,7 +16,6 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
 
 from ..core.errors import FileAccessError, FivecardError
 from ..core.lang import ENGLISH, Language, environment_language
@@ -24,6 +23,10 @@ from ..core.rules import get_rules, wild_on
 from . import files, games, hands  # noqa: F401  (each registers its commands)
 from .registry import COMMANDS, EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_OK, Call, UsageError, can_show, check_options
 from .registry import parser, use_color
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import TextIO
 
 __all__ = ["main"]
 
@@ -59,7 +62,7 @@ def main(
 
 def _run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """Parse the command line and run its command."""
-    program = parser()
+    program = parser(lazy=True)  # (only the command that runs is given its options)
     argv = _command_line(sys.argv[1:]) if argv is None else list(argv)
     if not argv:  # bare 'fivecard': the help, as pip and docker give it
         out.write(program.format_help())

@@ -5,10 +5,13 @@ its options, makes one library call and prints what it says."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..core.rules import RuleSet
 from .registry import EXIT_OK, EXIT_SOME_ROWS_BAD, EXIT_WRONG_ANSWERS, Call, Progress, UsageError, can_show, command
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _solve_format(args: argparse.Namespace, rules: RuleSet | None = None) -> str:

@@ -119,5 +119,7 @@ def _serve(call: Call) -> int:
 @command("completion")
 def _completion(call: Call) -> int:
     from .completion import completion_script
+    from .registry import parser
 
-    return call.print(completion_script(call.args.shell, call.parser))
+    # (the whole parser: the one that read this command line holds only completion's options)
+    return call.print(completion_script(call.args.shell, parser()))

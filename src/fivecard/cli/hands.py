@@ -5,13 +5,16 @@ and prints the result's own report (its ``to_json()`` or text)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO, TypeVar
 
 from ..core.errors import FileError, FivecardError, in_context
 from ..core.rules import RULE_SETS
 from .registry import EXIT_OK, Call, UsageError, can_show, command
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Any, TextIO, TypeVar
+
+    T = TypeVar("T")
 
 
 def _standard_input(stdin: TextIO) -> Any:

@@ -11,31 +11,50 @@ imports nothing: a command imports what it needs only when it runs.
 from __future__ import annotations
 
 import argparse
-import json
+import functools
 import math
 import os
-import shlex
 import sys
 import time
-import tomllib
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
+from ..core import lookup_cache
 from ..core.errors import FivecardError, quote
 from ..core.lang import LANGUAGES, Language, language
 from ..core.rules import RULE_SETS, RuleSet
 from ..core.version import __version__
-from ..play.paytables import ALIASES, PAYTABLES
 
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
 if TYPE_CHECKING:
+    from typing import Any, NoReturn, TextIO
+
     from _typeshed import SupportsWrite
 
     from ..core.report import Painter
 
-with open(os.path.join(os.path.dirname(__file__), "commands.toml"), "rb") as _file:
-    #: The commands as declared (see the file's opening comment).
-    SPEC: dict[str, Any] = tomllib.load(_file)
+
+def _declared() -> dict[str, Any]:
+    """``commands.toml``, read. Importing a TOML parser and parsing the file
+    take about 10 ms, a good part of a quick command's start: the user's
+    cache (:mod:`fivecard.core.lookup_cache`) keeps the file read, keyed by
+    a checksum of it, so a changed file is parsed again (and with the cache
+    off, every time)."""
+    with open(os.path.join(os.path.dirname(__file__), "commands.toml"), "rb") as file:
+        data = file.read()
+    key = ("commands.toml", zlib.crc32(data))
+    stored = lookup_cache.load("commands", key)
+    if isinstance(stored, dict):
+        return stored
+    import tomllib
+
+    spec = tomllib.loads(data.decode("utf-8"))
+    lookup_cache.store("commands", key, spec)
+    return spec
+
+
+#: The commands as declared (see the file's opening comment).
+SPEC: dict[str, Any] = _declared()
 
 EXIT_OK = 0
 EXIT_SOME_ROWS_BAD = 1
@@ -72,6 +91,13 @@ class _Formatter(argparse.HelpFormatter):
     paragraph with indented lines (a list, the examples, the exit codes) is
     kept as written."""
 
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:  # fmt: skip
+        # argparse asks shutil for the width, and every parser and option
+        # makes a formatter: importing shutil (and the compression modules
+        # it imports) would cost each run more than the parser it makes.
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         paragraphs = []
         for paragraph in text.strip("\n").split("\n\n"):
@@ -92,29 +118,55 @@ class _Formatter(argparse.HelpFormatter):
                 self._action_max_length = max(self._action_max_length, longest)
 
 
-@dataclass(frozen=True)
-class Call:
-    """One run of a command: its parsed arguments and what it may use."""
+def _columns() -> int:
+    """The terminal's width, as :func:`shutil.get_terminal_size` tells it:
+    ``COLUMNS`` when set to a number above 0, else standard output's
+    terminal's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
-    args: argparse.Namespace
-    rules: RuleSet
-    painter: Painter
-    stdin: TextIO
-    out: TextIO
-    err: TextIO
-    parser: argparse.ArgumentParser
-    argv: tuple[str, ...] = ()  # the command line's arguments, as given
-    lang: Language = field(default_factory=lambda: language(None))  # --lang, else the environment's
+
+class Call:
+    """One run of a command: its parsed arguments and what it may use. (A
+    plain class, as :class:`Command` is: making a dataclass takes about half
+    a millisecond of every command's start.)"""
+
+    __slots__ = ("args", "rules", "painter", "stdin", "out", "err", "parser", "argv", "lang")
+
+    def __init__(self, args: argparse.Namespace, rules: RuleSet, painter: Painter, stdin: TextIO, out: TextIO,
+                 err: TextIO, parser: argparse.ArgumentParser, argv: tuple[str, ...] = (),
+                 lang: Language | None = None) -> None:  # fmt: skip
+        self.args = args
+        self.rules = rules
+        self.painter = painter
+        self.stdin = stdin
+        self.out = out
+        self.err = err
+        self.parser = parser  # the one that read the command line (see parser(lazy=True))
+        self.argv = argv  # the command line's arguments, as given
+        self.lang = language(None) if lang is None else lang  # --lang, else the environment's
 
     @property
     def command_line(self) -> str:
         """The command line as a shell would take it again: ``fivecard ...``."""
+        import shlex
+
         return shlex.join(["fivecard", *self.argv])
 
     def print(self, report: str | object) -> int:
         """A report on standard output: text as it is, anything else as
         JSON (one write); returns exit code 0."""
         if not isinstance(report, str):
+            import json
+
             report = json.dumps(report, ensure_ascii=not can_show(self.out), indent=2) + "\n"
         self.out.write(report)
         return EXIT_OK
@@ -132,19 +184,35 @@ class Call:
         self.err.write(f"fivecard: {line}\n")
 
 
-@dataclass(frozen=True)
 class Command:
     """A subcommand, as registered: mostly its entry in :data:`SPEC`."""
 
-    name: str
-    help: str  # its line in 'fivecard --help'
-    description: str
-    examples: tuple[str, ...]  # whole command lines, each run by the tests
-    run: Callable[[Call], int]
-    arguments: Callable[[argparse.ArgumentParser], None] = lambda parser: None  # options added by code
-    shared: tuple[str, ...] = ()  # the sets of options of several commands it takes
-    check: Callable[[argparse.Namespace, RuleSet], object] | None = None  # before it runs
-    spec: Mapping[str, Any] = field(default_factory=dict)  # its options, exit codes, refusals
+    __slots__ = ("name", "help", "description", "examples", "run", "arguments", "shared", "check", "spec")
+
+    def __init__(
+        self,
+        name: str,
+        help: str,  # its line in 'fivecard --help'
+        description: str,
+        examples: tuple[str, ...],  # whole command lines, each run by the tests
+        run: Callable[[Call], int],
+        arguments: Callable[[argparse.ArgumentParser], None] = lambda parser: None,  # options added by code
+        shared: tuple[str, ...] = (),  # the sets of options of several commands it takes
+        check: Callable[[argparse.Namespace, RuleSet], object] | None = None,  # before it runs
+        spec: Mapping[str, Any] | None = None,  # its options, exit codes, refusals
+    ) -> None:
+        self.name = name
+        self.help = help
+        self.description = description
+        self.examples = examples
+        self.run = run
+        self.arguments = arguments
+        self.shared = shared
+        self.check = check
+        self.spec: Mapping[str, Any] = {} if spec is None else spec
+
+    def __repr__(self) -> str:
+        return f"<command {self.name!r}>"
 
     def epilog(self) -> str:
         meanings = {int(code): meaning for code, meaning in self.spec.get("exit-codes", {}).items()}
@@ -222,6 +290,8 @@ ACTIONS: dict[str, Any] = {"flag": "store_true", "switch": argparse.BooleanOptio
 def _pay_tables() -> str:
     """The built-in pay tables as a help text names them: the two best
     known by their short names, and how to list the rest."""
+    from ..play.paytables import ALIASES, PAYTABLES  # (only where a pay table is an option's value)
+
     named = ", ".join(f"'{alias}' ({PAYTABLES[name].title})" for alias, name in ALIASES.items())
     return f"{named}, any of the {len(PAYTABLES)} tables 'fivecard strategy --list' lists"
 
@@ -234,16 +304,25 @@ def add_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGrou
     settings = {key: spec.get(key) for key in ("metavar", "choices", "default")}
     settings.update(type=TYPES.get(kind), action=ACTIONS.get(kind), nargs="+" if spec.get("many") else None)
     text = " ".join(spec["help"].split()).replace("{rule-sets}", ", ".join(RULE_SETS))
-    settings["help"] = text.replace("{pay-tables}", _pay_tables())
+    settings["help"] = text.replace("{pay-tables}", _pay_tables()) if "{pay-tables}" in text else text
     if spec.get("repeat"):
         settings.update(action="append", default=[])
     flags = spec.get("flags", [spec.get("name")])
     action = parser.add_argument(*flags, **{key: value for key, value in settings.items() if value is not None})
-    words = {"rule-set": [name for r in RULE_SETS.values() for name in (r.name, *r.aliases)],
-             "pay-table": [*PAYTABLES, *ALIASES], "language": [*LANGUAGES]}.get(kind, [])  # fmt: skip
-    action.complete_words = (*spec.get("words", ()), *words)  # type: ignore[attr-defined]
+    action.complete_words = (*spec.get("words", ()), *_words(kind))  # type: ignore[attr-defined]
     # A pay table is a built-in one's name or a file.
     action.complete_files = kind in ("file", "pay-table")  # type: ignore[attr-defined]
+
+
+def _words(kind: str) -> list[str]:
+    """What the shell offers for a value of that type of commands.toml."""
+    if kind == "rule-set":
+        return [name for rules in RULE_SETS.values() for name in (rules.name, *rules.aliases)]
+    if kind == "pay-table":
+        from ..play.paytables import ALIASES, PAYTABLES
+
+        return [*PAYTABLES, *ALIASES]
+    return [*LANGUAGES] if kind == "language" else []
 
 
 def check_options(args: argparse.Namespace, rules: RuleSet, command: Command) -> None:
@@ -265,39 +344,97 @@ def check_options(args: argparse.Namespace, rules: RuleSet, command: Command) ->
         raise UsageError(f"--decks does nothing under the {rules.name} rules, whose hands are not dealt from a deck")
 
 
-_PARSERS: dict[tuple[int, ...], argparse.ArgumentParser] = {}
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsers = argparse._SubParsersAction
 
 
-def parser() -> argparse.ArgumentParser:
+class _Commands(_SubParsers):
+    """The subcommands' action, whose parsers may be made later: a command
+    is named at once (:meth:`add_later`: the program's ``--help`` lists it,
+    and a command line may name it), and its parser made the first time a
+    command line names it, so that a run makes the one parser it uses."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._later: dict[str, Callable[[str], argparse.ArgumentParser]] = {}
+
+    def add_later(self, name: str, help: str, make: Callable[[str], argparse.ArgumentParser]) -> None:
+        """Name the command ``name`` (``help``: its line in the program's
+        ``--help``), whose parser ``make`` makes (given its ``prog``) when
+        a command line names it, or :meth:`make_all`."""
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+        self._name_parser_map[name] = None  # type: ignore[assignment]  # (made in make())
+        self._later[name] = make
+
+    def make(self, name: str) -> None:
+        """Make the parser of the command ``name``, unless it is made."""
+        make = self._later.pop(name, None)
+        if make is not None:
+            self._name_parser_map[name] = make(f"{self._prog_prefix} {name}")  # as add_parser names it
+
+    def make_all(self) -> None:
+        for name in list(self._later):
+            self.make(name)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:  # fmt: skip
+        if values:  # the command's name, as the command line gives it, then its arguments
+            self.make(values[0])
+        super().__call__(parser, namespace, values, option_string)
+
+
+_PARSERS: dict[bool, tuple[tuple[int, ...], argparse.ArgumentParser]] = {}
+
+
+def parser(*, lazy: bool = False) -> argparse.ArgumentParser:
     """The parser of the registered commands, built once (a process that
     calls :func:`fivecard.cli.main` many times, such as a test run or an
-    embedding, pays for argparse once)."""
+    embedding, pays for argparse once). ``lazy``: each command's parser is
+    made when a command line names it (see :func:`build_parser`)."""
     key = tuple(id(c) for c in COMMANDS.values())
-    if key not in _PARSERS:
-        _PARSERS.clear()
-        _PARSERS[key] = build_parser()
-    return _PARSERS[key]
+    made = _PARSERS.get(lazy)
+    if made is None or made[0] != key:
+        made = _PARSERS[lazy] = (key, build_parser(lazy=lazy))
+    return made[1]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of every registered command."""
+def build_parser(*, lazy: bool = False) -> argparse.ArgumentParser:
+    """The parser of every registered command. ``lazy``: a command's parser
+    is made the first time a command line names it, so that a run makes
+    only the parser of the command it runs (the program's ``--help`` lists
+    the commands by their names and help lines alone; a command's
+    ``--help`` and errors are its parser's, the same either way; but a lazy
+    parser's ``choices`` hold None for a command not yet named)."""
     program = SPEC["program"]
     epilog = _epilog(program["examples"], EXIT_CODES, {}, program["note"])
     made = _Parser(prog="fivecard", description=program["description"], epilog=epilog, formatter_class=_Formatter)
     made.add_argument("--version", action="version", version=f"fivecard {__version__}")
-    commands = made.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, required=True)
+    commands = made.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, required=True,
+                                   action=_Commands)  # fmt: skip
+    assert isinstance(commands, _Commands)
     for registered in COMMANDS.values():
-        sub = commands.add_parser(registered.name, help=registered.help, description=registered.description,
-                                  epilog=registered.epilog(), formatter_class=_Formatter)  # fmt: skip
-        groups: dict[str, Any] = {}
-        for one_of in registered.spec.get("one-of", ()):
-            group = sub.add_mutually_exclusive_group(required=one_of.get("required", False))
-            groups.update(dict.fromkeys(one_of["options"], group))
-        shared = [spec for name in (*registered.shared, *program["shared"]) for spec in SPEC["shared"][name]]
-        for spec in shared + registered.spec.get("argument", []) + registered.spec.get("option", []):
-            add_option(groups.get(spec.get("flags", [""])[0], sub), spec)
-        registered.arguments(sub)
+        commands.add_later(registered.name, registered.help, functools.partial(_command_parser, registered))
+    if not lazy:
+        commands.make_all()
     return made
+
+
+def _command_parser(registered: Command, prog: str) -> argparse.ArgumentParser:
+    """A command's parser, with its arguments and options."""
+    sub = _Parser(prog=prog, description=registered.description, epilog=registered.epilog(),
+                  formatter_class=_Formatter)  # fmt: skip
+    groups: dict[str, Any] = {}
+    for one_of in registered.spec.get("one-of", ()):
+        group = sub.add_mutually_exclusive_group(required=one_of.get("required", False))
+        groups.update(dict.fromkeys(one_of["options"], group))
+    names = (*registered.shared, *SPEC["program"]["shared"])
+    shared = [spec for name in names for spec in SPEC["shared"][name]]
+    for spec in shared + registered.spec.get("argument", []) + registered.spec.get("option", []):
+        add_option(groups.get(spec.get("flags", [""])[0], sub), spec)
+    registered.arguments(sub)
+    return sub
 
 
 def use_color(choice: str | None, stream: TextIO) -> bool:

@@ -86,10 +86,13 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, field
-from typing import Final
 
 from .errors import ParseError, Phrase, phrase, phrase_n, quote
+from .frozen import Frozen
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "Rank",
@@ -175,8 +178,7 @@ _RANK_ALONE: Final = 54  # the index of the ace alone; the two's is 66
 JOKER_SYMBOL: Final = "JK"
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(Frozen):
     """A playing card: a rank and a suit, a rank alone (``semi`` rules), or a
     joker (rank and suit both ``None``).
 
@@ -186,21 +188,32 @@ class Card:
     ('Q♠', 'Qs')
     """
 
+    __slots__ = ("rank", "suit", "index")
     rank: Rank | None
     suit: Suit | None
     #: The card's index, the one number of a card (see the module text).
-    index: int = field(init=False, repr=False, compare=False)
+    index: int
 
-    def __post_init__(self) -> None:
-        if self.rank is None and self.suit is not None:
+    def __init__(self, rank: Rank | None, suit: Suit | None) -> None:
+        if rank is None and suit is not None:
             raise ValueError("a joker has no suit")
-        if self.rank is None:
+        if rank is None:
             index = _JOKER
-        elif self.suit is None:
-            index = _RANK_ALONE + 14 - self.rank
+        elif suit is None:
+            index = _RANK_ALONE + 14 - rank
         else:
-            index = 4 * (14 - self.rank) + self.suit.order
+            index = 4 * (14 - rank) + suit.order
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "index", index)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Card:
+            return NotImplemented
+        return self.rank == other.rank and self.suit == other.suit
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.suit))
 
     @staticmethod
     def parse(text: str) -> Card:

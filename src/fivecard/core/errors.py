@@ -32,8 +32,14 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+
+from .frozen import Frozen
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    E = TypeVar("E", bound=BaseException)
 
 __all__ = [
     "FivecardError",
@@ -61,8 +67,7 @@ PATH_QUOTE = 4096
 Option = tuple[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Phrase:
+class Phrase(Frozen):
     """A sentence kept as data: an English template (:meth:`str.format`
     with named fields) of a catalog's domain and its fields; for a count,
     ``plural`` is the English template when ``n`` is not 1 (``n`` is a
@@ -72,11 +77,37 @@ class Phrase:
     (:func:`fivecard.core.words.error_text`); any other field (a quote of the
     input, a number) as it is."""
 
+    __slots__ = ("template", "fields", "plural", "n", "domain")
     template: str
     fields: Mapping[str, object]
-    plural: str | None = None
-    n: int = 1
-    domain: str = "core"
+    plural: str | None
+    n: int
+    domain: str
+
+    def __init__(
+        self, template: str, fields: Mapping[str, object], plural: str | None = None, n: int = 1, domain: str = "core"
+    ) -> None:
+        set_field = object.__setattr__
+        set_field(self, "template", template)
+        set_field(self, "fields", fields)
+        set_field(self, "plural", plural)
+        set_field(self, "n", n)
+        set_field(self, "domain", domain)
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.template, self.fields, self.plural, self.n, self.domain)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Phrase:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return (f"Phrase(template={self.template!r}, fields={self.fields!r}, plural={self.plural!r}, "
+                f"n={self.n!r}, domain={self.domain!r})")  # fmt: skip
 
     def __str__(self) -> str:
         template = self.template if self.plural is None or self.n == 1 else self.plural
@@ -98,13 +129,28 @@ def phrase_n(singular: str, plural: str, n: int, /, **fields: object) -> Phrase:
     return Phrase(singular, {"n": n, **fields}, plural, n)
 
 
-@dataclass(frozen=True, slots=True)
-class Listed:
+class Listed(Frozen):
     """Items said as a list in a sentence: ``1, 2 and 3``; with ``more``,
     the first items and how many more (``1, 2, 3 and 4 more``)."""
 
+    __slots__ = ("items", "more")
     items: Sequence[object]
-    more: int = 0
+    more: int
+
+    def __init__(self, items: Sequence[object], more: int = 0) -> None:
+        object.__setattr__(self, "items", items)
+        object.__setattr__(self, "more", more)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Listed:
+            return NotImplemented
+        return (self.items, self.more) == (other.items, other.more)
+
+    def __hash__(self) -> int:
+        return hash((self.items, self.more))
+
+    def __repr__(self) -> str:
+        return f"Listed(items={self.items!r}, more={self.more!r})"
 
     def __str__(self) -> str:
         words = [str(i) for i in self.items]
@@ -170,9 +216,6 @@ class FileAccessError(OSError):
     >>> str(FileAccessError("cannot read 'in.csv': No such file or directory"))
     "cannot read 'in.csv': No such file or directory"
     """
-
-
-E = TypeVar("E", bound=BaseException)
 
 
 #: The template that puts words around a message (not itself translated:

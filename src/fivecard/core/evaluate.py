@@ -15,17 +15,15 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, overload
 
 from .cards import TEXTS, TOKENS, Card, Rank, Suit
 from .errors import HandError, kind_of
+from .frozen import Frozen
 from .hand import Hand, HandLike, as_hand, dealt_cards, resolve_rules
 from .lang import Language, language
 from .words import category_detail, category_name, rank_letter, rank_name
 from .rules import STANDARD, Category, RuleSet, wild_on
-from .seven import _best_strength_function, best_five
 from .lookup import (
     CODES,
     KEY_SPACE,
@@ -38,6 +36,15 @@ from .lookup import (
     tables_for,
 )
 
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Literal, overload
+else:  # the overloads below are for the type checker: at run time the last definition stands
+
+    def overload(function: object) -> object:
+        return function
+
+
 __all__ = [
     "Evaluation",
     "evaluate",
@@ -49,8 +56,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Evaluation:
+class Evaluation(Frozen):
     """What a hand is worth under its rule set.
 
     Evaluations are ordered by strength, as a showdown orders hands: ``a <
@@ -75,6 +81,7 @@ class Evaluation:
     ['One Pair, Twos, 5-4-3 kickers', 'Two Pair, Sevens and Fours, Two kicker', 'Flush, A-K-Q-J-9']
     """
 
+    __slots__ = ("hand", "strength", "hand_class", "showdown", "jokers", "dealt")
     hand: Hand
     strength: int
     hand_class: HandClass
@@ -84,11 +91,27 @@ class Evaluation:
     #: The cards the jokers became, in the order the jokers appear in the hand
     #: (empty without jokers). A joker that makes Five of a Kind is a rank
     #: alone, since no card of that rank is left.
-    jokers: tuple[Card, ...] = ()
+    jokers: tuple[Card, ...]
     #: When the best five play (``best_five=True`` or a ``board``): every card
     #: the hand was given, its own and then the board's; :attr:`hand` is the
     #: five that play. Empty for a hand of five evaluated as such.
-    dealt: tuple[Card, ...] = ()
+    dealt: tuple[Card, ...]
+
+    def __init__(
+        self,
+        hand: Hand,
+        strength: int,
+        hand_class: HandClass,
+        showdown: tuple[Card, ...],
+        jokers: tuple[Card, ...] = (),
+        dealt: tuple[Card, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "strength", strength)
+        object.__setattr__(self, "hand_class", hand_class)
+        object.__setattr__(self, "showdown", showdown)
+        object.__setattr__(self, "jokers", jokers)
+        object.__setattr__(self, "dealt", dealt)
 
     @property
     def unused(self) -> tuple[Card, ...]:
@@ -249,6 +272,8 @@ def _best_of(hand: HandLike, rules: str | RuleSet | None, board: HandLike | None
     """The evaluation of the best five of a hand's cards and the board's."""
     ruleset = resolve_rules(rules, hand.rules if isinstance(hand, Hand) else None)
     cards = dealt_cards(hand, ruleset, board)
+    from .seven import best_five  # (the seven-card tables load only where more than five cards play)
+
     _, chosen = best_five([c.index for c in cards], ruleset)
     return _evaluated(Hand(tuple(cards[i] for i in chosen), ruleset), cards)
 
@@ -285,6 +310,8 @@ def strength(
     7462
     """
     if best_five or board is not None:
+        from .seven import _best_strength_function
+
         ruleset = resolve_rules(rules, hand.rules if isinstance(hand, Hand) else None)
         cards = dealt_cards(hand, ruleset, board)
         return _best_strength_function(ruleset)([c.index for c in cards])
@@ -336,8 +363,12 @@ def strength_function(
     7462
     """
     ruleset = resolve_rules(rules)
+    if not text and best_five:
+        from .seven import _best_strength_function
+
+        return _best_strength_function(ruleset)
     if not text:
-        return _best_strength_function(ruleset) if best_five else _five_strength_function(ruleset)
+        return _five_strength_function(ruleset)
     if best_five:
         return _best_text_strength_function(ruleset)
     return _text_strength_function(ruleset)
@@ -346,6 +377,8 @@ def strength_function(
 def _best_text_strength_function(ruleset: RuleSet) -> Callable[[str], int]:
     """Text of five to seven cards to the best five's strength (each hand
     read and checked as :func:`evaluate` reads it with ``best_five``)."""
+    from .seven import _best_strength_function
+
     best = _best_strength_function(ruleset)
 
     def best_strength_of_text(text: str) -> int:
@@ -614,9 +647,11 @@ def class_descriptions(rules: RuleSet, lang: Language | str | None = None) -> tu
 def _catalog_stamp(words: Language) -> tuple[int, int]:
     """What changes when the core catalog of a language does (its size and
     time): a cached description in that language is made again then."""
+    import os
+
     from .lang import LOCALE_FOLDER
 
-    found = (LOCALE_FOLDER / words.code / "LC_MESSAGES" / "core.mo").stat()
+    found = os.stat(os.path.join(LOCALE_FOLDER, words.code, "LC_MESSAGES", "core.mo"))
     return (found.st_size, found.st_mtime_ns)
 
 

@@ -11,13 +11,16 @@ into a :class:`Hand`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Final, Union
 
 from .cards import TEXTS, Card, parse_card_at, parse_cards
 from .errors import HandError, ParseError, Phrase, in_context, kind_of, phrase, quote
+from .frozen import Frozen
 from .rules import STANDARD, RuleSet, get_rules
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "Hand", "HandLike", "as_hand", "check_cards", "hand_place", "BOARD", "dealt_cards", "given_cards", "resolve_rules", "HAND_SIZE", "MOST_CARDS",
@@ -34,8 +37,7 @@ _EXPECTED = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(Frozen):
     """Five cards, checked under a rule set; build with :meth:`parse` or
     :meth:`of`.
 
@@ -46,26 +48,37 @@ class Hand:
     K♦ 9♣ 4♥ K♠ 9♦ | K♠ K♦ 9♦ 9♣ 4♥
     """
 
+    __slots__ = ("cards", "rules", "indices")
     cards: tuple[Card, ...]
-    rules: RuleSet = STANDARD
+    rules: RuleSet
     #: The cards' indices (:attr:`Card.index`), in the hand's order.
-    indices: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    indices: tuple[int, ...]
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.rules, RuleSet):
-            object.__setattr__(self, "rules", resolve_rules(self.rules))
-        if type(self.cards) is not tuple:
-            if isinstance(self.cards, (str, bytes)) or not isinstance(self.cards, Iterable):
+    def __init__(self, cards: tuple[Card, ...], rules: RuleSet = STANDARD) -> None:
+        if not isinstance(rules, RuleSet):
+            rules = resolve_rules(rules)
+        if type(cards) is not tuple:
+            if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
                 raise TypeError(
-                    f"Hand(...) takes a tuple of Cards, got {kind_of(self.cards)}; "
+                    f"Hand(...) takes a tuple of Cards, got {kind_of(cards)}; "
                     "Hand.parse reads text and Hand.of takes any form of a hand"
                 )
-            object.__setattr__(self, "cards", tuple(self.cards))
-        check_cards(self.cards, self.rules)
-        if not self.rules.suits and any(c.suit is not None for c in self.cards):
+            cards = tuple(cards)
+        check_cards(cards, rules)
+        if not rules.suits and any(c.suit is not None for c in cards):
             # Rules without suits accept suited cards and ignore the suits.
-            object.__setattr__(self, "cards", tuple(c.rank_only() for c in self.cards))
-        object.__setattr__(self, "indices", tuple([c.index for c in self.cards]))
+            cards = tuple(c.rank_only() for c in cards)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "indices", tuple([c.index for c in cards]))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Hand:
+            return NotImplemented
+        return self.cards == other.cards and self.rules is other.rules  # (a rule set is equal only to itself)
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.rules))
 
     @classmethod
     def parse(cls, text: str, *, rules: str | RuleSet | None = None) -> Hand:
@@ -233,7 +246,7 @@ def _deck_ranks(rules: RuleSet) -> object:
 
 #: What the library takes where a hand is expected: text, a sequence (any
 #: iterable but text) of cards and/or card strings, or a :class:`Hand`.
-HandLike = Union[Hand, str, Iterable[Union[Card, str]]]
+HandLike = Hand | str | Iterable[Card | str]
 
 
 def dealt_cards(

@@ -27,13 +27,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
 
 from .errors import FivecardError, quote
 
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
 if TYPE_CHECKING:  # pragma: no cover
     import gettext
+    from typing import Any
 
 __all__ = [
     "Language",
@@ -49,8 +49,9 @@ __all__ = [
     "LOCALE_FOLDER",
 ]
 
-#: The catalogs' folder: ``<language>/LC_MESSAGES/<domain>.mo`` (and ``.po``).
-LOCALE_FOLDER = Path(__file__).resolve().parent.parent / "locale"
+#: The catalogs' folder: ``<language>/LC_MESSAGES/<domain>.mo`` (and ``.po``);
+#: a path as text (os.path): pathlib is not imported for it, it is slow to import.
+LOCALE_FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "locale")
 #: One message domain per layer that speaks.
 DOMAINS = ("core", "play", "files", "web", "cli")
 #: The languages, by code, each named in itself.
@@ -96,8 +97,8 @@ class Language:
             if self.english:
                 found = gettext.NullTranslations()
             else:
-                path = LOCALE_FOLDER / self.code / "LC_MESSAGES" / f"{domain}.mo"
-                with path.open("rb") as stream:
+                path = os.path.join(LOCALE_FOLDER, self.code, "LC_MESSAGES", f"{domain}.mo")
+                with open(path, "rb") as stream:
                     found = gettext.GNUTranslations(stream)
             self._catalogs[domain] = found
         return found
@@ -140,7 +141,7 @@ class Language:
 
 #: A language as callers may give it: a :class:`Language`, a code, a locale
 #: name or a tag (``ja``, ``ja_JP.UTF-8``, ``ru-RU``), or None for English.
-LangLike = Union[Language, str, None]
+LangLike = Language | str | None
 
 ENGLISH = Language("en", LANGUAGES["en"])
 _ALL = {"en": ENGLISH, **{c: Language(c, n) for c, n in LANGUAGES.items() if c != "en"}}

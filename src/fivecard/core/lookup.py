@@ -25,14 +25,17 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
-from typing import Final
 
 from . import lookup_cache
 from .cards import CARDS, Rank, Suit
+from .frozen import Frozen
 from .rules import Category, RuleSet
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "HandClass",
@@ -125,8 +128,7 @@ _RANK_OF: Final = (None, None, *Rank)  # _RANK_OF[14] is Rank.ACE
 _RECORD: Final = 6
 
 
-@dataclass(frozen=True, slots=True)
-class HandClass:
+class HandClass(Frozen):
     """A class of hands that all draw with each other.
 
     ``key`` is what showdowns compare, left to right: the ranks of the groups
@@ -138,15 +140,44 @@ class HandClass:
     wheel).
     """
 
+    __slots__ = ("strength", "category", "key", "groups", "order")
     strength: int
     category: Category
     key: tuple[Rank, ...]
     groups: tuple[tuple[Rank, int], ...]
     order: tuple[Rank, ...]
 
+    def __init__(
+        self,
+        strength: int,
+        category: Category,
+        key: tuple[Rank, ...],
+        groups: tuple[tuple[Rank, int], ...],
+        order: tuple[Rank, ...],
+    ) -> None:
+        object.__setattr__(self, "strength", strength)
+        object.__setattr__(self, "category", category)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "order", order)
 
-@dataclass(frozen=True, slots=True)
-class Tables:
+    def _values(self) -> tuple[object, ...]:
+        return (self.strength, self.category, self.key, self.groups, self.order)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not HandClass:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return (f"HandClass(strength={self.strength!r}, category={self.category!r}, key={self.key!r}, "
+                f"groups={self.groups!r}, order={self.order!r})")  # fmt: skip
+
+
+class Tables(Frozen):
     """The classes of a rule set and its lookup table.
 
     ``lookup`` has ``2 * KEY_SPACE`` entries: ``lookup[key]`` is the strength
@@ -158,11 +189,38 @@ class Tables:
     one when it is first asked for.
     """
 
+    __slots__ = ("rules", "lookup", "substitutes", "records", "_made")
     rules: RuleSet
     lookup: array[int]
     substitutes: dict[int, tuple[Rank, ...]]
     records: bytes
     _made: dict[int, HandClass]
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        lookup: array[int],
+        substitutes: dict[int, tuple[Rank, ...]],
+        records: bytes,
+        _made: dict[int, HandClass],
+    ) -> None:
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "lookup", lookup)
+        object.__setattr__(self, "substitutes", substitutes)
+        object.__setattr__(self, "records", records)
+        object.__setattr__(self, "_made", _made)
+
+    def __eq__(self, other: object) -> bool:  # (and no hash: the lookup is an array)
+        if type(other) is not Tables:
+            return NotImplemented
+        mine = (self.rules, self.lookup, self.substitutes, self.records, self._made)
+        return mine == (other.rules, other.lookup, other.substitutes, other.records, other._made)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Tables(rules={self.rules!r}, lookup={self.lookup!r}, substitutes={self.substitutes!r}, "
+                f"records={self.records!r}, _made={self._made!r})")  # fmt: skip
 
     @property
     def size(self) -> int:

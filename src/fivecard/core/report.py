@@ -6,15 +6,18 @@ No poker logic lives here: it only lays out what :mod:`fivecard.core.evaluate` a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, TextIO
 
 from .cards import Card
 from .evaluate import Evaluation, describe
 from .lang import ENGLISH, Language, language
-from .showdown import Showdown
 from .words import card_text, category_name
+
+TYPE_CHECKING = False  # typing, json and the showdowns load where they are used, not with the text of a hand
+if TYPE_CHECKING:
+    from typing import Any, TextIO
+
+    from .showdown import Showdown
 
 __all__ = [
     "evaluation_json",
@@ -147,6 +150,8 @@ def showdown_json(
 def _indented(value: Any, level: int) -> str:
     # JSON text never holds a raw line break (strings escape it), so
     # indenting every line after the first nests the value ``level`` deep.
+    import json
+
     return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + "  " * level)
 
 
@@ -179,6 +184,8 @@ def write_json_object(out: TextIO, fields: Iterable[tuple[str, Any]]) -> None:
       "count": 3
     }
     """
+    import json
+
     separator = "{"
     for key, value in fields:
         out.write(f"{separator}\n  {json.dumps(key, ensure_ascii=False)}: ")

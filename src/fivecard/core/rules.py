@@ -8,15 +8,18 @@ needs it meets. Adding a category to a rule set is one entry in its ladder.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final
 
 import re
 from collections.abc import Callable, Iterable
 
 from .cards import CARDS, JOKER, Card, Rank, Suit, full_deck, parse_cards
 from .errors import RulesError, kind_of, phrase, quote
+from .frozen import Frozen
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 __all__ = [
     "Category",
@@ -39,8 +42,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Category:
+class Category(Frozen):
     """One rung of a ladder.
 
     ``shape`` is the sizes of the hand's rank groups, largest first
@@ -52,15 +54,47 @@ class Category:
     hand is said by its detail alone (``Seven-Five low, 7-5-4-3-2``).
     """
 
+    __slots__ = ("name", "label", "shape", "detail", "straight", "flush", "top", "holds", "named")
     name: str
     label: str
     shape: tuple[int, ...]
     detail: str
-    straight: bool = False
-    flush: bool = False
-    top: int | None = None
-    holds: frozenset[int] = frozenset()
-    named: bool = True
+    straight: bool
+    flush: bool
+    top: int | None
+    holds: frozenset[int]
+    named: bool
+
+    def __init__(
+        self,
+        name: str,
+        label: str,
+        shape: tuple[int, ...],
+        detail: str,
+        straight: bool = False,
+        flush: bool = False,
+        top: int | None = None,
+        holds: frozenset[int] = frozenset(),
+        named: bool = True,
+    ) -> None:
+        for field, value in zip(self.__slots__, (name, label, shape, detail, straight, flush, top, holds, named)):
+            object.__setattr__(self, field, value)
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.name, self.label, self.shape, self.detail, self.straight, self.flush, self.top, self.holds,
+                self.named)  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Category:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{field}={value!r}" for field, value in zip(self.__slots__, self._values()))
+        return f"Category({fields})"
 
     def accepts(
         self,
@@ -128,8 +162,7 @@ ACE_KING: Final = Category(
 )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class RuleSet:
+class RuleSet(Frozen):
     """A rule set: its ladder (weakest first), deck and straight rule.
 
     ``suits``: cards have suits and flushes exist. ``ranks``: the ranks of
@@ -157,28 +190,46 @@ class RuleSet:
     identity: there is one object per rule set.
     """
 
+    __slots__ = ("name", "summary", "ladder", "aliases", "title", "suits", "ranks", "wheel", "jokers", "wild",
+                 "one_deck", "low", "ace_low", "wild_indices", "scores", "_by_shape")  # fmt: skip
     name: str
     summary: str
     ladder: tuple[Category, ...]
-    aliases: tuple[str, ...] = ()
-    title: str = ""  # the name people know it by ("Semi-Poker"); the name itself if empty
-    suits: bool = True
-    ranks: frozenset[Rank] = frozenset(Rank)
-    wheel: bool = True
-    jokers: int = 0
-    wild: frozenset[Card] = frozenset()
-    one_deck: bool = True
-    low: bool = False
-    ace_low: bool = False
+    aliases: tuple[str, ...]
+    title: str  # the name people know it by ("Semi-Poker"); the name itself if empty
+    suits: bool
+    ranks: frozenset[Rank]
+    wheel: bool
+    jokers: int
+    wild: frozenset[Card]
+    one_deck: bool
+    low: bool
+    ace_low: bool
     #: The indices of the cards that are wild (:attr:`wild` and the joker
     #: when the rule set has jokers; see :attr:`Card.index`).
-    wild_indices: frozenset[int] = field(init=False, repr=False, compare=False)
-    scores: dict[str, int] = field(init=False, repr=False, compare=False)
-    _by_shape: dict[tuple[int, ...], tuple[tuple[int, Category], ...]] = field(
-        init=False, repr=False, compare=False
-    )
+    wild_indices: frozenset[int]
+    scores: dict[str, int]
+    _by_shape: dict[tuple[int, ...], tuple[tuple[int, Category], ...]]
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        name: str,
+        summary: str,
+        ladder: tuple[Category, ...],
+        aliases: tuple[str, ...] = (),
+        title: str = "",
+        suits: bool = True,
+        ranks: frozenset[Rank] = frozenset(Rank),
+        wheel: bool = True,
+        jokers: int = 0,
+        wild: frozenset[Card] = frozenset(),
+        one_deck: bool = True,
+        low: bool = False,
+        ace_low: bool = False,
+    ) -> None:
+        given = (name, summary, ladder, aliases, title, suits, ranks, wheel, jokers, wild, one_deck, low, ace_low)
+        for field, value in zip(self.__slots__, given):
+            object.__setattr__(self, field, value)
         names = [c.name for c in self.ladder]
         if len(set(names)) != len(names):
             raise ValueError(f"rule set {self.name}: a category appears twice")
@@ -205,6 +256,10 @@ class RuleSet:
             category = self.ladder[index]
             by_shape.setdefault(category.shape, []).append((index, category))
         object.__setattr__(self, "_by_shape", {k: tuple(v) for k, v in by_shape.items()})
+
+    def __repr__(self) -> str:  # (the fields given; it compares and hashes by identity)
+        given = ", ".join(f"{field}={getattr(self, field)!r}" for field in self.__slots__[:13])
+        return f"RuleSet({given})"
 
     def candidates(self, shape: tuple[int, ...]) -> tuple[tuple[int, Category], ...]:
         """The categories (with their ladder index) a hand of this group shape

@@ -20,11 +20,14 @@ the ``core`` catalog (see :mod:`fivecard.core.lang`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from .cards import Card, Rank, Suit
 from .errors import Listed, Phrase, Quoted
 from .lang import ENGLISH, NP_, Language, language
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = [
     "RankName",

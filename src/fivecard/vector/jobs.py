@@ -88,6 +88,7 @@ import numpy.typing as npt
 
 from .stops import STOP_SIGNALS, signals_held
 from ..core.errors import PATH_QUOTE, FileAccessError, FivecardError, quote
+from ..core.frozen import Frozen
 
 __all__ = [
     "Result",
@@ -183,13 +184,18 @@ def source_digest() -> str:
 
 def stable_text(value: object) -> str:
     """``value`` as text that is the same in every process and run, for job
-    keys and per-process caches: dataclasses by their fields, enums by
-    name, sets and dicts sorted (their own order follows string hashes,
-    which differ between processes), numbers and strings as they are."""
+    keys and per-process caches: dataclasses and the core's frozen values
+    (:class:`~fivecard.core.frozen.Frozen`: a card, a rule set) by their
+    fields, enums by name, sets and dicts sorted (their own order follows
+    string hashes, which differ between processes), numbers and strings as
+    they are."""
 
     def walk(item: object) -> object:
         if dataclasses.is_dataclass(item) and not isinstance(item, type):
             return [type(item).__name__, [[f.name, walk(getattr(item, f.name))] for f in dataclasses.fields(item)]]
+        if isinstance(item, Frozen):
+            slots: tuple[str, ...] = type(item).__slots__
+            return [type(item).__name__, [[name, walk(getattr(item, name))] for name in slots]]
         if isinstance(item, enum.Enum):
             return f"{type(item).__name__}.{item.name}"
         if isinstance(item, (set, frozenset)):

@@ -14,7 +14,6 @@ cards) depends on the chunk alone, so the reading thread makes it ahead.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -249,6 +248,7 @@ def best_evaluation(chunk: Chunk, k: int) -> Evaluation:
     chose (``indices``, as ``evaluate(..., best_five=True)`` chooses them),
     with the cards dealt."""
     assert chunk.dealt is not None
-    five = Hand(tuple(card(i) for i in chunk.indices[k].tolist()), chunk.rules)
-    return replace(evaluate(five), dealt=tuple(card(i) for i in chunk.dealt[k]))
+    five = evaluate(Hand(tuple(card(i) for i in chunk.indices[k].tolist()), chunk.rules))
+    dealt = tuple(card(i) for i in chunk.dealt[k])
+    return Evaluation(five.hand, five.strength, five.hand_class, five.showdown, five.jokers, dealt)
 

@@ -1,0 +1,59 @@
+"""The base of the value classes every use of fivecard loads: a card, a rule
+set and its categories, a hand, its class and evaluation, a phrase of an
+error. Each sets its fields once, in ``__init__`` (with
+``object.__setattr__``), and never again; it compares, hashes and shows
+itself with methods of its own, as a frozen dataclass would.
+
+They are not dataclasses because a command that classifies one hand spent
+about 14 ms of its start on them (a third of what it takes now): importing
+:mod:`dataclasses` imports :mod:`inspect` (with ``ast``, ``dis`` and
+``tokenize``), and making each dataclass compiles the source of its methods.
+
+>>> from fivecard.core.cards import Card
+>>> Card.parse('As').rank = None
+Traceback (most recent call last):
+...
+AttributeError: cannot assign to field 'rank'
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
+if TYPE_CHECKING:
+    from typing import Self
+
+__all__ = ["Frozen"]
+
+
+class Frozen:
+    """A value whose fields (its ``__slots__``) are set once: assigning or
+    deleting one raises :class:`AttributeError`; copies and pickles are
+    made from the fields alone."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def replace(self, **changes: object) -> Self:
+        """A new value with ``changes`` to the fields its ``__init__`` takes
+        (as :func:`dataclasses.replace` makes one), checked as any new one is.
+
+        >>> from fivecard.core.rules import STANDARD
+        >>> STANDARD.replace(name='no-wheel', wheel=False).wheel_top is None
+        True
+        """
+        code = type(self).__init__.__code__  # its parameters' names: those of fields
+        names = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
+        given = {name: changes.pop(name) if name in changes else getattr(self, name) for name in names}
+        if changes:
+            raise TypeError(f"{type(self).__name__} has no field {next(iter(changes))!r} to replace")
+        return type(self)(**given)
+
+    def __setstate__(self, state: tuple[None, dict[str, object]]) -> None:
+        # (the state pickle and copy take: no __dict__, the slots' values)
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)

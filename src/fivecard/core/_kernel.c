@@ -34,7 +34,7 @@ typedef struct {
     Py_ssize_t ncards;
     /* five cards */
     int32_t *codes;
-    const uint16_t *lookup;
+    uint16_t *lookup;
     Py_ssize_t lookup_size;
     int32_t space, shift, mask;
     /* six and seven cards; symbols == 0: none (every five is tried) */
@@ -42,14 +42,12 @@ typedef struct {
     int8_t *symbol;    /* card -> symbol, -1: no card of these rules */
     uint8_t *suit;     /* card -> 0-3, WILD_SUIT or NO_SUIT */
     uint16_t *rank_bit;
-    const int32_t *trans;
-    const uint16_t *final;
+    int32_t *trans;
+    uint16_t *final;
     Py_ssize_t states;
-    const uint16_t *flush; /* mask << 3 | wild cards */
+    uint16_t *flush; /* mask << 3 | wild cards */
     Py_ssize_t flush_size;
     uint32_t largest; /* the largest strength any table holds */
-    Py_buffer views[4];
-    int nviews;
 } Scorer;
 
 /* the positions of every five of 5, 6 or 7 */
@@ -72,8 +70,8 @@ static void make_fives(void) {
 }
 
 static inline uint32_t five(const Scorer *s, const int *c) {
-    int32_t a = s->codes[c[0]], b = s->codes[c[1]], d = s->codes[c[2]], e = s->codes[c[3]], f = s->codes[c[4]];
-    Py_ssize_t at = (a + b + d + e + f) >> s->shift;
+    int64_t a = s->codes[c[0]], b = s->codes[c[1]], d = s->codes[c[2]], e = s->codes[c[3]], f = s->codes[c[4]];
+    int64_t at = (a + b + d + e + f) >> s->shift;
     if (a & b & d & e & f & s->mask) at += s->space;
     return (at >= 0 && at < s->lookup_size) ? s->lookup[at] : 0;
 }
@@ -240,7 +238,7 @@ static PyObject *scorer_rows(PyObject *self, PyObject *args) {
 
 typedef struct {
     int32_t state;   /* the rank multiset so far */
-    int32_t sum, all; /* five cards: the codes' sum and AND */
+    int64_t sum, all; /* five cards: the codes' sum and AND */
     uint8_t count[SUITS + 2];
     uint16_t mask[SUITS + 2];
 } Prefix;
@@ -280,10 +278,10 @@ static void last(Walk *w, const Prefix *p, int start) {
     int n = w->n, k = w->k;
     if (k == 5) {
         for (int i = start; i < n; i++) {
-            int32_t code = s->codes[deck[i]];
-            Py_ssize_t at = (p->sum + code) >> s->shift;
+            int64_t code = s->codes[deck[i]];
+            int64_t at = (p->sum + code) >> s->shift;
             if (p->all & code & s->mask) at += s->space;
-            tally(w, at < s->lookup_size ? s->lookup[at] : 0);
+            tally(w, at >= 0 && at < s->lookup_size ? s->lookup[at] : 0);
         }
         return;
     }
@@ -429,22 +427,33 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
 
 /* --- the type --------------------------------------------------------------- */
 
-static int take(Scorer *s, PyObject *obj, Py_ssize_t itemsize, const void **buf, Py_ssize_t *items, const char *what) {
-    Py_buffer *view = &s->views[s->nviews];
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
-    s->nviews++;
-    if (view->len % itemsize) {
+/* a copy of a table (checked once, and no one can change it after) */
+static int take(PyObject *obj, Py_ssize_t itemsize, void **buf, Py_ssize_t *items, const char *what) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view.len % itemsize || view.len == 0) {
+        PyBuffer_Release(&view);
         PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, itemsize);
         return -1;
     }
-    *buf = view->buf;
-    *items = view->len / itemsize;
+    *buf = PyMem_Malloc(view.len);
+    if (!*buf) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(*buf, view.buf, view.len);
+    *items = view.len / itemsize;
+    PyBuffer_Release(&view);
     return 0;
 }
 
 static void scorer_dealloc(PyObject *self) {
     Scorer *s = (Scorer *)self;
-    for (int i = 0; i < s->nviews; i++) PyBuffer_Release(&s->views[i]);
+    PyMem_Free(s->lookup);
+    PyMem_Free(s->trans);
+    PyMem_Free(s->final);
+    PyMem_Free(s->flush);
     PyMem_Free(s->codes);
     PyMem_Free(s->symbol);
     PyMem_Free(s->suit);
@@ -508,15 +517,15 @@ static PyObject *scorer_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     s->ncards = PySequence_Size(codes);
     if (s->ncards < 0 || s->ncards > 255) goto fail;
     if (per_card(codes, s->ncards, INT32_MIN, INT32_MAX, (void **)&s->codes, 4, "codes") < 0) goto fail;
-    if (take(s, lookup, 2, (const void **)&s->lookup, &s->lookup_size, "lookup") < 0) goto fail;
+    if (take(lookup, 2, (void **)&s->lookup, &s->lookup_size, "lookup") < 0) goto fail;
     if (symbols) {
         Py_ssize_t trans_size, final_size;
         if (per_card(symbol, s->ncards, -1, symbols - 1, (void **)&s->symbol, 1, "symbol") < 0) goto fail;
         if (per_card(suit, s->ncards, 0, NO_SUIT, (void **)&s->suit, 1, "suit") < 0) goto fail;
         if (per_card(rank_bit, s->ncards, 0, 0x1fff, (void **)&s->rank_bit, 2, "rank_bit") < 0) goto fail;
-        if (take(s, trans, 4, (const void **)&s->trans, &trans_size, "trans") < 0) goto fail;
-        if (take(s, final, 2, (const void **)&s->final, &final_size, "final") < 0) goto fail;
-        if (take(s, flush, 2, (const void **)&s->flush, &s->flush_size, "flush") < 0) goto fail;
+        if (take(trans, 4, (void **)&s->trans, &trans_size, "trans") < 0) goto fail;
+        if (take(final, 2, (void **)&s->final, &final_size, "final") < 0) goto fail;
+        if (take(flush, 2, (void **)&s->flush, &s->flush_size, "flush") < 0) goto fail;
         s->states = trans_size / symbols;
         if (trans_size != final_size || trans_size != s->states * symbols || s->flush_size != 8 << 13) {
             PyErr_SetString(PyExc_ValueError, "trans and final: one entry a state and symbol; flush: 8 << 13");

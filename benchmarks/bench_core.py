@@ -5,7 +5,8 @@
 
 Measures, best of R runs over the same N random hands (seeded):
   1. strength of an already-parsed hand: fivecard's strength_function on
-     card indices vs treys' Evaluator().evaluate on its card ints;
+     card indices vs treys' Evaluator().evaluate on its card ints and
+     phevaluator's C call _pheval.evaluate_5cards on five ints;
      also fivecard.strength(Hand) and the rich fivecard.evaluate(Hand);
   2. parse from a string + strength, one string per call, on strings such as
      "As Kd 7h 7c 2s": strength_function(text=True) vs poker-equity's per-hand call
@@ -39,6 +40,8 @@ from typing import TypeVar
 
 import bench_startup
 import poker_equity
+from phevaluator import Card as PhCard
+from phevaluator._pheval import evaluate_5cards
 from treys import Card as TreysCard
 from treys import Evaluator
 
@@ -120,7 +123,13 @@ def run(args: argparse.Namespace, cache: str) -> None:
         "treys Evaluator().evaluate(cards, [])",
         best_rate(lambda c: treys_eval(c, []), treys_cards, args.repeat),
     )
+    ph_ids = [[PhCard(c.code_str).id_ for c in h.cards] for h in hands]
+    ph_rate = row(
+        "phevaluator _pheval.evaluate_5cards(five ints) (C)",
+        best_rate(lambda c: evaluate_5cards(*c), ph_ids, args.repeat),
+    )
     print(f"  ratio fivecard / treys: {fast / treys_rate:.2f}x (target >= 2x)")
+    print(f"  ratio fivecard / phevaluator's C call: {fast / ph_rate:.2f}x (target >= 1x)")
     print()
 
     print("2. parse a string + strength, one string per call")

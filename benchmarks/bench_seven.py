@@ -4,15 +4,18 @@ phevaluator and poker-equity, in one run on the same hands.
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python benchmarks/bench_seven.py [--hands 100000] [--repeat 3]
 
-  a) every one of the 133,784,560 seven-card hands of 52 cards, each made and
-     evaluated by the batch path (bulk.seven.seven_card_counts), in a fresh
-     process: wall time and peak RSS, on two processes and on one; the same
-     for the wild decks of deuces-wild (52 cards) and joker (54 cards);
+  a) every one of the 133,784,560 seven-card hands of 52 cards, each
+     evaluated by the whole-deck path (vector.seven.seven_card_counts), in a
+     fresh process: wall time and peak RSS, on two cores and on one, by the
+     compiled kernel and by the numpy path (FIVECARD_KERNEL=numpy) in the
+     same run; the same for the wild decks of deuces-wild (52 cards) and
+     joker (54 cards);
   b) --hands random seven-card hands, one Python call a hand: fivecard's
      strength_function(best_five=True) (and the brute force, the best of the
      21 fives, for scale), treys Evaluator().evaluate(board, hand), eval7
-     evaluate (7 cards), phevaluator evaluate_cards (7 cards), poker-equity
-     score_batch with a batch of one (it has no single-hand call);
+     evaluate (7 cards), phevaluator evaluate_cards (7 cards) and its C call
+     _pheval.evaluate_7cards (seven ints), poker-equity score_batch with a
+     batch of one (it has no single-hand call);
   c) the same hands in one batch: fivecard bulk.seven.best_strengths and
      best_positions, poker-equity score_batch("high", ...) (Rust).
 
@@ -23,6 +26,7 @@ runs for the in-process timings.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -30,7 +34,9 @@ import sys
 import eval7
 import numpy as np
 import poker_equity
+from phevaluator import Card as PhCard
 from phevaluator import evaluate_cards
+from phevaluator._pheval import evaluate_7cards
 from timing import best
 from treys import Card as TreysCard
 from treys import Evaluator
@@ -61,13 +67,19 @@ _WHOLE_DECK = (
 )
 
 
-def whole_deck(rules: str, processes: int, repeat: int) -> tuple[float, float, int, int]:
+def whole_deck(rules: str, processes: int, repeat: int, kernel: bool = True) -> tuple[float, float, int, int]:
     """Best wall time (s) of seven_card_counts in a fresh process, its peak
-    RSS (MB, the largest of the process and its workers), hands, strengths."""
+    RSS (MB, the largest of the process and its workers), hands, strengths;
+    ``kernel`` False: by the numpy path."""
     runs = []
+    env = {**os.environ, **({} if kernel else {"FIVECARD_KERNEL": "numpy"})}
     for _ in range(repeat):
         out = subprocess.run(
-            [sys.executable, "-c", _WHOLE_DECK, str(processes), rules], check=True, capture_output=True, text=True
+            [sys.executable, "-c", _WHOLE_DECK, str(processes), rules],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
         )
         elapsed, peak, hands, strengths = out.stdout.split()
         runs.append((float(elapsed), float(peak), int(hands), int(strengths)))
@@ -81,13 +93,19 @@ def main() -> None:
     args = parser.parse_args()
     print(f"numpy {np.__version__}; Python {sys.version.split()[0]}; best of {args.repeat}\n")
 
-    print("a) every seven-card hand of a deck (bulk.seven.seven_card_counts, fresh process)")
-    for rules, processes in (("standard", 2), ("standard", 1), ("deuces-wild", 2), ("joker", 2)):
-        elapsed, peak, hands, strengths = whole_deck(rules, processes, args.repeat)
-        print(f"  {rules:<12} {processes} process{'es' if processes > 1 else '  '}: {elapsed:6.2f} s  "
-              f"{hands / elapsed / 1e6:6.1f} M hands/s  peak RSS {peak:4.0f} MB  "
+    print("a) every seven-card hand of a deck (vector.seven.seven_card_counts, fresh process)")
+    for rules, processes, kernel in (
+        ("standard", 2, True),
+        ("standard", 2, False),
+        ("standard", 1, True),
+        ("deuces-wild", 2, True),
+        ("joker", 2, True),
+    ):
+        elapsed, peak, hands, strengths = whole_deck(rules, processes, args.repeat, kernel)
+        print(f"  {rules:<12} {processes} core{'s' if processes > 1 else ' '} {'kernel' if kernel else 'numpy '}: "
+              f"{elapsed:6.2f} s  {hands / elapsed / 1e6:6.1f} M hands/s  peak RSS {peak:4.0f} MB  "
               f"({hands:,} hands, {strengths:,} strengths)")
-    print("  target: the 133,784,560 standard hands <= 15 s and < 500 MB\n")
+    print("  target: the 133,784,560 standard hands <= 0.5 s on two cores\n")
 
     deck = full_deck()
     texts = [c.code_str for c in deck]
@@ -112,12 +130,15 @@ def main() -> None:
     ph_hands = [[texts[i] for i in row] for row in rows]
     ph = line("phevaluator evaluate_cards (7 cards)", n,
               best(lambda: [evaluate_cards(*h) for h in ph_hands], args.repeat))
+    ph_ids = [[PhCard(texts[i]).id_ for i in row] for row in rows]
+    ph_c = line("phevaluator _pheval.evaluate_7cards (seven ints, C)", n,
+                best(lambda: [evaluate_7cards(*h) for h in ph_ids], args.repeat))
     native = ["".join(texts[i] for i in row) for row in rows]  # its notation: "AsKd7h7c2s9d3c"
     score = poker_equity.score_batch
     pe = line("poker-equity score_batch('high', [hand]) (a batch of one)", n,
               best(lambda: [score("high", [h]) for h in native], 1))
-    print(f"  fivecard / treys {ours / tr:.1f}x (target >= 2x), / eval7 {ours / e7:.2f}x,"
-          f" / phevaluator {ours / ph:.2f}x, / poker-equity {ours / pe:.1f}x\n")
+    print(f"  fivecard / treys {ours / tr:.1f}x, / eval7 {ours / e7:.2f}x (target >= 1),"
+          f" / phevaluator {ours / ph:.2f}x, / its C call {ours / ph_c:.2f}x, / poker-equity {ours / pe:.1f}x\n")
 
     print(f"c) the same {n:,} hands in one batch")
     array = np.array(codes, dtype=np.int32)

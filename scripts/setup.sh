@@ -10,6 +10,8 @@ PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 spec="."
 [ -n "${FIVECARD_EXTRAS:-}" ] && spec=".[${FIVECARD_EXTRAS}]"
+# The install compiles the kernels (C) where a C compiler is found; without
+# one it still succeeds, and the numpy path serves (slower).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --editable "$spec"
 # Byte-compile fivecard's modules, as a regular (not editable) install does:
 # a process then starts without compiling them (80-140 ms where

@@ -15,6 +15,19 @@ if ! { [ -x .venv/bin/python ] && [ "$stamp" -nt pyproject.toml ] && [ "$stamp" 
     touch "$stamp"
 fi
 
+# The compiled kernels (C, src/fivecard/*/_*.c): built again when a source is
+# newer than its build (an editable install compiles them only when it runs).
+if command -v "${CC:-cc}" >/dev/null; then
+    for source in src/fivecard/*/_*.c; do
+        built=$(ls "${source%.c}".*.so 2>/dev/null | head -n 1)
+        if [ -z "$built" ] || [ "$source" -nt "$built" ]; then
+            echo "building the compiled kernels ($source changed)" >&2
+            .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --editable .
+            break
+        fi
+    done
+fi
+
 # The browser tests drive Debian's chromium (Playwright's own browser download
 # cannot reach the internet here): install it when missing and we may.
 if ! [ -x /usr/bin/chromium ]; then

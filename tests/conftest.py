@@ -47,6 +47,16 @@ def advice_once() -> Iterator[None]:
 
 
 
+@pytest.fixture(params=["kernel", "numpy"])
+def execution(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A test that asks for it runs twice: by the compiled kernels, and by
+    the numpy and Python paths that serve where none is built."""
+    from helpers import executed_by
+
+    with executed_by(request.param):
+        yield request.param
+
+
 @pytest.fixture
 def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """The web app's rate limits off (their own tests' subject): for tests

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import signal
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -418,3 +420,32 @@ def table_events(client: Any, table_id: str, **params: str) -> list[dict[str, An
                 if seq == last:
                     break
     return found
+
+
+@contextmanager
+def executed_by(execution: str) -> Iterator[None]:
+    """Within: the compiled kernels (``kernel``) or the numpy and Python
+    paths that stand in for them where none is built (``numpy``), whatever
+    this process used before; the functions that hold a kernel's scorer
+    are made again on each side."""
+    from fivecard.core import kernel, lookup, seven
+
+    made = (lookup._five_strength_function, seven._best_strength_function, seven.compiled_scorer)
+    before = os.environ.get(kernel.ENVIRONMENT)
+
+    def choose(value: str | None) -> None:
+        if value is None:
+            os.environ.pop(kernel.ENVIRONMENT, None)
+        else:
+            os.environ[kernel.ENVIRONMENT] = value
+        kernel._loaded.clear()
+        for function in made:
+            function.cache_clear()
+
+    choose("numpy" if execution == "numpy" else None)
+    if execution == "kernel":
+        assert all(kernel.built().values()), "the compiled kernels are not built"
+    try:
+        yield
+    finally:
+        choose(before)

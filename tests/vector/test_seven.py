@@ -165,7 +165,7 @@ def sub_decks(rules: RuleSet) -> list[list[int]]:
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
 @pytest.mark.slow
-def test_every_hand_of_a_sub_deck_fast_equals_the_best_of_every_five(rules: RuleSet) -> None:
+def test_every_hand_of_a_sub_deck_fast_equals_the_best_of_every_five(rules: RuleSet, execution: str) -> None:
     """Every 6- and 7-card hand of two 20-card sub-decks (116,280 hands
     each): the batch path (fast where the rule set allows) equals the best
     over every five, and so does the single-hand fast function on a sample."""
@@ -195,7 +195,7 @@ def test_whole_deck_seven_card_counts() -> None:
 
 
 @pytest.mark.slow
-def test_whole_short_deck_counts_one_process_and_two_and_brute_force() -> None:
+def test_whole_short_deck_counts_one_process_and_two_and_brute_force(execution: str) -> None:
     """Every 6-card hand of the 36-card short deck (1,947,792): one process,
     two, and the best of every five, counted alike."""
     rules = get_rules("short-deck")
@@ -221,7 +221,7 @@ def test_seven_card_counts_rejects_other_sizes() -> None:
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
 @pytest.mark.slow
-def test_single_hand_equals_batch(rules: RuleSet) -> None:
+def test_single_hand_equals_batch(rules: RuleSet, execution: str) -> None:
     """Random hands of 5, 6 and 7 cards: strengths and the five that play,
     one hand at a time (best_five, the fast function, the brute force) and
     in a batch, all the same."""
@@ -237,7 +237,7 @@ def test_single_hand_equals_batch(rules: RuleSet) -> None:
             assert fast(hand) == brute(hand) == strengths[row]
 
 
-def test_semi_hands_with_a_rank_five_six_or_seven_times() -> None:
+def test_semi_hands_with_a_rank_five_six_or_seven_times(execution: str) -> None:
     """Rank-only hands may repeat a rank: every way, fast and brute alike."""
     rules = get_rules("semi")
     ranks = [c.index for c in full_deck(suits=False)]

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from operator import itemgetter
 
-from . import lookup_cache
+from . import kernel, lookup_cache
 from .cards import CARDS, Rank, Suit
 from .frozen import Frozen
 from .rules import Category, RuleSet
@@ -542,7 +542,14 @@ def _five_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
     is its public face; :mod:`fivecard.core.seven` reads it too): each
     index's code as the table reads it (:func:`codes_for`), then one
     lookup (:func:`lookup_index`, inlined). Numbers that are no card index
-    raise an IndexError (or, negative, read some card)."""
+    raise an IndexError (or, negative, read some card). Where the compiled
+    kernel is built (:mod:`fivecard.core.kernel`), the same lookup in C."""
+    compiled = kernel.load("fivecard.core._kernel")
+    if compiled is not None:
+        scorer: Callable[[Sequence[int]], int] = compiled.Scorer(
+            codes_for(rules), tables_for(rules).lookup, KEY_SPACE, SUIT_SHIFT, SUIT_MASK
+        )
+        return scorer
 
     def strength_of_indices(
         indices: Sequence[int],

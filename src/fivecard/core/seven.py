@@ -38,10 +38,24 @@ from functools import cache
 from itertools import combinations
 from typing import Final
 
-from . import lookup_cache
+from . import kernel, lookup_cache
 from .cards import CARDS, Rank, Suit
 from .rules import RuleSet
-from .lookup import JOKER_WEIGHT, KEY_SPACE, RANK_WEIGHTS, cache_key, _five_strength_function, tables_for
+from .lookup import (
+    JOKER_WEIGHT,
+    KEY_SPACE,
+    RANK_WEIGHTS,
+    SUIT_MASK,
+    SUIT_SHIFT,
+    cache_key,
+    codes_for,
+    _five_strength_function,
+    tables_for,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import _kernel
 
 __all__ = [
     "best_five",
@@ -109,17 +123,46 @@ class SevenTables:
     cards shifted left by :data:`WILD_SHIFT`; a key that is missing is no
     hand's), and ``flush`` (index ``mask << 3 | w``: the best flush made of
     natural cards of one suit whose ranks are ``mask``, bit ``rank - 2``,
-    and up to ``w`` wild cards; 0 for fewer than five cards)."""
+    and up to ``w`` wild cards; 0 for fewer than five cards).
+
+    ``trans`` and ``final`` hold ``best`` again as a state machine over the
+    rank multiset, for the compiled kernel (:func:`_states`): a card's
+    *symbol* is its rank's place in :meth:`symbols` (or the wild card's);
+    from state ``s`` (0: no card yet) a card of symbol ``j`` leads to
+    ``trans[s * S + j]`` (S symbols; -1 past the deck's count of the symbol,
+    or past six cards), and ``final[s * S + j]`` is ``best[n + 1]`` of the
+    multiset one card bigger when that is six or seven cards (0 for a
+    multiset no hand holds). A hand's cards walked in any order reach the
+    same state."""
 
     rules: RuleSet
     weights: tuple[int, ...]
     best: dict[int, dict[int, int]]
     flush: array[int]
+    trans: array[int]
+    final: array[int]
 
     @property
     def wild(self) -> bool:
         """Whether the rule set has wild cards (a hand's keys count them)."""
         return bool(self.rules.wild_indices)
+
+    def symbols(self) -> list[int]:
+        """The symbols of :attr:`trans`: the wild card (:data:`_WILD`) when
+        the rule set has one, then the deck's ranks, ascending."""
+        return _symbols(self.rules)
+
+    def card_symbols(self) -> list[int]:
+        """Card index -> its symbol's place in :meth:`symbols` (-1 for a card
+        no hand of the rule set holds)."""
+        symbols = self.symbols()
+        value = self.values()
+        made = [-1] * len(CARDS)
+        for index, card in enumerate(CARDS):
+            if value[index] == INVALID:
+                continue
+            made[index] = symbols.index(_WILD if index in self.rules.wild_indices else card.rank)  # type: ignore[arg-type]
+        return made
 
     def values(self) -> list[int]:
         """Card index -> the card's value (see :data:`KEY_SHIFT`): for every
@@ -196,7 +239,7 @@ def _flush_never_weaker(rules: RuleSet, lookup: Sequence[int]) -> bool:
     return True
 
 
-_Payload = tuple[bytes, bytes, bytes, bytes, bytes]
+_Payload = tuple[bytes, bytes, bytes, bytes, bytes, bytes, bytes]
 
 
 def _build(
@@ -209,9 +252,8 @@ def _build(
 
     ranks = _deck_ranks(rules)
     wilds = _wilds(rules)
-    most = {r: rules.natural_count(Rank(r)) if rules.suits else 7 for r in ranks}
-    most[_WILD] = wilds
-    symbols = [_WILD, *ranks] if wilds else ranks
+    most = _most(rules)
+    symbols = _symbols(rules)
     level: dict[tuple[int, ...], int] = {}
     for five in _multisets(symbols, 5, most):
         level[five] = lookup[_five_key(five)]
@@ -241,15 +283,72 @@ def _build(
                             smaller.append(flush[mask << 3 | (wild - 1)])
                         value = max(smaller)
                     flush[mask << 3 | wild] = value
-    made = SevenTables(rules, weights, best, flush)
+    trans, final = _states(rules, weights, best)
+    made = SevenTables(rules, weights, best, flush, trans, final)
     payload = (
         array("I", best[6]).tobytes(),
         array("H", best[6].values()).tobytes(),
         array("I", best[7]).tobytes(),
         array("H", best[7].values()).tobytes(),
         flush.tobytes(),
+        trans.tobytes(),
+        final.tobytes(),
     )
     return made, payload
+
+
+def _most(rules: RuleSet) -> dict[int, int]:
+    """How often each symbol (a rank, or :data:`_WILD`) may be in a hand of seven."""
+    most = {r: rules.natural_count(Rank(r)) if rules.suits else 7 for r in _deck_ranks(rules)}
+    most[_WILD] = _wilds(rules)
+    return most
+
+
+def _symbols(rules: RuleSet) -> list[int]:
+    ranks = _deck_ranks(rules)
+    return [_WILD, *ranks] if _wilds(rules) else ranks
+
+
+def _states(
+    rules: RuleSet, weights: tuple[int, ...], best: dict[int, dict[int, int]]
+) -> tuple[array[int], array[int]]:
+    """:attr:`SevenTables.trans` and :attr:`SevenTables.final` from ``best``:
+    every multiset of up to six symbols a hand may hold is a state, numbered
+    as met (by size, so a state's successors come after it); a state's key
+    is ``best``'s key of its multiset."""
+    symbols = _symbols(rules)
+    most = _most(rules)
+    step = [1 << WILD_SHIFT if s == _WILD else weights[s - 2] for s in symbols]
+    limit = [most[s] for s in symbols]
+    width = len(symbols)
+    trans, final = array("i"), array("H")
+    keys: list[int] = [0]
+    counts: list[tuple[int, ...]] = [(0,) * width]
+    start = 0
+    for size in range(7):
+        end = len(keys)
+        table = best.get(size + 1, {})
+        ids: dict[int, int] = {}  # a key is unique among multisets of one size only (a 2 weighs 0)
+        for state in range(start, end):
+            key, count = keys[state], counts[state]
+            for j in range(width):
+                if count[j] >= limit[j]:
+                    trans.append(-1)
+                    final.append(0)
+                    continue
+                grown = key + step[j]
+                final.append(table.get(grown, 0))
+                if size == 6:
+                    trans.append(-1)
+                    continue
+                found = ids.get(grown)
+                if found is None:
+                    found = ids[grown] = len(keys)
+                    keys.append(grown)
+                    counts.append(count[:j] + (count[j] + 1,) + count[j + 1 :])
+                trans.append(found)
+        start = end
+    return trans, final
 
 
 def _multisets(symbols: list[int], size: int, most: dict[int, int]) -> Iterator[tuple[int, ...]]:
@@ -279,24 +378,28 @@ def _from_payload(rules: RuleSet, weights: tuple[int, ...], payload: object) -> 
     not a whole one."""
     if not (
         isinstance(payload, tuple)
-        and len(payload) == 5
+        and len(payload) == 7
         and all(isinstance(part, bytes) for part in payload)
     ):
         return None
     try:
-        keys6, values6, keys7, values7 = (array(t) for t in "IHIH")
-        keys6.frombytes(payload[0])
-        values6.frombytes(payload[1])
-        keys7.frombytes(payload[2])
-        values7.frombytes(payload[3])
-        flush = array("H")
-        flush.frombytes(payload[4])
+        keys6, values6, keys7, values7, flush, trans, final = (array(t) for t in "IHIHHiH")
+        for part, data in zip((keys6, values6, keys7, values7, flush, trans, final), payload):
+            part.frombytes(data)
     except ValueError:
         return None
-    if len(keys6) != len(values6) or len(keys7) != len(values7) or len(flush) != 8 << 13:
+    width = len(_symbols(rules))
+    if (
+        len(keys6) != len(values6)
+        or len(keys7) != len(values7)
+        or len(flush) != 8 << 13
+        or len(trans) != len(final)
+        or len(trans) % width
+        or (trans and max(trans) >= len(trans) // width)
+    ):
         return None
     best = {6: dict(zip(keys6, values6)), 7: dict(zip(keys7, values7))}
-    return SevenTables(rules, weights, best, flush)
+    return SevenTables(rules, weights, best, flush, trans, final)
 
 
 def _own_source() -> int:
@@ -349,6 +452,9 @@ def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
     >>> best([c.index for c in parse_cards('2C AS KS 7D QS JS TS')])
     7462
     """
+    compiled = compiled_scorer(rules)
+    if compiled is not None:
+        return compiled
     strength = _five_strength_function(rules)
     brute = _brute_strength_function(rules)
     seven = seven_tables(rules)
@@ -411,6 +517,50 @@ def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
         return made
 
     return best_strength
+
+
+#: A card's suit as the compiled kernel reads it: 0-3 (the counters of
+#: :data:`COUNTER_SUITS`), a wild card (in every suit), or none.
+_KERNEL_WILD: Final = 4
+_KERNEL_NO_SUIT: Final = 5
+
+
+@cache
+def compiled_scorer(rules: RuleSet) -> _kernel.Scorer | None:
+    """The compiled kernel's scorer of five to seven cards under ``rules``
+    (the same strengths as :func:`_best_strength_function`'s Python, from
+    the same tables; its ``rows`` and ``count`` serve the batch path), or
+    None where the kernel is not built (:mod:`fivecard.core.kernel`)."""
+    compiled = kernel.load("fivecard.core._kernel")
+    if compiled is None:
+        return None
+    five = (codes_for(rules), tables_for(rules).lookup, KEY_SPACE, SUIT_SHIFT, SUIT_MASK)
+    seven = seven_tables(rules)
+    if seven is None:  # every five is tried
+        scorer: _kernel.Scorer = compiled.Scorer(*five, best=True)
+        return scorer
+    suits = []
+    rank_bits = []
+    for index, card in enumerate(CARDS):
+        if index in rules.wild_indices:
+            suits.append(_KERNEL_WILD)
+            rank_bits.append(0)
+            continue
+        natural = rules.suits and card.suit is not None
+        suits.append(COUNTER_SUITS.index(card.suit) if natural else _KERNEL_NO_SUIT)
+        rank_bits.append(0 if card.rank is None else 1 << card.rank - 2)
+    scorer = compiled.Scorer(
+        *five,
+        best=True,
+        symbols=len(seven.symbols()),
+        symbol=seven.card_symbols(),
+        suit=suits,
+        rank_bit=rank_bits,
+        trans=seven.trans,
+        final=seven.final,
+        flush=seven.flush,
+    )
+    return scorer
 
 
 def _brute_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:

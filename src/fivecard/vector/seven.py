@@ -40,10 +40,15 @@ from ..core.seven import (
     SUIT_FLAGS,
     SUIT_OFFSET,
     WILD_SHIFT,
+    compiled_scorer,
     seven_tables,
 )
 from ..core.errors import FivecardError, kind_of
 from . import batch
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..core._kernel import Scorer
 
 __all__ = ["best_strengths", "best_positions", "seven_card_counts"]
 
@@ -123,13 +128,18 @@ def _key_table(rules: RuleSet, size: int) -> tuple[npt.NDArray[np.uint16], npt.N
     return dense, starts
 
 
-def _columns(indices: npt.NDArray[np.int32]) -> npt.NDArray[np.uint8]:
-    """Card indices as a ``(k, N)`` array (a row per card column); a
-    :class:`FivecardError` naming the first number that is no card index."""
+def _check_indices(indices: npt.NDArray[np.int32]) -> None:
+    """A :class:`FivecardError` naming the first number that is no card index."""
     bad = (indices < 0) | (indices >= len(CARDS))
     if bad.any():
         row, column = (int(i) for i in np.argwhere(bad)[0])
         raise FivecardError(batch._not_an_index(row, column, indices[row, column]))
+
+
+def _columns(indices: npt.NDArray[np.int32]) -> npt.NDArray[np.uint8]:
+    """Card indices as a ``(k, N)`` array (a row per card column); a
+    :class:`FivecardError` naming the first number that is no card index."""
+    _check_indices(indices)
     return np.ascontiguousarray(indices.T.astype(np.uint8))
 
 
@@ -220,6 +230,12 @@ def _brute_strengths(indices: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDAr
 def _best(indices: npt.NDArray[np.int32], rules: RuleSet) -> npt.NDArray[np.uint16]:
     if indices.shape[1] == 5:
         return batch.strengths_of_indices(indices, rules=rules)
+    compiled = compiled_scorer(rules)
+    if compiled is not None:
+        _check_indices(indices)
+        out = np.empty(len(indices), dtype=np.uint16)
+        compiled.rows(np.ascontiguousarray(indices, dtype=np.int32), out, indices.shape[1])
+        return out
     fast = _fast(rules)
     if fast is None:
         return _brute_strengths(indices, rules)
@@ -316,9 +332,12 @@ def seven_card_counts(
     if processes is not None and processes < 1:
         raise FivecardError(f"at least one process, not {processes}")
     deck = np.array([c.index for c in ruleset.deck()], dtype=np.uint8)
-    prefixes = list(_prefixes(len(deck), cards - 5))
     if processes is None:
         processes = min(2, os.cpu_count() or 1)
+    compiled = compiled_scorer(ruleset)
+    if compiled is not None:
+        return _compiled_counts(compiled, deck, cards, processes, _size(ruleset))
+    prefixes = list(_prefixes(len(deck), cards - 5))
     if not hasattr(os, "fork"):
         processes = 1
     _fast(ruleset)  # made once, before any fork
@@ -335,6 +354,28 @@ def seven_card_counts(
         # the rule set by name: a child's caches are keyed by the parent's object
         names = [ruleset.name] * processes
         parts = list(pool.map(_count, names, [deck] * processes, shares, [size] * processes))
+    counts: npt.NDArray[np.int64] = np.sum(parts, axis=0)
+    return counts
+
+
+def _compiled_counts(
+    compiled: Scorer, deck: npt.NDArray[np.uint8], cards: int, threads: int, size: int
+) -> npt.NDArray[np.int64]:
+    """:func:`seven_card_counts` by the compiled kernel: the hands by their
+    first card's position, dealt out over ``threads`` threads (the kernel
+    lets go of the interpreter), the most hands first, each share even."""
+    n = len(deck)
+    firsts = sorted(range(n - cards + 1), key=lambda i: -comb(n - 1 - i, cards - 1))
+    shares = [firsts[i::threads] for i in range(threads)]
+    parts = [np.zeros(size + 1, dtype=np.int64) for _ in shares]
+    data = deck.tobytes()
+    if threads <= 1:
+        compiled.count(data, firsts, cards, parts[0])
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(lambda share, part: compiled.count(data, share, cards, part), shares, parts))
     counts: npt.NDArray[np.int64] = np.sum(parts, axis=0)
     return counts
 

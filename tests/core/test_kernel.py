@@ -1,0 +1,160 @@
+"""The compiled kernels: built where the project is installed, turned off
+by the environment, and giving the answers of the Python and numpy paths
+that serve where no kernel is built, hand for hand, over whole decks and
+every rule set (one model, two executions)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from helpers import executed_by
+
+from fivecard import strength_function
+from fivecard.core import kernel
+from fivecard.core.rules import RULE_SETS, RuleSet, wild_rules
+from fivecard.vector import batch
+from fivecard.vector import seven as bulk_seven
+
+#: Every rule set, and one with wild cards named by the user.
+ALL_RULES: tuple[RuleSet, ...] = (*RULE_SETS.values(), wild_rules("2"))
+RULE_IDS = [r.name for r in ALL_RULES]
+
+
+def scorers(rules: RuleSet, best_five: bool) -> tuple[Callable[[Sequence[int]], int], Callable[[Sequence[int]], int]]:
+    """The kernel's scorer and the Python function, side by side."""
+    with executed_by("numpy"):
+        python = strength_function(rules, best_five=best_five)
+    with executed_by("kernel"):
+        compiled = strength_function(rules, best_five=best_five)
+    return compiled, python
+
+
+def both(function: Callable[[], npt.NDArray[np.generic]]) -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic]]:
+    """What the function gives by the kernels, then by the numpy path."""
+    with executed_by("kernel"):
+        compiled = function()
+    with executed_by("numpy"):
+        fallback = function()
+    return compiled, fallback
+
+
+def deck(rules: RuleSet) -> npt.NDArray[np.int32]:
+    return np.array([c.index for c in rules.deck()], dtype=np.int32)
+
+
+def test_the_kernels_are_built_unless_turned_off() -> None:
+    """An install on a machine with a C compiler builds every kernel: a build
+    that failed must not hide behind the numpy path."""
+    if os.environ.get(kernel.ENVIRONMENT, "").strip().lower() == "numpy":
+        assert not any(kernel.built().values())
+    else:
+        assert all(kernel.built().values()), (
+            "the compiled kernels are not built: install a C compiler and run scripts/setup.sh again "
+            f"(or set {kernel.ENVIRONMENT}=numpy to test the numpy path alone)"
+        )
+
+
+def test_the_environment_turns_the_kernels_off() -> None:
+    script = "from fivecard.core import kernel; from fivecard import strength_function as s; print(kernel.built(), type(s()).__name__)"
+    shown = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, kernel.ENVIRONMENT: "numpy"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert shown.split() == ["{'fivecard.core._kernel':", "False}", "function"]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+def test_every_five_card_hand_of_the_deck_scores_alike(rules: RuleSet) -> None:
+    """All five-card hands of the rule set's deck: the kernel's rows against
+    the numpy batch path; a sample of them one per call against the Python."""
+    hands = deck(rules)[batch.combinations(len(deck(rules)), 5)]
+    compiled, python = scorers(rules, best_five=False)
+    with executed_by("kernel"):
+        rows = bulk_seven.best_strengths(hands, rules=rules)  # five cards: the numpy batch path in both
+        by_rows = np.empty(len(hands), dtype=np.uint16)
+        from fivecard.core.seven import compiled_scorer
+
+        scorer = compiled_scorer(rules)
+        assert scorer is not None
+        scorer.rows(np.ascontiguousarray(hands), by_rows, 5)
+    assert (by_rows == rows).all()
+    sample = hands[:: 101].tolist()
+    assert [compiled(h) for h in sample] == [python(h) for h in sample] == rows[:: 101].tolist()
+
+
+def sub_deck_hands(rules: RuleSet, size: int) -> npt.NDArray[np.int32]:
+    """Every hand of ``size`` cards of 20 of the deck's cards: its wild cards,
+    and cards of two suits, rich in flushes and straights."""
+    cards = deck(rules).tolist()
+    wild = [c for c in cards if c in rules.wild_indices]
+    rng = random.Random(size)
+    rich = wild[:3] + [c for c in cards if c % 4 in (0, 1) and c not in wild]
+    rich = sorted(rng.sample(rich[3:], 20 - len(rich[:3])) + rich[:3]) if len(rich) > 20 else rich
+    chosen = np.array(rich[:20], dtype=np.int32)
+    return chosen[batch.combinations(len(chosen), size)]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@pytest.mark.slow
+def test_every_six_and_seven_card_hand_of_a_sub_deck_scores_alike(rules: RuleSet) -> None:
+    """Every 6- and 7-card hand of a sub-deck of 20 cards (38,760 and 77,520
+    hands): the kernel's batch and the numpy batch, row for row; a sample
+    one per call against the Python."""
+    compiled, python = scorers(rules, best_five=True)
+    for size in (6, 7):
+        hands = sub_deck_hands(rules, size)
+        by_kernel, by_numpy = both(lambda: bulk_seven.best_strengths(hands, rules=rules))
+        assert (by_kernel == by_numpy).all()
+        sample = hands[:: 53].tolist()
+        assert [compiled(h) for h in sample] == [python(h) for h in sample] == by_numpy[:: 53].tolist()
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@pytest.mark.slow
+def test_every_hand_of_the_whole_deck_counts_alike(rules: RuleSet) -> None:
+    """Every hand of five, six and seven cards of the rule set's deck (133
+    million of seven from 52): the kernel's counts by strength equal the
+    numpy path's."""
+    for cards in (5, 6, 7):
+        by_kernel, by_numpy = both(lambda: bulk_seven.seven_card_counts(rules, cards=cards))
+        assert by_kernel.sum() == by_numpy.sum()
+        assert (by_kernel == by_numpy).all(), cards
+
+
+@pytest.mark.parametrize("best_five", [False, True])
+@pytest.mark.parametrize(
+    "hand",
+    [
+        [0, 4, 8, 12],
+        [0, 4, 8, 12, 16, 20, 24, 28],
+        [0, 4, 8, 12, 99],
+        [0, 4, 8, 12, 16, 99],
+        [0, 4, 8, 12, "16"],
+        [0, 4, 8, 12, 16.0],
+        "AS KS",
+        None,
+    ],
+)
+def test_a_scorer_refuses_what_the_python_refuses(hand: object, best_five: bool) -> None:
+    """Unchecked input that is no hand: both raise (a wrong count of cards,
+    a number that is no card index, a thing that is no index)."""
+    compiled, python = scorers(RULE_SETS["standard"], best_five=best_five)
+    for function in (compiled, python):
+        with pytest.raises((TypeError, ValueError, LookupError)):
+            function(hand)  # type: ignore[arg-type]
+
+
+def test_a_negative_index_reads_as_the_python_reads_it() -> None:
+    compiled, python = scorers(RULE_SETS["standard"], best_five=True)
+    for hand in ([-1, 0, 4, 8, 12], [0, 4, 8, 12, 16, 20, -3]):
+        assert compiled(hand) == python(hand)

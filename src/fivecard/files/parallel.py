@@ -282,9 +282,7 @@ def _offset_file(sink: IO[bytes]) -> int | None:
 
 
 class _Collect:
-    """A byte stream that keeps what a writer writes for one block, in the
-    pieces it was written in (never joined: a block of JSON Lines is
-    megabytes)."""
+    """A byte stream that keeps what a writer writes for one block."""
 
     def __init__(self) -> None:
         self.pieces: list[bytes] = []
@@ -296,18 +294,16 @@ class _Collect:
     def flush(self) -> None:
         pass
 
-    def take(self) -> list[bytes]:
-        pieces, self.pieces = self.pieces, []
-        return pieces
+    def take(self) -> bytes:
+        data, self.pieces = b"".join(self.pieces), []
+        return data
 
 
-def _put(fd: int, pieces: list[bytes], offset: int) -> None:
-    """Write ``pieces`` end to end from ``offset``."""
-    for data in pieces:
-        view = memoryview(data)
-        while view:
-            written = os.pwrite(fd, view, offset)
-            view, offset = view[written:], offset + written
+def _put(fd: int, data: bytes, offset: int) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(fd, view, offset)
+        view, offset = view[written:], offset + written
 
 
 def _take_offset(pipe: int) -> int:
@@ -354,15 +350,14 @@ def _turns(spec: _TurnsSpec, index: int, counters: Any, still_open: set[int] | N
             if len(chunk):
                 writer.write(chunk)
                 tally.add(chunk)
-            pieces = collect.take()
+            data = collect.take()
             start = base if k == 0 else _take_offset(before)
-            end = start + sum(map(len, pieces))
+            end = start + len(data)
             try:
                 os.write(after, end.to_bytes(8, "little"))
             except BrokenPipeError:
                 pass  # the next process has no block left: it needs no start
-            _put(fd, pieces, start)
-            del pieces  # not held while the next block is made
+            _put(fd, data, start)
             counters[0] = tally.rows
             counters[1] = raw.tell()
     return tally, writer.widest, writer.past, end

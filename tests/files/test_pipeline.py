@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from fivecard import full_deck
 from fivecard import evaluate
-from fivecard import rule_names, showdown
+from fivecard import showdown
 from fivecard.cli import main
 from fivecard.core.errors import FivecardError
 from fivecard.files.rows import line_row
@@ -318,44 +318,3 @@ def test_lines_of_plain_cards_are_written_as_any_line(tmp_path: Path, rules: str
             outputs.append(target.read_text(encoding="utf-8").splitlines())
     assert len(outputs[1]) == len(outputs[0]) + 1
     assert outputs[1][:-1] == outputs[0]
-
-
-@pytest.mark.parametrize("rules", rule_names())
-@pytest.mark.slow
-def test_json_lines_written_a_few_rows_at_a_time_are_the_chunk_written_whole(
-    tmp_path: Path, rules: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A chunk's JSON Lines go out a few rows at a time, never its whole
-    text joined: cut after any row, in one process or several, in every
-    language, with bad rows, wild cards and hands of seven cards, the bytes
-    are those of the chunk written whole."""
-    from fivecard.files.writers import matrix
-
-    rng = random.Random(11)
-    deck = [c.code_str.upper() for c in full_deck()] + (["JK"] if "joker" in rules else [])
-    plain = [" ".join(rng.sample(deck, 10)) for _ in range(300)]
-    odd = [
-        "A♠ K♠ Q♠ J♠ 10♠ | 2♣ 3♣ 4♣ 5♣ 7♦", "AS KS QS JS TS", "1S KD 3C 4H 5D | 2C 3C 4C 5C 7D", "", "# a comment",
-        '"=quoted" AS KS QS JS TS vs 2C 3C 4C 5C 7D', "2H 2D 4C 4D 4S | 3C 3D 3S 9S 9D | AS AD KC KD 2S",
-    ]
-    mixed = [line for i, row in enumerate(plain) for line in ([row, odd[i % len(odd)]] if i % 5 == 0 else [row])]
-    seven = [" ".join(cards[:7]) + " | " + " ".join(cards[7:]) for cards in (rng.sample(deck, 14) for _ in range(100))]
-    runs: list[tuple[str, list[str], list[str]]] = [
-        ("plain", plain, ["--workers", "1"]), ("plain", plain, ["--workers", "2"]),
-        ("mixed", mixed, ["--workers", "1"]), ("mixed", mixed, ["--workers", "3"]),
-        ("mixed", mixed, ["--workers", "1", "--lang", "ja"]), ("mixed", mixed, ["--workers", "2", "--lang", "ru"]),
-        ("seven", seven, ["--best-five"]),
-    ]
-    for name, lines, options in runs:
-        source = tmp_path / f"{name}.txt"
-        source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        outputs = []
-        for rows in (7, 1 << 30):  # a few rows a write; the whole chunk in one
-            monkeypatch.setattr(matrix, "PIECE_ROWS", rows)
-            target = tmp_path / f"{name}-{rows}.jsonl"
-            code = main(["solve", str(source), "-o", str(target), "--rules", rules, *options],
-                        stdout=io.StringIO(), stderr=io.StringIO())  # fmt: skip
-            assert code in (0, 1)
-            outputs.append(target.read_bytes())
-        assert outputs[0] == outputs[1], (name, options)
-        assert outputs[0].count(b"\n") == sum(1 for line in lines if line and not line.startswith("#"))

@@ -6,9 +6,7 @@ hand's object as :func:`fivecard.core.report.evaluation_json` makes it
 (see :mod:`~fivecard.files.writers.objects`; ``winners``, ``order`` and
 ``explanation`` are null for a row of one hand), or ``{"line": N, "error":
 "..."}`` for a bad row. A chunk of plain lines is laid out as byte
-matrices made ahead by the reading thread; a chunk's rows are written a
-piece at a time (:func:`~fivecard.files.writers.matrix.write_rows`), its
-whole text never held.
+matrices made ahead by the reading thread.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from ...core.lang import ENGLISH, Language
 from ...core.rules import RuleSet
 from ..pipeline import Chunk
 from .base import WriterBase
-from .matrix import all_tokens, numbered_rows, numbers, rows_of, write_rows
+from .matrix import all_tokens, join_rows, numbered_rows, numbers, rows_of
 from .memo import PerOutcome, PerStrength
 from .objects import class_json, hand_heads, hand_objects, token_heads, wild_json
 from .order import wild
@@ -78,7 +76,7 @@ class JsonlWriter(WriterBase):
         if not n:
             return
         if self._plain(chunk):
-            write_rows(self.out, self._tokened(chunk, int(chunk.count[0])))
+            self.out.write(self._tokened(chunk, int(chunk.count[0])))
             return
         last = np.zeros(len(chunk.strength), dtype=bool)
         last[(chunk.start + chunk.count - 1)[chunk.count > 0]] = True
@@ -97,13 +95,12 @@ class JsonlWriter(WriterBase):
             grid[i, 0] = f'{{"line": {int(chunk.line[i])}, "error": '.encode()
             grid[i, 1] = json.dumps(message, ensure_ascii=False).encode()
             grid[i, -1] = b"}\n"
-        write_rows(self.out, grid)
+        self.out.write(join_rows(grid))
 
-    def _tokened(self, chunk: Chunk, hands: int) -> Objects:
+    def _tokened(self, chunk: Chunk, hands: int) -> bytes:
         """The rows of a chunk of lines of ``hands`` hands each, all read as
-        two-character cards (see :func:`~fivecard.files.writers.matrix.all_tokens`),
-        as a grid of pieces: each row's start and its first hand's head are
-        one byte matrix row."""
+        two-character cards (see :func:`~fivecard.files.writers.matrix.all_tokens`):
+        each row's start and its first hand's head are one byte matrix row."""
         heads = chunk.prepared.get("jsonl heads")
         if heads is None:
             heads = token_heads(chunk)
@@ -122,7 +119,7 @@ class JsonlWriter(WriterBase):
                 grid[:, 2 * j] = rows_of(heads[j::hands])
             grid[:, 2 * j + 1] = ends[j::hands]
         grid[:, -1] = self.tails(chunk)
-        return grid
+        return join_rows(grid)
 
     def close(self) -> None:
         self.out.flush()

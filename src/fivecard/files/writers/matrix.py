@@ -3,15 +3,13 @@ column at a time, rows of a matrix as bytes, a grid of pieces joined.
 
 Guarantees: a whole number is written as ``str`` writes it (``0`` as
 ``0``), right-aligned where a width is asked for; a row is one bytes object
-made from a matrix row, never a cell at a time; a grid written
-(:func:`write_rows`) goes out :data:`PIECE_ROWS` rows at a time, never
-joined whole.
+made from a matrix row, never a cell at a time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import IO, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -19,15 +17,11 @@ import numpy.typing as npt
 from ...vector import batch
 from ..pipeline import Chunk
 
-__all__ = ["numbers", "numbered_rows", "rows_of", "join_rows", "write_rows", "all_tokens", "PIECE_ROWS"]
+__all__ = ["numbers", "numbered_rows", "rows_of", "join_rows", "all_tokens"]
 
 Objects = npt.NDArray[np.object_]
 I64 = npt.NDArray[np.int64]
 _POWERS: Final = 10 ** np.arange(1, 19, dtype=np.int64)
-#: The rows of a grid joined into one write (:func:`write_rows`): a piece
-#: of a chunk's output small enough to stay in the processor's cache
-#: between its making and its copy into the output.
-PIECE_ROWS: Final = 1024
 
 
 def numbers(values: I64, before: bytes = b"", after: bytes = b"", *, pad: int = 0) -> Objects:
@@ -84,23 +78,6 @@ def rows_of(matrix: npt.NDArray[np.uint8]) -> Objects:
 def join_rows(grid: Objects) -> bytes:
     """A grid of pieces (bytes) joined, row after row."""
     return b"".join(grid.ravel().tolist())
-
-
-def write_rows(out: IO[bytes], grid: Objects, rows: int | None = None) -> None:
-    """Write a grid of pieces (bytes), row after row, ``rows`` rows
-    (default :data:`PIECE_ROWS`) joined to a write: what is held beside the
-    grid is one piece, never the grid's whole text (a chunk of JSON Lines
-    is megabytes).
-
-    >>> import io
-    >>> out = io.BytesIO()
-    >>> write_rows(out, np.array([[b"a", b"1\\n"], [b"b", b"2\\n"], [b"c", b"3\\n"]], dtype=object), rows=2)
-    >>> out.getvalue()
-    b'a1\\nb2\\nc3\\n'
-    """
-    step = rows or PIECE_ROWS
-    for start in range(0, len(grid), step):
-        out.write(b"".join(grid[start : start + step].ravel().tolist()))
 
 
 def all_tokens(chunk: Chunk, hands: int) -> bool:

@@ -358,7 +358,6 @@ def _turns(spec: _TurnsSpec, index: int, counters: Any, still_open: set[int] | N
             except BrokenPipeError:
                 pass  # the next process has no block left: it needs no start
             _put(fd, data, start)
-            del data  # written: not held while the next block is made
             counters[0] = tally.rows
             counters[1] = raw.tell()
     return tally, writer.widest, writer.past, end

@@ -5,7 +5,8 @@ beside the plain treys script:
     .venv/bin/python benchmarks/bench_pipeline.py [--lines 1000000] [--xlsx-rows 100000]
 
   1. ``fivecard solve`` of a Project-Euler-style file to CSV, JSON Lines, the
-     text table and Parquet (wall time and peak RSS), and the treys script;
+     text table and Parquet (wall time and peak RSS), JSON Lines against CSV
+     (runs in turn, the ratio of each pair), and the treys script;
   2. ``fivecard classify -`` of one hand a line;
   3. flat memory: each of those at a quarter of the lines, beside the full run;
   4. xlsx: rows read from a workbook and written to a workbook, beside
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,6 +63,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--xlsx-rows", type=int, default=100_000)
+    parser.add_argument("--pairs", type=int, default=5, help="JSON Lines and CSV runs in turn, for their ratio")
     args = parser.parse_args()
     fivecard = str(Path(sys.executable).parent / "fivecard")
     targets = {"csv": 1.2, "jsonl": 2.0, "text": 2.0, "parquet": 1.0}
@@ -84,6 +87,16 @@ def main() -> None:
             (tmp / f"q.{fmt}").unlink()
             print(f"   to {fmt:<8} {times[0]:6.2f} s, again {times[1]:5.2f} s (target <= {target} s)"
                   f"  peak RSS {rss:5.0f} MB (quarter: {rss_q:4.0f} MB)")
+        ratios = []
+        for _ in range(args.pairs):  # in turn: a drift of the machine's speed moves both runs of a pair
+            pair = {}
+            for fmt in ("csv", "jsonl"):
+                pair[fmt], _ = run([fivecard, "solve", str(euler), "-o", str(tmp / f"out.{fmt}")])
+                (tmp / f"out.{fmt}").unlink()
+            ratios.append(pair["jsonl"] / pair["csv"])
+        if ratios:
+            print(f"   JSON Lines / CSV, {len(ratios)} runs of each in turn: median {statistics.median(ratios):.2f}x"
+                  f" (pairs {min(ratios):.2f}-{max(ratios):.2f}x; target <= 1.4x)")
         seconds, rss = run([sys.executable, str(HERE / "treys_solve.py"), str(euler), str(tmp / "treys.csv")])
         (tmp / "treys.csv").unlink()
         print(f"   treys script to CSV {seconds:6.2f} s  peak RSS {rss:5.0f} MB")

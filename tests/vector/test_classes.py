@@ -8,7 +8,7 @@ import pytest
 
 from fivecard.core.rules import RULE_SETS, get_rules
 from fivecard.vector import batch
-from fivecard.vector.classes import _classes_by_renamings, _renamings, deal_classes
+from fivecard.vector.classes import _classes_by_renamings, _renamings, deal_classes, signed_supersets
 
 
 def _both(name: str) -> None:
@@ -31,3 +31,23 @@ def test_every_rule_sets_classes_are_the_renamings_classes(name: str) -> None:
     """Every rule set, whichever way its classes are found (semi and
     one-eyed jacks keep trying renamings)."""
     _both(name)
+
+
+@pytest.mark.parametrize("shape", [(7, 32), (7, 32, 3), (7, 32, 2, 2)])
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_signed_supersets_is_the_sum_over_each_masks_supersets(shape: tuple[int, ...], contiguous: bool) -> None:
+    """In place, whatever the trailing axes and whether the array is one
+    block of memory or a view across one: each mask's count becomes the sum
+    of its supersets' counts, those of an odd number of cards more negated."""
+    rng = np.random.default_rng(len(shape))
+    counts = rng.integers(-1000, 1000, size=shape)
+    found = counts.copy() if contiguous else np.asfortranarray(counts)
+    assert found.flags.c_contiguous == contiguous
+    assert signed_supersets(found) is found
+    for mask in range(32):
+        expected = sum(
+            (-1) ** bin(superset ^ mask).count("1") * counts[:, superset]
+            for superset in range(32)
+            if superset & mask == mask
+        )
+        assert np.array_equal(found[:, mask], expected)

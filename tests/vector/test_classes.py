@@ -1,14 +1,24 @@
 """Deal classes: the quick grouping by the suits' rank sets names the same
-classes, in the same order, as trying every suit renaming on every deal."""
+classes, in the same order, as trying every suit renaming on every deal;
+and what the solvers share about card sets and a deal's 32 holds."""
 
 from __future__ import annotations
+
+from math import comb
 
 import numpy as np
 import pytest
 
 from fivecard.core.rules import RULE_SETS, get_rules
 from fivecard.vector import batch
-from fivecard.vector.classes import _classes_by_renamings, _renamings, deal_classes, signed_supersets
+from fivecard.vector.classes import (
+    _classes_by_renamings,
+    _renamings,
+    deal_classes,
+    numbered_sets,
+    set_numbers,
+    signed_supersets,
+)
 
 
 def _both(name: str) -> None:
@@ -51,3 +61,14 @@ def test_signed_supersets_is_the_sum_over_each_masks_supersets(shape: tuple[int,
             if superset & mask == mask
         )
         assert np.array_equal(found[:, mask], expected)
+
+
+@pytest.mark.parametrize("n", [5, 13, 36, 52, 54])
+def test_numbered_sets_are_every_set_in_the_order_of_its_number(n: int) -> None:
+    """Row i of every size's sets is the set whose number is i: each set
+    of ascending positions once, numbered 0 to C(n, size) - 1 in turn."""
+    for size in range(1, 6):
+        sets = numbered_sets(n, size)
+        assert sets.shape == (comb(n, size), size) and sets.dtype == np.uint8
+        assert (np.diff(sets.astype(np.int64), axis=1) > 0).all()
+        assert np.array_equal(set_numbers(sets.astype(np.int64), range(size), n), np.arange(comb(n, size)))

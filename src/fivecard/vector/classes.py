@@ -51,6 +51,7 @@ __all__ = [
     "mean_over_deals",
     "choose_table",
     "set_numbers",
+    "numbered_sets",
 ]
 
 _BITS = 6  # bits a deck position takes in a packed deal (decks of at most 64 cards)
@@ -250,6 +251,19 @@ def mean_over_deals(by_kept: Sequence[int], deck_size: int, per_draw: int = 1) -
 def choose_table(n: int) -> npt.NDArray[np.int64]:
     """``C(x, j)`` for x up to ``n`` and j up to 5."""
     return np.array([[comb(x, j) for j in range(6)] for x in range(n + 1)], dtype=np.int64)
+
+
+def numbered_sets(n: int, size: int) -> npt.NDArray[np.uint8]:
+    """Every set of ``size`` of the positions ``range(n)`` as ascending
+    rows, in the order of their numbers (:func:`set_numbers`: row ``i`` is
+    set number ``i``, the colexicographic order): the lexicographic
+    combinations of the positions read from the end of the deck backwards.
+
+    >>> numbered_sets(4, 2).tolist()
+    [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]]
+    """
+    lexicographic = batch.combinations(n, size)
+    return np.ascontiguousarray(np.subtract(n - 1, lexicographic[::-1, ::-1], dtype=np.uint8))
 
 
 def set_numbers(cards: npt.NDArray[np.int64], columns: Sequence[int], n: int) -> npt.NDArray[np.int64]:

@@ -164,7 +164,8 @@ def _classes_by_suit_shape(deck: Sequence[Card], deals: npt.NDArray[np.uint8]) -
         raise ValueError("a deck of at most three jokers and ranks below 15")
     # a card as one bit: its rank's in its suit's field of 15 bits; a joker's past the four fields
     packed = np.array(
-        [1 << int(c.rank) + 15 * suits.index(c.suit) if c.suit is not None else 0 for c in deck], dtype=np.int64
+        [1 << int(c.rank) + 15 * suits.index(c.suit) if c.suit is not None and c.rank is not None else 0 for c in deck],
+        dtype=np.int64,
     )
     packed[jokers] = [1 << 60 + i for i in range(len(jokers))]
     held = packed[deals[:, 0]]

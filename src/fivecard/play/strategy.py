@@ -9,9 +9,12 @@ the method of fast video-poker analysers:
 1. **Counts per card set.** Each hand of the deck is of one kind: the
    pay-table line that pays it, or nothing. For every set ``U`` of at most
    five cards of the deck, ``C[U, k]`` counts the hands of kind ``k`` that
-   hold ``U`` (each hand adds one to its 32 subsets, one pass for every
-   kind at once). Sets are numbered by the combinatorial number system,
-   so ``C`` is a table per set size.
+   hold ``U``. Sets are numbered by the combinatorial number system, so
+   ``C`` is a table per set size; the hands are walked in the order of
+   their numbers, each adding one to its five four-card subsets (rows the
+   walk meets in turn, not scattered over the table), and each smaller
+   set's counts are the sum of those of the sets of one card more that
+   hold it, over ``5 - |U|``.
 2. **A hold's draws.** Keeping ``S`` of a dealt hand ``D`` draws hands that
    hold ``S`` and none of the discarded cards ``D - S``:
    ``sum(C[U] * (-1) ** |U - S| for S <= U <= D)``, over the whole
@@ -60,6 +63,7 @@ from ..vector.classes import (
     choose_table,
     deal_classes,
     mean_over_deals,
+    numbered_sets,
     set_numbers,
     signed_supersets,
 )
@@ -299,8 +303,7 @@ def solve_paytable(
     if not ruleset.suits:
         raise FivecardError(f"solving a pay table takes a deck of suited cards for now, not {ruleset.name}")
     n = len(deck)
-    deals = batch.combinations(n)
-    hands = np.array([c.index for c in deck], dtype=np.int32)[deals]  # every hand of the deck, as card indices
+    hands = np.array([c.index for c in deck], dtype=np.int32)[numbered_sets(n, 5)]  # every hand, in number order
     strengths = batch.strengths_of_indices(hands, rules=ruleset)
     names, kind = paytable.final_entries(ruleset, hands, strengths)
     pays = paytable.line_pays()
@@ -310,7 +313,7 @@ def solve_paytable(
         raise FivecardError(f"ties are broken by {' or '.join(TIES)}, not {ties!r}")
     draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
     job = _PayJob(
-        _KindTotals(deals, kind, len(names)),
+        _KindTotals(kind, n, len(names)),
         pays.astype(np.int64),
         deal_classes(deck, ruleset),
         draws,
@@ -408,34 +411,38 @@ class _KindTotals:
     of each size numbered by the combinatorial number system
     (:func:`~fivecard.vector.classes.set_numbers`) in a table of their own,
     rows of counts per kind; the five-card sets (the hands themselves) as
-    the kind of each."""
+    the kind of each (``top``).
+
+    Counted in :data:`COUNT_STEPS` steps, a size of sets each, from the
+    largest: each hand adds one to its five four-card subsets (the hands
+    walked in number order, where each hand's subsets lie in rows the walk
+    meets in turn), then each smaller set's counts are those of the sets of
+    one card more that hold it, added up: a hand holding a set of ``s``
+    cards holds ``5 - s`` of those, so the sum counts it ``5 - s`` times.
+    """
 
     def __init__(
         self,
-        deals: npt.NDArray[np.integer[Any]],
-        kind: npt.NDArray[np.int64],
+        kind: npt.NDArray[np.integer[Any]],
+        n: int,
         kinds: int,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        cards = deals.astype(np.int64)
-        self.n = n = int(cards.max()) + 1
-        self.kinds = kinds
-        self.tables = [np.zeros((comb(n, k), kinds), dtype=np.int64) for k in range(5)]
-        self.top = np.empty(comb(n, 5), dtype=np.int64)
-        for done, (mask, number) in enumerate(_subset_numbers(cards, n), 1):
-            size = len(HOLDS[mask])
-            if size == 5:
-                self.top[number] = kind
-            else:
-                found = np.bincount(number * kinds + kind, minlength=comb(n, size) * kinds)
-                self.tables[size] += found.reshape(-1, kinds)
+        self.n, self.kinds = n, kinds
+        self.top = np.ascontiguousarray(kind, dtype=np.uint8)  # (a table has at most 100 lines)
+        tables = [_fours(self.top, n, kinds)]
+        if progress is not None:
+            progress(1, COUNT_STEPS)
+        for size in (3, 2, 1, 0):
+            tables.insert(0, _fewer(tables[0], n, size))
             if progress is not None:
-                progress(done, 32)
+                progress(5 - size, COUNT_STEPS)
+        self.tables = tables
 
     def to_bytes(self) -> tuple[bytes, ...]:
         """The counts as the user's cache keeps them (each fits 32 bits:
         no set is held by more than every hand of the deck)."""
-        return (*(t.astype(np.uint32).tobytes() for t in self.tables), self.top.astype(np.uint8).tobytes())
+        return (*(t.tobytes() for t in self.tables), self.top.tobytes())
 
     @classmethod
     def from_bytes(cls, stored: object, n: int, kinds: int) -> _KindTotals | None:
@@ -447,8 +454,8 @@ class _KindTotals:
             return None
         made = cls.__new__(cls)
         made.n, made.kinds = n, kinds
-        made.tables = [np.frombuffer(b, dtype=np.uint32).astype(np.int64).reshape(-1, kinds) for b in stored[:5]]
-        made.top = np.frombuffer(stored[5], dtype=np.uint8).astype(np.int64)
+        made.tables = [np.frombuffer(b, dtype=np.int32).reshape(-1, kinds) for b in stored[:5]]
+        made.top = np.frombuffer(stored[5], dtype=np.uint8)
         if int(made.tables[0].sum()) != comb(n, 5) or int(made.top.max(initial=0)) >= kinds:
             return None
         return made
@@ -464,23 +471,47 @@ class _KindTotals:
         return out
 
 
-def _subset_numbers(cards: npt.NDArray[np.int64], n: int) -> Iterator[tuple[int, npt.NDArray[np.int64]]]:
-    """Each hold mask with the number of its cards' set in each
-    row (:func:`~fivecard.vector.classes.set_numbers`), a mask's from the
-    mask without its last card's by one more term: one gather and one add
-    each, not one per card kept."""
+def _dropping(sets: npt.NDArray[np.uint8], n: int) -> Iterator[npt.NDArray[np.int64]]:
+    """For each place of the rows of ``sets`` (ascending positions of a
+    deck of ``n``), the number of each row's set without the card there
+    (:func:`~fivecard.vector.classes.set_numbers`): the cards before it
+    keep their terms, those after it move one place down."""
     choose = choose_table(n)
+    cards = sets.astype(np.intp)
+    size = cards.shape[1]
+    before = np.zeros(len(cards), dtype=np.int64)
+    after = np.zeros(len(cards), dtype=np.int64)
+    for place in range(1, size):
+        after += choose[cards[:, place], place]
+    for place in range(size):
+        if place:
+            after -= choose[cards[:, place], place]
+        yield before + after
+        before += choose[cards[:, place], place + 1]
 
-    def extend(mask: int, number: npt.NDArray[np.int64]) -> Iterator[tuple[int, npt.NDArray[np.int64]]]:
-        size = len(HOLDS[mask])
-        for column in range(HOLDS[mask][-1] + 1 if mask else 0, 5):
-            more = number + choose[cards[:, column], size + 1]
-            yield mask | 1 << column, more
-            yield from extend(mask | 1 << column, more)
 
-    empty = np.zeros(len(cards), dtype=np.int64)
-    yield 0, empty
-    yield from extend(0, empty)
+def _fours(top: npt.NDArray[np.uint8], n: int, kinds: int) -> npt.NDArray[np.int32]:
+    """The counts of the four-card sets by numpy: each hand (in number
+    order, of kind ``top``) counted in each of its five four-card subsets."""
+    found = np.zeros(comb(n, 4) * kinds, dtype=np.int64)
+    kind = top.astype(np.int64)
+    for number in _dropping(numbered_sets(n, 5), n):
+        found += np.bincount(number * kinds + kind, minlength=len(found))
+    return found.reshape(-1, kinds).astype(np.int32)
+
+
+def _fewer(upper: npt.NDArray[np.int32], n: int, size: int) -> npt.NDArray[np.int32]:
+    """The counts of the sets of ``size`` cards by numpy, from those of the
+    sets of one card more (``upper``): each of those added to its subsets of
+    ``size`` cards, the sums over ``5 - size``."""
+    kinds = upper.shape[1]
+    counts = upper.ravel().astype(np.float64)  # (bincount adds weights as floats: exact below 2**53)
+    found = np.zeros(comb(n, size) * kinds, dtype=np.float64)
+    for number in _dropping(numbered_sets(n, size + 1), n):
+        found += np.bincount((number[:, None] * kinds + np.arange(kinds)).ravel(), counts, minlength=len(found))
+    whole = found.astype(np.int64).reshape(-1, kinds)
+    assert not (whole % (5 - size)).any()
+    return (whole // (5 - size)).astype(np.int32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -605,8 +636,9 @@ def hold_values(
 ) -> HoldValues:
     """The game's :class:`HoldValues`: loaded from the user's cache
     (:mod:`fivecard.core.lookup_cache`) when it holds them, else counted
-    (2-4 s: ``progress`` hears (steps done, 32)) and kept there; the last
-    few games asked for stay in memory."""
+    (about a second: ``progress`` hears (steps done,
+    :data:`COUNT_STEPS`)) and kept there; the last few games asked for
+    stay in memory."""
     ruleset = get_rules(rules) if rules is not None else paytable.rules_to_play()
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
@@ -646,7 +678,7 @@ def hold_values(
 
 _HELD_VALUES: OrderedDict[tuple[object, ...], _KindTotals] = OrderedDict()
 _HELD_LOCK: Final = threading.Lock()
-#: Per game, the lock its count is made under, and how far a count under way has come (of 32).
+#: Per game, the lock its count is made under, and how far a count under way has come (of :data:`COUNT_STEPS`).
 _GAME_LOCKS: dict[tuple[object, ...], threading.Lock] = {}
 _COUNTING: dict[tuple[object, ...], int] = {}
 
@@ -659,8 +691,8 @@ def hold_values_progress(paytable: PayTable, rules: str | RuleSet | None = None)
     return _COUNTING.get(_values_key(paytable, ruleset))
 
 
-#: The steps a game's count is made in (a hold mask each), which ``progress`` hears.
-COUNT_STEPS: Final = 32
+#: The steps a game's count is made in (a size of card sets each), which ``progress`` hears.
+COUNT_STEPS: Final = 5
 
 
 def hold_values_held(paytable: PayTable, rules: str | RuleSet | None = None) -> bool:
@@ -683,13 +715,12 @@ def _counted_kinds(
     deck = ruleset.deck()
     n = len(deck)
     cache_key = ("pay kinds", *key, lookup_cache.module_digest(__file__))
-    kinds = len(paytable.entries) + 1  # each line's, and nothing
+    kinds = len(paytable.final_names())  # each line's, and nothing
     found = _KindTotals.from_bytes(lookup_cache.load(f"{ruleset.name}-pay-kinds", cache_key), n, kinds)
     if found is not None:
         return found
-    deals = batch.combinations(n)
-    hands = np.array([c.index for c in deck], dtype=np.int32)[deals]
+    hands = np.array([c.index for c in deck], dtype=np.int32)[numbered_sets(n, 5)]  # every hand, in number order
     names, kind = paytable.final_entries(ruleset, hands, batch.strengths_of_indices(hands, rules=ruleset))
-    totals = _KindTotals(deals, kind, len(names), progress)
+    totals = _KindTotals(kind, n, len(names), progress)
     lookup_cache.store(f"{ruleset.name}-pay-kinds", cache_key, totals.to_bytes())
     return totals

@@ -262,7 +262,11 @@ def numbered_sets(n: int, size: int) -> npt.NDArray[np.uint8]:
 
     >>> numbered_sets(4, 2).tolist()
     [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]]
+    >>> numbered_sets(4, 0).tolist()
+    [[]]
     """
+    if size == 0:
+        return np.zeros((1, 0), dtype=np.uint8)
     lexicographic = batch.combinations(n, size)
     return np.ascontiguousarray(np.subtract(n - 1, lexicographic[::-1, ::-1], dtype=np.uint8))
 

@@ -46,12 +46,14 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from ..vector import batch
+from ..core import kernel
 from ..core.cards import Card, format_cards
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError, quote
@@ -319,9 +321,10 @@ def solve_paytable(
         draws,
         values,
         1 if ties == TIES[0] else -1,
+        _COMPILED_PART_CLASSES if kernel.load("fivecard.play._solver") is not None else _PART_CLASSES,
     )
-    parts = -(-len(job.classes) // _PART_CLASSES)
-    key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, values, ties])
+    parts = -(-len(job.classes) // job.size)
+    key = job_key("paytable", [paytable, ruleset, job.size, values, ties])
     results = run_parts(
         _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note,
         resume=resume,
@@ -346,7 +349,9 @@ def solve_paytable(
     )
 
 
-_PART_CLASSES: Final = 8192  # classes a part
+_PART_CLASSES: Final = 8192  # classes a part (numpy: per class some 32 rows of counts per kind at once)
+#: By the compiled kernel: every class of a deck in one part (well under a second).
+_COMPILED_PART_CLASSES: Final = 1 << 20
 
 
 @dataclass(eq=False)
@@ -361,6 +366,7 @@ class _PayJob:
     draws: npt.NDArray[np.int64]  # per hold: C(n - 5, 5 - cards kept)
     values: bool = False  # keep every hold's value
     spread: int = 1  # ties: 1 the lower variance first, -1 the higher
+    size: int = _PART_CLASSES  # classes a part
 
 
 def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
@@ -369,8 +375,11 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     cards kept."""
     assert isinstance(spec, _PayJob)
     job = spec
-    cards = job.classes.first[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
-    weight = job.classes.deals[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
+    cards = job.classes.first[part * job.size : (part + 1) * job.size]
+    weight = job.classes.deals[part * job.size : (part + 1) * job.size]
+    compiled = kernel.load("fivecard.play._solver")
+    if compiled is not None:
+        return _compiled_part(compiled, job, cards, weight)
     made = signed_supersets(job.totals.holding(cards))  # per class, hold, kind: the draws that make it
     _, value, order = _ranked_holds(made, job.pays, job.draws, job.spread)
     order = order[:, :2]
@@ -386,6 +395,28 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         "final": final,
         **({"values": value} if job.values else {}),
     }
+
+
+def _compiled_part(
+    compiled: ModuleType, job: _PayJob, cards: npt.NDArray[np.int64], weight: npt.NDArray[np.int64]
+) -> dict[str, npt.NDArray[Any]]:
+    """:func:`_pay_part` by the compiled kernel: the same sums, ranking and
+    final hands in one pass over the part's classes."""
+    m, totals = len(cards), job.totals
+    found: dict[str, npt.NDArray[Any]] = {
+        "best": np.empty(m, dtype=np.int8),
+        "value": np.empty(m, dtype=np.float64),
+        "second": np.empty(m, dtype=np.int8),
+        "second_value": np.empty(m, dtype=np.float64),
+        "final": np.zeros((6, totals.kinds), dtype=np.int64),
+        **({"values": np.empty((m, 32), dtype=np.float64)} if job.values else {}),
+    }
+    compiled.holds(
+        np.ascontiguousarray(cards, dtype=np.int64), np.ascontiguousarray(weight, dtype=np.int64), totals.tables,
+        totals.top, totals.n, job.pays, job.draws, job.spread, found["best"], found["value"], found["second"],
+        found["second_value"], found["final"], found.get("values"),
+    )
+    return found
 
 
 def _ranked_holds(
@@ -419,7 +450,8 @@ class _KindTotals:
     meets in turn), then each smaller set's counts are those of the sets of
     one card more that hold it, added up: a hand holding a set of ``s``
     cards holds ``5 - s`` of those, so the sum counts it ``5 - s`` times.
-    """
+    By the compiled kernel (``fivecard.play._solver``) where it is built,
+    else by numpy: the same counts."""
 
     def __init__(
         self,
@@ -430,11 +462,19 @@ class _KindTotals:
     ) -> None:
         self.n, self.kinds = n, kinds
         self.top = np.ascontiguousarray(kind, dtype=np.uint8)  # (a table has at most 100 lines)
-        tables = [_fours(self.top, n, kinds)]
+        compiled = kernel.load("fivecard.play._solver")
+        tables: list[npt.NDArray[np.int32]] = [np.empty((comb(n, k), kinds), dtype=np.int32) for k in range(5)]
+        if compiled is not None:
+            compiled.fours(self.top, n, kinds, tables[4])
+        else:
+            tables[4] = _fours(self.top, n, kinds)
         if progress is not None:
             progress(1, COUNT_STEPS)
         for size in (3, 2, 1, 0):
-            tables.insert(0, _fewer(tables[0], n, size))
+            if compiled is not None:
+                compiled.fewer(tables[size + 1], n, kinds, size, tables[size])
+            else:
+                tables[size] = _fewer(tables[size + 1], n, size)
             if progress is not None:
                 progress(5 - size, COUNT_STEPS)
         self.tables = tables
@@ -636,9 +676,9 @@ def hold_values(
 ) -> HoldValues:
     """The game's :class:`HoldValues`: loaded from the user's cache
     (:mod:`fivecard.core.lookup_cache`) when it holds them, else counted
-    (about a second: ``progress`` hears (steps done,
-    :data:`COUNT_STEPS`)) and kept there; the last few games asked for
-    stay in memory."""
+    (a fraction of a second by the compiled kernel, about a second by
+    numpy: ``progress`` hears (steps done, :data:`COUNT_STEPS`)) and kept
+    there; the last few games asked for stay in memory."""
     ruleset = get_rules(rules) if rules is not None else paytable.rules_to_play()
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")

@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import executed_by
 
 from fivecard.core.errors import FivecardError
 from fivecard.files.paytable_file import load_paytable
@@ -342,6 +343,11 @@ def test_the_command_writes_the_strategy(tmp_path: object) -> None:
 
 @pytest.mark.slow
 def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> None:
+    with executed_by("numpy"):  # (classes in parts of 8,192; the compiled kernel works a deck in one)
+        _interrupted_solve_resumes(tmp_path)
+
+
+def _interrupted_solve_resumes(tmp_path: object) -> None:
     import io
     from pathlib import Path
 
@@ -374,6 +380,11 @@ def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> 
 @pytest.mark.slow
 def test_a_checkpointed_part_that_fails_its_checks_is_solved_again(tmp_path: object) -> None:
     # a part replaced by a copy of another gave a wrong return, with exit 0
+    with executed_by("numpy"):  # (classes in parts of 8,192; the compiled kernel works a deck in one)
+        _failed_part_solved_again(tmp_path)
+
+
+def _failed_part_solved_again(tmp_path: object) -> None:
     import io
     from pathlib import Path
 

@@ -289,6 +289,8 @@ def solve_paytable(
     checkpointed parts failed their checks (they are worked again).
     ``values=True`` keeps every hold's value of every class
     (:attr:`PayTableSolution.values`), which a strategy chart is judged by.
+    The game's counts per card set are those :func:`hold_values` reads:
+    in memory, or in the user's cache, once counted.
 
     >>> from fivecard.play.paytables import JACKS_OR_BETTER
     >>> solution = solve_paytable(JACKS_OR_BETTER)  # doctest: +SKIP
@@ -305,9 +307,7 @@ def solve_paytable(
     if not ruleset.suits:
         raise FivecardError(f"solving a pay table takes a deck of suited cards for now, not {ruleset.name}")
     n = len(deck)
-    hands = np.array([c.index for c in deck], dtype=np.int32)[numbered_sets(n, 5)]  # every hand, in number order
-    strengths = batch.strengths_of_indices(hands, rules=ruleset)
-    names, kind = paytable.final_entries(ruleset, hands, strengths)
+    names = paytable.final_names()
     pays = paytable.line_pays()
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.title}: solving takes whole-number pays")
@@ -315,7 +315,7 @@ def solve_paytable(
         raise FivecardError(f"ties are broken by {' or '.join(TIES)}, not {ties!r}")
     draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
     job = _PayJob(
-        _KindTotals(kind, n, len(names)),
+        _game_totals(paytable, ruleset),
         pays.astype(np.int64),
         deal_classes(deck, ruleset),
         draws,
@@ -685,6 +685,16 @@ def hold_values(
     paytable.check_rules(ruleset)
     if not ruleset.suits:
         raise FivecardError(f"valuing holds takes a deck of suited cards for now, not {ruleset.name}")
+    return HoldValues(paytable, ruleset, _game_totals(paytable, ruleset, progress))
+
+
+def _game_totals(
+    paytable: PayTable, ruleset: RuleSet, progress: Callable[[int, int], None] | None = None
+) -> _KindTotals:
+    """The counts per card set of a game (checked: a pay table of high hands
+    under rules of suited cards) that :func:`hold_values` and
+    :func:`solve_paytable` work from: in memory, else loaded from the user's
+    cache, else counted (``progress`` hears how far) and kept in both."""
     key = _values_key(paytable, ruleset)
     with _HELD_LOCK:  # (a web app asks from several threads: found and marked the latest at once)
         cached = _HELD_VALUES.get(key)
@@ -692,12 +702,12 @@ def hold_values(
             _HELD_VALUES.move_to_end(key)
         game_lock = _GAME_LOCKS.setdefault(key, threading.Lock())
     if cached is not None:
-        return HoldValues(paytable, ruleset, cached)
+        return cached
     with game_lock:  # one thread counts a game; another asking meanwhile waits for that count
         with _HELD_LOCK:
             cached = _HELD_VALUES.get(key)
         if cached is not None:
-            return HoldValues(paytable, ruleset, cached)
+            return cached
 
         def heard(done: int, steps: int) -> None:
             _COUNTING[key] = done
@@ -713,7 +723,7 @@ def hold_values(
             _HELD_VALUES[key] = totals
             while len(_HELD_VALUES) > _HELD:
                 _HELD_VALUES.popitem(last=False)
-    return HoldValues(paytable, ruleset, totals)
+    return totals
 
 
 _HELD_VALUES: OrderedDict[tuple[object, ...], _KindTotals] = OrderedDict()

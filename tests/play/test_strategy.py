@@ -6,6 +6,7 @@ Double Joker."""
 from __future__ import annotations
 
 import functools
+import math
 import json
 import random
 from fractions import Fraction
@@ -580,3 +581,26 @@ def test_a_game_asked_for_at_once_is_counted_once_and_says_how_far(monkeypatch: 
     assert strategy.hold_values_progress(table) is None and strategy.hold_values_held(table)
     cards = list(found[0].rules.deck())[:5]
     assert found[0].of(cards) == found[1].of(cards)
+
+
+@pytest.mark.parametrize("deck", [36, 52, 54])
+def test_the_counts_the_cache_keeps_read_back_as_they_were(deck: int) -> None:
+    """Each size of card set kept in the narrowest integers that hold its
+    counts, read back the same; anything else read as nothing."""
+    import numpy as np
+
+    from fivecard.play import strategy
+
+    rng = np.random.default_rng(deck)
+    kinds = 11
+    totals = strategy._KindTotals(rng.integers(0, kinds, math.comb(deck, 5)).astype(np.uint8), deck, kinds)
+    kept = totals.to_bytes()
+    assert len(kept[4]) == math.comb(deck, 4) * kinds  # a byte a count: at most deck - 4 hands hold a four-card set
+    found = strategy._KindTotals.from_bytes(kept, deck, kinds)
+    assert found is not None and np.array_equal(found.top, totals.top)
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(found.tables, totals.tables))
+    assert strategy._KindTotals.from_bytes(kept, deck, kinds + 1) is None
+    assert strategy._KindTotals.from_bytes(kept[:5], deck, kinds) is None
+    assert strategy._KindTotals.from_bytes((*kept[:5], kept[5][:-1]), deck, kinds) is None
+    emptied = (bytes(len(kept[0])), *kept[1:])
+    assert strategy._KindTotals.from_bytes(emptied, deck, kinds) is None

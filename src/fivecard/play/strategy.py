@@ -480,21 +480,25 @@ class _KindTotals:
         self.tables = tables
 
     def to_bytes(self) -> tuple[bytes, ...]:
-        """The counts as the user's cache keeps them (each fits 32 bits:
-        no set is held by more than every hand of the deck)."""
-        return (*(t.tobytes() for t in self.tables), self.top.tobytes())
+        """The counts as the user's cache keeps them: each size's in the
+        narrowest unsigned integers that hold them (:func:`_stored_type`:
+        a four-card set of 52 cards is held by at most 48 hands, one
+        byte), the kinds a byte each."""
+        return (*(t.astype(_stored_type(self.n, size)).tobytes() for size, t in enumerate(self.tables)),
+                self.top.tobytes())  # fmt: skip
 
     @classmethod
     def from_bytes(cls, stored: object, n: int, kinds: int) -> _KindTotals | None:
         """The counts :meth:`to_bytes` kept, or None for anything else."""
         if not (isinstance(stored, tuple) and len(stored) == 6 and all(isinstance(b, bytes) for b in stored)):
             return None
-        sizes = [comb(n, k) * kinds * 4 for k in range(5)] + [comb(n, 5)]
+        types = [_stored_type(n, size) for size in range(5)]
+        sizes = [comb(n, size) * kinds * np.dtype(t).itemsize for size, t in enumerate(types)] + [comb(n, 5)]
         if [len(b) for b in stored] != sizes:
             return None
         made = cls.__new__(cls)
         made.n, made.kinds = n, kinds
-        made.tables = [np.frombuffer(b, dtype=np.int32).reshape(-1, kinds) for b in stored[:5]]
+        made.tables = [np.frombuffer(b, dtype=t).astype(np.int32).reshape(-1, kinds) for b, t in zip(stored, types)]
         made.top = np.frombuffer(stored[5], dtype=np.uint8)
         if int(made.tables[0].sum()) != comb(n, 5) or int(made.top.max(initial=0)) >= kinds:
             return None
@@ -509,6 +513,14 @@ class _KindTotals:
             out[:, mask] = self.tables[len(kept)][set_numbers(cards, kept, self.n)]
         out[:, 31] = np.eye(self.kinds, dtype=np.int64)[self.top[set_numbers(cards, HOLDS[31], self.n)]]
         return out
+
+
+def _stored_type(n: int, size: int) -> type[np.unsignedinteger[Any]]:
+    """The narrowest unsigned integers that hold the counts of the sets of
+    ``size`` cards of a deck of ``n``: at most the ``C(n - size, 5 - size)``
+    hands that hold a set."""
+    most = comb(n - size, 5 - size)
+    return np.uint8 if most <= 0xFF else np.uint16 if most <= 0xFFFF else np.uint32
 
 
 def _dropping(sets: npt.NDArray[np.uint8], n: int) -> Iterator[npt.NDArray[np.int64]]:

@@ -27,19 +27,22 @@
 
 #define MAX_DECK 64 /* deck positions of a set fit these tables */
 #define HOLDS 32
-#define AHEAD 4 /* deals ahead whose sets are fetched */
+#define AHEAD 8 /* deals ahead whose sets are fetched */
 
 /* C(x, j) for x up to MAX_DECK and j up to 6 */
 static int64_t choose[MAX_DECK + 1][7];
-/* per hold mask, how many cards it keeps */
-static int kept[HOLDS];
+/* per hold mask, how many cards it keeps, and its last card's place */
+static int kept[HOLDS], last[HOLDS];
 
 static void make_tables(void) {
     for (int x = 0; x <= MAX_DECK; x++) {
         choose[x][0] = 1;
         for (int j = 1; j <= 6; j++) choose[x][j] = x ? choose[x - 1][j - 1] + choose[x - 1][j] : 0;
     }
-    for (int m = 0; m < HOLDS; m++) kept[m] = __builtin_popcount((unsigned)m);
+    for (int m = 0; m < HOLDS; m++) {
+        kept[m] = __builtin_popcount((unsigned)m);
+        last[m] = m ? 31 - __builtin_clz((unsigned)m) : -1;
+    }
 }
 
 /* a buffer, C-contiguous, of `items` items of `size` bytes (items < 0: any
@@ -201,15 +204,21 @@ static PyObject *fewer(PyObject *self, PyObject *args) {
 /* --- the holds of each deal ------------------------------------------------------ */
 
 typedef struct {
-    double value, square; /* square: the mean square pay, signed by the ties' rule */
-} Rank;
+    double value[HOLDS];     /* each hold's pays over its draws */
+    const int64_t *squared;  /* each hold's squared pays */
+    const int64_t *draws;
+    int spread;              /* the ties' rule: 1 the lower mean square first, -1 the higher */
+} Holds;
 
 /* whether hold i ranks before hold j: the higher value, then the lower
- * signed square, then more cards kept, then the lower mask (the order of
- * numpy's lexsort of (-kept, spread * square, -value)) */
-static inline int before(const Rank *r, int i, int j) {
-    if (r[i].value != r[j].value) return r[i].value > r[j].value;
-    if (r[i].square != r[j].square) return r[i].square < r[j].square;
+ * signed mean square pay (worked out only for equal values), then more
+ * cards kept, then the lower mask (the order of numpy's lexsort of
+ * (-kept, spread * square, -value), from the same float divisions) */
+static inline int before(const Holds *x, int i, int j) {
+    if (x->value[i] != x->value[j]) return x->value[i] > x->value[j];
+    double si = x->spread * ((double)x->squared[i] / (double)x->draws[i]);
+    double sj = x->spread * ((double)x->squared[j] / (double)x->draws[j]);
+    if (si != sj) return si < sj;
     if (kept[i] != kept[j]) return kept[i] > kept[j];
     return i < j;
 }
@@ -334,24 +343,27 @@ static PyObject *holds(PyObject *self, PyObject *args) {
     }
     for (Py_ssize_t r = 0; r < m && wrong < 0; r++) {
         const int64_t *c = first + r * 5;
-        if (r + AHEAD < m) { /* the four-card sets of a deal further on: fetched while this one is worked */
+        if (r + AHEAD < m) {
+            /* a deal further on: its kind and its four-card sets' pays and
+             * counts (the tables' largest, far apart) fetched meanwhile */
             const int64_t *d = first + (r + AHEAD) * 5;
             int64_t low = 0, high = choose[d[1]][1] + choose[d[2]][2] + choose[d[3]][3] + choose[d[4]][4];
+            __builtin_prefetch(top + choose[d[0]][1] + choose[d[1]][2] + choose[d[2]][3] + choose[d[3]][4] + choose[d[4]][5]);
             for (int j = 0; j < 5; j++) {
                 if (j) {
                     high -= choose[d[j]][j];
                     low += choose[d[j - 1]][j];
                 }
                 __builtin_prefetch(sums + 2 * (at[4] + low + high));
+                const int32_t *row = table[4] + (low + high) * k;
+                __builtin_prefetch(row);
+                __builtin_prefetch(row + k - 1);
             }
         }
         /* each mask's set number: the mask without its last card's, and that card's term */
         int64_t number[HOLDS];
         number[0] = 0;
-        for (int h = 1; h < HOLDS; h++) {
-            int last = 31 - __builtin_clz((unsigned)h);
-            number[h] = number[h & ~(1 << last)] + choose[c[last]][kept[h]];
-        }
+        for (int h = 1; h < HOLDS; h++) number[h] = number[h & ~(1 << last[h])] + choose[c[last[h]]][kept[h]];
         /* the pays of the hands holding each mask's cards, then of those
          * holding them and none of the deal's others */
         int64_t paid[HOLDS], squared[HOLDS];
@@ -365,30 +377,26 @@ static PyObject *holds(PyObject *self, PyObject *args) {
         squared[HOLDS - 1] = whole * whole;
         signed_supersets(paid);
         signed_supersets(squared);
-        Rank rank[HOLDS];
-        for (int h = 0; h < HOLDS; h++) {
-            rank[h].value = (double)paid[h] / (double)draws[h];
-            rank[h].square = spread * ((double)squared[h] / (double)draws[h]);
-        }
+        Holds x = {.squared = squared, .draws = draws, .spread = spread};
+        for (int h = 0; h < HOLDS; h++) x.value[h] = (double)paid[h] / (double)draws[h];
         int one = 0, two = 1;
-        if (before(rank, 1, 0)) {
+        if (before(&x, 1, 0)) {
             one = 1;
             two = 0;
         }
         for (int h = 2; h < HOLDS; h++) {
-            if (before(rank, h, one)) {
+            if (before(&x, h, one)) {
                 two = one;
                 one = h;
-            } else if (before(rank, h, two)) {
+            } else if (before(&x, h, two)) {
                 two = h;
             }
         }
         best[r] = (int8_t)one;
-        value[r] = rank[one].value;
+        value[r] = x.value[one];
         second[r] = (int8_t)two;
-        second_value[r] = rank[two].value;
-        if (values)
-            for (int h = 0; h < HOLDS; h++) values[r * HOLDS + h] = rank[h].value;
+        second_value[r] = x.value[two];
+        if (values) memcpy(values + r * HOLDS, x.value, sizeof(x.value));
         /* the best hold's final hands per kind: the signed sum over its supersets */
         int64_t *by_kept = final + kept[one] * k;
         int64_t w = weight[r];

@@ -773,19 +773,23 @@ def _entry_table(paytable: PayTable, rules: RuleSet) -> npt.NDArray[np.int64]:
     nothing = len(paytable.entries)
     out = np.full((tables.size + 1, columns), nothing, dtype=np.int64)
     spaces = [e.space() for e in paytable.entries]
-    for strength in range(1, tables.size + 1):
-        hand_class = tables.hand_class(strength)
-        category = hand_class.category.name
-        rank = hand_class.key[0] if category in GROUPED else None
-        kicker = hand_class.key[1] if category in KICKED and len(hand_class.key) > 1 else None
-        for wilds in range(columns):
-            found = [i for i, e in enumerate(paytable.entries) if e.matches(category, rank, kicker, wilds)]
-            if not found:
-                continue
-            # the most specific: its hands lie within every other match's
-            best = min(found, key=lambda i: math.prod(len(part) for part in spaces[i][1:]))
-            if paytable.entries[best].pays > 0:
-                out[strength, wilds] = best
+    rows: dict[tuple[str, Rank | None, Rank | None], list[int]] = {}  # what a line can tell apart: a row each
+    for strength, (index, key, _) in enumerate(tables.shapes, 1):  # (the classes' raw shapes: no class made)
+        category = rules.ladder[index].name
+        rank = Rank(key[0]) if category in GROUPED else None
+        kicker = Rank(key[1]) if category in KICKED and len(key) > 1 else None
+        row = rows.get((category, rank, kicker))
+        if row is None:
+            row = rows[category, rank, kicker] = [nothing] * columns
+            for wilds in range(columns):
+                found = [i for i, e in enumerate(paytable.entries) if e.matches(category, rank, kicker, wilds)]
+                if not found:
+                    continue
+                # the most specific: its hands lie within every other match's
+                best = min(found, key=lambda i: math.prod(len(part) for part in spaces[i][1:]))
+                if paytable.entries[best].pays > 0:
+                    row[wilds] = best
+        out[strength] = row
     return out
 
 

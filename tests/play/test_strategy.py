@@ -604,3 +604,18 @@ def test_the_counts_the_cache_keeps_read_back_as_they_were(deck: int) -> None:
     assert strategy._KindTotals.from_bytes((*kept[:5], kept[5][:-1]), deck, kinds) is None
     emptied = (bytes(len(kept[0])), *kept[1:])
     assert strategy._KindTotals.from_bytes(emptied, deck, kinds) is None
+
+
+def test_a_solve_of_one_part_keeps_no_checkpoint(tmp_path: Path) -> None:
+    """The compiled kernel works a deck's classes in one part, which a
+    checkpoint could not shorten: none is written, the answer is the same."""
+    written: list[str] = []
+    folder = tmp_path / "ck"
+    with executed_by("kernel"):
+        found = solve_paytable(
+            JACKS_OR_BETTER, rules="short-deck", checkpoint=folder, progress=lambda done, parts: written.append(
+                f"{done}/{parts} {sorted(p.name for p in folder.rglob('*'))}"
+            ),
+        )
+    assert written == ["0/1 []", "1/1 []"] and not folder.exists()
+    assert found.expected_return == Fraction(17196047, 9296280)

@@ -282,9 +282,10 @@ def solve_paytable(
     one the table names, else ``standard``): every class
     of deals' best hold, the exact return and the final hands. Equally
     good holds are told apart by ``ties`` (:data:`TIES`). The classes are worked in parts
-    (:func:`fivecard.vector.jobs.run_parts`, in this process): ``progress``
+    (:func:`fivecard.vector.jobs.run_parts`, in this process; by the
+    compiled kernel, all in one): ``progress``
     is called with (parts done, parts), and with ``checkpoint`` (a folder)
-    an interrupted run resumes where it stopped (``resume``: how, in the
+    an interrupted run of several parts resumes where it stopped (``resume``: how, in the
     caller's words, for the interrupt's note); ``on_note`` hears why any
     checkpointed parts failed their checks (they are worked again).
     ``values=True`` keeps every hold's value of every class
@@ -326,8 +327,8 @@ def solve_paytable(
     parts = -(-len(job.classes) // job.size)
     key = job_key("paytable", [paytable, ruleset, job.size, values, ties])
     results = run_parts(
-        _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note,
-        resume=resume,
+        _pay_part, job, parts, key=key, workers=0, progress=progress, on_note=on_note, resume=resume,
+        checkpoint=checkpoint if parts > 1 else None,  # (a solve of one part has nothing to resume from)
     )
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     made = np.sum([r["final"] for r in results], axis=0, dtype=object)  # by cards kept, per final hand

@@ -5,6 +5,7 @@ and what the solvers share about card sets and a deal's 32 holds."""
 from __future__ import annotations
 
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -72,3 +73,23 @@ def test_numbered_sets_are_every_set_in_the_order_of_its_number(n: int) -> None:
         assert sets.shape == (comb(n, size), size) and sets.dtype == np.uint8
         assert (np.diff(sets.astype(np.int64), axis=1) > 0).all()
         assert np.array_equal(set_numbers(sets.astype(np.int64), range(size), n), np.arange(comb(n, size)))
+
+
+def test_the_classes_the_cache_keeps_read_back_as_they_were(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found once, kept in the user's cache (the first deals a byte a card)
+    and read back the same, without being found again."""
+    from fivecard.vector import classes
+
+    monkeypatch.setenv("FIVECARD_CACHE", str(tmp_path))
+    rules = get_rules("short-deck")
+    found = deal_classes(rules.deck(), rules)
+    (kept,) = tmp_path.iterdir()
+    assert kept.stat().st_size < found.first.nbytes
+
+    def not_again(*args: object) -> None:
+        raise AssertionError("found again")
+
+    monkeypatch.setattr(classes, "_deal_classes", not_again)
+    read = deal_classes(rules.deck(), rules)
+    assert read.first.dtype == found.first.dtype and np.array_equal(read.first, found.first)
+    assert np.array_equal(read.deals, found.deals)

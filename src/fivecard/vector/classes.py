@@ -110,12 +110,14 @@ def deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
     key = ("deal classes", tuple(c.index for c in deck), tuple(sorted(rules.wild_indices)), lookup_cache.module_digest(__file__))
     stored = lookup_cache.load(f"{rules.name}-classes", key)
     if isinstance(stored, tuple) and len(stored) == 2 and all(isinstance(part, bytes) for part in stored):
-        first = np.frombuffer(stored[0], dtype=np.int64).reshape(-1, 5)
-        deals = np.frombuffer(stored[1], dtype=np.int64)
-        if len(first) == len(deals) and int(deals.sum()) == comb(len(deck), 5):
-            return DealClasses(first, deals)
+        if len(stored[0]) % 5 == 0 and len(stored[1]) == len(stored[0]) // 5 * 8:
+            first = np.frombuffer(stored[0], dtype=np.uint8).reshape(-1, 5).astype(np.int64)
+            deals = np.frombuffer(stored[1], dtype=np.int64)
+            if int(deals.sum()) == comb(len(deck), 5):
+                return DealClasses(first, deals)
     found = _deal_classes(deck, rules)
-    lookup_cache.store(f"{rules.name}-classes", key, (found.first.tobytes(), found.deals.tobytes()))
+    # (positions of at most 64 cards: a byte each)
+    lookup_cache.store(f"{rules.name}-classes", key, (found.first.astype(np.uint8).tobytes(), found.deals.tobytes()))
     return found
 
 

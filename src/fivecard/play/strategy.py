@@ -46,7 +46,6 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -322,7 +321,7 @@ def solve_paytable(
         draws,
         values,
         1 if ties == TIES[0] else -1,
-        _COMPILED_PART_CLASSES if kernel.load("fivecard.play._solver") is not None else _PART_CLASSES,
+        kernel.load("fivecard.play._solver") is not None,
     )
     parts = -(-len(job.classes) // job.size)
     key = job_key("paytable", [paytable, ruleset, job.size, values, ties])
@@ -367,7 +366,12 @@ class _PayJob:
     draws: npt.NDArray[np.int64]  # per hold: C(n - 5, 5 - cards kept)
     values: bool = False  # keep every hold's value
     spread: int = 1  # ties: 1 the lower variance first, -1 the higher
-    size: int = _PART_CLASSES  # classes a part
+    compiled: bool = False  # worked by the compiled kernel
+
+    @property
+    def size(self) -> int:
+        """The classes a part."""
+        return _COMPILED_PART_CLASSES if self.compiled else _PART_CLASSES
 
 
 def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
@@ -378,9 +382,8 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     job = spec
     cards = job.classes.first[part * job.size : (part + 1) * job.size]
     weight = job.classes.deals[part * job.size : (part + 1) * job.size]
-    compiled = kernel.load("fivecard.play._solver")
-    if compiled is not None:
-        return _compiled_part(compiled, job, cards, weight)
+    if job.compiled:
+        return _compiled_part(job, cards, weight)
     made = signed_supersets(job.totals.holding(cards))  # per class, hold, kind: the draws that make it
     _, value, order = _ranked_holds(made, job.pays, job.draws, job.spread)
     order = order[:, :2]
@@ -399,10 +402,12 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
 
 
 def _compiled_part(
-    compiled: ModuleType, job: _PayJob, cards: npt.NDArray[np.int64], weight: npt.NDArray[np.int64]
+    job: _PayJob, cards: npt.NDArray[np.int64], weight: npt.NDArray[np.int64]
 ) -> dict[str, npt.NDArray[Any]]:
     """:func:`_pay_part` by the compiled kernel: the same sums, ranking and
     final hands in one pass over the part's classes."""
+    compiled = kernel.load("fivecard.play._solver")
+    assert compiled is not None, "the job was made for the compiled kernel"
     m, totals = len(cards), job.totals
     found: dict[str, npt.NDArray[Any]] = {
         "best": np.empty(m, dtype=np.int8),

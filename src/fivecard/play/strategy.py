@@ -686,7 +686,7 @@ def _deck_places(rules: RuleSet) -> tuple[dict[Card, list[int]], npt.NDArray[np.
     return positions, np.array([comb(len(deck) - 5, 5 - int(k)) for k in KEPT.tolist()], dtype=np.int64)
 
 
-_HELD: Final = 4  # games whose counts are kept in memory (about 20-45 MB each)
+_HELD: Final = 4  # games whose counts are kept in memory (about 15-20 MB each)
 
 
 def hold_values(

@@ -98,6 +98,22 @@ def test_every_catalogue_table_solves_alike(name: str) -> None:
         with executed_by(execution):
             counts.append(strategy.hold_values(table)._totals)
     assert all(np.array_equal(a, b) for a, b in zip(counts[0].tables, counts[1].tables))
+    assert np.array_equal(counts[0].top, counts[1].top)
+
+
+@pytest.mark.parametrize(
+    ("table", "rules"),
+    [(JACKS_OR_BETTER, "short-deck"), pytest.param(JACKS_OR_BETTER, "standard+wild(Js Jh)", marks=pytest.mark.slow)],
+)
+def test_every_hands_kind_is_the_line_that_pays_it(table: PayTable, rules: str) -> None:
+    """The kernel walks the hands summing their cards' codes; numpy makes
+    and scores each hand: the same line for every hand, wild cards or not."""
+    ruleset = get_rules(rules)
+    kinds = []
+    for execution in ("kernel", "numpy"):
+        with executed_by(execution):
+            kinds.append(strategy._hand_kinds(table, ruleset))
+    assert np.array_equal(kinds[0], kinds[1]) and len(kinds[0]) == comb(len(ruleset.deck()), 5)
 
 
 @pytest.mark.slow
@@ -135,6 +151,16 @@ def test_the_kernel_refuses_what_is_no_count() -> None:
         fours(top, 65, kinds, four)
     with pytest.raises(ValueError, match="kinds"):
         fours(top, n, 0, four)
+    entry = np.zeros((8000, 1), dtype=np.uint8)
+    codes, flags, lookup = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.uint8), np.zeros(8, dtype=np.uint16)
+    hand_kinds = getattr(compiled, "kinds")
+    hand_kinds(codes, flags, lookup, 7, 15, 4, entry, 1, top)
+    with pytest.raises(ValueError, match="wild"):
+        hand_kinds(codes, flags[:-1], lookup, 7, 15, 4, entry, 1, top)
+    with pytest.raises(ValueError, match="out"):
+        hand_kinds(codes, flags, lookup, 7, 15, 4, entry, 1, top[:-1])
+    with pytest.raises(ValueError, match="no row"):  # a strength past the entry table
+        hand_kinds(codes, flags, np.full(8, 9000, dtype=np.uint16), 7, 15, 4, entry, 1, top)
     with pytest.raises(ValueError, match="sets of 0 to 3"):
         fewer(four, n, kinds, 4, four)
     with pytest.raises(ValueError, match="multiple"):  # a four-card set held once, its three-card subsets once each

@@ -7,6 +7,10 @@
  * C(c0, 1) + C(c1, 2) + ..., so the sets of one size in that order (the
  * colexicographic order) are numbered 0, 1, 2, ...
  *
+ * kinds:  the kind of every five-card set, in that order: each set's cards'
+ *         codes summed and ANDed (the evaluator's one lookup index, as
+ *         fivecard.core.lookup.lookup_index states it) give its strength,
+ *         and the strength and its wild cards its kind, from tables.
  * fours:  from the kind of every five-card set (in that order), how many
  *         five-card sets of each kind hold each four-card set: the sets are
  *         walked in order, so that every set's four subsets lie in a few
@@ -70,6 +74,83 @@ static int deck_and_kinds(int n, int kinds) {
         return -1;
     }
     return 0;
+}
+
+/* --- the kind of every hand ----------------------------------------------------- */
+
+PyDoc_STRVAR(kinds_doc, "kinds(codes, wild, lookup, shift, mask, space, entry, columns, out)\n--\n\n"
+"``out`` (uint8, one per five-card set of the deck of ``len(codes)`` cards,\n"
+"in number order) becomes each set's kind: its cards' ``codes`` (int32, one a\n"
+"deck position) summed and shifted right by ``shift``, plus ``space`` where\n"
+"their AND keeps a bit of ``mask``, index ``lookup`` (uint16) for a strength;\n"
+"``entry`` (uint8, ``columns`` a strength) at that strength and the number of\n"
+"its cards flagged in ``wild`` (uint8 per position), at most ``columns - 1``,\n"
+"is the kind. The GIL is released.");
+
+static PyObject *kinds(PyObject *self, PyObject *args) {
+    PyObject *codes_obj, *wild_obj, *lookup_obj, *entry_obj, *out_obj;
+    int shift, mask, space, columns;
+    if (!PyArg_ParseTuple(args, "OOOiiiOiO", &codes_obj, &wild_obj, &lookup_obj, &shift, &mask, &space, &entry_obj,
+                          &columns, &out_obj))
+        return NULL;
+    Py_buffer codes, wild, lookup, entry, out;
+    if (view(codes_obj, &codes, 4, -1, 0, "codes") < 0) return NULL;
+    int n = (int)(codes.len / 4);
+    PyObject *result = NULL;
+    int held = 1;
+    if (n < 5 || n > MAX_DECK || columns < 1 || shift < 0 || shift > 31 || space < 0) {
+        PyErr_Format(PyExc_ValueError, "a deck of 5 to %d cards, a column or more, a shift of 0 to 31", MAX_DECK);
+        goto done;
+    }
+    if (view(wild_obj, &wild, 1, n, 0, "wild") < 0) goto done;
+    held++;
+    if (view(lookup_obj, &lookup, 2, -1, 0, "lookup") < 0) goto done;
+    held++;
+    if (view(entry_obj, &entry, 1, -1, 0, "entry") < 0) goto done;
+    held++;
+    if (view(out_obj, &out, 1, choose[n][5], 1, "out") < 0) goto done;
+    held++;
+    if (entry.len % columns) {
+        PyErr_SetString(PyExc_ValueError, "entry: rows of columns");
+        goto done;
+    }
+    const int32_t *code = codes.buf;
+    const uint8_t *flag = wild.buf, *row = entry.buf;
+    const uint16_t *table = lookup.buf;
+    uint8_t *kind = out.buf;
+    const Py_ssize_t size = lookup.len / 2, strengths = entry.len / columns;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t number = 0;
+    for (int e = 4; e < n && !bad; e++)
+        for (int d = 3; d < e; d++)
+            for (int c = 2; c < d; c++)
+                for (int b = 1; b < c; b++) {
+                    int32_t sum = code[b] + code[c] + code[d] + code[e], all = code[b] & code[c] & code[d] & code[e];
+                    int wilds = flag[b] + flag[c] + flag[d] + flag[e];
+                    for (int a = 0; a < b; a++) {
+                        Py_ssize_t at = (Py_ssize_t)((sum + code[a]) >> shift) + (all & code[a] & mask ? space : 0);
+                        Py_ssize_t strength = at >= 0 && at < size ? table[at] : 0;
+                        int w = wilds + flag[a];
+                        if (strength >= strengths) bad = 1;
+                        else kind[number] = row[strength * columns + (w < columns ? w : columns - 1)];
+                        number++;
+                    }
+                }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "entry: no row for a strength the lookup gives");
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    if (held > 4) PyBuffer_Release(&out);
+    if (held > 3) PyBuffer_Release(&entry);
+    if (held > 2) PyBuffer_Release(&lookup);
+    if (held > 1) PyBuffer_Release(&wild);
+    PyBuffer_Release(&codes);
+    return result;
 }
 
 /* --- the four-card sets --------------------------------------------------------- */
@@ -429,6 +510,7 @@ done:
 /* --- the module ------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
+    {"kinds", kinds, METH_VARARGS, kinds_doc},
     {"fours", fours, METH_VARARGS, fours_doc},
     {"fewer", fewer, METH_VARARGS, fewer_doc},
     {"holds", holds, METH_VARARGS, holds_doc},

@@ -7,6 +7,20 @@ import numpy as np
 #: What the kernel reads or writes in place (C-contiguous, of the item size each argument says).
 Buffer: TypeAlias = bytes | bytearray | memoryview | array[Any] | np.ndarray[Any, Any]
 
+def kinds(
+    codes: Buffer,
+    wild: Buffer,
+    lookup: Buffer,
+    shift: int,
+    mask: int,
+    space: int,
+    entry: Buffer,
+    columns: int,
+    out: Buffer,
+    /,
+) -> None:
+    """The kind of every five-card set of the deck, in number order."""
+
 def fours(top: Buffer, n: int, kinds: int, out: Buffer, /) -> None:
     """Per four-card set, the five-card sets of each kind holding it."""
 

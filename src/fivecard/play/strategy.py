@@ -33,6 +33,12 @@ Only one deal of each class that plays alike is worked (the suits renamed:
 134,459 of the 2,598,960 deals of 52 cards, :mod:`fivecard.vector.classes`),
 weighed by the deals it stands for, in parts that
 :func:`fivecard.vector.jobs.run_parts` runs with progress and checkpoints.
+
+The sums run in a compiled kernel (``fivecard.play._solver``, C) where
+``pip install`` built it: the kind of every hand, the counts per card set and
+each class's holds, in a fraction of a second; else in numpy, the same
+integers in some seconds (:mod:`fivecard.core.kernel`). A game's counts are
+kept in memory and in the user's cache (:func:`hold_values`).
 """
 
 from __future__ import annotations
@@ -787,8 +793,32 @@ def _counted_kinds(
     found = _KindTotals.from_bytes(lookup_cache.load(f"{ruleset.name}-pay-kinds", cache_key), n, kinds)
     if found is not None:
         return found
-    hands = np.array([c.index for c in deck], dtype=np.int32)[numbered_sets(n, 5)]  # every hand, in number order
-    names, kind = paytable.final_entries(ruleset, hands, batch.strengths_of_indices(hands, rules=ruleset))
-    totals = _KindTotals(kind, n, len(names), progress)
+    totals = _KindTotals(_hand_kinds(paytable, ruleset), n, kinds, progress)
     lookup_cache.store(f"{ruleset.name}-pay-kinds", cache_key, totals.to_bytes())
     return totals
+
+
+def _hand_kinds(paytable: PayTable, ruleset: RuleSet) -> npt.NDArray[np.integer[Any]]:
+    """The kind of every hand of the rule set's deck, in number order
+    (:func:`~fivecard.vector.classes.numbered_sets`): the line of the table
+    that pays it, or nothing (:meth:`~fivecard.play.paytables.PayTable.final_entries`).
+    By the compiled kernel, the hands walked one card at a time with their
+    codes summed (the evaluator's lookup index, from its tables); else by
+    numpy, every hand made, scored and sorted."""
+    deck = ruleset.deck()
+    compiled = kernel.load("fivecard.play._solver")
+    if compiled is None:
+        hands = np.array([c.index for c in deck], dtype=np.int32)[numbered_sets(len(deck), 5)]
+        return paytable.final_entries(ruleset, hands, batch.strengths_of_indices(hands, rules=ruleset))[1]
+    from ..core.lookup import KEY_SPACE, SUIT_MASK, SUIT_SHIFT, codes_for, tables_for
+
+    codes = codes_for(ruleset)
+    entry = paytable.entry_table(ruleset)
+    kind = np.empty(comb(len(deck), 5), dtype=np.uint8)
+    compiled.kinds(
+        np.array([codes[c.index] for c in deck], dtype=np.int32),
+        np.array([c.index in ruleset.wild_indices for c in deck], dtype=np.uint8),
+        np.frombuffer(tables_for(ruleset).lookup, dtype=np.uint16), SUIT_SHIFT, SUIT_MASK, KEY_SPACE,
+        np.ascontiguousarray(entry, dtype=np.uint8), entry.shape[1], kind,
+    )
+    return kind

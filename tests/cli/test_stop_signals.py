@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from fivecard.core import kernel
 from fivecard.vector.stops import STOP_SIGNALS
 from fivecard.cli import STOP_SIGNALS as NAMED
 
@@ -285,10 +286,12 @@ def test_grid_to_a_file(tmp_path: Path, stop: int) -> None:
 def test_strategy_keeps_its_checkpoints(tmp_path: Path, stop: int) -> None:
     """Stopped after its first part: the part is kept, the output untouched,
     and its line says so and how to resume; that command, run, resumes from
-    the part."""
+    the part. (By the numpy path, which works the classes in parts of 8,192:
+    the compiled kernel works a deck in one.)"""
     target = _earlier(tmp_path, "s.csv")
     argv = ["strategy", "--paytable", "jacks-or-better", "--rules", "short-deck", "-o", "s.csv", "--checkpoint", "ck"]
-    stopped = _stop_paused(argv, "fivecard.vector.jobs:_Checkpoints.save", stop, tmp_path, skip=1)
+    parts = {kernel.ENVIRONMENT: "numpy"}
+    stopped = _stop_paused(argv, "fivecard.vector.jobs:_Checkpoints.save", stop, tmp_path, skip=1, env=parts)
     _one_line(stopped, stop, _kept_note(stopped, tmp_path / "ck", argv))
     assert target.read_bytes() == b"earlier"
     (job,) = (tmp_path / "ck").iterdir()
@@ -298,7 +301,8 @@ def test_strategy_keeps_its_checkpoints(tmp_path: Path, stop: int) -> None:
         said = shlex.split(stopped.after.split("run the same command again: ")[1])
         assert said[0] == "fivecard"
         done = subprocess.run(
-            [sys.executable, "-m", *said], cwd=tmp_path, capture_output=True, text=True, check=False
+            [sys.executable, "-m", *said], cwd=tmp_path, capture_output=True, text=True, check=False,
+            env={**os.environ, **parts},
         )
         assert done.returncode == 0, done.stderr
         assert "fivecard: resumed: 1 of " in done.stderr and target.read_text().startswith("hand,")

@@ -6,12 +6,14 @@ Double Joker."""
 from __future__ import annotations
 
 import functools
+import math
 import json
 import random
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import executed_by
 
 from fivecard.core.errors import FivecardError
 from fivecard.files.paytable_file import load_paytable
@@ -342,6 +344,11 @@ def test_the_command_writes_the_strategy(tmp_path: object) -> None:
 
 @pytest.mark.slow
 def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> None:
+    with executed_by("numpy"):  # (classes in parts of 8,192; the compiled kernel works a deck in one)
+        _interrupted_solve_resumes(tmp_path)
+
+
+def _interrupted_solve_resumes(tmp_path: object) -> None:
     import io
     from pathlib import Path
 
@@ -374,6 +381,11 @@ def test_an_interrupted_solve_resumes_from_its_checkpoints(tmp_path: object) -> 
 @pytest.mark.slow
 def test_a_checkpointed_part_that_fails_its_checks_is_solved_again(tmp_path: object) -> None:
     # a part replaced by a copy of another gave a wrong return, with exit 0
+    with executed_by("numpy"):  # (classes in parts of 8,192; the compiled kernel works a deck in one)
+        _failed_part_solved_again(tmp_path)
+
+
+def _failed_part_solved_again(tmp_path: object) -> None:
     import io
     from pathlib import Path
 
@@ -569,3 +581,41 @@ def test_a_game_asked_for_at_once_is_counted_once_and_says_how_far(monkeypatch: 
     assert strategy.hold_values_progress(table) is None and strategy.hold_values_held(table)
     cards = list(found[0].rules.deck())[:5]
     assert found[0].of(cards) == found[1].of(cards)
+
+
+@pytest.mark.parametrize("deck", [36, 52, 54])
+def test_the_counts_the_cache_keeps_read_back_as_they_were(deck: int) -> None:
+    """Each size of card set kept in the narrowest integers that hold its
+    counts, read back the same; anything else read as nothing."""
+    import numpy as np
+
+    from fivecard.play import strategy
+
+    rng = np.random.default_rng(deck)
+    kinds = 11
+    totals = strategy._KindTotals(rng.integers(0, kinds, math.comb(deck, 5)).astype(np.uint8), deck, kinds)
+    kept = totals.to_bytes()
+    assert len(kept[4]) == math.comb(deck, 4) * kinds  # a byte a count: at most deck - 4 hands hold a four-card set
+    found = strategy._KindTotals.from_bytes(kept, deck, kinds)
+    assert found is not None and np.array_equal(found.top, totals.top)
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(found.tables, totals.tables))
+    assert strategy._KindTotals.from_bytes(kept, deck, kinds + 1) is None
+    assert strategy._KindTotals.from_bytes(kept[:5], deck, kinds) is None
+    assert strategy._KindTotals.from_bytes((*kept[:5], kept[5][:-1]), deck, kinds) is None
+    emptied = (bytes(len(kept[0])), *kept[1:])
+    assert strategy._KindTotals.from_bytes(emptied, deck, kinds) is None
+
+
+def test_a_solve_of_one_part_keeps_no_checkpoint(tmp_path: Path) -> None:
+    """The compiled kernel works a deck's classes in one part, which a
+    checkpoint could not shorten: none is written, the answer is the same."""
+    written: list[str] = []
+    folder = tmp_path / "ck"
+    with executed_by("kernel"):
+        found = solve_paytable(
+            JACKS_OR_BETTER, rules="short-deck", checkpoint=folder, progress=lambda done, parts: written.append(
+                f"{done}/{parts} {sorted(p.name for p in folder.rglob('*'))}"
+            ),
+        )
+    assert written == ["0/1 []", "1/1 []"] and not folder.exists()
+    assert found.expected_return == Fraction(17196047, 9296280)

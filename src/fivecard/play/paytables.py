@@ -664,14 +664,29 @@ class PayTable:
         return "\n".join(lines) + "\n"
 
     def kinds_key(self) -> tuple[object, ...]:
-        """What tells this table's final hands apart (its lines, pays
-        aside), as plain data: two tables with the same key sort every hand
-        into the same lines (:meth:`final_entries`), whatever they pay."""
+        """What tells this table's final hands apart (its lines, and which
+        of them pay: a line that pays 0 sorts its hands as nothing), as
+        plain data: two tables with the same key sort every hand into the
+        same lines (:meth:`final_entries`), whatever else they pay.
+
+        >>> free = parse_paytable('{"pays": {"royal_flush": 0, "flush": 6}}', name="x")
+        >>> paid = parse_paytable('{"pays": {"royal_flush": 800, "flush": 6}}', name="x")
+        >>> free.kinds_key() == paid.kinds_key()
+        False
+        >>> paid.kinds_key() == parse_paytable('{"pays": {"royal_flush": 250, "flush": 5}}', name="y").kinds_key()
+        True
+        """
         return tuple(
             (e.hand, repr(sorted(e.ranks or ())), repr(sorted(e.kicker or ())), repr(sorted(e.wilds or ())),
-             e.ranks is None, e.kicker is None, e.wilds is None)
+             e.ranks is None, e.kicker is None, e.wilds is None, e.pays > 0)
             for e in self.entries
         )
+
+    def final_names(self) -> tuple[str, ...]:
+        """The final hands the table tells apart: its lines' keys
+        (:attr:`PayEntry.key`, in the table's order), then ``"nothing"``;
+        what :meth:`final_entries` indexes."""
+        return (*(e.key for e in self.entries), "nothing")
 
     def final_entries(
         self,
@@ -693,7 +708,7 @@ class PayTable:
         else:
             wild = np.isin(indices, list(rules.wild_indices)).sum(axis=1)
             entry = table[strengths, np.minimum(wild, table.shape[1] - 1)]
-        return (*(e.key for e in self.entries), "nothing"), entry
+        return self.final_names(), entry
 
     def entry_table(self, rules: RuleSet) -> npt.NDArray[np.int64]:
         """Per strength under ``rules`` and count of wild cards held (one
@@ -758,19 +773,23 @@ def _entry_table(paytable: PayTable, rules: RuleSet) -> npt.NDArray[np.int64]:
     nothing = len(paytable.entries)
     out = np.full((tables.size + 1, columns), nothing, dtype=np.int64)
     spaces = [e.space() for e in paytable.entries]
-    for strength in range(1, tables.size + 1):
-        hand_class = tables.hand_class(strength)
-        category = hand_class.category.name
-        rank = hand_class.key[0] if category in GROUPED else None
-        kicker = hand_class.key[1] if category in KICKED and len(hand_class.key) > 1 else None
-        for wilds in range(columns):
-            found = [i for i, e in enumerate(paytable.entries) if e.matches(category, rank, kicker, wilds)]
-            if not found:
-                continue
-            # the most specific: its hands lie within every other match's
-            best = min(found, key=lambda i: math.prod(len(part) for part in spaces[i][1:]))
-            if paytable.entries[best].pays > 0:
-                out[strength, wilds] = best
+    rows: dict[tuple[str, Rank | None, Rank | None], list[int]] = {}  # what a line can tell apart: a row each
+    for strength, (index, key, _) in enumerate(tables.shapes, 1):  # (the classes' raw shapes: no class made)
+        category = rules.ladder[index].name
+        rank = Rank(key[0]) if category in GROUPED else None
+        kicker = Rank(key[1]) if category in KICKED and len(key) > 1 else None
+        row = rows.get((category, rank, kicker))
+        if row is None:
+            row = rows[category, rank, kicker] = [nothing] * columns
+            for wilds in range(columns):
+                found = [i for i, e in enumerate(paytable.entries) if e.matches(category, rank, kicker, wilds)]
+                if not found:
+                    continue
+                # the most specific: its hands lie within every other match's
+                best = min(found, key=lambda i: math.prod(len(part) for part in spaces[i][1:]))
+                if paytable.entries[best].pays > 0:
+                    row[wilds] = best
+        out[strength] = row
     return out
 
 

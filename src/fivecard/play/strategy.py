@@ -9,9 +9,12 @@ the method of fast video-poker analysers:
 1. **Counts per card set.** Each hand of the deck is of one kind: the
    pay-table line that pays it, or nothing. For every set ``U`` of at most
    five cards of the deck, ``C[U, k]`` counts the hands of kind ``k`` that
-   hold ``U`` (each hand adds one to its 32 subsets, one pass for every
-   kind at once). Sets are numbered by the combinatorial number system,
-   so ``C`` is a table per set size.
+   hold ``U``. Sets are numbered by the combinatorial number system, so
+   ``C`` is a table per set size; the hands are walked in the order of
+   their numbers, each adding one to its five four-card subsets (rows the
+   walk meets in turn, not scattered over the table), and each smaller
+   set's counts are the sum of those of the sets of one card more that
+   hold it, over ``5 - |U|``.
 2. **A hold's draws.** Keeping ``S`` of a dealt hand ``D`` draws hands that
    hold ``S`` and none of the discarded cards ``D - S``:
    ``sum(C[U] * (-1) ** |U - S| for S <= U <= D)``, over the whole
@@ -30,6 +33,12 @@ Only one deal of each class that plays alike is worked (the suits renamed:
 134,459 of the 2,598,960 deals of 52 cards, :mod:`fivecard.vector.classes`),
 weighed by the deals it stands for, in parts that
 :func:`fivecard.vector.jobs.run_parts` runs with progress and checkpoints.
+
+The sums run in a compiled kernel (``fivecard.play._solver``, C) where
+``pip install`` built it: the kind of every hand, the counts per card set and
+each class's holds, in a fraction of a second; else in numpy, the same
+integers in some seconds (:mod:`fivecard.core.kernel`). A game's counts are
+kept in memory and in the user's cache (:func:`hold_values`).
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..vector import batch
+from ..core import kernel
 from ..core.cards import Card, format_cards
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError, quote
@@ -60,6 +70,7 @@ from ..vector.classes import (
     choose_table,
     deal_classes,
     mean_over_deals,
+    numbered_sets,
     set_numbers,
     signed_supersets,
 )
@@ -276,13 +287,16 @@ def solve_paytable(
     one the table names, else ``standard``): every class
     of deals' best hold, the exact return and the final hands. Equally
     good holds are told apart by ``ties`` (:data:`TIES`). The classes are worked in parts
-    (:func:`fivecard.vector.jobs.run_parts`, in this process): ``progress``
+    (:func:`fivecard.vector.jobs.run_parts`, in this process; by the
+    compiled kernel, all in one): ``progress``
     is called with (parts done, parts), and with ``checkpoint`` (a folder)
-    an interrupted run resumes where it stopped (``resume``: how, in the
+    an interrupted run of several parts resumes where it stopped (``resume``: how, in the
     caller's words, for the interrupt's note); ``on_note`` hears why any
     checkpointed parts failed their checks (they are worked again).
     ``values=True`` keeps every hold's value of every class
     (:attr:`PayTableSolution.values`), which a strategy chart is judged by.
+    The game's counts per card set are those :func:`hold_values` reads:
+    in memory, or in the user's cache, once counted.
 
     >>> from fivecard.play.paytables import JACKS_OR_BETTER
     >>> solution = solve_paytable(JACKS_OR_BETTER)  # doctest: +SKIP
@@ -299,10 +313,7 @@ def solve_paytable(
     if not ruleset.suits:
         raise FivecardError(f"solving a pay table takes a deck of suited cards for now, not {ruleset.name}")
     n = len(deck)
-    deals = batch.combinations(n)
-    hands = np.array([c.index for c in deck], dtype=np.int32)[deals]  # every hand of the deck, as card indices
-    strengths = batch.strengths_of_indices(hands, rules=ruleset)
-    names, kind = paytable.final_entries(ruleset, hands, strengths)
+    names = paytable.final_names()
     pays = paytable.line_pays()
     if not np.array_equal(pays, np.round(pays)):
         raise PayTableError(f"{paytable.title}: solving takes whole-number pays")
@@ -310,18 +321,19 @@ def solve_paytable(
         raise FivecardError(f"ties are broken by {' or '.join(TIES)}, not {ties!r}")
     draws = np.array([comb(n - 5, 5 - k) for k in KEPT.tolist()], dtype=np.int64)
     job = _PayJob(
-        _KindTotals(deals, kind, len(names)),
+        _game_totals(paytable, ruleset),
         pays.astype(np.int64),
         deal_classes(deck, ruleset),
         draws,
         values,
         1 if ties == TIES[0] else -1,
+        kernel.load("fivecard.play._solver") is not None,
     )
-    parts = -(-len(job.classes) // _PART_CLASSES)
-    key = job_key("paytable", [paytable, ruleset, _PART_CLASSES, values, ties])
+    parts = -(-len(job.classes) // job.size)
+    key = job_key("paytable", [paytable, ruleset, job.size, values, ties])
     results = run_parts(
-        _pay_part, job, parts, key=key, workers=0, checkpoint=checkpoint, progress=progress, on_note=on_note,
-        resume=resume,
+        _pay_part, job, parts, key=key, workers=0, progress=progress, on_note=on_note, resume=resume,
+        checkpoint=checkpoint if parts > 1 else None,  # (a solve of one part has nothing to resume from)
     )
     joined = {name: np.concatenate([r[name] for r in results]) for name in ("best", "value", "second", "second_value")}
     made = np.sum([r["final"] for r in results], axis=0, dtype=object)  # by cards kept, per final hand
@@ -343,7 +355,9 @@ def solve_paytable(
     )
 
 
-_PART_CLASSES: Final = 8192  # classes a part
+_PART_CLASSES: Final = 8192  # classes a part (numpy: per class some 32 rows of counts per kind at once)
+#: By the compiled kernel: every class of a deck in one part (well under a second).
+_COMPILED_PART_CLASSES: Final = 1 << 20
 
 
 @dataclass(eq=False)
@@ -358,6 +372,12 @@ class _PayJob:
     draws: npt.NDArray[np.int64]  # per hold: C(n - 5, 5 - cards kept)
     values: bool = False  # keep every hold's value
     spread: int = 1  # ties: 1 the lower variance first, -1 the higher
+    compiled: bool = False  # worked by the compiled kernel
+
+    @property
+    def size(self) -> int:
+        """The classes a part."""
+        return _COMPILED_PART_CLASSES if self.compiled else _PART_CLASSES
 
 
 def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
@@ -366,8 +386,10 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     cards kept."""
     assert isinstance(spec, _PayJob)
     job = spec
-    cards = job.classes.first[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
-    weight = job.classes.deals[part * _PART_CLASSES : (part + 1) * _PART_CLASSES]
+    cards = job.classes.first[part * job.size : (part + 1) * job.size]
+    weight = job.classes.deals[part * job.size : (part + 1) * job.size]
+    if job.compiled:
+        return _compiled_part(job, cards, weight)
     made = signed_supersets(job.totals.holding(cards))  # per class, hold, kind: the draws that make it
     _, value, order = _ranked_holds(made, job.pays, job.draws, job.spread)
     order = order[:, :2]
@@ -383,6 +405,30 @@ def _pay_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
         "final": final,
         **({"values": value} if job.values else {}),
     }
+
+
+def _compiled_part(
+    job: _PayJob, cards: npt.NDArray[np.int64], weight: npt.NDArray[np.int64]
+) -> dict[str, npt.NDArray[Any]]:
+    """:func:`_pay_part` by the compiled kernel: the same sums, ranking and
+    final hands in one pass over the part's classes."""
+    compiled = kernel.load("fivecard.play._solver")
+    assert compiled is not None, "the job was made for the compiled kernel"
+    m, totals = len(cards), job.totals
+    found: dict[str, npt.NDArray[Any]] = {
+        "best": np.empty(m, dtype=np.int8),
+        "value": np.empty(m, dtype=np.float64),
+        "second": np.empty(m, dtype=np.int8),
+        "second_value": np.empty(m, dtype=np.float64),
+        "final": np.zeros((6, totals.kinds), dtype=np.int64),
+        **({"values": np.empty((m, 32), dtype=np.float64)} if job.values else {}),
+    }
+    compiled.holds(
+        np.ascontiguousarray(cards, dtype=np.int64), np.ascontiguousarray(weight, dtype=np.int64), totals.tables,
+        totals.top, totals.n, job.pays, job.draws, job.spread, found["best"], found["value"], found["second"],
+        found["second_value"], found["final"], found.get("values"),
+    )
+    return found
 
 
 def _ranked_holds(
@@ -408,47 +454,64 @@ class _KindTotals:
     of each size numbered by the combinatorial number system
     (:func:`~fivecard.vector.classes.set_numbers`) in a table of their own,
     rows of counts per kind; the five-card sets (the hands themselves) as
-    the kind of each."""
+    the kind of each (``top``).
+
+    Counted in :data:`COUNT_STEPS` steps, a size of sets each, from the
+    largest: each hand adds one to its five four-card subsets (the hands
+    walked in number order, where each hand's subsets lie in rows the walk
+    meets in turn), then each smaller set's counts are those of the sets of
+    one card more that hold it, added up: a hand holding a set of ``s``
+    cards holds ``5 - s`` of those, so the sum counts it ``5 - s`` times.
+    By the compiled kernel (``fivecard.play._solver``) where it is built,
+    else by numpy: the same counts."""
 
     def __init__(
         self,
-        deals: npt.NDArray[np.integer[Any]],
-        kind: npt.NDArray[np.int64],
+        kind: npt.NDArray[np.integer[Any]],
+        n: int,
         kinds: int,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        cards = deals.astype(np.int64)
-        self.n = n = int(cards.max()) + 1
-        self.kinds = kinds
-        self.tables = [np.zeros((comb(n, k), kinds), dtype=np.int64) for k in range(5)]
-        self.top = np.empty(comb(n, 5), dtype=np.int64)
-        for done, (mask, number) in enumerate(_subset_numbers(cards, n), 1):
-            size = len(HOLDS[mask])
-            if size == 5:
-                self.top[number] = kind
+        self.n, self.kinds = n, kinds
+        self.top = np.ascontiguousarray(kind, dtype=np.uint8)  # (a table has at most 100 lines)
+        compiled = kernel.load("fivecard.play._solver")
+        tables: list[npt.NDArray[np.int32]] = [np.empty((comb(n, k), kinds), dtype=np.int32) for k in range(5)]
+        if compiled is not None:
+            compiled.fours(self.top, n, kinds, tables[4])
+        else:
+            tables[4] = _fours(self.top, n, kinds)
+        if progress is not None:
+            progress(1, COUNT_STEPS)
+        for size in (3, 2, 1, 0):
+            if compiled is not None:
+                compiled.fewer(tables[size + 1], n, kinds, size, tables[size])
             else:
-                found = np.bincount(number * kinds + kind, minlength=comb(n, size) * kinds)
-                self.tables[size] += found.reshape(-1, kinds)
+                tables[size] = _fewer(tables[size + 1], n, size)
             if progress is not None:
-                progress(done, 32)
+                progress(5 - size, COUNT_STEPS)
+        self.tables = tables
 
     def to_bytes(self) -> tuple[bytes, ...]:
-        """The counts as the user's cache keeps them (each fits 32 bits:
-        no set is held by more than every hand of the deck)."""
-        return (*(t.astype(np.uint32).tobytes() for t in self.tables), self.top.astype(np.uint8).tobytes())
+        """The counts as the user's cache keeps them: each size's in the
+        narrowest unsigned integers that hold them (:func:`_stored_type`:
+        a four-card set of 52 cards is held by at most 48 hands, one
+        byte), the kinds a byte each."""
+        return (*(t.astype(_stored_type(self.n, size)).tobytes() for size, t in enumerate(self.tables)),
+                self.top.tobytes())  # fmt: skip
 
     @classmethod
     def from_bytes(cls, stored: object, n: int, kinds: int) -> _KindTotals | None:
         """The counts :meth:`to_bytes` kept, or None for anything else."""
         if not (isinstance(stored, tuple) and len(stored) == 6 and all(isinstance(b, bytes) for b in stored)):
             return None
-        sizes = [comb(n, k) * kinds * 4 for k in range(5)] + [comb(n, 5)]
+        types = [_stored_type(n, size) for size in range(5)]
+        sizes = [comb(n, size) * kinds * np.dtype(t).itemsize for size, t in enumerate(types)] + [comb(n, 5)]
         if [len(b) for b in stored] != sizes:
             return None
         made = cls.__new__(cls)
         made.n, made.kinds = n, kinds
-        made.tables = [np.frombuffer(b, dtype=np.uint32).astype(np.int64).reshape(-1, kinds) for b in stored[:5]]
-        made.top = np.frombuffer(stored[5], dtype=np.uint8).astype(np.int64)
+        made.tables = [np.frombuffer(b, dtype=t).astype(np.int32).reshape(-1, kinds) for b, t in zip(stored, types)]
+        made.top = np.frombuffer(stored[5], dtype=np.uint8)
         if int(made.tables[0].sum()) != comb(n, 5) or int(made.top.max(initial=0)) >= kinds:
             return None
         return made
@@ -464,23 +527,55 @@ class _KindTotals:
         return out
 
 
-def _subset_numbers(cards: npt.NDArray[np.int64], n: int) -> Iterator[tuple[int, npt.NDArray[np.int64]]]:
-    """Each hold mask with the number of its cards' set in each
-    row (:func:`~fivecard.vector.classes.set_numbers`), a mask's from the
-    mask without its last card's by one more term: one gather and one add
-    each, not one per card kept."""
+def _stored_type(n: int, size: int) -> type[np.unsignedinteger[Any]]:
+    """The narrowest unsigned integers that hold the counts of the sets of
+    ``size`` cards of a deck of ``n``: at most the ``C(n - size, 5 - size)``
+    hands that hold a set."""
+    most = comb(n - size, 5 - size)
+    return np.uint8 if most <= 0xFF else np.uint16 if most <= 0xFFFF else np.uint32
+
+
+def _dropping(sets: npt.NDArray[np.uint8], n: int) -> Iterator[npt.NDArray[np.int64]]:
+    """For each place of the rows of ``sets`` (ascending positions of a
+    deck of ``n``), the number of each row's set without the card there
+    (:func:`~fivecard.vector.classes.set_numbers`): the cards before it
+    keep their terms, those after it move one place down."""
     choose = choose_table(n)
+    cards = sets.astype(np.intp)
+    size = cards.shape[1]
+    before = np.zeros(len(cards), dtype=np.int64)
+    after = np.zeros(len(cards), dtype=np.int64)
+    for place in range(1, size):
+        after += choose[cards[:, place], place]
+    for place in range(size):
+        if place:
+            after -= choose[cards[:, place], place]
+        yield before + after
+        before += choose[cards[:, place], place + 1]
 
-    def extend(mask: int, number: npt.NDArray[np.int64]) -> Iterator[tuple[int, npt.NDArray[np.int64]]]:
-        size = len(HOLDS[mask])
-        for column in range(HOLDS[mask][-1] + 1 if mask else 0, 5):
-            more = number + choose[cards[:, column], size + 1]
-            yield mask | 1 << column, more
-            yield from extend(mask | 1 << column, more)
 
-    empty = np.zeros(len(cards), dtype=np.int64)
-    yield 0, empty
-    yield from extend(0, empty)
+def _fours(top: npt.NDArray[np.uint8], n: int, kinds: int) -> npt.NDArray[np.int32]:
+    """The counts of the four-card sets by numpy: each hand (in number
+    order, of kind ``top``) counted in each of its five four-card subsets."""
+    found = np.zeros(comb(n, 4) * kinds, dtype=np.int64)
+    kind = top.astype(np.int64)
+    for number in _dropping(numbered_sets(n, 5), n):
+        found += np.bincount(number * kinds + kind, minlength=len(found))
+    return found.reshape(-1, kinds).astype(np.int32)
+
+
+def _fewer(upper: npt.NDArray[np.int32], n: int, size: int) -> npt.NDArray[np.int32]:
+    """The counts of the sets of ``size`` cards by numpy, from those of the
+    sets of one card more (``upper``): each of those added to its subsets of
+    ``size`` cards, the sums over ``5 - size``."""
+    kinds = upper.shape[1]
+    counts = upper.ravel().astype(np.float64)  # (bincount adds weights as floats: exact below 2**53)
+    found = np.zeros(comb(n, size) * kinds, dtype=np.float64)
+    for number in _dropping(numbered_sets(n, size + 1), n):
+        found += np.bincount((number[:, None] * kinds + np.arange(kinds)).ravel(), counts, minlength=len(found))
+    whole = found.astype(np.int64).reshape(-1, kinds)
+    assert not (whole % (5 - size)).any()
+    return (whole // (5 - size)).astype(np.int32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,7 +692,7 @@ def _deck_places(rules: RuleSet) -> tuple[dict[Card, list[int]], npt.NDArray[np.
     return positions, np.array([comb(len(deck) - 5, 5 - int(k)) for k in KEPT.tolist()], dtype=np.int64)
 
 
-_HELD: Final = 4  # games whose counts are kept in memory (about 20-45 MB each)
+_HELD: Final = 4  # games whose counts are kept in memory (about 15-20 MB each)
 
 
 def hold_values(
@@ -605,14 +700,25 @@ def hold_values(
 ) -> HoldValues:
     """The game's :class:`HoldValues`: loaded from the user's cache
     (:mod:`fivecard.core.lookup_cache`) when it holds them, else counted
-    (2-4 s: ``progress`` hears (steps done, 32)) and kept there; the last
-    few games asked for stay in memory."""
+    (a fraction of a second by the compiled kernel, about a second by
+    numpy: ``progress`` hears (steps done, :data:`COUNT_STEPS`)) and kept
+    there; the last few games asked for stay in memory."""
     ruleset = get_rules(rules) if rules is not None else paytable.rules_to_play()
     if ruleset.low:
         raise PayTableError(f"a pay table pays high hands, but the {ruleset.name} rules rank low hands")
     paytable.check_rules(ruleset)
     if not ruleset.suits:
         raise FivecardError(f"valuing holds takes a deck of suited cards for now, not {ruleset.name}")
+    return HoldValues(paytable, ruleset, _game_totals(paytable, ruleset, progress))
+
+
+def _game_totals(
+    paytable: PayTable, ruleset: RuleSet, progress: Callable[[int, int], None] | None = None
+) -> _KindTotals:
+    """The counts per card set of a game (checked: a pay table of high hands
+    under rules of suited cards) that :func:`hold_values` and
+    :func:`solve_paytable` work from: in memory, else loaded from the user's
+    cache, else counted (``progress`` hears how far) and kept in both."""
     key = _values_key(paytable, ruleset)
     with _HELD_LOCK:  # (a web app asks from several threads: found and marked the latest at once)
         cached = _HELD_VALUES.get(key)
@@ -620,12 +726,12 @@ def hold_values(
             _HELD_VALUES.move_to_end(key)
         game_lock = _GAME_LOCKS.setdefault(key, threading.Lock())
     if cached is not None:
-        return HoldValues(paytable, ruleset, cached)
+        return cached
     with game_lock:  # one thread counts a game; another asking meanwhile waits for that count
         with _HELD_LOCK:
             cached = _HELD_VALUES.get(key)
         if cached is not None:
-            return HoldValues(paytable, ruleset, cached)
+            return cached
 
         def heard(done: int, steps: int) -> None:
             _COUNTING[key] = done
@@ -641,12 +747,12 @@ def hold_values(
             _HELD_VALUES[key] = totals
             while len(_HELD_VALUES) > _HELD:
                 _HELD_VALUES.popitem(last=False)
-    return HoldValues(paytable, ruleset, totals)
+    return totals
 
 
 _HELD_VALUES: OrderedDict[tuple[object, ...], _KindTotals] = OrderedDict()
 _HELD_LOCK: Final = threading.Lock()
-#: Per game, the lock its count is made under, and how far a count under way has come (of 32).
+#: Per game, the lock its count is made under, and how far a count under way has come (of :data:`COUNT_STEPS`).
 _GAME_LOCKS: dict[tuple[object, ...], threading.Lock] = {}
 _COUNTING: dict[tuple[object, ...], int] = {}
 
@@ -659,8 +765,8 @@ def hold_values_progress(paytable: PayTable, rules: str | RuleSet | None = None)
     return _COUNTING.get(_values_key(paytable, ruleset))
 
 
-#: The steps a game's count is made in (a hold mask each), which ``progress`` hears.
-COUNT_STEPS: Final = 32
+#: The steps a game's count is made in (a size of card sets each), which ``progress`` hears.
+COUNT_STEPS: Final = 5
 
 
 def hold_values_held(paytable: PayTable, rules: str | RuleSet | None = None) -> bool:
@@ -683,13 +789,36 @@ def _counted_kinds(
     deck = ruleset.deck()
     n = len(deck)
     cache_key = ("pay kinds", *key, lookup_cache.module_digest(__file__))
-    kinds = len(paytable.entries) + 1  # each line's, and nothing
+    kinds = len(paytable.final_names())  # each line's, and nothing
     found = _KindTotals.from_bytes(lookup_cache.load(f"{ruleset.name}-pay-kinds", cache_key), n, kinds)
     if found is not None:
         return found
-    deals = batch.combinations(n)
-    hands = np.array([c.index for c in deck], dtype=np.int32)[deals]
-    names, kind = paytable.final_entries(ruleset, hands, batch.strengths_of_indices(hands, rules=ruleset))
-    totals = _KindTotals(deals, kind, len(names), progress)
+    totals = _KindTotals(_hand_kinds(paytable, ruleset), n, kinds, progress)
     lookup_cache.store(f"{ruleset.name}-pay-kinds", cache_key, totals.to_bytes())
     return totals
+
+
+def _hand_kinds(paytable: PayTable, ruleset: RuleSet) -> npt.NDArray[np.integer[Any]]:
+    """The kind of every hand of the rule set's deck, in number order
+    (:func:`~fivecard.vector.classes.numbered_sets`): the line of the table
+    that pays it, or nothing (:meth:`~fivecard.play.paytables.PayTable.final_entries`).
+    By the compiled kernel, the hands walked one card at a time with their
+    codes summed (the evaluator's lookup index, from its tables); else by
+    numpy, every hand made, scored and sorted."""
+    deck = ruleset.deck()
+    compiled = kernel.load("fivecard.play._solver")
+    if compiled is None:
+        hands = np.array([c.index for c in deck], dtype=np.int32)[numbered_sets(len(deck), 5)]
+        return paytable.final_entries(ruleset, hands, batch.strengths_of_indices(hands, rules=ruleset))[1]
+    from ..core.lookup import KEY_SPACE, SUIT_MASK, SUIT_SHIFT, codes_for, tables_for
+
+    codes = codes_for(ruleset)
+    entry = paytable.entry_table(ruleset)
+    kind = np.empty(comb(len(deck), 5), dtype=np.uint8)
+    compiled.kinds(
+        np.array([codes[c.index] for c in deck], dtype=np.int32),
+        np.array([c.index in ruleset.wild_indices for c in deck], dtype=np.uint8),
+        np.frombuffer(tables_for(ruleset).lookup, dtype=np.uint16), SUIT_SHIFT, SUIT_MASK, KEY_SPACE,
+        np.ascontiguousarray(entry, dtype=np.uint8), entry.shape[1], kind,
+    )
+    return kind

@@ -51,6 +51,7 @@ __all__ = [
     "mean_over_deals",
     "choose_table",
     "set_numbers",
+    "numbered_sets",
 ]
 
 _BITS = 6  # bits a deck position takes in a packed deal (decks of at most 64 cards)
@@ -68,11 +69,17 @@ def signed_supersets(found: _Counts) -> _Counts:
     """In place, per row (axis 1 is the 32 masks), each mask's count
     becomes the signed sum of the counts of its supersets among the 32: from
     the hands that hold a mask's cards to those that hold them and none of
-    the deal's other cards (inclusion-exclusion, five steps)."""
-    for bit in (1, 2, 4, 8, 16):
-        for mask in range(32):
-            if not mask & bit:
-                found[:, mask] -= found[:, mask | bit]
+    the deal's other cards (inclusion-exclusion, five steps: each the masks
+    without a bit less those with it, as one subtraction of halves)."""
+    rows, rest = found.shape[0], found.shape[2:]
+    for place in range(5):
+        halves = found.reshape(rows, 16 >> place, 2, 1 << place, *rest)  # axis 2: the bit
+        if not np.shares_memory(halves, found):  # (not C-contiguous: reshaped as a copy)
+            for mask in range(32):
+                if not mask >> place & 1:
+                    found[:, mask] -= found[:, mask | 1 << place]
+            continue
+        halves[:, :, 0] -= halves[:, :, 1]
     return found
 
 
@@ -103,12 +110,14 @@ def deal_classes(deck: Sequence[Card], rules: RuleSet) -> DealClasses:
     key = ("deal classes", tuple(c.index for c in deck), tuple(sorted(rules.wild_indices)), lookup_cache.module_digest(__file__))
     stored = lookup_cache.load(f"{rules.name}-classes", key)
     if isinstance(stored, tuple) and len(stored) == 2 and all(isinstance(part, bytes) for part in stored):
-        first = np.frombuffer(stored[0], dtype=np.int64).reshape(-1, 5)
-        deals = np.frombuffer(stored[1], dtype=np.int64)
-        if len(first) == len(deals) and int(deals.sum()) == comb(len(deck), 5):
-            return DealClasses(first, deals)
+        if len(stored[0]) % 5 == 0 and len(stored[1]) == len(stored[0]) // 5 * 8:
+            first = np.frombuffer(stored[0], dtype=np.uint8).reshape(-1, 5).astype(np.int64)
+            deals = np.frombuffer(stored[1], dtype=np.int64)
+            if int(deals.sum()) == comb(len(deck), 5):
+                return DealClasses(first, deals)
     found = _deal_classes(deck, rules)
-    lookup_cache.store(f"{rules.name}-classes", key, (found.first.tobytes(), found.deals.tobytes()))
+    # (positions of at most 64 cards: a byte each)
+    lookup_cache.store(f"{rules.name}-classes", key, (found.first.astype(np.uint8).tobytes(), found.deals.tobytes()))
     return found
 
 
@@ -139,31 +148,41 @@ def _classes_by_renamings(
 def _classes_by_suit_shape(deck: Sequence[Card], deals: npt.NDArray[np.uint8]) -> DealClasses:
     """The classes when every suit renaming is allowed (and the jokers,
     if any, are alike): two deals are alike when their four suits hold the
-    same sets of ranks in some order and the same number of jokers. A
-    deal's key is its suits' rank sets sorted, with its jokers; a class is
-    named by its first deal (deals come in deck order, so that is the
-    smallest), the classes in the order of those. The same classes, named
-    the same, as trying all 24 renamings, in a fraction of the time."""
+    same sets of ranks in some order and the same number of jokers.
+
+    The deck lies in order of rank, highest first, and within a rank in the
+    order of the suits, so a class's first deal (its smallest, read as
+    ascending positions) gives the suits in turn its rank sets from the
+    largest to the smallest (read as numbers, whose highest bit is the
+    highest rank: the deal holding the highest ranks in the first suits)
+    and holds the first of the deck's jokers. Those deals are picked out in
+    one pass, in deck order; each class holds a deal per order of its rank
+    sets over the suits (24 over the orders of equal sets) and per choice
+    of its jokers among the deck's. The same classes, named the same, as
+    trying all 24 renamings, in a fraction of the time."""
     suits = list(Suit)
-    suit_of = np.array([suits.index(c.suit) if c.suit is not None else 4 for c in deck], dtype=np.int8)
-    bit_of = np.array([1 << int(c.rank) if c.rank is not None else 0 for c in deck], dtype=np.int64)
-    held = [np.zeros(len(deals), dtype=np.int64) for _ in range(5)]  # per suit: the ranks held; jokers
-    for column in range(5):
-        places = deals[:, column]
-        suit, bit = suit_of[places], bit_of[places]
-        for number in range(4):
-            held[number] += np.where(suit == number, bit, 0)
-        held[4] += suit == 4
-    a, b, c, d = held[:4]  # sorted by a network of five compare-exchanges
-    a, b = np.minimum(a, b), np.maximum(a, b)
-    c, d = np.minimum(c, d), np.maximum(c, d)
-    a, c = np.minimum(a, c), np.maximum(a, c)
-    b, d = np.minimum(b, d), np.maximum(b, d)
-    b, c = np.minimum(b, c), np.maximum(b, c)
-    keys = ((((d << 15 | c) << 15 | b) << 15 | a) << 2) | held[4]
-    _, first, counts = np.unique(keys, return_index=True, return_counts=True)
-    order = np.argsort(first)
-    return DealClasses(deals[first[order]].astype(np.int64), counts[order].astype(np.int64))
+    jokers = [place for place, c in enumerate(deck) if c.suit is None]
+    if len(jokers) > 3 or any(c.rank is not None and int(c.rank) >= 15 for c in deck):
+        raise ValueError("a deck of at most three jokers and ranks below 15")
+    # a card as one bit: its rank's in its suit's field of 15 bits; a joker's past the four fields
+    packed = np.array(
+        [1 << int(c.rank) + 15 * suits.index(c.suit) if c.suit is not None and c.rank is not None else 0 for c in deck],
+        dtype=np.int64,
+    )
+    packed[jokers] = [1 << 60 + i for i in range(len(jokers))]
+    held = packed[deals[:, 0]]
+    for column in range(1, 5):
+        held += packed[deals[:, column]]  # (distinct cards: distinct bits)
+    field = (1 << 15) - 1
+    a, b, c, d = (held >> 15 * suit & field for suit in range(4))
+    wild = held >> 60  # the jokers held, a bit each
+    first = (a >= b) & (b >= c) & (c >= d) & (wild & (wild + 1) == 0)  # the first jokers of the deck
+    a, b, c, d, wild = a[first], b[first], c[first], d[first], wild[first]
+    same = (a == b).astype(np.int64) | (b == c) << 1 | (c == d) << 2
+    orders = np.array([24, 12, 12, 4, 12, 6, 4, 1], dtype=np.int64)[same]  # the orders of the rank sets over the suits
+    held_jokers = np.array([bin(x).count("1") for x in range(8)], dtype=np.int64)[wild]
+    choices = np.array([comb(len(jokers), j) for j in range(4)], dtype=np.int64)[held_jokers]
+    return DealClasses(deals[first].astype(np.int64), orders * choices)
 
 
 def _renamings(deck: Sequence[Card], rules: RuleSet) -> list[npt.NDArray[np.int64]]:
@@ -235,6 +254,23 @@ def mean_over_deals(by_kept: Sequence[int], deck_size: int, per_draw: int = 1) -
 def choose_table(n: int) -> npt.NDArray[np.int64]:
     """``C(x, j)`` for x up to ``n`` and j up to 5."""
     return np.array([[comb(x, j) for j in range(6)] for x in range(n + 1)], dtype=np.int64)
+
+
+def numbered_sets(n: int, size: int) -> npt.NDArray[np.uint8]:
+    """Every set of ``size`` of the positions ``range(n)`` as ascending
+    rows, in the order of their numbers (:func:`set_numbers`: row ``i`` is
+    set number ``i``, the colexicographic order): the lexicographic
+    combinations of the positions read from the end of the deck backwards.
+
+    >>> numbered_sets(4, 2).tolist()
+    [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]]
+    >>> numbered_sets(4, 0).tolist()
+    [[]]
+    """
+    if size == 0:
+        return np.zeros((1, 0), dtype=np.uint8)
+    lexicographic = batch.combinations(n, size)
+    return np.ascontiguousarray(np.subtract(n - 1, lexicographic[::-1, ::-1], dtype=np.uint8))
 
 
 def set_numbers(cards: npt.NDArray[np.int64], columns: Sequence[int], n: int) -> npt.NDArray[np.int64]:

@@ -1,0 +1,528 @@
+/* fivecard.play._solver: the compiled execution of the pay-table solver's sums.
+ *
+ * Nothing here knows poker: it counts and adds over arrays the Python code
+ * builds (fivecard.play.strategy), the numpy path being the other execution
+ * of the same sums. Card sets are sets of deck positions numbered by the
+ * combinatorial number system: the set c0 < c1 < ... is number
+ * C(c0, 1) + C(c1, 2) + ..., so the sets of one size in that order (the
+ * colexicographic order) are numbered 0, 1, 2, ...
+ *
+ * kinds:  the kind of every five-card set, in that order: each set's cards'
+ *         codes summed and ANDed (the evaluator's one lookup index, as
+ *         fivecard.core.lookup.lookup_index states it) give its strength,
+ *         and the strength and its wild cards its kind, from tables.
+ * fours:  from the kind of every five-card set (in that order), how many
+ *         five-card sets of each kind hold each four-card set: the sets are
+ *         walked in order, so that every set's four subsets lie in a few
+ *         rows that the walk meets in turn (no random scatter).
+ * fewer:  the same counts for the sets of one card fewer, from those of the
+ *         sets of one card more: a set of s cards lies in 5 - s of the sets
+ *         of s + 1 cards that any one five-card set holding it holds.
+ * holds:  per deal, its 32 holds' pays gathered from those tables, made
+ *         "these cards and none of the others" (a signed superset sum), and
+ *         each hold's total pay and mean square pay over its draws: the best
+ *         hold and the runner-up, ranked as fivecard.play.strategy ranks them,
+ *         and the chosen holds' final hands by cards kept.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_DECK 64 /* deck positions of a set fit these tables */
+#define HOLDS 32
+#define AHEAD 8 /* deals ahead whose sets are fetched */
+
+/* C(x, j) for x up to MAX_DECK and j up to 6 */
+static int64_t choose[MAX_DECK + 1][7];
+/* per hold mask, how many cards it keeps, and its last card's place */
+static int kept[HOLDS], last[HOLDS];
+
+static void make_tables(void) {
+    for (int x = 0; x <= MAX_DECK; x++) {
+        choose[x][0] = 1;
+        for (int j = 1; j <= 6; j++) choose[x][j] = x ? choose[x - 1][j - 1] + choose[x - 1][j] : 0;
+    }
+    for (int m = 0; m < HOLDS; m++) {
+        kept[m] = __builtin_popcount((unsigned)m);
+        last[m] = m ? 31 - __builtin_clz((unsigned)m) : -1;
+    }
+}
+
+/* a buffer, C-contiguous, of `items` items of `size` bytes (items < 0: any
+ * whole number of them); writable when asked */
+static int view(PyObject *obj, Py_buffer *out, Py_ssize_t size, Py_ssize_t items, int writable, const char *what) {
+    if (PyObject_GetBuffer(obj, out, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
+    if (out->len % size || (items >= 0 && out->len != items * size)) {
+        if (items >= 0)
+            PyErr_Format(PyExc_ValueError, "%s: %zd items of %zd bytes, not %zd bytes", what, items, size, out->len);
+        else
+            PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, size);
+        PyBuffer_Release(out);
+        return -1;
+    }
+    return 0;
+}
+
+static int deck_and_kinds(int n, int kinds) {
+    if (n < 5 || n > MAX_DECK) {
+        PyErr_Format(PyExc_ValueError, "a deck of 5 to %d cards, not %d", MAX_DECK, n);
+        return -1;
+    }
+    if (kinds < 1 || kinds > 255) {
+        PyErr_Format(PyExc_ValueError, "1 to 255 kinds, not %d", kinds);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- the kind of every hand ----------------------------------------------------- */
+
+PyDoc_STRVAR(kinds_doc, "kinds(codes, wild, lookup, shift, mask, space, entry, columns, out)\n--\n\n"
+"``out`` (uint8, one per five-card set of the deck of ``len(codes)`` cards,\n"
+"in number order) becomes each set's kind: its cards' ``codes`` (int32, one a\n"
+"deck position) summed and shifted right by ``shift``, plus ``space`` where\n"
+"their AND keeps a bit of ``mask``, index ``lookup`` (uint16) for a strength;\n"
+"``entry`` (uint8, ``columns`` a strength) at that strength and the number of\n"
+"its cards flagged in ``wild`` (uint8 per position), at most ``columns - 1``,\n"
+"is the kind. The GIL is released.");
+
+static PyObject *kinds(PyObject *self, PyObject *args) {
+    PyObject *codes_obj, *wild_obj, *lookup_obj, *entry_obj, *out_obj;
+    int shift, mask, space, columns;
+    if (!PyArg_ParseTuple(args, "OOOiiiOiO", &codes_obj, &wild_obj, &lookup_obj, &shift, &mask, &space, &entry_obj,
+                          &columns, &out_obj))
+        return NULL;
+    Py_buffer codes, wild, lookup, entry, out;
+    if (view(codes_obj, &codes, 4, -1, 0, "codes") < 0) return NULL;
+    int n = (int)(codes.len / 4);
+    PyObject *result = NULL;
+    int held = 1;
+    if (n < 5 || n > MAX_DECK || columns < 1 || shift < 0 || shift > 31 || space < 0) {
+        PyErr_Format(PyExc_ValueError, "a deck of 5 to %d cards, a column or more, a shift of 0 to 31", MAX_DECK);
+        goto done;
+    }
+    if (view(wild_obj, &wild, 1, n, 0, "wild") < 0) goto done;
+    held++;
+    if (view(lookup_obj, &lookup, 2, -1, 0, "lookup") < 0) goto done;
+    held++;
+    if (view(entry_obj, &entry, 1, -1, 0, "entry") < 0) goto done;
+    held++;
+    if (view(out_obj, &out, 1, choose[n][5], 1, "out") < 0) goto done;
+    held++;
+    if (entry.len % columns) {
+        PyErr_SetString(PyExc_ValueError, "entry: rows of columns");
+        goto done;
+    }
+    const int32_t *code = codes.buf;
+    const uint8_t *flag = wild.buf, *row = entry.buf;
+    const uint16_t *table = lookup.buf;
+    uint8_t *kind = out.buf;
+    const Py_ssize_t size = lookup.len / 2, strengths = entry.len / columns;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t number = 0;
+    for (int e = 4; e < n && !bad; e++)
+        for (int d = 3; d < e; d++)
+            for (int c = 2; c < d; c++)
+                for (int b = 1; b < c; b++) {
+                    int32_t sum = code[b] + code[c] + code[d] + code[e], all = code[b] & code[c] & code[d] & code[e];
+                    int wilds = flag[b] + flag[c] + flag[d] + flag[e];
+                    for (int a = 0; a < b; a++) {
+                        Py_ssize_t at = (Py_ssize_t)((sum + code[a]) >> shift) + (all & code[a] & mask ? space : 0);
+                        Py_ssize_t strength = at >= 0 && at < size ? table[at] : 0;
+                        int w = wilds + flag[a];
+                        if (strength >= strengths) bad = 1;
+                        else kind[number] = row[strength * columns + (w < columns ? w : columns - 1)];
+                        number++;
+                    }
+                }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "entry: no row for a strength the lookup gives");
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    if (held > 4) PyBuffer_Release(&out);
+    if (held > 3) PyBuffer_Release(&entry);
+    if (held > 2) PyBuffer_Release(&lookup);
+    if (held > 1) PyBuffer_Release(&wild);
+    PyBuffer_Release(&codes);
+    return result;
+}
+
+/* --- the four-card sets --------------------------------------------------------- */
+
+PyDoc_STRVAR(fours_doc, "fours(top, n, kinds, out)\n--\n\n"
+"``out`` (int32, C(n, 4) rows of ``kinds``) becomes, per four-card set of a\n"
+"deck of ``n`` cards, how many five-card sets holding it are of each kind;\n"
+"``top`` (uint8, one per five-card set, in number order) says each one's.\n"
+"The GIL is released.");
+
+static PyObject *fours(PyObject *self, PyObject *args) {
+    PyObject *top_obj, *out_obj;
+    int n, kinds;
+    if (!PyArg_ParseTuple(args, "OiiO", &top_obj, &n, &kinds, &out_obj)) return NULL;
+    if (deck_and_kinds(n, kinds) < 0) return NULL;
+    Py_buffer top, out;
+    if (view(top_obj, &top, 1, choose[n][5], 0, "top") < 0) return NULL;
+    if (view(out_obj, &out, 4, choose[n][4] * kinds, 1, "out") < 0) {
+        PyBuffer_Release(&top);
+        return NULL;
+    }
+    const uint8_t *kind = top.buf;
+    int32_t *t = out.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < top.len; i++)
+        if (kind[i] >= kinds) bad = 1;
+    if (!bad) {
+        memset(t, 0, out.len);
+        const int64_t k = kinds;
+        int64_t number = 0; /* the five-card set a, b, c, d, e */
+        for (int e = 4; e < n; e++)
+            for (int d = 3; d < e; d++)
+                for (int c = 2; c < d; c++)
+                    for (int b = 1; b < c; b++) {
+                        /* each four-card subset's number, less C(a, 1) = a where a is in it */
+                        int32_t *no_a = t + (choose[b][1] + choose[c][2] + choose[d][3] + choose[e][4]) * k;
+                        int32_t *no_b = t + (choose[c][2] + choose[d][3] + choose[e][4]) * k;
+                        int32_t *no_c = t + (choose[b][2] + choose[d][3] + choose[e][4]) * k;
+                        int32_t *no_d = t + (choose[b][2] + choose[c][3] + choose[e][4]) * k;
+                        int32_t *no_e = t + (choose[b][2] + choose[c][3] + choose[d][4]) * k;
+                        for (int a = 0; a < b; a++) {
+                            int x = kind[number++];
+                            int64_t at = a * k + x;
+                            no_a[x]++;
+                            no_b[at]++;
+                            no_c[at]++;
+                            no_d[at]++;
+                            no_e[at]++;
+                        }
+                    }
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&top);
+    PyBuffer_Release(&out);
+    if (bad) return PyErr_Format(PyExc_ValueError, "top: a kind past %d", kinds - 1);
+    Py_RETURN_NONE;
+}
+
+/* --- the smaller sets ------------------------------------------------------------ */
+
+PyDoc_STRVAR(fewer_doc, "fewer(upper, n, kinds, size, out)\n--\n\n"
+"``out`` (int32, C(n, size) rows of ``kinds``) becomes, per set of ``size``\n"
+"cards (0-3), the sum over the sets of ``size + 1`` cards that hold it of\n"
+"their rows of ``upper`` (int32, C(n, size + 1) rows), over 5 - size: from\n"
+"the five-card sets of each kind holding each set of one card more, those\n"
+"holding each set. The GIL is released.");
+
+static PyObject *fewer(PyObject *self, PyObject *args) {
+    PyObject *upper_obj, *out_obj;
+    int n, kinds, size;
+    if (!PyArg_ParseTuple(args, "OiiiO", &upper_obj, &n, &kinds, &size, &out_obj)) return NULL;
+    if (deck_and_kinds(n, kinds) < 0) return NULL;
+    if (size < 0 || size > 3) return PyErr_Format(PyExc_ValueError, "sets of 0 to 3 cards, not %d", size);
+    Py_buffer upper, out;
+    if (view(upper_obj, &upper, 4, choose[n][size + 1] * kinds, 0, "upper") < 0) return NULL;
+    if (view(out_obj, &out, 4, choose[n][size] * kinds, 1, "out") < 0) {
+        PyBuffer_Release(&upper);
+        return NULL;
+    }
+    int64_t *sum = PyMem_Malloc(sizeof(int64_t) * kinds);
+    if (!sum) {
+        PyBuffer_Release(&upper);
+        PyBuffer_Release(&out);
+        return PyErr_NoMemory();
+    }
+    const int32_t *from = upper.buf;
+    int32_t *to = out.buf;
+    const int64_t k = kinds, share = 5 - size;
+    int uneven = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int u[4] = {0, 1, 2, 3}; /* the set, ascending; walked in number order */
+    for (int64_t number = 0; number < choose[n][size]; number++) {
+        /* below[p]: the terms of the cards before a card inserted at place p;
+         * above[p]: those of the cards after it, each one place on */
+        int64_t below[5], above[5];
+        below[0] = 0;
+        for (int p = 0; p < size; p++) below[p + 1] = below[p] + choose[u[p]][p + 1];
+        above[size] = 0;
+        for (int p = size - 1; p >= 0; p--) above[p] = above[p + 1] + choose[u[p]][p + 2];
+        memset(sum, 0, sizeof(int64_t) * kinds);
+        int p = 0;
+        for (int x = 0; x < n; x++) {
+            if (p < size && u[p] == x) {
+                p++;
+                continue;
+            }
+            const int32_t *row = from + (below[p] + choose[x][p + 1] + above[p]) * k;
+            for (int j = 0; j < kinds; j++) sum[j] += row[j];
+        }
+        for (int j = 0; j < kinds; j++) {
+            if (sum[j] % share) uneven = 1;
+            to[number * k + j] = (int32_t)(sum[j] / share);
+        }
+        /* the next set in number order */
+        int i = 0;
+        while (i < size && u[i] + 1 == (i + 1 < size ? u[i + 1] : n)) i++;
+        if (i < size) {
+            u[i]++;
+            for (int j = 0; j < i; j++) u[j] = j;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(sum);
+    PyBuffer_Release(&upper);
+    PyBuffer_Release(&out);
+    if (uneven) return PyErr_Format(PyExc_ValueError, "upper: not the counts of five-card sets (a sum not a multiple of %d)",
+                                    (int)share);
+    Py_RETURN_NONE;
+}
+
+/* --- the holds of each deal ------------------------------------------------------ */
+
+typedef struct {
+    double value[HOLDS];     /* each hold's pays over its draws */
+    const int64_t *squared;  /* each hold's squared pays */
+    const int64_t *draws;
+    int spread;              /* the ties' rule: 1 the lower mean square first, -1 the higher */
+} Holds;
+
+/* whether hold i ranks before hold j: the higher value, then the lower
+ * signed mean square pay (worked out only for equal values), then more
+ * cards kept, then the lower mask (the order of numpy's lexsort of
+ * (-kept, spread * square, -value), from the same float divisions) */
+static inline int before(const Holds *x, int i, int j) {
+    if (x->value[i] != x->value[j]) return x->value[i] > x->value[j];
+    double si = x->spread * ((double)x->squared[i] / (double)x->draws[i]);
+    double sj = x->spread * ((double)x->squared[j] / (double)x->draws[j]);
+    if (si != sj) return si < sj;
+    if (kept[i] != kept[j]) return kept[i] > kept[j];
+    return i < j;
+}
+
+/* the signed sum over each mask's supersets among the 32, in place */
+static inline void signed_supersets(int64_t *x) {
+    for (int bit = 1; bit < HOLDS; bit <<= 1)
+        for (int h = 0; h < HOLDS; h++)
+            if (!(h & bit)) x[h] -= x[h | bit];
+}
+
+PyDoc_STRVAR(holds_doc, "holds(first, weight, tables, top, n, pays, draws, spread, best, value, second,\n"
+"      second_value, final, values)\n--\n\n"
+"Per deal (``first``: int64 rows of five ascending deck positions of a deck\n"
+"of ``n`` cards), its 32 holds: the five-card sets holding each mask's cards\n"
+"(``tables``: five int32 tables, of the sets of 0-4 cards, rows of one count\n"
+"per kind of ``pays``; ``top``: uint8, the kind of each five-card set),\n"
+"made those holding its cards and none of the deal's others; each hold's\n"
+"value (their ``pays``, int64, added up over its ``draws``, int64 per mask)\n"
+"and signed mean square pay (times ``spread``, 1 or -1). Writes each deal's\n"
+"best mask and its value, the runner-up's (``best``, ``second``: int8;\n"
+"``value``, ``second_value``: float64), adds the best hold's counts per\n"
+"kind times the deal's ``weight`` (int64) to ``final`` (int64, 6 rows by\n"
+"cards kept), and with ``values`` (float64, 32 a deal; or None) writes every\n"
+"hold's value. The pays are summed per set first (the sums are linear: the\n"
+"same integers as summing the counts per kind). The GIL is released.");
+
+static PyObject *holds(PyObject *self, PyObject *args) {
+    PyObject *first_obj, *weight_obj, *tables_obj, *top_obj, *pays_obj, *draws_obj, *best_obj, *value_obj, *second_obj,
+        *second_value_obj, *final_obj, *values_obj;
+    int n, spread;
+    if (!PyArg_ParseTuple(args, "OOOOiOOiOOOOOO", &first_obj, &weight_obj, &tables_obj, &top_obj, &n, &pays_obj,
+                          &draws_obj, &spread, &best_obj, &value_obj, &second_obj, &second_value_obj, &final_obj,
+                          &values_obj))
+        return NULL;
+    if (spread != 1 && spread != -1) return PyErr_Format(PyExc_ValueError, "spread is 1 or -1, not %d", spread);
+    if (n < 5 || n > MAX_DECK) return PyErr_Format(PyExc_ValueError, "a deck of 5 to %d cards, not %d", MAX_DECK, n);
+    PyObject *tables_seq = PySequence_Fast(tables_obj, "tables: the five tables of the sets of 0-4 cards");
+    if (!tables_seq) return NULL;
+    enum { FIRST, WEIGHT, TOP, PAYS, DRAWS, BEST, VALUE, SECOND, SECOND_VALUE, FINAL, VALUES, T0 };
+    Py_buffer b[T0 + 5];
+    int held = 0; /* buffers taken so far (released on the way out) */
+    int64_t *sums = NULL;
+    int kinds = 0;
+    Py_ssize_t m = 0;
+    PyObject *result = NULL;
+#define TAKE(obj, size, items, writable, what) \
+    do { \
+        if (view((obj), &b[held], (size), (items), (writable), (what)) < 0) goto done; \
+        held++; \
+    } while (0)
+    if (PySequence_Fast_GET_SIZE(tables_seq) != 5) {
+        PyErr_SetString(PyExc_ValueError, "tables: the five tables of the sets of 0-4 cards");
+        goto done;
+    }
+    TAKE(first_obj, 8 * 5, -1, 0, "first");
+    m = b[FIRST].len / 40;
+    TAKE(weight_obj, 8, m, 0, "weight");
+    TAKE(top_obj, 1, choose[n][5], 0, "top");
+    TAKE(pays_obj, 8, -1, 0, "pays");
+    kinds = (int)(b[PAYS].len / 8);
+    if (deck_and_kinds(n, kinds) < 0) goto done;
+    TAKE(draws_obj, 8, HOLDS, 0, "draws");
+    TAKE(best_obj, 1, m, 1, "best");
+    TAKE(value_obj, 8, m, 1, "value");
+    TAKE(second_obj, 1, m, 1, "second");
+    TAKE(second_value_obj, 8, m, 1, "second_value");
+    TAKE(final_obj, 8, 6 * kinds, 1, "final");
+    if (values_obj != Py_None) TAKE(values_obj, 8, m * HOLDS, 1, "values");
+    else {
+        b[held].buf = NULL;
+        b[held].obj = NULL;
+        held++;
+    }
+    for (int s = 0; s < 5; s++) TAKE(PySequence_Fast_GET_ITEM(tables_seq, s), 4, choose[n][s] * kinds, 0, "tables");
+    const int64_t *first = b[FIRST].buf, *weight = b[WEIGHT].buf, *pays = b[PAYS].buf, *draws = b[DRAWS].buf;
+    const uint8_t *top = b[TOP].buf;
+    int8_t *best = b[BEST].buf, *second = b[SECOND].buf;
+    double *value = b[VALUE].buf, *second_value = b[SECOND_VALUE].buf, *values = b[VALUES].buf;
+    int64_t *final = b[FINAL].buf;
+    const int32_t *table[5];
+    for (int s = 0; s < 5; s++) table[s] = b[T0 + s].buf;
+    for (int h = 0; h < HOLDS; h++)
+        if (draws[h] <= 0) {
+            PyErr_SetString(PyExc_ValueError, "draws: one a hold, each above 0");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < choose[n][5]; i++)
+        if (top[i] >= kinds) {
+            PyErr_Format(PyExc_ValueError, "top: a kind past %d", kinds - 1);
+            goto done;
+        }
+    /* per set of 0-4 cards, its pays and its squared pays summed over its
+     * five-card sets: two numbers a set in place of a row of counts */
+    Py_ssize_t sets = 0, at[5];
+    for (int s = 0; s < 5; s++) {
+        at[s] = sets;
+        sets += choose[n][s];
+    }
+    sums = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)sets);
+    if (!sums) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t wrong = -1; /* the first row that is no deal */
+    Py_BEGIN_ALLOW_THREADS
+    const int64_t k = kinds;
+    for (int s = 0; s < 5; s++)
+        for (int64_t u = 0; u < choose[n][s]; u++) {
+            const int32_t *row = table[s] + u * k;
+            int64_t paid = 0, squared = 0;
+            for (int j = 0; j < kinds; j++) {
+                paid += row[j] * pays[j];
+                squared += row[j] * (pays[j] * pays[j]);
+            }
+            sums[2 * (at[s] + u)] = paid;
+            sums[2 * (at[s] + u) + 1] = squared;
+        }
+    for (Py_ssize_t r = 0; r < m && wrong < 0; r++) {
+        const int64_t *c = first + r * 5;
+        if (c[0] < 0 || c[4] >= n || !(c[0] < c[1] && c[1] < c[2] && c[2] < c[3] && c[3] < c[4])) wrong = r;
+    }
+    for (Py_ssize_t r = 0; r < m && wrong < 0; r++) {
+        const int64_t *c = first + r * 5;
+        if (r + AHEAD < m) {
+            /* a deal further on: its kind and its four-card sets' pays and
+             * counts (the tables' largest, far apart) fetched meanwhile */
+            const int64_t *d = first + (r + AHEAD) * 5;
+            int64_t low = 0, high = choose[d[1]][1] + choose[d[2]][2] + choose[d[3]][3] + choose[d[4]][4];
+            __builtin_prefetch(top + choose[d[0]][1] + choose[d[1]][2] + choose[d[2]][3] + choose[d[3]][4] + choose[d[4]][5]);
+            for (int j = 0; j < 5; j++) {
+                if (j) {
+                    high -= choose[d[j]][j];
+                    low += choose[d[j - 1]][j];
+                }
+                __builtin_prefetch(sums + 2 * (at[4] + low + high));
+                const int32_t *row = table[4] + (low + high) * k;
+                __builtin_prefetch(row);
+                __builtin_prefetch(row + k - 1);
+            }
+        }
+        /* each mask's set number: the mask without its last card's, and that card's term */
+        int64_t number[HOLDS];
+        number[0] = 0;
+        for (int h = 1; h < HOLDS; h++) number[h] = number[h & ~(1 << last[h])] + choose[c[last[h]]][kept[h]];
+        /* the pays of the hands holding each mask's cards, then of those
+         * holding them and none of the deal's others */
+        int64_t paid[HOLDS], squared[HOLDS];
+        for (int h = 0; h < HOLDS - 1; h++) {
+            const int64_t *sum = sums + 2 * (at[kept[h]] + number[h]);
+            paid[h] = sum[0];
+            squared[h] = sum[1];
+        }
+        int64_t whole = pays[top[number[HOLDS - 1]]];
+        paid[HOLDS - 1] = whole;
+        squared[HOLDS - 1] = whole * whole;
+        signed_supersets(paid);
+        signed_supersets(squared);
+        Holds x = {.squared = squared, .draws = draws, .spread = spread};
+        for (int h = 0; h < HOLDS; h++) x.value[h] = (double)paid[h] / (double)draws[h];
+        int one = 0, two = 1;
+        if (before(&x, 1, 0)) {
+            one = 1;
+            two = 0;
+        }
+        for (int h = 2; h < HOLDS; h++) {
+            if (before(&x, h, one)) {
+                two = one;
+                one = h;
+            } else if (before(&x, h, two)) {
+                two = h;
+            }
+        }
+        best[r] = (int8_t)one;
+        value[r] = x.value[one];
+        second[r] = (int8_t)two;
+        second_value[r] = x.value[two];
+        if (values) memcpy(values + r * HOLDS, x.value, sizeof(x.value));
+        /* the best hold's final hands per kind: the signed sum over its supersets */
+        int64_t *by_kept = final + kept[one] * k;
+        int64_t w = weight[r];
+        for (int h = one; h < HOLDS; h = (h + 1) | one) {
+            int64_t sign = (kept[h] - kept[one]) & 1 ? -w : w;
+            if (h == HOLDS - 1) {
+                by_kept[top[number[h]]] += sign;
+            } else {
+                const int32_t *row = table[kept[h]] + number[h] * k;
+                for (int j = 0; j < kinds; j++) by_kept[j] += sign * row[j];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (wrong >= 0) {
+        PyErr_Format(PyExc_ValueError, "first: row %zd is not five ascending positions of a deck of %d cards", wrong, n);
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+#undef TAKE
+    PyMem_Free(sums);
+    for (int i = 0; i < held; i++)
+        if (b[i].obj || b[i].buf) PyBuffer_Release(&b[i]);
+    Py_DECREF(tables_seq);
+    return result;
+}
+
+/* --- the module ------------------------------------------------------------------ */
+
+static PyMethodDef methods[] = {
+    {"kinds", kinds, METH_VARARGS, kinds_doc},
+    {"fours", fours, METH_VARARGS, fours_doc},
+    {"fewer", fewer, METH_VARARGS, fewer_doc},
+    {"holds", holds, METH_VARARGS, holds_doc},
+    {NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "fivecard.play._solver",
+    "The compiled execution of the pay-table solver's sums.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__solver(void) {
+    make_tables();
+    return PyModule_Create(&module);
+}

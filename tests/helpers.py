@@ -426,9 +426,11 @@ def table_events(client: Any, table_id: str, **params: str) -> list[dict[str, An
 def executed_by(execution: str) -> Iterator[None]:
     """Within: the compiled kernels (``kernel``) or the numpy and Python
     paths that stand in for them where none is built (``numpy``), whatever
-    this process used before; the functions that hold a kernel's scorer
-    are made again on each side."""
+    this process used before; the functions that hold a kernel's scorer,
+    and the dealer game's tables kept in this process, are made again on
+    each side."""
     from fivecard.core import kernel, lookup, seven
+    from fivecard.play import dealer
 
     made = (lookup._five_strength_function, seven._best_strength_function, seven.compiled_scorer)
     before = os.environ.get(kernel.ENVIRONMENT)
@@ -441,6 +443,7 @@ def executed_by(execution: str) -> Iterator[None]:
         kernel._loaded.clear()
         for function in made:
             function.cache_clear()
+        dealer._kept_things.clear()
 
     choose("numpy" if execution == "numpy" else None)
     if execution == "kernel":

@@ -56,7 +56,7 @@ import zlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
+from math import comb, lcm
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
@@ -369,14 +369,13 @@ def _ranked(
     second = order[:, 1].copy()
     rows = np.arange(len(cards))
     # Floats order holds exactly unless two values are within rounding:
-    # those rows are settled with integers.
+    # those rows are settled with integers, among the holds whose value is
+    # within rounding of the runner-up's (no other can be first or second).
     top = value[rows[:, None], order[:, :3]]
     close = (top[:, 0] - top[:, 1] <= 1e-9) | (top[:, 1] - top[:, 2] <= 1e-9)
     for row in np.flatnonzero(close).tolist():
-        keys = sorted(
-            (m for m in range(32) if not same[row, m]),
-            key=lambda m: tables.exact_key(int(win[row, m]), int(draw[row, m]), m),
-        )
+        near = np.flatnonzero(value[row] >= top[row, 1] - 1e-9).tolist()
+        keys = sorted(near, key=lambda m: tables.exact_key(int(win[row, m]), int(draw[row, m]), m))
         best[row], second[row] = keys[0], keys[1]
     return best, second
 
@@ -412,6 +411,8 @@ class _Tables:
             raise ValueError("the dealer tables are not this deck's")
         self.draws = np.array([comb(n - 5, 5 - int(k)) for k in KEPT], dtype=np.int64)
         self.dealer_hands = comb(n - 5, 5)
+        common = lcm(*(int(d) for d in self.draws))
+        self.scales = [common // int(d) for d in self.draws]  # per mask, exact (Python ints)
         self.indices = np.array(deck, dtype=np.int32)
         self.folder: str | None = None  # the folder of the file these tables are kept in
         self._compiled: tuple[ModuleType, Any] | None = None
@@ -511,11 +512,14 @@ class _Tables:
         pairs = self.draws * self.dealer_hands
         return (2 * win + draw - pairs) / pairs
 
-    def exact_key(self, win: int, draw: int, mask: int) -> tuple[Fraction, Fraction, int, int]:
+    def exact_key(self, win: int, draw: int, mask: int) -> tuple[int, int, int, int]:
         """The order of holds, exactly: higher value, more wins, fewer cards
-        exchanged, lower mask."""
-        pairs = int(self.draws[mask]) * self.dealer_hands
-        return (-Fraction(2 * win + draw - pairs, pairs), -Fraction(win, pairs), -int(KEPT[mask]), mask)
+        exchanged, lower mask. A hold's value is ``(2 * win + draw) / pairs -
+        1`` and its chance to win ``win / pairs``, ``pairs`` its draws times
+        the dealer's hands: over a common multiple of the draws, whole
+        numbers."""
+        scale = self.scales[mask]
+        return (-(2 * win + draw) * scale, -win * scale, -int(KEPT[mask]), mask)
 
     def repeated_holds(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """Per row and mask: whether a lower mask keeps the same cards (only
@@ -723,6 +727,7 @@ def _classes(rules: RuleSet, deck: tuple[int, ...]) -> DealClasses:
 _Made = TypeVar("_Made")
 _KEPT_MOST: Final = 2  # rule sets' tables a process keeps
 _kept_things: dict[tuple[str, str, tuple[int, ...]], object] = {}
+_texts: dict[int, tuple[RuleSet, str]] = {}  # by identity: a rule set and its text
 
 
 def _kept(kind: str, rules: RuleSet, deck: tuple[int, ...], make: Callable[[], _Made]) -> _Made:
@@ -731,7 +736,12 @@ def _kept(kind: str, rules: RuleSet, deck: tuple[int, ...], make: Callable[[], _
     unpickles its own copy of the rule set), the most recent few only."""
     from ..vector.jobs import stable_text
 
-    key = (kind, stable_text(rules), deck)
+    text = _texts.get(id(rules))
+    if text is None or text[0] is not rules:  # the rule set is kept with its text: its id is not reused meanwhile
+        while len(_texts) >= 8:
+            del _texts[next(iter(_texts))]
+        text = _texts[id(rules)] = (rules, stable_text(rules))
+    key = (kind, text[1], deck)
     if key in _kept_things:
         found = _kept_things[key] = _kept_things.pop(key)  # the most recent last
         return cast(_Made, found)

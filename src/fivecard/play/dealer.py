@@ -556,8 +556,10 @@ def _build(rules: RuleSet, deck: tuple[int, ...]) -> dict[str, npt.NDArray[Any]]
     indices = np.array(deck, dtype=np.int32)
     hands = batch.combinations(n)  # uint8, in lexicographic order
     found = batch.strengths_of_indices(indices[hands], rules=rules)
-    strengths, inverse = np.unique(found, return_inverse=True)
-    level = inverse.reshape(-1).astype(np.uint16)
+    present = np.zeros(1 << 16, dtype=bool)  # strengths are uint16: the levels without a sort
+    present[found] = True
+    strengths = np.flatnonzero(present)
+    level = (np.cumsum(present, dtype=np.int64) - 1).astype(np.uint16)[found]
     m = len(strengths)
     order = np.argsort(level, kind="stable")
     rows = np.ascontiguousarray(hands[order])
@@ -619,13 +621,16 @@ def _subsets(
     it, and how many of each."""
     places = [kept for kept in HOLDS if len(kept) == k]
     numbers = np.stack([set_numbers(rows, kept, n) for kept in places], axis=1).reshape(-1)
-    order = np.argsort(numbers, kind="stable")  # the levels stay in order within a set
+    # a stable sort by set (the levels stay in order within a set): by
+    # 16-bit digits, lowest first, each a radix sort
+    order = np.argsort(numbers.astype(np.uint16), kind="stable")
+    for shift in range(16, int(comb(n, k)).bit_length(), 16):
+        order = order[np.argsort((numbers[order] >> shift).astype(np.uint16), kind="stable")]
     numbers = numbers[order]
     found = np.repeat(levels, len(places))[order]
-    pair = numbers * (1 << 16) + found
-    new = np.flatnonzero(np.diff(pair)) + 1
+    new = np.flatnonzero((numbers[1:] != numbers[:-1]) | (found[1:] != found[:-1])) + 1
     first = np.concatenate([[0], new])
-    count = np.diff(np.append(first, len(pair)))
+    count = np.diff(np.append(first, len(numbers)))
     at = np.zeros(comb(n, k) + 1, dtype=np.int64)
     at[1:] = np.cumsum(np.bincount(numbers[first], minlength=comb(n, k)))
     return at, found[first].astype(np.uint16), count.astype(np.uint32)

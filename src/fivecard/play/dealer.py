@@ -80,6 +80,7 @@ from ..vector.classes import (
 )
 
 if TYPE_CHECKING:
+    from . import _dealer
     from .holds import HoldList
 
 __all__ = [
@@ -416,7 +417,7 @@ class _Tables:
         self.scales = [common // int(d) for d in self.draws]  # per mask, exact (Python ints)
         self.indices = np.array(deck, dtype=np.int32)
         self.folder: str | None = None  # the folder of the file these tables are kept in
-        self._compiled: tuple[ModuleType, Any] | None = None
+        self._compiled: tuple[ModuleType, _dealer.Counts] | None = None
         self._signed: npt.NDArray[np.float64] | None = None
 
     def subsets(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -455,14 +456,16 @@ class _Tables:
         made[np.arange(len(cards)), 31, self.level_category[self.fives[ids[:, 31]]]] = 1
         return win, draw, signed_supersets(made)
 
-    def compiled(self) -> Any:
+    def compiled(self) -> _dealer.Counts | None:
         """The compiled kernel's counts over these tables, or None where it
         is not built or turned off (:mod:`fivecard.core.kernel`)."""
         module = kernel.load("fivecard.play._dealer")
         if module is None:
             return None
         if self._compiled is None or self._compiled[0] is not module:
-            made = module.Counts(self.n, self.m, self.offsets, self.levels, self.counts, self.fives, self.totals)
+            made: _dealer.Counts = module.Counts(
+                self.n, self.m, self.offsets, self.levels, self.counts, self.fives, self.totals
+            )
             self._compiled = (module, made)
         return self._compiled[1]
 

@@ -427,11 +427,11 @@ def executed_by(execution: str) -> Iterator[None]:
     """Within: the compiled kernels (``kernel``) or the numpy and Python
     paths that stand in for them where none is built (``numpy``), whatever
     this process used before; the functions that hold a kernel's scorer
-    are made again on each side, and the games' counts per card set held
-    in memory are dropped (each side counts its own where the user's cache
-    is off)."""
+    are made again on each side, the games' counts per card set held in
+    memory are dropped (each side counts its own where the user's cache is
+    off), and so are the dealer game's tables kept in this process."""
     from fivecard.core import kernel, lookup, seven
-    from fivecard.play import strategy
+    from fivecard.play import dealer, strategy
 
     made = (lookup._five_strength_function, seven._best_strength_function, seven.compiled_scorer)
     before = os.environ.get(kernel.ENVIRONMENT)
@@ -446,6 +446,7 @@ def executed_by(execution: str) -> Iterator[None]:
             function.cache_clear()
         with strategy._HELD_LOCK:
             strategy._HELD_VALUES.clear()
+        dealer._kept_things.clear()
 
     choose("numpy" if execution == "numpy" else None)
     if execution == "kernel":

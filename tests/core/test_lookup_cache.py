@@ -1,6 +1,7 @@
 """The table cache: built tables kept in the user's cache directory, loaded
 instead of built, and rebuilt whenever a file is missing, damaged, stale or
-for other rules; a cache that cannot be written never makes evaluation fail."""
+for other rules; a cache that cannot be written never makes evaluation fail.
+Arrays kept to be mapped pass the same checks."""
 
 from __future__ import annotations
 
@@ -405,3 +406,84 @@ def test_descriptions_of_other_labels_or_a_damaged_file_are_made_again(
     tablecache.store("standard", key, ("", "High Card"))
     monkeypatch.setattr(evaluate, "_DESCRIPTIONS", {})
     assert evaluate.class_descriptions(STANDARD)[1] == "High Card, 7-5-4-3-2"
+
+
+# ---------------------------------------------------------------- mapped arrays
+
+ARRAYS_KEY = ("arrays for a test", 3)
+
+
+def arrays() -> list[tuple[str, str, tuple[int, ...], bytes]]:
+    """Three arrays of other sizes and types (the second not a multiple of
+    the alignment), as store_arrays takes them."""
+    from array import array
+
+    return [
+        ("offsets", "<i8", (4,), array("q", [0, 2, 5, 9]).tobytes()),
+        ("levels", "<u2", (3, 3), array("H", range(9)).tobytes()),
+        ("empty", "<u4", (0,), b""),
+    ]
+
+
+def test_arrays_kept_are_mapped_back_as_they_were(cache: Path) -> None:
+    written = tablecache.store_arrays("standard-x", ARRAYS_KEY, arrays())
+    assert written is not None and Path(written).parent == cache
+    mapped = tablecache.map_arrays("standard-x", ARRAYS_KEY)
+    assert mapped is not None
+    assert {name: (kind, shape, bytes(data)) for name, (kind, shape, data) in mapped.items()} == {
+        name: (kind, shape, data) for name, kind, shape, data in arrays()
+    }
+    assert all(data.readonly for _, _, data in mapped.values())
+    assert tablecache.map_arrays("standard-x", ("another key",)) is None
+
+
+@pytest.mark.parametrize("how", ["flipped byte", "truncated", "longer", "empty", "header only", "garbage", "directory"])
+def test_a_damaged_arrays_file_is_not_mapped(how: str, cache: Path) -> None:
+    written = tablecache.store_arrays("standard-x", ARRAYS_KEY, arrays())
+    assert written is not None
+    damage(Path(written), how)
+    assert tablecache.map_arrays("standard-x", ARRAYS_KEY) is None
+
+
+def test_a_byte_of_the_data_or_of_the_header_changed_is_seen(cache: Path) -> None:
+    written = Path(str(tablecache.store_arrays("standard-x", ARRAYS_KEY, arrays())))
+    data = written.read_bytes()
+    for at in (20, len(data) - 1):  # in the header, in the last array
+        written.write_bytes(data[:at] + bytes([data[at] ^ 1]) + data[at + 1 :])
+        assert tablecache.map_arrays("standard-x", ARRAYS_KEY) is None
+    written.write_bytes(data)
+    assert tablecache.map_arrays("standard-x", ARRAYS_KEY) is not None
+
+
+def test_arrays_for_another_key_under_the_same_name_are_not_mapped(cache: Path) -> None:
+    written = Path(str(tablecache.store_arrays("standard-x", ("other",), arrays())))
+    written.rename(tablecache.path("standard-x", ARRAYS_KEY, str(cache), ".arrays"))
+    assert tablecache.map_arrays("standard-x", ARRAYS_KEY) is None
+
+
+def test_arrays_of_a_newer_key_replace_the_older_file_of_their_name(cache: Path) -> None:
+    old = tablecache.store_arrays("standard-x", ("old",), arrays())
+    other = tablecache.store_arrays("standard-xy", ("old",), arrays())  # another name: kept
+    mapped = tablecache.map_arrays("standard-x", ("old",))  # a process that maps the old one meanwhile
+    new = tablecache.store_arrays("standard-x", ARRAYS_KEY, arrays())
+    assert sorted(str(p) for p in files(cache)) == sorted([str(new), str(other)])
+    assert old is not None and not Path(old).exists()
+    assert mapped is not None and bytes(mapped["levels"][2]) == arrays()[1][3]  # still reads its pages
+
+
+def test_arrays_go_to_a_folder_given_even_with_the_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(tablecache.ENVIRONMENT, "off")
+    assert tablecache.store_arrays("standard-x", ARRAYS_KEY, arrays()) is None
+    assert tablecache.map_arrays("standard-x", ARRAYS_KEY) is None
+    folder = str(tmp_path / "given")
+    assert tablecache.store_arrays("standard-x", ARRAYS_KEY, arrays(), folder) is not None
+    assert tablecache.map_arrays("standard-x", ARRAYS_KEY, folder) is not None
+
+
+def test_arrays_that_cannot_be_written_leave_no_file(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(source: str, target: str) -> None:
+        raise OSError(28, "No space left on device", target)
+
+    monkeypatch.setattr(os, "replace", refuse)
+    assert tablecache.store_arrays("standard-x", ARRAYS_KEY, arrays()) is None
+    assert files(cache) == []

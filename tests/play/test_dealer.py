@@ -1,7 +1,9 @@
 """The game against the dealer solved (fivecard.play.dealer),
 against a brute force written here (every hold, every draw, every dealer
-hand, counted with integers), against the per-hand advisor, in this process
-and on a Dask LocalCluster, and resumed from checkpoints."""
+hand, counted with integers), against the per-hand advisor, by the
+compiled kernel and by numpy alike, in this process and on a Dask
+LocalCluster (whose workers map the tables this process made), and
+resumed from checkpoints."""
 
 from __future__ import annotations
 
@@ -9,23 +11,30 @@ import functools
 import io
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import combinations
 from math import comb
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pytest
+from helpers import executed_by
 
+from fivecard.core import lookup_cache
+from fivecard.play import dealer
 from fivecard.vector import batch
 from fivecard.cli import main
 from fivecard.core.cards import Card, parse_cards
-from fivecard.core.rules import get_rules
+from fivecard.core.rules import RULE_SETS, get_rules
 from fivecard.core.errors import FivecardError
 from fivecard.play.advise import advise
 from fivecard.vector.classes import deal_classes
 from fivecard.play.dealer import DealerSolution, _ranked, _tables, dealer_hands, kept_shares, solve_dealer
+
+
+_Made = TypeVar("_Made")
 
 
 def _deck(ranks: str, rules: str, jokers: int = 0) -> tuple[Card, ...]:
@@ -46,6 +55,7 @@ SMALL: dict[str, tuple[Card, ...]] = {
     "one-eyed-jacks": _deck("JQKA", "one-eyed-jacks"),
     "ace-to-five": _deck("A2345", "ace-to-five"),
     "deuce-to-seven": _deck("2347", "deuce-to-seven"),
+    "standard+wild(2)": _deck("2QKA", "standard+wild(2)"),
 }
 
 
@@ -321,3 +331,111 @@ def test_a_worker_makes_a_rule_sets_tables_once() -> None:
     rules = get_rules("deuces-wild")
     deck = tuple(c.index for c in SMALL["deuces-wild"])
     assert _tables(pickle.loads(pickle.dumps(rules)), deck) is _tables(rules, deck)
+
+
+def both_executions(function: Callable[[], _Made], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[_Made, _Made]:
+    """What ``function`` gives by the compiled kernel, then by the numpy
+    path, each with a cache of its own (so each builds its own tables)."""
+    found = []
+    for execution in ("kernel", "numpy"):
+        monkeypatch.setenv(lookup_cache.ENVIRONMENT, str(tmp_path / execution))
+        with executed_by(execution):
+            found.append(function())
+    return found[0], found[1]
+
+
+@pytest.mark.parametrize("rules", list(SMALL))
+def test_the_kernel_and_numpy_solve_alike(rules: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A small deck of every rule set: the tables, and the whole solve, by
+    both executions (the figures and every class's holds and values)."""
+    deck = tuple(c.index for c in SMALL[rules])
+    ruleset = get_rules(rules)
+    made, fallback = both_executions(lambda: dealer._build(ruleset, deck), monkeypatch, tmp_path)
+    assert made.keys() == fallback.keys()
+    for name in made:
+        assert made[name].dtype == fallback[name].dtype and np.array_equal(made[name], fallback[name]), name
+    by_kernel, by_numpy = both_executions(
+        lambda: solve_dealer(rules, deck=SMALL[rules], workers=0, part_classes=64), monkeypatch, tmp_path
+    )
+    _same(by_kernel, by_numpy)
+    _same(by_kernel, solved(rules))
+
+
+ALL_RULES = [*RULE_SETS, "standard+wild(2)"]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+@pytest.mark.slow
+def test_the_kernel_and_numpy_build_a_whole_decks_tables_alike(
+    rules: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The whole deck of every rule set: the tables by both executions, and
+    each hold's sums over a sample of its classes of deals."""
+    ruleset = get_rules(rules)
+    deck = tuple(c.index for c in ruleset.deck())
+    made, fallback = both_executions(lambda: dealer._build(ruleset, deck), monkeypatch, tmp_path)
+    for name in made:
+        assert np.array_equal(made[name], fallback[name]), name
+    tables = dealer._Tables(ruleset, deck, made)
+    classes = dealer._classes(ruleset, deck)
+    rng = np.random.default_rng(7)
+    sample = np.concatenate([classes.first[:40], classes.first[rng.choice(len(classes), 200, replace=False)]])
+    held = both_executions(lambda: tables.holds(sample), monkeypatch, tmp_path)
+    for by_kernel, by_numpy in zip(*held):
+        assert np.array_equal(by_kernel, by_numpy)
+    win, draw, _made = held[0]
+    assert (win >= 0).all() and (draw >= 0).all()
+    assert (win + draw <= tables.draws * tables.dealer_hands).all()
+
+
+@pytest.mark.slow
+def test_the_kernel_and_numpy_solve_the_whole_standard_game_alike() -> None:
+    """The sums by both executions over the same tables (each execution's
+    tables are compared above)."""
+    with executed_by("kernel"):
+        by_kernel = solve_dealer("standard", workers=0)
+    with executed_by("numpy"):
+        by_numpy = solve_dealer("standard", workers=0)
+    _same(by_kernel, by_numpy)
+    assert by_kernel.win == Fraction(443939175441124477, 637007493465067725)
+
+
+def test_the_kernel_refuses_deals_that_are_not_five_ascending_positions() -> None:
+    deck = tuple(c.index for c in SMALL["standard"])
+    tables = _tables(get_rules("standard"), deck)
+    counts = tables.compiled()
+    assert counts is not None, "the compiled kernels are not built"
+    win = np.empty((1, 32), dtype=np.int64)
+    for row in ([0, 1, 2, 3, 20], [0, 1, 2, 3, -1], [0, 2, 1, 3, 4], [0, 1, 1, 3, 4]):
+        with pytest.raises(ValueError, match="five ascending positions"):
+            counts.holds(np.array([row], dtype=np.int64), win, win.copy())
+    with pytest.raises(ValueError, match="32 int64 a row"):
+        counts.holds(np.array([[0, 1, 2, 3, 4]], dtype=np.int64), win[:, :16].copy(), win.copy())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cache", ["on", "off"])
+def test_dask_workers_map_the_tables_this_process_made(
+    cache: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Each worker maps the file of tables that the process handing out the
+    parts made (in the cache, or where the cache is off in a temporary
+    folder, removed after): none builds its own."""
+    import tempfile
+
+    from fivecard.vector import jobs
+
+    monkeypatch.setenv(lookup_cache.ENVIRONMENT, str(tmp_path / "cache") if cache == "on" else "off")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    monkeypatch.setattr(dealer, "_kept_things", {})
+    built_here = dealer.tables_made["built"]
+    with jobs._local_cluster(2) as cluster, jobs._distributed().Client(cluster) as client:
+        spread = solve_dealer("one-joker", deck=SMALL["one-joker"], client=client, part_classes=16)
+        made = client.run(lambda: dict(dealer.tables_made))
+    assert dealer.tables_made["built"] == built_here + 1
+    assert len(made) == 2 and all(m["built"] == 0 and m["mapped"] <= 1 for m in made.values()), made
+    assert sum(m["mapped"] for m in made.values()) >= 1
+    _same(spread, solved("one-joker"))
+    assert not [p for p in (tmp_path / "tmp").iterdir() if p.name.startswith("fivecard")]
+    assert (tmp_path / "cache").exists() == (cache == "on")

@@ -24,7 +24,7 @@ __all__ = ["ENVIRONMENT", "load", "built"]
 #: The environment variable that turns the kernels off (``numpy``).
 ENVIRONMENT = "FIVECARD_KERNEL"
 #: The extension modules fivecard builds.
-MODULES = ("fivecard.core._kernel", "fivecard.play._solver")
+MODULES = ("fivecard.core._kernel", "fivecard.play._solver", "fivecard.play._dealer")
 
 _loaded: dict[str, ModuleType | None] = {}
 

@@ -23,38 +23,64 @@ at most five cards (``N_S``), made once:
 3. a hold ``K`` draws the hands that hold ``K`` and none of ``D - K``:
    ``sum((-1) ** |T - K| * d_T for K <= T <= D)`` (a signed superset sum).
 
-``N_S`` is a dense vector per set of at most two cards and, per set of three
-or four, the list of the strengths of the hands that hold it. Every count
-is an integer, kept exact in float64 (below 2**53), so the answer is exact:
-each deal class's best hold is chosen by exact comparison and the totals are
-:class:`~fractions.Fraction`.
+``N_S`` is kept per set of at most four cards as the list of the strengths
+its hands have, each with how many (a set of one card has some 2,300 of the
+7,462 strengths of 52 cards, of three some 90), and a hand of five by its
+strength. For the empty set (every hand) step 2 needs no list: ``<N, below>``
+is ``sum((-1) ** |S| * <N_S, above>)``, ``above[s]`` the deck's hands
+stronger than ``s``, and each set's ``<N_S, above>`` (and ``<N_S, N>``) is a
+number made with the lists. Consecutive deals share most of their sets, so
+``f`` is carried from one deal to the next, the sets that differ taken out
+and added. The sums run in a compiled kernel
+(:mod:`fivecard.play._dealer`, :mod:`fivecard.core.kernel`), or in numpy,
+a batch of deals at a time, where none is built. Every count is an integer
+(exact in int64, and in the numpy path in float64: below 2**53), so the
+answer is exact: each deal class's best hold is chosen by exact comparison
+and the totals are :class:`~fractions.Fraction`.
 
 The deals are grouped into classes that play alike
 (:mod:`fivecard.vector.classes`: 134,459 for 52 cards) and the classes split
 into parts that :func:`fivecard.vector.jobs.run_parts` runs in this process or
-on Dask workers, with checkpoints; each worker process builds the tables
-once per rule set and deck.
+on Dask workers, with checkpoints. The tables are made once per rule set and
+deck and kept in the user's cache (:mod:`fivecard.core.lookup_cache`) as a
+file that each process maps: the process that hands out the parts makes or
+maps them first (or writes them to a temporary folder where the cache is
+off), and each worker maps that file rather than building its own.
 """
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
+import zlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
-from math import comb
+from math import comb, lcm
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ..vector import batch
+from ..core import kernel, lookup_cache
 from ..core.cards import CARDS, Card
 from ..core.rules import RuleSet, get_rules
 from ..core.errors import FivecardError
-from ..vector.classes import KEPT, DealClasses, deal_classes, mean_over_deals, set_numbers, signed_supersets
+from ..vector.classes import (
+    HOLDS,
+    KEPT,
+    DealClasses,
+    choose_table,
+    deal_classes,
+    mean_over_deals,
+    set_numbers,
+    signed_supersets,
+)
 
 if TYPE_CHECKING:
+    from . import _dealer
     from .holds import HoldList
 
 __all__ = [
@@ -67,16 +93,10 @@ __all__ = [
     "PART_CLASSES",
 ]
 
-#: Deal classes per part (a part is one task: about a second of work).
-PART_CLASSES: Final = 1024
-_BATCH: Final = 32  # classes at a time inside a part: their tables stay in cache
-
-_SUBSETS: Final = {k: list(combinations(range(5), k)) for k in range(6)}
-_DENSE: Final = [()] + _SUBSETS[1] + _SUBSETS[2]  # the sets with a dense N_S
-_DENSE_MASKS: Final = np.array([sum(1 << i for i in s) for s in _DENSE], dtype=np.int64)
-_DENSE_SIGNS: Final = np.array([(-1.0) ** len(s) for s in _DENSE])
-_MASKS3: Final = np.array([sum(1 << i for i in s) for s in _SUBSETS[3]], dtype=np.int64)
-_MASKS4: Final = np.array([sum(1 << i for i in s) for s in _SUBSETS[4]], dtype=np.int64)
+#: Deal classes per part (a part is one task: some 0.15 s of one core with the
+#: compiled kernel, against a Dask task's own cost of a few milliseconds).
+PART_CLASSES: Final = 4096
+_BATCH: Final = 16  # classes at a time in the numpy path: its arrays stay in cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +106,7 @@ class _Spec:
     rules: RuleSet
     deck: tuple[int, ...]  # card indices, in deck order
     part_classes: int = PART_CLASSES
+    folder: str | None = None  # where the tables' file is, for a worker to map
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,32 +248,39 @@ def solve_dealer(
     size = PART_CLASSES if part_classes is None else part_classes
     if size < 1:
         raise FivecardError(f"a part holds at least one class, not {size}")
-    spec = _Spec(ruleset, tuple(c.index for c in cards), size)
-    classes = _classes(spec.rules, spec.deck)
+    deck_indices = tuple(c.index for c in cards)
+    classes = _classes(ruleset, deck_indices)
     parts = -(-len(classes) // size)
     if run is None:
         from ..vector.jobs import run_parts
 
         run = run_parts
         options["workers"] = default_workers(len(cards), options.get("workers", 0), options.get("scheduler"))
-    results = run(_solve_part, spec, parts, key=job_key(ruleset, cards, size), **options)
+    here = options.get("workers") == 0 and options.get("scheduler") is None and options.get("client") is None
+    with contextlib.ExitStack() as stack:
+
+        def temporary() -> str:
+            return stack.enter_context(tempfile.TemporaryDirectory(prefix="fivecard-dealer-"))
+
+        # the tables made (or mapped) once here, and the parts' processes map their file
+        folder = _shared_folder(ruleset, deck_indices, None if here else temporary)
+        spec = _Spec(ruleset, deck_indices, size, folder)
+        results = run(_solve_part, spec, parts, key=job_key(ruleset, cards, size), **options)
     return _combined(spec, cards, classes, results)
 
 
 def default_workers(deck_size: int = 52, workers: int | None = None, scheduler: str | None = None) -> int | None:
     """``workers`` as given, else (no scheduler either) a local cluster's
     processes (:func:`fivecard.vector.jobs.default_workers`): one a core, as
-    many as half the machine's memory holds (each makes its own tables:
-    about 600 MB for 52 cards); 0 (this process) where that is one, since a
-    cluster of one process is slower than none."""
+    many as half the machine's memory holds (each some 250 MB for 52 cards:
+    the interpreter, Dask, the classes, a part's arrays, and the tables it
+    maps, 60 MB that every worker shares); 0 (this process) where that is
+    one, since a cluster of one process is slower than none."""
     from ..vector import jobs
 
     if workers is not None or scheduler is not None:
         return workers
-    n = deck_size
-    tables = 8 * 7462 * (1 + n + comb(n, 2)) + 4 * (comb(n, 3) * comb(n - 3, 2) + comb(n, 4) * (n - 4) + comb(n, 5))
-    building = 3 * 8 * 5 * comb(n, 5)  # the deck's hands while the tables are made
-    count = jobs.default_workers(memory_each=int(1.2 * (tables + building)))
+    count = jobs.default_workers(memory_each=150 * 2**20 + 40 * comb(deck_size, 5))
     return 0 if count == 1 else count
 
 
@@ -301,32 +329,28 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     and its draws per final category, times the deals of the class
     (integers: the sums over classes are made in Python ints)."""
     assert isinstance(spec, _Spec)
-    tables = _tables(spec.rules, spec.deck)
+    tables = _tables(spec.rules, spec.deck, spec.folder)
     classes = _classes(spec.rules, spec.deck)
     size = spec.part_classes
-    first = classes.first[part * size : (part + 1) * size]
-    weights = classes.deals[part * size : (part + 1) * size]
-    names = ("best", "best_value", "best_win", "best_draw", "best_lose", "second", "second_value")
-    out: dict[str, list[npt.NDArray[Any]]] = {k: [] for k in (*names, "chosen_win", "chosen_draw", "chosen_final")}
-    for start in range(0, len(first), _BATCH):
-        cards = first[start : start + _BATCH]
-        weight = weights[start : start + _BATCH]
-        win, draw, made = tables.holds(cards)
-        values = tables.value(win, draw)
-        best, second = _ranked(tables, cards, win, draw, values)
-        rows = np.arange(len(cards))
-        scale = tables.draws[best] * tables.dealer_hands
-        out["best"].append(best)
-        out["second"].append(second)
-        out["best_value"].append(values[rows, best])
-        out["second_value"].append(values[rows, second])
-        out["best_win"].append(win[rows, best] / scale)
-        out["best_draw"].append(draw[rows, best] / scale)
-        out["best_lose"].append((scale - win[rows, best] - draw[rows, best]) / scale)
-        out["chosen_win"].append(weight * win[rows, best])
-        out["chosen_draw"].append(weight * draw[rows, best])
-        out["chosen_final"].append(made[rows, best] * weight[:, None])  # (rows, categories)
-    return {k: np.concatenate(v) for k, v in out.items()}
+    cards = classes.first[part * size : (part + 1) * size]
+    weight = classes.deals[part * size : (part + 1) * size]
+    win, draw, made = tables.holds(cards)
+    values = tables.value(win, draw)
+    best, second = _ranked(tables, cards, win, draw, values)
+    rows = np.arange(len(cards))
+    scale = tables.draws[best] * tables.dealer_hands
+    return {
+        "best": best,
+        "best_value": values[rows, best],
+        "best_win": win[rows, best] / scale,
+        "best_draw": draw[rows, best] / scale,
+        "best_lose": (scale - win[rows, best] - draw[rows, best]) / scale,
+        "second": second,
+        "second_value": values[rows, second],
+        "chosen_win": weight * win[rows, best],
+        "chosen_draw": weight * draw[rows, best],
+        "chosen_final": made[rows, best] * weight[:, None],  # (rows, categories)
+    }
 
 
 def _ranked(
@@ -347,64 +371,67 @@ def _ranked(
     second = order[:, 1].copy()
     rows = np.arange(len(cards))
     # Floats order holds exactly unless two values are within rounding:
-    # those rows are settled with integers.
+    # those rows are settled with integers, among the holds whose value is
+    # within rounding of the runner-up's (no other can be first or second).
     top = value[rows[:, None], order[:, :3]]
     close = (top[:, 0] - top[:, 1] <= 1e-9) | (top[:, 1] - top[:, 2] <= 1e-9)
     for row in np.flatnonzero(close).tolist():
-        keys = sorted(
-            (m for m in range(32) if not same[row, m]),
-            key=lambda m: tables.exact_key(int(win[row, m]), int(draw[row, m]), m),
-        )
+        near = np.flatnonzero(value[row] >= top[row, 1] - 1e-9).tolist()
+        keys = sorted(near, key=lambda m: tables.exact_key(int(win[row, m]), int(draw[row, m]), m))
         best[row], second[row] = keys[0], keys[1]
     return best, second
 
 
 class _Tables:
-    """The counts of hands holding each set of at most five cards of one
-    deck under one rule set, and the per-deal work."""
+    """The counts of hands holding each set of at most four cards of one
+    deck under one rule set, and the per-deal work.
 
-    def __init__(self, rules: RuleSet, deck: tuple[int, ...]) -> None:
+    The hands are numbered by level (their strength's place among the
+    deck's strengths: ``m`` of them). ``offsets``, ``levels`` and
+    ``counts`` hold, per set of at most four deck positions (the sets in
+    order of size, each size by combinatorial number,
+    :func:`~fivecard.vector.classes.set_numbers`), the levels of the hands
+    that hold it and how many of each; ``fives`` each hand's level;
+    ``categories`` per set of at most four, its hands by category. Built
+    once (:func:`_build`) and kept in the user's cache as arrays each
+    process maps (:func:`_tables`)."""
+
+    def __init__(self, rules: RuleSet, deck: tuple[int, ...], arrays: dict[str, npt.NDArray[Any]]) -> None:
         n = len(deck)
         self.n = n
-        indices = np.array(deck, dtype=np.int32)
-        hands = batch.combinations(n).astype(np.int64)
-        found = batch.strengths_of_indices(indices[hands], rules=rules)
-        strengths, level = np.unique(found, return_inverse=True)
-        level = level.reshape(-1)
-        m = len(strengths)
-        self.m = m
-        dense = np.zeros((1 + n + comb(n, 2)) * m)
-        dense[:m] = np.bincount(level, minlength=m)
-        for j in range(5):
-            dense += np.bincount((1 + hands[:, j]) * m + level, minlength=len(dense))
-        for two in _SUBSETS[2]:
-            rows = 1 + n + set_numbers(hands, two, n)
-            dense += np.bincount(rows * m + level, minlength=len(dense))
-        self.dense = dense.reshape(-1, m)
-        self.threes = np.empty((comb(n, 3), comb(n - 3, 2)), dtype=np.int32)
-        for three in _SUBSETS[3]:
-            rest = [j for j in range(5) if j not in three]
-            at = set_numbers(hands, three, n)
-            # the other two cards' number among the sets of two of the deck less these three
-            lowered = np.stack([hands[:, r] - sum(hands[:, t] < hands[:, r] for t in three) for r in rest], axis=1)
-            self.threes[at, set_numbers(lowered, (0, 1), n)] = level
-        self.fours = np.empty((comb(n, 4), n - 4), dtype=np.int32)
-        for four in _SUBSETS[4]:
-            (r,) = [j for j in range(5) if j not in four]
-            at = set_numbers(hands, four, n)
-            self.fours[at, hands[:, r] - sum(hands[:, t] < hands[:, r] for t in four)] = level
-        self.fives = np.empty(comb(n, 5), dtype=np.int32)
-        self.fives[set_numbers(hands, _SUBSETS[5][0], n)] = level
-        # Categories: per set, the hands holding it by category of strength.
-        category = batch.category_table(rules)[strengths].astype(np.int64)
+        self.offsets = arrays["offsets"]
+        self.levels = arrays["levels"]
+        self.counts = arrays["counts"]
+        self.fives = arrays["fives"]
+        self.totals = arrays["totals"]
+        self.set_categories = arrays["categories"]
+        self.level_category = arrays["level_category"].astype(np.int64)
+        self.m = len(self.level_category)
         self.categories = len(rules.ladder)
-        onehot = np.zeros((m, self.categories))
-        onehot[np.arange(m), category] = 1
-        self.dense_categories = self.dense @ onehot
-        self.level_category = category
+        self.bases = np.cumsum([0] + [comb(n, k) for k in range(4)])  # each size's first set
+        if len(self.offsets) != self.bases[-1] + comb(n, 4) + 1 or len(self.fives) != comb(n, 5):
+            raise ValueError("the dealer tables are not this deck's")
         self.draws = np.array([comb(n - 5, 5 - int(k)) for k in KEPT], dtype=np.int64)
         self.dealer_hands = comb(n - 5, 5)
-        self.indices = indices
+        common = lcm(*(int(d) for d in self.draws))
+        self.scales = [common // int(d) for d in self.draws]  # per mask, exact (Python ints)
+        self.indices = np.array(deck, dtype=np.int32)
+        self.folder: str | None = None  # the folder of the file these tables are kept in
+        self._compiled: tuple[ModuleType, _dealer.Counts] | None = None
+        self._signed: npt.NDArray[np.float64] | None = None
+
+    def subsets(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Per deal (rows of five ascending deck positions) and mask: the
+        set's number among the tables' sets (masks 0-30, at most four
+        cards) and, for mask 31, the hand's number among the deck's."""
+        choose = choose_table(self.n)
+        ids = np.empty((len(cards), 32), dtype=np.int64)
+        for mask, kept in enumerate(HOLDS):
+            number = np.full(len(cards), self.bases[len(kept)] if len(kept) < 5 else 0, dtype=np.int64)
+            for place, column in enumerate(kept):
+                number += choose[cards[:, column], place + 1]
+            ids[:, mask] = number
+        return ids
 
     def holds(
         self, cards: npt.NDArray[np.int64]
@@ -412,53 +439,91 @@ class _Tables:
         """Per deal (rows of five ascending deck positions) and hold mask: the
         pairs (draw, dealer hand) the player wins and draws, and the draws
         per final category."""
-        B, m, n = len(cards), self.m, self.n
-        rows = np.empty((B, len(_DENSE)), dtype=np.int64)
-        rows[:, 0] = 0
-        for place, s in enumerate(_DENSE[1:], 1):  # the dense table: the empty set, then each card, each pair
-            rows[:, place] = 1 + cards[:, s[0]] if len(s) == 1 else 1 + n + set_numbers(cards, s, n)
-        dense = self.dense[rows]  # (B, 16, m)
-        dealer = _DENSE_SIGNS @ dense  # (B, m): the dealer's hands per strength, then corrected
-        offset = (np.arange(B, dtype=np.int64) * m)[:, None]
-        threes = self.threes[np.stack([set_numbers(cards, s, n) for s in _SUBSETS[3]], axis=1)] + offset[:, :, None]
-        fours = self.fours[np.stack([set_numbers(cards, s, n) for s in _SUBSETS[4]], axis=1)] + offset[:, :, None]
-        fives = self.fives[set_numbers(cards, _SUBSETS[5][0], n)] + offset[:, 0]
-        flat = dealer.reshape(-1)
-        flat -= np.bincount(threes.reshape(-1), minlength=B * m)
-        flat += np.bincount(fours.reshape(-1), minlength=B * m)
-        flat -= np.bincount(fives, minlength=B * m)
-        below = np.cumsum(dealer, axis=1)
-        below -= dealer
-        found = np.empty((2, B, 32))
-        for side, values in enumerate((below, dealer)):
-            found[side][:, _DENSE_MASKS] = (dense @ values[:, :, None])[:, :, 0]
-            spread = values.reshape(-1)
-            found[side][:, _MASKS3] = spread[threes].sum(axis=2)
-            found[side][:, _MASKS4] = spread[fours].sum(axis=2)
-            found[side][:, 31] = spread[fives]
-        win, draw = (signed_supersets(np.rint(f).astype(np.int64)) for f in found)
-        # The final hands per category, for every hold.
-        made = np.empty((B, 32, self.categories), dtype=np.int64)
-        made[:, _DENSE_MASKS] = np.rint(self.dense_categories[rows]).astype(np.int64)
-        cat = self.level_category
-        for masks, table in ((_MASKS3, threes), (_MASKS4, fours)):
-            levels = table - offset[:, :, None]
-            for place, mask in enumerate(masks.tolist()):
-                made[:, mask] = _row_counts(cat[levels[:, place]], self.categories)
+        cards = np.ascontiguousarray(cards, dtype=np.int64)
+        win = np.empty((len(cards), 32), dtype=np.int64)
+        draw = np.empty((len(cards), 32), dtype=np.int64)
+        compiled = self.compiled()
+        if compiled is not None:
+            compiled.holds(cards, win, draw)
+        else:
+            for start in range(0, len(cards), _BATCH):
+                rows = slice(start, start + _BATCH)
+                win[rows], draw[rows] = self._sums(cards[rows])
+        ids = self.subsets(cards)
+        made = np.empty((len(cards), 32, self.categories), dtype=np.int64)
+        made[:, :31] = self.set_categories[ids[:, :31]]
         made[:, 31] = 0
-        made[np.arange(B), 31, cat[fives - offset[:, 0]]] = 1
+        made[np.arange(len(cards)), 31, self.level_category[self.fives[ids[:, 31]]]] = 1
         return win, draw, signed_supersets(made)
+
+    def compiled(self) -> _dealer.Counts | None:
+        """The compiled kernel's counts over these tables, or None where it
+        is not built or turned off (:mod:`fivecard.core.kernel`)."""
+        module = kernel.load("fivecard.play._dealer")
+        if module is None:
+            return None
+        if self._compiled is None or self._compiled[0] is not module:
+            made: _dealer.Counts = module.Counts(
+                self.n, self.m, self.offsets, self.levels, self.counts, self.fives, self.totals
+            )
+            self._compiled = (module, made)
+        return self._compiled[1]
+
+    def _sums(self, cards: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """What the compiled kernel's ``holds`` gives, by numpy: per deal,
+        the dealer's hands by level (the signed sum of every subset's
+        counts), those below each level, and per subset the hands that
+        hold it weighed by both (for the empty set, every hand: the signed
+        sum of the subsets' totals); then per hold the signed sum over its
+        supersets. In floats, exactly: every count and sum is a whole
+        number below 2**53."""
+        B, m = len(cards), self.m
+        ids = self.subsets(cards)
+        sets = ids[:, 1:31]  # the empty set's counts are every hand's, added whole
+        starts = self.offsets[sets].reshape(-1)
+        lengths = self.offsets[sets + 1].reshape(-1) - starts
+        total = int(lengths.sum())
+        first = np.cumsum(lengths) - lengths  # each (deal, set)'s first entry among the batch's
+        entry = np.repeat(starts - first, lengths) + np.arange(total)
+        at = np.repeat(np.repeat(np.arange(0, B * m, m, dtype=np.int64), 30), lengths) + self.levels[entry]
+        signed = self._signed_counts()[entry]
+        every = self.counts[: m].astype(np.float64)  # the empty set: every hand, by level
+        five = np.arange(0, B * m, m, dtype=np.int64) + self.fives[ids[:, 31]]
+        dealer = np.bincount(at, weights=signed, minlength=B * m) + np.tile(every, B)
+        dealer[five] -= 1
+        below = np.cumsum(dealer.reshape(B, m), axis=1).reshape(-1) - dealer
+        rows = np.concatenate([ids[:, :31], len(self.offsets) - 1 + self.fives[ids[:, 31:]].astype(np.int64)], axis=1)
+        totals = (self.totals[rows] * _SIGNS[None, :, None]).sum(axis=1)  # (B, 2)
+        found = []
+        for side, values in enumerate((below, dealer)):
+            sums = np.empty((B, 32), dtype=np.int64)
+            sums[:, 0] = totals[:, side]
+            sums[:, 1:31] = np.rint(np.add.reduceat(signed * values[at], first).reshape(B, 30) * _SIGNS[1:31])
+            sums[:, 31] = values[five]
+            found.append(signed_supersets(sums))
+        return found[0], found[1]
+
+    def _signed_counts(self) -> npt.NDArray[np.float64]:
+        """Each entry's count, negative for a set of an odd size (made once)."""
+        if self._signed is None:
+            sizes = np.searchsorted(self.bases, np.arange(len(self.offsets) - 1), side="right") - 1
+            signs = np.where(sizes % 2, -1.0, 1.0)
+            self._signed = np.repeat(signs, np.diff(self.offsets)) * self.counts
+        return self._signed
 
     def value(self, win: npt.NDArray[np.int64], draw: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """Each hold's expectation, win - lose, as a float."""
         pairs = self.draws * self.dealer_hands
         return (2 * win + draw - pairs) / pairs
 
-    def exact_key(self, win: int, draw: int, mask: int) -> tuple[Fraction, Fraction, int, int]:
+    def exact_key(self, win: int, draw: int, mask: int) -> tuple[int, int, int, int]:
         """The order of holds, exactly: higher value, more wins, fewer cards
-        exchanged, lower mask."""
-        pairs = int(self.draws[mask]) * self.dealer_hands
-        return (-Fraction(2 * win + draw - pairs, pairs), -Fraction(win, pairs), -int(KEPT[mask]), mask)
+        exchanged, lower mask. A hold's value is ``(2 * win + draw) / pairs -
+        1`` and its chance to win ``win / pairs``, ``pairs`` its draws times
+        the dealer's hands: over a common multiple of the draws, whole
+        numbers."""
+        scale = self.scales[mask]
+        return (-(2 * win + draw) * scale, -win * scale, -int(KEPT[mask]), mask)
 
     def repeated_holds(self, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """Per row and mask: whether a lower mask keeps the same cards (only
@@ -474,16 +539,194 @@ class _Tables:
         return same
 
 
-def _row_counts(categories: npt.NDArray[np.int64], size: int) -> npt.NDArray[np.int64]:
-    """Per row, how many of its entries are each category."""
-    rows = len(categories)
-    flat = (np.arange(rows, dtype=np.int64)[:, None] * size + categories).reshape(-1)
-    return np.bincount(flat, minlength=rows * size).reshape(rows, size)
+_SIGNS: Final = np.array([(-1) ** len(kept) for kept in HOLDS], dtype=np.int64)
+#: The arrays of the tables, as they are kept: name and type.
+_ARRAYS: Final = (
+    ("offsets", "<i8"),
+    ("levels", "<u2"),
+    ("counts", "<u4"),
+    ("fives", "<u2"),
+    ("totals", "<i8"),
+    ("categories", "<u4"),
+    ("level_category", "|i1"),
+)
 
 
-def _tables(rules: RuleSet, deck: tuple[int, ...]) -> _Tables:
-    """The tables of a rule set and deck (card indices), once per process."""
-    return _kept("tables", rules, deck, lambda: _Tables(rules, deck))
+def _build(rules: RuleSet, deck: tuple[int, ...]) -> dict[str, npt.NDArray[Any]]:
+    """The tables' arrays: every hand of the deck scored and numbered by
+    level, then per set of at most four positions its hands by level (by
+    the compiled kernel where built, else by numpy: the same arrays)."""
+    n = len(deck)
+    indices = np.array(deck, dtype=np.int32)
+    hands = batch.combinations(n)  # uint8, in lexicographic order
+    found = batch.strengths_of_indices(indices[hands], rules=rules)
+    present = np.zeros(1 << 16, dtype=bool)  # strengths are uint16: the levels without a sort
+    present[found] = True
+    strengths = np.flatnonzero(present)
+    level = (np.cumsum(present, dtype=np.int64) - 1).astype(np.uint16)[found]
+    m = len(strengths)
+    order = np.argsort(level, kind="stable")
+    rows = np.ascontiguousarray(hands[order])
+    ordered = level[order]
+    offsets = [np.array([0, m], dtype=np.int64)]
+    levels = [np.arange(m, dtype=np.uint16)]
+    counts = [np.bincount(level, minlength=m).astype(np.uint32)]
+    compiled = kernel.load("fivecard.play._dealer")
+    for k in range(1, 5):
+        if compiled is not None:
+            size = len(rows) * comb(5, k)
+            at = np.empty(comb(n, k) + 1, dtype=np.int64)
+            out_levels = np.empty(size, dtype=np.uint16)
+            out_counts = np.empty(size, dtype=np.uint32)
+            entries = compiled.subsets(rows, ordered, k, n, at, out_levels, out_counts)
+            set_levels, set_counts = out_levels[:entries].copy(), out_counts[:entries].copy()
+        else:
+            at, set_levels, set_counts = _subsets(rows.astype(np.int64), ordered, k, n)
+        offsets.append(at[1:] + offsets[-1][-1])
+        levels.append(set_levels)
+        counts.append(set_counts)
+    offsets_all = np.concatenate(offsets)
+    levels_all = np.concatenate(levels)
+    counts_all = np.concatenate(counts)
+    category = batch.category_table(rules)[strengths].astype(np.int8)
+    sets = len(offsets_all) - 1
+    owner = np.repeat(np.arange(sets, dtype=np.int64), np.diff(offsets_all))
+    categories = np.bincount(
+        owner * len(rules.ladder) + category[levels_all], weights=counts_all, minlength=sets * len(rules.ladder)
+    )
+    fives = np.empty(comb(n, 5), dtype=np.uint16)
+    fives[set_numbers(hands.astype(np.int64), HOLDS[31], n)] = level
+    # per set, its hands weighed by the deck's hands above and level with
+    # each: the sums over every hand of the deck, settled per set once
+    every = counts[0].astype(np.int64)
+    above = np.cumsum(every[::-1])[::-1] - every
+    weighed = counts_all.astype(np.int64)
+    totals = np.empty((sets + m, 2), dtype=np.int64)
+    totals[:sets, 0] = np.add.reduceat(weighed * above[levels_all], offsets_all[:-1])
+    totals[:sets, 1] = np.add.reduceat(weighed * every[levels_all], offsets_all[:-1])
+    totals[sets:, 0] = above
+    totals[sets:, 1] = every
+    return {
+        "offsets": offsets_all,
+        "levels": levels_all,
+        "counts": counts_all,
+        "fives": fives,
+        "totals": totals,
+        "categories": categories.astype(np.uint32).reshape(sets, len(rules.ladder)),
+        "level_category": category,
+    }
+
+
+def _subsets(
+    rows: npt.NDArray[np.int64], levels: npt.NDArray[np.uint16], k: int, n: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16], npt.NDArray[np.uint32]]:
+    """What the compiled kernel's ``subsets`` gives, by numpy: per set of
+    ``k`` positions, the levels of the rows (in order of level) that hold
+    it, and how many of each."""
+    places = [kept for kept in HOLDS if len(kept) == k]
+    numbers = np.stack([set_numbers(rows, kept, n) for kept in places], axis=1).reshape(-1)
+    # a stable sort by set (the levels stay in order within a set): by
+    # 16-bit digits, lowest first, each a radix sort
+    order = np.argsort(numbers.astype(np.uint16), kind="stable")
+    for shift in range(16, int(comb(n, k)).bit_length(), 16):
+        order = order[np.argsort((numbers[order] >> shift).astype(np.uint16), kind="stable")]
+    numbers = numbers[order]
+    found = np.repeat(levels, len(places))[order]
+    new = np.flatnonzero((numbers[1:] != numbers[:-1]) | (found[1:] != found[:-1])) + 1
+    first = np.concatenate([[0], new])
+    count = np.diff(np.append(first, len(numbers)))
+    at = np.zeros(comb(n, k) + 1, dtype=np.int64)
+    at[1:] = np.cumsum(np.bincount(numbers[first], minlength=comb(n, k)))
+    return at, found[first].astype(np.uint16), count.astype(np.uint32)
+
+
+#: How this process came by its dealer tables: built, or mapped from a file.
+tables_made: Final = {"built": 0, "mapped": 0}
+
+
+def _tables(rules: RuleSet, deck: tuple[int, ...], folder: str | None = None) -> _Tables:
+    """The tables of a rule set and deck (card indices), once per process:
+    mapped from the file in ``folder`` (one the process that hands out the
+    parts wrote) or in the user's cache, else built and kept there."""
+    return _kept("tables", rules, deck, lambda: _load_or_build(rules, deck, folder))
+
+
+def _cache_name(rules: RuleSet, deck: tuple[int, ...]) -> str:
+    """The file's name: the rule set's and the deck's (another version's
+    file of the same name is replaced)."""
+    return f"{rules.name}-dealer-{zlib.crc32(bytes(deck)):08x}"
+
+
+def _cache_key(rules: RuleSet, deck: tuple[int, ...]) -> tuple[object, ...]:
+    """What the tables depend on: the rule set, the deck and fivecard's code."""
+    from ..vector.jobs import source_digest, stable_text
+
+    return ("dealer tables", stable_text(rules), deck, source_digest())
+
+
+def _load_or_build(rules: RuleSet, deck: tuple[int, ...], folder: str | None) -> _Tables:
+    key = _cache_key(rules, deck)
+    for place in (folder, None) if folder is not None else (None,):
+        mapped = lookup_cache.map_arrays(_cache_name(rules, deck), key, place)
+        arrays = _arrays_of(mapped) if mapped is not None else None
+        if arrays is not None:
+            try:
+                tables = _Tables(rules, deck, arrays)
+            except ValueError:
+                continue
+            tables_made["mapped"] += 1
+            tables.folder = place if place is not None else lookup_cache.directory()
+            return tables
+    arrays = _build(rules, deck)
+    tables_made["built"] += 1
+    tables = _Tables(rules, deck, arrays)
+    if lookup_cache.store_arrays(_cache_name(rules, deck), key, _stored(arrays)) is not None:
+        tables.folder = lookup_cache.directory()
+    return tables
+
+
+def _stored(arrays: dict[str, npt.NDArray[Any]]) -> list[tuple[str, str, tuple[int, ...], Any]]:
+    return [(name, kind, arrays[name].shape, np.ascontiguousarray(arrays[name], dtype=kind)) for name, kind in _ARRAYS]
+
+
+def _arrays_of(mapped: dict[str, tuple[str, tuple[int, ...], memoryview]]) -> dict[str, npt.NDArray[Any]] | None:
+    """The tables' arrays over a mapped file's bytes (read-only), or None
+    where the file holds other arrays."""
+    arrays = {}
+    for name, kind in _ARRAYS:
+        if name not in mapped or mapped[name][0] != kind:
+            return None
+        _, shape, data = mapped[name]
+        size = int(np.prod(shape, dtype=np.int64)) * np.dtype(kind).itemsize
+        if len(data) != size:
+            return None
+        arrays[name] = np.frombuffer(data, dtype=kind).reshape(shape)
+    return arrays
+
+
+def _shared_folder(rules: RuleSet, deck: tuple[int, ...], temporary: Callable[[], str] | None) -> str | None:
+    """The tables made or mapped in this process, and the folder of their
+    file for the processes that solve the parts to map: the user's cache,
+    else (the cache is off or cannot be written) ``temporary()``; None where
+    no file is kept (each process then builds its own)."""
+    tables = _tables(rules, deck)
+    if tables.folder is not None or temporary is None:
+        return tables.folder
+    arrays = {name: getattr(tables, attribute) for name, attribute in _ATTRIBUTES.items()}
+    folder = temporary()
+    return folder if lookup_cache.store_arrays(_cache_name(rules, deck), _cache_key(rules, deck), _stored(arrays), folder) else None
+
+
+#: Where each of the tables' arrays lives on a :class:`_Tables`.
+_ATTRIBUTES: Final = {
+    "offsets": "offsets",
+    "levels": "levels",
+    "counts": "counts",
+    "fives": "fives",
+    "totals": "totals",
+    "categories": "set_categories",
+    "level_category": "level_category",
+}
 
 
 def _classes(rules: RuleSet, deck: tuple[int, ...]) -> DealClasses:
@@ -491,8 +734,9 @@ def _classes(rules: RuleSet, deck: tuple[int, ...]) -> DealClasses:
 
 
 _Made = TypeVar("_Made")
-_KEPT_MOST: Final = 2  # rule sets' tables a process keeps (about 600 MB each for 52 cards)
+_KEPT_MOST: Final = 2  # rule sets' tables a process keeps
 _kept_things: dict[tuple[str, str, tuple[int, ...]], object] = {}
+_texts: dict[int, tuple[RuleSet, str]] = {}  # by identity: a rule set and its text
 
 
 def _kept(kind: str, rules: RuleSet, deck: tuple[int, ...], make: Callable[[], _Made]) -> _Made:
@@ -501,7 +745,12 @@ def _kept(kind: str, rules: RuleSet, deck: tuple[int, ...], make: Callable[[], _
     unpickles its own copy of the rule set), the most recent few only."""
     from ..vector.jobs import stable_text
 
-    key = (kind, stable_text(rules), deck)
+    text = _texts.get(id(rules))
+    if text is None or text[0] is not rules:  # the rule set is kept with its text: its id is not reused meanwhile
+        while len(_texts) >= 8:
+            del _texts[next(iter(_texts))]
+        text = _texts[id(rules)] = (rules, stable_text(rules))
+    key = (kind, text[1], deck)
     if key in _kept_things:
         found = _kept_things[key] = _kept_things.pop(key)  # the most recent last
         return cast(_Made, found)

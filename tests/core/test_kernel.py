@@ -158,3 +158,63 @@ def test_a_negative_index_reads_as_the_python_reads_it() -> None:
     compiled, python = scorers(RULE_SETS["standard"], best_five=True)
     for hand in ([-1, 0, 4, 8, 12], [0, 4, 8, 12, 16, 20, -3]):
         assert compiled(hand) == python(hand)
+
+
+class Changing:
+    """A card index whose ``__index__`` changes the list it is in: empties
+    it, or makes it long (a list's items are moved on both)."""
+
+    def __init__(self, hand: list[object], index: int, grow: bool) -> None:
+        self.hand, self.index, self.grow = hand, index, grow
+
+    def __index__(self) -> int:
+        if self.grow:
+            self.hand.extend(range(1000))
+        else:
+            self.hand.clear()
+        return self.index
+
+
+def changing(values: Sequence[int], at: int, grow: bool) -> list[object]:
+    """``values`` as a list whose item ``at`` changes the list as it is read."""
+    made: list[object] = list(values)
+    made[at] = Changing(made, values[at], grow)
+    return made
+
+
+@pytest.mark.parametrize("grow", [False, True])
+@pytest.mark.parametrize("hand", [[51, 0, 4, 25, 8], [51, 0, 4, 25, 8, 12, 16]])
+def test_a_hand_that_changes_as_it_is_read_scores_as_it_was(hand: list[int], grow: bool) -> None:
+    """A list is read as it was when the call began, whatever an item's
+    ``__index__`` does to it (the items are moved: read where they were,
+    they would be read from freed memory)."""
+    compiled, python = scorers(RULE_SETS["standard"], best_five=True)
+    for at in range(len(hand)):
+        assert compiled(changing(hand, at, grow)) == python(hand)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("grow", [False, True])
+def test_the_kernel_reads_its_lists_as_they_were(grow: bool) -> None:
+    """The lists a scorer is made from, and the first positions it counts
+    from: each read as it was, whatever an item's ``__index__`` does."""
+    from fivecard.core.lookup import KEY_SPACE, SUIT_MASK, SUIT_SHIFT, codes_for, tables_for
+
+    rules = RULE_SETS["standard"]
+    module = kernel.load("fivecard.core._kernel")
+    assert module is not None
+    codes = codes_for(rules)
+    made = module.Scorer(changing(codes, 3, grow), tables_for(rules).lookup, KEY_SPACE, SUIT_SHIFT, SUIT_MASK)
+    plain = module.Scorer(codes, tables_for(rules).lookup, KEY_SPACE, SUIT_SHIFT, SUIT_MASK)
+    hands = deck(rules)[batch.combinations(8, 5)].tolist()
+    assert [made(h) for h in hands] == [plain(h) for h in hands]
+    size = tables_for(rules).size + 1
+    counted, expected = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    with executed_by("kernel"):
+        from fivecard.core.seven import compiled_scorer
+
+        scorer = compiled_scorer(rules)
+        assert scorer is not None
+        cards = deck(rules).astype(np.uint8)[:12].tobytes()
+        scorer.count(cards, changing([0, 1, 2], 0, grow), 7, counted)
+        scorer.count(cards, [0, 1, 2], 7, expected)
+    assert expected.sum() > 0 and (counted == expected).all()

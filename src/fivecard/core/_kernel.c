@@ -129,6 +129,16 @@ static uint32_t score(const Scorer *s, const int *cards, int n, int strict) {
 
 /* --- one hand per call ------------------------------------------------------ */
 
+/* a sequence's items as a tuple, or NULL (what: the TypeError's text): a
+ * list's items, read one by one, could change under an item's __index__ */
+static PyObject *items_of(PyObject *obj, const char *what) {
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (!seq || PyTuple_CheckExact(seq)) return seq;
+    PyObject *items = PyList_AsTuple(seq);
+    Py_DECREF(seq);
+    return items;
+}
+
 static int card_of(const Scorer *s, PyObject *item, int *out) {
     Py_ssize_t i;
     if (PyLong_CheckExact(item)) {
@@ -168,14 +178,17 @@ static PyObject *scorer_vectorcall(PyObject *self, PyObject *const *args, size_t
         else PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %d)", 5);
         return NULL;
     }
-    PyObject **items = PySequence_Fast_ITEMS(seq);
-    int cards[MAX_CARDS];
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (card_of(s, items[i], &cards[i]) < 0) {
-            Py_DECREF(seq);
-            return NULL;
-        }
+    /* the items as they are now, each held: an item's __index__ may change a list */
+    PyObject *items[MAX_CARDS];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        items[i] = PySequence_Fast_GET_ITEM(seq, i);
+        Py_INCREF(items[i]);
+    }
     Py_DECREF(seq);
+    int cards[MAX_CARDS], failed = 0;
+    for (Py_ssize_t i = 0; i < n && !failed; i++) failed = card_of(s, items[i], &cards[i]) < 0;
+    for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(items[i]);
+    if (failed) return NULL;
     return PyLong_FromUnsignedLong(score(s, cards, (int)n, 0));
 }
 
@@ -371,7 +384,7 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
             PyBuffer_Release(&counts);
             return PyErr_Format(PyExc_IndexError, "%d is no card index of these rules", cards[i]);
         }
-    PyObject *firsts = PySequence_Fast(firsts_obj, "firsts is a sequence of deck positions");
+    PyObject *firsts = items_of(firsts_obj, "firsts is a sequence of deck positions");
     if (!firsts) {
         PyBuffer_Release(&deck);
         PyBuffer_Release(&counts);
@@ -463,7 +476,7 @@ static void scorer_dealloc(PyObject *self) {
 
 /* a sequence of ints, one per card, into a new C array */
 static int per_card(PyObject *obj, Py_ssize_t ncards, long low, long high, void **out, size_t itemsize, const char *what) {
-    PyObject *seq = PySequence_Fast(obj, what);
+    PyObject *seq = items_of(obj, what);
     if (!seq) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != ncards) {
         Py_DECREF(seq);

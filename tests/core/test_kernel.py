@@ -218,3 +218,45 @@ def test_the_kernel_reads_its_lists_as_they_were(grow: bool) -> None:
         scorer.count(cards, changing([0, 1, 2], 0, grow), 7, counted)
         scorer.count(cards, [0, 1, 2], 7, expected)
     assert expected.sum() > 0 and (counted == expected).all()
+
+
+def test_a_deck_written_to_while_it_is_counted_is_counted_as_it_was() -> None:
+    """count lets go of the interpreter: another thread may write to the
+    deck meanwhile (here a number that is no card, then the card again).
+    Each count is of the deck as it was checked: the counts of the whole
+    deck, or the IndexError of the number that is no card."""
+    import threading
+
+    from fivecard.core.lookup import tables_for
+    from fivecard.core.seven import compiled_scorer
+
+    rules = RULE_SETS["standard"]
+    with executed_by("kernel"):
+        scorer = compiled_scorer(rules)
+    assert scorer is not None
+    cards = bytearray(deck(rules).astype(np.uint8)[:20].tobytes())
+    size = tables_for(rules).size + 1
+    expected = np.zeros(size, dtype=np.int64)
+    scorer.count(bytes(cards), list(range(len(cards))), 7, expected)
+    done = threading.Event()
+
+    def write() -> None:
+        while not done.is_set():
+            for i, card in enumerate(bytes(cards)):
+                cards[i] = 250
+                cards[i] = card
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        for _ in range(20):
+            counts = np.zeros(size, dtype=np.int64)
+            try:
+                scorer.count(cards, list(range(len(cards))), 7, counts)
+            except IndexError as error:
+                assert str(error) == "250 is no card index of these rules"
+            else:
+                assert (counts == expected).all()
+    finally:
+        done.set()
+        writer.join()

@@ -368,25 +368,18 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     if (k < 5 || k > 7) return PyErr_Format(PyExc_ValueError, "hands of 5 to 7 cards, not %d", k);
     Py_buffer deck, counts;
     if (PyObject_GetBuffer(deck_obj, &deck, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (writable(counts_obj, &counts, 8, "counts") < 0) {
-        PyBuffer_Release(&deck);
-        return NULL;
-    }
-    const uint8_t *cards = deck.buf;
-    if (deck.len > 255) {
-        PyBuffer_Release(&deck);
-        PyBuffer_Release(&counts);
-        return PyErr_Format(PyExc_ValueError, "a deck of at most 255 cards, not %zd", deck.len);
-    }
-    for (Py_ssize_t i = 0; i < deck.len; i++)
-        if (cards[i] >= s->ncards || (s->symbols && s->symbol[cards[i]] < 0)) {
-            PyBuffer_Release(&deck);
-            PyBuffer_Release(&counts);
+    /* a copy, checked: another thread may write to the deck while this one counts */
+    uint8_t cards[255];
+    Py_ssize_t n = deck.len;
+    if (n > 0 && n <= 255) memcpy(cards, deck.buf, n);
+    PyBuffer_Release(&deck);
+    if (n > 255) return PyErr_Format(PyExc_ValueError, "a deck of at most 255 cards, not %zd", n);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (cards[i] >= s->ncards || (s->symbols && s->symbol[cards[i]] < 0))
             return PyErr_Format(PyExc_IndexError, "%d is no card index of these rules", cards[i]);
-        }
+    if (writable(counts_obj, &counts, 8, "counts") < 0) return NULL;
     PyObject *firsts = items_of(firsts_obj, "firsts is a sequence of deck positions");
     if (!firsts) {
-        PyBuffer_Release(&deck);
         PyBuffer_Release(&counts);
         return NULL;
     }
@@ -396,7 +389,7 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < m && !failed; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(firsts, i));
         if (v == -1 && PyErr_Occurred()) failed = 1;
-        else if (v < 0 || v >= deck.len) {
+        else if (v < 0 || v >= n) {
             PyErr_Format(PyExc_IndexError, "%ld is no position in the deck", v);
             failed = 1;
         }
@@ -406,17 +399,15 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     if (failed) {
         if (!at) PyErr_NoMemory();
         PyMem_Free(at);
-        PyBuffer_Release(&deck);
         PyBuffer_Release(&counts);
         return NULL;
     }
     if (counts.len / 8 <= s->largest) {
         PyMem_Free(at);
-        PyBuffer_Release(&deck);
         PyBuffer_Release(&counts);
         return PyErr_Format(PyExc_ValueError, "counts: room for strengths up to %d", (int)s->largest);
     }
-    Walk w = {.s = s, .deck = cards, .n = (int)deck.len, .k = k, .counts = counts.buf, .size = counts.len / 8};
+    Walk w = {.s = s, .deck = cards, .n = (int)n, .k = k, .counts = counts.buf, .size = counts.len / 8};
     for (int i = 0; i < w.n; i++) {
         w.symbol[i] = s->symbols ? s->symbol[cards[i]] : -1;
         w.suit[i] = s->symbols ? s->suit[cards[i]] : NO_SUIT;
@@ -433,7 +424,6 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     PyMem_Free(at);
-    PyBuffer_Release(&deck);
     PyBuffer_Release(&counts);
     Py_RETURN_NONE;
 }

@@ -215,7 +215,7 @@ def test_the_kernel_reads_its_lists_as_they_were(grow: bool) -> None:
         scorer = compiled_scorer(rules)
         assert scorer is not None
         cards = deck(rules).astype(np.uint8)[:12].tobytes()
-        scorer.count(cards, changing([0, 1, 2], 0, grow), 7, counted)
+        scorer.count(cards, changing([0, 1, 2], 0, grow), 7, counted)  # type: ignore[arg-type]
         scorer.count(cards, [0, 1, 2], 7, expected)
     assert expected.sum() > 0 and (counted == expected).all()
 

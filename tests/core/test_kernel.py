@@ -18,6 +18,7 @@ from helpers import executed_by
 
 from fivecard import strength_function
 from fivecard.core import kernel
+from fivecard.core.cards import CARDS
 from fivecard.core.rules import RULE_SETS, RuleSet, wild_rules
 from fivecard.vector import batch
 from fivecard.vector import seven as bulk_seven
@@ -260,3 +261,48 @@ def test_a_deck_written_to_while_it_is_counted_is_counted_as_it_was() -> None:
     finally:
         done.set()
         writer.join()
+
+
+def scorer_arguments(rules: RuleSet) -> dict[str, object]:
+    """The arguments of a scorer of five to seven cards, by name, as
+    :func:`fivecard.core.seven.compiled_scorer` gives them but for the
+    suits: every card of none (no flush)."""
+    from fivecard.core.lookup import KEY_SPACE, SUIT_MASK, SUIT_SHIFT, codes_for, tables_for
+    from fivecard.core.seven import seven_tables
+
+    seven = seven_tables(rules)
+    assert seven is not None
+    return {
+        "codes": codes_for(rules), "lookup": tables_for(rules).lookup, "space": KEY_SPACE, "shift": SUIT_SHIFT,
+        "mask": SUIT_MASK, "best": True, "symbols": len(seven.symbols()), "symbol": seven.card_symbols(),
+        "suit": [5] * len(CARDS), "rank_bit": [0] * len(CARDS), "trans": seven.trans, "final": seven.final,
+        "flush": seven.flush,
+    }  # fmt: skip
+
+
+#: Each argument of a scorer, wrong in each way: not of its kind, a length
+#: that does not fit, a number out of range, a buffer not C-contiguous (or
+#: a function of the right value that makes the wrong one).
+WRONG_ARGUMENTS: list[tuple[str, object]] = [
+    ("codes", 5), ("codes", iter(range(67))), ("codes", [0] * 66), ("codes", [0] * 300), ("codes", [1 << 40] * 67),
+    ("codes", [0.5] * 67), ("lookup", None), ("lookup", b""), ("lookup", b"abc"),
+    ("lookup", np.zeros(100, dtype=np.uint16)[::2]), ("space", 1 << 40), ("shift", -1), ("shift", 64),
+    ("shift", 1 << 31), ("mask", "x"), ("symbols", -1), ("symbols", 128), ("symbols", (1 << 31) - 1),
+    ("symbol", None), ("symbol", [0] * 10), ("symbol", [99] * 67), ("symbol", [-2] * 67), ("suit", [6] * 67),
+    ("suit", [-1] * 67), ("rank_bit", [1 << 13] * 67), ("trans", None), ("trans", b"\0\0\0"),
+    ("trans", lambda trans: np.full(len(trans), len(trans), dtype=np.int32)), ("final", b"\0"), ("flush", b"\0\0"),
+    ("flush", np.zeros(2 << 16, dtype=np.uint16)[::2]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "value"), WRONG_ARGUMENTS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(WRONG_ARGUMENTS)])
+def test_a_scorer_is_made_only_of_tables_that_fit(name: str, value: object) -> None:
+    """Every argument of the kernel's scorer, wrong: an error, never a
+    scorer that reads past its tables or shifts by more than a number has."""
+    module = kernel.load("fivecard.core._kernel")
+    assert module is not None
+    arguments = scorer_arguments(RULE_SETS["standard"])
+    assert module.Scorer(**arguments)([0, 1, 2, 3, 4, 5, 6]) == 7452  # four aces, king
+    wrong = value(arguments[name]) if callable(value) else value
+    with pytest.raises((TypeError, ValueError, OverflowError)):
+        module.Scorer(**{**arguments, name: wrong})

@@ -509,6 +509,8 @@ static PyObject *scorer_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiii|$piOOOOOO", names, &codes, &lookup, &space, &shift,
                                      &mask, &best, &symbols, &symbol, &suit, &rank_bit, &trans, &final, &flush))
         return NULL;
+    if (shift < 0 || shift > 63) return PyErr_Format(PyExc_ValueError, "shift: %d is out of range", shift);
+    if (symbols < 0 || symbols > INT8_MAX) return PyErr_Format(PyExc_ValueError, "symbols: %d is out of range", symbols);
     Scorer *s = (Scorer *)type->tp_alloc(type, 0);
     if (!s) return NULL;
     s->vectorcall = scorer_vectorcall;

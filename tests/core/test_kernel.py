@@ -306,3 +306,52 @@ def test_a_scorer_is_made_only_of_tables_that_fit(name: str, value: object) -> N
     wrong = value(arguments[name]) if callable(value) else value
     with pytest.raises((TypeError, ValueError, OverflowError)):
         module.Scorer(**{**arguments, name: wrong})
+
+
+def misaligned(dtype: type[np.generic], n: int) -> memoryview:
+    """Room for ``n`` items of ``dtype``, one byte past an aligned start."""
+    return memoryview(bytearray(np.dtype(dtype).itemsize * n + 1))[1:]
+
+
+def read_only(array: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+    array.flags.writeable = False
+    return array
+
+
+HANDS = np.zeros((3, 7), dtype=np.int32)
+OUT = np.zeros(3, dtype=np.uint16)
+DECK = bytes(range(10))
+COUNTS = np.zeros(8000, dtype=np.int64)
+#: The arguments of rows and count, each wrong in each way: a size out of
+#: range, a buffer of another length, not C-contiguous, not aligned for its
+#: items, read-only where written, a number that is no card or position.
+WRONG_CALLS: list[tuple[str, tuple[object, ...]]] = [
+    ("rows", (HANDS, OUT, 4)), ("rows", (HANDS, OUT, 8)), ("rows", (HANDS, OUT, 1 << 40)),
+    ("rows", (HANDS.tolist(), OUT, 7)), ("rows", (np.zeros((3, 14), dtype=np.int32)[:, ::2], OUT, 7)),
+    ("rows", (misaligned(np.int32, 21), OUT, 7)), ("rows", (HANDS[:2], OUT, 7)), ("rows", (HANDS, OUT[:2], 7)),
+    ("rows", (HANDS, bytes(6), 7)), ("rows", (HANDS, read_only(OUT.copy()), 7)), ("rows", (HANDS, bytearray(5), 7)),
+    ("rows", (HANDS, misaligned(np.uint16, 3), 7)), ("rows", (HANDS, [0, 0, 0], 7)),
+    ("rows", (np.full((3, 7), -1, dtype=np.int32), OUT, 7)), ("rows", (np.full((3, 7), 67, dtype=np.int32), OUT, 7)),
+    ("count", (DECK, [0], 4, COUNTS)), ("count", (DECK, [0], 8, COUNTS)), ("count", (bytes(256), [0], 7, COUNTS)),
+    ("count", (bytes([67]) + DECK, [0], 7, COUNTS)), ("count", (bytes([52]) + DECK, [0], 7, COUNTS)),
+    ("count", (np.arange(20, dtype=np.uint8)[::2], [0], 7, COUNTS)), ("count", (list(DECK), [0], 7, COUNTS)),
+    ("count", (DECK, None, 7, COUNTS)), ("count", (DECK, [-1], 7, COUNTS)), ("count", (DECK, [10], 7, COUNTS)),
+    ("count", (DECK, [1.5], 7, COUNTS)), ("count", (DECK, [1 << 70], 7, COUNTS)), ("count", (DECK, [0], 7, COUNTS[:10])),
+    ("count", (DECK, [0], 7, bytes(64000))), ("count", (DECK, [0], 7, read_only(COUNTS.copy()))),
+    ("count", (DECK, [0], 7, bytearray(64001))), ("count", (DECK, [0], 7, misaligned(np.int64, 8000))),
+    ("count", (DECK, [0], 7, COUNTS.tolist())),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("method", "arguments"), WRONG_CALLS, ids=[f"{m}-{i}" for i, (m, _) in enumerate(WRONG_CALLS)])
+def test_rows_and_count_refuse_buffers_they_cannot_use(method: str, arguments: tuple[object, ...]) -> None:
+    """Every argument of rows and count, wrong: an error, before the kernel
+    reads or writes a byte it should not (or a misaligned item, which C
+    leaves undefined)."""
+    from fivecard.core.seven import compiled_scorer
+
+    with executed_by("kernel"):
+        scorer = compiled_scorer(RULE_SETS["standard"])
+    assert scorer is not None
+    with pytest.raises((TypeError, ValueError, OverflowError, LookupError, BufferError)):
+        getattr(scorer, method)(*arguments)

@@ -194,11 +194,13 @@ static PyObject *scorer_vectorcall(PyObject *self, PyObject *const *args, size_t
 
 /* --- many hands ------------------------------------------------------------- */
 
-static int writable(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (view->len % itemsize) {
+/* a buffer read or written in place: C-contiguous, of whole items, aligned
+ * for them (a load of a misaligned int32_t is undefined in C) */
+static int in_place(PyObject *obj, Py_buffer *view, int flags, Py_ssize_t itemsize, const char *what) {
+    if (PyObject_GetBuffer(obj, view, flags | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len % itemsize || (uintptr_t)view->buf % itemsize) {
         PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, itemsize);
+        PyErr_Format(PyExc_ValueError, "%s: aligned items of %zd bytes", what, itemsize);
         return -1;
     }
     return 0;
@@ -216,8 +218,8 @@ static PyObject *scorer_rows(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOi", &hands_obj, &out_obj, &k)) return NULL;
     if (k < 5 || k > (s->best ? 7 : 5)) return PyErr_Format(PyExc_ValueError, "rows of 5 to 7 cards, not %d", k);
     Py_buffer hands, out;
-    if (PyObject_GetBuffer(hands_obj, &hands, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (writable(out_obj, &out, 2, "out") < 0) {
+    if (in_place(hands_obj, &hands, PyBUF_SIMPLE, 4, "hands") < 0) return NULL;
+    if (in_place(out_obj, &out, PyBUF_WRITABLE, 2, "out") < 0) {
         PyBuffer_Release(&hands);
         return NULL;
     }
@@ -377,7 +379,7 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++)
         if (cards[i] >= s->ncards || (s->symbols && s->symbol[cards[i]] < 0))
             return PyErr_Format(PyExc_IndexError, "%d is no card index of these rules", cards[i]);
-    if (writable(counts_obj, &counts, 8, "counts") < 0) return NULL;
+    if (in_place(counts_obj, &counts, PyBUF_WRITABLE, 8, "counts") < 0) return NULL;
     PyObject *firsts = items_of(firsts_obj, "firsts is a sequence of deck positions");
     if (!firsts) {
         PyBuffer_Release(&counts);

@@ -147,12 +147,16 @@ def test_every_hand_of_the_whole_deck_counts_alike(rules: RuleSet) -> None:
     ],
 )
 def test_a_scorer_refuses_what_the_python_refuses(hand: object, best_five: bool) -> None:
-    """Unchecked input that is no hand: both raise (a wrong count of cards,
-    a number that is no card index, a thing that is no index)."""
+    """Unchecked input that is no hand: both raise, the same error (a wrong
+    count of cards, a number that is no card index, a thing that is no
+    index)."""
     compiled, python = scorers(RULE_SETS["standard"], best_five=best_five)
+    raised = []
     for function in (compiled, python):
-        with pytest.raises((TypeError, ValueError, LookupError)):
+        with pytest.raises((TypeError, ValueError, LookupError)) as error:
             function(hand)  # type: ignore[arg-type]
+        raised.append(error.type)
+    assert raised[0] is raised[1]
 
 
 def test_a_negative_index_reads_as_the_python_reads_it() -> None:

@@ -142,6 +142,8 @@ def test_every_hand_of_the_whole_deck_counts_alike(rules: RuleSet) -> None:
         [0, 4, 8, 12, 16, 99],
         [0, 4, 8, 12, "16"],
         [0, 4, 8, 12, 16.0],
+        [1 << 70, 0, 4, 8, 12],
+        [0, 4, 8, 12, 16, 20, -(1 << 70)],
         "AS KS",
         None,
     ],

@@ -143,7 +143,11 @@ static int card_of(const Scorer *s, PyObject *item, int *out) {
     Py_ssize_t i;
     if (PyLong_CheckExact(item)) {
         i = PyLong_AsSsize_t(item);
-        if (i == -1 && PyErr_Occurred()) return -1;
+        if (i == -1 && PyErr_Occurred()) { /* as a tuple says of an index past any */
+            if (PyErr_ExceptionMatches(PyExc_OverflowError))
+                PyErr_Format(PyExc_IndexError, "cannot fit 'int' into an index-sized integer");
+            return -1;
+        }
     } else {
         if (!PyIndex_Check(item)) {
             PyErr_Format(PyExc_TypeError, "tuple indices must be integers or slices, not %.200s",

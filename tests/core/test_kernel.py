@@ -9,17 +9,20 @@ import os
 import random
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 from helpers import executed_by
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fivecard import strength_function
 from fivecard.core import kernel
-from fivecard.core.cards import CARDS
-from fivecard.core.rules import RULE_SETS, RuleSet, wild_rules
+from fivecard.core.cards import CARDS, Rank, full_deck
+from fivecard.core.rules import FIVE_OF_A_KIND, RULE_SETS, STANDARD, RuleSet, wild_rules
 from fivecard.vector import batch
 from fivecard.vector import seven as bulk_seven
 
@@ -361,3 +364,74 @@ def test_rows_and_count_refuse_buffers_they_cannot_use(method: str, arguments: t
     assert scorer is not None
     with pytest.raises((TypeError, ValueError, OverflowError, LookupError, BufferError)):
         getattr(scorer, method)(*arguments)
+
+
+#: Rule sets made by the user: wild cards named, fields of built-in rule
+#: sets replaced.
+MADE_RULES: tuple[RuleSet, ...] = (
+    wild_rules("JS JH"),
+    STANDARD.replace(name="standard-no-wheel", wheel=False),
+    RULE_SETS["short-deck"].replace(
+        name="short-deck-sixes-wild",
+        wild=frozenset(c for c in full_deck() if c.rank == Rank.SIX),
+        ladder=(*RULE_SETS["short-deck"].ladder, FIVE_OF_A_KIND),
+    ),
+    RULE_SETS["deuces-wild"].replace(name="deuces-and-jokers-wild", jokers=2),
+    RULE_SETS["semi"].replace(name="semi-no-wheel", wheel=False),
+)
+
+
+def beyond_the_tables(rules: RuleSet, hand: Sequence[int]) -> bool:
+    """Whether a hand of the rule set's cards holds a rank, or wild cards,
+    more often than the six- and seven-card tables hold them (four of a
+    rank with suits, seven without): the unchecked Python and numpy paths
+    read such a hand's key as another multiset's, the kernel scores the
+    best of its fives."""
+    from fivecard.core.seven import INVALID, seven_tables
+
+    seven = seven_tables(rules)
+    if seven is None or any(seven.values()[c] == INVALID for c in hand):
+        return False
+    wild = sum(1 for c in hand if c in rules.wild_indices)
+    ranks = Counter(CARDS[c].rank for c in hand if c not in rules.wild_indices)
+    return wild > rules.wilds or any(n > (rules.natural_count(r) if rules.suits else 7) for r, n in ranks.items() if r)
+
+
+@st.composite
+def unchecked_hands(draw: st.DrawFn, rules: RuleSet) -> list[int]:
+    """Five to seven numbers a scorer takes unchecked: cards of the deck, or
+    any card (of no hand of the rules, for some), often one card again and
+    again (a card twice, a rank past the deck's count of it)."""
+    size = draw(st.integers(5, 7))
+    cards = st.one_of(st.sampled_from([c.index for c in rules.deck()]), st.integers(0, len(CARDS) - 1))
+    hand = draw(st.lists(cards, min_size=size, max_size=size))
+    again = draw(st.integers(0, size - 1))
+    return draw(st.permutations(hand[: size - again] + hand[:1] * again))
+
+
+@given(data=st.data())
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", (*ALL_RULES, *MADE_RULES), ids=[r.name for r in (*ALL_RULES, *MADE_RULES)])
+def test_unchecked_hands_score_alike_one_at_a_time_and_in_rows(rules: RuleSet, data: st.DataObject) -> None:
+    """Hands of five to seven numbers, as the fast functions take them
+    unchecked: the kernel's scorer equals the Python function, and its rows
+    the numpy path's (0 for a row holding a card of no hand of the rules).
+    Hands beyond the tables are the best of their fives, in the kernel."""
+    from fivecard.core.seven import _brute_strength_function
+
+    hands = data.draw(st.lists(unchecked_hands(rules), min_size=1, max_size=20))
+    compiled, python = scorers(rules, best_five=True)
+    brute = _brute_strength_function(rules)
+    for hand in hands:
+        expected = brute(hand) if beyond_the_tables(rules, hand) else python(hand)
+        assert compiled(hand) == expected, hand
+    for size in (6, 7):
+        rows = np.array([h for h in hands if len(h) == size and not beyond_the_tables(rules, h)], dtype=np.int32)
+        if len(rows):
+            by_kernel, by_numpy = both(lambda: bulk_seven.best_strengths(rows.reshape(-1, size), rules=rules))
+            assert by_kernel.tolist() == by_numpy.tolist(), rows.tolist()
+        beyond = np.array([h for h in hands if len(h) == size and beyond_the_tables(rules, h)], dtype=np.int32)
+        if len(beyond):
+            with executed_by("kernel"):
+                found = bulk_seven.best_strengths(beyond.reshape(-1, size), rules=rules)
+            assert found.tolist() == bulk_seven._brute_strengths(beyond.reshape(-1, size), rules).tolist()

@@ -77,7 +77,8 @@ static inline uint32_t five(const Scorer *s, const int *c) {
 }
 
 /* the best of every five; strict: 0 when a five is no hand (as the batch
- * path says of a row holding a card of no hand of the rules) */
+ * path says of a row holding a card of no hand of the rules, where the rules
+ * have no state machine to say which cards those are) */
 static uint32_t brute(const Scorer *s, const int *cards, int n, int strict) {
     uint32_t best = 0;
     int chosen[5];
@@ -102,6 +103,16 @@ static inline uint32_t flushes(const Scorer *s, const uint8_t *count, const uint
     return best;
 }
 
+/* a hand the tables do not hold: the best of its fives; strict, 0 for one
+ * holding a card of no hand of the rules (as the numpy path says), wherever
+ * the card is in the hand */
+static uint32_t fallback(const Scorer *s, const int *cards, int n, int strict) {
+    if (strict)
+        for (int i = 0; i < n; i++)
+            if (s->symbol[cards[i]] < 0) return 0;
+    return brute(s, cards, n, strict);
+}
+
 /* the strength of a hand of n valid card indices */
 static uint32_t score(const Scorer *s, const int *cards, int n, int strict) {
     if (n == 5 || !s->symbols) return n == 5 ? five(s, cards) : brute(s, cards, n, strict);
@@ -111,18 +122,18 @@ static uint32_t score(const Scorer *s, const int *cards, int n, int strict) {
     uint32_t made = 0;
     for (int i = 0; i < n; i++) {
         int c = cards[i], symbol = s->symbol[c];
-        if (symbol < 0) return brute(s, cards, n, strict);
+        if (symbol < 0) return fallback(s, cards, n, strict);
         Py_ssize_t at = (Py_ssize_t)state * s->symbols + symbol;
         if (i == n - 1) {
             made = s->final[at];
         } else {
             state = s->trans[at];
-            if (state < 0) return brute(s, cards, n, strict);
+            if (state < 0) return fallback(s, cards, n, strict);
         }
         count[s->suit[c]]++;
         mask[s->suit[c]] |= s->rank_bit[c];
     }
-    if (!made) return brute(s, cards, n, strict);
+    if (!made) return fallback(s, cards, n, strict);
     uint32_t flush = flushes(s, count, mask, count[WILD_SUIT]);
     return flush > made ? flush : made;
 }
@@ -213,7 +224,7 @@ static int in_place(PyObject *obj, Py_buffer *view, int flags, Py_ssize_t itemsi
 PyDoc_STRVAR(rows_doc, "rows(hands, out, k)\n--\n\n"
 "The strength of each row of ``hands`` (int32 card indices, ``k`` a row,\n"
 "each checked to be a card index) into ``out`` (uint16, one a row); 0 for\n"
-"a row whose best five is found among fives of which one is no hand.");
+"a row holding a card of no hand of the rules, as the numpy path says.");
 
 static PyObject *scorer_rows(PyObject *self, PyObject *args) {
     Scorer *s = (Scorer *)self;

@@ -435,3 +435,36 @@ def test_unchecked_hands_score_alike_one_at_a_time_and_in_rows(rules: RuleSet, d
             with executed_by("kernel"):
                 found = bulk_seven.best_strengths(beyond.reshape(-1, size), rules=rules)
             assert found.tolist() == bulk_seven._brute_strengths(beyond.reshape(-1, size), rules).tolist()
+
+
+@pytest.mark.parametrize("rules", [RULE_SETS[n] for n in ("standard", "semi", "deuces-wild", "deuce-to-seven")], ids=str)
+def test_one_scorer_counts_and_scores_rows_in_many_threads_at_once(rules: RuleSet) -> None:
+    """rows and count let go of the interpreter: one scorer's rows and
+    counts, called from eight threads at once, are what one call alone
+    gives."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fivecard.core.lookup import tables_for
+    from fivecard.core.seven import compiled_scorer
+
+    with executed_by("kernel"):
+        scorer = compiled_scorer(rules)
+    assert scorer is not None
+    cards = deck(rules).astype(np.uint8)[:16].tobytes()
+    hands = np.ascontiguousarray(sub_deck_hands(rules, 7)[::4])
+    size = tables_for(rules).size + 1
+
+    def count() -> npt.NDArray[np.int64]:
+        counts = np.zeros(size, dtype=np.int64)
+        scorer.count(cards, list(range(len(cards))), 7, counts)
+        return counts
+
+    def rows() -> npt.NDArray[np.uint16]:
+        out = np.empty(len(hands), dtype=np.uint16)
+        scorer.rows(hands, out, 7)
+        return out
+
+    alone = (count(), rows())
+    with ThreadPoolExecutor(8) as pool:
+        found = list(pool.map(lambda i: (count, rows)[i % 2](), range(16)))
+    assert all((f == alone[i % 2]).all() for i, f in enumerate(found))

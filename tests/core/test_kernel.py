@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from math import comb
 
 import numpy as np
 import numpy.typing as npt
@@ -468,3 +469,24 @@ def test_one_scorer_counts_and_scores_rows_in_many_threads_at_once(rules: RuleSe
     with ThreadPoolExecutor(8) as pool:
         found = list(pool.map(lambda i: (count, rows)[i % 2](), range(16)))
     assert all((f == alone[i % 2]).all() for i, f in enumerate(found))
+
+
+@pytest.mark.parametrize("rules", (*ALL_RULES, *MADE_RULES), ids=[r.name for r in (*ALL_RULES, *MADE_RULES)])
+@pytest.mark.slow
+def test_every_hand_of_a_sub_deck_counts_alike(rules: RuleSet) -> None:
+    """Every hand of five, six and seven cards of 20 of the deck's cards
+    (its wild cards among them), under every rule set and those the user
+    makes: the kernel's counts by strength equal the numpy path's."""
+    from fivecard.core.seven import compiled_scorer
+
+    cards = np.unique(sub_deck_hands(rules, 5)).astype(np.uint8)
+    size = bulk_seven._size(rules)
+    for k in (5, 6, 7):
+        with executed_by("kernel"):
+            scorer = compiled_scorer(rules)
+            assert scorer is not None
+            by_kernel = bulk_seven._compiled_counts(scorer, cards, k, 2, size)
+        with executed_by("numpy"):
+            by_numpy = bulk_seven._count(rules, cards, bulk_seven._prefixes(len(cards), k - 5), size)
+        assert by_kernel.sum() == comb(len(cards), k)
+        assert (by_kernel == by_numpy).all(), k

@@ -13,6 +13,7 @@ import io
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,80 @@ def test_the_program_s_own_help_and_errors_make_no_command_s_parser(argv: list[s
         said.append((shown.getvalue(), str(stopped.value)))
     assert said[0] == said[1]
     assert _made(lazy) == []
+
+
+def run_with_cache(argv: list[str], cache: str) -> tuple[int, str, str]:
+    """``python -m fivecard`` with ``FIVECARD_CACHE`` set: its exit code,
+    standard output and standard error."""
+    environment = {**os.environ, "FIVECARD_CACHE": cache, "COLUMNS": "80"}
+    environment["PYTHONPATH"] = str(Path(fivecard.__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, "-m", "fivecard", *argv], capture_output=True, text=True, env=environment, timeout=60
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def commands_entry(cache: Path) -> Path:
+    """The cache's file of commands.toml, read (filled by a command's start)."""
+    run_with_cache(["--version"], str(cache))
+    [entry] = cache.glob("commands-*")
+    return entry
+
+
+def damaged_by_truncation(cache: Path) -> None:
+    entry = commands_entry(cache)
+    entry.write_bytes(entry.read_bytes()[:100])
+
+
+def damaged_by_a_byte(cache: Path) -> None:
+    entry = commands_entry(cache)
+    data = bytearray(entry.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    entry.write_bytes(bytes(data))
+
+
+def of_another_version(cache: Path) -> None:
+    """The entry kept in full, with a checksum that holds, by a fivecard of
+    another version (its key names it) under the file name of this one's."""
+    import marshal
+
+    from fivecard.core import lookup_cache
+
+    entry = commands_entry(cache)
+    data = entry.read_bytes()
+    (form, _, *rest), payload = marshal.loads(data[len(lookup_cache._MAGIC) + 4 :])
+    payload["exit-codes"] = {}  # what this version would trip over, were it read
+    body = marshal.dumps(((form, "0.0.1", *rest), payload))
+    entry.write_bytes(lookup_cache._MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
+
+
+def a_file(cache: Path) -> None:
+    cache.write_text("in the way")
+
+
+def a_folder_at_the_entry(cache: Path) -> None:
+    entry = commands_entry(cache)
+    entry.unlink()
+    entry.mkdir()
+
+
+CACHES = {
+    "filled": commands_entry,
+    "truncated": damaged_by_truncation,
+    "a byte changed": damaged_by_a_byte,
+    "of another version": of_another_version,
+    "a file": a_file,
+    "a folder at the entry": a_folder_at_the_entry,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cache", CACHES)
+def test_commands_start_alike_whatever_the_cache_holds(cache: str, tmp_path: Path) -> None:
+    """commands.toml is read from the cache: a command, its help and its
+    usage errors are what they are with no cache, whether the cache holds
+    the file read, a damaged or another version's copy, or is no folder."""
+    folder = tmp_path / "cache"
+    CACHES[cache](folder)
+    for argv in (["classify", "AS KS QS JS TS"], ["classify", "--help"], ["classify", "--nope"], ["--help"]):
+        assert run_with_cache(argv, str(folder)) == run_with_cache(argv, "off"), argv

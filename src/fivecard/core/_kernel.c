@@ -77,7 +77,8 @@ static inline uint32_t five(const Scorer *s, const int *c) {
 }
 
 /* the best of every five; strict: 0 when a five is no hand (as the batch
- * path says of a row holding a card of no hand of the rules) */
+ * path says of a row holding a card of no hand of the rules, where the rules
+ * have no state machine to say which cards those are) */
 static uint32_t brute(const Scorer *s, const int *cards, int n, int strict) {
     uint32_t best = 0;
     int chosen[5];
@@ -102,6 +103,16 @@ static inline uint32_t flushes(const Scorer *s, const uint8_t *count, const uint
     return best;
 }
 
+/* a hand the tables do not hold: the best of its fives; strict, 0 for one
+ * holding a card of no hand of the rules (as the numpy path says), wherever
+ * the card is in the hand */
+static uint32_t fallback(const Scorer *s, const int *cards, int n, int strict) {
+    if (strict)
+        for (int i = 0; i < n; i++)
+            if (s->symbol[cards[i]] < 0) return 0;
+    return brute(s, cards, n, strict);
+}
+
 /* the strength of a hand of n valid card indices */
 static uint32_t score(const Scorer *s, const int *cards, int n, int strict) {
     if (n == 5 || !s->symbols) return n == 5 ? five(s, cards) : brute(s, cards, n, strict);
@@ -111,29 +122,43 @@ static uint32_t score(const Scorer *s, const int *cards, int n, int strict) {
     uint32_t made = 0;
     for (int i = 0; i < n; i++) {
         int c = cards[i], symbol = s->symbol[c];
-        if (symbol < 0) return brute(s, cards, n, strict);
+        if (symbol < 0) return fallback(s, cards, n, strict);
         Py_ssize_t at = (Py_ssize_t)state * s->symbols + symbol;
         if (i == n - 1) {
             made = s->final[at];
         } else {
             state = s->trans[at];
-            if (state < 0) return brute(s, cards, n, strict);
+            if (state < 0) return fallback(s, cards, n, strict);
         }
         count[s->suit[c]]++;
         mask[s->suit[c]] |= s->rank_bit[c];
     }
-    if (!made) return brute(s, cards, n, strict);
+    if (!made) return fallback(s, cards, n, strict);
     uint32_t flush = flushes(s, count, mask, count[WILD_SUIT]);
     return flush > made ? flush : made;
 }
 
 /* --- one hand per call ------------------------------------------------------ */
 
+/* a sequence's items as a tuple, or NULL (what: the TypeError's text): a
+ * list's items, read one by one, could change under an item's __index__ */
+static PyObject *items_of(PyObject *obj, const char *what) {
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (!seq || PyTuple_CheckExact(seq)) return seq;
+    PyObject *items = PyList_AsTuple(seq);
+    Py_DECREF(seq);
+    return items;
+}
+
 static int card_of(const Scorer *s, PyObject *item, int *out) {
     Py_ssize_t i;
     if (PyLong_CheckExact(item)) {
         i = PyLong_AsSsize_t(item);
-        if (i == -1 && PyErr_Occurred()) return -1;
+        if (i == -1 && PyErr_Occurred()) { /* as a tuple says of an index past any */
+            if (PyErr_ExceptionMatches(PyExc_OverflowError))
+                PyErr_Format(PyExc_IndexError, "cannot fit 'int' into an index-sized integer");
+            return -1;
+        }
     } else {
         if (!PyIndex_Check(item)) {
             PyErr_Format(PyExc_TypeError, "tuple indices must be integers or slices, not %.200s",
@@ -168,24 +193,29 @@ static PyObject *scorer_vectorcall(PyObject *self, PyObject *const *args, size_t
         else PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %d)", 5);
         return NULL;
     }
-    PyObject **items = PySequence_Fast_ITEMS(seq);
-    int cards[MAX_CARDS];
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (card_of(s, items[i], &cards[i]) < 0) {
-            Py_DECREF(seq);
-            return NULL;
-        }
+    /* the items as they are now, each held: an item's __index__ may change a list */
+    PyObject *items[MAX_CARDS];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        items[i] = PySequence_Fast_GET_ITEM(seq, i);
+        Py_INCREF(items[i]);
+    }
     Py_DECREF(seq);
+    int cards[MAX_CARDS], failed = 0;
+    for (Py_ssize_t i = 0; i < n && !failed; i++) failed = card_of(s, items[i], &cards[i]) < 0;
+    for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(items[i]);
+    if (failed) return NULL;
     return PyLong_FromUnsignedLong(score(s, cards, (int)n, 0));
 }
 
 /* --- many hands ------------------------------------------------------------- */
 
-static int writable(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (view->len % itemsize) {
+/* a buffer read or written in place: C-contiguous, of whole items, aligned
+ * for them (a load of a misaligned int32_t is undefined in C) */
+static int in_place(PyObject *obj, Py_buffer *view, int flags, Py_ssize_t itemsize, const char *what) {
+    if (PyObject_GetBuffer(obj, view, flags | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len % itemsize || (uintptr_t)view->buf % itemsize) {
         PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, itemsize);
+        PyErr_Format(PyExc_ValueError, "%s: aligned items of %zd bytes", what, itemsize);
         return -1;
     }
     return 0;
@@ -194,7 +224,7 @@ static int writable(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const c
 PyDoc_STRVAR(rows_doc, "rows(hands, out, k)\n--\n\n"
 "The strength of each row of ``hands`` (int32 card indices, ``k`` a row,\n"
 "each checked to be a card index) into ``out`` (uint16, one a row); 0 for\n"
-"a row whose best five is found among fives of which one is no hand.");
+"a row holding a card of no hand of the rules, as the numpy path says.");
 
 static PyObject *scorer_rows(PyObject *self, PyObject *args) {
     Scorer *s = (Scorer *)self;
@@ -203,8 +233,8 @@ static PyObject *scorer_rows(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOi", &hands_obj, &out_obj, &k)) return NULL;
     if (k < 5 || k > (s->best ? 7 : 5)) return PyErr_Format(PyExc_ValueError, "rows of 5 to 7 cards, not %d", k);
     Py_buffer hands, out;
-    if (PyObject_GetBuffer(hands_obj, &hands, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (writable(out_obj, &out, 2, "out") < 0) {
+    if (in_place(hands_obj, &hands, PyBUF_SIMPLE, 4, "hands") < 0) return NULL;
+    if (in_place(out_obj, &out, PyBUF_WRITABLE, 2, "out") < 0) {
         PyBuffer_Release(&hands);
         return NULL;
     }
@@ -355,25 +385,18 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     if (k < 5 || k > 7) return PyErr_Format(PyExc_ValueError, "hands of 5 to 7 cards, not %d", k);
     Py_buffer deck, counts;
     if (PyObject_GetBuffer(deck_obj, &deck, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (writable(counts_obj, &counts, 8, "counts") < 0) {
-        PyBuffer_Release(&deck);
-        return NULL;
-    }
-    const uint8_t *cards = deck.buf;
-    if (deck.len > 255) {
-        PyBuffer_Release(&deck);
-        PyBuffer_Release(&counts);
-        return PyErr_Format(PyExc_ValueError, "a deck of at most 255 cards, not %zd", deck.len);
-    }
-    for (Py_ssize_t i = 0; i < deck.len; i++)
-        if (cards[i] >= s->ncards || (s->symbols && s->symbol[cards[i]] < 0)) {
-            PyBuffer_Release(&deck);
-            PyBuffer_Release(&counts);
+    /* a copy, checked: another thread may write to the deck while this one counts */
+    uint8_t cards[255];
+    Py_ssize_t n = deck.len;
+    if (n > 0 && n <= 255) memcpy(cards, deck.buf, n);
+    PyBuffer_Release(&deck);
+    if (n > 255) return PyErr_Format(PyExc_ValueError, "a deck of at most 255 cards, not %zd", n);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (cards[i] >= s->ncards || (s->symbols && s->symbol[cards[i]] < 0))
             return PyErr_Format(PyExc_IndexError, "%d is no card index of these rules", cards[i]);
-        }
-    PyObject *firsts = PySequence_Fast(firsts_obj, "firsts is a sequence of deck positions");
+    if (in_place(counts_obj, &counts, PyBUF_WRITABLE, 8, "counts") < 0) return NULL;
+    PyObject *firsts = items_of(firsts_obj, "firsts is a sequence of deck positions");
     if (!firsts) {
-        PyBuffer_Release(&deck);
         PyBuffer_Release(&counts);
         return NULL;
     }
@@ -383,7 +406,7 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < m && !failed; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(firsts, i));
         if (v == -1 && PyErr_Occurred()) failed = 1;
-        else if (v < 0 || v >= deck.len) {
+        else if (v < 0 || v >= n) {
             PyErr_Format(PyExc_IndexError, "%ld is no position in the deck", v);
             failed = 1;
         }
@@ -393,17 +416,15 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     if (failed) {
         if (!at) PyErr_NoMemory();
         PyMem_Free(at);
-        PyBuffer_Release(&deck);
         PyBuffer_Release(&counts);
         return NULL;
     }
     if (counts.len / 8 <= s->largest) {
         PyMem_Free(at);
-        PyBuffer_Release(&deck);
         PyBuffer_Release(&counts);
         return PyErr_Format(PyExc_ValueError, "counts: room for strengths up to %d", (int)s->largest);
     }
-    Walk w = {.s = s, .deck = cards, .n = (int)deck.len, .k = k, .counts = counts.buf, .size = counts.len / 8};
+    Walk w = {.s = s, .deck = cards, .n = (int)n, .k = k, .counts = counts.buf, .size = counts.len / 8};
     for (int i = 0; i < w.n; i++) {
         w.symbol[i] = s->symbols ? s->symbol[cards[i]] : -1;
         w.suit[i] = s->symbols ? s->suit[cards[i]] : NO_SUIT;
@@ -420,7 +441,6 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     PyMem_Free(at);
-    PyBuffer_Release(&deck);
     PyBuffer_Release(&counts);
     Py_RETURN_NONE;
 }
@@ -463,7 +483,7 @@ static void scorer_dealloc(PyObject *self) {
 
 /* a sequence of ints, one per card, into a new C array */
 static int per_card(PyObject *obj, Py_ssize_t ncards, long low, long high, void **out, size_t itemsize, const char *what) {
-    PyObject *seq = PySequence_Fast(obj, what);
+    PyObject *seq = items_of(obj, what);
     if (!seq) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != ncards) {
         Py_DECREF(seq);
@@ -506,6 +526,8 @@ static PyObject *scorer_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiii|$piOOOOOO", names, &codes, &lookup, &space, &shift,
                                      &mask, &best, &symbols, &symbol, &suit, &rank_bit, &trans, &final, &flush))
         return NULL;
+    if (shift < 0 || shift > 63) return PyErr_Format(PyExc_ValueError, "shift: %d is out of range", shift);
+    if (symbols < 0 || symbols > INT8_MAX) return PyErr_Format(PyExc_ValueError, "symbols: %d is out of range", symbols);
     Scorer *s = (Scorer *)type->tp_alloc(type, 0);
     if (!s) return NULL;
     s->vectorcall = scorer_vectorcall;

@@ -483,17 +483,18 @@ def _best_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
         flags: int = SUIT_FLAGS,
         shift: int = KEY_SHIFT,
     ) -> int:
+        n = len(indices)
+        if n != 7 and n != 6:  # five cards, or a count that is no hand's: as the five-card function says
+            return strength(indices)
         try:
-            if len(indices) == 7:
+            if n == 7:
                 a, b, c, d, e, f, g = indices
                 v = SUIT_OFFSET + value[a] + value[b] + value[c] + value[d] + value[e] + value[f] + value[g]
                 made = best7[v >> shift]
-            elif len(indices) == 6:
+            else:
                 a, b, c, d, e, f = indices
                 v = SUIT_OFFSET + value[a] + value[b] + value[c] + value[d] + value[e] + value[f]
                 made = best6[v >> shift]
-            else:
-                return strength(indices)
         except (KeyError, ValueError, IndexError):  # not a hand of these rules: as the brute force says
             return brute(indices)
         if not v & flags:

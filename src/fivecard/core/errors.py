@@ -94,21 +94,6 @@ class Phrase(Frozen):
         set_field(self, "n", n)
         set_field(self, "domain", domain)
 
-    def _values(self) -> tuple[object, ...]:
-        return (self.template, self.fields, self.plural, self.n, self.domain)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Phrase:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return (f"Phrase(template={self.template!r}, fields={self.fields!r}, plural={self.plural!r}, "
-                f"n={self.n!r}, domain={self.domain!r})")  # fmt: skip
-
     def __str__(self) -> str:
         template = self.template if self.plural is None or self.n == 1 else self.plural
         return template.format_map(self.fields)
@@ -140,17 +125,6 @@ class Listed(Frozen):
     def __init__(self, items: Sequence[object], more: int = 0) -> None:
         object.__setattr__(self, "items", items)
         object.__setattr__(self, "more", more)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Listed:
-            return NotImplemented
-        return (self.items, self.more) == (other.items, other.more)
-
-    def __hash__(self) -> int:
-        return hash((self.items, self.more))
-
-    def __repr__(self) -> str:
-        return f"Listed(items={self.items!r}, more={self.more!r})"
 
     def __str__(self) -> str:
         words = [str(i) for i in self.items]

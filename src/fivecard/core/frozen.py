@@ -1,8 +1,12 @@
 """The base of the value classes every use of fivecard loads: a card, a rule
 set and its categories, a hand, its class and evaluation, a phrase of an
-error. Each sets its fields once, in ``__init__`` (with
-``object.__setattr__``), and never again; it compares, hashes and shows
-itself with methods of its own, as a frozen dataclass would.
+error. Each sets its fields (its ``__slots__``) once, in ``__init__`` (with
+``object.__setattr__``), and never again. Unless it says otherwise, it
+compares, hashes and shows itself by its fields, in their order, as a frozen
+dataclass would: equal to a value of its own class whose fields are equal,
+hashed as the tuple of its fields, shown as ``Name(field=value, ...)``. A
+class whose equality is narrower (a card by rank and suit, a hand under one
+rule set) writes its own.
 
 They are not dataclasses because a command that classifies one hand spent
 about 14 ms of its start on them (a third of what it takes now): importing
@@ -18,6 +22,8 @@ AttributeError: cannot assign to field 'rank'
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 TYPE_CHECKING = False  # typing is not imported at run time: it is slow to import
 if TYPE_CHECKING:
     from typing import Self
@@ -31,6 +37,36 @@ class Frozen:
     made from the fields alone."""
 
     __slots__ = ()
+    #: The class's fields in order (its and its bases' ``__slots__``), and a
+    #: getter of their values as a tuple: set for each subclass.
+    _fields: tuple[str, ...] = ()
+    _getter: attrgetter[tuple[object, ...]] | None = None
+
+    def __init_subclass__(cls, **options: object) -> None:
+        super().__init_subclass__(**options)
+        fields: list[str] = []
+        for base in reversed(cls.__mro__):
+            fields += [name for name in base.__dict__.get("__slots__", ()) if name not in fields]
+        cls._fields = tuple(fields)
+        cls._getter = attrgetter(*fields) if len(fields) > 1 else None
+
+    def _values(self) -> tuple[object, ...]:
+        """The fields' values, in order."""
+        if self._getter is not None:
+            return self._getter(self)
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self._values()))
+        return f"{type(self).__name__}({fields})"
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")

@@ -161,21 +161,6 @@ class HandClass(Frozen):
         object.__setattr__(self, "groups", groups)
         object.__setattr__(self, "order", order)
 
-    def _values(self) -> tuple[object, ...]:
-        return (self.strength, self.category, self.key, self.groups, self.order)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not HandClass:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return (f"HandClass(strength={self.strength!r}, category={self.category!r}, key={self.key!r}, "
-                f"groups={self.groups!r}, order={self.order!r})")  # fmt: skip
-
 
 class Tables(Frozen):
     """The classes of a rule set and its lookup table.
@@ -210,17 +195,7 @@ class Tables(Frozen):
         object.__setattr__(self, "records", records)
         object.__setattr__(self, "_made", _made)
 
-    def __eq__(self, other: object) -> bool:  # (and no hash: the lookup is an array)
-        if type(other) is not Tables:
-            return NotImplemented
-        mine = (self.rules, self.lookup, self.substitutes, self.records, self._made)
-        return mine == (other.rules, other.lookup, other.substitutes, other.records, other._made)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (f"Tables(rules={self.rules!r}, lookup={self.lookup!r}, substitutes={self.substitutes!r}, "
-                f"records={self.records!r}, _made={self._made!r})")  # fmt: skip
+    __hash__ = None  # type: ignore[assignment]  # (equal by its fields, but unhashable: the lookup is an array)
 
     @property
     def size(self) -> int:

@@ -80,22 +80,6 @@ class Category(Frozen):
         for field, value in zip(self.__slots__, (name, label, shape, detail, straight, flush, top, holds, named)):
             object.__setattr__(self, field, value)
 
-    def _values(self) -> tuple[object, ...]:
-        return (self.name, self.label, self.shape, self.detail, self.straight, self.flush, self.top, self.holds,
-                self.named)  # fmt: skip
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Category:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{field}={value!r}" for field, value in zip(self.__slots__, self._values()))
-        return f"Category({fields})"
-
     def accepts(
         self,
         shape: tuple[int, ...],
@@ -257,7 +241,11 @@ class RuleSet(Frozen):
             by_shape.setdefault(category.shape, []).append((index, category))
         object.__setattr__(self, "_by_shape", {k: tuple(v) for k, v in by_shape.items()})
 
-    def __repr__(self) -> str:  # (the fields given; it compares and hashes by identity)
+    # one object per rule set: it compares and hashes by identity, not by its fields
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:  # (the fields given)
         given = ", ".join(f"{field}={getattr(self, field)!r}" for field in self.__slots__[:13])
         return f"RuleSet({given})"
 

@@ -152,3 +152,16 @@ def test_every_flush_and_every_pair_of_suits() -> None:
         for ranks in ("AKQJT", "5432A", "AK973", "KQ862"):
             text = " ".join(r + s for r, s in zip(ranks, suits))
             assert f(text) == f(text.lower()) == parsed(text, "standard")[1]
+
+
+@pytest.mark.parametrize("best_five", [False, True])
+def test_indices_of_the_wrong_count_or_past_the_deck_are_errors(execution: str, best_five: bool) -> None:
+    for rules in rule_names():
+        score = strength_function(rules, best_five=best_five)
+        most = 7 if best_five else 5
+        with pytest.raises(ValueError):
+            score(list(range(4)))
+        with pytest.raises(ValueError):
+            score(list(range(most + 1)))
+        with pytest.raises(IndexError):
+            score([*range(most - 1), 10_000])

@@ -341,7 +341,11 @@ def strength_function(
 
     What it scores: five card indices (:attr:`Card.index`, as
     :attr:`Hand.indices` holds them), unchecked: pass the indices of a
-    valid hand (indices no valid hand has give 0); or, with ``text=True``,
+    valid hand of the rule set. Other indices give a number that means
+    nothing (0 for some, such as a card twice among five; for others, such
+    as rank-only cards under rules with suits, some hand's strength); a
+    wrong number of them is a :class:`ValueError`, an index past the last
+    card an :class:`IndexError`. Or, with ``text=True``,
     a hand's text, with the checks and errors of :meth:`Hand.parse` (a
     :class:`TypeError` for anything but text; the usual spelling, two-letter
     cards between single spaces, is read fastest). ``best_five=True``: five

@@ -571,6 +571,9 @@ def _brute_strength_function(rules: RuleSet) -> Callable[[Sequence[int]], int]:
     strength = _five_strength_function(rules)
 
     def best_strength(indices: Sequence[int]) -> int:
-        return max([strength([indices[i] for i in five]) for five in FIVES[len(indices)]])
+        fives = FIVES.get(len(indices))
+        if fives is None:  # (as the other paths: a ValueError)
+            raise ValueError(f"expected 5 to 7 card indices, got {len(indices)}")
+        return max([strength([indices[i] for i in five]) for five in fives])
 
     return best_strength

@@ -1,34 +1,46 @@
 """How long the whole game takes to solve, and how the dealer game
 scales over Dask workers.
 
-    .venv/bin/python benchmarks/bench_strategy.py [--rules standard] [--workers 0 1 2] [--skip-paytables]
+    .venv/bin/python benchmarks/bench_strategy.py [--rules standard one-eyed-jacks]
+        [--workers 0 1 2] [--rounds 3] [--no-running] [--skip-paytables]
 
 a) the pay tables (``fivecard strategy --paytable``, a fresh process each,
    as a user runs it): Jacks or Better 9/6 and Deuces Wild full pay, cold (a
    fresh, empty cache folder: the lookup tables, the deal classes and the
    counts per card set made again; target <= 2 s) and warm (that folder
    again; target <= 1 s);
-b) the dealer game under ``--rules``: in this process (``--workers 0``) and
-   on a Dask LocalCluster of 1 and 2 processes (a fresh process each, as a
-   user runs it: the cluster's start, each worker mapping the tables the
-   command made or found in the cache, and the sums at the end are in the
-   time). Each run's wall time, and its CPU time (the command and every
-   process it waited for: the workers); the machine's load before and after.
-   From the 1- and 2-worker times it fits t(N) = fixed + divided / N: the
-   work that divides (the parts) and the work that does not (start-up, each
-   worker's tables mapped, the sums at the end), and estimates N workers.
+b) the dealer game under each of ``--rules`` (default: the standard game,
+   about 3 s of one core, and One-Eyed Jacks, whose wild cards make five
+   times the classes): in this process (``--workers 0``), on a new Dask
+   LocalCluster of 1 and 2 processes (``--workers N``: the cluster's start,
+   each worker mapping the tables the command made or found in the cache,
+   the sums at the end and the cluster's close are in the time), and on
+   clusters of 1 and 2 workers started beforehand (``--scheduler``: a
+   user's own cluster, whose start is not the command's). A fresh process
+   each, as a user runs it; the settings in turn, ``--rounds`` times, so
+   that a drift of the machine's speed moves them alike. Each setting's
+   wall time and its CPU time (the command and the processes it waited
+   for: a new cluster's workers, not a running one's), median and range;
+   the ratio of this process to 2 workers in each round; and, for each kind
+   of cluster, t(N) = fixed + divided / N fitted to the medians of 1 and 2
+   workers: the work that divides (the parts) and the work that does not
+   (the command's and the cluster's start, the sums at the end).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 
 FIVECARD = [sys.executable, "-m", "fivecard"]
 
@@ -49,11 +61,87 @@ def timed(arguments: list[str], cache: str | None = None) -> tuple[float, float,
 def load() -> str:
     return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
+@contextlib.contextmanager
+def running_clusters(sizes: list[int]) -> Iterator[dict[int, str]]:
+    """Dask clusters of each size in ``sizes`` (single-threaded worker
+    processes, as ``--workers N`` starts them: one BLAS thread each, no
+    ``MALLOC_TRIM_THRESHOLD_``), started before the runs and left running
+    between them, as a user's own cluster is: their scheduler addresses."""
+    import dask
+    from distributed import LocalCluster
+
+    one_thread = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    with contextlib.ExitStack() as stack, dask.config.set(
+        {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+    ):
+        addresses = {}
+        for size in sizes:
+            cluster = stack.enter_context(LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=size, threads_per_worker=1, processes=True, host="127.0.0.1",
+                dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                silence_logs=logging.CRITICAL, env=one_thread,
+            ))
+            addresses[size] = cluster.scheduler_address
+        yield addresses
+
+
+def spread(values: list[float]) -> str:
+    """The median and the range of ``values``."""
+    return f"{statistics.median(values):5.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
+def fitted(one: float, two: float) -> tuple[float, float]:
+    """t(N) = fixed + divided / N through t(1) = ``one`` and t(2) = ``two``."""
+    divided = 2 * (one - two)
+    return one - divided, divided
+
+
+def dealer_game(rules: str, workers: list[int], rounds: int, running: bool) -> None:
+    """The dealer game under ``rules`` in each setting, the settings in
+    turn ``rounds`` times (a drift of the machine's speed moves them
+    alike): the medians and ranges, the ratios to this process in each
+    round, and the model t(N) fitted to the medians of 1 and 2 workers."""
+    print(f"b) the dealer game under {rules} (fivecard strategy --dealer --json, a fresh process;"
+          f" {rounds} rounds, the settings in turn: median (range))")
+    sizes = [n for n in workers if n > 0]
+    with running_clusters(sizes if running else []) as addresses:
+        settings: list[tuple[str, list[str]]] = []
+        for n in workers:
+            plural = "s" if n > 1 else ""
+            settings.append(("this process" if n == 0 else f"a new local cluster of {n} worker{plural}",
+                             ["--workers", str(n)]))
+        for n, address in addresses.items():
+            settings.append((f"a running cluster of {n} worker{'s' if n > 1 else ''}", ["--scheduler", address]))
+        walls: dict[str, list[float]] = {name: [] for name, _ in settings}
+        cpus: dict[str, list[float]] = {name: [] for name, _ in settings}
+        answers = set()
+        for _ in range(rounds):
+            for name, options in settings:
+                wall, cpu, data = timed(["strategy", "--dealer", "--rules", rules, *options, "--json"])
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+                answers.add((data["win"], data["draw"], data["lose"]))
+        for name, _ in settings:
+            print(f"  {name:<34} {spread(walls[name])} s, CPU of the command {spread(cpus[name])} s")
+        print(f"  the same answer every time: {len(answers) == 1}")
+        here = walls.get("this process")
+        for kind in ("a new local cluster", "a running cluster"):
+            one, two = walls.get(f"{kind} of 1 worker"), walls.get(f"{kind} of 2 workers")
+            if here and two:
+                ratios = [a / b for a, b in zip(here, two)]
+                print(f"  this process / {kind} of 2 workers, per round: {spread(ratios)}x (target >= 1.7x)")
+            if one and two:
+                fixed, divided = fitted(statistics.median(one), statistics.median(two))
+                print(f"  {kind}: t(N) = {fixed:.2f} s + {divided:.2f} s / N  (medians of N = 1, 2)")
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--rules", nargs="+", default=["standard", "one-eyed-jacks"])
     parser.add_argument("--workers", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--rounds", type=int, default=3, help="each setting run in turn, this many times")
+    parser.add_argument("--running", action=argparse.BooleanOptionalAction, default=True,
+                        help="also on clusters started beforehand (--scheduler)")
     parser.add_argument("--skip-paytables", action="store_true")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, {load()}")
@@ -66,30 +154,8 @@ def main() -> None:
                 warm, _, _ = timed(arguments, cache)
             print(f"  {table:<16} {rules:<12} cold {cold:5.2f} s (target <= 2 s)  warm {warm:5.2f} s (target <= 1 s)"
                   f"  return {data['percent']:.4f}%")
-    print(f"b) the dealer game under {args.rules} (fivecard strategy --dealer --json, a fresh process)")
-    times: dict[int, float] = {}
-    answers = set()
-    for workers in args.workers:
-        seconds, cpu, data = timed(["strategy", "--dealer", "--rules", args.rules, "--workers", str(workers), "--json"])
-        times[workers] = seconds
-        answers.add((data["win"], data["draw"], data["lose"]))
-        where = "this process" if workers == 0 else f"{workers} Dask worker{'s' if workers > 1 else ''}"
-        print(f"  {where:<16} {seconds:6.1f} s, CPU {cpu:5.1f} s  (the solver's own clock: {data['seconds']:.1f} s)"
-              f"  win {data['win']}")
-    print(f"  the same answer every time: {len(answers) == 1}")
-    if 0 in times and 2 in times:
-        print(f"  this process -> 2 workers: {times[0] / times[2]:.2f}x faster")
-    if 1 in times and 2 in times:
-        one, two = times[1], times[2]
-        print(f"  1 -> 2 workers: {one / two:.2f}x faster")
-        # t(N) = fixed + divided / N, from the two runs
-        divided = 2 * (one - two)
-        fixed = one - divided
-        print(f"  model t(N) = {fixed:.1f} s + {divided:.1f} s / N  (N worker processes, one a core)")
-        print("  (fixed: the command's start, the cluster's, each worker's start and tables mapped, the")
-        print("  sums at the end; divided: the parts. Two points: on a busy machine, run it again)")
-        for n in (4, 8, 16, 32, 64):
-            print(f"    N = {n:>2}: about {fixed + divided / n:5.1f} s")
+    for rules in args.rules:
+        dealer_game(rules, args.workers, args.rounds, args.running)
     print(f"machine after: {load()}")
 
 

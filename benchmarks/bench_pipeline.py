@@ -6,7 +6,9 @@ beside the plain treys script:
 
   1. ``fivecard solve`` of a Project-Euler-style file to CSV, JSON Lines, the
      text table and Parquet (wall time and peak RSS), JSON Lines against CSV
-     (runs in turn, the ratio of each pair), and the treys script;
+     (runs in turn, the ratio of each pair: from cold memory, as they come,
+     and from warm, each run just after a 1 GB file is written and removed,
+     beside the time to write their bytes alone), and the treys script;
   2. ``fivecard classify -`` of one hand a line;
   3. flat memory: each of those at a quarter of the lines, beside the full run;
   4. xlsx: rows read from a workbook and written to a workbook, beside
@@ -48,15 +50,42 @@ print(time.perf_counter() - t)
 """
 
 
-def run(argv: list[str], stdin: str = "-") -> tuple[float, float]:
+def run(argv: list[str], stdin: str = "-", *, warm: Path | None = None) -> tuple[float, float]:
     """Wall time (s) and peak RSS (MB) of one whole process. The disk
     catches up first (``sync``): the previous run's output being written
-    back must not slow this one."""
+    back must not slow this one. ``warm``: a file written and removed just
+    before the run (:func:`warm_memory`)."""
     os.sync()
     time.sleep(0.5)
+    if warm is not None:
+        warm_memory(warm)
     out = subprocess.run([sys.executable, "-c", _TIMER, stdin, *argv], check=True, capture_output=True, text=True)
     elapsed, peak_kb = out.stdout.split()
     return float(elapsed), float(peak_kb) / 1024
+
+
+def warm_memory(path: Path, size: int = 1 << 30) -> None:
+    """Write ``size`` bytes to ``path`` and remove it: the next process
+    writes its output into memory the system has just used. On a virtual
+    machine, memory left unused for a few seconds goes back to the host and
+    is slow to touch again (here up to ten times: 637 MB written to a file
+    took 0.12 s right after another such write, 0.95 s after three seconds
+    idle), so a run that writes more bytes pays more of that, whatever it
+    is; warming both formats' runs alike measures fivecard, not the host."""
+    write_bytes(path, size)
+    path.unlink()
+
+
+def write_bytes(path: Path, size: int) -> float:
+    """The floor of writing ``size`` bytes to a file: in 1 MB writes of
+    bytes made once, nothing else (seconds)."""
+    piece = b"x" * (1 << 20)
+    started = time.perf_counter()
+    with open(path, "wb") as out:
+        for _ in range(size >> 20):
+            out.write(piece)
+        out.write(piece[: size % (1 << 20)])
+    return time.perf_counter() - started
 
 
 def main() -> None:
@@ -87,16 +116,36 @@ def main() -> None:
             (tmp / f"q.{fmt}").unlink()
             print(f"   to {fmt:<8} {times[0]:6.2f} s, again {times[1]:5.2f} s (target <= {target} s)"
                   f"  peak RSS {rss:5.0f} MB (quarter: {rss_q:4.0f} MB)")
-        ratios = []
-        for _ in range(args.pairs):  # in turn: a drift of the machine's speed moves both runs of a pair
-            pair = {}
-            for fmt in ("csv", "jsonl"):
-                pair[fmt], _ = run([fivecard, "solve", str(euler), "-o", str(tmp / f"out.{fmt}")])
-                (tmp / f"out.{fmt}").unlink()
-            ratios.append(pair["jsonl"] / pair["csv"])
-        if ratios:
-            print(f"   JSON Lines / CSV, {len(ratios)} runs of each in turn: median {statistics.median(ratios):.2f}x"
-                  f" (pairs {min(ratios):.2f}-{max(ratios):.2f}x; target <= 1.4x)")
+        sizes: dict[str, int] = {}
+        for memory in ("cold", "warm"):
+            ratios: list[float] = []
+            timings: dict[str, list[float]] = {"csv": [], "jsonl": []}
+            for _ in range(args.pairs):  # in turn: a drift of the machine's speed moves both runs of a pair
+                pair: dict[str, float] = {}
+                for fmt in ("csv", "jsonl"):
+                    output = tmp / f"out.{fmt}"
+                    pair[fmt], _ = run([fivecard, "solve", str(euler), "-o", str(output)],
+                                       warm=tmp / "warm" if memory == "warm" else None)
+                    sizes[fmt] = output.stat().st_size
+                    output.unlink()
+                    timings[fmt].append(pair[fmt])
+                ratios.append(pair["jsonl"] / pair["csv"])
+            if not ratios:
+                break
+            floors = {}
+            for fmt, size in sizes.items():
+                os.sync()
+                if memory == "warm":
+                    warm_memory(tmp / "warm")
+                else:
+                    time.sleep(3)
+                floors[fmt] = write_bytes(tmp / "floor", size)
+                (tmp / "floor").unlink()
+            print(f"   JSON Lines / CSV, {len(ratios)} runs of each in turn, {memory} memory: median"
+                  f" {statistics.median(ratios):.2f}x (pairs {min(ratios):.2f}-{max(ratios):.2f}x; target <= 1.4x);"
+                  f" CSV {statistics.median(timings['csv']):.2f} s, JSON Lines {statistics.median(timings['jsonl']):.2f} s;"
+                  f" writing their bytes alone ({sizes['csv'] >> 20} / {sizes['jsonl'] >> 20} MB):"
+                  f" {floors['csv']:.2f} / {floors['jsonl']:.2f} s")
         seconds, rss = run([sys.executable, str(HERE / "treys_solve.py"), str(euler), str(tmp / "treys.csv")])
         (tmp / "treys.csv").unlink()
         print(f"   treys script to CSV {seconds:6.2f} s  peak RSS {rss:5.0f} MB")

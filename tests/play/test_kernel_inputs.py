@@ -19,7 +19,9 @@ import numpy.typing as npt
 import pytest
 
 from fivecard.core import kernel
-from fivecard.play import strategy
+from fivecard.core.rules import get_rules
+from fivecard.play import dealer, strategy
+from fivecard.vector.classes import numbered_sets
 
 
 @pytest.fixture(autouse=True)
@@ -261,3 +263,161 @@ def test_the_solver_reads_deals_and_kinds_another_thread_writes_to() -> None:
     while_written(lambda: game.holds(first=first), deal)
     while_written(lambda: game.holds(top=top), kind)
     while_written(lambda: game.fours(top=top), kind)
+
+
+# --- the dealer game ----------------------------------------------------------------
+
+
+class Dealer:
+    """The dealer game's tables of a deck of 20 cards (tens to aces), as
+    arrays this test may change, and the kernel's counts over them."""
+
+    def __init__(self) -> None:
+        rules = get_rules("standard")
+        self.deck = tuple(c.index for c in rules.deck() if c.rank >= 8)
+        self.n = len(self.deck)
+        self.arrays = {name: a.copy() for name, a in dealer._build(rules, self.deck).items()}
+        self.m = len(self.arrays["level_category"])
+        self.deals = np.array([[0, 1, 2, 3, 4], [0, 5, 9, 13, 17], [1, 2, 3, 4, 19]], dtype=np.int64)
+
+    def counts(self, **given: Any) -> Any:
+        a = {name: self.arrays[name] for name in ("offsets", "levels", "counts", "fives", "totals")}
+        a.update(given)
+        return module("_dealer").Counts(self.n, self.m, *a.values())
+
+    def holds(self, counts: Any = None, deals: Any = None, win: Any = None, draw: Any = None) -> None:
+        counts = self.counts() if counts is None else counts
+        deals = self.deals if deals is None else deals
+        room = np.empty((len(deals), 32), dtype=np.int64)
+        counts.holds(deals, room if win is None else win, room.copy() if draw is None else draw)
+
+    def subsets(self, k: int = 2, **given: Any) -> int:
+        """subsets of the deck's hands, each its level, in order of level."""
+        rows = numbered_sets(self.n, 5).astype(np.uint8)
+        levels = np.sort(np.random.default_rng(0).integers(0, 50, len(rows))).astype(np.uint16)
+        size = len(rows) * comb(5, k)
+        a: dict[str, Any] = {
+            "rows": rows, "levels": levels, "k": k, "n": self.n, "offsets": np.empty(comb(self.n, k) + 1, dtype=np.int64),
+            "out_levels": np.empty(size, dtype=np.uint16), "out_counts": np.empty(size, dtype=np.uint32),
+        }  # fmt: skip
+        a.update(given)
+        found: int = module("_dealer").subsets(*a.values())
+        return found
+
+
+@pytest.fixture(scope="module")
+def game() -> Dealer:
+    return Dealer()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        *(
+            (lambda name: lambda g: g.counts(**{name: misaligned(g.arrays[name])}))(name)
+            for name in ("offsets", "levels", "counts", "fives", "totals")
+        ),
+        lambda g: g.holds(deals=misaligned(g.deals)),
+        lambda g: g.holds(win=misaligned(np.zeros((3, 32), dtype=np.int64))),
+        lambda g: g.holds(draw=misaligned(np.zeros((3, 32), dtype=np.int64))),
+        lambda g: g.subsets(levels=misaligned(np.zeros(comb(g.n, 5), dtype=np.uint16))),
+        lambda g: g.subsets(offsets=misaligned(np.zeros(comb(g.n, 2) + 1, dtype=np.int64))),
+        lambda g: g.subsets(out_levels=misaligned(np.zeros(comb(g.n, 5) * 10, dtype=np.uint16))),
+        lambda g: g.subsets(out_counts=misaligned(np.zeros(comb(g.n, 5) * 10, dtype=np.uint32))),
+    ],
+    ids=[
+        "counts-offsets", "counts-levels", "counts-counts", "counts-fives", "counts-totals", "holds-deals",
+        "holds-win", "holds-draw", "subsets-levels", "subsets-offsets", "subsets-out_levels", "subsets-out_counts",
+    ],
+)  # fmt: skip
+def test_the_dealer_kernel_refuses_buffers_not_aligned_for_their_items(
+    game: Dealer, call: Callable[[Dealer], object]
+) -> None:
+    with pytest.raises(ValueError, match="aligned"):
+        call(game)
+
+
+def test_the_dealer_kernel_refuses_an_output_that_shares_memory_with_an_input(game: Dealer) -> None:
+    """win over the deals (a deal's positions overwritten by sums, then read
+    unchecked), win and draw one array, win over the counts' own tables,
+    subsets' levels written over the rows they number."""
+    room = np.zeros((32, 32), dtype=np.int64)
+    deals = room.reshape(-1)[: 32 * 5].reshape(32, 5)  # the deals, in the first rows of the sums
+    deals[:] = game.deals[0]
+    with pytest.raises(ValueError, match="shares memory"):
+        game.holds(deals=deals, win=room)
+    both = np.zeros((3, 32), dtype=np.int64)
+    with pytest.raises(ValueError, match="shares memory"):
+        game.holds(win=both, draw=both)
+    totals = game.arrays["totals"].copy()
+    counts = game.counts(totals=totals)
+    with pytest.raises(ValueError, match="shares memory"):
+        game.holds(counts=counts, win=totals.reshape(-1)[: 3 * 32])
+    hands = numbered_sets(game.n, 5).astype(np.uint8)
+    room = np.zeros(len(hands) * comb(5, 2), dtype=np.uint16)
+    rows = room.view(np.uint8)[: hands.size].reshape(hands.shape)  # the rows, in the first levels written
+    rows[:] = hands
+    with pytest.raises(ValueError, match="shares memory"):
+        game.subsets(rows=rows, out_levels=room)
+
+
+@pytest.mark.parametrize(
+    ("name", "place", "value"),
+    [("offsets", 5, 10**12), ("offsets", 30, -(10**12)), ("fives", 0, 65535), ("levels", 11, 65535)],
+)
+def test_the_dealer_kernel_reads_tables_changed_after_its_counts_were_made(
+    game: Dealer, name: str, place: int, value: int
+) -> None:
+    """The counts read their tables where they are (a file's mapped pages,
+    shared by processes), not copies: one who changes them after is told
+    so or given meaningless sums, never a read past them."""
+    tables = {n: game.arrays[n].copy() for n in ("offsets", "levels", "counts", "fives", "totals")}
+    counts = game.counts(**tables)
+    deals = numbered_sets(game.n, 5)[::97].astype(np.int64)
+    tables[name][place] = value
+    try:
+        game.holds(counts=counts, deals=deals)
+    except ValueError as error:
+        assert "changed" in str(error)
+    else:
+        assert name == "levels"  # a level past the levels counts in none of them
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "message"),
+    [
+        ("counts", lambda a: a.__setitem__(3, a[3] + 1), "held by"),
+        ("totals", lambda a: a.__setitem__(0, 1 << 62), "totals"),
+        ("totals", lambda a: a.__setitem__(1, -1), "totals"),
+    ],
+    ids=["a-count-too-many", "a-total-too-large", "a-total-negative"],
+)
+def test_the_dealer_kernel_refuses_tables_that_are_not_counts(
+    game: Dealer, name: str, change: Callable[[npt.NDArray[Any]], None], message: str
+) -> None:
+    """Counts that do not add up to the hands holding their set, totals
+    past any count of pairs: the sums over them could overflow int64."""
+    array = game.arrays[name].copy()
+    change(array)
+    with pytest.raises(ValueError, match=message):
+        game.counts(**{name: array})
+
+
+@pytest.mark.slow
+def test_the_dealer_kernel_reads_deals_and_rows_another_thread_writes_to(game: Dealer) -> None:
+    """Positions past the deck written into the deals (holds) or the rows
+    (subsets) while the kernel runs, the GIL let go: an answer or a
+    ValueError, never a read or write past an array."""
+    counts = game.counts()
+    deals = np.tile(game.deals[0], (2000, 1))
+
+    def deal(i: int) -> None:
+        deals[-1, 4] = 10**6 if i % 2 else 19
+
+    while_written(lambda: game.holds(counts=counts, deals=deals), deal)
+    rows = numbered_sets(game.n, 5).astype(np.uint8)
+
+    def row(i: int) -> None:
+        rows[-1, 4] = 250 if i % 2 else game.n - 1
+
+    while_written(lambda: game.subsets(k=4, rows=rows), row)

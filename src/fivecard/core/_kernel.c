@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
+
 #define MAX_CARDS 7
 #define SUITS 4
 #define WILD_SUIT 4 /* a wild card: in every suit */
@@ -209,18 +211,6 @@ static PyObject *scorer_vectorcall(PyObject *self, PyObject *const *args, size_t
 
 /* --- many hands ------------------------------------------------------------- */
 
-/* a buffer read or written in place: C-contiguous, of whole items, aligned
- * for them (a load of a misaligned int32_t is undefined in C) */
-static int in_place(PyObject *obj, Py_buffer *view, int flags, Py_ssize_t itemsize, const char *what) {
-    if (PyObject_GetBuffer(obj, view, flags | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (view->len % itemsize || (uintptr_t)view->buf % itemsize) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s: aligned items of %zd bytes", what, itemsize);
-        return -1;
-    }
-    return 0;
-}
-
 PyDoc_STRVAR(rows_doc, "rows(hands, out, k)\n--\n\n"
 "The strength of each row of ``hands`` (int32 card indices, ``k`` a row,\n"
 "each checked to be a card index) into ``out`` (uint16, one a row); 0 for\n"
@@ -233,8 +223,8 @@ static PyObject *scorer_rows(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOi", &hands_obj, &out_obj, &k)) return NULL;
     if (k < 5 || k > (s->best ? 7 : 5)) return PyErr_Format(PyExc_ValueError, "rows of 5 to 7 cards, not %d", k);
     Py_buffer hands, out;
-    if (in_place(hands_obj, &hands, PyBUF_SIMPLE, 4, "hands") < 0) return NULL;
-    if (in_place(out_obj, &out, PyBUF_WRITABLE, 2, "out") < 0) {
+    if (buffer_items(hands_obj, &hands, PyBUF_SIMPLE, 4, -1, "hands") < 0) return NULL;
+    if (buffer_items(out_obj, &out, PyBUF_WRITABLE, 2, -1, "out") < 0) {
         PyBuffer_Release(&hands);
         return NULL;
     }
@@ -394,7 +384,7 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++)
         if (cards[i] >= s->ncards || (s->symbols && s->symbol[cards[i]] < 0))
             return PyErr_Format(PyExc_IndexError, "%d is no card index of these rules", cards[i]);
-    if (in_place(counts_obj, &counts, PyBUF_WRITABLE, 8, "counts") < 0) return NULL;
+    if (buffer_items(counts_obj, &counts, PyBUF_WRITABLE, 8, -1, "counts") < 0) return NULL;
     PyObject *firsts = items_of(firsts_obj, "firsts is a sequence of deck positions");
     if (!firsts) {
         PyBuffer_Release(&counts);

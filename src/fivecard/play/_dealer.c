@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
+
 #define MAX_DECK 64
 #define SETS_SIZES 5 /* sets of 0 to 4 positions have counts; a five is one hand */
 #define LEVELS 65536 /* a uint16 level is below it: f and below have room for any */
@@ -172,40 +174,6 @@ static void one_deal(const Counts *t, const Py_ssize_t *id, const int *size, con
     memcpy(draw, d, sizeof d);
 }
 
-/* a buffer, C-contiguous, of whole items aligned for them (a load of a
- * misaligned int64_t is undefined in C); writable when asked */
-static int aligned_view(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, int writable, const char *what) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
-    if (view->len % itemsize || (uintptr_t)view->buf % itemsize) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s: aligned items of %zd bytes", what, itemsize);
-        return -1;
-    }
-    return 0;
-}
-
-static int writable(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
-    return aligned_view(obj, view, itemsize, 1, what);
-}
-
-/* whether two buffers share a byte */
-static int shared(const Py_buffer *a, const Py_buffer *b) {
-    if (!a->buf || !b->buf || a->len <= 0 || b->len <= 0) return 0;
-    uintptr_t x = (uintptr_t)a->buf, y = (uintptr_t)b->buf;
-    return x < y + (uintptr_t)b->len && y < x + (uintptr_t)a->len;
-}
-
-/* an output sharing memory with another argument: its writes would change
- * what the kernel reads (or checked) meanwhile */
-static int apart(const Py_buffer *out, const char *what, const Py_buffer *const *others, int count) {
-    for (int i = 0; i < count; i++)
-        if (others[i] != out && shared(out, others[i])) {
-            PyErr_Format(PyExc_ValueError, "%s shares memory with another argument", what);
-            return -1;
-        }
-    return 0;
-}
-
 PyDoc_STRVAR(holds_doc, "holds(deals, win, draw)\n--\n\n"
 "Per row of ``deals`` (int64, five ascending positions a row) and per\n"
 "subset K of it (bit i: the row's i-th position): into ``win`` the hands\n"
@@ -219,12 +187,12 @@ static PyObject *counts_holds(PyObject *self, PyObject *args) {
     PyObject *deals_obj, *win_obj, *draw_obj;
     if (!PyArg_ParseTuple(args, "OOO", &deals_obj, &win_obj, &draw_obj)) return NULL;
     Py_buffer deals, win, draw;
-    if (aligned_view(deals_obj, &deals, 8, 0, "deals") < 0) return NULL;
-    if (writable(win_obj, &win, 8, "win") < 0) {
+    if (buffer_items(deals_obj, &deals, PyBUF_SIMPLE, 8, -1, "deals") < 0) return NULL;
+    if (buffer_items(win_obj, &win, PyBUF_WRITABLE, 8, -1, "win") < 0) {
         PyBuffer_Release(&deals);
         return NULL;
     }
-    if (writable(draw_obj, &draw, 8, "draw") < 0) {
+    if (buffer_items(draw_obj, &draw, PyBUF_WRITABLE, 8, -1, "draw") < 0) {
         PyBuffer_Release(&deals);
         PyBuffer_Release(&win);
         return NULL;
@@ -239,7 +207,7 @@ static PyObject *counts_holds(PyObject *self, PyObject *args) {
     }
     const Py_buffer *all[3 + 5] = {&deals, &win, &draw};
     for (int i = 0; i < t->nviews; i++) all[3 + i] = &t->views[i];
-    if (apart(&win, "win", all, 3 + t->nviews) < 0 || apart(&draw, "draw", all, 3 + t->nviews) < 0) {
+    if (buffer_apart(&win, "win", all, 3 + t->nviews) < 0 || buffer_apart(&draw, "draw", all, 3 + t->nviews) < 0) {
         failed = Py_None;
         goto done;
     }
@@ -285,7 +253,7 @@ done:
 
 static int take(Counts *t, PyObject *obj, Py_ssize_t itemsize, const void **buf, Py_ssize_t *items, const char *what) {
     Py_buffer *view = &t->views[t->nviews];
-    if (aligned_view(obj, view, itemsize, 0, what) < 0) return -1;
+    if (buffer_items(obj, view, PyBUF_SIMPLE, itemsize, -1, what) < 0) return -1;
     t->nviews++;
     *buf = view->buf;
     *items = view->len / itemsize;
@@ -427,15 +395,15 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
     Py_buffer *views[5] = {&rows, &levels, &offsets, &out_levels, &out_counts};
     int held = 0;
     PyObject *result = NULL;
-    if (aligned_view(rows_obj, &rows, 1, 0, "rows") < 0) goto done;
+    if (buffer_items(rows_obj, &rows, PyBUF_SIMPLE, 1, -1, "rows") < 0) goto done;
     held++;
-    if (aligned_view(levels_obj, &levels, 2, 0, "levels") < 0) goto done;
+    if (buffer_items(levels_obj, &levels, PyBUF_SIMPLE, 2, -1, "levels") < 0) goto done;
     held++;
-    if (writable(offsets_obj, &offsets, 8, "offsets") < 0) goto done;
+    if (buffer_items(offsets_obj, &offsets, PyBUF_WRITABLE, 8, -1, "offsets") < 0) goto done;
     held++;
-    if (writable(out_levels_obj, &out_levels, 2, "out_levels") < 0) goto done;
+    if (buffer_items(out_levels_obj, &out_levels, PyBUF_WRITABLE, 2, -1, "out_levels") < 0) goto done;
     held++;
-    if (writable(out_counts_obj, &out_counts, 4, "out_counts") < 0) goto done;
+    if (buffer_items(out_counts_obj, &out_counts, PyBUF_WRITABLE, 4, -1, "out_counts") < 0) goto done;
     held++;
     Py_ssize_t count = levels.len / 2, sets = choose[n][k], per = choose[5][k];
     if (rows.len != count * 5 || levels.len % 2 || offsets.len != (sets + 1) * 8 ||
@@ -445,7 +413,7 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
         goto done;
     }
     for (int i = 2; i < 5; i++)
-        if (apart(views[i], i == 2 ? "offsets" : i == 3 ? "out_levels" : "out_counts",
+        if (buffer_apart(views[i], i == 2 ? "offsets" : i == 3 ? "out_levels" : "out_counts",
                   (const Py_buffer *const *)views, 5) < 0)
             goto done;
     const uint8_t *r = rows.buf;

@@ -29,6 +29,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
+
 #define MAX_DECK 64 /* deck positions of a set fit these tables */
 #define HOLDS 32
 #define AHEAD 8 /* deals ahead whose sets are fetched */
@@ -47,45 +49,6 @@ static void make_tables(void) {
         kept[m] = __builtin_popcount((unsigned)m);
         last[m] = m ? 31 - __builtin_clz((unsigned)m) : -1;
     }
-}
-
-/* a buffer, C-contiguous, of `items` items of `size` bytes (items < 0: any
- * whole number of them), aligned for them (a load of a misaligned int32_t
- * is undefined in C); writable when asked */
-static int view(PyObject *obj, Py_buffer *out, Py_ssize_t size, Py_ssize_t items, int writable, const char *what) {
-    if (PyObject_GetBuffer(obj, out, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
-    if (out->len % size || (items >= 0 && out->len != items * size)) {
-        if (items >= 0)
-            PyErr_Format(PyExc_ValueError, "%s: %zd items of %zd bytes, not %zd bytes", what, items, size, out->len);
-        else
-            PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, size);
-        PyBuffer_Release(out);
-        return -1;
-    }
-    if ((uintptr_t)out->buf % size) {
-        PyErr_Format(PyExc_ValueError, "%s: aligned items of %zd bytes", what, size);
-        PyBuffer_Release(out);
-        return -1;
-    }
-    return 0;
-}
-
-/* whether two buffers share a byte */
-static int shared(const Py_buffer *a, const Py_buffer *b) {
-    if (!a->buf || !b->buf || a->len <= 0 || b->len <= 0) return 0;
-    uintptr_t x = (uintptr_t)a->buf, y = (uintptr_t)b->buf;
-    return x < y + (uintptr_t)b->len && y < x + (uintptr_t)a->len;
-}
-
-/* an output sharing memory with another argument: its writes would change
- * what the kernel reads (or checked) meanwhile */
-static int apart(const Py_buffer *out, const char *what, const Py_buffer *const *others, int count) {
-    for (int i = 0; i < count; i++)
-        if (others[i] != out && shared(out, others[i])) {
-            PyErr_Format(PyExc_ValueError, "%s shares memory with another argument", what);
-            return -1;
-        }
-    return 0;
 }
 
 static int deck_and_kinds(int n, int kinds) {
@@ -118,7 +81,7 @@ static PyObject *kinds(PyObject *self, PyObject *args) {
                           &columns, &out_obj))
         return NULL;
     Py_buffer codes, wild, lookup, entry, out;
-    if (view(codes_obj, &codes, 4, -1, 0, "codes") < 0) return NULL;
+    if (buffer_items(codes_obj, &codes, PyBUF_SIMPLE, 4, -1, "codes") < 0) return NULL;
     int n = (int)(codes.len / 4);
     PyObject *result = NULL;
     int held = 1;
@@ -126,19 +89,19 @@ static PyObject *kinds(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "a deck of 5 to %d cards, a column or more, a shift of 0 to 31", MAX_DECK);
         goto done;
     }
-    if (view(wild_obj, &wild, 1, n, 0, "wild") < 0) goto done;
+    if (buffer_items(wild_obj, &wild, PyBUF_SIMPLE, 1, n, "wild") < 0) goto done;
     held++;
-    if (view(lookup_obj, &lookup, 2, -1, 0, "lookup") < 0) goto done;
+    if (buffer_items(lookup_obj, &lookup, PyBUF_SIMPLE, 2, -1, "lookup") < 0) goto done;
     held++;
-    if (view(entry_obj, &entry, 1, -1, 0, "entry") < 0) goto done;
+    if (buffer_items(entry_obj, &entry, PyBUF_SIMPLE, 1, -1, "entry") < 0) goto done;
     held++;
-    if (view(out_obj, &out, 1, choose[n][5], 1, "out") < 0) goto done;
+    if (buffer_items(out_obj, &out, PyBUF_WRITABLE, 1, choose[n][5], "out") < 0) goto done;
     held++;
     if (entry.len % columns) {
         PyErr_SetString(PyExc_ValueError, "entry: rows of columns");
         goto done;
     }
-    if (apart(&out, "out", (const Py_buffer *const[]){&codes, &wild, &lookup, &entry}, 4) < 0) goto done;
+    if (buffer_apart(&out, "out", (const Py_buffer *const[]){&codes, &wild, &lookup, &entry}, 4) < 0) goto done;
     const int32_t *code = codes.buf;
     const uint8_t *flag = wild.buf, *row = entry.buf;
     const uint16_t *table = lookup.buf;
@@ -194,12 +157,12 @@ static PyObject *fours(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OiiO", &top_obj, &n, &kinds, &out_obj)) return NULL;
     if (deck_and_kinds(n, kinds) < 0) return NULL;
     Py_buffer top, out;
-    if (view(top_obj, &top, 1, choose[n][5], 0, "top") < 0) return NULL;
-    if (view(out_obj, &out, 4, choose[n][4] * kinds, 1, "out") < 0) {
+    if (buffer_items(top_obj, &top, PyBUF_SIMPLE, 1, choose[n][5], "top") < 0) return NULL;
+    if (buffer_items(out_obj, &out, PyBUF_WRITABLE, 4, choose[n][4] * kinds, "out") < 0) {
         PyBuffer_Release(&top);
         return NULL;
     }
-    if (apart(&out, "out", (const Py_buffer *const[]){&top}, 1) < 0) {
+    if (buffer_apart(&out, "out", (const Py_buffer *const[]){&top}, 1) < 0) {
         PyBuffer_Release(&top);
         PyBuffer_Release(&out);
         return NULL;
@@ -265,12 +228,12 @@ static PyObject *fewer(PyObject *self, PyObject *args) {
     if (deck_and_kinds(n, kinds) < 0) return NULL;
     if (size < 0 || size > 3) return PyErr_Format(PyExc_ValueError, "sets of 0 to 3 cards, not %d", size);
     Py_buffer upper, out;
-    if (view(upper_obj, &upper, 4, choose[n][size + 1] * kinds, 0, "upper") < 0) return NULL;
-    if (view(out_obj, &out, 4, choose[n][size] * kinds, 1, "out") < 0) {
+    if (buffer_items(upper_obj, &upper, PyBUF_SIMPLE, 4, choose[n][size + 1] * kinds, "upper") < 0) return NULL;
+    if (buffer_items(out_obj, &out, PyBUF_WRITABLE, 4, choose[n][size] * kinds, "out") < 0) {
         PyBuffer_Release(&upper);
         return NULL;
     }
-    if (apart(&out, "out", (const Py_buffer *const[]){&upper}, 1) < 0) {
+    if (buffer_apart(&out, "out", (const Py_buffer *const[]){&upper}, 1) < 0) {
         PyBuffer_Release(&upper);
         PyBuffer_Release(&out);
         return NULL;
@@ -403,7 +366,7 @@ static PyObject *holds(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
 #define TAKE(obj, size, items, writable, what) \
     do { \
-        if (view((obj), &b[held], (size), (items), (writable), (what)) < 0) goto done; \
+        if (buffer_items((obj), &b[held], (writable) ? PyBUF_WRITABLE : PyBUF_SIMPLE, (size), (items), (what)) < 0) goto done; \
         held++; \
     } while (0)
     if (PySequence_Fast_GET_SIZE(tables_seq) != 5) {
@@ -440,7 +403,7 @@ static PyObject *holds(PyObject *self, PyObject *args) {
         const Py_buffer *all[T0 + 5];
         for (int i = 0; i < T0 + 5; i++) all[i] = &b[i];
         for (int i = BEST; i <= VALUES; i++)
-            if (apart(&b[i], outputs[i - BEST], all, T0 + 5) < 0) goto done;
+            if (buffer_apart(&b[i], outputs[i - BEST], all, T0 + 5) < 0) goto done;
     }
     /* copies of what a number read twice would need to stay: the deals'
      * positions (indices) and weights, the pays and draws (checked against

@@ -267,7 +267,7 @@ typedef struct {
     const Scorer *s;
     const uint8_t *deck;
     int n, k;
-    int64_t *counts;
+    uint64_t *counts; /* the caller's int64, added to modulo 2**64: defined for any count it holds */
     Py_ssize_t size;
     int cards[MAX_CARDS];
     /* per deck position: the card's symbol, suit and rank bit */
@@ -314,7 +314,7 @@ static void last(Walk *w, const Prefix *p, int start) {
     }
     const uint16_t *final = s->final + (Py_ssize_t)p->state * s->symbols;
     const int8_t *symbol = w->symbol;
-    int64_t *counts = w->counts;
+    uint64_t *counts = w->counts;
     int wild = p->count[WILD_SUIT];
     /* for a natural card of suit u: the best flush of the other suits */
     uint16_t others[SUITS] = {0};
@@ -365,7 +365,9 @@ static void walk(Walk *w, const Prefix *p, int depth, int start) {
 PyDoc_STRVAR(count_doc, "count(deck, firsts, k, counts)\n--\n\n"
 "Every hand of ``k`` (5-7) cards of ``deck`` (bytes of card indices, each a\n"
 "card of these rules) whose first card is at one of the positions\n"
-"``firsts``: ``counts[strength] += 1`` (int64). The GIL is released.");
+"``firsts``: ``counts[strength] += 1`` (int64, modulo 2**64: a count\n"
+"another thread writes meanwhile wraps, never overflows). The GIL is\n"
+"released.");
 
 static PyObject *scorer_count(PyObject *self, PyObject *args) {
     Scorer *s = (Scorer *)self;

@@ -386,15 +386,13 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
         return NULL;
     if (k < 1 || k > 4) return PyErr_Format(PyExc_ValueError, "sets of 1 to 4 positions, not %d", k);
     if (n < 5 || n > MAX_DECK) return PyErr_Format(PyExc_ValueError, "a deck of 5 to %d positions, not %d", MAX_DECK, n);
-    /* C(x, j) for any byte x: a row's positions, read again while another
-     * thread may write to them, index it in bounds */
-    int64_t choose[256][6];
-    for (int x = 0; x < 256; x++)
-        for (int j = 0; j < 6; j++) choose[x][j] = j == 0 ? 1 : x == 0 ? 0 : choose[x - 1][j - 1] + choose[x - 1][j];
+    int64_t choose[MAX_DECK + 1][6];
+    fill_choose(choose);
     Py_buffer rows, levels, offsets, out_levels, out_counts;
     Py_buffer *views[5] = {&rows, &levels, &offsets, &out_levels, &out_counts};
     int held = 0;
     PyObject *result = NULL;
+    uint8_t *own = NULL;
     if (buffer_items(rows_obj, &rows, PyBUF_SIMPLE, 1, -1, "rows") < 0) goto done;
     held++;
     if (buffer_items(levels_obj, &levels, PyBUF_SIMPLE, 2, -1, "levels") < 0) goto done;
@@ -416,7 +414,15 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
         if (buffer_apart(views[i], i == 2 ? "offsets" : i == 3 ? "out_levels" : "out_counts",
                   (const Py_buffer *const *)views, 5) < 0)
             goto done;
-    const uint8_t *r = rows.buf;
+    /* the rows copied, then checked: their positions index the tables
+     * while another thread may write to the caller's */
+    uint8_t *r = PyMem_RawMalloc(rows.len ? rows.len : 1);
+    if (!r) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(r, rows.buf, rows.len);
+    own = r;
     const uint16_t *lv = levels.buf;
     for (Py_ssize_t h = 0; h < count; h++) {
         if (h && lv[h] < lv[h - 1]) {
@@ -447,35 +453,26 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
     uint16_t *ol = out_levels.buf;
     uint32_t *oc = out_counts.buf;
     Py_ssize_t entries = 0;
-    const int64_t total = count * per; /* the pairs; out_levels has room for them */
-    int changed = 0; /* a set's number past the sets, or more pairs for a set than counted */
     Py_BEGIN_ALLOW_THREADS
-    /* a counting sort of the (set, level) pairs by set, the levels staying
-     * in order; the rows read twice, each set's number checked each time */
-    for (Py_ssize_t h = 0; h < count && !changed; h++)
+    /* a counting sort of the (set, level) pairs by set, the levels staying in order */
+    for (Py_ssize_t h = 0; h < count; h++)
         for (int p = 0; p < nplaces; p++) {
             int64_t number = 0;
             for (int j = 0; j < k; j++) number += choose[r[h * 5 + places[p][j]]][j + 1];
-            if ((uint64_t)number >= (uint64_t)sets) {
-                changed = 1;
-                break;
-            }
             start[number + 1]++;
         }
     for (Py_ssize_t s = 0; s < sets; s++) start[s + 1] += start[s];
-    /* start[s] runs from the first place of set s to the first of s + 1 */
-    for (Py_ssize_t h = 0; h < count && !changed; h++)
+    /* start[s] runs from the first place of set s to the first of s + 1
+     * (the cursors are the kernel's own: the caller's offsets, written
+     * meanwhile by another thread, are no write index) */
+    for (Py_ssize_t h = 0; h < count; h++)
         for (int p = 0; p < nplaces; p++) {
             int64_t number = 0;
             for (int j = 0; j < k; j++) number += choose[r[h * 5 + places[p][j]]][j + 1];
-            if ((uint64_t)number >= (uint64_t)sets || start[number] >= total) {
-                changed = 1;
-                break;
-            }
             ol[start[number]++] = lv[h];
         }
     /* each set's run of a level: one entry; set s now ends where s + 1 began */
-    for (Py_ssize_t s = 0; s < sets && !changed; s++) {
+    for (Py_ssize_t s = 0; s < sets; s++) {
         off[s] = entries;
         for (int64_t i = s ? start[s - 1] : 0; i < start[s];) {
             uint16_t level = ol[i];
@@ -489,14 +486,10 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
     }
     off[sets] = entries;
     Py_END_ALLOW_THREADS
-    if (changed) {
-        PyMem_RawFree(start);
-        PyErr_SetString(PyExc_ValueError, "rows: changed during the call");
-        goto done;
-    }
     PyMem_RawFree(start);
     result = PyLong_FromSsize_t(entries);
 done:
+    PyMem_RawFree(own);
     for (int i = 0; i < held; i++) PyBuffer_Release(views[i]);
     return result;
 }

@@ -311,6 +311,15 @@ static inline int before(const Holds *x, int i, int j) {
     return i < j;
 }
 
+/* a deal's five positions into c, read once; whether they are five
+ * ascending positions of a deck of n cards (checked where they are used:
+ * they index the tables, and another thread may write to the deals while
+ * the kernel runs) */
+static inline int load_deal(const int64_t *deal, int n, int64_t *c) {
+    for (int j = 0; j < 5; j++) c[j] = deal[j];
+    return c[0] >= 0 && c[0] < c[1] && c[1] < c[2] && c[2] < c[3] && c[3] < c[4] && c[4] < n;
+}
+
 /* the signed sum over each mask's supersets among the 32, in place: in
  * unsigned arithmetic (wrapping, defined), the exact sum wherever it fits,
  * as it does for counts (each a part of the one before) */
@@ -341,7 +350,8 @@ PyDoc_STRVAR(holds_doc, "holds(first, weight, tables, top, n, pays, draws, sprea
 "cards kept), and with ``values`` (float64, 32 a deal; or None) writes every\n"
 "hold's value. The pays are summed per set first (the sums are linear: the\n"
 "same integers as summing the counts per kind). The GIL is released; the\n"
-"deals, weights, pays and draws are read from copies. Refuses pays past\n"
+"pays and draws are read from copies, each deal's positions and kind\n"
+"checked where they are read. Refuses pays past\n"
 "0-1,000,000, weights past 2**32 in all, tables whose rows are not counts of\n"
 "the deck's hands, an output sharing memory with another argument.");
 
@@ -360,7 +370,7 @@ static PyObject *holds(PyObject *self, PyObject *args) {
     enum { FIRST, WEIGHT, TOP, PAYS, DRAWS, BEST, VALUE, SECOND, SECOND_VALUE, FINAL, VALUES, T0 };
     Py_buffer b[T0 + 5];
     int held = 0; /* buffers taken so far (released on the way out) */
-    int64_t *sums = NULL, *deals = NULL;
+    int64_t *sums = NULL;
     int kinds = 0;
     Py_ssize_t m = 0;
     PyObject *result = NULL;
@@ -405,9 +415,8 @@ static PyObject *holds(PyObject *self, PyObject *args) {
         for (int i = BEST; i <= VALUES; i++)
             if (buffer_apart(&b[i], outputs[i - BEST], all, T0 + 5) < 0) goto done;
     }
-    /* copies of what a number read twice would need to stay: the deals'
-     * positions (indices) and weights, the pays and draws (checked against
-     * overflow), read while another thread may write to the arrays */
+    /* copies of the pays and draws, checked (against an overflow, a
+     * division by 0): another thread may write to the arrays meanwhile */
     int64_t pay[256], draw[HOLDS];
     memcpy(pay, b[PAYS].buf, sizeof(int64_t) * kinds);
     memcpy(draw, b[DRAWS].buf, sizeof draw);
@@ -421,18 +430,13 @@ static PyObject *holds(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "draws: one a hold, each above 0");
             goto done;
         }
-    deals = PyMem_Malloc(sizeof(int64_t) * 6 * (size_t)(m ? m : 1));
-    if (!deals) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    memcpy(deals, b[FIRST].buf, sizeof(int64_t) * 5 * (size_t)m);
-    int64_t *weight = deals + 5 * m;
-    memcpy(weight, b[WEIGHT].buf, sizeof(int64_t) * (size_t)m);
+    /* the deals and weights checked here (an error before any output is
+     * written), the deals again where they are read */
+    const int64_t *first = b[FIRST].buf, *weight = b[WEIGHT].buf;
     int64_t weights = 0;
     for (Py_ssize_t r = 0; r < m; r++) {
-        const int64_t *c = deals + r * 5;
-        if (c[0] < 0 || c[4] >= n || !(c[0] < c[1] && c[1] < c[2] && c[2] < c[3] && c[3] < c[4])) {
+        int64_t c[5];
+        if (!load_deal(first + r * 5, n, c)) {
             PyErr_Format(PyExc_ValueError, "first: row %zd is not five ascending positions of a deck of %d cards", r, n);
             goto done;
         }
@@ -497,11 +501,14 @@ static PyObject *holds(PyObject *self, PyObject *args) {
         }
     }
     for (Py_ssize_t r = 0; r < m && wrong < 0 && !changed; r++) {
-        const int64_t *c = deals + r * 5;
-        if (r + AHEAD < m) {
+        int64_t c[5], d[5];
+        if (!load_deal(first + r * 5, n, c)) {
+            changed = 1;
+            break;
+        }
+        if (r + AHEAD < m && load_deal(first + (r + AHEAD) * 5, n, d)) {
             /* a deal further on: its kind and its four-card sets' pays and
              * counts (the tables' largest, far apart) fetched meanwhile */
-            const int64_t *d = deals + (r + AHEAD) * 5;
             int64_t low = 0, high = choose[d[1]][1] + choose[d[2]][2] + choose[d[3]][3] + choose[d[4]][4];
             __builtin_prefetch(top + choose[d[0]][1] + choose[d[1]][2] + choose[d[2]][3] + choose[d[3]][4] + choose[d[4]][5]);
             for (int j = 0; j < 5; j++) {
@@ -527,7 +534,7 @@ static PyObject *holds(PyObject *self, PyObject *args) {
             paid[h] = sum[0];
             squared[h] = sum[1];
         }
-        int kind = top[number[HOLDS - 1]]; /* checked where it is used: top may change meanwhile */
+        int kind = top[number[HOLDS - 1]]; /* checked where it is read, as the deal */
         if (kind >= kinds) {
             changed = 1;
             break;
@@ -560,7 +567,7 @@ static PyObject *holds(PyObject *self, PyObject *args) {
         /* the best hold's final hands per kind: the signed sum over its
          * supersets (unsigned: the tables read again may have changed) */
         uint64_t *by_kept = made + kept[one] * k;
-        uint64_t w = (uint64_t)weight[r];
+        uint64_t w = (uint64_t)weight[r]; /* (read again: the sums below are unsigned) */
         for (int h = one; h < HOLDS; h = (h + 1) | one) {
             uint64_t sign = (kept[h] - kept[one]) & 1 ? -w : w;
             if (h == HOLDS - 1) {
@@ -578,7 +585,7 @@ static PyObject *holds(PyObject *self, PyObject *args) {
         goto done;
     }
     if (changed) {
-        PyErr_Format(PyExc_ValueError, "top: a kind past %d (top changed during the call)", kinds - 1);
+        PyErr_SetString(PyExc_ValueError, "first or top changed during the call: a deal or a kind out of range");
         goto done;
     }
     /* added to final only if every sum fits */
@@ -594,7 +601,6 @@ static PyObject *holds(PyObject *self, PyObject *args) {
 done:
 #undef TAKE
     PyMem_Free(sums);
-    PyMem_Free(deals);
     for (int i = 0; i < held; i++)
         if (b[i].obj) PyBuffer_Release(&b[i]);
     Py_DECREF(tables_seq);

@@ -490,3 +490,19 @@ def test_every_hand_of_a_sub_deck_counts_alike(rules: RuleSet) -> None:
             by_numpy = bulk_seven._count(rules, cards, bulk_seven._prefixes(len(cards), k - 5), size)
         assert by_kernel.sum() == comb(len(cards), k)
         assert (by_kernel == by_numpy).all(), k
+
+
+def test_count_adds_to_any_count_modulo_2_to_the_64() -> None:
+    """count adds to the caller's counts: from the largest int64 they wrap
+    (two's complement, as numpy adds), never a signed overflow, which C
+    leaves undefined (UndefinedBehaviorSanitizer reports it)."""
+    from fivecard.core.seven import compiled_scorer
+
+    with executed_by("kernel"):
+        scorer = compiled_scorer(RULE_SETS["standard"])
+    assert scorer is not None
+    fresh = np.zeros(8000, dtype=np.int64)
+    scorer.count(DECK, [0, 1], 7, fresh)
+    full = np.full(8000, np.iinfo(np.int64).max, dtype=np.int64)
+    scorer.count(DECK, [0, 1], 7, full)
+    assert np.array_equal(full, np.full(8000, np.iinfo(np.int64).max, dtype=np.int64) + fresh)

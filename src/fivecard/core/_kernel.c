@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
+
 #define MAX_CARDS 7
 #define SUITS 4
 #define WILD_SUIT 4 /* a wild card: in every suit */
@@ -209,18 +211,6 @@ static PyObject *scorer_vectorcall(PyObject *self, PyObject *const *args, size_t
 
 /* --- many hands ------------------------------------------------------------- */
 
-/* a buffer read or written in place: C-contiguous, of whole items, aligned
- * for them (a load of a misaligned int32_t is undefined in C) */
-static int in_place(PyObject *obj, Py_buffer *view, int flags, Py_ssize_t itemsize, const char *what) {
-    if (PyObject_GetBuffer(obj, view, flags | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (view->len % itemsize || (uintptr_t)view->buf % itemsize) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s: aligned items of %zd bytes", what, itemsize);
-        return -1;
-    }
-    return 0;
-}
-
 PyDoc_STRVAR(rows_doc, "rows(hands, out, k)\n--\n\n"
 "The strength of each row of ``hands`` (int32 card indices, ``k`` a row,\n"
 "each checked to be a card index) into ``out`` (uint16, one a row); 0 for\n"
@@ -233,8 +223,8 @@ static PyObject *scorer_rows(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOi", &hands_obj, &out_obj, &k)) return NULL;
     if (k < 5 || k > (s->best ? 7 : 5)) return PyErr_Format(PyExc_ValueError, "rows of 5 to 7 cards, not %d", k);
     Py_buffer hands, out;
-    if (in_place(hands_obj, &hands, PyBUF_SIMPLE, 4, "hands") < 0) return NULL;
-    if (in_place(out_obj, &out, PyBUF_WRITABLE, 2, "out") < 0) {
+    if (buffer_items(hands_obj, &hands, PyBUF_SIMPLE, 4, -1, "hands") < 0) return NULL;
+    if (buffer_items(out_obj, &out, PyBUF_WRITABLE, 2, -1, "out") < 0) {
         PyBuffer_Release(&hands);
         return NULL;
     }
@@ -277,7 +267,7 @@ typedef struct {
     const Scorer *s;
     const uint8_t *deck;
     int n, k;
-    int64_t *counts;
+    uint64_t *counts; /* the caller's int64, added to modulo 2**64: defined for any count it holds */
     Py_ssize_t size;
     int cards[MAX_CARDS];
     /* per deck position: the card's symbol, suit and rank bit */
@@ -324,7 +314,7 @@ static void last(Walk *w, const Prefix *p, int start) {
     }
     const uint16_t *final = s->final + (Py_ssize_t)p->state * s->symbols;
     const int8_t *symbol = w->symbol;
-    int64_t *counts = w->counts;
+    uint64_t *counts = w->counts;
     int wild = p->count[WILD_SUIT];
     /* for a natural card of suit u: the best flush of the other suits */
     uint16_t others[SUITS] = {0};
@@ -375,7 +365,9 @@ static void walk(Walk *w, const Prefix *p, int depth, int start) {
 PyDoc_STRVAR(count_doc, "count(deck, firsts, k, counts)\n--\n\n"
 "Every hand of ``k`` (5-7) cards of ``deck`` (bytes of card indices, each a\n"
 "card of these rules) whose first card is at one of the positions\n"
-"``firsts``: ``counts[strength] += 1`` (int64). The GIL is released.");
+"``firsts``: ``counts[strength] += 1`` (int64, modulo 2**64: a count\n"
+"another thread writes meanwhile wraps, never overflows). The GIL is\n"
+"released.");
 
 static PyObject *scorer_count(PyObject *self, PyObject *args) {
     Scorer *s = (Scorer *)self;
@@ -394,7 +386,7 @@ static PyObject *scorer_count(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < n; i++)
         if (cards[i] >= s->ncards || (s->symbols && s->symbol[cards[i]] < 0))
             return PyErr_Format(PyExc_IndexError, "%d is no card index of these rules", cards[i]);
-    if (in_place(counts_obj, &counts, PyBUF_WRITABLE, 8, "counts") < 0) return NULL;
+    if (buffer_items(counts_obj, &counts, PyBUF_WRITABLE, 8, -1, "counts") < 0) return NULL;
     PyObject *firsts = items_of(firsts_obj, "firsts is a sequence of deck positions");
     if (!firsts) {
         PyBuffer_Release(&counts);

@@ -22,8 +22,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
+
 #define MAX_DECK 64
 #define SETS_SIZES 5 /* sets of 0 to 4 positions have counts; a five is one hand */
+#define LEVELS 65536 /* a uint16 level is below it: f and below have room for any */
 
 typedef struct {
     PyObject_HEAD
@@ -69,24 +72,38 @@ static void subsets_of(const Counts *t, const int64_t *deal, Py_ssize_t *id, int
     }
 }
 
-/* f += sign * the hands that hold the subset, by level */
-static inline void add_set(const Counts *t, int32_t *fb, Py_ssize_t id, int size, int32_t sign) {
+/* a set's entries, [*begin, *stop): checked where they are read, as the
+ * tables are read, not copied (one who changes them after the counts are
+ * made gets an error, not a read past them); 0 for a changed table */
+static inline int entries_of(const Counts *t, Py_ssize_t id, int64_t *begin, int64_t *stop) {
+    *begin = t->offsets[id];
+    *stop = t->offsets[id + 1];
+    if (*begin >= 0 && *begin <= *stop && *stop <= t->entries) return 1;
+    *begin = *stop = 0;
+    return 0;
+}
+
+/* f += sign * the hands that hold the subset, by level; in unsigned
+ * arithmetic (wrapping, defined), the exact counts for tables of counts.
+ * Any uint16 level is in fb (room for LEVELS). */
+static inline void add_set(const Counts *t, uint32_t *fb, Py_ssize_t id, int size, uint32_t sign, int *changed) {
     if (size == 5) {
         fb[2 * (Py_ssize_t)t->fives[id]] -= sign; /* (-1) ** 5 */
         return;
     }
     if (size & 1) sign = -sign;
-    const int64_t stop = t->offsets[id + 1];
+    int64_t begin, stop;
+    if (!entries_of(t, id, &begin, &stop)) *changed = 1;
     const uint16_t *levels = t->levels;
     const uint32_t *counts = t->counts;
-    for (int64_t e = t->offsets[id]; e < stop; e++) fb[2 * (Py_ssize_t)levels[e]] += sign * (int32_t)counts[e];
+    for (int64_t e = begin; e < stop; e++) fb[2 * (Py_ssize_t)levels[e]] += sign * counts[e];
 }
 
 /* the sums of one deal into win and draw (32 each). fb holds f (even
  * places) and below (odd) of the deal before, whose subsets are ``before``
  * (NULL: none; f all 0): only the sets that differ are added or taken. */
 static void one_deal(const Counts *t, const Py_ssize_t *id, const int *size, const Py_ssize_t *before,
-                     const int *before_size, int32_t *fb, int64_t *win, int64_t *draw) {
+                     const int *before_size, uint32_t *fb, int64_t *win, int64_t *draw, int *changed) {
     Py_ssize_t m = t->m;
     /* f: the hands of none of the deal's positions, by level */
     for (int mask = 0; mask < 32; mask++) {
@@ -94,44 +111,54 @@ static void one_deal(const Counts *t, const Py_ssize_t *id, const int *size, con
         if (before)
             for (int other = 0; other < 32 && !shared; other++)
                 shared = before[other] == id[mask] && before_size[other] == size[mask];
-        if (!shared) add_set(t, fb, id[mask], size[mask], 1);
+        if (!shared) add_set(t, fb, id[mask], size[mask], 1, changed);
     }
     if (before)
         for (int other = 0; other < 32; other++) {
             int shared = 0;
             for (int mask = 0; mask < 32 && !shared; mask++)
                 shared = before[other] == id[mask] && before_size[other] == size[mask];
-            if (!shared) add_set(t, fb, before[other], before_size[other], -1);
+            if (!shared) add_set(t, fb, before[other], before_size[other], (uint32_t)-1, changed);
         }
     /* below[l]: those of a lower level */
-    int32_t running = 0;
+    uint32_t running = 0;
     for (Py_ssize_t l = 0; l < m; l++) {
         fb[2 * l + 1] = running;
         running += fb[2 * l];
     }
     /* per subset: the hands that hold it, weighed by below and by f; for
      * the empty set (every hand), the signed sum of the subsets' totals */
-    int64_t w[32], d[32];
+    uint64_t w[32], d[32]; /* unsigned: exact where the sums fit, defined where not */
     w[0] = d[0] = 0;
     for (int mask = 0; mask < 32; mask++) {
-        const int64_t *total = t->totals + 2 * (size[mask] == 5 ? t->sets + t->fives[id[mask]] : id[mask]);
-        w[0] += size[mask] & 1 ? -total[0] : total[0];
-        d[0] += size[mask] & 1 ? -total[1] : total[1];
+        Py_ssize_t row = id[mask];
+        if (size[mask] == 5) {
+            Py_ssize_t l = t->fives[row];
+            if (l >= t->m) {
+                *changed = 1;
+                l = 0;
+            }
+            row = t->sets + l;
+        }
+        const int64_t *total = t->totals + 2 * row;
+        w[0] += size[mask] & 1 ? -(uint64_t)total[0] : (uint64_t)total[0];
+        d[0] += size[mask] & 1 ? -(uint64_t)total[1] : (uint64_t)total[1];
     }
     for (int mask = 1; mask < 32; mask++) {
         if (size[mask] == 5) {
             Py_ssize_t l = t->fives[id[mask]];
-            w[mask] = fb[2 * l + 1];
-            d[mask] = fb[2 * l];
+            w[mask] = (uint64_t)(int64_t)(int32_t)fb[2 * l + 1];
+            d[mask] = (uint64_t)(int64_t)(int32_t)fb[2 * l];
             continue;
         }
-        int64_t sw = 0, sd = 0;
-        const int64_t stop = t->offsets[id[mask] + 1];
-        for (int64_t e = t->offsets[id[mask]]; e < stop; e++) {
-            const int32_t *at = fb + 2 * (Py_ssize_t)t->levels[e];
-            int64_t c = t->counts[e];
-            sd += c * at[0];
-            sw += c * at[1];
+        uint64_t sw = 0, sd = 0;
+        int64_t begin, stop;
+        if (!entries_of(t, id[mask], &begin, &stop)) *changed = 1;
+        for (int64_t e = begin; e < stop; e++) {
+            const uint32_t *at = fb + 2 * (Py_ssize_t)t->levels[e];
+            uint64_t c = t->counts[e];
+            sd += c * (uint64_t)(int64_t)(int32_t)at[0];
+            sw += c * (uint64_t)(int64_t)(int32_t)at[1];
         }
         w[mask] = sw;
         d[mask] = sd;
@@ -147,16 +174,6 @@ static void one_deal(const Counts *t, const Py_ssize_t *id, const int *size, con
     memcpy(draw, d, sizeof d);
 }
 
-static int writable(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
-    if (view->len % itemsize) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, itemsize);
-        return -1;
-    }
-    return 0;
-}
-
 PyDoc_STRVAR(holds_doc, "holds(deals, win, draw)\n--\n\n"
 "Per row of ``deals`` (int64, five ascending positions a row) and per\n"
 "subset K of it (bit i: the row's i-th position): into ``win`` the hands\n"
@@ -170,23 +187,38 @@ static PyObject *counts_holds(PyObject *self, PyObject *args) {
     PyObject *deals_obj, *win_obj, *draw_obj;
     if (!PyArg_ParseTuple(args, "OOO", &deals_obj, &win_obj, &draw_obj)) return NULL;
     Py_buffer deals, win, draw;
-    if (PyObject_GetBuffer(deals_obj, &deals, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (writable(win_obj, &win, 8, "win") < 0) {
+    if (buffer_items(deals_obj, &deals, PyBUF_SIMPLE, 8, -1, "deals") < 0) return NULL;
+    if (buffer_items(win_obj, &win, PyBUF_WRITABLE, 8, -1, "win") < 0) {
         PyBuffer_Release(&deals);
         return NULL;
     }
-    if (writable(draw_obj, &draw, 8, "draw") < 0) {
+    if (buffer_items(draw_obj, &draw, PyBUF_WRITABLE, 8, -1, "draw") < 0) {
         PyBuffer_Release(&deals);
         PyBuffer_Release(&win);
         return NULL;
     }
     PyObject *failed = NULL;
+    int64_t *d = NULL;
+    uint32_t *fb = NULL;
     Py_ssize_t rows = deals.len / (5 * 8);
-    const int64_t *d = deals.buf;
     if (deals.len != rows * 5 * 8 || win.len != rows * 32 * 8 || draw.len != rows * 32 * 8) {
         failed = PyErr_Format(PyExc_ValueError, "deals: rows of 5 int64; win and draw: 32 int64 a row");
         goto done;
     }
+    const Py_buffer *all[3 + 5] = {&deals, &win, &draw};
+    for (int i = 0; i < t->nviews; i++) all[3 + i] = &t->views[i];
+    if (buffer_apart(&win, "win", all, 3 + t->nviews) < 0 || buffer_apart(&draw, "draw", all, 3 + t->nviews) < 0) {
+        failed = Py_None;
+        goto done;
+    }
+    /* a copy, checked: another thread may write to the deals meanwhile */
+    d = PyMem_RawMalloc(deals.len ? deals.len : 1);
+    fb = PyMem_RawCalloc(2 * LEVELS, sizeof(uint32_t));
+    if (!d || !fb) {
+        failed = PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(d, deals.buf, deals.len);
     for (Py_ssize_t r = 0; r < rows; r++)
         for (int i = 0; i < 5; i++) {
             int64_t p = d[r * 5 + i];
@@ -195,11 +227,7 @@ static PyObject *counts_holds(PyObject *self, PyObject *args) {
                 goto done;
             }
         }
-    int32_t *fb = PyMem_RawCalloc(2 * t->m, sizeof(int32_t));
-    if (!fb) {
-        failed = PyErr_NoMemory();
-        goto done;
-    }
+    int changed = 0;
     Py_BEGIN_ALLOW_THREADS
     Py_ssize_t ids[2][32];
     int sizes[2][32];
@@ -207,11 +235,13 @@ static PyObject *counts_holds(PyObject *self, PyObject *args) {
         int now = r & 1;
         subsets_of(t, d + r * 5, ids[now], sizes[now]);
         one_deal(t, ids[now], sizes[now], r ? ids[!now] : NULL, sizes[!now], fb, (int64_t *)win.buf + r * 32,
-                 (int64_t *)draw.buf + r * 32);
+                 (int64_t *)draw.buf + r * 32, &changed);
     }
     Py_END_ALLOW_THREADS
-    PyMem_RawFree(fb);
+    if (changed) failed = PyErr_Format(PyExc_ValueError, "the counts' tables changed after the counts were made");
 done:
+    PyMem_RawFree(d);
+    PyMem_RawFree(fb);
     PyBuffer_Release(&deals);
     PyBuffer_Release(&win);
     PyBuffer_Release(&draw);
@@ -223,12 +253,8 @@ done:
 
 static int take(Counts *t, PyObject *obj, Py_ssize_t itemsize, const void **buf, Py_ssize_t *items, const char *what) {
     Py_buffer *view = &t->views[t->nviews];
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (buffer_items(obj, view, PyBUF_SIMPLE, itemsize, -1, what) < 0) return -1;
     t->nviews++;
-    if (view->len % itemsize) {
-        PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, itemsize);
-        return -1;
-    }
     *buf = view->buf;
     *items = view->len / itemsize;
     return 0;
@@ -286,6 +312,23 @@ static PyObject *counts_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     for (Py_ssize_t e = 0; e < t->entries; e++)
         if (t->levels[e] >= m || t->counts[e] > INT32_MAX) {
             PyErr_SetString(PyExc_ValueError, "levels: below m; counts: below 2**31");
+            goto fail;
+        }
+    /* counts of hands: a set of k positions is held by C(n - k, 5 - k) of
+     * them, and the sums over them fit in int64 */
+    for (int k = 0; k < SETS_SIZES; k++)
+        for (Py_ssize_t s = t->base[k]; s < t->base[k] + t->choose[n][k]; s++) {
+            int64_t held = 0;
+            for (int64_t e = t->offsets[s]; e < t->offsets[s + 1]; e++) held += t->counts[e];
+            if (held != t->choose[n - k][5 - k]) {
+                PyErr_Format(PyExc_ValueError, "counts: set %zd is held by %lld hands, not %lld", s, (long long)held,
+                             (long long)t->choose[n - k][5 - k]);
+                goto fail;
+            }
+        }
+    for (Py_ssize_t i = 0; i < ntotals; i++)
+        if (t->totals[i] < 0 || t->totals[i] > t->choose[n][5] * t->choose[n][5]) {
+            PyErr_SetString(PyExc_ValueError, "totals: each 0 to C(n, 5) ** 2");
             goto fail;
         }
     for (Py_ssize_t h = 0; h < t->nfives; h++)
@@ -349,15 +392,16 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
     Py_buffer *views[5] = {&rows, &levels, &offsets, &out_levels, &out_counts};
     int held = 0;
     PyObject *result = NULL;
-    if (PyObject_GetBuffer(rows_obj, &rows, PyBUF_C_CONTIGUOUS) < 0) goto done;
+    uint8_t *own = NULL;
+    if (buffer_items(rows_obj, &rows, PyBUF_SIMPLE, 1, -1, "rows") < 0) goto done;
     held++;
-    if (PyObject_GetBuffer(levels_obj, &levels, PyBUF_C_CONTIGUOUS) < 0) goto done;
+    if (buffer_items(levels_obj, &levels, PyBUF_SIMPLE, 2, -1, "levels") < 0) goto done;
     held++;
-    if (writable(offsets_obj, &offsets, 8, "offsets") < 0) goto done;
+    if (buffer_items(offsets_obj, &offsets, PyBUF_WRITABLE, 8, -1, "offsets") < 0) goto done;
     held++;
-    if (writable(out_levels_obj, &out_levels, 2, "out_levels") < 0) goto done;
+    if (buffer_items(out_levels_obj, &out_levels, PyBUF_WRITABLE, 2, -1, "out_levels") < 0) goto done;
     held++;
-    if (writable(out_counts_obj, &out_counts, 4, "out_counts") < 0) goto done;
+    if (buffer_items(out_counts_obj, &out_counts, PyBUF_WRITABLE, 4, -1, "out_counts") < 0) goto done;
     held++;
     Py_ssize_t count = levels.len / 2, sets = choose[n][k], per = choose[5][k];
     if (rows.len != count * 5 || levels.len % 2 || offsets.len != (sets + 1) * 8 ||
@@ -366,7 +410,19 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
                         "out_counts: room for C(5, k) a row");
         goto done;
     }
-    const uint8_t *r = rows.buf;
+    for (int i = 2; i < 5; i++)
+        if (buffer_apart(views[i], i == 2 ? "offsets" : i == 3 ? "out_levels" : "out_counts",
+                  (const Py_buffer *const *)views, 5) < 0)
+            goto done;
+    /* the rows copied, then checked: their positions index the tables
+     * while another thread may write to the caller's */
+    uint8_t *r = PyMem_RawMalloc(rows.len ? rows.len : 1);
+    if (!r) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(r, rows.buf, rows.len);
+    own = r;
     const uint16_t *lv = levels.buf;
     for (Py_ssize_t h = 0; h < count; h++) {
         if (h && lv[h] < lv[h - 1]) {
@@ -406,20 +462,22 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
             start[number + 1]++;
         }
     for (Py_ssize_t s = 0; s < sets; s++) start[s + 1] += start[s];
-    memcpy(off, start, sizeof(int64_t) * (sets + 1)); /* off: where each set's next level goes */
+    /* start[s] runs from the first place of set s to the first of s + 1
+     * (the cursors are the kernel's own: the caller's offsets, written
+     * meanwhile by another thread, are no write index) */
     for (Py_ssize_t h = 0; h < count; h++)
         for (int p = 0; p < nplaces; p++) {
             int64_t number = 0;
             for (int j = 0; j < k; j++) number += choose[r[h * 5 + places[p][j]]][j + 1];
-            ol[off[number]++] = lv[h];
+            ol[start[number]++] = lv[h];
         }
-    /* each set's run of a level: one entry */
+    /* each set's run of a level: one entry; set s now ends where s + 1 began */
     for (Py_ssize_t s = 0; s < sets; s++) {
         off[s] = entries;
-        for (int64_t i = start[s]; i < start[s + 1];) {
+        for (int64_t i = s ? start[s - 1] : 0; i < start[s];) {
             uint16_t level = ol[i];
             int64_t j = i;
-            while (j < start[s + 1] && ol[j] == level) j++;
+            while (j < start[s] && ol[j] == level) j++;
             ol[entries] = level;
             oc[entries] = (uint32_t)(j - i);
             entries++;
@@ -431,6 +489,7 @@ static PyObject *subsets(PyObject *module, PyObject *args) {
     PyMem_RawFree(start);
     result = PyLong_FromSsize_t(entries);
 done:
+    PyMem_RawFree(own);
     for (int i = 0; i < held; i++) PyBuffer_Release(views[i]);
     return result;
 }

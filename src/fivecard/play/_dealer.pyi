@@ -9,7 +9,9 @@ Buffer: TypeAlias = bytes | bytearray | memoryview | array[Any] | np.ndarray[Any
 class Counts:
     """The hands of a deck that hold each set of at most four positions, by level."""
 
-    def __init__(self, n: int, m: int, offsets: Buffer, levels: Buffer, counts: Buffer, fives: Buffer) -> None: ...
+    def __init__(
+        self, n: int, m: int, offsets: Buffer, levels: Buffer, counts: Buffer, fives: Buffer, totals: Buffer
+    ) -> None: ...
     def holds(self, deals: Buffer, win: Buffer, draw: Buffer, /) -> None: ...
 
 def subsets(

@@ -29,6 +29,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
+
 #define MAX_DECK 64 /* deck positions of a set fit these tables */
 #define HOLDS 32
 #define AHEAD 8 /* deals ahead whose sets are fetched */
@@ -47,21 +49,6 @@ static void make_tables(void) {
         kept[m] = __builtin_popcount((unsigned)m);
         last[m] = m ? 31 - __builtin_clz((unsigned)m) : -1;
     }
-}
-
-/* a buffer, C-contiguous, of `items` items of `size` bytes (items < 0: any
- * whole number of them); writable when asked */
-static int view(PyObject *obj, Py_buffer *out, Py_ssize_t size, Py_ssize_t items, int writable, const char *what) {
-    if (PyObject_GetBuffer(obj, out, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
-    if (out->len % size || (items >= 0 && out->len != items * size)) {
-        if (items >= 0)
-            PyErr_Format(PyExc_ValueError, "%s: %zd items of %zd bytes, not %zd bytes", what, items, size, out->len);
-        else
-            PyErr_Format(PyExc_ValueError, "%s: items of %zd bytes", what, size);
-        PyBuffer_Release(out);
-        return -1;
-    }
-    return 0;
 }
 
 static int deck_and_kinds(int n, int kinds) {
@@ -94,7 +81,7 @@ static PyObject *kinds(PyObject *self, PyObject *args) {
                           &columns, &out_obj))
         return NULL;
     Py_buffer codes, wild, lookup, entry, out;
-    if (view(codes_obj, &codes, 4, -1, 0, "codes") < 0) return NULL;
+    if (buffer_items(codes_obj, &codes, PyBUF_SIMPLE, 4, -1, "codes") < 0) return NULL;
     int n = (int)(codes.len / 4);
     PyObject *result = NULL;
     int held = 1;
@@ -102,18 +89,19 @@ static PyObject *kinds(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "a deck of 5 to %d cards, a column or more, a shift of 0 to 31", MAX_DECK);
         goto done;
     }
-    if (view(wild_obj, &wild, 1, n, 0, "wild") < 0) goto done;
+    if (buffer_items(wild_obj, &wild, PyBUF_SIMPLE, 1, n, "wild") < 0) goto done;
     held++;
-    if (view(lookup_obj, &lookup, 2, -1, 0, "lookup") < 0) goto done;
+    if (buffer_items(lookup_obj, &lookup, PyBUF_SIMPLE, 2, -1, "lookup") < 0) goto done;
     held++;
-    if (view(entry_obj, &entry, 1, -1, 0, "entry") < 0) goto done;
+    if (buffer_items(entry_obj, &entry, PyBUF_SIMPLE, 1, -1, "entry") < 0) goto done;
     held++;
-    if (view(out_obj, &out, 1, choose[n][5], 1, "out") < 0) goto done;
+    if (buffer_items(out_obj, &out, PyBUF_WRITABLE, 1, choose[n][5], "out") < 0) goto done;
     held++;
     if (entry.len % columns) {
         PyErr_SetString(PyExc_ValueError, "entry: rows of columns");
         goto done;
     }
+    if (buffer_apart(&out, "out", (const Py_buffer *const[]){&codes, &wild, &lookup, &entry}, 4) < 0) goto done;
     const int32_t *code = codes.buf;
     const uint8_t *flag = wild.buf, *row = entry.buf;
     const uint16_t *table = lookup.buf;
@@ -126,10 +114,12 @@ static PyObject *kinds(PyObject *self, PyObject *args) {
         for (int d = 3; d < e; d++)
             for (int c = 2; c < d; c++)
                 for (int b = 1; b < c; b++) {
-                    int32_t sum = code[b] + code[c] + code[d] + code[e], all = code[b] & code[c] & code[d] & code[e];
+                    /* int64: five int32 codes' sum cannot overflow it */
+                    int64_t sum = (int64_t)code[b] + code[c] + code[d] + code[e];
+                    int32_t all = code[b] & code[c] & code[d] & code[e];
                     int wilds = flag[b] + flag[c] + flag[d] + flag[e];
                     for (int a = 0; a < b; a++) {
-                        Py_ssize_t at = (Py_ssize_t)((sum + code[a]) >> shift) + (all & code[a] & mask ? space : 0);
+                        int64_t at = ((sum + code[a]) >> shift) + (all & code[a] & mask ? space : 0);
                         Py_ssize_t strength = at >= 0 && at < size ? table[at] : 0;
                         int w = wilds + flag[a];
                         if (strength >= strengths) bad = 1;
@@ -167,18 +157,23 @@ static PyObject *fours(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OiiO", &top_obj, &n, &kinds, &out_obj)) return NULL;
     if (deck_and_kinds(n, kinds) < 0) return NULL;
     Py_buffer top, out;
-    if (view(top_obj, &top, 1, choose[n][5], 0, "top") < 0) return NULL;
-    if (view(out_obj, &out, 4, choose[n][4] * kinds, 1, "out") < 0) {
+    if (buffer_items(top_obj, &top, PyBUF_SIMPLE, 1, choose[n][5], "top") < 0) return NULL;
+    if (buffer_items(out_obj, &out, PyBUF_WRITABLE, 4, choose[n][4] * kinds, "out") < 0) {
         PyBuffer_Release(&top);
         return NULL;
     }
+    if (buffer_apart(&out, "out", (const Py_buffer *const[]){&top}, 1) < 0) {
+        PyBuffer_Release(&top);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
     const uint8_t *kind = top.buf;
-    int32_t *t = out.buf;
+    /* unsigned: another thread's writes to out may make its counts
+     * anything, and their increments must still be defined */
+    uint32_t *t = out.buf;
     int bad = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < top.len; i++)
-        if (kind[i] >= kinds) bad = 1;
-    if (!bad) {
+    {
         memset(t, 0, out.len);
         const int64_t k = kinds;
         int64_t number = 0; /* the five-card set a, b, c, d, e */
@@ -187,13 +182,19 @@ static PyObject *fours(PyObject *self, PyObject *args) {
                 for (int c = 2; c < d; c++)
                     for (int b = 1; b < c; b++) {
                         /* each four-card subset's number, less C(a, 1) = a where a is in it */
-                        int32_t *no_a = t + (choose[b][1] + choose[c][2] + choose[d][3] + choose[e][4]) * k;
-                        int32_t *no_b = t + (choose[c][2] + choose[d][3] + choose[e][4]) * k;
-                        int32_t *no_c = t + (choose[b][2] + choose[d][3] + choose[e][4]) * k;
-                        int32_t *no_d = t + (choose[b][2] + choose[c][3] + choose[e][4]) * k;
-                        int32_t *no_e = t + (choose[b][2] + choose[c][3] + choose[d][4]) * k;
+                        uint32_t *no_a = t + (choose[b][1] + choose[c][2] + choose[d][3] + choose[e][4]) * k;
+                        uint32_t *no_b = t + (choose[c][2] + choose[d][3] + choose[e][4]) * k;
+                        uint32_t *no_c = t + (choose[b][2] + choose[d][3] + choose[e][4]) * k;
+                        uint32_t *no_d = t + (choose[b][2] + choose[c][3] + choose[e][4]) * k;
+                        uint32_t *no_e = t + (choose[b][2] + choose[c][3] + choose[d][4]) * k;
                         for (int a = 0; a < b; a++) {
+                            /* checked where it is used: another thread may
+                             * write to top while this one counts */
                             int x = kind[number++];
+                            if (x >= kinds) {
+                                bad = 1;
+                                goto counted;
+                            }
                             int64_t at = a * k + x;
                             no_a[x]++;
                             no_b[at]++;
@@ -203,6 +204,7 @@ static PyObject *fours(PyObject *self, PyObject *args) {
                         }
                     }
     }
+counted:
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&top);
     PyBuffer_Release(&out);
@@ -226,9 +228,14 @@ static PyObject *fewer(PyObject *self, PyObject *args) {
     if (deck_and_kinds(n, kinds) < 0) return NULL;
     if (size < 0 || size > 3) return PyErr_Format(PyExc_ValueError, "sets of 0 to 3 cards, not %d", size);
     Py_buffer upper, out;
-    if (view(upper_obj, &upper, 4, choose[n][size + 1] * kinds, 0, "upper") < 0) return NULL;
-    if (view(out_obj, &out, 4, choose[n][size] * kinds, 1, "out") < 0) {
+    if (buffer_items(upper_obj, &upper, PyBUF_SIMPLE, 4, choose[n][size + 1] * kinds, "upper") < 0) return NULL;
+    if (buffer_items(out_obj, &out, PyBUF_WRITABLE, 4, choose[n][size] * kinds, "out") < 0) {
         PyBuffer_Release(&upper);
+        return NULL;
+    }
+    if (buffer_apart(&out, "out", (const Py_buffer *const[]){&upper}, 1) < 0) {
+        PyBuffer_Release(&upper);
+        PyBuffer_Release(&out);
         return NULL;
     }
     int64_t *sum = PyMem_Malloc(sizeof(int64_t) * kinds);
@@ -304,12 +311,29 @@ static inline int before(const Holds *x, int i, int j) {
     return i < j;
 }
 
-/* the signed sum over each mask's supersets among the 32, in place */
+/* a deal's five positions into c, read once; whether they are five
+ * ascending positions of a deck of n cards (checked where they are used:
+ * they index the tables, and another thread may write to the deals while
+ * the kernel runs) */
+static inline int load_deal(const int64_t *deal, int n, int64_t *c) {
+    for (int j = 0; j < 5; j++) c[j] = deal[j];
+    return c[0] >= 0 && c[0] < c[1] && c[1] < c[2] && c[2] < c[3] && c[3] < c[4] && c[4] < n;
+}
+
+/* the signed sum over each mask's supersets among the 32, in place: in
+ * unsigned arithmetic (wrapping, defined), the exact sum wherever it fits,
+ * as it does for counts (each a part of the one before) */
 static inline void signed_supersets(int64_t *x) {
     for (int bit = 1; bit < HOLDS; bit <<= 1)
         for (int h = 0; h < HOLDS; h++)
-            if (!(h & bit)) x[h] -= x[h | bit];
+            if (!(h & bit)) x[h] = (int64_t)((uint64_t)x[h] - (uint64_t)x[h | bit]);
 }
+
+/* the most a line pays (fivecard.play.paytables.MAX_PAY): a set's squared
+ * pays, C(64, 5) hands at most, fit in int64 */
+#define MAX_PAY 1000000
+/* the most the deals' weights add up to: the final counts fit in int64 */
+#define MAX_WEIGHT ((int64_t)1 << 32)
 
 PyDoc_STRVAR(holds_doc, "holds(first, weight, tables, top, n, pays, draws, spread, best, value, second,\n"
 "      second_value, final, values)\n--\n\n"
@@ -325,7 +349,11 @@ PyDoc_STRVAR(holds_doc, "holds(first, weight, tables, top, n, pays, draws, sprea
 "kind times the deal's ``weight`` (int64) to ``final`` (int64, 6 rows by\n"
 "cards kept), and with ``values`` (float64, 32 a deal; or None) writes every\n"
 "hold's value. The pays are summed per set first (the sums are linear: the\n"
-"same integers as summing the counts per kind). The GIL is released.");
+"same integers as summing the counts per kind). The GIL is released; the\n"
+"pays and draws are read from copies, each deal's positions and kind\n"
+"checked where they are read. Refuses pays past\n"
+"0-1,000,000, weights past 2**32 in all, tables whose rows are not counts of\n"
+"the deck's hands, an output sharing memory with another argument.");
 
 static PyObject *holds(PyObject *self, PyObject *args) {
     PyObject *first_obj, *weight_obj, *tables_obj, *top_obj, *pays_obj, *draws_obj, *best_obj, *value_obj, *second_obj,
@@ -348,14 +376,18 @@ static PyObject *holds(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
 #define TAKE(obj, size, items, writable, what) \
     do { \
-        if (view((obj), &b[held], (size), (items), (writable), (what)) < 0) goto done; \
+        if (buffer_items((obj), &b[held], (writable) ? PyBUF_WRITABLE : PyBUF_SIMPLE, (size), (items), (what)) < 0) goto done; \
         held++; \
     } while (0)
     if (PySequence_Fast_GET_SIZE(tables_seq) != 5) {
         PyErr_SetString(PyExc_ValueError, "tables: the five tables of the sets of 0-4 cards");
         goto done;
     }
-    TAKE(first_obj, 8 * 5, -1, 0, "first");
+    TAKE(first_obj, 8, -1, 0, "first");
+    if (b[FIRST].len % 40) {
+        PyErr_SetString(PyExc_ValueError, "first: rows of 5 int64");
+        goto done;
+    }
     m = b[FIRST].len / 40;
     TAKE(weight_obj, 8, m, 0, "weight");
     TAKE(top_obj, 1, choose[n][5], 0, "top");
@@ -372,62 +404,111 @@ static PyObject *holds(PyObject *self, PyObject *args) {
     else {
         b[held].buf = NULL;
         b[held].obj = NULL;
+        b[held].len = 0;
         held++;
     }
     for (int s = 0; s < 5; s++) TAKE(PySequence_Fast_GET_ITEM(tables_seq, s), 4, choose[n][s] * kinds, 0, "tables");
-    const int64_t *first = b[FIRST].buf, *weight = b[WEIGHT].buf, *pays = b[PAYS].buf, *draws = b[DRAWS].buf;
-    const uint8_t *top = b[TOP].buf;
-    int8_t *best = b[BEST].buf, *second = b[SECOND].buf;
-    double *value = b[VALUE].buf, *second_value = b[SECOND_VALUE].buf, *values = b[VALUES].buf;
-    int64_t *final = b[FINAL].buf;
-    const int32_t *table[5];
-    for (int s = 0; s < 5; s++) table[s] = b[T0 + s].buf;
+    {
+        static const char *const outputs[] = {"best", "value", "second", "second_value", "final", "values"};
+        const Py_buffer *all[T0 + 5];
+        for (int i = 0; i < T0 + 5; i++) all[i] = &b[i];
+        for (int i = BEST; i <= VALUES; i++)
+            if (buffer_apart(&b[i], outputs[i - BEST], all, T0 + 5) < 0) goto done;
+    }
+    /* copies of the pays and draws, checked (against an overflow, a
+     * division by 0): another thread may write to the arrays meanwhile */
+    int64_t pay[256], draw[HOLDS];
+    memcpy(pay, b[PAYS].buf, sizeof(int64_t) * kinds);
+    memcpy(draw, b[DRAWS].buf, sizeof draw);
+    for (int j = 0; j < kinds; j++)
+        if (pay[j] < 0 || pay[j] > MAX_PAY) {
+            PyErr_Format(PyExc_ValueError, "pays: each 0 to %d", MAX_PAY);
+            goto done;
+        }
     for (int h = 0; h < HOLDS; h++)
-        if (draws[h] <= 0) {
+        if (draw[h] <= 0) {
             PyErr_SetString(PyExc_ValueError, "draws: one a hold, each above 0");
             goto done;
         }
+    /* the deals and weights checked here (an error before any output is
+     * written), the deals again where they are read */
+    const int64_t *first = b[FIRST].buf, *weight = b[WEIGHT].buf;
+    int64_t weights = 0;
+    for (Py_ssize_t r = 0; r < m; r++) {
+        int64_t c[5];
+        if (!load_deal(first + r * 5, n, c)) {
+            PyErr_Format(PyExc_ValueError, "first: row %zd is not five ascending positions of a deck of %d cards", r, n);
+            goto done;
+        }
+        if (weight[r] < 0 || (weights += weight[r]) > MAX_WEIGHT) {
+            PyErr_SetString(PyExc_ValueError, "weight: each 0 or more, at most 2**32 in all");
+            goto done;
+        }
+    }
+    const uint8_t *top = b[TOP].buf;
+    int8_t *best = b[BEST].buf, *second = b[SECOND].buf;
+    double *value = b[VALUE].buf, *second_value = b[SECOND_VALUE].buf, *values = b[VALUES].buf;
+    const int32_t *table[5];
+    for (int s = 0; s < 5; s++) table[s] = b[T0 + s].buf;
     for (Py_ssize_t i = 0; i < choose[n][5]; i++)
         if (top[i] >= kinds) {
             PyErr_Format(PyExc_ValueError, "top: a kind past %d", kinds - 1);
             goto done;
         }
     /* per set of 0-4 cards, its pays and its squared pays summed over its
-     * five-card sets: two numbers a set in place of a row of counts */
+     * five-card sets: two numbers a set in place of a row of counts; then
+     * the final hands of the best holds by cards kept and kind */
     Py_ssize_t sets = 0, at[5];
     for (int s = 0; s < 5; s++) {
         at[s] = sets;
         sets += choose[n][s];
     }
-    sums = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)sets);
+    sums = PyMem_Malloc(sizeof(int64_t) * (2 * (size_t)sets + 6 * (size_t)kinds));
     if (!sums) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t wrong = -1; /* the first row that is no deal */
+    uint64_t *made = (uint64_t *)sums + 2 * sets;
+    memset(made, 0, sizeof(uint64_t) * 6 * kinds);
+    Py_ssize_t wrong = -1; /* a set whose row is no counts of hands */
+    int changed = 0;       /* a kind past the kinds, met where it is read */
     Py_BEGIN_ALLOW_THREADS
     const int64_t k = kinds;
-    for (int s = 0; s < 5; s++)
+    for (int s = 0; s < 5 && wrong < 0; s++) {
+        /* a set of s cards is held by C(n - s, 5 - s) hands, each of one
+         * kind: rows of counts that add up to that, each count at most
+         * it, whose pays and squared pays fit in int64 */
+        const int64_t hands = choose[n - s][5 - s];
         for (int64_t u = 0; u < choose[n][s]; u++) {
             const int32_t *row = table[s] + u * k;
-            int64_t paid = 0, squared = 0;
+            /* unsigned (wrapping, defined) until the row is known to be counts */
+            uint64_t paid = 0, squared = 0;
+            int64_t total = 0;
+            int32_t sign = 0;
             for (int j = 0; j < kinds; j++) {
-                paid += row[j] * pays[j];
-                squared += row[j] * (pays[j] * pays[j]);
+                int32_t count = row[j];
+                sign |= count;
+                total += count;
+                paid += (uint64_t)(int64_t)count * (uint64_t)pay[j];
+                squared += (uint64_t)(int64_t)count * (uint64_t)(pay[j] * pay[j]);
             }
-            sums[2 * (at[s] + u)] = paid;
-            sums[2 * (at[s] + u) + 1] = squared;
+            if (sign < 0 || total != hands) {
+                wrong = at[s] + u;
+                break;
+            }
+            sums[2 * (at[s] + u)] = (int64_t)paid;
+            sums[2 * (at[s] + u) + 1] = (int64_t)squared;
         }
-    for (Py_ssize_t r = 0; r < m && wrong < 0; r++) {
-        const int64_t *c = first + r * 5;
-        if (c[0] < 0 || c[4] >= n || !(c[0] < c[1] && c[1] < c[2] && c[2] < c[3] && c[3] < c[4])) wrong = r;
     }
-    for (Py_ssize_t r = 0; r < m && wrong < 0; r++) {
-        const int64_t *c = first + r * 5;
-        if (r + AHEAD < m) {
+    for (Py_ssize_t r = 0; r < m && wrong < 0 && !changed; r++) {
+        int64_t c[5], d[5];
+        if (!load_deal(first + r * 5, n, c)) {
+            changed = 1;
+            break;
+        }
+        if (r + AHEAD < m && load_deal(first + (r + AHEAD) * 5, n, d)) {
             /* a deal further on: its kind and its four-card sets' pays and
              * counts (the tables' largest, far apart) fetched meanwhile */
-            const int64_t *d = first + (r + AHEAD) * 5;
             int64_t low = 0, high = choose[d[1]][1] + choose[d[2]][2] + choose[d[3]][3] + choose[d[4]][4];
             __builtin_prefetch(top + choose[d[0]][1] + choose[d[1]][2] + choose[d[2]][3] + choose[d[3]][4] + choose[d[4]][5]);
             for (int j = 0; j < 5; j++) {
@@ -453,13 +534,18 @@ static PyObject *holds(PyObject *self, PyObject *args) {
             paid[h] = sum[0];
             squared[h] = sum[1];
         }
-        int64_t whole = pays[top[number[HOLDS - 1]]];
+        int kind = top[number[HOLDS - 1]]; /* checked where it is read, as the deal */
+        if (kind >= kinds) {
+            changed = 1;
+            break;
+        }
+        int64_t whole = pay[kind];
         paid[HOLDS - 1] = whole;
         squared[HOLDS - 1] = whole * whole;
         signed_supersets(paid);
         signed_supersets(squared);
-        Holds x = {.squared = squared, .draws = draws, .spread = spread};
-        for (int h = 0; h < HOLDS; h++) x.value[h] = (double)paid[h] / (double)draws[h];
+        Holds x = {.squared = squared, .draws = draw, .spread = spread};
+        for (int h = 0; h < HOLDS; h++) x.value[h] = (double)paid[h] / (double)draw[h];
         int one = 0, two = 1;
         if (before(&x, 1, 0)) {
             one = 1;
@@ -478,31 +564,45 @@ static PyObject *holds(PyObject *self, PyObject *args) {
         second[r] = (int8_t)two;
         second_value[r] = x.value[two];
         if (values) memcpy(values + r * HOLDS, x.value, sizeof(x.value));
-        /* the best hold's final hands per kind: the signed sum over its supersets */
-        int64_t *by_kept = final + kept[one] * k;
-        int64_t w = weight[r];
+        /* the best hold's final hands per kind: the signed sum over its
+         * supersets (unsigned: the tables read again may have changed) */
+        uint64_t *by_kept = made + kept[one] * k;
+        uint64_t w = (uint64_t)weight[r]; /* (read again: the sums below are unsigned) */
         for (int h = one; h < HOLDS; h = (h + 1) | one) {
-            int64_t sign = (kept[h] - kept[one]) & 1 ? -w : w;
+            uint64_t sign = (kept[h] - kept[one]) & 1 ? -w : w;
             if (h == HOLDS - 1) {
-                by_kept[top[number[h]]] += sign;
+                by_kept[kind] += sign;
             } else {
                 const int32_t *row = table[kept[h]] + number[h] * k;
-                for (int j = 0; j < kinds; j++) by_kept[j] += sign * row[j];
+                for (int j = 0; j < kinds; j++) by_kept[j] += sign * (uint64_t)(int64_t)row[j];
             }
         }
     }
     Py_END_ALLOW_THREADS
     if (wrong >= 0) {
-        PyErr_Format(PyExc_ValueError, "first: row %zd is not five ascending positions of a deck of %d cards", wrong, n);
+        PyErr_Format(PyExc_ValueError, "tables: set %zd's row is not the counts of the hands of a deck of %d cards that "
+                     "hold it", wrong, n);
         goto done;
     }
+    if (changed) {
+        PyErr_SetString(PyExc_ValueError, "first or top changed during the call: a deal or a kind out of range");
+        goto done;
+    }
+    /* added to final only if every sum fits */
+    int64_t *final = b[FINAL].buf, added[6 * 255];
+    for (int i = 0; i < 6 * kinds; i++)
+        if (__builtin_add_overflow(final[i], (int64_t)made[i], &added[i])) {
+            PyErr_SetString(PyExc_ValueError, "final: a count past int64");
+            goto done;
+        }
+    memcpy(final, added, sizeof(int64_t) * 6 * kinds);
     Py_INCREF(Py_None);
     result = Py_None;
 done:
 #undef TAKE
     PyMem_Free(sums);
     for (int i = 0; i < held; i++)
-        if (b[i].obj || b[i].buf) PyBuffer_Release(&b[i]);
+        if (b[i].obj) PyBuffer_Release(&b[i]);
     Py_DECREF(tables_seq);
     return result;
 }

@@ -15,12 +15,13 @@ if ! { [ -x .venv/bin/python ] && [ "$stamp" -nt pyproject.toml ] && [ "$stamp" 
     touch "$stamp"
 fi
 
-# The compiled kernels (C, src/fivecard/*/_*.c): built again when a source is
-# newer than its build (an editable install compiles them only when it runs).
+# The compiled kernels (C, src/fivecard/*/_*.c, and the header they share,
+# src/fivecard/_buffers.h): built again when a source or the header is newer
+# than a build (an editable install compiles them only when it runs).
 if command -v "${CC:-cc}" >/dev/null; then
     for source in src/fivecard/*/_*.c; do
         built=$(ls "${source%.c}".*.so 2>/dev/null | head -n 1)
-        if [ -z "$built" ] || [ "$source" -nt "$built" ]; then
+        if [ -z "$built" ] || [ "$source" -nt "$built" ] || [ src/fivecard/_buffers.h -nt "$built" ]; then
             echo "building the compiled kernels ($source changed)" >&2
             .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --editable .
             break

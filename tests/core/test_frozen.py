@@ -10,6 +10,7 @@ import pytest
 
 from fivecard.core.cards import Card
 from fivecard.core.errors import Listed, Phrase
+from fivecard.core.evaluate import evaluate
 from fivecard.core.frozen import Frozen
 from fivecard.core.lookup import HandClass
 from fivecard.core.rules import STANDARD, Category, get_rules
@@ -61,7 +62,7 @@ def test_a_value_is_shown_by_its_fields_in_order() -> None:
 def test_a_field_is_set_once() -> None:
     point = Point(1, 2)
     with pytest.raises(AttributeError, match="cannot assign to field 'x'"):
-        point.x = 3  # type: ignore[misc]
+        point.x = 3
     with pytest.raises(AttributeError, match="cannot delete field 'y'"):
         del point.y
 
@@ -84,9 +85,12 @@ def test_the_cores_values_compare_by_their_fields() -> None:
     assert category == Category(*(getattr(category, name) for name in Category._fields))
     assert Phrase("a {x}", {"x": 1}) == Phrase("a {x}", {"x": 1})
     assert Phrase("a {x}", {"x": 1}) != Phrase("a {x}", {"x": 2})
-    hand_class = HandClass(7, STANDARD.ladder[1], (5,), ((1, 5),), (5,))
-    assert hand_class == HandClass(7, STANDARD.ladder[1], (5,), ((1, 5),), (5,))
-    assert hash(hand_class) == hash(HandClass(7, STANDARD.ladder[1], (5,), ((1, 5),), (5,)))
+    hand_class = evaluate("AS KS QS JS TS").hand_class
+    twin = HandClass(*(getattr(hand_class, name) for name in HandClass._fields))
+    assert twin is not hand_class
+    assert twin == hand_class
+    assert hash(twin) == hash(hand_class)
+    assert twin != evaluate("AS KS QS JS 9S").hand_class
 
 
 def test_a_rule_set_is_equal_only_to_itself() -> None:

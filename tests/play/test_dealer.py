@@ -439,3 +439,22 @@ def test_dask_workers_map_the_tables_this_process_made(
     _same(spread, solved("one-joker"))
     assert not [p for p in (tmp_path / "tmp").iterdir() if p.name.startswith("fivecard")]
     assert (tmp_path / "cache").exists() == (cache == "on")
+
+
+@pytest.mark.parametrize("largest", [1000, 2**62, 2**63 - 1])
+def test_a_parts_sums_by_cards_kept_are_exact(largest: int) -> None:
+    rng = np.random.default_rng(7)
+    rows, columns = 500, 4
+    counts = rng.integers(0, largest, size=(rows, columns), dtype=np.int64, endpoint=True)
+    kept = rng.integers(0, 6, size=rows)
+    sums = dealer._kept_sums(kept, counts)
+    for k in range(6):
+        for column in range(columns):
+            high, low = (int(x) for x in sums[k, column])
+            expected = sum(int(v) for v, keep in zip(counts[:, column], kept) if keep == k)
+            assert (high << 62) + low == expected
+
+
+def test_a_part_of_no_classes_sums_to_nothing() -> None:
+    sums = dealer._kept_sums(np.zeros(0, dtype=np.int64), np.zeros((0, 3), dtype=np.int64))
+    assert sums.shape == (6, 3, 2) and not sums.any()

@@ -288,22 +288,23 @@ def _combined(
     spec: _Spec, deck: tuple[Card, ...], classes: DealClasses, results: Sequence[dict[str, npt.NDArray[Any]]]
 ) -> DealerSolution:
     n = len(deck)
-    joined = {name: np.concatenate([r[name] for r in results]) for name in results[0]}
+    joined = {name: np.concatenate([r[name] for r in results]) for name in _PER_CLASS}
     if len(joined["best"]) != len(classes):
         raise FivecardError(f"the parts hold {len(joined['best'])} classes, not {len(classes)}")
-    kept = KEPT[joined["best"].astype(np.int64)]
-
-    def by_kept(counts: npt.NDArray[np.int64]) -> list[int]:
-        """Per cards kept, the sum of the classes' counts, in Python ints."""
-        return [sum(counts[kept == k].tolist()) for k in range(6)]
+    # per cards kept, per column (won, drawn, each final category), the sum over every class
+    sums = [[0] * (2 + len(spec.rules.ladder)) for _ in range(6)]
+    for result in results:
+        for k, row in enumerate(result["kept_sums"].tolist()):
+            for column, (high, low) in enumerate(row):
+                sums[k][column] += (high << _HIGH) + low
 
     dealer_hands = comb(n - 5, 5)
-    win = mean_over_deals(by_kept(joined["chosen_win"]), n, dealer_hands)
-    draw = mean_over_deals(by_kept(joined["chosen_draw"]), n, dealer_hands)
+    win = mean_over_deals([row[0] for row in sums], n, dealer_hands)
+    draw = mean_over_deals([row[1] for row in sums], n, dealer_hands)
     names = [c.name for c in spec.rules.ladder]
     final = {}
     for place in reversed(range(len(names))):  # strongest first
-        if got := mean_over_deals(by_kept(joined["chosen_final"][:, place]), n):
+        if got := mean_over_deals([row[2 + place] for row in sums], n):
             final[names[place]] = got
     return DealerSolution(
         spec.rules,
@@ -323,11 +324,21 @@ def _combined(
     )
 
 
+#: What a part returns per class (the rest, ``kept_sums``, is per part).
+_PER_CLASS: Final = ("best", "best_value", "best_win", "best_draw", "best_lose", "second", "second_value")
+#: A part's sums are sent as (high, low) pairs: high * 2**_HIGH + low.
+_HIGH: Final = 62
+
+
 def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     """One part: the best holds of classes ``part * spec.part_classes`` on,
-    and per class the chosen hold's (draw, dealer hand) pairs won and drawn
-    and its draws per final category, times the deals of the class
-    (integers: the sums over classes are made in Python ints)."""
+    each class's best and runner-up hold with their values and chances
+    (:data:`_PER_CLASS`), and ``kept_sums``: per cards kept by the chosen
+    hold, the part's sums of the (draw, dealer hand) pairs won and drawn
+    and of the draws per final category, each count times the deals of its
+    class, exact (see :func:`_kept_sums`). The sums, not each class's
+    counts, travel back: a third of the bytes, and no pass over every class
+    at the end."""
     assert isinstance(spec, _Spec)
     tables = _tables(spec.rules, spec.deck, spec.folder)
     classes = _classes(spec.rules, spec.deck)
@@ -339,18 +350,39 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
     best, second = _ranked(tables, cards, win, draw, values)
     rows = np.arange(len(cards))
     scale = tables.draws[best] * tables.dealer_hands
+    chosen = np.concatenate(
+        [(weight * win[rows, best])[:, None], (weight * draw[rows, best])[:, None], made[rows, best] * weight[:, None]],
+        axis=1,
+    )  # (rows, 2 + categories)
     return {
-        "best": best,
+        "best": best.astype(np.int8),
         "best_value": values[rows, best],
         "best_win": win[rows, best] / scale,
         "best_draw": draw[rows, best] / scale,
         "best_lose": (scale - win[rows, best] - draw[rows, best]) / scale,
-        "second": second,
+        "second": second.astype(np.int8),
         "second_value": values[rows, second],
-        "chosen_win": weight * win[rows, best],
-        "chosen_draw": weight * draw[rows, best],
-        "chosen_final": made[rows, best] * weight[:, None],  # (rows, categories)
+        "kept_sums": _kept_sums(KEPT[best], chosen),
     }
+
+
+def _kept_sums(kept: npt.NDArray[Any], counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Per cards kept (0 to 5) and per column of ``counts`` (nonnegative),
+    the sum over the rows whose ``kept`` is that, exactly: an array (6,
+    columns, 2) of (high, low) pairs, each sum ``high * 2**62 + low``. In
+    int64 where no sum can pass it, else in Python ints."""
+    out = np.zeros((6, counts.shape[1], 2), dtype=np.int64)
+    if not counts.size:
+        return out
+    small = int(counts.max()) <= (2**63 - 1) // len(counts)
+    for k in range(6):
+        rows = counts[kept == k]
+        if small:
+            out[k, :, 1] = rows.sum(axis=0)
+        else:
+            for column, values in enumerate(rows.T.tolist()):
+                out[k, column] = divmod(sum(values), 1 << _HIGH)
+    return out
 
 
 def _ranked(

@@ -194,8 +194,7 @@ def stable_text(value: object) -> str:
         if dataclasses.is_dataclass(item) and not isinstance(item, type):
             return [type(item).__name__, [[f.name, walk(getattr(item, f.name))] for f in dataclasses.fields(item)]]
         if isinstance(item, Frozen):
-            slots: tuple[str, ...] = type(item).__slots__
-            return [type(item).__name__, [[name, walk(getattr(item, name))] for name in slots]]
+            return [type(item).__name__, [[name, walk(getattr(item, name))] for name in item._fields]]
         if isinstance(item, enum.Enum):
             return f"{type(item).__name__}.{item.name}"
         if isinstance(item, (set, frozenset)):

@@ -470,3 +470,10 @@ def test_a_parts_sums_at_the_int64_bound_are_exact(rows: int) -> None:
         assert [(int(h) << 62) + int(lo) for h, lo in sums[3]] == [rows * largest, (rows - 1) * largest]
         assert not sums[[0, 1, 2, 4, 5]].any()
 
+
+
+def test_a_parts_sums_of_negative_counts_are_exact() -> None:
+    counts = np.array([[-(2**62)], [-(2**62)], [-(2**62)], [1]], dtype=np.int64)
+    sums = dealer._kept_sums(np.zeros(4, dtype=np.int64), counts)
+    high, low = (int(x) for x in sums[0, 0])
+    assert (high << 62) + low == -3 * 2**62 + 1

@@ -103,3 +103,41 @@ def test_a_rule_set_is_equal_only_to_itself() -> None:
 def test_a_card_compares_by_rank_and_suit() -> None:
     assert Card.parse("As") == Card.parse("AS")
     assert repr(Card.parse("As")) == "Card.parse('As')"
+
+
+def test_a_private_field_is_read_by_the_name_python_gives_it() -> None:
+    class Secret(Frozen):
+        __slots__ = ("__code",)
+
+        def __init__(self, code: int) -> None:
+            object.__setattr__(self, "_Secret__code", code)
+
+    assert Secret._fields == ("_Secret__code",)
+    assert Secret(1) == Secret(1) and Secret(1) != Secret(2)
+    assert hash(Secret(1)) == hash(Secret(1))
+    assert repr(Secret(1)) == "Secret(_Secret__code=1)"
+
+
+def test_slots_given_as_one_name_are_one_field() -> None:
+    class Single(Frozen):
+        __slots__ = "rank"  # one name, as Python allows
+
+        def __init__(self, rank: int) -> None:
+            object.__setattr__(self, "rank", rank)
+
+    assert Single._fields == ("rank",)
+    assert repr(Single(3)) == "Single(rank=3)"
+
+
+def test_a_weak_reference_slot_is_not_a_field() -> None:
+    import weakref
+
+    class Referable(Point):
+        __slots__ = ("__weakref__",)
+
+    first, second = Referable(1, 2), Referable(1, 2)
+    refs = weakref.ref(first), weakref.ref(second)
+    assert Referable._fields == ("x", "y")
+    assert first == second and hash(first) == hash(second)
+    assert repr(first) == "Referable(x=1, y=2)"
+    assert all(ref() is not None for ref in refs)

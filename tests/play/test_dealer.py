@@ -458,3 +458,22 @@ def test_a_parts_sums_by_cards_kept_are_exact(largest: int) -> None:
 def test_a_part_of_no_classes_sums_to_nothing() -> None:
     sums = dealer._kept_sums(np.zeros(0, dtype=np.int64), np.zeros((0, 3), dtype=np.int64))
     assert sums.shape == (6, 3, 2) and not sums.any()
+
+
+@pytest.mark.parametrize("rows", [1, 3, 1000])
+def test_a_parts_sums_at_the_int64_bound_are_exact(rows: int) -> None:
+    bound = (2**63 - 1) // rows
+    for largest in {bound, min(bound + 1, 2**63 - 1)}:
+        counts = np.full((rows, 2), largest, dtype=np.int64)
+        counts[0, 1] = 0
+        sums = dealer._kept_sums(np.full(rows, 3), counts)
+        assert [(int(h) << 62) + int(lo) for h, lo in sums[3]] == [rows * largest, (rows - 1) * largest]
+        assert not sums[[0, 1, 2, 4, 5]].any()
+
+
+
+def test_a_parts_sums_of_negative_counts_are_exact() -> None:
+    counts = np.array([[-(2**62)], [-(2**62)], [-(2**62)], [1]], dtype=np.int64)
+    sums = dealer._kept_sums(np.zeros(4, dtype=np.int64), counts)
+    high, low = (int(x) for x in sums[0, 0])
+    assert (high << 62) + low == -3 * 2**62 + 1

@@ -44,7 +44,7 @@ class Frozen:
         super().__init_subclass__(**options)
         fields: list[str] = []
         for base in reversed(cls.__mro__):
-            fields += [name for name in base.__dict__.get("__slots__", ()) if name not in fields]
+            fields += [name for name in _slot_names(base) if name not in fields]
         cls._fields = tuple(fields)
         if "_values" not in cls.__dict__:
             # made as its source, as a frozen dataclass's methods are: each
@@ -96,3 +96,19 @@ class Frozen:
         # (the state pickle and copy take: no __dict__, the slots' values)
         for name, value in state[1].items():
             object.__setattr__(self, name, value)
+
+
+def _slot_names(cls: type) -> list[str]:
+    """The attributes ``cls``'s own ``__slots__`` make, by the names Python
+    gives them (``__x`` in class ``C`` is ``_C__x``; one string is one
+    name), without ``__dict__`` and ``__weakref__``, which are no fields."""
+    slots = cls.__dict__.get("__slots__", ())
+    names = []
+    for name in (slots,) if isinstance(slots, str) else slots:
+        if name in ("__dict__", "__weakref__"):
+            continue
+        owner = cls.__name__.lstrip("_")
+        if name.startswith("__") and not name.endswith("__") and owner:
+            name = f"_{owner}{name}"
+        names.append(name)
+    return names

@@ -367,14 +367,15 @@ def _solve_part(spec: Hashable, part: int) -> dict[str, npt.NDArray[Any]]:
 
 
 def _kept_sums(kept: npt.NDArray[Any], counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Per cards kept (0 to 5) and per column of ``counts`` (nonnegative),
-    the sum over the rows whose ``kept`` is that, exactly: an array (6,
-    columns, 2) of (high, low) pairs, each sum ``high * 2**62 + low``. In
-    int64 where no sum can pass it, else in Python ints."""
+    """Per cards kept (0 to 5) and per column of ``counts``, the sum over
+    the rows whose ``kept`` is that, exactly: an array (6, columns, 2) of
+    (high, low) pairs, each sum ``high * 2**62 + low``. In int64 where no
+    sum can pass it (either way: a count below 0 is summed exactly too),
+    else in Python ints."""
     out = np.zeros((6, counts.shape[1], 2), dtype=np.int64)
     if not counts.size:
         return out
-    small = int(counts.max()) <= (2**63 - 1) // len(counts)
+    small = max(int(counts.max()), -int(counts.min())) <= (2**63 - 1) // len(counts)
     for k in range(6):
         rows = counts[kept == k]
         if small:

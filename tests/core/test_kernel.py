@@ -506,3 +506,12 @@ def test_count_adds_to_any_count_modulo_2_to_the_64() -> None:
     full = np.full(8000, np.iinfo(np.int64).max, dtype=np.int64)
     scorer.count(DECK, [0, 1], 7, full)
     assert np.array_equal(full, np.full(8000, np.iinfo(np.int64).max, dtype=np.int64) + fresh)
+
+
+def test_a_kernels_digest_names_its_build_and_is_0_where_none_serves() -> None:
+    with executed_by("kernel"):
+        built = {name: kernel.digest(name) for name in kernel.MODULES}
+    assert all(built.values())
+    assert len(set(built.values())) == len(built)
+    with executed_by("numpy"):
+        assert all(kernel.digest(name) == 0 for name in kernel.MODULES)

@@ -775,3 +775,27 @@ def test_the_default_workers_give_each_at_least_its_share(monkeypatch: pytest.Mo
     assert jobs.default_workers(size=30 * 100, each=100) == 8
     assert jobs.default_workers(size=99, each=100) == 1  # always one
     assert jobs.default_workers(size=0) == 1
+
+
+def test_the_code_digest_follows_the_kernels_sources_and_builds(tmp_path: Path) -> None:
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    (tmp_path / "core").mkdir()
+    files = {
+        "core/rules.py": b"x = 1\n",
+        "core/_kernel.c": b"int f(void) { return 1; }\n",
+        "_buffers.h": b"#define N 1\n",
+        "core/_kernel" + EXTENSION_SUFFIXES[0]: b"\x7fELF built",
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    first = jobs.tree_digest(tmp_path)
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data + b" ")
+        assert jobs.tree_digest(tmp_path) != first, name
+        (tmp_path / name).write_bytes(data)
+    assert jobs.tree_digest(tmp_path) == first
+    (tmp_path / "core" / "__pycache__").mkdir()
+    (tmp_path / "core" / "__pycache__" / "rules.cpython-311.pyc").write_bytes(b"compiled")
+    (tmp_path / "notes.txt").write_bytes(b"not code")
+    assert jobs.tree_digest(tmp_path) == first

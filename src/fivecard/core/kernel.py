@@ -19,7 +19,7 @@ import os
 from importlib import import_module
 from types import ModuleType
 
-__all__ = ["ENVIRONMENT", "load", "built"]
+__all__ = ["ENVIRONMENT", "load", "built", "digest"]
 
 #: The environment variable that turns the kernels off (``numpy``).
 ENVIRONMENT = "FIVECARD_KERNEL"
@@ -46,3 +46,17 @@ def load(name: str) -> ModuleType | None:
 def built() -> dict[str, bool]:
     """Each of :data:`MODULES`: whether it is built and in use."""
     return {name: load(name) is not None for name in MODULES}
+
+
+def digest(name: str) -> int:
+    """A checksum of the built extension module ``name`` (0 where this
+    process does not use it), for the keys of what a kernel counted and the
+    user's cache keeps: what another build (or the numpy path) made is
+    never read as this one's."""
+    module = load(name)
+    path = getattr(module, "__file__", None)
+    if not path:
+        return 0
+    from .lookup_cache import module_digest
+
+    return module_digest(path)

@@ -788,7 +788,7 @@ def _counted_kinds(
 
     deck = ruleset.deck()
     n = len(deck)
-    cache_key = ("pay kinds", *key, lookup_cache.module_digest(__file__))
+    cache_key = ("pay kinds", *key, lookup_cache.module_digest(__file__), kernel.digest("fivecard.play._solver"))
     kinds = len(paytable.final_names())  # each line's, and nothing
     found = _KindTotals.from_bytes(lookup_cache.load(f"{ruleset.name}-pay-kinds", cache_key), n, kinds)
     if found is not None:

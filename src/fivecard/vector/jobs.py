@@ -172,13 +172,23 @@ def cut(total: int, parts: int) -> list[range]:
 
 @functools.cache
 def source_digest() -> str:
-    """A digest of fivecard's own source files: part of a job's key, so
-    that checkpoints made by another version of the code (the solvers, the
-    evaluation they call, anything) are never read."""
-    root = Path(__file__).resolve().parent.parent
+    """A digest of fivecard's own code: part of a job's key, so that
+    checkpoints made by another version of the code (the solvers, the
+    evaluation they call, the compiled kernels, anything) are never read."""
+    return tree_digest(Path(__file__).resolve().parent.parent)
+
+
+def tree_digest(root: Path) -> str:
+    """A digest of the code under ``root``: each Python module, each C
+    source and header of the kernels, and each built extension module, by
+    its path and its bytes."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    for path in sorted(root.rglob("*")):
+        code = path.suffix in (".py", ".c", ".h") or path.name.endswith(tuple(EXTENSION_SUFFIXES))
+        if code and "__pycache__" not in path.parts and path.is_file():
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

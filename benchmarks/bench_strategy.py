@@ -133,6 +133,29 @@ def dealer_game(rules: str, workers: list[int], rounds: int, running: bool) -> N
             if one and two:
                 fixed, divided = fitted(statistics.median(one), statistics.median(two))
                 print(f"  {kind}: t(N) = {fixed:.2f} s + {divided:.2f} s / N  (medians of N = 1, 2)")
+        if 2 in addresses:
+            solve_alone(rules, addresses[2], rounds)
+
+
+def solve_alone(rules: str, address: str, rounds: int) -> None:
+    """The solve alone, from the library in this process (no command's
+    start, no checkpoints): in this process against the running cluster of
+    2 workers at ``address`` (warmed by one solve first), in turn."""
+    from distributed import Client
+
+    from fivecard.play.dealer import solve_dealer
+
+    times: dict[str, list[float]] = {"here": [], "two": []}
+    with Client(address) as client:  # type: ignore[no-untyped-call]
+        solve_dealer(rules, client=client)
+        for _ in range(rounds):
+            for name, options in (("here", {"workers": 0}), ("two", {"client": client})):
+                started = time.perf_counter()
+                solve_dealer(rules, **options)
+                times[name].append(time.perf_counter() - started)
+    ratios = [a / b for a, b in zip(times["here"], times["two"])]
+    print(f"  the solve alone (solve_dealer, this benchmark's process): here {spread(times['here'])} s,"
+          f" on the running cluster of 2 workers {spread(times['two'])} s: {spread(ratios)}x")
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
 from browser import PHONE, SHOTS, Server, Tab, browser, open_tab
 from fivecard.core import kernel
@@ -67,6 +67,7 @@ def blur(page: Page) -> None:
 
 
 def deal(page: Page, number: int, twin: Machine) -> None:
+    expect(page.locator("#deal-draw")).to_be_enabled()  # the page has the machine: a key is not lost
     blur(page)
     page.keyboard.press("Enter" if number % 2 else "Space")
     twin.deal()
@@ -221,6 +222,7 @@ def test_the_list_starts_a_machine_and_says_it_is_preparing(tab: Tab, tmp_path: 
         page.locator("#trainer").uncheck()
         expect(page.locator("#trainer")).not_to_be_checked()
         page.reload()
+        expect(page.locator("#trainer")).to_be_enabled()  # the page has the machine again
         expect(page.locator("#trainer")).not_to_be_checked()
         blur(page)
         page.keyboard.press("Enter")
@@ -292,6 +294,7 @@ def test_with_nothing_held_a_draw_key_needs_a_second_press(tab: Tab, tmp_path: P
         page = tab.page
         start(page, server.url, "jacks-or-better-9-6", 11)
         button, note = page.locator("#deal-draw"), page.locator("#key-note")
+        expect(button).to_be_enabled()
         for key in ["Enter", "Space"]:
             blur(page)
             page.keyboard.press(key)
@@ -325,5 +328,36 @@ def test_with_nothing_held_a_draw_key_needs_a_second_press(tab: Tab, tmp_path: P
             button.click()  # the button, nothing held: it draws at once
             expect(button.locator(".label")).to_have_text("Deal")
             expect(note).to_have_text("")
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_no_control_works_before_the_page_has_the_machine(tab: Tab, tmp_path: Path) -> None:
+    """Until the page has the machine from the server, every control is off
+    (a press would be lost, a bet would have no machine to bet on); each
+    comes on once it has it."""
+    server = Server(tmp_path / "data")
+    try:
+        page = tab.page
+        made = page.request.post(f"{server.url}/api/machines", data={"paytable": "jacks-or-better-9-6", "seed": 5})
+        assert made.status == 201, made.text()
+        machine_id = made.json()["id"]
+        controls = ["#deal-draw", "#bet-one", "#max-bet", "#cash-in", "#trainer", "#show-best", "#threshold", "#threshold-set"]
+        held: list[Route] = []
+        page.route(f"**/api/machines/{machine_id}", lambda route: held.append(route))  # its answer held back
+        page.goto(f"{server.url}/video-poker/{machine_id}")
+        expect(page.locator("#deal-draw .label")).to_have_text("Deal")
+        page.wait_for_timeout(100)
+        assert held, "the page asked for its machine"
+        page.keyboard.press("Enter")
+        for control in controls:
+            expect(page.locator(control)).to_be_disabled()
+        held[0].continue_()
+        for control in controls:
+            expect(page.locator(control)).to_be_enabled()
+        blur(page)
+        page.keyboard.press("Enter")
+        expect(page.locator("#deal-draw .label")).to_have_text("Draw")
     finally:
         server.stop()

@@ -532,3 +532,28 @@ def test_the_app_is_installable_and_a_reload_without_the_app_shows_the_offline_s
         expect(page.locator("#offline")).to_be_hidden()
     finally:
         closed(tab)
+
+
+@pytest.mark.slow
+def test_the_dealer_pages_actions_are_off_until_it_has_the_game(browser: Browser, running: Restarts) -> None:
+    """Until the page has the game from the server, exchange, keep, fold
+    and hint are off (a press would be lost); each comes on once it has it
+    and it is your turn."""
+    tab = opened(browser)
+    page, base = tab.page, running.url
+    try:
+        game_id = new_game(page, base, seed=8)
+        held: list[Route] = []
+        page.route(f"**/api/games/{game_id}", lambda route: held.append(route))  # its answer held back
+        page.goto(f"{base}/play/{game_id}?fast=1")
+        actions = ["#btn-exchange", "#btn-keep", "#btn-fold", "#btn-hint"]
+        page.wait_for_timeout(100)
+        assert held, "the page asked for its game"
+        for action in actions:
+            expect(page.locator(action)).to_be_disabled()
+        held[0].continue_()
+        expect(page.locator("#seat-0 button.card")).to_have_count(5)
+        for action in actions:
+            expect(page.locator(action)).to_be_enabled()
+    finally:
+        closed(tab)

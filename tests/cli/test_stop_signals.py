@@ -362,9 +362,11 @@ def test_solve_in_several_processes(tmp_path: Path, stop: int, group: bool, outp
     [(signal.SIGTERM, False), (signal.SIGHUP, True)],
     ids=["SIGTERM to fivecard", "SIGHUP to its group"],
 )
+@pytest.mark.parametrize("workers", ["threads", "processes"])
 @pytest.mark.slow
-def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group: bool) -> None:
-    """The workers of a local Dask cluster (and the helper processes that
+def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group: bool, workers: str) -> None:
+    """The workers of a local Dask cluster (threads of the command with the
+    compiled kernel, processes without it, and the helper processes that
     start with them) never hear the signal themselves: the command closes
     them, keeps the finished parts, and nothing is left running."""
     pytest.importorskip("distributed")
@@ -373,11 +375,12 @@ def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group:
 
     def working(pid: int) -> None:
         leader.append(pid)
-        assert _children(pid) != []
+        assert (_children(pid) != []) == (workers == "processes")
 
     # paused as the first part is reported done (its checkpoint written)
     hook = "fivecard.cli.registry:Progress.__call__"
-    stopped = _stop_paused(argv, hook, stop, tmp_path, skip=1, group=group, while_paused=working)
+    env = {"FIVECARD_KERNEL": "numpy"} if workers == "processes" else None
+    stopped = _stop_paused(argv, hook, stop, tmp_path, skip=1, group=group, env=env, while_paused=working)
     _one_line(stopped, stop, _kept_note(stopped, tmp_path / "ck", argv))
     (job,) = (tmp_path / "ck").iterdir()
     assert len(list(job.glob("part-*.ckpt"))) == 1  # the part finished first, whichever it is

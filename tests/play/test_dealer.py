@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from helpers import executed_by
 
-from fivecard.core import lookup_cache
+from fivecard.core import kernel, lookup_cache
 from fivecard.play import dealer
 from fivecard.vector import batch
 from fivecard.cli import main
@@ -31,7 +31,16 @@ from fivecard.core.rules import RULE_SETS, get_rules
 from fivecard.core.errors import FivecardError
 from fivecard.play.advise import advise
 from fivecard.vector.classes import deal_classes
-from fivecard.play.dealer import DealerSolution, _ranked, _tables, dealer_hands, kept_shares, solve_dealer
+from fivecard.play.dealer import (
+    DealerSolution,
+    _ranked,
+    _tables,
+    dealer_hands,
+    default_workers,
+    kept_shares,
+    solve_dealer,
+)
+from fivecard.vector.jobs import plan
 
 
 _Made = TypeVar("_Made")
@@ -249,9 +258,10 @@ def _same(a: DealerSolution, b: DealerSolution) -> None:
 
 
 @pytest.mark.slow
-def test_two_dask_workers_give_the_answer_of_one_process() -> None:
+@pytest.mark.parametrize("threads", [False, True], ids=["processes", "threads"])
+def test_two_dask_workers_give_the_answer_of_one_process(threads: bool) -> None:
     alone = solve_dealer("standard", deck=SMALL["standard"], workers=0, part_classes=64)
-    spread = solve_dealer("standard", deck=SMALL["standard"], workers=2, part_classes=64)
+    spread = solve_dealer("standard", deck=SMALL["standard"], workers=2, part_classes=64, threads=threads)
     _same(alone, spread)
     _same(alone, solved("standard"))  # and the size of the parts changes nothing
 
@@ -439,6 +449,42 @@ def test_dask_workers_map_the_tables_this_process_made(
     _same(spread, solved("one-joker"))
     assert not [p for p in (tmp_path / "tmp").iterdir() if p.name.startswith("fivecard")]
     assert (tmp_path / "cache").exists() == (cache == "on")
+
+
+@pytest.mark.slow
+def test_a_local_clusters_threads_use_this_processs_tables(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With the kernel, ``--workers N`` runs N threads of this process: the
+    tables made here once, no file written for workers to map, even with
+    the cache off."""
+    import tempfile
+
+    monkeypatch.setenv(lookup_cache.ENVIRONMENT, "off")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    monkeypatch.setattr(dealer, "_kept_things", {})
+    made = dict(dealer.tables_made)
+    assert dealer.threaded()
+    spread = solve_dealer("one-joker", deck=SMALL["one-joker"], workers=2, part_classes=16)
+    assert dealer.tables_made == {"built": made["built"] + 1, "mapped": made["mapped"]}
+    assert not [p for p in (tmp_path / "tmp").iterdir() if p.name.startswith("fivecard")]
+    _same(spread, solved("one-joker"))
+
+
+def test_the_numpy_path_runs_a_local_cluster_on_processes() -> None:
+    # numpy holds the GIL for much of a part: threads would take turns
+    assert dealer.threaded() == (kernel.load("fivecard.play._dealer") is not None)
+    with executed_by("numpy"):
+        assert not dealer.threaded()
+        assert plan(2, threads=dealer.threaded()) == "a local cluster of 2 processes"
+
+
+def test_a_thread_of_a_local_cluster_needs_less_memory_than_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fivecard.vector import jobs
+
+    monkeypatch.setattr(jobs, "cores", lambda: 64)
+    monkeypatch.setattr(jobs, "memory", lambda: 4 * 2**30)  # half of it: 2 GiB
+    assert default_workers(52, threads=False) == 8  # some 250 MB a process
+    assert default_workers(52, threads=True) == 32  # 64 MB a thread
 
 
 @pytest.mark.parametrize("largest", [1000, 2**62, 2**63 - 1])

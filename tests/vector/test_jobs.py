@@ -6,6 +6,7 @@ leaves no process or thread behind, whatever the way out."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from fivecard.core.errors import FivecardError, HandError
 from fivecard.vector import jobs
 from fivecard.vector.jobs import Result, plan, run_parts
 from fivecard.vector.stops import STOP_SIGNALS
-from jobs_work import Spec, blas_threads, lost_worker, toy, worker_settings
+from jobs_work import Spec, blas_threads, lost_worker, toy, where_run, worker_settings
 
 
 def clean(size: int, parts: int) -> list[Result]:
@@ -450,6 +451,9 @@ def test_plan_says_where_the_parts_run(monkeypatch: pytest.MonkeyPatch) -> None:
     assert plan(0) == "in this process"
     assert plan(1) == "a local cluster of 1 process"
     assert plan(2) == "a local cluster of 2 processes"
+    assert plan(1, threads=True) == "a local cluster of 1 thread"
+    assert plan(2, threads=True) == "a local cluster of 2 threads"
+    assert plan(0, threads=True) == "in this process"
     assert plan(None) == plan(jobs.cores())
     assert plan(3, "tcp://10.0.0.1:8786") == "the cluster at tcp://10.0.0.1:8786"
     with pytest.raises(FivecardError, match="not -1"):
@@ -483,11 +487,12 @@ def test_importing_the_module_does_not_import_dask() -> None:
 
 
 @pytest.mark.slow
-def test_a_local_cluster_gives_the_same_results(tmp_path: Path, leaves_nothing: None) -> None:
+@pytest.mark.parametrize("threads", [False, True], ids=["processes", "threads"])
+def test_a_local_cluster_gives_the_same_results(tmp_path: Path, threads: bool, leaves_nothing: None) -> None:
     seen: list[tuple[int, int]] = []
     got = run_parts(
         toy, (5, "", -1), 6, key="dask", workers=2, checkpoint=tmp_path,
-        progress=lambda *a: seen.append(a),
+        progress=lambda *a: seen.append(a), threads=threads,
     )
     assert_same(got, clean(5, 6))
     assert seen == [(done, 6) for done in range(7)]
@@ -519,11 +524,12 @@ def test_workers_ignore_ctrl_c_and_keep_the_c_librarys_memory_settings(leaves_no
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("threads", [False, True], ids=["processes", "threads"])
 def test_an_error_in_a_worker_reaches_the_caller_as_itself(
-    tmp_path: Path, marks: Path, leaves_nothing: None
+    tmp_path: Path, marks: Path, threads: bool, leaves_nothing: None
 ) -> None:
     with pytest.raises(HandError, match=r"^part 2 is not a hand \('XX'\)$") as caught:
-        run_parts(toy, (3, str(marks), 2), 4, key="fails", workers=1, checkpoint=tmp_path)
+        run_parts(toy, (3, str(marks), 2), 4, key="fails", workers=1, checkpoint=tmp_path, threads=threads)
     assert type(caught.value) is HandError
     folder = tmp_path / "fails"
     done = [int(name[5:10]) for name in part_files(folder)]
@@ -533,8 +539,9 @@ def test_an_error_in_a_worker_reaches_the_caller_as_itself(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("threads", [False, True], ids=["processes", "threads"])
 def test_an_interrupt_keeps_the_finished_parts_and_closes_the_cluster(
-    tmp_path: Path, marks: Path, leaves_nothing: None
+    tmp_path: Path, marks: Path, threads: bool, leaves_nothing: None
 ) -> None:
     def interrupt(done: int, parts: int) -> None:
         if done == 2:
@@ -542,13 +549,24 @@ def test_an_interrupt_keeps_the_finished_parts_and_closes_the_cluster(
 
     with pytest.raises(KeyboardInterrupt):
         run_parts(
-            toy, (3, "", -1), 5, key="stop", workers=1, checkpoint=tmp_path, progress=interrupt
+            toy, (3, "", -1), 5, key="stop", workers=1, checkpoint=tmp_path, progress=interrupt, threads=threads
         )
     finished = [int(name[5:10]) for name in part_files(tmp_path / "stop")]
     assert len(finished) == 2
     got = run_parts(toy, (3, str(marks), -1), 5, key="stop", workers=0, checkpoint=tmp_path)
     assert calls(marks) == sorted(set(range(5)) - set(finished))
     assert_same(got, clean(3, 5))
+
+
+@pytest.mark.slow
+def test_a_local_cluster_of_threads_runs_the_parts_in_this_process_on_no_port(leaves_nothing: None) -> None:
+    # its workers share this process's memory; only the scheduler's health
+    # server listens, and only on the loopback, as with processes
+    got = run_parts(where_run, None, 4, key="threads", workers=2, threads=True)
+    assert {int(result["pid"][0]) for result in got} == {os.getpid()}
+    assert len({int(result["thread"][0]) for result in got} - {threading.get_ident()}) >= 1
+    assert threading.get_ident() not in {int(result["thread"][0]) for result in got}
+    assert all(result["loopback"].tolist() == [True] for result in got)
 
 
 @pytest.mark.slow

@@ -684,7 +684,7 @@ def solve_strategy(
     ``output`` then holds instead of the classes."""
     import time
 
-    from ..play.dealer import dealer_hands, default_workers, solve_dealer
+    from ..play.dealer import dealer_hands, default_workers, solve_dealer, threaded
     from ..play.holds import HoldList
     from ..play.chart import shipped_chart, strategy_chart
     from ..play.paytables import PAYTABLES
@@ -710,8 +710,8 @@ def solve_strategy(
     if table is None and workers and scheduler is None and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "
                 "this runs in this process")  # fmt: skip
-    workers = default_workers(len(rules.deck()), workers, scheduler) if table is None else 0
-    ran = plan(workers, scheduler)
+    workers = default_workers(len(rules.deck()), workers, scheduler, threads=threaded()) if table is None else 0
+    ran = plan(workers, scheduler, threads=threaded())
     run: dict[str, Any] = {"progress": progress, "on_note": on_note, "resume": resume}
     run["checkpoint"] = checkpoint if checkpoint is not None else default_checkpoints()
     started = time.monotonic()

@@ -80,3 +80,11 @@ def where_run(spec: Hashable, part: int) -> Result:
         "thread": np.array([threading.get_ident()], dtype=np.uint64),
         "loopback": np.array([listening <= {"127.0.0.1", "::1"}]),
     }
+
+
+def profiled(spec: Hashable, part: int) -> Result:
+    """Whether the Dask worker running the part samples its stacks (Dask's
+    statistical profiler)."""
+    from distributed import get_worker
+
+    return {"profiled": np.array(["profile" in get_worker().periodic_callbacks])}

@@ -23,7 +23,7 @@ from fivecard.core.errors import FivecardError, HandError
 from fivecard.vector import jobs
 from fivecard.vector.jobs import Result, plan, run_parts
 from fivecard.vector.stops import STOP_SIGNALS
-from jobs_work import Spec, blas_threads, lost_worker, toy, where_run, worker_settings
+from jobs_work import Spec, blas_threads, lost_worker, profiled, toy, where_run, worker_settings
 
 
 def clean(size: int, parts: int) -> list[Result]:
@@ -556,6 +556,14 @@ def test_an_interrupt_keeps_the_finished_parts_and_closes_the_cluster(
     got = run_parts(toy, (3, str(marks), -1), 5, key="stop", workers=0, checkpoint=tmp_path)
     assert calls(marks) == sorted(set(range(5)) - set(finished))
     assert_same(got, clean(3, 5))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("threads", [False, True], ids=["processes", "threads"])
+def test_a_local_clusters_workers_do_not_profile_themselves(threads: bool, leaves_nothing: None) -> None:
+    # Dask's profiler samples every thread's stack 100 times a second, holding the GIL
+    got = run_parts(profiled, None, 2, key="profiler", workers=2, threads=threads)
+    assert [result["profiled"].tolist() for result in got] == [[False], [False]]
 
 
 @pytest.mark.slow

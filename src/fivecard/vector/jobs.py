@@ -760,9 +760,10 @@ class _OnDask:
         token = uuid.uuid4().hex[:12]  # two runs of one key on one cluster are separate tasks
         futures: dict[Any, int] = {}
         try:
-            for part in todo:
-                future = self.client.submit(work, spec, part, pure=False, key=f"{self.key}-part-{part:05d}-{token}")
-                futures[future] = part
+            # one graph for every part: a submit each was a message each to the scheduler
+            keys = [f"{self.key}-part-{part:05d}-{token}" for part in todo]
+            submitted = self.client.map(work, [spec] * len(todo), list(todo), key=keys, pure=False)
+            futures.update(zip(submitted, todo, strict=True))
             for future in as_completed(list(futures)):
                 try:
                     result = future.result()

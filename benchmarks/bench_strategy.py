@@ -12,11 +12,13 @@ a) the pay tables (``fivecard strategy --paytable``, a fresh process each,
 b) the dealer game under each of ``--rules`` (default: the standard game,
    about 3 s of one core, and One-Eyed Jacks, whose wild cards make five
    times the classes): in this process (``--workers 0``), on a new Dask
-   LocalCluster of 1 and 2 processes (``--workers N``: the cluster's start,
-   each worker mapping the tables the command made or found in the cache,
-   the sums at the end and the cluster's close are in the time), and on
-   clusters of 1 and 2 workers started beforehand (``--scheduler``: a
-   user's own cluster, whose start is not the command's). A fresh process
+   LocalCluster of 1 and 2 workers (``--workers N``: threads of the
+   command where the compiled kernel is built, else processes; the
+   cluster's start, the sums at the end and the cluster's close are in the
+   time), and on clusters of 1 and 2 worker processes started beforehand
+   (``--scheduler``: a user's own cluster, whose start is not the
+   command's; each worker maps the tables the command made or found in the
+   cache). A fresh process
    each, as a user runs it; the settings in turn, ``--rounds`` times, so
    that a drift of the machine's speed moves them alike. Each setting's
    wall time and its CPU time (the command and the processes it waited
@@ -64,9 +66,10 @@ def load() -> str:
 @contextlib.contextmanager
 def running_clusters(sizes: list[int]) -> Iterator[dict[int, str]]:
     """Dask clusters of each size in ``sizes`` (single-threaded worker
-    processes, as ``--workers N`` starts them: one BLAS thread each, no
-    ``MALLOC_TRIM_THRESHOLD_``), started before the runs and left running
-    between them, as a user's own cluster is: their scheduler addresses."""
+    processes, as ``--workers N`` starts them without the compiled kernel:
+    one BLAS thread each, no ``MALLOC_TRIM_THRESHOLD_``), started before
+    the runs and left running between them, as a user's own cluster is:
+    their scheduler addresses."""
     import dask
     from distributed import LocalCluster
 

@@ -1,7 +1,8 @@
 """The compiled kernels, and whether this process uses them.
 
 The hot loops (a hand scored per call, many rows at once, every hand of a
-deck, the solvers' sums) run in C where ``pip install`` found a C compiler:
+deck, the solvers' sums, rows of output joined) run in C where ``pip
+install`` found a C compiler:
 extension modules beside the Python that feeds them, such as
 ``fivecard.core._kernel``. They know no poker: they read the tables the
 Python code builds, so a kernel and the Python or numpy path that stands in
@@ -24,7 +25,7 @@ __all__ = ["ENVIRONMENT", "load", "built", "digest"]
 #: The environment variable that turns the kernels off (``numpy``).
 ENVIRONMENT = "FIVECARD_KERNEL"
 #: The extension modules fivecard builds.
-MODULES = ("fivecard.core._kernel", "fivecard.play._solver", "fivecard.play._dealer")
+MODULES = ("fivecard.core._kernel", "fivecard.play._solver", "fivecard.play._dealer", "fivecard.files._rows")
 
 _loaded: dict[str, ModuleType | None] = {}
 

@@ -6,7 +6,9 @@ hand's object as :func:`fivecard.core.report.evaluation_json` makes it
 (see :mod:`~fivecard.files.writers.objects`; ``winners``, ``order`` and
 ``explanation`` are null for a row of one hand), or ``{"line": N, "error":
 "..."}`` for a bad row. A chunk of plain lines is laid out as byte
-matrices made ahead by the reading thread.
+matrices made ahead by the reading thread, and every chunk's rows are
+joined from columns of pieces (:func:`~fivecard.files.writers.matrix.join_columns`),
+not from a grid of them.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ...core.lang import ENGLISH, Language
 from ...core.rules import RuleSet
 from ..pipeline import Chunk
 from .base import WriterBase
-from .matrix import all_tokens, join_rows, numbered_rows, numbers, rows_of
+from .matrix import Column, all_tokens, join_columns, numbered_rows, numbers
 from .memo import PerOutcome, PerStrength
 from .objects import class_json, hand_heads, hand_objects, token_heads, wild_json
 from .order import wild
@@ -95,7 +97,7 @@ class JsonlWriter(WriterBase):
             grid[i, 0] = f'{{"line": {int(chunk.line[i])}, "error": '.encode()
             grid[i, 1] = json.dumps(message, ensure_ascii=False).encode()
             grid[i, -1] = b"}\n"
-        self.out.write(join_rows(grid))
+        self.out.write(join_columns(list(grid.T), n))
 
     def _tokened(self, chunk: Chunk, hands: int) -> bytes:
         """The rows of a chunk of lines of ``hands`` hands each, all read as
@@ -112,14 +114,13 @@ class JsonlWriter(WriterBase):
         last = np.zeros((len(chunk), hands), dtype=bool)
         last[:, -1] = True
         ends = wild_json(chunk, ends, None, ~last.ravel(), self.lang)
-        grid = np.empty((len(chunk), 2 * hands + 1), dtype=object)
-        grid[:, 0] = numbered_rows(chunk.line, b'{"line": ', [b', "hands": [', heads[::hands]])
+        columns: list[Column] = [numbered_rows(chunk.line, b'{"line": ', [b', "hands": [', heads[::hands]])]
         for j in range(hands):
             if j:
-                grid[:, 2 * j] = rows_of(heads[j::hands])
-            grid[:, 2 * j + 1] = ends[j::hands]
-        grid[:, -1] = self.tails(chunk)
-        return join_rows(grid)
+                columns.append(heads[j::hands])
+            columns.append(ends[j::hands])
+        columns.append(self.tails(chunk))
+        return join_columns(columns, len(chunk))
 
     def close(self) -> None:
         self.out.flush()

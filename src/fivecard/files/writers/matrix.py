@@ -1,5 +1,8 @@
 """Rows of output as byte matrices: numbers written as ASCII digits a
-column at a time, rows of a matrix as bytes, a grid of pieces joined.
+column at a time, rows of a matrix as bytes, a grid of pieces joined, and
+columns of pieces joined row after row (by the compiled kernel
+:mod:`fivecard.files._rows` where it is built, without a Python object per
+piece; else by numpy and ``bytes.join``: the same bytes).
 
 Guarantees: a whole number is written as ``str`` writes it (``0`` as
 ``0``), right-aligned where a width is asked for; a row is one bytes object
@@ -14,10 +17,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from ...core import kernel
 from ...vector import batch
 from ..pipeline import Chunk
 
-__all__ = ["numbers", "numbered_rows", "rows_of", "join_rows", "all_tokens"]
+__all__ = ["numbers", "numbered_rows", "rows_of", "join_rows", "join_columns", "all_tokens"]
 
 Objects = npt.NDArray[np.object_]
 I64 = npt.NDArray[np.int64]
@@ -68,16 +72,45 @@ def numbered_rows(
 
 
 def rows_of(matrix: npt.NDArray[np.uint8]) -> Objects:
-    """Each row of a byte matrix as bytes."""
+    """Each row of a byte matrix as bytes, every byte kept (a zero byte at
+    a row's end too)."""
     out = np.empty(len(matrix), dtype=object)
-    if len(matrix):
-        out[:] = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").ravel().tolist()
+    if len(matrix) and matrix.shape[1]:
+        out[:] = np.ascontiguousarray(matrix).view(f"V{matrix.shape[1]}").ravel().tolist()
+    elif len(matrix):
+        out[:] = [b""] * len(matrix)
     return out
 
 
 def join_rows(grid: Objects) -> bytes:
     """A grid of pieces (bytes) joined, row after row."""
     return b"".join(grid.ravel().tolist())
+
+
+#: A column of :func:`join_columns`: the same piece in every row, a piece
+#: per row (bytes objects), or a byte matrix with a row per row.
+Column = bytes | Objects | npt.NDArray[np.uint8]
+
+
+def join_columns(columns: Sequence[Column], rows: int) -> bytes:
+    """Each row's pieces in column order, row after row: what
+    :func:`join_rows` gives of the grid whose columns these are, without
+    the grid where the kernel is built.
+
+    >>> join_columns([b"<", np.array([b"a", b"bc"], dtype=object), np.frombuffer(b"1234", np.uint8).reshape(2, 2), b">"], 2)
+    b'<a12><bc34>'
+    """
+    compiled = kernel.load("fivecard.files._rows")
+    if compiled is not None:
+        joined: bytes = compiled.join(columns, rows)
+        return joined
+    grid = np.empty((rows, len(columns)), dtype=object)
+    for k, column in enumerate(columns):
+        if isinstance(column, bytes) or column.dtype == object:
+            grid[:, k] = column
+        else:
+            grid[:, k] = rows_of(column.astype(np.uint8, copy=False))
+    return join_rows(grid)
 
 
 def all_tokens(chunk: Chunk, hands: int) -> bool:

@@ -114,6 +114,16 @@ def test_the_kernel_refuses_rows_too_long_to_join() -> None:
         compiled.join([huge, huge], 1 << 42)
 
 
+@pytest.mark.parametrize("execution", ["kernel", "numpy"])
+def test_rows_of_nothing_are_nothing_however_many(execution: str) -> None:
+    # no pass over the rows where no row has a byte: 2**62 rows are at once
+    with executed_by(execution):
+        assert join_columns([], 1 << 62) == b""
+        assert join_columns([b"", b""], 1 << 62) == b""
+        with pytest.raises(ValueError, match="rows: 0 or more"):
+            join_columns([b"x"], -1)
+
+
 LINES = """\
 # a title line, skipped
 AS KS QS JS TS 2C 3C 4C 5C 7D

@@ -131,7 +131,8 @@ static PyObject *join(PyObject *self, PyObject *args) {
     out = PyBytes_FromStringAndSize(NULL, total);
     if (!out) goto done;
     char *at = PyBytes_AS_STRING(out), *end = at + total;
-    for (Py_ssize_t r = 0; r < rows; r++)
+    /* no pass over rows that have no bytes, however many (2**62 of nothing) */
+    for (Py_ssize_t r = 0; total && r < rows; r++)
         for (Py_ssize_t c = 0; c < count; c++) {
             const Column *column = &columns[c];
             switch (column->kind) {

@@ -104,6 +104,11 @@ def join_columns(columns: Sequence[Column], rows: int) -> bytes:
     if compiled is not None:
         joined: bytes = compiled.join(columns, rows)
         return joined
+    if rows < 0:
+        raise ValueError(f"rows: 0 or more, not {rows}")
+    constants = [column for column in columns if isinstance(column, bytes)]
+    if len(constants) == len(columns):  # the same row in every row, however many
+        return b"".join(constants) * rows
     grid = np.empty((rows, len(columns)), dtype=object)
     for k, column in enumerate(columns):
         if isinstance(column, bytes) or column.dtype == object:

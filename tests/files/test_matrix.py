@@ -124,6 +124,18 @@ def test_rows_of_nothing_are_nothing_however_many(execution: str) -> None:
             join_columns([b"x"], -1)
 
 
+@pytest.mark.parametrize("execution", ["kernel", "numpy"])
+def test_pieces_at_an_odd_byte_are_joined(execution: str) -> None:
+    # a field of a packed record array: its pieces at byte 1, 10, 19 (a stride of 9)
+    records = np.zeros(3, dtype=[("flag", np.uint8), ("piece", object)])
+    records["piece"] = [b"a", b"bc", b""]
+    pieces = records["piece"]
+    assert not pieces.flags.aligned
+    with executed_by(execution):
+        assert join_columns([b"<", pieces, b">"], 3) == b"<a><bc><>"
+        assert join_columns([pieces[::-1]], 3) == b"bca"
+
+
 LINES = """\
 # a title line, skipped
 AS KS QS JS TS 2C 3C 4C 5C 7D

@@ -7,9 +7,9 @@
  *
  * A column is one of: a bytes object (the same piece in every row); a
  * one-dimensional numpy array of objects, each a bytes object (a piece per
- * row); a two-dimensional array of one-byte items (a row of bytes per row,
- * each row's bytes contiguous, rows at any stride). The GIL is held
- * throughout: the pieces are Python objects.
+ * row, at any stride, from any byte); a two-dimensional array of one-byte
+ * items (a row of bytes per row, each row's bytes contiguous, rows at any
+ * stride). The GIL is held throughout: the pieces are Python objects.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -51,12 +51,6 @@ static int take_column(PyObject *obj, Py_ssize_t i, Py_ssize_t rows, Column *col
             PyBuffer_Release(view);
             return -1;
         }
-        if (view->strides[0] % (Py_ssize_t)sizeof(PyObject *) ||
-            (uintptr_t)view->buf % sizeof(PyObject *)) {
-            PyErr_Format(PyExc_ValueError, "column %zd: pieces not aligned", i);
-            PyBuffer_Release(view);
-            return -1;
-        }
         return 0;
     }
     if (view->ndim == 2 && view->itemsize == 1 && (strcmp(format, "B") == 0 || strcmp(format, "b") == 0 ||
@@ -80,8 +74,13 @@ static int take_column(PyObject *obj, Py_ssize_t i, Py_ssize_t rows, Column *col
     return -1;
 }
 
+/* the piece of a row, copied out rather than loaded as a pointer: a packed
+ * record array's field of objects lies at any byte (a stride of 9 after a
+ * one-byte field) */
 static inline PyObject *piece_of(const Column *column, Py_ssize_t row) {
-    return *(PyObject **)((char *)column->view.buf + row * column->view.strides[0]);
+    PyObject *piece;
+    memcpy(&piece, (char *)column->view.buf + row * column->view.strides[0], sizeof piece);
+    return piece;
 }
 
 PyDoc_STRVAR(join_doc,

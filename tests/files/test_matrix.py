@@ -136,6 +136,50 @@ def test_pieces_at_an_odd_byte_are_joined(execution: str) -> None:
         assert join_columns([pieces[::-1]], 3) == b"bca"
 
 
+@pytest.mark.parametrize(
+    ("given", "want"),
+    [
+        ([memoryview(b"abcd").cast("B", (2, 2)), b";"], b"ab;cd;"),
+        ([memoryview(b"abcd").cast("c", (2, 2))], b"abcd"),
+        ([np.frombuffer(b"a1b2", "S1").reshape(2, 2)], b"a1b2"),  # bytes, not numbers read from them
+        ([np.frombuffer(b"\xff\x01\x80\x00", np.int8).reshape(2, 2)], b"\xff\x01\x80\x00"),
+        ([np.array([b"x", b"yz"], dtype=object).data, b";"], b"x;yz;"),  # a memoryview
+        ((b"<", np.array([b"x", b"yz"], dtype=object)), b"<x<yz"),
+    ],
+)
+def test_buffers_of_pieces_are_joined_alike_by_both_executions(given: Any, want: bytes) -> None:
+    for execution in ("kernel", "numpy"):
+        with executed_by(execution):
+            assert join_columns(given, 2) == want, execution
+
+
+@pytest.mark.parametrize(
+    ("given", "rows"),
+    [
+        ([np.array([b"a"], dtype=object)], 2),  # not the one piece in every row
+        ([np.zeros((1, 2), np.uint8)], 2),
+        ([np.zeros((2, 2), np.int32)], 2),  # not each number cut to a byte
+        ([np.ones((2, 2), bool)], 2),
+        ([np.zeros(2, np.uint8)], 2),
+        ([np.zeros((2, 2, 1), np.uint8)], 2),
+        ([np.array([[b"a"], [b"b"]], dtype=object)], 2),
+        ([np.array(b"a", dtype=object)], 1),
+        ([np.zeros((2, 2), "datetime64[s]")], 2),  # no buffer
+        ([np.zeros((2, 4), np.uint8)[:, ::2]], 2),
+        ([[b"a", b"b"]], 2),
+        ([None], 1),
+        ([bytearray(b"ab")], 2),
+    ],
+)
+def test_both_executions_refuse_the_same_columns(given: list[Any], rows: int) -> None:
+    refusals = []
+    for execution in ("kernel", "numpy"):
+        with executed_by(execution), pytest.raises((TypeError, ValueError)) as refused:
+            join_columns(given, rows)
+        refusals.append((refused.type, str(refused.value)))
+    assert refusals[0] == refusals[1]
+
+
 LINES = """\
 # a title line, skipped
 AS KS QS JS TS 2C 3C 4C 5C 7D

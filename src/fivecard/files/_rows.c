@@ -54,7 +54,7 @@ static int take_column(PyObject *obj, Py_ssize_t i, Py_ssize_t rows, Column *col
         return 0;
     }
     if (view->ndim == 2 && view->itemsize == 1 && (strcmp(format, "B") == 0 || strcmp(format, "b") == 0 ||
-                                                   strcmp(format, "c") == 0 || format[0] == 'S')) {
+                                                   strcmp(format, "c") == 0 || strcmp(format, "1s") == 0)) {
         column->kind = MATRIX;
         column->width = view->shape[1];
         if (view->shape[0] != rows) {

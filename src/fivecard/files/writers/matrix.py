@@ -11,6 +11,7 @@ made from a matrix row, never a cell at a time.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Final
 
@@ -104,18 +105,46 @@ def join_columns(columns: Sequence[Column], rows: int) -> bytes:
     if compiled is not None:
         joined: bytes = compiled.join(columns, rows)
         return joined
+    rows = operator.index(rows)
     if rows < 0:
         raise ValueError(f"rows: 0 or more, not {rows}")
-    constants = [column for column in columns if isinstance(column, bytes)]
-    if len(constants) == len(columns):  # the same row in every row, however many
+    given = list(columns)  # any iterable, as the kernel takes it
+    constants = [column for column in given if isinstance(column, bytes)]
+    if len(constants) == len(given):  # the same row in every row, however many
         return b"".join(constants) * rows
-    grid = np.empty((rows, len(columns)), dtype=object)
-    for k, column in enumerate(columns):
-        if isinstance(column, bytes) or column.dtype == object:
-            grid[:, k] = column
-        else:
-            grid[:, k] = rows_of(column.astype(np.uint8, copy=False))
+    grid = np.empty((rows, len(given)), dtype=object)
+    for k, column in enumerate(given):
+        grid[:, k] = column if isinstance(column, bytes) else _pieces(column, k, rows)
     return join_rows(grid)
+
+
+#: The buffer formats of one-byte items the kernel takes as a matrix's
+#: bytes (uint8, int8, char and numpy's S1), each read as the byte it is.
+_BYTE_FORMATS: Final = ("B", "b", "c", "1s")
+
+
+def _pieces(column: Objects | npt.NDArray[np.uint8], k: int, rows: int) -> Objects:
+    """Column ``k`` (not a constant) as a piece per row: taken and refused
+    as the kernel takes and refuses it, from any object that exports a
+    buffer."""
+    refused = f"column {k}: bytes, an array of bytes objects or a matrix of bytes"
+    try:
+        view = memoryview(column)  # type: ignore[arg-type]  # numpy types no buffer of objects
+    except (TypeError, ValueError, BufferError):
+        raise TypeError(refused) from None
+    if view.ndim == 1 and view.format == "O":
+        pieces: Objects = np.asarray(view)
+        if len(pieces) != rows:
+            raise ValueError(f"column {k}: {len(pieces)} pieces for {rows} rows")
+        return pieces
+    if view.ndim != 2 or view.itemsize != 1 or view.format not in _BYTE_FORMATS:
+        raise TypeError(refused)
+    matrix = np.asarray(view).view(np.uint8)
+    if len(matrix) != rows:
+        raise ValueError(f"column {k}: {len(matrix)} rows of bytes for {rows} rows")
+    if matrix.shape[1] > 1 and matrix.strides[1] != 1:
+        raise ValueError(f"column {k}: each row's bytes one after another")
+    return rows_of(matrix)
 
 
 def all_tokens(chunk: Chunk, hands: int) -> bool:

@@ -567,6 +567,41 @@ def test_a_local_clusters_workers_do_not_profile_themselves(threads: bool, leave
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("threads", [False, True], ids=["processes", "threads"])
+def test_a_second_interrupt_while_the_cluster_closes_still_closes_it(
+    tmp_path: Path, threads: bool, monkeypatch: pytest.MonkeyPatch, leaves_nothing: None
+) -> None:
+    # Ctrl-C pressed twice: the cluster left half-closed held the process's
+    # exit 10 s (distributed closing it at exit), its threads running meanwhile
+    import signal
+
+    from distributed.deploy.spec import SpecCluster
+
+    real = SpecCluster.close
+    pressed: list[int] = []
+
+    def close_pressed_again(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not pressed:
+            pressed.append(signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SpecCluster, "close", close_pressed_again)
+
+    def interrupt(done: int, parts: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as caught:
+        run_parts(
+            toy, (3, "", -1), 5, key="twice", workers=1, checkpoint=tmp_path, progress=interrupt, threads=threads
+        )
+    assert pressed
+    assert "2 of 5 parts done are kept" in "".join(getattr(caught.value, "__notes__", []))
+    assert len(part_files(tmp_path / "twice")) == 2
+
+
+@pytest.mark.slow
 def test_a_local_cluster_of_threads_runs_the_parts_in_this_process_on_no_port(leaves_nothing: None) -> None:
     # its workers share this process's memory; only the scheduler's health
     # server listens, and only on the loopback, as with processes

@@ -953,8 +953,7 @@ def _client(
         try:
             yield client
         finally:
-            _close(client)
-            _release_offload_thread()
+            _close(client, last=True)
         return
     with _local_cluster(processes, threads=threads) as cluster:
         client = Client(cluster)
@@ -1030,8 +1029,7 @@ def _local_cluster(processes: int, *, threads: bool = False) -> Iterator[Any]:
             yield cluster
         finally:
             if cluster is not None:
-                _close(cluster)
-                _release_offload_thread()
+                _close(cluster, last=True)
         return
     saved = {name: os.environ.get(name) for name in _ONE_THREAD}
     os.environ.update(_ONE_THREAD)
@@ -1051,8 +1049,7 @@ def _local_cluster(processes: int, *, threads: bool = False) -> Iterator[Any]:
         yield cluster
     finally:
         if cluster is not None:
-            _close(cluster)
-            _release_offload_thread()
+            _close(cluster, last=True)
 
 
 @contextlib.contextmanager
@@ -1136,7 +1133,15 @@ def _release_offload_thread() -> None:
     old.shutdown(wait=True)
 
 
-def _close(thing: Any) -> None:
-    """Close a Dask client or cluster, even when interrupted again."""
-    with contextlib.suppress(Exception):
-        thing.close()
+def _close(thing: Any, *, last: bool = False) -> None:
+    """Close a Dask client or cluster (``last``: the run's last, then retire
+    distributed's helper thread too, :func:`_release_offload_thread`), even
+    when interrupted again: a stop signal meanwhile (Ctrl-C pressed twice)
+    is held and raised once it is done. A cluster left half-closed kept its
+    workers (threads or processes) running, and held the process's exit
+    10 s while distributed closed it there."""
+    with signals_held():
+        with contextlib.suppress(Exception):
+            thing.close()
+        if last:
+            _release_offload_thread()

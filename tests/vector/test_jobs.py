@@ -451,8 +451,8 @@ def test_plan_says_where_the_parts_run(monkeypatch: pytest.MonkeyPatch) -> None:
     assert plan(0) == "in this process"
     assert plan(1) == "a local cluster of 1 process"
     assert plan(2) == "a local cluster of 2 processes"
-    assert plan(1, threads=True) == "a local cluster of 1 thread"
-    assert plan(2, threads=True) == "a local cluster of 2 threads"
+    assert plan(1, threads=True) == "1 thread of this process"
+    assert plan(2, threads=True) == "2 threads of this process"
     assert plan(0, threads=True) == "in this process"
     assert plan(None) == plan(jobs.cores())
     assert plan(3, "tcp://10.0.0.1:8786") == "the cluster at tcp://10.0.0.1:8786"
@@ -559,17 +559,15 @@ def test_an_interrupt_keeps_the_finished_parts_and_closes_the_cluster(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("threads", [False, True], ids=["processes", "threads"])
-def test_a_local_clusters_workers_do_not_profile_themselves(threads: bool, leaves_nothing: None) -> None:
+def test_a_local_clusters_workers_do_not_profile_themselves(leaves_nothing: None) -> None:
     # Dask's profiler samples every thread's stack 100 times a second, holding the GIL
-    got = run_parts(profiled, None, 2, key="profiler", workers=2, threads=threads)
+    got = run_parts(profiled, None, 2, key="profiler", workers=2)
     assert [result["profiled"].tolist() for result in got] == [[False], [False]]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("threads", [False, True], ids=["processes", "threads"])
 def test_a_second_interrupt_while_the_cluster_closes_still_closes_it(
-    tmp_path: Path, threads: bool, monkeypatch: pytest.MonkeyPatch, leaves_nothing: None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, leaves_nothing: None
 ) -> None:
     # Ctrl-C pressed twice: the cluster left half-closed held the process's
     # exit 10 s (distributed closing it at exit), its threads running meanwhile
@@ -594,7 +592,7 @@ def test_a_second_interrupt_while_the_cluster_closes_still_closes_it(
 
     with pytest.raises(KeyboardInterrupt) as caught:
         run_parts(
-            toy, (3, "", -1), 5, key="twice", workers=1, checkpoint=tmp_path, progress=interrupt, threads=threads
+            toy, (3, "", -1), 5, key="twice", workers=1, checkpoint=tmp_path, progress=interrupt
         )
     assert pressed
     assert "2 of 5 parts done are kept" in "".join(getattr(caught.value, "__notes__", []))
@@ -602,9 +600,9 @@ def test_a_second_interrupt_while_the_cluster_closes_still_closes_it(
 
 
 @pytest.mark.slow
-def test_a_local_cluster_of_threads_runs_the_parts_in_this_process_on_no_port(leaves_nothing: None) -> None:
-    # its workers share this process's memory; only the scheduler's health
-    # server listens, and only on the loopback, as with processes
+def test_threads_run_the_parts_in_this_process_on_no_port(leaves_nothing: None) -> None:
+    # they share this process's memory, and Dask's threaded scheduler opens
+    # no port (whatever this test process listens on is on the loopback)
     got = run_parts(where_run, None, 4, key="threads", workers=2, threads=True)
     assert {int(result["pid"][0]) for result in got} == {os.getpid()}
     assert len({int(result["thread"][0]) for result in got} - {threading.get_ident()}) >= 1

@@ -19,8 +19,8 @@ returns them in part order. It runs the parts in this process
 (``workers=0``, or when Dask is not installed), on a Dask ``LocalCluster``
 of ``workers`` single-threaded processes (``None``: :func:`default_workers`;
 BLAS limited to one thread in each) or, for a job whose parts release the
-GIL (``threads``), of ``workers`` threads of this process, or on the existing
-cluster at ``scheduler``; :func:`plan` says in words which of these a setting gives, so
+GIL (``threads``), on ``workers`` threads of this process by Dask's threaded
+scheduler, or on the existing cluster at ``scheduler``; :func:`plan` says in words which of these a setting gives, so
 a caller can tell the user when it falls back to this process.
 With ``checkpoint=DIR`` each finished part is written at once, atomically, to
 ``DIR/<key>/part-<NNNNN>.ckpt``; a later run of the same key loads the parts
@@ -272,8 +272,9 @@ def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:
 def plan(workers: int | None = None, scheduler: str | None = None, *, threads: bool = False) -> str:
     """Where :func:`run_parts` with these settings runs the parts, in words.
 
-    ``"in this process"``, ``"a local cluster of 2 processes"`` (``"of 2
-    threads"`` with ``threads``) or ``"the cluster at tcp://host:8786"``.
+    ``"in this process"``, ``"a local cluster of 2 processes"`` (``"2
+    threads of this process"`` with ``threads``) or ``"the cluster at
+    tcp://host:8786"``.
     Asking for workers (``workers >= 1``) without Dask installed gives ``"in
     this process"``: the caller may say so. A scheduler without Dask is a :class:`FivecardError`, as in
     :func:`run_parts`.
@@ -285,7 +286,7 @@ def plan(workers: int | None = None, scheduler: str | None = None, *, threads: b
     if mode == "remote":
         return f"the cluster at {scheduler}"
     if mode == "local" and threads:
-        return f"a local cluster of {processes} thread{'' if processes == 1 else 's'}"
+        return f"{processes} thread{'' if processes == 1 else 's'} of this process"
     if mode == "local":
         return f"a local cluster of {processes} process{'' if processes == 1 else 'es'}"
     return "in this process"
@@ -638,10 +639,11 @@ def run_parts(
     ``workers``: ``0`` runs in this process; ``N`` on a Dask ``LocalCluster``
     of N single-threaded processes; ``None`` one process a core. ``threads``
     (a job whose work is done with the GIL released, by a compiled kernel):
-    the local cluster's workers are threads of this process instead, which
-    share its memory (its tables), start in milliseconds, and hand their
-    answers over without a copy; ``work`` must then be safe to run in two
-    threads at once.
+    the N workers are threads of this process instead, run by Dask's
+    threaded scheduler (``dask.threaded``): they share this process's memory
+    (its tables), start at once, listen on no port and hand their answers
+    over without a copy; ``work`` must then be safe to run in two threads at
+    once.
     ``scheduler`` (an address such as ``tcp://host:8786``) uses an existing
     cluster instead, and ``client`` an existing Dask client (neither closed
     here). Without Dask installed, workers run in this process (see
@@ -703,8 +705,9 @@ def run_parts(
 
 
 class Where(Protocol):
-    """A place where a job's parts run: this process, a Dask cluster, or
-    processes forked from this one (:class:`Forked`)."""
+    """A place where a job's parts run: this process, its threads (by Dask's
+    threaded scheduler), a Dask cluster, or processes forked from this one
+    (:class:`Forked`)."""
 
     def run(
         self, work: Callable[..., Any], spec: Any, todo: Sequence[int], finished: Callable[[int, Any], None]
@@ -726,9 +729,47 @@ def _place(
         yield _Here()
     elif mode == "client":
         yield _OnDask(client, key)
+    elif mode == "local" and threads:
+        yield _Threads(processes, key)
     else:
-        with _quiet_dask(), _client(mode, processes, scheduler, timeout, threads) as own:
+        with _quiet_dask(), _client(mode, processes, scheduler, timeout) as own:
             yield _OnDask(own, key)
+
+
+class _Threads:
+    """The parts on ``threads`` threads of this process, by Dask's threaded
+    scheduler (``dask.threaded``), for work that releases the GIL: no
+    scheduler or worker to start, nothing listening, nothing copied; each
+    answer handed on in this thread as it comes, and on any way out the
+    parts not started are dropped and those running waited for."""
+
+    def __init__(self, threads: int, key: str) -> None:
+        self.threads = threads
+        self.key = key
+
+    def run(
+        self, work: Callable[..., Any], spec: Any, todo: Sequence[int], finished: Callable[[int, Any], None]
+    ) -> None:
+        import concurrent.futures
+        import functools
+
+        import dask.threaded
+
+        def handed(key: Any, result: Any, graph: Any, state: Any, worker: Any) -> None:
+            """Each part's answer to ``finished`` as its task ends (the
+            threaded scheduler calls this in the thread that waits)."""
+            finished(key[1], result)
+
+        # a task is a callable of no arguments, so that Dask never reads the spec as a graph
+        graph = {(self.key, part): (functools.partial(work, spec, part),) for part in todo}
+        pool = concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="fivecard-part")
+        try:
+            # this run's callback only: a user's global Dask callbacks neither see
+            # these tasks nor hand theirs to this one
+            dask.threaded.get(graph, list(graph), pool=pool, callbacks=[(None, None, None, handed, None)])
+        finally:
+            with signals_held():  # the parts running end (a part's time at most) even if stopped again
+                pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _Here:
@@ -935,9 +976,7 @@ def _child(work: Callable[..., Any], spec: Any, part: int, counters: Any, answer
 
 
 @contextlib.contextmanager
-def _client(
-    mode: str, processes: int, scheduler: str | None, timeout: float, threads: bool = False
-) -> Iterator[Any]:
+def _client(mode: str, processes: int, scheduler: str | None, timeout: float) -> Iterator[Any]:
     """A Dask client of a new local cluster or of the cluster at
     ``scheduler``; both are closed on leaving, whatever the way out."""
     Client = _distributed().Client
@@ -955,7 +994,7 @@ def _client(
         finally:
             _close(client, last=True)
         return
-    with _local_cluster(processes, threads=threads) as cluster:
+    with _local_cluster(processes) as cluster:
         client = Client(cluster)
         try:
             yield client
@@ -964,19 +1003,11 @@ def _client(
 
 
 @contextlib.contextmanager
-def _local_cluster(processes: int, *, threads: bool = False) -> Iterator[Any]:
-    """A Dask ``LocalCluster`` of ``processes`` single-threaded workers, no
-    dashboard, closed on leaving: with ``threads``, threads of this process
-    (their scheduler reached in memory, not through a port), else worker
-    processes on 127.0.0.1.
+def _local_cluster(processes: int) -> Iterator[Any]:
+    """A Dask ``LocalCluster`` of ``processes`` single-threaded worker
+    processes on 127.0.0.1, no dashboard, closed on leaving.
 
-    Threads suit a job whose work releases the GIL (a compiled kernel): they
-    share this process's memory, so its tables are not mapped again and the
-    answers are not copied between processes; the cluster starts and closes
-    in some 0.03 s, where processes take 0.5 s or more, each importing Dask
-    and fivecard; and this process is left no less able to be stopped.
-
-    Each worker process's BLAS is limited to one thread. The worker processes import
+    Each worker's BLAS is limited to one thread. The worker processes import
     numpy before they apply the nanny's ``env``, so the limit is set in this
     process's environment while the workers are spawned (distributed's
     "pre-spawn" environment, which the nanny re-applies if it restarts a
@@ -996,13 +1027,11 @@ def _local_cluster(processes: int, *, threads: bool = False) -> Iterator[Any]:
     helper processes and threads started with them, begin with them blocked
     and never see one, and one sent to this process is raised once the
     cluster can be closed. This process stops them when it is interrupted;
-    left to themselves they printed a traceback each. (Threads never run a
-    Python signal handler: this process's main thread hears every signal.)
+    left to themselves they printed a traceback each.
 
     The workers do not profile themselves: Dask's profiler, for a dashboard
     the cluster does not have, samples every running thread's stack a
-    hundred times a second, holding the GIL (0.1 s of each worker's event
-    loop in a One-Eyed Jacks dealer solve of 9 s)."""
+    hundred times a second, holding the GIL."""
     import logging
 
     import dask
@@ -1020,17 +1049,6 @@ def _local_cluster(processes: int, *, threads: bool = False) -> Iterator[Any]:
         # closes logs an ERROR with a traceback: the run's one line says it
         "silence_logs": logging.CRITICAL,
     }
-    if threads:
-        try:
-            with signals_held(spawning=True), dask.config.set(_NO_PROFILER):
-                # the workers' HTTP servers too (in-memory workers have no
-                # host of their own to listen on, and took every interface)
-                cluster = LocalCluster(processes=False, worker_dashboard_address="127.0.0.1:0", **common)
-            yield cluster
-        finally:
-            if cluster is not None:
-                _close(cluster, last=True)
-        return
     saved = {name: os.environ.get(name) for name in _ONE_THREAD}
     os.environ.update(_ONE_THREAD)
     try:

@@ -11,11 +11,10 @@ a) the pay tables (``fivecard strategy --paytable``, a fresh process each,
    again; target <= 1 s);
 b) the dealer game under each of ``--rules`` (default: the standard game,
    about 3 s of one core, and One-Eyed Jacks, whose wild cards make five
-   times the classes): in this process (``--workers 0``), on a new Dask
-   LocalCluster of 1 and 2 workers (``--workers N``: threads of the
-   command where the compiled kernel is built, else processes; the
-   cluster's start, the sums at the end and the cluster's close are in the
-   time), and on clusters of 1 and 2 worker processes started beforehand
+   times the classes): in this process (``--workers 0``), on 1 and 2 new
+   workers (``--workers N``: threads of the command, by Dask's threaded
+   scheduler, where the compiled kernel is built, else a new Dask
+   LocalCluster of processes, whose start and close are in the time), and on clusters of 1 and 2 worker processes started beforehand
    (``--scheduler``: a user's own cluster, whose start is not the
    command's; each worker maps the tables the command made or found in the
    cache). A fresh process
@@ -111,7 +110,7 @@ def dealer_game(rules: str, workers: list[int], rounds: int, running: bool) -> N
         settings: list[tuple[str, list[str]]] = []
         for n in workers:
             plural = "s" if n > 1 else ""
-            settings.append(("this process" if n == 0 else f"a new local cluster of {n} worker{plural}",
+            settings.append(("this process" if n == 0 else f"new workers (--workers) of {n} worker{plural}",
                              ["--workers", str(n)]))
         for n, address in addresses.items():
             settings.append((f"a running cluster of {n} worker{'s' if n > 1 else ''}", ["--scheduler", address]))
@@ -128,7 +127,7 @@ def dealer_game(rules: str, workers: list[int], rounds: int, running: bool) -> N
             print(f"  {name:<34} {spread(walls[name])} s, CPU of the command {spread(cpus[name])} s")
         print(f"  the same answer every time: {len(answers) == 1}")
         here = walls.get("this process")
-        for kind in ("a new local cluster", "a running cluster"):
+        for kind in ("new workers (--workers)", "a running cluster"):
             one, two = walls.get(f"{kind} of 1 worker"), walls.get(f"{kind} of 2 workers")
             if here and two:
                 ratios = [a / b for a, b in zip(here, two)]

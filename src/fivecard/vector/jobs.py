@@ -20,8 +20,9 @@ returns them in part order. It runs the parts in this process
 of ``workers`` single-threaded processes (``None``: :func:`default_workers`;
 BLAS limited to one thread in each) or, for a job whose parts release the
 GIL (``threads``), on ``workers`` threads of this process by Dask's threaded
-scheduler, or on the existing cluster at ``scheduler``; :func:`plan` says in words which of these a setting gives, so
-a caller can tell the user when it falls back to this process.
+scheduler, or on the existing cluster at ``scheduler``; :func:`plan` says in
+words which of these a setting gives, so a caller can tell the user when it
+falls back to this process.
 With ``checkpoint=DIR`` each finished part is written at once, atomically, to
 ``DIR/<key>/part-<NNNNN>.ckpt``; a later run of the same key loads the parts
 found there instead of running them again, and removes them when the job
@@ -274,9 +275,9 @@ def plan(workers: int | None = None, scheduler: str | None = None, *, threads: b
 
     ``"in this process"``, ``"a local cluster of 2 processes"`` (``"2
     threads of this process"`` with ``threads``) or ``"the cluster at
-    tcp://host:8786"``.
-    Asking for workers (``workers >= 1``) without Dask installed gives ``"in
-    this process"``: the caller may say so. A scheduler without Dask is a :class:`FivecardError`, as in
+    tcp://host:8786"``. Asking for workers (``workers >= 1``) without Dask
+    installed gives ``"in this process"``: the caller may say so. A
+    scheduler without Dask is a :class:`FivecardError`, as in
     :func:`run_parts`.
 
     >>> plan(0)
@@ -722,9 +723,10 @@ class Where(Protocol):
 def _place(
     mode: str, processes: int, scheduler: str | None, client: Any, key: str, timeout: float, threads: bool
 ) -> Iterator[Where]:
-    """Where :func:`run_parts` runs the parts: this process, the ``client``
-    given, or a new client (of a local cluster or of the cluster at
-    ``scheduler``) closed on leaving."""
+    """Where :func:`run_parts` runs the parts: this process, its threads
+    (``threads``, for a local run), the ``client`` given, or a new client
+    (of a local cluster or of the cluster at ``scheduler``) closed on
+    leaving."""
     if mode == "process":
         yield _Here()
     elif mode == "client":
@@ -1037,27 +1039,29 @@ def _local_cluster(processes: int) -> Iterator[Any]:
     import dask
 
     LocalCluster = _distributed().LocalCluster
-    cluster: Any = None
-    common: dict[str, Any] = {
-        "n_workers": processes,
-        "threads_per_worker": 1,
-        "dashboard_address": None,
-        # no dashboard, but the scheduler's HTTP server (health checks)
-        # stays: on a free port, not the dashboard's 8787
-        "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"},
-        # a worker that loses the scheduler as an interrupted run
-        # closes logs an ERROR with a traceback: the run's one line says it
-        "silence_logs": logging.CRITICAL,
-    }
     saved = {name: os.environ.get(name) for name in _ONE_THREAD}
     os.environ.update(_ONE_THREAD)
+    cluster: Any = None
     try:
         with signals_held(spawning=True):
             try:
                 with _sigint_ignored(), dask.config.set(
                     {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None, **_NO_PROFILER}
                 ):
-                    cluster = LocalCluster(processes=True, host="127.0.0.1", env=dict(_ONE_THREAD), **common)
+                    cluster = LocalCluster(
+                        n_workers=processes,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address=None,
+                        # no dashboard, but the scheduler's HTTP server (health checks)
+                        # stays: on a free port, not the dashboard's 8787
+                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                        # a worker that loses the scheduler as an interrupted run
+                        # closes logs an ERROR with a traceback: the run's one line says it
+                        silence_logs=logging.CRITICAL,
+                        env=dict(_ONE_THREAD),
+                    )
             finally:
                 for name, value in saved.items():
                     if value is None:

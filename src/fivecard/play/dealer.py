@@ -46,8 +46,9 @@ deck and kept in the user's cache (:mod:`fivecard.core.lookup_cache`) as a
 file that each process maps: the process that hands out the parts makes or
 maps them first (or writes them to a temporary folder where the cache is
 off), and each worker maps that file rather than building its own. The
-compiled kernel releases the GIL, so a local cluster's workers are then
-threads of this process (:func:`threaded`), which use its tables as they are.
+compiled kernel releases the GIL, so local workers are then threads of this
+process, run by Dask's threaded scheduler (:func:`threaded`), which use its
+tables as they are.
 """
 
 from __future__ import annotations
@@ -304,10 +305,11 @@ _THREAD_MEMORY: Final = 64 * 2**20
 
 
 def threaded() -> bool:
-    """Whether a local cluster's workers are threads of this process: where
-    the compiled kernel (:mod:`fivecard.play._dealer`) does the parts'
-    work, with the GIL released (two threads solve the One-Eyed Jacks game
-    1.8 times as fast as one); else (numpy) processes."""
+    """Whether local workers are threads of this process (run by Dask's
+    threaded scheduler): where the compiled kernel
+    (:mod:`fivecard.play._dealer`) does the parts' work, with the GIL
+    released (two threads solve the One-Eyed Jacks game 1.8 to 1.9 times as
+    fast as one); else (numpy) a local cluster of processes."""
     return kernel.load("fivecard.play._dealer") is not None
 
 
@@ -522,7 +524,7 @@ class _Tables:
         module = kernel.load("fivecard.play._dealer")
         if module is None:
             return None
-        with _keeping:  # made once, whichever of a cluster's threads asks first
+        with _keeping:  # made once, whichever thread asks first
             if self._compiled is None or self._compiled[0] is not module:
                 made: _dealer.Counts = module.Counts(
                     self.n, self.m, self.offsets, self.levels, self.counts, self.fives, self.totals
@@ -798,7 +800,7 @@ _Made = TypeVar("_Made")
 _KEPT_MOST: Final = 2  # rule sets' tables a process keeps
 _kept_things: dict[tuple[str, str, tuple[int, ...]], object] = {}
 _texts: dict[int, tuple[RuleSet, str]] = {}  # by identity: a rule set and its text
-_keeping = threading.RLock()  # the parts of a local cluster's threads ask at once
+_keeping = threading.RLock()  # the parts run on threads ask at once
 
 
 def _kept(kind: str, rules: RuleSet, deck: tuple[int, ...], make: Callable[[], _Made]) -> _Made:

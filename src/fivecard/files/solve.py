@@ -710,8 +710,9 @@ def solve_strategy(
     if table is None and workers and scheduler is None and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "
                 "this runs in this process")  # fmt: skip
-    workers = default_workers(len(rules.deck()), workers, scheduler, threads=threaded()) if table is None else 0
-    ran = plan(workers, scheduler, threads=threaded())
+    threads = threaded()
+    workers = default_workers(len(rules.deck()), workers, scheduler, threads=threads) if table is None else 0
+    ran = plan(workers, scheduler, threads=threads)
     run: dict[str, Any] = {"progress": progress, "on_note": on_note, "resume": resume}
     run["checkpoint"] = checkpoint if checkpoint is not None else default_checkpoints()
     started = time.monotonic()

@@ -14,12 +14,15 @@ b) the dealer game under each of ``--rules`` (default: the standard game,
    times the classes): in this process (``--workers 0``), on 1 and 2 new
    workers (``--workers N``: threads of the command, by Dask's threaded
    scheduler, where the compiled kernel is built, else a new Dask
-   LocalCluster of processes, whose start and close are in the time), and on clusters of 1 and 2 worker processes started beforehand
+   LocalCluster of processes, whose start and close are in the time), and
+   on clusters of 1 and 2 worker processes started beforehand
    (``--scheduler``: a user's own cluster, whose start is not the
    command's; each worker maps the tables the command made or found in the
-   cache). A fresh process
-   each, as a user runs it; the settings in turn, ``--rounds`` times, so
-   that a drift of the machine's speed moves them alike. Each setting's
+   cache; each cluster runs only around its own setting, warmed by one
+   untimed run, so that the other settings have the two cores idle). A
+   fresh process each, as a user runs it; the settings in turn,
+   ``--rounds`` times, so that a drift of the machine's speed moves them
+   alike. Each setting's
    wall time and its CPU time (the command and the processes it waited
    for: a new cluster's workers, not a running one's), median and range;
    the ratio of this process to 2 workers in each round; and, for each kind
@@ -67,8 +70,8 @@ def running_clusters(sizes: list[int]) -> Iterator[dict[int, str]]:
     """Dask clusters of each size in ``sizes`` (single-threaded worker
     processes, as ``--workers N`` starts them without the compiled kernel:
     one BLAS thread each, no ``MALLOC_TRIM_THRESHOLD_``), started before
-    the runs and left running between them, as a user's own cluster is:
-    their scheduler addresses."""
+    the runs they serve, as a user's own cluster is: their scheduler
+    addresses."""
     import dask
     from distributed import LocalCluster
 
@@ -105,37 +108,48 @@ def dealer_game(rules: str, workers: list[int], rounds: int, running: bool) -> N
     round, and the model t(N) fitted to the medians of 1 and 2 workers."""
     print(f"b) the dealer game under {rules} (fivecard strategy --dealer --json, a fresh process;"
           f" {rounds} rounds, the settings in turn: median (range))")
-    sizes = [n for n in workers if n > 0]
-    with running_clusters(sizes if running else []) as addresses:
-        settings: list[tuple[str, list[str]]] = []
-        for n in workers:
-            plural = "s" if n > 1 else ""
-            settings.append(("this process" if n == 0 else f"new workers (--workers) of {n} worker{plural}",
-                             ["--workers", str(n)]))
-        for n, address in addresses.items():
-            settings.append((f"a running cluster of {n} worker{'s' if n > 1 else ''}", ["--scheduler", address]))
-        walls: dict[str, list[float]] = {name: [] for name, _ in settings}
-        cpus: dict[str, list[float]] = {name: [] for name, _ in settings}
-        answers = set()
-        for _ in range(rounds):
-            for name, options in settings:
-                wall, cpu, data = timed(["strategy", "--dealer", "--rules", rules, *options, "--json"])
-                walls[name].append(wall)
-                cpus[name].append(cpu)
-                answers.add((data["win"], data["draw"], data["lose"]))
-        for name, _ in settings:
-            print(f"  {name:<34} {spread(walls[name])} s, CPU of the command {spread(cpus[name])} s")
-        print(f"  the same answer every time: {len(answers) == 1}")
-        here = walls.get("this process")
-        for kind in ("new workers (--workers)", "a running cluster"):
-            one, two = walls.get(f"{kind} of 1 worker"), walls.get(f"{kind} of 2 workers")
-            if here and two:
-                ratios = [a / b for a, b in zip(here, two)]
-                print(f"  this process / {kind} of 2 workers, per round: {spread(ratios)}x (target >= 1.7x)")
-            if one and two:
-                fixed, divided = fitted(statistics.median(one), statistics.median(two))
-                print(f"  {kind}: t(N) = {fixed:.2f} s + {divided:.2f} s / N  (medians of N = 1, 2)")
-        if 2 in addresses:
+    sizes = [n for n in workers if n > 0] if running else []
+    # each setting: its name, its options and, for a running cluster, its
+    # workers (the cluster's scheduler address follows --scheduler)
+    settings: list[tuple[str, list[str], int | None]] = []
+    for n in workers:
+        plural = "s" if n > 1 else ""
+        settings.append(("this process" if n == 0 else f"new workers (--workers) of {n} worker{plural}",
+                         ["--workers", str(n)], None))
+    for n in sizes:
+        settings.append((f"a running cluster of {n} worker{'s' if n > 1 else ''}", ["--scheduler"], n))
+    walls: dict[str, list[float]] = {name: [] for name, _, _ in settings}
+    cpus: dict[str, list[float]] = {name: [] for name, _, _ in settings}
+    answers = set()
+    for _ in range(rounds):
+        for name, options, size in settings:
+            # a running cluster runs only for its own setting: an idle
+            # cluster (its scheduler, nannies and workers) takes some 0.12
+            # of a core, which the other settings' two cores would lose.
+            # Each is warmed by one run first, as a user's own cluster that
+            # has run the game before (fivecard imported, the tables mapped).
+            with running_clusters([size] if size else []) as addresses:
+                arguments = [*options, addresses[size]] if size else options
+                if size:
+                    timed(["strategy", "--dealer", "--rules", rules, *arguments, "--json"])
+                wall, cpu, data = timed(["strategy", "--dealer", "--rules", rules, *arguments, "--json"])
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+            answers.add((data["win"], data["draw"], data["lose"]))
+    for name, _, _ in settings:
+        print(f"  {name:<34} {spread(walls[name])} s, CPU of the command {spread(cpus[name])} s")
+    print(f"  the same answer every time: {len(answers) == 1}")
+    here = walls.get("this process")
+    for kind in ("new workers (--workers)", "a running cluster"):
+        one, two = walls.get(f"{kind} of 1 worker"), walls.get(f"{kind} of 2 workers")
+        if here and two:
+            ratios = [a / b for a, b in zip(here, two)]
+            print(f"  this process / {kind} of 2 workers, per round: {spread(ratios)}x (target >= 1.7x)")
+        if one and two:
+            fixed, divided = fitted(statistics.median(one), statistics.median(two))
+            print(f"  {kind}: t(N) = {fixed:.2f} s + {divided:.2f} s / N  (medians of N = 1, 2)")
+    if 2 in sizes:
+        with running_clusters([2]) as addresses:
             solve_alone(rules, addresses[2], rounds)
 
 

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 import numpy as np
 import pytest
+import oracle
 from helpers import executed_by
 
 from fivecard.core import kernel, lookup_cache
@@ -152,11 +153,41 @@ def test_renaming_the_suits_does_not_change_a_deals_values() -> None:
         renaming = dict(zip(suits, rng.sample(suits, 4)))
         moved = sorted(where[Card.parse(deck[i].code_str[0] + renaming[deck[i].code_str[1]])] for i in hand)
         cards = np.array([hand, moved], dtype=np.int64)
-        win, draw, _made = tables.holds(cards)
+        win, draw = tables.holds(cards)
         values = tables.value(win, draw)
         best, second = _ranked(tables, cards, win, draw, values)
         assert values[0, best[0]] == values[1, best[1]] and values[0, second[0]] == values[1, second[1]]
         assert sorted(win[0].tolist()) == sorted(win[1].tolist())
+
+
+@pytest.mark.parametrize("rules", list(SMALL))
+def test_a_holds_draws_by_final_category_equal_the_oracles(rules: str) -> None:
+    """Per deal and every hold: the draws that end in each final category
+    (``_Tables.made``, the chosen hold's alone) equal those counted draw by
+    draw with the reference evaluator."""
+    deck = SMALL[rules]
+    ruleset = get_rules(rules)
+    reference = oracle.rules_named(rules)
+    tables = _tables(ruleset, tuple(c.index for c in deck))
+    names = [c.name for c in ruleset.ladder]
+    rng = random.Random(11)
+    hands = [sorted(rng.sample(range(len(deck)), 5)) for _ in range(6)]
+    cards = np.array([hand for hand in hands for _ in range(32)], dtype=np.int64)
+    kept = np.tile(np.arange(32, dtype=np.int64), len(hands))
+    finals, owner = [], []  # every final hand of every (deal, hold), and its row
+    for row, (hand, mask) in enumerate(zip(cards.tolist(), kept.tolist())):
+        held = [hand[i] for i in range(5) if mask >> i & 1]
+        unseen = [i for i in range(len(deck)) if i not in hand]
+        for more in combinations(unseen, 5 - len(held)):
+            finals.append(held + list(more))
+            owner.append(row)
+    ranks, suits = oracle.cards([deck[i].code_str for five in finals for i in five])
+    found = oracle.category_names(reference, oracle.keys(reference, ranks.reshape(-1, 5), suits.reshape(-1, 5)))
+    expected = np.zeros((len(cards), len(names)), dtype=np.int64)
+    np.add.at(expected, (np.array(owner), np.array([names.index(name) for name in found])), 1)
+    made = tables.made(cards, kept)
+    for row in range(len(cards)):
+        assert made[row].tolist() == expected[row].tolist(), (rules, cards[row].tolist(), int(kept[row]))
 
 
 @pytest.mark.slow
@@ -167,7 +198,7 @@ def test_sampled_deals_of_the_full_deck_hold_what_the_advisor_holds() -> None:
         tables = _tables(ruleset, tuple(c.index for c in deck))
         rng = random.Random(14)
         hands = np.array([sorted(rng.sample(range(len(deck)), 5)) for _ in range(sample)], dtype=np.int64)
-        win, draw, _made = tables.holds(hands)
+        win, draw = tables.holds(hands)
         values = tables.value(win, draw)
         best, second = _ranked(tables, hands, win, draw, values)
         for row, hand in enumerate(hands.tolist()):
@@ -393,7 +424,7 @@ def test_the_kernel_and_numpy_build_a_whole_decks_tables_alike(
     held = both_executions(lambda: tables.holds(sample), monkeypatch, tmp_path)
     for by_kernel, by_numpy in zip(*held):
         assert np.array_equal(by_kernel, by_numpy)
-    win, draw, _made = held[0]
+    win, draw = held[0]
     assert (win >= 0).all() and (draw >= 0).all()
     assert (win + draw <= tables.draws * tables.dealer_hands).all()
 

@@ -129,10 +129,10 @@ def dealer_game(rules: str, workers: list[int], rounds: int, running: bool) -> N
             # Each is warmed by one run first, as a user's own cluster that
             # has run the game before (fivecard imported, the tables mapped).
             with running_clusters([size] if size else []) as addresses:
-                arguments = [*options, addresses[size]] if size else options
+                command = ["strategy", "--dealer", "--rules", rules, *options, *addresses.values(), "--json"]
                 if size:
-                    timed(["strategy", "--dealer", "--rules", rules, *arguments, "--json"])
-                wall, cpu, data = timed(["strategy", "--dealer", "--rules", rules, *arguments, "--json"])
+                    timed(command)
+                wall, cpu, data = timed(command)
             walls[name].append(wall)
             cpus[name].append(cpu)
             answers.add((data["win"], data["draw"], data["lose"]))

@@ -509,6 +509,24 @@ def test_the_numpy_path_runs_a_local_cluster_on_processes() -> None:
         assert plan(2, threads=dealer.threaded()) == "a local cluster of 2 processes"
 
 
+@pytest.mark.parametrize("execution", ["kernel", "numpy"])
+def test_without_dask_threads_still_run_and_processes_say_they_cannot(
+    monkeypatch: pytest.MonkeyPatch, execution: str
+) -> None:
+    from fivecard.vector import jobs
+
+    monkeypatch.setattr(jobs, "dask_available", lambda: False)
+    out, err = io.StringIO(), io.StringIO()
+    with executed_by(execution):
+        arguments = ["strategy", "--dealer", "--rules", "short-deck", "--workers", "2", "--json"]
+        assert main(arguments, stdout=out, stderr=err) == 0
+    if execution == "kernel":
+        assert (json.loads(out.getvalue())["ran"], err.getvalue()) == ("2 threads of this process", "")
+    else:
+        assert json.loads(out.getvalue())["ran"] == "in this process"
+        assert "2 workers asked for, but Dask is not installed" in err.getvalue()
+
+
 def test_a_thread_of_a_local_cluster_needs_less_memory_than_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
     from fivecard.vector import jobs
 

@@ -474,6 +474,24 @@ def test_without_dask_workers_run_here_and_a_scheduler_is_an_error(
         run_parts(toy, (2, "", -1), 3, key="k", scheduler="tcp://10.0.0.1:8786")
 
 
+def test_threads_need_no_dask_and_import_none_of_it() -> None:
+    # a job whose parts release the GIL runs on two threads from a plain install
+    code = """
+import sys, threading
+sys.modules["dask"] = sys.modules["distributed"] = None  # an import of either fails
+from fivecard.vector import jobs
+print(jobs.plan(2, threads=True))
+ran = []
+def work(spec, part):
+    ran.append(threading.get_ident())
+    return jobs._square(spec, part)
+got = jobs.run_parts(work, 3, 4, key="plain", workers=2, threads=True)
+print([r["x"].tolist() for r in got], threading.get_ident() not in ran)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["2 threads of this process", "[[0, 3], [1, 3], [2, 3], [3, 3]] True"]
+
+
 def test_importing_the_module_does_not_import_dask() -> None:
     code = (
         "import sys, fivecard.vector.jobs; "
@@ -601,8 +619,8 @@ def test_a_second_interrupt_while_the_cluster_closes_still_closes_it(
 
 @pytest.mark.slow
 def test_threads_run_the_parts_in_this_process_on_no_port(leaves_nothing: None) -> None:
-    # they share this process's memory, and Dask's threaded scheduler opens
-    # no port (whatever this test process listens on is on the loopback)
+    # they share this process's memory and open no port (whatever this test
+    # process listens on is on the loopback)
     got = run_parts(where_run, None, 4, key="threads", workers=2, threads=True)
     assert {int(result["pid"][0]) for result in got} == {os.getpid()}
     assert len({int(result["thread"][0]) for result in got} - {threading.get_ident()}) >= 1

@@ -707,10 +707,10 @@ def solve_strategy(
         # before the work, not after it (the distribution's pays: each line's, and nothing's 0)
         check_session(session, bankroll, bet, [int(pay) for pay in table.pays.values()] + [0])
     rules = table.rules_to_play(rules) if table is not None else rules or get_rules("standard")
-    if table is None and workers and scheduler is None and not dask_available():
+    threads = threaded()
+    if table is None and workers and scheduler is None and not threads and not dask_available():
         on_note(f"{workers} workers asked for, but Dask is not installed (pip install 'fivecard[cluster]'): "
                 "this runs in this process")  # fmt: skip
-    threads = threaded()
     workers = default_workers(len(rules.deck()), workers, scheduler, threads=threads) if table is None else 0
     ran = plan(workers, scheduler, threads=threads)
     run: dict[str, Any] = {"progress": progress, "on_note": on_note, "resume": resume}

@@ -47,8 +47,7 @@ file that each process maps: the process that hands out the parts makes or
 maps them first (or writes them to a temporary folder where the cache is
 off), and each worker maps that file rather than building its own. The
 compiled kernel releases the GIL, so local workers are then threads of this
-process, run by Dask's threaded scheduler (:func:`threaded`), which use its
-tables as they are.
+process (:func:`threaded`), which use its tables as they are.
 """
 
 from __future__ import annotations
@@ -305,8 +304,8 @@ _THREAD_MEMORY: Final = 64 * 2**20
 
 
 def threaded() -> bool:
-    """Whether local workers are threads of this process (run by Dask's
-    threaded scheduler): where the compiled kernel
+    """Whether local workers are threads of this process (no Dask needed):
+    where the compiled kernel
     (:mod:`fivecard.play._dealer`) does the parts' work, with the GIL
     released (two threads solve the One-Eyed Jacks game 1.8 to 1.9 times as
     fast as one); else (numpy) a local cluster of processes."""

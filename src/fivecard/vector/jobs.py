@@ -16,11 +16,11 @@ start and its registration (:mod:`~fivecard.vector.stops`).
 
 :func:`run_parts` runs a job whose parts return named numpy arrays, and
 returns them in part order. It runs the parts in this process
-(``workers=0``, or when Dask is not installed), on a Dask ``LocalCluster``
-of ``workers`` single-threaded processes (``None``: :func:`default_workers`;
-BLAS limited to one thread in each) or, for a job whose parts release the
-GIL (``threads``), on ``workers`` threads of this process by Dask's threaded
-scheduler, or on the existing cluster at ``scheduler``; :func:`plan` says in
+(``workers=0``), on a Dask ``LocalCluster`` of ``workers`` single-threaded
+processes (``None``: :func:`default_workers`; BLAS limited to one thread in
+each; in this process when Dask is not installed) or, for a job whose parts
+release the GIL (``threads``), on ``workers`` threads of this process (no
+Dask needed), or on the existing cluster at ``scheduler``; :func:`plan` says in
 words which of these a setting gives, so a caller can tell the user when it
 falls back to this process.
 With ``checkpoint=DIR`` each finished part is written at once, atomically, to
@@ -252,8 +252,9 @@ def dask_available() -> bool:
     return importlib.util.find_spec("distributed") is not None
 
 
-def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:
-    """("process" | "local" | "remote", the local cluster's processes)."""
+def _mode(workers: int | None, scheduler: str | None, threads: bool = False) -> tuple[str, int]:
+    """("process" | "local" | "remote", the local cluster's processes or
+    threads); local ``threads`` need no Dask."""
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)):
         raise TypeError(f"workers must be a whole number or None, not {type(workers).__name__}")
     if workers is not None and workers < 0:
@@ -265,7 +266,7 @@ def _mode(workers: int | None, scheduler: str | None) -> tuple[str, int]:
                 "pip install 'fivecard[cluster]'"
             )
         return "remote", 0
-    if workers == 0 or not dask_available():
+    if workers == 0 or not (threads or dask_available()):
         return "process", 0
     return "local", default_workers() if workers is None else workers
 
@@ -275,15 +276,16 @@ def plan(workers: int | None = None, scheduler: str | None = None, *, threads: b
 
     ``"in this process"``, ``"a local cluster of 2 processes"`` (``"2
     threads of this process"`` with ``threads``) or ``"the cluster at
-    tcp://host:8786"``. Asking for workers (``workers >= 1``) without Dask
-    installed gives ``"in this process"``: the caller may say so. A
+    tcp://host:8786"``. Asking for workers (``workers >= 1``) of processes
+    without Dask installed gives ``"in this process"``: the caller may say
+    so (threads need no Dask). A
     scheduler without Dask is a :class:`FivecardError`, as in
     :func:`run_parts`.
 
     >>> plan(0)
     'in this process'
     """
-    mode, processes = _mode(workers, scheduler)
+    mode, processes = _mode(workers, scheduler, threads)
     if mode == "remote":
         return f"the cluster at {scheduler}"
     if mode == "local" and threads:
@@ -640,14 +642,13 @@ def run_parts(
     ``workers``: ``0`` runs in this process; ``N`` on a Dask ``LocalCluster``
     of N single-threaded processes; ``None`` one process a core. ``threads``
     (a job whose work is done with the GIL released, by a compiled kernel):
-    the N workers are threads of this process instead, run by Dask's
-    threaded scheduler (``dask.threaded``): they share this process's memory
-    (its tables), start at once, listen on no port and hand their answers
-    over without a copy; ``work`` must then be safe to run in two threads at
-    once.
+    the N workers are threads of this process instead, with or without
+    Dask: they share this process's memory (its tables), start at once,
+    listen on no port and hand their answers over without a copy; ``work``
+    must then be safe to run in two threads at once.
     ``scheduler`` (an address such as ``tcp://host:8786``) uses an existing
     cluster instead, and ``client`` an existing Dask client (neither closed
-    here). Without Dask installed, workers run in this process (see
+    here). Without Dask installed, workers of processes run in this process (see
     :func:`plan`) and a scheduler is a :class:`FivecardError`, as is a
     scheduler not reached within ``connect_timeout`` seconds.
 
@@ -669,7 +670,7 @@ def run_parts(
         raise TypeError(f"parts must be a whole number, not {type(parts).__name__}")
     if parts < 0:
         raise FivecardError(f"the number of parts must be 0 or more, not {parts}")
-    mode, processes = ("client", 0) if client is not None else _mode(workers, scheduler)
+    mode, processes = ("client", 0) if client is not None else _mode(workers, scheduler, threads)
 
     store = _Checkpoints(checkpoint, key, parts) if checkpoint is not None else None
     results: dict[int, Result] = {}
@@ -706,9 +707,8 @@ def run_parts(
 
 
 class Where(Protocol):
-    """A place where a job's parts run: this process, its threads (by Dask's
-    threaded scheduler), a Dask cluster, or processes forked from this one
-    (:class:`Forked`)."""
+    """A place where a job's parts run: this process, its threads, a Dask
+    cluster, or processes forked from this one (:class:`Forked`)."""
 
     def run(
         self, work: Callable[..., Any], spec: Any, todo: Sequence[int], finished: Callable[[int, Any], None]
@@ -732,43 +732,34 @@ def _place(
     elif mode == "client":
         yield _OnDask(client, key)
     elif mode == "local" and threads:
-        yield _Threads(processes, key)
+        yield _Threads(processes)
     else:
         with _quiet_dask(), _client(mode, processes, scheduler, timeout) as own:
             yield _OnDask(own, key)
 
 
 class _Threads:
-    """The parts on ``threads`` threads of this process, by Dask's threaded
-    scheduler (``dask.threaded``), for work that releases the GIL: no
-    scheduler or worker to start, nothing listening, nothing copied; each
-    answer handed on in this thread as it comes, and on any way out the
-    parts not started are dropped and those running waited for."""
+    """The parts on ``threads`` threads of this process (a
+    :class:`concurrent.futures.ThreadPoolExecutor`), for work that releases
+    the GIL: nothing to import or start, nothing listening, nothing copied;
+    each answer handed on in this thread as it comes, and on any way out the
+    parts not started are dropped and those running waited for. Not Dask's
+    threaded scheduler, which did the same after an import of Dask (0.1 s
+    of a 2 s solve on two threads, that no thread could share)."""
 
-    def __init__(self, threads: int, key: str) -> None:
+    def __init__(self, threads: int) -> None:
         self.threads = threads
-        self.key = key
 
     def run(
         self, work: Callable[..., Any], spec: Any, todo: Sequence[int], finished: Callable[[int, Any], None]
     ) -> None:
         import concurrent.futures
-        import functools
 
-        import dask.threaded
-
-        def handed(key: Any, result: Any, graph: Any, state: Any, worker: Any) -> None:
-            """Each part's answer to ``finished`` as its task ends (the
-            threaded scheduler calls this in the thread that waits)."""
-            finished(key[1], result)
-
-        # a task is a callable of no arguments, so that Dask never reads the spec as a graph
-        graph = {(self.key, part): (functools.partial(work, spec, part),) for part in todo}
         pool = concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="fivecard-part")
         try:
-            # this run's callback only: a user's global Dask callbacks neither see
-            # these tasks nor hand theirs to this one
-            dask.threaded.get(graph, list(graph), pool=pool, callbacks=[(None, None, None, handed, None)])
+            running = {pool.submit(work, spec, part): part for part in todo}
+            for future in concurrent.futures.as_completed(running):
+                finished(running[future], future.result())
         finally:
             with signals_held():  # the parts running end (a part's time at most) even if stopped again
                 pool.shutdown(wait=True, cancel_futures=True)

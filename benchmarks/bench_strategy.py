@@ -12,12 +12,13 @@ a) the pay tables (``fivecard strategy --paytable``, a fresh process each,
 b) the dealer game under each of ``--rules`` (default: the standard game,
    about 3 s of one core, and One-Eyed Jacks, whose wild cards make five
    times the classes): in this process (``--workers 0``), on 1 and 2 new
-   workers (``--workers N``: threads of the command, by Dask's threaded
-   scheduler, where the compiled kernel is built, else a new Dask
-   LocalCluster of processes, whose start and close are in the time), and
-   on clusters of 1 and 2 worker processes started beforehand
+   workers (``--workers N``: threads of the command where the compiled
+   kernel is built, else a new Dask LocalCluster of processes, whose start
+   and close are in the time), and on Dask clusters started beforehand
    (``--scheduler``: a user's own cluster, whose start is not the
-   command's; each worker maps the tables the command made or found in the
+   command's): of 1 and 2 single-threaded worker processes, and, with 2,
+   of one worker process of 2 threads (what the manual suggests with the
+   kernel); each worker maps the tables the command made or found in the
    cache; each cluster runs only around its own setting, warmed by one
    untimed run, so that the other settings have the two cores idle). A
    fresh process each, as a user runs it; the settings in turn,
@@ -66,12 +67,12 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 @contextlib.contextmanager
-def running_clusters(sizes: list[int]) -> Iterator[dict[int, str]]:
-    """Dask clusters of each size in ``sizes`` (single-threaded worker
-    processes, as ``--workers N`` starts them without the compiled kernel:
-    one BLAS thread each, no ``MALLOC_TRIM_THRESHOLD_``), started before
-    the runs they serve, as a user's own cluster is: their scheduler
-    addresses."""
+def running_clusters(shapes: list[tuple[int, int]]) -> Iterator[dict[tuple[int, int], str]]:
+    """Dask clusters of each shape in ``shapes`` (worker processes, threads
+    each; single-threaded as ``--workers N`` starts them without the
+    compiled kernel: one BLAS thread each, no ``MALLOC_TRIM_THRESHOLD_``),
+    started before the runs they serve, as a user's own cluster is: their
+    scheduler addresses."""
     import dask
     from distributed import LocalCluster
 
@@ -80,13 +81,13 @@ def running_clusters(sizes: list[int]) -> Iterator[dict[int, str]]:
         {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
     ):
         addresses = {}
-        for size in sizes:
+        for size, threads in shapes:
             cluster = stack.enter_context(LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=size, threads_per_worker=1, processes=True, host="127.0.0.1",
+                n_workers=size, threads_per_worker=threads, processes=True, host="127.0.0.1",
                 dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.CRITICAL, env=one_thread,
             ))
-            addresses[size] = cluster.scheduler_address
+            addresses[size, threads] = cluster.scheduler_address
         yield addresses
 
 
@@ -108,16 +109,19 @@ def dealer_game(rules: str, workers: list[int], rounds: int, running: bool) -> N
     round, and the model t(N) fitted to the medians of 1 and 2 workers."""
     print(f"b) the dealer game under {rules} (fivecard strategy --dealer --json, a fresh process;"
           f" {rounds} rounds, the settings in turn: median (range))")
-    sizes = [n for n in workers if n > 0] if running else []
+    shapes = [(n, 1) for n in workers if n > 0] if running else []
+    if (2, 1) in shapes:
+        shapes.append((1, 2))
     # each setting: its name, its options and, for a running cluster, its
-    # workers (the cluster's scheduler address follows --scheduler)
-    settings: list[tuple[str, list[str], int | None]] = []
+    # shape (the cluster's scheduler address follows --scheduler)
+    settings: list[tuple[str, list[str], tuple[int, int] | None]] = []
     for n in workers:
         plural = "s" if n > 1 else ""
         settings.append(("this process" if n == 0 else f"new workers (--workers) of {n} worker{plural}",
                          ["--workers", str(n)], None))
-    for n in sizes:
-        settings.append((f"a running cluster of {n} worker{'s' if n > 1 else ''}", ["--scheduler"], n))
+    for n, threads in shapes:
+        of = f" of {threads} threads" if threads > 1 else ""
+        settings.append((f"a running cluster of {n} worker{'s' if n > 1 else ''}{of}", ["--scheduler"], (n, threads)))
     walls: dict[str, list[float]] = {name: [] for name, _, _ in settings}
     cpus: dict[str, list[float]] = {name: [] for name, _, _ in settings}
     answers = set()
@@ -142,15 +146,16 @@ def dealer_game(rules: str, workers: list[int], rounds: int, running: bool) -> N
     here = walls.get("this process")
     for kind in ("new workers (--workers)", "a running cluster"):
         one, two = walls.get(f"{kind} of 1 worker"), walls.get(f"{kind} of 2 workers")
-        if here and two:
-            ratios = [a / b for a, b in zip(here, two)]
-            print(f"  this process / {kind} of 2 workers, per round: {spread(ratios)}x (target >= 1.7x)")
+        for name in (f"{kind} of 2 workers", f"{kind} of 1 worker of 2 threads"):
+            if here and name in walls:
+                ratios = [a / b for a, b in zip(here, walls[name])]
+                print(f"  this process / {name}, per round: {spread(ratios)}x (target >= 1.7x)")
         if one and two:
             fixed, divided = fitted(statistics.median(one), statistics.median(two))
             print(f"  {kind}: t(N) = {fixed:.2f} s + {divided:.2f} s / N  (medians of N = 1, 2)")
-    if 2 in sizes:
-        with running_clusters([2]) as addresses:
-            solve_alone(rules, addresses[2], rounds)
+    if (2, 1) in shapes:
+        with running_clusters([(2, 1)]) as addresses:
+            solve_alone(rules, addresses[2, 1], rounds)
 
 
 def solve_alone(rules: str, address: str, rounds: int) -> None:

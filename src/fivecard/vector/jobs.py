@@ -1,5 +1,5 @@
-"""A job cut into parts, and the parts run: in this process, on Dask
-distributed, or in processes forked from this one.
+"""A job cut into parts, and the parts run: in this process, on its
+threads, on Dask distributed, or in processes forked from this one.
 
 This module owns what every job of fivecard shares. The machine: its
 :func:`cores` and :func:`memory`, and from them :func:`default_workers`,

@@ -39,11 +39,14 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import FivecardError
 
-__all__ = ["lan_address", "lan_url", "serve", "ServeError", "unreachable_note"]
+if TYPE_CHECKING:
+    from .friends_api import Broker
+
+__all__ = ["end_streams", "lan_address", "lan_url", "serve", "ServeError", "unreachable_note"]
 
 #: A private address a UDP socket is "connected" to, to learn which of this
 #: computer's addresses the system would send from: a UDP connect() only
@@ -261,7 +264,7 @@ def serve(
     )
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
-            app.state.broker.close()  # open event streams end, so the server stops at once
+            end_streams(app.state.broker)  # open event streams end, so the server stops at once
             super().handle_exit(sig, frame)
 
         @contextlib.contextmanager
@@ -306,6 +309,15 @@ def serve(
     gc.freeze()
     server.run(sockets=[sock])
     return 0
+
+
+def end_streams(broker: Broker) -> None:
+    """Tell the open event streams to end, from a stop signal's handler:
+    by a thread of its own. The handler runs in the main thread between
+    any two of its steps, perhaps while that thread holds the broker's
+    lock (a stream starting or looking for events); waiting for the lock
+    there would wait forever, and the server with it."""
+    threading.Thread(target=broker.close, name="fivecard-end-streams", daemon=True).start()
 
 
 def _open_when_up(server: Any, url: str) -> None:

@@ -14,7 +14,6 @@ session, stopped by each signal at its prompt: tests/cli/test_game_screen.py.)
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import re
@@ -386,53 +385,6 @@ def test_a_dask_cluster_stops_with_the_command(tmp_path: Path, stop: int, group:
     (job,) = (tmp_path / "ck").iterdir()
     assert len(list(job.glob("part-*.ckpt"))) == 1  # the part finished first, whichever it is
     assert _ended(leader[0]) == []
-
-
-def test_a_second_stop_while_the_command_stops_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """SIGTERM after the first part, then SIGHUP while the command waits
-    for the part still running: the first stop's line, note and exit code,
-    as in one process, and the parts the note counts kept. (Raised again
-    there, the second replaced the first; raised inside a lock's wait, it
-    broke the lock and lost the note.)"""
-    import threading
-
-    from fivecard.cli import main
-    from fivecard.cli.registry import Progress
-    from fivecard.play import dealer
-
-    assert threading.current_thread() is threading.main_thread()  # where the command's handler is set
-    handler: list[object] = []
-    real_progress, real_part = Progress.__call__, dealer._solve_part
-
-    def progress(self: Progress, done: int, parts: int) -> None:
-        if done == 1:
-            handler.append(signal.getsignal(signal.SIGHUP))
-            os.kill(os.getpid(), signal.SIGTERM)
-        real_progress(self, done, parts)
-
-    def solve_part(spec: object, part: int) -> object:
-        if part == 1:  # the second stop, while the first waits for this part (the signals held)
-            for _ in range(30_000):  # a bound for a hang: 30 s
-                if handler and signal.getsignal(signal.SIGHUP) is not handler[0]:
-                    break
-                time.sleep(0.001)
-            os.kill(os.getpid(), signal.SIGHUP)
-        return real_part(spec, part)
-
-    monkeypatch.setattr(Progress, "__call__", progress)
-    monkeypatch.setattr(dealer, "_solve_part", solve_part)
-    monkeypatch.chdir(tmp_path)
-    err = io.StringIO()
-    argv = ["strategy", "--dealer", "--rules", "short-deck", "--workers", "2", "--checkpoint", "ck"]
-    code = main(argv, stdout=io.StringIO(), stderr=err)
-    (job,) = (tmp_path / "ck").iterdir()
-    kept = sorted(p.name for p in job.iterdir())
-    assert (code, err.getvalue()) == (
-        128 + signal.SIGTERM,
-        f"fivecard: interrupted (SIGTERM); {len(kept)} of 5 parts done are kept in 'ck/{job.name}'; "
-        f"to resume, run the same command again: {shlex.join(['fivecard', *argv])}\n",
-    )
-    assert kept[0] == "part-00000.ckpt" and all(re.fullmatch(r"part-0000\d\.ckpt", name) for name in kept)
 
 
 # --- the web app ------------------------------------------------------------------------------

@@ -9,15 +9,6 @@ then writes one line (``fivecard: interrupted``, naming the signal unless it
 was Ctrl-C, with what became of the output) and exits with the shell's code
 for the signal: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP.
 
-A stop signal while the command stops (a second Ctrl-C, a SIGHUP after a
-SIGTERM) changes nothing: the first one's cleanup runs to its end (its
-temporary files removed, the parts running finished and kept: a part's
-time at most), and its line and exit code stand, as with the parts in
-this process. (Raised again in the middle of that cleanup, an interrupt
-could leave a temporary file, or break a lock the cleanup waits on and
-replace the interrupt, and its note of what was kept, with another
-error.)
-
 It imports nothing heavy before it can catch a signal: the command itself
 (:mod:`fivecard.cli.commands`) loads inside :func:`main`, so a signal while
 the program starts is the same exit code and one line, like a signal later.
@@ -106,11 +97,10 @@ def main(
     an interrupt). See :func:`fivecard.cli.commands.main`."""
     pressed: list[int] = []
     raising: list[bool] = []  # empty while the command's modules load
-    stopping: list[bool] = []  # set once a stop is raised: later ones are only noted
 
     def on_stop(number: int, frame: FrameType | None) -> None:
         pressed.append(number)
-        if not raising or stopping:  # while the command's modules load, or once it stops, only noted
+        if not raising:  # while the command's modules load it is only noted
             return
         if _importing(frame):
             # An exception raised inside importlib's machinery (a module
@@ -123,7 +113,6 @@ def main(
 
             _thread.start_new_thread(_deliver_again, (number,))
             return
-        stopping.append(True)
         raise Stopped(number)
 
     previous: dict[int, object] = {}
@@ -136,7 +125,6 @@ def main(
         from .commands import main as run
 
         if pressed:
-            stopping.append(True)
             raise Stopped(pressed[0])
         raising.append(True)
         return run(argv, stdin=stdin, stdout=stdout, stderr=stderr)

@@ -24,15 +24,18 @@ def test_a_stop_that_lands_while_the_broker_is_locked_still_ends_the_streams() -
 
         stream = loop.run_until_complete(listening())
 
+        closing_at_return: list[bool] = []
+
         def handler_with_the_lock_held() -> None:
             with broker._lock:
                 end_streams(broker)
-                assert not broker.closing  # not yet: the lock is held
+                closing_at_return.append(broker.closing)
 
         handler = threading.Thread(target=handler_with_the_lock_held, daemon=True)  # (daemon: a hang fails, not hangs)
         handler.start()
         handler.join(10)
         assert not handler.is_alive()  # it returned: it did not wait for the lock its thread held
+        assert closing_at_return == [False]  # not closed yet then: the lock was held
         loop.run_until_complete(asyncio.wait_for(stream.wait(), 10))  # then the stream is told to end
         assert broker.closing
     finally:
